@@ -1,0 +1,39 @@
+# The two commands of the README:
+#   make demo   install what is missing, build (Release), plan the bundled example
+#   make test   the same set-up, then the whole test suite (Release with -Werror, then ASan+UBSan)
+JOBS ?= $(shell nproc)
+BUILD ?= build
+SAN_BUILD ?= build-san
+EXAMPLE ?= examples/b300-dual-plane.yaml
+
+.PHONY: deps build demo test test-release test-sanitize bench golden clean
+
+deps:
+	@bash scripts/setup.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCT_WERROR=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/src/cli/clustertwin plan $(EXAMPLE)
+
+test-release: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: deps
+	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCT_WERROR=ON -DCT_SANITIZE=ON -DCT_BENCH=OFF >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test: test-release test-sanitize
+
+bench: build
+	@for b in $(BUILD)/bench/bench_*; do $$b --benchmark_min_time=0.5; done
+
+# Rewrite the golden files from the current build (review the diff before committing).
+golden: build
+	CT_UPDATE_GOLDEN=1 ./$(BUILD)/tests/golden_test
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)

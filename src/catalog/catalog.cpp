@@ -1,0 +1,59 @@
+#include "catalog/catalog.h"
+
+#include <algorithm>
+
+namespace ct {
+namespace {
+template <typename T>
+const T* find_by_id(const std::vector<T>& v, const std::string& id) {
+  auto it = std::find_if(v.begin(), v.end(), [&](const T& e) { return e.id == id; });
+  return it == v.end() ? nullptr : &*it;
+}
+}  // namespace
+
+int SwitchModel::ports_at(BitsPerSecond speed) const {
+  if (speed == port_speed) return ports;
+  for (const auto& b : breakouts) {
+    if (b.speed == speed) return ports * b.ways;
+  }
+  return 0;
+}
+
+bool NicModel::can_split(int ways) const { return std::find(splits.begin(), splits.end(), ways) != splits.end(); }
+
+const NodeModel* Catalog::find_node(const std::string& id) const { return find_by_id(nodes, id); }
+const NicModel* Catalog::find_nic(const std::string& id) const { return find_by_id(nics, id); }
+const SwitchModel* Catalog::find_switch(const std::string& id) const { return find_by_id(switches, id); }
+const OpticModel* Catalog::find_optic(const std::string& id) const { return find_by_id(optics, id); }
+
+std::string to_string(Protocol p) { return p == Protocol::kEthernet ? "ethernet" : "infiniband"; }
+
+std::string to_string(NicKind k) {
+  switch (k) {
+    case NicKind::kNic: return "nic";
+    case NicKind::kSuperNic: return "supernic";
+    case NicKind::kDpu: return "dpu";
+  }
+  return "?";
+}
+
+std::string to_string(MediaKind k) {
+  switch (k) {
+    case MediaKind::kTransceiver: return "transceiver";
+    case MediaKind::kDac: return "dac";
+    case MediaKind::kAcc: return "acc";
+    case MediaKind::kAoc: return "aoc";
+  }
+  return "?";
+}
+
+std::string to_string(Medium m) {
+  switch (m) {
+    case Medium::kSingleMode: return "smf";
+    case Medium::kMultiMode: return "mmf";
+    case Medium::kCopper: return "copper";
+  }
+  return "?";
+}
+
+}  // namespace ct

@@ -1,0 +1,33 @@
+// Errors are values at the edges: parsers and validators return Diagnostics, each naming the file,
+// the line and column (1-based) and the field it concerns, never throwing across the library's
+// boundary. The CLI prints them as "file:line:col: error: field: message" and exits non-zero.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ct {
+
+struct SourceLocation {
+  std::string file;  // as the user named it
+  int line = 0;      // 1-based; 0 = unknown
+  int column = 0;    // 1-based; 0 = unknown
+};
+
+enum class Severity { kError, kWarning };
+
+struct Diagnostic {
+  SourceLocation where;
+  std::string field;  // dotted path of the field, e.g. "backend.planes"
+  std::string message;
+  Severity severity = Severity::kError;
+};
+
+using Diagnostics = std::vector<Diagnostic>;
+
+// "file:line:col: error: field: message"
+std::string format_diagnostic(const Diagnostic& d);
+std::string format_diagnostics(const Diagnostics& ds);
+bool has_errors(const Diagnostics& ds);
+
+}  // namespace ct

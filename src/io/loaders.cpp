@@ -1,0 +1,51 @@
+#include "io/loaders.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "catalog/catalog_parser.h"
+#include "io/files.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
+
+namespace ct {
+
+std::string default_catalog_dir() {
+  if (const char* env = std::getenv("CLUSTERTWIN_CATALOG"); env != nullptr && *env != '\0') return env;
+  return CT_DEFAULT_CATALOG_DIR;
+}
+
+Result<Catalog> load_catalog(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Diagnostic{{dir, 0, 0}, "", "catalog folder not found"};
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) return Diagnostic{{dir, 0, 0}, "", "no *.yaml files in the catalog folder"};
+  std::vector<CatalogSource> sources;
+  Diagnostics errors;
+  for (const auto& f : files) {
+    auto text = read_text_file(f);
+    if (!text) {
+      errors.insert(errors.end(), text.errors().begin(), text.errors().end());
+      continue;
+    }
+    sources.push_back({f, std::move(text).value()});
+  }
+  if (!errors.empty()) return errors;
+  return parse_catalog(sources);
+}
+
+Result<ValidSpec> load_spec(const std::string& path, const Catalog& catalog) {
+  auto text = read_text_file(path);
+  if (!text) return text.errors();
+  auto spec = parse_spec(path, text.value());
+  if (!spec) return spec.errors();
+  return validate(spec.value(), catalog);
+}
+
+}  // namespace ct

@@ -1,0 +1,89 @@
+// A cluster as the user wrote it: the parsed YAML, every field with the place it came from, nothing
+// checked against the catalog yet. validate() (validate.h) turns it into a ValidSpec or into
+// diagnostics; nothing downstream accepts a Spec.
+//
+// The YAML schema (see examples/ and docs/spec.md):
+//   name: b300-dual-plane
+//   nodes: {model: hgx-b300, count: 1024}
+//   backend:
+//     topology: rail-optimized | fat-tree | leaf-spine
+//     planes: 1 | 2 | 4          # each backend NIC cage split into this many logical ports
+//     tiers: 2 | 3
+//     switch: sn5600             # catalog switch id
+//     port_speed: 400G           # optional; default NIC speed / planes
+//     oversubscription: [1, 1]   # down:up ratio per tier that has uplinks (leaf, then spine)
+//     k: 4                       # fat-tree only: ports used per switch (default: the radix)
+//     link_latency_ns: 100       # optional, per link, propagation + switching
+//     cable_length_m: {leaf: 30, spine: 100, core: 500}   # optional, picks optics by reach
+//     links:                     # optional extra cables between switches
+//       - [plane0.spine.0, plane1.spine.0]
+//   frontend:                    # optional, a separate network
+//     nic: bluefield-3
+//     speed: 200G
+//     switch: sn5600
+//     oversubscription: 3
+//   routing: { ... }             # kept as YAML for the routing issues
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+
+namespace ct {
+
+template <typename T>
+struct Located {
+  T value{};
+  SourceLocation where;
+  bool present = false;  // the field was written in the file
+};
+
+struct NodesSpec {
+  Located<std::string> model;
+  Located<long long> count;
+};
+
+struct ExtraLinkSpec {
+  Located<std::string> a;  // "plane<p>.<leaf|spine|core>.<index>"
+  Located<std::string> b;
+};
+
+struct BackendSpec {
+  SourceLocation where;
+  Located<std::string> topology;
+  Located<long long> planes;
+  Located<long long> tiers;
+  Located<std::string> switch_model;
+  Located<std::string> port_speed;  // as written, e.g. "400G"
+  std::vector<Located<double>> oversubscription;
+  SourceLocation oversubscription_where;
+  Located<long long> k;
+  Located<long long> link_latency_ns;
+  Located<double> cable_length_leaf_m;
+  Located<double> cable_length_spine_m;
+  Located<double> cable_length_core_m;
+  std::vector<ExtraLinkSpec> links;
+};
+
+struct FrontendSpec {
+  SourceLocation where;
+  bool present = false;
+  Located<std::string> nic;
+  Located<std::string> speed;
+  Located<std::string> switch_model;
+  Located<double> oversubscription;
+};
+
+struct Spec {
+  std::string file;
+  Located<std::string> name;
+  NodesSpec nodes;
+  BackendSpec backend;
+  FrontendSpec frontend;
+  std::string routing_yaml;  // the routing: block re-emitted as YAML (empty if absent)
+  SourceLocation routing_where;
+};
+
+}  // namespace ct
