@@ -8,6 +8,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
   graphviz iproute2
+  libsimgrid-dev
 )
 
 missing=()

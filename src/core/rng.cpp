@@ -4,6 +4,7 @@
 
 namespace ct {
 namespace {
+__extension__ typedef unsigned __int128 u128;
 constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 }  // namespace
 
@@ -31,12 +32,12 @@ std::uint64_t Rng::next_u64() {
 
 std::uint64_t Rng::uniform(std::uint64_t bound) {
   // Lemire, "Fast random integer generation in an interval", 2019.
-  unsigned __int128 m = static_cast<unsigned __int128>(next_u64()) * bound;
+  u128 m = static_cast<u128>(next_u64()) * bound;
   auto low = static_cast<std::uint64_t>(m);
   if (low < bound) {
     const std::uint64_t threshold = -bound % bound;
     while (low < threshold) {
-      m = static_cast<unsigned __int128>(next_u64()) * bound;
+      m = static_cast<u128>(next_u64()) * bound;
       low = static_cast<std::uint64_t>(m);
     }
   }
