@@ -33,7 +33,7 @@ bench: build
 
 # Rewrite the golden files from the current build (review the diff before committing).
 golden: build
-	CT_UPDATE_GOLDEN=1 ./$(BUILD)/tests/golden_test
+	CT_UPDATE_GOLDEN=1 ./$(BUILD)/tests/golden/golden_test
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)

@@ -26,6 +26,16 @@ const NicModel* Catalog::find_nic(const std::string& id) const { return find_by_
 const SwitchModel* Catalog::find_switch(const std::string& id) const { return find_by_id(switches, id); }
 const OpticModel* Catalog::find_optic(const std::string& id) const { return find_by_id(optics, id); }
 
+const FailureRate* Catalog::find_failure_rate(FailureElement element, std::optional<MediaKind> media) const {
+  const FailureRate* any_media = nullptr;
+  for (const auto& r : failure_rates) {
+    if (r.element != element) continue;
+    if (media && r.media == media) return &r;
+    if (!r.media && any_media == nullptr) any_media = &r;
+  }
+  return any_media;
+}
+
 std::string to_string(Protocol p) { return p == Protocol::kEthernet ? "ethernet" : "infiniband"; }
 
 std::string to_string(NicKind k) {
@@ -52,6 +62,17 @@ std::string to_string(Medium m) {
     case Medium::kSingleMode: return "smf";
     case Medium::kMultiMode: return "mmf";
     case Medium::kCopper: return "copper";
+  }
+  return "?";
+}
+
+std::string to_string(FailureElement e) {
+  switch (e) {
+    case FailureElement::kNic: return "nic";
+    case FailureElement::kLink: return "link";
+    case FailureElement::kLeaf: return "leaf";
+    case FailureElement::kSpine: return "spine";
+    case FailureElement::kCore: return "core";
   }
   return "?";
 }

@@ -19,6 +19,7 @@ struct CatalogEntry {
   std::string id;    // what a spec names, e.g. "sn5600"
   std::string name;  // e.g. "NVIDIA Spectrum-X SN5600"
   std::string vendor;
+  std::string part_number;           // the vendor's ordering number, empty when not given
   std::vector<std::string> sources;  // public URLs or documents for the figures
   SourceLocation where;              // where the entry was defined
 };
@@ -62,7 +63,9 @@ struct NicModel : CatalogEntry {
 struct NodeModel : CatalogEntry {
   std::string gpu;  // e.g. "B300"
   int gpus = 0;
-  std::optional<double> nvlink_bytes_per_s;  // per GPU, one direction... as published (see docs)
+  // NVLink bandwidth per GPU in bytes/s as NVIDIA publishes it: both directions added together
+  // (H100: 900 GB/s = 450 GB/s each way). See docs/models/catalog.md.
+  std::optional<double> nvlink_bytes_per_s;
   std::string backend_nic;                    // NIC model id
   int backend_nics = 0;                       // one per GPU on HGX boards
   std::string frontend_nic;                   // NIC/DPU model id, may be empty
@@ -93,6 +96,28 @@ struct ChipClass {
   std::vector<std::string> sources;
 };
 
+// Failure data of one kind of backend-network element (catalog/reliability.yaml, `failure_rates:`).
+// Rates are per element: a NIC (all its ports), a link (cable or fibre with the modules at both
+// ends), a switch of one tier. `per_hour` is the failure rate lambda, derived by the parser from the
+// published figure as the entry states it (see docs/models/reliability.md):
+//   observed {failures F, elements N, days D}  lambda = F / (N x 24 D)
+//   fraction {value f, days D}                 lambda = -ln(1 - f) / (24 D)   (share failing per D days)
+//   mtbf_hours M                               lambda = 1 / M
+// Either figure is nullopt when no public source gives it.
+enum class FailureElement { kNic, kLink, kLeaf, kSpine, kCore };
+inline constexpr int kFailureElementCount = 5;
+
+struct FailureRate {
+  std::string id;
+  FailureElement element = FailureElement::kLink;
+  std::optional<MediaKind> media;     // links: the media the figure is for; nullopt = any media
+  std::optional<double> per_hour;     // failures per element-hour
+  std::optional<double> mttr_hours;   // mean time to repair
+  std::string basis;                  // the published figure and how the rate follows from it
+  std::vector<std::string> sources;
+  SourceLocation where;
+};
+
 class Catalog {
  public:
   std::vector<NodeModel> nodes;
@@ -100,16 +125,22 @@ class Catalog {
   std::vector<SwitchModel> switches;
   std::vector<OpticModel> optics;
   std::vector<ChipClass> zoo;
+  std::vector<FailureRate> failure_rates;
 
   [[nodiscard]] const NodeModel* find_node(const std::string& id) const;
   [[nodiscard]] const NicModel* find_nic(const std::string& id) const;
   [[nodiscard]] const SwitchModel* find_switch(const std::string& id) const;
   [[nodiscard]] const OpticModel* find_optic(const std::string& id) const;
+  // The failure data for an element kind; for links, the entry for `media` if there is one, else
+  // the entry without media. nullptr when the catalog has none.
+  [[nodiscard]] const FailureRate* find_failure_rate(FailureElement element,
+                                                     std::optional<MediaKind> media = std::nullopt) const;
 };
 
 std::string to_string(Protocol p);
 std::string to_string(NicKind k);
 std::string to_string(MediaKind k);
 std::string to_string(Medium m);
+std::string to_string(FailureElement e);
 
 }  // namespace ct

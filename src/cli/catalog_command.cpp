@@ -1,1 +1,39 @@
-// placeholder: being written
+// `clustertwin catalog`: prints the hardware catalog as tables (one per kind) or JSON, or the
+// data-center chip zoo. Formatting lives in report/catalog_report.h; this file only wires options.
+#include <memory>
+#include <string>
+
+#include "cli/command.h"
+#include "io/loaders.h"
+#include "report/catalog_report.h"
+
+namespace ct::cli {
+
+Runner setup_catalog(CLI::App& app) {
+  struct State {
+    CommonOptions common;
+    std::string kind = "all";
+    bool json = false;
+    bool zoo = false;
+  };
+  auto state = std::make_shared<State>();
+  add_common_options(app, state->common);
+  CLI::Option* kind_option = app.add_option("--kind", state->kind, "Only this kind: all, nodes, nics, switches, optics")
+                   ->check(CLI::IsMember({"all", "nodes", "nics", "switches", "optics"}))
+                   ->capture_default_str();
+  app.add_flag("--json", state->json, "Print JSON (stable key order) instead of tables");
+  app.add_flag("--zoo", state->zoo, "Print the data-center chip zoo: class, bottleneck, example")->excludes(kind_option);
+  return [state]() -> int {
+    auto catalog = load_catalog(state->common.catalog_dir);
+    if (!catalog) return report_errors(catalog.errors());
+    if (state->zoo) {
+      return emit(state->common.output,
+                  state->json ? render_zoo_json(catalog.value()) : render_zoo_text(catalog.value()));
+    }
+    const CatalogKind kind = parse_catalog_kind(state->kind).value_or(CatalogKind::kAll);
+    return emit(state->common.output, state->json ? render_catalog_json(catalog.value(), kind)
+                                                  : render_catalog_text(catalog.value(), kind));
+  };
+}
+
+}  // namespace ct::cli

@@ -8,12 +8,14 @@
 
 namespace ct::cli {
 Runner setup_catalog(CLI::App& app);
+Runner setup_ib(CLI::App& app);
 Runner setup_plan(CLI::App& app);
 Runner setup_topology(CLI::App& app);
 
 namespace {
 const Command kCommands[] = {
     {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", setup_catalog},
+    {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps", setup_ib},
     {"plan", "Size the backend fabric of a cluster spec: BOM, power, bisection, limits, failure domains", setup_plan},
     {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", setup_topology},
 };

@@ -13,10 +13,10 @@
 //     port_speed: 400G           # optional; default NIC speed / planes
 //     oversubscription: [1, 1]   # down:up ratio per tier that has uplinks (leaf, then spine)
 //     k: 4                       # fat-tree only: ports used per switch (default: the radix)
-//     link_latency_ns: 100       # optional, per link, propagation + switching
+//     link_latency_ns: 100       # optional, per link, propagation + switching (default 0: not modelled)
 //     cable_length_m: {leaf: 30, spine: 100, core: 500}   # optional, picks optics by reach
-//     links:                     # optional extra cables between switches
-//       - [plane0.spine.0, plane1.spine.0]
+//     links:                     # optional extra cables between switches of ONE plane
+//       - [plane0.spine.0, plane0.spine.1]
 //   frontend:                    # optional, a separate network
 //     nic: bluefield-3
 //     speed: 200G
@@ -36,29 +36,32 @@ namespace ct {
 template <typename T>
 struct Located {
   T value{};
-  SourceLocation where;
+  SourceLocation where;  // the field's key (a list entry: the entry itself)
   bool present = false;  // the field was written in the file
 };
 
 struct NodesSpec {
+  SourceLocation where;  // the `nodes:` key; line 0 when absent
   Located<std::string> model;
   Located<long long> count;
 };
 
 struct ExtraLinkSpec {
+  SourceLocation where;    // the list entry
   Located<std::string> a;  // "plane<p>.<leaf|spine|core>.<index>"
   Located<std::string> b;
 };
 
 struct BackendSpec {
-  SourceLocation where;
+  SourceLocation where;  // the `backend:` key; line 0 when absent
+  bool present = false;
   Located<std::string> topology;
   Located<long long> planes;
   Located<long long> tiers;
   Located<std::string> switch_model;
   Located<std::string> port_speed;  // as written, e.g. "400G"
   std::vector<Located<double>> oversubscription;
-  SourceLocation oversubscription_where;
+  SourceLocation oversubscription_where;  // the `oversubscription:` key; line 0 when absent
   Located<long long> k;
   Located<long long> link_latency_ns;
   Located<double> cable_length_leaf_m;
@@ -68,12 +71,30 @@ struct BackendSpec {
 };
 
 struct FrontendSpec {
-  SourceLocation where;
+  SourceLocation where;  // the `frontend:` key
   bool present = false;
   Located<std::string> nic;
   Located<std::string> speed;
   Located<std::string> switch_model;
   Located<double> oversubscription;
+};
+
+// The `routing:` block (schema and reader: spec/routing_spec.h). Names of functions, fields and
+// modes are resolved by the routing layer (routing/ecmp_config.h).
+struct RoutingSpec {
+  SourceLocation where;  // the `routing:` key; line 0 when absent
+  bool present = false;
+  SourceLocation ecmp_where;  // the `ecmp:` key; line 0 when absent
+  Located<std::string> hash;
+  std::vector<Located<std::string>> fields;
+  SourceLocation fields_where;  // the `fields:` key; line 0 when absent
+  Located<unsigned long long> seed;
+  Located<std::string> seed_mode;
+  Located<std::string> seed_input;
+  Located<std::string> selection;
+  Located<long long> linux_policy;
+  Located<double> flowlet_gap_us;
+  Located<long long> qps_per_connection;
 };
 
 struct Spec {
@@ -84,6 +105,7 @@ struct Spec {
   FrontendSpec frontend;
   std::string routing_yaml;  // the routing: block re-emitted as YAML (empty if absent)
   SourceLocation routing_where;
+  RoutingSpec routing;  // the same block, read field by field
 };
 
 }  // namespace ct

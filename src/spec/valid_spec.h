@@ -1,5 +1,29 @@
 // A cluster that has passed validation: catalog models resolved, every count positive, the design
 // feasible on the chosen switch and tier count. Only validate() makes one.
+//
+// Derivations (docs/spec.md has the full list with the messages of every rule):
+//   planes        default 1. Each backend NIC cage is split into `planes` logical ports; logical
+//                 port p of every NIC belongs to plane p. Planes are identical and disjoint.
+//   port_speed    default NIC cage speed / planes (ConnectX-8 800G, 2 planes: 400G). A speed
+//                 above that is rejected; a lower one is accepted (the link runs at the slower end).
+//   radix         switch.ports_at(port_speed): cages x breakout ways (SN5600: 64 at 800G, 128 at
+//                 400G). Fat-tree: k (default the radix; even, <= radix).
+//   down / up     for each tier with uplinks t (0 = leaf; 1 = spine, 3 tiers only) with the
+//                 oversubscription ratio o = oversubscription[t] (default 1):
+//                     up[t] = floor(radix / (1 + o)),  down[t] = radix - up[t].
+//                 o = 1 gives down = up = radix / 2 (radix even); in general
+//                 down / up >= o, since up <= radix / (1 + o) implies radix - up >= o * up.
+//                 Every switch port is used (down + up = radix); up[t] >= 1 is required.
+//                 Fat-tree: down = up = k / 2 in both tiers (non-blocking, Al-Fares et al. 2008).
+//   ports_per_host node.backend_nics (rails); endpoint ports per plane = node_count x that.
+//   capacity      max_endpoints(radix, down, tiers) (validate.h) endpoint ports per plane; a
+//                 plane that needs more is rejected, naming what 2 and 3 tiers reach.
+//   link_latency  link_latency_ns, default 0 = latency not modelled. No default figure is given
+//                 because the catalog has no sourced per-hop latency; for the propagation part
+//                 alone, light in silica fibre travels at c / 1.47, about 4.9 ns per metre.
+//   cable_length_m  defaults leaf 30 m, spine 100 m, core 500 m: a DESIGN ASSUMPTION (NIC-leaf
+//                 inside a row, leaf-spine across a hall, spine-core across a building), not a
+//                 measured figure; set them from the floor plan. Used to pick optics by reach.
 #pragma once
 
 #include <optional>
@@ -7,7 +31,9 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/diagnostic.h"
 #include "core/units.h"
+#include "spec/spec.h"
 
 namespace ct {
 
@@ -31,6 +57,9 @@ struct ValidBackend {
   TimePs link_latency;
   double cable_length_m[3] = {0, 0, 0};  // leaf (NIC-leaf), spine (leaf-spine), core (spine-core)
   // Extra switch-to-switch cables the user asked for, already checked (same plane, existing tier).
+  // Tiers use Topology's numbering: 1 leaf, 2 spine, 3 core. `index` is the switch's position in
+  // (plane, tier) counted over pods in order, i.e. the order of Topology's switch vertices; whether
+  // that switch exists depends on the node count and is checked when the topology is built.
   struct ExtraLink {
     int plane_a, tier_a, index_a;
     int plane_b, tier_b, index_b;
@@ -54,6 +83,11 @@ class ValidSpec {
   ValidBackend backend;
   std::optional<ValidFrontend> frontend;
   std::string routing_yaml;
+  SourceLocation routing_where;  // the `routing:` key, for diagnostics of later stages
+  RoutingSpec routing;           // shape-checked; names resolved by routing/ecmp_config.h
+
+  // Endpoint ports one backend plane must connect: node_count x node.backend_nics.
+  [[nodiscard]] long long endpoints_per_plane() const { return node_count * backend.ports_per_host; }
 
   [[nodiscard]] long long gpu_count() const { return node_count * node.gpus; }
 

@@ -7,7 +7,8 @@
 //   backend NIC ports first, ordered by (host, rail, plane): port vertex of host h, rail r, plane p
 //   is  h * ports_per_host * planes + r * planes + p;
 //   then backend switches by (plane, tier, pod, index); then frontend ports and switches.
-// Link numbering: in construction order (tier by tier, plane by plane), documented in builder.h.
+// Link numbering: in construction order, documented in builder.h (the NIC-leaf link of backend
+// port v has LinkId v; then leaf-spine, spine-core, extra and frontend links).
 //
 // Tiers: 0 = endpoint (NIC port), 1 = leaf, 2 = spine, 3 = core. A link's "tier" is the tier of
 // its upper end (1: NIC-leaf, 2: leaf-spine, 3: spine-core).
@@ -55,16 +56,23 @@ class Topology {
   int planes = 1;
   int tiers = 2;
   int gpus_per_host = 0;
+  // ---- frontend (a separate network; absent when frontend_ports_per_host == 0) ----
+  int frontend_ports_per_host = 0;
+  std::uint32_t frontend_begin = 0;  // first frontend vertex (its ports, then its switches)
 
   [[nodiscard]] std::size_t vertex_count() const { return kind.size(); }
   [[nodiscard]] std::size_t link_count() const { return link_a.size(); }
 
   // Backend port of (host, rail, plane).
-  [[nodiscard]] VertexId port_of(HostId host, int rail, int plane) const {
-    return VertexId((host.value() * static_cast<std::uint64_t>(ports_per_host) + rail) * planes + plane);
+  [[nodiscard]] VertexId port_of(HostId host, int rail, int plane_index) const {
+    return VertexId((host.value() * static_cast<std::uint64_t>(ports_per_host) + rail) * planes + plane_index);
   }
   [[nodiscard]] std::size_t backend_port_count() const {
     return static_cast<std::size_t>(host_count) * ports_per_host * planes;
+  }
+  // Frontend port `port` of host. PRECONDITION: port < frontend_ports_per_host.
+  [[nodiscard]] VertexId frontend_port_of(HostId host, int port) const {
+    return VertexId(frontend_begin + host.value() * static_cast<std::uint64_t>(frontend_ports_per_host) + port);
   }
 
   // Neighbours of v with the link to each, in link-id order. PRECONDITION: finalize() was called.
@@ -80,9 +88,11 @@ class Topology {
   [[nodiscard]] std::string vertex_name(VertexId v) const;
   [[nodiscard]] std::string link_name(LinkId l) const;
 
-  VertexId add_vertex(VertexKind k, Network n, int plane, int tier, std::uint32_t group, std::uint32_t index,
-                      int ports);
-  LinkId add_link(VertexId lower, VertexId upper, BitsPerSecond cap, TimePs lat, std::int32_t media);
+  VertexId add_vertex(VertexKind k, Network n, int plane_index, int tier_index, std::uint32_t group_index,
+                      std::uint32_t index_in_group, int port_count);
+  LinkId add_link(VertexId lower, VertexId upper, BitsPerSecond cap, TimePs lat, std::int32_t media_index);
+  // Capacity for this many vertices and links (no effect on the graph).
+  void reserve(std::size_t vertices, std::size_t links);
   // Builds the CSR adjacency; call once after the last add_link.
   void finalize();
 
@@ -90,5 +100,10 @@ class Topology {
   std::vector<std::uint32_t> adjacency_offset_;
   std::vector<Adjacency> adjacency_;
 };
+
+// Links whose two ends are backend vertices of different planes (0 for a built topology: planes
+// are disjoint), and links joining the backend to the frontend (0 as well).
+std::size_t count_cross_plane_links(const Topology& topology);
+std::size_t count_cross_network_links(const Topology& topology);
 
 }  // namespace ct

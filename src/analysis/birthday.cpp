@@ -1,0 +1,107 @@
+#include "analysis/birthday.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace ct {
+namespace {
+
+double log_choose(std::uint64_t n, std::uint64_t k) {
+  const auto dn = static_cast<double>(n), dk = static_cast<double>(k);
+  return std::lgamma(dn + 1) - std::lgamma(dk + 1) - std::lgamma(dn - dk + 1);
+}
+
+// log P(no collision) = sum_{i<k} log1p(-i/n).
+double log_p_no_collision(std::uint64_t n, std::uint64_t k) {
+  double s = 0;
+  const auto dn = static_cast<double>(n);
+  for (std::uint64_t i = 1; i < k; ++i) s += std::log1p(-static_cast<double>(i) / dn);
+  return s;
+}
+
+// P(all `members` bins hold <= m of `flows` flows), bins filled one by one.
+double p_max_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m) {
+  // left[r] = P(the bins filled so far each hold <= m and r flows remain).
+  std::vector<double> left(flows + 1, 0.0), next(flows + 1, 0.0);
+  left[flows] = 1.0;
+  for (std::uint32_t bins_left = members; bins_left >= 1; --bins_left) {
+    std::fill(next.begin(), next.end(), 0.0);
+    const double p = 1.0 / bins_left;
+    for (std::uint32_t r = 0; r <= flows; ++r) {
+      if (left[r] == 0.0) continue;
+      if (bins_left == 1) {  // the last bin takes every remaining flow
+        if (r <= m) next[0] += left[r];
+        continue;
+      }
+      for (std::uint32_t c = 0; c <= std::min(r, m); ++c) next[r - c] += left[r] * binomial_pmf(r, c, p);
+    }
+    left.swap(next);
+  }
+  return left[0];
+}
+
+}  // namespace
+
+double p_no_collision(std::uint64_t members, std::uint64_t flows) {
+  assert(members >= 1);
+  if (flows > members) return 0.0;
+  return std::exp(log_p_no_collision(members, flows));
+}
+
+double p_any_collision(std::uint64_t members, std::uint64_t flows) {
+  assert(members >= 1);
+  if (flows > members) return 1.0;
+  return -std::expm1(log_p_no_collision(members, flows));
+}
+
+double expected_idle_members(std::uint64_t members, std::uint64_t flows) {
+  assert(members >= 1);
+  const auto n = static_cast<double>(members);
+  return n * std::exp(static_cast<double>(flows) * std::log1p(-1.0 / n));
+}
+
+double expected_members_with_two_or_more(std::uint64_t members, std::uint64_t flows) {
+  assert(members >= 1);
+  if (flows < 2) return 0.0;
+  const auto n = static_cast<double>(members), k = static_cast<double>(flows);
+  const double empty = std::exp(k * std::log1p(-1.0 / n));
+  const double one = (k / n) * std::exp((k - 1) * std::log1p(-1.0 / n));
+  return n * (1.0 - empty - one);
+}
+
+std::vector<double> max_load_distribution(std::uint32_t members, std::uint32_t flows) {
+  assert(members >= 1);
+  std::vector<double> dist(flows + 1, 0.0);
+  double below = 0.0;  // P(max <= m - 1)
+  for (std::uint32_t m = 0; m <= flows; ++m) {
+    const double at_most = m == flows ? 1.0 : p_max_at_most(members, flows, m);
+    dist[m] = std::max(0.0, at_most - below);
+    below = at_most;
+  }
+  return dist;
+}
+
+double expected_max_load(std::uint32_t members, std::uint32_t flows) {
+  const std::vector<double> dist = max_load_distribution(members, flows);
+  double e = 0;
+  for (std::size_t m = 0; m < dist.size(); ++m) e += static_cast<double>(m) * dist[m];
+  return e;
+}
+
+double binomial_pmf(std::uint64_t trials, std::uint64_t c, double p) {
+  assert(c <= trials && p >= 0 && p <= 1);
+  if (p == 0.0) return c == 0 ? 1.0 : 0.0;
+  if (p == 1.0) return c == trials ? 1.0 : 0.0;
+  const double log_pmf = log_choose(trials, c) + static_cast<double>(c) * std::log(p) +
+                         static_cast<double>(trials - c) * std::log1p(-p);
+  return std::exp(log_pmf);
+}
+
+double binomial_at_least(std::uint64_t trials, std::uint64_t c, double p) {
+  double s = 0;
+  for (std::uint64_t i = c; i <= trials; ++i) s += binomial_pmf(trials, i, p);
+  return std::min(1.0, s);
+}
+
+}  // namespace ct

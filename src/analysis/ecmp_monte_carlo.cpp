@@ -1,0 +1,214 @@
+#include "analysis/ecmp_monte_carlo.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "analysis/birthday.h"
+#include "analysis/flow_rates.h"
+#include "traffic/flow.h"
+
+namespace ct {
+namespace {
+
+constexpr std::uint32_t kMaxClosedFormFlows = 200;
+constexpr std::uint32_t kMaxClosedFormMembers = 1024;
+
+// The flow's first hashed decision when it is a leaf's up group, else nullptr.
+const PathHop* first_tier_decision(const ForwardingState& f, const FlowPath& p) {
+  for (const PathHop& h : p.hops) {
+    if (h.group == kNoGroup || f.size(h.group) < 2) continue;
+    const bool leaf_up = f.kind(h.group) == GroupKind::kUp && f.topology().tier[h.from.value()] == 1;
+    return leaf_up ? &h : nullptr;
+  }
+  return nullptr;
+}
+
+// Mean and standard error of the mean.
+std::pair<double, double> mean_and_se(const std::vector<double>& x) {
+  const double n = static_cast<double>(x.size());
+  double sum = 0.0;
+  for (double v : x) sum += v;
+  const double mean = sum / n;
+  double ss = 0.0;
+  for (double v : x) ss += (v - mean) * (v - mean);
+  const double se = x.size() > 1 ? std::sqrt(ss / (n - 1) / n) : 0.0;
+  return {mean, se};
+}
+
+// Runs the trials of one thread.
+class TrialRunner {
+ public:
+  TrialRunner(const PathWalker& w, std::span<const RouteRequest> requests, const DecisionCoupling& c,
+              const MonteCarloOptions& o, std::vector<TrialOutcome>& outcomes)
+      : w_(w), base_(requests.begin(), requests.end()), coupling_(c), o_(o), outcomes_(outcomes),
+        stage_used_(c.stages().size()) {}
+
+  void run(unsigned thread) {
+    std::vector<RouteRequest> requests = base_;
+    std::vector<FlowPath> paths(requests.size());
+    for (std::uint32_t t = thread; t < o_.trials; t += o_.threads) {
+      draw_trial_ports(requests, o_.seed, t);
+      for (std::uint32_t i = 0; i < requests.size(); ++i) {
+        paths[i].reached = w_.walk(requests[i].src, requests[i].dst, requests[i].key, paths[i].hops);
+      }
+      outcomes_[t] = measure(requests, paths);
+    }
+  }
+
+  const std::vector<std::set<std::uint32_t>>& stage_used() const { return stage_used_; }
+
+ private:
+  TrialOutcome measure(const std::vector<RouteRequest>& requests, const std::vector<FlowPath>& paths) {
+    const ForwardingState& f = w_.forwarding();
+    TrialOutcome out;
+    std::map<std::uint32_t, std::uint32_t> on_uplink;
+    std::map<std::uint32_t, std::set<std::uint32_t>> used_members;  // first-tier group -> members used
+    for (const FlowPath& p : paths) {
+      if (const PathHop* h = first_tier_decision(f, p)) {
+        const std::uint32_t count = ++on_uplink[h->directed()];
+        out.busiest_first = std::max(out.busiest_first, count);
+        used_members[h->group].insert(h->member);
+      }
+      for (const PathHop& h : p.hops) {
+        const int stage = h.group == kNoGroup ? -1 : coupling_.stage_of(h.group);
+        if (stage >= 0) stage_used_[static_cast<std::size_t>(stage)].insert(h.link.value());
+      }
+    }
+    out.first_collision = out.busiest_first >= 2;
+    for (const auto& [g, used] : used_members) out.idle_first += f.size(g) - static_cast<std::uint32_t>(used.size());
+    const std::vector<Collision> collisions = find_collisions(w_, requests, paths, coupling_);
+    out.any_collision = !collisions.empty();
+    for (const Collision& c : collisions) ++out.causes[static_cast<std::size_t>(c.cause)];
+    const FlowRates rates = solve_flow_rates(routes_of_paths(paths, f), f.topology());
+    out.slowest = rates.throughput.empty() ? 0.0 : *std::min_element(rates.throughput.begin(), rates.throughput.end());
+    return out;
+  }
+
+  const PathWalker& w_;
+  std::vector<RouteRequest> base_;
+  const DecisionCoupling& coupling_;
+  const MonteCarloOptions& o_;
+  std::vector<TrialOutcome>& outcomes_;
+  std::vector<std::set<std::uint32_t>> stage_used_;
+};
+
+}  // namespace
+
+void draw_trial_ports(std::span<RouteRequest> requests, std::uint64_t seed, std::uint64_t trial) {
+  Rng rng(seed, trial, kPortStream);
+  for (RouteRequest& r : requests) r.key.src_port = draw_roce_source_port(rng);
+}
+
+EcmpClosedForms first_tier_closed_forms(const PathWalker& walker, const std::vector<FlowPath>& paths) {
+  const ForwardingState& f = walker.forwarding();
+  const Topology& t = f.topology();
+  EcmpClosedForms c;
+  std::map<std::uint32_t, std::uint32_t> flows_in;  // group -> k
+  std::set<std::uint32_t> sources, destinations;
+  std::set<std::int64_t> capacities;
+  bool every_flow_decides = true;
+  bool distinct_nics = true;
+  for (const FlowPath& p : paths) {
+    const PathHop* h = first_tier_decision(f, p);
+    if (h == nullptr || !p.reached) {
+      every_flow_decides = false;
+      continue;
+    }
+    ++flows_in[h->group];
+    distinct_nics &= sources.insert(p.hops.front().link.value()).second;
+    distinct_nics &= destinations.insert(p.hops.back().link.value()).second;
+    for (const PathHop& x : p.hops) capacities.insert(t.capacity[x.link.value()].value());
+  }
+  if (flows_in.empty()) return c;
+  double log_no_collision = 0.0;
+  std::uint32_t largest_k = 0;
+  c.busiest_known = true;
+  for (const auto& [g, k] : flows_in) {
+    const std::uint32_t n = f.size(g);
+    c.groups.emplace_back(n, k);
+    log_no_collision += std::log(p_no_collision(n, k));
+    c.expected_idle += expected_idle_members(n, k);
+    largest_k = std::max(largest_k, k);
+    c.busiest_known = c.busiest_known && k <= kMaxClosedFormFlows && n <= kMaxClosedFormMembers;
+  }
+  c.p_collision = -std::expm1(log_no_collision);
+  if (!c.busiest_known) return c;
+  // P(busiest <= m) = prod_g P(max_g <= m).
+  std::vector<double> cdf(largest_k + 1, 1.0);
+  for (const auto& [n, k] : c.groups) {
+    const std::vector<double> pmf = max_load_distribution(n, k);
+    double below = 0.0;
+    for (std::uint32_t m = 0; m <= largest_k; ++m) {
+      below += m < pmf.size() ? pmf[m] : 0.0;
+      cdf[m] *= std::min(1.0, below);
+    }
+  }
+  c.busiest_pmf.assign(largest_k + 1, 0.0);
+  for (std::uint32_t m = 0; m <= largest_k; ++m) {
+    c.busiest_pmf[m] = std::max(0.0, cdf[m] - (m == 0 ? 0.0 : cdf[m - 1]));
+    c.expected_busiest += m * c.busiest_pmf[m];
+  }
+  c.slowest_applicable = every_flow_decides && distinct_nics && capacities.size() == 1;
+  if (c.slowest_applicable) {
+    const double capacity = static_cast<double>(*capacities.begin());
+    for (std::uint32_t m = 1; m <= largest_k; ++m) c.expected_slowest += capacity * c.busiest_pmf[m] / m;
+  }
+  return c;
+}
+
+MonteCarloResult run_ecmp_monte_carlo(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                      const DecisionCoupling& coupling, const MonteCarloOptions& options) {
+  MonteCarloResult r;
+  r.trials = options.trials;
+  r.outcomes.resize(options.trials);
+  const unsigned threads = std::max(1u, std::min<unsigned>(options.threads, options.trials));
+  MonteCarloOptions o = options;
+  o.threads = threads;
+  std::vector<TrialRunner> runners;
+  runners.reserve(threads);
+  for (unsigned k = 0; k < threads; ++k) runners.emplace_back(walker, requests, coupling, o, r.outcomes);
+  std::vector<std::thread> pool;
+  for (unsigned k = 1; k < threads; ++k) pool.emplace_back([&runners, k] { runners[k].run(k); });
+  runners[0].run(0);
+  for (auto& th : pool) th.join();
+
+  std::vector<std::set<std::uint32_t>> stage_used(coupling.stages().size());
+  for (const TrialRunner& runner : runners) {
+    for (std::size_t s = 0; s < stage_used.size(); ++s) stage_used[s].insert(runner.stage_used()[s].begin(), runner.stage_used()[s].end());
+  }
+  for (const auto& u : stage_used) r.stage_links_used.push_back(static_cast<std::uint32_t>(u.size()));
+
+  std::vector<double> busiest, idle, slowest;
+  std::uint32_t first = 0, any = 0;
+  for (const TrialOutcome& t : r.outcomes) {
+    first += t.first_collision;
+    any += t.any_collision;
+    if (r.busiest_histogram.size() <= t.busiest_first) r.busiest_histogram.resize(t.busiest_first + 1, 0);
+    ++r.busiest_histogram[t.busiest_first];
+    busiest.push_back(t.busiest_first);
+    idle.push_back(t.idle_first);
+    slowest.push_back(t.slowest);
+    for (int c = 0; c < kCollisionCauses; ++c) {
+      r.collisions_by_cause[c] += t.causes[c];
+      r.trials_with_cause[c] += t.causes[c] > 0 ? 1 : 0;
+    }
+  }
+  r.p_first_collision = static_cast<double>(first) / r.trials;
+  r.p_any_collision = static_cast<double>(any) / r.trials;
+  std::tie(r.mean_busiest, r.se_busiest) = mean_and_se(busiest);
+  std::tie(r.mean_idle, r.se_idle) = mean_and_se(idle);
+  std::tie(r.mean_slowest, r.se_slowest) = mean_and_se(slowest);
+  std::vector<RouteRequest> first_trial(requests.begin(), requests.end());
+  draw_trial_ports(first_trial, options.seed, 0);
+  std::vector<FlowPath> paths(first_trial.size());
+  for (std::uint32_t i = 0; i < first_trial.size(); ++i) {
+    paths[i].reached = walker.walk(first_trial[i].src, first_trial[i].dst, first_trial[i].key, paths[i].hops);
+  }
+  r.closed = first_tier_closed_forms(walker, paths);
+  return r;
+}
+
+}  // namespace ct

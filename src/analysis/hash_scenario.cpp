@@ -1,0 +1,130 @@
+#include "analysis/hash_scenario.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace ct {
+namespace {
+
+struct Choice {
+  std::uint32_t flow;
+  std::uint32_t hop;  // index in the flow's path
+};
+
+// The flow's hashed decision before hop `hop`, or nullptr.
+const PathHop* previous_decision(const ForwardingState& f, const FlowPath& p, std::uint32_t hop) {
+  for (std::uint32_t h = hop; h-- > 0;) {
+    const PathHop& x = p.hops[h];
+    if (x.group != kNoGroup && f.size(x.group) >= 2) return &x;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string_view collision_cause_name(CollisionCause c) {
+  switch (c) {
+    case CollisionCause::kBadLuck: return "bad luck";
+    case CollisionCause::kPolarization: return "polarization";
+    case CollisionCause::kMissingEntropy: return "missing entropy";
+  }
+  return "?";
+}
+
+FlowRoutes routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& forwarding) {
+  FlowRoutes r;
+  r.flow_count = static_cast<std::uint32_t>(paths.size());
+  r.reached.resize(paths.size());
+  for (std::uint32_t i = 0; i < paths.size(); ++i) {
+    r.reached[i] = paths[i].reached ? 1 : 0;
+    r.start_subflow(i, 0, 1.0);
+    for (const PathHop& h : paths[i].hops) {
+      r.add(h.directed(), 1.0);
+      if (h.group != kNoGroup && forwarding.size(h.group) >= 2) r.entered_groups.push_back(h.group);
+    }
+  }
+  std::sort(r.entered_groups.begin(), r.entered_groups.end());
+  r.entered_groups.erase(std::unique(r.entered_groups.begin(), r.entered_groups.end()), r.entered_groups.end());
+  return r;
+}
+
+std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                       const std::vector<FlowPath>& paths, const DecisionCoupling& coupling) {
+  const ForwardingState& f = walker.forwarding();
+  const FieldMask fields = walker.hashes().config().effective_fields();
+  std::map<std::uint32_t, std::vector<Choice>> by_link;
+  std::map<std::uint32_t, std::set<std::uint32_t>> flows_in_group;
+  for (std::uint32_t i = 0; i < paths.size(); ++i) {
+    for (std::uint32_t h = 0; h < paths[i].hops.size(); ++h) {
+      const PathHop& hop = paths[i].hops[h];
+      if (hop.group == kNoGroup || f.size(hop.group) < 2) continue;
+      by_link[hop.directed()].push_back({i, h});
+      flows_in_group[hop.group].insert(i);
+    }
+  }
+  std::vector<Collision> out;
+  for (const auto& [link, choices] : by_link) {
+    if (choices.size() < 2) continue;
+    Collision c;
+    c.directed_link = link;
+    const PathHop& first = paths[choices[0].flow].hops[choices[0].hop];
+    c.at = first.from;
+    c.group = first.group;
+    c.flows_in_group = static_cast<std::uint32_t>(flows_in_group[first.group].size());
+    for (const Choice& x : choices) c.flows.push_back(x.flow);
+    std::sort(c.flows.begin(), c.flows.end());
+    bool found = false;
+    for (std::size_t a = 0; a < choices.size() && !found; ++a) {
+      for (std::size_t b = a + 1; b < choices.size() && !found; ++b) {
+        const auto& ka = requests[choices[a].flow].key;
+        const auto& kb = requests[choices[b].flow].key;
+        if (masked(ka, fields) == masked(kb, fields)) {
+          c.cause = CollisionCause::kMissingEntropy;
+          c.witness_a = choices[a].flow;
+          c.witness_b = choices[b].flow;
+          found = true;
+        }
+      }
+    }
+    std::vector<std::uint32_t> forced;
+    for (const Choice& x : choices) {
+      const PathHop& hop = paths[x.flow].hops[x.hop];
+      const PathHop* prev = previous_decision(f, paths[x.flow], x.hop);
+      if (prev != nullptr && coupling.determined(prev->group, prev->member, hop.group)) forced.push_back(x.flow);
+    }
+    if (!found && forced.size() >= 2) {
+      c.cause = CollisionCause::kPolarization;
+      c.witness_a = forced[0];
+      c.witness_b = forced[1];
+    } else if (!found) {
+      c.witness_a = c.flows[0];
+      c.witness_b = c.flows[1];
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+HashScenario analyze_hash_scenario(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                   const DecisionCoupling& coupling) {
+  HashScenario s;
+  s.paths.resize(requests.size());
+  for (std::uint32_t i = 0; i < requests.size(); ++i) {
+    s.paths[i].reached = walker.walk(requests[i].src, requests[i].dst, requests[i].key, s.paths[i].hops);
+  }
+  s.routes = routes_of_paths(s.paths, walker.forwarding());
+  s.loads = summarize_loads(s.routes, walker.forwarding());
+  s.collisions = find_collisions(walker, requests, s.paths, coupling);
+  std::vector<std::set<std::uint32_t>> used(coupling.stages().size());
+  for (const FlowPath& p : s.paths) {
+    for (const PathHop& h : p.hops) {
+      const int stage = h.group == kNoGroup ? -1 : coupling.stage_of(h.group);
+      if (stage >= 0) used[static_cast<std::size_t>(stage)].insert(h.link.value());
+    }
+  }
+  for (const auto& u : used) s.stage_links_used.push_back(static_cast<std::uint32_t>(u.size()));
+  return s;
+}
+
+}  // namespace ct

@@ -1,0 +1,71 @@
+// One draw of per-flow ECMP on a flow set: each flow's path hop by hop, the loads, the collisions
+// and why each happened.
+//
+// A collision is a directed link that two or more flows chose at the same switch from a group of
+// n >= 2 members. Its cause, in this order:
+//   missing entropy  two of the flows present identical hash inputs at that switch: the fields
+//                    that tell them apart are not hashed (or they are the same 5-tuple), so they
+//                    take the same member at every switch whatever the seed.
+//   polarization     at least two of the flows arrived after an earlier hashed decision that
+//                    fully determines this one (analysis/decision_coupling.h): given how they came,
+//                    the switch could not spread them. Typically the same function and seed on
+//                    consecutive tiers.
+//   bad luck         otherwise: independent hashes put them on one member, which happens to k
+//                    flows on n members with probability 1 - n!/((n-k)! n^k).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "analysis/decision_coupling.h"
+#include "analysis/link_loads.h"
+#include "routing/flow_routes.h"
+#include "routing/load_balancing.h"
+#include "routing/path_walker.h"
+
+namespace ct {
+
+enum class CollisionCause : std::uint8_t { kBadLuck, kPolarization, kMissingEntropy };
+inline constexpr int kCollisionCauses = 3;
+std::string_view collision_cause_name(CollisionCause c);
+
+struct FlowPath {
+  std::vector<PathHop> hops;
+  bool reached = false;
+};
+
+struct Collision {
+  std::uint32_t directed_link = 0;
+  VertexId at;                        // the deciding switch
+  std::uint32_t group = 0;            // the group the first of the flows chose it from
+  std::vector<std::uint32_t> flows;   // ascending
+  std::uint32_t flows_in_group = 0;   // flows that entered that group
+  CollisionCause cause = CollisionCause::kBadLuck;
+  // missing entropy: the first pair with identical hash inputs; polarization: two forced flows.
+  std::uint32_t witness_a = 0;
+  std::uint32_t witness_b = 0;
+};
+
+struct HashScenario {
+  std::vector<FlowPath> paths;
+  FlowRoutes routes;
+  LoadSummary loads;
+  std::vector<Collision> collisions;  // by directed link
+  std::vector<std::uint32_t> stage_links_used;  // per DecisionCoupling stage: links chosen here
+};
+
+// The hash scheme's routes of walked paths (one sub-flow per flow, fraction 1 per hop).
+FlowRoutes routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& forwarding);
+
+// Walks every request, sums the loads and explains the collisions.
+HashScenario analyze_hash_scenario(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                   const DecisionCoupling& coupling);
+
+// Collisions of walked paths with their causes (the part of analyze_hash_scenario that Monte Carlo
+// trials repeat).
+std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                       const std::vector<FlowPath>& paths, const DecisionCoupling& coupling);
+
+}  // namespace ct

@@ -1,0 +1,109 @@
+#include "ib/fabric_edits.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace ct {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+Result<IbNodeId> find_node(const IbFabric& fabric, std::string_view key) {
+  key = trim(key);
+  if (const auto n = fabric.find(key)) return *n;
+  if (key.size() > 2 && key[0] == '0' && (key[1] == 'x' || key[1] == 'X')) {
+    std::uint64_t guid = 0;
+    const auto [ptr, ec] = std::from_chars(key.data() + 2, key.data() + key.size(), guid, 16);
+    if (ec == std::errc() && ptr == key.data() + key.size()) {
+      if (const auto port = fabric.find_port_by_guid(guid)) return port->node;
+    }
+  }
+  return Diagnostic{{}, "node", fmt::format("no node named \"{}\" (give a node id, description or GUID)", key)};
+}
+
+Result<std::vector<IbNodeId>> parse_node_list(const IbFabric& fabric, std::string_view text, const std::string& file) {
+  std::vector<IbNodeId> nodes;
+  Diagnostics errors;
+  int line_no = 0;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    auto end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(begin, end - begin);
+    begin = end + 1;
+    ++line_no;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    auto node = find_node(fabric, line);
+    if (!node) {
+      errors.push_back({{file, line_no, 1}, "node", node.errors()[0].message});
+      continue;
+    }
+    nodes.push_back(node.value());
+  }
+  if (!errors.empty()) return errors;
+  return nodes;
+}
+
+Result<std::size_t> apply_failures(IbFabric& fabric, const std::vector<std::string>& failures) {
+  std::size_t removed = 0;
+  for (const std::string& spec : failures) {
+    auto fail = [&](const std::string& why) {
+      return Diagnostic{{}, "fail", fmt::format("--fail \"{}\": {}", spec, why)};
+    };
+    const std::string_view s = spec;
+    if (const auto comma = s.find(','); comma != std::string_view::npos) {
+      auto a = find_node(fabric, s.substr(0, comma));
+      auto b = find_node(fabric, s.substr(comma + 1));
+      if (!a) return fail(a.errors()[0].message);
+      if (!b) return fail(b.errors()[0].message);
+      std::size_t here = 0;
+      for (int p = 1; p <= fabric.ports(a.value()); ++p) {
+        if (fabric.remote(a.value(), p).node == b.value()) {
+          fabric.disconnect(a.value(), p);
+          ++here;
+        }
+      }
+      if (here == 0) return fail("no cable joins these two nodes");
+      removed += here;
+      continue;
+    }
+    // NODE:PORT, unless the whole string names a node (descriptions may contain ':').
+    if (auto whole = find_node(fabric, s)) {
+      std::size_t here = 0;
+      for (int p = 1; p <= fabric.ports(whole.value()); ++p) {
+        if (fabric.remote(whole.value(), p).connected()) {
+          fabric.disconnect(whole.value(), p);
+          ++here;
+        }
+      }
+      if (here == 0) return fail("the node has no cable left");
+      removed += here;
+      continue;
+    }
+    const auto colon = s.rfind(':');
+    if (colon == std::string_view::npos) return fail("no such node (expected NODE, NODE:PORT or NODE,NODE)");
+    auto node = find_node(fabric, s.substr(0, colon));
+    if (!node) return fail(node.errors()[0].message);
+    int port = 0;
+    const auto digits = trim(s.substr(colon + 1));
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+    if (ec != std::errc() || ptr != digits.data() + digits.size() || port < 1 || port > fabric.ports(node.value())) {
+      return fail(fmt::format("port must be 1..{}", fabric.ports(node.value())));
+    }
+    if (!fabric.remote(node.value(), port).connected()) return fail("that port has no cable");
+    fabric.disconnect(node.value(), port);
+    ++removed;
+  }
+  return removed;
+}
+
+}  // namespace ct

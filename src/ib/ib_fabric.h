@@ -1,0 +1,96 @@
+// An InfiniBand subnet as the subnet manager sees it: nodes (switches and channel adapters, CAs)
+// with a GUID, a node description and numbered physical ports; each port is either unconnected or
+// cabled to one port of another node. Switch port 0 is the management port (it carries the
+// switch's LID) and has no cable; physical ports are numbered 1..port_count, as on the wire.
+//
+// Port GUIDs follow the IB convention ibsim also uses: a switch has one port GUID, its node GUID
+// (all its ports share the LID of port 0); a CA's port p has its own GUID, node GUID + p unless
+// the input named another.
+//
+// Stored as a struct of dense arrays indexed by IbNodeId; the ports of all nodes in one CSR array
+// (port p of node n at port_begin[n] + p - 1), so routing engines walk neighbours without pointers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/strong_id.h"
+
+namespace ct {
+
+using IbNodeId = StrongId<struct IbNodeTag>;
+
+enum class IbNodeType : std::uint8_t { kSwitch, kCa };
+
+// One end of a cable: (node, port). port 0 with an invalid node means "unconnected".
+struct IbPortRef {
+  IbNodeId node;
+  int port = 0;
+  [[nodiscard]] bool connected() const { return node.valid(); }
+};
+
+class IbFabric {
+ public:
+  static constexpr int kMaxPorts = 254;  // IB: port numbers 1..254 (255 is reserved)
+
+  // ---- nodes (size node_count()) ----
+  std::vector<IbNodeType> type;
+  std::vector<std::uint64_t> guid;      // node GUID
+  std::vector<std::string> name;        // the node's id in the net file ("S-0002c9...", "Switch1")
+  std::vector<std::string> description; // NodeDescription ("p0/leaf/3", "host7/nic2")
+  std::vector<std::uint8_t> port_count; // physical ports, excluding switch port 0
+  // Tier of a switch when the fabric came from a clustertwin Topology (1 leaf, 2 spine, 3 core);
+  // 0 = unknown (imported from ibnetdiscover). CAs: 0.
+  std::vector<std::uint8_t> tier;
+
+  [[nodiscard]] std::size_t node_count() const { return type.size(); }
+  [[nodiscard]] bool is_switch(IbNodeId n) const { return type[n.value()] == IbNodeType::kSwitch; }
+  [[nodiscard]] int ports(IbNodeId n) const { return port_count[n.value()]; }
+
+  // PRECONDITION: 1 <= ports <= kMaxPorts.
+  IbNodeId add_node(IbNodeType node_type, std::uint64_t node_guid, std::string node_name,
+                    std::string node_description, int ports);
+  // Cables (a, pa) to (b, pb). PRECONDITION: both ports exist and are unconnected, a != b or pa != pb.
+  void connect(IbNodeId a, int pa, IbNodeId b, int pb);
+  // Removes the cable on (n, p) (both ends). No effect when it is unconnected.
+  void disconnect(IbNodeId n, int p);
+
+  // The far end of port p of n (unconnected: invalid node). PRECONDITION: 1 <= p <= ports(n).
+  [[nodiscard]] IbPortRef remote(IbNodeId n, int p) const {
+    const auto i = port_begin_[n.value()] + static_cast<std::uint32_t>(p) - 1;
+    return {peer_node_[i], peer_port_[i]};
+  }
+  // Port GUID of (n, p); for a switch, any p (including 0) gives the node GUID.
+  [[nodiscard]] std::uint64_t port_guid(IbNodeId n, int p) const;
+  void set_port_guid(IbNodeId n, int p, std::uint64_t port_guid_value);
+
+  // Lookups by exact node name, description or GUID (first match in node order), or by a string
+  // that is one of them ("0x..." is read as a GUID). Linear: for command lines and files, not loops.
+  [[nodiscard]] std::optional<IbNodeId> find(std::string_view key) const;
+  [[nodiscard]] std::optional<IbNodeId> find_by_guid(std::uint64_t node_guid) const;
+  // The node owning this port GUID (CA port or switch), with its port (0 for a switch).
+  [[nodiscard]] std::optional<IbPortRef> find_port_by_guid(std::uint64_t port_guid_value) const;
+
+  [[nodiscard]] std::size_t switch_count() const;
+  [[nodiscard]] std::size_t ca_count() const { return node_count() - switch_count(); }
+  // Cables (each counted once).
+  [[nodiscard]] std::size_t cable_count() const;
+  // "desc" when set, else the name; for messages.
+  [[nodiscard]] const std::string& label(IbNodeId n) const {
+    return description[n.value()].empty() ? name[n.value()] : description[n.value()];
+  }
+
+ private:
+  std::vector<std::uint32_t> port_begin_{0};  // size node_count() + 1
+  std::vector<IbNodeId> peer_node_;
+  std::vector<std::uint8_t> peer_port_;
+  std::vector<std::uint64_t> port_guid_;  // CA ports; 0 = default (node GUID + port)
+};
+
+// "0x0002c90300a0b0c0" style, 16 hex digits.
+std::string format_guid(std::uint64_t guid);
+
+}  // namespace ct

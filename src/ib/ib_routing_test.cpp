@@ -1,0 +1,294 @@
+// Routing engines and checks on fabrics small enough to work by hand.
+#include <gtest/gtest.h>
+
+#include "ib/ib_checks.h"
+#include "ib/ib_routing.h"
+#include "ib/ibnetdiscover.h"
+#include "ib/switch_graph.h"
+
+namespace ct {
+namespace {
+
+// 2 leaves x 2 spines: L1 ports 1,2 -> H1,H2, port 3 -> S1, port 4 -> S2; L2 ports 1,2 -> H3,H4,
+// 3 -> S1, 4 -> S2; S1 and S2 port 1 -> L1, port 2 -> L2.
+// LIDs (fabric order, LMC 0): L1 1, L2 2, S1 3, S2 4, H1 5, H2 6, H3 7, H4 8.
+constexpr const char* kTwoByTwo = R"(Switch 4 "L1" # "leaf1"
+[1] "H1"[1]
+[2] "H2"[1]
+[3] "S1"[1]
+[4] "S2"[1]
+
+Switch 4 "L2" # "leaf2"
+[1] "H3"[1]
+[2] "H4"[1]
+[3] "S1"[2]
+[4] "S2"[2]
+
+Switch 4 "S1" # "spine1"
+[1] "L1"[3]
+[2] "L2"[3]
+
+Switch 4 "S2" # "spine2"
+[1] "L1"[4]
+[2] "L2"[4]
+
+Ca 1 "H1" # "host1"
+[1] "L1"[1]
+
+Ca 1 "H2" # "host2"
+[1] "L1"[2]
+
+Ca 1 "H3" # "host3"
+[1] "L2"[1]
+
+Ca 1 "H4" # "host4"
+[1] "L2"[2]
+)";
+
+constexpr std::uint8_t X = IbRouting::kNoPath;
+
+IbFabric fabric_of(std::string_view text) {
+  auto parsed = parse_ibnetdiscover(text, "test.net");
+  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : format_diagnostics(parsed.errors()));
+  return parsed.ok() ? std::move(parsed).value() : IbFabric{};
+}
+
+IbRouting route(const IbFabric& f, IbEngine engine, int lmc = 0) {
+  IbRoutingOptions options;
+  options.engine = engine;
+  options.lmc = lmc;
+  options.threads = 2;
+  auto r = route_fabric(f, options);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_diagnostics(r.errors()));
+  return r.ok() ? std::move(r).value() : IbRouting{};
+}
+
+// LFT of switch s for LIDs 1..expected.size().
+void expect_lft(const IbRouting& r, std::uint32_t s, const std::vector<std::uint8_t>& expected) {
+  for (std::uint32_t lid = 1; lid <= expected.size(); ++lid) {
+    EXPECT_EQ(int{r.port(s, lid)}, int{expected[lid - 1]}) << "switch " << s << " LID " << lid;
+  }
+}
+
+TEST(MinHop, TwoByTwoLftsWorkedByHand) {
+  // Destinations in OpenSM order: H1, H2 (L1), H3, H4 (L2), then the switch LIDs 1-4. Each switch
+  // counts CA paths per port and takes the least used min-hop port, ties to the lowest port:
+  //   L1: H3 -> 3 (S1), H4 -> 4 (S2); L2 (switch LID) -> 3 (counts tie 1:1); S1 -> 3; S2 -> 4.
+  //   S1: H1, H2 -> 1; H3, H4 -> 2; S2 is 2 hops away via L1 (port 1) or L2 (port 2): tie -> 1.
+  //   LFT[LID 1..8]  L1 = 0 3 3 4 1 2 3 4   L2 = 3 0 3 4 3 4 1 2
+  //                  S1 = 1 2 0 1 1 1 2 2   S2 = 1 2 1 0 1 1 2 2
+  const IbRouting r = route(fabric_of(kTwoByTwo), IbEngine::kMinHop);
+  expect_lft(r, 0, {0, 3, 3, 4, 1, 2, 3, 4});
+  expect_lft(r, 1, {3, 0, 3, 4, 3, 4, 1, 2});
+  expect_lft(r, 2, {1, 2, 0, 1, 1, 1, 2, 2});
+  expect_lft(r, 3, {1, 2, 1, 0, 1, 1, 2, 2});
+}
+
+TEST(UpDown, TwoByTwoForbidsTheSpineToSpineDetour) {
+  // Roots detected: S1, S2 (farthest from the leaves). Key order (rank, GUID): S1, S2, L1, L2.
+  // CA LIDs route as minhop (every min-hop path is up then down). Spine-to-spine LIDs would need
+  // down (S2 -> L1) then up (L1 -> S1): illegal, so S1 has no route to S2 and S2 none to S1 (as
+  // OpenSM's updn without connect_roots). L2 -> L1's LID goes up to S1 (port 3).
+  //   LFT[LID 1..8]  L1 = 0 3 3 4 1 2 3 4   L2 = 3 0 3 4 3 4 1 2
+  //                  S1 = 1 2 0 X 1 1 2 2   S2 = 1 2 X 0 1 1 2 2
+  const IbRouting r = route(fabric_of(kTwoByTwo), IbEngine::kUpDown);
+  expect_lft(r, 0, {0, 3, 3, 4, 1, 2, 3, 4});
+  expect_lft(r, 1, {3, 0, 3, 4, 3, 4, 1, 2});
+  expect_lft(r, 2, {1, 2, 0, X, 1, 1, 2, 2});
+  expect_lft(r, 3, {1, 2, X, 0, 1, 1, 2, 2});
+}
+
+TEST(FatTree, TwoByTwoBalancesDestinationsOverSpines) {
+  // Leaf L1 routes H1 then H2 up the least-loaded up group: H1 -> S1, H2 -> S2; L2: H3 -> S1,
+  // H4 -> S2. The spine of a destination's main path is the one every other leaf goes up to:
+  // L2 sends H1 (LID 5) to port 3 (S1) and H2 (LID 6) to port 4 (S2); L1 sends H3 to 3, H4 to 4.
+  // Both spines route every CA LID straight down. Switch LIDs by up/down as above.
+  //   LFT[LID 1..8]  L1 = 0 3 3 4 1 2 3 4   L2 = 3 0 3 4 3 4 1 2
+  //                  S1 = 1 2 0 X 1 1 2 2   S2 = 1 2 X 0 1 1 2 2
+  const IbRouting r = route(fabric_of(kTwoByTwo), IbEngine::kFatTree);
+  expect_lft(r, 0, {0, 3, 3, 4, 1, 2, 3, 4});
+  expect_lft(r, 1, {3, 0, 3, 4, 3, 4, 1, 2});
+  expect_lft(r, 2, {1, 2, 0, X, 1, 1, 2, 2});
+  expect_lft(r, 3, {1, 2, X, 0, 1, 1, 2, 2});
+}
+
+TEST(FatTree, RefusesAFabricWithAMissingCable) {
+  // Without L2-S2 the leaves differ in up port groups (2 vs 1): with no root file OpenSM's ftree
+  // refuses (ERR AB09) and so do we.
+  IbFabric f = fabric_of(kTwoByTwo);
+  f.disconnect(IbNodeId(1U), 4);
+  IbRoutingOptions options;
+  options.engine = IbEngine::kFatTree;
+  auto r = route_fabric(f, options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errors()[0].message.find("not a fat tree"), std::string::npos);
+  EXPECT_NE(r.errors()[0].message.find("up port groups"), std::string::npos) << r.errors()[0].message;
+  // With the roots named, ftree (as OpenSM's without validation) routes around it.
+  options.roots = {IbNodeId(2U), IbNodeId(3U)};
+  auto with_roots = route_fabric(f, options);
+  ASSERT_TRUE(with_roots.ok());
+  EXPECT_TRUE(check_reachability(f, with_roots.value()).ok());
+  EXPECT_TRUE(check_credit_loops(f, with_roots.value()).ok());
+  // minhop and updn route around it: everything still reachable.
+  for (const IbEngine e : {IbEngine::kMinHop, IbEngine::kUpDown}) {
+    const IbRouting routed = route(f, e);
+    EXPECT_TRUE(check_reachability(f, routed).ok()) << to_string(e);
+    // L2 now reaches H1 and H2 only through S1 (port 3).
+    EXPECT_EQ(routed.port(1, 5), 3);
+    EXPECT_EQ(routed.port(1, 6), 3);
+  }
+}
+
+TEST(FatTree, MissingHostsAreRoutedAsDummies) {
+  // H4 unplugged: L2 has one CN, L1 two. L2 routes H3 (-> S1) and one dummy (counts S2), so the
+  // pattern stays that of the full tree; every remaining pair is reachable.
+  IbFabric f = fabric_of(kTwoByTwo);
+  f.disconnect(IbNodeId(7U), 1);
+  const IbRouting r = route(f, IbEngine::kFatTree);
+  EXPECT_TRUE(check_reachability(f, r).ok());
+  EXPECT_TRUE(check_credit_loops(f, r).ok());
+  EXPECT_EQ(r.port(1, 5), 3);  // H1 via S1
+  EXPECT_EQ(r.port(1, 6), 4);  // H2 via S2
+  EXPECT_EQ(r.port(0, 7), 3);  // H3 via S1
+}
+
+TEST(Checks, TwoByTwoIsReachableLoopFreeAndBalanced) {
+  // 4 CA sources x (4 CA LIDs - own) = 12 pairs. Each leaf uplink carries one remote destination.
+  const IbFabric f = fabric_of(kTwoByTwo);
+  const IbRouting r = route(f, IbEngine::kFatTree);
+  const auto reach = check_reachability(f, r);
+  EXPECT_EQ(reach.pairs, 12U);
+  EXPECT_EQ(reach.unreachable, 0U);
+  const auto loops = check_credit_loops(f, r);
+  EXPECT_TRUE(loops.ok());
+  EXPECT_EQ(loops.channels, 8U);
+  // Dependencies (leaf->spine then spine->leaf), one per (leaf, remote destination) pair's path:
+  // L1->S1->L2 (H3), L1->S2->L2 (H4), L2->S1->L1 (H1), L2->S2->L1 (H2).
+  EXPECT_EQ(loops.dependencies, 4U);
+  const SwitchGraph graph(f);
+  const auto balance = uplink_balance(f, r, rank_switches(f, graph, {}));
+  ASSERT_EQ(balance.size(), 1U);
+  EXPECT_EQ(balance[0].rank, 1);
+  EXPECT_EQ(balance[0].uplinks, 4U);
+  EXPECT_EQ(balance[0].min, 1U);
+  EXPECT_EQ(balance[0].max, 1U);
+  EXPECT_DOUBLE_EQ(balance[0].mean, 1.0);
+}
+
+TEST(Checks, ShiftPermutationsOnTwoByTwoAreContentionFree) {
+  // Shifts 1..3 of H1..H4: each crossing flow takes its own leaf uplink and spine downlink.
+  const IbFabric f = fabric_of(kTwoByTwo);
+  const auto report = shift_permutation_load(f, route(f, IbEngine::kFatTree), 10);
+  EXPECT_EQ(report.patterns, 3U);
+  EXPECT_EQ(report.worst_max_load, 1U);
+  EXPECT_EQ(report.undelivered_flows, 0U);
+}
+
+TEST(Checks, UnroutedEntryIsUnreachable) {
+  // Clearing L2's entry for H1 cuts H3 and H4 off from H1: 2 pairs.
+  const IbFabric f = fabric_of(kTwoByTwo);
+  IbRouting r = route(f, IbEngine::kMinHop);
+  r.set_port(1, 5, IbRouting::kNoPath);
+  const auto reach = check_reachability(f, r);
+  EXPECT_EQ(reach.unreachable, 2U);
+  ASSERT_FALSE(reach.examples.empty());
+  EXPECT_NE(reach.examples[0].find("no LFT entry"), std::string::npos);
+  // A forwarding loop: S1 sends H3 back to L1, which sends it to S1.
+  IbRouting looped = route(f, IbEngine::kMinHop);
+  looped.set_port(2, 7, 1);
+  const auto loop = check_reachability(f, looped);
+  EXPECT_EQ(loop.loops, 1U);
+  EXPECT_GT(loop.unreachable, 0U);
+}
+
+// Ring A-B-C-D-A, one host each: port 1 host, port 2 clockwise neighbour, port 3 counter-clockwise.
+constexpr const char* kRing = R"(Switch 3 "A"
+[1] "HA"[1]
+[2] "B"[3]
+[3] "D"[2]
+
+Switch 3 "B"
+[1] "HB"[1]
+[2] "C"[3]
+[3] "A"[2]
+
+Switch 3 "C"
+[1] "HC"[1]
+[2] "D"[3]
+[3] "B"[2]
+
+Switch 3 "D"
+[1] "HD"[1]
+[2] "A"[3]
+[3] "C"[2]
+
+Ca 1 "HA"
+[1] "A"[1]
+
+Ca 1 "HB"
+[1] "B"[1]
+
+Ca 1 "HC"
+[1] "C"[1]
+
+Ca 1 "HD"
+[1] "D"[1]
+)";
+
+TEST(Checks, ClockwiseRoutesOnARingCloseACreditLoop) {
+  // Route every CA LID clockwise (port 2) except at its own switch: the path to the host two hops
+  // ahead uses channel X->next then next->next2, so A->B->C, B->C->D, C->D->A, D->A->B: the four
+  // clockwise channels depend on each other in a cycle of length 4.
+  const IbFabric f = fabric_of(kRing);
+  IbRouting r = route(f, IbEngine::kMinHop);
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    for (std::uint32_t lid = 5; lid <= 8; ++lid) r.set_port(s, lid, lid - 5 == s ? 1 : 2);
+  }
+  EXPECT_TRUE(check_reachability(f, r).ok());
+  const auto loops = check_credit_loops(f, r);
+  EXPECT_FALSE(loops.ok());
+  EXPECT_EQ(loops.cycle.size(), 4U);
+  // Up/down on the same ring never closes one.
+  const IbRouting updn = route(f, IbEngine::kUpDown);
+  EXPECT_TRUE(check_reachability(f, updn).ok());
+  EXPECT_TRUE(check_credit_loops(f, updn).ok());
+}
+
+TEST(Checks, FtreeRefusesARing) {
+  IbRoutingOptions options;
+  options.engine = IbEngine::kFatTree;
+  auto r = route_fabric(fabric_of(kRing), options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errors()[0].message.find("not a fat tree"), std::string::npos);
+}
+
+TEST(Lmc, EveryLidOfAPortIsRoutedAndSpreadOverSpines) {
+  // LMC 1: switches take LIDs 1-4, CA ports blocks of 2 aligned to 2: H1 6-7, H2 8-9, H3 10-11,
+  // H4 12-13. From L1 the two LIDs of H3 take different spines, as OpenSM's LMC-aware routing
+  // prefers a neighbour not used yet. Pairs: 4 sources x (8 CA LIDs - 2 of their own) = 24.
+  const IbFabric f = fabric_of(kTwoByTwo);
+  const IbRouting r = route(f, IbEngine::kMinHop, 1);
+  EXPECT_EQ(r.lids.base_lid(IbNodeId(6U), 1), 10);
+  EXPECT_NE(r.port(0, 10), r.port(0, 11));
+  const auto reach = check_reachability(f, r);
+  EXPECT_EQ(reach.pairs, 24U);
+  EXPECT_TRUE(reach.ok());
+}
+
+TEST(Trace, PrintsHopsLikeIbtracert) {
+  const IbFabric f = fabric_of(kTwoByTwo);
+  const IbRouting r = route(f, IbEngine::kFatTree);
+  const Trace t = trace_route(f, r, IbNodeId(4U), 1, 7);  // H1 -> H3
+  ASSERT_TRUE(t.delivered) << t.problem;
+  ASSERT_EQ(t.hops.size(), 5U);  // H1, L1, S1, L2, H3
+  EXPECT_EQ(t.hops[1].node, IbNodeId(0U));
+  EXPECT_EQ(t.hops[1].out_port, 3);
+  EXPECT_EQ(t.hops[2].node, IbNodeId(2U));
+  const std::string text = format_trace(f, r, t, 7);
+  EXPECT_NE(text.find("From ca {0x0000000000100000} portnum 1 lid 5-5 \"host1\""), std::string::npos) << text;
+  EXPECT_NE(text.find("[3] -> switch port {0x0000000000200002}[1] lid 3-3 \"spine1\""), std::string::npos) << text;
+  EXPECT_NE(text.find("To ca {0x0000000000100004} portnum 1 lid 7-7 \"host3\""), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace ct

@@ -1,0 +1,328 @@
+#include "ib/ibnetdiscover.h"
+
+#include <charconv>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace ct {
+namespace {
+
+constexpr std::uint64_t kIbsimFirstSwitchGuid = 0x200000;
+constexpr std::uint64_t kIbsimFirstCaGuid = 0x100000;
+
+// A cursor over one line.
+class LineReader {
+ public:
+  explicit LineReader(std::string_view line) : line_(line) {}
+  void skip_space() {
+    while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t' || line_[pos_] == '\r')) ++pos_;
+  }
+  [[nodiscard]] bool at_end() const { return pos_ >= line_.size(); }
+  [[nodiscard]] char peek() const { return at_end() ? '\0' : line_[pos_]; }
+  bool consume(char c) {
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+  bool consume_word(std::string_view word) {
+    if (line_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+  // Digits in `base`; false when none.
+  bool read_uint(std::uint64_t& value, int base = 10) {
+    const auto* begin = line_.data() + pos_;
+    const auto [ptr, ec] = std::from_chars(begin, line_.data() + line_.size(), value, base);
+    if (ec != std::errc() || ptr == begin) return false;
+    pos_ += static_cast<std::size_t>(ptr - begin);
+    return true;
+  }
+  // "0x..." or plain hex digits.
+  bool read_hex(std::uint64_t& value) {
+    if (line_.substr(pos_, 2) == "0x" || line_.substr(pos_, 2) == "0X") pos_ += 2;
+    return read_uint(value, 16);
+  }
+  bool read_quoted(std::string& out) {
+    if (!consume('"')) return false;
+    const auto close = line_.find('"', pos_);
+    if (close == std::string_view::npos) return false;
+    out.assign(line_.substr(pos_, close - pos_));
+    pos_ = close + 1;
+    return true;
+  }
+  [[nodiscard]] std::string_view rest() const { return at_end() ? std::string_view{} : line_.substr(pos_); }
+  [[nodiscard]] int column() const { return static_cast<int>(pos_) + 1; }
+
+ private:
+  std::string_view line_;
+  std::size_t pos_ = 0;
+};
+
+struct PortLine {
+  IbNodeId node;
+  int port = 0;
+  std::string remote_name;
+  int remote_port = 1;
+  int line = 0;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+
+  Result<IbFabric> run() {
+    std::size_t begin = 0;
+    int line_no = 0;
+    while (begin < text_.size() && errors_.empty()) {
+      auto end = text_.find('\n', begin);
+      if (end == std::string_view::npos) end = text_.size();
+      ++line_no;
+      handle_line(text_.substr(begin, end - begin), line_no);
+      begin = end + 1;
+    }
+    if (errors_.empty() && fabric_.node_count() == 0) {
+      error(line_no, 0, "no Switch or Ca block found: not an ibnetdiscover topology");
+    }
+    if (errors_.empty()) link_ports();
+    if (!errors_.empty()) return errors_;
+    return std::move(fabric_);
+  }
+
+ private:
+  void error(int line, int column, std::string message) {
+    errors_.push_back(Diagnostic{{file_, line, column}, "ibnetdiscover", std::move(message)});
+  }
+
+  void handle_line(std::string_view raw, int line_no) {
+    LineReader r(raw);
+    r.skip_space();
+    if (r.at_end()) {
+      current_ = IbNodeId::invalid();  // a blank line ends a node block
+      return;
+    }
+    if (r.peek() == '#') return;
+    if (r.peek() == '[') {
+      if (!current_.valid()) {
+        error(line_no, r.column(), "port line outside a Switch or Ca block");
+        return;
+      }
+      parse_port(r, line_no);
+      return;
+    }
+    current_ = IbNodeId::invalid();
+    if (r.consume_word("Switch")) {
+      parse_header(r, line_no, IbNodeType::kSwitch);
+    } else if (r.consume_word("Hca") || r.consume_word("Ca")) {
+      parse_header(r, line_no, IbNodeType::kCa);
+    } else if (r.consume_word("Rt")) {
+      error(line_no, 1, "router (Rt) nodes are not modelled");
+    } else if (r.consume_word("switchguid")) {
+      parse_guid_line(r, line_no, next_switch_guid_);
+    } else if (r.consume_word("caguid") || r.consume_word("hcaguids")) {
+      parse_guid_line(r, line_no, next_ca_guid_);
+    }
+    // Anything else (vendid=, devid=, sysimgguid=, ibsim directives) carries nothing we model.
+  }
+
+  void parse_guid_line(LineReader& r, int line_no, std::uint64_t& counter) {
+    r.skip_space();
+    const bool relative = r.peek() == '+';
+    if (!r.consume('=') && !r.consume('+')) {
+      error(line_no, r.column(), "expected '=' after the GUID keyword");
+      return;
+    }
+    r.skip_space();
+    std::uint64_t value = 0;
+    if (!r.read_hex(value)) {
+      error(line_no, r.column(), "expected a hexadecimal GUID");
+      return;
+    }
+    counter = relative ? counter + value : value;
+  }
+
+  void parse_header(LineReader& r, int line_no, IbNodeType node_type) {
+    r.skip_space();
+    std::uint64_t ports = 0;
+    if (!r.read_uint(ports) || ports < 1 || ports > IbFabric::kMaxPorts) {
+      error(line_no, r.column(), fmt::format("expected the port count (1..{}) after the node type", IbFabric::kMaxPorts));
+      return;
+    }
+    r.skip_space();
+    std::string node_name;
+    if (!r.read_quoted(node_name) || node_name.empty()) {
+      error(line_no, r.column(), "expected the quoted node id, e.g. \"S-0002c90200000001\"");
+      return;
+    }
+    std::string desc;
+    const auto rest = r.rest();
+    if (const auto hash = rest.find('#'); hash != std::string_view::npos) {
+      LineReader comment(rest.substr(hash + 1));
+      comment.skip_space();
+      if (comment.peek() == '"' && !comment.read_quoted(desc)) {
+        error(line_no, 0, "unterminated quoted node description");
+        return;
+      }
+    }
+    if (names_.count(node_name) != 0) {
+      error(line_no, 0, fmt::format("node id \"{}\" already defined on line {}", node_name, names_[node_name].line));
+      return;
+    }
+    std::uint64_t& counter = node_type == IbNodeType::kSwitch ? next_switch_guid_ : next_ca_guid_;
+    const std::uint64_t node_guid = counter;
+    counter += node_type == IbNodeType::kSwitch ? 1 : ports + 1;
+    if (const auto it = guids_.find(node_guid); it != guids_.end()) {
+      error(line_no, 0, fmt::format("node GUID {} already used by the node on line {}", format_guid(node_guid), it->second));
+      return;
+    }
+    current_ = fabric_.add_node(node_type, node_guid, node_name, desc, static_cast<int>(ports));
+    names_[node_name] = {current_, line_no};
+    guids_[node_guid] = line_no;
+  }
+
+  void parse_port(LineReader& r, int line_no) {
+    r.consume('[');
+    std::uint64_t port = 0;
+    if (!r.read_uint(port) || !r.consume(']')) {
+      error(line_no, r.column(), "expected a port number in brackets, e.g. [1]");
+      return;
+    }
+    const int ports = fabric_.ports(current_);
+    if (port < 1 || port > static_cast<std::uint64_t>(ports)) {
+      error(line_no, 2, fmt::format("port {} out of range: \"{}\" has ports 1..{}", port, fabric_.name[current_.value()], ports));
+      return;
+    }
+    std::uint64_t local_guid = 0;
+    if (r.consume('(')) {
+      if (!r.read_hex(local_guid) || !r.consume(')')) {
+        error(line_no, r.column(), "expected a hexadecimal port GUID in parentheses");
+        return;
+      }
+    }
+    if (r.consume('[')) {  // ibnetdiscover's "[ext N]" for external port numbers
+      while (!r.at_end() && r.peek() != ']') r.consume(r.peek());
+      if (!r.consume(']')) {
+        error(line_no, r.column(), "unterminated '[' after the port number");
+        return;
+      }
+    }
+    r.skip_space();
+    PortLine pl{current_, static_cast<int>(port), {}, 1, line_no};
+    if (!r.read_quoted(pl.remote_name) || pl.remote_name.empty()) {
+      error(line_no, r.column(), "expected the quoted id of the remote node, e.g. \"S-0002c90200000001\"[3]");
+      return;
+    }
+    if (r.consume('[')) {
+      std::uint64_t remote_port = 0;
+      if (!r.read_uint(remote_port) || !r.consume(']') || remote_port < 1 || remote_port > IbFabric::kMaxPorts) {
+        error(line_no, r.column(), "expected the remote port number in brackets, e.g. [3]");
+        return;
+      }
+      pl.remote_port = static_cast<int>(remote_port);
+    }
+    const auto key = std::make_pair(current_.value(), pl.port);
+    if (const auto it = port_lines_.find(key); it != port_lines_.end()) {
+      error(line_no, 2, fmt::format("port {} of \"{}\" already described on line {}", pl.port,
+                                    fabric_.name[current_.value()], lines_[it->second].line));
+      return;
+    }
+    if (local_guid != 0 && !fabric_.is_switch(current_)) fabric_.set_port_guid(current_, pl.port, local_guid);
+    port_lines_[key] = lines_.size();
+    lines_.push_back(std::move(pl));
+  }
+
+  void link_ports() {
+    for (const PortLine& pl : lines_) {
+      const auto it = names_.find(pl.remote_name);
+      if (it == names_.end()) {
+        error(pl.line, 0, fmt::format("remote node \"{}\" is never defined (truncated file?)", pl.remote_name));
+        return;
+      }
+      const IbNodeId remote = it->second.node;
+      if (pl.remote_port > fabric_.ports(remote)) {
+        error(pl.line, 0, fmt::format("remote port {} out of range: \"{}\" has ports 1..{}", pl.remote_port,
+                                      pl.remote_name, fabric_.ports(remote)));
+        return;
+      }
+      const auto back = port_lines_.find({remote.value(), pl.remote_port});
+      const bool consistent = back != port_lines_.end() && lines_[back->second].remote_name == fabric_.name[pl.node.value()] &&
+                              lines_[back->second].remote_port == pl.port;
+      if (!consistent) {
+        error(pl.line, 0, fmt::format("\"{}\"[{}] is not described as cabled back to \"{}\"[{}] (truncated or inconsistent file?)",
+                                      pl.remote_name, pl.remote_port, fabric_.name[pl.node.value()], pl.port));
+        return;
+      }
+      if (remote == pl.node && pl.remote_port == pl.port) {
+        error(pl.line, 0, "a port cannot be cabled to itself");
+        return;
+      }
+      if (!fabric_.remote(pl.node, pl.port).connected()) fabric_.connect(pl.node, pl.port, remote, pl.remote_port);
+    }
+  }
+
+  struct NameEntry {
+    IbNodeId node;
+    int line = 0;
+  };
+
+  std::string_view text_;
+  const std::string& file_;
+  IbFabric fabric_;
+  Diagnostics errors_;
+  IbNodeId current_;
+  std::uint64_t next_switch_guid_ = kIbsimFirstSwitchGuid;
+  std::uint64_t next_ca_guid_ = kIbsimFirstCaGuid;
+  std::unordered_map<std::string, NameEntry> names_;
+  std::unordered_map<std::uint64_t, int> guids_;
+  std::map<std::pair<std::uint32_t, int>, std::size_t> port_lines_;
+  std::vector<PortLine> lines_;
+};
+
+void write_node(std::string& out, const IbFabric& fabric, IbNodeId n, const LidAssignment* lids) {
+  const auto i = n.value();
+  const bool sw = fabric.is_switch(n);
+  out += "vendid=0x0\ndevid=0x0\n";
+  out += fmt::format("sysimgguid={}\n", format_guid(fabric.guid[i]));
+  if (sw) {
+    out += fmt::format("switchguid={}({:x})\n", format_guid(fabric.guid[i]), fabric.guid[i]);
+    out += fmt::format("Switch\t{} \"{}\"\t\t# \"{}\" base port 0", fabric.ports(n), fabric.name[i], fabric.description[i]);
+    if (lids != nullptr) out += fmt::format(" lid {} lmc 0", lids->base_lid(n, 0));
+  } else {
+    out += fmt::format("caguid={}\n", format_guid(fabric.guid[i]));
+    out += fmt::format("Ca\t{} \"{}\"\t\t# \"{}\"", fabric.ports(n), fabric.name[i], fabric.description[i]);
+  }
+  out += '\n';
+  for (int p = 1; p <= fabric.ports(n); ++p) {
+    const IbPortRef far = fabric.remote(n, p);
+    if (!far.connected()) continue;
+    const auto fi = far.node.value();
+    out += fmt::format("[{}]", p);
+    if (!sw) out += fmt::format("({:x})", fabric.port_guid(n, p));
+    out += fmt::format("\t\"{}\"[{}]", fabric.name[fi], far.port);
+    if (!fabric.is_switch(far.node)) out += fmt::format("({:x})", fabric.port_guid(far.node, far.port));
+    out += "\t\t# ";
+    if (!sw && lids != nullptr) out += fmt::format("lid {} lmc {} ", lids->base_lid(n, p), lids->lmc);
+    out += fmt::format("\"{}\"", fabric.description[fi]);
+    if (lids != nullptr) out += fmt::format(" lid {}", lids->base_lid(far.node, far.port));
+    out += '\n';
+  }
+  out += '\n';
+}
+
+}  // namespace
+
+Result<IbFabric> parse_ibnetdiscover(std::string_view text, const std::string& file) { return Parser(text, file).run(); }
+
+std::string write_ibnetdiscover(const IbFabric& fabric, const LidAssignment* lids) {
+  std::string out = "#\n# Topology file: written by clustertwin in the ibnetdiscover format\n";
+  out += fmt::format("# {} switches, {} CAs, {} cables\n#\n\n", fabric.switch_count(), fabric.ca_count(), fabric.cable_count());
+  for (const bool switches : {true, false}) {
+    for (std::size_t i = 0; i < fabric.node_count(); ++i) {
+      if (fabric.is_switch(IbNodeId(i)) == switches) write_node(out, fabric, IbNodeId(i), lids);
+    }
+  }
+  return out;
+}
+
+}  // namespace ct

@@ -1,0 +1,364 @@
+#include "report/plan_report.h"
+
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/table.h"
+
+namespace ct {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kTierNames[] = {"leaf", "spine", "core"};
+
+// 8192 -> "8,192".
+std::string count_text(long long n) {
+  const std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string tier_name(int tier) { return tier >= 1 && tier <= 3 ? kTierNames[tier - 1] : "?"; }
+
+// Link speeds and aggregate capacities: "400G", "1.6T", "3.2768P".
+std::string speed_text(BitsPerSecond b) {
+  if (b.value() <= 0) return "-";
+  if (b.value() >= 1'000'000'000'000'000) return fmt::format("{:g}P", static_cast<double>(b.value()) / 1e15);
+  return format_speed(b);
+}
+std::string link_speed_text(BitsPerSecond b) { return b.value() > 0 ? format_speed(b) : "mixed"; }
+
+std::string ratio_text(double r) {
+  if (r <= 0) return "-";
+  if (std::abs(r - std::round(r)) < 1e-9) return fmt::format("{}:1", static_cast<long long>(std::round(r)));
+  return fmt::format("{:.2f}:1", r);
+}
+
+// Three significant digits: "50%", "0.781%", "0.0061%".
+std::string percent_text(double share) { return fmt::format("{:.3g}%", share * 100.0); }
+
+std::string figure_text(double v) {
+  if (std::abs(v - std::round(v)) < 1e-9) return count_text(static_cast<long long>(std::round(v)));
+  return fmt::format("{:.2f}", v);
+}
+
+std::string gpu_name(long long host, int rail) { return fmt::format("host{}/nic{}", host, rail); }
+
+// One value when all planes agree, else "a / b / ...".
+template <typename T>
+std::string per_plane_text(const std::vector<T>& values) {
+  bool same = true;
+  for (const auto& v : values) same = same && v == values.front();
+  std::string out;
+  for (std::size_t i = 0; i < (same ? std::min<std::size_t>(values.size(), 1) : values.size()); ++i) {
+    bool unreachable = false;
+    if constexpr (std::is_signed_v<T>) unreachable = values[i] < 0;
+    out += (i > 0 ? " / " : "") + (unreachable ? std::string("unreachable") : count_text(static_cast<long long>(values[i])));
+  }
+  return out;
+}
+
+const ScaleLimit* chosen_limit(const Plan& p) {
+  for (const auto& s : p.scale_limits) {
+    if (s.chosen) return &s;
+  }
+  return nullptr;
+}
+
+// ---- text -------------------------------------------------------------------------------------
+
+std::string header_text(const Plan& p) {
+  std::string out = fmt::format("plan: {}\n", p.name);
+  out += fmt::format("cluster: {} x {} = {} GPUs; {} backend NICs ({}), {} per node\n", count_text(p.hosts),
+                     p.node_model, count_text(p.gpus), count_text(p.nics), p.nic_model, p.nics_per_host);
+  const ScaleLimit* s = chosen_limit(p);
+  out += fmt::format("backend: {}, {} plane{} x {} tiers of {}", p.topology, p.planes, p.planes > 1 ? "s" : "", p.tiers,
+                     p.switch_model);
+  if (s != nullptr) out += fmt::format(" at {} (radix {})", format_speed(s->port_speed), s->radix);
+  out += "\n";
+  if (s == nullptr) return out;
+  out += fmt::format("scale limits: 2 tiers reach {} GPUs, 3 tiers {}\n", count_text(s->gpus_2_tiers),
+                     count_text(s->gpus_3_tiers));
+  const int needed = p.gpus <= s->gpus_2_tiers ? 2 : (p.gpus <= s->gpus_3_tiers ? 3 : 0);
+  if (needed == 0) {
+    out += fmt::format("this design: {} GPUs exceed what 3 tiers reach\n", count_text(p.gpus));
+  } else {
+    out += fmt::format("this design: {} GPUs need {} tiers; built with {}\n", count_text(p.gpus), needed, p.tiers);
+  }
+  return out;
+}
+
+std::string limits_table(const Plan& p) {
+  TextTable t({{"planes", Align::kRight},
+               {"port speed", Align::kRight},
+               {"radix", Align::kRight},
+               {"2 tiers reach", Align::kRight},
+               {"3 tiers reach", Align::kRight},
+               {"fits " + count_text(p.gpus) + " GPUs in"},
+               {"note"}},
+              "scale limits by plane count (each NIC cage split into one port per plane; GPUs)");
+  for (const auto& s : p.scale_limits) {
+    if (s.radix <= 0) {
+      t.add_row({std::to_string(s.planes), format_speed(s.port_speed), "-", "-", "-",
+                 fmt::format("{} has no {} ports", p.switch_model, format_speed(s.port_speed)), s.chosen ? "<- this design" : ""});
+      continue;
+    }
+    const std::string fits = p.gpus <= s.gpus_2_tiers ? "2 tiers" : (p.gpus <= s.gpus_3_tiers ? "3 tiers" : "no");
+    t.add_row({std::to_string(s.planes), format_speed(s.port_speed), std::to_string(s.radix), count_text(s.gpus_2_tiers),
+               count_text(s.gpus_3_tiers), fits, s.chosen ? "<- this design" : ""});
+  }
+  return t.render();
+}
+
+void add_tier_rows(TextTable& t, const std::string& plane, const std::vector<TierFigures>& tiers) {
+  for (const auto& f : tiers) {
+    t.add_row({plane, tier_name(f.tier), count_text(f.switches), count_text(f.ports_used), count_text(f.ports_free),
+               count_text(f.links), link_speed_text(f.link_speed), speed_text(f.down_capacity),
+               speed_text(f.up_capacity), ratio_text(f.oversubscription)});
+  }
+}
+
+std::string tiers_table(const Plan& p) {
+  TextTable t({{"plane"},
+               {"tier"},
+               {"switches", Align::kRight},
+               {"ports used", Align::kRight},
+               {"ports free", Align::kRight},
+               {"links", Align::kRight},
+               {"link speed", Align::kRight},
+               {"down", Align::kRight},
+               {"up", Align::kRight},
+               {"down:up", Align::kRight}},
+              "switches, logical ports and links per tier (links counted at their upper end; tier leaf = NIC-leaf)");
+  for (const auto& plane : p.plane_figures) add_tier_rows(t, std::to_string(plane.plane), plane.tiers);
+  if (p.planes > 1) add_tier_rows(t, "all", p.total_tiers);
+  return t.render();
+}
+
+void add_media_rows(TextTable& t, const std::string& plane, const std::vector<MediaFigures>& media) {
+  for (const auto& m : media) {
+    const bool xcvr = m.kind == "transceiver";
+    t.add_row({plane, m.id, m.kind, count_text(m.links), xcvr ? count_text(m.switch_modules) : "-",
+               xcvr ? count_text(m.nic_modules) : "-", count_text(m.cables)});
+  }
+}
+
+std::string media_table(const Plan& p) {
+  TextTable t({{"plane"},
+               {"medium"},
+               {"kind"},
+               {"links", Align::kRight},
+               {"switch modules", Align::kRight},
+               {"NIC modules", Align::kRight},
+               {"fibers/cables", Align::kRight}},
+              "optics and cables (one module per used cage; a NIC module serves all planes of its NIC)");
+  for (const auto& plane : p.plane_figures) add_media_rows(t, std::to_string(plane.plane), plane.media);
+  if (p.planes > 1) add_media_rows(t, "all", p.total_media);
+  return t.render();
+}
+
+std::string bisection_table(const Plan& p) {
+  TextTable t({{"plane"}, {"bisection", Align::kRight}, {"half's NIC capacity", Align::kRight}, {"ratio", Align::kRight}},
+              "bisection: max-flow from hosts [0, H/2) to [H/2, H), one direction");
+  auto row = [&](const std::string& plane, BitsPerSecond b, BitsPerSecond half) {
+    const double ratio = half.value() > 0 ? static_cast<double>(b.value()) / static_cast<double>(half.value()) : 0;
+    t.add_row({plane, speed_text(b), speed_text(half), half.value() > 0 ? fmt::format("{:.2f}", ratio) : "-"});
+  };
+  for (const auto& plane : p.plane_figures) row(std::to_string(plane.plane), plane.bisection, plane.half_injection);
+  if (p.planes > 1) row("all", p.bisection, p.half_injection);
+  return t.render();
+}
+
+std::string hops_table(const Plan& p) {
+  TextTable t({{"pair"}, {"from"}, {"to"}, {"switch hops", Align::kRight}, {"shortest paths", Align::kRight}},
+              "GPU-to-GPU switch hops (breadth-first search; per plane when planes differ)");
+  for (const auto& h : p.hops) {
+    t.add_row({h.relation, gpu_name(h.host_a, h.rail_a), gpu_name(h.host_b, h.rail_b), per_plane_text(h.switch_hops),
+               per_plane_text(h.shortest_paths)});
+  }
+  return t.render();
+}
+
+std::string failure_table(const Plan& p) {
+  TextTable t({{"element"},
+               {"removed"},
+               {"GPUs affected", Align::kRight},
+               {"share lost per GPU", Align::kRight},
+               {"fabric bandwidth lost", Align::kRight}},
+              "failure domains (share of each GPU's up capacity that no longer reaches the top tier)");
+  for (const auto& d : p.failure_domains) {
+    std::string lost = "-";
+    if (d.gpus_affected > 0) {
+      lost = percent_text(d.max_share_lost);
+      if (d.max_share_lost - d.min_share_lost > 1e-12) lost = percent_text(d.min_share_lost) + " - " + lost;
+    }
+    t.add_row({d.element, d.removed, count_text(d.gpus_affected), lost, percent_text(d.fabric_share_lost)});
+  }
+  return t.render();
+}
+
+std::string bill_text(const Bill& bill, const std::string& title, const std::string& unit) {
+  TextTable t({{"part"},
+               {"item"},
+               {"count", Align::kRight},
+               {unit + " each", Align::kRight},
+               {unit, Align::kRight}},
+              title);
+  for (const auto& line : bill.lines) {
+    t.add_row({line.part, line.item, count_text(line.count), line.unit ? figure_text(*line.unit) : "unknown",
+               line.total() ? figure_text(*line.total()) : "unknown"});
+  }
+  std::string out = t.render();
+  if (bill.complete()) return out + fmt::format("total: {} {}\n", figure_text(bill.known_total), unit);
+  std::string unknown;
+  for (const auto& u : bill.unknown) unknown += (unknown.empty() ? "" : ", ") + u;
+  return out + fmt::format("total: unknown; {} {} for the parts with a published figure; unknown: {}\n",
+                           figure_text(bill.known_total), unit, unknown);
+}
+
+// ---- JSON -------------------------------------------------------------------------------------
+
+Json optional_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json tiers_json(const std::vector<TierFigures>& tiers) {
+  Json out = Json::array();
+  for (const auto& f : tiers) {
+    out.push_back({{"tier", f.tier},
+                   {"name", tier_name(f.tier)},
+                   {"switches", f.switches},
+                   {"ports_used", f.ports_used},
+                   {"ports_free", f.ports_free},
+                   {"links", f.links},
+                   {"link_speed_bps", f.link_speed.value() > 0 ? Json(f.link_speed.value()) : Json(nullptr)},
+                   {"down_capacity_bps", f.down_capacity.value()},
+                   {"up_capacity_bps", f.up_capacity.value()},
+                   {"oversubscription", f.oversubscription > 0 ? Json(f.oversubscription) : Json(nullptr)}});
+  }
+  return out;
+}
+
+Json media_json(const std::vector<MediaFigures>& media) {
+  Json out = Json::array();
+  for (const auto& m : media) {
+    out.push_back({{"medium", m.optic >= 0 ? Json(m.id) : Json(nullptr)},
+                   {"kind", m.optic >= 0 ? Json(m.kind) : Json(nullptr)},
+                   {"links", m.links},
+                   {"switch_modules", m.switch_modules},
+                   {"nic_modules", m.nic_modules},
+                   {"cables", m.cables}});
+  }
+  return out;
+}
+
+Json bill_json(const Bill& bill) {
+  Json lines = Json::array();
+  for (const auto& l : bill.lines) {
+    lines.push_back({{"part", l.part}, {"item", l.item}, {"count", l.count}, {"unit", optional_json(l.unit)},
+                     {"total", optional_json(l.total())}});
+  }
+  return {{"lines", lines},
+          {"total", bill.complete() ? Json(bill.known_total) : Json(nullptr)},
+          {"known_total", bill.known_total},
+          {"unknown", bill.unknown}};
+}
+
+Json planes_json(const Plan& p) {
+  Json out = Json::array();
+  for (const auto& plane : p.plane_figures) {
+    out.push_back({{"plane", plane.plane},
+                   {"endpoints", plane.endpoints},
+                   {"tiers", tiers_json(plane.tiers)},
+                   {"media", media_json(plane.media)},
+                   {"bisection_bps", plane.bisection.value()},
+                   {"half_injection_bps", plane.half_injection.value()}});
+  }
+  return out;
+}
+
+Json hops_json(const Plan& p) {
+  Json out = Json::array();
+  for (const auto& h : p.hops) {
+    out.push_back({{"relation", h.relation},
+                   {"from", gpu_name(h.host_a, h.rail_a)},
+                   {"to", gpu_name(h.host_b, h.rail_b)},
+                   {"switch_hops", h.switch_hops},
+                   {"shortest_paths", h.shortest_paths}});
+  }
+  return out;
+}
+
+Json limits_json(const Plan& p) {
+  Json out = Json::array();
+  for (const auto& s : p.scale_limits) {
+    out.push_back({{"planes", s.planes},
+                   {"port_speed_bps", s.port_speed.value()},
+                   {"radix", s.radix},
+                   {"gpus_2_tiers", s.gpus_2_tiers},
+                   {"gpus_3_tiers", s.gpus_3_tiers},
+                   {"chosen", s.chosen}});
+  }
+  return out;
+}
+
+Json failures_json(const Plan& p) {
+  Json out = Json::array();
+  for (const auto& d : p.failure_domains) {
+    out.push_back({{"element", d.element},
+                   {"removed", d.removed},
+                   {"gpus_affected", d.gpus_affected},
+                   {"min_share_lost", d.min_share_lost},
+                   {"max_share_lost", d.max_share_lost},
+                   {"fabric_share_lost", d.fabric_share_lost}});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string to_text(const Plan& p) {
+  std::string out = header_text(p);
+  for (const auto& section : {limits_table(p), tiers_table(p), media_table(p), bisection_table(p), hops_table(p),
+                              failure_table(p), bill_text(p.power, "power (network parts only)", "W"),
+                              bill_text(p.cost, "cost (list prices where published)", "USD")}) {
+    out += "\n" + section;
+  }
+  return out;
+}
+
+std::string to_json(const Plan& p) {
+  Json j;
+  j["name"] = p.name;
+  j["topology"] = p.topology;
+  j["node_model"] = p.node_model;
+  j["switch_model"] = p.switch_model;
+  j["nic_model"] = p.nic_model;
+  j["hosts"] = p.hosts;
+  j["gpus"] = p.gpus;
+  j["gpus_per_host"] = p.gpus_per_host;
+  j["nics_per_host"] = p.nics_per_host;
+  j["nics"] = p.nics;
+  j["planes"] = p.planes;
+  j["tiers"] = p.tiers;
+  j["scale_limits"] = limits_json(p);
+  j["per_plane"] = planes_json(p);
+  j["total"] = {{"tiers", tiers_json(p.total_tiers)},
+                {"media", media_json(p.total_media)},
+                {"bisection_bps", p.bisection.value()},
+                {"half_injection_bps", p.half_injection.value()}};
+  j["hops"] = hops_json(p);
+  j["failure_domains"] = failures_json(p);
+  j["power_w"] = bill_json(p.power);
+  j["cost_usd"] = bill_json(p.cost);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace ct

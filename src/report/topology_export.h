@@ -1,0 +1,28 @@
+// Exports of a built Topology, as pure functions of it (same topology, same bytes).
+//
+// JSON: one object with the fabric's dimensions, then "vertices" and "links" in id order, one
+// element per line:
+//   {"id":0,"name":"host0/nic0","kind":"port","network":"backend","plane":0,"tier":0,"host":0,"rail":0}
+//   {"id":256,"name":"p0/leaf/0","kind":"switch","network":"backend","plane":0,"tier":1,"pod":0,"index":0,"ports":64}
+//   {"id":0,"a":0,"b":256,"capacity_bps":400000000000,"latency_ps":100000,"media":"osfp-..."}
+// (frontend ports carry "host" and "port"; "media" is the catalog optic id, null when none fits).
+//
+// DOT (Graphviz, undirected, drawn bottom-up): one cluster per backend plane and one for the
+// frontend; inside each, one cluster per host holding that host's ports, and switches ranked by
+// tier. Parallel cables between the same two vertices are drawn as one edge labelled "xN"; links
+// between switches of one tier (extra links) do not constrain the ranking.
+#pragma once
+
+#include <string>
+
+#include "catalog/catalog.h"
+#include "topology/topology.h"
+
+namespace ct {
+
+// PRECONDITION: every media index of `topology` is -1 or an index into catalog.optics.
+std::string to_json(const Topology& topology, const Catalog& catalog);
+// PRECONDITION: topology.finalize() was called.
+std::string to_dot(const Topology& topology);
+
+}  // namespace ct

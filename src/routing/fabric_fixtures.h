@@ -1,0 +1,88 @@
+// Tiny hand-built fabrics for the tests of routing/, traffic/ and analysis/ (header only, not part
+// of the library). They follow the builder's numbering (topology/builder.h): ports first, ordered
+// by (host, rail, plane), each port's NIC link with the port's id; then switches by (plane, tier,
+// pod, index); one plane, one rail, every link 400G.
+#pragma once
+
+#include <cstdint>
+
+#include "core/units.h"
+#include "topology/topology.h"
+
+namespace ct::fixtures {
+
+inline constexpr BitsPerSecond kLinkSpeed = gbps(400);
+
+// Two tiers: `leaves` leaves with `hosts_per_leaf` single-NIC hosts each, `spines` spines, and
+// `parallel` cables between every leaf and every spine. A leaf's up group has spines x parallel
+// members.
+inline Topology two_tier(std::uint32_t leaves, std::uint32_t spines, std::uint32_t hosts_per_leaf,
+                         std::uint32_t parallel = 1) {
+  Topology t;
+  t.host_count = leaves * hosts_per_leaf;
+  t.ports_per_host = 1;
+  t.planes = 1;
+  t.tiers = 2;
+  for (std::uint32_t h = 0; h < t.host_count; ++h) t.add_vertex(VertexKind::kPort, Network::kBackend, 0, 0, h, 0, 1);
+  const std::uint32_t first_leaf = static_cast<std::uint32_t>(t.vertex_count());
+  const int radix = static_cast<int>(hosts_per_leaf + spines * parallel);
+  for (std::uint32_t l = 0; l < leaves; ++l) t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, 1, 0, l, radix);
+  const std::uint32_t first_spine = static_cast<std::uint32_t>(t.vertex_count());
+  for (std::uint32_t s = 0; s < spines; ++s) {
+    t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, 2, 0, s, static_cast<int>(leaves * parallel));
+  }
+  for (std::uint32_t h = 0; h < t.host_count; ++h) {
+    t.add_link(VertexId(h), VertexId(first_leaf + h / hosts_per_leaf), kLinkSpeed, TimePs(0), -1);
+  }
+  for (std::uint32_t l = 0; l < leaves; ++l) {
+    for (std::uint32_t s = 0; s < spines; ++s) {
+      for (std::uint32_t p = 0; p < parallel; ++p) {
+        t.add_link(VertexId(first_leaf + l), VertexId(first_spine + s), kLinkSpeed, TimePs(0), -1);
+      }
+    }
+  }
+  t.finalize();
+  return t;
+}
+
+// The 4-ary fat tree of Al-Fares et al. (SIGCOMM 2008): 4 pods of 2 edge (leaf) and 2 aggregation
+// (spine) switches, complete within a pod; aggregation j of every pod to cores 2j and 2j+1;
+// 16 single-NIC hosts, 2 per edge. Every switch has 2 up links: the smallest Clos in which two
+// consecutive tiers make 2-way hash decisions.
+inline Topology fat_tree_4() {
+  Topology t;
+  t.host_count = 16;
+  t.ports_per_host = 1;
+  t.planes = 1;
+  t.tiers = 3;
+  for (std::uint32_t h = 0; h < 16; ++h) t.add_vertex(VertexKind::kPort, Network::kBackend, 0, 0, h, 0, 1);
+  const std::uint32_t first_edge = 16;
+  for (std::uint32_t pod = 0; pod < 4; ++pod) {
+    for (std::uint32_t i = 0; i < 2; ++i) t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, 1, pod, i, 4);
+  }
+  const std::uint32_t first_agg = 24;
+  for (std::uint32_t pod = 0; pod < 4; ++pod) {
+    for (std::uint32_t j = 0; j < 2; ++j) t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, 2, pod, j, 4);
+  }
+  const std::uint32_t first_core = 32;
+  for (std::uint32_t c = 0; c < 4; ++c) t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, 3, 0, c, 4);
+  for (std::uint32_t h = 0; h < 16; ++h) t.add_link(VertexId(h), VertexId(first_edge + h / 2), kLinkSpeed, TimePs(0), -1);
+  for (std::uint32_t pod = 0; pod < 4; ++pod) {
+    for (std::uint32_t i = 0; i < 2; ++i) {
+      for (std::uint32_t j = 0; j < 2; ++j) {
+        t.add_link(VertexId(first_edge + 2 * pod + i), VertexId(first_agg + 2 * pod + j), kLinkSpeed, TimePs(0), -1);
+      }
+    }
+  }
+  for (std::uint32_t pod = 0; pod < 4; ++pod) {
+    for (std::uint32_t j = 0; j < 2; ++j) {
+      for (std::uint32_t c = 0; c < 2; ++c) {
+        t.add_link(VertexId(first_agg + 2 * pod + j), VertexId(first_core + 2 * j + c), kLinkSpeed, TimePs(0), -1);
+      }
+    }
+  }
+  t.finalize();
+  return t;
+}
+
+}  // namespace ct::fixtures

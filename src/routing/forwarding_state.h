@@ -1,0 +1,103 @@
+// The forwarding state of the built backend fabric: for every switch, the ECMP group (the set of
+// equal-cost next-hop links) toward every destination leaf, as the switches' FIBs would hold it
+// after BGP (RFC 7938) or any shortest-path protocol has converged, with failed links removed.
+//
+// Model: up/down (valley-free) shortest paths. For destination leaf d of a plane, with switch
+// tiers 1 (leaf) < 2 (spine) < 3 (core) and only links that are not failed:
+//   down(s) = 0 for s = d; otherwise 1 + min over links from s to a lower-tier switch c of down(c)
+//             (infinite when d is not below s);
+//   dist(s) = down(s) when finite, else 1 + min over links from s to a higher-tier switch u of
+//             dist(u): a path climbs until a switch that has d below it, then descends.
+// The group of s toward d: the local delivery marker when s = d; else every down link to a
+// child c with down(c) = down(s) - 1 when down(s) is finite; else every up link to a parent u
+// with dist(u) = dist(s) - 1; else no route. Every parallel cable is its own member (each is an
+// L3 interface with its own BGP session), so a leaf with 32 uplinks to 4 spines, 8 cables each,
+// has a 32-way group, and a spine reaches a leaf over an 8-way group of its parallel cables.
+// Links between switches of the same tier (spec `backend.links`) are not on up/down paths and
+// are not used. Ports (tier 0) are reached from their leaf over their single NIC link.
+//
+// Storage (compact; many destinations share a group): groups are interned per switch (the same
+// member list is one group, as a switch's next-hop group table holds it) and numbered switch by
+// switch in vertex order. Each switch keeps a dense window of group ids over a range of
+// destination-leaf ordinals plus one fallback group for every destination outside it (the most
+// common group of its row): a healthy leaf stores one entry (itself: local) and falls back to its
+// up group; a spine stores one entry per leaf below it. Lookup is one subtraction, one compare
+// and one load. Building costs O(L x E) per plane (L leaves, E links of the plane).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/ids.h"
+#include "topology/topology.h"
+
+namespace ct {
+
+enum class GroupKind : std::uint8_t { kUp, kDown, kLocal, kNoRoute };
+
+class ForwardingState {
+ public:
+  static constexpr std::uint32_t kLocalGroup = 0;    // s is the destination leaf: deliver to the port
+  static constexpr std::uint32_t kNoRouteGroup = 1;  // the destination cannot be reached from s
+  static constexpr std::uint32_t kNoDestination = 0xFFFFFFFFu;
+
+  // PRECONDITION: topology.finalize() was called; the topology outlives this object.
+  explicit ForwardingState(const Topology& topology, std::span<const LinkId> failed_links = {});
+
+  [[nodiscard]] const Topology& topology() const { return *topology_; }
+
+  // ---- destinations: backend leaves, numbered in vertex order ----
+  [[nodiscard]] std::uint32_t leaf_count() const { return static_cast<std::uint32_t>(leaves_.size()); }
+  [[nodiscard]] VertexId leaf(std::uint32_t ordinal) const { return leaves_[ordinal]; }
+  // The destination key of a backend port: the ordinal of the leaf its NIC link goes to.
+  [[nodiscard]] std::uint32_t destination_of(VertexId port) const { return port_destination_[port.value()]; }
+  [[nodiscard]] VertexId leaf_of(VertexId port) const { return leaves_[port_destination_[port.value()]]; }
+
+  // ---- the hot path ----
+  // PRECONDITION: sw is a backend switch; destination < leaf_count().
+  [[nodiscard]] std::uint32_t group(VertexId sw, std::uint32_t destination) const {
+    const Row& r = rows_[sw.value()];
+    const std::uint32_t offset = destination - r.lo;  // wraps for destination < lo
+    return offset < r.width ? window_[r.base + offset] : r.fallback;
+  }
+  [[nodiscard]] std::span<const LinkId> members(std::uint32_t g) const {
+    return {members_.data() + member_offset_[g], members_.data() + member_offset_[g + 1]};
+  }
+  [[nodiscard]] std::uint32_t size(std::uint32_t g) const { return member_offset_[g + 1] - member_offset_[g]; }
+  [[nodiscard]] GroupKind kind(std::uint32_t g) const { return kind_[g]; }
+  [[nodiscard]] VertexId owner(std::uint32_t g) const { return owner_[g]; }
+  [[nodiscard]] bool failed(LinkId l) const { return failed_[l.value()] != 0; }
+
+  // ---- inspection ----
+  [[nodiscard]] std::size_t group_count() const { return kind_.size(); }
+  // The groups of switch sw (ids first .. first + count - 1), excluding local and no-route.
+  [[nodiscard]] std::uint32_t first_group(VertexId sw) const { return rows_[sw.value()].first_group; }
+  [[nodiscard]] std::uint32_t group_count(VertexId sw) const { return rows_[sw.value()].group_count; }
+  // Group ids stored in all windows (the table's size beyond one fallback per switch).
+  [[nodiscard]] std::size_t window_entries() const { return window_.size(); }
+
+ private:
+  struct Row {
+    std::uint32_t lo = 0;     // first destination ordinal of the window
+    std::uint32_t width = 0;  // window length
+    std::uint32_t base = 0;   // offset of the window in window_
+    std::uint32_t fallback = kNoRouteGroup;
+    std::uint32_t first_group = 0;
+    std::uint32_t group_count = 0;
+  };
+  class PlaneBuilder;
+
+  const Topology* topology_;
+  std::vector<std::uint8_t> failed_;                // per link
+  std::vector<VertexId> leaves_;                    // by ordinal
+  std::vector<std::uint32_t> port_destination_;     // per backend port
+  std::vector<Row> rows_;                           // per vertex (switch rows only are meaningful)
+  std::vector<std::uint32_t> window_;
+  std::vector<std::uint32_t> member_offset_;        // CSR, group_count() + 1 entries
+  std::vector<LinkId> members_;
+  std::vector<GroupKind> kind_;
+  std::vector<VertexId> owner_;
+};
+
+}  // namespace ct

@@ -1,0 +1,127 @@
+// Named ECMP hash functions over the 13-byte flow key of flow_key.h, as switch data planes compute
+// them, with a per-switch seed.
+//
+// CRC parameters in the Rocksoft model (Williams, "A painless guide to CRC error detection
+// algorithms", 1993) with the values of Greg Cook's "Catalogue of parametrised CRC algorithms";
+// "check" is the CRC of the nine ASCII bytes "123456789":
+//   crc16-ccitt-false  CRC-16/CCITT-FALSE (catalogue name CRC-16/IBM-3740): width 16, poly 0x1021,
+//                      init 0xFFFF, refin false, refout false, xorout 0x0000, check 0x29B1
+//   crc16-xmodem       CRC-16/XMODEM: width 16, poly 0x1021, init 0x0000, refin false, refout
+//                      false, xorout 0x0000, check 0x31C3
+//   crc16-arc          CRC-16/ARC (aliases ARC, CRC-16, CRC-16/LHA, CRC-IBM; the polynomial
+//                      0x8005 of IBM BISYNC): width 16, poly 0x8005, init 0x0000, refin true,
+//                      refout true, xorout 0x0000, check 0xBB3D
+//   crc32              CRC-32 (IEEE 802.3, catalogue CRC-32/ISO-HDLC): width 32, poly 0x04C11DB7,
+//                      init 0xFFFFFFFF, refin true, refout true, xorout 0xFFFFFFFF, check 0xCBF43926
+//   crc32-lo16         bits 0..15 of crc32 (check 0x3926)
+//   crc32-hi16         bits 16..31 of crc32 (check 0xCBF4)
+//   crc32c             CRC-32C (Castagnoli, catalogue CRC-32/ISCSI): width 32, poly 0x1EDC6F41,
+//                      init 0xFFFFFFFF, refin true, refout true, xorout 0xFFFFFFFF, check 0xE3069283
+// Non-CRC functions:
+//   xor16              XOR of the big-endian 16-bit words of the input (seed bytes, then the 13
+//                      key bytes; the odd last byte is the high byte of a word whose low byte is
+//                      zero): src_ip[31:16] ^ src_ip[15:0] ^ dst_ip[31:16] ^ dst_ip[15:0] ^
+//                      src_port ^ dst_port ^ (protocol << 8) ^ seed[31:16] ^ seed[15:0].
+//   random             the ideal reference: a keyed mixer, uniform and independent per seed.
+//                      (k0, k1) = the first two SplitMix64 outputs from state = seed; with
+//                      a = src_ip << 32 | dst_ip and b = src_port << 24 | dst_port << 8 | protocol,
+//                      hash = upper 32 bits of M(M(a ^ k0) ^ b ^ k1), M = one SplitMix64 step
+//                      (Steele, Lea & Flood 2014). Not a CRC; the seed input mode does not apply.
+//
+// How the seed enters (SeedInput; real switches differ, so it is an option):
+//   prepend  the 32-bit seed is four big-endian bytes placed before the key: the function reads
+//            17 bytes. Default.
+//   init     the seed replaces the CRC's init parameter (truncated to the CRC width, in the
+//            catalogue's unreflected sense); for xor16 it starts the accumulator at
+//            seed[31:16] ^ seed[15:0], which equals prepend.
+//
+// Speed: a CRC is affine over GF(2) in its input bits, so for the fixed-length key
+//   crc(prefix || key) = crc(prefix || 0^13) XOR L(key),  L(key) = XOR over positions p of T_p[key_p],
+// with T_p[b] the zero-init, zero-xorout CRC of the 13-byte message holding b at p. The constant is
+// computed once per hasher, the tables once at compile time: 13 independent table look-ups per
+// hash, no loop-carried dependency and no allocation. hash_bytes() is the plain reference built on
+// Boost.CRC that tests compare the fast path against.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "routing/flow_key.h"
+
+namespace ct {
+
+enum class HashAlgorithm : std::uint8_t {
+  kCrc16CcittFalse,
+  kCrc16Xmodem,
+  kCrc16Arc,
+  kCrc32,
+  kCrc32Lo16,
+  kCrc32Hi16,
+  kCrc32c,
+  kXor16,
+  kRandom,
+};
+inline constexpr HashAlgorithm kAllHashAlgorithms[] = {
+    HashAlgorithm::kCrc16CcittFalse, HashAlgorithm::kCrc16Xmodem, HashAlgorithm::kCrc16Arc,
+    HashAlgorithm::kCrc32,           HashAlgorithm::kCrc32Lo16,   HashAlgorithm::kCrc32Hi16,
+    HashAlgorithm::kCrc32c,          HashAlgorithm::kXor16,       HashAlgorithm::kRandom};
+
+enum class SeedInput : std::uint8_t { kPrepend, kInitialValue };
+
+std::string_view hash_algorithm_name(HashAlgorithm a);
+std::optional<HashAlgorithm> parse_hash_algorithm(std::string_view name);
+std::string_view seed_input_name(SeedInput s);
+std::optional<SeedInput> parse_seed_input(std::string_view name);
+
+// Number of significant bits of the function's output: the hash lies in [0, 2^bits).
+int hash_bits(HashAlgorithm a);
+
+// The catalogue parameters of a CRC (nullopt for xor16 and random). For crc32-lo16/-hi16 they are
+// those of the underlying CRC-32.
+struct CrcParameters {
+  int width;
+  std::uint32_t poly;
+  std::uint32_t init;
+  bool refin;
+  bool refout;
+  std::uint32_t xorout;
+  std::uint32_t check;
+};
+std::optional<CrcParameters> crc_parameters(HashAlgorithm a);
+
+// Reference implementation over arbitrary bytes (Boost.CRC for the CRCs), applying the seed as
+// `seed_input` says. For random, `key` must be a serialised FlowKey (13 bytes).
+std::uint32_t hash_bytes(HashAlgorithm a, std::uint32_t seed, SeedInput seed_input, std::span<const std::uint8_t> key);
+
+// One switch's hash: function, seed, seed input and field mask fixed at construction.
+class FlowHasher {
+ public:
+  FlowHasher(HashAlgorithm algorithm, std::uint32_t seed, SeedInput seed_input = SeedInput::kPrepend,
+             FieldMask fields = kFiveTuple);
+
+  // POSTCONDITION: result < 2^bits(). Equals hash_bytes(algorithm, seed, seed_input, serialize(key, fields)).
+  [[nodiscard]] std::uint32_t hash(const FlowKey& key) const;
+
+  [[nodiscard]] int bits() const { return hash_bits(algorithm_); }
+  [[nodiscard]] HashAlgorithm algorithm() const { return algorithm_; }
+  [[nodiscard]] std::uint32_t seed() const { return seed_; }
+  [[nodiscard]] SeedInput seed_input() const { return seed_input_; }
+  [[nodiscard]] FieldMask fields() const { return fields_; }
+
+ private:
+  std::uint32_t crc_hash(const FlowKey& key) const;
+  std::uint32_t random_hash(const FlowKey& key) const;
+
+  HashAlgorithm algorithm_;
+  SeedInput seed_input_;
+  FieldMask fields_;
+  std::uint32_t seed_;
+  std::uint32_t constant_ = 0;  // CRCs: crc(prefix || 0^13); xor16: the seed's fold
+  std::uint64_t k0_ = 0;        // random: the mixer's key
+  std::uint64_t k1_ = 0;
+};
+
+}  // namespace ct

@@ -1,0 +1,48 @@
+#include "routing/path_walker.h"
+
+#include <algorithm>
+
+namespace ct {
+
+PathWalker::PathWalker(const ForwardingState& forwarding, const SwitchHashes& hashes)
+    : forwarding_(forwarding), hashes_(hashes) {
+  std::uint32_t largest = 1;
+  for (std::uint32_t g = 0; g < forwarding.group_count(); ++g) largest = std::max(largest, forwarding.size(g));
+  const MemberSelection method = hashes.config().effective_selection();
+  selectors_.reserve(largest + 1);
+  for (std::uint32_t n = 0; n <= largest; ++n) selectors_.emplace_back(std::max(n, 1u), method, hashes.bits());
+  const Topology& t = forwarding.topology();
+  std::uint32_t top = 1;
+  for (std::uint32_t v = 0; v < t.vertex_count(); ++v) top = std::max<std::uint32_t>(top, t.tier[v]);
+  max_hops_ = 2 * top;
+}
+
+bool PathWalker::walk(VertexId src, VertexId dst, const FlowKey& key, std::vector<PathHop>& out) const {
+  const ForwardingState& f = forwarding_;
+  const Topology& t = f.topology();
+  out.clear();
+  if (t.plane[src.value()] != t.plane[dst.value()] || src == dst) return false;
+  // A backend port's NIC link has the port's id (builder.h).
+  const LinkId first(src.value());
+  if (f.failed(first)) return false;
+  VertexId at = t.other_end(first, src);
+  out.push_back(PathHop{first, src, kNoGroup, 0, true});
+  const std::uint32_t destination = f.destination_of(dst);
+  for (std::uint32_t hop = 0; hop < max_hops_; ++hop) {
+    const std::uint32_t g = f.group(at, destination);
+    if (g == ForwardingState::kLocalGroup) {
+      const LinkId last(dst.value());
+      if (f.failed(last)) return false;
+      out.push_back(PathHop{last, at, kNoGroup, 0, false});
+      return true;
+    }
+    if (g == ForwardingState::kNoRouteGroup) return false;
+    const std::uint32_t m = choose(at, g, key);
+    const LinkId l = f.members(g)[m];
+    out.push_back(PathHop{l, at, g, m, f.kind(g) == GroupKind::kUp});
+    at = t.other_end(l, at);
+  }
+  return false;
+}
+
+}  // namespace ct

@@ -1,0 +1,93 @@
+// Path walking: every path is a valid up/down shortest path of the fat tree, with the hop counts
+// worked out by hand; decisions follow the switch hash; unreachable destinations stop the walk.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+#include "core/rng.h"
+#include "routing/fabric_fixtures.h"
+#include "routing/path_walker.h"
+#include "routing/port_address.h"
+
+namespace ct {
+namespace {
+
+FlowKey key_of(const Topology& t, std::uint32_t src, std::uint32_t dst, std::uint16_t port) {
+  return FlowKey{port_address(t, VertexId(src)), port_address(t, VertexId(dst)), kIpProtoUdp, port, kRoceV2UdpPort};
+}
+
+// 4-ary fat tree, hosts 2 per edge, 4 per pod. Expected links per path: same edge 2 (up, down),
+// same pod 4 (edge-agg-edge), other pod 6 (edge-agg-core-agg-edge). Every path climbs then
+// descends (tiers strictly increase, then strictly decrease), consecutive hops share a vertex and
+// it ends at the destination.
+TEST(PathWalker, EveryPathIsAnUpDownShortestPath) {
+  const Topology t = fixtures::fat_tree_4();
+  const ForwardingState f(t);
+  const SwitchHashes h(t, EcmpConfig{});
+  const PathWalker w(f, h);
+  Rng rng(1, 0, 0);
+  std::vector<PathHop> path;
+  for (std::uint32_t src = 0; src < 16; ++src) {
+    for (std::uint32_t dst = 0; dst < 16; ++dst) {
+      if (src == dst) continue;
+      for (int trial = 0; trial < 8; ++trial) {
+        const auto port = static_cast<std::uint16_t>(rng.uniform(65536));
+        ASSERT_TRUE(w.walk(VertexId(src), VertexId(dst), key_of(t, src, dst, port), path));
+        const std::size_t expected = src / 2 == dst / 2 ? 2 : (src / 4 == dst / 4 ? 4 : 6);
+        ASSERT_EQ(path.size(), expected) << src << "->" << dst;
+        VertexId at(src);
+        bool descending = false;
+        for (const PathHop& hop : path) {
+          ASSERT_EQ(hop.from, at);
+          const VertexId next = t.other_end(hop.link, at);
+          ASSERT_TRUE(t.link_a[hop.link.value()] == at || t.link_b[hop.link.value()] == at);
+          const bool up = t.tier[next.value()] > t.tier[at.value()];
+          EXPECT_EQ(hop.up, up);
+          if (!up) descending = true;
+          EXPECT_FALSE(descending && up) << "valley in " << src << "->" << dst;
+          at = next;
+        }
+        EXPECT_EQ(at, VertexId(dst));
+      }
+    }
+  }
+}
+
+// The decision at edge 16 is the selector applied to edge 16's own hash of the key: with
+// modulo over 2 members, member = hash mod 2, and the chosen link is that member of the group.
+TEST(PathWalker, DecisionsFollowTheSwitchHash) {
+  const Topology t = fixtures::fat_tree_4();
+  const ForwardingState f(t);
+  EcmpConfig c;
+  c.selection = MemberSelection::kModulo;
+  c.seed_mode = SeedMode::kPerSwitch;
+  const SwitchHashes h(t, c);
+  const PathWalker w(f, h);
+  std::vector<PathHop> path;
+  for (std::uint16_t port = 49152; port < 49252; ++port) {
+    const FlowKey k = key_of(t, 0, 12, port);
+    ASSERT_TRUE(w.walk(VertexId(0u), VertexId(12u), k, path));
+    const std::uint32_t member = h.hash(VertexId(16u), k) % 2;
+    EXPECT_EQ(path[1].member, member);
+    EXPECT_EQ(path[1].link, LinkId(16 + member));
+    EXPECT_EQ(path[1].group, f.group(VertexId(16u), f.destination_of(VertexId(12u))));
+    EXPECT_EQ(path[0].group, kNoGroup);  // the NIC link is no choice
+  }
+}
+
+// A failed destination NIC link (link 5 = host 5's) and a cross-plane pair stop the walk.
+TEST(PathWalker, UnreachableStops) {
+  const Topology t = fixtures::fat_tree_4();
+  const std::vector<LinkId> failed = {LinkId(5u)};
+  const ForwardingState f(t, failed);
+  const SwitchHashes h(t, EcmpConfig{});
+  const PathWalker w(f, h);
+  std::vector<PathHop> path;
+  EXPECT_FALSE(w.walk(VertexId(0u), VertexId(5u), key_of(t, 0, 5, 1), path));
+  EXPECT_TRUE(w.walk(VertexId(0u), VertexId(6u), key_of(t, 0, 6, 1), path));
+  EXPECT_FALSE(w.walk(VertexId(5u), VertexId(6u), key_of(t, 5, 6, 1), path));
+}
+
+}  // namespace
+}  // namespace ct

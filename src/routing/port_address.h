@@ -1,0 +1,39 @@
+// IPv4 addresses of the backend NIC ports, the source and destination addresses of flow keys.
+//
+// Scheme (deterministic, one address per logical port):
+//   port (host h, rail r, plane p)  ->  10 . (16 p + r) . (h / 256) . (h mod 256)
+// i.e. one /16 per (plane, rail), hosts numbered inside it. Holds for planes <= 15, rails <= 15 and
+// hosts <= 65,536 (fabrics_addressable() says whether a topology fits). The second octet makes
+// the rail and plane readable: 10.1.0.7 is host 7's NIC 1 on plane 0; 10.17.0.7 the same NIC's
+// port on plane 1. Real fabrics number their point-to-point subnets in many ways; the hash only
+// needs distinct, stable addresses, and the addresses of the two ends of a flow enter its key.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/ids.h"
+#include "topology/topology.h"
+
+namespace ct {
+
+// True when every backend port of the topology has an address under the scheme above.
+bool addressable(const Topology& topology);
+
+// PRECONDITION: addressable(topology); v is a backend port.
+std::uint32_t port_address(const Topology& topology, VertexId port);
+
+// The backend port that owns `address`, if any.
+std::optional<VertexId> port_of_address(const Topology& topology, std::uint32_t address);
+
+// "10.1.0.7".
+std::string format_ipv4(std::uint32_t address);
+// Parses a dotted quad; nullopt when `text` is not one.
+std::optional<std::uint32_t> parse_ipv4(const std::string& text);
+
+// Parses "host12/nic3/p1", "host12/nic3" (plane 0) or "host12" (NIC 0, plane 0) to its backend
+// port; nullopt when the name is malformed or names no port of the topology.
+std::optional<VertexId> parse_port_name(const Topology& topology, const std::string& name);
+
+}  // namespace ct

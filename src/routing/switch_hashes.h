@@ -1,0 +1,43 @@
+// The hash every backend switch computes over a flow's key: the function, field mask and seed
+// input of the EcmpConfig, with the switch's own seed from the seed policy
+// (derive_seed(mode, base seed, tier, switch index), routing/seed_policy.h; switch index = the
+// switch's position among the backend switches in vertex order). With `hash: linux` each switch
+// is a Linux router whose net.ipv4.fib_multipath_hash_seed is that seed.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/ids.h"
+#include "routing/ecmp_config.h"
+#include "routing/flow_key.h"
+#include "routing/hash_function.h"
+#include "routing/linux_multipath.h"
+#include "topology/topology.h"
+
+namespace ct {
+
+class SwitchHashes {
+ public:
+  SwitchHashes(const Topology& topology, const EcmpConfig& config);
+
+  // PRECONDITION: sw is a backend switch. POSTCONDITION: result < 2^bits().
+  [[nodiscard]] std::uint32_t hash(VertexId sw, const FlowKey& key) const {
+    const std::uint32_t slot = sw.value() - first_switch_;
+    return config_.linux_kernel ? linux_multipath_hash(key, linux_[slot]) : hashers_[slot].hash(key);
+  }
+  [[nodiscard]] std::uint32_t seed(VertexId sw) const { return seeds_[sw.value() - first_switch_]; }
+  [[nodiscard]] int bits() const { return config_.hash_bits(); }
+  [[nodiscard]] const EcmpConfig& config() const { return config_; }
+  // Same function, fields and seed: the two switches compute the same hash of every key.
+  [[nodiscard]] bool identical(VertexId a, VertexId b) const { return seed(a) == seed(b); }
+
+ private:
+  EcmpConfig config_;
+  std::uint32_t first_switch_ = 0;
+  std::vector<std::uint32_t> seeds_;
+  std::vector<FlowHasher> hashers_;
+  std::vector<LinuxMultipathConfig> linux_;
+};
+
+}  // namespace ct

@@ -1,0 +1,304 @@
+// Hand-computed model tests of the fluid engine. Sizes in bytes, rates in bits/s: 1 GB = 8e9 bits,
+// which a 100 Gb/s link carries in 80 ms. Times are integer picoseconds (1 ms = 1e9 ps).
+#include "sim/flow/flow_engine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/rng.h"
+
+namespace ct {
+namespace {
+
+constexpr Bytes kGB{1'000'000'000};
+constexpr TimePs ms(std::int64_t v) { return TimePs(v * 1'000'000'000); }
+constexpr TimePs us(std::int64_t v) { return TimePs(v * 1'000'000); }
+
+FlowRequest on(std::span<const ConstraintId> path, Bytes size, TimePs start = TimePs(0)) {
+  FlowRequest r;
+  r.path = path;
+  r.size = size;
+  r.start = start;
+  return r;
+}
+
+// One flow alone on a 3-hop path of 100 Gb/s links with latencies 500, 700 and 300 ns: it gets
+// the full 100 Gb/s, sends 1 GB (8e9 bits) in 80 ms; completion = 80 ms + 1.5 us.
+TEST(FlowEngine, OneFlowAloneGetsTheLink) {
+  FlowEngine engine;
+  const ConstraintId path[] = {engine.add_constraint(gbps(100), nanoseconds(500)),
+                               engine.add_constraint(gbps(100), nanoseconds(700)),
+                               engine.add_constraint(gbps(100), nanoseconds(300))};
+  const FlowId f = engine.add_flow(on(path, kGB));
+  engine.run(ms(1));
+  EXPECT_EQ(engine.rate(f), 1e11);
+  engine.run();
+  EXPECT_EQ(engine.state(f), FlowState::kDone);
+  EXPECT_EQ(engine.last_byte_time(f), ms(80));
+  EXPECT_EQ(engine.completion_time(f), ms(80) + nanoseconds(1500));
+}
+
+// Two flows start together on one 100 Gb/s link: A = 1 GB, B = 0.5 GB. Each gets 50 Gb/s; B
+// (4e9 bits) ends at 80 ms, when A has sent 4e9 bits; A then runs alone at 100 Gb/s and sends its
+// last 4e9 bits in 40 ms: A ends at 120 ms (= 12e9 bits / 100 Gb/s, the link never idles).
+TEST(FlowEngine, TwoFlowsShareThenTheSurvivorSpeedsUp) {
+  FlowEngine engine;
+  const ConstraintId path[] = {engine.add_constraint(gbps(100))};
+  const FlowId a = engine.add_flow(on(path, kGB));
+  const FlowId b = engine.add_flow(on(path, Bytes(500'000'000)));
+  engine.run(ms(10));
+  EXPECT_EQ(engine.rate(a), 5e10);
+  EXPECT_EQ(engine.rate(b), 5e10);
+  engine.run(ms(100));
+  EXPECT_EQ(engine.last_byte_time(b), ms(80));
+  EXPECT_EQ(engine.rate(a), 1e11);
+  engine.run();
+  EXPECT_EQ(engine.last_byte_time(a), ms(120));
+}
+
+// Links X = 10 Gb/s and Y = 4 Gb/s; flow a crosses X (1 GB), b crosses X and Y (1 GB), c crosses Y
+// (0.5 GB). Max-min: Y saturates first, b = c = 2 Gb/s; a gets 10 - 2 = 8 Gb/s (not the 5 of an
+// equal split of X). a ends at 8e9 / 8e9 = 1 s; nothing changes for b and c (still limited by Y).
+// c (4e9 bits at 2 Gb/s) ends at 2 s, when b has sent 4e9 bits; b alone then gets min(10, 4) =
+// 4 Gb/s and sends its last 4e9 bits in 1 s: b ends at 3 s.
+TEST(FlowEngine, FlowLimitedUpstreamLeavesItsShareToOthers) {
+  FlowEngine engine;
+  const ConstraintId x = engine.add_constraint(gbps(10));
+  const ConstraintId y = engine.add_constraint(gbps(4));
+  const ConstraintId pa[] = {x};
+  const ConstraintId pb[] = {x, y};
+  const ConstraintId pc[] = {y};
+  const FlowId a = engine.add_flow(on(pa, kGB));
+  const FlowId b = engine.add_flow(on(pb, kGB));
+  const FlowId c = engine.add_flow(on(pc, Bytes(500'000'000)));
+  engine.run(ms(1));
+  EXPECT_EQ(engine.rate(a), 8e9);
+  EXPECT_EQ(engine.rate(b), 2e9);
+  EXPECT_EQ(engine.rate(c), 2e9);
+  engine.run();
+  EXPECT_EQ(engine.last_byte_time(a), ms(1000));
+  EXPECT_EQ(engine.last_byte_time(c), ms(2000));
+  EXPECT_EQ(engine.last_byte_time(b), ms(3000));
+}
+
+// Incast: n senders, each on its own 100 Gb/s uplink (latency 1 us), into one 100 Gb/s port
+// (latency 1 us), S = 1 GB each. The port is the bottleneck: each gets 100/n Gb/s and all end
+// together at n x S / B = n x 80 ms; completion adds the 2 us path latency.
+TEST(FlowEngine, IncastIntoOnePortTakesNTimesSOverB) {
+  for (const int n : {2, 4, 7, 16}) {
+    FlowEngine engine;
+    const ConstraintId port = engine.add_constraint(gbps(100), us(1));
+    std::vector<FlowId> flows;
+    for (int i = 0; i < n; ++i) {
+      const ConstraintId path[] = {engine.add_constraint(gbps(100), us(1)), port};
+      flows.push_back(engine.add_flow(on(path, kGB)));
+    }
+    engine.run();
+    for (const FlowId f : flows) {
+      EXPECT_EQ(engine.last_byte_time(f), ms(80) * n) << n;
+      EXPECT_EQ(engine.completion_time(f), ms(80) * n + us(2)) << n;
+    }
+  }
+}
+
+// Weights on a 90 Gb/s link: H has weight 2, L weight 1, 0.75 GB (6e9 bits) each. Twice the weight,
+// twice the share: H = 60, L = 30 Gb/s. H ends at 6e9 / 6e10 = 100 ms, when L has sent 3e9 bits;
+// L alone at 90 Gb/s needs 3e9 / 9e10 s = 33,333,333,333.3 ps, rounded to the nearest ps:
+// L ends at 133,333,333,333 ps.
+TEST(FlowEngine, TwiceTheWeightTwiceTheShare) {
+  FlowEngine engine;
+  const ConstraintId path[] = {engine.add_constraint(gbps(90))};
+  FlowRequest heavy = on(path, Bytes(750'000'000));
+  heavy.weight = 2.0;
+  const FlowId h = engine.add_flow(heavy);
+  const FlowId l = engine.add_flow(on(path, Bytes(750'000'000)));
+  engine.run(ms(1));
+  EXPECT_EQ(engine.rate(h), 6e10);
+  EXPECT_EQ(engine.rate(l), 3e10);
+  engine.run();
+  EXPECT_EQ(engine.last_byte_time(h), ms(100));
+  EXPECT_EQ(engine.last_byte_time(l), TimePs(133'333'333'333));
+}
+
+// A 25 Gb/s rate cap (a NIC below the link speed) on one of two flows on a 100 Gb/s link: the
+// capped flow gets 25, the other 75 Gb/s (not 50/50).
+TEST(FlowEngine, RateCapLeavesTheRestToOthers) {
+  FlowEngine engine;
+  const ConstraintId path[] = {engine.add_constraint(gbps(100))};
+  FlowRequest capped = on(path, kGB);
+  capped.rate_cap = gbps(25);
+  const FlowId a = engine.add_flow(capped);
+  const FlowId b = engine.add_flow(on(path, kGB));
+  engine.run(ms(1));
+  EXPECT_EQ(engine.rate(a), 25e9);
+  EXPECT_EQ(engine.rate(b), 75e9);
+}
+
+// Degradation mid-flight: 1 GB on 100 Gb/s; at 40 ms the link drops to half (50 Gb/s). By then
+// 4e9 bits are sent; the other 4e9 take 80 ms at 50 Gb/s: last byte at 120 ms.
+TEST(FlowEngine, DegradationMidFlightSlowsTheFlow) {
+  FlowEngine engine;
+  const ConstraintId link = engine.add_constraint(gbps(100));
+  const ConstraintId path[] = {link};
+  const FlowId f = engine.add_flow(on(path, kGB));
+  engine.schedule_capacity(link, ms(40), 0.5);
+  engine.run(ms(50));
+  EXPECT_EQ(engine.rate(f), 5e10);
+  engine.run();
+  EXPECT_EQ(engine.last_byte_time(f), ms(120));
+}
+
+// Failure and repair: 1 GB on 100 Gb/s; the link fails at 20 ms (2e9 bits sent) and is repaired
+// at 50 ms. The flow stalls (rate 0) in between, then sends its last 6e9 bits in 60 ms: last byte
+// at 110 ms.
+TEST(FlowEngine, FailureStallsAndRepairResumes) {
+  FlowEngine engine;
+  const ConstraintId link = engine.add_constraint(gbps(100));
+  const ConstraintId path[] = {link};
+  const FlowId f = engine.add_flow(on(path, kGB));
+  engine.schedule_capacity(link, ms(20), 0.0);
+  engine.schedule_capacity(link, ms(50), 1.0);
+  engine.run(ms(30));
+  EXPECT_EQ(engine.state(f), FlowState::kActive);
+  EXPECT_EQ(engine.rate(f), 0.0);
+  engine.run();
+  EXPECT_EQ(engine.last_byte_time(f), ms(110));
+}
+
+// Failure with rerouting: 1 GB on primary P (100 Gb/s, 1 us); backup B is 50 Gb/s, 2 us. P fails
+// at 20 ms (2e9 bits sent); the callback moves the flow to B, where the last 6e9 bits take
+// 120 ms: last byte at 140 ms, completion 140 ms + 2 us (the new path's latency).
+TEST(FlowEngine, FailureReroutesThroughTheCallback) {
+  FlowEngine engine;
+  const ConstraintId primary = engine.add_constraint(gbps(100), us(1));
+  const ConstraintId backup = engine.add_constraint(gbps(50), us(2));
+  const ConstraintId path[] = {primary};
+  const FlowId f = engine.add_flow(on(path, kGB));
+  int offers = 0;
+  engine.set_reroute([&](FlowId flow, ConstraintId failed, std::vector<ConstraintId>& new_path) {
+    EXPECT_EQ(flow, f);
+    EXPECT_EQ(failed, primary);
+    ++offers;
+    new_path.push_back(backup);
+    return true;
+  });
+  engine.schedule_capacity(primary, ms(20), 0.0);
+  engine.run();
+  EXPECT_EQ(offers, 1);
+  EXPECT_EQ(engine.last_byte_time(f), ms(140));
+  EXPECT_EQ(engine.completion_time(f), ms(140) + us(2));
+}
+
+// Dependencies: B waits for A, plus 1 us. A: 1 GB on 100 Gb/s with 1 us latency, completion at
+// 80 ms + 1 us; B starts at 80 ms + 2 us and takes 80 ms: last byte at 160 ms + 2 us, completion
+// 160 ms + 3 us. C waits for A and B with no delay: starts at B's completion.
+TEST(FlowEngine, FlowStartsAfterItsDependenciesComplete) {
+  FlowEngine engine;
+  const ConstraintId path[] = {engine.add_constraint(gbps(100), us(1))};
+  const FlowId a = engine.add_flow(on(path, kGB));
+  FlowRequest rb = on(path, kGB);
+  const FlowId deps_b[] = {a};
+  rb.after = deps_b;
+  rb.delay = us(1);
+  const FlowId b = engine.add_flow(rb);
+  FlowRequest rc = on(path, Bytes(0));
+  const FlowId deps_c[] = {b, a};
+  rc.after = deps_c;
+  const FlowId c = engine.add_flow(rc);
+  engine.run();
+  EXPECT_EQ(engine.completion_time(a), ms(80) + us(1));
+  EXPECT_EQ(engine.start_time(b), ms(80) + us(2));
+  EXPECT_EQ(engine.last_byte_time(b), ms(160) + us(2));
+  EXPECT_EQ(engine.completion_time(b), ms(160) + us(3));
+  EXPECT_EQ(engine.start_time(c), ms(160) + us(3));
+  EXPECT_EQ(engine.completion_time(c), ms(160) + us(4));
+}
+
+// Two disjoint links, each with one flow: an event on one link re-solves only its component, so
+// the incremental engine solves 1 flow per event where the full reference solves every active one.
+// Flow 0: 1 GB on link 0 (ends 80 ms); flow 1: 2 GB on link 1 (ends 160 ms). Events: start
+// (both, one solve of 2 flows in either mode), flow 0 ends (incremental: nothing left in its
+// component, no solve; full: 1 flow). The completion times match.
+TEST(FlowEngine, IncrementalSolvesOnlyTheAffectedComponent) {
+  FlowEngine incremental;
+  FlowEngine full(FlowEngine::Options{.incremental = false});
+  for (FlowEngine* e : {&incremental, &full}) {
+    const ConstraintId p0[] = {e->add_constraint(gbps(100))};
+    const ConstraintId p1[] = {e->add_constraint(gbps(100))};
+    e->add_flow(on(p0, kGB));
+    e->add_flow(on(p1, Bytes(2'000'000'000)));
+    e->run();
+  }
+  EXPECT_EQ(incremental.solved_flows(), 2U);
+  EXPECT_EQ(full.solved_flows(), 3U);
+  for (std::uint32_t f = 0; f < 2; ++f) {
+    EXPECT_EQ(incremental.last_byte_time(FlowId(f)), full.last_byte_time(FlowId(f)));
+  }
+  EXPECT_EQ(incremental.last_byte_time(FlowId(1)), ms(160));
+}
+
+std::int64_t draw(Rng& rng, std::uint64_t bound) { return static_cast<std::int64_t>(rng.uniform(bound)); }
+
+// A random scenario of trial `trial`: 4-43 constraints of 10-400 Gb/s with 0-900 ns latency, up to
+// 150 flows of 1-4 hops, 1 B-100 MB, starting within 20 ms, one in four of weight 2, one in four
+// waiting on an earlier flow; six capacity changes within 30 ms (failures, degradations, repairs);
+// odd flows offered a failure are moved to a one-hop detour when it is up.
+void build_random_scenario(FlowEngine& e, std::uint64_t trial) {
+  Rng rng(7, trial, 0);
+  const auto constraints = static_cast<std::uint64_t>(4 + draw(rng, 40));
+  for (std::uint64_t c = 0; c < constraints; ++c) {
+    e.add_constraint(gbps(10 + 10 * draw(rng, 40)), nanoseconds(100 * draw(rng, 10)));
+  }
+  std::vector<ConstraintId> all(constraints);
+  for (std::uint64_t c = 0; c < constraints; ++c) all[c] = ConstraintId(c);
+  const auto flows = static_cast<std::uint64_t>(1 + draw(rng, 150));
+  for (std::uint64_t f = 0; f < flows; ++f) {
+    const auto hops = static_cast<std::uint64_t>(1 + draw(rng, 4));
+    for (std::uint64_t h = 0; h < hops; ++h) std::swap(all[h], all[h + rng.uniform(constraints - h)]);
+    FlowRequest r = on(std::span<const ConstraintId>(all.data(), hops), Bytes(1 + draw(rng, 100'000'000)),
+                       us(draw(rng, 20'000)));
+    r.weight = rng.uniform(4) == 0 ? 2.0 : 1.0;
+    const FlowId dep[] = {FlowId(rng.uniform(std::max<std::uint64_t>(f, 1)))};
+    if (f > 0 && rng.uniform(4) == 0) r.after = dep;
+    e.add_flow(r);
+  }
+  for (int k = 0; k < 6; ++k) {
+    const double fraction = k % 3 == 0 ? 0.0 : 0.25 * static_cast<double>(1 + rng.uniform(4));
+    e.schedule_capacity(ConstraintId(rng.uniform(constraints)), us(draw(rng, 30'000)), fraction);
+  }
+  e.set_reroute([constraints, &e](FlowId flow, ConstraintId failed, std::vector<ConstraintId>& path) {
+    if (flow.value() % 2 == 0) return false;
+    const auto detour = ConstraintId((failed.value() + 1 + flow.value()) % constraints);
+    if (e.capacity(detour) == 0) return false;
+    path.push_back(detour);
+    return true;
+  });
+}
+
+// Random scenarios (build_random_scenario: random paths, sizes, start times, weights,
+// dependencies, degradations, failures with rerouting, repairs): the incremental engine must
+// produce exactly the same states, last-byte and completion times as the full re-solve reference,
+// and solve no more flows in total.
+TEST(FlowEngine, IncrementalMatchesFullResolveOnRandomScenarios) {
+  for (std::uint64_t trial = 0; trial < 40; ++trial) {
+    FlowEngine incremental;
+    FlowEngine full(FlowEngine::Options{.incremental = false});
+    build_random_scenario(incremental, trial);
+    build_random_scenario(full, trial);
+    incremental.run();
+    full.run();
+    ASSERT_EQ(incremental.flow_count(), full.flow_count());
+    EXPECT_LE(incremental.solved_flows(), full.solved_flows());
+    for (std::uint32_t i = 0; i < incremental.flow_count(); ++i) {
+      const FlowId f(i);
+      ASSERT_EQ(incremental.state(f), full.state(f)) << trial << " " << i;
+      ASSERT_EQ(incremental.last_byte_time(f), full.last_byte_time(f)) << trial << " " << i;
+      ASSERT_EQ(incremental.completion_time(f), full.completion_time(f)) << trial << " " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ct

@@ -1,0 +1,129 @@
+// Weighted max-min fair rate allocation by progressive filling (water-filling).
+//
+// Model. Constraints c have capacities C_c; flow f crosses the constraints of its path, using a
+// fraction a_fc in (0, 1] of its rate on each (1 on a plain path; 1/k per member of a k-way spray),
+// has a weight w_f > 0 and an optional rate cap K_f. An allocation r is feasible when
+//   sum_{f crosses c} a_fc r_f <= C_c  for every c,   and   0 <= r_f <= K_f.
+// It is weighted max-min fair when no normalised rate r_f / w_f can be raised without lowering
+// some r_g / w_g that is already <= r_f / w_f. Equivalently (the optimality condition checked by
+// the tests): every flow is at its cap, or crosses a saturated constraint on which its r_f / w_f
+// is the largest.
+//
+// Algorithm: progressive filling (Bertsekas & Gallager, "Data Networks", 2nd ed., Prentice Hall
+// 1992, section 6.5.2, max-min flow control; the weighted form replaces "equal increments" by
+// increments proportional to w_f). A level L rises from 0; every unfrozen flow has rate w_f L.
+// For constraint c let R_c = C_c - (sum of a_fc x frozen rates on c) and W_c = (sum of a_fc w_f over
+// unfrozen flows on c); c saturates at level L_c = R_c / W_c, and flow f reaches its cap at
+// K_f / w_f. The smallest of these levels is the next event: the flows of that constraint (or that
+// capped flow) are frozen at w_f L, and R, W of the other constraints they cross are updated.
+// Because a flow is frozen only at a level L* <= L_c of every constraint it crosses, and
+// (R - a w L*) / (W - a w) >= R / W exactly when L* <= R / W, the level of a constraint never
+// falls (in exact arithmetic). The next event is found with an indexed binary heap whose keys are
+// always the current levels (each freeze re-keys the constraints of the frozen flow): cost
+// O((C + P) log C) for C constraints and P hops. Keeping every key current, rather than keeping
+// stale entries and re-pushing them, makes the order of events a function of the (R, W) state
+// alone, never of the history of pushes: a solve restarted from a state gives bit for bit what the
+// full solve gives from that state on (see "Restarts" below).
+// This is the allocation SimGrid computes in its lmm solver (kernel/lmm/maxmin.cpp) for the CM02
+// network model (Casanova & Marchal, "A network model for simulation of grid application",
+// INRIA RR-2002-40), where a variable's "sharing penalty" is 1 / w_f and a_fc its consumption
+// weight; see docs/models/flow-engine.md for the configuration under which the two agree.
+//
+// Determinism and incremental solving. Heap keys are (level, constraint-before-cap, id), a strict
+// total order, and each constraint's flows are visited in increasing FlowId. A constraint's
+// arithmetic therefore depends only on the flows and constraints connected to it, so solving one
+// connected component of the flow/constraint graph alone yields bit-for-bit the rates a solve of
+// the whole system gives to that component. The engine relies on this to re-solve only what an
+// event touched; the tests check it.
+//
+// Freeze order and restarts. Every event that freezes flows gets a sequence number, increasing
+// across calls; solve() records it per flow (freeze_seq). The sequence of events is the same as
+// long as the state is: when a set D of flows leaves a system, every event before the first that
+// froze a flow of D happens identically without D (D's constraints only rise without D's weight,
+// so they are not the minimum earlier), so every flow frozen before it keeps its rate bit for bit.
+// The others are re-solved from the state just before that event: for each constraint crossed by
+// a re-solved flow, W_c = (sum of a w over the flows crossing it, in increasing FlowId, as gather
+// adds them) minus, and R_c = C_c minus, the terms of the flows frozen before, in freeze order
+// (sequence, then FlowId): the same floating-point operations in the same order as the full solve.
+// solve() takes that state through `start` (StartFn); the engine computes it (flow_engine.h).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "core/ids.h"
+#include "sim/flow/max_min_system.h"
+
+namespace ct {
+
+class MaxMinSolver {
+ public:
+  // Sets (remaining, weight_sum) of constraint c to its state just before the first event of a
+  // restarted solve; called once per constraint the solved flows cross.
+  using StartFn = std::function<void(ConstraintId c, double& remaining, double& weight_sum)>;
+
+  // Computes the weighted max-min fair rates of `flows` (the other flows of the system are
+  // ignored, as if absent) and writes rate[f] for each f in `flows`; when freeze_seq is not empty,
+  // also freeze_seq[f], the sequence number of the event that froze f. With `start`, constraint
+  // states come from it instead of (capacity, sum of the flows' a w).
+  // PRECONDITION: flows is sorted ascending without duplicates; rate.size() >= system.flow_count();
+  // freeze_seq is empty or as large.
+  // POSTCONDITION: 0 <= rate[f] <= rate_cap[f]; capacities hold within floating-point rounding.
+  void solve(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
+             std::span<std::uint64_t> freeze_seq = {}, const StartFn* start = nullptr);
+
+  // Solves every flow of the system (the reference the incremental solves are checked against).
+  void solve_all(const MaxMinSystem& system, std::span<double> rate);
+
+  // Sequence numbers used so far (the next event gets this one).
+  [[nodiscard]] std::uint64_t next_sequence() const { return next_seq_; }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
+
+  void gather(const MaxMinSystem& system, std::span<const FlowId> flows);
+  void build_heap(const MaxMinSystem& system, std::span<const FlowId> flows);
+  void saturate(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t local, double level,
+                std::span<double> rate, std::span<std::uint64_t> freeze_seq);
+  void freeze(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t position, double value,
+              std::span<double> rate, std::span<std::uint64_t> freeze_seq);
+  void rekey(std::uint32_t local);
+
+  // ---- indexed heap over items: local constraints [0, n), then capped flows [n, n + caps) ----
+  [[nodiscard]] bool before(std::uint32_t a, std::uint32_t b) const {
+    if (key_level_[a] != key_level_[b]) return key_level_[a] < key_level_[b];
+    return key_order_[a] < key_order_[b];
+  }
+  void sift_up(std::uint32_t i);
+  void sift_down(std::uint32_t i);
+  void place(std::uint32_t i, std::uint32_t item) {
+    heap_[i] = item;
+    where_[item] = i;
+  }
+  std::uint32_t pop_top();
+  void erase(std::uint32_t item);
+
+  // Workspace, indexed by ConstraintId (sized to the system, reset through touched_).
+  std::vector<std::uint32_t> local_of_;  // kNone when the constraint is not in the solve
+  // Indexed by local constraint index (order of first appearance).
+  std::vector<ConstraintId> touched_;
+  std::vector<double> remaining_;        // R_c
+  std::vector<double> weight_sum_;       // W_c
+  std::vector<std::uint32_t> unfrozen_;  // flows not yet frozen on c
+  std::vector<std::uint32_t> cursor_;
+  std::vector<std::uint32_t> member_offset_;  // CSR: constraint -> positions in `flows`
+  std::vector<std::uint32_t> members_;
+  // Indexed by position in `flows`.
+  std::vector<std::uint8_t> frozen_;
+  // Indexed by heap item.
+  std::vector<double> key_level_;
+  std::vector<std::uint64_t> key_order_;
+  std::vector<std::uint32_t> where_;     // position in heap_, kNone when out
+  std::vector<std::uint32_t> cap_position_;  // item n + i -> position in `flows`
+  std::vector<std::uint32_t> heap_;
+  std::uint64_t next_seq_ = 0;
+};
+
+}  // namespace ct

@@ -1,0 +1,167 @@
+#include "sim/flow/max_min_solver.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "core/rng.h"
+
+namespace ct {
+namespace {
+
+std::vector<double> solve_all(const MaxMinSystem& s) {
+  std::vector<double> rate(s.flow_count(), -1.0);
+  MaxMinSolver solver;
+  solver.solve_all(s, rate);
+  return rate;
+}
+
+// One link of 12 shared by three flows of weights 1, 2, 3: level 12 / 6 = 2, rates 2, 4, 6
+// ("twice the weight, twice the share").
+TEST(MaxMinSolver, WeightsScaleTheShare) {
+  MaxMinSystem s;
+  const ConstraintId link = s.add_constraint(12.0);
+  const ConstraintId path[] = {link};
+  s.add_flow(path, 1.0);
+  s.add_flow(path, 2.0);
+  s.add_flow(path, 3.0);
+  const std::vector<double> rate = solve_all(s);
+  EXPECT_DOUBLE_EQ(rate[0], 2.0);
+  EXPECT_DOUBLE_EQ(rate[1], 4.0);
+  EXPECT_DOUBLE_EQ(rate[2], 6.0);
+}
+
+// Links X (10) and Y (4); flow a on X, b on X and Y, c on Y. Y saturates first at level 2
+// (b = c = 2); a then takes what is left of X: 10 - 2 = 8. An equal split of X would give a 5.
+TEST(MaxMinSolver, UpstreamBottleneckLeavesItsShareToOthers) {
+  MaxMinSystem s;
+  const ConstraintId x = s.add_constraint(10.0);
+  const ConstraintId y = s.add_constraint(4.0);
+  const ConstraintId pa[] = {x};
+  const ConstraintId pb[] = {x, y};
+  const ConstraintId pc[] = {y};
+  s.add_flow(pa);
+  s.add_flow(pb);
+  s.add_flow(pc);
+  const std::vector<double> rate = solve_all(s);
+  EXPECT_DOUBLE_EQ(rate[0], 8.0);
+  EXPECT_DOUBLE_EQ(rate[1], 2.0);
+  EXPECT_DOUBLE_EQ(rate[2], 2.0);
+}
+
+// A link of 100 with flows capped at 10 and 30 and one uncapped: the caps bind first (level 10,
+// then 30), the uncapped flow takes the rest, 100 - 10 - 30 = 60.
+TEST(MaxMinSolver, RateCapsBindBeforeTheLink) {
+  MaxMinSystem s;
+  const ConstraintId link = s.add_constraint(100.0);
+  const ConstraintId path[] = {link};
+  s.add_flow(path, 1.0, 10.0);
+  s.add_flow(path, 1.0, 30.0);
+  s.add_flow(path);
+  const std::vector<double> rate = solve_all(s);
+  EXPECT_DOUBLE_EQ(rate[0], 10.0);
+  EXPECT_DOUBLE_EQ(rate[1], 30.0);
+  EXPECT_DOUBLE_EQ(rate[2], 60.0);
+}
+
+// A failed link (capacity 0) stalls its flow (rate 0), and that flow then takes nothing from the
+// other link it crosses: the second flow there gets all of it, 50.
+TEST(MaxMinSolver, FailedConstraintStallsItsFlows) {
+  MaxMinSystem s;
+  const ConstraintId dead = s.add_constraint(0.0);
+  const ConstraintId shared = s.add_constraint(50.0);
+  const ConstraintId p0[] = {shared, dead};
+  const ConstraintId p1[] = {shared};
+  s.add_flow(p0);
+  s.add_flow(p1);
+  const std::vector<double> rate = solve_all(s);
+  EXPECT_EQ(rate[0], 0.0);
+  EXPECT_DOUBLE_EQ(rate[1], 50.0);
+}
+
+// ---- randomized properties ----
+
+MaxMinSystem random_system(Rng& rng) {
+  MaxMinSystem s;
+  const auto constraints = 2 + rng.uniform(40);
+  for (std::uint64_t c = 0; c < constraints; ++c) {
+    const bool failed = rng.uniform(25) == 0;
+    s.add_constraint(failed ? 0.0 : 1e9 * static_cast<double>(1 + rng.uniform(400)));
+  }
+  const auto flows = 1 + rng.uniform(120);
+  std::vector<ConstraintId> all(constraints);
+  for (std::uint64_t c = 0; c < constraints; ++c) all[c] = ConstraintId(c);
+  for (std::uint64_t f = 0; f < flows; ++f) {
+    const auto hops = 1 + rng.uniform(std::min<std::uint64_t>(5, constraints));
+    for (std::uint64_t h = 0; h < hops; ++h) std::swap(all[h], all[h + rng.uniform(constraints - h)]);
+    const double weight = rng.uniform(3) == 0 ? 0.25 + 4.0 * rng.uniform01() : 1.0;
+    const double cap = rng.uniform(5) == 0 ? 1e9 * static_cast<double>(1 + rng.uniform(100)) : kNoRateCap;
+    s.add_flow(std::span<const ConstraintId>(all.data(), hops), weight, cap);
+  }
+  return s;
+}
+
+// Connected components of the flow/constraint graph (union-find over constraints), as lists of
+// flows in increasing order.
+std::vector<std::vector<FlowId>> components(const MaxMinSystem& s) {
+  std::vector<std::uint32_t> parent(s.constraint_count());
+  std::iota(parent.begin(), parent.end(), 0U);
+  auto find = [&](std::uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (std::size_t f = 0; f < s.flow_count(); ++f) {
+    const auto path = s.path(FlowId(f));
+    for (const ConstraintId c : path) parent[find(c.value())] = find(path[0].value());
+  }
+  std::vector<std::vector<FlowId>> by_root(s.constraint_count());
+  for (std::size_t f = 0; f < s.flow_count(); ++f) by_root[find(s.path(FlowId(f))[0].value())].push_back(FlowId(f));
+  std::erase_if(by_root, [](const auto& v) { return v.empty(); });
+  return by_root;
+}
+
+constexpr double kRel = 1e-9;
+
+// For 300 random systems (failed links, weights, caps included):
+//   feasibility: every constraint's allocated rate <= capacity (1 + 1e-9), every rate <= its cap;
+//   optimality: every flow is at its cap or crosses a saturated constraint (load >= capacity
+//   (1 - 1e-9)) on which its rate / weight is the largest (the max-min condition);
+//   incrementality: solving each connected component alone gives bit-identical rates.
+TEST(MaxMinSolver, RandomSystemsAreFeasibleMaxMinAndComponentLocal) {
+  MaxMinSolver solver;
+  for (std::uint64_t trial = 0; trial < 300; ++trial) {
+    Rng rng(42, trial, 0);
+    const MaxMinSystem s = random_system(rng);
+    std::vector<double> rate(s.flow_count(), -1.0);
+    solver.solve_all(s, rate);
+
+    std::vector<double> load(s.constraint_count(), 0.0);
+    std::vector<double> top_level(s.constraint_count(), 0.0);
+    for (std::size_t f = 0; f < s.flow_count(); ++f) {
+      ASSERT_GE(rate[f], 0.0);
+      ASSERT_LE(rate[f], s.rate_cap[f] * (1 + kRel));
+      for (const ConstraintId c : s.path(FlowId(f))) {
+        load[c.value()] += rate[f];
+        top_level[c.value()] = std::max(top_level[c.value()], rate[f] / s.weight[f]);
+      }
+    }
+    for (std::size_t c = 0; c < s.constraint_count(); ++c) ASSERT_LE(load[c], s.capacity[c] * (1 + kRel)) << trial;
+    for (std::size_t f = 0; f < s.flow_count(); ++f) {
+      bool bottlenecked = rate[f] >= s.rate_cap[f] * (1 - kRel);
+      for (const ConstraintId c : s.path(FlowId(f))) {
+        const bool saturated = load[c.value()] >= s.capacity[c.value()] * (1 - kRel);
+        bottlenecked |= saturated && rate[f] / s.weight[f] >= top_level[c.value()] * (1 - kRel);
+      }
+      ASSERT_TRUE(bottlenecked) << "trial " << trial << " flow " << f;
+    }
+
+    std::vector<double> piecewise(s.flow_count(), -1.0);
+    for (const std::vector<FlowId>& component : components(s)) solver.solve(s, component, piecewise);
+    for (std::size_t f = 0; f < s.flow_count(); ++f) ASSERT_EQ(piecewise[f], rate[f]) << trial;
+  }
+}
+
+}  // namespace
+}  // namespace ct

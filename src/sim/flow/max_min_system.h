@@ -1,0 +1,85 @@
+// The input of the max-min solver: constraints (resources with a capacity) and flows (variables)
+// that each cross a list of constraints, stored as a struct of dense arrays. The solver knows
+// nothing about switches or cables: the caller decides what a constraint is (one direction of a
+// cable, a NIC, a PCIe link) and numbers it.
+//
+// Paths are CSR-like: flow f crosses path_pool[path_begin[f] .. path_begin[f] + path_size[f]).
+// The pool is append-only so that a flow can be given a new path (rerouting) without moving the
+// others: the old slice simply stops being referenced.
+//
+// Each hop has a fraction a in (0, 1] (path_fraction, parallel to path_pool): the flow uses a x its
+// rate of that constraint. 1 on every hop of a single path; a flow whose packets are sprayed over
+// k equal-cost members crosses each member with a = 1/k (per tier, multiplied along the tree), so
+// one variable models the whole spread.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/strong_id.h"
+
+namespace ct {
+
+// A resource shared by flows: one direction of a cable, a NIC port, ... Dense index into
+// MaxMinSystem::capacity.
+using ConstraintId = StrongId<struct ConstraintTag>;
+
+constexpr double kNoRateCap = std::numeric_limits<double>::infinity();
+
+struct MaxMinSystem {
+  // ---- constraints ----
+  std::vector<double> capacity;  // bits per second, >= 0; 0 = failed (its flows get rate 0)
+
+  // ---- flows ----
+  std::vector<std::uint32_t> path_begin;  // index of the flow's first hop in path_pool
+  std::vector<std::uint32_t> path_size;   // number of hops, >= 1
+  std::vector<double> weight;             // > 0; rate = weight x fair-share level
+  std::vector<double> rate_cap;           // bits per second, kNoRateCap when none (e.g. a NIC limit)
+  std::vector<ConstraintId> path_pool;
+  std::vector<double> path_fraction;  // parallel to path_pool, in (0, 1]
+
+  [[nodiscard]] std::size_t constraint_count() const { return capacity.size(); }
+  [[nodiscard]] std::size_t flow_count() const { return path_begin.size(); }
+
+  [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const {
+    return {path_pool.data() + path_begin[f.value()], path_size[f.value()]};
+  }
+  [[nodiscard]] std::span<const double> fractions(FlowId f) const {
+    return {path_fraction.data() + path_begin[f.value()], path_size[f.value()]};
+  }
+
+  ConstraintId add_constraint(double capacity_bps) {
+    capacity.push_back(capacity_bps);
+    return ConstraintId(capacity.size() - 1);
+  }
+
+  // PRECONDITION: path is non-empty, names existing constraints, and names no constraint twice;
+  // weight > 0; cap > 0; fractions empty (all 1) or one per hop, each in (0, 1].
+  FlowId add_flow(std::span<const ConstraintId> hops, double flow_weight = 1.0, double cap = kNoRateCap,
+                  std::span<const double> hop_fractions = {}) {
+    path_begin.push_back(0);
+    path_size.push_back(0);
+    weight.push_back(flow_weight);
+    rate_cap.push_back(cap);
+    const FlowId f(path_begin.size() - 1);
+    set_path(f, hops, hop_fractions);
+    return f;
+  }
+
+  // Gives flow f a new path (appended to the pool). Same PRECONDITION on hops as add_flow.
+  void set_path(FlowId f, std::span<const ConstraintId> hops, std::span<const double> hop_fractions = {}) {
+    path_begin[f.value()] = static_cast<std::uint32_t>(path_pool.size());
+    path_size[f.value()] = static_cast<std::uint32_t>(hops.size());
+    path_pool.insert(path_pool.end(), hops.begin(), hops.end());
+    if (hop_fractions.empty()) {
+      path_fraction.insert(path_fraction.end(), hops.size(), 1.0);
+    } else {
+      path_fraction.insert(path_fraction.end(), hop_fractions.begin(), hop_fractions.end());
+    }
+  }
+};
+
+}  // namespace ct

@@ -1,0 +1,335 @@
+#include "traffic/flow_file.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "routing/port_address.h"
+#include "spec/suggest.h"
+
+namespace ct {
+namespace {
+
+constexpr std::array<const char*, 8> kColumns = {"src",  "dst",  "protocol", "src_port",
+                                                 "dst_port", "size", "bursts", "idle_us"};
+
+// One flow as text: each field's value and where it was written.
+struct Cell {
+  std::string text;
+  SourceLocation where;
+  bool present = false;
+};
+struct Record {
+  SourceLocation where;
+  std::string prefix;  // "flows[3]." in YAML, "" in CSV
+  std::map<std::string, Cell> cells;
+};
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+template <typename Int>
+bool parse_int(const std::string& text, Int& out) {
+  const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(begin, end, out, 10);
+  return begin != end && ec == std::errc() && ptr == end;
+}
+
+// Turns records into flows, collecting every problem.
+class FlowResolver {
+ public:
+  FlowResolver(const std::string& file, const Topology& topology) : file_(file), topology_(topology) {}
+
+  void add(const Record& r) {
+    Flow f;
+    bool ok = true;
+    ok &= endpoint(r, "src", f.src);
+    ok &= endpoint(r, "dst", f.dst);
+    ok &= protocol(r, f.key.protocol);
+    ok &= port(r, "src_port", true, f.key.src_port);
+    ok &= port(r, "dst_port", false, f.key.dst_port);
+    ok &= size(r, f.size);
+    ok &= bursts(r, f.bursts);
+    ok &= idle(r, f.idle_us);
+    if (ok && topology_.plane[f.src.value()] != topology_.plane[f.dst.value()]) {
+      error(r.where, r.prefix + "dst", "source and destination are on different planes; planes are separate networks");
+      ok = false;
+    }
+    if (ok && f.src == f.dst) {
+      error(r.where, r.prefix + "dst", "source and destination are the same port");
+      ok = false;
+    }
+    if (!ok) return;
+    f.key.src_ip = port_address(topology_, f.src);
+    f.key.dst_ip = port_address(topology_, f.dst);
+    f.label = fmt::format("{}:{}", file_, r.where.line);
+    flows_.push_back(f);
+  }
+
+  void error(const SourceLocation& where, std::string field, std::string message) {
+    errors_.push_back(Diagnostic{where, std::move(field), std::move(message), Severity::kError});
+  }
+
+  Result<std::vector<Flow>> result() {
+    if (!errors_.empty()) return errors_;
+    return std::move(flows_);
+  }
+  const std::string& file() const { return file_; }
+
+ private:
+  const Cell* cell(const Record& r, const char* name) const {
+    auto it = r.cells.find(name);
+    return it == r.cells.end() || !it->second.present ? nullptr : &it->second;
+  }
+
+  bool endpoint(const Record& r, const char* name, VertexId& out) {
+    const Cell* c = cell(r, name);
+    if (c == nullptr) {
+      error(r.where, r.prefix + name, "required field is missing: a port name (host0/nic1) or its IPv4 address");
+      return false;
+    }
+    std::optional<VertexId> v;
+    if (auto address = parse_ipv4(c->text)) {
+      v = port_of_address(topology_, *address);
+    } else {
+      v = parse_port_name(topology_, c->text);
+    }
+    if (!v) {
+      error(c->where, r.prefix + name,
+            fmt::format("'{}' is no backend port of this fabric ({} hosts x {} NICs x {} planes; e.g. host0/nic0 "
+                        "or {})",
+                        c->text, topology_.host_count, topology_.ports_per_host, topology_.planes,
+                        format_ipv4(port_address(topology_, VertexId(0u)))));
+      return false;
+    }
+    out = *v;
+    return true;
+  }
+
+  bool protocol(const Record& r, std::uint8_t& out) {
+    const Cell* c = cell(r, "protocol");
+    if (c == nullptr || c->text == "udp") return true;
+    if (c->text == "tcp") {
+      out = kIpProtoTcp;
+      return true;
+    }
+    int number = 0;
+    if (parse_int(c->text, number) && number >= 0 && number <= 255) {
+      out = static_cast<std::uint8_t>(number);
+      return true;
+    }
+    error(c->where, r.prefix + "protocol", fmt::format("expected udp, tcp or a protocol number 0..255, got '{}'", c->text));
+    return false;
+  }
+
+  bool port(const Record& r, const char* name, bool required, std::uint16_t& out) {
+    const Cell* c = cell(r, name);
+    if (c == nullptr) {
+      if (required) error(r.where, r.prefix + name, "required field is missing: the UDP/TCP port, 0..65535");
+      return !required;
+    }
+    int number = 0;
+    if (!parse_int(c->text, number) || number < 0 || number > 65535) {
+      error(c->where, r.prefix + name, fmt::format("expected a port number 0..65535, got '{}'", c->text));
+      return false;
+    }
+    out = static_cast<std::uint16_t>(number);
+    return true;
+  }
+
+  bool size(const Record& r, Bytes& out) {
+    const Cell* c = cell(r, "size");
+    if (c == nullptr) return true;
+    if (!parse_size(c->text, out) || out.value() <= 0) {
+      error(c->where, r.prefix + "size",
+            fmt::format("expected a positive size such as 1048576, 64MB or 1GiB, got '{}'", c->text));
+      return false;
+    }
+    return true;
+  }
+
+  bool bursts(const Record& r, int& out) {
+    const Cell* c = cell(r, "bursts");
+    if (c == nullptr) return true;
+    if (!parse_int(c->text, out) || out < 1) {
+      error(c->where, r.prefix + "bursts", fmt::format("expected an integer >= 1, got '{}'", c->text));
+      return false;
+    }
+    return true;
+  }
+
+  bool idle(const Record& r, double& out) {
+    const Cell* c = cell(r, "idle_us");
+    if (c == nullptr) return true;
+    auto [ptr, ec] = std::from_chars(c->text.data(), c->text.data() + c->text.size(), out);
+    if (c->text.empty() || ec != std::errc() || ptr != c->text.data() + c->text.size() || !(out >= 0) ||
+        !std::isfinite(out)) {
+      error(c->where, r.prefix + "idle_us", fmt::format("expected a number of microseconds >= 0, got '{}'", c->text));
+      return false;
+    }
+    return true;
+  }
+
+  const std::string& file_;
+  const Topology& topology_;
+  std::vector<Flow> flows_;
+  Diagnostics errors_;
+};
+
+std::vector<std::string> column_names() { return {kColumns.begin(), kColumns.end()}; }
+
+bool known_column(const std::string& name) {
+  return std::find(kColumns.begin(), kColumns.end(), name) != kColumns.end();
+}
+
+void read_csv(const std::string& text, FlowResolver& resolver) {
+  const std::string& file = resolver.file();
+  std::vector<std::string> header;
+  std::size_t start = 0;
+  int line = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view raw(text.data() + start, end - start);
+    ++line;
+    start = end + 1;
+    if (trim(raw).empty() || trim(raw).starts_with('#')) continue;
+    // Cells with the column where each begins.
+    std::vector<std::pair<std::string, int>> cells;
+    std::size_t from = 0;
+    while (true) {
+      const std::size_t comma = raw.find(',', from);
+      const std::string_view piece = raw.substr(from, comma == std::string_view::npos ? raw.npos : comma - from);
+      const auto lead = piece.find_first_not_of(" \t");
+      const int column = static_cast<int>(from + (lead == std::string_view::npos ? 0 : lead)) + 1;
+      cells.emplace_back(trim(piece), column);
+      if (comma == std::string_view::npos) break;
+      from = comma + 1;
+    }
+    if (header.empty()) {
+      for (const auto& [name, column] : cells) {
+        if (!known_column(name)) {
+          resolver.error({file, line, column}, name,
+                         "unknown column" + did_you_mean(name, column_names()) +
+                             "; columns: src, dst, protocol, src_port, dst_port, size, bursts, idle_us");
+        }
+        header.push_back(name);
+      }
+      continue;
+    }
+    Record r;
+    r.where = {file, line, 1};
+    if (cells.size() != header.size()) {
+      resolver.error(r.where, "", fmt::format("expected {} cells as in the header, got {}", header.size(), cells.size()));
+      continue;
+    }
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (!known_column(header[i]) || cells[i].first.empty()) continue;
+      r.cells[header[i]] = Cell{cells[i].first, {file, line, cells[i].second}, true};
+    }
+    resolver.add(r);
+  }
+  if (header.empty()) resolver.error({file, 1, 1}, "", "empty CSV: expected a header line such as src,dst,src_port");
+}
+
+SourceLocation yaml_location(const std::string& file, const YAML::Node& node) {
+  const YAML::Mark m = node.Mark();
+  if (m.is_null() || m.line < 0) return {file, 0, 0};
+  return {file, m.line + 1, m.column + 1};
+}
+
+void read_yaml(const std::string& text, FlowResolver& resolver) {
+  const std::string& file = resolver.file();
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    resolver.error({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax error: " + e.msg);
+    return;
+  }
+  YAML::Node list = root;
+  if (root.IsMap()) {
+    for (const auto& entry : root) {
+      if (entry.first.Scalar() != "flows") {
+        resolver.error(yaml_location(file, entry.first), entry.first.Scalar(),
+                       "unknown field" + did_you_mean(entry.first.Scalar(), {"flows"}) + "; expected flows:");
+      }
+    }
+    list = root["flows"];
+  }
+  if (!list || !list.IsSequence()) {
+    resolver.error({file, 1, 1}, "flows", "expected a list of flows under `flows:`");
+    return;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node item = list[i];
+    Record r;
+    r.where = yaml_location(file, item);
+    r.prefix = fmt::format("flows[{}].", i);
+    if (!item.IsMap()) {
+      resolver.error(r.where, fmt::format("flows[{}]", i), "expected a mapping such as {src: host0/nic0, dst: host1/nic0, src_port: 49152}");
+      continue;
+    }
+    bool ok = true;
+    for (const auto& entry : item) {
+      const std::string name = entry.first.Scalar();
+      const SourceLocation where = yaml_location(file, entry.first);
+      if (!known_column(name)) {
+        resolver.error(where, r.prefix + name, "unknown field" + did_you_mean(name, column_names()));
+        ok = false;
+        continue;
+      }
+      if (!entry.second.IsScalar()) {
+        resolver.error(where, r.prefix + name, "expected a single value");
+        ok = false;
+        continue;
+      }
+      r.cells[name] = Cell{entry.second.Scalar(), yaml_location(file, entry.second), true};
+    }
+    if (ok) resolver.add(r);
+  }
+}
+
+}  // namespace
+
+bool parse_size(const std::string& text, Bytes& out) {
+  const std::string t = trim(text);
+  double number = 0;
+  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), number);
+  if (ec != std::errc() || ptr == t.data() || !std::isfinite(number) || number < 0) return false;
+  const std::string unit = trim(std::string_view(ptr, static_cast<std::size_t>(t.data() + t.size() - ptr)));
+  static const std::map<std::string, double> kUnits = {
+      {"", 1},      {"B", 1},      {"KB", 1e3},  {"MB", 1e6},  {"GB", 1e9},  {"TB", 1e12},
+      {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+  auto it = kUnits.find(unit);
+  if (it == kUnits.end()) return false;
+  const double bytes = std::round(number * it->second);
+  if (bytes > 9.0e18) return false;
+  out = Bytes(static_cast<std::int64_t>(bytes));
+  return true;
+}
+
+Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const Topology& topology) {
+  FlowResolver resolver(file, topology);
+  if (file.ends_with(".csv")) {
+    read_csv(text, resolver);
+  } else {
+    read_yaml(text, resolver);
+  }
+  auto result = resolver.result();
+  if (result.ok() && result.value().empty()) return Diagnostic{{file, 1, 1}, "flows", "the file lists no flows"};
+  return result;
+}
+
+}  // namespace ct

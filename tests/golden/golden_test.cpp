@@ -1,0 +1,149 @@
+// Golden files: the outputs of `clustertwin plan` (text and JSON) for every bundled example and of
+// `clustertwin topology` (JSON and DOT) for the small ones, produced through the library exactly as
+// the CLI produces them, compared byte for byte with tests/golden/expected/. A difference prints the
+// first differing lines. To accept a change on purpose:
+//   CT_UPDATE_GOLDEN=1 ./build/tests/golden/golden_test     (or: make golden)
+// and review the diff of tests/golden/expected/ before committing it.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <cctype>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "io/files.h"
+#include "io/loaders.h"
+#include "plan/planner.h"
+#include "report/plan_report.h"
+#include "report/topology_export.h"
+#include "topology/builder.h"
+
+namespace ct {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kExamples = CT_SOURCE_DIR "/examples";
+const std::string kExpected = CT_SOURCE_DIR "/tests/golden/expected";
+// Examples small enough for their whole topology to be a readable golden file.
+const std::vector<std::string> kSmallExamples = {"homelab", "lab-32"};
+
+enum class Output { kPlanText, kPlanJson, kTopologyJson, kTopologyDot };
+
+struct GoldenCase {
+  std::string example;  // file stem in examples/
+  Output output;
+  std::string file;     // name in tests/golden/expected/
+};
+
+std::vector<GoldenCase> golden_cases() {
+  std::vector<std::string> stems;
+  for (const auto& entry : fs::directory_iterator(kExamples)) {
+    if (entry.path().extension() == ".yaml") stems.push_back(entry.path().stem().string());
+  }
+  std::sort(stems.begin(), stems.end());
+  std::vector<GoldenCase> cases;
+  for (const auto& stem : stems) {
+    cases.push_back({stem, Output::kPlanText, stem + ".plan.txt"});
+    cases.push_back({stem, Output::kPlanJson, stem + ".plan.json"});
+    if (std::find(kSmallExamples.begin(), kSmallExamples.end(), stem) != kSmallExamples.end()) {
+      cases.push_back({stem, Output::kTopologyJson, stem + ".topology.json"});
+      cases.push_back({stem, Output::kTopologyDot, stem + ".topology.dot"});
+    }
+  }
+  return cases;
+}
+
+// The output as the CLI would write it, or the diagnostics when the example does not load.
+std::string produce(const GoldenCase& c) {
+  auto catalog = load_catalog(CT_SOURCE_DIR "/catalog");
+  if (!catalog) return "catalog error:\n" + format_diagnostics(catalog.errors());
+  auto spec = load_spec(kExamples + "/" + c.example + ".yaml", catalog.value());
+  if (!spec) return "spec error:\n" + format_diagnostics(spec.errors());
+  if (const auto problems = check_buildable(spec.value()); !problems.empty()) {
+    return "build error:\n" + format_diagnostics(problems);
+  }
+  const Topology topology = build_topology(spec.value(), catalog.value());
+  switch (c.output) {
+    case Output::kPlanText: return to_text(plan(spec.value(), topology, catalog.value()));
+    case Output::kPlanJson: return to_json(plan(spec.value(), topology, catalog.value()));
+    case Output::kTopologyJson: return to_json(topology, catalog.value());
+    case Output::kTopologyDot: return to_dot(topology);
+  }
+  return "";
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// A unified-diff-like hint: the first differing line with 2 lines of context and up to 6 lines of
+// each side.
+std::string diff_hint(const std::string& expected, const std::string& actual) {
+  const auto e = split_lines(expected);
+  const auto a = split_lines(actual);
+  std::size_t first = 0;
+  while (first < e.size() && first < a.size() && e[first] == a[first]) ++first;
+  const std::size_t from = first >= 2 ? first - 2 : 0;
+  std::ostringstream out;
+  out << "@@ first difference at line " << first + 1 << " (expected " << e.size() << " lines, got " << a.size()
+      << ") @@\n";
+  for (std::size_t i = from; i < first; ++i) out << "  " << e[i] << "\n";
+  for (std::size_t i = first; i < std::min(e.size(), first + 6); ++i) out << "- " << e[i] << "\n";
+  for (std::size_t i = first; i < std::min(a.size(), first + 6); ++i) out << "+ " << a[i] << "\n";
+  return out.str();
+}
+
+bool updating() {
+  const char* v = std::getenv("CT_UPDATE_GOLDEN");
+  return v != nullptr && std::string(v) == "1";
+}
+
+class Golden : public testing::TestWithParam<GoldenCase> {};
+
+TEST_P(Golden, MatchesExpectedFile) {
+  const GoldenCase& c = GetParam();
+  const std::string path = kExpected + "/" + c.file;
+  const std::string actual = produce(c);
+  if (updating()) {
+    fs::create_directories(kExpected);
+    ASSERT_TRUE(write_file_atomic(path, actual).ok()) << path;
+    return;
+  }
+  auto expected = read_text_file(path);
+  ASSERT_TRUE(expected.ok()) << path << " is missing: run CT_UPDATE_GOLDEN=1 " << "golden_test (make golden)";
+  EXPECT_TRUE(expected.value() == actual)
+      << path << " differs from the output; if the change is intended, run CT_UPDATE_GOLDEN=1 golden_test "
+      << "(make golden) and review the diff\n"
+      << diff_hint(expected.value(), actual);
+}
+
+std::string case_name(const testing::TestParamInfo<GoldenCase>& info) {
+  std::string name = info.param.file;
+  for (auto& ch : name) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, Golden, testing::ValuesIn(golden_cases()), case_name);
+
+// Every expected file belongs to a case: a renamed or removed example leaves no stale golden file.
+TEST(GoldenFiles, NoStaleExpectedFiles) {
+  if (!fs::is_directory(kExpected)) GTEST_SKIP() << "no expected files yet";
+  std::vector<std::string> known;
+  for (const auto& c : golden_cases()) known.push_back(c.file);
+  for (const auto& entry : fs::directory_iterator(kExpected)) {
+    const auto name = entry.path().filename().string();
+    EXPECT_NE(std::find(known.begin(), known.end(), name), known.end()) << "stale golden file " << name;
+  }
+}
+
+}  // namespace
+}  // namespace ct

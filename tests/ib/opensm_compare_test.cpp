@@ -1,0 +1,413 @@
+// Side by side with the real OpenSM (Debian packages opensm, ibsim-utils, infiniband-diags, which
+// scripts/setup.sh installs): for each fabric and engine, our exporter writes an ibsim net file,
+// ibsim simulates the fabric, OpenSM routes it once (-o) through the umad2sim preload, dump_fts
+// reads the LFTs back from the simulated switches, and we compare OpenSM's tables with ours on the
+// same fabric, matching switches and destinations by GUID (OpenSM numbers LIDs its own way):
+//   * both deliver every (CA port, CA LID) pair;
+//   * ours has no credit loop wherever OpenSM's has none;
+//   * our uplink balance is as good or better: per rank, fabric-wide spread (max - min
+//     destinations per uplink) and worst per-switch spread no larger than OpenSM's;
+//   * where OpenSM's ftree refuses the fabric (no root file and not a pure fat tree: it falls back
+//     to minhop), ours refuses too, and our minhop is compared with its fallback; with the roots
+//     given both route the degraded tree.
+// Fabrics: the lab-32 example through the spec/topology builder (2 levels, 8 parallel cables per
+// leaf-spine pair), a generated 3-level fat tree, and degraded copies (cables and hosts removed).
+//
+// Process hygiene: every process runs in a fresh mkdtemp folder (umad2sim creates its fake sysfs
+// as ./sys-<pid> in the working directory, and removes it only on a clean exit), ibsim gets a
+// socket name of its own (IBSIM_SOCKNAME, abstract unix sockets "<name>:ctl" etc.), each process
+// is waited for with a deadline and killed by PID only, and the folder is removed at the end.
+// Skipped, saying why, when the tools are not installed or the simulator cannot start here.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "ib/fabric_edits.h"
+#include "ib/ib_checks.h"
+#include "ib/ib_ranking.h"
+#include "ib/ib_routing.h"
+#include "ib/ibnetdiscover.h"
+#include "ib/lft_dump.h"
+#include "ib/switch_graph.h"
+#include "ib/topology_to_ib.h"
+#include "io/loaders.h"
+#include "topology/builder.h"
+
+namespace ct {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kOpenSm = "/usr/sbin/opensm";
+constexpr const char* kIbsim = "/usr/bin/ibsim";
+constexpr const char* kDumpFts = "/usr/sbin/dump_fts";
+constexpr const char* kUmad2sim = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// fork + exec with extra environment, in `cwd`, stdout and stderr to `log`. Returns the PID.
+pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, const fs::path& cwd,
+            const fs::path& log) {
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  if (chdir(cwd.c_str()) != 0) _exit(126);
+  const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    dup2(fd, 1);
+    dup2(fd, 2);
+    close(fd);
+  }
+  const int null_in = open("/dev/null", O_RDONLY);
+  if (null_in >= 0) dup2(null_in, 0);
+  for (const auto& kv : env) putenv(const_cast<char*>(kv.c_str()));
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execv(args[0], args.data());
+  _exit(127);
+}
+
+// Waits for `pid` up to `seconds`; kills it (by PID) when late. Returns the exit status or -1.
+int wait_for(pid_t pid, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return -1;
+}
+
+// SIGTERM, then (wait_for) SIGKILL after 3 s; by PID only.
+void stop(pid_t pid) {
+  if (pid <= 0) return;
+  kill(pid, SIGTERM);
+  wait_for(pid, 3.0);
+}
+
+bool contains(const std::string& text, const std::string& word) { return text.find(word) != std::string::npos; }
+
+// One OpenSM run's outcome.
+struct OpenSmRun {
+  std::string engine_used;  // from "<engine> tables configured on all switches"
+  std::string log;
+  std::optional<IbRouting> routing;
+  std::string skip;  // why the environment cannot run it ("" = it ran)
+};
+
+class Sandbox {
+ public:
+  Sandbox() {
+    char templ[] = "/tmp/ct-opensm-XXXXXX";
+    if (mkdtemp(templ) != nullptr) dir_ = templ;
+  }
+  ~Sandbox() {
+    stop(ibsim_);
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+  Sandbox(const Sandbox&) = delete;
+  Sandbox& operator=(const Sandbox&) = delete;
+
+  [[nodiscard]] const fs::path& dir() const { return dir_; }
+
+  // Starts ibsim on `net` under a fresh socket name; "" or why it could not start.
+  std::string start_ibsim(const std::string& net_text, std::size_t nodes, std::size_t ports) {
+    stop(ibsim_);
+    ibsim_ = -1;
+    ++runs_;
+    socket_ = fmt::format("ct{}r{}", getpid(), runs_);
+    const fs::path net = dir_ / fmt::format("fabric{}.net", runs_);
+    std::ofstream(net) << net_text;
+    const fs::path log = dir_ / fmt::format("ibsim{}.log", runs_);
+    ibsim_ = spawn({kIbsim, "-s", "-n", "-N", std::to_string(nodes + 16), "-S", std::to_string(nodes + 16), "-P",
+                    std::to_string(ports + 64), net.string()},
+                   {"IBSIM_SOCKNAME=" + socket_}, dir_, log);
+    for (int i = 0; i < 500; ++i) {
+      const std::string text = read_file(log);
+      if (contains(text, "Network simulator ready")) return "";
+      int status = 0;
+      if (waitpid(ibsim_, &status, WNOHANG) == ibsim_) {
+        ibsim_ = -1;
+        if (contains(text, "parsing") && (contains(text, "fatal") || contains(text, "failed"))) {
+          ADD_FAILURE() << "ibsim rejected our net file:\n" << text;
+          return "ibsim rejected the net file";
+        }
+        return "ibsim exited at start-up: " + text.substr(0, 400);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return "ibsim did not become ready within 10 s";
+  }
+
+  std::vector<std::string> sim_env(const fs::path& work) const {
+    return {"IBSIM_SOCKNAME=" + socket_, std::string("LD_PRELOAD=") + kUmad2sim, "OSM_TMP_DIR=" + work.string(),
+            "OSM_CACHE_DIR=" + work.string()};
+  }
+
+  OpenSmRun run_opensm(const IbFabric& fabric, const std::string& engine, const std::vector<IbNodeId>& roots) {
+    OpenSmRun run;
+    const fs::path work = dir_ / fmt::format("{}-{}", engine, runs_);
+    fs::create_directories(work);
+    std::vector<std::string> argv = {kOpenSm, "-o", "-R", engine, "-f", (work / "osm.log").string(), "--dump_files_dir",
+                                     work.string()};
+    if (!roots.empty()) {
+      std::ofstream roots_file(work / "roots");
+      for (const IbNodeId r : roots) roots_file << format_guid(fabric.guid[r.value()]) << "\n";
+      argv.push_back("-a");
+      argv.push_back((work / "roots").string());
+    }
+    const int rc = wait_for(spawn(argv, sim_env(work), work, work / "opensm.out"), 60);
+    run.log = read_file(work / "osm.log");
+    if (rc != 0) {
+      run.skip = fmt::format("opensm exited with {}: {}", rc, read_file(work / "opensm.out").substr(0, 400));
+      return run;
+    }
+    for (const char* e : {"ftree", "updn", "minhop"}) {
+      if (contains(run.log, fmt::format("{} tables configured", e))) run.engine_used = e;
+    }
+    // dump_fts reads the tables back from the simulated switches.
+    const int drc = wait_for(spawn({kDumpFts}, sim_env(work), work, work / "fts.txt"), 60);
+    const std::string fts = read_file(work / "fts.txt");
+    if (drc != 0) {
+      run.skip = fmt::format("dump_fts exited with {}: {}", drc, fts.substr(0, 400));
+      return run;
+    }
+    auto dump = parse_lft_dump(fts, "dump_fts");
+    EXPECT_TRUE(dump.ok()) << (dump.ok() ? "" : format_diagnostics(dump.errors()));
+    if (!dump.ok()) return run;
+    auto routing = routing_from_lft_dump(fabric, dump.value(), "dump_fts");
+    EXPECT_TRUE(routing.ok()) << (routing.ok() ? "" : format_diagnostics(routing.errors()));
+    if (routing.ok()) run.routing = std::move(routing).value();
+    return run;
+  }
+
+ private:
+  fs::path dir_;
+  pid_t ibsim_ = -1;
+  int runs_ = 0;
+  std::string socket_;
+};
+
+std::string missing_tools() {
+  std::string missing;
+  for (const char* tool : {kOpenSm, kIbsim, kDumpFts, kUmad2sim}) {
+    if (!fs::exists(tool)) missing += std::string(" ") + tool;
+  }
+  return missing;
+}
+
+// The lab-32 example (32 HGX nodes x 8 NICs, rail-optimized, 8 leaves, 4 spines), through the
+// real spec and topology builder.
+std::optional<IbFabric> lab32() {
+  auto catalog = load_catalog(std::string(CT_SOURCE_DIR) + "/catalog");
+  if (!catalog) return std::nullopt;
+  auto spec = load_spec(std::string(CT_SOURCE_DIR) + "/examples/lab-32.yaml", catalog.value());
+  if (!spec || !check_buildable(spec.value()).empty()) return std::nullopt;
+  auto fabric = fabric_from_topology(build_topology(spec.value(), catalog.value()), 0);
+  if (!fabric) return std::nullopt;
+  return std::move(fabric).value();
+}
+
+// A 3-level fat tree: 4 pods of 4 leaves and 4 spines, 4 hosts per leaf, 16 cores in 4 groups;
+// core group j joins spine j of every pod.
+IbFabric three_level() {
+  constexpr int kPods = 4, kLeaves = 4, kSpines = 4, kHosts = 4, kCores = 4;
+  IbFabric f;
+  std::uint64_t guid = 0x300000;
+  std::vector<IbNodeId> leaf, spine, core;
+  for (int p = 0; p < kPods; ++p) {
+    for (int l = 0; l < kLeaves; ++l) {
+      leaf.push_back(f.add_node(IbNodeType::kSwitch, guid, fmt::format("S-{:016x}", guid), fmt::format("pod{}/leaf{}", p, l), 8));
+      ++guid;
+    }
+    for (int s = 0; s < kSpines; ++s) {
+      spine.push_back(f.add_node(IbNodeType::kSwitch, guid, fmt::format("S-{:016x}", guid), fmt::format("pod{}/spine{}", p, s), 8));
+      ++guid;
+    }
+  }
+  for (int j = 0; j < kSpines; ++j) {
+    for (int c = 0; c < kCores; ++c) {
+      core.push_back(f.add_node(IbNodeType::kSwitch, guid, fmt::format("S-{:016x}", guid), fmt::format("core{}/{}", j, c), 8));
+      ++guid;
+    }
+  }
+  std::uint64_t ca_guid = 0x400000;
+  for (int p = 0; p < kPods; ++p) {
+    for (int l = 0; l < kLeaves; ++l) {
+      const IbNodeId lf = leaf[static_cast<std::size_t>(p * kLeaves + l)];
+      for (int h = 0; h < kHosts; ++h) {
+        const IbNodeId ca = f.add_node(IbNodeType::kCa, ca_guid, fmt::format("H-{:016x}", ca_guid),
+                                       fmt::format("pod{}/leaf{}/host{}", p, l, h), 1);
+        ca_guid += 2;
+        f.connect(lf, h + 1, ca, 1);
+      }
+      for (int s = 0; s < kSpines; ++s) f.connect(lf, kHosts + 1 + s, spine[static_cast<std::size_t>(p * kSpines + s)], l + 1);
+    }
+    for (int s = 0; s < kSpines; ++s) {
+      for (int c = 0; c < kCores; ++c) {
+        f.connect(spine[static_cast<std::size_t>(p * kSpines + s)], kLeaves + 1 + c, core[static_cast<std::size_t>(s * kCores + c)], p + 1);
+      }
+    }
+  }
+  return f;
+}
+
+struct Case {
+  std::string name;
+  IbFabric fabric;
+  bool ftree_refused = false;  // expected: without roots, OpenSM's ftree and ours both refuse
+};
+
+std::size_t port_total(const IbFabric& f) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < f.node_count(); ++i) n += f.ports(IbNodeId(i)) + 1U;
+  return n;
+}
+
+// `give_roots`: both sides get the detected roots (OpenSM -a); otherwise both detect them, and
+// OpenSM's ftree then insists on a pure fat tree.
+void compare(Sandbox& box, const Case& c, const std::string& engine, bool give_roots) {
+  const std::string label = fmt::format("{}{}", c.name, give_roots ? "" : " (no roots)");
+  SCOPED_TRACE(label + " / " + engine);
+  // Reparse our own export: the fabric OpenSM sees, without the tiers the builder knew.
+  const std::string net = write_ibnetdiscover(c.fabric, nullptr);
+  auto parsed = parse_ibnetdiscover(net, c.name);
+  ASSERT_TRUE(parsed.ok()) << format_diagnostics(parsed.errors());
+  const IbFabric& fabric = parsed.value();
+  const SwitchGraph graph(fabric);
+  std::vector<IbNodeId> roots;
+  for (const auto s : detect_roots(fabric, graph)) roots.push_back(graph.node(s));
+
+  if (const std::string why = box.start_ibsim(net, fabric.node_count(), port_total(fabric)); !why.empty()) {
+    GTEST_SKIP() << "cannot run ibsim here: " << why;
+  }
+  const std::vector<IbNodeId> given = give_roots ? roots : std::vector<IbNodeId>{};
+  const OpenSmRun theirs = box.run_opensm(fabric, engine, given);
+  if (!theirs.skip.empty()) GTEST_SKIP() << "cannot run OpenSM under ibsim here: " << theirs.skip;
+  ASSERT_TRUE(theirs.routing.has_value());
+
+  IbRoutingOptions options;
+  options.engine = engine == "ftree" ? IbEngine::kFatTree : engine == "updn" ? IbEngine::kUpDown : IbEngine::kMinHop;
+  options.roots = given;
+  auto ours = route_fabric(fabric, options);
+  if (c.ftree_refused && engine == "ftree" && !give_roots) {
+    EXPECT_FALSE(ours.ok()) << "our ftree routed a fabric OpenSM's ftree refuses";
+    EXPECT_EQ(theirs.engine_used, "minhop") << "OpenSM's ftree was expected to refuse and fall back to minhop";
+    if (!ours.ok()) std::cout << "[ ours  ] " << ours.errors()[0].message << "\n";
+    options.engine = IbEngine::kMinHop;  // compare with OpenSM's fallback
+    ours = route_fabric(fabric, options);
+  } else {
+    EXPECT_EQ(theirs.engine_used, engine) << "OpenSM did not use " << engine;
+  }
+  ASSERT_TRUE(ours.ok()) << format_diagnostics(ours.errors());
+
+  const auto their_reach = check_reachability(fabric, *theirs.routing);
+  const auto our_reach = check_reachability(fabric, ours.value());
+  EXPECT_TRUE(their_reach.ok()) << (their_reach.examples.empty() ? "" : their_reach.examples[0]);
+  EXPECT_TRUE(our_reach.ok()) << (our_reach.examples.empty() ? "" : our_reach.examples[0]);
+  EXPECT_EQ(our_reach.pairs, their_reach.pairs);
+  const auto their_loops = check_credit_loops(fabric, *theirs.routing);
+  const auto our_loops = check_credit_loops(fabric, ours.value());
+  if (their_loops.ok()) {
+    EXPECT_TRUE(our_loops.ok());
+  }
+
+  const IbRanks ranks = rank_from_roots(graph, detect_roots(fabric, graph));
+  const auto their_balance = uplink_balance(fabric, *theirs.routing, ranks);
+  const auto our_balance = uplink_balance(fabric, ours.value(), ranks);
+  ASSERT_EQ(our_balance.size(), their_balance.size());
+  const auto our_shift = shift_permutation_load(fabric, ours.value(), 64);
+  const auto their_shift = shift_permutation_load(fabric, *theirs.routing, 64);
+  std::cout << fmt::format("[ {:<34}] {:<6} OpenSM used {:<6} | reach ours {}/{} theirs {}/{} | loops ours {} theirs {}\n",
+                           label, engine, theirs.engine_used, our_reach.pairs - our_reach.unreachable, our_reach.pairs,
+                           their_reach.pairs - their_reach.unreachable, their_reach.pairs, our_loops.ok() ? "none" : "FOUND",
+                           their_loops.ok() ? "none" : "FOUND");
+  for (std::size_t i = 0; i < our_balance.size(); ++i) {
+    const auto& o = our_balance[i];
+    const auto& t = their_balance[i];
+    ASSERT_EQ(o.rank, t.rank);
+    std::cout << fmt::format(
+        "[ {:<34}]   rank {} uplinks {}: ours min {} max {} spread {} worst-switch {} | OpenSM min {} max {} spread {} "
+        "worst-switch {}\n",
+        label, o.rank, o.uplinks, o.min, o.max, o.spread(), o.worst_switch_spread, t.min, t.max, t.spread(),
+        t.worst_switch_spread);
+    EXPECT_LE(o.spread(), t.spread()) << "rank " << o.rank;
+    EXPECT_LE(o.worst_switch_spread, t.worst_switch_spread) << "rank " << o.rank;
+  }
+  std::cout << fmt::format("[ {:<34}]   shift max link load: ours worst {} mean {:.2f} | OpenSM worst {} mean {:.2f}\n", label,
+                           our_shift.worst_max_load, our_shift.mean_max_load, their_shift.worst_max_load,
+                           their_shift.mean_max_load);
+}
+
+class OpenSmSideBySide : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (const std::string missing = missing_tools(); !missing.empty()) {
+      GTEST_SKIP() << "OpenSM comparison skipped: missing" << missing
+                   << " (install the Debian packages opensm ibsim-utils infiniband-diags: scripts/setup.sh)";
+    }
+  }
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  if (auto lab = lab32()) {
+    out.push_back({"lab-32", *lab, false});
+    IbFabric degraded = *lab;
+    // Two leaf-spine cables (of 8 parallel ones) and three hosts gone: group sizes differ.
+    auto removed = apply_failures(degraded, {"p0/leaf/0,p0/spine/1", "p0/leaf/5:40", "host3/nic0", "host17/nic4", "host30/nic7"});
+    EXPECT_TRUE(removed.ok());
+    out.push_back({"lab-32 degraded", degraded, true});
+  } else {
+    ADD_FAILURE() << "examples/lab-32.yaml did not build";
+  }
+  const IbFabric tree = three_level();
+  out.push_back({"3-level", tree, false});
+  IbFabric hosts_missing = tree;
+  EXPECT_TRUE(apply_failures(hosts_missing, {"pod0/leaf0/host1", "pod2/leaf3/host0", "pod2/leaf3/host3"}).ok());
+  out.push_back({"3-level hosts missing", hosts_missing, false});
+  IbFabric cable_missing = tree;
+  EXPECT_TRUE(apply_failures(cable_missing, {"pod1/leaf2,pod1/spine3", "pod3/spine0,core0/2"}).ok());
+  out.push_back({"3-level cables missing", cable_missing, true});
+  return out;
+}
+
+TEST_P(OpenSmSideBySide, SameReachabilityNoCreditLoopsBalanceAtLeastAsGood) {
+  Sandbox box;
+  ASSERT_FALSE(box.dir().empty()) << "mkdtemp failed";
+  const std::string engine = GetParam();
+  for (const Case& c : cases()) {
+    if (engine == "ftree") {
+      compare(box, c, engine, false);
+      if (IsSkipped()) return;
+    }
+    compare(box, c, engine, engine != "minhop");
+    if (IsSkipped()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, OpenSmSideBySide, ::testing::Values("ftree", "updn", "minhop"),
+                         [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
+
+}  // namespace
+}  // namespace ct
