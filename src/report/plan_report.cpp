@@ -29,11 +29,17 @@ std::string count_text(long long n) {
 
 std::string tier_name(int tier) { return tier >= 1 && tier <= 3 ? kTierNames[tier - 1] : "?"; }
 
-// Link speeds and aggregate capacities: "400G", "1.6T", "3.2768P".
+// Link speeds and aggregate capacities: "400G", "1.6T", "3,276.8T" (thousands grouped; no peta
+// prefix, which readers of network plans rarely use).
 std::string speed_text(BitsPerSecond b) {
   if (b.value() <= 0) return "-";
-  if (b.value() >= 1'000'000'000'000'000) return fmt::format("{:g}P", static_cast<double>(b.value()) / 1e15);
-  return format_speed(b);
+  if (b.value() < 10'000'000'000'000) return format_speed(b);
+  const double tbps = static_cast<double>(b.value()) / 1e12;
+  const auto whole = static_cast<long long>(tbps);
+  std::string text = fmt::format("{:g}", tbps - static_cast<double>(whole));  // "0.8" or "0"
+  std::string grouped = std::to_string(whole);
+  for (int i = static_cast<int>(grouped.size()) - 3; i > 0; i -= 3) grouped.insert(static_cast<std::size_t>(i), ",");
+  return grouped + (text == "0" ? "" : text.substr(1)) + "T";
 }
 std::string link_speed_text(BitsPerSecond b) { return b.value() > 0 ? format_speed(b) : "mixed"; }
 

@@ -23,6 +23,16 @@
 //     switch: sn5600
 //     oversubscription: 3
 //   routing: { ... }             # kept as YAML for the routing issues
+//   reliability:                 # optional, for `clustertwin reliability` (docs/models/reliability.md)
+//     job_gpus: 4096             # GPUs the job spans (default: all)
+//     horizon_days: 30
+//     checkpoint_hours: 2
+//     restart_minutes: 5
+//     comm_fraction: 1           # share of step time at the collective's (straggler's) pace
+//     spare_hosts: 64
+//     degraded: drain            # drain (at the next checkpoint) | continue
+//     afr: {nic: 0.003, link: 0.007, leaf: 0.006, spine: 0.006, core: 0.006}   # per element-year
+//     repair_hours: {nic: 24, link: 4, leaf: 4, spine: 4, core: 4}
 #pragma once
 
 #include <optional>
@@ -97,6 +107,25 @@ struct RoutingSpec {
   Located<long long> qps_per_connection;
 };
 
+// One figure per element kind of the failure model (catalog FailureElement).
+struct ElementFiguresSpec {
+  Located<double> nic, link, leaf, spine, core;
+};
+
+struct ReliabilitySpec {
+  SourceLocation where;  // the `reliability:` key
+  bool present = false;
+  Located<long long> job_gpus;
+  Located<double> horizon_days;
+  Located<double> checkpoint_hours;
+  Located<double> restart_minutes;
+  Located<double> comm_fraction;
+  Located<long long> spare_hosts;
+  Located<std::string> degraded;
+  ElementFiguresSpec afr;           // failures per element-year, overriding the catalog
+  ElementFiguresSpec repair_hours;  // mean time to repair, overriding the catalog
+};
+
 struct Spec {
   std::string file;
   Located<std::string> name;
@@ -106,6 +135,7 @@ struct Spec {
   std::string routing_yaml;  // the routing: block re-emitted as YAML (empty if absent)
   SourceLocation routing_where;
   RoutingSpec routing;  // the same block, read field by field
+  ReliabilitySpec reliability;
 };
 
 }  // namespace ct

@@ -179,7 +179,8 @@ class SpecParser {
                   {"nodes", [&](auto& k, auto& v, auto& f) { read_nodes(k, v, f); }},
                   {"backend", [&](auto& k, auto& v, auto& f) { read_backend(k, v, f); }},
                   {"frontend", [&](auto& k, auto& v, auto& f) { read_frontend(k, v, f); }},
-                  {"routing", [&](auto& k, auto& v, auto&) { read_routing(k, v); }}});
+                  {"routing", [&](auto& k, auto& v, auto&) { read_routing(k, v); }},
+                  {"reliability", [&](auto& k, auto& v, auto& f) { read_reliability(k, v, f); }}});
   }
 
   void read_nodes(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
@@ -264,6 +265,32 @@ class SpecParser {
                   {"speed", [&](auto& k, auto& v, auto& f) { read_string(k, v, f, fe.speed); }},
                   {"switch", [&](auto& k, auto& v, auto& f) { read_string(k, v, f, fe.switch_model); }},
                   {"oversubscription", [&](auto& k, auto& v, auto& f) { read_number(k, v, f, fe.oversubscription); }}});
+  }
+
+  void read_reliability(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
+    ReliabilitySpec& r = spec_.reliability;
+    r.where = location(key);
+    r.present = true;
+    const auto figures = [&](ElementFiguresSpec& out) {
+      return [&](auto& k, auto& v, auto& f) {
+        read_mapping(k, v, f,
+                     {{"nic", [&](auto& k2, auto& v2, auto& f2) { read_number(k2, v2, f2, out.nic); }},
+                      {"link", [&](auto& k2, auto& v2, auto& f2) { read_number(k2, v2, f2, out.link); }},
+                      {"leaf", [&](auto& k2, auto& v2, auto& f2) { read_number(k2, v2, f2, out.leaf); }},
+                      {"spine", [&](auto& k2, auto& v2, auto& f2) { read_number(k2, v2, f2, out.spine); }},
+                      {"core", [&](auto& k2, auto& v2, auto& f2) { read_number(k2, v2, f2, out.core); }}});
+      };
+    };
+    read_mapping(key, value, path,
+                 {{"job_gpus", [&](auto& k, auto& v, auto& f) { read_integer(k, v, f, r.job_gpus); }},
+                  {"horizon_days", [&](auto& k, auto& v, auto& f) { read_number(k, v, f, r.horizon_days); }},
+                  {"checkpoint_hours", [&](auto& k, auto& v, auto& f) { read_number(k, v, f, r.checkpoint_hours); }},
+                  {"restart_minutes", [&](auto& k, auto& v, auto& f) { read_number(k, v, f, r.restart_minutes); }},
+                  {"comm_fraction", [&](auto& k, auto& v, auto& f) { read_number(k, v, f, r.comm_fraction); }},
+                  {"spare_hosts", [&](auto& k, auto& v, auto& f) { read_integer(k, v, f, r.spare_hosts); }},
+                  {"degraded", [&](auto& k, auto& v, auto& f) { read_string(k, v, f, r.degraded); }},
+                  {"afr", figures(r.afr)},
+                  {"repair_hours", figures(r.repair_hours)}});
   }
 
   void read_routing(const YAML::Node& key, const YAML::Node& value) {

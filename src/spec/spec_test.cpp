@@ -873,5 +873,46 @@ TEST_F(Examples, BadCliFixturesReportTheirExpectedDiagnostics) {
   }
 }
 
+// ---------------------------------------------------------------- reliability: block
+
+// kGood (16 nodes x 8 GPUs = 128) with a reliability block; lines 8 onwards.
+const std::string kReliable = kGood +
+    "reliability:\n"                              // 8
+    "  job_gpus: 64\n"                            // 9
+    "  checkpoint_hours: 3\n"                     // 10
+    "  restart_minutes: 0\n"                      // 11
+    "  degraded: continue\n"                      // 12
+    "  afr: {link: 0.01}\n"                       // 13
+    "  repair_hours: {link: 4, spine: 12}\n";     // 14
+
+TEST(Validate, ReliabilityBlockIsReadAndChecked) {
+  auto r = check(kReliable);
+  ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+  const ValidReliability& v = r->reliability;
+  EXPECT_EQ(v.job_gpus, 64);
+  EXPECT_EQ(v.checkpoint_hours, 3.0);
+  EXPECT_EQ(v.restart_minutes, 0.0);
+  EXPECT_EQ(v.drain_degraded, false);
+  EXPECT_FALSE(v.horizon_days.has_value());
+  EXPECT_EQ(v.afr[static_cast<int>(FailureElement::kLink)], 0.01);
+  EXPECT_FALSE(v.afr[static_cast<int>(FailureElement::kNic)].has_value());
+  EXPECT_EQ(v.repair_hours[static_cast<int>(FailureElement::kSpine)], 12.0);
+  EXPECT_FALSE(check(kGood)->reliability.job_gpus.has_value());
+}
+
+TEST(Validate, ReliabilityErrorsNameFieldAndLine) {
+  const Diagnostic big = only_error(replace(kReliable, "job_gpus: 64", "job_gpus: 129"));
+  EXPECT_EQ(big.field, "reliability.job_gpus");
+  EXPECT_EQ(big.where.line, 9);
+  EXPECT_THAT(big.message, HasSubstr("128"));
+  const Diagnostic zero = only_error(replace(kReliable, "{link: 4, spine: 12}", "{link: 0, spine: 12}"));
+  EXPECT_EQ(zero.field, "reliability.repair_hours.link");
+  EXPECT_EQ(zero.where.line, 14);
+  EXPECT_EQ(only_error(replace(kReliable, "continue", "pause")).field, "reliability.degraded");
+  EXPECT_EQ(only_error(kReliable + "  comm_fraction: 1.5\n").field, "reliability.comm_fraction");
+  const Diagnostic unknown = only_error(replace(kReliable, "afr: {link: 0.01}", "afr: {optic: 0.01}"));
+  EXPECT_EQ(unknown.field, "reliability.afr.optic");
+}
+
 }  // namespace
 }  // namespace ct

@@ -26,6 +26,7 @@
 //                 measured figure; set them from the floor plan. Used to pick optics by reach.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,6 +75,21 @@ struct ValidFrontend {
   double oversubscription = 1.0;
 };
 
+// The `reliability:` block, checked (positive times, comm_fraction in [0, 1], job_gpus at most the
+// cluster's GPUs). A field left out stays empty: the reliability analysis then uses its default
+// (analysis/reliability_model.h). Arrays are indexed by FailureElement.
+struct ValidReliability {
+  std::optional<long long> job_gpus;
+  std::optional<double> horizon_days;
+  std::optional<double> checkpoint_hours;
+  std::optional<double> restart_minutes;
+  std::optional<double> comm_fraction;
+  std::optional<long long> spare_hosts;
+  std::optional<bool> drain_degraded;
+  std::array<std::optional<double>, kFailureElementCount> afr;
+  std::array<std::optional<double>, kFailureElementCount> repair_hours;
+};
+
 class ValidSpec {
  public:
   std::string file;
@@ -85,6 +101,7 @@ class ValidSpec {
   std::string routing_yaml;
   SourceLocation routing_where;  // the `routing:` key, for diagnostics of later stages
   RoutingSpec routing;           // shape-checked; names resolved by routing/ecmp_config.h
+  ValidReliability reliability;
 
   // Endpoint ports one backend plane must connect: node_count x node.backend_nics.
   [[nodiscard]] long long endpoints_per_plane() const { return node_count * backend.ports_per_host; }

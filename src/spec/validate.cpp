@@ -147,6 +147,7 @@ class SpecValidator {
     check_nodes();
     check_backend();
     check_frontend();
+    check_reliability();
     if (!errors_.empty()) {
       std::stable_sort(errors_.begin(), errors_.end(), [](const Diagnostic& a, const Diagnostic& b) {
         return std::pair(a.where.line, a.where.column) < std::pair(b.where.line, b.where.column);
@@ -582,6 +583,68 @@ class SpecValidator {
     v.switch_model = *sw;
     if (fe.oversubscription.present) v.oversubscription = fe.oversubscription.value;
     out_.frontend = std::move(v);
+  }
+
+  // ---- the reliability: block (shape and ranges only; the analysis supplies defaults) ----
+  void check_reliability() {
+    const ReliabilitySpec& r = spec_.reliability;
+    if (!r.present) return;
+    ValidReliability& v = out_.reliability;
+    const auto positive = [&](const Located<double>& f, const char* field, std::optional<double>& out, bool zero_ok) {
+      if (!f.present) return;
+      if (f.value < 0 || (!zero_ok && f.value == 0)) {
+        error(f.where, field, fmt::format("must be {}, got {:g}", zero_ok ? "at least 0" : "positive", f.value));
+        return;
+      }
+      out = f.value;
+    };
+    if (r.job_gpus.present) {
+      const long long gpus = out_.gpu_count();
+      if (r.job_gpus.value < 1 || (gpus > 0 && r.job_gpus.value > gpus)) {
+        error(r.job_gpus.where, "reliability.job_gpus",
+              fmt::format("must be between 1 and the cluster's {} GPUs, got {}", gpus, r.job_gpus.value));
+      } else {
+        v.job_gpus = r.job_gpus.value;
+      }
+    }
+    positive(r.horizon_days, "reliability.horizon_days", v.horizon_days, false);
+    positive(r.checkpoint_hours, "reliability.checkpoint_hours", v.checkpoint_hours, false);
+    positive(r.restart_minutes, "reliability.restart_minutes", v.restart_minutes, true);
+    if (r.comm_fraction.present) {
+      if (r.comm_fraction.value < 0 || r.comm_fraction.value > 1) {
+        error(r.comm_fraction.where, "reliability.comm_fraction",
+              fmt::format("a share of the step time, between 0 and 1; got {:g}", r.comm_fraction.value));
+      } else {
+        v.comm_fraction = r.comm_fraction.value;
+      }
+    }
+    if (r.spare_hosts.present) {
+      if (r.spare_hosts.value < 0) {
+        error(r.spare_hosts.where, "reliability.spare_hosts", fmt::format("must be at least 0, got {}", r.spare_hosts.value));
+      } else {
+        v.spare_hosts = r.spare_hosts.value;
+      }
+    }
+    if (r.degraded.present) {
+      if (r.degraded.value == "drain" || r.degraded.value == "continue") {
+        v.drain_degraded = r.degraded.value == "drain";
+      } else {
+        error(r.degraded.where, "reliability.degraded",
+              fmt::format("expected drain or continue, got '{}'", r.degraded.value));
+      }
+    }
+    const std::pair<const ElementFiguresSpec*, std::pair<const char*, bool>> blocks[] = {
+        {&r.afr, {"afr", true}}, {&r.repair_hours, {"repair_hours", false}}};
+    for (const auto& [figures, what] : blocks) {
+      const Located<double>* by_element[kFailureElementCount] = {&figures->nic, &figures->link, &figures->leaf,
+                                                                  &figures->spine, &figures->core};
+      auto& out = what.second ? v.afr : v.repair_hours;
+      for (int k = 0; k < kFailureElementCount; ++k) {
+        const std::string field =
+            fmt::format("reliability.{}.{}", what.first, to_string(static_cast<FailureElement>(k)));
+        positive(*by_element[k], field.c_str(), out[k], what.second);
+      }
+    }
   }
 
   const Spec& spec_;

@@ -2,20 +2,22 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace ct {
 namespace {
-constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
 constexpr std::uint64_t kCapOrder = std::uint64_t{1} << 32;
+
+// The level at which a constraint saturates: R / W, with R clamped at 0 (rounding) and no flow
+// left meaning never.
+double saturation_level(double remaining, double weight_sum) {
+  if (weight_sum <= 0) return std::numeric_limits<double>::infinity();
+  return std::max(remaining, 0.0) / weight_sum;
+}
 }  // namespace
 
-void MaxMinSolver::push(HeapEntry entry) {
-  heap_.push_back(entry);
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
-}
-
-// Numbers the constraints the flows cross (order of first appearance), sums their weights and
-// builds the constraint -> flows lists, each in increasing flow order.
+// Numbers the constraints the flows cross (order of first appearance), sums a x w over their flows
+// in increasing flow order and builds the constraint -> flows lists, each in increasing flow order.
 void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> flows) {
   if (local_of_.size() < system.constraint_count()) local_of_.resize(system.constraint_count(), kNone);
   touched_.clear();
@@ -25,16 +27,18 @@ void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> fl
   for (const FlowId f : flows) {
     const double w = system.weight[f.value()];
     assert(w > 0);
-    for (const ConstraintId c : system.path(f)) {
-      std::uint32_t& local = local_of_[c.value()];
+    const auto path = system.path(f);
+    const auto fraction = system.fractions(f);
+    for (std::size_t h = 0; h < path.size(); ++h) {
+      std::uint32_t& local = local_of_[path[h].value()];
       if (local == kNone) {
         local = static_cast<std::uint32_t>(touched_.size());
-        touched_.push_back(c);
-        remaining_.push_back(system.capacity[c.value()]);
+        touched_.push_back(path[h]);
+        remaining_.push_back(system.capacity[path[h].value()]);
         weight_sum_.push_back(0.0);
         unfrozen_.push_back(0);
       }
-      weight_sum_[local] += w;
+      weight_sum_[local] += fraction[h] * w;
       ++unfrozen_[local];
     }
   }
@@ -52,63 +56,136 @@ void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> fl
   frozen_.assign(flows.size(), 0);
 }
 
+void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId> flows) {
+  const auto n = static_cast<std::uint32_t>(touched_.size());
+  key_level_.resize(n);
+  key_order_.resize(n);
+  cap_position_.clear();
+  for (std::uint32_t l = 0; l < n; ++l) {
+    key_level_[l] = saturation_level(remaining_[l], weight_sum_[l]);
+    key_order_[l] = touched_[l].value();
+  }
+  for (std::uint32_t pos = 0; pos < flows.size(); ++pos) {
+    const FlowId f = flows[pos];
+    const double cap = system.rate_cap[f.value()];
+    if (cap >= kNoRateCap) continue;
+    cap_position_.push_back(pos);
+    key_level_.push_back(cap / system.weight[f.value()]);
+    key_order_.push_back(kCapOrder | f.value());
+  }
+  const auto items = static_cast<std::uint32_t>(key_level_.size());
+  heap_.resize(items);
+  where_.resize(items);
+  for (std::uint32_t i = 0; i < items; ++i) place(i, i);
+  for (std::uint32_t i = items / 2; i-- > 0;) sift_down(i);
+}
+
+void MaxMinSolver::sift_up(std::uint32_t i) {
+  const std::uint32_t item = heap_[i];
+  while (i > 0) {
+    const std::uint32_t parent = (i - 1) / 2;
+    if (!before(item, heap_[parent])) break;
+    place(i, heap_[parent]);
+    i = parent;
+  }
+  place(i, item);
+}
+
+void MaxMinSolver::sift_down(std::uint32_t i) {
+  const std::uint32_t item = heap_[i];
+  const auto size = static_cast<std::uint32_t>(heap_.size());
+  while (true) {
+    std::uint32_t child = 2 * i + 1;
+    if (child >= size) break;
+    if (child + 1 < size && before(heap_[child + 1], heap_[child])) ++child;
+    if (!before(heap_[child], item)) break;
+    place(i, heap_[child]);
+    i = child;
+  }
+  place(i, item);
+}
+
+std::uint32_t MaxMinSolver::pop_top() {
+  const std::uint32_t top = heap_[0];
+  erase(top);
+  return top;
+}
+
+void MaxMinSolver::erase(std::uint32_t item) {
+  const std::uint32_t i = where_[item];
+  where_[item] = kNone;
+  const std::uint32_t last = heap_.back();
+  heap_.pop_back();
+  if (last == item) return;
+  place(i, last);
+  sift_down(i);
+  sift_up(where_[last]);
+}
+
+// Constraint `local`'s R or W changed: its key follows (up or down: rounding may lower it).
+void MaxMinSolver::rekey(std::uint32_t local) {
+  if (where_[local] == kNone) return;
+  if (unfrozen_[local] == 0) {
+    erase(local);
+    return;
+  }
+  key_level_[local] = saturation_level(remaining_[local], weight_sum_[local]);
+  sift_down(where_[local]);
+  sift_up(where_[local]);
+}
+
 void MaxMinSolver::freeze(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t position,
-                          double value, std::span<double> rate) {
+                          double value, std::span<double> rate, std::span<std::uint64_t> freeze_seq) {
   const FlowId f = flows[position];
   const double w = system.weight[f.value()];
   frozen_[position] = 1;
   rate[f.value()] = value;
-  for (const ConstraintId c : system.path(f)) {
-    const std::uint32_t l = local_of_[c.value()];
-    remaining_[l] -= value;
-    weight_sum_[l] -= w;
+  if (!freeze_seq.empty()) freeze_seq[f.value()] = next_seq_;
+  const auto path = system.path(f);
+  const auto fraction = system.fractions(f);
+  for (std::size_t h = 0; h < path.size(); ++h) {
+    const std::uint32_t l = local_of_[path[h].value()];
+    remaining_[l] -= fraction[h] * value;
+    weight_sum_[l] -= fraction[h] * w;
     --unfrozen_[l];
+    rekey(l);
   }
 }
 
 // Constraint `local` is the tightest at `level`: its unfrozen flows are frozen at w_f x level.
 void MaxMinSolver::saturate(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t local,
-                            double level, std::span<double> rate) {
+                            double level, std::span<double> rate, std::span<std::uint64_t> freeze_seq) {
   for (std::uint32_t i = member_offset_[local]; i < member_offset_[local + 1]; ++i) {
     const std::uint32_t pos = members_[i];
     if (frozen_[pos] != 0) continue;
-    freeze(system, flows, pos, system.weight[flows[pos].value()] * level, rate);
+    freeze(system, flows, pos, system.weight[flows[pos].value()] * level, rate, freeze_seq);
   }
   assert(unfrozen_[local] == 0);
 }
 
-void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate) {
+void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
+                         std::span<std::uint64_t> freeze_seq, const StartFn* start) {
   assert(std::is_sorted(flows.begin(), flows.end()));
   assert(rate.size() >= system.flow_count());
+  assert(freeze_seq.empty() || freeze_seq.size() >= system.flow_count());
   gather(system, flows);
-  heap_.clear();
-  for (std::uint32_t l = 0; l < touched_.size(); ++l) {
-    heap_.push_back({std::max(remaining_[l], 0.0) / weight_sum_[l], touched_[l].value(), l});
+  if (start != nullptr) {
+    for (std::uint32_t l = 0; l < touched_.size(); ++l) (*start)(touched_[l], remaining_[l], weight_sum_[l]);
   }
-  for (std::uint32_t pos = 0; pos < flows.size(); ++pos) {
-    const FlowId f = flows[pos];
-    const double cap = system.rate_cap[f.value()];
-    if (cap < kNoRateCap) heap_.push_back({cap / system.weight[f.value()], kCapOrder | f.value(), pos});
-  }
-  std::make_heap(heap_.begin(), heap_.end(), Later{});
+  build_heap(system, flows);
+  const auto n = static_cast<std::uint32_t>(touched_.size());
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    const HeapEntry e = heap_.back();
-    heap_.pop_back();
-    if ((e.order & kCapOrder) != 0) {
-      if (frozen_[e.local] == 0) freeze(system, flows, e.local, system.rate_cap[flows[e.local].value()], rate);
-      continue;
-    }
-    if (unfrozen_[e.local] == 0) continue;
-    // Levels only rise: an entry whose constraint has risen since it was pushed goes back with
-    // its current level; one that has not is the true minimum. (A current level below the
-    // entry's can only be rounding; the entry's level is used.)
-    const double current = std::max(remaining_[e.local], 0.0) / weight_sum_[e.local];
-    if (current > e.level) {
-      push({current, e.order, e.local});
+    const std::uint32_t item = heap_[0];
+    const double level = key_level_[item];
+    pop_top();
+    if (item >= n) {
+      const std::uint32_t pos = cap_position_[item - n];
+      if (frozen_[pos] != 0) continue;
+      freeze(system, flows, pos, system.rate_cap[flows[pos].value()], rate, freeze_seq);
     } else {
-      saturate(system, flows, e.local, e.level, rate);
+      saturate(system, flows, item, level, rate, freeze_seq);
     }
+    ++next_seq_;
   }
   for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;
 }
