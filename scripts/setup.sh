@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
   graphviz iproute2
   libsimgrid-dev
+  opensm ibsim-utils infiniband-diags
 )
 
 missing=()

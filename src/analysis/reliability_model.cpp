@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "analysis/reliability_slowdown.h"
 
 namespace ct {
 namespace {
@@ -100,6 +99,7 @@ class ModelBuilder {
     const int per_host = std::max(1, t_.gpus_per_host);
     m_.gpus = t_.host_count * per_host;
     m_.job = inputs_.job;
+    m_.split = inputs_.split;
     m_.job_gpus = inputs_.job.gpus <= 0 ? m_.gpus : std::min(inputs_.job.gpus, m_.gpus);
     m_.job_hosts = (m_.job_gpus + per_host - 1) / per_host;
     m_.spare_hosts = inputs_.job.spare_hosts >= 0 ? inputs_.job.spare_hosts
@@ -230,12 +230,14 @@ std::string to_string(DegradedPolicy p) {
   return p == DegradedPolicy::kContinue ? "continue" : "drain at checkpoint";
 }
 
-ClassSlowdowns compute_class_slowdowns(const Topology& t) {
+std::string to_string(PathSplit s) { return s == PathSplit::kEcmp ? "ecmp" : "adaptive"; }
+
+ClassSlowdowns compute_class_slowdowns(const Topology& t, PathSplit split) {
   ClassSlowdowns out;
   for (int tier = 2; tier <= std::min(t.tiers, 3); ++tier) {
     for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
       if (backend_switch(t, v) && t.plane[v] == 0 && t.tier[v] == tier) {
-        out.factor[tier][1] = fabric_slowdown(t, 0, tier, {VertexId(v), LinkId::invalid()});
+        out.factor[tier][1] = fabric_slowdown(t, 0, tier, {VertexId(v), LinkId::invalid()}, split);
         break;
       }
     }
@@ -243,7 +245,7 @@ ClassSlowdowns compute_class_slowdowns(const Topology& t) {
       const auto a = t.link_a[l].value();
       const auto b = t.link_b[l].value();
       if (backend_switch(t, a) && backend_switch(t, b) && t.plane[a] == 0 && t.tier[b] == tier) {
-        out.factor[tier][0] = fabric_slowdown(t, 0, tier, {VertexId::invalid(), LinkId(l)});
+        out.factor[tier][0] = fabric_slowdown(t, 0, tier, {VertexId::invalid(), LinkId(l)}, split);
         break;
       }
     }

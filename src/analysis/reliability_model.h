@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/reliability_slowdown.h"
 #include "catalog/catalog.h"
 #include "core/result.h"
 #include "topology/topology.h"
@@ -75,6 +76,7 @@ struct ReliabilityInputs {
   std::array<std::optional<double>, kFailureElementCount> afr;           // failures per element-year
   std::array<std::optional<double>, kFailureElementCount> repair_hours;  // mean time to repair
   JobPolicy job;
+  PathSplit split = PathSplit::kEcmp;  // how traffic spreads over paths (reliability_slowdown.h)
 };
 
 enum class Impact : std::uint8_t { kNone, kGpu, kPlane, kSlowdown, kPartition };
@@ -109,6 +111,7 @@ struct ReliabilityModel {
   long long job_hosts = 0;
   long long spare_hosts = 0;
   JobPolicy job;                 // with gpus and spare_hosts resolved
+  PathSplit split = PathSplit::kEcmp;
   std::vector<ElementClass> classes;
   std::vector<std::string> unmodelled;  // one line per class left out, saying why
 
@@ -129,7 +132,8 @@ struct ReliabilityModel {
 struct ClassSlowdowns {
   double factor[4][2] = {{1, 1}, {1, 1}, {1, 1}, {1, 1}};
 };
-ClassSlowdowns compute_class_slowdowns(const Topology& topology);
+ClassSlowdowns compute_class_slowdowns(const Topology& topology, PathSplit split = PathSplit::kEcmp);
+std::string to_string(PathSplit s);
 
 // Rates: the spec's override, else the catalog's figure, else unknown (the class is listed in
 // `unmodelled`). A class with a known rate but no repair time is an error naming the spec field.

@@ -180,9 +180,12 @@ TEST(ReliabilityClosedForm, PlanesTurnStopsIntoDegradations) {
 //             the spare and the job restarts until 3.75 h. Lost 0.25 + 1.5 = 1.75 h.
 //   2 planes: GPU 0 keeps plane 1 at half its bandwidth: x = 2, r = 1 / ((1 - c) + 2c). c = 1:
 //             r = 1/2 for 2 h, lost 1.0 h; c = 0.5: r = 2/3, lost 2/3 h.
-//   Two planes save 1.75 - 1.0 = 0.75 h of the 10 (c = 1).
+//   Two planes save 1.75 - 1.0 = 0.75 h of the 10 (c = 1), running on until the repair
+//   (policy continue). With the drain policy the job runs degraded only to the 4 h checkpoint
+//   (0.5 h at r = 1/2), then restarts on the spare (0.25 h): lost 0.5 h, 1.25 h less than 1 plane.
 TEST(JobTimeline, OneLinkFailureStopsOnePlaneAndSlowsTwo) {
   ReliabilityInputs in = uniform_inputs(1e-4, 1);
+  in.job.degraded = DegradedPolicy::kContinue;
   in.job.horizon_hours = 10;
   in.job.checkpoint_hours = 2;
   in.job.restart_hours = 0.25;
@@ -209,9 +212,16 @@ TEST(JobTimeline, OneLinkFailureStopsOnePlaneAndSlowsTwo) {
   EXPECT_NEAR(two.work_hours, 9.0, 1e-12);
   EXPECT_DOUBLE_EQ(one.lost_hours() - two.lost_hours(), 0.75);
   EXPECT_NEAR(outcome(2, 0.5).lost_hours(), 2.0 / 3.0, 1e-12);
+  in.job.degraded = DegradedPolicy::kDrainAtCheckpoint;
+  const JobOutcome drained = outcome(2, 1.0);
+  EXPECT_EQ(drained.drains, 1);
+  EXPECT_EQ(drained.interruptions, 0);
+  EXPECT_DOUBLE_EQ(drained.degraded_loss_hours, 0.25);
+  EXPECT_DOUBLE_EQ(drained.restart_hours, 0.25);
+  EXPECT_DOUBLE_EQ(one.lost_hours() - drained.lost_hours(), 1.25);
 }
 
-// Two planes, 16 hosts, horizon 10 h, checkpoint every 2 h, restart 0.25 h. GPU 0 loses plane 0 at
+// Two planes (policy continue), 16 hosts, horizon 10 h, checkpoint every 2 h, restart 0.25 h. GPU 0 loses plane 0 at
 // 1 h and plane 1 at 2 h; the repairs come at 4 h and 6 h. Work: 1 h at r = 1, then 1 h at r = 1/2;
 // the 2 h checkpoint (applied before the 2 h failure) saves all 1.5 h. At 2 h GPU 0 is isolated:
 // the job stops, nothing is lost since the checkpoint.
@@ -220,6 +230,7 @@ TEST(JobTimeline, OneLinkFailureStopsOnePlaneAndSlowsTwo) {
 //   to 4.25 h, then half speed until plane 1 returns at 6 h: lost 0.5 + 2 + 0.25 + 1.75 / 2.
 TEST(JobTimeline, LosingBothPlanesIsolatesAndNoSpareMeansWaiting) {
   ReliabilityInputs in = uniform_inputs(1e-4, 1);
+  in.job.degraded = DegradedPolicy::kContinue;
   in.job.horizon_hours = 10;
   in.job.checkpoint_hours = 2;
   in.job.restart_hours = 0.25;
@@ -268,7 +279,8 @@ TEST(ReliabilityMonteCarlo, FabricCountsAgreeWithTheClosedForms) {
 // Job check: 16 hosts at lambda = 1e-4 per hour, MTTR 1 h, horizon 200 h, checkpoint 1 h, restart
 // 0.01 h, spares enough for a leaf. One plane: interruptions ~ Poisson(Lambda_stop H) with
 // Lambda_stop = 0.0264 (mean 5.28, P(0) = e^-5.28); goodput lost = stops x (restart + E[X mod T]).
-// Two planes: interruptions from the 128 NICs only, plus the degradation loss sum p_e H (1 - 1/2).
+// Two planes: interruptions from the 128 NICs only, plus the degradations: policy continue,
+// sum p_e H (1 - 1/2); policy drain, per failure (1/2) E[min(D, U)] + restart P(D > U).
 TEST(ReliabilityMonteCarlo, JobLossAgreesWithTheClosedForms) {
   ReliabilityInputs in = uniform_inputs(1e-4, 1);
   in.job.horizon_hours = 200;
@@ -276,15 +288,17 @@ TEST(ReliabilityMonteCarlo, JobLossAgreesWithTheClosedForms) {
   in.job.restart_hours = 0.01;
   in.job.spare_hosts = 16;
   const int trials = 2000;
-  for (int planes : {1, 2}) {
+  for (int run = 0; run < 3; ++run) {
+    const int planes = run == 0 ? 1 : 2;
+    in.job.degraded = run == 1 ? DegradedPolicy::kContinue : DegradedPolicy::kDrainAtCheckpoint;
     const ReliabilityModel m = model_of(b300(16, planes), in);
     const JobClosedForm closed = job_closed_form(m);
     const MonteCarloSummary s = run_monte_carlo(m, {.seed = 11, .trials = trials, .threads = 2});
-    EXPECT_NEAR(s.interruptions.mean, closed.expected_interruptions, 4 * s.interruptions.std_error) << planes;
-    EXPECT_NEAR(s.lost_hours.mean, closed.expected_lost_hours, 4 * s.lost_hours.std_error) << planes;
+    EXPECT_NEAR(s.interruptions.mean, closed.expected_interruptions, 4 * s.interruptions.std_error) << run;
+    EXPECT_NEAR(s.lost_hours.mean, closed.expected_lost_hours, 4 * s.lost_hours.std_error) << run;
     const double p0 = std::exp(-closed.expected_interruptions);
-    EXPECT_NEAR(s.interruption_share[0], p0, 4 * std::sqrt(p0 * (1 - p0) / trials)) << planes;
-    if (planes == 2) {
+    EXPECT_NEAR(s.interruption_share[0], p0, 4 * std::sqrt(p0 * (1 - p0) / trials)) << run;
+    if (run == 1) {
       EXPECT_NEAR(s.degraded_loss_hours.mean, closed.degrade_lost_hours, 4 * s.degraded_loss_hours.std_error);
     }
   }

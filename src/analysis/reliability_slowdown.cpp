@@ -82,9 +82,19 @@ class PlanePaths {
       capacity_[bundle_key(a, b)] += c;
       capacity_[bundle_key(b, a)] += c;
     }
+    healthy_ = capacity_;
   }
 
   [[nodiscard]] double capacity(VertexId a, VertexId b) const { return capacity_.at(bundle_key(a, b)); }
+  // Live over healthy capacity of the path's worst bundle.
+  [[nodiscard]] double worst_share(const std::vector<VertexId>& path) const {
+    double share = 1;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      const auto key = bundle_key(path[i], path[i + 1]);
+      share = std::min(share, capacity_.at(key) / healthy_.at(key));
+    }
+    return share;
+  }
   void reduce(VertexId a, VertexId b, double by) {
     capacity_[bundle_key(a, b)] -= by;
     capacity_[bundle_key(b, a)] -= by;
@@ -135,6 +145,7 @@ class PlanePaths {
   int plane_;
   std::vector<int> dist_;
   std::unordered_map<std::uint64_t, double> capacity_;
+  std::unordered_map<std::uint64_t, double> healthy_;
 };
 
 struct PairPaths {
@@ -144,7 +155,7 @@ struct PairPaths {
 };
 
 // Completion time in picoseconds of the pattern, +infinity when a pair has no live path.
-double completion(const std::vector<PairPaths>& pairs, const PlanePaths& bundles, VertexId dead) {
+double completion(const std::vector<PairPaths>& pairs, const PlanePaths& bundles, VertexId dead, PathSplit split) {
   FlowEngine engine;
   std::unordered_map<std::uint64_t, ConstraintId> constraint_of;
   std::map<std::uint32_t, ConstraintId> inject, eject;
@@ -169,10 +180,15 @@ double completion(const std::vector<PairPaths>& pairs, const PlanePaths& bundles
     }
     if (live.empty()) return std::numeric_limits<double>::infinity();
     const double total = kBytesPer100G * pair.from->port_capacity / 1e11;
-    const Bytes share(static_cast<std::int64_t>(total / static_cast<double>(live.size()) + 0.5));
-    for (const auto* path : live) {
+    std::vector<double> weight;
+    for (const auto* path : live) weight.push_back(split == PathSplit::kEcmp ? 1.0 : bundles.worst_share(*path));
+    double weights = 0;
+    for (double w : weight) weights += w;
+    for (std::size_t i = 0; i < live.size(); ++i) {
+      const auto* path = live[i];
+      const Bytes share(static_cast<std::int64_t>(total * weight[i] / weights + 0.5));
       std::vector<ConstraintId> route = {endpoint(inject, *pair.from)};
-      for (std::size_t i = 0; i + 1 < path->size(); ++i) route.push_back(bundle((*path)[i], (*path)[i + 1]));
+      for (std::size_t h = 0; h + 1 < path->size(); ++h) route.push_back(bundle((*path)[h], (*path)[h + 1]));
       route.push_back(endpoint(eject, *pair.to));
       routes.push_back(std::move(route));
       sizes.push_back(share);
@@ -193,7 +209,7 @@ double completion(const std::vector<PairPaths>& pairs, const PlanePaths& bundles
 
 }  // namespace
 
-double fabric_slowdown(const Topology& topology, int plane, int tier, const FailedElement& failed) {
+double fabric_slowdown(const Topology& topology, int plane, int tier, const FailedElement& failed, PathSplit split) {
   assert(tier == 2 || tier == 3);
   const std::vector<Leaf> leaves = plane_leaves(topology, plane);
   // The pod of the failed element: a switch's own group, or the lower end of a cable.
@@ -205,12 +221,12 @@ double fabric_slowdown(const Topology& topology, int plane, int tier, const Fail
   for (const auto& [from, to] : pairs_of) {
     pairs.push_back({&leaves[from], &leaves[to], bundles.paths(leaves[from].vertex, leaves[to].vertex)});
   }
-  const double healthy = completion(pairs, bundles, VertexId::invalid());
+  const double healthy = completion(pairs, bundles, VertexId::invalid(), split);
   if (failed.link.valid()) {
     const auto l = failed.link.value();
     bundles.reduce(topology.link_a[l], topology.link_b[l], static_cast<double>(topology.capacity[l].value()));
   }
-  const double broken = completion(pairs, bundles, failed.vertex);
+  const double broken = completion(pairs, bundles, failed.vertex, split);
   return broken / healthy;
 }
 

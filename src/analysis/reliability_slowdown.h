@@ -7,9 +7,13 @@
 //   tier 2 (a spine, or a leaf-spine cable)  2 tiers: leaf i -> leaf (i + L/2) mod L over the L
 //                                            leaves; 3 tiers: the same within the element's pod;
 //   tier 3 (a core, or a spine-core cable)   leaf i of pod q -> leaf i of pod (q + Q/2) mod Q.
-// Each leaf pair's traffic is split in equal byte shares over every shortest switch path between
-// the two leaves (ideal spraying / adaptive routing: "ECMP groups shrink" to the live paths when
-// an element fails). Parallel cables between two switches form one constraint per direction with
+// Each leaf pair's traffic is split over every live shortest switch path between the two leaves:
+//   kEcmp      equal byte shares per path, whatever the state of the cables on it: the static
+//              hashing of ECMP, whose groups shrink to the live paths when a switch or a path's
+//              last cable fails ("ECMP groups shrink"), but which cannot steer around a bundle of
+//              parallel cables that lost some of them (a switch downstream sends into it blind);
+//   kAdaptive  byte shares proportional to the path's worst remaining bundle capacity (live /
+//              healthy): ideal adaptive routing or spraying that sees the loss. Parallel cables between two switches form one constraint per direction with
 // their summed capacity; each source leaf has an injection constraint and each destination leaf an
 // ejection constraint equal to the capacity of its endpoint ports. A pair's traffic is aggregated
 // over its ports (exact under equal splitting: every port of a leaf pair sees the same paths).
@@ -24,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/ids.h"
 #include "topology/topology.h"
@@ -31,6 +36,8 @@
 namespace ct {
 
 inline constexpr std::size_t kMaxPathsPerPair = 4096;
+
+enum class PathSplit : std::uint8_t { kEcmp, kAdaptive };
 
 struct FailedElement {
   VertexId vertex = VertexId::invalid();  // a switch, or
@@ -40,6 +47,7 @@ struct FailedElement {
 // The collective-time factor (>= 1, or +infinity) when `failed` is down, for the pattern of `tier`
 // (2 or 3) on backend plane `plane`. 1 when the pattern is empty (a single leaf, a single pod).
 // PRECONDITION: failed names a backend switch of tier >= 2 or a backend switch-switch link.
-double fabric_slowdown(const Topology& topology, int plane, int tier, const FailedElement& failed);
+double fabric_slowdown(const Topology& topology, int plane, int tier, const FailedElement& failed,
+                       PathSplit split = PathSplit::kEcmp);
 
 }  // namespace ct

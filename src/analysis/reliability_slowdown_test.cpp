@@ -70,11 +70,15 @@ TEST(FabricSlowdown, OneCableSlowsOnlyItsLeafsPairs) {
 
 // Two parallel cables per leaf-spine pair (4 leaves x 4 ports, 2 spines): one cable down halves the
 // bundle to 100 Gb/s. Each pair splits its bytes equally over the 2 spine paths (static split), so
-// the path through the half bundle takes twice as long: slowdown 2. An adaptive split would do
-// better; the model states the static one (docs/models/reliability.md, Limitations).
+// the path through the half bundle takes twice as long: slowdown 2 = c / (c - 1). An adaptive
+// split sends that path half the bytes of the other (its worst bundle is at 1/2): shares 1/3 and
+// 2/3 over 100 and 200 Gb/s, 4/3 of the healthy time = S c / (S c - 1) with S = c = 2.
 TEST(FabricSlowdown, AHalvedBundleMakesItsPathTheStraggler) {
   TwoTier f = two_tier(4, 4, 2, 2);
   EXPECT_NEAR(fabric_slowdown(f.t, 0, 2, {VertexId::invalid(), f.uplinks[0]}), 2.0, 1e-9);
+  EXPECT_NEAR(fabric_slowdown(f.t, 0, 2, {VertexId::invalid(), f.uplinks[0]}, PathSplit::kAdaptive), 4.0 / 3.0, 1e-9);
+  // A whole spine down is the same for both splits: its paths are gone.
+  EXPECT_NEAR(fabric_slowdown(f.t, 0, 2, {f.spine[1], LinkId::invalid()}, PathSplit::kAdaptive), 2.0, 1e-9);
 }
 
 // A single spine: its failure disconnects the leaves: infinite slowdown.

@@ -5,6 +5,8 @@
 //       Assigns LIDs, routes, prints reachability, credit loops, uplink balance and permutation
 //       loads; --lft writes the LFTs as dump_fts prints them. With --fail, the same again after
 //       removing those cables (and --lft writes the tables of the degraded fabric).
+//       --check-lft DUMP checks another SM's tables (dump_fts or opensm-lfts.dump) instead of
+//       routing; with --fail, the same tables on the degraded fabric (before any rerouting).
 //   ib trace  SRC DST [same fabric and engine options]
 //       The hop-by-hop path from CA SRC (NODE or NODE:PORT) to DST (a node, or a LID), like
 //       ibtracert; with --fail, before and after.
@@ -48,6 +50,7 @@ struct IbOptions {
   int threads = 0;
   // route
   std::string lft_path;
+  std::string lft_in;  // check these LFTs instead of routing
   std::size_t shifts = 64;
   std::size_t random = 16;
   std::uint64_t seed = 1;
@@ -113,8 +116,9 @@ std::string report(const IbFabric& fabric, const IbRouting& routing, const IbRou
   std::string out;
   const SwitchGraph graph(fabric);
   const IbRanks ranks = rank_switches(fabric, graph, ro.roots);
-  out += fmt::format("Engine {}, LMC {}: {} LIDs; {} root switch(es) ({})\n", to_string(routing.engine), routing.lids.lmc,
-                     routing.lids.max_lid(), ranks.roots.size(), ro.roots.empty() ? "detected" : "given");
+  const std::string source = o.lft_in.empty() ? "Engine " + to_string(routing.engine) : "LFTs of " + o.lft_in;
+  out += fmt::format("{}, LMC {}: {} LIDs; {} root switch(es) ({})\n", source, routing.lids.lmc, routing.lids.max_lid(),
+                     ranks.roots.size(), ro.roots.empty() ? "detected" : "given");
   const CheckOptions co{o.switch_lids};
   const auto reach = check_reachability(fabric, routing, co);
   out += fmt::format("Reachability: {} of {} (source port, destination LID) pairs delivered{}\n",
@@ -151,6 +155,16 @@ std::string describe(const IbFabric& fabric, const std::string& origin) {
                      fabric.ca_count(), fabric.cable_count());
 }
 
+// Our routing, or the LFTs of --check-lft read back onto the fabric.
+Result<IbRouting> routing_for(const IbFabric& fabric, const IbRoutingOptions& ro, const IbOptions& o) {
+  if (o.lft_in.empty()) return route_fabric(fabric, ro);
+  auto text = read_text_file(o.lft_in);
+  if (!text) return text.errors();
+  auto dump = parse_lft_dump(text.value(), o.lft_in);
+  if (!dump) return dump.errors();
+  return routing_from_lft_dump(fabric, dump.value(), o.lft_in);
+}
+
 int run_route(const IbOptions& o) {
   auto loaded = load_fabric(o);
   if (!loaded) return report_errors(loaded.errors());
@@ -158,19 +172,19 @@ int run_route(const IbOptions& o) {
   auto ro = routing_options(fabric, o);
   if (!ro) return report_errors(ro.errors());
   std::string out = describe(fabric, loaded.value().origin);
-  auto routed = route_fabric(fabric, ro.value());
+  auto routed = routing_for(fabric, ro.value(), o);
   if (!routed) return report_errors(routed.errors());
   out += report(fabric, routed.value(), ro.value(), o);
   std::string lft = o.lft_path.empty() ? std::string{} : write_lft_dump(fabric, routed.value());
   if (!o.failures.empty()) {
     auto removed = apply_failures(fabric, o.failures);
     if (!removed) return report_errors(removed.errors());
-    out += fmt::format("\nAfter removing {} cable(s): {} cables left\n", removed.value(), fabric.cable_count());
-    auto degraded = route_fabric(fabric, ro.value());
+    out += fmt::format("\nAfter removing {} cable(s): {} cables left{}\n", removed.value(), fabric.cable_count(),
+                       o.lft_in.empty() ? "" : " (the same LFTs, before any rerouting)");
+    auto degraded = routing_for(fabric, ro.value(), o);
     if (!degraded) {
-      out += format_diagnostics(degraded.errors());
-      emit("", out);
-      return kExitInputError;
+      emit(o.common.output, out);
+      return report_errors(degraded.errors());
     }
     out += report(fabric, degraded.value(), ro.value(), o);
     if (!o.lft_path.empty()) lft = write_lft_dump(fabric, degraded.value());
@@ -228,7 +242,11 @@ int run_trace(const IbOptions& o) {
     if (!removed) return report_errors(removed.errors());
     auto after = trace_text(fabric, ro.value(), o);
     out += fmt::format("\nAfter removing {} cable(s):\n", removed.value());
-    out += after ? after.value() : format_diagnostics(after.errors());
+    if (!after) {
+      emit(o.common.output, out);
+      return report_errors(after.errors());
+    }
+    out += after.value();
   }
   return emit(o.common.output, out);
 }
@@ -275,6 +293,8 @@ Runner setup_ib(CLI::App& app) {
   add_fabric_options(*route, *o, true);
   add_engine_options(*route, *o);
   route->add_option("--lft", o->lft_path, "Write the LFTs in dump_fts format to this file");
+  route->add_option("--check-lft", o->lft_in,
+                    "Check these LFTs (dump_fts output or OpenSM's opensm-lfts.dump) instead of routing");
   route->add_option("--shifts", o->shifts, "Shift permutations to evaluate")->capture_default_str();
   route->add_option("--random", o->random, "Random permutations to evaluate")->capture_default_str();
   route->add_option("--seed", o->seed, "Seed of the random permutations")->capture_default_str();

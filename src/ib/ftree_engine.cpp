@@ -72,7 +72,10 @@ class FatTree {
   }
 
   void route(int threads) {
+    // Routing works destination by destination, so its tables are LID-major (one contiguous row
+    // of switches per LID); the LFTs are filled from them at the end.
     hops_.assign(static_cast<std::size_t>(graph_.size()) * routing_.stride(), kNoHops);
+    lft_.assign(static_cast<std::size_t>(graph_.size()) * routing_.stride(), IbRouting::kNoPath);
     const int lids = routing_.lids.lids_per_port();
     std::size_t max_cn = 0;
     for (const auto leaf : leaves_) max_cn = std::max(max_cn, cn_ports(leaf).size());
@@ -93,6 +96,7 @@ class FatTree {
         for (int i = 0; i < lids && base != 0; ++i) route_target(s, ca.port, base + static_cast<std::uint32_t>(i));
       }
     }
+    store_lfts();
     std::vector<LftTarget> switch_targets;
     for (const auto& t : make_targets(graph_, routing_.lids)) {
       if (t.is_switch) switch_targets.push_back(t);
@@ -131,6 +135,15 @@ class FatTree {
         groups_.push_back({SwitchGraph::kNone, 0, 0, 0, 0});
         group_links_.push_back({static_cast<std::uint32_t>(groups_.size() - 1), ca.port, ca.ca_port});
       }
+    }
+    has_ca_.assign(n, false);
+    down_switch_begin_.assign(1, 0);
+    for (std::uint32_t s = 0; s < n; ++s) {
+      for (const auto gi : down_[s]) {
+        if (groups_[gi].remote == SwitchGraph::kNone) has_ca_[s] = true;
+        else down_switches_.push_back(gi);
+      }
+      down_switch_begin_.push_back(static_cast<std::uint32_t>(down_switches_.size()));
     }
     // Ports of each group, contiguous, in port order.
     std::stable_sort(group_links_.begin(), group_links_.end(),
@@ -200,10 +213,29 @@ class FatTree {
     return {};
   }
 
-  std::uint8_t& hops(std::uint32_t s, std::uint32_t lid) { return hops_[static_cast<std::size_t>(s) * routing_.stride() + lid]; }
+  std::uint8_t& hops(std::uint32_t s, std::uint32_t lid) { return hops_[static_cast<std::size_t>(lid) * graph_.size() + s]; }
+  void set_port(std::uint32_t s, std::uint32_t lid, std::uint8_t port) {
+    lft_[static_cast<std::size_t>(lid) * graph_.size() + s] = port;
+  }
+
+  // Copies the LID-major table into the switch-major LFTs, a block of LIDs at a time.
+  void store_lfts() {
+    const std::uint32_t n = graph_.size();
+    constexpr std::uint32_t kBlock = 64;
+    for (std::uint32_t first = 0; first < routing_.stride(); first += kBlock) {
+      const std::uint32_t last = std::min(routing_.stride(), first + kBlock);
+      for (std::uint32_t s = 0; s < n; ++s) {
+        std::uint8_t* row = routing_.row(s);
+        for (std::uint32_t lid = first; lid < last; ++lid) {
+          const std::uint8_t port = lft_[static_cast<std::size_t>(lid) * n + s];
+          if (port != IbRouting::kNoPath) row[lid] = port;
+        }
+      }
+    }
+  }
 
   void route_target(std::uint32_t sw, std::uint8_t port, std::uint32_t lid) {
-    routing_.set_port(sw, lid, port);
+    set_port(sw, lid, port);
     hops(sw, lid) = 1;
     down_by_going_up(sw, SwitchGraph::kNone, lid, true, true, 1);
   }
@@ -220,19 +252,15 @@ class FatTree {
 
   // Gives the switches below s routes up to s; true when the subtree holds a CA.
   bool up_by_going_down(std::uint32_t s, std::uint32_t prev, std::uint32_t lid, bool real, int depth) {
-    bool created = false;
-    for (const auto gi : down_[s]) {
-      PortGroup& g = groups_[gi];
-      if (g.remote == SwitchGraph::kNone) {
-        created = true;
-        continue;
-      }
+    bool created = has_ca_[s];
+    for (std::uint32_t i = down_switch_begin_[s]; i < down_switch_begin_[s + 1]; ++i) {
+      PortGroup& g = groups_[down_switches_[i]];
       if (g.remote == prev) continue;
       GroupPort& p = least_used(g, [](const GroupPort& x) { return x.counter_up; });
       if (real) {
         std::uint8_t& h = hops(g.remote, lid);
         if (h != kNoHops && depth + 1 >= h) continue;
-        routing_.set_port(g.remote, lid, p.remote_port);
+        set_port(g.remote, lid, p.remote_port);
         h = static_cast<std::uint8_t>(depth + 1);
       }
       if (up_by_going_down(g.remote, SwitchGraph::kNone, lid, real, depth + 1)) {
@@ -267,7 +295,7 @@ class FatTree {
       if (!real) {
         created |= down_by_going_up(g.remote, s, lid, false, true, depth + 1);
       } else if (std::uint8_t& h = hops(g.remote, lid); h == kNoHops || depth + 1 < h) {
-        routing_.set_port(g.remote, lid, p.remote_port);
+        set_port(g.remote, lid, p.remote_port);
         h = static_cast<std::uint8_t>(depth + 1);
         created |= down_by_going_up(g.remote, s, lid, true, true, depth + 1);
       }
@@ -279,7 +307,7 @@ class FatTree {
       std::uint8_t& h = hops(g.remote, lid);
       if (h != kNoHops && depth + 1 >= h) continue;
       const GroupPort& p = least_used(g, [](const GroupPort& x) { return x.counter_down; });
-      routing_.set_port(g.remote, lid, p.remote_port);
+      set_port(g.remote, lid, p.remote_port);
       h = static_cast<std::uint8_t>(depth + 1);
       created |= down_by_going_up(g.remote, s, lid, true, false, depth + 1);
     }
@@ -307,7 +335,11 @@ class FatTree {
   std::vector<std::vector<std::uint32_t>> up_;
   std::vector<std::vector<std::uint32_t>> down_;
   std::vector<std::uint32_t> leaves_;
-  std::vector<std::uint8_t> hops_;
+  std::vector<std::uint8_t> hops_;  // [lid * switches + s]
+  std::vector<std::uint8_t> lft_;   // [lid * switches + s]
+  std::vector<std::uint32_t> down_switches_;  // CSR: switch down groups of each switch
+  std::vector<std::uint32_t> down_switch_begin_;
+  std::vector<bool> has_ca_;
 };
 
 }  // namespace

@@ -1,7 +1,12 @@
 // Formats: ibnetdiscover / ibsim net files, LFT dumps, LID assignment, Topology conversion.
 #include <gtest/gtest.h>
 
+#include "ib/fabric_edits.h"
+#include "ib/fat_tree_fabric.h"
+#include "ib/ib_checks.h"
+#include "ib/ib_ranking.h"
 #include "ib/ib_routing.h"
+#include "ib/switch_graph.h"
 #include "ib/ibnetdiscover.h"
 #include "ib/lft_dump.h"
 #include "ib/topology_to_ib.h"
@@ -255,6 +260,78 @@ TEST(TopologyToIb, PortsFollowAdjacencyOrderAndGuidsFollowVertexIds) {
   EXPECT_EQ(f.remote(IbNodeId(6U), 2).node, IbNodeId(4U));
   EXPECT_EQ(f.remote(IbNodeId(6U), 2).port, 3);
   EXPECT_FALSE(fabric_from_topology(t, 1).ok());
+}
+
+TEST(FabricEdits, FailuresRemoveTheNamedCables) {
+  IbFabric f = parse_ok(kTwoByTwo);
+  auto one = apply_failures(f, {"L1:3"});  // L1-S1
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one.value(), 1U);
+  EXPECT_FALSE(f.remote(IbNodeId(2U), 1).connected());  // S1 port 1 was the other end
+  auto pair = apply_failures(f, {"leaf2,spine2", "host4"});  // by description: L2-S2, H4's cable
+  ASSERT_TRUE(pair.ok());
+  EXPECT_EQ(pair.value(), 2U);
+  EXPECT_EQ(f.cable_count(), 5U);
+  auto by_guid = apply_failures(f, {"0x0000000000200002"});  // S1: its last cable (to L2)
+  ASSERT_TRUE(by_guid.ok());
+  EXPECT_EQ(by_guid.value(), 1U);
+  EXPECT_FALSE(apply_failures(f, {"nope"}).ok());
+  EXPECT_FALSE(apply_failures(f, {"L1:9"}).ok());
+  EXPECT_FALSE(apply_failures(f, {"L1:3"}).ok());       // already unplugged
+  EXPECT_FALSE(apply_failures(f, {"leaf1,leaf2"}).ok());  // no cable between them
+}
+
+TEST(FabricEdits, NodeListsAcceptNamesGuidsAndComments) {
+  const IbFabric f = parse_ok(kTwoByTwo);
+  auto list = parse_node_list(f, "# roots\nS1\n0x200003  # spine2 by GUID\n\n0x0000000000100003\n", "roots");
+  ASSERT_TRUE(list.ok());
+  ASSERT_EQ(list->size(), 3U);
+  EXPECT_EQ(list.value()[0], IbNodeId(2U));
+  EXPECT_EQ(list.value()[1], IbNodeId(3U));
+  EXPECT_EQ(list.value()[2], IbNodeId(5U));  // a CA port GUID names its CA (H2)
+  auto bad = parse_node_list(f, "S1\nS9\n", "roots");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.errors()[0].where.line, 2);
+}
+
+TEST(FatTreeFabric, ThreeLevelShapeAndRouting) {
+  // 2 pods x (2 leaves + 2 spines), 2 hosts per leaf, 2 core groups of 2: 12 switches, 8 CAs,
+  // 8 host cables + 8 leaf-spine + 8 spine-core = 24 cables. ftree: every uplink of a rank carries
+  // the same number of destinations, and shifts are contention-free.
+  const IbFabric f = make_fat_tree_fabric({2, 2, 2, 2, 2});
+  EXPECT_EQ(f.switch_count(), 12U);
+  EXPECT_EQ(f.ca_count(), 8U);
+  EXPECT_EQ(f.cable_count(), 24U);
+  EXPECT_EQ(f.description[8], "core0/0");
+  auto r = route_fabric(f, {IbEngine::kFatTree, 0, {}, {}, 1});
+  ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+  const SwitchGraph graph(f);
+  for (const auto& b : uplink_balance(f, r.value(), rank_switches(f, graph, {}))) {
+    EXPECT_EQ(b.spread(), 0U) << "rank " << b.rank;
+  }
+  // Leaf uplinks: 6 remote destinations over 2 spines = 3; spine uplinks: 4 other-pod ones over 2 cores = 2.
+  EXPECT_EQ(uplink_balance(f, r.value(), rank_switches(f, graph, {}))[0].max, 3U);
+  EXPECT_EQ(uplink_balance(f, r.value(), rank_switches(f, graph, {}))[1].max, 2U);
+  EXPECT_EQ(shift_permutation_load(f, r.value(), 7).worst_max_load, 1U);
+}
+
+TEST(LftDump, ForeignSwitchGuidIsAnError) {
+  const IbFabric f = parse_ok(kTwoByTwo);
+  auto dump = parse_lft_dump("Unicast lids [0-1] of switch Lid 1 guid 0x00000000000bad00 ('x'):\n0x0001 000\n", "d");
+  ASSERT_TRUE(dump.ok());
+  auto r = routing_from_lft_dump(f, dump.value(), "d");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errors()[0].message.find("not in the fabric"), std::string::npos);
+}
+
+TEST(Determinism, ThreadCountDoesNotChangeTheTables) {
+  const IbFabric f = make_fat_tree_fabric({2, 3, 3, 3, 2});
+  for (const IbEngine e : {IbEngine::kMinHop, IbEngine::kUpDown, IbEngine::kFatTree}) {
+    auto one = route_fabric(f, {e, 1, {}, {}, 1});
+    auto many = route_fabric(f, {e, 1, {}, {}, 4});
+    ASSERT_TRUE(one.ok() && many.ok());
+    EXPECT_EQ(write_lft_dump(f, one.value()), write_lft_dump(f, many.value())) << to_string(e);
+  }
 }
 
 }  // namespace

@@ -286,11 +286,11 @@ void write_node(std::string& out, const IbFabric& fabric, IbNodeId n, const LidA
   out += fmt::format("sysimgguid={}\n", format_guid(fabric.guid[i]));
   if (sw) {
     out += fmt::format("switchguid={}({:x})\n", format_guid(fabric.guid[i]), fabric.guid[i]);
-    out += fmt::format("Switch\t{} \"{}\"\t\t# \"{}\" base port 0", fabric.ports(n), fabric.name[i], fabric.description[i]);
+    out += fmt::format("Switch\t{} \"{}\"\t\t# \"{}\" base port 0", fabric.ports(n), fabric.name[i], fabric.label(n));
     if (lids != nullptr) out += fmt::format(" lid {} lmc 0", lids->base_lid(n, 0));
   } else {
     out += fmt::format("caguid={}\n", format_guid(fabric.guid[i]));
-    out += fmt::format("Ca\t{} \"{}\"\t\t# \"{}\"", fabric.ports(n), fabric.name[i], fabric.description[i]);
+    out += fmt::format("Ca\t{} \"{}\"\t\t# \"{}\"", fabric.ports(n), fabric.name[i], fabric.label(n));
   }
   out += '\n';
   for (int p = 1; p <= fabric.ports(n); ++p) {
@@ -303,7 +303,7 @@ void write_node(std::string& out, const IbFabric& fabric, IbNodeId n, const LidA
     if (!fabric.is_switch(far.node)) out += fmt::format("({:x})", fabric.port_guid(far.node, far.port));
     out += "\t\t# ";
     if (!sw && lids != nullptr) out += fmt::format("lid {} lmc {} ", lids->base_lid(n, p), lids->lmc);
-    out += fmt::format("\"{}\"", fabric.description[fi]);
+    out += fmt::format("\"{}\"", fabric.label(far.node));
     if (lids != nullptr) out += fmt::format(" lid {}", lids->base_lid(far.node, far.port));
     out += '\n';
   }

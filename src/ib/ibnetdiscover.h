@@ -26,7 +26,8 @@
 // The writer emits switches first, then CAs, each in fabric order, with the GUID lines above, the
 // node description after '#', port GUIDs of CA ports in parentheses, and "lid N" comments only when
 // given a LID assignment (ibsim would otherwise preset those LIDs). Lines stay under ibsim's 256
-// characters. parse(write(f)) reproduces f's nodes, GUIDs, descriptions, ports and cables.
+// characters. An empty description is written as the node id (as ibsim reads it). parse(write(f))
+// reproduces f's nodes, GUIDs, ports and cables, and its descriptions where they are not empty.
 #pragma once
 
 #include <string>

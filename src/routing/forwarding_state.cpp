@@ -30,7 +30,7 @@ class ForwardingState::PlaneBuilder {
     matrix_.assign(switches_.size() * destinations_.size(), 0);
     interned_.resize(switches_.size());
     lists_.resize(switches_.size());
-    down_.resize(switches_.size());
+    reach_.resize(switches_.size());
     dist_.resize(switches_.size());
     for (std::size_t d = 0; d < destinations_.size(); ++d) route_toward(d);
     emit();
@@ -52,59 +52,71 @@ class ForwardingState::PlaneBuilder {
     for (std::uint32_t o = 0; o < s_.leaves_.size(); ++o) {
       if (t_.plane[s_.leaves_[o].value()] == plane_) destinations_.push_back(o);
     }
-  }
-
-  bool usable(const Adjacency& a) const {
-    return !s_.failed_[a.link.value()] && local_[a.neighbor.value()] != kNone;
+    // Working links between the plane's switches, split by direction, in link-id order.
+    up_.begin.assign(1, 0);
+    down_.begin.assign(1, 0);
+    for (std::uint32_t v : switches_) {
+      for (const Adjacency& a : t_.neighbors(VertexId(v))) {
+        const std::uint32_t n = local_[a.neighbor.value()];
+        if (s_.failed_[a.link.value()] || n == kNone || t_.tier[a.neighbor.value()] == t_.tier[v]) continue;
+        Neighbors& side = t_.tier[a.neighbor.value()] > t_.tier[v] ? up_ : down_;
+        side.local.push_back(n);
+        side.link.push_back(a.link.value());
+      }
+      up_.begin.push_back(static_cast<std::uint32_t>(up_.local.size()));
+      down_.begin.push_back(static_cast<std::uint32_t>(down_.local.size()));
+    }
   }
 
   void route_toward(std::size_t d) {
     const std::uint32_t target = local_[s_.leaves_[destinations_[d]].value()];
-    std::fill(down_.begin(), down_.end(), kInfinite);
-    down_[target] = 0;
+    const auto count = static_cast<std::uint32_t>(switches_.size());
+    std::fill(reach_.begin(), reach_.end(), kInfinite);
+    reach_[target] = 0;
     // Ascending tiers: children are settled before their parents.
-    for (std::uint32_t i = 0; i < switches_.size(); ++i) {
-      const std::uint32_t v = switches_[i];
-      for (const Adjacency& a : t_.neighbors(VertexId(v))) {
-        if (!usable(a) || t_.tier[a.neighbor.value()] >= t_.tier[v]) continue;
-        const std::uint32_t c = down_[local_[a.neighbor.value()]];
-        if (c != kInfinite) down_[i] = std::min(down_[i], c + 1);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      std::uint32_t best = reach_[i];
+      for (std::uint32_t e = down_.begin[i]; e < down_.begin[i + 1]; ++e) {
+        const std::uint32_t c = reach_[down_.local[e]];
+        if (c != kInfinite && c + 1 < best) best = c + 1;
       }
+      reach_[i] = best;
     }
     // Descending tiers: parents are settled before their children.
-    dist_ = down_;
-    for (std::uint32_t i = static_cast<std::uint32_t>(switches_.size()); i-- > 0;) {
+    dist_ = reach_;
+    for (std::uint32_t i = count; i-- > 0;) {
       if (dist_[i] != kInfinite) continue;
-      const std::uint32_t v = switches_[i];
-      for (const Adjacency& a : t_.neighbors(VertexId(v))) {
-        if (!usable(a) || t_.tier[a.neighbor.value()] <= t_.tier[v]) continue;
-        const std::uint32_t u = dist_[local_[a.neighbor.value()]];
-        if (u != kInfinite) dist_[i] = std::min(dist_[i], u + 1);
+      std::uint32_t best = kInfinite;
+      for (std::uint32_t e = up_.begin[i]; e < up_.begin[i + 1]; ++e) {
+        const std::uint32_t u = dist_[up_.local[e]];
+        if (u != kInfinite && u + 1 < best) best = u + 1;
       }
+      dist_[i] = best;
     }
-    for (std::uint32_t i = 0; i < switches_.size(); ++i) {
+    for (std::uint32_t i = 0; i < count; ++i) {
       matrix_[i * destinations_.size() + d] = i == target ? 0 : group_of(i);
     }
   }
 
   // The local group id of switch i toward the current destination.
   std::uint32_t group_of(std::uint32_t i) {
-    const std::uint32_t v = switches_[i];
-    const bool go_down = down_[i] != kInfinite;
+    const bool go_down = reach_[i] != kInfinite;
     if (!go_down && dist_[i] == kInfinite) return 1;
+    const Neighbors& side = go_down ? down_ : up_;
+    const std::vector<std::uint32_t>& level = go_down ? reach_ : dist_;
+    const std::uint32_t want = level[i] - 1;
     buffer_.clear();
-    for (const Adjacency& a : t_.neighbors(VertexId(v))) {
-      if (!usable(a)) continue;
-      const std::uint32_t n = local_[a.neighbor.value()];
-      const auto tier = t_.tier[a.neighbor.value()];
-      if (go_down && tier < t_.tier[v] && down_[n] == down_[i] - 1) buffer_.push_back(a.link.value());
-      if (!go_down && tier > t_.tier[v] && dist_[n] == dist_[i] - 1) buffer_.push_back(a.link.value());
+    for (std::uint32_t e = side.begin[i]; e < side.begin[i + 1]; ++e) {
+      if (level[side.local[e]] == want) buffer_.push_back(side.link[e]);
     }
     assert(!buffer_.empty());
     buffer_.push_back(go_down ? 1u : 0u);  // the kind is part of the group's identity
-    auto [it, inserted] = interned_[i].emplace(buffer_, static_cast<std::uint32_t>(lists_[i].size()) + 2);
-    if (inserted) lists_[i].push_back(buffer_);
-    return it->second;
+    auto it = interned_[i].find(buffer_);
+    if (it != interned_[i].end()) return it->second;
+    const auto id = static_cast<std::uint32_t>(lists_[i].size()) + 2;
+    interned_[i].emplace(buffer_, id);
+    lists_[i].push_back(buffer_);
+    return id;
   }
 
   // Numbers the groups switch by switch in vertex order and compresses each row.
@@ -117,8 +129,7 @@ class ForwardingState::PlaneBuilder {
     for (std::uint32_t i : by_vertex) {
       const std::uint32_t v = switches_[i];
       Row& r = s_.rows_[v];
-      r.first_group = static_cast<std::uint32_t>(s_.kind_.size());
-      r.group_count = static_cast<std::uint32_t>(lists_[i].size());
+      s_.owned_[v] = {static_cast<std::uint32_t>(s_.kind_.size()), static_cast<std::uint32_t>(lists_[i].size())};
       global.assign({kLocalGroup, kNoRouteGroup});
       for (const auto& list : lists_[i]) {
         global.push_back(static_cast<std::uint32_t>(s_.kind_.size()));
@@ -165,7 +176,14 @@ class ForwardingState::PlaneBuilder {
   std::vector<std::uint32_t> matrix_;        // [switch][destination] local group id
   std::vector<std::map<std::vector<std::uint32_t>, std::uint32_t>> interned_;
   std::vector<std::vector<std::vector<std::uint32_t>>> lists_;  // per switch: member links + kind
-  std::vector<std::uint32_t> down_;
+  struct Neighbors {  // CSR by local switch index
+    std::vector<std::uint32_t> begin;
+    std::vector<std::uint32_t> local;
+    std::vector<std::uint32_t> link;
+  };
+  Neighbors up_;
+  Neighbors down_;
+  std::vector<std::uint32_t> reach_;  // down(s) toward the current destination
   std::vector<std::uint32_t> dist_;
   std::vector<std::uint32_t> buffer_;
 };
@@ -185,10 +203,18 @@ ForwardingState::ForwardingState(const Topology& topology, std::span<const LinkI
     for (const Adjacency& a : t.neighbors(VertexId(p))) port_destination_[p] = ordinal[a.neighbor.value()];
   }
   rows_.assign(t.vertex_count(), Row{});
+  owned_.assign(t.vertex_count(), Owned{});
   member_offset_ = {0, 0, 0};
   kind_ = {GroupKind::kLocal, GroupKind::kNoRoute};
   owner_ = {VertexId::invalid(), VertexId::invalid()};
   for (int p = 0; p < t.planes; ++p) PlaneBuilder(*this, p).run();
+  for (std::uint32_t g = 0; g < kind_.size(); ++g) {
+    assert(size(g) < 65536);
+    span_.push_back(GroupSpan{member_offset_[g], static_cast<std::uint16_t>(size(g)), kind_[g]});
+    for (std::uint32_t e = member_offset_[g]; e < member_offset_[g + 1]; ++e) {
+      hops_.push_back(MemberHop{members_[e], t.other_end(members_[e], owner_[g])});
+    }
+  }
 }
 
 }  // namespace ct

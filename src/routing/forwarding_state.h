@@ -36,6 +36,14 @@ namespace ct {
 
 enum class GroupKind : std::uint8_t { kUp, kDown, kLocal, kNoRoute };
 
+// Where a group's members lie (one 8-byte load on the hot path): entries offset .. offset+size-1
+// of the member arrays.
+struct GroupSpan {
+  std::uint32_t offset = 0;
+  std::uint16_t size = 0;
+  GroupKind kind = GroupKind::kUp;
+};
+
 class ForwardingState {
  public:
   static constexpr std::uint32_t kLocalGroup = 0;    // s is the destination leaf: deliver to the port
@@ -61,6 +69,10 @@ class ForwardingState {
     const std::uint32_t offset = destination - r.lo;  // wraps for destination < lo
     return offset < r.width ? window_[r.base + offset] : r.fallback;
   }
+  [[nodiscard]] GroupSpan span(std::uint32_t g) const { return span_[g]; }
+  // Member entry e (= span.offset + member index): its link and the vertex it leads to.
+  [[nodiscard]] LinkId member_link(std::uint32_t e) const { return hops_[e].link; }
+  [[nodiscard]] VertexId member_next(std::uint32_t e) const { return hops_[e].next; }
   [[nodiscard]] std::span<const LinkId> members(std::uint32_t g) const {
     return {members_.data() + member_offset_[g], members_.data() + member_offset_[g + 1]};
   }
@@ -72,19 +84,21 @@ class ForwardingState {
   // ---- inspection ----
   [[nodiscard]] std::size_t group_count() const { return kind_.size(); }
   // The groups of switch sw (ids first .. first + count - 1), excluding local and no-route.
-  [[nodiscard]] std::uint32_t first_group(VertexId sw) const { return rows_[sw.value()].first_group; }
-  [[nodiscard]] std::uint32_t group_count(VertexId sw) const { return rows_[sw.value()].group_count; }
+  [[nodiscard]] std::uint32_t first_group(VertexId sw) const { return owned_[sw.value()].first; }
+  [[nodiscard]] std::uint32_t group_count(VertexId sw) const { return owned_[sw.value()].count; }
   // Group ids stored in all windows (the table's size beyond one fallback per switch).
   [[nodiscard]] std::size_t window_entries() const { return window_.size(); }
 
  private:
-  struct Row {
+  struct Row {  // 16 bytes: four rows per cache line
     std::uint32_t lo = 0;     // first destination ordinal of the window
     std::uint32_t width = 0;  // window length
     std::uint32_t base = 0;   // offset of the window in window_
     std::uint32_t fallback = kNoRouteGroup;
-    std::uint32_t first_group = 0;
-    std::uint32_t group_count = 0;
+  };
+  struct Owned {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
   };
   class PlaneBuilder;
 
@@ -93,9 +107,16 @@ class ForwardingState {
   std::vector<VertexId> leaves_;                    // by ordinal
   std::vector<std::uint32_t> port_destination_;     // per backend port
   std::vector<Row> rows_;                           // per vertex (switch rows only are meaningful)
+  std::vector<Owned> owned_;                        // per vertex: the switch's groups
   std::vector<std::uint32_t> window_;
   std::vector<std::uint32_t> member_offset_;        // CSR, group_count() + 1 entries
   std::vector<LinkId> members_;
+  struct MemberHop {  // link and far end side by side: one cache line on the hot path
+    LinkId link;
+    VertexId next;
+  };
+  std::vector<MemberHop> hops_;                     // per member entry
+  std::vector<GroupSpan> span_;                     // per group
   std::vector<GroupKind> kind_;
   std::vector<VertexId> owner_;
 };

@@ -5,12 +5,11 @@
 namespace ct {
 
 PathWalker::PathWalker(const ForwardingState& forwarding, const SwitchHashes& hashes)
-    : forwarding_(forwarding), hashes_(hashes) {
-  std::uint32_t largest = 1;
-  for (std::uint32_t g = 0; g < forwarding.group_count(); ++g) largest = std::max(largest, forwarding.size(g));
-  const MemberSelection method = hashes.config().effective_selection();
-  selectors_.reserve(largest + 1);
-  for (std::uint32_t n = 0; n <= largest; ++n) selectors_.emplace_back(std::max(n, 1u), method, hashes.bits());
+    : forwarding_(forwarding),
+      hashes_(hashes),
+      method_(hashes.config().effective_selection()),
+      bits_(hashes.bits()),
+      mask_((std::uint64_t{1} << hashes.bits()) - 1) {
   const Topology& t = forwarding.topology();
   std::uint32_t top = 1;
   for (std::uint32_t v = 0; v < t.vertex_count(); ++v) top = std::max<std::uint32_t>(top, t.tier[v]);
@@ -28,6 +27,7 @@ bool PathWalker::walk(VertexId src, VertexId dst, const FlowKey& key, std::vecto
   VertexId at = t.other_end(first, src);
   out.push_back(PathHop{first, src, kNoGroup, 0, true});
   const std::uint32_t destination = f.destination_of(dst);
+  const std::uint32_t base = hashes_.base(key);
   for (std::uint32_t hop = 0; hop < max_hops_; ++hop) {
     const std::uint32_t g = f.group(at, destination);
     if (g == ForwardingState::kLocalGroup) {
@@ -37,10 +37,10 @@ bool PathWalker::walk(VertexId src, VertexId dst, const FlowKey& key, std::vecto
       return true;
     }
     if (g == ForwardingState::kNoRouteGroup) return false;
-    const std::uint32_t m = choose(at, g, key);
-    const LinkId l = f.members(g)[m];
-    out.push_back(PathHop{l, at, g, m, f.kind(g) == GroupKind::kUp});
-    at = t.other_end(l, at);
+    const GroupSpan span = f.span(g);
+    const std::uint32_t m = span.size == 1 ? 0 : select(span.size, hashes_.from_base(at, base, key));
+    out.push_back(PathHop{f.member_link(span.offset + m), at, g, m, span.kind == GroupKind::kUp});
+    at = f.member_next(span.offset + m);
   }
   return false;
 }

@@ -48,7 +48,18 @@ class PathWalker {
   // The member switch sw picks from group g for key (0 for a one-member group).
   [[nodiscard]] std::uint32_t choose(VertexId sw, std::uint32_t g, const FlowKey& key) const {
     const std::uint32_t n = forwarding_.size(g);
-    return n == 1 ? 0 : selectors_[n].select(hashes_.hash(sw, key));
+    return n == 1 ? 0 : select(n, hashes_.hash(sw, key));
+  }
+
+  // Member of an n-way equal-weight group for hash h, exactly as MemberSelector(n, method, bits)
+  // picks it. Hash-threshold in closed form: member i owns h <= ub_i = floor(((i+1) 2^b +
+  // floor(n/2)) / n) - 1 (member_select.h), i.e. (h+1) n <= (i+1) 2^b + floor(n/2), so
+  //   i = ceil(((h+1) n - floor(n/2)) / 2^b) - 1,
+  // one multiply and one shift (checked against MemberSelector in routing_forwarding_test).
+  [[nodiscard]] std::uint32_t select(std::uint32_t n, std::uint32_t h) const {
+    if (method_ == MemberSelection::kModulo) return h % n;
+    const std::uint64_t x = (std::uint64_t{h} + 1) * n - n / 2;
+    return static_cast<std::uint32_t>(((x + mask_) >> bits_) - 1);
   }
 
   [[nodiscard]] const ForwardingState& forwarding() const { return forwarding_; }
@@ -62,7 +73,9 @@ class PathWalker {
  private:
   const ForwardingState& forwarding_;
   const SwitchHashes& hashes_;
-  std::vector<MemberSelector> selectors_;  // index = group size (index 0 unused)
+  MemberSelection method_;
+  int bits_;
+  std::uint64_t mask_;  // 2^bits - 1
   std::uint32_t max_hops_ = 2;
 };
 

@@ -91,3 +91,78 @@ TEST(PathWalker, UnreachableStops) {
 
 }  // namespace
 }  // namespace ct
+
+namespace ct {
+namespace {
+
+// The closed-form hash-threshold choice and the modulo choice equal MemberSelector for every
+// 16-bit hash and group sizes 1..70, and for 31- and 32-bit hashes on a sample including the ends.
+TEST(PathWalker, SelectionEqualsMemberSelector) {
+  const Topology t = fixtures::fat_tree_4();
+  const ForwardingState f(t);
+  for (MemberSelection method : {MemberSelection::kModulo, MemberSelection::kHashThreshold}) {
+    for (HashAlgorithm a : {HashAlgorithm::kCrc16Arc, HashAlgorithm::kCrc32}) {
+      EcmpConfig c;
+      c.algorithm = a;
+      c.selection = method;
+      const SwitchHashes h(t, c);
+      const PathWalker w(f, h);
+      const int bits = hash_bits(a);
+      Rng rng(3, 0, 0);
+      for (std::uint32_t n = 1; n <= 70; ++n) {
+        const MemberSelector s(n, method, bits);
+        if (bits == 16) {
+          for (std::uint32_t x = 0; x < 65536; ++x) ASSERT_EQ(w.select(n, x), s.select(x)) << n << " " << x;
+        } else {
+          for (std::uint32_t x : {0u, 1u, 0xFFFFFFFEu, 0xFFFFFFFFu, 0x7FFFFFFFu, 0x80000000u}) ASSERT_EQ(w.select(n, x), s.select(x));
+          for (int i = 0; i < 20000; ++i) {
+            const auto x = static_cast<std::uint32_t>(rng.next_u64());
+            ASSERT_EQ(w.select(n, x), s.select(x)) << n << " " << x;
+          }
+        }
+      }
+    }
+  }
+  EcmpConfig linux_config;
+  linux_config.linux_kernel = true;
+  const SwitchHashes lh(t, linux_config);
+  const PathWalker lw(f, lh);
+  for (std::uint32_t n = 1; n <= 70; ++n) {
+    const MemberSelector s(n, MemberSelection::kHashThreshold, 31);
+    for (std::uint32_t x : {0u, 1u, 0x7FFFFFFEu, 0x7FFFFFFFu, 0x40000000u}) ASSERT_EQ(lw.select(n, x), s.select(x));
+  }
+}
+
+// The per-walk shortcut for affine hashes (switch_hashes.h) equals each switch's own FlowHasher,
+// bit for bit, for every affine function, both seed inputs, several masks and per-switch seeds.
+TEST(SwitchHashes, AffineShortcutIsExact) {
+  const Topology t = fixtures::fat_tree_4();
+  Rng rng(5, 0, 0);
+  for (HashAlgorithm a : kAllHashAlgorithms) {
+    for (SeedInput in : {SeedInput::kPrepend, SeedInput::kInitialValue}) {
+      for (FieldMask mask : {kFiveTuple, kL3Only, static_cast<FieldMask>(kFieldSrcPort | kFieldDstIp)}) {
+        EcmpConfig c;
+        c.algorithm = a;
+        c.seed_input = in;
+        c.fields = mask;
+        c.seed_mode = SeedMode::kPerSwitch;
+        c.seed = 0xABCDEF;
+        const SwitchHashes h(t, c);
+        EXPECT_EQ(h.affine(), a != HashAlgorithm::kRandom);
+        for (int i = 0; i < 200; ++i) {
+          const FlowKey k{static_cast<std::uint32_t>(rng.next_u64()), static_cast<std::uint32_t>(rng.next_u64()),
+                          static_cast<std::uint8_t>(rng.uniform(256)), static_cast<std::uint16_t>(rng.uniform(65536)),
+                          static_cast<std::uint16_t>(rng.uniform(65536))};
+          const std::uint32_t base = h.base(k);
+          for (std::uint32_t v = 16; v < 36; ++v) {
+            const FlowHasher own(a, h.seed(VertexId(v)), in, mask);
+            ASSERT_EQ(h.from_base(VertexId(v), base, k), own.hash(k)) << hash_algorithm_name(a) << " switch " << v;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ct

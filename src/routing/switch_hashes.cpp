@@ -23,6 +23,12 @@ SwitchHashes::SwitchHashes(const Topology& topology, const EcmpConfig& config) :
       hashers_.emplace_back(config.algorithm, seed, config.seed_input, config.fields);
     }
   }
+  affine_ = !config.linux_kernel && config.algorithm != HashAlgorithm::kRandom && !hashers_.empty();
+  if (affine_) {
+    const FlowKey zero{0, 0, 0, 0, 0};
+    const std::uint32_t reference = hashers_.front().hash(zero);
+    for (const FlowHasher& h : hashers_) offset_.push_back(h.hash(zero) ^ reference);
+  }
 }
 
 }  // namespace ct

@@ -26,6 +26,14 @@ class SwitchHashes {
     const std::uint32_t slot = sw.value() - first_switch_;
     return config_.linux_kernel ? linux_multipath_hash(key, linux_[slot]) : hashers_[slot].hash(key);
   }
+  // The per-walk part: the reference hash of the key for affine functions (0 otherwise).
+  [[nodiscard]] std::uint32_t base(const FlowKey& key) const { return affine_ ? hashers_.front().hash(key) : 0; }
+  // Equals hash(sw, key). PRECONDITION: base_value == base(key).
+  [[nodiscard]] std::uint32_t from_base(VertexId sw, std::uint32_t base_value, const FlowKey& key) const {
+    const std::uint32_t slot = sw.value() - first_switch_;
+    return affine_ ? base_value ^ offset_[slot] : hash(sw, key);
+  }
+  [[nodiscard]] bool affine() const { return affine_; }
   [[nodiscard]] std::uint32_t seed(VertexId sw) const { return seeds_[sw.value() - first_switch_]; }
   [[nodiscard]] int bits() const { return config_.hash_bits(); }
   [[nodiscard]] const EcmpConfig& config() const { return config_; }
@@ -35,7 +43,9 @@ class SwitchHashes {
  private:
   EcmpConfig config_;
   std::uint32_t first_switch_ = 0;
+  bool affine_ = false;
   std::vector<std::uint32_t> seeds_;
+  std::vector<std::uint32_t> offset_;  // affine: hash_sw(0) XOR hash_first(0)
   std::vector<FlowHasher> hashers_;
   std::vector<LinuxMultipathConfig> linux_;
 };

@@ -31,6 +31,7 @@
 //     comm_fraction: 1           # share of step time at the collective's (straggler's) pace
 //     spare_hosts: 64
 //     degraded: drain            # drain (at the next checkpoint) | continue
+//     split: ecmp                # ecmp | adaptive: how traffic spreads over paths after a failure
 //     afr: {nic: 0.003, link: 0.007, leaf: 0.006, spine: 0.006, core: 0.006}   # per element-year
 //     repair_hours: {nic: 24, link: 4, leaf: 4, spine: 4, core: 4}
 #pragma once
@@ -122,6 +123,7 @@ struct ReliabilitySpec {
   Located<double> comm_fraction;
   Located<long long> spare_hosts;
   Located<std::string> degraded;
+  Located<std::string> split;
   ElementFiguresSpec afr;           // failures per element-year, overriding the catalog
   ElementFiguresSpec repair_hours;  // mean time to repair, overriding the catalog
 };

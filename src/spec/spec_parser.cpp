@@ -180,7 +180,9 @@ class SpecParser {
                   {"backend", [&](auto& k, auto& v, auto& f) { read_backend(k, v, f); }},
                   {"frontend", [&](auto& k, auto& v, auto& f) { read_frontend(k, v, f); }},
                   {"routing", [&](auto& k, auto& v, auto&) { read_routing(k, v); }},
-                  {"reliability", [&](auto& k, auto& v, auto& f) { read_reliability(k, v, f); }}});
+                  {"reliability", [&](auto& k, auto& v, auto& f) { read_reliability(k, v, f); }},
+                  // A workload for `clustertwin simulate`, read by traffic/scenario_parser.h.
+                  {"scenario", [](auto&, auto&, auto&) {}}});
   }
 
   void read_nodes(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
@@ -289,6 +291,7 @@ class SpecParser {
                   {"comm_fraction", [&](auto& k, auto& v, auto& f) { read_number(k, v, f, r.comm_fraction); }},
                   {"spare_hosts", [&](auto& k, auto& v, auto& f) { read_integer(k, v, f, r.spare_hosts); }},
                   {"degraded", [&](auto& k, auto& v, auto& f) { read_string(k, v, f, r.degraded); }},
+                  {"split", [&](auto& k, auto& v, auto& f) { read_string(k, v, f, r.split); }},
                   {"afr", figures(r.afr)},
                   {"repair_hours", figures(r.repair_hours)}});
   }

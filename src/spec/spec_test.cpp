@@ -909,6 +909,8 @@ TEST(Validate, ReliabilityErrorsNameFieldAndLine) {
   EXPECT_EQ(zero.field, "reliability.repair_hours.link");
   EXPECT_EQ(zero.where.line, 14);
   EXPECT_EQ(only_error(replace(kReliable, "continue", "pause")).field, "reliability.degraded");
+  EXPECT_EQ(only_error(kReliable + "  split: spray\n").field, "reliability.split");
+  EXPECT_EQ(check(kReliable + "  split: adaptive\n")->reliability.adaptive_split, true);
   EXPECT_EQ(only_error(kReliable + "  comm_fraction: 1.5\n").field, "reliability.comm_fraction");
   const Diagnostic unknown = only_error(replace(kReliable, "afr: {link: 0.01}", "afr: {optic: 0.01}"));
   EXPECT_EQ(unknown.field, "reliability.afr.optic");

@@ -86,6 +86,7 @@ struct ValidReliability {
   std::optional<double> comm_fraction;
   std::optional<long long> spare_hosts;
   std::optional<bool> drain_degraded;
+  std::optional<bool> adaptive_split;
   std::array<std::optional<double>, kFailureElementCount> afr;
   std::array<std::optional<double>, kFailureElementCount> repair_hours;
 };

@@ -633,6 +633,13 @@ class SpecValidator {
               fmt::format("expected drain or continue, got '{}'", r.degraded.value));
       }
     }
+    if (r.split.present) {
+      if (r.split.value == "ecmp" || r.split.value == "adaptive") {
+        v.adaptive_split = r.split.value == "adaptive";
+      } else {
+        error(r.split.where, "reliability.split", fmt::format("expected ecmp or adaptive, got '{}'", r.split.value));
+      }
+    }
     const std::pair<const ElementFiguresSpec*, std::pair<const char*, bool>> blocks[] = {
         {&r.afr, {"afr", true}}, {&r.repair_hours, {"repair_hours", false}}};
     for (const auto& [figures, what] : blocks) {

@@ -27,7 +27,7 @@ VertexId leaf_of(const Topology& t, VertexId port) { return t.other_end(LinkId(p
 
 }  // namespace
 
-Endpoints default_elephant_endpoints(const Topology& t) {
+Endpoints default_elephant_endpoints(const Topology& t, int count) {
   Endpoints e;
   if (t.backend_port_count() == 0) return e;
   const VertexId first_leaf = leaf_of(t, VertexId(0u));
@@ -45,7 +45,7 @@ Endpoints default_elephant_endpoints(const Topology& t) {
   }
   std::set<std::uint32_t> sending_hosts;
   for (std::uint32_t p = 0; p < t.backend_port_count(); ++p) {
-    if (leaf_of(t, VertexId(p)) != first_leaf) continue;
+    if (leaf_of(t, VertexId(p)) != first_leaf || e.sources.size() >= static_cast<std::size_t>(count)) continue;
     e.sources.push_back(VertexId(p));
     sending_hosts.insert(t.group[p]);
   }
@@ -64,7 +64,7 @@ Endpoints default_elephant_endpoints(const Topology& t) {
 std::vector<Flow> elephant_flows(const Topology& t, const ElephantOptions& options, std::uint64_t seed) {
   Endpoints e{options.sources, options.destinations};
   if (e.sources.empty() || e.destinations.empty()) {
-    const Endpoints d = default_elephant_endpoints(t);
+    const Endpoints d = default_elephant_endpoints(t, options.count);
     if (e.sources.empty()) e.sources = d.sources;
     if (e.destinations.empty()) e.destinations = d.destinations;
   }

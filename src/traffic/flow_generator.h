@@ -3,10 +3,11 @@
 // Elephants: k long flows between chosen ports, flow i from sources[i mod |sources|] to
 // destinations[i mod |destinations|], each with a RoCEv2 source port drawn uniformly from
 // 0xC000..0xFFFF (traffic/flow.h) from Rng(seed, 0, kPortStream) in flow order, destination port
-// 4791. Default endpoints (default_elephant_endpoints): the sources are the ports of the first
-// backend leaf in port order; the destinations are the ports of the "farthest" leaf of the same
-// plane (another pod when there are pods, else the next leaf), in port order, skipping hosts that
-// already send, so that every flow climbs through the fabric and no two flows share a host.
+// 4791. Default endpoints (default_elephant_endpoints): the sources are the first k ports of the
+// first backend leaf in port order; the destinations are the ports of the "farthest" leaf of the
+// same plane (another pod when there are pods, else the next leaf), in port order, skipping the
+// hosts of those k sources, so that every flow climbs through the fabric and, while the leaves
+// have enough ports, no two flows share a NIC or a host sends to itself.
 //
 // Ring collective (NCCL's ring algorithm over the network): per rail r and plane p, host h sends
 // to host h+1 mod H on the same rail; each connection has `channels` x `qps` flows (NCCL opens one
@@ -38,7 +39,7 @@ struct Endpoints {
   std::vector<VertexId> sources;
   std::vector<VertexId> destinations;
 };
-Endpoints default_elephant_endpoints(const Topology& topology);
+Endpoints default_elephant_endpoints(const Topology& topology, int count);
 
 // PRECONDITION: count >= 1; every source and destination pair is on one plane and distinct.
 std::vector<Flow> elephant_flows(const Topology& topology, const ElephantOptions& options, std::uint64_t seed);

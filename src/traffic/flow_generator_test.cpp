@@ -10,12 +10,13 @@
 namespace ct {
 namespace {
 
-// two_tier(3 leaves, 2 spines, 4 hosts per leaf): leaf 0 holds hosts 0-3, leaf 1 hosts 4-7. The
-// default sources are leaf 0's ports (hosts 0..3); the farthest leaf of a 2-tier fabric is the next
-// leaf, leaf 1, whose hosts 4..7 do not send.
+// two_tier(3 leaves, 2 spines, 4 hosts per leaf): leaf 0 holds hosts 0-3, leaf 1 hosts 4-7. For 6
+// flows the default sources are leaf 0's 4 ports (hosts 0..3); the farthest leaf of a 2-tier fabric
+// is the next leaf, leaf 1, whose hosts 4..7 do not send. For 2 flows: sources hosts 0 and 1.
 TEST(FlowGenerator, DefaultElephantsClimbFromTheFirstLeaf) {
   const Topology t = fixtures::two_tier(3, 2, 4);
-  const Endpoints e = default_elephant_endpoints(t);
+  EXPECT_EQ(default_elephant_endpoints(t, 2).sources, (std::vector<VertexId>{VertexId(0u), VertexId(1u)}));
+  const Endpoints e = default_elephant_endpoints(t, 6);
   ASSERT_EQ(e.sources.size(), 4u);
   ASSERT_EQ(e.destinations.size(), 4u);
   EXPECT_EQ(e.sources[0], VertexId(0u));
@@ -43,7 +44,7 @@ TEST(FlowGenerator, DefaultElephantsClimbFromTheFirstLeaf) {
 // the first edge of another pod: edge 2 (pod 1) with hosts 4 and 5.
 TEST(FlowGenerator, DefaultDestinationIsInAnotherPod) {
   const Topology t = fixtures::fat_tree_4();
-  const Endpoints e = default_elephant_endpoints(t);
+  const Endpoints e = default_elephant_endpoints(t, 2);
   EXPECT_EQ(e.sources, (std::vector<VertexId>{VertexId(0u), VertexId(1u)}));
   EXPECT_EQ(e.destinations, (std::vector<VertexId>{VertexId(4u), VertexId(5u)}));
 }

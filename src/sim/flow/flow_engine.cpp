@@ -8,8 +8,13 @@ namespace ct {
 namespace {
 constexpr double kPsPerSecond = 1e12;
 
-[[maybe_unused]] bool valid_path(std::span<const ConstraintId> path, std::size_t constraints) {
+[[maybe_unused]] bool valid_path(std::span<const ConstraintId> path, std::span<const double> fraction,
+                                 std::size_t constraints) {
   if (path.empty()) return false;
+  if (!fraction.empty() && fraction.size() != path.size()) return false;
+  for (const double a : fraction) {
+    if (!(a > 0 && a <= 1)) return false;
+  }
   for (std::size_t i = 0; i < path.size(); ++i) {
     if (!path[i].valid() || path[i].value() >= constraints) return false;
     for (std::size_t j = 0; j < i; ++j) {
@@ -27,15 +32,22 @@ ConstraintId FlowEngine::add_constraint(BitsPerSecond capacity, TimePs latency) 
   latency_.push_back(latency);
   head_.push_back(kNil);
   dirty_mark_.push_back(0);
+  threshold_.push_back(0);
+  visit_mark_.push_back(0);
+  load_.push_back(0.0);
+  peak_.push_back(0.0);
+  carried_.push_back(0.0);
+  load_since_.push_back(now_);
+  load_mark_.push_back(0);
   return system_.add_constraint(bps);
 }
 
 FlowId FlowEngine::add_flow(const FlowRequest& request) {
-  assert(valid_path(request.path, system_.constraint_count()));
+  assert(valid_path(request.path, request.fraction, system_.constraint_count()));
   assert(request.weight > 0 && request.size.value() >= 0 && request.rate_cap.value() >= 0);
   assert(request.start >= now_);
   const double cap = request.rate_cap.value() > 0 ? static_cast<double>(request.rate_cap.value()) : kNoRateCap;
-  const FlowId f = system_.add_flow(request.path, request.weight, cap);
+  const FlowId f = system_.add_flow(request.path, request.weight, cap, request.fraction);
   elem_next_.resize(system_.path_pool.size(), kNil);
   elem_prev_.resize(system_.path_pool.size(), kNil);
   elem_flow_.resize(system_.path_pool.size(), f);
@@ -52,6 +64,7 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
   completion_.push_back(TimePs(-1));
   path_latency_.push_back(latency);
   generation_.push_back(0);
+  freeze_seq_.push_back(0);
   waiting_on_.push_back(0);
   dependents_head_.push_back(kNil);
   in_component_.push_back(0);
@@ -77,26 +90,45 @@ void FlowEngine::schedule_capacity(ConstraintId c, TimePs at, double fraction) {
   queue_.push(at, FlowEventKind::kCapacity, static_cast<std::uint32_t>(changes_.size() - 1));
 }
 
+void FlowEngine::schedule_timer(TimePs at, std::uint32_t tag) {
+  assert(at >= now_);
+  queue_.push(at, FlowEventKind::kTimer, tag);
+}
+
 void FlowEngine::run(TimePs until) {
-  while (!queue_.empty() && queue_.top().time <= until) {
-    now_ = queue_.top().time;
-    while (!queue_.empty() && queue_.top().time == now_) apply(queue_.pop());
-    resolve();
-  }
+  while (!queue_.empty() && queue_.top().time <= until) step();
+}
+
+bool FlowEngine::step() {
+  if (queue_.empty()) return false;
+  now_ = queue_.top().time;
+  only_departures_ = true;
+  departed_.clear();
+  while (!queue_.empty() && queue_.top().time == now_) apply(queue_.pop());
+  resolve();
+  settle_loads();
+  return true;
 }
 
 void FlowEngine::apply(const FlowEvent& e) {
-  switch (e.kind) {
+  const std::uint32_t subject = e.subject();
+  switch (e.kind()) {
     case FlowEventKind::kStart:
-      start_flow(FlowId(e.subject));
+      only_departures_ = false;
+      start_flow(FlowId(subject));
       break;
     case FlowEventKind::kLastByte:
-      if (e.generation == generation_[e.subject] && state_[e.subject] == FlowState::kActive) {
-        finish_flow(FlowId(e.subject));
+      if (e.generation == generation_[subject] && state_[subject] == FlowState::kActive) {
+        departed_.push_back(FlowId(subject));
+        finish_flow(FlowId(subject));
       }
       break;
     case FlowEventKind::kCapacity:
-      change_capacity(changes_[e.subject]);
+      only_departures_ = false;
+      change_capacity(changes_[subject]);
+      break;
+    case FlowEventKind::kTimer:
+      if (on_timer_) on_timer_(subject);
       break;
   }
 }
@@ -122,6 +154,7 @@ void FlowEngine::start_flow(FlowId f) {
 
 void FlowEngine::finish_flow(FlowId f) {
   const std::uint32_t i = f.value();
+  add_load(f, -rate_[i]);
   unlink_path(f);
   state_[i] = FlowState::kDone;
   remaining_[i] = 0;
@@ -156,17 +189,34 @@ void FlowEngine::change_capacity(const CapacityChange& change) {
 void FlowEngine::offer_reroute(FlowId f, ConstraintId failed) {
   reroute_path_.clear();
   if (!reroute_(f, failed, reroute_path_) || reroute_path_.empty()) return;
-  assert(valid_path(reroute_path_, system_.constraint_count()));
+  move_flow(f, reroute_path_);
+}
+
+void FlowEngine::move_flow(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction) {
+  assert(valid_path(path, fraction, system_.constraint_count()));
+  const std::uint32_t i = f.value();
+  assert(state_[i] != FlowState::kDone);
+  if (state_[i] == FlowState::kWaiting) {
+    set_path(f, path, fraction);
+    return;
+  }
+  only_departures_ = false;
   advance(f);
+  add_load(f, -rate_[i]);
   unlink_path(f);
-  system_.set_path(f, reroute_path_);
+  set_path(f, path, fraction);
+  link_path(f);
+  add_load(f, rate_[i]);
+}
+
+void FlowEngine::set_path(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction) {
+  system_.set_path(f, path, fraction);
   elem_next_.resize(system_.path_pool.size(), kNil);
   elem_prev_.resize(system_.path_pool.size(), kNil);
   elem_flow_.resize(system_.path_pool.size(), f);
   TimePs latency{0};
-  for (const ConstraintId c : reroute_path_) latency += latency_[c.value()];
+  for (const ConstraintId c : path) latency += latency_[c.value()];
   path_latency_[f.value()] = latency;
-  link_path(f);
 }
 
 void FlowEngine::link_path(FlowId f) {
@@ -213,6 +263,46 @@ void FlowEngine::advance(FlowId f) {
   last_update_[i] = now_;
 }
 
+// ---- load statistics ----
+
+void FlowEngine::touch_load(std::uint32_t c) {
+  if (load_mark_[c] != 0) return;
+  load_mark_[c] = 1;
+  load_touched_.push_back(c);
+  carried_[c] += load_[c] * static_cast<double>((now_ - load_since_[c]).value()) / kPsPerSecond;
+  load_since_[c] = now_;
+}
+
+// Flow f's rate changes by `delta` on every hop of its path.
+void FlowEngine::add_load(FlowId f, double delta) {
+  if (delta == 0) return;
+  const auto path = system_.path(f);
+  const auto fraction = system_.fractions(f);
+  for (std::size_t h = 0; h < path.size(); ++h) {
+    touch_load(path[h].value());
+    load_[path[h].value()] += fraction[h] * delta;
+  }
+}
+
+// After an instant's re-solve: a constraint with no flow left is exactly idle (no rounding
+// residue), peaks are taken, the observer is told.
+void FlowEngine::settle_loads() {
+  for (const std::uint32_t c : load_touched_) {
+    if (head_[c] == kNil) load_[c] = 0.0;
+    peak_[c] = std::max(peak_[c], load_[c]);
+    load_mark_[c] = 0;
+    if (on_load_) on_load_(ConstraintId(c), now_, load_[c]);
+  }
+  load_touched_.clear();
+}
+
+double FlowEngine::carried_bits(ConstraintId c) const {
+  const std::uint32_t i = c.value();
+  return carried_[i] + load_[i] * static_cast<double>((now_ - load_since_[i]).value()) / kPsPerSecond;
+}
+
+// ---- re-solving ----
+
 // Breadth-first search from the dirty constraints through the active flows crossing them: the
 // connected component(s) whose rates the events may have changed. dirty_ grows as the frontier.
 void FlowEngine::collect_component() {
@@ -230,6 +320,68 @@ void FlowEngine::collect_component() {
   std::sort(component_.begin(), component_.end());
 }
 
+void FlowEngine::visit(ConstraintId c, std::uint64_t threshold) {
+  if (visit_mark_[c.value()] != 0) return;
+  visit_mark_[c.value()] = 1;
+  threshold_[c.value()] = threshold;
+  visited_.push_back(c);
+}
+
+// The flows a departure-only instant can change (see the header): from each departed flow, in
+// increasing freeze order, a search through the active flows frozen at or after it. A constraint
+// reached first from an earlier departed flow keeps that flow's (lower) threshold; every flow it
+// would add from a later one is already in.
+void FlowEngine::collect_tail() {
+  component_.clear();
+  std::sort(departed_.begin(), departed_.end(), [&](FlowId a, FlowId b) {
+    const std::uint64_t sa = freeze_seq_[a.value()];
+    const std::uint64_t sb = freeze_seq_[b.value()];
+    return sa != sb ? sa < sb : a < b;
+  });
+  for (const FlowId d : departed_) {
+    const std::size_t first = visited_.size();
+    for (const ConstraintId c : system_.path(d)) visit(c, freeze_seq_[d.value()]);
+    for (std::size_t k = first; k < visited_.size(); ++k) {
+      const std::uint32_t c = visited_[k].value();
+      for (std::uint32_t e = head_[c]; e != kNil; e = elem_next_[e]) {
+        const FlowId f = elem_flow_[e];
+        if (in_component_[f.value()] != 0 || freeze_seq_[f.value()] < threshold_[c]) continue;
+        in_component_[f.value()] = 1;
+        component_.push_back(f);
+        for (const ConstraintId next : system_.path(f)) visit(next, threshold_[c]);
+      }
+    }
+  }
+  for (const FlowId f : component_) in_component_[f.value()] = 0;
+  std::sort(component_.begin(), component_.end());
+}
+
+// The state of constraint c just before the event with sequence threshold_[c], as the full solve
+// computes it: W = sum of a w over c's flows in increasing FlowId; then, for the flows frozen
+// before, in (sequence, FlowId) order, R -= a x rate and W -= a w.
+void FlowEngine::restart_state(ConstraintId c, double& remaining, double& weight_sum) {
+  const std::uint32_t ci = c.value();
+  order_scratch_.clear();
+  for (std::uint32_t e = head_[ci]; e != kNil; e = elem_next_[e]) order_scratch_.emplace_back(elem_flow_[e].value(), e);
+  std::sort(order_scratch_.begin(), order_scratch_.end());
+  double w_sum = 0.0;
+  for (const auto& [flow, e] : order_scratch_) w_sum += system_.path_fraction[e] * system_.weight[flow];
+  std::erase_if(order_scratch_, [&](const auto& entry) { return freeze_seq_[entry.first] >= threshold_[ci]; });
+  std::sort(order_scratch_.begin(), order_scratch_.end(), [&](const auto& a, const auto& b) {
+    const std::uint64_t sa = freeze_seq_[a.first];
+    const std::uint64_t sb = freeze_seq_[b.first];
+    return sa != sb ? sa < sb : a.first < b.first;
+  });
+  double r = system_.capacity[ci];
+  for (const auto& [flow, e] : order_scratch_) {
+    const double a = system_.path_fraction[e];
+    r -= a * rate_[flow];
+    w_sum -= a * system_.weight[flow];
+  }
+  remaining = r;
+  weight_sum = w_sum;
+}
+
 void FlowEngine::collect_all_active() {
   component_.clear();
   for (std::uint32_t i = 0; i < state_.size(); ++i) {
@@ -239,23 +391,35 @@ void FlowEngine::collect_all_active() {
 
 void FlowEngine::resolve() {
   if (dirty_.empty()) return;
-  if (options_.incremental) {
+  const bool tail = options_.incremental && only_departures_ && !departed_.empty();
+  if (tail) {
+    collect_tail();
+  } else if (options_.incremental) {
     collect_component();
   } else {
     collect_all_active();
   }
   for (const ConstraintId c : dirty_) dirty_mark_[c.value()] = 0;
   dirty_.clear();
-  if (component_.empty()) return;
-  new_rate_.resize(state_.size());
-  solver_.solve(system_, component_, new_rate_);
-  ++solve_count_;
-  solved_flows_ += component_.size();
+  if (!component_.empty()) {
+    new_rate_.resize(state_.size());
+    if (tail) {
+      if (!restart_fn_) restart_fn_ = [this](ConstraintId c, double& r, double& w) { restart_state(c, r, w); };
+      solver_.solve(system_, component_, new_rate_, freeze_seq_, &restart_fn_);
+    } else {
+      solver_.solve(system_, component_, new_rate_, freeze_seq_);
+    }
+    ++solve_count_;
+    solved_flows_ += component_.size();
+  }
+  for (const ConstraintId c : visited_) visit_mark_[c.value()] = 0;
+  visited_.clear();
   const auto horizon = static_cast<double>(std::numeric_limits<std::int64_t>::max() - now_.value());
   for (const FlowId f : component_) {
     const std::uint32_t i = f.value();
     if (new_rate_[i] == rate_[i]) continue;
     advance(f);
+    add_load(f, new_rate_[i] - rate_[i]);
     rate_[i] = new_rate_[i];
     ++generation_[i];
     if (rate_[i] <= 0) continue;

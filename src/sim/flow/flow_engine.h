@@ -31,13 +31,28 @@
 // Failure. A constraint at capacity 0 gives rate 0 to its flows (stalled). If a reroute callback
 // is set, each active flow crossing a constraint that fails (or starting on a failed one) is
 // offered to it, in increasing FlowId; a callback that returns true with a non-empty path moves
-// the flow's remaining bytes onto that path.
+// the flow's remaining bytes onto that path. A timer (schedule_timer) calls back at a given time, inside
+// that instant's batch; the callback may move flows (move_flow), e.g. when routing has converged.
+//
+// Departures re-solve only what they can change. When the events of an instant are only last
+// bytes, a flow frozen (max_min_solver.h) before the first departed flow of its part of the
+// component keeps its rate bit for bit; the engine re-solves only the flows frozen at or after it
+// that are connected to the departed flows through such flows, restarting progressive filling
+// from the constraint states just before that event (StartFn). With equal sizes the fastest flows
+// leave first and were frozen last, so a departure re-solves a few flows, not the component.
+// Starts, capacity changes and moved flows re-solve the whole component, as before. Both give
+// bit for bit the full re-solve's rates; the tests check it against Options{.incremental = false}.
+//
+// Statistics per constraint: the load (sum over its flows of fraction x rate), its peak (after
+// each instant's re-solve) and the bits carried (the load integrated over time); an optional
+// observer sees every constraint whose load changed, once per instant, after the re-solve.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/ids.h"
@@ -52,6 +67,7 @@ enum class FlowState : std::uint8_t { kWaiting, kActive, kDone };
 
 struct FlowRequest {
   std::span<const ConstraintId> path;  // non-empty, no constraint twice
+  std::span<const double> fraction;    // per hop in (0, 1] (max_min_system.h); empty: all 1
   Bytes size{0};
   TimePs start{0};                 // earliest start; >= the engine's now()
   std::span<const FlowId> after;   // flows that must complete first (already added)
@@ -69,21 +85,37 @@ class FlowEngine {
   using RerouteFn = std::function<bool(FlowId flow, ConstraintId failed, std::vector<ConstraintId>& new_path)>;
   // Called after each flow completes (it may add flows starting at or after now()).
   using CompletionFn = std::function<void(FlowId flow)>;
+  // Called when a timer fires, with its tag.
+  using TimerFn = std::function<void(std::uint32_t tag)>;
+  // Called once per instant for each constraint whose load changed, after the re-solve.
+  using LoadFn = std::function<void(ConstraintId c, TimePs at, double load)>;
 
   FlowEngine() : FlowEngine(Options{}) {}
   explicit FlowEngine(Options options) : options_(options) {}
 
   // PRECONDITION: capacity >= 0, latency >= 0.
   ConstraintId add_constraint(BitsPerSecond capacity, TimePs latency = TimePs(0));
-  // PRECONDITION: see FlowRequest.
+  // PRECONDITION: see FlowRequest; fewer than 2^30 flows and capacity changes.
   FlowId add_flow(const FlowRequest& request);
   // At time `at` (>= now()) constraint c's capacity becomes fraction x its nominal capacity.
   void schedule_capacity(ConstraintId c, TimePs at, double fraction);
+  // At time `at` (>= now()) the timer callback is called with `tag` (< 2^30).
+  void schedule_timer(TimePs at, std::uint32_t tag);
+  // Gives a waiting or active flow a new path; an active one keeps its remaining bytes.
+  // PRECONDITION: called from a callback during run() (timer, completion, reroute), so that the
+  // instant's re-solve sees it; path as in FlowRequest; f is not done.
+  void move_flow(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction = {});
   void set_reroute(RerouteFn fn) { reroute_ = std::move(fn); }
   void set_on_completion(CompletionFn fn) { on_completion_ = std::move(fn); }
+  void set_on_timer(TimerFn fn) { on_timer_ = std::move(fn); }
+  void set_on_load(LoadFn fn) { on_load_ = std::move(fn); }
 
   // Processes the events up to and including time `until`.
   void run(TimePs until = TimePs(std::numeric_limits<std::int64_t>::max()));
+  // Processes the events of the next instant and re-solves; false when no event is left.
+  bool step();
+  [[nodiscard]] bool idle() const { return queue_.empty(); }
+  [[nodiscard]] TimePs next_event_time() const { return queue_.top().time; }  // PRECONDITION: !idle()
 
   // ---- results ----
   [[nodiscard]] TimePs now() const { return now_; }
@@ -97,6 +129,12 @@ class FlowEngine {
   [[nodiscard]] TimePs path_latency(FlowId f) const { return path_latency_[f.value()]; }
   [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const { return system_.path(f); }
   [[nodiscard]] double capacity(ConstraintId c) const { return system_.capacity[c.value()]; }  // bits/s now
+  [[nodiscard]] double nominal_capacity(ConstraintId c) const { return nominal_[c.value()]; }
+  [[nodiscard]] TimePs latency(ConstraintId c) const { return latency_[c.value()]; }
+  [[nodiscard]] double load(ConstraintId c) const { return load_[c.value()]; }            // bits/s now
+  [[nodiscard]] double peak_load(ConstraintId c) const { return peak_[c.value()]; }       // bits/s
+  [[nodiscard]] double carried_bits(ConstraintId c) const;                                // up to now()
+  [[nodiscard]] std::span<const double> fractions(FlowId f) const { return system_.fractions(f); }
   [[nodiscard]] const MaxMinSystem& system() const { return system_; }
 
   // ---- cost counters (for tests of incrementality and benchmarks) ----
@@ -112,6 +150,7 @@ class FlowEngine {
 
   void apply(const FlowEvent& e);
   void start_flow(FlowId f);
+  void set_path(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction);
   void finish_flow(FlowId f);
   void change_capacity(const CapacityChange& change);
   void offer_reroute(FlowId f, ConstraintId failed);
@@ -121,6 +160,12 @@ class FlowEngine {
   void mark_dirty(ConstraintId c);
   void advance(FlowId f);
   void resolve();
+  void collect_tail();
+  void visit(ConstraintId c, std::uint64_t threshold);
+  void restart_state(ConstraintId c, double& remaining, double& weight_sum);
+  void add_load(FlowId f, double delta);
+  void touch_load(std::uint32_t c);
+  void settle_loads();
   void collect_component();
   void collect_all_active();
   void dependency_done(FlowId waiting, TimePs completion);
@@ -138,6 +183,15 @@ class FlowEngine {
   std::vector<std::uint8_t> dirty_mark_;
   std::vector<ConstraintId> dirty_;
   std::vector<CapacityChange> changes_;
+  std::vector<std::uint64_t> threshold_;     // restart threshold of a constraint visited by collect_tail
+  std::vector<std::uint8_t> visit_mark_;
+  std::vector<ConstraintId> visited_;
+  std::vector<double> load_;                 // bits/s
+  std::vector<double> peak_;
+  std::vector<double> carried_;              // bits, up to load_since_
+  std::vector<TimePs> load_since_;
+  std::vector<std::uint8_t> load_mark_;
+  std::vector<std::uint32_t> load_touched_;
 
   // ---- path-pool elements: per-constraint doubly linked lists of active flows, by index ----
   std::vector<std::uint32_t> elem_next_;
@@ -156,6 +210,7 @@ class FlowEngine {
   std::vector<TimePs> completion_;
   std::vector<TimePs> path_latency_;
   std::vector<std::uint32_t> generation_;
+  std::vector<std::uint64_t> freeze_seq_;  // solver event that froze the flow at its last solve
   std::vector<std::uint32_t> waiting_on_;  // dependencies not yet complete
   std::vector<std::uint32_t> dependents_head_;
   std::vector<std::uint32_t> dependents_next_;  // per dependency edge
@@ -163,9 +218,15 @@ class FlowEngine {
   std::vector<std::uint8_t> in_component_;
   std::vector<FlowId> component_;
   std::vector<ConstraintId> reroute_path_;
+  std::vector<FlowId> departed_;  // flows whose last byte left in this instant
+  bool only_departures_ = true;   // this instant's events are last bytes only
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order_scratch_;  // (seq, elem) / (flow, elem)
+  MaxMinSolver::StartFn restart_fn_;
 
   RerouteFn reroute_;
   CompletionFn on_completion_;
+  TimerFn on_timer_;
+  LoadFn on_load_;
   std::uint64_t solve_count_ = 0;
   std::uint64_t solved_flows_ = 0;
 };

@@ -1,0 +1,159 @@
+// ECMP path walking on built fabrics: flow-hop decisions per second (a decision = one switch
+// hashing a flow and picking a member of a group of two or more; path_walker.h), the forwarding
+// state's build time, and Monte Carlo trials per second.
+//
+// Fabrics from the bundled catalog: examples/b300-dual-plane.yaml (1,024 HGX B300, 2 planes,
+// 2 tiers: 2 decisions per cross-leaf flow) and a 3-tier variant (4,096 nodes: up to 4 decisions).
+// Flows: 4,096 random pairs of plane-0 ports on different leaves with random RoCE source ports,
+// walked in order; items/s = decisions per second on one core.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/decision_coupling.h"
+#include "analysis/ecmp_monte_carlo.h"
+#include "core/rng.h"
+#include "io/loaders.h"
+#include "routing/forwarding_state.h"
+#include "routing/path_walker.h"
+#include "routing/port_address.h"
+#include "routing/switch_hashes.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
+#include "topology/builder.h"
+
+namespace ct {
+namespace {
+
+const char* kThreeTier =
+    "name: b300-3tier\nnodes: {model: hgx-b300, count: 4096}\n"
+    "backend: {topology: rail-optimized, planes: 2, tiers: 3, switch: sn5600, oversubscription: [1, 1]}\n";
+
+std::unique_ptr<Topology> build(bool three_tier) {
+  auto catalog = load_catalog(default_catalog_dir());
+  if (!catalog) return nullptr;
+  Result<ValidSpec> spec = [&]() -> Result<ValidSpec> {
+    if (!three_tier) return load_spec(std::string(CT_SOURCE_DIR) + "/examples/b300-dual-plane.yaml", catalog.value());
+    auto parsed = parse_spec("b300-3tier.yaml", kThreeTier);
+    if (!parsed) return parsed.errors();
+    return validate(parsed.value(), catalog.value());
+  }();
+  if (!spec) return nullptr;
+  return std::make_unique<Topology>(build_topology(spec.value(), catalog.value()));
+}
+
+const Topology& fabric(bool three_tier) {
+  if (three_tier) {
+    static const std::unique_ptr<Topology> three = build(true);
+    return *three;
+  }
+  static const std::unique_ptr<Topology> two = build(false);
+  return *two;
+}
+
+std::vector<RouteRequest> random_flows(const Topology& t, const ForwardingState& f, std::size_t count) {
+  Rng rng(7, 0, 0);
+  const auto ports_per_plane = static_cast<std::uint64_t>(t.host_count) * t.ports_per_host;
+  std::vector<RouteRequest> flows;
+  while (flows.size() < count) {
+    const std::uint64_t a = rng.uniform(ports_per_plane);
+    const std::uint64_t b = rng.uniform(ports_per_plane);
+    const VertexId src = t.port_of(HostId(static_cast<std::uint32_t>(a / t.ports_per_host)), static_cast<int>(a % t.ports_per_host), 0);
+    const VertexId dst = t.port_of(HostId(static_cast<std::uint32_t>(b / t.ports_per_host)), static_cast<int>(b % t.ports_per_host), 0);
+    if (f.leaf_of(src) == f.leaf_of(dst)) continue;
+    RouteRequest r{src, dst, FlowKey{port_address(t, src), port_address(t, dst), kIpProtoUdp,
+                                     static_cast<std::uint16_t>(0xC000 + rng.uniform(0x4000)), kRoceV2UdpPort}};
+    flows.push_back(r);
+  }
+  return flows;
+}
+
+// Args: fabric (0: 2 tiers, 1: 3 tiers), hash (HashAlgorithm, or -1 for linux policy 1), seed
+// mode, number of flows (4,096: the fabric's tables mostly out of cache; 64: a Monte Carlo's few
+// flows walked again and again, tables in cache).
+void BM_PathWalk(benchmark::State& state) {
+  const Topology& t = fabric(state.range(0) == 1);
+  EcmpConfig c;
+  if (state.range(1) < 0) {
+    c.linux_kernel = true;
+    c.linux_policy = 1;
+  } else {
+    c.algorithm = static_cast<HashAlgorithm>(state.range(1));
+  }
+  c.seed_mode = static_cast<SeedMode>(state.range(2));
+  const ForwardingState f(t);
+  const SwitchHashes h(t, c);
+  const PathWalker w(f, h);
+  const std::vector<RouteRequest> flows = random_flows(t, f, static_cast<std::size_t>(state.range(3)));
+  std::vector<PathHop> path;
+  std::uint64_t decisions = 0;
+  std::uint64_t hops = 0;
+  for (const RouteRequest& r : flows) {
+    w.walk(r.src, r.dst, r.key, path);
+    for (const PathHop& hop : path) decisions += hop.group != kNoGroup && f.size(hop.group) > 1;
+    hops += path.size();
+  }
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    for (const RouteRequest& r : flows) {
+      w.walk(r.src, r.dst, r.key, path);
+      sum += path.back().link.value();
+    }
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * decisions));
+  state.counters["hops_per_second"] =
+      benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(fmt::format("{} tiers, {} flows, {}, {}, {:.2f} decisions/flow", t.tiers, flows.size(), c.function_name(),
+                             seed_mode_name(c.seed_mode), static_cast<double>(decisions) / static_cast<double>(flows.size())));
+}
+
+void BM_ForwardingBuild(benchmark::State& state) {
+  const Topology& t = fabric(state.range(0) == 1);
+  std::size_t groups = 0;
+  for (auto _ : state) {
+    const ForwardingState f(t);
+    groups = f.group_count();
+    benchmark::DoNotOptimize(groups);
+  }
+  state.SetLabel(fmt::format("{} tiers, {} links, {} groups", t.tiers, t.link_count(), groups));
+}
+
+// Monte Carlo trials per second on one thread: 64 flows, each trial = fresh ports, walk, collisions
+// with causes, max-min rates.
+void BM_MonteCarloTrials(benchmark::State& state) {
+  const Topology& t = fabric(false);
+  const ForwardingState f(t);
+  const SwitchHashes h(t, EcmpConfig{});
+  const PathWalker w(f, h);
+  const std::vector<RouteRequest> flows = random_flows(t, f, static_cast<std::size_t>(state.range(0)));
+  const DecisionCoupling coupling(w, flows, 1, 64);
+  const auto trials = static_cast<std::uint32_t>(state.range(1));
+  for (auto _ : state) {
+    const MonteCarloResult r = run_ecmp_monte_carlo(w, flows, coupling, {trials, 1, 1});
+    benchmark::DoNotOptimize(r.p_any_collision);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trials));
+  state.SetLabel(fmt::format("{} flows, items = trials", flows.size()));
+}
+
+void walk_args(benchmark::internal::Benchmark* b) {
+  for (int tiers = 0; tiers < 2; ++tiers) {
+    for (int hash : {static_cast<int>(HashAlgorithm::kCrc32), static_cast<int>(HashAlgorithm::kCrc16CcittFalse),
+                     static_cast<int>(HashAlgorithm::kXor16), static_cast<int>(HashAlgorithm::kRandom), -1}) {
+      for (int flows : {64, 4096}) b->Args({tiers, hash, static_cast<int>(SeedMode::kPerSwitch), flows});
+    }
+  }
+}
+
+BENCHMARK(BM_PathWalk)->Apply(walk_args);
+BENCHMARK(BM_ForwardingBuild)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MonteCarloTrials)->Args({2, 1000})->Args({64, 100})->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace ct
+
+BENCHMARK_MAIN();

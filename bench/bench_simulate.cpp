@@ -1,0 +1,269 @@
+// `clustertwin simulate` benchmarks on built fabrics with ECMP paths (docs/performance.md, section
+// "Flow simulation"):
+//   BM_RingStep32k/order/channels  one step of a ring all-reduce over 32,768 B300 GPUs (4,096 HGX
+//                                  nodes) on the two-plane, three-tier rail-optimized SN5600 fabric
+//                                  at 400G of bench_plan (per plane 512 leaves, 8 pods x 64 spines,
+//                                  256 cores). order 0: NCCL-like rail-aligned rings (one channel
+//                                  per NIC port, 7 of 8 hops on NVLink); order 1: the GPUs in a
+//                                  random order (a scattered job: nearly every hop crosses the
+//                                  fabric, most through the cores). Timed: topology build, routing
+//                                  and the fluid run (YAML parsing excluded). Goal: under 2 s and
+//                                  2 GiB (peak_rss_MiB, the process's peak resident set).
+//   BM_Permutation8kVsSimGrid      a random permutation of 8,192 transfers (1-64 MB, all at t = 0)
+//                                  between the 8,192 ports of plane 0 of examples/b300-dual-plane
+//                                  (2 tiers, 128 leaves, 128 spines) with ECMP paths; then the very
+//                                  same constraints, paths and sizes given to SimGrid 3.32 (CM02,
+//                                  Full, tests/simgrid/simgrid_reference.h) in a forked child.
+//                                  Counters: both wall times, their ratio, the largest relative
+//                                  difference of completion times. Goal: >= 10x, identical results.
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/rng.h"
+#include "io/loaders.h"
+#include "sim/flow/flow_simulation.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
+#include "topology/builder.h"
+#include "traffic/scenario_parser.h"
+
+#ifdef CT_HAVE_SIMGRID
+#include "fluid_scenario.h"
+#include "simgrid_reference.h"
+#endif
+
+namespace ct {
+namespace {
+
+const Catalog& catalog() {
+  static const Catalog c = [] {
+    auto loaded = load_catalog(default_catalog_dir());
+    if (!loaded) {
+      std::fputs(format_diagnostics(loaded.errors()).c_str(), stderr);
+      std::abort();
+    }
+    return std::move(loaded).value();
+  }();
+  return c;
+}
+
+ValidSpec valid_spec(const std::string& yaml) {
+  auto spec = parse_spec("bench.yaml", yaml);
+  if (!spec) {
+    std::fputs(format_diagnostics(spec.errors()).c_str(), stderr);
+    std::abort();
+  }
+  auto valid = validate(spec.value(), catalog());
+  if (!valid) {
+    std::fputs(format_diagnostics(valid.errors()).c_str(), stderr);
+    std::abort();
+  }
+  return std::move(valid).value();
+}
+
+std::string b300_yaml(long long nodes, int tiers) {
+  return fmt::format(R"(
+name: bench-b300-{}
+nodes: {{model: hgx-b300, count: {}}}
+backend:
+  topology: rail-optimized
+  planes: 2
+  tiers: {}
+  switch: sn5600
+  port_speed: 400G
+  oversubscription: {}
+  cable_length_m: {{leaf: 30, spine: 100, core: 500}}
+)",
+                     nodes, nodes, tiers, tiers == 3 ? "[1, 1]" : "[1]");
+}
+
+double peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+SimulationResult run(const ValidSpec& spec, const Topology& topology, const Scenario& scenario) {
+  SimulationFabric fabric;
+  fabric.topology = &topology;
+  fabric.nvlink_bytes_per_s = spec.node.nvlink_bytes_per_s;
+  SimulationOptions options;
+  options.series_links = 0;
+  auto r = simulate_flows(fabric, scenario, options);
+  if (!r) {
+    std::fputs(format_diagnostics(r.errors()).c_str(), stderr);
+    std::abort();
+  }
+  return std::move(r).value();
+}
+
+Scenario ring_step(const Topology& topology, bool random_order) {
+  const std::string yaml = fmt::format(R"(scenario:
+  collectives:
+    - kind: all-reduce
+      gpus: {}
+      bytes: 1GiB
+      steps: 1
+      {}
+)",
+                                       random_order ? "{order: random}" : "all", random_order ? "channels: 2" : "");
+  auto s = parse_scenario("bench-ring.yaml", yaml, topology);
+  if (!s) {
+    std::fputs(format_diagnostics(s.errors()).c_str(), stderr);
+    std::abort();
+  }
+  return std::move(s).value();
+}
+
+void BM_RingStep32k(benchmark::State& state) {
+  const bool random_order = state.range(0) != 0;
+  const ValidSpec spec = valid_spec(b300_yaml(4096, 3));
+  SimulationResult last;
+  for (auto _ : state) {
+    const Topology topology = build_topology(spec, catalog());
+    const Scenario scenario = ring_step(topology, random_order);
+    last = run(spec, topology, scenario);
+    benchmark::DoNotOptimize(last.makespan);
+  }
+  std::size_t network = 0;
+  for (const FlowRecord& f : last.flows) network += f.src_port.valid() ? 1 : 0;
+  state.counters["flows"] = static_cast<double>(last.flows.size());
+  state.counters["network_flows"] = static_cast<double>(network);
+  state.counters["step_ms"] = to_seconds(last.makespan) * 1e3;
+  state.counters["solved_flows"] = static_cast<double>(last.solved_flows);
+  state.counters["instants"] = static_cast<double>(last.instants);
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+BENCHMARK(BM_RingStep32k)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// A random permutation of the 8,192 ports of plane 0: port i sends to perm[i] != i, 1-64 MB.
+Scenario permutation(const Topology& topology) {
+  const std::size_t ports = topology.backend_port_count() / static_cast<std::size_t>(topology.planes);
+  std::vector<VertexId> plane0;
+  for (std::uint32_t v = 0; v < topology.backend_port_count(); ++v) {
+    if (topology.plane[v] == 0) plane0.push_back(VertexId(v));
+  }
+  Rng rng(1, 0, 0);
+  std::vector<std::size_t> dst(ports);
+  std::iota(dst.begin(), dst.end(), 0);
+  for (std::size_t i = ports - 1; i > 0; --i) std::swap(dst[i], dst[rng.uniform(i + 1)]);
+  for (std::size_t i = 0; i < ports; ++i) {
+    if (dst[i] == i) std::swap(dst[i], dst[(i + 1) % ports]);
+  }
+  Scenario s;
+  for (std::size_t i = 0; i < ports; ++i) {
+    TransferSpec t;
+    t.name = fmt::format("p{}", i);
+    t.src.is_port = true;
+    t.src.port = plane0[i];
+    t.dst.is_port = true;
+    t.dst.port = plane0[dst[i]];
+    t.bytes = Bytes(1'000'000 + static_cast<std::int64_t>(rng.uniform(63'000'000)));
+    t.qps = 1;
+    s.transfers.push_back(t);
+  }
+  return s;
+}
+
+#ifdef CT_HAVE_SIMGRID
+// The simulated flows as a FluidScenario: same constraints (capacities), same paths, same sizes.
+FluidScenario as_fluid(const SimulationResult& r) {
+  FluidScenario f;
+  for (const ConstraintInfo& c : r.constraints) f.capacity.push_back(BitsPerSecond(std::llround(c.capacity_bps)));
+  for (const FlowRecord& rec : r.flows) {
+    FluidScenario::Flow flow;
+    for (std::uint32_t h = 0; h < rec.path_size; ++h) flow.path.push_back(ConstraintId(r.path_pool[rec.path_begin + h]));
+    flow.size = rec.bytes;
+    flow.start = rec.start;
+    f.flows.push_back(std::move(flow));
+  }
+  return f;
+}
+
+// SimGrid in a forked child (its engine lives once per process); returns its wall time.
+double simgrid_in_child(const FluidScenario& s, std::vector<double>& completion) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    const auto t0 = std::chrono::steady_clock::now();
+    const SimGridRun run = run_simgrid(s);
+    const double wall = seconds_since(t0);
+    [[maybe_unused]] auto a = write(fds[1], &wall, sizeof wall);
+    [[maybe_unused]] auto b = write(fds[1], run.completion_seconds.data(), run.completion_seconds.size() * sizeof(double));
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  double wall = -1;
+  completion.assign(s.flows.size(), -1.0);
+  bool ok = read(fds[0], &wall, sizeof wall) == static_cast<ssize_t>(sizeof wall);
+  auto* out = reinterpret_cast<char*>(completion.data());
+  std::size_t want = completion.size() * sizeof(double);
+  while (ok && want > 0) {
+    const ssize_t got = read(fds[0], out, want);
+    ok = got > 0;
+    if (ok) {
+      out += got;
+      want -= static_cast<std::size_t>(got);
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return ok ? wall : -1;
+}
+
+void BM_Permutation8kVsSimGrid(benchmark::State& state) {
+  const ValidSpec spec = valid_spec(b300_yaml(1024, 2));
+  const Topology topology = build_topology(spec, catalog());
+  const Scenario scenario = permutation(topology);
+  double ours_s = 0;
+  double theirs_s = 0;
+  double worst = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const SimulationResult r = run(spec, topology, scenario);
+    ours_s = seconds_since(t0);
+    std::vector<double> theirs;
+    theirs_s = simgrid_in_child(as_fluid(r), theirs);
+    if (theirs_s < 0) {
+      state.SkipWithError("SimGrid child failed");
+      return;
+    }
+    for (std::size_t i = 0; i < r.flows.size(); ++i) {
+      const double ours = to_seconds(r.flows[i].end);
+      worst = std::max(worst, std::abs(ours - theirs[i]) / theirs[i]);
+    }
+    state.SetIterationTime(ours_s + theirs_s);
+  }
+  state.counters["flows"] = static_cast<double>(scenario.transfers.size());
+  state.counters["clustertwin_s"] = ours_s;
+  state.counters["simgrid_s"] = theirs_s;
+  state.counters["simgrid_over_clustertwin"] = theirs_s / ours_s;
+  state.counters["max_rel_diff"] = worst;
+}
+BENCHMARK(BM_Permutation8kVsSimGrid)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+#endif
+
+}  // namespace
+}  // namespace ct
+
+BENCHMARK_MAIN();

@@ -1,0 +1,377 @@
+#include "report/simulate_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/table.h"
+
+namespace ct {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr double kGB = 1e9;
+
+// "37.609 ms", "850.0 us", "1.203 s".
+std::string human_time(TimePs t) {
+  const double s = to_seconds(t);
+  if (t.value() < 0) return "never";
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.3f} us", s * 1e6);
+}
+
+std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
+
+// Mean iteration time of an operation (its iterations that completed).
+double mean_time(const OperationResult& op) {
+  double sum = 0;
+  int n = 0;
+  for (const IterationSpan& it : op.iterations) {
+    if (it.end.value() < 0 || it.start.value() < 0) continue;
+    sum += to_seconds(it.end - it.start);
+    ++n;
+  }
+  return n == 0 ? -1.0 : sum / n;
+}
+
+double algbw(const OperationResult& op) {
+  const double t = mean_time(op);
+  return t > 0 ? static_cast<double>(op.bytes.value()) / t : 0.0;
+}
+
+bool partial(const OperationResult& op) { return op.steps < op.total_steps; }
+
+struct MiceFigures {
+  double p50 = 0, p99 = 0, mean = 0, max = 0;  // seconds
+  double ideal = 0;                            // seconds, alone at the NIC's speed
+  std::size_t done = 0;
+};
+
+double quantile(std::vector<double>& v, double q) {
+  if (v.empty()) return 0;
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::min(v.size(), std::max<std::size_t>(rank, 1)) - 1];
+}
+
+MiceFigures mice_figures(const SimulateReportInput& in, const OperationResult& op) {
+  const SimulationResult& r = *in.result;
+  std::vector<double> fct;
+  double nic = 0;
+  for (std::uint32_t f = op.flows_begin; f < op.flows_end; ++f) {
+    const FlowRecord& rec = r.flows[f];
+    if (nic == 0 && rec.src_port.valid()) nic = static_cast<double>(in.topology->capacity[rec.src_port.value()].value());
+    if (rec.end.value() >= 0) fct.push_back(to_seconds(rec.end - rec.start));
+  }
+  std::sort(fct.begin(), fct.end());
+  MiceFigures m;
+  m.done = fct.size();
+  if (fct.empty()) return m;
+  m.p50 = quantile(fct, 0.5);
+  m.p99 = quantile(fct, 0.99);
+  m.max = fct.back();
+  m.mean = std::accumulate(fct.begin(), fct.end(), 0.0) / static_cast<double>(fct.size());
+  m.ideal = nic > 0 ? static_cast<double>(op.bytes.value()) * 8 / nic : 0;
+  return m;
+}
+
+// Constraints that carried traffic, busiest first (saturated time, then bits, then index).
+std::vector<std::uint32_t> bottlenecks(const SimulationResult& r) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t c = 0; c < r.constraints.size(); ++c) {
+    if (r.constraints[c].kind != ConstraintKind::kBarrier && r.stats[c].carried_bits > 0) order.push_back(c);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const ConstraintStats& x = r.stats[a];
+    const ConstraintStats& y = r.stats[b];
+    if (x.saturated != y.saturated) return x.saturated > y.saturated;
+    if (x.carried_bits != y.carried_bits) return x.carried_bits > y.carried_bits;
+    return a < b;
+  });
+  return order;
+}
+
+double mean_util(const SimulationResult& r, std::uint32_t c) {
+  const double span = to_seconds(r.makespan);
+  return span > 0 ? r.stats[c].carried_bits / (r.constraints[c].capacity_bps * span) : 0.0;
+}
+double peak_util(const SimulationResult& r, std::uint32_t c) {
+  return std::min(1.0, r.stats[c].peak_bps / r.constraints[c].capacity_bps);
+}
+
+std::string operation_kind(OperationKind k) {
+  switch (k) {
+    case OperationKind::kCollective: return "collective";
+    case OperationKind::kTransfer: return "transfer";
+    case OperationKind::kMice: return "mice";
+  }
+  return "";
+}
+
+std::string endpoint(const Topology& t, std::uint32_t gpu, VertexId port) {
+  if (port.valid()) return t.vertex_name(port);
+  if (gpu == kNoGpu) return "";
+  const auto g = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));
+  return fmt::format("host{}/gpu{}", gpu / g, gpu % g);
+}
+
+void text_operations(const SimulateReportInput& in, std::string& out) {
+  const SimulationResult& r = *in.result;
+  TextTable ops({{"operation"}, {"what"}, {"groups", Align::kRight}, {"GPUs", Align::kRight},
+                 {"bytes", Align::kRight}, {"iter", Align::kRight}, {"time", Align::kRight},
+                 {"algbw GB/s", Align::kRight}, {"busbw GB/s", Align::kRight}},
+                "Operations (time: mean iteration, first start to last completion)");
+  std::vector<const OperationResult*> mice;
+  for (const OperationResult& op : r.operations) {
+    if (op.kind == OperationKind::kMice) {
+      mice.push_back(&op);
+      continue;
+    }
+    const double t = op.complete ? mean_time(op) : -1.0;
+    const bool whole = !partial(op) && op.complete;
+    ops.add_row({op.name, op.what + (partial(op) ? fmt::format(" ({}/{} steps)", op.steps, op.total_steps) : ""),
+                 fmt::format("{}", op.instances), fmt::format("{}", op.ranks), fmt::format("{}", op.bytes.value()),
+                 fmt::format("{}", op.iterations.size()),
+                 t < 0 ? "incomplete" : human_time(TimePs(std::llround(t * 1e12))),
+                 whole ? fmt::format("{:.2f}", algbw(op) / kGB) : "-",
+                 whole ? fmt::format("{:.2f}", algbw(op) * op.bus_factor / kGB) : "-"});
+  }
+  if (ops.rows() > 0) out += ops.render() + "\n";
+  if (mice.empty()) return;
+  TextTable m({{"mice"}, {"flows", Align::kRight}, {"bytes", Align::kRight}, {"FCT p50", Align::kRight},
+               {"FCT p99", Align::kRight}, {"FCT max", Align::kRight}, {"p99 / alone", Align::kRight}},
+              "Mice (flow completion times)");
+  for (const OperationResult* op : mice) {
+    const MiceFigures f = mice_figures(in, *op);
+    m.add_row({op->name, fmt::format("{}/{}", f.done, op->flows_end - op->flows_begin), fmt::format("{}", op->bytes.value()),
+               human_time(TimePs(std::llround(f.p50 * 1e12))), human_time(TimePs(std::llround(f.p99 * 1e12))),
+               human_time(TimePs(std::llround(f.max * 1e12))),
+               f.ideal > 0 ? fmt::format("{:.1f}x", f.p99 / f.ideal) : "-"});
+  }
+  out += m.render() + "\n";
+}
+
+void text_workers(const SimulateReportInput& in, std::string& out) {
+  const WorkerAccount& w = *in.workers;
+  if (w.phases.empty()) return;
+  TextTable phases({{"phase"}, {"workers", Align::kRight}, {"span", Align::kRight}, {"on the network", Align::kRight},
+                    {"lost to slowest path", Align::kRight}},
+                   "Workers (per phase: share of the workers' time)");
+  for (const PhaseTime& p : w.phases) {
+    phases.add_row({p.name, fmt::format("{}", p.workers), human_time(p.span), percent(p.network_share),
+                    percent(p.waiting_share)});
+  }
+  out += phases.render() + "\n";
+  // The workers that waited most and least (all of them when few).
+  std::vector<std::size_t> order(w.workers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return w.workers[a].waiting > w.workers[b].waiting; });
+  std::vector<std::size_t> shown;
+  if (order.size() <= 8) {
+    shown = order;
+  } else {
+    shown.assign(order.begin(), order.begin() + 4);
+    shown.insert(shown.end(), order.end() - 4, order.end());
+  }
+  TextTable workers({{"worker"}, {"phase"}, {"compute", Align::kRight}, {"sending", Align::kRight},
+                     {"waiting", Align::kRight}},
+                    order.size() <= 8 ? "Workers" : fmt::format("Workers (4 that waited most, 4 least, of {})", order.size()));
+  for (const std::size_t i : shown) {
+    const WorkerTime& t = w.workers[i];
+    workers.add_row({t.name, w.phases[t.phase].name, human_time(t.compute), human_time(t.sending), human_time(t.waiting)});
+  }
+  out += workers.render() + "\n";
+}
+
+void text_links(const SimulateReportInput& in, std::string& out) {
+  const SimulationResult& r = *in.result;
+  const std::vector<std::uint32_t> order = bottlenecks(r);
+  if (order.empty()) return;
+  TextTable links({{"link"}, {"capacity", Align::kRight}, {"mean util", Align::kRight}, {"peak util", Align::kRight},
+                   {"saturated", Align::kRight}, {"flows", Align::kRight}},
+                  fmt::format("Top bottleneck links (of {} used; ranked by time saturated, then bits carried)", order.size()));
+  for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
+    const std::uint32_t c = order[k];
+    links.add_row({constraint_name(*in.topology, r.constraints[c]),
+                   fmt::format("{:g}G", r.constraints[c].capacity_bps / 1e9), percent(mean_util(r, c)),
+                   percent(peak_util(r, c)), human_time(r.stats[c].saturated), fmt::format("{}", r.stats[c].flows)});
+  }
+  out += links.render() + "\n";
+}
+
+Json series_json(const SimulateReportInput& in) {
+  const SimulationResult& r = *in.result;
+  Json links = Json::array();
+  for (const LinkSeries& s : r.series) {
+    links.push_back({{"name", constraint_name(*in.topology, r.constraints[s.constraint])}, {"utilization", s.utilization}});
+  }
+  return {{"bin_s", to_seconds(r.series_bin)}, {"links", links}};
+}
+
+std::string csv_cell(std::string s) {
+  if (s.find_first_of(",\"") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (const char ch : s) {
+    if (ch == '"') quoted += '"';
+    quoted += ch;
+  }
+  return quoted + "\"";
+}
+
+}  // namespace
+
+std::string constraint_name(const Topology& t, const ConstraintInfo& c) {
+  const auto g = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));
+  switch (c.kind) {
+    case ConstraintKind::kLinkUp: return t.link_name(c.link) + " up";
+    case ConstraintKind::kLinkDown: return t.link_name(c.link) + " down";
+    case ConstraintKind::kNvlinkOut: return fmt::format("host{}/gpu{} nvlink out", c.gpu / g, c.gpu % g);
+    case ConstraintKind::kNvlinkIn: return fmt::format("host{}/gpu{} nvlink in", c.gpu / g, c.gpu % g);
+    case ConstraintKind::kBarrier: return "barrier";
+  }
+  return "";
+}
+
+std::string simulate_text(const SimulateReportInput& in) {
+  const SimulationResult& r = *in.result;
+  std::string out = fmt::format("clustertwin simulate: {}\n", in.title);
+  out += fmt::format("makespan {}; {} flows; {} instants, {} re-solves of {:.1f} flows on average; {} flows rerouted\n\n",
+                     human_time(r.makespan), r.flows.size(), r.instants, r.solves,
+                     r.solves == 0 ? 0.0 : static_cast<double>(r.solved_flows) / static_cast<double>(r.solves), r.reroutes);
+  text_operations(in, out);
+  text_workers(in, out);
+  text_links(in, out);
+  if (!r.notes.empty()) {
+    out += "Notes\n";
+    for (const std::string& n : r.notes) out += "  " + n + "\n";
+  }
+  return out;
+}
+
+std::string simulate_json(const SimulateReportInput& in) {
+  const SimulationResult& r = *in.result;
+  const WorkerAccount& w = *in.workers;
+  Json ops = Json::array();
+  for (const OperationResult& op : r.operations) {
+    Json iterations = Json::array();
+    for (const IterationSpan& it : op.iterations) {
+      iterations.push_back({{"start_s", it.start.value() < 0 ? Json(nullptr) : Json(to_seconds(it.start))},
+                            {"end_s", it.end.value() < 0 ? Json(nullptr) : Json(to_seconds(it.end))}});
+    }
+    const double t = op.complete ? mean_time(op) : -1.0;
+    const bool whole = !partial(op) && op.complete && op.kind != OperationKind::kMice;
+    Json o = {{"name", op.name},
+              {"kind", operation_kind(op.kind)},
+              {"what", op.what},
+              {"groups", op.instances},
+              {"gpus", op.ranks},
+              {"bytes", op.bytes.value()},
+              {"steps", op.steps},
+              {"total_steps", op.total_steps},
+              {"complete", op.complete},
+              {"iterations", iterations},
+              {"time_s", t < 0 ? Json(nullptr) : Json(t)},
+              {"algbw_GBps", whole ? Json(algbw(op) / kGB) : Json(nullptr)},
+              {"busbw_GBps", whole ? Json(algbw(op) * op.bus_factor / kGB) : Json(nullptr)}};
+    if (op.kind == OperationKind::kMice) {
+      const MiceFigures f = mice_figures(in, op);
+      o["fct_s"] = {{"p50", f.p50}, {"p99", f.p99}, {"max", f.max}, {"mean", f.mean}, {"alone", f.ideal}};
+    }
+    ops.push_back(o);
+  }
+  Json phases = Json::array();
+  for (const PhaseTime& p : w.phases) {
+    phases.push_back({{"name", p.name}, {"span_s", to_seconds(p.span)}, {"workers", p.workers},
+                      {"network_share", p.network_share}, {"waiting_share", p.waiting_share}});
+  }
+  Json workers = Json::array();
+  for (const WorkerTime& t : w.workers) {
+    workers.push_back({{"name", t.name}, {"phase", w.phases[t.phase].name}, {"span_s", to_seconds(t.span)},
+                       {"compute_s", to_seconds(t.compute)}, {"sending_s", to_seconds(t.sending)},
+                       {"waiting_s", to_seconds(t.waiting)}});
+  }
+  Json links = Json::array();
+  const std::vector<std::uint32_t> order = bottlenecks(r);
+  for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
+    const std::uint32_t c = order[k];
+    links.push_back({{"name", constraint_name(*in.topology, r.constraints[c])},
+                     {"capacity_bps", r.constraints[c].capacity_bps},
+                     {"carried_bits", r.stats[c].carried_bits},
+                     {"mean_utilization", mean_util(r, c)},
+                     {"peak_utilization", peak_util(r, c)},
+                     {"saturated_s", to_seconds(r.stats[c].saturated)},
+                     {"flows", r.stats[c].flows}});
+  }
+  Json root = {{"title", in.title},
+               {"makespan_s", to_seconds(r.makespan)},
+               {"flows", r.flows.size()},
+               {"instants", r.instants},
+               {"solves", r.solves},
+               {"solved_flows", r.solved_flows},
+               {"reroutes", r.reroutes},
+               {"operations", ops},
+               {"network_share", w.network_share},
+               {"waiting_share", w.waiting_share},
+               {"phases", phases},
+               {"workers", workers},
+               {"bottlenecks", links},
+               {"series", series_json(in)},
+               {"notes", r.notes}};
+  return root.dump(2) + "\n";
+}
+
+std::string simulate_links_csv(const SimulateReportInput& in) {
+  const SimulationResult& r = *in.result;
+  std::string out = "link,capacity_bps,carried_bits,mean_utilization,peak_utilization,saturated_s,flows\n";
+  for (std::uint32_t c = 0; c < r.constraints.size(); ++c) {
+    if (r.constraints[c].kind == ConstraintKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
+    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}\n", csv_cell(constraint_name(*in.topology, r.constraints[c])),
+                       r.constraints[c].capacity_bps, r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
+                       to_seconds(r.stats[c].saturated), r.stats[c].flows);
+  }
+  return out;
+}
+
+std::string simulate_flows_csv(const SimulateReportInput& in) {
+  const SimulationResult& r = *in.result;
+  const Topology& t = *in.topology;
+  std::string out =
+      "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,start_s,end_s,rate_gbps,reroutes,path\n";
+  for (std::uint32_t i = 0; i < r.flows.size(); ++i) {
+    const FlowRecord& f = r.flows[i];
+    std::string path;
+    for (std::uint32_t h = 0; h < f.path_size; ++h) {
+      if (h > 0) path += " | ";
+      path += constraint_name(t, r.constraints[r.path_pool[f.path_begin + h]]);
+    }
+    const bool done = f.end.value() >= 0 && f.start.value() >= 0 && f.end > f.start;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i, csv_cell(r.operations[f.operation].name),
+                       f.instance, f.iteration, f.step, f.channel, f.qp, endpoint(t, f.src_gpu, f.src_port),
+                       endpoint(t, f.dst_gpu, f.dst_port), f.src_udp_port, f.bytes.value(),
+                       f.start.value() < 0 ? "" : fmt::format("{:.12f}", to_seconds(f.start)),
+                       f.end.value() < 0 ? "" : fmt::format("{:.12f}", to_seconds(f.end)),
+                       done ? fmt::format("{:.3f}", static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9) : "",
+                       f.reroutes, csv_cell(path));
+  }
+  return out;
+}
+
+std::string simulate_series_csv(const SimulateReportInput& in) {
+  const SimulationResult& r = *in.result;
+  std::string out = "link,bin_start_s,bin_end_s,utilization\n";
+  for (const LinkSeries& s : r.series) {
+    const std::string name = csv_cell(constraint_name(*in.topology, r.constraints[s.constraint]));
+    for (std::size_t b = 0; b < s.utilization.size(); ++b) {
+      out += fmt::format("{},{:.12f},{:.12f},{:.6f}\n", name, to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b))),
+                         to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b + 1))), s.utilization[b]);
+    }
+  }
+  return out;
+}
+
+}  // namespace ct

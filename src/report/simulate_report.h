@@ -1,0 +1,47 @@
+// Views of a flow simulation for `clustertwin simulate`: readable text, JSON with a fixed key order,
+// and CSV tables (per link, per flow, link load over time). Pure functions of their inputs.
+//
+// Figures:
+//   time        an iteration's span: its first flow start to its last completion (the compute
+//               phase before it is not counted); the mean over iterations.
+//   algbw       nccl-tests' algorithm bandwidth S / time, in GB/s (1e9 bytes per second).
+//   busbw       algbw x bus factor (2(n-1)/n for all-reduce, (n-1)/n otherwise; 1 for transfers).
+//   mean util   bits carried / (nominal capacity x makespan); peak util: highest load / nominal.
+//   saturated   time at >= 99.9 % of nominal capacity. The bottleneck table ranks links by it, then
+//               by bits carried.
+//   workers     analysis/straggler.h: span, compute, sending, waiting; the share lost to the
+//               slowest path is sum(waiting) / sum(span).
+//   mice        flow completion time (FCT) quantiles (nearest rank), and the slowdown against the
+//               FCT alone on an idle path (size / NIC speed).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "analysis/straggler.h"
+#include "sim/flow/simulation_result.h"
+#include "topology/topology.h"
+
+namespace ct {
+
+struct SimulateReportInput {
+  const Topology* topology = nullptr;
+  const SimulationResult* result = nullptr;
+  const WorkerAccount* workers = nullptr;
+  std::string title;  // "lab-32: ring-1g"
+  std::size_t top_links = 10;
+};
+
+std::string simulate_text(const SimulateReportInput& in);
+std::string simulate_json(const SimulateReportInput& in);
+// One row per constraint that carried traffic.
+std::string simulate_links_csv(const SimulateReportInput& in);
+// One row per flow.
+std::string simulate_flows_csv(const SimulateReportInput& in);
+// One row per (busiest link, time bin).
+std::string simulate_series_csv(const SimulateReportInput& in);
+
+// "host0/nic0 -- p0/leaf/0 up", "host3/gpu2 nvlink out".
+std::string constraint_name(const Topology& topology, const ConstraintInfo& c);
+
+}  // namespace ct

@@ -1,0 +1,92 @@
+// The simulate report's figures on a hand-computed run (report/simulate_report.h).
+#include "report/simulate_report.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "routing/fabric_fixtures.h"
+#include "sim/flow/flow_simulation.h"
+
+namespace ct {
+namespace {
+
+// Ring all-reduce of S = 64 MiB over 4 GPUs on one leaf (400 Gb/s, no latency): 6 steps of
+// 2^27 bits, 335,544,320 ps each: t = 2.01326592 ms. algbw = S / t = 2^26 B / 2.01326592 ms =
+// 33.333 GB/s; busbw = algbw x 2(n-1)/n = 1.5 x that = 50 GB/s, the NIC's 400 Gb/s: a ring on a
+// non-blocking fabric runs at the links' speed, as nccl-tests' busbw is meant to show.
+class SimulateReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    topology_ = fixtures::two_tier(1, 1, 4);
+    topology_.gpus_per_host = 1;
+    CollectiveSpec c;
+    c.name = "ar";
+    c.bytes = Bytes(64LL << 20);
+    c.groups = {{0, 1, 2, 3}};
+    scenario_.collectives.push_back(c);
+    SimulationFabric fabric;
+    fabric.topology = &topology_;
+    auto r = simulate_flows(fabric, scenario_);
+    ASSERT_TRUE(r.ok());
+    result_ = std::move(r).value();
+    workers_ = account_workers(result_);
+    in_.topology = &topology_;
+    in_.result = &result_;
+    in_.workers = &workers_;
+    in_.title = "test";
+  }
+  Topology topology_;
+  Scenario scenario_;
+  SimulationResult result_;
+  WorkerAccount workers_;
+  SimulateReportInput in_;
+};
+
+TEST_F(SimulateReportTest, JsonCarriesNcclTestsBandwidths) {
+  const auto j = nlohmann::json::parse(simulate_json(in_));
+  const auto& op = j["operations"][0];
+  EXPECT_NEAR(op["time_s"].get<double>(), 2.01326592e-3, 1e-15);
+  EXPECT_NEAR(op["algbw_GBps"].get<double>(), 100.0 / 3, 1e-9);
+  EXPECT_NEAR(op["busbw_GBps"].get<double>(), 50.0, 1e-9);
+  EXPECT_EQ(op["gpus"].get<int>(), 4);
+  // Each of the 8 directed NIC links carries one ring edge at full speed for the whole run.
+  ASSERT_FALSE(j["bottlenecks"].empty());
+  EXPECT_NEAR(j["bottlenecks"][0]["mean_utilization"].get<double>(), 1.0, 1e-9);
+  EXPECT_NEAR(j["bottlenecks"][0]["saturated_s"].get<double>(), 2.01326592e-3, 1e-15);
+  // A healthy ring keeps every GPU sending: nothing is lost to a slow path.
+  EXPECT_NEAR(j["waiting_share"].get<double>(), 0.0, 1e-9);
+}
+
+TEST_F(SimulateReportTest, CsvHasOneRowPerFlowAndPerUsedLink) {
+  const std::string flows = simulate_flows_csv(in_);
+  EXPECT_EQ(std::count(flows.begin(), flows.end(), '\n'), 1 + 24);
+  const std::string links = simulate_links_csv(in_);
+  EXPECT_EQ(std::count(links.begin(), links.end(), '\n'), 1 + 8);
+  EXPECT_NE(links.find("host0/nic0 -- p0/leaf/0 up,400000000000,"), std::string::npos);
+}
+
+TEST_F(SimulateReportTest, TextNamesTheOperationAndTheBottlenecks) {
+  const std::string text = simulate_text(in_);
+  EXPECT_NE(text.find("all-reduce ring"), std::string::npos);
+  EXPECT_NE(text.find("50.00"), std::string::npos);  // busbw
+  EXPECT_NE(text.find("Top bottleneck links"), std::string::npos);
+}
+
+TEST(SimulateReport, ConstraintNames) {
+  Topology t = fixtures::two_tier(1, 1, 2);
+  t.gpus_per_host = 8;
+  ConstraintInfo nv;
+  nv.kind = ConstraintKind::kNvlinkIn;
+  nv.gpu = 11;
+  EXPECT_EQ(constraint_name(t, nv), "host1/gpu3 nvlink in");
+  ConstraintInfo down;
+  down.kind = ConstraintKind::kLinkDown;
+  down.link = LinkId(2);
+  EXPECT_EQ(constraint_name(t, down), "p0/leaf/0 -- p0/spine/0 down");
+}
+
+}  // namespace
+}  // namespace ct

@@ -1,0 +1,124 @@
+// What a flow-level simulation of a scenario produced (sim/flow/flow_simulation.h): every flow's
+// start and completion, every operation's iterations, the load of every constraint it used.
+// Plain data, in creation order (deterministic); analysis/ and report/ read it.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/units.h"
+
+namespace ct {
+
+inline constexpr std::uint32_t kNoGpu = 0xFFFF'FFFFU;
+
+enum class OperationKind : std::uint8_t { kCollective, kTransfer, kMice };
+
+// A constraint of the simulation: one direction of a cable, a GPU's NVLink egress or ingress, or the
+// internal barrier that separates iterations of an in-network collective (never a bottleneck).
+enum class ConstraintKind : std::uint8_t { kLinkUp, kLinkDown, kNvlinkOut, kNvlinkIn, kBarrier };
+
+struct ConstraintInfo {
+  ConstraintKind kind = ConstraintKind::kLinkUp;
+  LinkId link;                // kLinkUp / kLinkDown
+  std::uint32_t gpu = kNoGpu;  // kNvlinkOut / kNvlinkIn
+  double capacity_bps = 0;    // nominal
+};
+
+struct ConstraintStats {
+  double carried_bits = 0;
+  double peak_bps = 0;
+  TimePs saturated{0};  // time at >= 99.9 % of its nominal capacity
+  std::uint32_t flows = 0;  // flows that crossed it
+};
+
+struct FlowRecord {
+  std::uint32_t operation = 0;
+  std::uint32_t instance = 0;  // collective: group index; transfer: 0; mice: flow index in the set
+  std::uint32_t iteration = 0;
+  std::uint32_t step = 0;
+  std::uint32_t channel = 0;
+  std::uint32_t qp = 0;
+  std::uint32_t worker = 0;  // index into SimulationResult::workers: the sender
+  std::uint32_t src_gpu = kNoGpu;
+  std::uint32_t dst_gpu = kNoGpu;
+  std::uint32_t via_gpu = kNoGpu;  // PXN: the GPU on the destination's rail the data reaches by NVLink
+  VertexId src_port;  // network flows; invalid for NVLink and switch-tree flows
+  VertexId dst_port;
+  std::uint16_t src_udp_port = 0;
+  Bytes bytes{0};
+  TimePs start{-1};
+  TimePs end{-1};  // completion (last byte + path latency); -1 when it never completed
+  std::uint32_t path_begin = 0;  // into SimulationResult::path_pool (constraint indices), final path
+  std::uint32_t path_size = 0;
+  std::uint32_t reroutes = 0;
+};
+
+struct IterationSpan {
+  TimePs start{-1};  // first flow start of the iteration
+  TimePs end{-1};    // last completion
+};
+
+struct OperationResult {
+  std::string name;
+  OperationKind kind = OperationKind::kCollective;
+  std::string what;  // "all-reduce ring", "transfer host0/gpu0 -> host4/gpu0", "mice 2000 x 64KiB"
+  std::uint32_t phase = 0;         // index into SimulationResult::phases
+  std::uint32_t instances = 1;     // collective groups (per-rail: one per rail)
+  std::uint32_t ranks = 0;         // GPUs per instance
+  double bus_factor = 1.0;         // nccl-tests: busbw = algbw x bus_factor
+  Bytes bytes{0};                  // per instance (collective: S of nccl-tests)
+  TimePs compute{0};
+  std::vector<IterationSpan> iterations;
+  std::uint32_t steps = 1;         // steps simulated per iteration
+  std::uint32_t total_steps = 1;   // steps of the whole collective (more than `steps`: a partial run)
+  std::uint32_t flows_begin = 0;   // its flows: records [flows_begin, flows_end)
+  std::uint32_t flows_end = 0;
+  bool complete = true;
+};
+
+// Workers that run one synchronous phase: the GPUs of a collective, or the senders of a group of
+// transfers. Their span is the phase's.
+struct PhaseResult {
+  std::string name;
+  TimePs start{-1};
+  TimePs end{-1};
+  std::uint32_t workers_begin = 0;
+  std::uint32_t workers_end = 0;
+};
+
+struct WorkerInfo {
+  std::string name;  // "host3/gpu2", "host0/nic1/p0"
+  std::uint32_t phase = 0;
+  TimePs compute{0};  // total compute time in the phase (iterations x compute)
+};
+
+struct LinkSeries {
+  std::uint32_t constraint = 0;
+  std::vector<double> utilization;  // mean load / nominal capacity per bin
+};
+
+struct SimulationResult {
+  std::vector<OperationResult> operations;
+  std::vector<PhaseResult> phases;
+  std::vector<WorkerInfo> workers;
+  std::vector<FlowRecord> flows;
+  std::vector<std::uint32_t> path_pool;
+  std::vector<ConstraintInfo> constraints;
+  std::vector<ConstraintStats> stats;  // per constraint
+  TimePs makespan{0};                  // last completion (or last event when some never completed)
+  // Time series of the busiest constraints (by saturated time, then carried bits).
+  TimePs series_bin{0};
+  std::vector<LinkSeries> series;
+  // Cost counters.
+  std::uint64_t instants = 0;
+  std::uint64_t solves = 0;
+  std::uint64_t solved_flows = 0;
+  std::uint64_t reroutes = 0;
+  std::vector<std::string> notes;  // things the reader must know (flows that never completed, ...)
+};
+
+}  // namespace ct

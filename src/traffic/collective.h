@@ -1,0 +1,143 @@
+// Collectives broken into GPU-to-GPU transfers the way NCCL runs them, as a dependency graph for the
+// fluid engine. Ranks are 0 .. n-1 in the order of the GPU list; a transfer from rank i at step k
+// on channel c waits for every transfer of rank i's previous step on that channel, in or out (its
+// data has arrived and its own previous send is done): "each step waiting for the previous".
+// Nothing here knows the fabric; the simulator (sim/flow/flow_simulation.h) maps ranks to GPUs,
+// same-host transfers to NVLink and the others to network flows.
+//
+// Sizes follow nccl-tests (doc/PERFORMANCE.md in NVIDIA/nccl-tests): `bytes` is S, the buffer size
+// nccl-tests reports: all-reduce S in, S out per rank; all-gather S = the gathered output (n
+// shards of S/n); reduce-scatter S = the input (n shards of S/n); all-to-all S = each rank's send
+// buffer (S/n to every rank, itself included). algbw = S / t, busbw = algbw x factor with factor
+// 2(n-1)/n for all-reduce, (n-1)/n for the others (bus_factor()).
+//
+// Channels: NCCL splits a collective over C channels (rings or trees that run in parallel, each
+// with its own connections); channel c carries its share of every shard. A byte count that does
+// not divide is split as evenly as possible (the first parts one byte larger).
+//
+// Algorithms (n ranks, S bytes, per channel S_c = S / C):
+//   ring             all-reduce = reduce-scatter then all-gather around a ring: 2(n-1) steps; at
+//                    step k the rank at ring position j sends shard (j - k) mod n (reduce-scatter,
+//                    k < n-1) then shard (j + 1 - (k - n + 1)) mod n, each S_c / n, to the next.
+//                    Channel c's ring visits the nodes in order of first appearance and, inside each
+//                    node, its ranks rotated to start at the (c mod g)-th, as NCCL's rings enter each
+//                    node through a different GPU (and NIC) per channel; one rank per node: the
+//                    rank order itself.
+//                    all-gather and reduce-scatter are the n-1 steps of one half. On a
+//                    non-blocking fabric of per-rank bandwidth B: t = 2(n-1)/n x S/B + 2(n-1) hops
+//                    of latency (all-reduce).
+//   tree             NCCL's double binary tree (Sanders, Speck and Traeff, "Two-tree algorithms for
+//                    full bandwidth broadcast, reduction and scan", Parallel Computing 35(12), 2009):
+//                    two binary trees, each carrying half of every channel's data; tree 1 numbers
+//                    rank r's parent from its lowest set bit b: (r xor b) or 2b, or r xor b when
+//                    that is >= n; rank 0 is the root. Tree 2 mirrors it (rank n-1-r) when n is
+//                    even and shifts it (rank r+1 mod n) when odd, so most interior ranks of one
+//                    are leaves of the other. Reduce up and broadcast down are pipelined in small
+//                    chunks, so in the fluid limit every edge streams its half at once (child ->
+//                    parent and parent -> child); pipeline fill beyond latency is not modelled.
+//   halving-doubling Rabenseifner's all-reduce (Thakur, Rabenseifner and Gropp, "Optimization of
+//                    collective communication operations in MPICH", IJHPCA 19(1), 2005): recursive
+//                    halving reduce-scatter, step k exchanging S_c / 2^(k+1) with rank i xor
+//                    n / 2^(k+1), then recursive doubling all-gather in reverse. n a power of two.
+//   hierarchical     2D all-reduce: reduce-scatter inside each node (ring over its G ranks, G-1
+//                    steps of S_c / G), all-reduce of each rank's shard S_c / G across nodes (ring
+//                    over the ranks of the same local position, 2(N-1) steps), all-gather inside
+//                    the node. Ranks per node must be equal; their order within a node is kept.
+//   sharp            in-network reduction (SHARP): every rank sends S once into the switch tree and
+//                    receives the result once; the switches reduce. No GPU-to-GPU transfers: the
+//                    simulator builds the aggregation tree on the fabric.
+//   direct           all-to-all: every rank sends S_c / n to every other rank at once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/units.h"
+
+namespace ct {
+
+enum class CollectiveKind : std::uint8_t { kAllReduce, kAllGather, kReduceScatter, kAllToAll };
+enum class CollectiveAlgorithm : std::uint8_t { kRing, kTree, kHalvingDoubling, kHierarchical, kSharp, kDirect };
+
+std::string_view collective_kind_name(CollectiveKind k);  // "all-reduce", ...
+std::string_view algorithm_name(CollectiveAlgorithm a);  // "ring", "tree", ...
+std::optional<CollectiveKind> parse_collective_kind(std::string_view name);
+std::optional<CollectiveAlgorithm> parse_algorithm(std::string_view name);
+// The algorithm NCCL-like defaults pick for a kind: ring, except direct for all-to-all.
+CollectiveAlgorithm default_algorithm(CollectiveKind k);
+
+// nccl-tests' bus bandwidth factor: 2(n-1)/n for all-reduce, (n-1)/n otherwise.
+double bus_factor(CollectiveKind k, std::uint32_t ranks);
+
+struct CollectiveShape {
+  CollectiveKind kind = CollectiveKind::kAllReduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  Bytes bytes{0};
+  std::uint32_t channels = 1;
+  std::vector<std::uint32_t> node_of_rank;  // the host of each rank; its size is n
+  // Plan only steps 0 .. steps_limit - 1 (0: all). A 32,768-rank ring all-reduce has 65,534 steps
+  // of 32,768 transfers: a benchmark or a quick look simulates the first few.
+  std::uint32_t steps_limit = 0;
+};
+
+struct CollectiveTransfer {
+  std::uint32_t src = 0;  // rank
+  std::uint32_t dst = 0;  // rank
+  Bytes bytes{0};
+  std::uint32_t channel = 0;
+  std::uint32_t step = 0;  // transfers of one step run together (and are routed together)
+};
+
+class CollectivePlan {
+ public:
+  std::uint32_t ranks = 0;
+  std::uint32_t steps = 0;
+  bool in_network = false;  // sharp: no transfers, the simulator builds the switch tree
+  std::vector<CollectiveTransfer> transfers;  // by step, then in the order the algorithm makes them
+
+  // Transfers t must wait for (indices into transfers, all earlier).
+  [[nodiscard]] std::span<const std::uint32_t> after(std::uint32_t t) const {
+    return {after_.data() + after_begin_[t], after_.data() + after_begin_[t + 1]};
+  }
+  // Transfers of rank r's last step, in or out: when they are done, r is done.
+  [[nodiscard]] std::span<const std::uint32_t> final_transfers(std::uint32_t r) const {
+    return {final_.data() + final_begin_[r], final_.data() + final_begin_[r + 1]};
+  }
+
+  void add(std::uint32_t src, std::uint32_t dst, Bytes bytes, std::uint32_t channel, std::uint32_t step) {
+    transfers.push_back({src, dst, bytes, channel, step});
+  }
+  // Orders the transfers by step (stable) and derives the dependencies and final transfers.
+  void finish();
+
+ private:
+  std::vector<std::uint32_t> after_begin_{0};
+  std::vector<std::uint32_t> after_;
+  std::vector<std::uint32_t> final_begin_{0};
+  std::vector<std::uint32_t> final_;
+};
+
+// Why the shape cannot be planned ("halving-doubling needs a power-of-two number of ranks, got
+// 12"), or nullopt.
+std::optional<std::string> check_collective(const CollectiveShape& shape);
+
+// PRECONDITION: check_collective(shape) is nullopt.
+CollectivePlan plan_collective(const CollectiveShape& shape);
+
+// Steps of the whole collective (ignoring steps_limit), and the transfers plan_collective makes
+// (with it): known before planning, to refuse what would not fit in memory.
+// PRECONDITION: check_collective(shape) is nullopt.
+std::uint32_t total_steps(const CollectiveShape& shape);
+std::uint64_t planned_transfers(const CollectiveShape& shape);
+
+// `total` split into `parts` as evenly as possible, the first total mod parts one larger.
+Bytes split_part(Bytes total, std::uint64_t parts, std::uint64_t index);
+
+// Parent of each rank in NCCL's first binary tree (rank 0, the root: parent -1).
+std::vector<std::int64_t> binary_tree_parents(std::uint32_t ranks);
+
+}  // namespace ct

@@ -1,0 +1,647 @@
+#include "traffic/scenario_parser.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "core/rng.h"
+#include "routing/port_address.h"
+#include "spec/suggest.h"
+#include "traffic/flow_file.h"
+
+namespace ct {
+namespace {
+
+constexpr std::uint64_t kOrderStream = 0x4F52'4445'5200;  // "ORDER": random rank order
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+bool parse_u64(std::string_view text, std::uint64_t& out) {
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+class ScenarioParser {
+ public:
+  ScenarioParser(const std::string& file, const Topology& topology) : file_(file), t_(topology) {
+    scenario_.file = file;
+  }
+
+  Result<Scenario> parse(const std::string& text) {
+    try {
+      const YAML::Node root = YAML::Load(text);
+      if (!root.IsMap() || !root["scenario"]) {
+        error({file_, 1, 1}, "scenario", "no `scenario:` block in the file");
+      } else {
+        for (const auto& entry : root) {
+          if (entry.first.IsScalar() && entry.first.Scalar() == "scenario") read_scenario(entry.first, entry.second);
+        }
+      }
+    } catch (const YAML::Exception& e) {
+      error(location(e.mark), "", "YAML syntax error: " + e.msg);
+    }
+    if (!errors_.empty()) return errors_;
+    std::stable_sort(scenario_.faults.begin(), scenario_.faults.end(),
+                     [](const FaultSpec& a, const FaultSpec& b) { return a.at < b.at; });
+    return std::move(scenario_);
+  }
+
+ private:
+  using Reader = std::function<void(const YAML::Node& key, const YAML::Node& value, const std::string& field)>;
+  struct Field {
+    const char* name;
+    Reader read;
+  };
+
+  SourceLocation location(const YAML::Mark& mark) const {
+    if (mark.is_null() || mark.line < 0) return {file_, 0, 0};
+    return {file_, mark.line + 1, mark.column + 1};
+  }
+  SourceLocation location(const YAML::Node& key, const YAML::Node& value) const {
+    return location(value.IsNull() ? key.Mark() : value.Mark());
+  }
+  void error(SourceLocation where, std::string field, std::string message) {
+    errors_.push_back({std::move(where), std::move(field), std::move(message), Severity::kError});
+  }
+  void error(const YAML::Node& key, const YAML::Node& value, const std::string& field, std::string message) {
+    error(location(key, value), field, std::move(message));
+  }
+
+  // Every key of a mapping against `fields`: unknown and repeated keys are errors.
+  void read_mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
+                    const std::vector<Field>& fields) {
+    if (!node.IsMap()) {
+      error(owner, node, path, "expected a mapping of fields");
+      return;
+    }
+    std::vector<std::string> names;
+    for (const Field& f : fields) names.emplace_back(f.name);
+    std::map<std::string, int> seen;
+    for (const auto& entry : node) {
+      const YAML::Node key = entry.first;
+      if (!key.IsScalar()) {
+        error(location(key.Mark()), path, "expected a field name");
+        continue;
+      }
+      const std::string field = path + "." + key.Scalar();
+      const auto match = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return key.Scalar() == f.name; });
+      if (match == fields.end()) {
+        error(location(key.Mark()), field, "unknown field" + did_you_mean(key.Scalar(), names));
+        continue;
+      }
+      const int line = location(key.Mark()).line;
+      if (auto [first, added] = seen.emplace(key.Scalar(), line); !added) {
+        error(location(key.Mark()), field, fmt::format("field written twice (first at line {})", first->second));
+        continue;
+      }
+      match->read(key, entry.second, field);
+    }
+  }
+
+  // Each element of a list, with its field path name[i].
+  void read_list(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                 const std::function<void(const YAML::Node& item, const std::string& path)>& read) {
+    if (!value.IsSequence()) {
+      error(key, value, field, "expected a list");
+      return;
+    }
+    for (std::size_t i = 0; i < value.size(); ++i) read(value[i], fmt::format("{}[{}]", field, i));
+  }
+
+  // ---- scalars ----
+  std::optional<std::string> text(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+    if (!value.IsScalar()) {
+      error(key, value, field, "expected a text value");
+      return std::nullopt;
+    }
+    return value.Scalar();
+  }
+  template <typename T>
+  void integer(const YAML::Node& key, const YAML::Node& value, const std::string& field, T& out, std::uint64_t lo,
+               std::uint64_t hi) {
+    std::uint64_t v = 0;
+    if (!value.IsScalar() || !parse_u64(value.Scalar(), v) || v < lo || v > hi) {
+      error(key, value, field, fmt::format("expected an integer in {}..{}", lo, hi));
+      return;
+    }
+    out = static_cast<T>(v);
+  }
+  void number(const YAML::Node& key, const YAML::Node& value, const std::string& field, double& out, double lo,
+              double hi, bool lo_open) {
+    double v = 0;
+    const std::string s = value.IsScalar() ? value.Scalar() : "";
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    const bool ok = !s.empty() && ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(v) &&
+                    (lo_open ? v > lo : v >= lo) && v <= hi;
+    if (!ok) {
+      error(key, value, field, fmt::format("expected a number in {}{}, {}]", lo_open ? "(" : "[", lo, hi));
+      return;
+    }
+    out = v;
+  }
+  void duration(const YAML::Node& key, const YAML::Node& value, const std::string& field, TimePs& out) {
+    if (!value.IsScalar() || !parse_duration(value.Scalar(), out)) {
+      error(key, value, field, "expected a duration such as 250us, 1.5ms or 2s");
+    }
+  }
+  void size(const YAML::Node& key, const YAML::Node& value, const std::string& field, Bytes& out) {
+    if (!value.IsScalar() || !parse_size(value.Scalar(), out) || out.value() <= 0) {
+      error(key, value, field, "expected a positive size such as 1GiB, 64KB or 1048576");
+    }
+  }
+
+  // ---- names ----
+  [[nodiscard]] std::uint64_t gpu_count() const {
+    return static_cast<std::uint64_t>(t_.host_count) * static_cast<std::uint64_t>(std::max(t_.gpus_per_host, 0));
+  }
+  std::optional<std::uint32_t> gpu(const std::string& name) const {
+    std::uint64_t id = 0;
+    if (name.starts_with("host")) {
+      const auto slash = name.find("/gpu");
+      std::uint64_t h = 0;
+      std::uint64_t g = 0;
+      if (slash == std::string::npos || !parse_u64(std::string_view(name).substr(4, slash - 4), h) ||
+          !parse_u64(std::string_view(name).substr(slash + 4), g) ||
+          g >= static_cast<std::uint64_t>(t_.gpus_per_host) || h >= static_cast<std::uint64_t>(t_.host_count)) {
+        return std::nullopt;
+      }
+      id = h * static_cast<std::uint64_t>(t_.gpus_per_host) + g;
+    } else if (!parse_u64(name.starts_with("gpu") ? std::string_view(name).substr(3) : std::string_view(name), id)) {
+      return std::nullopt;
+    }
+    if (id >= gpu_count()) return std::nullopt;
+    return static_cast<std::uint32_t>(id);
+  }
+
+  std::optional<Endpoint> endpoint(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+    const auto name = text(key, value, field);
+    if (!name) return std::nullopt;
+    Endpoint e;
+    e.name = *name;
+    if (const auto g = gpu(*name)) {
+      e.gpu = *g;
+      return e;
+    }
+    if (const auto p = parse_port_name(t_, *name)) {
+      e.is_port = true;
+      e.port = *p;
+      return e;
+    }
+    error(key, value, field,
+          fmt::format("'{}' names no GPU (host<h>/gpu<g> or gpu<id>, {} GPUs) and no backend port (host<h>/nic<r>/p<p>)",
+                      *name, gpu_count()));
+    return std::nullopt;
+  }
+
+  std::optional<VertexId> vertex(const std::string& name) {
+    if (vertex_of_name_.empty()) {
+      for (std::uint32_t v = 0; v < t_.vertex_count(); ++v) vertex_of_name_.emplace(t_.vertex_name(VertexId(v)), VertexId(v));
+    }
+    const auto it = vertex_of_name_.find(name);
+    if (it == vertex_of_name_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // ---- the schema ----
+  void read_scenario(const YAML::Node& key, const YAML::Node& value) {
+    read_mapping(key, value, "scenario",
+                 {{"name", [&](auto& k, auto& v, auto& f) { scenario_.name = text(k, v, f).value_or(""); }},
+                  {"seed", [&](auto& k, auto& v, auto& f) { integer(k, v, f, scenario_.seed, 0, ~std::uint64_t{0}); }},
+                  {"paths", [&](auto& k, auto& v, auto& f) { read_paths(k, v, f); }},
+                  {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, convergence_); }},
+                  {"collectives", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_collective(i, p); }); }},
+                  {"transfers", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_transfer(i, p); }); }},
+                  {"mice", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_mice(i, p); }); }},
+                  {"faults", [&](auto& k, auto& v, auto& f) { has_faults_ = true; faults_node_ = v; faults_key_ = k; faults_field_ = f; }}});
+    // Faults last: their default convergence may be written after them.
+    if (has_faults_) {
+      read_list(faults_key_, faults_node_, faults_field_, [&](auto& i, auto& p) { read_fault(i, p); });
+    }
+  }
+
+  void read_paths(const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+    const auto name = text(k, v, f);
+    if (!name) return;
+    static const std::map<std::string, PathModel> kModels = {
+        {"ecmp", PathModel::kEcmp}, {"spray", PathModel::kSpray}, {"adaptive", PathModel::kAdaptive}};
+    const auto it = kModels.find(*name);
+    if (it == kModels.end()) {
+      error(k, v, f, fmt::format("unknown path model '{}' (ecmp, spray, adaptive){}", *name,
+                                 did_you_mean(*name, {"ecmp", "spray", "adaptive"})));
+      return;
+    }
+    scenario_.paths = it->second;
+  }
+
+  void read_collective(const YAML::Node& item, const std::string& path) {
+    CollectiveSpec c;
+    c.name = fmt::format("collective{}", scenario_.collectives.size());
+    std::optional<std::string> algorithm;
+    bool has_gpus = false;
+    YAML::Node gpus_key;
+    YAML::Node gpus_value;
+    std::string gpus_field;
+    read_mapping(item, item, path,
+                 {{"name", [&](auto& k, auto& v, auto& f) { c.name = text(k, v, f).value_or(c.name); }},
+                  {"kind", [&](auto& k, auto& v, auto& f) { read_kind(k, v, f, c.kind); }},
+                  {"algorithm", [&](auto& k, auto& v, auto& f) { algorithm = read_algorithm(k, v, f, c.algorithm); }},
+                  {"gpus", [&](auto& k, auto& v, auto& f) { has_gpus = true; gpus_key = k; gpus_value = v; gpus_field = f; }},
+                  {"bytes", [&](auto& k, auto& v, auto& f) { size(k, v, f, c.bytes); }},
+                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, 64); }},
+                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.qps, 1, 64); }},
+                  {"iterations", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.iterations, 1, 100000); }},
+                  {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFF'FFFEU); }},
+                  {"compute", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.compute); }},
+                  {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.start); }}});
+    if (!algorithm) c.algorithm = default_algorithm(c.kind);
+    if (c.bytes.value() == 0) error(location(item.Mark()), path + ".bytes", "missing: the collective's size, e.g. 1GiB");
+    if (!has_gpus) {
+      gpus_value = YAML::Node("all");
+      gpus_key = item;
+      gpus_field = path + ".gpus";
+    }
+    read_gpus(gpus_key, gpus_value, gpus_field, c);
+    const std::size_t before = errors_.size();
+    for (const auto& group : c.groups) {
+      if (errors_.size() > before || c.bytes.value() == 0) break;
+      CollectiveShape shape;
+      shape.kind = c.kind;
+      shape.algorithm = c.algorithm;
+      shape.bytes = c.bytes;
+      shape.channels = std::max<std::uint32_t>(c.channels, 1);
+      shape.steps_limit = c.steps;
+      for (const std::uint32_t g : group) shape.node_of_rank.push_back(g / static_cast<std::uint32_t>(t_.gpus_per_host));
+      if (const auto problem = check_collective(shape)) error(location(item.Mark()), path, *problem);
+    }
+    scenario_.collectives.push_back(std::move(c));
+  }
+
+  void read_kind(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveKind& out) {
+    const auto name = text(k, v, f);
+    if (!name) return;
+    if (const auto kind = parse_collective_kind(*name)) {
+      out = *kind;
+      return;
+    }
+    error(k, v, f, fmt::format("unknown collective '{}' (all-reduce, all-gather, reduce-scatter, all-to-all){}", *name,
+                               did_you_mean(*name, {"all-reduce", "all-gather", "reduce-scatter", "all-to-all"})));
+  }
+
+  std::optional<std::string> read_algorithm(const YAML::Node& k, const YAML::Node& v, const std::string& f,
+                                            CollectiveAlgorithm& out) {
+    const auto name = text(k, v, f);
+    if (!name) return std::string();
+    if (const auto a = parse_algorithm(*name)) {
+      out = *a;
+      return name;
+    }
+    const std::vector<std::string> all = {"ring", "tree", "halving-doubling", "hierarchical", "sharp", "direct"};
+    error(k, v, f, fmt::format("unknown algorithm '{}' (ring, tree, halving-doubling, hierarchical, sharp, direct){}",
+                               *name, did_you_mean(*name, all)));
+    return name;
+  }
+
+  // GPU selectors: all, per-rail, per-host, a list, or {hosts, local, per, order}.
+  void read_gpus(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveSpec& c) {
+    const auto hosts = static_cast<std::uint32_t>(t_.host_count);
+    const auto per_host = static_cast<std::uint32_t>(t_.gpus_per_host);
+    std::vector<std::uint32_t> all_hosts(hosts);
+    std::iota(all_hosts.begin(), all_hosts.end(), 0U);
+    std::vector<std::uint32_t> all_local(per_host);
+    std::iota(all_local.begin(), all_local.end(), 0U);
+    if (v.IsScalar()) {
+      c.gpus_text = v.Scalar();
+      static const std::map<std::string, std::string> kPer = {{"all", "none"}, {"per-rail", "rail"}, {"per-host", "host"}};
+      const auto it = kPer.find(v.Scalar());
+      if (it == kPer.end()) {
+        error(k, v, f, fmt::format("unknown GPU selector '{}' (all, per-rail, per-host, a list, or a mapping "
+                                   "{{hosts, local, per, order}}){}",
+                                   v.Scalar(), did_you_mean(v.Scalar(), {"all", "per-rail", "per-host"})));
+        return;
+      }
+      select(all_hosts, all_local, it->second, false, c);
+      return;
+    }
+    if (v.IsSequence()) {
+      c.gpus_text = "list";
+      std::vector<std::uint32_t> group;
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string field = fmt::format("{}[{}]", f, i);
+        const auto e = endpoint(v[i], v[i], field);
+        if (!e) continue;
+        if (e->is_port) {
+          error(v[i], v[i], field, "expected a GPU, got a port");
+          continue;
+        }
+        if (std::find(group.begin(), group.end(), e->gpu) != group.end()) {
+          error(v[i], v[i], field, fmt::format("GPU '{}' listed twice", e->name));
+          continue;
+        }
+        group.push_back(e->gpu);
+      }
+      c.groups.push_back(std::move(group));
+      return;
+    }
+    std::vector<std::uint32_t> host_range = all_hosts;
+    std::vector<std::uint32_t> local = all_local;
+    std::string per = "none";
+    bool random = false;
+    c.gpus_text = "selection";
+    read_mapping(k, v, f,
+                 {{"hosts", [&](auto& kk, auto& vv, auto& ff) { host_range = range(kk, vv, ff, hosts); }},
+                  {"local", [&](auto& kk, auto& vv, auto& ff) { local = indices(kk, vv, ff, per_host); }},
+                  {"per", [&](auto& kk, auto& vv, auto& ff) { per = choice(kk, vv, ff, {"none", "rail", "host"}, per); }},
+                  {"order", [&](auto& kk, auto& vv, auto& ff) { random = choice(kk, vv, ff, {"in-order", "random"}, "in-order") == "random"; }}});
+    select(host_range, local, per, random, c);
+  }
+
+  std::vector<std::uint32_t> range(const YAML::Node& k, const YAML::Node& v, const std::string& f, std::uint32_t limit) {
+    std::uint64_t lo = 0;
+    std::uint64_t hi = 0;
+    if (!v.IsSequence() || v.size() != 2 || !v[0].IsScalar() || !v[1].IsScalar() || !parse_u64(v[0].Scalar(), lo) ||
+        !parse_u64(v[1].Scalar(), hi) || lo > hi || hi >= limit) {
+      error(k, v, f, fmt::format("expected [first, last] with first <= last < {}", limit));
+      return {};
+    }
+    std::vector<std::uint32_t> out(hi - lo + 1);
+    std::iota(out.begin(), out.end(), static_cast<std::uint32_t>(lo));
+    return out;
+  }
+
+  std::vector<std::uint32_t> indices(const YAML::Node& k, const YAML::Node& v, const std::string& f, std::uint32_t limit) {
+    std::vector<std::uint32_t> out;
+    bool ok = v.IsSequence() && v.size() > 0;
+    for (std::size_t i = 0; ok && i < v.size(); ++i) {
+      std::uint64_t x = 0;
+      ok = v[i].IsScalar() && parse_u64(v[i].Scalar(), x) && x < limit &&
+           std::find(out.begin(), out.end(), x) == out.end();
+      out.push_back(static_cast<std::uint32_t>(x));
+    }
+    if (!ok) {
+      error(k, v, f, fmt::format("expected a list of distinct local GPU indices below {}", limit));
+      return {};
+    }
+    return out;
+  }
+
+  std::string choice(const YAML::Node& k, const YAML::Node& v, const std::string& f, const std::vector<std::string>& options,
+                     const std::string& fallback) {
+    const auto name = text(k, v, f);
+    if (!name) return fallback;
+    if (std::find(options.begin(), options.end(), *name) != options.end()) return *name;
+    std::string list;
+    for (const auto& o : options) list += (list.empty() ? "" : ", ") + o;
+    error(k, v, f, fmt::format("unknown value '{}' ({}){}", *name, list, did_you_mean(*name, options)));
+    return fallback;
+  }
+
+  // The groups of a selection: one of everything, one per local index (rail), or one per host.
+  void select(std::span<const std::uint32_t> hosts, std::span<const std::uint32_t> local, const std::string& per,
+              bool random, CollectiveSpec& c) {
+    const auto g = static_cast<std::uint32_t>(t_.gpus_per_host);
+    if (per == "rail") {
+      for (const std::uint32_t l : local) {
+        std::vector<std::uint32_t> group;
+        for (const std::uint32_t h : hosts) group.push_back(h * g + l);
+        c.groups.push_back(std::move(group));
+      }
+    } else if (per == "host") {
+      for (const std::uint32_t h : hosts) {
+        std::vector<std::uint32_t> group;
+        for (const std::uint32_t l : local) group.push_back(h * g + l);
+        c.groups.push_back(std::move(group));
+      }
+    } else {
+      std::vector<std::uint32_t> group;
+      for (const std::uint32_t h : hosts) {
+        for (const std::uint32_t l : local) group.push_back(h * g + l);
+      }
+      c.groups.push_back(std::move(group));
+    }
+    if (!random) return;
+    // A scattered job placement: Fisher-Yates over each group with the scenario's seed.
+    for (std::size_t i = 0; i < c.groups.size(); ++i) {
+      Rng rng(scenario_.seed, 0, kOrderStream + scenario_.collectives.size() * 1024 + i);
+      auto& group = c.groups[i];
+      for (std::size_t j = group.size(); j > 1; --j) std::swap(group[j - 1], group[rng.uniform(j)]);
+    }
+  }
+
+  void read_transfer(const YAML::Node& item, const std::string& path) {
+    TransferSpec t;
+    t.name = fmt::format("transfer{}", scenario_.transfers.size());
+    bool has_src = false;  // written
+    bool has_dst = false;
+    bool ok_src = false;   // and resolved
+    bool ok_dst = false;
+    read_mapping(item, item, path,
+                 {{"name", [&](auto& k, auto& v, auto& f) { t.name = text(k, v, f).value_or(t.name); }},
+                  {"src", [&](auto& k, auto& v, auto& f) { has_src = true; ok_src = assign(endpoint(k, v, f), t.src); }},
+                  {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; ok_dst = assign(endpoint(k, v, f), t.dst); }},
+                  {"bytes", [&](auto& k, auto& v, auto& f) { size(k, v, f, t.bytes); }},
+                  {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, t.start); }},
+                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, 64); }},
+                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, 64); }},
+                  {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }}});
+    const SourceLocation where = location(item.Mark());
+    if (!has_src) error(where, path + ".src", "missing: the sending GPU or port");
+    if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
+    if (t.bytes.value() == 0) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
+    if (ok_src && ok_dst) check_pair(t, where, path);
+    scenario_.transfers.push_back(std::move(t));
+  }
+
+  static bool assign(std::optional<Endpoint> e, Endpoint& out) {
+    if (!e) return false;
+    out = std::move(*e);
+    return true;
+  }
+
+  void check_pair(const TransferSpec& t, const SourceLocation& where, const std::string& path) {
+    if (t.src.is_port != t.dst.is_port) {
+      error(where, path, "src and dst must both be GPUs or both be ports");
+    } else if (t.src.is_port && t_.plane[t.src.port.value()] != t_.plane[t.dst.port.value()]) {
+      error(where, path, "src and dst ports are on different planes: no path joins them");
+    } else if ((t.src.is_port && t.src.port == t.dst.port) || (!t.src.is_port && t.src.gpu == t.dst.gpu)) {
+      error(where, path, "src and dst are the same");
+    }
+  }
+
+  void read_mice(const YAML::Node& item, const std::string& path) {
+    MiceSpec m;
+    m.name = fmt::format("mice{}", scenario_.mice.size());
+    m.hosts.resize(static_cast<std::size_t>(t_.host_count));
+    std::iota(m.hosts.begin(), m.hosts.end(), 0U);
+    read_mapping(item, item, path,
+                 {{"name", [&](auto& k, auto& v, auto& f) { m.name = text(k, v, f).value_or(m.name); }},
+                  {"count", [&](auto& k, auto& v, auto& f) { integer(k, v, f, m.count, 1, 10'000'000); }},
+                  {"bytes", [&](auto& k, auto& v, auto& f) { size(k, v, f, m.bytes); }},
+                  {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, m.start); }},
+                  {"arrivals_per_s", [&](auto& k, auto& v, auto& f) { number(k, v, f, m.arrivals_per_s, 0, 1e15, false); }},
+                  {"hosts", [&](auto& k, auto& v, auto& f) { m.hosts = range(k, v, f, static_cast<std::uint32_t>(t_.host_count)); }}});
+    const SourceLocation where = location(item.Mark());
+    if (m.count == 0) error(where, path + ".count", "missing: how many small flows");
+    if (m.bytes.value() == 0) error(where, path + ".bytes", "missing: the size of each flow, e.g. 64KiB");
+    if (m.hosts.size() < 2) error(where, path + ".hosts", "mice need at least 2 hosts");
+    scenario_.mice.push_back(std::move(m));
+  }
+
+  void read_fault(const YAML::Node& item, const std::string& path) {
+    FaultSpec fault;
+    fault.convergence = convergence_;
+    std::optional<std::uint32_t> parallel;
+    bool has_kind = false;
+    bool has_at = false;
+    bool has_fraction = false;
+    int selectors = 0;
+    read_mapping(item, item, path,
+                 {{"kind", [&](auto& k, auto& v, auto& f) { has_kind = read_fault_kind(k, v, f, fault.kind); }},
+                  {"at", [&](auto& k, auto& v, auto& f) { has_at = true; duration(k, v, f, fault.at); }},
+                  {"fraction", [&](auto& k, auto& v, auto& f) { has_fraction = true; number(k, v, f, fault.fraction, 0, 1, true); }},
+                  {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, fault.convergence); }},
+                  {"parallel", [&](auto& k, auto& v, auto& f) { parallel = 0; integer(k, v, f, *parallel, 0, 1 << 20); }},
+                  {"link", [&](auto& k, auto& v, auto& f) { ++selectors; read_link(k, v, f, fault); }},
+                  {"switch", [&](auto& k, auto& v, auto& f) { ++selectors; read_switch(k, v, f, fault); }},
+                  {"port", [&](auto& k, auto& v, auto& f) { ++selectors; read_port(k, v, f, fault); }}});
+    const SourceLocation where = location(item.Mark());
+    if (!has_kind) error(where, path + ".kind", "missing: down, degrade or repair");
+    if (!has_at) error(where, path + ".at", "missing: when it happens, e.g. 2ms");
+    if (selectors != 1) error(where, path, "name exactly one of link, switch, port");
+    if (fault.kind == FaultKind::kDegrade && !has_fraction) {
+      error(where, path + ".fraction", "missing: the capacity left, e.g. 0.5");
+    }
+    if (fault.kind != FaultKind::kDegrade && has_fraction) {
+      error(where, path + ".fraction", "only a degrade has a fraction (down is 0, repair is 1)");
+    }
+    if (fault.kind == FaultKind::kDown) fault.fraction = 0;
+    if (fault.kind == FaultKind::kRepair) fault.fraction = 1;
+    if (parallel) {
+      if (*parallel >= fault.links.size()) {
+        error(where, path + ".parallel", fmt::format("{} names {} link(s); parallel must be below that", fault.what,
+                                                     fault.links.size()));
+      } else {
+        fault.links = {fault.links[*parallel]};
+      }
+    }
+    scenario_.faults.push_back(std::move(fault));
+  }
+
+  bool read_fault_kind(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultKind& out) {
+    const std::string name = choice(k, v, f, {"down", "degrade", "repair"}, "");
+    if (name.empty()) return true;  // reported
+    out = name == "down" ? FaultKind::kDown : name == "degrade" ? FaultKind::kDegrade : FaultKind::kRepair;
+    return true;
+  }
+
+  void read_link(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultSpec& fault) {
+    const auto name = text(k, v, f);
+    if (!name) return;
+    fault.what = *name;
+    std::uint64_t id = 0;
+    if (parse_u64(*name, id)) {
+      if (id >= t_.link_count()) {
+        error(k, v, f, fmt::format("link {} does not exist ({} links)", id, t_.link_count()));
+        return;
+      }
+      fault.links = {LinkId(id)};
+      fault.what = t_.link_name(LinkId(id));
+      return;
+    }
+    const auto sep = name->find("--");
+    const auto a = sep == std::string::npos ? std::nullopt : vertex(trim(std::string_view(*name).substr(0, sep)));
+    const auto b = sep == std::string::npos ? std::nullopt : vertex(trim(std::string_view(*name).substr(sep + 2)));
+    if (!a || !b) {
+      error(k, v, f, fmt::format("'{}' is not a link: expected a link id or \"A -- B\" with vertex names such as "
+                                 "\"p0/leaf/0 -- p0/spine/3\" or \"host0/nic0 -- p0/leaf/0\"",
+                                 *name));
+      return;
+    }
+    for (const Adjacency& adj : t_.neighbors(*a)) {
+      if (adj.neighbor == *b) fault.links.push_back(adj.link);
+    }
+    std::sort(fault.links.begin(), fault.links.end());
+    if (fault.links.empty()) error(k, v, f, fmt::format("no cable joins {} and {}", t_.vertex_name(*a), t_.vertex_name(*b)));
+  }
+
+  void read_switch(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultSpec& fault) {
+    const auto name = text(k, v, f);
+    if (!name) return;
+    fault.what = *name;
+    const auto s = vertex(*name);
+    if (!s || t_.kind[s->value()] != VertexKind::kSwitch) {
+      error(k, v, f, fmt::format("'{}' is not a switch (names such as p0/spine/3, p1/pod2/leaf/5, p0/core/1)", *name));
+      return;
+    }
+    for (const Adjacency& adj : t_.neighbors(*s)) fault.links.push_back(adj.link);
+    std::sort(fault.links.begin(), fault.links.end());
+  }
+
+  void read_port(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultSpec& fault) {
+    const auto name = text(k, v, f);
+    if (!name) return;
+    fault.what = *name;
+    const auto p = parse_port_name(t_, *name);
+    if (!p) {
+      error(k, v, f, fmt::format("'{}' is not a backend port (host<h>/nic<r>/p<p>)", *name));
+      return;
+    }
+    fault.links = {LinkId(p->value())};  // a backend port's NIC link has the port's id (builder.h)
+  }
+
+  const std::string& file_;
+  const Topology& t_;
+  Scenario scenario_;
+  Diagnostics errors_;
+  TimePs convergence_{0};
+  bool has_faults_ = false;
+  YAML::Node faults_node_;
+  YAML::Node faults_key_;
+  std::string faults_field_;
+  std::unordered_map<std::string, VertexId> vertex_of_name_;
+};
+
+}  // namespace
+
+bool parse_duration(const std::string& text, TimePs& out) {
+  const std::string t = trim(text);
+  double number = 0;
+  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), number);
+  if (ec != std::errc() || ptr == t.data() || !std::isfinite(number) || number < 0) return false;
+  const std::string unit = trim(std::string_view(ptr, static_cast<std::size_t>(t.data() + t.size() - ptr)));
+  static const std::map<std::string, double> kPs = {{"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"ms", 1e9}, {"s", 1e12}};
+  const auto it = kPs.find(unit);
+  if (it == kPs.end() && !(unit.empty() && number == 0)) return false;
+  const double ps = std::round(number * (it == kPs.end() ? 0.0 : it->second));
+  if (ps > 9.0e18) return false;
+  out = TimePs(static_cast<std::int64_t>(ps));
+  return true;
+}
+
+bool has_scenario_block(const std::string& text) {
+  try {
+    const YAML::Node root = YAML::Load(text);
+    return root.IsMap() && root["scenario"];
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Topology& topology) {
+  return ScenarioParser(file, topology).parse(text);
+}
+
+}  // namespace ct

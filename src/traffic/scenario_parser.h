@@ -1,0 +1,57 @@
+// YAML text -> Scenario (traffic/scenario.h), every name resolved against the built Topology. The
+// `scenario:` key may be the whole of a scenario file or a block of the cluster spec itself.
+//
+//   scenario:
+//     name: ring-1g                 # optional
+//     seed: 1                       # mice endpoints and arrival times, QP source ports, random order
+//     paths: ecmp                   # ecmp | spray | adaptive (traffic/scenario.h)
+//     convergence: 0us              # default routing convergence after a link goes down or up
+//     collectives:
+//       - name: grad-sync
+//         kind: all-reduce          # all-reduce | all-gather | reduce-scatter | all-to-all
+//         algorithm: ring           # ring | tree | halving-doubling | hierarchical | sharp | direct
+//         gpus: all                 # all | per-rail | per-host | [host0/gpu0, gpu9, 12] |
+//                                   # {hosts: [0, 15], local: [0, 1], per: rail|host|none, order: in-order|random}
+//         bytes: 1GiB
+//         channels: 2               # default: one per NIC port of the group (planes x rails)
+//         qps: 1                    # default: routing.qps_per_connection
+//         iterations: 3             # default 1
+//         steps: 1                  # simulate only the first steps (a partial run), default all
+//         compute: 5ms              # compute phase before each iteration's collective, default 0
+//         start: 0us
+//     transfers:
+//       - {name: t0, src: host0/gpu0, dst: host4/gpu0, bytes: 1GiB, start: 0us, group: story}
+//     mice:
+//       - {name: rpc, count: 2000, bytes: 64KiB, start: 0us, arrivals_per_s: 1e6, hosts: [0, 31]}
+//     faults:
+//       - {kind: degrade, port: host2/nic0, fraction: 0.52, at: 0us}
+//       - {kind: down, link: "p0/leaf/0 -- p0/spine/3", parallel: 0, at: 2ms, convergence: 100us}
+//       - {kind: down, switch: p0/spine/3, at: 2ms}
+//       - {kind: repair, link: 1234, at: 9ms}
+//
+// Times are a number with a unit: ps, ns, us, ms, s. Sizes as traffic/flow_file.h (1GiB, 64KB).
+// GPUs: "host3/gpu2", "gpu26" or 26 (global id h x gpus_per_host + g). Ports: "host3/nic2/p1".
+// Links: `link:` a LinkId or "A -- B" (Topology::link_name; every parallel cable unless
+// `parallel:` picks one), `switch:` every link of a switch, `port:` a port's NIC link.
+// Every problem is a diagnostic at file:line:column naming the field (scenario.faults[2].at); all
+// of them are returned at once.
+#pragma once
+
+#include <string>
+
+#include "core/result.h"
+#include "topology/topology.h"
+#include "traffic/scenario.h"
+
+namespace ct {
+
+// PRECONDITION: topology.finalize() was called.
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Topology& topology);
+
+// True when the YAML text parses and has a top-level `scenario:` key.
+bool has_scenario_block(const std::string& text);
+
+// "250us" -> 250,000,000 ps; false when `text` is not a duration >= 0.
+bool parse_duration(const std::string& text, TimePs& out);
+
+}  // namespace ct

@@ -1,0 +1,162 @@
+// The scenario file (traffic/scenario_parser.h): names resolved on a small fabric, every problem a
+// diagnostic at its line and field.
+#include "traffic/scenario_parser.h"
+
+#include <gtest/gtest.h>
+
+#include "routing/fabric_fixtures.h"
+
+namespace ct {
+namespace {
+
+// 2 leaves x 4 hosts, 2 spines, 2 parallel cables per leaf-spine pair; 2 GPUs per host on the
+// single rail: 16 GPUs. Vertices: ports 0-7, leaves 8-9, spines 10-11. Links: NIC links 0-7, then
+// leaf-spine by (leaf, spine, parallel): leaf 0 - spine 1 are links 10 and 11.
+Topology fabric() {
+  Topology t = fixtures::two_tier(2, 2, 4, 2);
+  t.gpus_per_host = 2;
+  return t;
+}
+
+const char* kGood = R"(scenario:
+  name: demo
+  seed: 7
+  paths: spray
+  convergence: 50us
+  collectives:
+    - name: grads
+      kind: all-reduce
+      algorithm: ring
+      gpus: per-rail
+      bytes: 1GiB
+      iterations: 3
+      compute: 2ms
+    - kind: all-to-all
+      gpus: {hosts: [0, 3], local: [1], order: random}
+      bytes: 64MiB
+  transfers:
+    - {name: t0, src: host0/gpu1, dst: gpu9, bytes: 1GB, start: 10us, group: story}
+    - {src: host1/nic0, dst: host5/nic0, bytes: 4KiB}
+  mice:
+    - {count: 100, bytes: 64KiB, arrivals_per_s: 1e6, hosts: [0, 3]}
+  faults:
+    - {kind: degrade, port: host2/nic0, fraction: 0.52, at: 0us}
+    - {kind: down, link: "p0/leaf/0 -- p0/spine/1", parallel: 1, at: 2ms}
+    - {kind: down, switch: p0/spine/0, at: 1ms, convergence: 0us}
+    - {kind: repair, link: 11, at: 3ms}
+)";
+
+TEST(ScenarioParser, ReadsAndResolvesEverything) {
+  const Topology t = fabric();
+  auto parsed = parse_scenario("s.yaml", kGood, t);
+  ASSERT_TRUE(parsed.ok()) << format_diagnostics(parsed.errors());
+  const Scenario& s = parsed.value();
+  EXPECT_EQ(s.name, "demo");
+  EXPECT_EQ(s.seed, 7U);
+  EXPECT_EQ(s.paths, PathModel::kSpray);
+  ASSERT_EQ(s.collectives.size(), 2U);
+  const CollectiveSpec& grads = s.collectives[0];
+  EXPECT_EQ(grads.bytes, Bytes(1LL << 30));
+  EXPECT_EQ(grads.iterations, 3U);
+  EXPECT_EQ(grads.compute, TimePs(2'000'000'000));
+  // per-rail: local index 0 of hosts 0..7 = GPUs 0, 2, ..., 14; local 1 = 1, 3, ..., 15.
+  ASSERT_EQ(grads.groups.size(), 2U);
+  EXPECT_EQ(grads.groups[0], (std::vector<std::uint32_t>{0, 2, 4, 6, 8, 10, 12, 14}));
+  EXPECT_EQ(grads.groups[1].front(), 1U);
+  const CollectiveSpec& a2a = s.collectives[1];
+  EXPECT_EQ(a2a.algorithm, CollectiveAlgorithm::kDirect);  // the default for all-to-all
+  ASSERT_EQ(a2a.groups.size(), 1U);
+  std::vector<std::uint32_t> sorted = a2a.groups[0];
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, (std::vector<std::uint32_t>{1, 3, 5, 7}));
+  ASSERT_EQ(s.transfers.size(), 2U);
+  EXPECT_EQ(s.transfers[0].src.gpu, 1U);
+  EXPECT_EQ(s.transfers[0].dst.gpu, 9U);
+  EXPECT_EQ(s.transfers[0].start, TimePs(10'000'000));
+  EXPECT_EQ(s.transfers[0].group, "story");
+  EXPECT_TRUE(s.transfers[1].src.is_port);
+  EXPECT_EQ(s.transfers[1].dst.port, VertexId(5));
+  ASSERT_EQ(s.mice.size(), 1U);
+  EXPECT_EQ(s.mice[0].hosts, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+  // Faults sorted by time; the switch takes all its links; the link name both parallel cables,
+  // narrowed by `parallel`; the default convergence applies where none is given.
+  ASSERT_EQ(s.faults.size(), 4U);
+  EXPECT_EQ(s.faults[0].kind, FaultKind::kDegrade);
+  EXPECT_EQ(s.faults[0].links, (std::vector<LinkId>{LinkId(2)}));
+  EXPECT_DOUBLE_EQ(s.faults[0].fraction, 0.52);
+  EXPECT_EQ(s.faults[1].what, "p0/spine/0");
+  EXPECT_EQ(s.faults[1].links, (std::vector<LinkId>{LinkId(8), LinkId(9), LinkId(12), LinkId(13)}));
+  EXPECT_EQ(s.faults[1].convergence, TimePs(0));
+  EXPECT_EQ(s.faults[2].links, (std::vector<LinkId>{LinkId(11)}));
+  EXPECT_EQ(s.faults[2].convergence, TimePs(50'000'000));
+  EXPECT_EQ(s.faults[2].fraction, 0.0);
+  EXPECT_EQ(s.faults[3].kind, FaultKind::kRepair);
+  EXPECT_EQ(s.faults[3].fraction, 1.0);
+}
+
+// Every error at once, each at its line and field.
+TEST(ScenarioParser, ReportsEveryProblemAtItsLineAndField) {
+  const Topology t = fabric();
+  const char* bad = R"(scenario:
+  pathz: ecmp
+  collectives:
+    - kind: all-reduce
+      algorithm: halving-doubling
+      gpus: [gpu0, gpu1, gpu2]
+      bytes: 1GiB
+    - kind: all-reduce
+      bytes: 1GiB
+      compute: 5 parsecs
+  transfers:
+    - {src: host9/gpu0, dst: gpu1, bytes: 1GB}
+  faults:
+    - {kind: degrade, port: host0/nic0, at: 0us}
+    - {kind: down, link: "p0/leaf/0 -- p0/leaf/1", at: 1ms}
+)";
+  auto parsed = parse_scenario("bad.yaml", bad, t);
+  ASSERT_FALSE(parsed.ok());
+  const Diagnostics& e = parsed.errors();
+  auto has = [&](int line, const std::string& field, const std::string& words) {
+    for (const Diagnostic& d : e) {
+      if (d.where.file == "bad.yaml" && d.where.line == line && d.field == field &&
+          d.message.find(words) != std::string::npos) {
+        return true;
+      }
+    }
+    ADD_FAILURE() << "no diagnostic at line " << line << " " << field << " saying '" << words << "' in\n"
+                  << format_diagnostics(e);
+    return false;
+  };
+  has(2, "scenario.pathz", "did you mean 'paths'");
+  has(4, "scenario.collectives[0]", "power-of-two");
+  has(10, "scenario.collectives[1].compute", "duration");
+  has(12, "scenario.transfers[0].src", "names no GPU");
+  has(14, "scenario.faults[0].fraction", "missing");
+  has(15, "scenario.faults[1].link", "no cable joins");
+  EXPECT_EQ(e.size(), 6U) << format_diagnostics(e);
+}
+
+TEST(ScenarioParser, NeedsAScenarioBlock) {
+  const Topology t = fabric();
+  EXPECT_FALSE(parse_scenario("x.yaml", "name: just-a-spec\n", t).ok());
+  EXPECT_TRUE(has_scenario_block(kGood));
+  EXPECT_FALSE(has_scenario_block("name: x\n"));
+}
+
+TEST(ScenarioParser, DurationsHaveUnits) {
+  TimePs t;
+  ASSERT_TRUE(parse_duration("250us", t));
+  EXPECT_EQ(t, TimePs(250'000'000));
+  ASSERT_TRUE(parse_duration("1.5 ms", t));
+  EXPECT_EQ(t, TimePs(1'500'000'000));
+  ASSERT_TRUE(parse_duration("2s", t));
+  EXPECT_EQ(t, TimePs(2'000'000'000'000));
+  ASSERT_TRUE(parse_duration("0", t));
+  EXPECT_EQ(t, TimePs(0));
+  EXPECT_FALSE(parse_duration("5", t));
+  EXPECT_FALSE(parse_duration("-1us", t));
+  EXPECT_FALSE(parse_duration("3 fortnights", t));
+}
+
+}  // namespace
+}  // namespace ct
