@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,42 @@ void BM_PathWalk(benchmark::State& state) {
                              seed_mode_name(c.seed_mode), static_cast<double>(decisions) / static_cast<double>(flows.size())));
 }
 
+// The same flows and decisions through PathWalker::walk_all (kLanes flows interleaved hop by
+// hop; identical hops, routing_forwarding_test), the way the Monte Carlo and the hash report walk.
+void BM_PathWalkAll(benchmark::State& state) {
+  const Topology& t = fabric(state.range(0) == 1);
+  EcmpConfig c;
+  if (state.range(1) < 0) {
+    c.linux_kernel = true;
+    c.linux_policy = 1;
+  } else {
+    c.algorithm = static_cast<HashAlgorithm>(state.range(1));
+  }
+  c.seed_mode = static_cast<SeedMode>(state.range(2));
+  const ForwardingState f(t);
+  const SwitchHashes h(t, c);
+  const PathWalker w(f, h);
+  const std::vector<RouteRequest> flows = random_flows(t, f, static_cast<std::size_t>(state.range(3)));
+  std::uint64_t decisions = 0;
+  std::uint64_t hops = 0;
+  w.walk_all(std::span<const RouteRequest>(flows), [&](std::size_t, bool, std::span<const PathHop> path) {
+    for (const PathHop& hop : path) decisions += hop.group != kNoGroup && f.size(hop.group) > 1;
+    hops += path.size();
+  });
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    w.walk_all(std::span<const RouteRequest>(flows),
+               [&](std::size_t, bool, std::span<const PathHop> path) { sum += path.back().link.value(); });
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * decisions));
+  state.counters["hops_per_second"] =
+      benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(fmt::format("{} tiers, {} flows, {}, {}, {:.2f} decisions/flow, interleaved", t.tiers, flows.size(),
+                             c.function_name(), seed_mode_name(c.seed_mode),
+                             static_cast<double>(decisions) / static_cast<double>(flows.size())));
+}
+
 void BM_ForwardingBuild(benchmark::State& state) {
   const Topology& t = fabric(state.range(0) == 1);
   std::size_t groups = 0;
@@ -150,6 +187,7 @@ void walk_args(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_PathWalk)->Apply(walk_args);
+BENCHMARK(BM_PathWalkAll)->Apply(walk_args);
 BENCHMARK(BM_ForwardingBuild)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MonteCarloTrials)->Args({2, 1000})->Args({64, 100})->Unit(benchmark::kMillisecond);
 

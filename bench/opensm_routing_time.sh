@@ -23,6 +23,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM  # a signal exits through cleanup too
 "$bench" --write-net="$work" > /dev/null
 seconds() { awk '{split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6}'; }
 for fabric in "${fabrics[@]}"; do

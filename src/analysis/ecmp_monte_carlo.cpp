@@ -51,9 +51,10 @@ class TrialRunner {
     std::vector<FlowPath> paths(requests.size());
     for (std::uint32_t t = thread; t < o_.trials; t += o_.threads) {
       draw_trial_ports(requests, o_.seed, t);
-      for (std::uint32_t i = 0; i < requests.size(); ++i) {
-        paths[i].reached = w_.walk(requests[i].src, requests[i].dst, requests[i].key, paths[i].hops);
-      }
+      w_.walk_all(std::span<const RouteRequest>(requests), [&](std::size_t i, bool reached, std::span<const PathHop> hops) {
+        paths[i].reached = reached;
+        paths[i].hops.assign(hops.begin(), hops.end());
+      });
       outcomes_[t] = measure(requests, paths);
     }
   }

@@ -165,6 +165,13 @@ Result<IbRouting> routing_for(const IbFabric& fabric, const IbRoutingOptions& ro
   return routing_from_lft_dump(fabric, dump.value(), o.lft_in);
 }
 
+// The degraded fabric failed (e.g. ftree refuses it): the report so far goes to stdout, never to
+// an -o file, so a file is written only by a run that exits 0.
+int fail_after(const IbOptions& o, const std::string& partial, const Diagnostics& errors) {
+  if (o.common.output.empty() || o.common.output == "-") emit("", partial);
+  return report_errors(errors);
+}
+
 int run_route(const IbOptions& o) {
   auto loaded = load_fabric(o);
   if (!loaded) return report_errors(loaded.errors());
@@ -182,10 +189,7 @@ int run_route(const IbOptions& o) {
     out += fmt::format("\nAfter removing {} cable(s): {} cables left{}\n", removed.value(), fabric.cable_count(),
                        o.lft_in.empty() ? "" : " (the same LFTs, before any rerouting)");
     auto degraded = routing_for(fabric, ro.value(), o);
-    if (!degraded) {
-      emit(o.common.output, out);
-      return report_errors(degraded.errors());
-    }
+    if (!degraded) return fail_after(o, out, degraded.errors());
     out += report(fabric, degraded.value(), ro.value(), o);
     if (!o.lft_path.empty()) lft = write_lft_dump(fabric, degraded.value());
   }
@@ -242,10 +246,7 @@ int run_trace(const IbOptions& o) {
     if (!removed) return report_errors(removed.errors());
     auto after = trace_text(fabric, ro.value(), o);
     out += fmt::format("\nAfter removing {} cable(s):\n", removed.value());
-    if (!after) {
-      emit(o.common.output, out);
-      return report_errors(after.errors());
-    }
+    if (!after) return fail_after(o, out, after.errors());
     out += after.value();
   }
   return emit(o.common.output, out);

@@ -69,9 +69,8 @@ int run_reliability(const ReliabilityOptions& options) {
   if (!catalog) return report_errors(catalog.errors());
   auto text = read_text_file(options.spec_path);
   if (!text) return report_errors(text.errors());
-  auto spec = parse_spec(options.spec_path, text.value());
-  if (!spec) return report_errors(spec.errors());
-  auto valid = validate(spec.value(), catalog.value());
+  const SpecReading reading = read_spec(options.spec_path, text.value());
+  auto valid = validate_reading(reading, catalog.value());
   if (!valid) return report_errors(valid.errors());
   if (const Diagnostics problems = check_buildable(valid.value()); !problems.empty()) return report_errors(problems);
   if (options.job_gpus > valid->gpu_count()) {
@@ -81,7 +80,7 @@ int run_reliability(const ReliabilityOptions& options) {
   ReliabilityInputs inputs = reliability_inputs(valid->reliability);
   apply_options(options, catalog.value(), inputs);
   const MonteCarloOptions mc{.seed = options.seed, .trials = options.trials, .threads = options.threads};
-  auto study = study_reliability(spec.value(), valid.value(), catalog.value(), inputs, mc);
+  auto study = study_reliability(reading.spec, valid.value(), catalog.value(), inputs, mc);
   if (!study) return report_errors(study.errors());
   return emit(options.common.output, options.json ? to_json(study.value()) : to_text(study.value()));
 }

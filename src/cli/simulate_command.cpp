@@ -8,8 +8,10 @@
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
 // --scenario, else from the flags (turned into the same YAML, so they are checked the same way;
 // their diagnostics name "<command line>"), else from the spec's own `scenario:` block.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -143,6 +145,37 @@ std::string flags_yaml(const SimulateOptions& o) {
   return y.c_str();
 }
 
+// Diagnostics of the YAML made from the flags, pointed back at the flags: no line or column (the
+// user never saw that YAML), the field named by its option (scenario.collectives[0].bytes ->
+// --bytes; scenario.faults[i] -> the i-th of --degrade, --fail, --repair in that order, with its value).
+Diagnostics flag_diagnostics(const SimulateOptions& o, Diagnostics errors) {
+  static const std::vector<std::pair<std::string, std::string>> kOptions = {
+      {"scenario.collectives[0].kind", "--collective"}, {"scenario.collectives[0].algorithm", "--algorithm"},
+      {"scenario.collectives[0].gpus", "--gpus"},       {"scenario.collectives[0].bytes", "--bytes"},
+      {"scenario.collectives[0].channels", "--channels"}, {"scenario.collectives[0].qps", "--qps"},
+      {"scenario.collectives[0].iterations", "--iterations"}, {"scenario.collectives[0].compute", "--compute"},
+      {"scenario.collectives[0].steps", "--steps"},     {"scenario.collectives[0]", "--collective"},
+      {"scenario.paths", "--paths"},                    {"scenario.seed", "--seed"},
+      {"scenario.convergence", "--convergence"}};
+  std::vector<std::pair<const char*, const std::string*>> faults;
+  for (const std::string& d : o.degrade) faults.emplace_back("--degrade", &d);
+  for (const std::string& f : o.fail) faults.emplace_back("--fail", &f);
+  for (const std::string& r : o.repair) faults.emplace_back("--repair", &r);
+  for (Diagnostic& d : errors) {
+    d.where = {kCommandLine, 0, 0};
+    const auto option = std::find_if(kOptions.begin(), kOptions.end(), [&](const auto& e) { return d.field == e.first; });
+    if (option != kOptions.end()) {
+      d.field = option->second;
+      continue;
+    }
+    std::size_t i = 0;
+    if (std::sscanf(d.field.c_str(), "scenario.faults[%zu]", &i) == 1 && i < faults.size()) {
+      d.field = fmt::format("{} {}", faults[i].first, *faults[i].second);
+    }
+  }
+  return errors;
+}
+
 Result<Scenario> load_scenario(const SimulateOptions& o, const Topology& topology) {
   if (!o.scenario_path.empty()) {
     auto text = read_text_file(o.scenario_path);
@@ -150,13 +183,30 @@ Result<Scenario> load_scenario(const SimulateOptions& o, const Topology& topolog
     return parse_scenario(o.scenario_path, text.value(), topology);
   }
   if (!o.collective.empty() || !o.degrade.empty() || !o.fail.empty() || !o.repair.empty()) {
-    return parse_scenario(kCommandLine, flags_yaml(o), topology);
+    auto parsed = parse_scenario(kCommandLine, flags_yaml(o), topology);
+    if (!parsed) return flag_diagnostics(o, parsed.errors());
+    return parsed;
   }
   auto spec_text = read_text_file(o.spec_path);
   if (spec_text && has_scenario_block(spec_text.value())) return parse_scenario(o.spec_path, spec_text.value(), topology);
   return Diagnostic{{kCommandLine, 0, 0}, "--scenario",
                     "nothing to simulate: give --scenario FILE, a `scenario:` block in the spec, or --collective KIND "
                     "--bytes SIZE"};
+}
+
+// Every output file's folder must exist before the first one is written, so that a wrong path
+// leaves no partial output (the files are written one after another, each atomically).
+Diagnostics check_destinations(const std::vector<std::string>& paths) {
+  Diagnostics problems;
+  for (const std::string& path : paths) {
+    if (path.empty() || path == "-") continue;
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+      problems.push_back(Diagnostic{{path, 0, 0}, "output", "cannot write here: no such folder; nothing was written"});
+    }
+  }
+  return problems;
 }
 
 int run_simulate(const SimulateOptions& o) {
@@ -194,6 +244,10 @@ int run_simulate(const SimulateOptions& o) {
                          spec->node_count, spec->backend.planes,
                          scenario->name.empty() ? scenario->file : scenario->name, path_model_name(scenario->paths));
   in.top_links = o.top;
+  if (const Diagnostics unwritable = check_destinations({o.csv_links, o.csv_flows, o.csv_series, o.common.output});
+      !unwritable.empty()) {
+    return report_errors(unwritable);
+  }
   for (const auto& [path, text] : {std::pair{&o.csv_links, &simulate_links_csv}, std::pair{&o.csv_flows, &simulate_flows_csv},
                                    std::pair{&o.csv_series, &simulate_series_csv}}) {
     if (path->empty()) continue;

@@ -56,13 +56,14 @@ IbFabric parse_ok(std::string_view text) {
 }
 
 // The first error's line and whether its message contains `words`.
-void expect_error(std::string_view text, int line, const std::string& words) {
+void expect_error(std::string_view text, int line, const std::string& words, const std::string& field) {
   auto parsed = parse_ibnetdiscover(text, "bad.net");
   ASSERT_FALSE(parsed.ok());
   const Diagnostic& d = parsed.errors().front();
   EXPECT_EQ(d.where.file, "bad.net");
   EXPECT_EQ(d.where.line, line) << d.message;
   EXPECT_NE(d.message.find(words), std::string::npos) << d.message;
+  EXPECT_EQ(d.field, field) << d.message;
 }
 
 TEST(Ibnetdiscover, ParsesIbsimStyleNetFileWithIbsimGuids) {
@@ -146,27 +147,29 @@ TEST(Ibnetdiscover, WriterAddsLidsOnlyWhenGiven) {
 }
 
 TEST(Ibnetdiscover, ErrorsNameTheLine) {
-  expect_error("Switch 4 \"L1\n[1] \"H1\"[1]\n", 1, "quoted node id");
-  expect_error("Switch x \"L1\"\n", 1, "port count");
-  expect_error("Switch 300 \"L1\"\n", 1, "port count");
-  expect_error("[1] \"H1\"[1]\n", 1, "outside a Switch or Ca block");
-  expect_error("Switch 2 \"L1\"\n[3] \"H1\"[1]\n", 2, "out of range");
-  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[1]\n[1] \"H2\"[1]\n", 3, "already described on line 2");
-  expect_error("Switch 2 \"L1\"\n[1] H1[1]\n", 2, "quoted id of the remote node");
-  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[x]\n", 2, "remote port number");
-  expect_error("Rt 2 \"R1\"\n", 1, "router");
-  expect_error("# nothing here\n\n", 2, "no Switch or Ca");
-  expect_error("Switch 2 \"L1\"\n\nSwitch 2 \"L1\"\n", 3, "already defined on line 1");
-  expect_error("switchguid=0x5\nSwitch 2 \"A\"\n\nswitchguid=0x5\nSwitch 2 \"B\"\n", 5, "GUID 0x0000000000000005 already used");
+  expect_error("Switch 4 \"L1\n[1] \"H1\"[1]\n", 1, "quoted node id", "node.id");
+  expect_error("Switch x \"L1\"\n", 1, "port count", "node.ports");
+  expect_error("Switch 300 \"L1\"\n", 1, "port count", "node.ports");
+  expect_error("[1] \"H1\"[1]\n", 1, "outside a Switch or Ca block", "port");
+  expect_error("Switch 2 \"L1\"\n[3] \"H1\"[1]\n", 2, "out of range", "port.number");
+  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[1]\n[1] \"H2\"[1]\n", 3, "already described on line 2", "port.number");
+  expect_error("Switch 2 \"L1\"\n[1] H1[1]\n", 2, "quoted id of the remote node", "port.remote_node");
+  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[x]\n", 2, "remote port number", "port.remote_port");
+  expect_error("Rt 2 \"R1\"\n", 1, "router", "node.type");
+  expect_error("# nothing here\n\n", 2, "no Switch or Ca", "file");
+  expect_error("Switch 2 \"L1\"\n\nSwitch 2 \"L1\"\n", 3, "already defined on line 1", "node.id");
+  expect_error("switchguid=0x5\nSwitch 2 \"A\"\n\nswitchguid=0x5\nSwitch 2 \"B\"\n", 5, "GUID 0x0000000000000005 already used",
+               "node.guid");
 }
 
 TEST(Ibnetdiscover, TruncatedOrOneSidedFilesAreErrors) {
   // The file stops before H1's block: the switch's port line names a node never defined.
-  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[1]\n", 2, "never defined");
+  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[1]\n", 2, "never defined", "port.remote_node");
   // Both nodes exist but the CA does not describe the cable back.
-  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[1]\n\nCa 1 \"H1\"\n", 2, "not described as cabled back");
+  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[1]\n\nCa 1 \"H1\"\n", 2, "not described as cabled back", "port.remote_port");
   // Described back to another port.
-  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[1]\n\nCa 1 \"H1\"\n[1] \"L1\"[2]\n", 2, "not described as cabled back");
+  expect_error("Switch 2 \"L1\"\n[1] \"H1\"[1]\n\nCa 1 \"H1\"\n[1] \"L1\"[2]\n", 2, "not described as cabled back",
+               "port.remote_port");
 }
 
 TEST(LidAssignment, LmcAlignsEachCaPortBlock) {
@@ -317,11 +320,99 @@ TEST(FatTreeFabric, ThreeLevelShapeAndRouting) {
 
 TEST(LftDump, ForeignSwitchGuidIsAnError) {
   const IbFabric f = parse_ok(kTwoByTwo);
-  auto dump = parse_lft_dump("Unicast lids [0-1] of switch Lid 1 guid 0x00000000000bad00 ('x'):\n0x0001 000\n", "d");
+  auto dump =
+      parse_lft_dump("Unicast lids [0-1] of switch Lid 1 guid 0x00000000000bad00 ('x'):\n0x0001 000\n1 lids dumped\n", "d");
   ASSERT_TRUE(dump.ok());
   auto r = routing_from_lft_dump(f, dump.value(), "d");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.errors()[0].message.find("not in the fabric"), std::string::npos);
+  EXPECT_EQ(r.errors()[0].where.line, 1);
+}
+
+// dump_fts of kTwoByTwo's leaf L1 (GUID 0x200000; ports 1-2 hosts, 3-4 spines) and spine S1
+// (0x200002), as dump_fts prints a switch it reached by directed route, with ibroute's footer.
+// LIDs: H1 1, H2 2, L1 3, S1 4.
+constexpr const char* kDumpFts = R"(Unicast lids [0x0-0x4] of switch DR path slid 0; dlid 0; 0 guid 0x0000000000200000 (leaf1):
+  Lid  Out   Destination
+       Port     Info 
+0x0001 001 : (Channel Adapter portguid 0x0000000000100001: 'host1')
+0x0002 002 : (Channel Adapter portguid 0x0000000000100003: 'host2')
+0x0003 000 : (Switch portguid 0x0000000000200000: 'leaf1')
+0x0004 003 : (Switch portguid 0x0000000000200002: 'spine1')
+4 valid lids dumped 
+Multicast mlids [0xc000-0xc3ff] of switch Lid 3 guid 0x0000000000200000 (leaf1):
+ MLid       Bits:  0 
+0xc000         x
+1 valid mlids dumped 
+Unicast lids [0x0-0x4] of switch Lid 4 guid 0x0000000000200002 (spine1):
+  Lid  Out   Destination
+       Port     Info 
+0x0001 001 : (Channel Adapter portguid 0x0000000000100001: 'host1')
+0x0002 001 : (Channel Adapter portguid 0x0000000000100003: 'host2')
+0x0003 001 : (Switch portguid 0x0000000000200000: 'leaf1')
+0x0004 000 : (Switch portguid 0x0000000000200002: 'spine1')
+4 valid lids dumped 
+)";
+
+// Replaces the first occurrence of `from` in kDumpFts.
+std::string edited_dump(const std::string& from, const std::string& to) {
+  std::string text = kDumpFts;
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// The first error's line, from parsing or (when the parse succeeds) rebuilding on kTwoByTwo.
+int dump_error_line(const std::string& text, const std::string& words) {
+  const IbFabric f = parse_ok(kTwoByTwo);
+  auto dump = parse_lft_dump(text, "d");
+  Diagnostics errors;
+  if (!dump.ok()) {
+    errors = dump.errors();
+  } else if (auto r = routing_from_lft_dump(f, dump.value(), "d"); !r.ok()) {
+    errors = r.errors();
+  }
+  if (errors.empty()) {
+    ADD_FAILURE() << "accepted: " << words;
+    return -1;
+  }
+  EXPECT_NE(errors[0].message.find(words), std::string::npos) << errors[0].message;
+  return errors[0].where.line;
+}
+
+TEST(LftDump, ReadsDumpFtsSkippingMulticastTables) {
+  const IbFabric f = parse_ok(kTwoByTwo);
+  auto dump = parse_lft_dump(kDumpFts, "fts");
+  ASSERT_TRUE(dump.ok()) << format_diagnostics(dump.errors());
+  ASSERT_EQ(dump->size(), 2U);
+  EXPECT_EQ(dump.value()[0].entries.size(), 4U);  // the multicast 0xc000 line is not an entry
+  EXPECT_EQ(dump.value()[1].entries[3].line, 19);
+  auto r = routing_from_lft_dump(f, dump.value(), "fts");
+  ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+  EXPECT_EQ(r->lids.base_lid(IbNodeId(2U), 0), 4);  // S1 by its port GUID
+  EXPECT_EQ(r->port(r->switch_index(IbNodeId(0U)), 4), 3);
+  EXPECT_EQ(r->port(r->switch_index(IbNodeId(2U)), 2), 1);
+}
+
+TEST(LftDump, TruncatedOrMalformedDumpsAreErrorsWithTheirLine) {
+  // Cut after the spine's second entry: no footer.
+  const std::string text = kDumpFts;
+  EXPECT_EQ(dump_error_line(text.substr(0, text.find("0x0003 001")), "truncated"), 17);
+  // Cut inside the leaf's table, so the next header comes before its footer.
+  EXPECT_EQ(dump_error_line(edited_dump("4 valid lids dumped", ""), "truncated"), 9);
+  EXPECT_EQ(dump_error_line(edited_dump("0x0002 002 : (Channel", "0x0002 0x2 : (Channel"), "output port"), 5);
+  EXPECT_EQ(dump_error_line(edited_dump("0x0002 002 : (Channel", "0x0002 : (Channel"), "output port"), 5);
+  EXPECT_EQ(dump_error_line(edited_dump("4 valid lids", "5 valid lids"), "5 lids dumped but has 4"), 8);
+  EXPECT_EQ(dump_error_line(edited_dump("0x0004 003", "0x0004 007"), "port 7 out of range"), 7);
+  EXPECT_EQ(dump_error_line(edited_dump("portguid 0x0000000000100003: 'host2')\n0x0003",
+                                        "portguid 0x0000000000100009: 'host2')\n0x0003"),
+                            "not in the fabric"),
+            5);
+  EXPECT_EQ(dump_error_line(edited_dump("0x0002 001 : (Channel Adapter portguid 0x0000000000100003",
+                                        "0x0002 001 : (Channel Adapter portguid 0x0000000000100005"),
+                            "LID 2 names port GUID 0x0000000000100005 here but 0x0000000000100003 on line 5"),
+            17);
 }
 
 TEST(Determinism, ThreadCountDoesNotChangeTheTables) {

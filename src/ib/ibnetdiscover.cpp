@@ -83,7 +83,7 @@ class Parser {
       begin = end + 1;
     }
     if (errors_.empty() && fabric_.node_count() == 0) {
-      error(line_no, 0, "no Switch or Ca block found: not an ibnetdiscover topology");
+      error(line_no, 0, "file", "no Switch or Ca block found: not an ibnetdiscover topology");
     }
     if (errors_.empty()) link_ports();
     if (!errors_.empty()) return errors_;
@@ -91,8 +91,9 @@ class Parser {
   }
 
  private:
-  void error(int line, int column, std::string message) {
-    errors_.push_back(Diagnostic{{file_, line, column}, "ibnetdiscover", std::move(message)});
+  // `field`: the part of the line at fault, as a dotted path (node.ports, port.remote_node, ...).
+  void error(int line, int column, const char* field, std::string message) {
+    errors_.push_back(Diagnostic{{file_, line, column}, field, std::move(message)});
   }
 
   void handle_line(std::string_view raw, int line_no) {
@@ -105,7 +106,7 @@ class Parser {
     if (r.peek() == '#') return;
     if (r.peek() == '[') {
       if (!current_.valid()) {
-        error(line_no, r.column(), "port line outside a Switch or Ca block");
+        error(line_no, r.column(), "port", "port line outside a Switch or Ca block");
         return;
       }
       parse_port(r, line_no);
@@ -117,7 +118,7 @@ class Parser {
     } else if (r.consume_word("Hca") || r.consume_word("Ca")) {
       parse_header(r, line_no, IbNodeType::kCa);
     } else if (r.consume_word("Rt")) {
-      error(line_no, 1, "router (Rt) nodes are not modelled");
+      error(line_no, 1, "node.type", "router (Rt) nodes are not modelled");
     } else if (r.consume_word("switchguid")) {
       parse_guid_line(r, line_no, next_switch_guid_);
     } else if (r.consume_word("caguid") || r.consume_word("hcaguids")) {
@@ -130,13 +131,13 @@ class Parser {
     r.skip_space();
     const bool relative = r.peek() == '+';
     if (!r.consume('=') && !r.consume('+')) {
-      error(line_no, r.column(), "expected '=' after the GUID keyword");
+      error(line_no, r.column(), "guid", "expected '=' after the GUID keyword");
       return;
     }
     r.skip_space();
     std::uint64_t value = 0;
     if (!r.read_hex(value)) {
-      error(line_no, r.column(), "expected a hexadecimal GUID");
+      error(line_no, r.column(), "guid", "expected a hexadecimal GUID");
       return;
     }
     counter = relative ? counter + value : value;
@@ -146,13 +147,14 @@ class Parser {
     r.skip_space();
     std::uint64_t ports = 0;
     if (!r.read_uint(ports) || ports < 1 || ports > IbFabric::kMaxPorts) {
-      error(line_no, r.column(), fmt::format("expected the port count (1..{}) after the node type", IbFabric::kMaxPorts));
+      error(line_no, r.column(), "node.ports",
+            fmt::format("expected the port count (1..{}) after the node type", IbFabric::kMaxPorts));
       return;
     }
     r.skip_space();
     std::string node_name;
     if (!r.read_quoted(node_name) || node_name.empty()) {
-      error(line_no, r.column(), "expected the quoted node id, e.g. \"S-0002c90200000001\"");
+      error(line_no, r.column(), "node.id", "expected the quoted node id, e.g. \"S-0002c90200000001\"");
       return;
     }
     std::string desc;
@@ -161,19 +163,20 @@ class Parser {
       LineReader comment(rest.substr(hash + 1));
       comment.skip_space();
       if (comment.peek() == '"' && !comment.read_quoted(desc)) {
-        error(line_no, 0, "unterminated quoted node description");
+        error(line_no, 0, "node.description", "unterminated quoted node description");
         return;
       }
     }
     if (names_.count(node_name) != 0) {
-      error(line_no, 0, fmt::format("node id \"{}\" already defined on line {}", node_name, names_[node_name].line));
+      error(line_no, 0, "node.id", fmt::format("node id \"{}\" already defined on line {}", node_name, names_[node_name].line));
       return;
     }
     std::uint64_t& counter = node_type == IbNodeType::kSwitch ? next_switch_guid_ : next_ca_guid_;
     const std::uint64_t node_guid = counter;
     counter += node_type == IbNodeType::kSwitch ? 1 : ports + 1;
     if (const auto it = guids_.find(node_guid); it != guids_.end()) {
-      error(line_no, 0, fmt::format("node GUID {} already used by the node on line {}", format_guid(node_guid), it->second));
+      error(line_no, 0, "node.guid",
+            fmt::format("node GUID {} already used by the node on line {}", format_guid(node_guid), it->second));
       return;
     }
     current_ = fabric_.add_node(node_type, node_guid, node_name, desc, static_cast<int>(ports));
@@ -185,46 +188,49 @@ class Parser {
     r.consume('[');
     std::uint64_t port = 0;
     if (!r.read_uint(port) || !r.consume(']')) {
-      error(line_no, r.column(), "expected a port number in brackets, e.g. [1]");
+      error(line_no, r.column(), "port.number", "expected a port number in brackets, e.g. [1]");
       return;
     }
     const int ports = fabric_.ports(current_);
     if (port < 1 || port > static_cast<std::uint64_t>(ports)) {
-      error(line_no, 2, fmt::format("port {} out of range: \"{}\" has ports 1..{}", port, fabric_.name[current_.value()], ports));
+      error(line_no, 2, "port.number",
+            fmt::format("port {} out of range: \"{}\" has ports 1..{}", port, fabric_.name[current_.value()], ports));
       return;
     }
     std::uint64_t local_guid = 0;
     if (r.consume('(')) {
       if (!r.read_hex(local_guid) || !r.consume(')')) {
-        error(line_no, r.column(), "expected a hexadecimal port GUID in parentheses");
+        error(line_no, r.column(), "port.guid", "expected a hexadecimal port GUID in parentheses");
         return;
       }
     }
     if (r.consume('[')) {  // ibnetdiscover's "[ext N]" for external port numbers
       while (!r.at_end() && r.peek() != ']') r.consume(r.peek());
       if (!r.consume(']')) {
-        error(line_no, r.column(), "unterminated '[' after the port number");
+        error(line_no, r.column(), "port.ext", "unterminated '[' after the port number");
         return;
       }
     }
     r.skip_space();
     PortLine pl{current_, static_cast<int>(port), {}, 1, line_no};
     if (!r.read_quoted(pl.remote_name) || pl.remote_name.empty()) {
-      error(line_no, r.column(), "expected the quoted id of the remote node, e.g. \"S-0002c90200000001\"[3]");
+      error(line_no, r.column(), "port.remote_node",
+            "expected the quoted id of the remote node, e.g. \"S-0002c90200000001\"[3]");
       return;
     }
     if (r.consume('[')) {
       std::uint64_t remote_port = 0;
       if (!r.read_uint(remote_port) || !r.consume(']') || remote_port < 1 || remote_port > IbFabric::kMaxPorts) {
-        error(line_no, r.column(), "expected the remote port number in brackets, e.g. [3]");
+        error(line_no, r.column(), "port.remote_port", "expected the remote port number in brackets, e.g. [3]");
         return;
       }
       pl.remote_port = static_cast<int>(remote_port);
     }
     const auto key = std::make_pair(current_.value(), pl.port);
     if (const auto it = port_lines_.find(key); it != port_lines_.end()) {
-      error(line_no, 2, fmt::format("port {} of \"{}\" already described on line {}", pl.port,
-                                    fabric_.name[current_.value()], lines_[it->second].line));
+      error(line_no, 2, "port.number",
+            fmt::format("port {} of \"{}\" already described on line {}", pl.port, fabric_.name[current_.value()],
+                        lines_[it->second].line));
       return;
     }
     if (local_guid != 0 && !fabric_.is_switch(current_)) fabric_.set_port_guid(current_, pl.port, local_guid);
@@ -236,25 +242,28 @@ class Parser {
     for (const PortLine& pl : lines_) {
       const auto it = names_.find(pl.remote_name);
       if (it == names_.end()) {
-        error(pl.line, 0, fmt::format("remote node \"{}\" is never defined (truncated file?)", pl.remote_name));
+        error(pl.line, 0, "port.remote_node",
+              fmt::format("remote node \"{}\" is never defined (truncated file?)", pl.remote_name));
         return;
       }
       const IbNodeId remote = it->second.node;
       if (pl.remote_port > fabric_.ports(remote)) {
-        error(pl.line, 0, fmt::format("remote port {} out of range: \"{}\" has ports 1..{}", pl.remote_port,
-                                      pl.remote_name, fabric_.ports(remote)));
+        error(pl.line, 0, "port.remote_port",
+              fmt::format("remote port {} out of range: \"{}\" has ports 1..{}", pl.remote_port, pl.remote_name,
+                          fabric_.ports(remote)));
         return;
       }
       const auto back = port_lines_.find({remote.value(), pl.remote_port});
       const bool consistent = back != port_lines_.end() && lines_[back->second].remote_name == fabric_.name[pl.node.value()] &&
                               lines_[back->second].remote_port == pl.port;
       if (!consistent) {
-        error(pl.line, 0, fmt::format("\"{}\"[{}] is not described as cabled back to \"{}\"[{}] (truncated or inconsistent file?)",
-                                      pl.remote_name, pl.remote_port, fabric_.name[pl.node.value()], pl.port));
+        error(pl.line, 0, "port.remote_port",
+              fmt::format("\"{}\"[{}] is not described as cabled back to \"{}\"[{}] (truncated or inconsistent file?)",
+                          pl.remote_name, pl.remote_port, fabric_.name[pl.node.value()], pl.port));
         return;
       }
       if (remote == pl.node && pl.remote_port == pl.port) {
-        error(pl.line, 0, "a port cannot be cabled to itself");
+        error(pl.line, 0, "port.remote_port", "a port cannot be cabled to itself");
         return;
       }
       if (!fabric_.remote(pl.node, pl.port).connected()) fabric_.connect(pl.node, pl.port, remote, pl.remote_port);

@@ -18,16 +18,19 @@
 // without one, switches are numbered from 0x200000 upward (one GUID each) and CAs from 0x100000
 // upward (ports + 1 GUIDs each), so a hand-written ibsim net file gets the GUIDs ibsim gives it.
 //
-// The parser is a pure function of the text. Every problem is a Diagnostic naming the line:
+// The parser is a pure function of the text. Every problem is a Diagnostic naming the line and
+// the field (node.ports, node.id, node.guid, port.number, port.remote_node, port.remote_port, ...):
 // malformed headers and port lines, port numbers out of range, a port described twice, duplicate
 // node ids or GUIDs, a remote node never defined (a truncated file), a cable described from one
 // end only or inconsistently, router (Rt) nodes, and a file with no node at all.
 //
 // The writer emits switches first, then CAs, each in fabric order, with the GUID lines above, the
-// node description after '#', port GUIDs of CA ports in parentheses, and "lid N" comments only when
-// given a LID assignment (ibsim would otherwise preset those LIDs). Lines stay under ibsim's 256
-// characters. An empty description is written as the node id (as ibsim reads it). parse(write(f))
-// reproduces f's nodes, GUIDs, ports and cables, and its descriptions where they are not empty.
+// node description after '#', port GUIDs of CA ports in parentheses, and "lid N" comments only
+// when given a LID assignment (ibsim then presets those LIDs, and OpenSM keeps them). Lines stay
+// under ibsim's 256 characters. An empty description is written as the node id (as ibsim reads
+// it). parse(write(f)) reproduces f's nodes, GUIDs, ports and cables, and its descriptions where
+// they are not empty; the real ibnetdiscover, run on ibsim fed our file, gives the same fabric
+// back (tests/ib/opensm_compare_test.cpp).
 #pragma once
 
 #include <string>

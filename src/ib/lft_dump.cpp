@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -49,11 +50,48 @@ std::string write_lft_dump(const IbFabric& fabric, const IbRouting& routing) {
   return out;
 }
 
+namespace {
+
+// One table being read: entries seen (all, and routed ones) until its "N lids dumped" footer.
+struct OpenBlock {
+  bool unicast = false;  // inside a "Unicast lids" table whose footer has not come yet
+  bool multicast = false;
+  std::size_t all = 0;
+  std::size_t routed = 0;
+};
+
+// "N [valid ]lids dumped": N, or nullopt when the line is not a unicast footer.
+std::optional<std::size_t> footer_count(std::string_view line) {
+  if (line.find("lids dumped") == std::string_view::npos || line.find("mlids") != std::string_view::npos) return std::nullopt;
+  std::size_t n = 0;
+  const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), n);
+  if (ec != std::errc() || ptr == line.data()) return std::nullopt;
+  return n;
+}
+
+// The output port after the LID: decimal, ending the token (a space, ':', '#' or the line's end).
+std::optional<unsigned> entry_port(std::string_view rest) {
+  while (!rest.empty() && (rest[0] == ' ' || rest[0] == '\t')) rest.remove_prefix(1);
+  unsigned port = 0;
+  const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), port);
+  if (ec != std::errc() || ptr == rest.data() || port > 255) return std::nullopt;
+  const char* tail = rest.data() + rest.size();
+  if (ptr != tail && *ptr != ' ' && *ptr != '\t' && *ptr != ':' && *ptr != '#' && *ptr != '\r') return std::nullopt;
+  return port;
+}
+
+}  // namespace
+
 Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const std::string& file) {
   std::vector<LftDumpSwitch> out;
   auto fail = [&](int line, std::string message) {
     return Diagnostic{{file, line, 0}, "lft", std::move(message)};
   };
+  auto unterminated = [&](int line) {
+    return fail(line, fmt::format("the table of switch {} (from line {}) has no \"N lids dumped\" line: truncated file?",
+                                  format_guid(out.back().guid), out.back().line));
+  };
+  OpenBlock block;
   std::size_t begin = 0;
   int line_no = 0;
   while (begin < text.size()) {
@@ -62,7 +100,11 @@ Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const s
     const std::string_view line = text.substr(begin, end - begin);
     begin = end + 1;
     ++line_no;
-    if (line.rfind("Unicast lids", 0) == 0) {
+    const bool unicast_header = line.rfind("Unicast lids", 0) == 0;
+    if (unicast_header || line.rfind("Multicast mlids", 0) == 0) {
+      if (block.unicast) return unterminated(line_no);
+      block = OpenBlock{unicast_header, !unicast_header, 0, 0};
+      if (!unicast_header) continue;
       const auto at = line.find(" guid ");
       std::uint64_t guid = 0;
       std::size_t used = 0;
@@ -72,24 +114,32 @@ Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const s
       out.push_back({guid, {}, line_no});
       continue;
     }
-    if (line.rfind("0x", 0) != 0) continue;  // column titles, "N lids dumped", ibwarn lines
-    if (out.empty()) return fail(line_no, "LFT entry before any \"Unicast lids ... of switch\" header");
+    if (const auto n = footer_count(line); n && block.unicast) {
+      if (n.value() != block.routed && n.value() != block.all) {
+        return fail(line_no, fmt::format("the table of switch {} says {} lids dumped but has {} entries: truncated or edited?",
+                                         format_guid(out.back().guid), n.value(), block.all));
+      }
+      block.unicast = false;
+      continue;
+    }
+    if (line.rfind("0x", 0) != 0 || block.multicast) continue;  // column titles, ibwarn lines, multicast tables
+    if (!block.unicast) return fail(line_no, "LFT entry outside a \"Unicast lids ... of switch\" table");
     std::uint64_t lid = 0;
     std::size_t used = 0;
     if (!parse_hex(line, lid, used) || lid == 0 || lid > 0xFFFF) return fail(line_no, "expected \"0xLID PORT\"");
-    std::string_view rest = line.substr(used);
-    while (!rest.empty() && (rest[0] == ' ' || rest[0] == '\t')) rest.remove_prefix(1);
-    unsigned port = 0;
-    const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), port);
-    if (ec != std::errc() || port > 255) return fail(line_no, "expected the output port number after the LID");
-    if (port == 255) continue;
-    LftDumpEntry entry{static_cast<std::uint32_t>(lid), static_cast<std::uint8_t>(port), 0};
+    const auto port = entry_port(line.substr(used));
+    if (!port) return fail(line_no, "expected the output port number (0..255) after the LID");
+    ++block.all;
+    if (port.value() == 255) continue;
+    ++block.routed;
+    LftDumpEntry entry{static_cast<std::uint32_t>(lid), static_cast<std::uint8_t>(port.value()), 0, line_no};
     if (const auto g = line.find("portguid "); g != std::string_view::npos) {
       if (!parse_hex(line.substr(g + 9), entry.dest_port_guid, used)) return fail(line_no, "malformed destination portguid");
     }
     out.back().entries.push_back(entry);
   }
   if (out.empty()) return fail(line_no, "no \"Unicast lids ... of switch\" block: not an LFT dump");
+  if (block.unicast) return unterminated(line_no);
   return out;
 }
 
@@ -105,14 +155,24 @@ Result<IbRouting> routing_from_lft_dump(const IbFabric& fabric, const std::vecto
     for (int p = 1; p <= fabric.ports(n); ++p) ports[fabric.port_guid(n, p)] = {n, p};
   }
   // LIDs of each destination port, from every entry that names one.
-  std::map<std::uint32_t, std::uint64_t> lid_owner;
+  std::map<std::uint32_t, const LftDumpEntry*> lid_owner;
   for (const auto& sw : dump) {
     for (const auto& e : sw.entries) {
-      if (e.dest_port_guid != 0 && e.lid <= LidAssignment::kMaxUnicastLid) lid_owner.emplace(e.lid, e.dest_port_guid);
+      if (e.dest_port_guid == 0 || e.lid > LidAssignment::kMaxUnicastLid) continue;
+      if (!ports.contains(e.dest_port_guid)) {
+        return Diagnostic{{file, e.line, 0}, "lft",
+                          fmt::format("destination port GUID {} is not in the fabric", format_guid(e.dest_port_guid))};
+      }
+      const auto [it, fresh] = lid_owner.emplace(e.lid, &e);
+      if (!fresh && it->second->dest_port_guid != e.dest_port_guid) {
+        return Diagnostic{{file, e.line, 0}, "lft",
+                          fmt::format("LID {} names port GUID {} here but {} on line {}", e.lid, format_guid(e.dest_port_guid),
+                                      format_guid(it->second->dest_port_guid), it->second->line)};
+      }
     }
   }
   std::map<std::uint64_t, std::vector<std::uint32_t>> lids_of;
-  for (const auto& [lid, guid] : lid_owner) lids_of[guid].push_back(lid);
+  for (const auto& [lid, entry] : lid_owner) lids_of[entry->dest_port_guid].push_back(lid);
   int lmc = 0;
   for (const auto& [guid, lids] : lids_of) {
     const auto it = ports.find(guid);
@@ -124,9 +184,6 @@ Result<IbRouting> routing_from_lft_dump(const IbFabric& fabric, const std::vecto
   routing.lids.reset(fabric, lmc);
   for (const auto& [guid, lids] : lids_of) {
     const auto it = ports.find(guid);
-    if (it == ports.end()) {
-      return Diagnostic{{file, 0, 0}, "lft", fmt::format("destination port GUID {} is not in the fabric", format_guid(guid))};
-    }
     // Assigned last, the lowest LID becomes the port's base LID.
     for (auto l = lids.rbegin(); l != lids.rend(); ++l) routing.lids.assign(it->second.node, it->second.port, *l, 1, fabric);
   }
@@ -138,6 +195,11 @@ Result<IbRouting> routing_from_lft_dump(const IbFabric& fabric, const std::vecto
     }
     const auto s = routing.switch_index(it->second.node);
     for (const auto& e : sw.entries) {
+      if (e.port > fabric.ports(it->second.node)) {
+        return Diagnostic{{file, e.line, 0}, "lft",
+                          fmt::format("port {} out of range: switch {} ('{}') has ports 0..{}", e.port, format_guid(sw.guid),
+                                      fabric.label(it->second.node), fabric.ports(it->second.node))};
+      }
       if (e.lid <= routing.lids.max_lid()) routing.set_port(s, e.lid, e.port);
     }
   }

@@ -14,13 +14,17 @@
 //
 // The writer produces the dump_fts form, one block per switch in fabric order, a line per routed
 // LID ("Switch portguid ..." for a switch LID, "Channel Adapter portguid ..." for a CA port).
-// The parser reads both forms: a block starts at "Unicast lids" and names the switch GUID; an
-// entry is "0xLID PORT" followed by the destination's "portguid 0x...". Port 255 (unrouted) is
-// skipped. Errors name the line.
+// The parser reads both forms (and ibroute's, which is dump_fts's for one switch): a block starts
+// at "Unicast lids" and names the switch GUID; an entry is "0xLID PORT" followed by the
+// destination's "portguid 0x..."; the block ends with "N [valid ]lids dumped", whose N must match
+// the entries read, so a truncated file is an error, not a silently smaller table. Port 255
+// (unrouted) is skipped; "Multicast mlids" blocks (dump_fts -M) are skipped. Errors name the line.
 //
 // routing_from_lft_dump() rebuilds an IbRouting on our fabric from another subnet manager's dump:
 // switches are matched by node GUID, destination LIDs by the port GUID each entry names, so the
-// checks of ib_checks.h can run on OpenSM's tables as they run on ours.
+// checks of ib_checks.h can run on OpenSM's tables as they run on ours. Errors, with the entry's
+// line: a switch or destination GUID not in the fabric, a port beyond the switch's ports, one LID
+// named for two different ports.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +42,7 @@ struct LftDumpEntry {
   std::uint32_t lid = 0;
   std::uint8_t port = 0;
   std::uint64_t dest_port_guid = 0;  // 0 when the line names none
+  int line = 0;
 };
 
 struct LftDumpSwitch {

@@ -43,9 +43,7 @@ Result<Catalog> load_catalog(const std::string& dir) {
 Result<ValidSpec> load_spec(const std::string& path, const Catalog& catalog) {
   auto text = read_text_file(path);
   if (!text) return text.errors();
-  auto spec = parse_spec(path, text.value());
-  if (!spec) return spec.errors();
-  return validate(spec.value(), catalog);
+  return validate_reading(read_spec(path, text.value()), catalog);
 }
 
 }  // namespace ct

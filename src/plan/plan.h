@@ -105,6 +105,7 @@ struct Plan {
   long long nics = 0;              // backend NICs in the cluster
   int planes = 1;
   int tiers = 2;
+  long long cross_plane_links = 0;         // backend links joining two planes, counted: 0 = disjoint
 
   std::vector<PlaneFigures> plane_figures;
   std::vector<TierFigures> total_tiers;    // all planes added up

@@ -16,8 +16,9 @@ constexpr auto k400 = gbps(400);
 //   L2 = SU1 rail0 {host2, host3}, L3 = SU1 rail1; 2 ports down, 2 up (radix 4);
 //   2 spines S0, S1; every leaf has one cable to each spine.
 //   NIC-leaf links use medium 0 (a transceiver), leaf-spine links medium 1 (an AOC).
-//   All links 400G.
-Topology rail_4x2(int planes) {
+//   All links 400G. `bridge`: one extra cable from plane 0's spine S0 to plane 1's spine S0 (a
+//   design validation rejects; here to see that the planner counts it).
+Topology rail_4x2(int planes, bool bridge = false) {
   Topology t;
   t.host_count = 4;
   t.ports_per_host = 2;
@@ -43,6 +44,11 @@ Topology rail_4x2(int planes) {
     for (const auto leaf : leaves) {
       for (const auto spine : spines) t.add_link(leaf, spine, k400, nanoseconds(100), 1);
     }
+  }
+  if (bridge) {
+    // Vertices: 4 x 2 x planes ports, then per plane 4 leaves and 2 spines.
+    const auto ports = static_cast<std::uint32_t>(8 * planes);
+    t.add_link(VertexId(ports + 4), VertexId(ports + 6 + 4), k400, nanoseconds(100), 1);
   }
   t.finalize();
   return t;
@@ -275,6 +281,14 @@ TEST(Planner, PowerAndCostListUnknownFigures) {
   EXPECT_EQ(p.power.lines[3].count, 32);
   EXPECT_DOUBLE_EQ(p.cost.known_total, 21600.0);
   EXPECT_EQ(p.cost.unknown, std::vector<std::string>{"nic800 (NIC)"});
+}
+
+TEST(Planner, CrossPlaneLinksAreCounted) {
+  // rail_4x2(2) has 2 x (8 + 8) links, each inside its plane: 0 across. With the bridge cable
+  // between p0/S0 and p1/S0: exactly 1. One plane: nothing to cross.
+  EXPECT_EQ(plan(test_inputs(), rail_4x2(2), test_catalog()).cross_plane_links, 0);
+  EXPECT_EQ(plan(test_inputs(), rail_4x2(2, true), test_catalog()).cross_plane_links, 1);
+  EXPECT_EQ(plan(test_inputs(), rail_4x2(1), test_catalog()).cross_plane_links, 0);
 }
 
 TEST(Planner, ScaleLimitsPerPlaneCount) {

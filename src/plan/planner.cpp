@@ -134,11 +134,39 @@ void count_switch_media(const Topology& t, const Catalog& catalog, const SwitchM
   }
 }
 
-// One module per NIC cage and transceiver medium; the cage's logical ports are its planes.
-// Returns the cluster-wide count by medium (a module serving several planes counted once).
-std::map<int, long long> count_nic_media(const Topology& t, const Catalog& catalog,
+// The module in a NIC cage whose links use transceiver `link_media` at `link_speed`: a transceiver
+// of the same medium and form factor (so the fibre and the switch end match), at least the switch
+// module's reach, that carries exactly one link per plane at the link speed and fits the cage
+// (speed at most the cage's); the lowest power, then the id. A twin-port 2 x 400G switch module
+// (osfp-800g-2xsr4) thus faces a single-port 400G part in a 400G NIC (osfp-400g-sr4, the pairing
+// of the MMA4Z00-NS400 connectivity scenarios) and itself in an 800G cage split into two planes.
+// The link's own module when no part fits.
+std::int32_t nic_cage_media(const Catalog& catalog, const NicModel& nic, int planes, std::int32_t link_media,
+                            BitsPerSecond link_speed) {
+  const OpticModel& far = catalog.optics[static_cast<std::size_t>(link_media)];
+  constexpr double kUnknownPower = std::numeric_limits<double>::infinity();
+  std::int32_t best = -1;
+  double best_power = kUnknownPower;
+  for (std::size_t i = 0; i < catalog.optics.size(); ++i) {
+    const OpticModel& o = catalog.optics[i];
+    if (o.kind != MediaKind::kTransceiver || o.medium != far.medium || o.form_factor != far.form_factor) continue;
+    if (links_per_module(o, link_speed) != planes || o.speed.value() > nic.port_speed.value()) continue;
+    if (o.reach_m < far.reach_m) continue;  // the link may be as long as the switch module reaches
+    const double power = o.power_w.value_or(kUnknownPower);
+    if (best < 0 || power < best_power || (power == best_power && o.id < catalog.optics[static_cast<std::size_t>(best)].id)) {
+      best = static_cast<std::int32_t>(i);
+      best_power = power;
+    }
+  }
+  return best >= 0 ? best : link_media;
+}
+
+// One module per NIC cage and transceiver medium (nic_cage_media); the cage's logical ports are its
+// planes. Returns the cluster-wide count by medium (a module serving several planes counted once).
+std::map<int, long long> count_nic_media(const Topology& t, const Catalog& catalog, const NicModel& nic,
                                          std::vector<std::map<int, MediaFigures>>& media) {
   std::map<int, long long> total;
+  std::map<std::pair<std::int32_t, std::int64_t>, std::int32_t> cage_choice;  // (link media, speed) -> module
   std::vector<std::int32_t> cage_media;
   for (long long h = 0; h < t.host_count; ++h) {
     for (int r = 0; r < t.ports_per_host; ++r) {
@@ -147,8 +175,16 @@ std::map<int, long long> count_nic_media(const Topology& t, const Catalog& catal
         const auto port = t.port_of(HostId(h), r, p);
         std::vector<std::int32_t> port_media;
         for (const auto& a : t.neighbors(port)) {
-          const auto m = t.media[a.link.value()];
-          if (!is_transceiver(catalog, m) || std::find(port_media.begin(), port_media.end(), m) != port_media.end()) continue;
+          const auto link_media = t.media[a.link.value()];
+          if (!is_transceiver(catalog, link_media)) continue;
+          const BitsPerSecond speed = t.capacity[a.link.value()];
+          const auto key = std::make_pair(link_media, speed.value());
+          auto chosen = cage_choice.find(key);
+          if (chosen == cage_choice.end()) {
+            chosen = cage_choice.emplace(key, nic_cage_media(catalog, nic, t.planes, link_media, speed)).first;
+          }
+          const auto m = chosen->second;
+          if (std::find(port_media.begin(), port_media.end(), m) != port_media.end()) continue;
           port_media.push_back(m);
           ++media_slot(media[static_cast<std::size_t>(p)], catalog, m).nic_modules;
           if (std::find(cage_media.begin(), cage_media.end(), m) == cage_media.end()) cage_media.push_back(m);
@@ -530,6 +566,7 @@ Plan plan(const PlanInputs& in, const Topology& t, const Catalog& catalog) {
   p.nics_per_host = t.ports_per_host;
   p.planes = t.planes;
   p.tiers = t.tiers;
+  p.cross_plane_links = static_cast<long long>(count_cross_plane_links(t));
 
   p.plane_figures.resize(static_cast<std::size_t>(t.planes));
   for (int plane = 0; plane < t.planes; ++plane) {
@@ -542,7 +579,7 @@ Plan plan(const PlanInputs& in, const Topology& t, const Catalog& catalog) {
   count_links(t, p.plane_figures);
   std::vector<std::map<int, MediaFigures>> media(static_cast<std::size_t>(t.planes));
   count_switch_media(t, catalog, in.switch_model, media);
-  const auto nic_modules = count_nic_media(t, catalog, media);
+  const auto nic_modules = count_nic_media(t, catalog, in.nic, media);
   for (int plane = 0; plane < t.planes; ++plane) {
     auto& f = p.plane_figures[static_cast<std::size_t>(plane)];
     f.media = to_vector(media[static_cast<std::size_t>(plane)]);

@@ -376,8 +376,13 @@ class HashReport {
     const MonteCarloResult& r = *in_.monte_carlo;
     const EcmpClosedForms& c = r.closed;
     line(fmt::format("Monte Carlo: {} trials, seed {}, fresh RoCE source ports every trial", r.trials, in_.seed));
+    std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> alike;  // (flows, members) -> groups
+    for (const auto& [n, k] : c.groups) ++alike[{k, n}];
     std::vector<std::string> shape;
-    for (const auto& [n, k] : c.groups) shape.push_back(fmt::format("{} flows on {}", k, n));
+    for (const auto& [kn, groups] : alike) {
+      shape.push_back(groups == 1 ? fmt::format("{} flows on {}", kn.first, kn.second)
+                                  : fmt::format("{} groups of {} flows on {}", groups, kn.first, kn.second));
+    }
     line(fmt::format("first-tier uplinks = the source leaves' up groups: {}",
                      shape.empty() ? std::string("none (no flow leaves its leaf)") : fmt::format("{}", fmt::join(shape, "; "))));
     const bool closed = !c.groups.empty();
@@ -385,7 +390,7 @@ class HashReport {
     const double se_first = std::sqrt(r.p_first_collision * (1 - r.p_first_collision) / r.trials);
     const double se_any = std::sqrt(r.p_any_collision * (1 - r.p_any_collision) / r.trials);
     table.add_row({"P(collision on first-tier uplinks)", fmt::format("{:.4f} ± {:.4f}", r.p_first_collision, se_first),
-                   closed ? fmt::format("{:.4f}", c.p_collision) : "-", "1 - prod n!/((n-k)! n^k)"});
+                   closed ? fmt::format("{:.4f}", std::max(0.0, c.p_collision)) : "-", "1 - prod n!/((n-k)! n^k)"});
     table.add_row({"P(collision anywhere on the paths)", fmt::format("{:.4f} ± {:.4f}", r.p_any_collision, se_any), "-",
                    "(later tiers depend on earlier ones)"});
     const std::size_t top = std::max(r.busiest_histogram.size(), c.busiest_pmf.size());
@@ -411,7 +416,8 @@ class HashReport {
     line("closed forms: independent uniform hashing at the source leaves; the slowest-flow form also assumes the uplinks "
          "are the only shared links, so later-tier collisions (above: anywhere) show as a gap");
     const auto cause = [&](CollisionCause x) { return r.trials_with_cause[static_cast<int>(x)]; };
-    line(fmt::format("trials with a collision, by cause: bad luck {}, polarization {}, missing entropy {}",
+    line(fmt::format("trials with a collision of each cause (one trial can have several: a first-tier collision by bad "
+                     "luck is repeated downstream by polarization): bad luck {}, polarization {}, missing entropy {}",
                      cause(CollisionCause::kBadLuck), cause(CollisionCause::kPolarization),
                      cause(CollisionCause::kMissingEntropy)));
     line();

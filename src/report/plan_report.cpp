@@ -91,6 +91,11 @@ std::string header_text(const Plan& p) {
                      p.switch_model);
   if (s != nullptr) out += fmt::format(" at {} (radix {})", format_speed(s->port_speed), s->radix);
   out += "\n";
+  if (p.planes > 1) {
+    out += p.cross_plane_links == 0
+               ? "planes: disjoint (0 links between planes, counted on the built topology)\n"
+               : fmt::format("planes: NOT disjoint: {} links join two planes\n", count_text(p.cross_plane_links));
+  }
   if (s == nullptr) return out;
   out += fmt::format("scale limits: 2 tiers reach {} GPUs, 3 tiers {}\n", count_text(s->gpus_2_tiers),
                      count_text(s->gpus_3_tiers));
@@ -354,6 +359,7 @@ std::string to_json(const Plan& p) {
   j["nics"] = p.nics;
   j["planes"] = p.planes;
   j["tiers"] = p.tiers;
+  j["cross_plane_links"] = p.cross_plane_links;
   j["scale_limits"] = limits_json(p);
   j["per_plane"] = planes_json(p);
   j["total"] = {{"tiers", tiers_json(p.total_tiers)},

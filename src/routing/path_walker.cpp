@@ -1,6 +1,7 @@
 #include "routing/path_walker.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace ct {
 
@@ -14,6 +15,24 @@ PathWalker::PathWalker(const ForwardingState& forwarding, const SwitchHashes& ha
   std::uint32_t top = 1;
   for (std::uint32_t v = 0; v < t.vertex_count(); ++v) top = std::max<std::uint32_t>(top, t.tier[v]);
   max_hops_ = 2 * top;
+  assert(1 + max_hops_ < kMaxPathHops);
+}
+
+void PathWalker::begin_lane(VertexId src, VertexId dst, const FlowKey& key, Lane& lane, PathHop* hops) const {
+  const ForwardingState& f = forwarding_;
+  const Topology& t = f.topology();
+  lane.count = 0;
+  lane.state = LaneState::kStopped;
+  if (t.plane[src.value()] != t.plane[dst.value()] || src == dst) return;
+  const LinkId first(src.value());  // a backend port's NIC link has the port's id (builder.h)
+  if (f.failed(first)) return;
+  lane.at = t.other_end(first, src);
+  lane.dst = dst;
+  lane.destination = f.destination_of(dst);
+  lane.base = hashes_.base(key);
+  lane.key = &key;
+  put(hops[lane.count++], first, src, kNoGroup, 0, true);
+  lane.state = LaneState::kWalking;
 }
 
 bool PathWalker::walk(VertexId src, VertexId dst, const FlowKey& key, std::vector<PathHop>& out) const {

@@ -10,7 +10,11 @@
 // carries each direction independently.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/ids.h"
@@ -45,6 +49,14 @@ class PathWalker {
   // PRECONDITION: src and dst are backend ports.
   bool walk(VertexId src, VertexId dst, const FlowKey& key, std::vector<PathHop>& out) const;
 
+  // Walks many flows, each exactly as walk() does, kLanes at a time with their hops interleaved:
+  // the table look-ups of one flow's path depend on each other, those of different flows do not,
+  // so the core overlaps them instead of waiting on each in turn. Request has members src, dst
+  // and key (RouteRequest); sink(i, reached, hops) receives flow i's result, in flow order, with
+  // `hops` valid during the call only.
+  template <class Request, class Sink>
+  void walk_all(std::span<const Request> flows, Sink&& sink) const;
+
   // The member switch sw picks from group g for key (0 for a one-member group).
   [[nodiscard]] std::uint32_t choose(VertexId sw, std::uint32_t g, const FlowKey& key) const {
     const std::uint32_t n = forwarding_.size(g);
@@ -70,7 +82,54 @@ class PathWalker {
   // Upper bound on the hops of any path (2 x highest tier).
   [[nodiscard]] std::uint32_t max_hops() const { return max_hops_; }
 
+  static constexpr std::size_t kLanes = 8;
+  static constexpr std::size_t kMaxPathHops = 16;  // > 1 + max_hops(): checked at construction
+
  private:
+  enum class LaneState : std::uint8_t { kWalking, kReached, kStopped };
+  struct Lane {
+    VertexId at;
+    VertexId dst;
+    std::uint32_t destination = 0;
+    std::uint32_t base = 0;
+    const FlowKey* key = nullptr;
+    std::uint32_t count = 0;
+    LaneState state = LaneState::kStopped;
+  };
+  // Field by field: a PathHop built whole and copied makes the compiler assemble it on the stack
+  // and reload it at once, a store-forwarding stall on every hop.
+  static void put(PathHop& hop, LinkId link, VertexId from, std::uint32_t group, std::uint32_t member, bool up) {
+    hop.link = link;
+    hop.from = from;
+    hop.group = group;
+    hop.member = member;
+    hop.up = up;
+  }
+  // The steps of walk(): the first hop (over the source's NIC link), then one hop per call.
+  void begin_lane(VertexId src, VertexId dst, const FlowKey& key, Lane& lane, PathHop* hops) const;
+  void advance_lane(Lane& lane, PathHop* hops) const {
+    const ForwardingState& f = forwarding_;
+    const std::uint32_t g = f.group(lane.at, lane.destination);
+    if (g == ForwardingState::kLocalGroup) {
+      const LinkId last(lane.dst.value());
+      if (f.failed(last)) {
+        lane.state = LaneState::kStopped;
+        return;
+      }
+      put(hops[lane.count++], last, lane.at, kNoGroup, 0, false);
+      lane.state = LaneState::kReached;
+      return;
+    }
+    if (g == ForwardingState::kNoRouteGroup) {
+      lane.state = LaneState::kStopped;
+      return;
+    }
+    const GroupSpan span = f.span(g);
+    const std::uint32_t m = span.size == 1 ? 0 : select(span.size, hashes_.from_base(lane.at, lane.base, *lane.key));
+    put(hops[lane.count++], f.member_link(span.offset + m), lane.at, g, m, span.kind == GroupKind::kUp);
+    lane.at = f.member_next(span.offset + m);
+  }
+
   const ForwardingState& forwarding_;
   const SwitchHashes& hashes_;
   MemberSelection method_;
@@ -78,5 +137,30 @@ class PathWalker {
   std::uint64_t mask_;  // 2^bits - 1
   std::uint32_t max_hops_ = 2;
 };
+
+template <class Request, class Sink>
+void PathWalker::walk_all(std::span<const Request> flows, Sink&& sink) const {
+  std::array<Lane, kLanes> lanes;
+  std::array<std::array<PathHop, kMaxPathHops>, kLanes> hops;
+  for (std::size_t first = 0; first < flows.size(); first += kLanes) {
+    const std::size_t n = std::min(kLanes, flows.size() - first);
+    for (std::size_t l = 0; l < n; ++l) {
+      const Request& r = flows[first + l];
+      begin_lane(r.src, r.dst, r.key, lanes[l], hops[l].data());
+    }
+    for (std::uint32_t step = 0; step < max_hops_; ++step) {
+      bool walking = false;
+      for (std::size_t l = 0; l < n; ++l) {
+        if (lanes[l].state != LaneState::kWalking) continue;
+        advance_lane(lanes[l], hops[l].data());
+        walking = true;
+      }
+      if (!walking) break;
+    }
+    for (std::size_t l = 0; l < n; ++l) {
+      sink(first + l, lanes[l].state == LaneState::kReached, std::span<const PathHop>(hops[l].data(), lanes[l].count));
+    }
+  }
+}
 
 }  // namespace ct

@@ -21,18 +21,19 @@ class SpecParser {
  public:
   explicit SpecParser(const std::string& file) { spec_.file = file; }
 
-  Result<Spec> parse(const std::string& text) {
+  SpecReading read(const std::string& text) {
+    bool readable = true;
     try {
       read_root(YAML::Load(text));
     } catch (const YAML::Exception& e) {
+      readable = false;
       if (!e.mark.is_null() && e.mark.pos >= 0 && static_cast<std::size_t>(e.mark.pos) >= text.size()) {
         error(end_of_text(text), "", "YAML syntax error: " + e.msg + " before the end of the file");
       } else {
         error(location(e.mark), "", "YAML syntax error: " + e.msg);
       }
     }
-    if (!errors_.empty()) return errors_;
-    return std::move(spec_);
+    return SpecReading{std::move(spec_), std::move(errors_), readable};
   }
 
  private:
@@ -311,8 +312,14 @@ class SpecParser {
 
 }  // namespace
 
+SpecReading read_spec(const std::string& file, const std::string& yaml_text) {
+  return SpecParser(file).read(yaml_text);
+}
+
 Result<Spec> parse_spec(const std::string& file, const std::string& yaml_text) {
-  return SpecParser(file).parse(yaml_text);
+  SpecReading reading = read_spec(file, yaml_text);
+  if (!reading.errors.empty()) return std::move(reading.errors);
+  return std::move(reading.spec);
 }
 
 }  // namespace ct

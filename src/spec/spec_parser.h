@@ -11,4 +11,15 @@ namespace ct {
 
 Result<Spec> parse_spec(const std::string& file, const std::string& yaml_text);
 
+// The spec as far as it could be read, with every problem found while reading it. When the YAML
+// itself is readable (`readable`), `spec` holds every field that was read; a field with a problem
+// keeps its default, so validate() can still run on the rest (see validate_reading in validate.h).
+struct SpecReading {
+  Spec spec;
+  Diagnostics errors;
+  bool readable = true;
+};
+
+SpecReading read_spec(const std::string& file, const std::string& yaml_text);
+
 }  // namespace ct

@@ -702,6 +702,32 @@ TEST(Validate, ThreeDistinctErrorsAtOnceInFileOrder) {
   for (const auto& d : r.errors()) EXPECT_THAT(format_diagnostic(d), HasSubstr("t.yaml:"));
 }
 
+TEST(Validate, ReadingAndValidationProblemsTogetherWithoutRepeats) {
+  // A misspelt field (line 4, a reading error), a count that is not a number (line 2, a reading
+  // error that validate() must not repeat as "count 0") and an unknown switch (line 8, found only by
+  // validate()): three diagnostics in one run, in file order.
+  std::string yaml = replace(kGood, "count: 16", "count: many");
+  yaml = replace(yaml, "backend:\n", "backend:\n  tier: 2\n");
+  yaml = replace(yaml, "switch: fx-sw800", "switch: nope");
+  auto r = validate_reading(read_spec("t.yaml", yaml), fixture_catalog());
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.errors().size(), 3u) << format_diagnostics(r.errors());
+  EXPECT_EQ(r.errors()[0].field, "nodes.count");
+  EXPECT_EQ(r.errors()[0].where.line, 2);
+  EXPECT_EQ(r.errors()[1].field, "backend.tier");
+  EXPECT_EQ(r.errors()[1].where.line, 4);
+  EXPECT_EQ(r.errors()[2].field, "backend.switch");
+  EXPECT_EQ(r.errors()[2].where.line, 8);
+}
+
+TEST(Validate, SyntaxErrorStopsBeforeValidation) {
+  // An unreadable file gives its syntax error only: nothing else can be trusted.
+  auto r = validate_reading(read_spec("t.yaml", "name: t\nnodes: {model: nope, count: [1\n"), fixture_catalog());
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.errors().size(), 1u) << format_diagnostics(r.errors());
+  EXPECT_THAT(r.errors()[0].message, HasSubstr("YAML syntax error"));
+}
+
 // ---------------------------------------------------------------- examples on the real catalog
 
 class Examples : public ::testing::Test {
@@ -853,11 +879,7 @@ TEST_F(Examples, BadCliFixturesReportTheirExpectedDiagnostics) {
     }
     ASSERT_FALSE(expects.empty());
     Diagnostics errors;
-    if (auto spec = parse_spec(file.string(), text); !spec) {
-      errors = spec.errors();
-    } else if (auto valid = validate(spec.value(), *catalog_); !valid) {
-      errors = valid.errors();
-    }
+    if (auto valid = validate_reading(read_spec(file.string(), text), *catalog_); !valid) errors = valid.errors();
     std::set<int> lines_with_errors;
     for (const auto& d : errors) lines_with_errors.insert(d.where.line);
     std::set<int> expected_lines;

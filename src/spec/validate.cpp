@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -669,5 +670,36 @@ class SpecValidator {
 };
 
 Result<ValidSpec> validate(const Spec& spec, const Catalog& catalog) { return SpecValidator(spec, catalog).run(); }
+
+namespace {
+
+// True when `field` is `reported` or lies inside it (reported.x, reported[i]).
+bool within(const std::string& field, const std::string& reported) {
+  if (!field.starts_with(reported)) return false;
+  return field.size() == reported.size() || field[reported.size()] == '.' || field[reported.size()] == '[';
+}
+
+}  // namespace
+
+Result<ValidSpec> validate_reading(const SpecReading& reading, const Catalog& catalog) {
+  if (reading.errors.empty()) return validate(reading.spec, catalog);
+  Diagnostics all = reading.errors;
+  const bool whole_file = !reading.readable || std::any_of(all.begin(), all.end(), [](const Diagnostic& d) {
+    return d.field.empty();
+  });
+  if (whole_file) return all;
+  auto valid = validate(reading.spec, catalog);
+  if (!valid) {
+    for (const Diagnostic& d : valid.errors()) {
+      const bool repeat = std::any_of(reading.errors.begin(), reading.errors.end(),
+                                      [&](const Diagnostic& r) { return within(d.field, r.field); });
+      if (!repeat) all.push_back(d);
+    }
+  }
+  std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+  });
+  return all;
+}
 
 }  // namespace ct

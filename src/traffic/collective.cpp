@@ -31,10 +31,8 @@ void ring_steps(CollectivePlan& plan, std::span<const std::uint32_t> ring, Bytes
 // The first step not to plan.
 std::uint32_t step_limit(const CollectiveShape& s) { return s.steps_limit == 0 ? 0xFFFF'FFFFU : s.steps_limit; }
 
-// Channel c's ring: nodes in order of first appearance, the ranks of each node rotated to start at
-// its (c mod g)-th, so that consecutive channels enter every node at a different GPU (and rail).
-std::vector<std::uint32_t> channel_ring(const CollectiveShape& s, std::uint32_t c) {
-  std::vector<std::uint32_t> order;
+// Ranks grouped by node, nodes in order of first appearance, ranks in their order.
+std::vector<std::vector<std::uint32_t>> ranks_by_node(const CollectiveShape& s) {
   std::map<std::uint32_t, std::size_t> slot;
   std::vector<std::vector<std::uint32_t>> nodes;
   for (std::uint32_t r = 0; r < s.node_of_rank.size(); ++r) {
@@ -42,7 +40,14 @@ std::vector<std::uint32_t> channel_ring(const CollectiveShape& s, std::uint32_t 
     if (added) nodes.emplace_back();
     nodes[it->second].push_back(r);
   }
-  for (const auto& node : nodes) {
+  return nodes;
+}
+
+// Channel c's ring: nodes in order of first appearance, the ranks of each node rotated to start at
+// its (c mod g)-th, so that consecutive channels enter every node at a different GPU (and rail).
+std::vector<std::uint32_t> channel_ring(const CollectiveShape& s, std::uint32_t c) {
+  std::vector<std::uint32_t> order;
+  for (const auto& node : ranks_by_node(s)) {
     for (std::size_t j = 0; j < node.size(); ++j) order.push_back(node[(c + j) % node.size()]);
   }
   return order;
@@ -70,18 +75,30 @@ void plan_ring(const CollectiveShape& s, CollectivePlan& plan) {
 }
 
 void plan_tree(const CollectiveShape& s, CollectivePlan& plan) {
-  const std::uint32_t n = plan.ranks;
+  const std::vector<std::vector<std::uint32_t>> nodes = ranks_by_node(s);
+  const auto n = static_cast<std::uint32_t>(nodes.size());
   const std::vector<std::int64_t> parent = binary_tree_parents(n);
   for (std::uint32_t c = 0; c < s.channels; ++c) {
     const Bytes part = split_part(s.bytes, s.channels, c);
+    // Channel c's head of node k (its member in the inter-node trees) is the node's (c mod g)-th
+    // rank; the chain runs from it through the node's other ranks in rotated order.
+    auto head = [&](std::uint32_t k) { return nodes[k][c % nodes[k].size()]; };
     for (std::uint32_t tree = 0; tree < 2; ++tree) {
       const Bytes half = split_part(part, 2, tree);
-      // Tree 2 relabels tree 1: mirror (even n) or shift by one (odd n).
-      auto label = [&](std::uint32_t r) { return tree == 0 ? r : (n % 2 == 0 ? n - 1 - r : (r + 1) % n); };
-      for (std::uint32_t r = 0; r < n; ++r) {
-        if (parent[r] < 0) continue;
-        const std::uint32_t child = label(r);
-        const std::uint32_t up = label(static_cast<std::uint32_t>(parent[r]));
+      for (const auto& node : nodes) {
+        for (std::size_t j = 0; j + 1 < node.size(); ++j) {
+          const std::uint32_t a = node[(c + j) % node.size()];
+          const std::uint32_t b = node[(c + j + 1) % node.size()];
+          plan.add(b, a, half, c, 0);  // reduce toward the head
+          plan.add(a, b, half, c, 0);  // broadcast from it
+        }
+      }
+      // Tree 2 relabels tree 1's nodes: mirror (even n) or shift by one (odd n).
+      auto label = [&](std::uint32_t k) { return tree == 0 ? k : (n % 2 == 0 ? n - 1 - k : (k + 1) % n); };
+      for (std::uint32_t k = 0; k < n; ++k) {
+        if (parent[k] < 0) continue;
+        const std::uint32_t child = head(label(k));
+        const std::uint32_t up = head(label(static_cast<std::uint32_t>(parent[k])));
         plan.add(child, up, half, c, 0);  // reduce
         plan.add(up, child, half, c, 0);  // broadcast
       }

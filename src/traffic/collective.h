@@ -27,14 +27,19 @@
 //                    non-blocking fabric of per-rank bandwidth B: t = 2(n-1)/n x S/B + 2(n-1) hops
 //                    of latency (all-reduce).
 //   tree             NCCL's double binary tree (Sanders, Speck and Traeff, "Two-tree algorithms for
-//                    full bandwidth broadcast, reduction and scan", Parallel Computing 35(12), 2009):
-//                    two binary trees, each carrying half of every channel's data; tree 1 numbers
-//                    rank r's parent from its lowest set bit b: (r xor b) or 2b, or r xor b when
-//                    that is >= n; rank 0 is the root. Tree 2 mirrors it (rank n-1-r) when n is
-//                    even and shifts it (rank r+1 mod n) when odd, so most interior ranks of one
-//                    are leaves of the other. Reduce up and broadcast down are pipelined in small
-//                    chunks, so in the fluid limit every edge streams its half at once (child ->
-//                    parent and parent -> child); pipeline fill beyond latency is not modelled.
+//                    full bandwidth broadcast, reduction and scan", Parallel Computing 35(12), 2009)
+//                    over the N nodes, with a chain inside each node, as NCCL builds it: two
+//                    binary trees, each carrying half of every channel's data; tree 1 numbers
+//                    node k's parent from its lowest set bit b: (k xor b) or 2b, or k xor b when
+//                    that is >= N; node 0 is the root. Tree 2 mirrors it (node N-1-k) when N is
+//                    even and shifts it (node k+1 mod N) when odd, so most interior nodes of one
+//                    are leaves of the other. On channel c a node takes part through its (c mod
+//                    g)-th rank (the head; consecutive channels use different GPUs and NICs, as
+//                    the ring does), and its g ranks form a chain from the head in rotated order.
+//                    One rank per node: the tree over the ranks themselves. Reduce up and broadcast
+//                    down are pipelined in small chunks, so in the fluid limit every edge streams
+//                    its half at once (child -> parent and parent -> child); pipeline fill beyond
+//                    latency is not modelled.
 //   halving-doubling Rabenseifner's all-reduce (Thakur, Rabenseifner and Gropp, "Optimization of
 //                    collective communication operations in MPICH", IJHPCA 19(1), 2005): recursive
 //                    halving reduce-scatter, step k exchanging S_c / 2^(k+1) with rank i xor

@@ -145,6 +145,35 @@ TEST(Collective, DoubleBinaryTreeStreamsHalfOverEveryEdge) {
   EXPECT_EQ(sent_per_rank(p)[2], 8000);
 }
 
+// Node-aware double binary tree, S = 4,000 B over 2 nodes x 2 GPUs (ranks 0,1 on node 0; 2,3 on
+// node 1), 2 channels of 2,000 B, each tree carrying 1,000 B. The tree over N = 2 nodes has one
+// edge (node 1 -> node 0); tree 2 mirrors it (node 0 -> node 1). Channel 0 joins the nodes at
+// their 0th GPU (heads 0 and 2): chains 1-0 and 3-2, inter-node edge 0-2; channel 1 at their 1st
+// (heads 1 and 3): chains 0-1 and 2-3, inter-node edge 1-3. Per channel 2 trees x (2 chain + 1
+// inter-node edge) x 2 directions = 12 transfers of 1,000 B, 24 in all, step 0. Inter-node
+// traffic: 0 <-> 2 on channel 0 only and 1 <-> 3 on channel 1 only, 2,000 B each way (both trees),
+// so each GPU's NIC carries S/2: every channel uses its own rail. Rank 0 sends 1,000 B to 1 and
+// to 2 in each tree of channel 0, and 1,000 B to 1 in each tree of channel 1: 6,000 B.
+TEST(Collective, TreeRunsOverNodesWithAChainInside) {
+  const CollectivePlan p =
+      plan_collective(shape(CollectiveKind::kAllReduce, CollectiveAlgorithm::kTree, 4000, {0, 0, 1, 1}, 2));
+  EXPECT_EQ(p.steps, 1U);
+  ASSERT_EQ(p.transfers.size(), 24U);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> across;
+  for (const CollectiveTransfer& t : p.transfers) {
+    EXPECT_EQ(t.bytes, Bytes(1000));
+    EXPECT_EQ(t.step, 0U);
+    if (t.src / 2 == t.dst / 2) continue;
+    EXPECT_EQ(t.src % 2, t.channel) << t.src << "->" << t.dst;
+    EXPECT_EQ(t.dst % 2, t.channel) << t.src << "->" << t.dst;
+    across[{t.src, t.dst}] += t.bytes.value();
+  }
+  const std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> expected = {
+      {{0, 2}, 2000}, {{2, 0}, 2000}, {{1, 3}, 2000}, {{3, 1}, 2000}};
+  EXPECT_EQ(across, expected);
+  EXPECT_EQ(sent_per_rank(p)[0], 6000);
+}
+
 // Hierarchical all-reduce of S = 8,000 B over 2 nodes x 2 GPUs (ranks 0,1 on node 0; 2,3 on
 // node 1): step 0 the intra-node reduce-scatter (0 <-> 1, 2 <-> 3, 4,000 B each); steps 1-2 the
 // inter-node ring of each local rank's 4,000 B shard (0 <-> 2, 1 <-> 3, 2,000 B each); step 3

@@ -45,6 +45,7 @@ struct TransferSpec {
   std::uint32_t channels = 0;  // 0: one per plane (GPU endpoints), 1 for ports
   std::uint32_t qps = 0;       // 0: routing.qps_per_connection
   std::string group = "transfers";
+  double weight = 1.0;  // max-min weight of each of its flows (> 0)
 };
 
 struct MiceSpec {
@@ -54,6 +55,7 @@ struct MiceSpec {
   TimePs start{0};
   double arrivals_per_s = 0;  // Poisson arrivals of the whole set; 0 = all at `start`
   std::vector<std::uint32_t> hosts;  // endpoints drawn among these hosts' backend ports (sorted)
+  double weight = 1.0;  // max-min weight of each flow (> 0)
 };
 
 struct CollectiveSpec {
@@ -69,6 +71,7 @@ struct CollectiveSpec {
   std::uint32_t steps = 0;  // simulate only the first `steps` steps (0: all); the result is partial
   TimePs compute{0};  // compute phase before each iteration's collective
   TimePs start{0};
+  double weight = 1.0;  // max-min weight of each of its flows (> 0): twice the weight, twice the share
 };
 
 enum class FaultKind : std::uint8_t { kDown, kDegrade, kRepair };

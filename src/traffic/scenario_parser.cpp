@@ -252,6 +252,7 @@ class ScenarioParser {
     c.name = fmt::format("collective{}", scenario_.collectives.size());
     std::optional<std::string> algorithm;
     bool has_gpus = false;
+    bool has_bytes = false;
     YAML::Node gpus_key;
     YAML::Node gpus_value;
     std::string gpus_field;
@@ -260,15 +261,16 @@ class ScenarioParser {
                   {"kind", [&](auto& k, auto& v, auto& f) { read_kind(k, v, f, c.kind); }},
                   {"algorithm", [&](auto& k, auto& v, auto& f) { algorithm = read_algorithm(k, v, f, c.algorithm); }},
                   {"gpus", [&](auto& k, auto& v, auto& f) { has_gpus = true; gpus_key = k; gpus_value = v; gpus_field = f; }},
-                  {"bytes", [&](auto& k, auto& v, auto& f) { size(k, v, f, c.bytes); }},
+                  {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, c.bytes); }},
                   {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, 64); }},
                   {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.qps, 1, 64); }},
                   {"iterations", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.iterations, 1, 100000); }},
                   {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFF'FFFEU); }},
                   {"compute", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.compute); }},
-                  {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.start); }}});
+                  {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.start); }},
+                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, c.weight, 0, 1e6, true); }}});
     if (!algorithm) c.algorithm = default_algorithm(c.kind);
-    if (c.bytes.value() == 0) error(location(item.Mark()), path + ".bytes", "missing: the collective's size, e.g. 1GiB");
+    if (!has_bytes) error(location(item.Mark()), path + ".bytes", "missing: the collective's size, e.g. 1GiB");
     if (!has_gpus) {
       gpus_value = YAML::Node("all");
       gpus_key = item;
@@ -444,6 +446,7 @@ class ScenarioParser {
   void read_transfer(const YAML::Node& item, const std::string& path) {
     TransferSpec t;
     t.name = fmt::format("transfer{}", scenario_.transfers.size());
+    bool has_bytes = false;
     bool has_src = false;  // written
     bool has_dst = false;
     bool ok_src = false;   // and resolved
@@ -452,15 +455,16 @@ class ScenarioParser {
                  {{"name", [&](auto& k, auto& v, auto& f) { t.name = text(k, v, f).value_or(t.name); }},
                   {"src", [&](auto& k, auto& v, auto& f) { has_src = true; ok_src = assign(endpoint(k, v, f), t.src); }},
                   {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; ok_dst = assign(endpoint(k, v, f), t.dst); }},
-                  {"bytes", [&](auto& k, auto& v, auto& f) { size(k, v, f, t.bytes); }},
+                  {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, t.bytes); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, t.start); }},
                   {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, 64); }},
                   {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, 64); }},
-                  {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }}});
+                  {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }},
+                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, 1e6, true); }}});
     const SourceLocation where = location(item.Mark());
     if (!has_src) error(where, path + ".src", "missing: the sending GPU or port");
     if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
-    if (t.bytes.value() == 0) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
+    if (!has_bytes) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
     if (ok_src && ok_dst) check_pair(t, where, path);
     scenario_.transfers.push_back(std::move(t));
   }
@@ -486,16 +490,19 @@ class ScenarioParser {
     m.name = fmt::format("mice{}", scenario_.mice.size());
     m.hosts.resize(static_cast<std::size_t>(t_.host_count));
     std::iota(m.hosts.begin(), m.hosts.end(), 0U);
+    bool has_count = false;
+    bool has_bytes = false;
     read_mapping(item, item, path,
                  {{"name", [&](auto& k, auto& v, auto& f) { m.name = text(k, v, f).value_or(m.name); }},
-                  {"count", [&](auto& k, auto& v, auto& f) { integer(k, v, f, m.count, 1, 10'000'000); }},
-                  {"bytes", [&](auto& k, auto& v, auto& f) { size(k, v, f, m.bytes); }},
+                  {"count", [&](auto& k, auto& v, auto& f) { has_count = true; integer(k, v, f, m.count, 1, 10'000'000); }},
+                  {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, m.bytes); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, m.start); }},
                   {"arrivals_per_s", [&](auto& k, auto& v, auto& f) { number(k, v, f, m.arrivals_per_s, 0, 1e15, false); }},
-                  {"hosts", [&](auto& k, auto& v, auto& f) { m.hosts = range(k, v, f, static_cast<std::uint32_t>(t_.host_count)); }}});
+                  {"hosts", [&](auto& k, auto& v, auto& f) { m.hosts = range(k, v, f, static_cast<std::uint32_t>(t_.host_count)); }},
+                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, m.weight, 0, 1e6, true); }}});
     const SourceLocation where = location(item.Mark());
-    if (m.count == 0) error(where, path + ".count", "missing: how many small flows");
-    if (m.bytes.value() == 0) error(where, path + ".bytes", "missing: the size of each flow, e.g. 64KiB");
+    if (!has_count) error(where, path + ".count", "missing: how many small flows");
+    if (!has_bytes) error(where, path + ".bytes", "missing: the size of each flow, e.g. 64KiB");
     if (m.hosts.size() < 2) error(where, path + ".hosts", "mice need at least 2 hosts");
     scenario_.mice.push_back(std::move(m));
   }

@@ -19,8 +19,9 @@
 //         steps: 1                  # simulate only the first steps (a partial run), default all
 //         compute: 5ms              # compute phase before each iteration's collective, default 0
 //         start: 0us
+//         weight: 1                 # max-min weight of each of its flows, > 0 (also on transfers and mice)
 //     transfers:
-//       - {name: t0, src: host0/gpu0, dst: host4/gpu0, bytes: 1GiB, start: 0us, group: story}
+//       - {name: t0, src: host0/gpu0, dst: host4/gpu0, bytes: 1GiB, start: 0us, group: story, weight: 2}
 //     mice:
 //       - {name: rpc, count: 2000, bytes: 64KiB, start: 0us, arrivals_per_s: 1e6, hosts: [0, 31]}
 //     faults:

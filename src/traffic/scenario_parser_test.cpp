@@ -35,7 +35,7 @@ const char* kGood = R"(scenario:
       gpus: {hosts: [0, 3], local: [1], order: random}
       bytes: 64MiB
   transfers:
-    - {name: t0, src: host0/gpu1, dst: gpu9, bytes: 1GB, start: 10us, group: story}
+    - {name: t0, src: host0/gpu1, dst: gpu9, bytes: 1GB, start: 10us, group: story, weight: 2.5}
     - {src: host1/nic0, dst: host5/nic0, bytes: 4KiB}
   mice:
     - {count: 100, bytes: 64KiB, arrivals_per_s: 1e6, hosts: [0, 3]}
@@ -74,6 +74,8 @@ TEST(ScenarioParser, ReadsAndResolvesEverything) {
   EXPECT_EQ(s.transfers[0].dst.gpu, 9U);
   EXPECT_EQ(s.transfers[0].start, TimePs(10'000'000));
   EXPECT_EQ(s.transfers[0].group, "story");
+  EXPECT_DOUBLE_EQ(s.transfers[0].weight, 2.5);
+  EXPECT_DOUBLE_EQ(s.transfers[1].weight, 1.0);  // the default
   EXPECT_TRUE(s.transfers[1].src.is_port);
   EXPECT_EQ(s.transfers[1].dst.port, VertexId(5));
   ASSERT_EQ(s.mice.size(), 1U);
@@ -109,6 +111,7 @@ TEST(ScenarioParser, ReportsEveryProblemAtItsLineAndField) {
       compute: 5 parsecs
   transfers:
     - {src: host9/gpu0, dst: gpu1, bytes: 1GB}
+    - {src: gpu0, dst: gpu1, bytes: lots, weight: 0}
   faults:
     - {kind: degrade, port: host0/nic0, at: 0us}
     - {kind: down, link: "p0/leaf/0 -- p0/leaf/1", at: 1ms}
@@ -131,9 +134,12 @@ TEST(ScenarioParser, ReportsEveryProblemAtItsLineAndField) {
   has(4, "scenario.collectives[0]", "power-of-two");
   has(10, "scenario.collectives[1].compute", "duration");
   has(12, "scenario.transfers[0].src", "names no GPU");
-  has(14, "scenario.faults[0].fraction", "missing");
-  has(15, "scenario.faults[1].link", "no cable joins");
-  EXPECT_EQ(e.size(), 6U) << format_diagnostics(e);
+  // An invalid size is reported once, as invalid, not also as missing.
+  has(13, "scenario.transfers[1].bytes", "expected a positive size");
+  has(13, "scenario.transfers[1].weight", "(0, 1000000]");
+  has(15, "scenario.faults[0].fraction", "missing");
+  has(16, "scenario.faults[1].link", "no cable joins");
+  EXPECT_EQ(e.size(), 8U) << format_diagnostics(e);
 }
 
 TEST(ScenarioParser, NeedsAScenarioBlock) {

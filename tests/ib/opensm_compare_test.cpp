@@ -13,16 +13,29 @@
 // Fabrics: the lab-32 example through the spec/topology builder (2 levels, 8 parallel cables per
 // leaf-spine pair), a generated 3-level fat tree, and degraded copies (cables and hosts removed).
 //
+// Interoperability, on the same simulated fabric (InteropWithTheRealTools):
+//   * the real ibnetdiscover's output (LIDs, widths, discovery order) parses back to our fabric:
+//     the same nodes and the same cables, port for port, by GUID;
+//   * our LFT dump (`ib route --lft`) loads into OpenSM's file engine (-R file -U) and dump_fts
+//     reads back exactly our tables, and the real ibtracert prints, on those tables, the same text
+//     as `ib trace` for a few CA pairs. The net file carries our LIDs (`ib export --lids`): ibsim
+//     presets them in the ports' PortInfo and OpenSM keeps valid LIDs it finds, so both sides
+//     number the fabric alike (a guid2lid cache file was not honoured on OpenSM's first sweep).
+//
 // Process hygiene: every process runs in a fresh mkdtemp folder (umad2sim creates its fake sysfs
 // as ./sys-<pid> in the working directory, and removes it only on a clean exit), ibsim gets a
 // socket name of its own (IBSIM_SOCKNAME, abstract unix sockets "<name>:ctl" etc.), each process
 // is waited for with a deadline and killed by PID only, and the folder is removed at the end.
+// Children get PR_SET_PDEATHSIG, so they die with this test even when it is killed; a folder left
+// behind by a killed run (/tmp/ct-opensm-<pid>-*, that pid gone) is removed by the next run.
 // Skipped, saying why, when the tools are not installed or the simulator cannot start here.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -39,6 +52,7 @@
 #include "ib/ib_checks.h"
 #include "ib/ib_ranking.h"
 #include "ib/ib_routing.h"
+#include "ib/lid_assignment.h"
 #include "ib/ibnetdiscover.h"
 #include "ib/lft_dump.h"
 #include "ib/switch_graph.h"
@@ -54,6 +68,8 @@ namespace fs = std::filesystem;
 constexpr const char* kOpenSm = "/usr/sbin/opensm";
 constexpr const char* kIbsim = "/usr/bin/ibsim";
 constexpr const char* kDumpFts = "/usr/sbin/dump_fts";
+constexpr const char* kIbnetdiscover = "/usr/sbin/ibnetdiscover";
+constexpr const char* kIbtracert = "/usr/sbin/ibtracert";
 constexpr const char* kUmad2sim = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
 
 std::string read_file(const fs::path& p) {
@@ -66,8 +82,11 @@ std::string read_file(const fs::path& p) {
 // fork + exec with extra environment, in `cwd`, stdout and stderr to `log`. Returns the PID.
 pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, const fs::path& cwd,
             const fs::path& log) {
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid != 0) return pid;
+  // Dies with the test (SIGKILL when the parent goes, even if the parent was killed).
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(125);
   if (chdir(cwd.c_str()) != 0) _exit(126);
   const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
@@ -115,11 +134,33 @@ struct OpenSmRun {
   std::string skip;  // why the environment cannot run it ("" = it ran)
 };
 
+// Running (a zombie, killed but not yet reaped, counts as gone).
+bool process_alive(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return false;
+  const std::string stat = read_file(fmt::format("/proc/{}/stat", pid));
+  const auto close = stat.rfind(')');
+  return close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] != 'Z';
+}
+
+// Removes /tmp/ct-opensm-<pid>-* folders whose test process is gone (killed before its clean-up).
+void remove_stale_sandboxes() {
+  const std::string prefix = "ct-opensm-";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/tmp", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || !entry.is_directory(ec)) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid <= 0 || pid == getpid()) continue;
+    if (!process_alive(static_cast<pid_t>(pid))) fs::remove_all(entry.path(), ec);
+  }
+}
+
 class Sandbox {
  public:
   Sandbox() {
-    char templ[] = "/tmp/ct-opensm-XXXXXX";
-    if (mkdtemp(templ) != nullptr) dir_ = templ;
+    remove_stale_sandboxes();
+    std::string templ = fmt::format("/tmp/ct-opensm-{}-XXXXXX", getpid());
+    if (mkdtemp(templ.data()) != nullptr) dir_ = templ;
   }
   ~Sandbox() {
     stop(ibsim_);
@@ -130,6 +171,12 @@ class Sandbox {
   Sandbox& operator=(const Sandbox&) = delete;
 
   [[nodiscard]] const fs::path& dir() const { return dir_; }
+  // A fresh folder for one tool run.
+  fs::path work_dir(const std::string& name) {
+    const fs::path work = dir_ / fmt::format("{}-{}", name, runs_);
+    fs::create_directories(work);
+    return work;
+  }
 
   // Starts ibsim on `net` under a fresh socket name; "" or why it could not start.
   std::string start_ibsim(const std::string& net_text, std::size_t nodes, std::size_t ports) {
@@ -165,12 +212,15 @@ class Sandbox {
             "OSM_CACHE_DIR=" + work.string()};
   }
 
-  OpenSmRun run_opensm(const IbFabric& fabric, const std::string& engine, const std::vector<IbNodeId>& roots) {
+  // OpenSM once with `engine` (and `extra` arguments), then dump_fts.
+  OpenSmRun run_opensm(const IbFabric& fabric, const std::string& engine, const std::vector<IbNodeId>& roots,
+                       const std::vector<std::string>& extra = {}) {
     OpenSmRun run;
     const fs::path work = dir_ / fmt::format("{}-{}", engine, runs_);
     fs::create_directories(work);
     std::vector<std::string> argv = {kOpenSm, "-o", "-R", engine, "-f", (work / "osm.log").string(), "--dump_files_dir",
                                      work.string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
     if (!roots.empty()) {
       std::ofstream roots_file(work / "roots");
       for (const IbNodeId r : roots) roots_file << format_guid(fabric.guid[r.value()]) << "\n";
@@ -183,14 +233,13 @@ class Sandbox {
       run.skip = fmt::format("opensm exited with {}: {}", rc, read_file(work / "opensm.out").substr(0, 400));
       return run;
     }
-    for (const char* e : {"ftree", "updn", "minhop"}) {
+    for (const char* e : {"ftree", "updn", "minhop", "file"}) {
       if (contains(run.log, fmt::format("{} tables configured", e))) run.engine_used = e;
     }
     // dump_fts reads the tables back from the simulated switches.
-    const int drc = wait_for(spawn({kDumpFts}, sim_env(work), work, work / "fts.txt"), 60);
-    const std::string fts = read_file(work / "fts.txt");
-    if (drc != 0) {
-      run.skip = fmt::format("dump_fts exited with {}: {}", drc, fts.substr(0, 400));
+    std::string fts;
+    if (const std::string why = run_tool({kDumpFts}, work, fts); !why.empty()) {
+      run.skip = why;
       return run;
     }
     auto dump = parse_lft_dump(fts, "dump_fts");
@@ -202,6 +251,14 @@ class Sandbox {
     return run;
   }
 
+  // A diagnostic tool (dump_fts, ibnetdiscover, ibtracert) on the simulated fabric; "" or why it failed.
+  std::string run_tool(const std::vector<std::string>& argv, const fs::path& work, std::string& output) const {
+    const fs::path out = work / (fs::path(argv[0]).filename().string() + ".txt");
+    const int rc = wait_for(spawn(argv, sim_env(work), work, out), 60);
+    output = read_file(out);
+    return rc == 0 ? "" : fmt::format("{} exited with {}: {}", argv[0], rc, output.substr(0, 400));
+  }
+
  private:
   fs::path dir_;
   pid_t ibsim_ = -1;
@@ -211,7 +268,7 @@ class Sandbox {
 
 std::string missing_tools() {
   std::string missing;
-  for (const char* tool : {kOpenSm, kIbsim, kDumpFts, kUmad2sim}) {
+  for (const char* tool : {kOpenSm, kIbsim, kDumpFts, kIbnetdiscover, kIbtracert, kUmad2sim}) {
     if (!fs::exists(tool)) missing += std::string(" ") + tool;
   }
   return missing;
@@ -367,6 +424,132 @@ TEST_P(OpenSmSideBySide, SameReachabilityNoCreditLoopsBalanceAtLeastAsGood) {
 
 INSTANTIATE_TEST_SUITE_P(Engines, OpenSmSideBySide, ::testing::Values("ftree", "updn", "minhop"),
                          [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
+
+// Every connected node of `ours` is in `theirs` with the same GUID, type, port count and
+// description, and every cable joins the same (GUID, port) pairs; no other node is there.
+void expect_same_fabric(const IbFabric& ours, const IbFabric& theirs) {
+  std::size_t connected = 0;
+  for (std::size_t i = 0; i < ours.node_count(); ++i) {
+    const IbNodeId n(i);
+    bool cabled = false;
+    for (int p = 1; p <= ours.ports(n); ++p) cabled = cabled || ours.remote(n, p).connected();
+    if (!cabled) continue;
+    ++connected;
+    const auto t = theirs.find_by_guid(ours.guid[i]);
+    ASSERT_TRUE(t.has_value()) << "ibnetdiscover lacks " << ours.label(n);
+    EXPECT_EQ(theirs.type[t->value()], ours.type[i]) << ours.label(n);
+    EXPECT_EQ(theirs.ports(*t), ours.ports(n)) << ours.label(n);
+    EXPECT_EQ(theirs.description[t->value()], ours.description[i]);
+    for (int p = 1; p <= ours.ports(n); ++p) {
+      const IbPortRef a = ours.remote(n, p);
+      const IbPortRef b = theirs.remote(*t, p);
+      ASSERT_EQ(a.connected(), b.connected()) << ours.label(n) << " port " << p;
+      if (!a.connected()) continue;
+      EXPECT_EQ(theirs.guid[b.node.value()], ours.guid[a.node.value()]) << ours.label(n) << " port " << p;
+      EXPECT_EQ(b.port, a.port) << ours.label(n) << " port " << p;
+      EXPECT_EQ(theirs.port_guid(b.node, b.port), ours.port_guid(a.node, a.port));
+    }
+  }
+  EXPECT_EQ(theirs.node_count(), connected);
+}
+
+// The real ibnetdiscover reads our exported fabric back, and OpenSM's file engine programs our
+// LFT dump into the simulated switches unchanged.
+void check_interop(Sandbox& box, const std::string& name, const IbFabric& original, IbEngine engine, bool give_roots) {
+  SCOPED_TRACE(name);
+  const std::string net = write_ibnetdiscover(original, nullptr);
+  auto parsed = parse_ibnetdiscover(net, name);
+  ASSERT_TRUE(parsed.ok()) << format_diagnostics(parsed.errors());
+  const IbFabric& fabric = parsed.value();
+  auto lids = assign_lids(fabric, 0);
+  ASSERT_TRUE(lids.ok());
+  const std::string net_with_lids = write_ibnetdiscover(fabric, &lids.value());
+  if (const std::string why = box.start_ibsim(net_with_lids, fabric.node_count(), port_total(fabric)); !why.empty()) {
+    GTEST_SKIP() << "cannot run ibsim here: " << why;
+  }
+  std::string topology;
+  if (const std::string why = box.run_tool({kIbnetdiscover}, box.work_dir("ibnetdiscover"), topology); !why.empty()) {
+    GTEST_SKIP() << "cannot run ibnetdiscover under ibsim here: " << why;
+  }
+  auto discovered = parse_ibnetdiscover(topology, "ibnetdiscover");
+  ASSERT_TRUE(discovered.ok()) << format_diagnostics(discovered.errors());
+  expect_same_fabric(fabric, discovered.value());
+
+  IbRoutingOptions options;
+  options.engine = engine;
+  if (give_roots) {
+    const SwitchGraph graph(fabric);
+    for (const auto s : detect_roots(fabric, graph)) options.roots.push_back(graph.node(s));
+  }
+  auto ours = route_fabric(fabric, options);
+  ASSERT_TRUE(ours.ok()) << format_diagnostics(ours.errors());
+  const fs::path lft = box.work_dir("ours") / "lfts.dump";
+  std::ofstream(lft) << write_lft_dump(fabric, ours.value());
+  const OpenSmRun theirs = box.run_opensm(fabric, "file", {}, {"-U", lft.string()});
+  if (!theirs.skip.empty()) GTEST_SKIP() << "cannot run OpenSM under ibsim here: " << theirs.skip;
+  EXPECT_EQ(theirs.engine_used, "file") << "OpenSM did not load our LFT dump";
+  ASSERT_TRUE(theirs.routing.has_value());
+  const IbRouting& back = *theirs.routing;
+  ASSERT_EQ(back.lids.max_lid(), ours->lids.max_lid()) << "OpenSM did not keep our LIDs";
+  std::size_t differences = 0;
+  std::size_t entries = 0;
+  for (std::uint32_t lid = 1; lid <= ours->lids.max_lid(); ++lid) {
+    EXPECT_EQ(back.lids.owner_node[lid], ours->lids.owner_node[lid]) << "LID " << lid;
+    for (std::uint32_t sw = 0; sw < ours->switches.size(); ++sw) {
+      entries += ours->port(sw, lid) != IbRouting::kNoPath ? 1 : 0;
+      if (back.port(sw, lid) == ours->port(sw, lid)) continue;
+      if (++differences <= 5) {
+        ADD_FAILURE() << fmt::format("switch '{}' LID {}: OpenSM programmed port {}, our dump says {}",
+                                     fabric.label(ours->switches[sw]), lid, back.port(sw, lid), ours->port(sw, lid));
+      }
+    }
+  }
+  EXPECT_EQ(differences, 0U);
+  // ibtracert between the first CA and a few others, on the tables OpenSM just programmed.
+  std::vector<IbNodeId> cas;
+  for (std::size_t i = 0; i < fabric.node_count(); ++i) {
+    if (!fabric.is_switch(IbNodeId(i)) && ours->lids.base_lid(IbNodeId(i), 1) != 0) cas.emplace_back(i);
+  }
+  ASSERT_GE(cas.size(), 2U);
+  std::size_t traces = 0;
+  for (const std::size_t k : {cas.size() / 3, cas.size() / 2, cas.size() - 1}) {
+    const std::uint32_t src = ours->lids.base_lid(cas[0], 1);
+    const std::uint32_t dst = ours->lids.base_lid(cas[k], 1);
+    std::string text;
+    const std::string why =
+        box.run_tool({kIbtracert, std::to_string(src), std::to_string(dst)}, box.work_dir("ibtracert"), text);
+    ASSERT_TRUE(why.empty()) << why;
+    std::string theirs_text;  // without umad2sim's "ibwarn:" lines
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("ibwarn:", 0) != 0) theirs_text += line + "\n";
+    }
+    const Trace trace = trace_route(fabric, ours.value(), cas[0], 1, dst);
+    EXPECT_EQ(format_trace(fabric, ours.value(), trace, dst), theirs_text) << "ibtracert " << src << " " << dst;
+    ++traces;
+  }
+  std::cout << fmt::format("[ {:<34}] ibnetdiscover read back {} nodes; OpenSM file engine programmed our {} LFT entries, "
+                           "{} differ; ibtracert and ib trace agree on {} paths\n",
+                           name, discovered->node_count(), entries, differences, traces);
+}
+
+TEST(OpenSmInterop, IbnetdiscoverReadsOurExportAndOpenSmLoadsOurLfts) {
+  if (const std::string missing = missing_tools(); !missing.empty()) {
+    GTEST_SKIP() << "OpenSM interoperability skipped: missing" << missing
+                 << " (install the Debian packages opensm ibsim-utils infiniband-diags: scripts/setup.sh)";
+  }
+  Sandbox box;
+  ASSERT_FALSE(box.dir().empty()) << "mkdtemp failed";
+  if (auto lab = lab32()) {
+    check_interop(box, "lab-32 ftree", *lab, IbEngine::kFatTree, false);
+    if (IsSkipped()) return;
+  } else {
+    ADD_FAILURE() << "examples/lab-32.yaml did not build";
+  }
+  IbFabric degraded = three_level();
+  ASSERT_TRUE(apply_failures(degraded, {"pod1/leaf2,pod1/spine3", "pod3/spine0,core0/2"}).ok());
+  check_interop(box, "3-level cables missing updn", degraded, IbEngine::kUpDown, true);
+}
 
 }  // namespace
 }  // namespace ct

@@ -83,11 +83,12 @@ void expect_media(const MediaFigures* m, long long links, long long switch_modul
 //   32 / 4 = 8 parallel cables per leaf-spine pair; each spine: 8 leaves x 8 = 64 ports, 0 free.
 //   Switches 8 + 4 = 12. Links: 256 NIC-leaf + 256 leaf-spine = 512. Down:up at the leaf 1:1.
 //   Optics (QM9700's 64 ports are 32 twin-port cages: one 2 x 400G module per 2 ports):
-//     NIC-leaf (30 m) osfp-800g-2xsr4: leaf side 8 x 32 / 2 = 128 modules, NIC side 256 (one per
-//       NIC cage), 256 fibers.
+//     NIC-leaf (30 m) osfp-800g-2xsr4: leaf side 8 x 32 / 2 = 128 modules, 256 fibers. NIC side:
+//       a ConnectX-7 cage is one 400G port, so a twin-port module cannot sit in it; the multimode
+//       OSFP part carrying one 400G link is osfp-400g-sr4: 256 modules (one per NIC cage).
 //     leaf-spine (100 m) osfp-800g-2xdr4-100m: leaves 8 x 32 / 2 = 128, spines 4 x 64 / 2 = 128:
 //       256 modules, 256 fibers.
-//   Power known: 384 x 15 W + 256 x 17 W = 10,112 W; QM9700 and ConnectX-7 power unknown.
+//   Power known: 128 x 15 W + 256 x 9 W + 256 x 17 W = 8,576 W; QM9700 and ConnectX-7 unknown.
 //   Bisection: hosts 0-15 vs 16-31 sit on every leaf, 16 of each per leaf: 8 x 16 x 400G =
 //     51.2T, all of the smaller half's 128 ports: ratio 1.
 //   Hops from host0/nic0 (leaf 0): host1/nic0, same leaf: 1 switch, 1 path. host0/nic1 (leaf 1):
@@ -124,10 +125,13 @@ TEST(PlanModelOnePlane, SwitchesPortsLinks) {
 
 TEST(PlanModelOnePlane, OpticsAndPower) {
   const Plan p = plan_of(kOnePlane, real_catalog());
-  ASSERT_EQ(p.total_media.size(), 2U);
-  expect_media(find_media(p.total_media, "osfp-800g-2xsr4"), 256, 128, 256, 256);
+  ASSERT_EQ(p.total_media.size(), 3U);
+  expect_media(find_media(p.total_media, "osfp-800g-2xsr4"), 256, 128, 0, 256);
+  expect_media(find_media(p.total_media, "osfp-400g-sr4"), 0, 0, 256, 0);
   expect_media(find_media(p.total_media, "osfp-800g-2xdr4-100m"), 256, 256, 0, 256);
-  EXPECT_DOUBLE_EQ(p.power.known_total, 384 * watts("osfp-800g-2xsr4") + 256 * watts("osfp-800g-2xdr4-100m"));
+  EXPECT_DOUBLE_EQ(p.power.known_total, 128 * watts("osfp-800g-2xsr4") + 256 * watts("osfp-400g-sr4") +
+                                            256 * watts("osfp-800g-2xdr4-100m"));
+  EXPECT_DOUBLE_EQ(p.power.known_total, 8576.0);
   EXPECT_EQ(p.power.unknown, (std::vector<std::string>{"qm9700 (switch)", "connectx-7 (NIC)"}));
 }
 

@@ -203,6 +203,7 @@ class Simulator {
     result_.stats.emplace_back();
     last_change_.push_back(TimePs(0));
     last_load_.push_back(0.0);
+    last_capacity_.push_back(0.0);
     return static_cast<std::uint32_t>(result_.constraints.size() - 1);
   }
 
@@ -370,6 +371,7 @@ class Simulator {
         request.path = std::span<const ConstraintId>(path_pool_.data() + p.path_begin, p.path_size);
       }
       request.size = p.record.bytes;
+      request.weight = p.record.weight;
       request.start = p.start;
       request.after = std::span<const FlowId>(after_pool_.data() + p.after_begin, p.after_size);
       request.delay = p.delay;
@@ -489,6 +491,7 @@ class Simulator {
     const std::uint32_t dst = c.groups[g][x.dst];
     FlowRecord r;
     r.operation = op;
+    r.weight = c.weight;
     r.instance = static_cast<std::uint32_t>(g);
     r.iteration = it;
     r.step = x.step;
@@ -578,6 +581,7 @@ class Simulator {
       }
       FlowRecord r;
       r.operation = op;
+      r.weight = c.weight;
       r.instance = static_cast<std::uint32_t>(g);
       r.iteration = it;
       r.channel = ch;
@@ -649,6 +653,7 @@ class Simulator {
       o.flows_begin = static_cast<std::uint32_t>(result_.flows.size()) + static_cast<std::uint32_t>(pending_.size());
       FlowRecord r;
       r.operation = op;
+      r.weight = t.weight;
       r.worker = worker_in_phase[phase - first_phase].at(t.src.is_port ? t_.vertex_name(t.src.port)
                                                                          : gpu_name(t_, t.src.gpu));
       const std::uint32_t qps = t.qps == 0 ? qps_default : t.qps;
@@ -713,6 +718,7 @@ class Simulator {
       const auto plane = static_cast<int>(rng.uniform(planes));
       FlowRecord r;
       r.operation = op;
+      r.weight = m.weight;
       r.instance = i;
       r.worker = kNone;
       r.src_port = t_.port_of(HostId(src), static_cast<int>(rng.uniform(rails)), plane);
@@ -732,15 +738,22 @@ class Simulator {
     const bool series = o_.series_links > 0;
     engine_.set_on_load([this, series](ConstraintId c, TimePs at, double load) {
       const std::uint32_t i = c.value();
-      if (last_load_[i] >= kSaturated * result_.constraints[i].capacity_bps) result_.stats[i].saturated += at - last_change_[i];
+      if (was_saturated(i)) result_.stats[i].saturated += at - last_change_[i];
       last_change_[i] = at;
       last_load_[i] = load;
+      last_capacity_[i] = engine_.capacity(c);
       if (series && log_constraint_.size() < kSeriesLogLimit) {
         log_constraint_.push_back(i);
         log_time_.push_back(at);
         log_load_.push_back(load);
       }
     });
+  }
+
+  // Saturated since the last load change: at >= 99.9 % of the capacity it had then (a degraded link
+  // at its reduced capacity is the bottleneck it is; an idle failed link is not).
+  [[nodiscard]] bool was_saturated(std::uint32_t c) const {
+    return last_load_[c] > 0.0 && last_load_[c] >= kSaturated * last_capacity_[c];
   }
 
   void collect() {
@@ -793,9 +806,7 @@ class Simulator {
       const ConstraintId id(c);
       result_.stats[c].carried_bits = engine_.carried_bits(id);
       result_.stats[c].peak_bps = engine_.peak_load(id);
-      if (last_load_[c] >= kSaturated * result_.constraints[c].capacity_bps) {
-        result_.stats[c].saturated += makespan - last_change_[c];
-      }
+      if (was_saturated(c)) result_.stats[c].saturated += makespan - last_change_[c];
     }
     result_.solves = engine_.solve_count();
     result_.solved_flows = engine_.solved_flows();
@@ -883,6 +894,7 @@ class Simulator {
 
   std::vector<TimePs> last_change_;
   std::vector<double> last_load_;
+  std::vector<double> last_capacity_;  // bits/s at the last load change
   std::vector<std::uint32_t> log_constraint_;
   std::vector<TimePs> log_time_;
   std::vector<double> log_load_;

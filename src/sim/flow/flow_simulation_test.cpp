@@ -241,8 +241,8 @@ TEST(FlowSimulation, IterationsAlternateComputeAndCollective) {
 }
 
 // Per-link statistics: the degraded transfer above carries 2^33 bits over its source NIC link at
-// 200 Gb/s, the whole run: carried = 2^33 bits, peak = 200 Gb/s = half the nominal capacity, never
-// saturated against the nominal 400 Gb/s.
+// 200 Gb/s, the whole run: carried = 2^33 bits, peak = 200 Gb/s = half the nominal capacity, and
+// saturated at its degraded capacity for the whole transfer: 2^33 bits / 200 Gb/s = 42.94967296 ms.
 TEST(FlowSimulation, LinkStatisticsCountBitsAndPeaks) {
   const Topology t = fixture(2, 2, 1);
   Scenario s;
@@ -260,7 +260,7 @@ TEST(FlowSimulation, LinkStatisticsCountBitsAndPeaks) {
   const std::uint32_t nic_up = r.path_pool[r.flows[0].path_begin];
   EXPECT_NEAR(r.stats[nic_up].carried_bits, 8.0 * kGiB, 1.0);
   EXPECT_DOUBLE_EQ(r.stats[nic_up].peak_bps, 200e9);
-  EXPECT_EQ(r.stats[nic_up].saturated, TimePs(0));
+  EXPECT_EQ(r.stats[nic_up].saturated, TimePs(42'949'672'960));
   ASSERT_FALSE(r.series.empty());
   // The busiest links' time series: half utilisation in every bin.
   for (const LinkSeries& series : r.series) {

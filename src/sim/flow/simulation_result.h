@@ -31,7 +31,7 @@ struct ConstraintInfo {
 struct ConstraintStats {
   double carried_bits = 0;
   double peak_bps = 0;
-  TimePs saturated{0};  // time at >= 99.9 % of its nominal capacity
+  TimePs saturated{0};  // time at >= 99.9 % of its capacity at the time (degraded or not)
   std::uint32_t flows = 0;  // flows that crossed it
 };
 
@@ -50,6 +50,7 @@ struct FlowRecord {
   VertexId dst_port;
   std::uint16_t src_udp_port = 0;
   Bytes bytes{0};
+  double weight = 1.0;  // max-min weight (scenario `weight:`)
   TimePs start{-1};
   TimePs end{-1};  // completion (last byte + path latency); -1 when it never completed
   std::uint32_t path_begin = 0;  // into SimulationResult::path_pool (constraint indices), final path

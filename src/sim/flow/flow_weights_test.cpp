@@ -1,0 +1,54 @@
+// Scenario weights reach the engine: the scenario's `weight:` of a transfer is the max-min weight
+// of its flows (sim/flow/flow_simulation.h, traffic/scenario.h).
+#include <gtest/gtest.h>
+
+#include "routing/fabric_fixtures.h"
+#include "sim/flow/flow_simulation.h"
+
+namespace ct {
+namespace {
+
+constexpr std::int64_t kGiB = 1LL << 30;
+
+TransferSpec transfer(const char* name, std::uint32_t src, std::uint32_t dst, double weight) {
+  TransferSpec x;
+  x.name = name;
+  x.src.gpu = src;
+  x.dst.gpu = dst;
+  x.bytes = Bytes(kGiB);
+  x.weight = weight;
+  return x;
+}
+
+// Two transfers of 1 GiB = 2^33 bits from GPU 0 (host 0) to hosts 1 and 2 of the same leaf share
+// host 0's 400 Gb/s NIC link, weights 3 and 1 (one plane, one QP each). Three times
+// the weight, three times the share: 300 and 100 Gb/s. The heavy one ends at 2^33 / 300e9 s =
+// 28,633,115,306.67 ps (rounded to the engine's integer picoseconds); by then the light one has
+// sent a third of its bits, and the remaining 2/3 x 2^33 bits at the full 400 Gb/s take
+// 14,316,557,653.3 ps more: 42,949,672,960 ps in all, the same as both at 200 Gb/s would end
+// (the link is busy throughout). Unweighted, both end together at 42,949,672,960 ps.
+TEST(FlowWeights, ThreeTimesTheWeightThreeTimesTheShare) {
+  Topology t = fixtures::two_tier(1, 1, 3);
+  t.gpus_per_host = 1;
+  Scenario s;
+  s.transfers.push_back(transfer("heavy", 0, 1, 3.0));
+  s.transfers.push_back(transfer("light", 0, 2, 1.0));
+  SimulationFabric fabric;
+  fabric.topology = &t;
+  auto r = simulate_flows(fabric, s);
+  ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+  const double heavy = to_seconds(r->operations[0].iterations[0].end);
+  const double light = to_seconds(r->operations[1].iterations[0].end);
+  EXPECT_NEAR(heavy, 8.0 * kGiB / 300e9, 1e-12);
+  EXPECT_NEAR(light, 8.0 * kGiB / 400e9 * 2, 1e-12);
+  EXPECT_DOUBLE_EQ(r->flows[0].weight, 3.0);
+
+  s.transfers[0].weight = 1.0;
+  auto even = simulate_flows(fabric, s);
+  ASSERT_TRUE(even.ok());
+  EXPECT_EQ(even->operations[0].iterations[0].end, even->operations[1].iterations[0].end);
+  EXPECT_NEAR(to_seconds(even->operations[0].iterations[0].end), 8.0 * kGiB / 400e9 * 2, 1e-12);
+}
+
+}  // namespace
+}  // namespace ct
