@@ -16,16 +16,6 @@ using Json = nlohmann::ordered_json;
 
 constexpr const char* kTierNames[] = {"leaf", "spine", "core"};
 
-// 8192 -> "8,192".
-std::string count_text(long long n) {
-  const std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
 
 std::string tier_name(int tier) { return tier >= 1 && tier <= 3 ? kTierNames[tier - 1] : "?"; }
 

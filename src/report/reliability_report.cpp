@@ -13,16 +13,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string count_text(long long n) {
-  const std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
 // Three significant digits, plain notation down to 0.001, then scientific: "0.0648", "7.91e-06".
 std::string sig(double v) {
   if (v == 0) return "0";

@@ -100,4 +100,14 @@ std::string TextTable::render() const {
   return out;
 }
 
+std::string count_text(long long n) {
+  const std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
 }  // namespace ct

@@ -41,6 +41,9 @@ class TextTable {
 };
 
 // Number of UTF-8 code points in `text` (its width in a terminal for non-wide characters).
+// An integer with thousands separators: 8192 -> "8,192".
+std::string count_text(long long n);
+
 std::size_t display_width(const std::string& text);
 // `text` split at spaces into lines of at most `width` code points (width 0: one line).
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
