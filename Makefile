@@ -34,6 +34,7 @@ bench: build
 # Rewrite the golden files from the current build (review the diff before committing).
 golden: build
 	CT_UPDATE_GOLDEN=1 ./$(BUILD)/tests/golden/golden_test
+	cd $(BUILD) && CT_UPDATE_GOLDEN=1 ctest -R cli_golden -j $(JOBS) >/dev/null
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)
