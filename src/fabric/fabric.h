@@ -1,0 +1,69 @@
+// The Fabric stage: a validated spec built into everything the engines need, once.
+//
+//   Spec --validate--> ValidSpec --build_fabric--> Fabric --(workload)--> engines --> studies --> reports
+//
+// build_fabric() runs every check a design must pass before any engine sees it (the topology can
+// be built from the catalog, the routing block resolves to an ECMP configuration, the backend ports
+// fit the address plan) and returns all diagnostics at once. Every command that needs a fabric gets
+// it from here, so a spec is accepted or refused the same way by `plan`, `topology`, `hash`,
+// `simulate`, `reliability` and `ib`.
+//
+// A Fabric holds the topology, the resolved ECMP configuration, the healthy forwarding state, the
+// per-switch hash functions, a path walker over them, and the name directory (fabric/name_directory.h).
+// It is immutable and movable; the parts refer to each other by address, so they live on the heap
+// and keep their addresses when the Fabric moves. Studies that fail links build their own
+// ForwardingState over fabric.topology().
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "catalog/catalog.h"
+#include "core/result.h"
+#include "fabric/name_directory.h"
+#include "routing/ecmp_config.h"
+#include "routing/forwarding_state.h"
+#include "routing/path_walker.h"
+#include "routing/switch_hashes.h"
+#include "spec/valid_spec.h"
+#include "topology/topology.h"
+
+namespace ct {
+
+class Fabric {
+ public:
+  Fabric(Fabric&&) noexcept;
+  Fabric& operator=(Fabric&&) noexcept;
+  ~Fabric();
+
+  [[nodiscard]] const ValidSpec& spec() const { return parts_->spec; }
+  [[nodiscard]] const Catalog& catalog() const { return parts_->catalog; }
+  [[nodiscard]] const Topology& topology() const { return parts_->topology; }
+  [[nodiscard]] const EcmpConfig& ecmp() const { return parts_->ecmp; }
+  [[nodiscard]] const ForwardingState& forwarding() const { return parts_->forwarding; }
+  [[nodiscard]] const SwitchHashes& hashes() const { return parts_->hashes; }
+  [[nodiscard]] const PathWalker& walker() const { return parts_->walker; }
+  [[nodiscard]] const NameDirectory& names() const { return parts_->names; }
+
+ private:
+  friend Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
+  struct Parts {
+    Parts(const ValidSpec& s, const Catalog& c, Topology t, EcmpConfig e);
+    ValidSpec spec;
+    Catalog catalog;
+    Topology topology;
+    EcmpConfig ecmp;
+    ForwardingState forwarding;
+    SwitchHashes hashes;
+    PathWalker walker;
+    NameDirectory names;
+  };
+  explicit Fabric(std::unique_ptr<const Parts> parts);
+  std::unique_ptr<const Parts> parts_;
+};
+
+// Every check of the build stage, all diagnostics at once (each located at the spec's field).
+// POSTCONDITION: on success the topology is finalized and every part above is consistent with it.
+Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
+
+}  // namespace ct

@@ -1,0 +1,95 @@
+// The Fabric stage: one build, one verdict for every command, and one name directory.
+#include <fstream>
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "fabric/fabric.h"
+#include "io/loaders.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
+
+namespace ct {
+namespace {
+
+using ::testing::HasSubstr;
+
+const Catalog& catalog() {
+  static const Catalog c = load_catalog(CT_SOURCE_DIR "/catalog").value();
+  return c;
+}
+
+std::string lab32_text() {
+  std::ifstream in(CT_SOURCE_DIR "/examples/lab-32.yaml");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Result<Fabric> fabric_of(const std::string& text) {
+  auto valid = validate_reading(read_spec("lab.yaml", text), catalog());
+  if (!valid) return valid.errors();
+  return build_fabric(valid.value(), catalog());
+}
+
+// The lab has 32 hosts x 8 rails on one plane of 2 tiers: 8 leaves of 32 down ports, 32 up ports
+// each, and 32 spines (one port to each leaf per spine: 8 x 32 leaf-spine links).
+TEST(Fabric, BuildsTheLab) {
+  auto f = fabric_of(lab32_text());
+  ASSERT_TRUE(f.ok()) << format_diagnostics(f.errors());
+  EXPECT_EQ(f->topology().host_count, 32);
+  EXPECT_EQ(f->forwarding().leaf_count(), 8u);
+  EXPECT_EQ(&f->walker(), &f->walker());
+  // The parts keep their addresses when the fabric moves.
+  const Topology* before = &f->topology();
+  Fabric moved = std::move(f).value();
+  EXPECT_EQ(&moved.topology(), before);
+}
+
+// The spec names a hash function no switch offers: refused by the build stage, so by every command.
+TEST(Fabric, RefusesAnUnknownHashFunction) {
+  auto f = fabric_of(lab32_text() + "routing:\n  ecmp:\n    hash: crc64\n");
+  ASSERT_FALSE(f.ok());
+  ASSERT_EQ(f.errors().size(), 1u);
+  EXPECT_EQ(f.errors()[0].field, "routing.ecmp.hash");
+  EXPECT_GT(f.errors()[0].where.line, 0);
+  EXPECT_THAT(f.errors()[0].message, HasSubstr("crc64"));
+}
+
+TEST(NameDirectory, ResolvesEveryPrintedName) {
+  auto f = fabric_of(lab32_text());
+  ASSERT_TRUE(f.ok());
+  const Topology& t = f->topology();
+  const SourceLocation cmd{"command line", 0, 0};
+  for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
+    auto r = f->names().vertex(t.vertex_name(VertexId(v)), cmd, "--x");
+    ASSERT_TRUE(r.ok()) << t.vertex_name(VertexId(v));
+    EXPECT_EQ(r.value(), VertexId(v));
+  }
+  // host0/nic0 -- p0/leaf/0 is link 0 (the NIC link of port 0, topology/builder.h).
+  auto l = f->names().links("host0/nic0 -- p0/leaf/0", cmd, "--fail");
+  ASSERT_TRUE(l.ok()) << format_diagnostics(l.errors());
+  EXPECT_EQ(l.value(), std::vector<LinkId>{LinkId(0)});
+  auto by_id = f->names().links("0", cmd, "--fail");
+  ASSERT_TRUE(by_id.ok());
+  EXPECT_EQ(by_id.value(), l.value());
+}
+
+TEST(NameDirectory, SuggestsAndSaysHowLargeTheFabricIs) {
+  auto f = fabric_of(lab32_text());
+  ASSERT_TRUE(f.ok());
+  const SourceLocation cmd{"command line", 0, 0};
+  auto typo = f->names().backend_switch("p0/spnie/3", cmd, "--fib");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_THAT(typo.errors()[0].message, HasSubstr("did you mean 'p0/spine/3'"));
+  auto big = f->names().backend_port("host40/nic0", cmd, "--from");
+  ASSERT_FALSE(big.ok());
+  EXPECT_THAT(big.errors()[0].message, HasSubstr("host0..host31"));
+  auto no_cable = f->names().links("p0/leaf/0 -- p0/leaf/1", cmd, "--fail");
+  ASSERT_FALSE(no_cable.ok());
+  EXPECT_THAT(no_cable.errors()[0].message, HasSubstr("no cable joins p0/leaf/0 and p0/leaf/1"));
+}
+
+}  // namespace
+}  // namespace ct

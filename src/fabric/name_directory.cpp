@@ -1,0 +1,135 @@
+#include "fabric/name_directory.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "routing/port_address.h"
+#include "spec/suggest.h"
+
+namespace ct {
+namespace {
+
+std::uint64_t pair_key(VertexId a, VertexId b) {
+  const std::uint32_t lo = std::min(a.value(), b.value());
+  const std::uint32_t hi = std::max(a.value(), b.value());
+  return (static_cast<std::uint64_t>(hi) << 32) | lo;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+NameDirectory::NameDirectory(const Topology& topology) : topology_(&topology) {}
+
+void NameDirectory::index() const {
+  std::call_once(indexed_, [this] {
+    const Topology& t = *topology_;
+    vertex_by_name_.reserve(t.vertex_count());
+    for (std::uint32_t v = 0; v < t.vertex_count(); ++v) vertex_by_name_.emplace(t.vertex_name(VertexId(v)), VertexId(v));
+    for (std::uint32_t l = 0; l < t.link_count(); ++l) {
+      links_between_[pair_key(t.link_a[l], t.link_b[l])].push_back(LinkId(l));
+    }
+  });
+}
+
+Diagnostic NameDirectory::unknown(std::string_view name, const SourceLocation& where, std::string_view field,
+                                  bool switches_only) const {
+  const Topology& t = *topology_;
+  // Candidates for did-you-mean: every name of the kind asked for (the error path only).
+  const std::string word(name);
+  std::vector<std::string> candidates;
+  for (const auto& [n, v] : vertex_by_name_) {
+    if (switches_only && t.kind[v.value()] != VertexKind::kSwitch) continue;
+    candidates.push_back(n);
+  }
+  std::sort(candidates.begin(), candidates.end());
+  std::string hint = did_you_mean(word, candidates);
+  if (hint.empty()) {
+    hint = fmt::format(" (this fabric has hosts host0..host{} with {} NIC(s) each, {} plane(s), {} tier(s))",
+                       t.host_count - 1, t.ports_per_host, t.planes, t.tiers);
+  }
+  return Diagnostic{where, std::string(field),
+                    fmt::format("no {} named '{}'{}", switches_only ? "switch" : "port or switch", word, hint)};
+}
+
+Result<VertexId> NameDirectory::vertex(std::string_view name, const SourceLocation& where, std::string_view field) const {
+  index();
+  name = trim(name);
+  if (auto it = vertex_by_name_.find(std::string(name)); it != vertex_by_name_.end()) return it->second;
+  if (auto port = backend_port(name, where, field)) return port.value();
+  return unknown(name, where, field, false);
+}
+
+Result<VertexId> NameDirectory::backend_switch(std::string_view name, const SourceLocation& where,
+                                               std::string_view field) const {
+  index();
+  name = trim(name);
+  const Topology& t = *topology_;
+  if (auto it = vertex_by_name_.find(std::string(name)); it != vertex_by_name_.end()) {
+    const auto v = it->second.value();
+    if (t.kind[v] == VertexKind::kSwitch && t.network[v] == Network::kBackend) return it->second;
+    return Diagnostic{where, std::string(field), fmt::format("'{}' is not a backend switch (e.g. p0/leaf/0)", name)};
+  }
+  return unknown(name, where, field, true);
+}
+
+Result<VertexId> NameDirectory::backend_port(std::string_view name, const SourceLocation& where,
+                                             std::string_view field) const {
+  name = trim(name);
+  const std::string text(name);
+  std::optional<VertexId> v;
+  if (auto a = parse_ipv4(text); a && addressable(*topology_)) v = port_of_address(*topology_, *a);
+  if (!v) v = parse_port_name(*topology_, text);
+  if (v) return *v;
+  index();
+  return Diagnostic{unknown(name, where, field, false).where, std::string(field),
+                    fmt::format("'{}' is no backend port (e.g. host0/nic1{}); this fabric has hosts host0..host{}, "
+                                "{} NIC(s) each, {} plane(s)",
+                                text, topology_->planes > 1 ? "/p0" : "", topology_->host_count - 1,
+                                topology_->ports_per_host, topology_->planes)};
+}
+
+Result<std::vector<LinkId>> NameDirectory::links(std::string_view name, const SourceLocation& where,
+                                                 std::string_view field) const {
+  const Topology& t = *topology_;
+  name = trim(name);
+  if (all_digits(name) && name.size() <= 10) {
+    std::uint64_t id = 0;
+    std::from_chars(name.data(), name.data() + name.size(), id);
+    if (id >= t.link_count()) {
+      return Diagnostic{where, std::string(field), fmt::format("link {} does not exist ({} links)", id, t.link_count())};
+    }
+    return std::vector<LinkId>{LinkId(static_cast<std::uint32_t>(id))};
+  }
+  const std::size_t sep = name.find("--");
+  if (sep == std::string_view::npos) {
+    return Diagnostic{where, std::string(field),
+                      fmt::format("'{}' is no link: give a link id or 'A -- B' (e.g. 'p0/leaf/0 -- p0/spine/1')", name)};
+  }
+  auto a = vertex(name.substr(0, sep), where, field);
+  auto b = vertex(name.substr(sep + 2), where, field);
+  Diagnostics errors;
+  if (!a) errors.insert(errors.end(), a.errors().begin(), a.errors().end());
+  if (!b) errors.insert(errors.end(), b.errors().begin(), b.errors().end());
+  if (!errors.empty()) return errors;
+  index();
+  auto it = links_between_.find(pair_key(a.value(), b.value()));
+  if (it == links_between_.end()) {
+    return Diagnostic{where, std::string(field),
+                      fmt::format("no cable joins {} and {}", t.vertex_name(a.value()), t.vertex_name(b.value()))};
+  }
+  return it->second;
+}
+
+}  // namespace ct

@@ -1,0 +1,55 @@
+// One name directory for a built topology: every name a user may type ("host3/gpu0", "gpu26",
+// "host0/nic1", "host0/nic1/p0", "10.1.0.7", "p0/spine/3", "p1/pod2/leaf/0", "fe/leaf/2", a link
+// id or "p0/leaf/0 -- p0/spine/1") resolved in one place, with the same messages everywhere:
+// did-you-mean for near misses (spec/suggest.h) and, when the name is well formed but the fabric is
+// simply smaller ("host40" in a 32-host fabric), a message that says how large it is.
+//
+// Names are the ones Topology::vertex_name / link_name print, so every name the tool prints can be
+// fed back. Lookups are hash-map finds, never linear scans; the maps are built on the first lookup
+// (thread-safe), so a fabric of millions of ports that is only planned never pays for them.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/result.h"
+#include "topology/topology.h"
+
+namespace ct {
+
+class NameDirectory {
+ public:
+  // PRECONDITION: topology.finalize() was called; the topology outlives the directory.
+  explicit NameDirectory(const Topology& topology);
+
+  // Any vertex by its printed name (ports, switches, frontend). `where` and `field` say where the
+  // user typed it (a file:line or the command line; e.g. "--fail", "scenario.faults[2].switch"),
+  // for the diagnostic.
+  [[nodiscard]] Result<VertexId> vertex(std::string_view name, const SourceLocation& where, std::string_view field) const;
+  // A backend switch by name.
+  [[nodiscard]] Result<VertexId> backend_switch(std::string_view name, const SourceLocation& where, std::string_view field) const;
+  // A backend port: "host12/nic3/p1", "host12/nic3" (plane 0), "host12" (NIC 0, plane 0) or its
+  // IPv4 address (routing/port_address.h).
+  [[nodiscard]] Result<VertexId> backend_port(std::string_view name, const SourceLocation& where, std::string_view field) const;
+  // A link id or "A -- B" (every parallel cable between A and B, in id order).
+  [[nodiscard]] Result<std::vector<LinkId>> links(std::string_view name, const SourceLocation& where, std::string_view field) const;
+
+  [[nodiscard]] const Topology& topology() const { return *topology_; }
+
+ private:
+  [[nodiscard]] Diagnostic unknown(std::string_view name, const SourceLocation& where, std::string_view field,
+                                   bool switches_only) const;
+  void index() const;
+  const Topology* topology_;
+  mutable std::once_flag indexed_;
+  mutable std::unordered_map<std::string, VertexId> vertex_by_name_;
+  // Unordered pair of vertices -> its parallel cables.
+  mutable std::unordered_map<std::uint64_t, std::vector<LinkId>> links_between_;
+};
+
+}  // namespace ct
