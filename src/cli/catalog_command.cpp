@@ -4,35 +4,33 @@
 #include <string>
 
 #include "cli/command.h"
-#include "io/loaders.h"
 #include "report/catalog_report.h"
 
 namespace ct::cli {
 
-Runner setup_catalog(CLI::App& app) {
+Runner setup_catalog(CLI::App& app, Context& /*context*/) {
   struct State {
-    CommonOptions common;
+    std::string output;
     std::string kind = "all";
     bool json = false;
     bool zoo = false;
   };
   auto state = std::make_shared<State>();
-  add_common_options(app, state->common);
+  add_output_option(app, state->output);
   CLI::Option* kind_option = app.add_option("--kind", state->kind, "Only this kind: all, nodes, nics, switches, optics")
                    ->check(CLI::IsMember({"all", "nodes", "nics", "switches", "optics"}))
                    ->capture_default_str();
   app.add_flag("--json", state->json, "Print JSON (stable key order) instead of tables");
   app.add_flag("--zoo", state->zoo, "Print the data-center chip zoo: class, bottleneck, example")->excludes(kind_option);
-  return [state]() -> int {
-    auto catalog = load_catalog(state->common.catalog_dir);
-    if (!catalog) return report_errors(catalog.errors());
+  return [state](const Context& context) -> int {
+    const Catalog& catalog = *context.catalog;
     if (state->zoo) {
-      return emit(state->common.output,
-                  state->json ? render_zoo_json(catalog.value()) : render_zoo_text(catalog.value()));
+      return emit(state->output,
+                  state->json ? render_zoo_json(catalog) : render_zoo_text(catalog));
     }
     const CatalogKind kind = parse_catalog_kind(state->kind).value_or(CatalogKind::kAll);
-    return emit(state->common.output, state->json ? render_catalog_json(catalog.value(), kind)
-                                                  : render_catalog_text(catalog.value(), kind));
+    return emit(state->output, state->json ? render_catalog_json(catalog, kind)
+                                                  : render_catalog_text(catalog, kind));
   };
 }
 

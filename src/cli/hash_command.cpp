@@ -37,8 +37,7 @@ constexpr std::uint32_t kMinCouplingSamples = 256;
 constexpr std::uint32_t kMaxCouplingWalks = 1u << 20;
 
 struct HashOptions {
-  CommonOptions common;
-  std::string spec_path;
+  std::string output;
   std::string flows_path;
   int elephants = 2;
   std::vector<std::string> from;
@@ -139,18 +138,11 @@ Result<std::vector<Flow>> make_flows(const HashOptions& o, const Topology& t, co
   return flows;
 }
 
-int run_hash(const HashOptions& o) {
-  auto catalog = load_catalog(o.common.catalog_dir);
-  if (!catalog) return report_errors(catalog.errors());
-  auto spec = load_spec(o.spec_path, catalog.value());
-  if (!spec) return report_errors(spec.errors());
-  auto config = resolve_ecmp_config(spec->routing);
-  if (!config) return report_errors(config.errors());
-  if (const Diagnostics problems = check_buildable(spec.value()); !problems.empty()) return report_errors(problems);
-  const Topology topology = build_topology(spec.value(), catalog.value());
-  if (!addressable(topology)) {
-    return report_errors({usage_error("spec", "the fabric exceeds the address plan (<= 65,536 hosts, 16 rails, 16 planes)")});
-  }
+int run_hash(const HashOptions& o, const Context& context) {
+  const Fabric& fabric = *context.fabric;
+  const Topology& topology = fabric.topology();
+  const auto config = &fabric.ecmp();
+  const ValidSpec* spec = &fabric.spec();
   auto failed = links_of(topology, o.fail);
   if (!failed) return report_errors(failed.errors());
   std::vector<VertexId> fib_switches;
@@ -164,11 +156,11 @@ int run_hash(const HashOptions& o) {
     fib_switches.push_back(*found);
   }
   std::string source;
-  auto flows = make_flows(o, topology, config.value(), source);
+  auto flows = make_flows(o, topology, *config, source);
   if (!flows) return report_errors(flows.errors());
 
   const ForwardingState forwarding(topology, failed.value());
-  const SwitchHashes hashes(topology, config.value());
+  const SwitchHashes& hashes = fabric.hashes();
   const PathWalker walker(forwarding, hashes);
   std::vector<RouteRequest> requests;
   std::vector<BurstPattern> bursts;
@@ -186,7 +178,7 @@ int run_hash(const HashOptions& o) {
 
   HashReportInput in;
   in.spec_name = spec->name;
-  in.spec_file = o.spec_path;
+  in.spec_file = context.spec_path;
   in.topology = &topology;
   in.forwarding = &forwarding;
   in.hashes = &hashes;
@@ -216,14 +208,14 @@ int run_hash(const HashOptions& o) {
     in.comparison = &rows;
     in.comparison_trials = c.trials;
   }
-  return emit(o.common.output, hash_report(in));
+  return emit(o.output, hash_report(in));
 }
 
 }  // namespace
 
-Runner setup_hash(CLI::App& app) {
+Runner setup_hash(CLI::App& app, Context& context) {
   auto o = std::make_shared<HashOptions>();
-  app.add_option("spec", o->spec_path, "Cluster spec (YAML); its routing: block sets the hash")->required();
+  app.add_option("spec", context.spec_path, "Cluster spec (YAML); its routing: block sets the hash")->required();
   app.add_option("flows", o->flows_path, "Explicit flows, YAML or CSV (default: generated elephant flows)");
   app.add_option("--elephants", o->elephants, "Number of generated elephant flows")->check(CLI::Range(1, 1000000))->capture_default_str();
   app.add_option("--from", o->from, "Source ports of the elephants, e.g. host0/nic0,host1/nic0 (default: the first leaf's)")
@@ -244,8 +236,8 @@ Runner setup_hash(CLI::App& app) {
   app.add_option("--fail", o->fail, "Failed link: an id or 'a -- b' (every parallel cable); repeatable");
   app.add_option("--fib", o->fib, "Print the whole forwarding table of a switch, e.g. p0/spine/0; repeatable");
   app.add_option("--max-listed", o->max_listed, "Paths, links, groups and collisions listed at most")->capture_default_str();
-  add_common_options(app, o->common);
-  return [o] { return run_hash(*o); };
+  add_output_option(app, o->output);
+  return [o](const Context& c) { return run_hash(*o, c); };
 }
 
 }  // namespace ct::cli

@@ -38,8 +38,7 @@ namespace ct::cli {
 namespace {
 
 struct IbOptions {
-  CommonOptions common;
-  std::string spec_path;
+  std::string output;
   std::string ibnetdiscover_path;
   int plane = 0;
   std::string engine = "ftree";
@@ -67,8 +66,8 @@ struct LoadedFabric {
   std::string origin;
 };
 
-Result<LoadedFabric> load_fabric(const IbOptions& o) {
-  if (o.spec_path.empty() == o.ibnetdiscover_path.empty()) {
+Result<LoadedFabric> load_fabric(const IbOptions& o, const Context& context) {
+  if (context.spec_path.empty() == o.ibnetdiscover_path.empty()) {
     return Diagnostic{{}, "", "give either a cluster SPEC or --ibnetdiscover FILE"};
   }
   if (!o.ibnetdiscover_path.empty()) {
@@ -78,15 +77,9 @@ Result<LoadedFabric> load_fabric(const IbOptions& o) {
     if (!fabric) return fabric.errors();
     return LoadedFabric{std::move(fabric).value(), o.ibnetdiscover_path};
   }
-  auto catalog = load_catalog(o.common.catalog_dir);
-  if (!catalog) return catalog.errors();
-  auto spec = load_spec(o.spec_path, catalog.value());
-  if (!spec) return spec.errors();
-  if (Diagnostics problems = check_buildable(spec.value()); !problems.empty()) return problems;
-  const Topology topology = build_topology(spec.value(), catalog.value());
-  auto fabric = fabric_from_topology(topology, o.plane);
+  auto fabric = fabric_from_topology(context.fabric->topology(), o.plane);
   if (!fabric) return fabric.errors();
-  return LoadedFabric{std::move(fabric).value(), fmt::format("plane {} of {}", o.plane, o.spec_path)};
+  return LoadedFabric{std::move(fabric).value(), fmt::format("plane {} of {}", o.plane, context.spec_path)};
 }
 
 Result<std::vector<IbNodeId>> load_node_list(const IbFabric& fabric, const std::string& path) {
@@ -168,12 +161,12 @@ Result<IbRouting> routing_for(const IbFabric& fabric, const IbRoutingOptions& ro
 // The degraded fabric failed (e.g. ftree refuses it): the report so far goes to stdout, never to
 // an -o file, so a file is written only by a run that exits 0.
 int fail_after(const IbOptions& o, const std::string& partial, const Diagnostics& errors) {
-  if (o.common.output.empty() || o.common.output == "-") emit("", partial);
+  if (o.output.empty() || o.output == "-") emit("", partial);
   return report_errors(errors);
 }
 
-int run_route(const IbOptions& o) {
-  auto loaded = load_fabric(o);
+int run_route(const IbOptions& o, const Context& context) {
+  auto loaded = load_fabric(o, context);
   if (!loaded) return report_errors(loaded.errors());
   IbFabric fabric = std::move(loaded.value().fabric);
   auto ro = routing_options(fabric, o);
@@ -196,7 +189,7 @@ int run_route(const IbOptions& o) {
   if (!o.lft_path.empty()) {
     if (int rc = emit(o.lft_path, lft); rc != kExitOk) return rc;
   }
-  return emit(o.common.output, out);
+  return emit(o.output, out);
 }
 
 Result<std::uint32_t> destination_lid(const IbFabric& fabric, const IbRouting& routing, const std::string& key) {
@@ -232,8 +225,8 @@ Result<std::string> trace_text(const IbFabric& fabric, const IbRoutingOptions& r
   return format_trace(fabric, routed.value(), trace, lid.value());
 }
 
-int run_trace(const IbOptions& o) {
-  auto loaded = load_fabric(o);
+int run_trace(const IbOptions& o, const Context& context) {
+  auto loaded = load_fabric(o, context);
   if (!loaded) return report_errors(loaded.errors());
   IbFabric fabric = std::move(loaded.value().fabric);
   auto ro = routing_options(fabric, o);
@@ -249,30 +242,32 @@ int run_trace(const IbOptions& o) {
     if (!after) return fail_after(o, out, after.errors());
     out += after.value();
   }
-  return emit(o.common.output, out);
+  return emit(o.output, out);
 }
 
-int run_export(const IbOptions& o) {
-  auto loaded = load_fabric(o);
+int run_export(const IbOptions& o, const Context& context) {
+  auto loaded = load_fabric(o, context);
   if (!loaded) return report_errors(loaded.errors());
   IbFabric fabric = std::move(loaded.value().fabric);
   if (!o.failures.empty()) {
     auto removed = apply_failures(fabric, o.failures);
     if (!removed) return report_errors(removed.errors());
   }
-  if (!o.with_lids) return emit(o.common.output, write_ibnetdiscover(fabric, nullptr));
+  if (!o.with_lids) return emit(o.output, write_ibnetdiscover(fabric, nullptr));
   auto lids = assign_lids(fabric, o.lmc);
   if (!lids) return report_errors(lids.errors());
-  return emit(o.common.output, write_ibnetdiscover(fabric, &lids.value()));
+  return emit(o.output, write_ibnetdiscover(fabric, &lids.value()));
 }
 
-void add_fabric_options(CLI::App& app, IbOptions& o, bool positional_spec) {
-  if (positional_spec) app.add_option("spec", o.spec_path, "Cluster spec (YAML)");
-  else app.add_option("--spec", o.spec_path, "Cluster spec (YAML)");
+void add_fabric_options(CLI::App& app, IbOptions& o, std::string& spec_path, bool positional_spec) {
+  // --catalog belongs to `ib` (main.cpp); it may follow the subcommand's own options.
+  app.fallthrough();
+  if (positional_spec) app.add_option("spec", spec_path, "Cluster spec (YAML)");
+  else app.add_option("--spec", spec_path, "Cluster spec (YAML)");
   app.add_option("--ibnetdiscover", o.ibnetdiscover_path, "Read the fabric from ibnetdiscover output (or an ibsim net file)");
   app.add_option("--plane", o.plane, "Backend plane of the spec to model (an IB subnet is one plane)")->capture_default_str();
   app.add_option("--fail", o.failures, "Remove cables: NODE:PORT, NODE,NODE (all cables between) or NODE (all its cables)");
-  add_common_options(app, o.common);
+  add_output_option(app, o.output);
 }
 
 void add_engine_options(CLI::App& app, IbOptions& o) {
@@ -287,11 +282,11 @@ void add_engine_options(CLI::App& app, IbOptions& o) {
 
 }  // namespace
 
-Runner setup_ib(CLI::App& app) {
+Runner setup_ib(CLI::App& app, Context& context) {
   auto o = std::make_shared<IbOptions>();
   app.require_subcommand(1);
   CLI::App* route = app.add_subcommand("route", "Assign LIDs, route with an OpenSM engine, check and print the result");
-  add_fabric_options(*route, *o, true);
+  add_fabric_options(*route, *o, context.spec_path, true);
   add_engine_options(*route, *o);
   route->add_option("--lft", o->lft_path, "Write the LFTs in dump_fts format to this file");
   route->add_option("--check-lft", o->lft_in,
@@ -303,16 +298,16 @@ Runner setup_ib(CLI::App& app) {
   CLI::App* trace = app.add_subcommand("trace", "Print the hop-by-hop path from SRC to DST, like ibtracert");
   trace->add_option("src", o->source, "Source CA: NODE or NODE:PORT")->required();
   trace->add_option("dst", o->destination, "Destination: a node, or a LID")->required();
-  add_fabric_options(*trace, *o, false);
+  add_fabric_options(*trace, *o, context.spec_path, false);
   add_engine_options(*trace, *o);
   CLI::App* exp = app.add_subcommand("export", "Write the fabric in ibnetdiscover format (an ibsim net file)");
-  add_fabric_options(*exp, *o, true);
+  add_fabric_options(*exp, *o, context.spec_path, true);
   exp->add_flag("--lids", o->with_lids, "Annotate the LIDs our assignment gives (ibsim then presets them)");
   exp->add_option("--lmc", o->lmc, "LMC for --lids")->check(CLI::Range(0, 7));
-  return [o, route, trace, exp] {
-    if (route->parsed()) return run_route(*o);
-    if (trace->parsed()) return run_trace(*o);
-    if (exp->parsed()) return run_export(*o);
+  return [o, route, trace, exp](const Context& c) {
+    if (route->parsed()) return run_route(*o, c);
+    if (trace->parsed()) return run_trace(*o, c);
+    if (exp->parsed()) return run_export(*o, c);
     return kExitUsage;
   };
 }

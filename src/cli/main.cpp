@@ -1,44 +1,79 @@
-// clustertwin: a digital twin of an AI cluster's networks. This file only lists the subcommands;
-// each one lives in its own <name>_command.cpp.
+// clustertwin: a digital twin of an AI cluster's networks. This file lists the subcommands with the
+// stage each needs (cli/command.h), loads that stage once, and runs the command; each command lives
+// in its own <name>_command.cpp.
+#include <algorithm>
+#include <iostream>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/command.h"
+#include "io/loaders.h"
+#include "spec/suggest.h"
 
 namespace ct::cli {
-Runner setup_catalog(CLI::App& app);
-Runner setup_hash(CLI::App& app);
-Runner setup_ib(CLI::App& app);
-Runner setup_plan(CLI::App& app);
-Runner setup_reliability(CLI::App& app);
-Runner setup_simulate(CLI::App& app);
-Runner setup_topology(CLI::App& app);
+Runner setup_catalog(CLI::App& app, Context& context);
+Runner setup_hash(CLI::App& app, Context& context);
+Runner setup_ib(CLI::App& app, Context& context);
+Runner setup_plan(CLI::App& app, Context& context);
+Runner setup_reliability(CLI::App& app, Context& context);
+Runner setup_simulate(CLI::App& app, Context& context);
+Runner setup_topology(CLI::App& app, Context& context);
 
 namespace {
 const Command kCommands[] = {
-    {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", setup_catalog},
+    {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", Stage::kCatalog, false, setup_catalog},
     {"hash", "ECMP on the built fabric: paths, collisions and why, Monte Carlo vs closed forms, alternatives",
-     setup_hash},
-    {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps", setup_ib},
-    {"plan", "Size the backend fabric of a cluster spec: BOM, power, bisection, limits, failure domains", setup_plan},
+     Stage::kFabric, false, setup_hash},
+    {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps",
+     Stage::kFabric, true, setup_ib},
+    {"plan", "Size the backend fabric of a cluster spec: BOM, power, bisection, limits, failure domains",
+     Stage::kFabric, false, setup_plan},
     {"reliability", "Failure probabilities of the backend network and their cost to a training job, 1 vs 2 vs 4 planes",
-     setup_reliability},
+     Stage::kFabric, false, setup_reliability},
     {"simulate", "Flow-level simulation of collectives, transfers and faults: times, busbw, waiting, bottlenecks",
-     setup_simulate},
-    {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", setup_topology},
+     Stage::kFabric, false, setup_simulate},
+    {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", Stage::kFabric, false,
+     setup_topology},
 };
+
+// "clustertwin frob": name the unknown command and the closest one, as a usage error.
+bool unknown_command(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  const std::string word = argv[1];
+  std::vector<std::string> names;
+  for (const auto& c : kCommands) names.emplace_back(c.name);
+  if (std::find(names.begin(), names.end(), word) != names.end()) return false;
+  std::cerr << "clustertwin: unknown command '" << word << "'" << did_you_mean(word, names)
+            << "; run 'clustertwin --help' for the list\n";
+  return true;
+}
+
 }  // namespace
 }  // namespace ct::cli
 
 int main(int argc, char** argv) {
   using namespace ct::cli;
+  if (unknown_command(argc, argv)) return kExitUsage;
   CLI::App app{"clustertwin: a digital twin of an AI cluster's networks"};
   app.require_subcommand(1);
-  std::vector<std::pair<CLI::App*, Runner>> runners;
-  for (const auto& command : kCommands) {
+  struct Entry {
+    const Command* command;
+    CLI::App* app;
+    Runner run;
+  };
+  std::vector<Entry> entries;
+  std::vector<Context> contexts(std::size(kCommands));
+  for (std::size_t i = 0; i < std::size(kCommands); ++i) {
+    const Command& command = kCommands[i];
     CLI::App* sub = app.add_subcommand(command.name, command.help);
-    runners.emplace_back(sub, command.setup(*sub));
+    Context& context = contexts[i];
+    if (command.stage != Stage::kNone) {
+      context.catalog_dir = ct::default_catalog_dir();
+      sub->add_option("--catalog", context.catalog_dir, "Hardware catalog folder (default: $CLUSTERTWIN_CATALOG or the built-in)");
+    }
+    entries.push_back(Entry{&command, sub, command.setup(*sub, context)});
   }
   try {
     app.parse(argc, argv);
@@ -46,8 +81,14 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  for (auto& [sub, run] : runners) {
-    if (sub->parsed()) return run();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i].app->parsed()) continue;
+    Context& context = contexts[i];
+    if (const auto errors = load_stage(entries[i].command->stage, entries[i].command->spec_optional, context);
+        !errors.empty()) {
+      return report_errors(errors);
+    }
+    return entries[i].run(context);
   }
   return kExitUsage;
 }

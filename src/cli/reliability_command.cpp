@@ -12,19 +12,13 @@
 
 #include "analysis/reliability_study.h"
 #include "cli/command.h"
-#include "io/files.h"
-#include "io/loaders.h"
 #include "report/reliability_report.h"
-#include "spec/spec_parser.h"
-#include "spec/validate.h"
-#include "topology/builder.h"
 
 namespace ct::cli {
 namespace {
 
 struct ReliabilityOptions {
-  CommonOptions common;
-  std::string spec_path;
+  std::string output;
   bool json = false;
   int trials = 1000;
   std::uint64_t seed = 1;
@@ -64,32 +58,25 @@ void apply_options(const ReliabilityOptions& o, const Catalog& catalog, Reliabil
   }
 }
 
-int run_reliability(const ReliabilityOptions& options) {
-  auto catalog = load_catalog(options.common.catalog_dir);
-  if (!catalog) return report_errors(catalog.errors());
-  auto text = read_text_file(options.spec_path);
-  if (!text) return report_errors(text.errors());
-  const SpecReading reading = read_spec(options.spec_path, text.value());
-  auto valid = validate_reading(reading, catalog.value());
-  if (!valid) return report_errors(valid.errors());
-  if (const Diagnostics problems = check_buildable(valid.value()); !problems.empty()) return report_errors(problems);
-  if (options.job_gpus > valid->gpu_count()) {
-    return report_errors({{{options.spec_path, 0, 0}, "--job-gpus",
-                           "more GPUs than the cluster's " + std::to_string(valid->gpu_count())}});
+int run_reliability(const ReliabilityOptions& options, const Context& context) {
+  const ValidSpec& valid = context.fabric->spec();
+  if (options.job_gpus > valid.gpu_count()) {
+    return report_errors({{{"command line", 0, 0}, "--job-gpus",
+                           "more GPUs than the cluster's " + std::to_string(valid.gpu_count())}});
   }
-  ReliabilityInputs inputs = reliability_inputs(valid->reliability);
-  apply_options(options, catalog.value(), inputs);
+  ReliabilityInputs inputs = reliability_inputs(valid.reliability);
+  apply_options(options, *context.catalog, inputs);
   const MonteCarloOptions mc{.seed = options.seed, .trials = options.trials, .threads = options.threads};
-  auto study = study_reliability(reading.spec, valid.value(), catalog.value(), inputs, mc);
+  auto study = study_reliability(*context.raw_spec, valid, *context.catalog, inputs, mc);
   if (!study) return report_errors(study.errors());
-  return emit(options.common.output, options.json ? to_json(study.value()) : to_text(study.value()));
+  return emit(options.output, options.json ? to_json(study.value()) : to_text(study.value()));
 }
 
 }  // namespace
 
-Runner setup_reliability(CLI::App& app) {
+Runner setup_reliability(CLI::App& app, Context& context) {
   auto o = std::make_shared<ReliabilityOptions>();
-  app.add_option("spec", o->spec_path, "Cluster spec (YAML)")->required();
+  app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
   app.add_flag("--json", o->json, "Print JSON (stable key order) instead of tables");
   app.add_option("--trials", o->trials, "Monte Carlo trials")->check(CLI::Range(1, 10'000'000))->capture_default_str();
   app.add_option("--seed", o->seed, "Monte Carlo seed")->capture_default_str();
@@ -112,8 +99,8 @@ Runner setup_reliability(CLI::App& app) {
       ->check(CLI::IsMember({"drain", "continue"}));
   app.add_option("--split", o->split, "Traffic over paths after a failure: ecmp (static) or adaptive")
       ->check(CLI::IsMember({"ecmp", "adaptive"}));
-  add_common_options(app, o->common);
-  return [o] { return run_reliability(*o); };
+  add_output_option(app, o->output);
+  return [o](const Context& c) { return run_reliability(*o, c); };
 }
 
 }  // namespace ct::cli

@@ -35,8 +35,7 @@ namespace {
 constexpr const char* kCommandLine = "<command line>";
 
 struct SimulateOptions {
-  CommonOptions common;
-  std::string spec_path;
+  std::string output;
   std::string scenario_path;
   bool json = false;
   std::string csv_links;
@@ -176,7 +175,7 @@ Diagnostics flag_diagnostics(const SimulateOptions& o, Diagnostics errors) {
   return errors;
 }
 
-Result<Scenario> load_scenario(const SimulateOptions& o, const Topology& topology) {
+Result<Scenario> load_scenario(const SimulateOptions& o, const std::string& spec_path, const Topology& topology) {
   if (!o.scenario_path.empty()) {
     auto text = read_text_file(o.scenario_path);
     if (!text) return text.errors();
@@ -187,8 +186,8 @@ Result<Scenario> load_scenario(const SimulateOptions& o, const Topology& topolog
     if (!parsed) return flag_diagnostics(o, parsed.errors());
     return parsed;
   }
-  auto spec_text = read_text_file(o.spec_path);
-  if (spec_text && has_scenario_block(spec_text.value())) return parse_scenario(o.spec_path, spec_text.value(), topology);
+  auto spec_text = read_text_file(spec_path);
+  if (spec_text && has_scenario_block(spec_text.value())) return parse_scenario(spec_path, spec_text.value(), topology);
   return Diagnostic{{kCommandLine, 0, 0}, "--scenario",
                     "nothing to simulate: give --scenario FILE, a `scenario:` block in the spec, or --collective KIND "
                     "--bytes SIZE"};
@@ -209,16 +208,11 @@ Diagnostics check_destinations(const std::vector<std::string>& paths) {
   return problems;
 }
 
-int run_simulate(const SimulateOptions& o) {
-  auto catalog = load_catalog(o.common.catalog_dir);
-  if (!catalog) return report_errors(catalog.errors());
-  auto spec = load_spec(o.spec_path, catalog.value());
-  if (!spec) return report_errors(spec.errors());
-  auto ecmp = resolve_ecmp_config(spec->routing);
-  if (!ecmp) return report_errors(ecmp.errors());
-  if (const Diagnostics problems = check_buildable(spec.value()); !problems.empty()) return report_errors(problems);
-  const Topology topology = build_topology(spec.value(), catalog.value());
-  auto scenario = load_scenario(o, topology);
+int run_simulate(const SimulateOptions& o, const Context& context) {
+  const Fabric& built = *context.fabric;
+  const ValidSpec* spec = &built.spec();
+  const Topology& topology = built.topology();
+  auto scenario = load_scenario(o, context.spec_path, topology);
   if (!scenario) return report_errors(scenario.errors());
   if (scenario->empty()) {
     return report_errors({Diagnostic{{scenario->file, 0, 0}, "scenario", "the scenario has no collective, transfer or mice"}});
@@ -226,7 +220,7 @@ int run_simulate(const SimulateOptions& o) {
 
   SimulationFabric fabric;
   fabric.topology = &topology;
-  fabric.ecmp = ecmp.value();
+  fabric.ecmp = built.ecmp();
   fabric.nvlink_bytes_per_s = spec->node.nvlink_bytes_per_s;
   StderrProgress progress;
   SimulationOptions options;
@@ -244,7 +238,7 @@ int run_simulate(const SimulateOptions& o) {
                          spec->node_count, spec->backend.planes,
                          scenario->name.empty() ? scenario->file : scenario->name, path_model_name(scenario->paths));
   in.top_links = o.top;
-  if (const Diagnostics unwritable = check_destinations({o.csv_links, o.csv_flows, o.csv_series, o.common.output});
+  if (const Diagnostics unwritable = check_destinations({o.csv_links, o.csv_flows, o.csv_series, o.output});
       !unwritable.empty()) {
     return report_errors(unwritable);
   }
@@ -253,14 +247,14 @@ int run_simulate(const SimulateOptions& o) {
     if (path->empty()) continue;
     if (const int rc = emit(*path, text(in)); rc != kExitOk) return rc;
   }
-  return emit(o.common.output, o.json ? simulate_json(in) : simulate_text(in));
+  return emit(o.output, o.json ? simulate_json(in) : simulate_text(in));
 }
 
 }  // namespace
 
-Runner setup_simulate(CLI::App& app) {
+Runner setup_simulate(CLI::App& app, Context& context) {
   auto o = std::make_shared<SimulateOptions>();
-  app.add_option("spec", o->spec_path, "Cluster spec (YAML)")->required();
+  app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
   app.add_option("--scenario", o->scenario_path, "Scenario file (YAML with a `scenario:` block)");
   app.add_flag("--json", o->json, "JSON instead of text");
   app.add_option("--csv-links", o->csv_links, "Write per-link utilization as CSV to this file");
@@ -282,8 +276,8 @@ Runner setup_simulate(CLI::App& app) {
   app.add_option("--fail", o->fail, "LINK@TIME: a link, port or switch goes down");
   app.add_option("--repair", o->repair, "LINK@TIME: it comes back");
   app.add_option("--convergence", o->convergence, "Routing convergence after a failure or repair, e.g. 50us");
-  add_common_options(app, o->common);
-  return [o] { return run_simulate(*o); };
+  add_output_option(app, o->output);
+  return [o](const Context& c) { return run_simulate(*o, c); };
 }
 
 }  // namespace ct::cli
