@@ -39,6 +39,10 @@ struct GoldenCase {
   std::string file;     // name in tests/golden/expected/
 };
 
+// GoogleTest prints a parameter it cannot format as its bytes, which made ctest's names hundreds of
+// characters long (and different every run): print the file name instead.
+void PrintTo(const GoldenCase& c, std::ostream* out) { *out << c.file; }
+
 std::vector<GoldenCase> golden_cases() {
   std::vector<std::string> stems;
   for (const auto& entry : fs::directory_iterator(kExamples)) {
