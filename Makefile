@@ -6,7 +6,7 @@ BUILD ?= build
 SAN_BUILD ?= build-san
 EXAMPLE ?= examples/b300-dual-plane.yaml
 
-.PHONY: deps build demo test test-release test-sanitize bench golden clean
+.PHONY: deps build demo test test-release test-sanitize bench golden docs clean
 
 deps:
 	@bash scripts/setup.sh
@@ -35,6 +35,10 @@ bench: build
 golden: build
 	CT_UPDATE_GOLDEN=1 ./$(BUILD)/tests/golden/golden_test
 	cd $(BUILD) && CT_UPDATE_GOLDEN=1 ctest -R cli_golden -j $(JOBS) >/dev/null
+
+# Regenerate the architecture picture from its source.
+docs: deps
+	dot -Tsvg docs/architecture.dot -o docs/architecture.svg
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)
