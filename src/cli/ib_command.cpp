@@ -77,16 +77,16 @@ Result<LoadedFabric> load_fabric(const IbOptions& o, const Context& context) {
     if (!fabric) return fabric.errors();
     return LoadedFabric{std::move(fabric).value(), o.ibnetdiscover_path};
   }
-  auto fabric = fabric_from_topology(context.fabric->topology(), o.plane);
+  auto fabric = fabric_from_topology(context.fabric->topology(), o.plane, context.spec_path);
   if (!fabric) return fabric.errors();
   return LoadedFabric{std::move(fabric).value(), fmt::format("plane {} of {}", o.plane, context.spec_path)};
 }
 
-Result<std::vector<IbNodeId>> load_node_list(const IbFabric& fabric, const std::string& path) {
+Result<std::vector<IbNodeId>> load_node_list(const IbFabric& fabric, const std::string& path, IbNodeType type) {
   if (path.empty()) return std::vector<IbNodeId>{};
   auto text = read_text_file(path);
   if (!text) return text.errors();
-  return parse_node_list(fabric, text.value(), path);
+  return parse_node_list(fabric, text.value(), path, type);
 }
 
 Result<IbRoutingOptions> routing_options(const IbFabric& fabric, const IbOptions& o) {
@@ -96,10 +96,10 @@ Result<IbRoutingOptions> routing_options(const IbFabric& fabric, const IbOptions
   else r.engine = IbEngine::kFatTree;
   r.lmc = o.lmc;
   r.threads = o.threads;
-  auto roots = load_node_list(fabric, o.roots_path);
+  auto roots = load_node_list(fabric, o.roots_path, IbNodeType::kSwitch);
   if (!roots) return roots.errors();
   r.roots = std::move(roots).value();
-  auto cns = load_node_list(fabric, o.cn_path);
+  auto cns = load_node_list(fabric, o.cn_path, IbNodeType::kCa);
   if (!cns) return cns.errors();
   r.compute_nodes = std::move(cns).value();
   return r;

@@ -25,10 +25,11 @@ Result<IbNodeId> find_node(const IbFabric& fabric, std::string_view key) {
       if (const auto port = fabric.find_port_by_guid(guid)) return port->node;
     }
   }
-  return Diagnostic{{}, "node", fmt::format("no node named \"{}\" (give a node id, description or GUID)", key)};
+  return Diagnostic{{"command line", 0, 0}, "node", fmt::format("no node named \"{}\" (give a node id, description or GUID)", key)};
 }
 
-Result<std::vector<IbNodeId>> parse_node_list(const IbFabric& fabric, std::string_view text, const std::string& file) {
+Result<std::vector<IbNodeId>> parse_node_list(const IbFabric& fabric, std::string_view text, const std::string& file,
+                                              std::optional<IbNodeType> required) {
   std::vector<IbNodeId> nodes;
   Diagnostics errors;
   int line_no = 0;
@@ -47,7 +48,24 @@ Result<std::vector<IbNodeId>> parse_node_list(const IbFabric& fabric, std::strin
       errors.push_back({{file, line_no, 1}, "node", node.errors()[0].message});
       continue;
     }
+    if (required && fabric.type[node.value().value()] != *required) {
+      const bool want_switch = *required == IbNodeType::kSwitch;
+      errors.push_back({{file, line_no, 1},
+                        "node",
+                        fmt::format("\"{}\" is {}, not {}: this file names {}", line,
+                                    want_switch ? fmt::format("a CA (\"{}\")", fabric.label(node.value()))
+                                                : fmt::format("a switch (\"{}\")", fabric.label(node.value())),
+                                    want_switch ? "a switch" : "a CA",
+                                    want_switch ? "root switches (OpenSM's root_guid_file)"
+                                                : "compute-node CAs (OpenSM's cn_guid_file)")});
+      continue;
+    }
     nodes.push_back(node.value());
+  }
+  if (errors.empty() && nodes.empty()) {
+    errors.push_back({{file, 1, 0}, "node",
+                      text.empty() ? "the file is empty: expected one node id, description or GUID per line"
+                                   : "the file names no node: expected one node id, description or GUID per line"});
   }
   if (!errors.empty()) return errors;
   return nodes;
@@ -57,7 +75,7 @@ Result<std::size_t> apply_failures(IbFabric& fabric, const std::vector<std::stri
   std::size_t removed = 0;
   for (const std::string& spec : failures) {
     auto fail = [&](const std::string& why) {
-      return Diagnostic{{}, "fail", fmt::format("--fail \"{}\": {}", spec, why)};
+      return Diagnostic{{"command line", 0, 0}, "--fail", fmt::format("\"{}\": {}", spec, why)};
     };
     const std::string_view s = spec;
     if (const auto comma = s.find(','); comma != std::string_view::npos) {

@@ -15,7 +15,9 @@
 // always allowed; a missing cable makes both OpenSM and us refuse ftree unless roots are given
 // (OpenSM then falls back to minhop), and with roots both route around it.
 //
-// Routing, for each leaf in fabric order, for each CN port in port order, for each of its LIDs
+// Routing, for each leaf in node GUID order (OpenSM orders leaves by the tuples of its fabric
+// indexing; GUID order keeps the result independent of the input file's order, and is the
+// builder's fabric order), for each CN port in port order, for each of its LIDs
 // (route-down-by-going-up; counters live on the ports and groups of the lower switch of a cable):
 //   at switch s (first the leaf): give every switch below s that has no shorter route yet a route
 //   up to s, choosing within a down group the port least used by such upward routes (count it when
@@ -27,7 +29,7 @@
 //   Leaves with fewer CNs than the fullest leaf route "dummy" destinations: the same main path up
 //   to a root, counted at every level, with no LFT written, so all leaves keep the pattern of the
 //   full tree (OpenSM's dummy HCAs).
-// Then non-CN CAs the same way (counted), then the switches' own LIDs by up/down on the same ranks
+// Then non-CN CAs the same way (counted, switches in GUID order), then the switches' own LIDs by up/down on the same ranks
 // (uncounted; OpenSM routes them by secondary ftree paths and leaves some root-to-root LIDs out).
 // All routes are up*/down* on the ranks, so there is no credit loop. On an intact k-ary fat tree
 // each up group carries the same number of destinations and shift permutations are contention-free.
@@ -89,7 +91,7 @@ class FatTree {
         down_by_going_up(leaf, SwitchGraph::kNone, 0, false, true, 0);
       }
     }
-    for (std::uint32_t s = 0; s < graph_.size(); ++s) {
+    for (const std::uint32_t s : graph_.guid_order()) {
       for (const auto& ca : graph_.cas(s)) {
         if (is_cn_[ca.ca.value()]) continue;
         const auto base = routing_.lids.base_lid(ca.ca, ca.ca_port);
@@ -159,29 +161,31 @@ class FatTree {
   std::string name(std::uint32_t s) const { return fmt::format("'{}'", fabric_.label(graph_.node(s))); }
 
   Diagnostics validate(bool strict) {
-    auto fail = [&](std::string what) {
-      return Diagnostics{Diagnostic{{}, "engine",
-                                    "ftree: the fabric is not a fat tree: " + what +
-                                        ". OpenSM's ftree refuses it too when no root file is given and falls "
-                                        "back to minhop; name the roots (--roots) to route it anyway, or use "
-                                        "--engine updn or minhop"}};
+    // Located at the switch at fault (its line in the fabric's file), or at the whole fabric.
+    auto fail = [&](std::uint32_t at, std::string what) {
+      const IbNodeId node = at == SwitchGraph::kNone ? IbNodeId::invalid() : graph_.node(at);
+      return Diagnostics{fabric_diagnostic(fabric_, node, "engine",
+                                           "ftree: the fabric is not a fat tree: " + what +
+                                               ". OpenSM's ftree refuses it too when no root file is given and falls "
+                                               "back to minhop; name the roots (--roots) to route it anyway, or use "
+                                               "--engine updn or minhop")};
     };
-    for (std::uint32_t s = 0; s < graph_.size(); ++s) {
-      if (ranks_.rank[s] == IbRanks::kUnranked) return fail(fmt::format("switch {} is not connected to the root switches", name(s)));
+    for (const std::uint32_t s : graph_.guid_order()) {
+      if (ranks_.rank[s] == IbRanks::kUnranked) return fail(s, fmt::format("switch {} is not connected to the root switches", name(s)));
       if (!cn_ports(s).empty()) leaves_.push_back(s);
     }
-    if (leaves_.empty()) return fail("no switch has a compute node");
+    if (leaves_.empty()) return fail(SwitchGraph::kNone, "no switch has a compute node");
     for (const auto leaf : leaves_) {
       if (ranks_.rank[leaf] != ranks_.max_rank) {
-        return fail(fmt::format("leaf switch {} (it has compute nodes) is at rank {}, but the tree is {} ranks deep",
+        return fail(leaf, fmt::format("leaf switch {} (it has compute nodes) is at rank {}, but the tree is {} ranks deep",
                                 name(leaf), ranks_.rank[leaf], ranks_.max_rank + 1));
       }
     }
-    if (ranks_.max_rank < 1) return fail("a fat tree needs at least two switch ranks (leaves below roots)");
+    if (ranks_.max_rank < 1) return fail(SwitchGraph::kNone, "a fat tree needs at least two switch ranks (leaves below roots)");
     if (!strict) return {};
     std::vector<std::uint32_t> reference(static_cast<std::size_t>(ranks_.max_rank) + 1, SwitchGraph::kNone);
     auto size = [&](std::uint32_t g) { return groups_[g].end - groups_[g].begin; };
-    for (std::uint32_t s = 0; s < graph_.size(); ++s) {
+    for (const std::uint32_t s : graph_.guid_order()) {
       const int r = ranks_.rank[s];
       auto& ref = reference[static_cast<std::size_t>(r)];
       if (ref == SwitchGraph::kNone) {
@@ -190,22 +194,22 @@ class FatTree {
       }
       const bool leaf_rank = r == ranks_.max_rank;
       if (up_[s].size() != up_[ref].size()) {
-        return fail(fmt::format("switches of rank {} differ in up port groups: {} has {}, {} has {} (a missing cable?)", r,
+        return fail(s, fmt::format("switches of rank {} differ in up port groups: {} has {}, {} has {} (a missing cable?)", r,
                                 name(ref), up_[ref].size(), name(s), up_[s].size()));
       }
       if (!leaf_rank && down_[s].size() != down_[ref].size()) {
-        return fail(fmt::format("switches of rank {} differ in down port groups: {} has {}, {} has {} (a missing cable?)", r,
+        return fail(s, fmt::format("switches of rank {} differ in down port groups: {} has {}, {} has {} (a missing cable?)", r,
                                 name(ref), down_[ref].size(), name(s), down_[s].size()));
       }
       for (const auto g : up_[s]) {
         if (!up_[ref].empty() && size(g) != size(up_[ref][0])) {
-          return fail(fmt::format("up port groups of rank {} differ in size: {} has {} ports to a neighbour, {} has {}", r,
+          return fail(s, fmt::format("up port groups of rank {} differ in size: {} has {} ports to a neighbour, {} has {}", r,
                                   name(ref), size(up_[ref][0]), name(s), size(g)));
         }
       }
       for (const auto g : down_[s]) {
         if (!leaf_rank && !down_[ref].empty() && size(g) != size(down_[ref][0])) {
-          return fail(fmt::format("down port groups of rank {} differ in size: {} has {} ports to a neighbour, {} has {}", r,
+          return fail(s, fmt::format("down port groups of rank {} differ in size: {} has {} ports to a neighbour, {} has {}", r,
                                   name(ref), size(down_[ref][0]), name(s), size(g)));
         }
       }
@@ -348,7 +352,7 @@ Diagnostics route_ftree(const IbFabric& fabric, const SwitchGraph& graph, const 
                         IbRouting& routing) {
   const IbRanks ranks = rank_switches(fabric, graph, options.roots);
   if (ranks.roots.empty()) {
-    return {Diagnostic{{}, "roots", "ftree: no root switch given or detected (no switch has a CA)"}};
+    return {fabric_diagnostic(fabric, IbNodeId::invalid(), "roots", "ftree: no root switch detected (no switch has a CA)")};
   }
   std::vector<bool> is_cn(fabric.node_count(), options.compute_nodes.empty());
   for (const IbNodeId n : options.compute_nodes) is_cn[n.value()] = true;

@@ -249,7 +249,7 @@ std::vector<RankBalance> uplink_balance(const IbFabric& fabric, const IbRouting&
   std::vector<RankBalance> out;
   std::vector<double> sums;
   std::vector<std::uint32_t> count;
-  for (std::uint32_t s = 0; s < graph.size(); ++s) {
+  for (const std::uint32_t s : graph.guid_order()) {  // ties for the worst switch: lowest GUID
     const int r = ranks.rank[s];
     if (r == IbRanks::kUnranked) continue;
     count.assign(static_cast<std::size_t>(graph.port_count(s)) + 1, 0);
@@ -294,6 +294,7 @@ namespace {
 struct Endpoint {
   std::uint32_t sw;
   std::uint16_t lid;
+  std::uint64_t port_guid;
 };
 
 std::vector<Endpoint> permutation_endpoints(const IbFabric& fabric, const SwitchGraph& graph, const IbRouting& routing) {
@@ -305,9 +306,10 @@ std::vector<Endpoint> permutation_endpoints(const IbFabric& fabric, const Switch
       const IbPortRef far = fabric.remote(n, p);
       const auto lid = routing.lids.base_lid(n, p);
       if (!far.connected() || !fabric.is_switch(far.node) || lid == 0) continue;
-      eps.push_back({graph.index_of(far.node), lid});
+      eps.push_back({graph.index_of(far.node), lid, fabric.port_guid(n, p)});
     }
   }
+  std::stable_sort(eps.begin(), eps.end(), [](const Endpoint& a, const Endpoint& b) { return a.port_guid < b.port_guid; });
   return eps;
 }
 

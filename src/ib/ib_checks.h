@@ -15,7 +15,8 @@
 // Uplink balance: for each switch and each uplink port (to a switch of lower rank), the number of
 // CA destination LIDs its LFT sends through that port; reported per rank as min/max/mean, the
 // fabric-wide spread max - min, and the worst per-switch spread.
-// Permutation load: for a permutation of the CA ports (in fabric order) each source sends one flow
+// Permutation load: for a permutation of the CA ports (in port GUID order, so the input file's
+// order does not change it) each source sends one flow
 // to its image; the load of a channel is the number of flows crossing it, and a pattern's figure
 // is its maximum channel load (1 = contention-free). Shift k sends port i to port (i + k) mod N;
 // random permutations are drawn with ct::Rng(seed, run = pattern, stream = 0).

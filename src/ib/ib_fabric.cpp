@@ -17,16 +17,19 @@ IbNodeId IbFabric::add_node(IbNodeType node_type, std::uint64_t node_guid, std::
   description.push_back(std::move(node_description));
   port_count.push_back(static_cast<std::uint8_t>(ports));
   tier.push_back(0);
+  line.push_back(0);
+  switch_lid_.emplace_back();
   const auto begin = port_begin_.back();
   port_begin_.push_back(begin + static_cast<std::uint32_t>(ports));
   peer_node_.resize(port_begin_.back());
   peer_port_.resize(port_begin_.back(), 0);
   port_guid_.resize(port_begin_.back(), 0);
+  port_lid_.resize(port_begin_.back());
   return id;
 }
 
 void IbFabric::connect(IbNodeId a, int pa, IbNodeId b, int pb) {
-  assert(pa >= 1 && pa <= ports(a) && pb >= 1 && pb <= ports(b));
+  assert(pa >= 1 && pa <= ports(a) && pb >= 1 && pb <= ports(b) && a != b);
   const auto ia = port_begin_[a.value()] + static_cast<std::uint32_t>(pa) - 1;
   const auto ib = port_begin_[b.value()] + static_cast<std::uint32_t>(pb) - 1;
   assert(!peer_node_[ia].valid() && !peer_node_[ib].valid());
@@ -55,6 +58,20 @@ std::uint64_t IbFabric::port_guid(IbNodeId n, int p) const {
 
 void IbFabric::set_port_guid(IbNodeId n, int p, std::uint64_t port_guid_value) {
   port_guid_[port_begin_[n.value()] + static_cast<std::uint32_t>(p) - 1] = port_guid_value;
+}
+
+void IbFabric::set_stated_lid(IbNodeId n, int p, StatedLid lid) {
+  if (is_switch(n) || p < 1) {
+    switch_lid_[n.value()] = lid;
+  } else {
+    port_lid_[port_begin_[n.value()] + static_cast<std::uint32_t>(p) - 1] = lid;
+  }
+}
+
+Diagnostic fabric_diagnostic(const IbFabric& fabric, IbNodeId at, std::string field, std::string message) {
+  const int line = at.valid() ? fabric.line[at.value()] : 0;
+  if (!fabric.source_context.empty()) message = fabric.source_context + ": " + message;
+  return Diagnostic{{fabric.source, line, 0}, std::move(field), std::move(message)};
 }
 
 std::optional<IbNodeId> IbFabric::find_by_guid(std::uint64_t node_guid) const {

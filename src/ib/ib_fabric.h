@@ -9,6 +9,12 @@
 //
 // Stored as a struct of dense arrays indexed by IbNodeId; the ports of all nodes in one CSR array
 // (port p of node n at port_begin[n] + p - 1), so routing engines walk neighbours without pointers.
+//
+// Where it came from, for diagnostics: `source` names the input (an ibnetdiscover file, or the
+// cluster spec), `source_context` narrows it ("plane 0" of a spec), and each node keeps the line of
+// its block in that file (0 when it has none, e.g. built from a spec). LIDs the input states (an
+// ibnetdiscover file's "lid N" comments, as ibsim presets them) are kept per port with their line;
+// the LID assignment honours them (lid_assignment.h).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/diagnostic.h"
 #include "core/strong_id.h"
 
 namespace ct {
@@ -53,7 +60,7 @@ class IbFabric {
   // PRECONDITION: 1 <= ports <= kMaxPorts.
   IbNodeId add_node(IbNodeType node_type, std::uint64_t node_guid, std::string node_name,
                     std::string node_description, int ports);
-  // Cables (a, pa) to (b, pb). PRECONDITION: both ports exist and are unconnected, a != b or pa != pb.
+  // Cables (a, pa) to (b, pb). PRECONDITION: both ports exist and are unconnected, a != b.
   void connect(IbNodeId a, int pa, IbNodeId b, int pb);
   // Removes the cable on (n, p) (both ends). No effect when it is unconnected.
   void disconnect(IbNodeId n, int p);
@@ -83,12 +90,34 @@ class IbFabric {
     return description[n.value()].empty() ? name[n.value()] : description[n.value()];
   }
 
+  // ---- provenance (diagnostics) ----
+  std::string source;          // file the fabric was read from, or the spec it was built from
+  std::string source_context;  // e.g. "plane 0" (a spec); empty for a file
+  std::vector<int> line;       // per node: line of its block in `source` (0 = none)
+
+  // A LID the input states for a switch (port 0, any p) or a CA port; 0 when none, with the
+  // line that states it.
+  struct StatedLid {
+    std::uint16_t lid = 0;
+    int line = 0;
+  };
+  [[nodiscard]] StatedLid stated_lid(IbNodeId n, int p) const {
+    return is_switch(n) || p < 1 ? switch_lid_[n.value()] : port_lid_[port_begin_[n.value()] + static_cast<std::uint32_t>(p) - 1];
+  }
+  void set_stated_lid(IbNodeId n, int p, StatedLid lid);
+
  private:
   std::vector<std::uint32_t> port_begin_{0};  // size node_count() + 1
   std::vector<IbNodeId> peer_node_;
   std::vector<std::uint8_t> peer_port_;
   std::vector<std::uint64_t> port_guid_;  // CA ports; 0 = default (node GUID + port)
+  std::vector<StatedLid> switch_lid_;     // per node
+  std::vector<StatedLid> port_lid_;       // per CA port
 };
+
+// An error about the fabric, located at node `at`'s line in its source (invalid `at`, or a node
+// without a line: the source alone), the message prefixed with the source's context.
+Diagnostic fabric_diagnostic(const IbFabric& fabric, IbNodeId at, std::string field, std::string message);
 
 // "0x0002c90300a0b0c0" style, 16 hex digits.
 std::string format_guid(std::uint64_t guid);

@@ -142,8 +142,8 @@ TEST(Ibnetdiscover, WriterAddsLidsOnlyWhenGiven) {
   auto lids = assign_lids(f, 0);
   ASSERT_TRUE(lids.ok());
   const std::string text = write_ibnetdiscover(f, &lids.value());
-  EXPECT_NE(text.find("\"leaf1\" base port 0 lid 1 lmc 0"), std::string::npos) << text;
-  EXPECT_NE(text.find("# lid 5 lmc 0 \"leaf1\" lid 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"leaf1\" base port 0 lid 5 lmc 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("# lid 1 lmc 0 \"leaf1\" lid 5"), std::string::npos) << text;
 }
 
 TEST(Ibnetdiscover, ErrorsNameTheLine) {
@@ -172,18 +172,20 @@ TEST(Ibnetdiscover, TruncatedOrOneSidedFilesAreErrors) {
                "port.remote_port");
 }
 
-TEST(LidAssignment, LmcAlignsEachCaPortBlock) {
-  // 4 switches take LIDs 1..4; with LMC 2 each CA port takes a block of 4 aligned to 4: 8, 12, 16, 20.
+TEST(LidAssignment, LmcAlignsEachCaPortBlockInPortGuidOrder) {
+  // Port GUID order: H1..H4 (0x100001, 0x100003, ...) before the switches (0x200000..). With LMC 2
+  // each CA port takes a block of 4 aligned to 4: 4, 8, 12, 16 (LIDs 1-3 stay free); then the
+  // switches one LID each: L1 20, L2 21, S1 22, S2 23.
   const IbFabric f = parse_ok(kTwoByTwo);
   auto lids = assign_lids(f, 2);
   ASSERT_TRUE(lids.ok());
-  EXPECT_EQ(lids->base_lid(IbNodeId(0), 0), 1);
-  EXPECT_EQ(lids->base_lid(IbNodeId(3), 0), 4);
-  EXPECT_EQ(lids->base_lid(IbNodeId(4), 1), 8);
-  EXPECT_EQ(lids->base_lid(IbNodeId(7), 1), 20);
+  EXPECT_EQ(lids->base_lid(IbNodeId(4), 1), 4);
+  EXPECT_EQ(lids->base_lid(IbNodeId(7), 1), 16);
+  EXPECT_EQ(lids->base_lid(IbNodeId(0), 0), 20);
+  EXPECT_EQ(lids->base_lid(IbNodeId(3), 0), 23);
   EXPECT_EQ(lids->max_lid(), 23U);
-  EXPECT_EQ(lids->owner_node[22], IbNodeId(7));
-  EXPECT_FALSE(lids->owner_node[5].valid());  // alignment gap
+  EXPECT_EQ(lids->owner_node[19], IbNodeId(7));
+  EXPECT_FALSE(lids->owner_node[2].valid());  // alignment gap
 }
 
 TEST(LftDump, WriteParseAndRebuildRoundTrip) {
@@ -403,7 +405,7 @@ TEST(LftDump, TruncatedOrMalformedDumpsAreErrorsWithTheirLine) {
   EXPECT_EQ(dump_error_line(edited_dump("4 valid lids dumped", ""), "truncated"), 9);
   EXPECT_EQ(dump_error_line(edited_dump("0x0002 002 : (Channel", "0x0002 0x2 : (Channel"), "output port"), 5);
   EXPECT_EQ(dump_error_line(edited_dump("0x0002 002 : (Channel", "0x0002 : (Channel"), "output port"), 5);
-  EXPECT_EQ(dump_error_line(edited_dump("4 valid lids", "5 valid lids"), "5 lids dumped but has 4"), 8);
+  EXPECT_EQ(dump_error_line(edited_dump("4 valid lids", "5 valid lids"), "5 valid lids dumped but has 4"), 8);
   EXPECT_EQ(dump_error_line(edited_dump("0x0004 003", "0x0004 007"), "port 7 out of range"), 7);
   EXPECT_EQ(dump_error_line(edited_dump("portguid 0x0000000000100003: 'host2')\n0x0003",
                                         "portguid 0x0000000000100009: 'host2')\n0x0003"),

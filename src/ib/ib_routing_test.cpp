@@ -11,7 +11,8 @@ namespace {
 
 // 2 leaves x 2 spines: L1 ports 1,2 -> H1,H2, port 3 -> S1, port 4 -> S2; L2 ports 1,2 -> H3,H4,
 // 3 -> S1, 4 -> S2; S1 and S2 port 1 -> L1, port 2 -> L2.
-// LIDs (fabric order, LMC 0): L1 1, L2 2, S1 3, S2 4, H1 5, H2 6, H3 7, H4 8.
+// GUIDs as ibsim gives them (no GUID lines): switches 0x200000.., CAs 0x100000.. (port GUID +1).
+// LIDs in port GUID order (LMC 0): H1 1, H2 2, H3 3, H4 4, L1 5, L2 6, S1 7, S2 8.
 constexpr const char* kTwoByTwo = R"(Switch 4 "L1" # "leaf1"
 [1] "H1"[1]
 [2] "H2"[1]
@@ -71,17 +72,17 @@ void expect_lft(const IbRouting& r, std::uint32_t s, const std::vector<std::uint
 }
 
 TEST(MinHop, TwoByTwoLftsWorkedByHand) {
-  // Destinations in OpenSM order: H1, H2 (L1), H3, H4 (L2), then the switch LIDs 1-4. Each switch
+  // Destinations in OpenSM order: H1, H2 (L1), H3, H4 (L2), then the switch LIDs 5-8. Each switch
   // counts CA paths per port and takes the least used min-hop port, ties to the lowest port:
   //   L1: H3 -> 3 (S1), H4 -> 4 (S2); L2 (switch LID) -> 3 (counts tie 1:1); S1 -> 3; S2 -> 4.
   //   S1: H1, H2 -> 1; H3, H4 -> 2; S2 is 2 hops away via L1 (port 1) or L2 (port 2): tie -> 1.
-  //   LFT[LID 1..8]  L1 = 0 3 3 4 1 2 3 4   L2 = 3 0 3 4 3 4 1 2
-  //                  S1 = 1 2 0 1 1 1 2 2   S2 = 1 2 1 0 1 1 2 2
+  //   LFT[LID 1..8]  L1 = 1 2 3 4 0 3 3 4   L2 = 3 4 1 2 3 0 3 4
+  //                  S1 = 1 1 2 2 1 2 0 1   S2 = 1 1 2 2 1 2 1 0
   const IbRouting r = route(fabric_of(kTwoByTwo), IbEngine::kMinHop);
-  expect_lft(r, 0, {0, 3, 3, 4, 1, 2, 3, 4});
-  expect_lft(r, 1, {3, 0, 3, 4, 3, 4, 1, 2});
-  expect_lft(r, 2, {1, 2, 0, 1, 1, 1, 2, 2});
-  expect_lft(r, 3, {1, 2, 1, 0, 1, 1, 2, 2});
+  expect_lft(r, 0, {1, 2, 3, 4, 0, 3, 3, 4});
+  expect_lft(r, 1, {3, 4, 1, 2, 3, 0, 3, 4});
+  expect_lft(r, 2, {1, 1, 2, 2, 1, 2, 0, 1});
+  expect_lft(r, 3, {1, 1, 2, 2, 1, 2, 1, 0});
 }
 
 TEST(UpDown, TwoByTwoForbidsTheSpineToSpineDetour) {
@@ -89,27 +90,27 @@ TEST(UpDown, TwoByTwoForbidsTheSpineToSpineDetour) {
   // CA LIDs route as minhop (every min-hop path is up then down). Spine-to-spine LIDs would need
   // down (S2 -> L1) then up (L1 -> S1): illegal, so S1 has no route to S2 and S2 none to S1 (as
   // OpenSM's updn without connect_roots). L2 -> L1's LID goes up to S1 (port 3).
-  //   LFT[LID 1..8]  L1 = 0 3 3 4 1 2 3 4   L2 = 3 0 3 4 3 4 1 2
-  //                  S1 = 1 2 0 X 1 1 2 2   S2 = 1 2 X 0 1 1 2 2
+  //   LFT[LID 1..8]  L1 = 1 2 3 4 0 3 3 4   L2 = 3 4 1 2 3 0 3 4
+  //                  S1 = 1 1 2 2 1 2 0 X   S2 = 1 1 2 2 1 2 X 0
   const IbRouting r = route(fabric_of(kTwoByTwo), IbEngine::kUpDown);
-  expect_lft(r, 0, {0, 3, 3, 4, 1, 2, 3, 4});
-  expect_lft(r, 1, {3, 0, 3, 4, 3, 4, 1, 2});
-  expect_lft(r, 2, {1, 2, 0, X, 1, 1, 2, 2});
-  expect_lft(r, 3, {1, 2, X, 0, 1, 1, 2, 2});
+  expect_lft(r, 0, {1, 2, 3, 4, 0, 3, 3, 4});
+  expect_lft(r, 1, {3, 4, 1, 2, 3, 0, 3, 4});
+  expect_lft(r, 2, {1, 1, 2, 2, 1, 2, 0, X});
+  expect_lft(r, 3, {1, 1, 2, 2, 1, 2, X, 0});
 }
 
 TEST(FatTree, TwoByTwoBalancesDestinationsOverSpines) {
   // Leaf L1 routes H1 then H2 up the least-loaded up group: H1 -> S1, H2 -> S2; L2: H3 -> S1,
   // H4 -> S2. The spine of a destination's main path is the one every other leaf goes up to:
-  // L2 sends H1 (LID 5) to port 3 (S1) and H2 (LID 6) to port 4 (S2); L1 sends H3 to 3, H4 to 4.
+  // L2 sends H1 (LID 1) to port 3 (S1) and H2 (LID 2) to port 4 (S2); L1 sends H3 to 3, H4 to 4.
   // Both spines route every CA LID straight down. Switch LIDs by up/down as above.
-  //   LFT[LID 1..8]  L1 = 0 3 3 4 1 2 3 4   L2 = 3 0 3 4 3 4 1 2
-  //                  S1 = 1 2 0 X 1 1 2 2   S2 = 1 2 X 0 1 1 2 2
+  //   LFT[LID 1..8]  L1 = 1 2 3 4 0 3 3 4   L2 = 3 4 1 2 3 0 3 4
+  //                  S1 = 1 1 2 2 1 2 0 X   S2 = 1 1 2 2 1 2 X 0
   const IbRouting r = route(fabric_of(kTwoByTwo), IbEngine::kFatTree);
-  expect_lft(r, 0, {0, 3, 3, 4, 1, 2, 3, 4});
-  expect_lft(r, 1, {3, 0, 3, 4, 3, 4, 1, 2});
-  expect_lft(r, 2, {1, 2, 0, X, 1, 1, 2, 2});
-  expect_lft(r, 3, {1, 2, X, 0, 1, 1, 2, 2});
+  expect_lft(r, 0, {1, 2, 3, 4, 0, 3, 3, 4});
+  expect_lft(r, 1, {3, 4, 1, 2, 3, 0, 3, 4});
+  expect_lft(r, 2, {1, 1, 2, 2, 1, 2, 0, X});
+  expect_lft(r, 3, {1, 1, 2, 2, 1, 2, X, 0});
 }
 
 TEST(FatTree, RefusesAFabricWithAMissingCable) {
@@ -134,8 +135,8 @@ TEST(FatTree, RefusesAFabricWithAMissingCable) {
     const IbRouting routed = route(f, e);
     EXPECT_TRUE(check_reachability(f, routed).ok()) << to_string(e);
     // L2 now reaches H1 and H2 only through S1 (port 3).
-    EXPECT_EQ(routed.port(1, 5), 3);
-    EXPECT_EQ(routed.port(1, 6), 3);
+    EXPECT_EQ(routed.port(1, 1), 3);
+    EXPECT_EQ(routed.port(1, 2), 3);
   }
 }
 
@@ -147,9 +148,9 @@ TEST(FatTree, MissingHostsAreRoutedAsDummies) {
   const IbRouting r = route(f, IbEngine::kFatTree);
   EXPECT_TRUE(check_reachability(f, r).ok());
   EXPECT_TRUE(check_credit_loops(f, r).ok());
-  EXPECT_EQ(r.port(1, 5), 3);  // H1 via S1
-  EXPECT_EQ(r.port(1, 6), 4);  // H2 via S2
-  EXPECT_EQ(r.port(0, 7), 3);  // H3 via S1
+  EXPECT_EQ(r.port(1, 1), 3);  // H1 via S1
+  EXPECT_EQ(r.port(1, 2), 4);  // H2 via S2
+  EXPECT_EQ(r.port(0, 3), 3);  // H3 via S1
 }
 
 TEST(Checks, TwoByTwoIsReachableLoopFreeAndBalanced) {
@@ -188,14 +189,14 @@ TEST(Checks, UnroutedEntryIsUnreachable) {
   // Clearing L2's entry for H1 cuts H3 and H4 off from H1: 2 pairs.
   const IbFabric f = fabric_of(kTwoByTwo);
   IbRouting r = route(f, IbEngine::kMinHop);
-  r.set_port(1, 5, IbRouting::kNoPath);
+  r.set_port(1, 1, IbRouting::kNoPath);
   const auto reach = check_reachability(f, r);
   EXPECT_EQ(reach.unreachable, 2U);
   ASSERT_FALSE(reach.examples.empty());
   EXPECT_NE(reach.examples[0].find("no LFT entry"), std::string::npos);
   // A forwarding loop: S1 sends H3 back to L1, which sends it to S1.
   IbRouting looped = route(f, IbEngine::kMinHop);
-  looped.set_port(2, 7, 1);
+  looped.set_port(2, 3, 1);
   const auto loop = check_reachability(f, looped);
   EXPECT_EQ(loop.loops, 1U);
   EXPECT_GT(loop.unreachable, 0U);
@@ -242,7 +243,7 @@ TEST(Checks, ClockwiseRoutesOnARingCloseACreditLoop) {
   const IbFabric f = fabric_of(kRing);
   IbRouting r = route(f, IbEngine::kMinHop);
   for (std::uint32_t s = 0; s < 4; ++s) {
-    for (std::uint32_t lid = 5; lid <= 8; ++lid) r.set_port(s, lid, lid - 5 == s ? 1 : 2);
+    for (std::uint32_t lid = 1; lid <= 4; ++lid) r.set_port(s, lid, lid - 1 == s ? 1 : 2);  // HA..HD: LIDs 1-4
   }
   EXPECT_TRUE(check_reachability(f, r).ok());
   const auto loops = check_credit_loops(f, r);
@@ -263,13 +264,14 @@ TEST(Checks, FtreeRefusesARing) {
 }
 
 TEST(Lmc, EveryLidOfAPortIsRoutedAndSpreadOverSpines) {
-  // LMC 1: switches take LIDs 1-4, CA ports blocks of 2 aligned to 2: H1 6-7, H2 8-9, H3 10-11,
-  // H4 12-13. From L1 the two LIDs of H3 take different spines, as OpenSM's LMC-aware routing
+  // LMC 1, in port GUID order: CA ports blocks of 2 aligned to 2: H1 2-3, H2 4-5, H3 6-7, H4 8-9
+  // (LID 1 stays free), then the switches 10-13. From L1 the two LIDs of H3 take different spines, as OpenSM's LMC-aware routing
   // prefers a neighbour not used yet. Pairs: 4 sources x (8 CA LIDs - 2 of their own) = 24.
   const IbFabric f = fabric_of(kTwoByTwo);
   const IbRouting r = route(f, IbEngine::kMinHop, 1);
-  EXPECT_EQ(r.lids.base_lid(IbNodeId(6U), 1), 10);
-  EXPECT_NE(r.port(0, 10), r.port(0, 11));
+  EXPECT_EQ(r.lids.base_lid(IbNodeId(6U), 1), 6);
+  EXPECT_EQ(r.lids.base_lid(IbNodeId(0U), 0), 10);
+  EXPECT_NE(r.port(0, 6), r.port(0, 7));
   const auto reach = check_reachability(f, r);
   EXPECT_EQ(reach.pairs, 24U);
   EXPECT_TRUE(reach.ok());
@@ -278,16 +280,16 @@ TEST(Lmc, EveryLidOfAPortIsRoutedAndSpreadOverSpines) {
 TEST(Trace, PrintsHopsLikeIbtracert) {
   const IbFabric f = fabric_of(kTwoByTwo);
   const IbRouting r = route(f, IbEngine::kFatTree);
-  const Trace t = trace_route(f, r, IbNodeId(4U), 1, 7);  // H1 -> H3
+  const Trace t = trace_route(f, r, IbNodeId(4U), 1, 3);  // H1 -> H3 (LID 3)
   ASSERT_TRUE(t.delivered) << t.problem;
   ASSERT_EQ(t.hops.size(), 5U);  // H1, L1, S1, L2, H3
   EXPECT_EQ(t.hops[1].node, IbNodeId(0U));
   EXPECT_EQ(t.hops[1].out_port, 3);
   EXPECT_EQ(t.hops[2].node, IbNodeId(2U));
-  const std::string text = format_trace(f, r, t, 7);
-  EXPECT_NE(text.find("From ca {0x0000000000100000} portnum 1 lid 5-5 \"host1\""), std::string::npos) << text;
-  EXPECT_NE(text.find("[3] -> switch port {0x0000000000200002}[1] lid 3-3 \"spine1\""), std::string::npos) << text;
-  EXPECT_NE(text.find("To ca {0x0000000000100004} portnum 1 lid 7-7 \"host3\""), std::string::npos) << text;
+  const std::string text = format_trace(f, r, t, 3);
+  EXPECT_NE(text.find("From ca {0x0000000000100000} portnum 1 lid 1-1 \"host1\""), std::string::npos) << text;
+  EXPECT_NE(text.find("[3] -> switch port {0x0000000000200002}[1] lid 7-7 \"spine1\""), std::string::npos) << text;
+  EXPECT_NE(text.find("To ca {0x0000000000100004} portnum 1 lid 3-3 \"host3\""), std::string::npos) << text;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "ib/ibnetdiscover.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <unordered_map>
@@ -83,7 +84,9 @@ class Parser {
       begin = end + 1;
     }
     if (errors_.empty() && fabric_.node_count() == 0) {
-      error(line_no, 0, "file", "no Switch or Ca block found: not an ibnetdiscover topology");
+      error(std::max(line_no, 1), 0, "file",
+            text_.empty() ? "the file is empty: expected an ibnetdiscover topology (Switch and Ca blocks)"
+                          : "no Switch or Ca block found: not an ibnetdiscover topology");
     }
     if (errors_.empty()) link_ports();
     if (!errors_.empty()) return errors_;
@@ -158,12 +161,18 @@ class Parser {
       return;
     }
     std::string desc;
+    std::uint16_t lid = 0;
     const auto rest = r.rest();
     if (const auto hash = rest.find('#'); hash != std::string_view::npos) {
       LineReader comment(rest.substr(hash + 1));
       comment.skip_space();
       if (comment.peek() == '"' && !comment.read_quoted(desc)) {
         error(line_no, 0, "node.description", "unterminated quoted node description");
+        return;
+      }
+      // A switch's own LID follows its description: "... enhanced port 0 lid 1 lmc 0".
+      if (node_type == IbNodeType::kSwitch &&
+          !read_stated_lid(comment.rest(), r.column() + static_cast<int>(hash) + comment.column(), line_no, "node.lid", lid)) {
         return;
       }
     }
@@ -180,6 +189,8 @@ class Parser {
       return;
     }
     current_ = fabric_.add_node(node_type, node_guid, node_name, desc, static_cast<int>(ports));
+    fabric_.line[current_.value()] = line_no;
+    if (lid != 0) fabric_.set_stated_lid(current_, 0, {lid, line_no});
     names_[node_name] = {current_, line_no};
     guids_[node_guid] = line_no;
   }
@@ -226,6 +237,18 @@ class Parser {
       }
       pl.remote_port = static_cast<int>(remote_port);
     }
+    // A CA port's own LID opens its comment, before the remote's quoted description:
+    // "# lid 3 lmc 0 "leaf 1" lid 1 4xNDR" (the LID after the description is the remote's).
+    std::uint16_t lid = 0;
+    if (const auto rest = r.rest(); !fabric_.is_switch(current_)) {
+      if (const auto hash = rest.find('#'); hash != std::string_view::npos) {
+        const auto comment = rest.substr(hash + 1);
+        if (!read_stated_lid(comment.substr(0, comment.find('"')), r.column() + static_cast<int>(hash) + 1, line_no,
+                             "port.lid", lid)) {
+          return;
+        }
+      }
+    }
     const auto key = std::make_pair(current_.value(), pl.port);
     if (const auto it = port_lines_.find(key); it != port_lines_.end()) {
       error(line_no, 2, "port.number",
@@ -234,6 +257,7 @@ class Parser {
       return;
     }
     if (local_guid != 0 && !fabric_.is_switch(current_)) fabric_.set_port_guid(current_, pl.port, local_guid);
+    if (lid != 0) fabric_.set_stated_lid(current_, pl.port, {lid, line_no});
     port_lines_[key] = lines_.size();
     lines_.push_back(std::move(pl));
   }
@@ -247,6 +271,15 @@ class Parser {
         return;
       }
       const IbNodeId remote = it->second.node;
+      if (remote == pl.node) {
+        error(pl.line, 0, "port.remote_node",
+              pl.remote_port == pl.port
+                  ? std::string("a port cannot be cabled to itself")
+                  : fmt::format("port {} of \"{}\" is cabled to port {} of the same {}: a loopback cable carries no "
+                                "traffic (a wiring mistake?); unplug it, or leave both port lines out",
+                                pl.port, pl.remote_name, pl.remote_port, fabric_.is_switch(remote) ? "switch" : "node"));
+        return;
+      }
       if (pl.remote_port > fabric_.ports(remote)) {
         error(pl.line, 0, "port.remote_port",
               fmt::format("remote port {} out of range: \"{}\" has ports 1..{}", pl.remote_port, pl.remote_name,
@@ -262,12 +295,42 @@ class Parser {
                           pl.remote_name, pl.remote_port, fabric_.name[pl.node.value()], pl.port));
         return;
       }
-      if (remote == pl.node && pl.remote_port == pl.port) {
-        error(pl.line, 0, "port.remote_port", "a port cannot be cabled to itself");
-        return;
-      }
       if (!fabric_.remote(pl.node, pl.port).connected()) fabric_.connect(pl.node, pl.port, remote, pl.remote_port);
     }
+  }
+
+  // "lid N [lmc M]" in `segment` (the part of a comment about this node's own port), whose first
+  // character is at column `column`: N (1..0xBFFF) in `lid`, 0 when no LID is stated. False after
+  // an error.
+  bool read_stated_lid(std::string_view segment, int column, int line_no, const char* field, std::uint16_t& lid) {
+    std::size_t at = 0;
+    while ((at = segment.find("lid", at)) != std::string_view::npos) {
+      const bool word_start = at == 0 || segment[at - 1] == ' ' || segment[at - 1] == '\t';
+      const bool word_end = at + 3 < segment.size() && (segment[at + 3] == ' ' || segment[at + 3] == '\t');
+      if (word_start && word_end) break;
+      at += 3;
+    }
+    if (at == std::string_view::npos) return true;
+    LineReader r(segment.substr(at + 3));
+    r.skip_space();
+    const int value_column = column + static_cast<int>(at) + 3 + r.column() - 1;
+    std::uint64_t value = 0;
+    if (!r.read_uint(value) || value < 1 || value > LidAssignment::kMaxUnicastLid) {
+      error(line_no, value_column, field,
+            fmt::format("expected a unicast LID (1..{}) after \"lid\"", LidAssignment::kMaxUnicastLid));
+      return false;
+    }
+    r.skip_space();
+    if (r.consume_word("lmc")) {
+      r.skip_space();
+      std::uint64_t lmc = 0;
+      if (!r.read_uint(lmc) || lmc > 7) {
+        error(line_no, value_column, field, "expected an LMC (0..7) after \"lmc\"");
+        return false;
+      }
+    }
+    lid = static_cast<std::uint16_t>(value);
+    return true;
   }
 
   struct NameEntry {
@@ -321,7 +384,11 @@ void write_node(std::string& out, const IbFabric& fabric, IbNodeId n, const LidA
 
 }  // namespace
 
-Result<IbFabric> parse_ibnetdiscover(std::string_view text, const std::string& file) { return Parser(text, file).run(); }
+Result<IbFabric> parse_ibnetdiscover(std::string_view text, const std::string& file) {
+  auto fabric = Parser(text, file).run();
+  if (fabric) fabric.value().source = file;
+  return fabric;
+}
 
 std::string write_ibnetdiscover(const IbFabric& fabric, const LidAssignment* lids) {
   std::string out = "#\n# Topology file: written by clustertwin in the ibnetdiscover format\n";

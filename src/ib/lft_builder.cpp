@@ -2,14 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <numeric>
 #include <thread>
 
 namespace ct {
 
 std::vector<LftTarget> make_targets(const SwitchGraph& graph, const LidAssignment& lids) {
-  std::vector<std::uint32_t> order(graph.size());
-  std::iota(order.begin(), order.end(), 0U);
+  std::vector<std::uint32_t> order = graph.guid_order();
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return graph.cas(a).size() > graph.cas(b).size(); });
   std::vector<LftTarget> targets;
@@ -20,7 +18,7 @@ std::vector<LftTarget> make_targets(const SwitchGraph& graph, const LidAssignmen
       targets.push_back({ca.ca, ca.ca_port, s, ca.port, base, false});
     }
   }
-  for (std::uint32_t s = 0; s < graph.size(); ++s) {
+  for (const std::uint32_t s : graph.guid_order()) {
     const auto base = lids.base_lid(graph.node(s), 0);
     if (base != 0) targets.push_back({graph.node(s), 0, s, 0, base, true});
   }

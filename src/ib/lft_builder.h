@@ -1,8 +1,11 @@
 // The LFT fill shared by the minhop and updn engines, after OpenSM's ucast manager
 // (osm_ucast_mgr.c, osm_switch_recommend_path in osm_switch.c):
 //
-//   destinations in OpenSM's order: the CA ports of each switch, switches taken by decreasing
-//   number of CA ports (ties: fabric order), ports in port order; then the switches' own LIDs.
+//   destinations in OpenSM's order (osm_ucast_mgr.c: sort_ports_by_switch_load, then
+//   add_port_to_order_list over the port GUID table): the CA ports of each switch, switches taken
+//   by decreasing number of CA ports (ties: ascending node GUID, the order of OpenSM's switch
+//   table, which its stable sort keeps), ports in port order; then the switches' own LIDs in GUID
+//   order. Nothing depends on the order of the input file.
 //   for every switch s independently, port counters c[p] = 0;
 //     for LID offset i = 0 .. 2^LMC - 1, for every destination t in that order:
 //       LFT_s[base(t) + i] = 0 if t is s; the CA's port if t hangs off s; otherwise the candidate

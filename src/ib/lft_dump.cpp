@@ -33,7 +33,12 @@ std::string destination_info(const IbFabric& fabric, const IbRouting& routing, s
 std::string write_lft_dump(const IbFabric& fabric, const IbRouting& routing) {
   std::string out;
   const std::uint32_t max_lid = routing.lids.max_lid();
-  for (std::uint32_t s = 0; s < routing.switches.size(); ++s) {
+  std::vector<std::uint32_t> order(routing.switches.size());
+  for (std::uint32_t s = 0; s < order.size(); ++s) order[s] = s;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return fabric.guid[routing.switches[a].value()] < fabric.guid[routing.switches[b].value()];
+  });
+  for (const std::uint32_t s : order) {
     const IbNodeId n = routing.switches[s];
     out += fmt::format("Unicast lids [0x0-0x{:x}] of switch Lid {} guid {} ({}):\n", max_lid, routing.lids.base_lid(n, 0),
                        format_guid(fabric.guid[n.value()]), fabric.label(n));
@@ -58,12 +63,31 @@ struct OpenBlock {
   bool multicast = false;
   std::size_t all = 0;
   std::size_t routed = 0;
+  std::uint64_t first = 0;  // the header's LID range [first-top]
+  std::uint64_t top = 0;
 };
 
+// The "[first-top]" range of a "Unicast lids" header: hexadecimal with "0x" (dump_fts), else
+// decimal (OpenSM). False when malformed.
+bool header_range(std::string_view line, std::uint64_t& first, std::uint64_t& top) {
+  const auto open = line.find('[');
+  const auto dash = line.find('-', open);
+  const auto close = line.find(']', dash);
+  if (open == std::string_view::npos || dash == std::string_view::npos || close == std::string_view::npos) return false;
+  auto number = [](std::string_view s, std::uint64_t& v) {
+    const bool hex = s.substr(0, 2) == "0x" || s.substr(0, 2) == "0X";
+    if (hex) s.remove_prefix(2);
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, hex ? 16 : 10);
+    return ec == std::errc() && ptr == s.data() + s.size() && ptr != s.data();
+  };
+  return number(line.substr(open + 1, dash - open - 1), first) && number(line.substr(dash + 1, close - dash - 1), top) &&
+         first <= top;
+}
+
 // "N [valid ]lids dumped": N, or nullopt when the line is not a unicast footer.
-std::optional<std::size_t> footer_count(std::string_view line) {
+std::optional<std::uint64_t> footer_count(std::string_view line) {
   if (line.find("lids dumped") == std::string_view::npos || line.find("mlids") != std::string_view::npos) return std::nullopt;
-  std::size_t n = 0;
+  std::uint64_t n = 0;
   const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), n);
   if (ec != std::errc() || ptr == line.data()) return std::nullopt;
   return n;
@@ -103,8 +127,11 @@ Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const s
     const bool unicast_header = line.rfind("Unicast lids", 0) == 0;
     if (unicast_header || line.rfind("Multicast mlids", 0) == 0) {
       if (block.unicast) return unterminated(line_no);
-      block = OpenBlock{unicast_header, !unicast_header, 0, 0};
+      block = OpenBlock{unicast_header, !unicast_header, 0, 0, 0, 0};
       if (!unicast_header) continue;
+      if (!header_range(line, block.first, block.top) || block.top > 0xFFFF) {
+        return fail(line_no, "switch block header without its LID range, e.g. \"Unicast lids [0-21]\" or \"[0x0-0x15]\"");
+      }
       const auto at = line.find(" guid ");
       std::uint64_t guid = 0;
       std::size_t used = 0;
@@ -115,9 +142,15 @@ Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const s
       continue;
     }
     if (const auto n = footer_count(line); n && block.unicast) {
-      if (n.value() != block.routed && n.value() != block.all) {
-        return fail(line_no, fmt::format("the table of switch {} says {} lids dumped but has {} entries: truncated or edited?",
-                                         format_guid(out.back().guid), n.value(), block.all));
+      // dump_fts counts the entries it printed ("N valid lids dumped"; with -a, "N lids dumped"
+      // counting unrouted ones too); OpenSM's opensm-lfts.dump prints the table's top LID, the end
+      // of its "Unicast lids [0-N]" header, whatever the number of routed entries.
+      const bool valid = line.find("valid lids dumped") != std::string_view::npos;
+      const bool counted = n.value() == block.routed || n.value() == block.all;
+      if (!counted && (valid || n.value() != block.top)) {
+        return fail(line_no, fmt::format("the table of switch {} says {} {}lids dumped but has {} entries{}: truncated or edited?",
+                                         format_guid(out.back().guid), n.value(), valid ? "valid " : "", block.all,
+                                         valid ? "" : fmt::format(" and its header's top LID is {}", block.top)));
       }
       block.unicast = false;
       continue;
@@ -126,11 +159,15 @@ Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const s
     if (!block.unicast) return fail(line_no, "LFT entry outside a \"Unicast lids ... of switch\" table");
     std::uint64_t lid = 0;
     std::size_t used = 0;
-    if (!parse_hex(line, lid, used) || lid == 0 || lid > 0xFFFF) return fail(line_no, "expected \"0xLID PORT\"");
+    if (!parse_hex(line, lid, used) || lid > 0xFFFF) return fail(line_no, "expected \"0xLID PORT\"");
+    if (lid < block.first || lid > block.top) {
+      return fail(line_no, fmt::format("LID {} is outside the table's range [{}-{}] (its header, line {})", lid, block.first,
+                                       block.top, out.back().line));
+    }
     const auto port = entry_port(line.substr(used));
     if (!port) return fail(line_no, "expected the output port number (0..255) after the LID");
     ++block.all;
-    if (port.value() == 255) continue;
+    if (port.value() == 255 || lid == 0) continue;  // unrouted; LID 0 is no destination
     ++block.routed;
     LftDumpEntry entry{static_cast<std::uint32_t>(lid), static_cast<std::uint8_t>(port.value()), 0, line_no};
     if (const auto g = line.find("portguid "); g != std::string_view::npos) {
@@ -138,7 +175,10 @@ Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const s
     }
     out.back().entries.push_back(entry);
   }
-  if (out.empty()) return fail(line_no, "no \"Unicast lids ... of switch\" block: not an LFT dump");
+  if (out.empty()) {
+    return fail(std::max(line_no, 1), text.empty() ? "the file is empty: expected an LFT dump (dump_fts output or opensm-lfts.dump)"
+                                                   : "no \"Unicast lids ... of switch\" block: not an LFT dump");
+  }
   if (block.unicast) return unterminated(line_no);
   return out;
 }

@@ -1,5 +1,6 @@
 #include "ib/lid_assignment.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include <fmt/format.h>
@@ -48,30 +49,100 @@ Result<LidAssignment> assign_lids(const IbFabric& fabric, int lmc) {
   LidAssignment lids;
   lids.reset(fabric, lmc);
   const std::uint32_t block = 1U << lmc;
-  std::uint32_t next = 1;
-  bool overflow = false;
-  // Next free LID aligned to `count`, or 0 once the unicast range is exhausted.
-  auto take = [&](std::uint32_t count) -> std::uint32_t {
-    const std::uint32_t base = (next + count - 1) / count * count;
-    next = base + count;
-    if (next - 1 > LidAssignment::kMaxUnicastLid) overflow = true;
-    return overflow ? 0 : base;
+  struct Holder {
+    std::uint64_t port_guid;
+    IbNodeId node;
+    int port;  // 0 for a switch
   };
+  std::vector<Holder> holders;
+  std::uint64_t needed = 0;
   for (std::size_t i = 0; i < fabric.node_count(); ++i) {
     const IbNodeId n(i);
     if (fabric.is_switch(n)) {
-      if (const auto base = take(1)) lids.assign(n, 0, base, 1, fabric);
+      holders.push_back({fabric.guid[i], n, 0});
+      needed += 1;
       continue;
     }
     for (int p = 1; p <= fabric.ports(n); ++p) {
       if (!fabric.remote(n, p).connected()) continue;
-      if (const auto base = take(block)) lids.assign(n, p, base, block, fabric);
+      holders.push_back({fabric.port_guid(n, p), n, p});
+      needed += block;
     }
   }
-  if (overflow) {
-    return Diagnostic{{}, "lmc",
-                      fmt::format("the fabric needs {} LIDs with LMC {}, more than the {} unicast LIDs of a subnet",
-                                  next - 1, lmc, LidAssignment::kMaxUnicastLid)};
+  std::sort(holders.begin(), holders.end(), [&](const Holder& a, const Holder& b) {
+    if (a.port_guid != b.port_guid) return a.port_guid < b.port_guid;
+    if (fabric.guid[a.node.value()] != fabric.guid[b.node.value()]) return fabric.guid[a.node.value()] < fabric.guid[b.node.value()];
+    return a.port < b.port;
+  });
+  auto who = [&](const Holder& h) {
+    return h.port == 0 ? fmt::format("switch \"{}\"", fabric.label(h.node)) : fmt::format("\"{}\" port {}", fabric.label(h.node), h.port);
+  };
+  auto at_line = [&](IbNodeId n, int line, std::string field, std::string message) {
+    Diagnostic d = fabric_diagnostic(fabric, n, std::move(field), std::move(message));
+    if (line > 0) d.where.line = line;
+    return d;
+  };
+  // 1. Stated LIDs, as given.
+  std::vector<const Holder*> taken_by(LidAssignment::kMaxUnicastLid + 1, nullptr);
+  Diagnostics errors;
+  std::vector<bool> done(holders.size(), false);
+  for (std::size_t k = 0; k < holders.size(); ++k) {
+    const Holder& h = holders[k];
+    const auto stated = fabric.stated_lid(h.node, h.port);
+    if (stated.lid == 0) continue;
+    const std::uint32_t count = h.port == 0 ? 1 : block;
+    const std::uint32_t base = stated.lid;
+    const char* field = h.port == 0 ? "node.lid" : "port.lid";
+    if (base % count != 0) {
+      errors.push_back(at_line(h.node, stated.line, field,
+                               fmt::format("LID {} of {} is not a multiple of {}: with LMC {} each CA port takes {} LIDs from an "
+                                           "aligned base",
+                                           base, who(h), count, lmc, count)));
+      continue;
+    }
+    if (base + count - 1 > LidAssignment::kMaxUnicastLid) {
+      errors.push_back(at_line(h.node, stated.line, field,
+                               fmt::format("LIDs {}..{} of {} run past the last unicast LID {}", base, base + count - 1, who(h),
+                                           LidAssignment::kMaxUnicastLid)));
+      continue;
+    }
+    const Holder* clash = nullptr;
+    for (std::uint32_t l = base; l < base + count && clash == nullptr; ++l) clash = taken_by[l];
+    if (clash != nullptr) {
+      errors.push_back(at_line(h.node, stated.line, field,
+                               fmt::format("LID {} of {} is already the LID of {} (line {})", base, who(h), who(*clash),
+                                           fabric.stated_lid(clash->node, clash->port).line)));
+      continue;
+    }
+    for (std::uint32_t l = base; l < base + count; ++l) taken_by[l] = &h;
+    lids.assign(h.node, h.port, base, count, fabric);
+    done[k] = true;
+  }
+  if (!errors.empty()) return errors;
+  // 2. The others, in port GUID order.
+  std::uint32_t next = 1;
+  for (std::size_t k = 0; k < holders.size(); ++k) {
+    if (done[k]) continue;
+    const Holder& h = holders[k];
+    const std::uint32_t count = h.port == 0 ? 1 : block;
+    std::uint32_t base = 0;
+    for (;;) {
+      base = (next + count - 1) / count * count;
+      if (base + count - 1 > LidAssignment::kMaxUnicastLid) break;
+      std::uint32_t busy = 0;
+      for (std::uint32_t l = base; l < base + count && busy == 0; ++l) busy = taken_by[l] != nullptr ? l : 0;
+      if (busy == 0) break;
+      next = busy + 1;
+    }
+    if (base + count - 1 > LidAssignment::kMaxUnicastLid) {
+      return fabric_diagnostic(fabric, h.node, "lmc",
+                               fmt::format("no LID left for {}: the fabric needs {} LIDs with LMC {}, more than the {} unicast "
+                                           "LIDs of a subnet",
+                                           who(h), needed, lmc, LidAssignment::kMaxUnicastLid));
+    }
+    for (std::uint32_t l = base; l < base + count; ++l) taken_by[l] = &h;
+    lids.assign(h.node, h.port, base, count, fabric);
+    next = base + count;
   }
   return lids;
 }

@@ -3,9 +3,18 @@
 // aligned to 2^LMC (IBA 1.4 vol. 1, 7.11.1 and 14.2.5.8). Switch port 0 keeps one LID here (OpenSM
 // gives switches LMC 0 unless lmc_esp0 is set). Unicast LIDs are 0x0001..0xBFFF.
 //
-// Order (deterministic, documented so tests can name LIDs): nodes in fabric order; a switch takes
-// the next aligned LID for its port 0, a CA the next aligned block for each connected port in port
-// order. OpenSM assigns in discovery order instead, so comparisons match ports by GUID, not LID.
+// As OpenSM's LID manager (osm_lid_mgr.c, osm_lid_mgr_process_subnet), LIDs a port already has
+// are kept and the others are given in port GUID order, so the result never depends on the order
+// of the input file:
+//   1. LIDs the input states (IbFabric::stated_lid: ibsim presets them, OpenSM keeps them) are
+//      taken as given, each port's block base..base+2^LMC-1 (a switch: its one LID). A stated LID
+//      that is not aligned to 2^LMC, runs past 0xBFFF, or overlaps another port's block is an error
+//      at the line that states it.
+//   2. The other LID holders, ordered by port GUID (a switch's is its node GUID; ties, impossible
+//      in a valid fabric, by node GUID then port), each take the first aligned block at or after
+//      the end of the previous one that holds no stated LID. The skipped alignment gaps stay free.
+// A fabric built from a spec (CAs numbered before switches, GUIDs rising in vertex order) gets
+// its LIDs in fabric order; so does any fabric whose file lists ports in GUID order.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +49,8 @@ class LidAssignment {
   std::vector<std::uint16_t> ca_base_;
 };
 
-// PRECONDITION: 0 <= lmc <= 7. Errors when the fabric needs more than 0xBFFF unicast LIDs.
+// PRECONDITION: 0 <= lmc <= 7. Errors (located at the node's line, fabric_diagnostic): a stated
+// LID that cannot be honoured (above), or more LIDs needed than the 0xBFFF unicast LIDs.
 Result<LidAssignment> assign_lids(const IbFabric& fabric, int lmc);
 
 }  // namespace ct

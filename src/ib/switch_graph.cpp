@@ -1,5 +1,8 @@
 #include "ib/switch_graph.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace ct {
 
 SwitchGraph::SwitchGraph(const IbFabric& fabric) : index_of_(fabric.node_count(), kNone) {
@@ -31,6 +34,11 @@ SwitchGraph::SwitchGraph(const IbFabric& fabric) : index_of_(fabric.node_count()
     ca_begin_.push_back(static_cast<std::uint32_t>(cas_.size()));
     port_begin_.push_back(static_cast<std::uint32_t>(peer_by_port_.size()));
   }
+  guid_order_.resize(size());
+  std::iota(guid_order_.begin(), guid_order_.end(), 0U);
+  std::sort(guid_order_.begin(), guid_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return fabric.guid[node_[a].value()] < fabric.guid[node_[b].value()];
+  });
 }
 
 }  // namespace ct

@@ -1,5 +1,8 @@
 // The switch-level view of an IbFabric that routing engines and checks walk: switches renumbered
 // 0..S-1 (fabric order), their switch-to-switch ports and their CA ports, in CSR arrays.
+// Wherever an engine's result depends on the order it visits switches, it visits them in
+// guid_order() (node GUID order, as OpenSM walks its switch table, a map keyed by GUID), never in
+// fabric order, so the input file's order cannot change a table.
 #pragma once
 
 #include <cstdint>
@@ -31,8 +34,7 @@ class SwitchGraph {
   [[nodiscard]] IbNodeId node(std::uint32_t s) const { return node_[s]; }
   // Switch index of a node, kNone for a CA.
   [[nodiscard]] std::uint32_t index_of(IbNodeId n) const { return index_of_[n.value()]; }
-  // Switch-to-switch links of s in port order (parallel cables appear once per cable; loopback
-  // cables of a switch to itself are left out).
+  // Switch-to-switch links of s in port order (parallel cables appear once per cable).
   [[nodiscard]] std::span<const Link> links(std::uint32_t s) const {
     return {links_.data() + link_begin_[s], links_.data() + link_begin_[s + 1]};
   }
@@ -44,6 +46,8 @@ class SwitchGraph {
   [[nodiscard]] std::uint32_t peer_switch(std::uint32_t s, int p) const {
     return peer_by_port_[port_begin_[s] + static_cast<std::uint32_t>(p)];
   }
+  // Switch indices by ascending node GUID.
+  [[nodiscard]] const std::vector<std::uint32_t>& guid_order() const { return guid_order_; }
   [[nodiscard]] int port_count(std::uint32_t s) const {
     return static_cast<int>(port_begin_[s + 1] - port_begin_[s]) - 1;
   }
@@ -57,6 +61,7 @@ class SwitchGraph {
   std::vector<CaPort> cas_;
   std::vector<std::uint32_t> port_begin_;    // per switch, entries for ports 0..port_count
   std::vector<std::uint32_t> peer_by_port_;
+  std::vector<std::uint32_t> guid_order_;
 };
 
 }  // namespace ct

@@ -6,11 +6,14 @@
 
 namespace ct {
 
-Result<IbFabric> fabric_from_topology(const Topology& topology, int plane) {
+Result<IbFabric> fabric_from_topology(const Topology& topology, int plane, const std::string& spec_path) {
   if (plane < 0 || plane >= topology.planes) {
-    return Diagnostic{{}, "plane", fmt::format("plane {} does not exist: the backend has {} plane(s)", plane, topology.planes)};
+    return Diagnostic{{"command line", 0, 0}, "--plane",
+                      fmt::format("plane {} does not exist: the backend has {} plane(s)", plane, topology.planes)};
   }
   IbFabric fabric;
+  fabric.source = spec_path;
+  fabric.source_context = fmt::format("plane {}", plane);
   const std::size_t n = topology.vertex_count();
   std::vector<IbNodeId> node_of(n);
   std::vector<int> next_port(n, 1);
@@ -28,7 +31,7 @@ Result<IbFabric> fabric_from_topology(const Topology& topology, int plane) {
     const int cables = static_cast<int>(topology.neighbors(vid).size());
     const int ports = std::max<int>(cables, topology.ports[v]);
     if (ports > IbFabric::kMaxPorts) {
-      return Diagnostic{{}, "backend.switch",
+      return Diagnostic{{spec_path, 0, 0}, "backend.switch",
                         fmt::format("switch {} needs {} ports; an InfiniBand switch has at most {}",
                                     topology.vertex_name(vid), ports, IbFabric::kMaxPorts)};
     }
@@ -43,7 +46,7 @@ Result<IbFabric> fabric_from_topology(const Topology& topology, int plane) {
     if (!in_plane(a) || !in_plane(b)) continue;
     // Ports follow neighbors() order, which is link-id order: number them as links come.
     if (next_port[a] > fabric.ports(node_of[a]) || next_port[b] > fabric.ports(node_of[b])) {
-      return Diagnostic{{}, "backend", fmt::format("link {} exceeds the ports of an end", topology.link_name(LinkId(l)))};
+      return Diagnostic{{spec_path, 0, 0}, "backend", fmt::format("link {} exceeds the ports of an end", topology.link_name(LinkId(l)))};
     }
     fabric.connect(node_of[a], next_port[a]++, node_of[b], next_port[b]++);
   }

@@ -21,7 +21,9 @@ namespace ct {
 inline constexpr std::uint64_t kTopologySwitchGuidBase = 0x0002000000000000ULL;
 inline constexpr std::uint64_t kTopologyCaGuidBase = 0x0001000000000000ULL;
 
-// Errors: plane out of range, a switch with more than 254 cables.
-Result<IbFabric> fabric_from_topology(const Topology& topology, int plane);
+// `spec_path` names the spec the topology was built from: the fabric's source for diagnostics,
+// with "plane N" as its context. Errors: plane out of range (--plane), a switch with more than
+// 254 cables.
+Result<IbFabric> fabric_from_topology(const Topology& topology, int plane, const std::string& spec_path = {});
 
 }  // namespace ct

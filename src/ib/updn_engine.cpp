@@ -105,9 +105,9 @@ Diagnostics route_updn(const IbFabric& fabric, const SwitchGraph& graph, const I
                        IbRouting& routing) {
   const IbRanks ranks = rank_switches(fabric, graph, options.roots);
   if (ranks.roots.empty()) {
-    return {Diagnostic{{}, "roots",
-                       "updn: no root switch given or detected (the fabric has no switch with a CA); "
-                       "name the roots (OpenSM would fall back to minhop)"}};
+    return {fabric_diagnostic(fabric, IbNodeId::invalid(), "roots",
+                              "updn: no root switch detected (the fabric has no switch with a CA); name the roots "
+                              "(--roots FILE; OpenSM would fall back to minhop)")};
   }
   fill_updn(fabric, graph, ranks, make_targets(graph, routing.lids), options.threads, routing);
   return {};
