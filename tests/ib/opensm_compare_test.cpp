@@ -40,6 +40,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -131,6 +132,7 @@ struct OpenSmRun {
   std::string engine_used;  // from "<engine> tables configured on all switches"
   std::string log;
   std::optional<IbRouting> routing;
+  std::string lfts_dump;  // OpenSM's own opensm-lfts.dump (written with routing logging on, -D 0x43)
   std::string skip;  // why the environment cannot run it ("" = it ran)
 };
 
@@ -219,7 +221,7 @@ class Sandbox {
     const fs::path work = dir_ / fmt::format("{}-{}", engine, runs_);
     fs::create_directories(work);
     std::vector<std::string> argv = {kOpenSm, "-o", "-R", engine, "-f", (work / "osm.log").string(), "--dump_files_dir",
-                                     work.string()};
+                                     work.string(), "-D", "0x43"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     if (!roots.empty()) {
       std::ofstream roots_file(work / "roots");
@@ -236,6 +238,7 @@ class Sandbox {
     for (const char* e : {"ftree", "updn", "minhop", "file"}) {
       if (contains(run.log, fmt::format("{} tables configured", e))) run.engine_used = e;
     }
+    run.lfts_dump = read_file(work / "opensm-lfts.dump");
     // dump_fts reads the tables back from the simulated switches.
     std::string fts;
     if (const std::string why = run_tool({kDumpFts}, work, fts); !why.empty()) {
@@ -301,8 +304,49 @@ std::size_t port_total(const IbFabric& f) {
   return n;
 }
 
+// A routing's tables keyed by names, not numbers: (switch GUID, destination port GUID, LID offset
+// within the port's 2^LMC block) -> output port, so tables on differently numbered fabrics compare.
+struct GuidEntry {
+  std::uint64_t sw;
+  std::uint64_t dest;
+  std::uint32_t offset;
+  bool dest_is_ca;
+  auto operator<=>(const GuidEntry&) const = default;
+};
+std::map<GuidEntry, int> tables_by_guid(const IbFabric& fabric, const IbRouting& r) {
+  std::map<GuidEntry, int> out;
+  for (std::uint32_t s = 0; s < r.switches.size(); ++s) {
+    for (std::uint32_t lid = 1; lid <= r.lids.max_lid(); ++lid) {
+      const IbNodeId owner = r.lids.owner_node[lid];
+      if (!owner.valid() || r.port(s, lid) == IbRouting::kNoPath) continue;
+      const int port = r.lids.owner_port[lid];
+      out[{fabric.guid[r.switches[s].value()], fabric.port_guid(owner, port), lid - r.lids.base_lid(owner, port),
+           !fabric.is_switch(owner)}] = r.port(s, lid);
+    }
+  }
+  return out;
+}
+
+// Host entries (CA destinations) of `a` that `b` lacks or routes elsewhere.
+std::size_t host_entry_differences(const std::map<GuidEntry, int>& a, const std::map<GuidEntry, int>& b) {
+  std::size_t n = 0;
+  for (const auto& [key, port] : a) {
+    if (!key.dest_is_ca) continue;
+    const auto it = b.find(key);
+    n += it == b.end() || it->second != port ? 1 : 0;
+  }
+  return n;
+}
+
 // `give_roots`: both sides get the detected roots (OpenSM -a); otherwise both detect them, and
 // OpenSM's ftree then insists on a pure fat tree.
+//
+// Also, on the same run: OpenSM's own opensm-lfts.dump (its footer gives the top LID, not the
+// entries printed) reads back to exactly the tables dump_fts read from the switches; and the
+// real ibnetdiscover's output (discovery order from the SM port, OpenSM's LIDs stated) routes, by
+// our engine, to the same tables by GUID as the GUID-ordered file, every LID as OpenSM stated it;
+// for minhop and updn, whose order of destinations we take from OpenSM (osm_ucast_mgr.c), every
+// host entry equals OpenSM's.
 void compare(Sandbox& box, const Case& c, const std::string& engine, bool give_roots) {
   const std::string label = fmt::format("{}{}", c.name, give_roots ? "" : " (no roots)");
   SCOPED_TRACE(label + " / " + engine);
@@ -337,6 +381,48 @@ void compare(Sandbox& box, const Case& c, const std::string& engine, bool give_r
     EXPECT_EQ(theirs.engine_used, engine) << "OpenSM did not use " << engine;
   }
   ASSERT_TRUE(ours.ok()) << format_diagnostics(ours.errors());
+
+  // OpenSM's own dump of what it programmed.
+  auto own = parse_lft_dump(theirs.lfts_dump, "opensm-lfts.dump");
+  ASSERT_TRUE(own.ok()) << format_diagnostics(own.errors());
+  auto own_routing = routing_from_lft_dump(fabric, own.value(), "opensm-lfts.dump");
+  ASSERT_TRUE(own_routing.ok()) << format_diagnostics(own_routing.errors());
+  const auto their_tables = tables_by_guid(fabric, *theirs.routing);
+  EXPECT_EQ(tables_by_guid(fabric, own_routing.value()), their_tables) << "opensm-lfts.dump differs from dump_fts";
+
+  // The same fabric in ibnetdiscover's discovery order, with OpenSM's LIDs.
+  std::string topology;
+  if (const std::string why = box.run_tool({kIbnetdiscover}, box.work_dir("discover"), topology); !why.empty()) {
+    GTEST_SKIP() << "cannot run ibnetdiscover under ibsim here: " << why;
+  }
+  auto discovered = parse_ibnetdiscover(topology, "ibnetdiscover");
+  ASSERT_TRUE(discovered.ok()) << format_diagnostics(discovered.errors());
+  IbRoutingOptions shuffled_options = options;
+  shuffled_options.roots.clear();
+  for (const IbNodeId r : options.roots) shuffled_options.roots.push_back(*discovered->find_by_guid(fabric.guid[r.value()]));
+  auto shuffled = route_fabric(discovered.value(), shuffled_options);
+  ASSERT_TRUE(shuffled.ok()) << format_diagnostics(shuffled.errors());
+  const auto our_tables = tables_by_guid(fabric, ours.value());
+  EXPECT_EQ(tables_by_guid(discovered.value(), shuffled.value()), our_tables) << "the input order changed our tables";
+  std::size_t lids_kept = 0;
+  std::size_t lids = 0;
+  for (std::uint32_t lid = 1; lid <= theirs.routing->lids.max_lid(); ++lid) {
+    const IbNodeId owner = theirs.routing->lids.owner_node[lid];
+    if (!owner.valid()) continue;
+    ++lids;
+    const auto d = discovered->find_by_guid(fabric.guid[owner.value()]);
+    const int port = theirs.routing->lids.owner_port[lid];
+    lids_kept += d && shuffled->lids.base_lid(*d, port) == theirs.routing->lids.base_lid(owner, port) ? 1 : 0;
+  }
+  EXPECT_EQ(lids_kept, lids) << "LIDs stated by ibnetdiscover were not kept";
+  const std::size_t host_diff = host_entry_differences(our_tables, their_tables);
+  const bool same_engine = options.engine != IbEngine::kFatTree && theirs.engine_used == to_string(options.engine);
+  if (same_engine) {
+    EXPECT_EQ(host_diff, 0U) << "host entries differ from OpenSM's " << theirs.engine_used;
+  }
+  std::cout << fmt::format("[ {:<34}]   opensm-lfts.dump read back; discovery order: same tables, {} of {} LIDs kept; "
+                           "host entries differing from OpenSM: {}\n",
+                           label, lids_kept, lids, host_diff);
 
   const auto their_reach = check_reachability(fabric, *theirs.routing);
   const auto our_reach = check_reachability(fabric, ours.value());
