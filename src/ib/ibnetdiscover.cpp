@@ -300,8 +300,8 @@ class Parser {
   }
 
   // "lid N [lmc M]" in `segment` (the part of a comment about this node's own port), whose first
-  // character is at column `column`: N (1..0xBFFF) in `lid`, 0 when no LID is stated. False after
-  // an error.
+  // character is at column `column`: N (1..0xBFFF) in `lid`, 0 when no LID is stated ("lid 0" is
+  // what ibnetdiscover prints for a port no SM has configured). False after an error.
   bool read_stated_lid(std::string_view segment, int column, int line_no, const char* field, std::uint16_t& lid) {
     std::size_t at = 0;
     while ((at = segment.find("lid", at)) != std::string_view::npos) {
@@ -315,9 +315,9 @@ class Parser {
     r.skip_space();
     const int value_column = column + static_cast<int>(at) + 3 + r.column() - 1;
     std::uint64_t value = 0;
-    if (!r.read_uint(value) || value < 1 || value > LidAssignment::kMaxUnicastLid) {
+    if (!r.read_uint(value) || value > LidAssignment::kMaxUnicastLid) {
       error(line_no, value_column, field,
-            fmt::format("expected a unicast LID (1..{}) after \"lid\"", LidAssignment::kMaxUnicastLid));
+            fmt::format("expected a unicast LID (1..{}, or 0 for none) after \"lid\"", LidAssignment::kMaxUnicastLid));
       return false;
     }
     r.skip_space();
