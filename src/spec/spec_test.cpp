@@ -15,7 +15,7 @@
 #include "io/files.h"
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
-#include "spec/suggest.h"
+#include "core/suggest.h"
 #include "spec/validate.h"
 
 namespace ct {

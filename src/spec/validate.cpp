@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "spec/routing_spec.h"
-#include "spec/suggest.h"
+#include "core/suggest.h"
 
 namespace ct {
 
@@ -315,10 +315,12 @@ class SpecValidator {
     const auto& ps = spec_.backend.port_speed;
     BitsPerSecond speed;
     if (ps.present) {
-      if (!parse_speed(ps.value, speed)) {
-        error(ps.where, "backend.port_speed", fmt::format("'{}' is not a speed; write e.g. 400G or 1.6T", ps.value));
+      auto parsed = parse_speed(ps.value);
+      if (!parsed) {
+        error(ps.where, "backend.port_speed", parsed.errors().front().message);
         return;
       }
+      speed = parsed.value();
       // speed x planes > NIC speed, written so that no product can overflow.
       if (nic_ != nullptr && planes_ok_ && speed.value() > nic_->port_speed.value() / out_.backend.planes) {
         error(ps.where, "backend.port_speed",
@@ -545,8 +547,10 @@ class SpecValidator {
     BitsPerSecond speed;
     bool speed_ok = true;
     if (fe.speed.present) {
-      if (!parse_speed(fe.speed.value, speed)) {
-        error(fe.speed.where, "frontend.speed", fmt::format("'{}' is not a speed; write e.g. 200G", fe.speed.value));
+      auto parsed = parse_speed(fe.speed.value);
+      if (parsed) speed = parsed.value();
+      if (!parsed) {
+        error(fe.speed.where, "frontend.speed", parsed.errors().front().message);
         speed_ok = false;
       } else if (nic != nullptr && !nic_runs(*nic, speed)) {
         error(fe.speed.where, "frontend.speed",
