@@ -123,7 +123,8 @@ Scenario ring_step(const Topology& topology, bool random_order) {
       {}
 )",
                                        random_order ? "{order: random}" : "all", random_order ? "channels: 2" : "");
-  auto s = parse_scenario("bench-ring.yaml", yaml, topology);
+  const NameDirectory names(topology);
+  auto s = parse_scenario("bench-ring.yaml", yaml, names);
   if (!s) {
     std::fputs(format_diagnostics(s.errors()).c_str(), stderr);
     std::abort();

@@ -171,7 +171,7 @@ TEST(CatalogParser, ReportsEveryErrorOfAFileAtOnce) {
   auto r = parse_one(text);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.errors().size(), 2u) << format_diagnostics(r.errors());
-  EXPECT_THAT(only_error_for(r, "nics[0].ports").message, HasSubstr("at least 1"));
+  EXPECT_EQ(only_error_for(r, "nics[0].ports").message, "must be between 1 and 4096 ports, got 0");
   EXPECT_THAT(only_error_for(r, "nics[0].source").message, HasSubstr("missing"));
 }
 

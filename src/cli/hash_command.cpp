@@ -107,7 +107,11 @@ Result<std::vector<Flow>> make_flows(const HashOptions& o, const Topology& t, co
     return parse_flow_file(o.flows_path, text.value(), t);
   }
   Bytes size(0);
-  if (!o.size.empty() && !parse_size(o.size, size)) return usage_error("--size", "expected a size such as 1GiB or 64MB");
+  if (!o.size.empty()) {
+    auto parsed = parse_size(o.size);
+    if (!parsed) return usage_error("--size", parsed.errors().front().message);
+    size = parsed.value();
+  }
   const int qps = o.qps > 0 ? o.qps : config.qps_per_connection;
   if (o.ring) {
     if (t.host_count < 2) return usage_error("--ring", "a ring needs at least 2 hosts");

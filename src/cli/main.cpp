@@ -10,7 +10,7 @@
 
 #include "cli/command.h"
 #include "io/loaders.h"
-#include "spec/suggest.h"
+#include "core/suggest.h"
 
 namespace ct::cli {
 Runner setup_catalog(CLI::App& app, Context& context);

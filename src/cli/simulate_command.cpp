@@ -175,19 +175,19 @@ Diagnostics flag_diagnostics(const SimulateOptions& o, Diagnostics errors) {
   return errors;
 }
 
-Result<Scenario> load_scenario(const SimulateOptions& o, const std::string& spec_path, const Topology& topology) {
+Result<Scenario> load_scenario(const SimulateOptions& o, const std::string& spec_path, const Fabric& fabric) {
   if (!o.scenario_path.empty()) {
     auto text = read_text_file(o.scenario_path);
     if (!text) return text.errors();
-    return parse_scenario(o.scenario_path, text.value(), topology);
+    return parse_scenario(o.scenario_path, text.value(), fabric);
   }
   if (!o.collective.empty() || !o.degrade.empty() || !o.fail.empty() || !o.repair.empty()) {
-    auto parsed = parse_scenario(kCommandLine, flags_yaml(o), topology);
+    auto parsed = parse_scenario(kCommandLine, flags_yaml(o), fabric);
     if (!parsed) return flag_diagnostics(o, parsed.errors());
     return parsed;
   }
   auto spec_text = read_text_file(spec_path);
-  if (spec_text && has_scenario_block(spec_text.value())) return parse_scenario(spec_path, spec_text.value(), topology);
+  if (spec_text && has_scenario_block(spec_text.value())) return parse_scenario(spec_path, spec_text.value(), fabric);
   return Diagnostic{{kCommandLine, 0, 0}, "--scenario",
                     "nothing to simulate: give --scenario FILE, a `scenario:` block in the spec, or --collective KIND "
                     "--bytes SIZE"};
@@ -212,7 +212,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   const Fabric& built = *context.fabric;
   const ValidSpec* spec = &built.spec();
   const Topology& topology = built.topology();
-  auto scenario = load_scenario(o, context.spec_path, topology);
+  auto scenario = load_scenario(o, context.spec_path, built);
   if (!scenario) return report_errors(scenario.errors());
   if (scenario->empty()) {
     return report_errors({Diagnostic{{scenario->file, 0, 0}, "scenario", "the scenario has no collective, transfer or mice"}});

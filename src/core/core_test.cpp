@@ -13,20 +13,52 @@ namespace ct {
 namespace {
 
 TEST(Units, ParsesSpeeds) {
-  BitsPerSecond b;
-  ASSERT_TRUE(parse_speed("800G", b));
-  EXPECT_EQ(b.value(), 800'000'000'000);
-  ASSERT_TRUE(parse_speed("1.6T", b));
-  EXPECT_EQ(b.value(), 1'600'000'000'000);
-  ASSERT_TRUE(parse_speed("25", b));
-  EXPECT_EQ(b, gbps(25));
-  ASSERT_TRUE(parse_speed("400Gbps", b));
-  EXPECT_EQ(b, gbps(400));
-  EXPECT_FALSE(parse_speed("fast", b));
-  EXPECT_FALSE(parse_speed("-400G", b));
-  EXPECT_FALSE(parse_speed("400X", b));
+  EXPECT_EQ(parse_speed("800G").value().value(), 800'000'000'000);
+  EXPECT_EQ(parse_speed("1.6T").value().value(), 1'600'000'000'000);
+  EXPECT_EQ(parse_speed("25").value(), gbps(25));
+  EXPECT_EQ(parse_speed("400Gbps").value(), gbps(400));
+  EXPECT_FALSE(parse_speed("fast").ok());
+  EXPECT_FALSE(parse_speed("-400G").ok());
+  EXPECT_FALSE(parse_speed("400X").ok());
+  EXPECT_FALSE(parse_speed("nanG").ok());
+  EXPECT_EQ(parse_speed("400X").errors().front().message, "'400X' is not a speed; write e.g. 400G or 1.6T");
   EXPECT_EQ(format_speed(gbps(800)), "800G");
   EXPECT_EQ(format_speed(gbps(1600)), "1.6T");
+}
+
+// The limits of core/units.h: 1 Pb/s = 1000T is the largest speed (2^64 G = 1.8e28 b/s is far
+// above it and must not wrap to a negative speed); 10^18 bytes the largest size; 10^18 ps the
+// longest duration.
+TEST(Units, RefusesWhatWouldOverflow) {
+  EXPECT_EQ(parse_speed("1000T").value(), kMaxSpeed);
+  EXPECT_EQ(parse_speed("1000.001T").errors().front().message,
+            "'1000.001T' is above the largest speed this tool models, 1000T");
+  EXPECT_FALSE(parse_speed("18446744073709551616G").ok());
+  EXPECT_FALSE(parse_speed("1e999G").ok());
+  EXPECT_EQ(parse_size("1000PB").ok(), false);  // no such unit
+  EXPECT_EQ(parse_size("1000000TB").value(), kMaxBytes);  // 10^6 x 10^12
+  EXPECT_FALSE(parse_size("1000001TB").ok());
+  EXPECT_FALSE(parse_size("nan").ok());
+  EXPECT_FALSE(parse_size("inf").ok());
+  EXPECT_EQ(parse_duration("1000000s").value(), kMaxDuration);  // 10^6 s = 10^18 ps
+  EXPECT_FALSE(parse_duration("1000001s").ok());
+  EXPECT_FALSE(parse_duration("9223372036854775807ns").ok());
+}
+
+// Sizes: powers of 1000 and 1024 worked by hand.
+TEST(Units, ParsesSizesAndDurations) {
+  EXPECT_EQ(parse_size("1GiB").value(), Bytes(1LL << 30));
+  EXPECT_EQ(parse_size("2.5 MB").value(), Bytes(2'500'000));
+  EXPECT_EQ(parse_size("4096").value(), Bytes(4096));
+  EXPECT_FALSE(parse_size("3 parsecs").ok());
+  EXPECT_FALSE(parse_size("").ok());
+  EXPECT_EQ(parse_duration("250us").value(), TimePs(250'000'000));
+  EXPECT_EQ(parse_duration("1.5 ms").value(), TimePs(1'500'000'000));
+  EXPECT_EQ(parse_duration("2s").value(), TimePs(2'000'000'000'000));
+  EXPECT_EQ(parse_duration("0").value(), TimePs(0));
+  EXPECT_FALSE(parse_duration("5").ok());  // a number without a unit is only allowed for 0
+  EXPECT_FALSE(parse_duration("-1us").ok());
+  EXPECT_FALSE(parse_duration("3 fortnights").ok());
 }
 
 TEST(Ids, AreDistinctAndInvalidByDefault) {

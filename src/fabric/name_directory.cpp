@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "routing/port_address.h"
-#include "spec/suggest.h"
+#include "core/suggest.h"
 
 namespace ct {
 namespace {
@@ -98,6 +98,45 @@ Result<VertexId> NameDirectory::backend_port(std::string_view name, const Source
                                 "{} NIC(s) each, {} plane(s)",
                                 text, topology_->planes > 1 ? "/p0" : "", topology_->host_count - 1,
                                 topology_->ports_per_host, topology_->planes)};
+}
+
+Result<std::uint32_t> NameDirectory::gpu(std::string_view name, const SourceLocation& where,
+                                          std::string_view field) const {
+  const Topology& t = *topology_;
+  name = trim(name);
+  const auto per_host = static_cast<std::uint64_t>(std::max(t.gpus_per_host, 0));
+  const std::uint64_t count = static_cast<std::uint64_t>(std::max<long long>(t.host_count, 0)) * per_host;
+  const auto number = [](std::string_view digits, std::uint64_t& out) {
+    if (!all_digits(digits) || digits.size() > 10) return false;
+    std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    return true;
+  };
+  std::uint64_t id = 0;
+  bool well_formed = false;
+  if (name.starts_with("host")) {
+    const auto slash = name.find("/gpu");
+    std::uint64_t h = 0;
+    std::uint64_t g = 0;
+    well_formed = slash != std::string_view::npos && number(name.substr(4, slash - 4), h) &&
+                  number(name.substr(slash + 4), g);
+    if (well_formed && (h >= static_cast<std::uint64_t>(t.host_count) || g >= per_host)) {
+      return Diagnostic{where, std::string(field),
+                        fmt::format("no GPU named '{}': this fabric has hosts host0..host{} with gpu0..gpu{} each", name,
+                                    t.host_count - 1, per_host == 0 ? 0 : per_host - 1)};
+    }
+    id = h * per_host + g;
+  } else {
+    well_formed = number(name.starts_with("gpu") ? name.substr(3) : name, id);
+  }
+  if (!well_formed) {
+    return Diagnostic{where, std::string(field),
+                      fmt::format("'{}' names no GPU (host<h>/gpu<g>, gpu<id> or <id>; {} GPUs)", name, count)};
+  }
+  if (id >= count) {
+    return Diagnostic{where, std::string(field),
+                      fmt::format("no GPU {}: this fabric has {} GPUs (gpu0..gpu{})", id, count, count == 0 ? 0 : count - 1)};
+  }
+  return static_cast<std::uint32_t>(id);
 }
 
 Result<std::vector<LinkId>> NameDirectory::links(std::string_view name, const SourceLocation& where,

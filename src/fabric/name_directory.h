@@ -1,7 +1,7 @@
 // One name directory for a built topology: every name a user may type ("host3/gpu0", "gpu26",
 // "host0/nic1", "host0/nic1/p0", "10.1.0.7", "p0/spine/3", "p1/pod2/leaf/0", "fe/leaf/2", a link
 // id or "p0/leaf/0 -- p0/spine/1") resolved in one place, with the same messages everywhere:
-// did-you-mean for near misses (spec/suggest.h) and, when the name is well formed but the fabric is
+// did-you-mean for near misses (core/suggest.h) and, when the name is well formed but the fabric is
 // simply smaller ("host40" in a 32-host fabric), a message that says how large it is.
 //
 // Names are the ones Topology::vertex_name / link_name print, so every name the tool prints can be
@@ -36,6 +36,8 @@ class NameDirectory {
   // A backend port: "host12/nic3/p1", "host12/nic3" (plane 0), "host12" (NIC 0, plane 0) or its
   // IPv4 address (routing/port_address.h).
   [[nodiscard]] Result<VertexId> backend_port(std::string_view name, const SourceLocation& where, std::string_view field) const;
+  // A GPU by its global id g = host x gpus_per_host + local: "host3/gpu2", "gpu26" or "26".
+  [[nodiscard]] Result<std::uint32_t> gpu(std::string_view name, const SourceLocation& where, std::string_view field) const;
   // A link id or "A -- B" (every parallel cable between A and B, in id order).
   [[nodiscard]] Result<std::vector<LinkId>> links(std::string_view name, const SourceLocation& where, std::string_view field) const;
 

@@ -22,19 +22,15 @@
 
 #include "core/diagnostic.h"
 #include "spec/spec.h"
-
-namespace YAML {
-class Node;
-}
+#include "yaml/yaml_reader.h"
 
 namespace ct {
 
-// Reads the value of the `routing:` key into `out`, appending a diagnostic for every problem
-// (syntax of the block: unknown or repeated fields with a suggestion, wrong types).
-void read_routing_spec(const std::string& file, const YAML::Node& key, const YAML::Node& value, RoutingSpec& out,
-                       Diagnostics& errors);
+// Reads the value of the `routing:` key into `out` through the spec's reader, which records every
+// problem (unknown or repeated fields with a suggestion, wrong types, numbers out of range).
+void read_routing_spec(YamlReader& reader, const YAML::Node& key, const YAML::Node& value, RoutingSpec& out);
 
-// Range checks that need no routing knowledge: linux_policy in 0..3, flowlet_gap_us > 0,
+// Checks that need no routing knowledge: linux_policy in 0..3, flowlet_gap_us > 0,
 // qps_per_connection in 1..65536, fields not repeated.
 void check_routing_spec(const RoutingSpec& spec, Diagnostics& errors);
 

@@ -15,7 +15,7 @@
 #include "io/files.h"
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
-#include "spec/suggest.h"
+#include "core/suggest.h"
 #include "spec/validate.h"
 
 namespace ct {
@@ -465,10 +465,14 @@ TEST(Validate, PortSpeedFasterThanTheNicPlane) {
 }
 
 TEST(Validate, HugePortSpeedIsRejectedWithoutOverflow) {
-  // 5e18 b/s x 2 planes would overflow int64; the check divides instead.
+  // 5e18 b/s x 2 planes would overflow int64: refused where the speed is read, above 1 Pb/s
+  // (core/units.h kMaxSpeed); a speed within that limit but faster than the NIC is refused by
+  // validate(): 1000T = kMaxSpeed below.
   const Diagnostic d = only_error(kGood + "  port_speed: 5000000000G\n");
   EXPECT_EQ(d.field, "backend.port_speed");
-  EXPECT_THAT(d.message, HasSubstr("is faster than fx-nic800's 800G port"));
+  EXPECT_EQ(d.message, "'5000000000G' is above the largest speed this tool models, 1000T");
+  const Diagnostic at_limit = only_error(kGood + "  port_speed: 1000T\n");
+  EXPECT_THAT(at_limit.message, HasSubstr("is faster than fx-nic800's 800G port"));
 }
 
 TEST(Validate, PortSpeedThatIsNotASpeed) {

@@ -10,7 +10,8 @@
 #include <fmt/format.h>
 
 #include "spec/routing_spec.h"
-#include "spec/suggest.h"
+#include "yaml/yaml_reader.h"
+#include "core/suggest.h"
 
 namespace ct {
 
@@ -201,7 +202,7 @@ class SpecValidator {
     node_ = catalog_.find_node(n.model.value);
     if (node_ == nullptr) {
       error(n.model.where, "nodes.model",
-            fmt::format("unknown node model '{}'{}; known: {}", n.model.value,
+            fmt::format("unknown node model '{}'{}; known: {}", echo(n.model.value),
                         did_you_mean(n.model.value, ids_of(catalog_.nodes)), known_ids(catalog_.nodes)));
       return;
     }
@@ -254,7 +255,7 @@ class SpecValidator {
     }
     topology_ok_ = false;
     error(t.where, "backend.topology",
-          fmt::format("unknown topology '{}'{}; expected rail-optimized, fat-tree or leaf-spine", t.value,
+          fmt::format("unknown topology '{}'{}; expected rail-optimized, fat-tree or leaf-spine", echo(t.value),
                       did_you_mean(t.value, {"rail-optimized", "fat-tree", "leaf-spine"})));
   }
 
@@ -299,7 +300,7 @@ class SpecValidator {
     switch_ = catalog_.find_switch(s.value);
     if (switch_ == nullptr) {
       error(s.where, "backend.switch",
-            fmt::format("unknown switch model '{}'{}; known: {}", s.value,
+            fmt::format("unknown switch model '{}'{}; known: {}", echo(s.value),
                         did_you_mean(s.value, ids_of(catalog_.switches)), known_ids(catalog_.switches)));
       return;
     }
@@ -315,10 +316,12 @@ class SpecValidator {
     const auto& ps = spec_.backend.port_speed;
     BitsPerSecond speed;
     if (ps.present) {
-      if (!parse_speed(ps.value, speed)) {
-        error(ps.where, "backend.port_speed", fmt::format("'{}' is not a speed; write e.g. 400G or 1.6T", ps.value));
+      auto parsed = parse_speed(ps.value);
+      if (!parsed) {
+        error(ps.where, "backend.port_speed", parsed.errors().front().message);
         return;
       }
+      speed = parsed.value();
       // speed x planes > NIC speed, written so that no product can overflow.
       if (nic_ != nullptr && planes_ok_ && speed.value() > nic_->port_speed.value() / out_.backend.planes) {
         error(ps.where, "backend.port_speed",
@@ -485,7 +488,7 @@ class SpecValidator {
     if (!parse_switch_name(end.value, name)) {
       error(end.where, field,
             fmt::format("'{}' is not a switch name: expected plane<p>.<leaf|spine|core>.<index>, e.g. plane0.spine.3",
-                        end.value));
+                        echo(end.value)));
       return std::nullopt;
     }
     if (planes_ok_ && name.plane >= out_.backend.planes) {
@@ -531,7 +534,7 @@ class SpecValidator {
       nic = catalog_.find_nic(fe.nic.value);
       if (nic == nullptr) {
         error(fe.nic.where, "frontend.nic",
-              fmt::format("unknown NIC model '{}'{}; known: {}", fe.nic.value,
+              fmt::format("unknown NIC model '{}'{}; known: {}", echo(fe.nic.value),
                           did_you_mean(fe.nic.value, ids_of(catalog_.nics)), known_ids(catalog_.nics)));
       }
     } else if (node_ != nullptr) {
@@ -545,8 +548,10 @@ class SpecValidator {
     BitsPerSecond speed;
     bool speed_ok = true;
     if (fe.speed.present) {
-      if (!parse_speed(fe.speed.value, speed)) {
-        error(fe.speed.where, "frontend.speed", fmt::format("'{}' is not a speed; write e.g. 200G", fe.speed.value));
+      auto parsed = parse_speed(fe.speed.value);
+      if (parsed) speed = parsed.value();
+      if (!parsed) {
+        error(fe.speed.where, "frontend.speed", parsed.errors().front().message);
         speed_ok = false;
       } else if (nic != nullptr && !nic_runs(*nic, speed)) {
         error(fe.speed.where, "frontend.speed",
@@ -564,7 +569,7 @@ class SpecValidator {
             "required field is missing: a catalog switch id; known: " + known_ids(catalog_.switches));
     } else if (sw = catalog_.find_switch(fe.switch_model.value); sw == nullptr) {
       error(fe.switch_model.where, "frontend.switch",
-            fmt::format("unknown switch model '{}'{}; known: {}", fe.switch_model.value,
+            fmt::format("unknown switch model '{}'{}; known: {}", echo(fe.switch_model.value),
                         did_you_mean(fe.switch_model.value, ids_of(catalog_.switches)), known_ids(catalog_.switches)));
     } else if (speed_ok && sw->ports_at(speed) == 0) {
       error(at(fe.speed, fe.switch_model.where), "frontend.speed",
@@ -631,14 +636,14 @@ class SpecValidator {
         v.drain_degraded = r.degraded.value == "drain";
       } else {
         error(r.degraded.where, "reliability.degraded",
-              fmt::format("expected drain or continue, got '{}'", r.degraded.value));
+              fmt::format("expected drain or continue, got '{}'", echo(r.degraded.value)));
       }
     }
     if (r.split.present) {
       if (r.split.value == "ecmp" || r.split.value == "adaptive") {
         v.adaptive_split = r.split.value == "adaptive";
       } else {
-        error(r.split.where, "reliability.split", fmt::format("expected ecmp or adaptive, got '{}'", r.split.value));
+        error(r.split.where, "reliability.split", fmt::format("expected ecmp or adaptive, got '{}'", echo(r.split.value)));
       }
     }
     const std::pair<const ElementFiguresSpec*, std::pair<const char*, bool>> blocks[] = {

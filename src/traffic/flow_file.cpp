@@ -11,7 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "routing/port_address.h"
-#include "spec/suggest.h"
+#include "core/suggest.h"
 
 namespace ct {
 namespace {
@@ -151,11 +151,13 @@ class FlowResolver {
   bool size(const Record& r, Bytes& out) {
     const Cell* c = cell(r, "size");
     if (c == nullptr) return true;
-    if (!parse_size(c->text, out) || out.value() <= 0) {
+    auto parsed = parse_size(c->text);
+    if (!parsed || parsed.value().value() <= 0) {
       error(c->where, r.prefix + "size",
             fmt::format("expected a positive size such as 1048576, 64MB or 1GiB, got '{}'", c->text));
       return false;
     }
+    out = parsed.value();
     return true;
   }
 
@@ -302,23 +304,6 @@ void read_yaml(const std::string& text, FlowResolver& resolver) {
 }
 
 }  // namespace
-
-bool parse_size(const std::string& text, Bytes& out) {
-  const std::string t = trim(text);
-  double number = 0;
-  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), number);
-  if (ec != std::errc() || ptr == t.data() || !std::isfinite(number) || number < 0) return false;
-  const std::string unit = trim(std::string_view(ptr, static_cast<std::size_t>(t.data() + t.size() - ptr)));
-  static const std::map<std::string, double> kUnits = {
-      {"", 1},      {"B", 1},      {"KB", 1e3},  {"MB", 1e6},  {"GB", 1e9},  {"TB", 1e12},
-      {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
-  auto it = kUnits.find(unit);
-  if (it == kUnits.end()) return false;
-  const double bytes = std::round(number * it->second);
-  if (bytes > 9.0e18) return false;
-  out = Bytes(static_cast<std::int64_t>(bytes));
-  return true;
-}
 
 Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const Topology& topology) {
   FlowResolver resolver(file, topology);

@@ -15,7 +15,7 @@
 //   protocol    udp | tcp | an IP protocol number 0..255. Default udp.
 //   dst_port    0..65535. Default 4791 (RoCEv2).
 //   size        bytes: an integer, or a number with B, KB, MB, GB, TB (powers of 1000) or KiB, MiB,
-//               GiB, TiB (powers of 1024). Optional.
+//               GiB, TiB (powers of 1024), at most 10^18 bytes (core/units.h parse_size). Optional.
 //   bursts      >= 1, default 1;  idle_us  >= 0, default 0 (see traffic/flow.h).
 // Every problem is a diagnostic naming file:line:column and the field (YAML: flows[i].field);
 // all of them are reported at once.
@@ -32,8 +32,5 @@ namespace ct {
 
 // The format follows the file name: *.csv is CSV, anything else YAML.
 Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const Topology& topology);
-
-// "1GiB" -> 1073741824; false when `text` is not a size.
-bool parse_size(const std::string& text, Bytes& out);
 
 }  // namespace ct

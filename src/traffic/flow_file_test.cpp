@@ -109,17 +109,5 @@ TEST(FlowFile, RejectsSamePortAndEmptyFiles) {
   EXPECT_THAT(empty.errors()[0].message, HasSubstr("no flows"));
 }
 
-TEST(FlowFile, ParsesSizes) {
-  Bytes b;
-  ASSERT_TRUE(parse_size("1GiB", b));
-  EXPECT_EQ(b.value(), 1LL << 30);
-  ASSERT_TRUE(parse_size("2.5 MB", b));
-  EXPECT_EQ(b.value(), 2'500'000);
-  ASSERT_TRUE(parse_size("4096", b));
-  EXPECT_EQ(b.value(), 4096);
-  EXPECT_FALSE(parse_size("3 parsecs", b));
-  EXPECT_FALSE(parse_size("", b));
-}
-
 }  // namespace
 }  // namespace ct

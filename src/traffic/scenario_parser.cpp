@@ -7,27 +7,18 @@
 #include <map>
 #include <numeric>
 #include <optional>
-#include <unordered_map>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "core/rng.h"
-#include "routing/port_address.h"
-#include "spec/suggest.h"
-#include "traffic/flow_file.h"
+#include "core/suggest.h"
+#include "yaml/yaml_reader.h"
 
 namespace ct {
 namespace {
 
 constexpr std::uint64_t kOrderStream = 0x4F52'4445'5200;  // "ORDER": random rank order
-
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return {};
-  const auto e = s.find_last_not_of(" \t");
-  return std::string(s.substr(b, e - b + 1));
-}
 
 bool parse_u64(std::string_view text, std::uint64_t& out) {
   if (text.empty()) return false;
@@ -37,154 +28,79 @@ bool parse_u64(std::string_view text, std::uint64_t& out) {
 
 class ScenarioParser {
  public:
-  ScenarioParser(const std::string& file, const Topology& topology) : file_(file), t_(topology) {
+  ScenarioParser(const std::string& file, const NameDirectory& names)
+      : r_(file), names_(names), t_(names.topology()) {
     scenario_.file = file;
   }
 
   Result<Scenario> parse(const std::string& text) {
-    try {
-      const YAML::Node root = YAML::Load(text);
-      if (!root.IsMap() || !root["scenario"]) {
-        error({file_, 1, 1}, "scenario", "no `scenario:` block in the file");
+    if (const auto root = r_.load(text)) {
+      if (!root->IsMap() || !(*root)["scenario"]) {
+        r_.error({r_.file(), 1, 1}, "scenario", "no `scenario:` block in the file");
       } else {
-        for (const auto& entry : root) {
+        for (const auto& entry : *root) {
           if (entry.first.IsScalar() && entry.first.Scalar() == "scenario") read_scenario(entry.first, entry.second);
         }
       }
-    } catch (const YAML::Exception& e) {
-      error(location(e.mark), "", "YAML syntax error: " + e.msg);
     }
-    if (!errors_.empty()) return errors_;
+    if (!r_.errors().empty()) return r_.take_errors();
     std::stable_sort(scenario_.faults.begin(), scenario_.faults.end(),
                      [](const FaultSpec& a, const FaultSpec& b) { return a.at < b.at; });
     return std::move(scenario_);
   }
 
  private:
-  using Reader = std::function<void(const YAML::Node& key, const YAML::Node& value, const std::string& field)>;
-  struct Field {
-    const char* name;
-    Reader read;
-  };
+  using Field = YamlReader::Field;
+  static constexpr auto kRequired = YamlReader::Presence::kRequired;
 
-  SourceLocation location(const YAML::Mark& mark) const {
-    if (mark.is_null() || mark.line < 0) return {file_, 0, 0};
-    return {file_, mark.line + 1, mark.column + 1};
-  }
-  SourceLocation location(const YAML::Node& key, const YAML::Node& value) const {
-    return location(value.IsNull() ? key.Mark() : value.Mark());
-  }
+  SourceLocation location(const YAML::Node& node) const { return r_.at(node); }
   void error(SourceLocation where, std::string field, std::string message) {
-    errors_.push_back({std::move(where), std::move(field), std::move(message), Severity::kError});
+    r_.error(std::move(where), std::move(field), std::move(message));
   }
   void error(const YAML::Node& key, const YAML::Node& value, const std::string& field, std::string message) {
-    error(location(key, value), field, std::move(message));
+    r_.error(key, value, field, std::move(message));
   }
-
-  // Every key of a mapping against `fields`: unknown and repeated keys are errors.
-  void read_mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
+  bool read_mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
                     const std::vector<Field>& fields) {
-    if (!node.IsMap()) {
-      error(owner, node, path, "expected a mapping of fields");
-      return;
-    }
-    std::vector<std::string> names;
-    for (const Field& f : fields) names.emplace_back(f.name);
-    std::map<std::string, int> seen;
-    for (const auto& entry : node) {
-      const YAML::Node key = entry.first;
-      if (!key.IsScalar()) {
-        error(location(key.Mark()), path, "expected a field name");
-        continue;
-      }
-      const std::string field = path + "." + key.Scalar();
-      const auto match = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return key.Scalar() == f.name; });
-      if (match == fields.end()) {
-        error(location(key.Mark()), field, "unknown field" + did_you_mean(key.Scalar(), names));
-        continue;
-      }
-      const int line = location(key.Mark()).line;
-      if (auto [first, added] = seen.emplace(key.Scalar(), line); !added) {
-        error(location(key.Mark()), field, fmt::format("field written twice (first at line {})", first->second));
-        continue;
-      }
-      match->read(key, entry.second, field);
-    }
+    return r_.mapping(owner, node, path, fields);
   }
-
-  // Each element of a list, with its field path name[i].
   void read_list(const YAML::Node& key, const YAML::Node& value, const std::string& field,
-                 const std::function<void(const YAML::Node& item, const std::string& path)>& read) {
-    if (!value.IsSequence()) {
-      error(key, value, field, "expected a list");
-      return;
-    }
-    for (std::size_t i = 0; i < value.size(); ++i) read(value[i], fmt::format("{}[{}]", field, i));
+                 const YamlReader::ItemReader& read) {
+    r_.list(key, value, field, read);
+  }
+  // Appends the diagnostics of a failed lookup; true when it succeeded.
+  template <typename T>
+  bool found(const Result<T>& r) {
+    if (r) return true;
+    r_.errors().insert(r_.errors().end(), r.errors().begin(), r.errors().end());
+    return false;
   }
 
   // ---- scalars ----
   std::optional<std::string> text(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    if (!value.IsScalar()) {
-      error(key, value, field, "expected a text value");
-      return std::nullopt;
-    }
-    return value.Scalar();
+    return r_.text(key, value, field);
   }
   template <typename T>
-  void integer(const YAML::Node& key, const YAML::Node& value, const std::string& field, T& out, std::uint64_t lo,
-               std::uint64_t hi) {
-    std::uint64_t v = 0;
-    if (!value.IsScalar() || !parse_u64(value.Scalar(), v) || v < lo || v > hi) {
-      error(key, value, field, fmt::format("expected an integer in {}..{}", lo, hi));
-      return;
-    }
-    out = static_cast<T>(v);
+  void integer(const YAML::Node& key, const YAML::Node& value, const std::string& field, T& out, long long lo,
+               long long hi, const char* unit) {
+    if (const auto v = r_.integer(key, value, field, {lo, hi, unit})) out = static_cast<T>(*v);
   }
   void number(const YAML::Node& key, const YAML::Node& value, const std::string& field, double& out, double lo,
               double hi, bool lo_open) {
-    double v = 0;
-    const std::string s = value.IsScalar() ? value.Scalar() : "";
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    const bool ok = !s.empty() && ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(v) &&
-                    (lo_open ? v > lo : v >= lo) && v <= hi;
-    if (!ok) {
-      error(key, value, field, fmt::format("expected a number in {}{}, {}]", lo_open ? "(" : "[", lo, hi));
-      return;
-    }
-    out = v;
+    if (const auto v = r_.number(key, value, field, {lo, hi, lo_open, ""})) out = *v;
   }
   void duration(const YAML::Node& key, const YAML::Node& value, const std::string& field, TimePs& out) {
-    if (!value.IsScalar() || !parse_duration(value.Scalar(), out)) {
-      error(key, value, field, "expected a duration such as 250us, 1.5ms or 2s");
-    }
+    if (const auto v = r_.duration(key, value, field)) out = *v;
   }
   void size(const YAML::Node& key, const YAML::Node& value, const std::string& field, Bytes& out) {
-    if (!value.IsScalar() || !parse_size(value.Scalar(), out) || out.value() <= 0) {
-      error(key, value, field, "expected a positive size such as 1GiB, 64KB or 1048576");
-    }
+    const auto v = r_.size(key, value, field);
+    if (v && v->value() == 0) error(key, value, field, "must be a positive size such as 1GiB, 64KB or 1048576, got 0");
+    if (v && v->value() > 0) out = *v;
   }
 
-  // ---- names ----
+  // ---- names (fabric/name_directory.h) ----
   [[nodiscard]] std::uint64_t gpu_count() const {
     return static_cast<std::uint64_t>(t_.host_count) * static_cast<std::uint64_t>(std::max(t_.gpus_per_host, 0));
-  }
-  std::optional<std::uint32_t> gpu(const std::string& name) const {
-    std::uint64_t id = 0;
-    if (name.starts_with("host")) {
-      const auto slash = name.find("/gpu");
-      std::uint64_t h = 0;
-      std::uint64_t g = 0;
-      if (slash == std::string::npos || !parse_u64(std::string_view(name).substr(4, slash - 4), h) ||
-          !parse_u64(std::string_view(name).substr(slash + 4), g) ||
-          g >= static_cast<std::uint64_t>(t_.gpus_per_host) || h >= static_cast<std::uint64_t>(t_.host_count)) {
-        return std::nullopt;
-      }
-      id = h * static_cast<std::uint64_t>(t_.gpus_per_host) + g;
-    } else if (!parse_u64(name.starts_with("gpu") ? std::string_view(name).substr(3) : std::string_view(name), id)) {
-      return std::nullopt;
-    }
-    if (id >= gpu_count()) return std::nullopt;
-    return static_cast<std::uint32_t>(id);
   }
 
   std::optional<Endpoint> endpoint(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
@@ -192,35 +108,27 @@ class ScenarioParser {
     if (!name) return std::nullopt;
     Endpoint e;
     e.name = *name;
-    if (const auto g = gpu(*name)) {
-      e.gpu = *g;
+    const SourceLocation where = r_.at(key, value);
+    if (const auto g = names_.gpu(*name, where, field)) {
+      e.gpu = g.value();
       return e;
     }
-    if (const auto p = parse_port_name(t_, *name)) {
+    if (const auto p = names_.backend_port(*name, where, field)) {
       e.is_port = true;
-      e.port = *p;
+      e.port = p.value();
       return e;
     }
     error(key, value, field,
           fmt::format("'{}' names no GPU (host<h>/gpu<g> or gpu<id>, {} GPUs) and no backend port (host<h>/nic<r>/p<p>)",
-                      *name, gpu_count()));
+                      echo(*name), gpu_count()));
     return std::nullopt;
-  }
-
-  std::optional<VertexId> vertex(const std::string& name) {
-    if (vertex_of_name_.empty()) {
-      for (std::uint32_t v = 0; v < t_.vertex_count(); ++v) vertex_of_name_.emplace(t_.vertex_name(VertexId(v)), VertexId(v));
-    }
-    const auto it = vertex_of_name_.find(name);
-    if (it == vertex_of_name_.end()) return std::nullopt;
-    return it->second;
   }
 
   // ---- the schema ----
   void read_scenario(const YAML::Node& key, const YAML::Node& value) {
     read_mapping(key, value, "scenario",
                  {{"name", [&](auto& k, auto& v, auto& f) { scenario_.name = text(k, v, f).value_or(""); }},
-                  {"seed", [&](auto& k, auto& v, auto& f) { integer(k, v, f, scenario_.seed, 0, ~std::uint64_t{0}); }},
+                  {"seed", [&](auto& k, auto& v, auto& f) { scenario_.seed = r_.unsigned64(k, v, f).value_or(scenario_.seed); }},
                   {"paths", [&](auto& k, auto& v, auto& f) { read_paths(k, v, f); }},
                   {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, convergence_); }},
                   {"collectives", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_collective(i, p); }); }},
@@ -262,24 +170,24 @@ class ScenarioParser {
                   {"algorithm", [&](auto& k, auto& v, auto& f) { algorithm = read_algorithm(k, v, f, c.algorithm); }},
                   {"gpus", [&](auto& k, auto& v, auto& f) { has_gpus = true; gpus_key = k; gpus_value = v; gpus_field = f; }},
                   {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, c.bytes); }},
-                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, 64); }},
-                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.qps, 1, 64); }},
-                  {"iterations", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.iterations, 1, 100000); }},
-                  {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFF'FFFEU); }},
+                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, 64, "channels"); }},
+                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.qps, 1, 64, "queue pairs"); }},
+                  {"iterations", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.iterations, 1, 100000, "iterations"); }},
+                  {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFF'FFFELL, "steps"); }},
                   {"compute", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.compute); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.start); }},
                   {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, c.weight, 0, 1e6, true); }}});
     if (!algorithm) c.algorithm = default_algorithm(c.kind);
-    if (!has_bytes) error(location(item.Mark()), path + ".bytes", "missing: the collective's size, e.g. 1GiB");
+    if (!has_bytes) error(location(item), path + ".bytes", "missing: the collective's size, e.g. 1GiB");
     if (!has_gpus) {
       gpus_value = YAML::Node("all");
       gpus_key = item;
       gpus_field = path + ".gpus";
     }
     read_gpus(gpus_key, gpus_value, gpus_field, c);
-    const std::size_t before = errors_.size();
+    const std::size_t before = r_.errors().size();
     for (const auto& group : c.groups) {
-      if (errors_.size() > before || c.bytes.value() == 0) break;
+      if (r_.errors().size() > before || c.bytes.value() == 0) break;
       CollectiveShape shape;
       shape.kind = c.kind;
       shape.algorithm = c.algorithm;
@@ -287,7 +195,7 @@ class ScenarioParser {
       shape.channels = std::max<std::uint32_t>(c.channels, 1);
       shape.steps_limit = c.steps;
       for (const std::uint32_t g : group) shape.node_of_rank.push_back(g / static_cast<std::uint32_t>(t_.gpus_per_host));
-      if (const auto problem = check_collective(shape)) error(location(item.Mark()), path, *problem);
+      if (const auto problem = check_collective(shape)) error(location(item), path, *problem);
     }
     scenario_.collectives.push_back(std::move(c));
   }
@@ -457,11 +365,11 @@ class ScenarioParser {
                   {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; ok_dst = assign(endpoint(k, v, f), t.dst); }},
                   {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, t.bytes); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, t.start); }},
-                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, 64); }},
-                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, 64); }},
+                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, 64, "channels"); }},
+                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, 64, "queue pairs"); }},
                   {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }},
                   {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, 1e6, true); }}});
-    const SourceLocation where = location(item.Mark());
+    const SourceLocation where = location(item);
     if (!has_src) error(where, path + ".src", "missing: the sending GPU or port");
     if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
     if (!has_bytes) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
@@ -494,13 +402,13 @@ class ScenarioParser {
     bool has_bytes = false;
     read_mapping(item, item, path,
                  {{"name", [&](auto& k, auto& v, auto& f) { m.name = text(k, v, f).value_or(m.name); }},
-                  {"count", [&](auto& k, auto& v, auto& f) { has_count = true; integer(k, v, f, m.count, 1, 10'000'000); }},
+                  {"count", [&](auto& k, auto& v, auto& f) { has_count = true; integer(k, v, f, m.count, 1, 10'000'000, "flows"); }},
                   {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, m.bytes); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, m.start); }},
                   {"arrivals_per_s", [&](auto& k, auto& v, auto& f) { number(k, v, f, m.arrivals_per_s, 0, 1e15, false); }},
                   {"hosts", [&](auto& k, auto& v, auto& f) { m.hosts = range(k, v, f, static_cast<std::uint32_t>(t_.host_count)); }},
                   {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, m.weight, 0, 1e6, true); }}});
-    const SourceLocation where = location(item.Mark());
+    const SourceLocation where = location(item);
     if (!has_count) error(where, path + ".count", "missing: how many small flows");
     if (!has_bytes) error(where, path + ".bytes", "missing: the size of each flow, e.g. 64KiB");
     if (m.hosts.size() < 2) error(where, path + ".hosts", "mice need at least 2 hosts");
@@ -520,11 +428,11 @@ class ScenarioParser {
                   {"at", [&](auto& k, auto& v, auto& f) { has_at = true; duration(k, v, f, fault.at); }},
                   {"fraction", [&](auto& k, auto& v, auto& f) { has_fraction = true; number(k, v, f, fault.fraction, 0, 1, true); }},
                   {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, fault.convergence); }},
-                  {"parallel", [&](auto& k, auto& v, auto& f) { parallel = 0; integer(k, v, f, *parallel, 0, 1 << 20); }},
+                  {"parallel", [&](auto& k, auto& v, auto& f) { parallel = 0; integer(k, v, f, *parallel, 0, 1 << 20, ""); }},
                   {"link", [&](auto& k, auto& v, auto& f) { ++selectors; read_link(k, v, f, fault); }},
                   {"switch", [&](auto& k, auto& v, auto& f) { ++selectors; read_switch(k, v, f, fault); }},
                   {"port", [&](auto& k, auto& v, auto& f) { ++selectors; read_port(k, v, f, fault); }}});
-    const SourceLocation where = location(item.Mark());
+    const SourceLocation where = location(item);
     if (!has_kind) error(where, path + ".kind", "missing: down, degrade or repair");
     if (!has_at) error(where, path + ".at", "missing: when it happens, e.g. 2ms");
     if (selectors != 1) error(where, path, "name exactly one of link, switch, port");
@@ -558,42 +466,23 @@ class ScenarioParser {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
-    std::uint64_t id = 0;
-    if (parse_u64(*name, id)) {
-      if (id >= t_.link_count()) {
-        error(k, v, f, fmt::format("link {} does not exist ({} links)", id, t_.link_count()));
-        return;
-      }
-      fault.links = {LinkId(id)};
-      fault.what = t_.link_name(LinkId(id));
-      return;
-    }
-    const auto sep = name->find("--");
-    const auto a = sep == std::string::npos ? std::nullopt : vertex(trim(std::string_view(*name).substr(0, sep)));
-    const auto b = sep == std::string::npos ? std::nullopt : vertex(trim(std::string_view(*name).substr(sep + 2)));
-    if (!a || !b) {
-      error(k, v, f, fmt::format("'{}' is not a link: expected a link id or \"A -- B\" with vertex names such as "
-                                 "\"p0/leaf/0 -- p0/spine/3\" or \"host0/nic0 -- p0/leaf/0\"",
-                                 *name));
-      return;
-    }
-    for (const Adjacency& adj : t_.neighbors(*a)) {
-      if (adj.neighbor == *b) fault.links.push_back(adj.link);
-    }
-    std::sort(fault.links.begin(), fault.links.end());
-    if (fault.links.empty()) error(k, v, f, fmt::format("no cable joins {} and {}", t_.vertex_name(*a), t_.vertex_name(*b)));
+    auto links = names_.links(*name, r_.at(k, v), f);
+    if (!found(links)) return;
+    fault.links = std::move(links.value());
+    if (fault.links.size() == 1 && name->find("--") == std::string::npos) fault.what = t_.link_name(fault.links[0]);
   }
 
   void read_switch(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultSpec& fault) {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
-    const auto s = vertex(*name);
-    if (!s || t_.kind[s->value()] != VertexKind::kSwitch) {
-      error(k, v, f, fmt::format("'{}' is not a switch (names such as p0/spine/3, p1/pod2/leaf/5, p0/core/1)", *name));
+    const auto s = names_.vertex(*name, r_.at(k, v), f);
+    if (!found(s)) return;
+    if (t_.kind[s.value().value()] != VertexKind::kSwitch) {
+      error(k, v, f, fmt::format("'{}' is not a switch (names such as p0/spine/3, p1/pod2/leaf/5, p0/core/1)", echo(*name)));
       return;
     }
-    for (const Adjacency& adj : t_.neighbors(*s)) fault.links.push_back(adj.link);
+    for (const Adjacency& adj : t_.neighbors(s.value())) fault.links.push_back(adj.link);
     std::sort(fault.links.begin(), fault.links.end());
   }
 
@@ -601,42 +490,23 @@ class ScenarioParser {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
-    const auto p = parse_port_name(t_, *name);
-    if (!p) {
-      error(k, v, f, fmt::format("'{}' is not a backend port (host<h>/nic<r>/p<p>)", *name));
-      return;
-    }
-    fault.links = {LinkId(p->value())};  // a backend port's NIC link has the port's id (builder.h)
+    const auto p = names_.backend_port(*name, r_.at(k, v), f);
+    if (!found(p)) return;
+    fault.links = {LinkId(p.value().value())};  // a backend port's NIC link has the port's id (builder.h)
   }
 
-  const std::string& file_;
+  YamlReader r_;
+  const NameDirectory& names_;
   const Topology& t_;
   Scenario scenario_;
-  Diagnostics errors_;
   TimePs convergence_{0};
   bool has_faults_ = false;
   YAML::Node faults_node_;
   YAML::Node faults_key_;
   std::string faults_field_;
-  std::unordered_map<std::string, VertexId> vertex_of_name_;
 };
 
 }  // namespace
-
-bool parse_duration(const std::string& text, TimePs& out) {
-  const std::string t = trim(text);
-  double number = 0;
-  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), number);
-  if (ec != std::errc() || ptr == t.data() || !std::isfinite(number) || number < 0) return false;
-  const std::string unit = trim(std::string_view(ptr, static_cast<std::size_t>(t.data() + t.size() - ptr)));
-  static const std::map<std::string, double> kPs = {{"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"ms", 1e9}, {"s", 1e12}};
-  const auto it = kPs.find(unit);
-  if (it == kPs.end() && !(unit.empty() && number == 0)) return false;
-  const double ps = std::round(number * (it == kPs.end() ? 0.0 : it->second));
-  if (ps > 9.0e18) return false;
-  out = TimePs(static_cast<std::int64_t>(ps));
-  return true;
-}
 
 bool has_scenario_block(const std::string& text) {
   try {
@@ -647,8 +517,12 @@ bool has_scenario_block(const std::string& text) {
   }
 }
 
-Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Topology& topology) {
-  return ScenarioParser(file, topology).parse(text);
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names) {
+  return ScenarioParser(file, names).parse(text);
+}
+
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Fabric& fabric) {
+  return parse_scenario(file, text, fabric.names());
 }
 
 }  // namespace ct

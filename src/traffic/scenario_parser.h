@@ -30,7 +30,7 @@
 //       - {kind: down, switch: p0/spine/3, at: 2ms}
 //       - {kind: repair, link: 1234, at: 9ms}
 //
-// Times are a number with a unit: ps, ns, us, ms, s. Sizes as traffic/flow_file.h (1GiB, 64KB).
+// Times are a number with a unit: ps, ns, us, ms, s; sizes 1GiB, 64KB (core/units.h, with their limits).
 // GPUs: "host3/gpu2", "gpu26" or 26 (global id h x gpus_per_host + g). Ports: "host3/nic2/p1".
 // Links: `link:` a LinkId or "A -- B" (Topology::link_name; every parallel cable unless
 // `parallel:` picks one), `switch:` every link of a switch, `port:` a port's NIC link.
@@ -41,18 +41,18 @@
 #include <string>
 
 #include "core/result.h"
-#include "topology/topology.h"
+#include "fabric/fabric.h"
+#include "fabric/name_directory.h"
 #include "traffic/scenario.h"
 
 namespace ct {
 
-// PRECONDITION: topology.finalize() was called.
-Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Topology& topology);
+// Names are resolved by the fabric's name directory (fabric/name_directory.h).
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Fabric& fabric);
+// The same on a bare topology's directory (tests on hand-built fixtures).
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names);
 
 // True when the YAML text parses and has a top-level `scenario:` key.
 bool has_scenario_block(const std::string& text);
-
-// "250us" -> 250,000,000 ps; false when `text` is not a duration >= 0.
-bool parse_duration(const std::string& text, TimePs& out);
 
 }  // namespace ct

@@ -1,4 +1,4 @@
-#include "spec/suggest.h"
+#include "core/suggest.h"
 
 #include <algorithm>
 #include <numeric>

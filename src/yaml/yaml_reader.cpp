@@ -1,0 +1,438 @@
+#include "yaml/yaml_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "core/suggest.h"
+
+namespace ct {
+namespace {
+
+// Length of the well-formed UTF-8 sequence at text[i] (RFC 3629, table 3-7 of Unicode 15), or 0.
+std::size_t utf8_sequence(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char lo = 0x80;
+  unsigned char hi = 0xBF;  // limits of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    length = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    length = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // overlong
+    if (b0 == 0xED) hi = 0x9F;  // surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    length = 4;
+    if (b0 == 0xF0) lo = 0x90;  // overlong
+    if (b0 == 0xF4) hi = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return length;
+}
+
+std::string with_unit(const std::string& number, const char* unit) {
+  return unit[0] == '\0' ? number : number + " " + unit;
+}
+
+template <typename T>
+std::string range_text(T min, T max, bool has_min, bool has_max, bool min_open, const char* unit) {
+  const std::string lo = fmt::format("{}", min);
+  const std::string hi = with_unit(fmt::format("{}", max), unit);
+  if (has_min && has_max) {
+    return min_open ? fmt::format("above {} and at most {}", lo, hi) : fmt::format("between {} and {}", lo, hi);
+  }
+  if (has_max) return "at most " + hi;
+  return (min_open ? "above " : "at least ") + with_unit(lo, unit);
+}
+
+}  // namespace
+
+std::string describe_range(const IntegerRange& r) {
+  return range_text(r.min, r.max, r.min != std::numeric_limits<long long>::min(),
+                    r.max != std::numeric_limits<long long>::max(), false, r.unit);
+}
+
+std::string describe_range(const NumberRange& r) {
+  return range_text(r.min, r.max, std::isfinite(r.min), std::isfinite(r.max), r.min_open, r.unit);
+}
+
+std::string echo(std::string_view value) {
+  std::string out;
+  std::size_t characters = 0;
+  std::size_t i = 0;
+  while (i < value.size() && characters < kEchoLength) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    const std::size_t length = utf8_sequence(value, i);
+    ++characters;
+    if (length == 0) {
+      out += fmt::format("\\x{:02X}", c);
+      ++i;
+      continue;
+    }
+    if (length == 1 && (c < 0x20 || c == 0x7F)) {
+      switch (c) {
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        case 0x1B: out += "\\e"; break;
+        default: out += fmt::format("\\x{:02X}", c);
+      }
+    } else {
+      out.append(value.substr(i, length));
+    }
+    i += length;
+  }
+  if (i < value.size()) out += "...";
+  return out;
+}
+
+std::size_t invalid_utf8_offset(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_sequence(text, i);
+    if (length == 0) return i;
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+std::string join_field(const std::string& path, std::string_view name) {
+  return path.empty() ? std::string(name) : path + "." + std::string(name);
+}
+
+YamlReader::YamlReader(std::string file) : file_(std::move(file)) {}
+
+// ---- locations and diagnostics ----
+
+SourceLocation YamlReader::at(const YAML::Mark& mark) const {
+  if (mark.is_null() || mark.line < 0) return {file_, 0, 0};
+  return {file_, mark.line + 1, mark.column + 1};
+}
+
+SourceLocation YamlReader::at(const YAML::Node& node) const {
+  return node.IsDefined() ? at(node.Mark()) : SourceLocation{file_, 0, 0};
+}
+
+SourceLocation YamlReader::at(const YAML::Node& key, const YAML::Node& value) const {
+  return !value.IsDefined() || value.IsNull() ? at(key) : at(value);
+}
+
+std::string YamlReader::describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Scalar: return "'" + echo(node.Scalar()) + "'";
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined: break;
+  }
+  return "nothing";
+}
+
+std::string YamlReader::describe_value(const YAML::Node& node) {
+  if (node.IsScalar() && node.Tag() == "!") return "the quoted string \"" + echo(node.Scalar()) + "\"";
+  return describe(node);
+}
+
+void YamlReader::error(SourceLocation where, std::string field, std::string message) {
+  errors_.push_back(Diagnostic{std::move(where), std::move(field), std::move(message), Severity::kError});
+}
+
+void YamlReader::error(const YAML::Node& key, const YAML::Node& value, const std::string& field, std::string message) {
+  error(at(key, value), field, std::move(message));
+}
+
+// ---- loading ----
+
+std::optional<YAML::Node> YamlReader::load(const std::string& text) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    if (!e.mark.is_null() && e.mark.pos >= 0 && static_cast<std::size_t>(e.mark.pos) >= text.size()) {
+      // Just after the last character that is not white space: where a truncated file stops,
+      // rather than the empty line after its final newline.
+      const auto last = text.find_last_not_of(" \t\r\n");
+      SourceLocation where{file_, 1, 1};
+      if (last != std::string::npos) {
+        const auto line_start = text.rfind('\n', last);
+        where.column = static_cast<int>(last - (line_start == std::string::npos ? 0 : line_start + 1) + 2);
+        where.line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(last), '\n') + 1);
+      }
+      error(where, "", "YAML syntax error: " + e.msg + " before the end of the file");
+    } else {
+      error(at(e.mark), "", "YAML syntax error: " + e.msg);
+    }
+    return std::nullopt;
+  }
+  const std::size_t before = errors_.size();
+  check_tree(root);
+  if (errors_.size() > before) return std::nullopt;
+  return root;
+}
+
+// Depth, node count (aliases expanded) and UTF-8 of every scalar, in one walk that stops at the
+// first bound crossed. The path of keys is built only for a diagnostic.
+void YamlReader::check_tree(const YAML::Node& root) {
+  std::size_t nodes = 0;
+  bool stop = false;
+  std::vector<std::string> path;
+  const auto path_text = [&] {
+    std::string out;
+    for (const auto& p : path) out += p.starts_with('[') || out.empty() ? p : "." + p;
+    return out;
+  };
+  const auto check_scalar = [&](const YAML::Node& n) {
+    const std::string& s = n.Scalar();
+    if (const std::size_t bad = invalid_utf8_offset(s); bad != std::string_view::npos) {
+      error(at(n), path_text(),
+            fmt::format("invalid UTF-8 (byte 0x{:02X} at offset {} of '{}'): YAML files must be UTF-8",
+                        static_cast<unsigned char>(s[bad]), bad, echo(s)));
+    }
+  };
+  std::function<void(const YAML::Node&, int)> walk = [&](const YAML::Node& n, int depth) {
+    if (stop) return;
+    if (++nodes > kMaxYamlNodes) {
+      error(at(n), path_text(),
+            fmt::format("more than {} YAML nodes once aliases are expanded (an alias bomb?); refused", kMaxYamlNodes));
+      stop = true;
+      return;
+    }
+    if (depth > kMaxYamlDepth) {
+      error(at(n), path_text(), fmt::format("nested deeper than {} levels; refused", kMaxYamlDepth));
+      stop = true;
+      return;
+    }
+    if (n.IsScalar()) {
+      check_scalar(n);
+    } else if (n.IsSequence()) {
+      for (std::size_t i = 0; i < n.size() && !stop; ++i) {
+        path.push_back(fmt::format("[{}]", i));
+        walk(n[i], depth + 1);
+        path.pop_back();
+      }
+    } else if (n.IsMap()) {
+      for (const auto& entry : n) {
+        if (stop) break;
+        const YAML::Node& key = entry.first;
+        if (key.IsScalar()) {
+          check_scalar(key);
+          path.push_back(echo(key.Scalar()));
+        } else {
+          path.push_back("?");
+          walk(key, depth + 1);
+        }
+        walk(entry.second, depth + 1);
+        path.pop_back();
+      }
+    }
+  };
+  walk(root, 0);
+}
+
+// ---- structure ----
+
+bool YamlReader::mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
+                         const std::vector<Field>& fields) {
+  if (!node.IsMap()) {
+    error(owner, node, path, "expected a mapping of fields, got " + describe(node));
+    return false;
+  }
+  std::vector<std::string> names;
+  for (const auto& f : fields) names.emplace_back(f.name);
+  std::vector<bool> written(fields.size(), false);
+  std::map<std::string, int, std::less<>> seen;  // field -> line where first written
+  for (const auto& entry : node) {
+    const YAML::Node key = entry.first;
+    if (!key.IsScalar()) {
+      error(at(key), path, "expected a field name, got " + describe(key));
+      continue;
+    }
+    const std::string& name = key.Scalar();
+    const auto match = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.name; });
+    if (match == fields.end()) {
+      error(at(key), join_field(path, echo(name)), "unknown field" + did_you_mean(name, names));
+      continue;
+    }
+    const std::string field = join_field(path, name);
+    const SourceLocation where = at(key);
+    if (auto [first, inserted] = seen.emplace(name, where.line); !inserted) {
+      error(where, field, fmt::format("field written twice (first at line {})", first->second));
+      continue;
+    }
+    written[static_cast<std::size_t>(match - fields.begin())] = true;
+    match->read(key, entry.second, field);
+  }
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (written[i] || fields[i].presence != Presence::kRequired) continue;
+    error(at(node), join_field(path, fields[i].name),
+          fields[i].missing.empty() ? std::string("missing required field")
+                                    : "missing: " + std::string(fields[i].missing));
+  }
+  return true;
+}
+
+bool YamlReader::list(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                      const ItemReader& read, std::string_view expected) {
+  if (!value.IsSequence()) {
+    error(key, value, field, fmt::format("expected {}, got {}", expected, describe(value)));
+    return false;
+  }
+  for (std::size_t i = 0; i < value.size(); ++i) read(value[i], fmt::format("{}[{}]", field, i));
+  return true;
+}
+
+// ---- typed values ----
+
+bool YamlReader::plain_scalar(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                              const char* expected) {
+  if (value.IsScalar() && value.Tag() != "!") return true;
+  error(key, value, field, fmt::format("expected {}, got {}", expected, describe_value(value)));
+  return false;
+}
+
+std::optional<std::string> YamlReader::text(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                                            bool non_empty) {
+  if (!value.IsScalar() || (non_empty && value.Scalar().empty())) {
+    error(key, value, field,
+          fmt::format("expected {}, got {}", non_empty ? "a non-empty text value" : "a text value",
+                      value.IsScalar() ? std::string("an empty text") : describe(value)));
+    return std::nullopt;
+  }
+  // load() checked every scalar; a tree built otherwise is checked here.
+  if (invalid_utf8_offset(value.Scalar()) != std::string_view::npos) {
+    error(key, value, field, fmt::format("invalid UTF-8 in '{}'", echo(value.Scalar())));
+    return std::nullopt;
+  }
+  return value.Scalar();
+}
+
+std::optional<long long> YamlReader::integer(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                                             const IntegerRange& range) {
+  if (!plain_scalar(key, value, field, "an integer")) return std::nullopt;
+  const std::string& s = value.Scalar();
+  const char* begin = s.data() + (s.starts_with('+') ? 1 : 0);
+  const char* end = s.data() + s.size();
+  long long v = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, v, 10);
+  const std::string limits = describe_range(range);
+  if (ec == std::errc::result_out_of_range && ptr == end) {
+    error(at(value), field, fmt::format("must be {}, got {}", limits, echo(s)));
+    return std::nullopt;
+  }
+  if (ec != std::errc() || ptr != end || begin == end) {
+    error(at(value), field, "expected an integer, got '" + echo(s) + "'");
+    return std::nullopt;
+  }
+  if (v < range.min || v > range.max) {
+    error(at(value), field, fmt::format("must be {}, got {}", limits, v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::uint64_t> YamlReader::unsigned64(const YAML::Node& key, const YAML::Node& value,
+                                                    const std::string& field) {
+  if (!plain_scalar(key, value, field, "an integer")) return std::nullopt;
+  const std::string& s = value.Scalar();
+  const bool hex = s.starts_with("0x") || s.starts_with("0X");
+  const char* begin = s.data() + (hex ? 2 : 0);
+  const char* end = s.data() + s.size();
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, v, hex ? 16 : 10);
+  if (begin == end || ec != std::errc() || ptr != end) {
+    error(at(value), field,
+          "expected a non-negative integer below 2^64 (decimal or 0x hexadecimal), got '" + echo(s) + "'");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<double> YamlReader::number(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                                         const NumberRange& range) {
+  if (!plain_scalar(key, value, field, "a number")) return std::nullopt;
+  const std::string& s = value.Scalar();
+  const char* begin = s.data() + (s.starts_with('+') ? 1 : 0);
+  const char* end = s.data() + s.size();
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, v);
+  const std::string limits = describe_range(range);
+  if (ec == std::errc::result_out_of_range && ptr == end) {
+    // Too large or too small for a double (1e999, 1e-999): outside any range we accept unless 0 is.
+    error(at(value), field, fmt::format("must be {}, got {}", limits, echo(s)));
+    return std::nullopt;
+  }
+  if (ec != std::errc() || ptr != end || begin == end || !std::isfinite(v)) {
+    error(at(value), field, "expected a number, got '" + echo(s) + "'");
+    return std::nullopt;
+  }
+  if ((range.min_open ? !(v > range.min) : !(v >= range.min)) || !(v <= range.max)) {
+    error(at(value), field, fmt::format("must be {}, got {}", limits, v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<TimePs> YamlReader::duration(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  if (!value.IsScalar()) {
+    error(key, value, field, "expected a duration such as 250us, 1.5ms or 2s, got " + describe(value));
+    return std::nullopt;
+  }
+  auto parsed = parse_duration(value.Scalar());
+  if (!parsed) {
+    error(key, value, field, parsed.errors().front().message);
+    return std::nullopt;
+  }
+  return parsed.value();
+}
+
+std::optional<Bytes> YamlReader::size(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  if (!value.IsScalar()) {
+    error(key, value, field, "expected a size such as 1GiB, 64KB or 1048576, got " + describe(value));
+    return std::nullopt;
+  }
+  auto parsed = parse_size(value.Scalar());
+  if (!parsed) {
+    error(key, value, field, parsed.errors().front().message);
+    return std::nullopt;
+  }
+  return parsed.value();
+}
+
+std::optional<BitsPerSecond> YamlReader::speed(const YAML::Node& key, const YAML::Node& value,
+                                               const std::string& field) {
+  if (!value.IsScalar()) {
+    error(key, value, field, "expected a speed such as 800G or 1.6T, got " + describe(value));
+    return std::nullopt;
+  }
+  auto parsed = parse_speed(value.Scalar());
+  if (!parsed) {
+    error(key, value, field, parsed.errors().front().message);
+    return std::nullopt;
+  }
+  return parsed.value();
+}
+
+std::optional<std::size_t> YamlReader::choice_index(const YAML::Node& key, const YAML::Node& value,
+                                                    const std::string& field, const std::vector<std::string>& names) {
+  const auto name = text(key, value, field);
+  if (!name) return std::nullopt;
+  const auto it = std::find(names.begin(), names.end(), *name);
+  if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  error(key, value, field, fmt::format("expected one of {}; got '{}'{}", list, echo(*name), did_you_mean(*name, names)));
+  return std::nullopt;
+}
+
+}  // namespace ct

@@ -1,0 +1,164 @@
+// The one YAML reader of the project: every input file (cluster spec and its routing block,
+// scenario, catalog) is read through it, so that every file gets the same checks and the same
+// messages.
+//
+// A file is read in two steps.
+//   1. load(): yaml-cpp parses the text; then one bounded walk over the tree refuses what could hang
+//      or mislead a later step: more than kMaxDepth levels of nesting, more than kMaxNodes nodes
+//      once aliases are expanded (a "billion laughs" file of nine aliases of ten aliases expands to
+//      10^9 nodes; the walk stops at the first node past the bound, so it costs at most kMaxNodes
+//      steps), and scalars that are not valid UTF-8 (RFC 3629; a YAML stream must be Unicode, and
+//      text that reaches JSON output must be UTF-8). Syntax errors become diagnostics at the mark
+//      yaml-cpp gives, or at the end of the text when it stops there.
+//   2. The caller walks the tree with a field table per mapping (mapping()): each field a name and a
+//      reader, required or optional. Unknown fields get a did-you-mean (core/suggest.h), repeated
+//      ones name the line of the first, missing required ones are reported at the mapping. Typed
+//      readers (text, integer, number, duration, size, speed, choice) check the type and the range
+//      where the value is read and name the field's unit and limits; a value that fails is never
+//      returned, so nothing downstream sees NaN, infinity or an overflowed integer.
+//
+// Every problem is a Diagnostic at file:line:column with the dotted field path
+// (backend.oversubscription[0]); reading goes on after an error, so a file's problems are all
+// reported at once, in the order they occur in the file. Values echoed in messages go through
+// echo(): at most kEchoLength characters, control characters escaped.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "core/units.h"
+
+namespace YAML {
+class Node;
+class Mark;
+}  // namespace YAML
+
+namespace ct {
+
+inline constexpr int kMaxYamlDepth = 64;                  // nested mappings and lists
+inline constexpr std::size_t kMaxYamlNodes = 1'000'000;   // nodes, aliases expanded
+inline constexpr std::size_t kEchoLength = 60;            // characters of a value echoed in a message
+
+// A value for a message: control characters (and DEL) as \n, \t, \e or \xHH, cut after
+// kEchoLength characters with "..." so that a 1 MB value makes a short line.
+std::string echo(std::string_view value);
+
+// Offset of the first byte that does not belong to a well-formed UTF-8 sequence (overlong forms,
+// surrogates and code points above U+10FFFF are ill-formed, RFC 3629 section 4), or npos.
+std::size_t invalid_utf8_offset(std::string_view text);
+
+// Limits of an integer field, in the field's unit ("nodes", "ns", "queue pairs"). A bound left at
+// its default is no bound: a field whose lower bound is a design rule checked by validate() with
+// its own message gives only the upper bound that keeps the value from overflowing where it is
+// used (e.g. {.max = 1'000'000, .unit = "nodes"}).
+struct IntegerRange {
+  long long min = std::numeric_limits<long long>::min();
+  long long max = std::numeric_limits<long long>::max();
+  const char* unit = "";
+};
+
+// Limits of a real-valued field; an open lower bound excludes its value ((0, 1e6] is
+// {.min = 0, .max = 1e6, .min_open = true}). Infinite bounds are no bounds; NaN and infinities are
+// refused whatever the range.
+struct NumberRange {
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool min_open = false;
+  const char* unit = "";
+};
+
+// "between 1 and 64 channels", "at most 1000000 nodes", "above 0 and at most 1e+06 us".
+std::string describe_range(const IntegerRange& range);
+std::string describe_range(const NumberRange& range);
+
+class YamlReader {
+ public:
+  using Handler = std::function<void(const YAML::Node& key, const YAML::Node& value, const std::string& field)>;
+  enum class Presence { kOptional, kRequired };
+  // One row of a mapping's field table.
+  struct Field {
+    std::string_view name;
+    Handler read;
+    Presence presence = Presence::kOptional;
+    std::string_view missing = {};  // what the field is, for "missing" messages ("" = generic)
+  };
+  using ItemReader = std::function<void(const YAML::Node& item, const std::string& path)>;
+
+  explicit YamlReader(std::string file);
+
+  // Step 1 above. nullopt when the text cannot be read as a whole (the reason is a diagnostic).
+  std::optional<YAML::Node> load(const std::string& text);
+
+  // Every key of `node` against `fields`, in file order. `owner` is the key that holds `node` (or
+  // `node` itself for a list item or the root), where a missing or mistyped mapping is reported.
+  // Returns false when `node` is not a mapping.
+  bool mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
+               const std::vector<Field>& fields);
+  // Each item of a list with its path `field[i]`. Returns false when `value` is not a list.
+  bool list(const YAML::Node& key, const YAML::Node& value, const std::string& field, const ItemReader& read,
+            std::string_view expected = "a list");
+
+  // ---- typed values: nullopt (and a diagnostic) when the value is not of the type or range ----
+  std::optional<std::string> text(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                                  bool non_empty = false);
+  // Decimal; "+" allowed.
+  std::optional<long long> integer(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                                   const IntegerRange& range);
+  // Decimal or 0x hexadecimal, 0 .. 2^64 - 1 (seeds).
+  std::optional<std::uint64_t> unsigned64(const YAML::Node& key, const YAML::Node& value, const std::string& field);
+  std::optional<double> number(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                               const NumberRange& range);
+  // core/units.h formats, each with its own limits.
+  std::optional<TimePs> duration(const YAML::Node& key, const YAML::Node& value, const std::string& field);
+  std::optional<Bytes> size(const YAML::Node& key, const YAML::Node& value, const std::string& field);
+  std::optional<BitsPerSecond> speed(const YAML::Node& key, const YAML::Node& value, const std::string& field);
+  // One of the names of `options`, with did-you-mean.
+  template <typename E>
+  std::optional<E> choice(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                          const std::vector<std::pair<std::string_view, E>>& options) {
+    std::vector<std::string> names;
+    for (const auto& [name, e] : options) names.emplace_back(name);
+    const auto index = choice_index(key, value, field, names);
+    if (!index) return std::nullopt;
+    return options[*index].second;
+  }
+  std::optional<std::size_t> choice_index(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                                          const std::vector<std::string>& names);
+
+  // ---- locations and diagnostics ----
+  [[nodiscard]] SourceLocation at(const YAML::Mark& mark) const;
+  [[nodiscard]] SourceLocation at(const YAML::Node& node) const;
+  // A value's location; an empty value has none of its own (yaml-cpp marks the next token), so its
+  // key stands in.
+  [[nodiscard]] SourceLocation at(const YAML::Node& key, const YAML::Node& value) const;
+  // "a mapping", "a list", "nothing" or the scalar, echoed.
+  [[nodiscard]] static std::string describe(const YAML::Node& node);
+  // "the quoted string "x"" for a quoted scalar, describe() otherwise.
+  [[nodiscard]] static std::string describe_value(const YAML::Node& node);
+
+  void error(SourceLocation where, std::string field, std::string message);
+  void error(const YAML::Node& key, const YAML::Node& value, const std::string& field, std::string message);
+
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] Diagnostics& errors() { return errors_; }
+  [[nodiscard]] Diagnostics take_errors() { return std::move(errors_); }
+
+ private:
+  bool plain_scalar(const YAML::Node& key, const YAML::Node& value, const std::string& field, const char* expected);
+  void check_tree(const YAML::Node& root);
+
+  std::string file_;
+  Diagnostics errors_;
+};
+
+// "a.b" or "b" when the path is empty.
+std::string join_field(const std::string& path, std::string_view name);
+
+}  // namespace ct

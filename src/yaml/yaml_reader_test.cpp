@@ -1,0 +1,211 @@
+// The one YAML reader (yaml/yaml_reader.h): each class of bad input gives one diagnostic at the
+// line and column worked out by hand from the text below it, naming the field, and the value is not
+// returned.
+#include "yaml/yaml_reader.h"
+
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+namespace ct {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Reads `text`, then hands each of its top-level keys to the table below: name (text), count
+// (integer 1..100 nodes, required), ratio (number in (0, 10]), bytes (size), gap (duration),
+// speed (speed), mode (one of fast, slow).
+struct Read {
+  Diagnostics errors;
+  std::optional<std::string> name;
+  std::optional<long long> count;
+  std::optional<double> ratio;
+  std::optional<Bytes> bytes;
+  std::optional<TimePs> gap;
+  std::optional<BitsPerSecond> speed;
+  std::optional<int> mode;
+  bool loaded = false;
+};
+
+Read read(const std::string& text) {
+  YamlReader r("t.yaml");
+  Read out;
+  const auto root = r.load(text);
+  out.loaded = root.has_value();
+  if (root) {
+    r.mapping(*root, *root, "",
+              {{"name", [&](auto& k, auto& v, auto& f) { out.name = r.text(k, v, f); }},
+               {"count", [&](auto& k, auto& v, auto& f) { out.count = r.integer(k, v, f, {1, 100, "nodes"}); },
+                YamlReader::Presence::kRequired, "how many nodes"},
+               {"ratio", [&](auto& k, auto& v, auto& f) { out.ratio = r.number(k, v, f, {0, 10, true, ""}); }},
+               {"bytes", [&](auto& k, auto& v, auto& f) { out.bytes = r.size(k, v, f); }},
+               {"gap", [&](auto& k, auto& v, auto& f) { out.gap = r.duration(k, v, f); }},
+               {"speed", [&](auto& k, auto& v, auto& f) { out.speed = r.speed(k, v, f); }},
+               {"mode", [&](auto& k, auto& v, auto& f) {
+                  out.mode = r.choice<int>(k, v, f, {{"fast", 1}, {"slow", 2}});
+                }}});
+  }
+  out.errors = r.take_errors();
+  return out;
+}
+
+// The only diagnostic of a read.
+Diagnostic only(const Read& r) {
+  EXPECT_EQ(r.errors.size(), 1u) << format_diagnostics(r.errors);
+  return r.errors.empty() ? Diagnostic{} : r.errors.front();
+}
+
+TEST(YamlReader, ReadsEveryTypeWithinItsRange) {
+  const Read r = read("name: lab\ncount: 100\nratio: 0.5\nbytes: 64KiB\ngap: 1.5ms\nspeed: 1.6T\nmode: slow\n");
+  ASSERT_TRUE(r.errors.empty()) << format_diagnostics(r.errors);
+  EXPECT_EQ(r.name, "lab");
+  EXPECT_EQ(r.count, 100);
+  EXPECT_EQ(r.ratio, 0.5);
+  EXPECT_EQ(r.bytes, Bytes(65536));                  // 64 x 1024
+  EXPECT_EQ(r.gap, TimePs(1'500'000'000));           // 1.5 x 10^9 ps
+  EXPECT_EQ(r.speed, BitsPerSecond(1'600'000'000'000));
+  EXPECT_EQ(r.mode, 2);
+}
+
+TEST(YamlReader, UnknownFieldSuggestsTheNearestName) {
+  // "cont" is one deletion from "count": distance 1, within the limit max(1, 4 / 3) = 1.
+  const Diagnostic d = only(read("count: 3\ncont: 4\n"));
+  EXPECT_EQ(format_diagnostic(d), "t.yaml:2:1: error: cont: unknown field (did you mean 'count'?)");
+  // Nothing near: no suggestion.
+  EXPECT_EQ(only(read("count: 3\nzzzzzz: 4\n")).message, "unknown field");
+}
+
+TEST(YamlReader, RepeatedAndMissingFields) {
+  EXPECT_EQ(format_diagnostic(only(read("count: 3\nname: a\ncount: 4\n"))),
+            "t.yaml:3:1: error: count: field written twice (first at line 1)");
+  EXPECT_EQ(format_diagnostic(only(read("name: a\n"))), "t.yaml:1:1: error: count: missing: how many nodes");
+}
+
+TEST(YamlReader, WrongTypeSaysWhatWasExpectedAndGot) {
+  // The value starts at column 8 of line 2 ("count: " is 7 characters).
+  EXPECT_EQ(format_diagnostic(only(read("name: a\ncount: [1, 2]\n"))),
+            "t.yaml:2:8: error: count: expected an integer, got a list");
+  EXPECT_EQ(only(read("count: \"7\"\n")).message, "expected an integer, got the quoted string \"7\"");
+  EXPECT_EQ(only(read("count: 2\nname: {a: 1}\n")).message, "expected a text value, got a mapping");
+  const Read r = read("count: lots\n");
+  EXPECT_EQ(only(r).message, "expected an integer, got 'lots'");
+  EXPECT_FALSE(r.count.has_value());
+}
+
+TEST(YamlReader, OutOfRangeNamesTheLimitsAndTheUnit) {
+  const Read r = read("count: 101\n");
+  EXPECT_EQ(format_diagnostic(only(r)), "t.yaml:1:8: error: count: must be between 1 and 100 nodes, got 101");
+  EXPECT_FALSE(r.count.has_value());
+  // (0, 10]: 0 itself is out.
+  EXPECT_EQ(only(read("count: 1\nratio: 0\n")).message, "must be above 0 and at most 10, got 0");
+  EXPECT_EQ(only(read("count: 1\nratio: 10.5\n")).message, "must be above 0 and at most 10, got 10.5");
+  EXPECT_EQ(describe_range(IntegerRange{.max = 1'000'000, .unit = "nodes"}), "at most 1000000 nodes");
+  EXPECT_EQ(describe_range(NumberRange{.min = 0, .unit = "m"}), "at least 0 m");
+}
+
+TEST(YamlReader, NanAndInfinityAreRefusedAndNotStored) {
+  for (const char* bad : {"nan", "NaN", "inf", "-inf", "infinity", ".nan", ".inf"}) {
+    const Read r = read(std::string("count: 1\nratio: ") + bad + "\n");
+    EXPECT_EQ(only(r).message, std::string("expected a number, got '") + bad + "'") << bad;
+    EXPECT_FALSE(r.ratio.has_value()) << bad;
+  }
+}
+
+TEST(YamlReader, IntegersThatOverflowAreOutOfRange) {
+  // 2^63 = 9223372036854775808 does not fit a long long: out of range, not "not an integer".
+  const Read r = read("count: 9223372036854775808\n");
+  EXPECT_EQ(only(r).message, "must be between 1 and 100 nodes, got 9223372036854775808");
+  EXPECT_FALSE(r.count.has_value());
+  // 1e999 overflows a double.
+  EXPECT_EQ(only(read("count: 1\nratio: 1e999\n")).message, "must be above 0 and at most 10, got 1e999");
+  // Sizes, durations and speeds with their own limits (core/units.h).
+  EXPECT_THAT(only(read("count: 1\nspeed: 18446744073709551616G\n")).message, HasSubstr("above the largest speed"));
+  EXPECT_THAT(only(read("count: 1\nbytes: 2000000TB\n")).message, HasSubstr("above the largest size"));
+  EXPECT_THAT(only(read("count: 1\ngap: 9223372036854775807ns\n")).message, HasSubstr("above the longest duration"));
+}
+
+TEST(YamlReader, ChoiceListsTheOptionsWithASuggestion) {
+  EXPECT_EQ(only(read("count: 1\nmode: fat\n")).message,
+            "expected one of fast, slow; got 'fat' (did you mean 'fast'?)");
+}
+
+TEST(YamlReader, InvalidUtf8IsRefusedAtItsLine) {
+  // 0xFF can never appear in UTF-8; 0xC3 starts a two-byte sequence that the space does not finish;
+  // 0xED 0xA0 0x80 would encode the surrogate U+D800.
+  const Read r = read("count: 1\nname: \"caf\xC3\xA9 \xFF\"\n");
+  EXPECT_FALSE(r.loaded);
+  EXPECT_EQ(format_diagnostic(only(r)),
+            "t.yaml:2:7: error: name: invalid UTF-8 (byte 0xFF at offset 6 of 'caf\xC3\xA9 \\xFF'): YAML files must be UTF-8");
+  EXPECT_EQ(invalid_utf8_offset("ok \xC3\xA9"), std::string_view::npos);
+  EXPECT_EQ(invalid_utf8_offset("\xC3 "), 0u);
+  EXPECT_EQ(invalid_utf8_offset("a\xED\xA0\x80"), 1u);
+  EXPECT_EQ(invalid_utf8_offset("\xF4\x90\x80\x80"), 0u);  // above U+10FFFF
+  EXPECT_EQ(invalid_utf8_offset("\xC0\xAF"), 0u);          // overlong "/"
+  // In a key too, with the key's path.
+  const Read key = read("count: 1\nn\xFE: 2\n");
+  EXPECT_EQ(only(key).where.line, 2);
+}
+
+TEST(YamlReader, EchoedValuesAreEscapedAndTruncated) {
+  EXPECT_EQ(echo("a\x1B[2Jb\n\t\x7F"), "a\\e[2Jb\\n\\t\\x7F");
+  const std::string long_value(1'000'000, 'x');
+  EXPECT_EQ(echo(long_value), std::string(kEchoLength, 'x') + "...");
+  // Cut at a character, never inside a UTF-8 sequence: 61 two-byte characters keep 60 of them.
+  std::string accents;
+  for (int i = 0; i < 61; ++i) accents += "\xC3\xA9";
+  EXPECT_EQ(echo(accents), accents.substr(0, 120) + "...");
+  // Through the reader: an ESC in a value does not reach the terminal.
+  const Diagnostic d = only(read("count: \"\\e[2J\"\n"));
+  EXPECT_EQ(d.message, "expected an integer, got the quoted string \"\\e[2J\"");
+  const Diagnostic big = only(read("count: " + long_value + "\n"));
+  EXPECT_EQ(big.message, "expected an integer, got '" + std::string(kEchoLength, 'x') + "...'");
+}
+
+// A "billion laughs" file: a holds 10 scalars, b 10 aliases of a, ..., i 10 aliases of h: 10^9
+// scalars once expanded. yaml-cpp shares aliased nodes, so loading is cheap; the walk refuses it
+// after kMaxYamlNodes nodes instead of visiting 10^9.
+TEST(YamlReader, AliasBombIsRefused) {
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'i'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 10; ++i) bomb += std::string(i > 0 ? ", " : "") + "*" + static_cast<char>(c - 1);
+    bomb += "]\n";
+  }
+  const Read r = read(bomb);
+  EXPECT_FALSE(r.loaded);
+  EXPECT_THAT(only(r).message, HasSubstr("alias bomb"));
+  // A few aliases are fine.
+  const Read small = read("count: &n 3\nname: x\nmode: &m fast\n");
+  EXPECT_TRUE(small.errors.empty()) << format_diagnostics(small.errors);
+}
+
+TEST(YamlReader, DeepNestingIsRefused) {
+  // kMaxYamlDepth + 1 nested lists below the key: the walk stops at the first level too deep.
+  const std::string deep = "count: " + std::string(kMaxYamlDepth + 1, '[') + std::string(kMaxYamlDepth + 1, ']') + "\n";
+  const Read r = read(deep);
+  EXPECT_FALSE(r.loaded);
+  EXPECT_THAT(only(r).message, HasSubstr("nested deeper than 64 levels"));
+  // Far deeper than yaml-cpp's own guard: a syntax error, not a stack overflow.
+  const Read very = read(std::string(100'000, '['));
+  EXPECT_FALSE(very.loaded);
+  EXPECT_THAT(only(very).message, HasSubstr("YAML syntax error"));
+}
+
+TEST(YamlReader, AllDiagnosticsAtOnceInFileOrder) {
+  const Read r = read("count: 0\nratio: x\nmode: no\nspeed: 9Q\n");
+  ASSERT_EQ(r.errors.size(), 4u) << format_diagnostics(r.errors);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(r.errors[i].where.line, i + 1);
+}
+
+TEST(YamlReader, SyntaxErrorAtTheEndOfATruncatedFile) {
+  // The flow list never closes: the error is placed just after "[1" on line 2 (column 10).
+  const Diagnostic d = only(read("count: 1\nratio: [1\n\n"));
+  EXPECT_EQ(d.where.line, 2);
+  EXPECT_EQ(d.where.column, 10);
+  EXPECT_THAT(d.message, HasSubstr("before the end of the file"));
+}
+
+}  // namespace
+}  // namespace ct
