@@ -1,0 +1,318 @@
+// A mutation fuzzer over every input kind the CLI reads, run as ordinary tests (fixed seed, bounded
+// count and time). Each case takes a valid seed file of one kind (a spec, a scenario, a catalog
+// file, a flow list in CSV and YAML, an ibnetdiscover / ibsim net file, an LFT dump), applies one to
+// three mutations from the list below, runs the real `clustertwin` binary on it with `-o` naming a
+// file that does not exist yet, and asserts what a user may rely on for any input at all:
+//   - the process exits normally (no signal: no crash, no abort, no sanitizer report) within the
+//     time limit, with exit code 0 or 1;
+//   - exit 1: stderr has at least one "error:" line and every one of them is located: it names
+//     the file ("FILE:LINE[:COL]: error: ..." with LINE >= 1 wherever one line is at fault, plain
+//     "FILE: error: ..." for a fault of the whole file) or "command line: error: ...", never the
+//     anonymous "<input>"; and the output file was not created;  exit 0: the output file exists;
+//   - nothing on stderr mentions a sanitizer ("runtime error", "AddressSanitizer", "LeakSanitizer").
+// Mutations: delete or duplicate a line; a number to 0, -1, 1e309, 2^64, 2^63 - 1, NaN, 1e-320;
+// a value to a 100 kB string, a list or a map (wrong types); an unknown key; a tab indent;
+// truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
+//
+// CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES: 300 in the sanitizer
+// build, 7 kinds = 2,100 cases; fewer in the Release build, which CI runs first).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/rng.h"
+
+namespace ct {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = CT_SOURCE_DIR;
+const std::string kBinary = CT_CLUSTERTWIN_BINARY;
+constexpr auto kTimeLimit = std::chrono::seconds(20);
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void spill(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::istringstream in(text);
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+std::string join(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+// ---- mutations ----
+
+const char* const kNumbers[] = {"0", "-1", "1e309", "18446744073709551616", "9223372036854775807", "nan", ".nan",
+                                "1e-320", "4294967296", "-0"};
+
+std::string mutate_once(const std::string& text, Rng& rng) {
+  std::vector<std::string> lines = lines_of(text);
+  if (lines.empty()) lines.push_back("");
+  const std::size_t at = rng.uniform(lines.size());
+  std::string& line = lines[at];
+  switch (rng.uniform(13)) {
+    case 0:  // delete a line
+      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(at));
+      break;
+    case 1:  // duplicate a line
+      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), line);
+      break;
+    case 2:
+    case 3: {  // a number to an extreme
+      static const std::regex number(R"([0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?)");
+      std::vector<std::pair<std::size_t, std::size_t>> spans;
+      for (std::sregex_iterator it(line.begin(), line.end(), number), end; it != end; ++it) {
+        spans.emplace_back(static_cast<std::size_t>(it->position()), static_cast<std::size_t>(it->length()));
+      }
+      if (spans.empty()) break;
+      const auto [pos, len] = spans[rng.uniform(spans.size())];
+      line.replace(pos, len, kNumbers[rng.uniform(std::size(kNumbers))]);
+      break;
+    }
+    case 4: {  // a value to a huge string, a list or a map
+      const std::size_t colon = line.find(": ");
+      if (colon == std::string::npos) break;
+      const std::size_t kind = rng.uniform(3);
+      const std::string value = kind == 0 ? std::string(100'000, 'A') : kind == 1 ? "[1, 2]" : "{zz: 1}";
+      line = line.substr(0, colon + 2) + value;
+      break;
+    }
+    case 5: {  // an unknown key at this line's indentation
+      const std::size_t indent = line.find_first_not_of(" -");
+      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at),
+                   std::string(indent == std::string::npos ? 0 : indent, ' ') + "zzunknown: 1");
+      break;
+    }
+    case 6:  // a tab indent
+      line = "\t" + line;
+      break;
+    case 7: {  // truncation at a random byte
+      const std::string all = join(lines);
+      return all.substr(0, rng.uniform(all.size() + 1));
+    }
+    case 8:
+    case 9: {  // invalid UTF-8 inside the line (often inside a name)
+      const char* const bytes[] = {"\xff", "\xc3\x28", "\xe2\x82", "\x80", "\xed\xa0\x80"};
+      line.insert(rng.uniform(line.size() + 1), bytes[rng.uniform(std::size(bytes))]);
+      break;
+    }
+    case 10: {  // control characters (an escape sequence) in a value
+      line.insert(rng.uniform(line.size() + 1), "\x1b[2J\x07");
+      break;
+    }
+    case 11: {  // deep nesting
+      const std::size_t depth = 2000 + rng.uniform(20000);
+      lines.push_back("zzdeep: " + std::string(depth, '[') + std::string(depth, ']'));
+      break;
+    }
+    case 12: {  // an alias bomb (9 levels of 9 references: 9^9 nodes if expanded)
+      std::vector<std::string> bomb = {"zz0: &zz0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]"};
+      for (int level = 1; level < 9; ++level) {
+        std::string l = "zz" + std::to_string(level) + ": &zz" + std::to_string(level) + " [";
+        for (int k = 0; k < 9; ++k) l += (k ? ",*zz" : "*zz") + std::to_string(level - 1);
+        bomb.push_back(l + "]");
+      }
+      lines.insert(lines.begin(), bomb.begin(), bomb.end());
+      break;
+    }
+  }
+  return join(lines);
+}
+
+// ---- running the binary ----
+
+struct Outcome {
+  int exit_code = -1;  // -1: killed by a signal or the time limit
+  int signal = 0;
+  bool timed_out = false;
+  std::string err;
+};
+
+Outcome run(const std::vector<std::string>& args, const std::string& work) {
+  const std::string out_path = work + "/stdout";
+  const std::string err_path = work + "/stderr";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, 1);
+    dup2(err, 2);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(kBinary.c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(kBinary.c_str(), argv.data());
+    _exit(127);
+  }
+  Outcome r;
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  while (true) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (std::chrono::steady_clock::now() - start > kTimeLimit) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (!r.timed_out && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  r.err = slurp(err_path);
+  return r;
+}
+
+// ---- the input kinds ----
+
+struct InputKind {
+  std::string name;
+  std::vector<std::string> seeds;  // files under the source tree
+  std::string extension;           // of the mutated file
+  // The command line, given the mutated file, the output path and the work folder.
+  std::vector<std::string> (*args)(const std::string& input, const std::string& output, const std::string& work);
+};
+
+void PrintTo(const InputKind& k, std::ostream* out) { *out << k.name; }
+
+std::vector<std::string> spec_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"plan", in, "--json", "-o", out};
+}
+std::vector<std::string> scenario_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"simulate", kSource + "/examples/lab-32.yaml", "--scenario", in, "-o", out};
+}
+std::vector<std::string> catalog_args(const std::string& in, const std::string& out, const std::string& work) {
+  // The mutated file replaces its original in a copy of the catalog folder.
+  const std::string dir = work + "/catalog";
+  fs::remove_all(dir);
+  fs::copy(kSource + "/catalog", dir);
+  fs::copy_file(in, dir + "/" + fs::path(in).stem().string().substr(0, fs::path(in).stem().string().rfind('~')) + ".yaml",
+                fs::copy_options::overwrite_existing);
+  return {"catalog", "--catalog", dir, "--json", "-o", out};
+}
+std::vector<std::string> flows_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"hash", kSource + "/examples/lab-32.yaml", in, "--threads", "1", "-o", out};
+}
+std::vector<std::string> net_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"ib", "route", "--ibnetdiscover", in, "--shifts", "4", "--random", "2", "-o", out};
+}
+std::vector<std::string> lft_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"ib", "route", "--ibnetdiscover", kSource + "/tests/fuzz/seeds/two_by_two.net", "--check-lft", in, "-o", out};
+}
+
+std::vector<InputKind> input_kinds() {
+  return {
+      {"spec", {"examples/lab-32.yaml", "examples/homelab.yaml", "examples/b300-dual-plane.yaml"}, ".yaml", spec_args},
+      {"scenario",
+       {"examples/scenarios/straggler-lab32.yaml", "examples/scenarios/mice-lab32.yaml", "tests/fuzz/seeds/faults.yaml"},
+       ".yaml", scenario_args},
+      {"catalog", {"catalog/switches.yaml", "catalog/nics.yaml", "catalog/nodes.yaml", "catalog/optics.yaml",
+                   "catalog/reliability.yaml", "catalog/zoo.yaml"}, ".yaml", catalog_args},
+      {"flows_csv", {"tests/fuzz/seeds/flows.csv"}, ".csv", flows_args},
+      {"flows_yaml", {"tests/fuzz/seeds/flows.yaml"}, ".yaml", flows_args},
+      {"ibnetdiscover", {"tests/fuzz/seeds/two_by_two.net", "tests/ib/bad/good_2x2.net"}, ".net", net_args},
+      {"lft_dump", {"tests/fuzz/seeds/two_by_two.lft"}, ".dump", lft_args},
+  };
+}
+
+int cases_per_kind() {
+  const char* v = std::getenv("CT_FUZZ_CASES");
+  return v != nullptr ? std::max(1, std::atoi(v)) : CT_FUZZ_DEFAULT_CASES;
+}
+
+// The reason a case fails, or "".
+std::string judge(const Outcome& r, const std::string& output) {
+  static const std::regex located(R"(^(/[^:\n]+(:[1-9][0-9]*(:[0-9]+)?)?|command line): error: )");
+  if (r.timed_out) return "timed out";
+  if (r.signal != 0) return "killed by signal " + std::to_string(r.signal);
+  for (const char* word : {"runtime error", "AddressSanitizer", "LeakSanitizer", "terminate called"}) {
+    if (r.err.find(word) != std::string::npos) return std::string("stderr mentions '") + word + "'";
+  }
+  if (r.exit_code == 0) return fs::exists(output) ? "" : "exit 0 but no output file";
+  if (r.exit_code != 1) return "exit code " + std::to_string(r.exit_code);
+  if (fs::exists(output)) return "exit 1 but the output file was written";
+  int errors = 0;
+  for (const std::string& line : lines_of(r.err)) {
+    if (line.find("error: ") == std::string::npos) continue;
+    ++errors;
+    if (!std::regex_search(line, located)) return "unlocated diagnostic: " + line.substr(0, 300);
+  }
+  return errors > 0 ? "" : "exit 1 without an error line";
+}
+
+class InputFuzz : public testing::TestWithParam<InputKind> {};
+
+TEST_P(InputFuzz, EveryMutationExitsCleanlyWithALocatedDiagnostic) {
+  const InputKind& kind = GetParam();
+  const std::string work = std::string(CT_BINARY_DIR) + "/fuzz/" + kind.name;
+  fs::remove_all(work);
+  fs::create_directories(work);
+  std::vector<std::string> seeds;
+  for (const auto& s : kind.seeds) seeds.push_back(slurp(kSource + "/" + s));
+  const int cases = cases_per_kind();
+  int failures = 0;
+  int exit0 = 0;
+  for (int c = 0; c < cases && failures < 5; ++c) {
+    Rng rng(20261203, std::hash<std::string>{}(kind.name) & 0xFFFF, static_cast<std::uint64_t>(c));
+    const std::size_t which = rng.uniform(seeds.size());
+    std::string text = seeds[which];
+    const std::uint64_t count = 1 + rng.uniform(3);
+    for (std::uint64_t m = 0; m < count; ++m) text = mutate_once(text, rng);
+    const std::string stem = fs::path(kind.seeds[which]).stem().string();
+    const std::string input = work + "/" + stem + "~" + std::to_string(c) + kind.extension;
+    const std::string output = work + "/out-" + std::to_string(c);
+    spill(input, text);
+    fs::remove(output);
+    const Outcome r = run(kind.args(input, output, work), work);
+    const std::string why = judge(r, output);
+    if (!why.empty()) {
+      ++failures;
+      ADD_FAILURE() << kind.name << " case " << c << " (" << input << "): " << why << "\nstderr: " << r.err.substr(0, 600);
+      continue;  // keep the input for inspection
+    }
+    exit0 += r.exit_code == 0;
+    fs::remove(input);
+    fs::remove(output);
+  }
+  RecordProperty("cases", cases);
+  RecordProperty("accepted", exit0);
+  std::cout << kind.name << ": " << cases << " cases, " << exit0 << " accepted, " << cases - exit0 - failures
+            << " refused with located diagnostics, " << failures << " failures\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, InputFuzz, testing::ValuesIn(input_kinds()),
+                         [](const testing::TestParamInfo<InputKind>& p) { return p.param.name; });
+
+}  // namespace
+}  // namespace ct
