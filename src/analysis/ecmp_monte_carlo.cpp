@@ -44,7 +44,7 @@ class TrialRunner {
   TrialRunner(const PathWalker& w, std::span<const RouteRequest> requests, const DecisionCoupling& c,
               const MonteCarloOptions& o, std::vector<TrialOutcome>& outcomes)
       : w_(w), base_(requests.begin(), requests.end()), coupling_(c), o_(o), outcomes_(outcomes),
-        stage_used_(c.stages().size()) {}
+        stage_used_(c.stages().size()), rate_solver_(w.forwarding().topology()) {}
 
   void run(unsigned thread) {
     std::vector<RouteRequest> requests = base_;
@@ -83,8 +83,10 @@ class TrialRunner {
     const std::vector<Collision> collisions = find_collisions(w_, requests, paths, coupling_);
     out.any_collision = !collisions.empty();
     for (const Collision& c : collisions) ++out.causes[static_cast<std::size_t>(c.cause)];
-    const FlowRates rates = solve_flow_rates(routes_of_paths(paths, f), f.topology());
-    out.slowest = rates.throughput.empty() ? 0.0 : *std::min_element(rates.throughput.begin(), rates.throughput.end());
+    routes_of_paths(paths, f, routes_);
+    rate_solver_.solve(routes_, rates_);
+    const std::vector<double>& thr = rates_.throughput;
+    out.slowest = thr.empty() ? 0.0 : *std::min_element(thr.begin(), thr.end());
     return out;
   }
 
@@ -94,6 +96,10 @@ class TrialRunner {
   const MonteCarloOptions& o_;
   std::vector<TrialOutcome>& outcomes_;
   std::vector<std::set<std::uint32_t>> stage_used_;
+  // Reused from trial to trial: the routes and rates of a trial allocate nothing once warm.
+  FlowRateSolver rate_solver_;
+  FlowRoutes routes_;
+  FlowRates rates_;
 };
 
 }  // namespace

@@ -87,5 +87,64 @@ TEST(FlowRates, SharesAndEpochs) {
   EXPECT_NEAR(y.throughput[1], 2 / (1 / kC + 2 / kC), 1.0);
 }
 
+// One FlowRateSolver reused over systems that grow, shrink and change epochs gives every time the
+// bits a fresh solver gives: nothing of a previous solve leaks into the next (the Monte Carlo
+// reuses one per thread). The rates themselves are the hand-worked ones above.
+TEST(FlowRates, AReusedSolverForgetsThePreviousSolve) {
+  const Topology t = fixtures::two_tier(2, 2, 4);
+  auto shared = [](std::uint32_t flows) {  // `flows` flows, each on its NIC link and uplink 8
+    FlowRoutes r;
+    r.flow_count = flows;
+    r.reached.assign(flows, 1);
+    for (std::uint32_t f = 0; f < flows; ++f) {
+      r.start_subflow(f, 0, 1.0);
+      r.add(directed_link(LinkId(f), true), 1.0);
+      r.add(directed_link(LinkId(8u), true), 1.0);
+    }
+    return r;
+  };
+  FlowRoutes epochs;  // flow 0 alone on 8 then with flow 1 on 9: 2C/3 (SharesAndEpochs)
+  epochs.flow_count = 2;
+  epochs.epochs = 2;
+  epochs.reached = {1, 1};
+  for (std::uint32_t f = 0; f < 2; ++f) {
+    for (std::uint32_t e = 0; e < 2; ++e) {
+      epochs.start_subflow(f, e, 1.0);
+      epochs.add(directed_link(LinkId(f == 0 && e == 0 ? 8u : 9u), true), 1.0);
+    }
+  }
+  FlowRateSolver solver(t);
+  FlowRates x;
+  const FlowRoutes sequence[] = {shared(4), shared(2), epochs, shared(3), shared(1)};
+  for (const FlowRoutes& r : sequence) {
+    solver.solve(r, x);
+    const FlowRates fresh = solve_flow_rates(r, t);
+    EXPECT_EQ(x.subflow_rate, fresh.subflow_rate);
+    EXPECT_EQ(x.throughput, fresh.throughput);
+    if (r.epochs == 1) {  // n flows on one uplink: C / n each
+      for (double thr : x.throughput) EXPECT_DOUBLE_EQ(thr, kC / r.flow_count);
+    }
+  }
+  EXPECT_NEAR(x.throughput[0], kC, 1.0);  // the last: one flow alone
+}
+
+// A flow that does not reach its destination gets 0 and leaves the link to the others: flows 0 and
+// 1 on uplink 8, flow 1 unreached, so flow 0 has the whole C.
+TEST(FlowRates, UnreachedFlowsTakeNoShare) {
+  const Topology t = fixtures::two_tier(2, 2, 4);
+  FlowRoutes r;
+  r.flow_count = 2;
+  r.reached = {1, 0};
+  for (std::uint32_t f = 0; f < 2; ++f) {
+    r.start_subflow(f, 0, 1.0);
+    r.add(directed_link(LinkId(f), true), 1.0);
+    r.add(directed_link(LinkId(8u), true), 1.0);
+  }
+  const FlowRates x = solve_flow_rates(r, t);
+  EXPECT_DOUBLE_EQ(x.throughput[0], kC);
+  EXPECT_EQ(x.throughput[1], 0.0);
+  EXPECT_EQ(x.subflow_rate[1], 0.0);
+}
+
 }  // namespace
 }  // namespace ct
