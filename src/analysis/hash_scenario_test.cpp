@@ -97,13 +97,15 @@ TEST(HashScenario, MonteCarloCountsCauses) {
     const auto polarized = r.trials_with_cause[static_cast<int>(CollisionCause::kPolarization)];
     const auto luck = r.trials_with_cause[static_cast<int>(CollisionCause::kBadLuck)];
     if (mode == SeedMode::kSame) {
-      // Both flows reach agg 24 or both agg 25 with probability 1/2, then collide for certain.
-      EXPECT_NEAR(polarized / 2000.0, 0.5, 4 * std::sqrt(0.25 / 2000));
+      // Both flows reach agg 24 or both agg 25 with probability 1/2, then collide for certain:
+      // p = 1/2, p (1 - p) = 0.25.
+      EXPECT_NEAR(polarized / 2000.0, 0.5, 4 * std::sqrt(0.5 * 0.5 / 2000));
       EXPECT_EQ(luck, 0u);
     } else {
       EXPECT_EQ(polarized, 0u);
-      // Same agg (1/2) and then the same of its 2 core links (1/2): 1/4.
-      EXPECT_NEAR(luck / 2000.0, 0.25, 4 * std::sqrt(0.1875 / 2000));
+      // Same agg (1/2) and then the same of its 2 core links (1/2): p = 1/4, within 4 standard
+      // errors sqrt(p (1 - p) / T), p (1 - p) = 1/4 x 3/4 = 0.1875.
+      EXPECT_NEAR(luck / 2000.0, 0.25, 4 * std::sqrt(0.25 * 0.75 / 2000));
     }
   }
 }
