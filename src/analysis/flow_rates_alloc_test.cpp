@@ -9,8 +9,8 @@
 #include <new>
 
 #include "analysis/flow_rates.h"
-#include "routing/fabric_fixtures.h"
-#include "routing/path_walker.h"
+#include "support/fabric_fixtures.h"
+#include "support/flow_routes_builder.h"
 
 namespace {
 std::atomic<std::uint64_t> g_allocations{0};
@@ -27,18 +27,23 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 namespace ct {
 namespace {
 
+using testing_support::add_subflow;
+using testing_support::empty_routes;
+using testing_support::up;
+
 // Flows f = 0 .. n-1 on two_tier(4 leaves, 4 spines, 8 hosts): from host f to host f + 8 (next
 // leaf), on NIC link f, uplink 32 + 4 (f / 8) + f % 4 (leaf f / 8 to spine f % 4); sprayed flows
 // put 1/4 on each of the leaf's 4 uplinks instead.
 FlowRoutes routes(std::uint32_t n, bool sprayed) {
-  FlowRoutes r;
-  r.flow_count = n;
-  r.reached.assign(n, 1);
+  FlowRoutes r = empty_routes(n);
   for (std::uint32_t f = 0; f < n; ++f) {
-    r.start_subflow(f, 0, 1.0);
-    r.add(directed_link(LinkId(f), true), 1.0);
-    for (std::uint32_t s = 0; s < 4; ++s) {
-      if (sprayed || s == f % 4) r.add(directed_link(LinkId(32 + 4 * (f / 8) + s), true), sprayed ? 0.25 : 1.0);
+    const std::uint32_t first_uplink = 32 + 4 * (f / 8);
+    if (sprayed) {
+      add_subflow(r, f, 0, 1.0,
+                  {up(f), up(first_uplink, 0.25), up(first_uplink + 1, 0.25), up(first_uplink + 2, 0.25),
+                   up(first_uplink + 3, 0.25)});
+    } else {
+      add_subflow(r, f, 0, 1.0, {up(f), up(first_uplink + f % 4)});
     }
   }
   return r;

@@ -4,13 +4,13 @@
 
 #include <stdexcept>
 
-#include "analysis/ecmp_test_support.h"
 #include "analysis/link_loads.h"
 #include "analysis/scheme_comparison.h"
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
-#include "routing/fabric_fixtures.h"
+#include "support/ecmp_test_support.h"
+#include "support/fabric_fixtures.h"
 #include "topology/builder.h"
 
 namespace ct {
@@ -69,14 +69,7 @@ TEST(SchemeComparison, SprayEqualisesAndAdaptiveNeverLoses) {
 // busiest 1, both at 400G.
 TEST(SchemeComparison, AdaptiveSeparatesAHashCollision) {
   const EcmpFabric f(fixtures::two_tier(2, 2, 4), testing_support::config(HashAlgorithm::kCrc32, SeedMode::kSame));
-  std::vector<RouteRequest> flows = {f.request(0, 4, 50000), f.request(1, 5, 0)};
-  std::vector<PathHop> a, b;
-  ASSERT_TRUE(f.walker->walk(flows[0].src, flows[0].dst, flows[0].key, a));
-  for (std::uint16_t port = 49152;; ++port) {
-    flows[1].key.src_port = port;
-    ASSERT_TRUE(f.walker->walk(flows[1].src, flows[1].dst, flows[1].key, b));
-    if (b[1].link == a[1].link) break;
-  }
+  const std::vector<RouteRequest> flows = f.colliding_pair(0, 4, 1, 5);
   const LoadSummary hash = summarize_loads(route_flows(Scheme::kHash, *f.walker, flows, {}), *f.forwarding);
   const LoadSummary adaptive = summarize_loads(route_flows(Scheme::kAdaptive, *f.walker, flows, {}), *f.forwarding);
   EXPECT_EQ(hash.uplinks.busiest, 2.0);

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "routing/fabric_fixtures.h"
 #include "sim/flow/flow_simulation.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {

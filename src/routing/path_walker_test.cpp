@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/rng.h"
-#include "routing/fabric_fixtures.h"
 #include "routing/load_balancing.h"
 #include "routing/path_walker.h"
 #include "routing/port_address.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "routing/fabric_fixtures.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {
