@@ -8,10 +8,6 @@
 // an upper bound on what one build + plan needs. Goal (docs/performance.md): under 1 s and 1 GiB.
 #include <benchmark/benchmark.h>
 
-#include <string>
-
-#include <fmt/format.h>
-
 #include "bench_util.h"
 #include "plan/planner.h"
 #include "topology/builder.h"
@@ -19,23 +15,7 @@
 namespace ct {
 namespace {
 
-std::string cluster_yaml(long long nodes) {
-  return fmt::format(R"(
-name: bench-b300-{}
-nodes: {{model: hgx-b300, count: {}}}
-backend:
-  topology: rail-optimized
-  planes: 2
-  tiers: {}
-  switch: sn5600
-  port_speed: 400G
-  oversubscription: {}
-  cable_length_m: {{leaf: 30, spine: 100, core: 500}}
-)",
-                     nodes, nodes, nodes > 1024 ? 3 : 2, nodes > 1024 ? "[1, 1]" : "[1]");
-}
-
-ValidSpec valid_spec(long long nodes) { return bench::valid_spec(cluster_yaml(nodes)); }
+ValidSpec valid_spec(long long nodes) { return bench::valid_spec(bench::b300_yaml(nodes, nodes > 1024 ? 3 : 2)); }
 
 void report(benchmark::State& state, const Topology& t, const Plan& p) {
   state.counters["gpus"] = static_cast<double>(p.gpus);

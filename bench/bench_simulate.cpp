@@ -41,26 +41,11 @@
 namespace ct {
 namespace {
 
+using bench::b300_yaml;
 using bench::catalog;
 using bench::peak_rss_mib;
 using bench::seconds_since;
 using bench::valid_spec;
-
-std::string b300_yaml(long long nodes, int tiers) {
-  return fmt::format(R"(
-name: bench-b300-{}
-nodes: {{model: hgx-b300, count: {}}}
-backend:
-  topology: rail-optimized
-  planes: 2
-  tiers: {}
-  switch: sn5600
-  port_speed: 400G
-  oversubscription: {}
-  cable_length_m: {{leaf: 30, spine: 100, core: 500}}
-)",
-                     nodes, nodes, tiers, tiers == 3 ? "[1, 1]" : "[1]");
-}
 
 SimulationResult run(const ValidSpec& spec, const Topology& topology, const Scenario& scenario) {
   SimulationFabric fabric;

@@ -1,5 +1,5 @@
 // What the benchmark binaries share (header only, benchmarks only): the bundled catalog, a spec
-// from YAML text, wall time and the process's peak resident set. A benchmark's input must be
+// from YAML text, the B300 clusters they measure, wall time and the process's peak resident set. A benchmark's input must be
 // valid: on a diagnostic they print it and abort, since a benchmark of the wrong thing is no figure.
 #pragma once
 
@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
@@ -42,6 +44,25 @@ inline ValidSpec valid_spec(const std::string& yaml) {
     std::abort();
   }
   return std::move(valid).value();
+}
+
+// `nodes` HGX B300 (8 GPUs each) on a two-plane rail-optimized SN5600 fabric at 400G, radix 128,
+// non-blocking, with `tiers` tiers: 1,024 nodes in 2 tiers is the fabric of examples/b300-dual-plane.yaml;
+// 4,096 nodes in 3 tiers are 32,768 GPUs (per plane 512 leaves, 8 pods x 64 spines, 256 cores).
+inline std::string b300_yaml(long long nodes, int tiers) {
+  return fmt::format(R"(
+name: bench-b300-{}
+nodes: {{model: hgx-b300, count: {}}}
+backend:
+  topology: rail-optimized
+  planes: 2
+  tiers: {}
+  switch: sn5600
+  port_speed: 400G
+  oversubscription: {}
+  cable_length_m: {{leaf: 30, spine: 100, core: 500}}
+)",
+                     nodes, nodes, tiers, tiers == 3 ? "[1, 1]" : "[1]");
 }
 
 // The process's peak resident set size so far, MiB (getrusage ru_maxrss, KiB on Linux).
