@@ -1,6 +1,7 @@
 // What the benchmark binaries share (header only, benchmarks only): the bundled catalog, a spec
-// from YAML text, the B300 clusters they measure, wall time and the process's peak resident set. A benchmark's input must be
-// valid: on a diagnostic they print it and abort, since a benchmark of the wrong thing is no figure.
+// from YAML text, the B300 clusters they measure, wall time and the process's peak resident set.
+// A benchmark's input must be valid: on a diagnostic they print it and abort, since a benchmark of
+// the wrong thing is no figure.
 #pragma once
 
 #include <sys/resource.h>
@@ -47,8 +48,9 @@ inline ValidSpec valid_spec(const std::string& yaml) {
 }
 
 // `nodes` HGX B300 (8 GPUs each) on a two-plane rail-optimized SN5600 fabric at 400G, radix 128,
-// non-blocking, with `tiers` tiers: 1,024 nodes in 2 tiers is the fabric of examples/b300-dual-plane.yaml;
-// 4,096 nodes in 3 tiers are 32,768 GPUs (per plane 512 leaves, 8 pods x 64 spines, 256 cores).
+// non-blocking, with `tiers` tiers: 1,024 nodes in 2 tiers is the fabric of
+// examples/b300-dual-plane.yaml; 4,096 nodes in 3 tiers are 32,768 GPUs (per plane 512 leaves,
+// 8 pods x 64 spines, 256 cores).
 inline std::string b300_yaml(long long nodes, int tiers) {
   return fmt::format(R"(
 name: bench-b300-{}

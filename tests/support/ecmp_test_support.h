@@ -48,7 +48,9 @@ struct EcmpFabric {
     }
     for (std::uint32_t port = 49152; port <= 65535; ++port) {
       flows[1].key.src_port = static_cast<std::uint16_t>(port);
-      if (!walker->walk(flows[1].src, flows[1].dst, flows[1].key, b)) throw std::runtime_error("colliding_pair: unreachable");
+      if (!walker->walk(flows[1].src, flows[1].dst, flows[1].key, b)) {
+        throw std::runtime_error("colliding_pair: the second flow does not arrive");
+      }
       if (b.size() >= 2 && b[1].link == a[1].link) return flows;
     }
     throw std::runtime_error("colliding_pair: no source port collides");
