@@ -1,6 +1,6 @@
 // ECMP path walking on built fabrics: flow-hop decisions per second (a decision = one switch
 // hashing a flow and picking a member of a group of two or more; path_walker.h), the forwarding
-// state's build time, and Monte Carlo trials per second.
+// state's build time, Monte Carlo trials per second and the max-min solve of one trial.
 //
 // Fabrics from the bundled catalog: examples/b300-dual-plane.yaml (1,024 HGX B300, 2 planes,
 // 2 tiers: 2 decisions per cross-leaf flow) and a 3-tier variant (4,096 nodes: up to 4 decisions).
@@ -17,6 +17,8 @@
 
 #include "analysis/decision_coupling.h"
 #include "analysis/ecmp_monte_carlo.h"
+#include "analysis/flow_rates.h"
+#include "analysis/hash_scenario.h"
 #include "bench_util.h"
 #include "core/rng.h"
 #include "io/loaders.h"
@@ -177,6 +179,30 @@ void BM_MonteCarloTrials(benchmark::State& state) {
   state.SetLabel(fmt::format("{} flows, items = trials", flows.size()));
 }
 
+// The max-min part of a trial alone: the rates of `flows` hashed paths (64: the Monte Carlo's
+// elephants) by one reused FlowRateSolver, as each Monte Carlo thread does per trial (no allocation
+// once warm, flow_rates_alloc_test). items = solves.
+void BM_FlowRatesPerTrial(benchmark::State& state) {
+  const Topology& t = fabric(false);
+  const ForwardingState f(t);
+  const SwitchHashes h(t, EcmpConfig{});
+  const PathWalker w(f, h);
+  const std::vector<RouteRequest> flows = random_flows(t, f, static_cast<std::size_t>(state.range(0)));
+  std::vector<FlowPath> paths(flows.size());
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    paths[i].reached = w.walk(flows[i].src, flows[i].dst, flows[i].key, paths[i].hops);
+  }
+  const FlowRoutes routes = routes_of_paths(paths, f);
+  FlowRateSolver solver(t);
+  FlowRates rates;
+  for (auto _ : state) {
+    solver.solve(routes, rates);
+    benchmark::DoNotOptimize(rates.throughput.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+  state.SetLabel(fmt::format("{} flows, {} sub-flow hops, items = solves", flows.size(), routes.link.size()));
+}
+
 void walk_args(benchmark::internal::Benchmark* b) {
   for (int tiers = 0; tiers < 2; ++tiers) {
     for (int hash : {static_cast<int>(HashAlgorithm::kCrc32), static_cast<int>(HashAlgorithm::kCrc16CcittFalse),
@@ -190,6 +216,7 @@ BENCHMARK(BM_PathWalk)->Apply(walk_args);
 BENCHMARK(BM_PathWalkAll)->Apply(walk_args);
 BENCHMARK(BM_ForwardingBuild)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MonteCarloTrials)->Args({2, 1000})->Args({64, 100})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FlowRatesPerTrial)->Arg(64);
 
 }  // namespace
 }  // namespace ct
