@@ -1,6 +1,6 @@
 // ECMP path walking on built fabrics: flow-hop decisions per second (a decision = one switch
 // hashing a flow and picking a member of a group of two or more; path_walker.h), the forwarding
-// state's build time, and Monte Carlo trials per second.
+// state's build time, Monte Carlo trials per second and the max-min solve of one trial.
 //
 // Fabrics from the bundled catalog: examples/b300-dual-plane.yaml (1,024 HGX B300, 2 planes,
 // 2 tiers: 2 decisions per cross-leaf flow) and a 3-tier variant (4,096 nodes: up to 4 decisions).
@@ -9,21 +9,23 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <memory>
+#include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "analysis/decision_coupling.h"
 #include "analysis/ecmp_monte_carlo.h"
+#include "analysis/flow_rates.h"
+#include "analysis/hash_scenario.h"
+#include "bench_util.h"
 #include "core/rng.h"
 #include "io/loaders.h"
 #include "routing/forwarding_state.h"
 #include "routing/path_walker.h"
 #include "routing/port_address.h"
 #include "routing/switch_hashes.h"
-#include "spec/spec_parser.h"
-#include "spec/validate.h"
 #include "topology/builder.h"
 
 namespace ct {
@@ -33,26 +35,23 @@ const char* kThreeTier =
     "name: b300-3tier\nnodes: {model: hgx-b300, count: 4096}\n"
     "backend: {topology: rail-optimized, planes: 2, tiers: 3, switch: sn5600, oversubscription: [1, 1]}\n";
 
-std::unique_ptr<Topology> build(bool three_tier) {
-  auto catalog = load_catalog(default_catalog_dir());
-  if (!catalog) return nullptr;
-  Result<ValidSpec> spec = [&]() -> Result<ValidSpec> {
-    if (!three_tier) return load_spec(std::string(CT_SOURCE_DIR) + "/examples/b300-dual-plane.yaml", catalog.value());
-    auto parsed = parse_spec("b300-3tier.yaml", kThreeTier);
-    if (!parsed) return parsed.errors();
-    return validate(parsed.value(), catalog.value());
-  }();
-  if (!spec) return nullptr;
-  return std::make_unique<Topology>(build_topology(spec.value(), catalog.value()));
+Topology build(bool three_tier) {
+  if (three_tier) return build_topology(bench::valid_spec(kThreeTier), bench::catalog());
+  auto spec = load_spec(std::string(CT_SOURCE_DIR) + "/examples/b300-dual-plane.yaml", bench::catalog());
+  if (!spec) {
+    std::fputs(format_diagnostics(spec.errors()).c_str(), stderr);
+    std::abort();
+  }
+  return build_topology(spec.value(), bench::catalog());
 }
 
 const Topology& fabric(bool three_tier) {
   if (three_tier) {
-    static const std::unique_ptr<Topology> three = build(true);
-    return *three;
+    static const Topology three = build(true);
+    return three;
   }
-  static const std::unique_ptr<Topology> two = build(false);
-  return *two;
+  static const Topology two = build(false);
+  return two;
 }
 
 std::vector<RouteRequest> random_flows(const Topology& t, const ForwardingState& f, std::size_t count) {
@@ -75,8 +74,7 @@ std::vector<RouteRequest> random_flows(const Topology& t, const ForwardingState&
 // Args: fabric (0: 2 tiers, 1: 3 tiers), hash (HashAlgorithm, or -1 for linux policy 1), seed
 // mode, number of flows (4,096: the fabric's tables mostly out of cache; 64: a Monte Carlo's few
 // flows walked again and again, tables in cache).
-void BM_PathWalk(benchmark::State& state) {
-  const Topology& t = fabric(state.range(0) == 1);
+EcmpConfig config_of(const benchmark::State& state) {
   EcmpConfig c;
   if (state.range(1) < 0) {
     c.linux_kernel = true;
@@ -85,10 +83,25 @@ void BM_PathWalk(benchmark::State& state) {
     c.algorithm = static_cast<HashAlgorithm>(state.range(1));
   }
   c.seed_mode = static_cast<SeedMode>(state.range(2));
-  const ForwardingState f(t);
-  const SwitchHashes h(t, c);
-  const PathWalker w(f, h);
-  const std::vector<RouteRequest> flows = random_flows(t, f, static_cast<std::size_t>(state.range(3)));
+  return c;
+}
+
+// The fabric, hash, walker and flows of the path-walk benchmarks' arguments.
+struct WalkSetup {
+  explicit WalkSetup(const benchmark::State& state)
+      : t(fabric(state.range(0) == 1)), c(config_of(state)), f(t), h(t, c), w(f, h),
+        flows(random_flows(t, f, static_cast<std::size_t>(state.range(3)))) {}
+  const Topology& t;
+  const EcmpConfig c;
+  const ForwardingState f;
+  const SwitchHashes h;
+  const PathWalker w;
+  const std::vector<RouteRequest> flows;
+};
+
+void BM_PathWalk(benchmark::State& state) {
+  const WalkSetup setup(state);
+  const auto& [t, c, f, h, w, flows] = setup;
   std::vector<PathHop> path;
   std::uint64_t decisions = 0;
   std::uint64_t hops = 0;
@@ -115,19 +128,8 @@ void BM_PathWalk(benchmark::State& state) {
 // The same flows and decisions through PathWalker::walk_all (kLanes flows interleaved hop by
 // hop; identical hops, routing_forwarding_test), the way the Monte Carlo and the hash report walk.
 void BM_PathWalkAll(benchmark::State& state) {
-  const Topology& t = fabric(state.range(0) == 1);
-  EcmpConfig c;
-  if (state.range(1) < 0) {
-    c.linux_kernel = true;
-    c.linux_policy = 1;
-  } else {
-    c.algorithm = static_cast<HashAlgorithm>(state.range(1));
-  }
-  c.seed_mode = static_cast<SeedMode>(state.range(2));
-  const ForwardingState f(t);
-  const SwitchHashes h(t, c);
-  const PathWalker w(f, h);
-  const std::vector<RouteRequest> flows = random_flows(t, f, static_cast<std::size_t>(state.range(3)));
+  const WalkSetup setup(state);
+  const auto& [t, c, f, h, w, flows] = setup;
   std::uint64_t decisions = 0;
   std::uint64_t hops = 0;
   w.walk_all(std::span<const RouteRequest>(flows), [&](std::size_t, bool, std::span<const PathHop> path) {
@@ -177,6 +179,30 @@ void BM_MonteCarloTrials(benchmark::State& state) {
   state.SetLabel(fmt::format("{} flows, items = trials", flows.size()));
 }
 
+// The max-min part of a trial alone: the rates of `flows` hashed paths (64: the Monte Carlo's
+// elephants) by one reused FlowRateSolver, as each Monte Carlo thread does per trial (no allocation
+// once warm, flow_rates_alloc_test). items = solves.
+void BM_FlowRatesPerTrial(benchmark::State& state) {
+  const Topology& t = fabric(false);
+  const ForwardingState f(t);
+  const SwitchHashes h(t, EcmpConfig{});
+  const PathWalker w(f, h);
+  const std::vector<RouteRequest> flows = random_flows(t, f, static_cast<std::size_t>(state.range(0)));
+  std::vector<FlowPath> paths(flows.size());
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    paths[i].reached = w.walk(flows[i].src, flows[i].dst, flows[i].key, paths[i].hops);
+  }
+  const FlowRoutes routes = routes_of_paths(paths, f);
+  FlowRateSolver solver(t);
+  FlowRates rates;
+  for (auto _ : state) {
+    solver.solve(routes, rates);
+    benchmark::DoNotOptimize(rates.throughput.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+  state.SetLabel(fmt::format("{} flows, {} sub-flow hops, items = solves", flows.size(), routes.link.size()));
+}
+
 void walk_args(benchmark::internal::Benchmark* b) {
   for (int tiers = 0; tiers < 2; ++tiers) {
     for (int hash : {static_cast<int>(HashAlgorithm::kCrc32), static_cast<int>(HashAlgorithm::kCrc16CcittFalse),
@@ -190,6 +216,7 @@ BENCHMARK(BM_PathWalk)->Apply(walk_args);
 BENCHMARK(BM_PathWalkAll)->Apply(walk_args);
 BENCHMARK(BM_ForwardingBuild)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MonteCarloTrials)->Args({2, 1000})->Args({64, 100})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FlowRatesPerTrial)->Arg(64);
 
 }  // namespace
 }  // namespace ct

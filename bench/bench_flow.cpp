@@ -12,9 +12,6 @@
 //                              child because its engine can live only once per process.
 #include <benchmark/benchmark.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,12 +19,15 @@
 #include <numeric>
 #include <vector>
 
+#include "bench_util.h"
 #include "fluid_scenario.h"
 #include "sim/flow/flow_engine.h"
 #include "simgrid_reference.h"
 
 namespace ct {
 namespace {
+
+using bench::seconds_since;
 
 FluidScenario permutation_scenario(int hosts, int spines, std::uint64_t seed) {
   LeafSpineShape shape;
@@ -55,10 +55,6 @@ FluidScenario permutation_scenario(int hosts, int spines, std::uint64_t seed) {
   return s;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 void BM_FlowEngine(benchmark::State& state) {
   const FluidScenario s = permutation_scenario(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), 1);
   for (auto _ : state) benchmark::DoNotOptimize(clustertwin_completion_seconds(s));
@@ -71,42 +67,6 @@ BENCHMARK(BM_FlowEngine)
     ->Args({8192, 4})
     ->Unit(benchmark::kMillisecond);
 
-// Runs SimGrid in a child process; returns its wall time and fills completion seconds.
-double simgrid_in_child(const FluidScenario& s, std::vector<double>& completion) {
-  int fds[2];
-  if (pipe(fds) != 0) return -1;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    const auto t0 = std::chrono::steady_clock::now();
-    const SimGridRun run = run_simgrid(s);
-    const double wall = seconds_since(t0);
-    [[maybe_unused]] auto a = write(fds[1], &wall, sizeof wall);
-    const std::size_t bytes = run.completion_seconds.size() * sizeof(double);
-    [[maybe_unused]] auto b = write(fds[1], run.completion_seconds.data(), bytes);
-    close(fds[1]);
-    _exit(0);
-  }
-  close(fds[1]);
-  double wall = -1;
-  completion.assign(s.flows.size(), -1.0);
-  bool ok = read(fds[0], &wall, sizeof wall) == static_cast<ssize_t>(sizeof wall);
-  auto* out = reinterpret_cast<char*>(completion.data());
-  std::size_t want = completion.size() * sizeof(double);
-  while (ok && want > 0) {
-    const ssize_t got = read(fds[0], out, want);
-    ok = got > 0;
-    if (ok) {
-      out += got;
-      want -= static_cast<std::size_t>(got);
-    }
-  }
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return ok ? wall : -1;
-}
-
 void BM_FlowEngineVsSimGrid(benchmark::State& state) {
   const FluidScenario s = permutation_scenario(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), 1);
   double ours_s = 0;
@@ -117,7 +77,7 @@ void BM_FlowEngineVsSimGrid(benchmark::State& state) {
     const std::vector<double> ours = clustertwin_completion_seconds(s);
     ours_s = seconds_since(t0);
     std::vector<double> theirs;
-    theirs_s = simgrid_in_child(s, theirs);
+    theirs_s = run_simgrid_in_child(s, theirs);
     if (theirs_s < 0) {
       state.SkipWithError("SimGrid child failed");
       return;

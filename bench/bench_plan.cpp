@@ -8,84 +8,29 @@
 // an upper bound on what one build + plan needs. Goal (docs/performance.md): under 1 s and 1 GiB.
 #include <benchmark/benchmark.h>
 
-#include <sys/resource.h>
-
-#include <cstdio>
-#include <string>
-
-#include <fmt/format.h>
-
-#include "io/loaders.h"
+#include "bench_util.h"
 #include "plan/planner.h"
-#include "spec/spec_parser.h"
-#include "spec/validate.h"
 #include "topology/builder.h"
 
 namespace ct {
 namespace {
 
-std::string cluster_yaml(long long nodes) {
-  return fmt::format(R"(
-name: bench-b300-{}
-nodes: {{model: hgx-b300, count: {}}}
-backend:
-  topology: rail-optimized
-  planes: 2
-  tiers: {}
-  switch: sn5600
-  port_speed: 400G
-  oversubscription: {}
-  cable_length_m: {{leaf: 30, spine: 100, core: 500}}
-)",
-                     nodes, nodes, nodes > 1024 ? 3 : 2, nodes > 1024 ? "[1, 1]" : "[1]");
-}
-
-const Catalog& catalog() {
-  static const Catalog c = [] {
-    auto loaded = load_catalog(default_catalog_dir());
-    if (!loaded) {
-      std::fputs(format_diagnostics(loaded.errors()).c_str(), stderr);
-      std::abort();
-    }
-    return std::move(loaded).value();
-  }();
-  return c;
-}
-
-ValidSpec valid_spec(long long nodes) {
-  auto spec = parse_spec("bench.yaml", cluster_yaml(nodes));
-  if (!spec) {
-    std::fputs(format_diagnostics(spec.errors()).c_str(), stderr);
-    std::abort();
-  }
-  auto valid = validate(spec.value(), catalog());
-  if (!valid) {
-    std::fputs(format_diagnostics(valid.errors()).c_str(), stderr);
-    std::abort();
-  }
-  return std::move(valid).value();
-}
-
-double peak_rss_mib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
+ValidSpec valid_spec(long long nodes) { return bench::valid_spec(bench::b300_yaml(nodes, nodes > 1024 ? 3 : 2)); }
 
 void report(benchmark::State& state, const Topology& t, const Plan& p) {
   state.counters["gpus"] = static_cast<double>(p.gpus);
   state.counters["vertices"] = static_cast<double>(t.vertex_count());
   state.counters["links"] = static_cast<double>(t.link_count());
-  state.counters["peak_rss_MiB"] = peak_rss_mib();
+  state.counters["peak_rss_MiB"] = bench::peak_rss_mib();
 }
 
 void BM_BuildAndPlan(benchmark::State& state) {
   const long long nodes = state.range(0);
-  catalog();
+  bench::catalog();
   for (auto _ : state) {
     const ValidSpec spec = valid_spec(nodes);
-    const Topology topology = build_topology(spec, catalog());
-    const Plan p = plan(spec, topology, catalog());
+    const Topology topology = build_topology(spec, bench::catalog());
+    const Plan p = plan(spec, topology, bench::catalog());
     benchmark::DoNotOptimize(p.bisection);
     state.PauseTiming();
     report(state, topology, p);
@@ -96,9 +41,9 @@ BENCHMARK(BM_BuildAndPlan)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond);
 
 void BM_PlanOnly(benchmark::State& state) {
   const ValidSpec spec = valid_spec(state.range(0));
-  const Topology topology = build_topology(spec, catalog());
+  const Topology topology = build_topology(spec, bench::catalog());
   for (auto _ : state) {
-    const Plan p = plan(spec, topology, catalog());
+    const Plan p = plan(spec, topology, bench::catalog());
     benchmark::DoNotOptimize(p.bisection);
     state.PauseTiming();
     report(state, topology, p);

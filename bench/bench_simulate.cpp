@@ -18,10 +18,6 @@
 //                                  difference of completion times. Goal: >= 10x, identical results.
 #include <benchmark/benchmark.h>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -31,11 +27,9 @@
 
 #include <fmt/format.h>
 
+#include "bench_util.h"
 #include "core/rng.h"
-#include "io/loaders.h"
 #include "sim/flow/flow_simulation.h"
-#include "spec/spec_parser.h"
-#include "spec/validate.h"
 #include "topology/builder.h"
 #include "traffic/scenario_parser.h"
 
@@ -47,57 +41,11 @@
 namespace ct {
 namespace {
 
-const Catalog& catalog() {
-  static const Catalog c = [] {
-    auto loaded = load_catalog(default_catalog_dir());
-    if (!loaded) {
-      std::fputs(format_diagnostics(loaded.errors()).c_str(), stderr);
-      std::abort();
-    }
-    return std::move(loaded).value();
-  }();
-  return c;
-}
-
-ValidSpec valid_spec(const std::string& yaml) {
-  auto spec = parse_spec("bench.yaml", yaml);
-  if (!spec) {
-    std::fputs(format_diagnostics(spec.errors()).c_str(), stderr);
-    std::abort();
-  }
-  auto valid = validate(spec.value(), catalog());
-  if (!valid) {
-    std::fputs(format_diagnostics(valid.errors()).c_str(), stderr);
-    std::abort();
-  }
-  return std::move(valid).value();
-}
-
-std::string b300_yaml(long long nodes, int tiers) {
-  return fmt::format(R"(
-name: bench-b300-{}
-nodes: {{model: hgx-b300, count: {}}}
-backend:
-  topology: rail-optimized
-  planes: 2
-  tiers: {}
-  switch: sn5600
-  port_speed: 400G
-  oversubscription: {}
-  cable_length_m: {{leaf: 30, spine: 100, core: 500}}
-)",
-                     nodes, nodes, tiers, tiers == 3 ? "[1, 1]" : "[1]");
-}
-
-double peak_rss_mib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using bench::b300_yaml;
+using bench::catalog;
+using bench::peak_rss_mib;
+using bench::seconds_since;
+using bench::valid_spec;
 
 SimulationResult run(const ValidSpec& spec, const Topology& topology, const Scenario& scenario) {
   SimulationFabric fabric;
@@ -197,41 +145,6 @@ FluidScenario as_fluid(const SimulationResult& r) {
   return f;
 }
 
-// SimGrid in a forked child (its engine lives once per process); returns its wall time.
-double simgrid_in_child(const FluidScenario& s, std::vector<double>& completion) {
-  int fds[2];
-  if (pipe(fds) != 0) return -1;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    const auto t0 = std::chrono::steady_clock::now();
-    const SimGridRun run = run_simgrid(s);
-    const double wall = seconds_since(t0);
-    [[maybe_unused]] auto a = write(fds[1], &wall, sizeof wall);
-    [[maybe_unused]] auto b = write(fds[1], run.completion_seconds.data(), run.completion_seconds.size() * sizeof(double));
-    close(fds[1]);
-    _exit(0);
-  }
-  close(fds[1]);
-  double wall = -1;
-  completion.assign(s.flows.size(), -1.0);
-  bool ok = read(fds[0], &wall, sizeof wall) == static_cast<ssize_t>(sizeof wall);
-  auto* out = reinterpret_cast<char*>(completion.data());
-  std::size_t want = completion.size() * sizeof(double);
-  while (ok && want > 0) {
-    const ssize_t got = read(fds[0], out, want);
-    ok = got > 0;
-    if (ok) {
-      out += got;
-      want -= static_cast<std::size_t>(got);
-    }
-  }
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return ok ? wall : -1;
-}
-
 void BM_Permutation8kVsSimGrid(benchmark::State& state) {
   const ValidSpec spec = valid_spec(b300_yaml(1024, 2));
   const Topology topology = build_topology(spec, catalog());
@@ -244,7 +157,7 @@ void BM_Permutation8kVsSimGrid(benchmark::State& state) {
     const SimulationResult r = run(spec, topology, scenario);
     ours_s = seconds_since(t0);
     std::vector<double> theirs;
-    theirs_s = simgrid_in_child(as_fluid(r), theirs);
+    theirs_s = run_simgrid_in_child(as_fluid(r), theirs);
     if (theirs_s < 0) {
       state.SkipWithError("SimGrid child failed");
       return;

@@ -8,8 +8,8 @@ namespace ct {
 namespace {
 
 // Two flows on two uplinks: the second flow lands on the first one's uplink with probability 1/2;
-// then one uplink carries both (E[members with >= 2] = 1/2) and one is idle (E[idle] = 2 (1/2)^2 * ...
-// = 2 * 1/4 = 1/2).
+// then one uplink carries both (E[members with >= 2] = 1/2) and one is idle: E[idle] =
+// n (1 - 1/n)^k = 2 (1/2)^2 = 1/2.
 TEST(Birthday, TwoFlowsTwoUplinks) {
   EXPECT_DOUBLE_EQ(p_any_collision(2, 2), 0.5);
   EXPECT_DOUBLE_EQ(p_no_collision(2, 2), 0.5);

@@ -44,7 +44,8 @@ class TrialRunner {
   TrialRunner(const PathWalker& w, std::span<const RouteRequest> requests, const DecisionCoupling& c,
               const MonteCarloOptions& o, std::vector<TrialOutcome>& outcomes)
       : w_(w), base_(requests.begin(), requests.end()), coupling_(c), o_(o), outcomes_(outcomes),
-        stage_used_(c.stages().size()) {}
+        stage_used_(c.stages().size(), std::vector<std::uint8_t>(w.forwarding().topology().link_count(), 0)),
+        rate_solver_(w.forwarding().topology()) {}
 
   void run(unsigned thread) {
     std::vector<RouteRequest> requests = base_;
@@ -59,32 +60,47 @@ class TrialRunner {
     }
   }
 
-  const std::vector<std::set<std::uint32_t>>& stage_used() const { return stage_used_; }
+  // Per DecisionCoupling stage, per link: 1 when a trial of this runner chose it at that stage.
+  const std::vector<std::vector<std::uint8_t>>& stage_used() const { return stage_used_; }
 
  private:
   TrialOutcome measure(const std::vector<RouteRequest>& requests, const std::vector<FlowPath>& paths) {
     const ForwardingState& f = w_.forwarding();
     TrialOutcome out;
-    std::map<std::uint32_t, std::uint32_t> on_uplink;
-    std::map<std::uint32_t, std::set<std::uint32_t>> used_members;  // first-tier group -> members used
+    first_uplinks_.clear();
+    first_choices_.clear();
     for (const FlowPath& p : paths) {
       if (const PathHop* h = first_tier_decision(f, p)) {
-        const std::uint32_t count = ++on_uplink[h->directed()];
-        out.busiest_first = std::max(out.busiest_first, count);
-        used_members[h->group].insert(h->member);
+        first_uplinks_.push_back(h->directed());
+        first_choices_.push_back({h->group, h->member});
       }
       for (const PathHop& h : p.hops) {
         const int stage = h.group == kNoGroup ? -1 : coupling_.stage_of(h.group);
-        if (stage >= 0) stage_used_[static_cast<std::size_t>(stage)].insert(h.link.value());
+        if (stage >= 0) stage_used_[static_cast<std::size_t>(stage)][h.link.value()] = 1;
       }
     }
+    // Sorted, a run of equal uplinks is the flows on one uplink (groups of different destinations
+    // may share members, so count by link); the distinct members chosen in a group are the uplinks
+    // it used, the rest of its members are idle.
+    std::sort(first_uplinks_.begin(), first_uplinks_.end());
+    for (std::size_t i = 0, j = 0; i < first_uplinks_.size(); i = j) {
+      while (j < first_uplinks_.size() && first_uplinks_[j] == first_uplinks_[i]) ++j;
+      out.busiest_first = std::max(out.busiest_first, static_cast<std::uint32_t>(j - i));
+    }
+    std::sort(first_choices_.begin(), first_choices_.end());
+    first_choices_.erase(std::unique(first_choices_.begin(), first_choices_.end()), first_choices_.end());
+    for (std::size_t i = 0, j = 0; i < first_choices_.size(); i = j) {
+      while (j < first_choices_.size() && first_choices_[j].first == first_choices_[i].first) ++j;
+      out.idle_first += f.size(first_choices_[i].first) - static_cast<std::uint32_t>(j - i);
+    }
     out.first_collision = out.busiest_first >= 2;
-    for (const auto& [g, used] : used_members) out.idle_first += f.size(g) - static_cast<std::uint32_t>(used.size());
     const std::vector<Collision> collisions = find_collisions(w_, requests, paths, coupling_);
     out.any_collision = !collisions.empty();
     for (const Collision& c : collisions) ++out.causes[static_cast<std::size_t>(c.cause)];
-    const FlowRates rates = solve_flow_rates(routes_of_paths(paths, f), f.topology());
-    out.slowest = rates.throughput.empty() ? 0.0 : *std::min_element(rates.throughput.begin(), rates.throughput.end());
+    routes_of_paths(paths, f, routes_);
+    rate_solver_.solve(routes_, rates_);
+    const std::vector<double>& thr = rates_.throughput;
+    out.slowest = thr.empty() ? 0.0 : *std::min_element(thr.begin(), thr.end());
     return out;
   }
 
@@ -93,7 +109,14 @@ class TrialRunner {
   const DecisionCoupling& coupling_;
   const MonteCarloOptions& o_;
   std::vector<TrialOutcome>& outcomes_;
-  std::vector<std::set<std::uint32_t>> stage_used_;
+  std::vector<std::vector<std::uint8_t>> stage_used_;
+  // This trial's first-tier decisions: the directed uplink and the (leaf up group, member) of each.
+  std::vector<std::uint32_t> first_uplinks_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> first_choices_;
+  // Reused from trial to trial: the routes and rates of a trial allocate nothing once warm.
+  FlowRateSolver rate_solver_;
+  FlowRoutes routes_;
+  FlowRates rates_;
 };
 
 }  // namespace
@@ -176,11 +199,15 @@ MonteCarloResult run_ecmp_monte_carlo(const PathWalker& walker, std::span<const 
   runners[0].run(0);
   for (auto& th : pool) th.join();
 
-  std::vector<std::set<std::uint32_t>> stage_used(coupling.stages().size());
-  for (const TrialRunner& runner : runners) {
-    for (std::size_t s = 0; s < stage_used.size(); ++s) stage_used[s].insert(runner.stage_used()[s].begin(), runner.stage_used()[s].end());
+  for (std::size_t s = 0; s < coupling.stages().size(); ++s) {
+    std::uint32_t used = 0;
+    for (std::size_t l = 0; l < walker.forwarding().topology().link_count(); ++l) {
+      bool any = false;
+      for (const TrialRunner& runner : runners) any = any || runner.stage_used()[s][l] != 0;
+      used += any ? 1 : 0;
+    }
+    r.stage_links_used.push_back(used);
   }
-  for (const auto& u : stage_used) r.stage_links_used.push_back(static_cast<std::uint32_t>(u.size()));
 
   std::vector<double> busiest, idle, slowest;
   std::uint32_t first = 0, any = 0;

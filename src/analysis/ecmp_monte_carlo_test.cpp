@@ -6,8 +6,8 @@
 
 #include "analysis/birthday.h"
 #include "analysis/ecmp_monte_carlo.h"
-#include "analysis/ecmp_test_support.h"
-#include "routing/fabric_fixtures.h"
+#include "support/ecmp_test_support.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {

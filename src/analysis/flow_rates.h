@@ -1,23 +1,28 @@
 // Throughput of every flow of a FlowRoutes (routing/flow_routes.h) when flows share links fairly.
 //
 // Model: max-min fairness among sub-flows (each QP, plane share or flowlet is a rate that
-// congestion control treats as one flow), solved per epoch by progressive filling (Bertsekas &
-// Gallager, "Data Networks", 2nd ed., 1992, sec. 6.5.2) generalised to fractional crossings: sub-flow
-// s at rate r puts a_sl x r on directed link l (a_sl = 1 on a hashed path, 1/k per member when
-// sprayed). All unfrozen sub-flows rise together at level L; link l saturates at
-//   L_l = (C_l - frozen load on l) / (sum of a_sl over unfrozen s on l);
-// the smallest L_l freezes the sub-flows crossing l (ties: the lower directed link id), and so on.
-// sim/flow's solver has the same algorithm for 0/1 crossings; spraying needs the fractions.
+// congestion control treats as one flow), solved per epoch. Sub-flow s at rate r puts a_sl x r on
+// directed link l (a_sl = 1 on a hashed path, 1/k per member when sprayed). This is exactly the
+// system of sim/flow/max_min_solver.h: one constraint per directed link (2 x LinkId + down, of
+// capacity Topology::capacity in that direction), one variable of weight 1 and no cap per
+// sub-flow, a_sl its path_fraction. The solve is that solver's progressive filling (Bertsekas &
+// Gallager, "Data Networks", 2nd ed., 1992, sec. 6.5.2), ties going to the lower directed link id,
+// the solver checked against SimGrid (tests/simgrid). Only sub-flows of flows that reached their
+// destination are solved; the others get rate 0.
 //
 // A flow's throughput: within an epoch its sub-flow s carries share_s of the epoch's bytes at rate
 // r_s, so the epoch lasts as long as the slowest share: thr_e = min_s r_s / share_s. Epochs carry
 // equal bytes, so the flow's throughput is E / sum_e (1 / thr_e). A flow that does not reach its
-// destination has throughput 0. Capacities: Topology::capacity per direction.
+// destination has throughput 0.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
+#include "core/ids.h"
 #include "routing/flow_routes.h"
+#include "sim/flow/max_min_solver.h"
+#include "sim/flow/max_min_system.h"
 #include "topology/topology.h"
 
 namespace ct {
@@ -25,6 +30,25 @@ namespace ct {
 struct FlowRates {
   std::vector<double> subflow_rate;  // bits per second
   std::vector<double> throughput;    // per flow, bits per second
+};
+
+// A reusable workspace for many solves on one topology (a Monte Carlo solves once per trial).
+// After a solve of some size, a solve of no more flows, sub-flows, epochs and entries allocates
+// nothing: the system, the solver and `out` keep their storage.
+class FlowRateSolver {
+ public:
+  // PRECONDITION: `topology` outlives the solver.
+  explicit FlowRateSolver(const Topology& topology);
+
+  // PRECONDITION: every directed link of `routes` is < 2 x topology.link_count().
+  void solve(const FlowRoutes& routes, FlowRates& out);
+
+ private:
+  MaxMinSystem system_;  // constraints: the directed links; variables: the sub-flows, in order
+  MaxMinSolver solver_;
+  std::vector<std::uint32_t> epoch_begin_;  // CSR: solved sub-flows of epoch e in by_epoch_
+  std::vector<FlowId> by_epoch_;
+  std::vector<double> epoch_throughput_;  // flow x epochs
 };
 
 FlowRates solve_flow_rates(const FlowRoutes& routes, const Topology& topology);

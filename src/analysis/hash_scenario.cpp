@@ -34,7 +34,20 @@ std::string_view collision_cause_name(CollisionCause c) {
 
 FlowRoutes routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& forwarding) {
   FlowRoutes r;
+  routes_of_paths(paths, forwarding, r);
+  return r;
+}
+
+void routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& forwarding, FlowRoutes& r) {
   r.flow_count = static_cast<std::uint32_t>(paths.size());
+  r.epochs = 1;
+  r.owner.clear();
+  r.epoch.clear();
+  r.share.clear();
+  r.begin.assign(1, 0);
+  r.link.clear();
+  r.fraction.clear();
+  r.entered_groups.clear();
   r.reached.resize(paths.size());
   for (std::uint32_t i = 0; i < paths.size(); ++i) {
     r.reached[i] = paths[i].reached ? 1 : 0;
@@ -46,7 +59,6 @@ FlowRoutes routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingS
   }
   std::sort(r.entered_groups.begin(), r.entered_groups.end());
   r.entered_groups.erase(std::unique(r.entered_groups.begin(), r.entered_groups.end()), r.entered_groups.end());
-  return r;
 }
 
 std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const RouteRequest> requests,

@@ -58,6 +58,8 @@ struct HashScenario {
 
 // The hash scheme's routes of walked paths (one sub-flow per flow, fraction 1 per hop).
 FlowRoutes routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& forwarding);
+// The same into `out`, reusing its storage (no allocation once it has held as many flows and hops).
+void routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& forwarding, FlowRoutes& out);
 
 // Walks every request, sums the loads and explains the collisions.
 HashScenario analyze_hash_scenario(const PathWalker& walker, std::span<const RouteRequest> requests,

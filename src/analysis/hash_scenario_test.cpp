@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "analysis/hash_scenario.h"
 #include "analysis/ecmp_monte_carlo.h"
-#include "analysis/ecmp_test_support.h"
-#include "routing/fabric_fixtures.h"
+#include "analysis/hash_scenario.h"
+#include "support/ecmp_test_support.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {
@@ -66,14 +66,7 @@ TEST(HashScenario, RepeatedHashIsPolarization) {
 // it reports for k = 2 flows on n = 2 members is 1/2.
 TEST(HashScenario, IndependentHashesAreBadLuck) {
   const EcmpFabric f(fixtures::two_tier(2, 2, 4), testing_support::config(HashAlgorithm::kRandom, SeedMode::kPerSwitch));
-  std::vector<RouteRequest> flows = {f.request(0, 4, 50000), f.request(1, 5, 0)};
-  std::vector<PathHop> a, b;
-  ASSERT_TRUE(f.walker->walk(flows[0].src, flows[0].dst, flows[0].key, a));
-  for (std::uint16_t port = 49152;; ++port) {
-    flows[1].key.src_port = port;
-    ASSERT_TRUE(f.walker->walk(flows[1].src, flows[1].dst, flows[1].key, b));
-    if (b[1].link == a[1].link) break;
-  }
+  const std::vector<RouteRequest> flows = f.colliding_pair(0, 4, 1, 5);
   const DecisionCoupling coupling(*f.walker, flows, 1, 64);
   const HashScenario s = analyze_hash_scenario(*f.walker, flows, coupling);
   ASSERT_EQ(s.collisions.size(), 1u);
@@ -97,13 +90,15 @@ TEST(HashScenario, MonteCarloCountsCauses) {
     const auto polarized = r.trials_with_cause[static_cast<int>(CollisionCause::kPolarization)];
     const auto luck = r.trials_with_cause[static_cast<int>(CollisionCause::kBadLuck)];
     if (mode == SeedMode::kSame) {
-      // Both flows reach agg 24 or both agg 25 with probability 1/2, then collide for certain.
-      EXPECT_NEAR(polarized / 2000.0, 0.5, 4 * std::sqrt(0.25 / 2000));
+      // Both flows reach agg 24 or both agg 25 with probability 1/2, then collide for certain:
+      // p = 1/2, p (1 - p) = 0.25.
+      EXPECT_NEAR(polarized / 2000.0, 0.5, 4 * std::sqrt(0.5 * 0.5 / 2000));
       EXPECT_EQ(luck, 0u);
     } else {
       EXPECT_EQ(polarized, 0u);
-      // Same agg (1/2) and then the same of its 2 core links (1/2): 1/4.
-      EXPECT_NEAR(luck / 2000.0, 0.25, 4 * std::sqrt(0.1875 / 2000));
+      // Same agg (1/2) and then the same of its 2 core links (1/2): p = 1/4, within 4 standard
+      // errors sqrt(p (1 - p) / T), p (1 - p) = 1/4 x 3/4 = 0.1875.
+      EXPECT_NEAR(luck / 2000.0, 0.25, 4 * std::sqrt(0.25 * 0.75 / 2000));
     }
   }
 }

@@ -21,11 +21,12 @@
 namespace ct {
 namespace {
 
-double measured_collision_rate(HashAlgorithm a, MemberSelection method, std::uint32_t n, std::uint32_t k,
-                               int trials, std::uint64_t stream) {
-  const FlowHasher hasher(a, 0xC0FFEE, SeedInput::kPrepend, kFiveTuple);
-  const MemberSelector selector(n, method, hasher.bits());
-  Rng rng(2024, static_cast<std::uint64_t>(a), stream);
+// Collision frequency over `trials` trials of k flows with distinct uniform source ports, each
+// placed on one of n members by place(key).
+template <typename Place>
+double measured_collision_rate(Place&& place, std::uint32_t n, std::uint32_t k, int trials, std::uint64_t generator,
+                               std::uint64_t stream) {
+  Rng rng(2024, generator, stream);
   int collisions = 0;
   std::vector<bool> used(n);
   for (int t = 0; t < trials; ++t) {
@@ -35,7 +36,7 @@ double measured_collision_rate(HashAlgorithm a, MemberSelection method, std::uin
     bool collided = false;
     for (std::uint16_t port : ports) {
       const FlowKey key{ipv4(10, 0, 0, 1), ipv4(10, 0, 1, 1), kIpProtoUdp, port, kRoceV2UdpPort};
-      const std::uint32_t member = selector.select(hasher.hash(key));
+      const std::uint32_t member = place(key);
       collided = collided || used[member];
       used[member] = true;
     }
@@ -44,33 +45,64 @@ double measured_collision_rate(HashAlgorithm a, MemberSelection method, std::uin
   return static_cast<double>(collisions) / trials;
 }
 
+// The check itself: is a measured rate within 4 standard errors of the ideal p?
+struct Verdict {
+  double p = 0.0;
+  double measured = 0.0;
+  double tolerance = 0.0;  // 4 standard errors
+  [[nodiscard]] bool ideal() const { return std::abs(measured - p) <= tolerance; }
+};
+
+template <typename Place>
+Verdict check_against_birthday(Place&& place, std::uint32_t n, std::uint32_t k, int trials, std::uint64_t generator) {
+  Verdict v;
+  v.p = p_any_collision(n, k);
+  v.tolerance = 4 * std::sqrt(v.p * (1 - v.p) / trials);
+  v.measured = measured_collision_rate(place, n, k, trials, generator, n);
+  return v;
+}
+
+constexpr int kTrials = 20000;
+
 TEST(HashStatistics, CollisionRateMatchesBirthdayBound) {
-  constexpr int kTrials = 20000;
   const struct {
     std::uint32_t n, k;
   } cases[] = {{2, 2}, {8, 8}};
   for (HashAlgorithm a : kAllHashAlgorithms) {
+    const FlowHasher hasher(a, 0xC0FFEE, SeedInput::kPrepend, kFiveTuple);
     for (MemberSelection method : {MemberSelection::kModulo, MemberSelection::kHashThreshold}) {
       for (const auto& c : cases) {
-        const double p = p_any_collision(c.n, c.k);
-        const double se = std::sqrt(p * (1 - p) / kTrials);
-        const double got = measured_collision_rate(a, method, c.n, c.k, kTrials, c.n);
-        EXPECT_NEAR(got, p, 4 * se) << hash_algorithm_name(a) << " " << member_selection_name(method)
-                                    << " n=" << c.n << " k=" << c.k;
+        const MemberSelector selector(c.n, method, hasher.bits());
+        const auto place = [&](const FlowKey& key) { return selector.select(hasher.hash(key)); };
+        const Verdict v = check_against_birthday(place, c.n, c.k, kTrials, static_cast<std::uint64_t>(a));
+        EXPECT_TRUE(v.ideal()) << hash_algorithm_name(a) << " " << member_selection_name(method) << " n=" << c.n
+                               << " k=" << c.k << ": measured " << v.measured << ", p " << v.p << " +- "
+                               << v.tolerance;
       }
     }
   }
 }
 
-// A degenerate case the test must catch: hashing only the destination (constant here) puts every
-// flow on one member, so the measured rate is 1, far outside 4 standard errors of 0.5.
+// The same check must reject bad functions, or passing it means nothing. Two, n = k = 2 (p = 1/2,
+// 4 standard errors = 4 sqrt(0.25 / 20000) = 0.0141):
+//  - hashing only the destination address (constant here) puts every flow on one member: the
+//    measured rate is exactly 1;
+//  - a biased selector over a good hash, member 1 only when the CRC-32 is 0 mod 4: members get
+//    3/4 and 1/4 of the flows, so two flows collide with probability (3/4)^2 + (1/4)^2 = 5/8 =
+//    0.625, 0.125 above 1/2: about 35 standard errors, a bias the test must see.
 TEST(HashStatistics, DetectsABadFunction) {
-  const FlowHasher hasher(HashAlgorithm::kCrc32, 1, SeedInput::kPrepend, kFieldDstIp);
-  const MemberSelector selector(2, MemberSelection::kModulo, hasher.bits());
-  const FlowKey f1{ipv4(10, 0, 0, 1), ipv4(10, 0, 1, 1), kIpProtoUdp, 1000, kRoceV2UdpPort};
-  FlowKey f2 = f1;
-  f2.src_port = 2000;
-  EXPECT_EQ(selector.select(hasher.hash(f1)), selector.select(hasher.hash(f2)));
+  const FlowHasher destination_only(HashAlgorithm::kCrc32, 1, SeedInput::kPrepend, kFieldDstIp);
+  const MemberSelector modulo(2, MemberSelection::kModulo, destination_only.bits());
+  const Verdict constant = check_against_birthday(
+      [&](const FlowKey& key) { return modulo.select(destination_only.hash(key)); }, 2, 2, kTrials, 1);
+  EXPECT_EQ(constant.measured, 1.0);
+  EXPECT_FALSE(constant.ideal());
+
+  const FlowHasher crc(HashAlgorithm::kCrc32, 0xC0FFEE, SeedInput::kPrepend, kFiveTuple);
+  const Verdict biased = check_against_birthday(
+      [&](const FlowKey& key) { return crc.hash(key) % 4 == 0 ? 1u : 0u; }, 2, 2, kTrials, 2);
+  EXPECT_NEAR(biased.measured, 0.625, biased.tolerance);
+  EXPECT_FALSE(biased.ideal());
 }
 
 }  // namespace

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
-#include "analysis/flow_rates.h"
 #include "routing/path_walker.h"
 
 namespace ct {
@@ -24,6 +24,11 @@ LinkSet measure(const std::set<std::uint32_t>& links, const std::vector<double>&
 }  // namespace
 
 LoadSummary summarize_loads(const FlowRoutes& routes, const ForwardingState& forwarding) {
+  FlowRateSolver rates(forwarding.topology());
+  return summarize_loads(routes, forwarding, rates);
+}
+
+LoadSummary summarize_loads(const FlowRoutes& routes, const ForwardingState& forwarding, FlowRateSolver& rates) {
   const Topology& t = forwarding.topology();
   LoadSummary s;
   s.load = routes.link_loads(t.link_count());
@@ -51,7 +56,9 @@ LoadSummary summarize_loads(const FlowRoutes& routes, const ForwardingState& for
   s.in_play = measure(in_play, s.load);
   s.uplinks = measure(up, s.load);
   s.first_tier_uplinks = measure(first, s.load);
-  s.throughput = solve_flow_rates(routes, t).throughput;
+  FlowRates solved;
+  rates.solve(routes, solved);
+  s.throughput = std::move(solved.throughput);
   s.slowest = s.throughput.empty() ? 0.0 : *std::min_element(s.throughput.begin(), s.throughput.end());
   double sum = 0.0;
   for (std::uint32_t f = 0; f < routes.flow_count; ++f) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/flow_rates.h"
 #include "routing/flow_routes.h"
 #include "routing/forwarding_state.h"
 
@@ -43,5 +44,8 @@ struct LoadSummary {
 };
 
 LoadSummary summarize_loads(const FlowRoutes& routes, const ForwardingState& forwarding);
+// The same with a caller's rate solver (reused over many calls on one topology).
+// PRECONDITION: `rates` was made for forwarding.topology().
+LoadSummary summarize_loads(const FlowRoutes& routes, const ForwardingState& forwarding, FlowRateSolver& rates);
 
 }  // namespace ct

@@ -4,11 +4,11 @@
 
 #include "analysis/decision_coupling.h"
 #include "analysis/ecmp_monte_carlo.h"
-#include "analysis/ecmp_test_support.h"
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
-#include "routing/fabric_fixtures.h"
+#include "support/ecmp_test_support.h"
+#include "support/fabric_fixtures.h"
 #include "topology/builder.h"
 
 namespace ct {

@@ -15,19 +15,13 @@
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/shipped_catalog.h"
 #include "topology/builder.h"
 
 namespace ct {
 namespace {
 
-const Catalog& real_catalog() {
-  static const Catalog catalog = [] {
-    auto c = load_catalog(CT_SOURCE_DIR "/catalog");
-    EXPECT_TRUE(c.ok()) << (c.ok() ? "" : format_diagnostics(c.errors()));
-    return c.ok() ? std::move(c).value() : Catalog{};
-  }();
-  return catalog;
-}
+using testing_support::real_catalog;
 
 // `nodes` HGX B300 hosts (8 GPUs, 8 ConnectX-8) on a two-tier rail-optimized SN5600 fabric.
 Topology b300(int nodes, int planes) {

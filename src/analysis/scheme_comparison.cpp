@@ -18,13 +18,13 @@ struct Measure {
 };
 
 Measure measure(Scheme s, const PathWalker& w, std::span<const RouteRequest> requests, const ComparisonOptions& o,
-                std::uint64_t trial) {
+                std::uint64_t trial, FlowRateSolver& rates) {
   SchemeOptions so;
   so.qps = o.qps;
   so.seed = o.seed;
   so.trial = trial;
   const FlowRoutes routes = route_flows(s, w, requests, so);
-  const LoadSummary l = summarize_loads(routes, w.forwarding());
+  const LoadSummary l = summarize_loads(routes, w.forwarding(), rates);
   return {l.in_play.busiest, static_cast<double>(l.in_play.idle), static_cast<double>(l.in_play.links), l.slowest,
           l.mean_throughput};
 }
@@ -45,9 +45,12 @@ std::vector<SchemeRow> compare_schemes(const PathWalker& walker, std::span<const
   const unsigned threads = std::max(1u, std::min<unsigned>(options.threads, trials));
   auto work = [&](unsigned k) {
     std::vector<RouteRequest> requests_t = base;
+    FlowRateSolver rates(walker.forwarding().topology());
     for (std::uint32_t t = k; t < trials; t += threads) {
       draw_trial_ports(requests_t, options.seed, t);
-      for (std::size_t s = 0; s < kSchemes; ++s) per_trial[t * kSchemes + s] = measure(kAllSchemes[s], walker, requests_t, options, t);
+      for (std::size_t s = 0; s < kSchemes; ++s) {
+        per_trial[t * kSchemes + s] = measure(kAllSchemes[s], walker, requests_t, options, t, rates);
+      }
     }
   };
   std::vector<std::thread> pool;

@@ -2,13 +2,15 @@
 // by hand on small fabrics.
 #include <gtest/gtest.h>
 
-#include "analysis/ecmp_test_support.h"
+#include <stdexcept>
+
 #include "analysis/link_loads.h"
 #include "analysis/scheme_comparison.h"
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
-#include "routing/fabric_fixtures.h"
+#include "support/ecmp_test_support.h"
+#include "support/fabric_fixtures.h"
 #include "topology/builder.h"
 
 namespace ct {
@@ -16,11 +18,13 @@ namespace {
 
 using testing_support::EcmpFabric;
 
+// The row of scheme s; a missing row fails the test (never another scheme's row in its place).
 const SchemeRow& row(const std::vector<SchemeRow>& rows, Scheme s) {
   for (const SchemeRow& r : rows) {
     if (r.scheme == s) return r;
   }
-  return rows.front();
+  ADD_FAILURE() << "no row for scheme " << scheme_name(s);
+  throw std::runtime_error("missing scheme row");
 }
 
 // System: two_tier(2 leaves, 8 spines, 8 hosts per leaf), one cable per pair, 400G; 8 flows
@@ -28,8 +32,8 @@ const SchemeRow& row(const std::vector<SchemeRow>& rows, Scheme s) {
 // Expected: spraying puts 1/8 of every flow on every uplink: each carries 8 x 1/8 = 1 flow, so the
 // busiest equals the mean (1), nothing is idle and every flow runs at its NIC's 400G. Adaptive
 // placement fills the 8 uplinks one flow each: busiest 1, never worse than hashing. Hashing
-// collides with probability 0.9976: its busiest is at least 1. One plane: plane split not
-// applicable.
+// collides with probability 1 - 8!/8^8 = 1 - 40320/16777216 = 0.9976: its busiest is 2 or more in
+// nearly every trial. One plane: plane split not applicable.
 TEST(SchemeComparison, SprayEqualisesAndAdaptiveNeverLoses) {
   const EcmpFabric f(fixtures::two_tier(2, 8, 8), testing_support::config(HashAlgorithm::kCrc32, SeedMode::kSame));
   std::vector<RouteRequest> flows;
@@ -65,14 +69,7 @@ TEST(SchemeComparison, SprayEqualisesAndAdaptiveNeverLoses) {
 // busiest 1, both at 400G.
 TEST(SchemeComparison, AdaptiveSeparatesAHashCollision) {
   const EcmpFabric f(fixtures::two_tier(2, 2, 4), testing_support::config(HashAlgorithm::kCrc32, SeedMode::kSame));
-  std::vector<RouteRequest> flows = {f.request(0, 4, 50000), f.request(1, 5, 0)};
-  std::vector<PathHop> a, b;
-  ASSERT_TRUE(f.walker->walk(flows[0].src, flows[0].dst, flows[0].key, a));
-  for (std::uint16_t port = 49152;; ++port) {
-    flows[1].key.src_port = port;
-    ASSERT_TRUE(f.walker->walk(flows[1].src, flows[1].dst, flows[1].key, b));
-    if (b[1].link == a[1].link) break;
-  }
+  const std::vector<RouteRequest> flows = f.colliding_pair(0, 4, 1, 5);
   const LoadSummary hash = summarize_loads(route_flows(Scheme::kHash, *f.walker, flows, {}), *f.forwarding);
   const LoadSummary adaptive = summarize_loads(route_flows(Scheme::kAdaptive, *f.walker, flows, {}), *f.forwarding);
   EXPECT_EQ(hash.uplinks.busiest, 2.0);

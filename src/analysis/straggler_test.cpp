@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "routing/fabric_fixtures.h"
 #include "sim/flow/flow_simulation.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {

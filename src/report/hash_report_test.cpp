@@ -2,9 +2,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "analysis/ecmp_test_support.h"
 #include "report/hash_report.h"
-#include "routing/fabric_fixtures.h"
+#include "support/ecmp_test_support.h"
+#include "support/fabric_fixtures.h"
 #include "traffic/flow_generator.h"
 
 namespace ct {

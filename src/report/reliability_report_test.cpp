@@ -11,20 +11,14 @@
 #include "report/reliability_report.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/shipped_catalog.h"
 
 namespace ct {
 namespace {
 
 using ::testing::HasSubstr;
 
-const Catalog& real_catalog() {
-  static const Catalog catalog = [] {
-    auto c = load_catalog(CT_SOURCE_DIR "/catalog");
-    EXPECT_TRUE(c.ok()) << (c.ok() ? "" : format_diagnostics(c.errors()));
-    return c.ok() ? std::move(c).value() : Catalog{};
-  }();
-  return catalog;
-}
+using testing_support::real_catalog;
 
 ReliabilityStudy study_of(const std::string& yaml, int trials) {
   auto spec = parse_spec("t.yaml", yaml);

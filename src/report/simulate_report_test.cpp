@@ -7,16 +7,20 @@
 
 #include <nlohmann/json.hpp>
 
-#include "routing/fabric_fixtures.h"
 #include "sim/flow/flow_simulation.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {
 
-// Ring all-reduce of S = 64 MiB over 4 GPUs on one leaf (400 Gb/s, no latency): 6 steps of
-// 2^27 bits, 335,544,320 ps each: t = 2.01326592 ms. algbw = S / t = 2^26 B / 2.01326592 ms =
-// 33.333 GB/s; busbw = algbw x 2(n-1)/n = 1.5 x that = 50 GB/s, the NIC's 400 Gb/s: a ring on a
-// non-blocking fabric runs at the links' speed, as nccl-tests' busbw is meant to show.
+// Ring all-reduce of S = 64 MiB over n = 4 GPUs on one leaf (400 Gb/s, no latency): 2 (n - 1) = 6
+// steps of S / n = 16 MiB = 2^27 bits, 2^27 / 4e11 s = 335,544,320 ps each, so
+//   t = 2 (n - 1) / n x S x 8 / 400 Gb/s = 1.5 x 2^26 B x 8 / 4e11 b/s = 2.01326592e-3 s (exact).
+// algbw = S / t = 2^26 B / 2.01326592 ms = 33.333 GB/s; busbw = algbw x 2(n-1)/n = 1.5 x that =
+// 50 GB/s, the NIC's 400 Gb/s: a ring on a non-blocking fabric runs at the links' speed, as
+// nccl-tests' busbw is meant to show. Each step sends one 16 MiB flow per GPU: 6 x 4 = 24 flows,
+// over the 4 NIC links in both directions: 8 directed links.
+constexpr double kRingSeconds = 1.5 * (64.0 * 1024 * 1024) * 8 / 400e9;  // 2.01326592e-3
 class SimulateReportTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -48,23 +52,23 @@ class SimulateReportTest : public ::testing::Test {
 TEST_F(SimulateReportTest, JsonCarriesNcclTestsBandwidths) {
   const auto j = nlohmann::json::parse(simulate_json(in_));
   const auto& op = j["operations"][0];
-  EXPECT_NEAR(op["time_s"].get<double>(), 2.01326592e-3, 1e-15);
+  EXPECT_NEAR(op["time_s"].get<double>(), kRingSeconds, 1e-15);
   EXPECT_NEAR(op["algbw_GBps"].get<double>(), 100.0 / 3, 1e-9);
   EXPECT_NEAR(op["busbw_GBps"].get<double>(), 50.0, 1e-9);
   EXPECT_EQ(op["gpus"].get<int>(), 4);
   // Each of the 8 directed NIC links carries one ring edge at full speed for the whole run.
   ASSERT_FALSE(j["bottlenecks"].empty());
   EXPECT_NEAR(j["bottlenecks"][0]["mean_utilization"].get<double>(), 1.0, 1e-9);
-  EXPECT_NEAR(j["bottlenecks"][0]["saturated_s"].get<double>(), 2.01326592e-3, 1e-15);
+  EXPECT_NEAR(j["bottlenecks"][0]["saturated_s"].get<double>(), kRingSeconds, 1e-15);
   // A healthy ring keeps every GPU sending: nothing is lost to a slow path.
   EXPECT_NEAR(j["waiting_share"].get<double>(), 0.0, 1e-9);
 }
 
 TEST_F(SimulateReportTest, CsvHasOneRowPerFlowAndPerUsedLink) {
   const std::string flows = simulate_flows_csv(in_);
-  EXPECT_EQ(std::count(flows.begin(), flows.end(), '\n'), 1 + 24);
+  EXPECT_EQ(std::count(flows.begin(), flows.end(), '\n'), 1 + 24);  // header + 6 steps x 4 GPUs
   const std::string links = simulate_links_csv(in_);
-  EXPECT_EQ(std::count(links.begin(), links.end(), '\n'), 1 + 8);
+  EXPECT_EQ(std::count(links.begin(), links.end(), '\n'), 1 + 8);  // header + 4 NIC links x 2 directions
   EXPECT_NE(links.find("host0/nic0 -- p0/leaf/0 up,400000000000,"), std::string::npos);
 }
 

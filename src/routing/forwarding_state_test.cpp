@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "routing/fabric_fixtures.h"
 #include "routing/forwarding_state.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {

@@ -26,21 +26,22 @@ void put_be(std::array<std::uint8_t, kFlowKeysHashBytes>& b, std::size_t at, std
 
 constexpr std::uint32_t rol32(std::uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 
+// The outer fields of fib_multipath_hash_fields as a FieldMask (flow_key.h); the flow label and
+// the inner fields do not exist in a FlowKey.
+constexpr std::pair<std::uint32_t, FieldMask> kOuterFieldMasks[] = {
+    {kLinuxFieldSrcIp, kFieldSrcIp},     {kLinuxFieldDstIp, kFieldDstIp},     {kLinuxFieldIpProto, kFieldProtocol},
+    {kLinuxFieldSrcPort, kFieldSrcPort}, {kLinuxFieldDstPort, kFieldDstPort},
+};
+
+// Policy 0: addresses; 1: the 5-tuple; 3: the fields of hash_fields (policy 2 is treated as 0).
 FlowKey policy_keys(const FlowKey& key, const LinuxMultipathConfig& c) {
-  FlowKey k{key.src_ip, key.dst_ip, 0, 0, 0};
-  if (c.policy == 1) {
-    k.protocol = key.protocol;
-    k.src_port = key.src_port;
-    k.dst_port = key.dst_port;
-  } else if (c.policy == 3) {
-    const std::uint32_t f = c.hash_fields;
-    k.src_ip = (f & kLinuxFieldSrcIp) ? key.src_ip : 0;
-    k.dst_ip = (f & kLinuxFieldDstIp) ? key.dst_ip : 0;
-    k.protocol = (f & kLinuxFieldIpProto) ? key.protocol : std::uint8_t{0};
-    k.src_port = (f & kLinuxFieldSrcPort) ? key.src_port : std::uint16_t{0};
-    k.dst_port = (f & kLinuxFieldDstPort) ? key.dst_port : std::uint16_t{0};
+  if (c.policy == 1) return masked(key, kFiveTuple);
+  if (c.policy != 3) return masked(key, kL3Only);
+  FieldMask mask = 0;
+  for (const auto& [linux_field, field] : kOuterFieldMasks) {
+    if ((c.hash_fields & linux_field) != 0) mask = static_cast<FieldMask>(mask | field);
   }
-  return k;
+  return masked(key, mask);
 }
 
 }  // namespace

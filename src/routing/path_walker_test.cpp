@@ -3,13 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <span>
 #include <vector>
 
 #include "core/rng.h"
-#include "routing/fabric_fixtures.h"
 #include "routing/load_balancing.h"
 #include "routing/path_walker.h"
 #include "routing/port_address.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {
@@ -55,26 +56,56 @@ TEST(PathWalker, EveryPathIsAnUpDownShortestPath) {
   }
 }
 
-// The decision at edge 16 is the selector applied to edge 16's own hash of the key: with
-// modulo over 2 members, member = hash mod 2, and the chosen link is that member of the group.
+// CRC-32 (IEEE 802.3) computed bit by bit from its Rocksoft parameters (poly 0x04C11DB7 reflected
+// = 0xEDB88320, init 0xFFFFFFFF, refin/refout true, xorout 0xFFFFFFFF): the textbook shift
+// register, independent of the table-driven, affine code under test and of Boost.CRC.
+std::uint32_t bitwise_crc32(std::span<const std::uint8_t> bytes) {
+  std::uint32_t crc = 0xFFFFFFFFU;
+  for (std::uint8_t b : bytes) {
+    crc ^= b;
+    for (int bit = 0; bit < 8; ++bit) crc = (crc & 1U) != 0 ? (crc >> 1) ^ 0xEDB88320U : crc >> 1;
+  }
+  return crc ^ 0xFFFFFFFFU;
+}
+
+// The decision at edge 16 (host 0's edge) toward host 12 (another pod), worked out without the
+// code's hash: every switch has seed 0x5EED (seed mode same), prepended as four big-endian bytes
+// to the 13-byte key of flow_key.h, written out here by hand from the addresses of
+// port_address.h (host 0 = 10.0.0.0, host 12 = 10.0.0.12):
+//   00 00 5E ED | 0A 00 00 00 | 0A 00 00 0C | port_hi port_lo | 12 B7 (4791) | 11 (UDP)
+// The CRC-32 of those 17 bytes mod 2 (modulo selection over the 2 up members) is the member, and
+// member m is link 16 + m (edge 16's links to aggregations 24 and 25, fixtures::fat_tree_4). The
+// bitwise CRC is first checked against the published check value: CRC-32("123456789") =
+// 0xCBF43926. Over 100 ports both members must occur (a walker stuck on one member fails).
 TEST(PathWalker, DecisionsFollowTheSwitchHash) {
+  const std::uint8_t check[] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  ASSERT_EQ(bitwise_crc32(check), 0xCBF43926U);
+
   const Topology t = fixtures::fat_tree_4();
   const ForwardingState f(t);
   EcmpConfig c;
+  c.algorithm = HashAlgorithm::kCrc32;
   c.selection = MemberSelection::kModulo;
-  c.seed_mode = SeedMode::kPerSwitch;
+  c.seed_mode = SeedMode::kSame;
+  c.seed = 0x5EED;
+  c.seed_input = SeedInput::kPrepend;
   const SwitchHashes h(t, c);
   const PathWalker w(f, h);
   std::vector<PathHop> path;
+  std::set<std::uint32_t> members_seen;
   for (std::uint16_t port = 49152; port < 49252; ++port) {
-    const FlowKey k = key_of(t, 0, 12, port);
-    ASSERT_TRUE(w.walk(VertexId(0u), VertexId(12u), k, path));
-    const std::uint32_t member = h.hash(VertexId(16u), k) % 2;
-    EXPECT_EQ(path[1].member, member);
+    const std::uint8_t bytes[] = {0x00, 0x00, 0x5E, 0xED, 0x0A, 0x00, 0x00, 0x00, 0x0A, 0x00, 0x00, 0x0C,
+                                  static_cast<std::uint8_t>(port >> 8), static_cast<std::uint8_t>(port & 0xFF),
+                                  0x12, 0xB7, 0x11};
+    const std::uint32_t member = bitwise_crc32(bytes) % 2;
+    members_seen.insert(member);
+    ASSERT_TRUE(w.walk(VertexId(0u), VertexId(12u), key_of(t, 0, 12, port), path));
+    EXPECT_EQ(path[1].member, member) << "port " << port;
     EXPECT_EQ(path[1].link, LinkId(16 + member));
     EXPECT_EQ(path[1].group, f.group(VertexId(16u), f.destination_of(VertexId(12u))));
     EXPECT_EQ(path[0].group, kNoGroup);  // the NIC link is no choice
   }
+  EXPECT_EQ(members_seen.size(), 2U);
 }
 
 // A failed destination NIC link (link 5 = host 5's) and a cross-plane pair stop the walk.

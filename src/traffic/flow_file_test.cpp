@@ -4,8 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "routing/fabric_fixtures.h"
 #include "routing/port_address.h"
+#include "support/fabric_fixtures.h"
 #include "traffic/flow_file.h"
 
 namespace ct {

@@ -3,8 +3,8 @@
 
 #include <set>
 
-#include "routing/fabric_fixtures.h"
 #include "routing/port_address.h"
+#include "support/fabric_fixtures.h"
 #include "traffic/flow_generator.h"
 
 namespace ct {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "routing/fabric_fixtures.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {

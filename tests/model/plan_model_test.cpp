@@ -16,6 +16,7 @@
 #include "plan/planner.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/shipped_catalog.h"
 #include "topology/builder.h"
 
 namespace ct {
@@ -23,14 +24,7 @@ namespace {
 
 constexpr auto k400 = gbps(400);
 
-const Catalog& real_catalog() {
-  static const Catalog catalog = [] {
-    auto c = load_catalog(CT_SOURCE_DIR "/catalog");
-    EXPECT_TRUE(c.ok()) << (c.ok() ? "" : format_diagnostics(c.errors()));
-    return c.ok() ? std::move(c).value() : Catalog{};
-  }();
-  return catalog;
-}
+using testing_support::real_catalog;
 
 Plan plan_of(const std::string& yaml, const Catalog& catalog) {
   auto spec = parse_spec("model.yaml", yaml);

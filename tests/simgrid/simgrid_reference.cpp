@@ -1,7 +1,10 @@
 #include "simgrid_reference.h"
 
 #include <simgrid/s4u.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <string>
 
 namespace ct {
@@ -80,6 +83,45 @@ SimGridRun run_simgrid(const FluidScenario& scenario) {
   }
   engine.run();
   return run;
+}
+
+double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion) {
+  completion.assign(scenario.flows.size(), -1.0);
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const auto t0 = std::chrono::steady_clock::now();
+    const SimGridRun run = run_simgrid(scenario);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    [[maybe_unused]] auto a = write(fds[1], &wall, sizeof wall);
+    [[maybe_unused]] auto b = write(fds[1], run.completion_seconds.data(), run.completion_seconds.size() * sizeof(double));
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  double wall = -1;
+  bool ok = read(fds[0], &wall, sizeof wall) == static_cast<ssize_t>(sizeof wall);
+  auto* out = reinterpret_cast<char*>(completion.data());
+  std::size_t want = completion.size() * sizeof(double);
+  while (ok && want > 0) {
+    const ssize_t got = read(fds[0], out, want);
+    ok = got > 0;
+    if (ok) {
+      out += got;
+      want -= static_cast<std::size_t>(got);
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return ok ? wall : -1;
 }
 
 }  // namespace ct

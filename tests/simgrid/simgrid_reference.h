@@ -26,4 +26,10 @@ struct SimGridRun {
 // PRECONDITION: called at most once per process (SimGrid's engine is a process-wide singleton).
 SimGridRun run_simgrid(const FluidScenario& scenario);
 
+// run_simgrid in a forked child, so that a process (a benchmark) can run SimGrid many times: the
+// child sends back its wall time (seconds, of run_simgrid alone) and the completion times through
+// a pipe. Returns that wall time and fills `completion` (one per flow), or returns -1 when the
+// child failed (then `completion` holds -1 where nothing arrived).
+double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion);
+
 }  // namespace ct

@@ -1,5 +1,5 @@
 // Hand-computed model tests of scenarios on small fabrics (sim/flow/flow_simulation.h). Links are
-// 400 Gb/s (routing/fabric_fixtures.h); one GPU per host on a single rail unless stated.
+// 400 Gb/s (tests/support/fabric_fixtures.h); one GPU per host on a single rail unless stated.
 #include "sim/flow/flow_simulation.h"
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "routing/fabric_fixtures.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {

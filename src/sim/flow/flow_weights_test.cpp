@@ -2,8 +2,8 @@
 // of its flows (sim/flow/flow_simulation.h, traffic/scenario.h).
 #include <gtest/gtest.h>
 
-#include "routing/fabric_fixtures.h"
 #include "sim/flow/flow_simulation.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {

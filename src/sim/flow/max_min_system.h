@@ -69,6 +69,33 @@ struct MaxMinSystem {
     return f;
   }
 
+  // Builds a flow's path in place, hop by hop, without a temporary: begin_flow starts a flow with
+  // no hops and add_hop appends one to the flow begun last. PRECONDITION: no set_path between the
+  // two; the complete path meets add_flow's (a flow left without hops must not be solved).
+  FlowId begin_flow(double flow_weight = 1.0, double cap = kNoRateCap) {
+    path_begin.push_back(static_cast<std::uint32_t>(path_pool.size()));
+    path_size.push_back(0);
+    weight.push_back(flow_weight);
+    rate_cap.push_back(cap);
+    return FlowId(path_begin.size() - 1);
+  }
+  void add_hop(ConstraintId c, double fraction = 1.0) {
+    path_pool.push_back(c);
+    path_fraction.push_back(fraction);
+    ++path_size.back();
+  }
+
+  // Removes every flow and keeps the constraints; the arrays keep their storage, so a system
+  // refilled with no more flows and hops than before allocates nothing (per-trial solves).
+  void clear_flows() {
+    path_begin.clear();
+    path_size.clear();
+    weight.clear();
+    rate_cap.clear();
+    path_pool.clear();
+    path_fraction.clear();
+  }
+
   // Gives flow f a new path (appended to the pool). Same PRECONDITION on hops as add_flow.
   void set_path(FlowId f, std::span<const ConstraintId> hops, std::span<const double> hop_fractions = {}) {
     path_begin[f.value()] = static_cast<std::uint32_t>(path_pool.size());

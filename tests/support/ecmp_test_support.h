@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "routing/ecmp_config.h"
@@ -33,6 +34,26 @@ struct EcmpFabric {
     r.dst = VertexId(dst);
     r.key = FlowKey{port_address(*topology, r.src), port_address(*topology, r.dst), kIpProtoUdp, port, kRoceV2UdpPort};
     return r;
+  }
+
+  // A hash collision made to order: flow a (source port 50000) and flow b, whose source port is
+  // the first from 49152 up that sends it over a's second link (the source leaf's choice).
+  // Throws when a flow does not arrive or no port collides.
+  std::vector<RouteRequest> colliding_pair(std::uint32_t a_src, std::uint32_t a_dst, std::uint32_t b_src,
+                                           std::uint32_t b_dst) const {
+    std::vector<RouteRequest> flows = {request(a_src, a_dst, 50000), request(b_src, b_dst, 0)};
+    std::vector<PathHop> a, b;
+    if (!walker->walk(flows[0].src, flows[0].dst, flows[0].key, a) || a.size() < 2) {
+      throw std::runtime_error("colliding_pair: the first flow does not cross a switch");
+    }
+    for (std::uint32_t port = 49152; port <= 65535; ++port) {
+      flows[1].key.src_port = static_cast<std::uint16_t>(port);
+      if (!walker->walk(flows[1].src, flows[1].dst, flows[1].key, b)) {
+        throw std::runtime_error("colliding_pair: the second flow does not arrive");
+      }
+      if (b.size() >= 2 && b[1].link == a[1].link) return flows;
+    }
+    throw std::runtime_error("colliding_pair: no source port collides");
   }
 };
 
