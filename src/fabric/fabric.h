@@ -4,7 +4,8 @@
 //
 // build_fabric() runs every check a design must pass before any engine sees it (the topology can
 // be built from the catalog, the routing block resolves to an ECMP configuration, the backend ports
-// fit the address plan) and returns all diagnostics at once. Every command that needs a fabric gets
+// fit 32-bit ids and the address plan of routing/port_address.h, which gives every such fabric an
+// address per port) and returns all diagnostics at once. Every command that needs a fabric gets
 // it from here, so a spec is accepted or refused the same way by `plan`, `topology`, `hash`,
 // `simulate`, `reliability` and `ib`.
 //
