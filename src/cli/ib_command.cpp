@@ -104,6 +104,51 @@ int fail_after(const IbOptions& o, const std::string& partial, const Diagnostics
   return report_errors(errors);
 }
 
+// On a spec's fabric, node names typed by the user are cluster names: a name the IB subnet knows
+// (a description, which is the vertex name, a node id or a GUID) is taken as is; any other goes
+// through the fabric's name directory ("host3" is host3/nic0, as in every command), which also
+// gives the did-you-mean. A port suffix (NODE:PORT) and a destination LID pass through.
+Result<std::string> cluster_name(const Context& context, const IbFabric& subnet, const std::string& name,
+                                 const char* field, bool lid_allowed) {
+  if (!context.fabric || name.empty() || find_node(subnet, name).ok()) return name;
+  const bool digits = name.find_first_not_of("0123456789") == std::string::npos;
+  if (lid_allowed && digits) return name;
+  auto v = context.fabric->names().vertex(name, command_line(), field);
+  if (v) return context.fabric->topology().vertex_name(v.value());
+  if (const auto colon = name.rfind(':'); !lid_allowed && colon != std::string::npos) {
+    auto node = cluster_name(context, subnet, name.substr(0, colon), field, false);
+    if (!node) return node.errors();
+    return node.value() + name.substr(colon);
+  }
+  return v.errors();
+}
+
+// --fail on a spec's fabric: the node names of NODE, NODE:PORT and NODE,NODE through the same
+// directory, so a typo gets its did-you-mean; the cable syntax is the IB model's (fabric_edits.h).
+Result<std::vector<std::string>> cluster_failures(const Context& context, const IbFabric& subnet,
+                                                  const std::vector<std::string>& failures) {
+  std::vector<std::string> out;
+  Diagnostics errors;
+  for (const std::string& f : failures) {
+    const auto comma = f.find(',');
+    std::vector<std::string> parts = comma == std::string::npos
+                                         ? std::vector<std::string>{f}
+                                         : std::vector<std::string>{f.substr(0, comma), f.substr(comma + 1)};
+    std::string joined;
+    for (const std::string& part : parts) {
+      auto name = cluster_name(context, subnet, part, "--fail", false);
+      if (!name) {
+        errors.insert(errors.end(), name.errors().begin(), name.errors().end());
+        continue;
+      }
+      joined += (joined.empty() ? "" : ",") + name.value();
+    }
+    out.push_back(joined);
+  }
+  if (!errors.empty()) return errors;
+  return out;
+}
+
 int run_route(const IbOptions& o, const Context& context) {
   auto subnet = load_subnet(o, context);
   if (!subnet) return report_errors(subnet.errors());
@@ -119,7 +164,9 @@ int run_route(const IbOptions& o, const Context& context) {
     so.lfts = std::move(dump).value();
     so.lfts_file = o.lft_in;
   }
-  so.failures = o.failures;
+  auto failures = cluster_failures(context, subnet.value().fabric, o.failures);
+  if (!failures) return report_errors(failures.errors());
+  so.failures = std::move(failures).value();
   so.shifts = o.shifts;
   so.random = o.random;
   so.seed = o.seed;
@@ -137,24 +184,6 @@ int run_route(const IbOptions& o, const Context& context) {
   return emit(o.output, out);
 }
 
-// On a spec's fabric, SRC and DST are cluster names, resolved by the fabric's name directory
-// ("host3" is host3/nic0, as everywhere) to the vertex name the IB node carries as its description.
-// A source port suffix (NODE:PORT) and a destination LID pass through to the IB lookup.
-Result<std::string> cluster_name(const Context& context, const std::string& name, const char* field, bool lid_allowed) {
-  if (!context.fabric || name.empty()) return name;
-  const bool digits = name.find_first_not_of("0123456789") == std::string::npos;
-  if (lid_allowed && digits) return name;
-  const NameDirectory& names = context.fabric->names();
-  auto v = names.vertex(name, command_line(), field);
-  if (v) return context.fabric->topology().vertex_name(v.value());
-  if (const auto colon = name.rfind(':'); !lid_allowed && colon != std::string::npos) {
-    auto node = cluster_name(context, name.substr(0, colon), field, false);
-    if (!node) return node.errors();
-    return node.value() + name.substr(colon);
-  }
-  return v.errors();
-}
-
 int run_trace(const IbOptions& o, const Context& context) {
   auto subnet = load_subnet(o, context);
   if (!subnet) return report_errors(subnet.errors());
@@ -162,15 +191,17 @@ int run_trace(const IbOptions& o, const Context& context) {
   auto ro = routing_options(subnet.value().fabric, o);
   if (!ro) return report_errors(ro.errors());
   to.routing = std::move(ro).value();
-  auto source = cluster_name(context, o.source, "src", false);
-  auto destination = cluster_name(context, o.destination, "dst", true);
+  auto source = cluster_name(context, subnet.value().fabric, o.source, "src", false);
+  auto destination = cluster_name(context, subnet.value().fabric, o.destination, "dst", true);
   Diagnostics errors;
   if (!source) errors = source.errors();
   if (!destination) errors.insert(errors.end(), destination.errors().begin(), destination.errors().end());
   if (!errors.empty()) return report_errors(errors);
   to.source = source.value();
   to.destination = destination.value();
-  to.failures = o.failures;
+  auto failures = cluster_failures(context, subnet.value().fabric, o.failures);
+  if (!failures) return report_errors(failures.errors());
+  to.failures = std::move(failures).value();
   to.where = command_line();
   auto study = study_ib_trace(std::move(subnet).value(), to);
   if (!study) return report_errors(study.errors());
@@ -184,7 +215,9 @@ int run_export(const IbOptions& o, const Context& context) {
   if (!subnet) return report_errors(subnet.errors());
   IbFabric& fabric = subnet.value().fabric;
   if (!o.failures.empty()) {
-    auto removed = remove_cables(fabric, o.failures, command_line());
+    auto failures = cluster_failures(context, subnet.value().fabric, o.failures);
+    if (!failures) return report_errors(failures.errors());
+    auto removed = remove_cables(fabric, failures.value(), command_line());
     if (!removed) return report_errors(removed.errors());
   }
   if (!o.with_lids) return emit(o.output, write_ibnetdiscover(fabric, nullptr));
