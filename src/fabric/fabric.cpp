@@ -10,15 +10,16 @@
 
 namespace ct {
 
+Fabric::Routing::Routing(const Topology& topology, const EcmpConfig& ecmp)
+    : forwarding(topology), hashes(topology, ecmp), walker(forwarding, hashes) {}
+
 Fabric::Parts::Parts(const ValidSpec& s, const Catalog& c, Topology t, EcmpConfig e)
-    : spec(s),
-      catalog(c),
-      topology(std::move(t)),
-      ecmp(std::move(e)),
-      forwarding(topology),
-      hashes(topology, ecmp),
-      walker(forwarding, hashes),
-      names(topology) {}
+    : spec(s), catalog(c), topology(std::move(t)), ecmp(std::move(e)), names(topology) {}
+
+const Fabric::Routing& Fabric::routing() const {
+  std::call_once(parts_->routed, [this] { parts_->routing = std::make_unique<const Routing>(parts_->topology, parts_->ecmp); });
+  return *parts_->routing;
+}
 
 Fabric::Fabric(std::unique_ptr<const Parts> parts) : parts_(std::move(parts)) {}
 Fabric::Fabric(Fabric&&) noexcept = default;
