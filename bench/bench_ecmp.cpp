@@ -1,6 +1,7 @@
 // ECMP path walking on built fabrics: flow-hop decisions per second (a decision = one switch
 // hashing a flow and picking a member of a group of two or more; path_walker.h), the forwarding
-// state's build time, Monte Carlo trials per second and the max-min solve of one trial.
+// state's build time, Monte Carlo trials per second, the max-min solve of one trial, and the whole
+// hash study as `clustertwin hash` runs it.
 //
 // Fabrics from the bundled catalog: examples/b300-dual-plane.yaml (1,024 HGX B300, 2 planes,
 // 2 tiers: 2 decisions per cross-leaf flow) and a 3-tier variant (4,096 nodes: up to 4 decisions).
@@ -11,6 +12,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,7 +23,9 @@
 #include "analysis/flow_rates.h"
 #include "analysis/hash_scenario.h"
 #include "bench_util.h"
+#include "analysis/hash_study.h"
 #include "core/rng.h"
+#include "fabric/fabric.h"
 #include "io/loaders.h"
 #include "routing/forwarding_state.h"
 #include "routing/path_walker.h"
@@ -203,6 +208,37 @@ void BM_FlowRatesPerTrial(benchmark::State& state) {
   state.SetLabel(fmt::format("{} flows, {} sub-flow hops, items = solves", flows.size(), routes.link.size()));
 }
 
+// The whole `clustertwin hash` study (analysis/hash_study.h, the function the CLI calls) on the
+// b300-dual-plane example: 64 elephants, decision coupling, one draw, `trials` Monte Carlo trials
+// on one thread and, with compare, the scheme comparison over the same trials.
+void BM_HashStudy(benchmark::State& state) {
+  static const std::optional<Fabric> fabric = []() -> std::optional<Fabric> {
+    auto catalog = load_catalog(default_catalog_dir());
+    if (!catalog) return std::nullopt;
+    auto spec = load_spec(std::string(CT_SOURCE_DIR) + "/examples/b300-dual-plane.yaml", catalog.value());
+    if (!spec) return std::nullopt;
+    auto built = build_fabric(spec.value(), catalog.value());
+    if (!built) return std::nullopt;
+    return std::move(built).value();
+  }();
+  if (!fabric) {
+    state.SkipWithError("the example did not build");
+    return;
+  }
+  HashStudyOptions o;
+  o.elephants = 64;
+  o.seed = 5;
+  o.trials = static_cast<std::uint32_t>(state.range(0));
+  o.compare = state.range(1) != 0;
+  o.threads = 1;
+  for (auto _ : state) {
+    auto study = study_hash(*fabric, o);
+    if (!study) state.SkipWithError("study failed");
+    benchmark::DoNotOptimize(study);
+  }
+  state.SetLabel(fmt::format("64 elephants, {} trials{}", o.trials, o.compare ? ", compare" : ""));
+}
+
 void walk_args(benchmark::internal::Benchmark* b) {
   for (int tiers = 0; tiers < 2; ++tiers) {
     for (int hash : {static_cast<int>(HashAlgorithm::kCrc32), static_cast<int>(HashAlgorithm::kCrc16CcittFalse),
@@ -215,6 +251,7 @@ void walk_args(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_PathWalk)->Apply(walk_args);
 BENCHMARK(BM_PathWalkAll)->Apply(walk_args);
 BENCHMARK(BM_ForwardingBuild)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HashStudy)->Args({200, 0})->Args({200, 1})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MonteCarloTrials)->Args({2, 1000})->Args({64, 100})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FlowRatesPerTrial)->Arg(64);
 

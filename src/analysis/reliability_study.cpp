@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "spec/validate.h"
-#include "topology/builder.h"
 
 namespace ct {
 
@@ -25,9 +24,11 @@ ReliabilityInputs reliability_inputs(const ValidReliability& r) {
 
 namespace {
 
-Result<DesignReliability> analyze(const std::string& name, const ValidSpec& valid, const Catalog& catalog,
-                                  const ReliabilityInputs& inputs, const MonteCarloOptions& options, bool job_sizes) {
-  const Topology topology = build_topology(valid, catalog);
+Result<DesignReliability> analyze(const std::string& name, const Fabric& fabric, const ReliabilityInputs& inputs,
+                                  const MonteCarloOptions& options, bool job_sizes) {
+  const ValidSpec& valid = fabric.spec();
+  const Catalog& catalog = fabric.catalog();
+  const Topology& topology = fabric.topology();
   const ClassSlowdowns slowdowns = compute_class_slowdowns(topology, inputs.split);
   auto model = build_reliability_model(name, topology, catalog, inputs, slowdowns);
   if (!model) return model.errors();
@@ -57,7 +58,7 @@ Result<DesignReliability> analyze(const std::string& name, const ValidSpec& vali
 }
 
 // The spec re-planned with `planes` planes at the fewest tiers that validate and build.
-Result<ValidSpec> with_planes(const Spec& spec, const ValidSpec& valid, const Catalog& catalog, int planes) {
+Result<Fabric> with_planes(const Spec& spec, const ValidSpec& valid, const Catalog& catalog, int planes) {
   std::vector<int> tier_order = {valid.backend.tiers};
   for (int tiers : {2, 3}) {
     if (tiers != valid.backend.tiers) tier_order.push_back(tiers);
@@ -75,23 +76,26 @@ Result<ValidSpec> with_planes(const Spec& spec, const ValidSpec& valid, const Ca
       last = v.errors();
       continue;
     }
-    if (Diagnostics problems = check_buildable(v.value()); !problems.empty()) {
-      last = std::move(problems);
+    auto built = build_fabric(v.value(), catalog);
+    if (!built) {
+      last = built.errors();
       continue;
     }
-    return std::move(v).value();
+    return std::move(built).value();
   }
   return last;
 }
 
 }  // namespace
 
-Result<ReliabilityStudy> study_reliability(const Spec& spec, const ValidSpec& valid, const Catalog& catalog,
-                                           const ReliabilityInputs& inputs, const MonteCarloOptions& options) {
+Result<ReliabilityStudy> study_reliability(const Fabric& fabric, const Spec& spec, const ReliabilityInputs& inputs,
+                                           const MonteCarloOptions& options) {
+  const ValidSpec& valid = fabric.spec();
+  const Catalog& catalog = fabric.catalog();
   ReliabilityStudy out;
   out.name = valid.name;
   out.options = options;
-  auto design = analyze(valid.name, valid, catalog, inputs, options, true);
+  auto design = analyze(valid.name, fabric, inputs, options, true);
   if (!design) {
     // The model's diagnostics name a spec field: point them at the reliability: block, or the file.
     Diagnostics errors = design.errors();
@@ -110,13 +114,13 @@ Result<ReliabilityStudy> study_reliability(const Spec& spec, const ValidSpec& va
       out.planes.push_back(std::move(d));
       continue;
     }
-    if (v->backend.planes == valid.backend.planes && v->backend.tiers == valid.backend.tiers &&
-        v->backend.port_speed == valid.backend.port_speed) {
+    const ValidBackend& b = v->spec().backend;
+    if (b.planes == valid.backend.planes && b.tiers == valid.backend.tiers && b.port_speed == valid.backend.port_speed) {
       out.planes.push_back(out.design);
       out.planes.back().job_sizes.clear();
       continue;
     }
-    auto analyzed = analyze(valid.name, v.value(), catalog, inputs, options, false);
+    auto analyzed = analyze(valid.name, v.value(), inputs, options, false);
     if (!analyzed) return analyzed.errors();
     out.planes.push_back(std::move(analyzed).value());
   }

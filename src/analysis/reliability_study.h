@@ -4,7 +4,7 @@
 //
 // A variant sets backend.planes, drops an explicit port_speed (the default, NIC speed / planes,
 // follows the plane count) and takes the fewest tiers, starting from the spec's own, that
-// validate and build; the oversubscription list is cut or extended with its last ratio to the
+// validate and build (build_fabric, the check every command's fabric passes); the oversubscription list is cut or extended with its last ratio to the
 // tier count. A plane count the NIC cannot split into, or no tier count that fits, makes the
 // variant infeasible, with the validator's first message as the reason.
 #pragma once
@@ -18,6 +18,7 @@
 #include "analysis/reliability_monte_carlo.h"
 #include "catalog/catalog.h"
 #include "core/result.h"
+#include "fabric/fabric.h"
 #include "spec/spec.h"
 #include "spec/valid_spec.h"
 
@@ -52,8 +53,9 @@ struct ReliabilityStudy {
   std::vector<DesignReliability> planes;   // 1, 2 and 4 planes
 };
 
-// PRECONDITION: valid is validate(spec, catalog) and is buildable.
-Result<ReliabilityStudy> study_reliability(const Spec& spec, const ValidSpec& valid, const Catalog& catalog,
-                                           const ReliabilityInputs& inputs, const MonteCarloOptions& options);
+// The design is fabric's; `spec` is the spec as read (before validation), the variants' starting point.
+// PRECONDITION: fabric was built from validate(spec, fabric.catalog()).
+Result<ReliabilityStudy> study_reliability(const Fabric& fabric, const Spec& spec, const ReliabilityInputs& inputs,
+                                           const MonteCarloOptions& options);
 
 }  // namespace ct

@@ -30,6 +30,10 @@ Diagnostics load_stage(Stage stage, bool spec_optional, Context& context) {
   return {};
 }
 
+Diagnostic usage_error(const std::string& option, const std::string& message) {
+  return Diagnostic{command_line(), option, message, Severity::kError};
+}
+
 int report_errors(const Diagnostics& errors) {
   std::cerr << format_diagnostics(errors);
   return kExitInputError;

@@ -58,6 +58,11 @@ struct Command {
 // Loads what `stage` needs into `context` (its paths already set). Every diagnostic at once.
 Diagnostics load_stage(Stage stage, bool spec_optional, Context& context);
 
+// Where a name or value typed on the command line is reported: "command line: error: --fail: ...".
+inline SourceLocation command_line() { return SourceLocation{"command line", 0, 0}; }
+// A diagnostic about a command-line option (the option, e.g. "--job-gpus", as the field).
+Diagnostic usage_error(const std::string& option, const std::string& message);
+
 // Prints diagnostics to stderr and returns kExitInputError.
 int report_errors(const Diagnostics& errors);
 // Writes `content` to `path` atomically, or to stdout when path is empty or "-".

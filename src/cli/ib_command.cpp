@@ -12,8 +12,8 @@
 //       ibtracert; with --fail, before and after.
 //   ib export SPEC|--ibnetdiscover FILE [--lids] [--lmc N] [-o FILE]
 //       The fabric in ibnetdiscover format (an ibsim net file).
-#include <charconv>
-#include <cstdlib>
+// The studies are library calls (ib/ib_study.h) and their reports pure functions
+// (report/ib_report.h); this file reads the files the options name and prints.
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,16 +23,12 @@
 
 #include "cli/command.h"
 #include "ib/fabric_edits.h"
-#include "ib/ib_checks.h"
-#include "ib/ib_ranking.h"
-#include "ib/ib_routing.h"
+#include "ib/ib_study.h"
 #include "ib/ibnetdiscover.h"
 #include "ib/lft_dump.h"
-#include "ib/switch_graph.h"
 #include "ib/topology_to_ib.h"
 #include "io/files.h"
-#include "io/loaders.h"
-#include "topology/builder.h"
+#include "report/ib_report.h"
 
 namespace ct::cli {
 namespace {
@@ -61,25 +57,21 @@ struct IbOptions {
   bool with_lids = false;
 };
 
-struct LoadedFabric {
-  IbFabric fabric;
-  std::string origin;
-};
-
-Result<LoadedFabric> load_fabric(const IbOptions& o, const Context& context) {
+// The subnet: one plane of the spec's fabric, or an ibnetdiscover file.
+Result<IbSubnet> load_subnet(const IbOptions& o, const Context& context) {
   if (context.spec_path.empty() == o.ibnetdiscover_path.empty()) {
-    return Diagnostic{{}, "", "give either a cluster SPEC or --ibnetdiscover FILE"};
+    return usage_error("", "give either a cluster SPEC or --ibnetdiscover FILE");
   }
   if (!o.ibnetdiscover_path.empty()) {
     auto text = read_text_file(o.ibnetdiscover_path);
     if (!text) return text.errors();
     auto fabric = parse_ibnetdiscover(text.value(), o.ibnetdiscover_path);
     if (!fabric) return fabric.errors();
-    return LoadedFabric{std::move(fabric).value(), o.ibnetdiscover_path};
+    return IbSubnet{std::move(fabric).value(), o.ibnetdiscover_path, o.ibnetdiscover_path};
   }
   auto fabric = fabric_from_topology(context.fabric->topology(), o.plane, context.spec_path);
   if (!fabric) return fabric.errors();
-  return LoadedFabric{std::move(fabric).value(), fmt::format("plane {} of {}", o.plane, context.spec_path)};
+  return IbSubnet{std::move(fabric).value(), fmt::format("plane {} of {}", o.plane, context.spec_path), context.spec_path};
 }
 
 Result<std::vector<IbNodeId>> load_node_list(const IbFabric& fabric, const std::string& path, IbNodeType type) {
@@ -105,59 +97,6 @@ Result<IbRoutingOptions> routing_options(const IbFabric& fabric, const IbOptions
   return r;
 }
 
-std::string report(const IbFabric& fabric, const IbRouting& routing, const IbRoutingOptions& ro, const IbOptions& o) {
-  std::string out;
-  const SwitchGraph graph(fabric);
-  const IbRanks ranks = rank_switches(fabric, graph, ro.roots);
-  const std::string source = o.lft_in.empty() ? "Engine " + to_string(routing.engine) : "LFTs of " + o.lft_in;
-  out += fmt::format("{}, LMC {}: {} LIDs; {} root switch(es) ({})\n", source, routing.lids.lmc, routing.lids.max_lid(),
-                     ranks.roots.size(), ro.roots.empty() ? "detected" : "given");
-  const CheckOptions co{o.switch_lids};
-  const auto reach = check_reachability(fabric, routing, co);
-  out += fmt::format("Reachability: {} of {} (source port, destination LID) pairs delivered{}\n",
-                     reach.pairs - reach.unreachable, reach.pairs, reach.loops ? fmt::format(", {} LIDs loop", reach.loops) : "");
-  for (const auto& e : reach.examples) out += "  " + e + "\n";
-  const auto loops = check_credit_loops(fabric, routing, co);
-  if (loops.ok()) {
-    out += fmt::format("Credit loops: none ({} channel dependencies over {} switch-to-switch channels)\n",
-                       loops.dependencies, loops.channels);
-  } else {
-    out += fmt::format("Credit loops: FOUND, a cycle of {} channels:", loops.cycle.size());
-    for (const auto& c : loops.cycle) out += " " + c;
-    out += "\n";
-  }
-  out += "Uplink balance (CA destination LIDs routed through each uplink port):\n";
-  for (const auto& b : uplink_balance(fabric, routing, ranks)) {
-    out += fmt::format("  rank {}: {} uplinks, min {} max {} mean {:.1f}, spread {}; worst switch spread {} ('{}')\n", b.rank,
-                       b.uplinks, b.min, b.max, b.mean, b.spread(), b.worst_switch_spread, b.worst_switch);
-  }
-  const auto shift = shift_permutation_load(fabric, routing, o.shifts);
-  out += fmt::format("Shift permutations ({}): worst max link load {}, mean {:.2f}\n", shift.patterns, shift.worst_max_load,
-                     shift.mean_max_load);
-  const auto rnd = random_permutation_load(fabric, routing, o.random, o.seed);
-  out += fmt::format("Random permutations ({}, seed {}): worst max link load {}, mean {:.2f}\n", rnd.patterns, o.seed,
-                     rnd.worst_max_load, rnd.mean_max_load);
-  if (shift.undelivered_flows + rnd.undelivered_flows > 0) {
-    out += fmt::format("  ({} flows had no route and were left out)\n", shift.undelivered_flows + rnd.undelivered_flows);
-  }
-  return out;
-}
-
-std::string describe(const IbFabric& fabric, const std::string& origin) {
-  return fmt::format("InfiniBand subnet ({}): {} switches, {} CAs, {} cables\n", origin, fabric.switch_count(),
-                     fabric.ca_count(), fabric.cable_count());
-}
-
-// Our routing, or the LFTs of --check-lft read back onto the fabric.
-Result<IbRouting> routing_for(const IbFabric& fabric, const IbRoutingOptions& ro, const IbOptions& o) {
-  if (o.lft_in.empty()) return route_fabric(fabric, ro);
-  auto text = read_text_file(o.lft_in);
-  if (!text) return text.errors();
-  auto dump = parse_lft_dump(text.value(), o.lft_in);
-  if (!dump) return dump.errors();
-  return routing_from_lft_dump(fabric, dump.value(), o.lft_in);
-}
-
 // The degraded fabric failed (e.g. ftree refuses it): the report so far goes to stdout, never to
 // an -o file, so a file is written only by a run that exits 0.
 int fail_after(const IbOptions& o, const std::string& partial, const Diagnostics& errors) {
@@ -165,97 +104,131 @@ int fail_after(const IbOptions& o, const std::string& partial, const Diagnostics
   return report_errors(errors);
 }
 
-int run_route(const IbOptions& o, const Context& context) {
-  auto loaded = load_fabric(o, context);
-  if (!loaded) return report_errors(loaded.errors());
-  IbFabric fabric = std::move(loaded.value().fabric);
-  auto ro = routing_options(fabric, o);
-  if (!ro) return report_errors(ro.errors());
-  std::string out = describe(fabric, loaded.value().origin);
-  auto routed = routing_for(fabric, ro.value(), o);
-  if (!routed) return report_errors(routed.errors());
-  out += report(fabric, routed.value(), ro.value(), o);
-  std::string lft = o.lft_path.empty() ? std::string{} : write_lft_dump(fabric, routed.value());
-  if (!o.failures.empty()) {
-    auto removed = apply_failures(fabric, o.failures);
-    if (!removed) return report_errors(removed.errors());
-    out += fmt::format("\nAfter removing {} cable(s): {} cables left{}\n", removed.value(), fabric.cable_count(),
-                       o.lft_in.empty() ? "" : " (the same LFTs, before any rerouting)");
-    auto degraded = routing_for(fabric, ro.value(), o);
-    if (!degraded) return fail_after(o, out, degraded.errors());
-    out += report(fabric, degraded.value(), ro.value(), o);
-    if (!o.lft_path.empty()) lft = write_lft_dump(fabric, degraded.value());
+// On a spec's fabric, node names typed by the user are cluster names: a name the IB subnet knows
+// (a description, which is the vertex name, a node id or a GUID) is taken as is; any other goes
+// through the fabric's name directory ("host3" is host3/nic0, as in every command), which also
+// gives the did-you-mean. A port suffix (NODE:PORT) and a destination LID pass through.
+Result<std::string> cluster_name(const Context& context, const IbFabric& subnet, const std::string& name,
+                                 const char* field, bool lid_allowed) {
+  if (!context.fabric || name.empty() || find_node(subnet, name).ok()) return name;
+  const bool digits = name.find_first_not_of("0123456789") == std::string::npos;
+  if (lid_allowed && digits) return name;
+  auto v = context.fabric->names().vertex(name, command_line(), field);
+  if (v) return context.fabric->topology().vertex_name(v.value());
+  if (const auto colon = name.rfind(':'); !lid_allowed && colon != std::string::npos) {
+    auto node = cluster_name(context, subnet, name.substr(0, colon), field, false);
+    if (!node) return node.errors();
+    return node.value() + name.substr(colon);
   }
+  return v.errors();
+}
+
+// --fail on a spec's fabric: the node names of NODE, NODE:PORT and NODE,NODE through the same
+// directory, so a typo gets its did-you-mean; the cable syntax is the IB model's (fabric_edits.h).
+Result<std::vector<std::string>> cluster_failures(const Context& context, const IbFabric& subnet,
+                                                  const std::vector<std::string>& failures) {
+  std::vector<std::string> out;
+  Diagnostics errors;
+  for (const std::string& f : failures) {
+    const auto comma = f.find(',');
+    std::vector<std::string> parts = comma == std::string::npos
+                                         ? std::vector<std::string>{f}
+                                         : std::vector<std::string>{f.substr(0, comma), f.substr(comma + 1)};
+    std::string joined;
+    for (const std::string& part : parts) {
+      auto name = cluster_name(context, subnet, part, "--fail", false);
+      if (!name) {
+        errors.insert(errors.end(), name.errors().begin(), name.errors().end());
+        continue;
+      }
+      joined += (joined.empty() ? "" : ",") + name.value();
+    }
+    out.push_back(joined);
+  }
+  if (!errors.empty()) return errors;
+  return out;
+}
+
+int run_route(const IbOptions& o, const Context& context) {
+  auto subnet = load_subnet(o, context);
+  if (!subnet) return report_errors(subnet.errors());
+  IbRouteStudyOptions so;
+  auto ro = routing_options(subnet.value().fabric, o);
+  if (!ro) return report_errors(ro.errors());
+  so.routing = std::move(ro).value();
+  if (!o.lft_in.empty()) {
+    auto text = read_text_file(o.lft_in);
+    if (!text) return report_errors(text.errors());
+    auto dump = parse_lft_dump(text.value(), o.lft_in);
+    if (!dump) return report_errors(dump.errors());
+    so.lfts = std::move(dump).value();
+    so.lfts_file = o.lft_in;
+  }
+  auto failures = cluster_failures(context, subnet.value().fabric, o.failures);
+  if (!failures) return report_errors(failures.errors());
+  so.failures = std::move(failures).value();
+  so.shifts = o.shifts;
+  so.random = o.random;
+  so.seed = o.seed;
+  so.switch_lids = o.switch_lids;
+  so.where = command_line();
+  auto study = study_ib_route(std::move(subnet).value(), so);
+  if (!study) return report_errors(study.errors());
+  const IbRouteStudy& s = study.value();
+  const std::string out = ib_route_report(s);
+  if (!s.degraded_errors.empty()) return fail_after(o, out, s.degraded_errors);
   if (!o.lft_path.empty()) {
-    if (int rc = emit(o.lft_path, lft); rc != kExitOk) return rc;
+    const IbRoutedFabric& last = s.degraded ? *s.degraded : s.healthy;
+    if (int rc = emit(o.lft_path, write_lft_dump(last.fabric, last.routing)); rc != kExitOk) return rc;
   }
   return emit(o.output, out);
 }
 
-Result<std::uint32_t> destination_lid(const IbFabric& fabric, const IbRouting& routing, const std::string& key) {
-  if (auto node = find_node(fabric, key)) {
-    const int port = fabric.is_switch(node.value()) ? 0 : 1;
-    return static_cast<std::uint32_t>(routing.lids.base_lid(node.value(), port));
-  }
-  std::uint32_t lid = 0;
-  const auto [ptr, ec] = std::from_chars(key.data(), key.data() + key.size(), lid);
-  if (ec == std::errc() && ptr == key.data() + key.size()) return lid;
-  return Diagnostic{{}, "destination", fmt::format("\"{}\" is neither a node nor a LID", key)};
-}
-
-Result<std::string> trace_text(const IbFabric& fabric, const IbRoutingOptions& ro, const IbOptions& o) {
-  auto routed = route_fabric(fabric, ro);
-  if (!routed) return routed.errors();
-  std::string src = o.source;
-  int port = 1;
-  if (auto whole = find_node(fabric, src); !whole) {
-    if (const auto colon = src.rfind(':'); colon != std::string::npos) {
-      port = std::atoi(src.c_str() + colon + 1);
-      src = src.substr(0, colon);
-    }
-  }
-  auto node = find_node(fabric, src);
-  if (!node) return node.errors();
-  if (fabric.is_switch(node.value()) || port < 1 || port > fabric.ports(node.value())) {
-    return Diagnostic{{}, "source", "the source must be a CA port (NODE or NODE:PORT)"};
-  }
-  auto lid = destination_lid(fabric, routed.value(), o.destination);
-  if (!lid) return lid.errors();
-  const Trace trace = trace_route(fabric, routed.value(), node.value(), port, lid.value());
-  return format_trace(fabric, routed.value(), trace, lid.value());
-}
-
 int run_trace(const IbOptions& o, const Context& context) {
-  auto loaded = load_fabric(o, context);
-  if (!loaded) return report_errors(loaded.errors());
-  IbFabric fabric = std::move(loaded.value().fabric);
-  auto ro = routing_options(fabric, o);
+  auto subnet = load_subnet(o, context);
+  if (!subnet) return report_errors(subnet.errors());
+  IbTraceOptions to;
+  auto ro = routing_options(subnet.value().fabric, o);
   if (!ro) return report_errors(ro.errors());
-  auto text = trace_text(fabric, ro.value(), o);
-  if (!text) return report_errors(text.errors());
-  std::string out = text.value();
-  if (!o.failures.empty()) {
-    auto removed = apply_failures(fabric, o.failures);
-    if (!removed) return report_errors(removed.errors());
-    auto after = trace_text(fabric, ro.value(), o);
-    out += fmt::format("\nAfter removing {} cable(s):\n", removed.value());
-    if (!after) return fail_after(o, out, after.errors());
-    out += after.value();
-  }
+  to.routing = std::move(ro).value();
+  auto source = cluster_name(context, subnet.value().fabric, o.source, "src", false);
+  auto destination = cluster_name(context, subnet.value().fabric, o.destination, "dst", true);
+  Diagnostics errors;
+  if (!source) errors = source.errors();
+  if (!destination) errors.insert(errors.end(), destination.errors().begin(), destination.errors().end());
+  if (!errors.empty()) return report_errors(errors);
+  to.source = source.value();
+  to.destination = destination.value();
+  auto failures = cluster_failures(context, subnet.value().fabric, o.failures);
+  if (!failures) return report_errors(failures.errors());
+  to.failures = std::move(failures).value();
+  to.where = command_line();
+  auto study = study_ib_trace(std::move(subnet).value(), to);
+  if (!study) return report_errors(study.errors());
+  const std::string out = ib_trace_report(study.value());
+  if (!study->degraded_errors.empty()) return fail_after(o, out, study->degraded_errors);
   return emit(o.output, out);
 }
 
 int run_export(const IbOptions& o, const Context& context) {
-  auto loaded = load_fabric(o, context);
-  if (!loaded) return report_errors(loaded.errors());
-  IbFabric fabric = std::move(loaded.value().fabric);
+  auto subnet = load_subnet(o, context);
+  if (!subnet) return report_errors(subnet.errors());
+  IbFabric& fabric = subnet.value().fabric;
   if (!o.failures.empty()) {
-    auto removed = apply_failures(fabric, o.failures);
+    auto failures = cluster_failures(context, subnet.value().fabric, o.failures);
+    if (!failures) return report_errors(failures.errors());
+    auto removed = remove_cables(fabric, failures.value(), command_line());
     if (!removed) return report_errors(removed.errors());
   }
   if (!o.with_lids) return emit(o.output, write_ibnetdiscover(fabric, nullptr));
   auto lids = assign_lids(fabric, o.lmc);
-  if (!lids) return report_errors(lids.errors());
+  if (!lids) {
+    Diagnostics errors = lids.errors();
+    for (Diagnostic& d : errors) {
+      if (d.where.file.empty()) d.where.file = subnet.value().file;
+    }
+    return report_errors(errors);
+  }
   return emit(o.output, write_ibnetdiscover(fabric, &lids.value()));
 }
 

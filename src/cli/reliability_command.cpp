@@ -61,13 +61,12 @@ void apply_options(const ReliabilityOptions& o, const Catalog& catalog, Reliabil
 int run_reliability(const ReliabilityOptions& options, const Context& context) {
   const ValidSpec& valid = context.fabric->spec();
   if (options.job_gpus > valid.gpu_count()) {
-    return report_errors({{{"command line", 0, 0}, "--job-gpus",
-                           "more GPUs than the cluster's " + std::to_string(valid.gpu_count())}});
+    return report_errors({usage_error("--job-gpus", "more GPUs than the cluster's " + std::to_string(valid.gpu_count()))});
   }
   ReliabilityInputs inputs = reliability_inputs(valid.reliability);
   apply_options(options, *context.catalog, inputs);
   const MonteCarloOptions mc{.seed = options.seed, .trials = options.trials, .threads = options.threads};
-  auto study = study_reliability(*context.raw_spec, valid, *context.catalog, inputs, mc);
+  auto study = study_reliability(*context.fabric, *context.raw_spec, inputs, mc);
   if (!study) return report_errors(study.errors());
   return emit(options.output, options.json ? to_json(study.value()) : to_text(study.value()));
 }

@@ -4,18 +4,22 @@
 //
 // build_fabric() runs every check a design must pass before any engine sees it (the topology can
 // be built from the catalog, the routing block resolves to an ECMP configuration, the backend ports
-// fit the address plan) and returns all diagnostics at once. Every command that needs a fabric gets
+// fit 32-bit ids and the address plan of routing/port_address.h, which gives every such fabric an
+// address per port) and returns all diagnostics at once. Every command that needs a fabric gets
 // it from here, so a spec is accepted or refused the same way by `plan`, `topology`, `hash`,
 // `simulate`, `reliability` and `ib`.
 //
 // A Fabric holds the topology, the resolved ECMP configuration, the healthy forwarding state, the
 // per-switch hash functions, a path walker over them, and the name directory (fabric/name_directory.h).
 // It is immutable and movable; the parts refer to each other by address, so they live on the heap
-// and keep their addresses when the Fabric moves. Studies that fail links build their own
-// ForwardingState over fabric.topology().
+// and keep their addresses when the Fabric moves. The forwarding state, hashes and walker are built
+// on first use (thread-safe), like the name directory's maps: `plan`, `topology`, `reliability` and
+// `ib` never pay for them. Studies that fail links build their own ForwardingState over
+// fabric.topology().
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "catalog/catalog.h"
@@ -40,25 +44,31 @@ class Fabric {
   [[nodiscard]] const Catalog& catalog() const { return parts_->catalog; }
   [[nodiscard]] const Topology& topology() const { return parts_->topology; }
   [[nodiscard]] const EcmpConfig& ecmp() const { return parts_->ecmp; }
-  [[nodiscard]] const ForwardingState& forwarding() const { return parts_->forwarding; }
-  [[nodiscard]] const SwitchHashes& hashes() const { return parts_->hashes; }
-  [[nodiscard]] const PathWalker& walker() const { return parts_->walker; }
+  [[nodiscard]] const ForwardingState& forwarding() const { return routing().forwarding; }
+  [[nodiscard]] const SwitchHashes& hashes() const { return routing().hashes; }
+  [[nodiscard]] const PathWalker& walker() const { return routing().walker; }
   [[nodiscard]] const NameDirectory& names() const { return parts_->names; }
 
  private:
   friend Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
+  struct Routing {
+    Routing(const Topology& topology, const EcmpConfig& ecmp);
+    ForwardingState forwarding;
+    SwitchHashes hashes;
+    PathWalker walker;
+  };
   struct Parts {
     Parts(const ValidSpec& s, const Catalog& c, Topology t, EcmpConfig e);
     ValidSpec spec;
     Catalog catalog;
     Topology topology;
     EcmpConfig ecmp;
-    ForwardingState forwarding;
-    SwitchHashes hashes;
-    PathWalker walker;
     NameDirectory names;
+    mutable std::once_flag routed;
+    mutable std::unique_ptr<const Routing> routing;
   };
   explicit Fabric(std::unique_ptr<const Parts> parts);
+  [[nodiscard]] const Routing& routing() const;
   std::unique_ptr<const Parts> parts_;
 };
 

@@ -1,5 +1,6 @@
 // The Fabric stage: one build, one verdict for every command, and one name directory.
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <gmock/gmock.h>
@@ -7,6 +8,7 @@
 
 #include "fabric/fabric.h"
 #include "io/loaders.h"
+#include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
 
@@ -89,6 +91,58 @@ TEST(NameDirectory, SuggestsAndSaysHowLargeTheFabricIs) {
   auto no_cable = f->names().links("p0/leaf/0 -- p0/leaf/1", cmd, "--fail");
   ASSERT_FALSE(no_cable.ok());
   EXPECT_THAT(no_cable.errors()[0].message, HasSubstr("no cable joins p0/leaf/0 and p0/leaf/1"));
+}
+
+// The address plan (routing/port_address.h) on the lab: 32 hosts x 8 rails x 1 plane fit the
+// compact scheme, whose addresses must not move: host 7's NIC 1 is 10.(16 x 0 + 1).(7 / 256).(7 mod
+// 256) = 10.1.0.7, host 31's NIC 7 is 10.7.0.31.
+TEST(AddressPlan, KeepsTheCompactAddressesWhereTheyFit) {
+  auto f = fabric_of(lab32_text());
+  ASSERT_TRUE(f.ok());
+  const Topology& t = f->topology();
+  EXPECT_EQ(format_ipv4(port_address(t, t.port_of(HostId(7), 1, 0))), "10.1.0.7");
+  EXPECT_EQ(format_ipv4(port_address(t, t.port_of(HostId(31), 7, 0))), "10.7.0.31");
+  auto by_address = f->names().backend_port("10.1.0.7", {"command line", 0, 0}, "--from");
+  ASSERT_TRUE(by_address.ok());
+  EXPECT_EQ(t.vertex_name(by_address.value()), "host7/nic1");
+}
+
+// A node with 32 backend NICs (a catalog entry of our own: 32 rails > the compact scheme's 16) is a
+// valid design that every command must accept: 4 such nodes on one plane of qm9700 leaves. The
+// dense scheme numbers port (h, r, p) as 10.0.0.0 + (p R + r) H + h with H = 4, R = 32: host 3's
+// NIC 17 is 10.0.0.0 + 17 x 4 + 3 = 10.0.0.71, and the last port (3, 31) is 10.0.0.127. Every
+// port's address is distinct and leads back to it.
+TEST(AddressPlan, AddressesEveryValidFabric) {
+  Catalog wide = catalog();
+  NodeModel node = *wide.find_node("hgx-h100");
+  node.id = "wide-32";
+  node.gpus = 32;
+  node.backend_nics = 32;
+  wide.nodes.push_back(node);
+  const std::string text =
+      "name: wide\nnodes: {model: wide-32, count: 4}\n"
+      "backend: {topology: rail-optimized, planes: 1, tiers: 2, switch: qm9700, oversubscription: [1]}\n";
+  auto valid = validate_reading(read_spec("wide.yaml", text), wide);
+  ASSERT_TRUE(valid.ok()) << format_diagnostics(valid.errors());
+  auto f = build_fabric(valid.value(), wide);
+  ASSERT_TRUE(f.ok()) << format_diagnostics(f.errors());
+  const Topology& t = f->topology();
+  ASSERT_EQ(t.ports_per_host, 32);
+  EXPECT_FALSE(compact_addresses(t));
+  EXPECT_EQ(format_ipv4(port_address(t, t.port_of(HostId(3), 17, 0))), "10.0.0.71");
+  EXPECT_EQ(format_ipv4(port_address(t, t.port_of(HostId(3), 31, 0))), "10.0.0.127");
+  std::set<std::uint32_t> seen;
+  for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
+    if (t.kind[v] != VertexKind::kPort || t.network[v] != Network::kBackend) continue;
+    const std::uint32_t a = port_address(t, VertexId(v));
+    EXPECT_TRUE(seen.insert(a).second) << format_ipv4(a);
+    EXPECT_EQ(port_of_address(t, a), VertexId(v));
+  }
+  EXPECT_EQ(seen.size(), 128u);
+  EXPECT_EQ(port_of_address(t, ipv4(10, 0, 0, 128)), std::nullopt);
+  auto by_address = f->names().backend_port("10.0.0.71", {"command line", 0, 0}, "--from");
+  ASSERT_TRUE(by_address.ok());
+  EXPECT_EQ(t.vertex_name(by_address.value()), "host3/nic17");
 }
 
 }  // namespace

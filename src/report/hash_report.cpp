@@ -45,7 +45,8 @@ bool affine(const EcmpConfig& c) { return !c.linux_kernel && c.algorithm != Hash
 
 class HashReport {
  public:
-  explicit HashReport(const HashReportInput& in) : in_(in), t_(*in.topology), f_(*in.forwarding) {}
+  HashReport(const HashStudy& in, const HashReportOptions& options)
+      : in_(in), max_listed_(options.max_listed), t_(in.topology()), f_(in.forwarding()) {}
 
   std::string render() {
     header();
@@ -56,8 +57,8 @@ class HashReport {
     collisions();
     evidence();
     throughput();
-    if (in_.monte_carlo != nullptr) monte_carlo();
-    if (in_.comparison != nullptr) comparison();
+    if (in_.monte_carlo) monte_carlo();
+    if (in_.comparison) comparison();
     return out_;
   }
 
@@ -65,7 +66,7 @@ class HashReport {
   void line(const std::string& s = "") { out_ += s + "\n"; }
 
   void header() {
-    const EcmpConfig& c = in_.hashes->config();
+    const EcmpConfig& c = in_.hashes().config();
     line(fmt::format("clustertwin hash: {} ({})", in_.spec_name, in_.spec_file));
     std::size_t switches = 0;
     for (std::uint32_t v = 0; v < t_.vertex_count(); ++v) {
@@ -176,9 +177,9 @@ class HashReport {
   std::string vertex(VertexId v) const { return t_.vertex_name(v); }
 
   void paths() {
-    const HashScenario& s = *in_.scenario;
+    const HashScenario& s = in_.scenario;
     line("Paths (=[m of n]=> : the switch hashed the flow onto member m of its n-way group)");
-    for (std::size_t i = 0; i < s.paths.size() && i < in_.max_listed; ++i) {
+    for (std::size_t i = 0; i < s.paths.size() && i < max_listed_; ++i) {
       const Flow& fl = in_.flows[i];
       const FlowKey& k = fl.key;
       line(fmt::format("flow {}: {} -> {}  {}:{} -> {}:{} proto {}  [{}]", i, vertex(fl.src), vertex(fl.dst),
@@ -194,12 +195,12 @@ class HashReport {
       if (!s.paths[i].reached) p += "  (unreachable: stops here)";
       line(p);
     }
-    if (s.paths.size() > in_.max_listed) line(fmt::format("... {} more flows", s.paths.size() - in_.max_listed));
+    if (s.paths.size() > max_listed_) line(fmt::format("... {} more flows", s.paths.size() - max_listed_));
     line();
   }
 
   void loads() {
-    const HashScenario& s = *in_.scenario;
+    const HashScenario& s = in_.scenario;
     std::vector<std::pair<double, std::uint32_t>> busy;
     for (std::uint32_t d = 0; d < s.loads.load.size(); ++d) {
       const LinkId l(d / 2);
@@ -214,24 +215,24 @@ class HashReport {
       return;
     }
     TextTable links({{"link"}, {"flows", Align::kRight}}, "Flows per switch-to-switch link (directed)");
-    for (std::size_t i = 0; i < busy.size() && i < in_.max_listed; ++i) {
+    for (std::size_t i = 0; i < busy.size() && i < max_listed_; ++i) {
       links.add_row({link_text(t_, busy[i].second), load_text(-busy[i].first)});
     }
     out_ += links.render();
-    if (busy.size() > in_.max_listed) line(fmt::format("... {} more links", busy.size() - in_.max_listed));
+    if (busy.size() > max_listed_) line(fmt::format("... {} more links", busy.size() - max_listed_));
     line();
     TextTable groups({{"group"}, {"members", Align::kRight}, {"flows", Align::kRight}, {"max", Align::kRight},
                       {"mean", Align::kRight}, {"idle", Align::kRight}},
                      "ECMP groups the flows entered (load in flows per member)");
     std::size_t listed = 0;
     for (const GroupLoad& g : s.loads.groups) {
-      if (listed++ == in_.max_listed) break;
+      if (listed++ == max_listed_) break;
       groups.add_row({fmt::format("{} {}", vertex(f_.owner(g.group)), f_.kind(g.group) == GroupKind::kUp ? "up" : "down"),
                       std::to_string(g.members), load_text(g.mean_load * g.members), load_text(g.max_load),
                       fmt::format("{:.2f}", g.mean_load), std::to_string(g.idle)});
     }
     out_ += groups.render();
-    if (s.loads.groups.size() > in_.max_listed) line(fmt::format("... {} more groups", s.loads.groups.size() - in_.max_listed));
+    if (s.loads.groups.size() > max_listed_) line(fmt::format("... {} more groups", s.loads.groups.size() - max_listed_));
     const LinkSet& up = s.loads.uplinks;
     line(fmt::format("uplinks in play: {}, the busiest carries {} flow{}, {} idle", up.links, load_text(up.busiest),
                      up.busiest == 1.0 ? "" : "s", up.idle));
@@ -249,7 +250,7 @@ class HashReport {
   }
 
   std::string why(const Collision& c) const {
-    const EcmpConfig& cfg = in_.hashes->config();
+    const EcmpConfig& cfg = in_.hashes().config();
     const std::uint32_t n = f_.size(c.group);
     switch (c.cause) {
       case CollisionCause::kMissingEntropy:
@@ -259,10 +260,10 @@ class HashReport {
             c.witness_a, c.witness_b, field_list(cfg.effective_fields()),
             fields_that_differ(in_.flows[c.witness_a].key, in_.flows[c.witness_b].key));
       case CollisionCause::kPolarization: {
-        const int st = in_.coupling->stage_of(c.group);
+        const int st = in_.coupling().stage_of(c.group);
         std::string reason = "the previous decision fixes this one";
         if (st >= 0) {
-          const DecisionStage& s = in_.coupling->stages()[static_cast<std::size_t>(st)];
+          const DecisionStage& s = in_.coupling().stages()[static_cast<std::size_t>(st)];
           reason = s.same_hash_as_previous
                        ? fmt::format("this switch computes the same hash as the previous decider (same function {} "
                                      "and seed)",
@@ -282,23 +283,23 @@ class HashReport {
   }
 
   void collisions() {
-    const HashScenario& s = *in_.scenario;
+    const HashScenario& s = in_.scenario;
     line(fmt::format("Collisions: {} (two or more flows hashed onto one member)", s.collisions.size()));
-    for (std::size_t i = 0; i < s.collisions.size() && i < in_.max_listed; ++i) {
+    for (std::size_t i = 0; i < s.collisions.size() && i < max_listed_; ++i) {
       const Collision& c = s.collisions[i];
       line(fmt::format("  {}: flows {} on member of {}'s {}-way {} group", link_text(t_, c.directed_link),
                        fmt::join(c.flows, ", "), vertex(c.at), f_.size(c.group),
                        f_.kind(c.group) == GroupKind::kUp ? "up" : "down"));
       line("    " + why(c));
     }
-    if (s.collisions.size() > in_.max_listed) line(fmt::format("  ... {} more", s.collisions.size() - in_.max_listed));
+    if (s.collisions.size() > max_listed_) line(fmt::format("  ... {} more", s.collisions.size() - max_listed_));
     line();
   }
 
   // "only 2 of 4 tier-2 up links can carry these flows' traffic; the tier-2 choice is fully
   // determined by the tier-1 choice (same function crc32 and seed at both)".
   std::string finding(const DecisionStage& s, const DecisionStage& previous) const {
-    const EcmpConfig& c = in_.hashes->config();
+    const EcmpConfig& c = in_.hashes().config();
     const std::string dir = s.up ? "up" : "down";
     const std::string reach =
         s.links_reachable < s.links_available
@@ -316,9 +317,9 @@ class HashReport {
   }
 
   void evidence() {
-    const auto& stages = in_.coupling->stages();
+    const auto& stages = in_.coupling().stages();
     if (stages.empty()) return;
-    const bool mc = in_.monte_carlo != nullptr;
+    const bool mc = in_.monte_carlo.has_value();
     TextTable table({}, fmt::format("Per-tier evidence (links of the groups entered; reachable = used with any of {} "
                                     "source ports per flow)",
                                     in_.coupling_samples));
@@ -335,10 +336,10 @@ class HashReport {
       if (s.follows_decision) {
         verdict = s.determined ? "fully determined by the previous decision" : "independent of the previous decision";
         if (s.determined && s.same_hash_as_previous) verdict += " (same function and seed)";
-        if (s.determined && !s.same_hash_as_previous && affine(in_.hashes->config())) verdict += " (affine hash)";
+        if (s.determined && !s.same_hash_as_previous && affine(in_.hashes().config())) verdict += " (affine hash)";
       }
       std::vector<std::string> row = {stage_name(s), std::to_string(s.links_available),
-                                      std::to_string(in_.scenario->stage_links_used.at(i))};
+                                      std::to_string(in_.scenario.stage_links_used.at(i))};
       if (mc) row.push_back(std::to_string(in_.monte_carlo->stage_links_used.at(i)));
       row.push_back(std::to_string(s.links_reachable));
       row.push_back(verdict);
@@ -346,20 +347,20 @@ class HashReport {
       if (s.determined && i > 0) findings.push_back(finding(s, stages[i - 1]));
     }
     out_ += table.render();
-    if (!(in_.hashes->config().effective_fields() & kFieldSrcPort)) {
+    if (!(in_.hashes().config().effective_fields() & kFieldSrcPort)) {
       findings.push_back(fmt::format("the hash reads {}: the source port, a RoCE flow's only entropy, is not hashed",
-                                     field_list(in_.hashes->config().effective_fields())));
+                                     field_list(in_.hashes().config().effective_fields())));
     }
     for (const auto& finding : findings) line("  " + finding);
     line();
   }
 
   void throughput() {
-    const HashScenario& s = *in_.scenario;
+    const HashScenario& s = in_.scenario;
     const bool sizes = std::any_of(in_.flows.begin(), in_.flows.end(), [](const Flow& x) { return x.size.value() > 0; });
     TextTable table({{"flow", Align::kRight}, {"throughput", Align::kRight}, {sizes ? "time" : "", Align::kRight}},
                     "Flow throughput (max-min fair share of every link)");
-    for (std::size_t i = 0; i < s.loads.throughput.size() && i < in_.max_listed; ++i) {
+    for (std::size_t i = 0; i < s.loads.throughput.size() && i < max_listed_; ++i) {
       const double thr = s.loads.throughput[i];
       std::string time;
       if (sizes && in_.flows[i].size.value() > 0 && thr > 0) {
@@ -441,7 +442,8 @@ class HashReport {
     out_ += table.render();
   }
 
-  const HashReportInput& in_;
+  const HashStudy& in_;
+  std::size_t max_listed_;
   const Topology& t_;
   const ForwardingState& f_;
   std::string out_;
@@ -449,6 +451,8 @@ class HashReport {
 
 }  // namespace
 
-std::string hash_report(const HashReportInput& in) { return HashReport(in).render(); }
+std::string hash_report(const HashStudy& study, const HashReportOptions& options) {
+  return HashReport(study, options).render();
+}
 
 }  // namespace ct

@@ -1,59 +1,61 @@
-// The hash report: byte-identical for any thread count, and it states what the analyses found.
+// The hash report over study_hash, the function the CLI calls: byte-identical for any thread
+// count, and it states what the analyses found.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "report/hash_report.h"
-#include "support/ecmp_test_support.h"
-#include "support/fabric_fixtures.h"
-#include "traffic/flow_generator.h"
+#include "analysis/hash_study.h"
+#include "io/loaders.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
 
 namespace ct {
 namespace {
 
 using ::testing::HasSubstr;
-using testing_support::EcmpFabric;
 
-// Renders the full report (paths, Monte Carlo, comparison) of 2 elephants on the 4-ary fat tree
-// with crc32 and the same seed everywhere, with the trials on `threads` threads.
+// The k = 4 fat tree of Al-Fares et al.: 16 single-NIC hosts, 4 pods of 2 edges and 2 aggs, 4
+// cores; crc32 with the same seed on every switch.
+constexpr const char* kFatTree4 =
+    "name: ft4\n"
+    "nodes: {model: homelab-node, count: 16}\n"
+    "backend: {topology: fat-tree, k: 4, switch: sn2700, port_speed: 100G}\n"
+    "routing:\n"
+    "  ecmp: {hash: crc32, seed: 0x5EED, seed_mode: same}\n";
+
+const Fabric& ft4() {
+  static const Fabric fabric = [] {
+    const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
+    auto valid = validate_reading(read_spec("ft4.yaml", kFatTree4), catalog);
+    EXPECT_TRUE(valid.ok()) << format_diagnostics(valid.errors());
+    auto built = build_fabric(valid.value(), catalog);
+    EXPECT_TRUE(built.ok()) << format_diagnostics(built.errors());
+    return std::move(built).value();
+  }();
+  return fabric;
+}
+
+// The full report (paths, Monte Carlo, comparison) of 2 elephants from hosts 0 and 1 (edge 0,
+// pod 0) to hosts 4 and 5 (the first edge of pod 1), with the trials on `threads` threads.
 std::string render(unsigned threads) {
-  const EcmpFabric f(fixtures::fat_tree_4(), testing_support::config(HashAlgorithm::kCrc32, SeedMode::kSame));
-  ElephantOptions e;
-  e.count = 2;
-  const std::vector<Flow> flows = elephant_flows(*f.topology, e, 5);
-  std::vector<RouteRequest> requests;
-  for (const Flow& x : flows) requests.push_back(RouteRequest{x.src, x.dst, x.key, 1});
-  const DecisionCoupling coupling(*f.walker, requests, 5, 256);
-  const HashScenario scenario = analyze_hash_scenario(*f.walker, requests, coupling);
-  const MonteCarloResult mc = run_ecmp_monte_carlo(*f.walker, requests, coupling, {300, 5, threads});
-  ComparisonOptions c;
-  c.trials = 300;
-  c.threads = threads;
-  c.seed = 5;
-  const std::vector<SchemeRow> rows = compare_schemes(*f.walker, requests, {}, c);
-  HashReportInput in;
-  in.spec_name = "ft4";
-  in.spec_file = "ft4.yaml";
-  in.topology = f.topology.get();
-  in.forwarding = f.forwarding.get();
-  in.hashes = f.hashes.get();
-  in.flows = flows;
-  in.flow_source = "2 elephants";
-  in.scenario = &scenario;
-  in.coupling = &coupling;
-  in.coupling_samples = 256;
-  in.monte_carlo = &mc;
-  in.seed = 5;
-  in.comparison = &rows;
-  in.comparison_trials = 300;
-  return hash_report(in);
+  HashStudyOptions o;
+  o.from = {"host0", "host1"};
+  o.to = {"host4", "host5"};
+  o.seed = 5;
+  o.trials = 300;
+  o.compare = true;
+  o.threads = threads;
+  auto study = study_hash(ft4(), o);
+  EXPECT_TRUE(study.ok()) << format_diagnostics(study.errors());
+  return hash_report(study.value());
 }
 
 TEST(HashReport, IdenticalForOneAndFourThreads) { EXPECT_EQ(render(1), render(4)); }
 
-// System: the 4-ary fat tree; the default elephants go from hosts 0 and 1 (edge 16, pod 0) to hosts
-// 4 and 5 (edge 18, pod 1). Expected content: edges hold 2-member up groups (8 edges), aggs
-// 2-member up groups; the tier-2 up stage reaches 2 of its 4 links and is determined (same function
-// and seed); the first-tier closed form for 2 flows on 2 members is 0.5000; spraying leaves no
+// Expected content: edges hold 2-member up groups, aggs 2-member up groups; with one function and
+// one seed everywhere, a 2-way hash-threshold choice takes the hash's top bit, so the agg repeats
+// the edge's member index: the tier-2 up stage reaches 2 of its 4 links and is determined. The
+// first-tier closed form for 2 flows on 2 members is 1 - 2!/(0! 2^2) = 0.5000; spraying leaves no
 // link idle.
 TEST(HashReport, StatesTheFindings) {
   const std::string r = render(2);
@@ -67,6 +69,40 @@ TEST(HashReport, StatesTheFindings) {
   EXPECT_THAT(r, HasSubstr("E[idle first-tier uplinks]"));
   EXPECT_THAT(r, ::testing::ContainsRegex("spray +[0-9.]+ +0.00 of"));
   EXPECT_THAT(r, HasSubstr("plane-split"));
+}
+
+// A failed cable and a forwarding table by name, through the fabric's name directory: a k = 4 fat
+// tree has one cable between an edge and an agg of its pod, failed in the study's own forwarding
+// state only (the fabric's stays healthy), and the named switch's table is printed.
+TEST(HashStudy, ResolvesNamesThroughTheFabric) {
+  HashStudyOptions o;
+  o.fail = {"p0/pod0/leaf/0 -- p0/pod0/spine/0"};
+  o.fib = {"p0/pod0/spine/0"};
+  auto study = study_hash(ft4(), o);
+  ASSERT_TRUE(study.ok()) << format_diagnostics(study.errors());
+  ASSERT_EQ(study->failed.size(), 1u);
+  EXPECT_TRUE(study->forwarding().failed(study->failed[0]));
+  EXPECT_FALSE(ft4().forwarding().failed(study->failed[0]));
+  const std::string r = hash_report(study.value());
+  EXPECT_THAT(r, HasSubstr("Forwarding table of p0/pod0/spine/0"));
+  EXPECT_THAT(r, HasSubstr(", 1 failed"));
+}
+
+// Every bad name at once, located on the command line with the option as the field.
+TEST(HashStudy, ReportsEveryBadName) {
+  HashStudyOptions o;
+  o.fail = {"p0/pod0/leaf/0 -- p0/pod9/spine/0"};
+  o.fib = {"p0/pod0/spnie/0"};
+  o.from = {"host99"};
+  auto study = study_hash(ft4(), o);
+  ASSERT_FALSE(study.ok());
+  ASSERT_EQ(study.errors().size(), 3u) << format_diagnostics(study.errors());
+  EXPECT_EQ(study.errors()[0].field, "--fail");
+  EXPECT_EQ(study.errors()[1].field, "--fib");
+  EXPECT_THAT(study.errors()[1].message, HasSubstr("did you mean 'p0/pod0/spine/0'"));
+  EXPECT_EQ(study.errors()[2].field, "--from");
+  EXPECT_THAT(study.errors()[2].message, HasSubstr("host0..host15"));
+  EXPECT_EQ(format_diagnostic(study.errors()[2]).rfind("command line: error: --from: ", 0), 0u);
 }
 
 }  // namespace

@@ -25,8 +25,10 @@ ReliabilityStudy study_of(const std::string& yaml, int trials) {
   EXPECT_TRUE(spec.ok()) << (spec.ok() ? "" : format_diagnostics(spec.errors()));
   auto valid = validate(spec.value(), real_catalog());
   EXPECT_TRUE(valid.ok()) << (valid.ok() ? "" : format_diagnostics(valid.errors()));
+  auto fabric = build_fabric(valid.value(), real_catalog());
+  EXPECT_TRUE(fabric.ok()) << (fabric.ok() ? "" : format_diagnostics(fabric.errors()));
   const ReliabilityInputs inputs = reliability_inputs(valid->reliability);
-  auto s = study_reliability(spec.value(), valid.value(), real_catalog(), inputs, {.seed = 5, .trials = trials, .threads = 2});
+  auto s = study_reliability(fabric.value(), spec.value(), inputs, {.seed = 5, .trials = trials, .threads = 2});
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : format_diagnostics(s.errors()));
   return std::move(s).value();
 }

@@ -19,7 +19,7 @@
 #include "plan/planner.h"
 #include "report/plan_report.h"
 #include "report/topology_export.h"
-#include "topology/builder.h"
+#include "fabric/fabric.h"
 
 namespace ct {
 namespace {
@@ -67,10 +67,9 @@ std::string produce(const GoldenCase& c) {
   if (!catalog) return "catalog error:\n" + format_diagnostics(catalog.errors());
   auto spec = load_spec(kExamples + "/" + c.example + ".yaml", catalog.value());
   if (!spec) return "spec error:\n" + format_diagnostics(spec.errors());
-  if (const auto problems = check_buildable(spec.value()); !problems.empty()) {
-    return "build error:\n" + format_diagnostics(problems);
-  }
-  const Topology topology = build_topology(spec.value(), catalog.value());
+  auto fabric = build_fabric(spec.value(), catalog.value());
+  if (!fabric) return "build error:\n" + format_diagnostics(fabric.errors());
+  const Topology& topology = fabric->topology();
   switch (c.output) {
     case Output::kPlanText: return to_text(plan(spec.value(), topology, catalog.value()));
     case Output::kPlanJson: return to_json(plan(spec.value(), topology, catalog.value()));

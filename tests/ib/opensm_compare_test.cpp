@@ -59,7 +59,7 @@
 #include "ib/switch_graph.h"
 #include "ib/topology_to_ib.h"
 #include "io/loaders.h"
-#include "topology/builder.h"
+#include "fabric/fabric.h"
 
 namespace ct {
 namespace {
@@ -283,8 +283,10 @@ std::optional<IbFabric> lab32() {
   auto catalog = load_catalog(std::string(CT_SOURCE_DIR) + "/catalog");
   if (!catalog) return std::nullopt;
   auto spec = load_spec(std::string(CT_SOURCE_DIR) + "/examples/lab-32.yaml", catalog.value());
-  if (!spec || !check_buildable(spec.value()).empty()) return std::nullopt;
-  auto fabric = fabric_from_topology(build_topology(spec.value(), catalog.value()), 0);
+  if (!spec) return std::nullopt;
+  auto built = build_fabric(spec.value(), catalog.value());
+  if (!built) return std::nullopt;
+  auto fabric = fabric_from_topology(built->topology(), 0);
   if (!fabric) return std::nullopt;
   return std::move(fabric).value();
 }

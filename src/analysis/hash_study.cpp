@@ -1,0 +1,154 @@
+#include "analysis/hash_study.h"
+
+#include <algorithm>
+#include <thread>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "traffic/flow_file.h"
+#include "traffic/flow_generator.h"
+
+namespace ct {
+namespace {
+
+constexpr std::uint32_t kMinCouplingSamples = 256;
+constexpr std::uint32_t kMaxCouplingWalks = 1u << 20;
+
+void append(Diagnostics& to, const Diagnostics& from) { to.insert(to.end(), from.begin(), from.end()); }
+
+Result<std::vector<LinkId>> failed_links(const NameDirectory& names, const HashStudyOptions& o) {
+  std::vector<LinkId> out;
+  Diagnostics errors;
+  for (const std::string& name : o.fail) {
+    auto links = names.links(name, o.where, "--fail");
+    if (!links) {
+      append(errors, links.errors());
+      continue;
+    }
+    out.insert(out.end(), links.value().begin(), links.value().end());
+  }
+  if (!errors.empty()) return errors;
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+struct GeneratedFlows {
+  std::vector<Flow> flows;
+  std::string source;
+};
+
+Result<GeneratedFlows> make_flows(const Fabric& fabric, const HashStudyOptions& o) {
+  const Topology& t = fabric.topology();
+  if (o.flows_text) {
+    auto flows = parse_flow_file(o.flows_file, *o.flows_text, t);
+    if (!flows) return flows.errors();
+    return GeneratedFlows{std::move(flows).value(),
+                          fmt::format("{} (explicit; Monte Carlo trials redraw the source ports)", o.flows_file)};
+  }
+  const int qps = o.qps > 0 ? o.qps : fabric.ecmp().qps_per_connection;
+  if (o.ring) {
+    if (t.host_count < 2) return Diagnostic{o.where, "--ring", "a ring needs at least 2 hosts"};
+    return GeneratedFlows{
+        ring_flows(t, RingOptions{o.channels, qps, o.size}, o.seed),
+        fmt::format("ring collective per rail and plane, {} channel(s) x {} QP(s) per connection (generated, seed {})",
+                    o.channels, qps, o.seed)};
+  }
+  ElephantOptions e;
+  e.count = o.elephants;
+  e.size = o.size;
+  e.bursts = o.bursts;
+  e.idle_us = o.idle_us;
+  Diagnostics errors;
+  for (const auto& [list, field, out] : {std::tuple{&o.from, "--from", &e.sources}, std::tuple{&o.to, "--to", &e.destinations}}) {
+    for (const std::string& name : *list) {
+      auto port = fabric.names().backend_port(name, o.where, field);
+      if (port) {
+        out->push_back(port.value());
+      } else {
+        append(errors, port.errors());
+      }
+    }
+  }
+  if (!errors.empty()) return errors;
+  std::vector<Flow> flows = elephant_flows(t, e, o.seed);
+  for (const Flow& f : flows) {
+    if (t.plane[f.src.value()] != t.plane[f.dst.value()] || f.src == f.dst) {
+      return Diagnostic{o.where, "--to",
+                        fmt::format("{} -> {}: source and destination must be different ports of one plane",
+                                    t.vertex_name(f.src), t.vertex_name(f.dst))};
+    }
+  }
+  return GeneratedFlows{std::move(flows), fmt::format("{} elephant flow{} (generated: RoCE source ports from seed {})",
+                                                      o.elephants, o.elephants == 1 ? "" : "s", o.seed)};
+}
+
+}  // namespace
+
+Result<HashStudy> study_hash(const Fabric& fabric, const HashStudyOptions& o) {
+  Diagnostics errors;
+  auto failed = failed_links(fabric.names(), o);
+  if (!failed) append(errors, failed.errors());
+  std::vector<VertexId> fib;
+  for (const std::string& name : o.fib) {
+    auto sw = fabric.names().backend_switch(name, o.where, "--fib");
+    if (sw) {
+      fib.push_back(sw.value());
+    } else {
+      append(errors, sw.errors());
+    }
+  }
+  auto generated = make_flows(fabric, o);
+  if (!generated) append(errors, generated.errors());
+  if (!errors.empty()) return errors;
+
+  HashStudy s;
+  s.spec_name = fabric.spec().name;
+  s.spec_file = fabric.spec().file;
+  s.flows = std::move(generated.value().flows);
+  s.flow_source = std::move(generated.value().source);
+  s.failed = std::move(failed).value();
+  s.fib_switches = std::move(fib);
+  s.seed = o.seed;
+  if (s.failed.empty()) {
+    s.walker_ = &fabric.walker();
+  } else {
+    s.degraded_ = std::make_unique<const ForwardingState>(fabric.topology(), s.failed);
+    s.own_walker_ = std::make_unique<const PathWalker>(*s.degraded_, fabric.hashes());
+    s.walker_ = s.own_walker_.get();
+  }
+  const PathWalker& walker = *s.walker_;
+  const ForwardingState& forwarding = walker.forwarding();
+
+  std::vector<RouteRequest> requests;
+  std::vector<BurstPattern> bursts;
+  requests.reserve(s.flows.size());
+  bursts.reserve(s.flows.size());
+  for (const Flow& f : s.flows) {
+    requests.push_back(RouteRequest{f.src, f.dst, f.key, 1});
+    bursts.push_back(BurstPattern{f.bursts, f.idle_us});
+  }
+  std::uint32_t widest = 1;
+  for (std::uint32_t g = 0; g < forwarding.group_count(); ++g) widest = std::max(widest, forwarding.size(g));
+  const auto budget = static_cast<std::uint32_t>(kMaxCouplingWalks / std::max<std::size_t>(1, requests.size()));
+  s.coupling_samples = std::max(32u, std::min(std::max(kMinCouplingSamples, 32 * widest), budget));
+  s.coupling_ = std::make_unique<const DecisionCoupling>(walker, requests, o.seed, s.coupling_samples);
+  s.scenario = analyze_hash_scenario(walker, requests, *s.coupling_);
+
+  const unsigned threads = o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  if (o.trials > 0) s.monte_carlo = run_ecmp_monte_carlo(walker, requests, *s.coupling_, {o.trials, o.seed, threads});
+  if (o.compare) {
+    ComparisonOptions c;
+    c.qps = o.compare_qps;
+    c.flowlet_gap_us = fabric.ecmp().flowlet_gap_us;
+    c.seed = o.seed;
+    c.trials = std::max(1u, o.trials);
+    c.threads = threads;
+    s.comparison = compare_schemes(walker, requests, bursts, c);
+    s.comparison_trials = c.trials;
+  }
+  return s;
+}
+
+}  // namespace ct
