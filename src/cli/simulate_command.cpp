@@ -218,26 +218,18 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
     return report_errors({Diagnostic{{scenario->file, 0, 0}, "scenario", "the scenario has no collective, transfer or mice"}});
   }
 
-  SimulationFabric fabric;
-  fabric.topology = &topology;
-  fabric.ecmp = built.ecmp();
-  fabric.nvlink_bytes_per_s = spec->node.nvlink_bytes_per_s;
   StderrProgress progress;
   SimulationOptions options;
   options.progress = &progress;
-  auto result = simulate_flows(fabric, scenario.value(), options);
+  auto result = simulate(built, scenario.value(), options);
   progress.finish();
   if (!result) return report_errors(result.errors());
   const WorkerAccount workers = account_workers(result.value());
 
-  SimulateReportInput in;
-  in.topology = &topology;
-  in.result = &result.value();
-  in.workers = &workers;
+  SimulateReportInput in{topology, result.value(), workers, "", o.top};
   in.title = fmt::format("{} ({} GPUs on {} hosts, {} plane(s)), scenario {}, paths {}", spec->name, spec->gpu_count(),
                          spec->node_count, spec->backend.planes,
                          scenario->name.empty() ? scenario->file : scenario->name, path_model_name(scenario->paths));
-  in.top_links = o.top;
   if (const Diagnostics unwritable = check_destinations({o.csv_links, o.csv_flows, o.csv_series, o.output});
       !unwritable.empty()) {
     return report_errors(unwritable);
