@@ -119,7 +119,7 @@ SimulationResult run(const Fabric& fabric, const Scenario& scenario) {
   return std::move(r).value();
 }
 
-Scenario ring_step(const Topology& topology, bool random_order) {
+Scenario ring_step(const Fabric& fabric, bool random_order) {
   const std::string yaml = fmt::format(R"(scenario:
   collectives:
     - kind: all-reduce
@@ -129,8 +129,7 @@ Scenario ring_step(const Topology& topology, bool random_order) {
       {}
 )",
                                        random_order ? "{order: random}" : "all", random_order ? "channels: 2" : "");
-  const NameDirectory names(topology);
-  auto s = parse_scenario("bench-ring.yaml", yaml, names);
+  auto s = parse_scenario("bench-ring.yaml", yaml, fabric);
   if (!s) {
     std::fputs(format_diagnostics(s.errors()).c_str(), stderr);
     std::abort();
@@ -144,7 +143,7 @@ void BM_RingStep32k(benchmark::State& state) {
   SimulationResult last;
   for (auto _ : state) {
     const Fabric fabric = fabric_of(spec);
-    const Scenario scenario = ring_step(fabric.topology(), random_order);
+    const Scenario scenario = ring_step(fabric, random_order);
     last = run(fabric, scenario);
     benchmark::DoNotOptimize(last.makespan);
   }
