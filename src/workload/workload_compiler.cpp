@@ -14,7 +14,10 @@
 namespace ct {
 namespace {
 
-constexpr std::uint64_t kMiceStream = 0x4D49'4345'0000;  // "MICE"
+// Tags of the tuples streams and connection keys are derived from (core/rng.h stream_of).
+constexpr std::uint64_t kMiceTag = 0x4D49'4345;          // "MICE": endpoints, sizes, arrivals of a mice set
+constexpr std::uint64_t kGpuConnectionTag = 0x4750'5551;   // "GPUQ": QPs between two GPUs
+constexpr std::uint64_t kPortConnectionTag = 0x504F'5251;  // "PORQ": QPs between two backend ports
 
 std::string gpu_name(const Topology& t, std::uint32_t gpu) {
   const auto g = static_cast<std::uint32_t>(t.gpus_per_host);
@@ -48,9 +51,23 @@ class WorkloadCompiler {
   std::string check() {
     std::uint64_t flows = 0;
     const std::uint64_t qps_default = std::max(1, fabric_.ecmp().qps_per_connection);
+    // The QPs between two endpoints get distinct source ports: at most kRoceSourcePorts of them.
+    auto too_many_qps = [&](const std::string& what, std::uint64_t channels, std::uint32_t qps) {
+      const std::uint64_t n = channels * (qps == 0 ? qps_default : qps);
+      if (n <= kRoceSourcePorts) return std::string();
+      return fmt::format("{}: {} channel(s) x {} queue pair(s) = {} QPs between one pair of GPUs, more than the {} "
+                         "RoCEv2 source ports (0xC000..0xFFFF), so some would share a 5-tuple; lower {}",
+                         what, channels, qps == 0 ? qps_default : qps, n, kRoceSourcePorts,
+                         qps == 0 ? "routing.qps_per_connection" : "qps or channels");
+    };
     for (const CollectiveSpec& c : s_.collectives) {
       for (const auto& group : c.groups) {
         const CollectiveShape shape = shape_of(c, group);
+        if (shape.algorithm != CollectiveAlgorithm::kSharp) {
+          if (auto problem = too_many_qps(fmt::format("collective '{}'", c.name), shape.channels, c.qps); !problem.empty()) {
+            return problem;
+          }
+        }
         const std::uint64_t qps = c.qps == 0 ? qps_default : c.qps;
         flows += c.iterations * (shape.algorithm == CollectiveAlgorithm::kSharp
                                      ? 4 * group.size() * shape.channels
@@ -63,6 +80,10 @@ class WorkloadCompiler {
       }
     }
     for (const TransferSpec& t : s_.transfers) {
+      const std::uint64_t channels = t.src.is_port ? 1 : (t.channels == 0 ? std::max(t_.planes, 1) : t.channels);
+      if (auto problem = too_many_qps(fmt::format("transfer '{}'", t.name), channels, t.qps); !problem.empty()) {
+        return problem;
+      }
       flows += std::uint64_t{std::max<std::uint32_t>(t.channels, 1)} * (t.qps == 0 ? qps_default : t.qps) *
                (t.src.is_port ? 1 : std::max(t_.planes, 1));
       if (!t.src.is_port && host_of(t.src.gpu) == host_of(t.dst.gpu) && !nvlink_) {
@@ -198,11 +219,14 @@ class WorkloadCompiler {
     return {end, 1};
   }
 
-  // The UDP source port of one connection's QP: fixed for the run, as an established QP's is.
-  [[nodiscard]] std::uint16_t connection_port(std::uint32_t op, std::uint64_t src, std::uint64_t dst,
-                                              std::uint32_t channel, std::uint32_t qp) const {
-    Rng rng(s_.seed, op, ((src * gpus_ + dst) * 64 + channel) * 64 + qp);
-    return draw_roce_source_port(rng);
+  // The UDP source port of QP `qp` of channel `channel` between two endpoints (GPUs or ports, per
+  // `tag`) in operation `op`: fixed for the run, as an established QP's is. The QPs of all
+  // channels between the two endpoints are numbered channel x qps + qp and drawn without
+  // replacement (traffic/flow.h roce_port_of), so no two of them share a 5-tuple; check() has made
+  // sure they fit in the port range.
+  [[nodiscard]] std::uint16_t connection_port(std::uint64_t tag, std::uint32_t op, std::uint64_t src, std::uint64_t dst,
+                                              std::uint32_t channel, std::uint32_t qp, std::uint32_t qps) const {
+    return roce_port_of(stream_of({s_.seed, tag, op, src, dst}), channel * qps + qp);
   }
 
   // ---- collectives ----
@@ -327,7 +351,7 @@ class WorkloadCompiler {
     for (std::uint32_t q = 0; q < qps; ++q) {
       f.qp = q;
       f.bytes = split_part(x.bytes, qps, q);
-      f.src_udp_port = connection_port(op, src, dst, x.channel, q);
+      f.src_udp_port = connection_port(kGpuConnectionTag, op, src, dst, x.channel, q, qps);
       add_network(f);
       wire();
     }
@@ -459,7 +483,7 @@ class WorkloadCompiler {
         for (std::uint32_t q = 0; q < qps; ++q) {
           f.qp = q;
           f.bytes = split_part(t.bytes, qps, q);
-          f.src_udp_port = connection_port(op, t.src.port.value(), t.dst.port.value(), 0, q);
+          f.src_udp_port = connection_port(kPortConnectionTag, op, t.src.port.value(), t.dst.port.value(), 0, q, qps);
           add_network(f);
         }
       } else if (host_of(t.src.gpu) == host_of(t.dst.gpu)) {
@@ -480,7 +504,7 @@ class WorkloadCompiler {
           for (std::uint32_t q = 0; q < qps; ++q) {
             f.qp = q;
             f.bytes = split_part(part, qps, q);
-            f.src_udp_port = connection_port(op, t.src.gpu, t.dst.gpu, ch, q);
+            f.src_udp_port = connection_port(kGpuConnectionTag, op, t.src.gpu, t.dst.gpu, ch, q, qps);
             add_network(f);
           }
         }
@@ -494,7 +518,7 @@ class WorkloadCompiler {
   // ---- mice ----
   void add_mice(std::size_t mi) {
     const MiceSpec& m = s_.mice[mi];
-    Rng rng(s_.seed, 0, kMiceStream + mi);
+    Rng rng(s_.seed, 0, stream_of({kMiceTag, mi}));
     const auto op = static_cast<std::uint32_t>(w_.operations.size());
     WorkloadOperation o;
     o.name = m.name;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "routing/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
 #include "traffic/flow.h"
@@ -153,6 +155,69 @@ TEST(Workload, TransferInsideAHostIsOneNvlinkFlow) {
   auto without = compile_workload(fixtures::fixture_fabric(t), s);
   ASSERT_FALSE(without.ok());
   EXPECT_NE(without.errors()[0].message.find("transfer 'local'"), std::string::npos);
+}
+
+Scenario one_transfer(std::uint32_t channels) {
+  Scenario s;
+  TransferSpec x;
+  x.name = "x";
+  x.src.gpu = 0;
+  x.dst.gpu = 1;
+  x.bytes = Bytes(1LL << 30);
+  x.channels = channels;
+  s.transfers.push_back(x);
+  return s;
+}
+
+std::set<std::uint16_t> ports_of(const Workload& w) {
+  std::set<std::uint16_t> ports;
+  for (const WorkloadFlow& f : w.flows) ports.insert(f.src_udp_port);
+  return ports;
+}
+
+// Issue 9's case: routing.qps_per_connection 128 and one two-channel transfer on one plane. Both
+// channels leave and arrive on the same ports, so the 256 QPs differ only by source port; packed
+// stream ids made ch0/qp108 and ch1/qp44 the same stream, hence the same port, for 64 pairs. Drawn
+// without replacement they are 256 distinct ports.
+TEST(Workload, QpsOfOneConnectionNeverShareAFiveTuple) {
+  Topology t = fixtures::two_tier(1, 1, 2);
+  t.gpus_per_host = 1;
+  EcmpConfig ecmp;
+  ecmp.qps_per_connection = 128;
+  auto compiled = compile_workload(fixtures::fixture_fabric(t, std::nullopt, ecmp), one_transfer(2));
+  ASSERT_TRUE(compiled.ok()) << format_diagnostics(compiled.errors());
+  const Workload& w = compiled.value();
+  ASSERT_EQ(w.flows.size(), 256u);
+  for (const WorkloadFlow& f : w.flows) {
+    EXPECT_EQ(f.src_port, VertexId(0u));
+    EXPECT_EQ(f.dst_port, VertexId(1u));
+  }
+  EXPECT_EQ(ports_of(w).size(), 256u);
+  EXPECT_NE(w.flows[108].src_udp_port, w.flows[128 + 44].src_udp_port);
+}
+
+// The most QPs one connection can have with distinct 5-tuples is the number of RoCEv2 source
+// ports, 16,384: there every port of 0xC000..0xFFFF is used exactly once. One more is refused,
+// naming the setting to lower.
+TEST(Workload, QpsUpToThePortRangeAreAllDistinctBeyondAreRefused) {
+  Topology t = fixtures::two_tier(1, 1, 2);
+  t.gpus_per_host = 1;
+  EcmpConfig ecmp;
+  ecmp.qps_per_connection = static_cast<int>(kRoceSourcePorts);
+  auto full = compile_workload(fixtures::fixture_fabric(t, std::nullopt, ecmp), one_transfer(1));
+  ASSERT_TRUE(full.ok()) << format_diagnostics(full.errors());
+  const std::set<std::uint16_t> ports = ports_of(full.value());
+  EXPECT_EQ(ports.size(), kRoceSourcePorts);
+  EXPECT_EQ(*ports.begin(), kRoceSourcePortMin);
+  EXPECT_EQ(*ports.rbegin(), 0xFFFF);
+  ecmp.qps_per_connection = static_cast<int>(kRoceSourcePorts) + 1;
+  auto over = compile_workload(fixtures::fixture_fabric(t, std::nullopt, ecmp), one_transfer(1));
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.errors()[0].message.find("routing.qps_per_connection"), std::string::npos);
+  ecmp.qps_per_connection = 64;  // 64 channels x 64 QPs = 4,096 (the scenario limits) fit
+  auto most = compile_workload(fixtures::fixture_fabric(t, std::nullopt, ecmp), one_transfer(64));
+  ASSERT_TRUE(most.ok());
+  EXPECT_EQ(ports_of(most.value()).size(), 4096u);
 }
 
 }  // namespace
