@@ -47,13 +47,19 @@ using bench::peak_rss_mib;
 using bench::seconds_since;
 using bench::valid_spec;
 
-SimulationResult run(const ValidSpec& spec, const Topology& topology, const Scenario& scenario) {
-  SimulationFabric fabric;
-  fabric.topology = &topology;
-  fabric.nvlink_bytes_per_s = spec.node.nvlink_bytes_per_s;
+Fabric fabric_of(const ValidSpec& spec) {
+  auto f = build_fabric(spec, catalog());
+  if (!f) {
+    std::fputs(format_diagnostics(f.errors()).c_str(), stderr);
+    std::abort();
+  }
+  return std::move(f).value();
+}
+
+SimulationResult run(const Fabric& fabric, const Scenario& scenario) {
   SimulationOptions options;
   options.series_links = 0;
-  auto r = simulate_flows(fabric, scenario, options);
+  auto r = simulate(fabric, scenario, options);
   if (!r) {
     std::fputs(format_diagnostics(r.errors()).c_str(), stderr);
     std::abort();
@@ -61,7 +67,7 @@ SimulationResult run(const ValidSpec& spec, const Topology& topology, const Scen
   return std::move(r).value();
 }
 
-Scenario ring_step(const Topology& topology, bool random_order) {
+Scenario ring_step(const Fabric& fabric, bool random_order) {
   const std::string yaml = fmt::format(R"(scenario:
   collectives:
     - kind: all-reduce
@@ -71,8 +77,7 @@ Scenario ring_step(const Topology& topology, bool random_order) {
       {}
 )",
                                        random_order ? "{order: random}" : "all", random_order ? "channels: 2" : "");
-  const NameDirectory names(topology);
-  auto s = parse_scenario("bench-ring.yaml", yaml, names);
+  auto s = parse_scenario("bench-ring.yaml", yaml, fabric);
   if (!s) {
     std::fputs(format_diagnostics(s.errors()).c_str(), stderr);
     std::abort();
@@ -85,9 +90,9 @@ void BM_RingStep32k(benchmark::State& state) {
   const ValidSpec spec = valid_spec(b300_yaml(4096, 3));
   SimulationResult last;
   for (auto _ : state) {
-    const Topology topology = build_topology(spec, catalog());
-    const Scenario scenario = ring_step(topology, random_order);
-    last = run(spec, topology, scenario);
+    const Fabric fabric = fabric_of(spec);
+    const Scenario scenario = ring_step(fabric, random_order);
+    last = run(fabric, scenario);
     benchmark::DoNotOptimize(last.makespan);
   }
   std::size_t network = 0;
@@ -134,7 +139,7 @@ Scenario permutation(const Topology& topology) {
 // The simulated flows as a FluidScenario: same constraints (capacities), same paths, same sizes.
 FluidScenario as_fluid(const SimulationResult& r) {
   FluidScenario f;
-  for (const ConstraintInfo& c : r.constraints) f.capacity.push_back(BitsPerSecond(std::llround(c.capacity_bps)));
+  for (const ConstraintInfo& c : r.constraints) f.capacity.push_back(c.capacity);
   for (const FlowRecord& rec : r.flows) {
     FluidScenario::Flow flow;
     for (std::uint32_t h = 0; h < rec.path_size; ++h) flow.path.push_back(ConstraintId(r.path_pool[rec.path_begin + h]));
@@ -147,14 +152,14 @@ FluidScenario as_fluid(const SimulationResult& r) {
 
 void BM_Permutation8kVsSimGrid(benchmark::State& state) {
   const ValidSpec spec = valid_spec(b300_yaml(1024, 2));
-  const Topology topology = build_topology(spec, catalog());
-  const Scenario scenario = permutation(topology);
+  const Fabric fabric = fabric_of(spec);
+  const Scenario scenario = permutation(fabric.topology());
   double ours_s = 0;
   double theirs_s = 0;
   double worst = 0;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
-    const SimulationResult r = run(spec, topology, scenario);
+    const SimulationResult r = run(fabric, scenario);
     ours_s = seconds_since(t0);
     std::vector<double> theirs;
     theirs_s = run_simgrid_in_child(as_fluid(r), theirs);

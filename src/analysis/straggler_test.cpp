@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/fixture_fabric.h"
 #include "sim/flow/flow_simulation.h"
 #include "support/fabric_fixtures.h"
 
@@ -32,9 +33,7 @@ double lost_share(double fraction) {
   slow.links = {LinkId(0)};
   slow.fraction = fraction;
   s.faults.push_back(slow);
-  SimulationFabric fabric;
-  fabric.topology = &t;
-  const auto r = simulate_flows(fabric, s);
+  const auto r = simulate(fixtures::fixture_fabric(t), s);
   EXPECT_TRUE(r.ok());
   const WorkerAccount account = account_workers(r.value());
   EXPECT_EQ(account.workers.size(), 3U);

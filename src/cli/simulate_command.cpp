@@ -6,18 +6,20 @@
 //                          [--fail LINK@TIME] [--repair LINK@TIME] [--convergence DUR]
 // Runs a workload on the built fabric with the fluid engine and reports collective times, algbw
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
-// --scenario, else from the flags (turned into the same YAML, so they are checked the same way;
-// their diagnostics name "<command line>"), else from the spec's own `scenario:` block.
+// --scenario, else from the flags (built into a Scenario directly and checked by the same rules as a
+// scenario file, traffic/scenario_checks.h; their diagnostics name "command line" and the flag),
+// else from the spec's own `scenario:` block.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "analysis/straggler.h"
 #include "cli/command.h"
@@ -27,12 +29,13 @@
 #include "routing/ecmp_config.h"
 #include "sim/flow/flow_simulation.h"
 #include "topology/builder.h"
+#include "core/suggest.h"
+#include "traffic/flow_file.h"
+#include "traffic/scenario_checks.h"
 #include "traffic/scenario_parser.h"
 
 namespace ct::cli {
 namespace {
-
-constexpr const char* kCommandLine = "<command line>";
 
 struct SimulateOptions {
   std::string output;
@@ -84,12 +87,7 @@ class StderrProgress final : public SimulationProgress {
   bool printed_ = false;
 };
 
-// "p0/leaf/0 -- p0/spine/3" is a link; "host0/nic0" a port; "p0/spine/3" a switch; digits a link id.
-void emit_selector(YAML::Emitter& y, const std::string& what) {
-  const bool link = what.find("--") != std::string::npos || what.find_first_not_of("0123456789") == std::string::npos;
-  const bool port = !link && what.starts_with("host");
-  y << YAML::Key << (link ? "link" : port ? "port" : "switch") << YAML::Value << what;
-}
+const SourceLocation kCommandLine{"command line", 0, 0};
 
 // "WHAT@TIME" -> (WHAT, TIME); "WHAT" -> (WHAT, "0us").
 std::pair<std::string, std::string> split_at(const std::string& text) {
@@ -98,82 +96,215 @@ std::pair<std::string, std::string> split_at(const std::string& text) {
   return {text.substr(0, at), text.substr(at + 1)};
 }
 
-// The flags as a scenario file, so that one parser checks both.
-std::string flags_yaml(const SimulateOptions& o) {
-  YAML::Emitter y;
-  y << YAML::BeginMap << YAML::Key << "scenario" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "name" << YAML::Value << (o.collective.empty() ? "flags" : o.collective);
-  y << YAML::Key << "paths" << YAML::Value << o.paths;
-  y << YAML::Key << "seed" << YAML::Value << o.seed;
-  if (!o.convergence.empty()) y << YAML::Key << "convergence" << YAML::Value << o.convergence;
-  if (!o.collective.empty()) {
-    y << YAML::Key << "collectives" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-    y << YAML::Key << "name" << YAML::Value << o.collective;
-    y << YAML::Key << "kind" << YAML::Value << o.collective;
-    if (!o.algorithm.empty()) y << YAML::Key << "algorithm" << YAML::Value << o.algorithm;
-    y << YAML::Key << "gpus" << YAML::Value << o.gpus;
-    y << YAML::Key << "bytes" << YAML::Value << o.bytes;
-    if (o.channels > 0) y << YAML::Key << "channels" << YAML::Value << o.channels;
-    if (o.qps > 0) y << YAML::Key << "qps" << YAML::Value << o.qps;
-    y << YAML::Key << "iterations" << YAML::Value << o.iterations;
-    if (!o.compute.empty()) y << YAML::Key << "compute" << YAML::Value << o.compute;
-    if (o.steps > 0) y << YAML::Key << "steps" << YAML::Value << o.steps;
-    y << YAML::EndMap << YAML::EndSeq;
-  }
-  if (!o.degrade.empty() || !o.fail.empty() || !o.repair.empty()) {
-    y << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
-    for (const std::string& d : o.degrade) {
-      const auto [what_fraction, at] = split_at(d);
-      const auto eq = what_fraction.rfind('=');
-      y << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << "degrade";
-      emit_selector(y, what_fraction.substr(0, eq));
-      y << YAML::Key << "fraction" << YAML::Value << (eq == std::string::npos ? "" : what_fraction.substr(eq + 1));
-      y << YAML::Key << "at" << YAML::Value << at << YAML::EndMap;
+// The scenario the flags describe, built directly (names through the fabric's name directory) and
+// checked by the same rules as a scenario file (traffic/scenario_checks.h); every problem names
+// its flag.
+class FlagScenario {
+ public:
+  FlagScenario(const SimulateOptions& o, const Fabric& fabric) : o_(o), fabric_(fabric), t_(fabric.topology()) {}
+
+  Result<Scenario> build() {
+    s_.file = kCommandLine.file;
+    s_.name = o_.collective.empty() ? "flags" : o_.collective;
+    s_.seed = o_.seed;
+    paths();
+    TimePs convergence{0};
+    if (!o_.convergence.empty()) duration("--convergence", o_.convergence, convergence);
+    if (!o_.collective.empty()) collective();
+    faults(convergence);
+    // The value rules, for the flags that parsed (a flag already refused is not reported twice).
+    std::set<std::string> refused;
+    for (const Diagnostic& d : errors_) refused.insert(d.field);
+    if (refused.count("--gpus") != 0) refused.insert("--collective");  // a partial selection cannot be planned
+    for (const ScenarioProblem& p : check_scenario(s_, t_)) {
+      if (std::string flag = flag_of(p); refused.count(flag) == 0) error(std::move(flag), p.message);
     }
-    for (const auto& [list, kind] : {std::pair{&o.fail, "down"}, std::pair{&o.repair, "repair"}}) {
-      for (const std::string& f : *list) {
-        const auto [what, at] = split_at(f);
-        y << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << kind;
-        emit_selector(y, what);
-        y << YAML::Key << "at" << YAML::Value << at << YAML::EndMap;
+    if (!errors_.empty()) return errors_;
+    return std::move(s_);
+  }
+
+ private:
+  void error(std::string flag, std::string message) {
+    errors_.push_back(Diagnostic{kCommandLine, std::move(flag), std::move(message)});
+  }
+  void take(const Diagnostics& ds) { errors_.insert(errors_.end(), ds.begin(), ds.end()); }
+
+  void duration(const char* flag, const std::string& text, TimePs& out) {
+    auto d = parse_duration(text);
+    if (d) {
+      out = d.value();
+    } else {
+      error(flag, fmt::format("'{}': {}", text, d.errors().front().message));
+    }
+  }
+
+  // The flag a problem of check_scenario is about: flags are named after the fields they set.
+  std::string flag_of(const ScenarioProblem& p) const {
+    switch (p.part) {
+      case ScenarioPart::kCollective: return p.field.empty() || p.field == "kind" ? "--collective" : "--" + p.field;
+      case ScenarioPart::kFault: return fault_flags_[p.index];
+      default: return p.field.empty() ? "--scenario" : "--" + p.field;
+    }
+  }
+
+  void paths() {
+    static const std::vector<std::string> kNames = {"ecmp", "spray", "adaptive"};
+    const auto it = std::find(kNames.begin(), kNames.end(), o_.paths);
+    if (it == kNames.end()) {
+      error("--paths", fmt::format("unknown path model '{}' (ecmp, spray, adaptive){}", o_.paths, did_you_mean(o_.paths, kNames)));
+      return;
+    }
+    s_.paths = static_cast<PathModel>(it - kNames.begin());
+  }
+
+  void collective() {
+    CollectiveSpec c;
+    c.name = o_.collective;
+    if (const auto kind = parse_collective_kind(o_.collective)) {
+      c.kind = *kind;
+    } else {
+      const std::vector<std::string> all = {"all-reduce", "all-gather", "reduce-scatter", "all-to-all"};
+      error("--collective", fmt::format("unknown collective '{}' (all-reduce, all-gather, reduce-scatter, all-to-all){}",
+                                        o_.collective, did_you_mean(o_.collective, all)));
+    }
+    c.algorithm = default_algorithm(c.kind);
+    if (!o_.algorithm.empty()) {
+      if (const auto a = parse_algorithm(o_.algorithm)) {
+        c.algorithm = *a;
+      } else {
+        const std::vector<std::string> all = {"ring", "tree", "halving-doubling", "hierarchical", "sharp", "direct"};
+        error("--algorithm", fmt::format("unknown algorithm '{}' (ring, tree, halving-doubling, hierarchical, sharp, "
+                                         "direct){}",
+                                         o_.algorithm, did_you_mean(o_.algorithm, all)));
       }
     }
-    y << YAML::EndSeq;
+    if (o_.bytes.empty()) {
+      error("--bytes", "missing: the collective's size, e.g. 1GiB");
+    } else if (auto b = parse_size(o_.bytes); !b) {
+      error("--bytes", fmt::format("'{}': {}", o_.bytes, b.errors().front().message));
+    } else if (b.value().value() <= 0) {
+      error("--bytes", fmt::format("'{}' is not a positive size such as 1GiB, 64KB or 1048576", o_.bytes));
+    } else {
+      c.bytes = b.value();
+    }
+    c.channels = o_.channels;
+    c.qps = o_.qps;
+    c.iterations = o_.iterations;
+    c.steps = o_.steps;
+    if (!o_.compute.empty()) duration("--compute", o_.compute, c.compute);
+    gpus(c);
+    s_.collectives.push_back(std::move(c));
   }
-  y << YAML::EndMap << YAML::EndMap;
-  return y.c_str();
-}
 
-// Diagnostics of the YAML made from the flags, pointed back at the flags: no line or column (the
-// user never saw that YAML), the field named by its option (scenario.collectives[0].bytes ->
-// --bytes; scenario.faults[i] -> the i-th of --degrade, --fail, --repair in that order, with its value).
-Diagnostics flag_diagnostics(const SimulateOptions& o, Diagnostics errors) {
-  static const std::vector<std::pair<std::string, std::string>> kOptions = {
-      {"scenario.collectives[0].kind", "--collective"}, {"scenario.collectives[0].algorithm", "--algorithm"},
-      {"scenario.collectives[0].gpus", "--gpus"},       {"scenario.collectives[0].bytes", "--bytes"},
-      {"scenario.collectives[0].channels", "--channels"}, {"scenario.collectives[0].qps", "--qps"},
-      {"scenario.collectives[0].iterations", "--iterations"}, {"scenario.collectives[0].compute", "--compute"},
-      {"scenario.collectives[0].steps", "--steps"},     {"scenario.collectives[0]", "--collective"},
-      {"scenario.paths", "--paths"},                    {"scenario.seed", "--seed"},
-      {"scenario.convergence", "--convergence"}};
-  std::vector<std::pair<const char*, const std::string*>> faults;
-  for (const std::string& d : o.degrade) faults.emplace_back("--degrade", &d);
-  for (const std::string& f : o.fail) faults.emplace_back("--fail", &f);
-  for (const std::string& r : o.repair) faults.emplace_back("--repair", &r);
-  for (Diagnostic& d : errors) {
-    d.where = {kCommandLine, 0, 0};
-    const auto option = std::find_if(kOptions.begin(), kOptions.end(), [&](const auto& e) { return d.field == e.first; });
-    if (option != kOptions.end()) {
-      d.field = option->second;
-      continue;
-    }
-    std::size_t i = 0;
-    if (std::sscanf(d.field.c_str(), "scenario.faults[%zu]", &i) == 1 && i < faults.size()) {
-      d.field = fmt::format("{} {}", faults[i].first, *faults[i].second);
+  // all | per-rail | per-host | a comma-separated list of GPUs ("host0/gpu0,gpu9,12").
+  void gpus(CollectiveSpec& c) {
+    const auto hosts = static_cast<std::uint32_t>(t_.host_count);
+    const auto per_host = static_cast<std::uint32_t>(std::max(t_.gpus_per_host, 0));
+    c.gpus_text = o_.gpus;
+    if (o_.gpus == "all") {
+      c.groups.emplace_back();
+      for (std::uint32_t h = 0; h < hosts; ++h) {
+        for (std::uint32_t l = 0; l < per_host; ++l) c.groups.back().push_back(h * per_host + l);
+      }
+    } else if (o_.gpus == "per-rail") {
+      for (std::uint32_t l = 0; l < per_host; ++l) {
+        c.groups.emplace_back();
+        for (std::uint32_t h = 0; h < hosts; ++h) c.groups.back().push_back(h * per_host + l);
+      }
+    } else if (o_.gpus == "per-host") {
+      for (std::uint32_t h = 0; h < hosts; ++h) {
+        c.groups.emplace_back();
+        for (std::uint32_t l = 0; l < per_host; ++l) c.groups.back().push_back(h * per_host + l);
+      }
+    } else if (o_.gpus.find(',') != std::string::npos || o_.gpus.find("gpu") != std::string::npos ||
+               o_.gpus.find_first_not_of("0123456789") == std::string::npos) {
+      c.gpus_text = "list";
+      c.groups.emplace_back();
+      for (std::size_t begin = 0; begin <= o_.gpus.size();) {
+        const std::size_t end = std::min(o_.gpus.find(',', begin), o_.gpus.size());
+        auto g = fabric_.names().gpu(std::string_view(o_.gpus).substr(begin, end - begin), kCommandLine, "--gpus");
+        if (g) {
+          c.groups.back().push_back(g.value());
+        } else {
+          take(g.errors());
+        }
+        begin = end + 1;
+      }
+    } else {
+      error("--gpus", fmt::format("unknown GPU selection '{}' (all, per-rail, per-host, or a list such as "
+                                  "host0/gpu0,gpu9,12){}",
+                                  o_.gpus, did_you_mean(o_.gpus, {"all", "per-rail", "per-host"})));
     }
   }
-  return errors;
-}
+
+  // "p0/leaf/0 -- p0/spine/3" or digits: a link; "host0/nic0": a port's NIC link; else a switch's links.
+  std::vector<LinkId> links_of(const std::string& what, const std::string& flag) {
+    const NameDirectory& names = fabric_.names();
+    if (what.find("--") != std::string::npos || what.find_first_not_of("0123456789") == std::string::npos) {
+      auto links = names.links(what, kCommandLine, flag);
+      if (links) return links.value();
+      take(links.errors());
+      return {};
+    }
+    if (what.starts_with("host")) {
+      auto port = names.backend_port(what, kCommandLine, flag);
+      if (port) return {LinkId(port.value().value())};  // a backend port's NIC link has the port's id
+      take(port.errors());
+      return {};
+    }
+    auto sw = names.backend_switch(what, kCommandLine, flag);
+    if (!sw) {
+      take(sw.errors());
+      return {};
+    }
+    std::vector<LinkId> links;
+    for (const Adjacency& a : t_.neighbors(sw.value())) links.push_back(a.link);
+    std::sort(links.begin(), links.end());
+    return links;
+  }
+
+  void faults(TimePs convergence) {
+    std::vector<std::pair<FaultSpec, std::string>> faults;
+    auto add = [&](FaultKind kind, const std::string& text, const char* flag) {
+      auto [what, at] = split_at(text);
+      FaultSpec f;
+      f.kind = kind;
+      f.convergence = convergence;
+      f.fraction = kind == FaultKind::kRepair ? 1.0 : 0.0;
+      if (kind == FaultKind::kDegrade) {
+        const auto eq = what.rfind('=');
+        const std::string fraction = eq == std::string::npos ? "" : what.substr(eq + 1);
+        what = what.substr(0, eq);
+        char* end = nullptr;
+        f.fraction = std::strtod(fraction.c_str(), &end);
+        if (fraction.empty() || *end != '\0' || !(f.fraction > 0 && f.fraction <= 1)) {
+          error(flag, fmt::format("'{}': expected LINK=FRACTION[@TIME] with a fraction in (0, 1]", text));
+          return;
+        }
+      }
+      f.what = what;
+      f.links = links_of(what, flag);
+      if (f.links.empty()) return;
+      duration(flag, at, f.at);
+      faults.emplace_back(std::move(f), fmt::format("{} {}", flag, text));
+    };
+    for (const std::string& d : o_.degrade) add(FaultKind::kDegrade, d, "--degrade");
+    for (const std::string& f : o_.fail) add(FaultKind::kDown, f, "--fail");
+    for (const std::string& r : o_.repair) add(FaultKind::kRepair, r, "--repair");
+    std::stable_sort(faults.begin(), faults.end(), [](const auto& a, const auto& b) { return a.first.at < b.first.at; });
+    for (auto& [fault, flag] : faults) {
+      s_.faults.push_back(std::move(fault));
+      fault_flags_.push_back(std::move(flag));
+    }
+  }
+
+  const SimulateOptions& o_;
+  const Fabric& fabric_;
+  const Topology& t_;
+  Scenario s_;
+  std::vector<std::string> fault_flags_;  // per fault (in time order): the flag and value that gave it
+  Diagnostics errors_;
+};
 
 Result<Scenario> load_scenario(const SimulateOptions& o, const std::string& spec_path, const Fabric& fabric) {
   if (!o.scenario_path.empty()) {
@@ -182,13 +313,13 @@ Result<Scenario> load_scenario(const SimulateOptions& o, const std::string& spec
     return parse_scenario(o.scenario_path, text.value(), fabric);
   }
   if (!o.collective.empty() || !o.degrade.empty() || !o.fail.empty() || !o.repair.empty()) {
-    auto parsed = parse_scenario(kCommandLine, flags_yaml(o), fabric);
-    if (!parsed) return flag_diagnostics(o, parsed.errors());
-    return parsed;
+    return FlagScenario(o, fabric).build();
   }
   auto spec_text = read_text_file(spec_path);
-  if (spec_text && has_scenario_block(spec_text.value())) return parse_scenario(spec_path, spec_text.value(), fabric);
-  return Diagnostic{{kCommandLine, 0, 0}, "--scenario",
+  if (spec_text && has_scenario_block(spec_text.value())) {
+    return parse_scenario(spec_path, spec_text.value(), fabric);
+  }
+  return Diagnostic{kCommandLine, "--scenario",
                     "nothing to simulate: give --scenario FILE, a `scenario:` block in the spec, or --collective KIND "
                     "--bytes SIZE"};
 }
@@ -218,26 +349,18 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
     return report_errors({Diagnostic{{scenario->file, 0, 0}, "scenario", "the scenario has no collective, transfer or mice"}});
   }
 
-  SimulationFabric fabric;
-  fabric.topology = &topology;
-  fabric.ecmp = built.ecmp();
-  fabric.nvlink_bytes_per_s = spec->node.nvlink_bytes_per_s;
   StderrProgress progress;
   SimulationOptions options;
   options.progress = &progress;
-  auto result = simulate_flows(fabric, scenario.value(), options);
+  auto result = simulate(built, scenario.value(), options);
   progress.finish();
   if (!result) return report_errors(result.errors());
   const WorkerAccount workers = account_workers(result.value());
 
-  SimulateReportInput in;
-  in.topology = &topology;
-  in.result = &result.value();
-  in.workers = &workers;
+  SimulateReportInput in{topology, result.value(), workers, "", o.top};
   in.title = fmt::format("{} ({} GPUs on {} hosts, {} plane(s)), scenario {}, paths {}", spec->name, spec->gpu_count(),
                          spec->node_count, spec->backend.planes,
                          scenario->name.empty() ? scenario->file : scenario->name, path_model_name(scenario->paths));
-  in.top_links = o.top;
   if (const Diagnostics unwritable = check_destinations({o.csv_links, o.csv_flows, o.csv_series, o.output});
       !unwritable.empty()) {
     return report_errors(unwritable);
@@ -263,7 +386,7 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--top", o->top, "Bottleneck links to list")->capture_default_str();
   app.add_option("--collective", o->collective, "all-reduce | all-gather | reduce-scatter | all-to-all (no --scenario)");
   app.add_option("--algorithm", o->algorithm, "ring | tree | halving-doubling | hierarchical | sharp | direct");
-  app.add_option("--gpus", o->gpus, "all | per-rail | per-host")->capture_default_str();
+  app.add_option("--gpus", o->gpus, "all | per-rail | per-host | a list: host0/gpu0,gpu9,12")->capture_default_str();
   app.add_option("--bytes", o->bytes, "Collective size as nccl-tests counts it, e.g. 1GiB");
   app.add_option("--channels", o->channels, "Channels (default: one per NIC port, planes x rails of the group)");
   app.add_option("--qps", o->qps, "Queue pairs per connection (default: routing.qps_per_connection)");

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 namespace ct {
 
@@ -17,6 +18,20 @@ constexpr std::uint64_t splitmix64(std::uint64_t& state) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+// The stream of a component named by a tuple (a tag, then its ids: operation, GPUs, channel, ...):
+// the parts hashed one after another through SplitMix64, never packed into bit fields, so no part
+// has a size limit and distinct tuples give unrelated streams. Each step is a bijection of the
+// running hash, so tuples of one length that differ only in their last part never collide; any
+// other pair collides with probability 2^-64.
+constexpr std::uint64_t stream_of(std::initializer_list<std::uint64_t> parts) {
+  std::uint64_t hash = 0x243F'6A88'85A3'08D3ULL ^ parts.size();  // pi's fraction: any fixed start
+  for (const std::uint64_t part : parts) {
+    std::uint64_t state = hash ^ part;
+    hash = splitmix64(state);
+  }
+  return hash;
 }
 
 class Rng {

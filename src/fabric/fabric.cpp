@@ -48,4 +48,8 @@ Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog) {
   return Fabric(std::make_unique<const Fabric::Parts>(spec, catalog, std::move(topology), std::move(ecmp).value()));
 }
 
+Fabric fabric_over(const ValidSpec& spec, const Catalog& catalog, Topology topology, EcmpConfig ecmp) {
+  return Fabric(std::make_unique<const Fabric::Parts>(spec, catalog, std::move(topology), std::move(ecmp)));
+}
+
 }  // namespace ct

@@ -51,6 +51,7 @@ class Fabric {
 
  private:
   friend Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
+  friend Fabric fabric_over(const ValidSpec& spec, const Catalog& catalog, Topology topology, EcmpConfig ecmp);
   struct Routing {
     Routing(const Topology& topology, const EcmpConfig& ecmp);
     ForwardingState forwarding;
@@ -75,5 +76,11 @@ class Fabric {
 // Every check of the build stage, all diagnostics at once (each located at the spec's field).
 // POSTCONDITION: on success the topology is finalized and every part above is consistent with it.
 Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
+
+// A fabric over a topology made by hand instead of by the builder: the tiny named fixtures of the
+// model tests (two leaves, two spines, ...). `spec` gives the node model (its NVLink figure) and
+// the names of the report; the topology and ECMP configuration are taken as given.
+// PRECONDITION: topology.finalize() was called.
+Fabric fabric_over(const ValidSpec& spec, const Catalog& catalog, Topology topology, EcmpConfig ecmp);
 
 }  // namespace ct

@@ -143,6 +143,29 @@ TEST(AddressPlan, AddressesEveryValidFabric) {
   auto by_address = f->names().backend_port("10.0.0.71", {"command line", 0, 0}, "--from");
   ASSERT_TRUE(by_address.ok());
   EXPECT_EQ(t.vertex_name(by_address.value()), "host3/nic17");
+
+// The lab has 32 hosts x 8 GPUs: "host3/gpu2" is GPU 3 x 8 + 2 = 26, as "gpu26" and "26" are.
+TEST(NameDirectory, ResolvesGpusInEveryForm) {
+  auto f = fabric_of(lab32_text());
+  ASSERT_TRUE(f.ok());
+  const SourceLocation cmd{"command line", 0, 0};
+  for (const char* name : {"host3/gpu2", "gpu26", "26", " host3/gpu2 "}) {
+    auto g = f->names().gpu(name, cmd, "--gpus");
+    ASSERT_TRUE(g.ok()) << name << ": " << format_diagnostics(g.errors());
+    EXPECT_EQ(g.value(), 26u) << name;
+  }
+  auto last = f->names().gpu("host31/gpu7", cmd, "--gpus");
+  ASSERT_TRUE(last.ok());
+  EXPECT_EQ(last.value(), 255u);
+  auto host = f->names().gpu("host32/gpu0", cmd, "--gpus");
+  ASSERT_FALSE(host.ok());
+  EXPECT_THAT(host.errors()[0].message, HasSubstr("host0..host31 with gpu0..gpu7"));
+  auto id = f->names().gpu("gpu256", cmd, "--gpus");
+  ASSERT_FALSE(id.ok());
+  EXPECT_THAT(id.errors()[0].message, HasSubstr("256 GPUs"));
+  auto junk = f->names().gpu("host3/nic2", cmd, "--gpus");
+  ASSERT_FALSE(junk.ok());
+  EXPECT_EQ(junk.errors()[0].field, "--gpus");
 }
 
 }  // namespace

@@ -27,6 +27,9 @@ std::string human_time(TimePs t) {
 
 std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
 
+// A constraint's nominal capacity in bits/s, as a double for the figures below.
+double bps(const ConstraintInfo& c) { return static_cast<double>(c.capacity.value()); }
+
 // Mean iteration time of an operation (its iterations that completed).
 double mean_time(const OperationResult& op) {
   double sum = 0;
@@ -59,12 +62,12 @@ double quantile(std::vector<double>& v, double q) {
 }
 
 MiceFigures mice_figures(const SimulateReportInput& in, const OperationResult& op) {
-  const SimulationResult& r = *in.result;
+  const SimulationResult& r = in.result;
   std::vector<double> fct;
   double nic = 0;
   for (std::uint32_t f = op.flows_begin; f < op.flows_end; ++f) {
     const FlowRecord& rec = r.flows[f];
-    if (nic == 0 && rec.src_port.valid()) nic = static_cast<double>(in.topology->capacity[rec.src_port.value()].value());
+    if (nic == 0 && rec.src_port.valid()) nic = static_cast<double>(in.topology.capacity[rec.src_port.value()].value());
     if (rec.end.value() >= 0) fct.push_back(to_seconds(rec.end - rec.start));
   }
   std::sort(fct.begin(), fct.end());
@@ -97,10 +100,10 @@ std::vector<std::uint32_t> bottlenecks(const SimulationResult& r) {
 
 double mean_util(const SimulationResult& r, std::uint32_t c) {
   const double span = to_seconds(r.makespan);
-  return span > 0 ? r.stats[c].carried_bits / (r.constraints[c].capacity_bps * span) : 0.0;
+  return span > 0 ? r.stats[c].carried_bits / (bps(r.constraints[c]) * span) : 0.0;
 }
 double peak_util(const SimulationResult& r, std::uint32_t c) {
-  return std::min(1.0, r.stats[c].peak_bps / r.constraints[c].capacity_bps);
+  return std::min(1.0, r.stats[c].peak_bps / bps(r.constraints[c]));
 }
 
 std::string operation_kind(OperationKind k) {
@@ -120,7 +123,7 @@ std::string endpoint(const Topology& t, std::uint32_t gpu, VertexId port) {
 }
 
 void text_operations(const SimulateReportInput& in, std::string& out) {
-  const SimulationResult& r = *in.result;
+  const SimulationResult& r = in.result;
   TextTable ops({{"operation"}, {"what"}, {"groups", Align::kRight}, {"GPUs", Align::kRight},
                  {"bytes", Align::kRight}, {"iter", Align::kRight}, {"time", Align::kRight},
                  {"algbw GB/s", Align::kRight}, {"busbw GB/s", Align::kRight}},
@@ -156,7 +159,7 @@ void text_operations(const SimulateReportInput& in, std::string& out) {
 }
 
 void text_workers(const SimulateReportInput& in, std::string& out) {
-  const WorkerAccount& w = *in.workers;
+  const WorkerAccount& w = in.workers;
   if (w.phases.empty()) return;
   TextTable phases({{"phase"}, {"workers", Align::kRight}, {"span", Align::kRight}, {"on the network", Align::kRight},
                     {"lost to slowest path", Align::kRight}},
@@ -189,7 +192,7 @@ void text_workers(const SimulateReportInput& in, std::string& out) {
 }
 
 void text_links(const SimulateReportInput& in, std::string& out) {
-  const SimulationResult& r = *in.result;
+  const SimulationResult& r = in.result;
   const std::vector<std::uint32_t> order = bottlenecks(r);
   if (order.empty()) return;
   TextTable links({{"link"}, {"capacity", Align::kRight}, {"mean util", Align::kRight}, {"peak util", Align::kRight},
@@ -197,18 +200,18 @@ void text_links(const SimulateReportInput& in, std::string& out) {
                   fmt::format("Top bottleneck links (of {} used; ranked by time saturated, then bits carried)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.add_row({constraint_name(*in.topology, r.constraints[c]),
-                   fmt::format("{:g}G", r.constraints[c].capacity_bps / 1e9), percent(mean_util(r, c)),
+    links.add_row({constraint_name(in.topology, r.constraints[c]),
+                   fmt::format("{:g}G", bps(r.constraints[c]) / 1e9), percent(mean_util(r, c)),
                    percent(peak_util(r, c)), human_time(r.stats[c].saturated), fmt::format("{}", r.stats[c].flows)});
   }
   out += links.render() + "\n";
 }
 
 Json series_json(const SimulateReportInput& in) {
-  const SimulationResult& r = *in.result;
+  const SimulationResult& r = in.result;
   Json links = Json::array();
   for (const LinkSeries& s : r.series) {
-    links.push_back({{"name", constraint_name(*in.topology, r.constraints[s.constraint])}, {"utilization", s.utilization}});
+    links.push_back({{"name", constraint_name(in.topology, r.constraints[s.constraint])}, {"utilization", s.utilization}});
   }
   return {{"bin_s", to_seconds(r.series_bin)}, {"links", links}};
 }
@@ -238,7 +241,7 @@ std::string constraint_name(const Topology& t, const ConstraintInfo& c) {
 }
 
 std::string simulate_text(const SimulateReportInput& in) {
-  const SimulationResult& r = *in.result;
+  const SimulationResult& r = in.result;
   std::string out = fmt::format("clustertwin simulate: {}\n", in.title);
   out += fmt::format("makespan {}; {} flows; {} instants, {} re-solves of {:.1f} flows on average; {} flows rerouted\n\n",
                      human_time(r.makespan), r.flows.size(), r.instants, r.solves,
@@ -254,8 +257,8 @@ std::string simulate_text(const SimulateReportInput& in) {
 }
 
 std::string simulate_json(const SimulateReportInput& in) {
-  const SimulationResult& r = *in.result;
-  const WorkerAccount& w = *in.workers;
+  const SimulationResult& r = in.result;
+  const WorkerAccount& w = in.workers;
   Json ops = Json::array();
   for (const OperationResult& op : r.operations) {
     Json iterations = Json::array();
@@ -299,8 +302,8 @@ std::string simulate_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = bottlenecks(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.push_back({{"name", constraint_name(*in.topology, r.constraints[c])},
-                     {"capacity_bps", r.constraints[c].capacity_bps},
+    links.push_back({{"name", constraint_name(in.topology, r.constraints[c])},
+                     {"capacity_bps", bps(r.constraints[c])},
                      {"carried_bits", r.stats[c].carried_bits},
                      {"mean_utilization", mean_util(r, c)},
                      {"peak_utilization", peak_util(r, c)},
@@ -326,20 +329,20 @@ std::string simulate_json(const SimulateReportInput& in) {
 }
 
 std::string simulate_links_csv(const SimulateReportInput& in) {
-  const SimulationResult& r = *in.result;
+  const SimulationResult& r = in.result;
   std::string out = "link,capacity_bps,carried_bits,mean_utilization,peak_utilization,saturated_s,flows\n";
   for (std::uint32_t c = 0; c < r.constraints.size(); ++c) {
     if (r.constraints[c].kind == ConstraintKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
-    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}\n", csv_cell(constraint_name(*in.topology, r.constraints[c])),
-                       r.constraints[c].capacity_bps, r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
+    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}\n", csv_cell(constraint_name(in.topology, r.constraints[c])),
+                       bps(r.constraints[c]), r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
                        to_seconds(r.stats[c].saturated), r.stats[c].flows);
   }
   return out;
 }
 
 std::string simulate_flows_csv(const SimulateReportInput& in) {
-  const SimulationResult& r = *in.result;
-  const Topology& t = *in.topology;
+  const SimulationResult& r = in.result;
+  const Topology& t = in.topology;
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,start_s,end_s,rate_gbps,reroutes,path\n";
   for (std::uint32_t i = 0; i < r.flows.size(); ++i) {
@@ -362,10 +365,10 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
 }
 
 std::string simulate_series_csv(const SimulateReportInput& in) {
-  const SimulationResult& r = *in.result;
+  const SimulationResult& r = in.result;
   std::string out = "link,bin_start_s,bin_end_s,utilization\n";
   for (const LinkSeries& s : r.series) {
-    const std::string name = csv_cell(constraint_name(*in.topology, r.constraints[s.constraint]));
+    const std::string name = csv_cell(constraint_name(in.topology, r.constraints[s.constraint]));
     for (std::size_t b = 0; b < s.utilization.size(); ++b) {
       out += fmt::format("{},{:.12f},{:.12f},{:.6f}\n", name, to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b))),
                          to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b + 1))), s.utilization[b]);

@@ -24,10 +24,12 @@
 
 namespace ct {
 
+// What a report shows: the result and the worker account of one run (by reference, owned by the
+// caller), the topology that names its links, and the title.
 struct SimulateReportInput {
-  const Topology* topology = nullptr;
-  const SimulationResult* result = nullptr;
-  const WorkerAccount* workers = nullptr;
+  const Topology& topology;
+  const SimulationResult& result;
+  const WorkerAccount& workers;
   std::string title;  // "lab-32: ring-1g"
   std::size_t top_links = 10;
 };

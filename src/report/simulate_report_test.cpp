@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/fixture_fabric.h"
 #include "sim/flow/flow_simulation.h"
 #include "support/fabric_fixtures.h"
 
@@ -31,26 +32,21 @@ class SimulateReportTest : public ::testing::Test {
     c.bytes = Bytes(64LL << 20);
     c.groups = {{0, 1, 2, 3}};
     scenario_.collectives.push_back(c);
-    SimulationFabric fabric;
-    fabric.topology = &topology_;
-    auto r = simulate_flows(fabric, scenario_);
+    auto r = simulate(fixtures::fixture_fabric(topology_), scenario_);
     ASSERT_TRUE(r.ok());
     result_ = std::move(r).value();
     workers_ = account_workers(result_);
-    in_.topology = &topology_;
-    in_.result = &result_;
-    in_.workers = &workers_;
-    in_.title = "test";
+    in_.emplace(SimulateReportInput{topology_, result_, workers_, "test"});
   }
   Topology topology_;
   Scenario scenario_;
   SimulationResult result_;
   WorkerAccount workers_;
-  SimulateReportInput in_;
+  std::optional<SimulateReportInput> in_;
 };
 
 TEST_F(SimulateReportTest, JsonCarriesNcclTestsBandwidths) {
-  const auto j = nlohmann::json::parse(simulate_json(in_));
+  const auto j = nlohmann::json::parse(simulate_json(*in_));
   const auto& op = j["operations"][0];
   EXPECT_NEAR(op["time_s"].get<double>(), kRingSeconds, 1e-15);
   EXPECT_NEAR(op["algbw_GBps"].get<double>(), 100.0 / 3, 1e-9);
@@ -65,15 +61,15 @@ TEST_F(SimulateReportTest, JsonCarriesNcclTestsBandwidths) {
 }
 
 TEST_F(SimulateReportTest, CsvHasOneRowPerFlowAndPerUsedLink) {
-  const std::string flows = simulate_flows_csv(in_);
+  const std::string flows = simulate_flows_csv(*in_);
   EXPECT_EQ(std::count(flows.begin(), flows.end(), '\n'), 1 + 24);  // header + 6 steps x 4 GPUs
-  const std::string links = simulate_links_csv(in_);
+  const std::string links = simulate_links_csv(*in_);
   EXPECT_EQ(std::count(links.begin(), links.end(), '\n'), 1 + 8);  // header + 4 NIC links x 2 directions
   EXPECT_NE(links.find("host0/nic0 -- p0/leaf/0 up,400000000000,"), std::string::npos);
 }
 
 TEST_F(SimulateReportTest, TextNamesTheOperationAndTheBottlenecks) {
-  const std::string text = simulate_text(in_);
+  const std::string text = simulate_text(*in_);
   EXPECT_NE(text.find("all-reduce ring"), std::string::npos);
   EXPECT_NE(text.find("50.00"), std::string::npos);  // busbw
   EXPECT_NE(text.find("Top bottleneck links"), std::string::npos);

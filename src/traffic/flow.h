@@ -39,6 +39,15 @@ inline std::uint16_t draw_roce_source_port(Rng& rng) {
   return static_cast<std::uint16_t>(kRoceSourcePortMin + rng.uniform(kRoceSourcePorts));
 }
 
+// The source port of queue pair `index` of one connection (the QPs that share both ends' addresses):
+// a keyed pseudo-random permutation of the 16,384 ports, a 4-round Feistel network on 14 bits (two
+// 7-bit halves; Luby and Rackoff, SIAM J. Computing 17(2), 1988) with round function
+// SplitMix64(key, round, half) (core/rng.h). A Feistel network is a bijection whatever its round
+// function, so indices below kRoceSourcePorts always get distinct ports: distinct QPs of a
+// connection never share a 5-tuple. Over keys, each index's port is uniform over the range.
+// PRECONDITION: index < kRoceSourcePorts.
+std::uint16_t roce_port_of(std::uint64_t key, std::uint32_t index);
+
 // Fresh source ports for every flow, drawn in flow order from Rng(seed, trial, kPortStream):
 // the same (seed, trial) gives the same ports on any thread.
 inline constexpr std::uint64_t kPortStream = 0x5043'5254;  // "PORT"

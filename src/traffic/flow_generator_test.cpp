@@ -83,3 +83,25 @@ TEST(FlowGenerator, RedrawIsAFunctionOfSeedAndTrial) {
 
 }  // namespace
 }  // namespace ct
+
+namespace ct {
+namespace {
+
+// roce_port_of is a permutation of the 16,384 RoCEv2 source ports for every key (a Feistel network
+// is a bijection whatever its round function), and different keys give different permutations.
+TEST(RocePortOf, IsAPermutationOfThePortRangeForEveryKey) {
+  for (const std::uint64_t key : {std::uint64_t{0}, std::uint64_t{1}, stream_of({7, 3, 1})}) {
+    std::vector<std::uint8_t> seen(kRoceSourcePorts, 0);
+    for (std::uint32_t i = 0; i < kRoceSourcePorts; ++i) {
+      const std::uint16_t port = roce_port_of(key, i);
+      ASSERT_GE(port, kRoceSourcePortMin);
+      ASSERT_EQ(seen[port - kRoceSourcePortMin]++, 0) << "key " << key << " index " << i;
+    }
+  }
+  int same = 0;
+  for (std::uint32_t i = 0; i < 64; ++i) same += roce_port_of(1, i) == roce_port_of(2, i) ? 1 : 0;
+  EXPECT_LT(same, 4);  // independent permutations agree on ~64 / 16,384 of 64 indices
+}
+
+}  // namespace
+}  // namespace ct

@@ -40,6 +40,24 @@ expect_error "$work/stderr" "$work/bad-scenario.yaml" 6 "scenario.transfers[0].w
 expect_error "$work/stderr" "$work/bad-scenario.yaml" 8 "scenario.faults[0].fraction"
 expect_clean_failure $rc "$work/stdout" 4 "$work/stderr"
 
+# The same rules from the flags, each diagnostic naming its flag (no YAML in between).
+"$binary" simulate "$spec" --collective all-reduce --bytes 12potatoes --iterations 0 --channels 65 \
+  --gpus host0/gpu0,host40/gpu0 --fail "p0/leaf/0 -- p0/spnie/0@1ms" --degrade "host0/nic0=1.5" \
+  -o "$work/out/report.txt" >"$work/stdout" 2>"$work/stderr"
+rc=$?
+for flag in --bytes --iterations --channels --gpus --fail --degrade; do
+  grep -q -F -- "command line: error: $flag: " "$work/stderr" || fail "no diagnostic naming $flag: $(cat "$work/stderr")"
+done
+grep -q -F "did you mean 'p0/spine/0'" "$work/stderr" || fail "--fail: no did-you-mean: $(cat "$work/stderr")"
+grep -q -F "host0..host31 with gpu0..gpu7" "$work/stderr" || fail "--gpus: fabric size not said: $(cat "$work/stderr")"
+expect_clean_failure $rc "$work/stdout" 6 "$work/stderr"
+"$binary" simulate "$spec" --collective all-reduce --algorithm halving-doubling --bytes 1MiB --gpus gpu0,gpu8,gpu16 \
+  >"$work/stdout" 2>"$work/stderr"
+rc=$?
+grep -q -F "command line: error: --collective: halving-doubling needs a power-of-two" "$work/stderr" ||
+  fail "halving-doubling over 3 GPUs: $(cat "$work/stderr")"
+expect_clean_failure $rc "$work/stdout" 1 "$work/stderr"
+
 printf 'src,dst,src_port,size\nhost0/nic0,host5/nic1,49152,1GiB\nhost1/nic0,nowhere,70000,zz\n' >"$work/bad-flows.csv"
 "$binary" hash "$spec" "$work/bad-flows.csv" -o "$work/out/hash.txt" >"$work/stdout" 2>"$work/stderr"
 rc=$?
@@ -72,5 +90,8 @@ expect_clean_failure $rc "$work/stdout" 1 "$work/stderr"
 for f in links.csv flows.csv report.txt; do [ -s "$work/out/$f" ] || fail "good scenario: $f missing or empty"; done
 printf 'src,dst,src_port\nhost0/nic0,host5/nic1,49152\n' >"$work/good-flows.csv"
 "$binary" hash "$spec" "$work/good-flows.csv" -o "$work/out/hash.txt" 2>"$work/stderr" || fail "good flows: $(cat "$work/stderr")"
+"$binary" simulate "$spec" --collective all-reduce --bytes 1MiB --gpus host0/gpu0,gpu8,16,host3/gpu0 \
+  -o "$work/out/list.txt" 2>"$work/stderr" || fail "GPU list: $(cat "$work/stderr")"
+grep -q "all-reduce ring  *1  *4 " "$work/out/list.txt" || fail "GPU list: not 4 GPUs: $(cat "$work/out/list.txt")"
 [ -s "$work/out/hash.txt" ] || fail "good flows: no output"
 echo "ok"

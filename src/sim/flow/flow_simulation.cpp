@@ -2,29 +2,25 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
-#include <set>
 
 #include <fmt/format.h>
 
-#include "core/rng.h"
 #include "routing/forwarding_state.h"
 #include "routing/load_balancing.h"
 #include "routing/path_walker.h"
 #include "routing/port_address.h"
-#include "routing/switch_hashes.h"
 #include "sim/flow/flow_engine.h"
-#include "traffic/collective.h"
-#include "traffic/flow.h"
+#include "traffic/scenario_checks.h"
+#include "workload/workload_compiler.h"
 
 namespace ct {
 namespace {
 
-constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
 constexpr double kSaturated = 0.999;  // a constraint this full counts as saturated
-constexpr std::uint64_t kMiceStream = 0x4D49'4345'0000;  // "MICE"
-constexpr std::size_t kSeriesLogLimit = 16'000'000;    // load changes kept for time series
+constexpr std::size_t kSeriesLogLimit = 16'000'000;  // load changes kept for time series
+// The barrier constraint's capacity: any positive figure, it carries zero-byte flows only.
+constexpr BitsPerSecond kBarrierCapacity{1'000'000'000'000};
 
 Scheme scheme_of(PathModel p) {
   switch (p) {
@@ -35,54 +31,53 @@ Scheme scheme_of(PathModel p) {
   return Scheme::kHash;
 }
 
-std::string gpu_name(const Topology& t, std::uint32_t gpu) {
-  const auto g = static_cast<std::uint32_t>(t.gpus_per_host);
-  return fmt::format("host{}/gpu{}", gpu / g, gpu % g);
-}
-
-// A flow waiting to be created: its record, its path when it is not routed by the fabric (NVLink,
-// switch tree), and what it waits for.
-struct Pending {
-  FlowRecord record;
-  bool routed = true;  // network flow: path from the path model
-  std::uint32_t path_begin = 0;
-  std::uint32_t path_size = 0;
-  std::uint32_t after_begin = 0;
-  std::uint32_t after_size = 0;
-  TimePs start{0};
-  TimePs delay{0};
-  std::uint32_t group = kNone;     // collective group and transfer whose flows this is one of
-  std::uint32_t transfer = kNone;
-};
-
-struct Span {
-  std::uint32_t first = kNone;  // first engine flow
-  std::uint32_t count = 0;
-};
-
-class Simulator {
+class Driver {
  public:
-  Simulator(const SimulationFabric& fabric, const Scenario& scenario, const SimulationOptions& options)
-      : t_(*fabric.topology),
-        fabric_(fabric),
+  Driver(const Fabric& fabric, const Scenario& scenario, const Workload& workload, const SimulationOptions& options)
+      : fabric_(fabric),
+        t_(fabric.topology()),
         s_(scenario),
+        w_(workload),
         o_(options),
-        hashes_(t_, fabric.ecmp),
-        scheme_(scheme_of(scenario.paths)) {
-    forwarding_ = std::make_unique<ForwardingState>(t_);
-    walker_ = std::make_unique<PathWalker>(*forwarding_, hashes_);
-    directed_.assign(2 * t_.link_count(), kNone);
+        scheme_(scheme_of(scenario.paths)),
+        walker_(&fabric.walker()),
+        addressable_(addressable(t_)) {
+    directed_.assign(2 * t_.link_count(), kNoIndex);
     routing_down_.assign(t_.link_count(), 0);
-    addressable_ = addressable(t_);
-    gpus_ = static_cast<std::uint32_t>(t_.host_count) * static_cast<std::uint32_t>(std::max(t_.gpus_per_host, 1));
+    const auto gpus = static_cast<std::size_t>(t_.host_count) * static_cast<std::size_t>(std::max(t_.gpus_per_host, 1));
+    nvlink_out_.assign(gpus, kNoIndex);
+    nvlink_in_.assign(gpus, kNoIndex);
+    if (const auto& nvlink = fabric.spec().node.nvlink_bytes_per_s) {
+      // The catalog's figure (bytes/s, both directions added) made a typed rate once, per direction.
+      nvlink_direction_ = BitsPerSecond(std::llround(*nvlink / 2 * 8));
+    }
   }
 
   Result<SimulationResult> run() {
-    if (auto problem = check(); !problem.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", problem};
+    result_.operations.reserve(w_.operations.size());
+    for (const WorkloadOperation& op : w_.operations) {
+      OperationResult o;
+      o.name = op.name;
+      o.kind = op.kind;
+      o.what = op.what;
+      o.phase = op.phase;
+      o.instances = op.instances;
+      o.ranks = op.ranks;
+      o.bus_factor = op.bus_factor;
+      o.bytes = op.bytes;
+      o.compute = op.compute;
+      o.iterations.resize(op.iterations);
+      o.steps = op.steps;
+      o.total_steps = op.total_steps;
+      o.flows_begin = op.records_begin;
+      o.flows_end = op.records_end;
+      result_.operations.push_back(std::move(o));
+    }
+    for (const WorkloadPhase& p : w_.phases) result_.phases.push_back({p.name, p.start, TimePs(-1), p.workers_begin, p.workers_end});
+    for (const WorkloadWorker& k : w_.workers) result_.workers.push_back({k.name, k.phase, k.compute});
+    result_.notes = w_.notes;
     schedule_faults();
-    for (std::size_t i = 0; i < s_.collectives.size(); ++i) add_collective(i);
-    add_transfers();
-    for (std::size_t i = 0; i < s_.mice.size(); ++i) add_mice(i);
+    for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
     observe();
     engine_.set_on_completion([this](FlowId) { ++done_; });
@@ -99,106 +94,9 @@ class Simulator {
   }
 
  private:
-  // ---- checks before building anything ----
-  std::string check() {
-    std::uint64_t flows = 0;
-    const std::uint64_t qps_default = std::max(1, fabric_.ecmp.qps_per_connection);
-    for (const CollectiveSpec& c : s_.collectives) {
-      for (const auto& group : c.groups) {
-        const CollectiveShape shape = shape_of(c, group);
-        const std::uint64_t qps = c.qps == 0 ? qps_default : c.qps;
-        flows += c.iterations * (shape.algorithm == CollectiveAlgorithm::kSharp
-                                     ? 4 * group.size() * shape.channels
-                                     : planned_transfers(shape) * qps);
-      }
-      if (needs_nvlink(c) && !fabric_.nvlink_bytes_per_s) {
-        return fmt::format("collective '{}' moves data between GPUs of one host, but the catalog gives no NVLink "
-                           "bandwidth for this node model",
-                           c.name);
-      }
-    }
-    for (const TransferSpec& t : s_.transfers) {
-      flows += std::uint64_t{std::max<std::uint32_t>(t.channels, 1)} * (t.qps == 0 ? qps_default : t.qps) *
-               (t.src.is_port ? 1 : std::max(t_.planes, 1));
-      if (!t.src.is_port && host_of(t.src.gpu) == host_of(t.dst.gpu) && !fabric_.nvlink_bytes_per_s) {
-        return fmt::format("transfer '{}' is between GPUs of one host, but the catalog gives no NVLink bandwidth", t.name);
-      }
-    }
-    for (const MiceSpec& m : s_.mice) flows += m.count;
-    if (flows > o_.max_flows) {
-      return fmt::format("the scenario needs about {} flows, more than the limit of {}; simulate fewer steps "
-                         "(collectives[].steps), fewer iterations or fewer GPUs",
-                         flows, o_.max_flows);
-    }
-    return {};
-  }
-
-  bool needs_nvlink(const CollectiveSpec& c) const {
-    if (c.algorithm == CollectiveAlgorithm::kSharp) return false;
-    for (const auto& group : c.groups) {
-      std::set<std::uint32_t> hosts;
-      for (const std::uint32_t g : group) {
-        if (!hosts.insert(host_of(g)).second) return true;
-      }
-    }
-    return false;
-  }
-
-  [[nodiscard]] std::uint32_t host_of(std::uint32_t gpu) const { return gpu / static_cast<std::uint32_t>(t_.gpus_per_host); }
-  [[nodiscard]] int rail_of(std::uint32_t gpu) const {
-    return static_cast<int>(gpu % static_cast<std::uint32_t>(t_.gpus_per_host)) * t_.ports_per_host / t_.gpus_per_host;
-  }
-  [[nodiscard]] VertexId port_of(std::uint32_t gpu, int plane) const {
-    return t_.port_of(HostId(host_of(gpu)), rail_of(gpu), plane);
-  }
-
-  // The plane of channel c: channels cycle through a node's GPUs (and so its rails) first, then
-  // move to the next plane, so that planes x rails channels use every NIC port once. `period`:
-  // the most GPUs of the group on one host (the ring's rotation period).
-  [[nodiscard]] int plane_of_channel(std::uint32_t c, std::uint32_t period) const {
-    return static_cast<int>((c / std::max<std::uint32_t>(period, 1)) % static_cast<std::uint32_t>(std::max(t_.planes, 1)));
-  }
-
-  // One channel per NIC port the group's GPUs own: planes x distinct rails.
-  [[nodiscard]] std::uint32_t default_channels(const std::vector<std::uint32_t>& group) const {
-    std::set<int> rails;
-    for (const std::uint32_t g : group) rails.insert(rail_of(g));
-    return static_cast<std::uint32_t>(std::max(t_.planes, 1)) * static_cast<std::uint32_t>(std::max<std::size_t>(rails.size(), 1));
-  }
-
-  // PXN: a GPU sends to another host through the NIC on the destination's rail; when that is not
-  // its own, the data first crosses NVLink to the GPU that owns it (NCCL's PXN, NCCL_PXN_DISABLE=0).
-  // Returns that GPU, or kNoGpu when the source's own rail is the destination's.
-  [[nodiscard]] std::uint32_t proxy_of(std::uint32_t src, std::uint32_t dst) const {
-    const int rail = rail_of(dst);
-    if (rail_of(src) == rail) return kNoGpu;
-    const auto g = static_cast<std::uint32_t>(t_.gpus_per_host);
-    const auto r = static_cast<std::uint32_t>(t_.ports_per_host);
-    const std::uint32_t local = (static_cast<std::uint32_t>(rail) * g + r - 1) / r;
-    return host_of(src) * g + local;
-  }
-
-  // The network part of a GPU-to-GPU flow between hosts: ports, proxy, on `plane`.
-  void network_ends(FlowRecord& r, std::uint32_t src, std::uint32_t dst, int plane) const {
-    r.src_port = t_.port_of(HostId(host_of(src)), rail_of(dst), plane);
-    r.dst_port = port_of(dst, plane);
-    r.via_gpu = proxy_of(src, dst);
-  }
-
-  CollectiveShape shape_of(const CollectiveSpec& c, const std::vector<std::uint32_t>& group) const {
-    CollectiveShape shape;
-    shape.kind = c.kind;
-    shape.algorithm = c.algorithm;
-    shape.bytes = c.bytes;
-    shape.channels = c.channels == 0 ? default_channels(group) : c.channels;
-    shape.steps_limit = c.steps;
-    for (const std::uint32_t g : group) shape.node_of_rank.push_back(host_of(g));
-    return shape;
-  }
-
-  // ---- constraints ----
+  // ---- constraints, created on first use ----
   std::uint32_t add_constraint(const ConstraintInfo& info, TimePs latency) {
-    engine_.add_constraint(BitsPerSecond(std::llround(info.capacity_bps)), latency);
+    engine_.add_constraint(info.capacity, latency);
     result_.constraints.push_back(info);
     result_.stats.emplace_back();
     last_change_.push_back(TimePs(0));
@@ -209,38 +107,48 @@ class Simulator {
 
   std::uint32_t directed(std::uint32_t directed_link) {
     std::uint32_t& slot = directed_[directed_link];
-    if (slot == kNone) {
+    if (slot == kNoIndex) {
       const LinkId l(directed_link / 2);
       ConstraintInfo info;
       info.kind = directed_link % 2 == 0 ? ConstraintKind::kLinkUp : ConstraintKind::kLinkDown;
       info.link = l;
-      info.capacity_bps = static_cast<double>(t_.capacity[l.value()].value());
+      info.capacity = t_.capacity[l.value()];
       slot = add_constraint(info, t_.latency[l.value()]);
     }
     return slot;
   }
 
   std::uint32_t nvlink(std::uint32_t gpu, bool out) {
-    auto& table = out ? nvlink_out_ : nvlink_in_;
-    if (table.empty()) table.assign(gpus_, kNone);
-    if (table[gpu] == kNone) {
+    std::uint32_t& slot = (out ? nvlink_out_ : nvlink_in_)[gpu];
+    if (slot == kNoIndex) {
       ConstraintInfo info;
       info.kind = out ? ConstraintKind::kNvlinkOut : ConstraintKind::kNvlinkIn;
       info.gpu = gpu;
-      info.capacity_bps = *fabric_.nvlink_bytes_per_s / 2 * 8;
-      table[gpu] = add_constraint(info, TimePs(0));
+      info.capacity = nvlink_direction_;
+      slot = add_constraint(info, TimePs(0));
     }
-    return table[gpu];
+    return slot;
   }
 
   std::uint32_t barrier() {
-    if (barrier_ == kNone) {
+    if (barrier_ == kNoIndex) {
       ConstraintInfo info;
       info.kind = ConstraintKind::kBarrier;
-      info.capacity_bps = 1e12;
+      info.capacity = kBarrierCapacity;
       barrier_ = add_constraint(info, TimePs(0));
     }
     return barrier_;
+  }
+
+  std::uint32_t constraint(const Hop& h) {
+    switch (h.kind) {
+      case ConstraintKind::kLinkUp: return directed(directed_link(LinkId(h.index), true));
+      case ConstraintKind::kLinkDown: return directed(directed_link(LinkId(h.index), false));
+      case ConstraintKind::kNvlinkOut: return nvlink(h.index, true);
+      case ConstraintKind::kNvlinkIn: return nvlink(h.index, false);
+      case ConstraintKind::kBarrier: return barrier();
+    }
+    return barrier();
   }
 
   // ---- faults ----
@@ -264,24 +172,26 @@ class Simulator {
     for (std::uint32_t l = 0; l < routing_down_.size(); ++l) {
       if (routing_down_[l] != 0) down.push_back(LinkId(l));
     }
-    walker_.reset();
-    forwarding_ = std::make_unique<ForwardingState>(t_, down);
-    walker_ = std::make_unique<PathWalker>(*forwarding_, hashes_);
+    converged_walker_.reset();
+    converged_forwarding_ = std::make_unique<ForwardingState>(t_, down);
+    converged_walker_ = std::make_unique<PathWalker>(*converged_forwarding_, fabric_.hashes());
+    walker_ = converged_walker_.get();
     std::vector<std::uint32_t> moving;
     std::vector<RouteRequest> requests;
     for (std::uint32_t r = 0; r < result_.flows.size(); ++r) {
       const FlowRecord& rec = result_.flows[r];
       if (!rec.src_port.valid() || engine_.state(FlowId(flow_of_record_[r])) == FlowState::kDone) continue;
       moving.push_back(r);
-      requests.push_back({rec.src_port, rec.dst_port, key_of(rec), 1});
+      requests.push_back({rec.src_port, rec.dst_port, key_of(rec.src_port, rec.dst_port, rec.src_udp_port), 1});
     }
     const FlowRoutes routes = route_flows(scheme_, *walker_, requests, {1, s_.seed, 0});
     std::vector<ConstraintId> path;
     std::vector<double> fractions;
     for (std::uint32_t k = 0; k < moving.size(); ++k) {
       if (routes.reached[k] == 0) continue;
-      constraints_of(routes, k, path, fractions, result_.flows[moving[k]]);
-      const FlowId flow(flow_of_record_[moving[k]]);
+      const std::uint32_t workload_flow = flow_of_record_[moving[k]];
+      routed_path(routes, k, workload_flow, path, fractions);
+      const FlowId flow(workload_flow);
       const auto now_path = engine_.path(flow);
       const auto now_fractions = engine_.fractions(flow);
       if (std::equal(path.begin(), path.end(), now_path.begin(), now_path.end()) &&
@@ -295,28 +205,23 @@ class Simulator {
   }
 
   // ---- flows ----
-  [[nodiscard]] FlowKey key_of(const FlowRecord& r) const {
+  [[nodiscard]] FlowKey key_of(VertexId src, VertexId dst, std::uint16_t src_udp_port) const {
     FlowKey k;
-    k.src_ip = addressable_ ? port_address(t_, r.src_port) : r.src_port.value();
-    k.dst_ip = addressable_ ? port_address(t_, r.dst_port) : r.dst_port.value();
-    k.src_port = r.src_udp_port;
+    k.src_ip = addressable_ ? port_address(t_, src) : src.value();
+    k.dst_ip = addressable_ ? port_address(t_, dst) : dst.value();
+    k.src_port = src_udp_port;
     return k;
   }
 
-  // The engine path of a routed flow: its PXN NVLink hop (if any), then its network hops.
-  void constraints_of(const FlowRoutes& routes, std::size_t sub, std::vector<ConstraintId>& path,
-                      std::vector<double>& fractions, const FlowRecord& r) {
+  // The engine path of a routed flow: its fixed hops (the PXN NVLink hop, if any), then its
+  // network hops from `routes`.
+  void routed_path(const FlowRoutes& routes, std::size_t sub, std::uint32_t flow, std::vector<ConstraintId>& path,
+                   std::vector<double>& fractions) {
     path.clear();
     fractions.clear();
-    if (r.via_gpu != kNoGpu && !fabric_.nvlink_bytes_per_s && !pxn_noted_) {
-      pxn_noted_ = true;
-      result_.notes.push_back("PXN hops (NVLink to the GPU on the destination's rail) are left out: the catalog "
-                              "gives no NVLink bandwidth for this node model");
-    }
-    if (r.via_gpu != kNoGpu && fabric_.nvlink_bytes_per_s) {
-      path.push_back(ConstraintId(nvlink(r.src_gpu, true)));
-      path.push_back(ConstraintId(nvlink(r.via_gpu, false)));
-      fractions.assign(2, 1.0);
+    for (const Hop& h : w_.hops_of(flow)) {
+      path.push_back(ConstraintId(constraint(h)));
+      fractions.push_back(1.0);
     }
     const auto links = routes.links(sub);
     const auto fraction = routes.fractions(sub);
@@ -326,411 +231,68 @@ class Simulator {
     }
   }
 
-  Pending& pend(FlowRecord record, TimePs start) {
-    Pending p;
-    p.record = record;
-    p.start = start;
-    p.after_begin = static_cast<std::uint32_t>(after_pool_.size());
-    p.path_begin = static_cast<std::uint32_t>(path_pool_.size());
-    pending_.push_back(p);
-    return pending_.back();
-  }
-  void pend_after(Pending& p, Span span) {
-    for (std::uint32_t k = 0; k < span.count; ++k) after_pool_.push_back(FlowId(span.first + k));
-    p.after_size += span.count;
-  }
-  void pend_path(Pending& p, std::uint32_t constraint) {
-    p.routed = false;
-    path_pool_.push_back(ConstraintId(constraint));
-    ++p.path_size;
-  }
-
-  // Routes the pending network flows as one batch and creates every pending flow, in order.
-  void flush() {
+  // Creates the flows [first, end) of one route batch: the fixed paths first (in flow order), then
+  // the network flows routed together.
+  void add_batch(std::uint32_t first, std::uint32_t end) {
+    std::vector<std::vector<ConstraintId>> fixed(end - first);
     std::vector<RouteRequest> requests;
-    for (const Pending& p : pending_) {
-      if (p.routed) requests.push_back({p.record.src_port, p.record.dst_port, key_of(p.record), 1});
+    for (std::uint32_t f = first; f < end; ++f) {
+      const WorkloadFlow& wf = w_.flows[f];
+      if (wf.routed) {
+        requests.push_back({wf.src_port, wf.dst_port, key_of(wf.src_port, wf.dst_port, wf.src_udp_port), 1});
+        continue;
+      }
+      for (const Hop& h : w_.hops_of(f)) fixed[f - first].push_back(ConstraintId(constraint(h)));
     }
     const FlowRoutes routes = route_flows(scheme_, *walker_, requests, {1, s_.seed, 0});
     std::vector<ConstraintId> path;
     std::vector<double> fractions;
+    std::vector<FlowId> after;
     std::size_t routed = 0;
-    for (Pending& p : pending_) {
+    for (std::uint32_t f = first; f < end; ++f) {
+      const WorkloadFlow& wf = w_.flows[f];
       FlowRequest request;
-      if (p.routed) {
+      if (wf.routed) {
         if (routes.reached[routed] == 0 && error_.empty()) {
-          error_ = fmt::format("no path from {} to {} on the healthy fabric", t_.vertex_name(p.record.src_port),
-                               t_.vertex_name(p.record.dst_port));
+          error_ = fmt::format("no path from {} to {} on the healthy fabric", t_.vertex_name(wf.src_port),
+                               t_.vertex_name(wf.dst_port));
         }
-        constraints_of(routes, routed++, path, fractions, p.record);
-        if (path.empty()) path.push_back(ConstraintId(directed(directed_link(LinkId(p.record.src_port.value()), true))));
+        routed_path(routes, routed++, f, path, fractions);
+        if (path.empty()) path.push_back(ConstraintId(directed(directed_link(LinkId(wf.src_port.value()), true))));
         fractions.resize(path.size(), 1.0);
         request.path = path;
         request.fraction = fractions;
       } else {
-        request.path = std::span<const ConstraintId>(path_pool_.data() + p.path_begin, p.path_size);
+        request.path = fixed[f - first];
       }
-      request.size = p.record.bytes;
-      request.weight = p.record.weight;
-      request.start = p.start;
-      request.after = std::span<const FlowId>(after_pool_.data() + p.after_begin, p.after_size);
-      request.delay = p.delay;
-      const FlowId f = engine_.add_flow(request);
-      flow_of_record_.push_back(f.value());
-      result_.flows.push_back(p.record);
-      if (p.group != kNone) {
-        Span& span = current_[p.group][p.transfer];
-        if (span.first == kNone) span.first = f.value();
-        ++span.count;
-      }
-    }
-    pending_.clear();
-    path_pool_.clear();
-    after_pool_.clear();
-  }
-
-  // A zero-byte flow on the barrier constraint that completes when all of `flows` have.
-  Span add_barrier(std::uint32_t first, std::uint32_t end) {
-    std::vector<FlowId> after;
-    for (std::uint32_t f = first; f < end; ++f) after.push_back(FlowId(f));
-    const ConstraintId path[] = {ConstraintId(barrier())};
-    FlowRequest request;
-    request.path = path;
-    request.after = after;
-    const FlowId f = engine_.add_flow(request);
-    return {f.value(), 1};
-  }
-
-  std::uint32_t next_flow_id() const { return static_cast<std::uint32_t>(engine_.flow_count()); }
-
-  // ---- collectives ----
-  void add_collective(std::size_t ci) {
-    const CollectiveSpec& c = s_.collectives[ci];
-    const auto op = static_cast<std::uint32_t>(result_.operations.size());
-    OperationResult o;
-    o.name = c.name;
-    o.kind = OperationKind::kCollective;
-    o.what = fmt::format("{} {}", collective_kind_name(c.kind), algorithm_name(c.algorithm));
-    o.instances = static_cast<std::uint32_t>(c.groups.size());
-    o.ranks = static_cast<std::uint32_t>(c.groups.front().size());
-    o.bus_factor = bus_factor(c.kind, o.ranks);
-    o.bytes = c.bytes;
-    o.compute = c.compute;
-    o.iterations.resize(c.iterations);
-    o.flows_begin = static_cast<std::uint32_t>(result_.flows.size());
-    // One worker per GPU, in group order.
-    PhaseResult phase;
-    phase.name = c.name;
-    phase.start = c.start;
-    phase.workers_begin = static_cast<std::uint32_t>(result_.workers.size());
-    std::vector<std::uint32_t> worker_of(gpus_, kNone);
-    for (const auto& group : c.groups) {
-      for (const std::uint32_t g : group) {
-        worker_of[g] = static_cast<std::uint32_t>(result_.workers.size());
-        result_.workers.push_back({gpu_name(t_, g), static_cast<std::uint32_t>(result_.phases.size()),
-                                   TimePs(c.compute.value() * c.iterations)});
-      }
-    }
-    phase.workers_end = static_cast<std::uint32_t>(result_.workers.size());
-    o.phase = static_cast<std::uint32_t>(result_.phases.size());
-    result_.phases.push_back(phase);
-    result_.operations.push_back(o);
-
-    std::vector<CollectivePlan> plans;
-    std::vector<CollectiveShape> shapes;
-    per_node_.clear();
-    for (const auto& group : c.groups) {
-      std::map<std::uint32_t, std::uint32_t> count;
-      std::uint32_t most = 1;
-      for (const std::uint32_t gpu : group) most = std::max(most, ++count[host_of(gpu)]);
-      per_node_.push_back(most);
-      shapes.push_back(shape_of(c, group));
-      plans.push_back(plan_collective(shapes.back()));
-    }
-    const std::uint32_t qps = c.qps == 0 ? static_cast<std::uint32_t>(std::max(1, fabric_.ecmp.qps_per_connection)) : c.qps;
-    std::vector<std::vector<Span>> previous(c.groups.size());
-    Span barrier_span;
-    for (std::uint32_t it = 0; it < c.iterations; ++it) {
-      const std::uint32_t iteration_first = next_flow_id();
-      current_.assign(c.groups.size(), {});
-      for (std::size_t g = 0; g < c.groups.size(); ++g) current_[g].assign(plans[g].transfers.size(), Span{});
-      if (plans.front().in_network) {
-        for (std::size_t g = 0; g < c.groups.size(); ++g) add_sharp(c, op, it, g, shapes[g], barrier_span, worker_of);
-        flush();
-        barrier_span = add_barrier(iteration_first, next_flow_id());
-        continue;
-      }
-      std::vector<std::size_t> cursor(c.groups.size(), 0);
-      const std::uint32_t steps = plans.front().steps;
-      for (std::uint32_t step = 0; step < steps; ++step) {
-        for (std::size_t g = 0; g < c.groups.size(); ++g) {
-          const CollectivePlan& plan = plans[g];
-          for (; cursor[g] < plan.transfers.size() && plan.transfers[cursor[g]].step == step; ++cursor[g]) {
-            add_transfer_flows(c, op, it, g, plan, static_cast<std::uint32_t>(cursor[g]), qps, previous[g], worker_of);
-          }
-        }
-        flush();
-      }
-      previous = std::move(current_);
-    }
-    result_.operations[op].flows_end = static_cast<std::uint32_t>(result_.flows.size());
-    result_.operations[op].total_steps = total_steps(shapes.front());
-    result_.operations[op].steps = plans.front().steps;
-    if (c.steps != 0 && c.steps < total_steps(shapes.front())) {
-      result_.notes.push_back(fmt::format("{}: only the first {} of {} steps simulated (steps: {}); its time is "
-                                          "that of those steps, not of the whole collective",
-                                          c.name, c.steps, total_steps(shapes.front()), c.steps));
-    }
-  }
-
-  void add_transfer_flows(const CollectiveSpec& c, std::uint32_t op, std::uint32_t it, std::size_t g,
-                          const CollectivePlan& plan, std::uint32_t t, std::uint32_t qps,
-                          const std::vector<Span>& previous, const std::vector<std::uint32_t>& worker_of) {
-    const CollectiveTransfer& x = plan.transfers[t];
-    const std::uint32_t src = c.groups[g][x.src];
-    const std::uint32_t dst = c.groups[g][x.dst];
-    FlowRecord r;
-    r.operation = op;
-    r.weight = c.weight;
-    r.instance = static_cast<std::uint32_t>(g);
-    r.iteration = it;
-    r.step = x.step;
-    r.channel = x.channel;
-    r.worker = worker_of[src];
-    r.src_gpu = src;
-    r.dst_gpu = dst;
-    const bool first_of_iteration = plan.after(t).empty();
-    const TimePs start = it == 0 && first_of_iteration ? c.start + c.compute : c.start;
-    auto wire = [&](Pending& p) {
-      p.group = static_cast<std::uint32_t>(g);
-      p.transfer = t;
-      for (const std::uint32_t d : plan.after(t)) pend_after(p, current_[g][d]);
-      if (it > 0 && first_of_iteration) {
-        for (const std::uint32_t rank : {x.src, x.dst}) {
-          for (const std::uint32_t d : plan.final_transfers(rank)) pend_after(p, previous[d]);
-        }
-        p.delay = c.compute;
-      }
-    };
-    if (host_of(src) == host_of(dst)) {
-      r.bytes = x.bytes;
-      Pending& p = pend(r, start);
-      pend_path(p, nvlink(src, true));
-      pend_path(p, nvlink(dst, false));
-      wire(p);
-      return;
-    }
-    network_ends(r, src, dst, plane_of_channel(x.channel, per_node_[g]));
-    for (std::uint32_t q = 0; q < qps; ++q) {
-      r.qp = q;
-      r.bytes = split_part(x.bytes, qps, q);
-      r.src_udp_port = connection_port(op, src, dst, x.channel, q);
-      wire(pend(r, start));
-    }
-  }
-
-  // The UDP source port of one connection's QP: fixed for the run, as an established QP's is.
-  [[nodiscard]] std::uint16_t connection_port(std::uint32_t op, std::uint64_t src, std::uint64_t dst,
-                                              std::uint32_t channel, std::uint32_t qp) const {
-    Rng rng(s_.seed, op, ((src * gpus_ + dst) * 64 + channel) * 64 + qp);
-    return draw_roce_source_port(rng);
-  }
-
-  // The first live up-link of a switch (lowest LinkId), or invalid.
-  [[nodiscard]] LinkId first_up(VertexId v) const {
-    for (const Adjacency& a : t_.neighbors(v)) {
-      if (t_.tier[a.neighbor.value()] > t_.tier[v.value()] && routing_down_[a.link.value()] == 0) return a.link;
-    }
-    return LinkId::invalid();
-  }
-
-  void add_sharp(const CollectiveSpec& c, std::uint32_t op, std::uint32_t it, std::size_t g, const CollectiveShape& shape,
-                 Span barrier_span, const std::vector<std::uint32_t>& worker_of) {
-    const TimePs start = it == 0 ? c.start + c.compute : c.start;
-    for (std::uint32_t ch = 0; ch < shape.channels; ++ch) {
-      const int plane = plane_of_channel(ch, per_node_[g]);
-      const Bytes bytes = split_part(c.bytes, shape.channels, ch);
-      // Climb from every member's leaf by first up-links until the climbs meet.
-      std::vector<std::vector<LinkId>> climbs;
-      std::set<std::uint32_t> leaves;
-      for (const std::uint32_t gpu : c.groups[g]) leaves.insert(forwarding_->leaf_of(port_of(gpu, plane)).value());
-      for (const std::uint32_t leaf : leaves) {
-        std::vector<LinkId> climb;
-        for (VertexId v(leaf); true;) {
-          const LinkId up = first_up(v);
-          if (!up.valid()) break;
-          climb.push_back(up);
-          v = t_.other_end(up, v);
-        }
-        climbs.push_back(std::move(climb));
-      }
-      std::set<std::uint32_t> edges;
-      if (leaves.size() > 1) {
-        std::size_t meet = 0;  // climbs meet above `meet` links
-        auto top = [&](const std::vector<LinkId>& climb, std::size_t k) {
-          return k == 0 ? VertexId::invalid() : t_.link_b[climb[k - 1].value()];
-        };
-        for (meet = 1; meet <= climbs.front().size(); ++meet) {
-          bool same = true;
-          for (const auto& climb : climbs) same = same && climb.size() >= meet && top(climb, meet) == top(climbs.front(), meet);
-          if (same) break;
-        }
-        for (const auto& climb : climbs) {
-          for (std::size_t k = 0; k < meet && k < climb.size(); ++k) edges.insert(climb[k].value());
-        }
-      }
+      after.clear();
+      for (const std::uint32_t a : w_.after_of(f)) after.push_back(FlowId(a));
+      request.size = wf.bytes;
+      request.weight = wf.weight;
+      request.start = wf.start;
+      request.after = after;
+      request.delay = wf.delay;
+      const FlowId id = engine_.add_flow(request);
+      if (wf.internal) continue;
+      flow_of_record_.push_back(id.value());
       FlowRecord r;
-      r.operation = op;
-      r.weight = c.weight;
-      r.instance = static_cast<std::uint32_t>(g);
-      r.iteration = it;
-      r.channel = ch;
-      r.bytes = bytes;
-      auto add = [&](std::uint32_t constraint, std::uint32_t worker, std::uint32_t gpu) {
-        r.worker = worker;
-        r.src_gpu = gpu;
-        Pending& p = pend(r, start);
-        pend_path(p, constraint);
-        if (it > 0) {
-          pend_after(p, barrier_span);
-          p.delay = c.compute;
-        }
-      };
-      for (const std::uint32_t gpu : c.groups[g]) {
-        const LinkId nic(port_of(gpu, plane).value());
-        add(directed(directed_link(nic, true)), worker_of[gpu], gpu);
-        add(directed(directed_link(nic, false)), kNone, kNoGpu);
-      }
-      for (const std::uint32_t l : edges) {
-        add(directed(directed_link(LinkId(l), true)), kNone, kNoGpu);
-        add(directed(directed_link(LinkId(l), false)), kNone, kNoGpu);
-      }
+      r.operation = wf.operation;
+      r.instance = wf.instance;
+      r.iteration = wf.iteration;
+      r.step = wf.step;
+      r.channel = wf.channel;
+      r.qp = wf.qp;
+      r.worker = wf.worker;
+      r.src_gpu = wf.src_gpu;
+      r.dst_gpu = wf.dst_gpu;
+      r.via_gpu = wf.via_gpu;
+      r.src_port = wf.src_port;
+      r.dst_port = wf.dst_port;
+      r.src_udp_port = wf.src_udp_port;
+      r.bytes = wf.bytes;
+      r.weight = wf.weight;
+      result_.flows.push_back(r);
     }
-  }
-
-  // ---- point-to-point transfers ----
-  void add_transfers() {
-    if (s_.transfers.empty()) return;
-    const std::uint32_t qps_default = static_cast<std::uint32_t>(std::max(1, fabric_.ecmp.qps_per_connection));
-    const auto planes = static_cast<std::uint32_t>(std::max(t_.planes, 1));
-    std::map<std::string, std::uint32_t> phase_of_group;
-    std::vector<std::map<std::string, std::uint32_t>> worker_in_phase;
-    // Phases first (groups in order of first appearance) with their workers (distinct senders).
-    std::vector<std::string> groups;
-    const auto first_phase = static_cast<std::uint32_t>(result_.phases.size());
-    for (const TransferSpec& t : s_.transfers) {
-      if (phase_of_group.emplace(t.group, 0).second) groups.push_back(t.group);
-    }
-    for (const std::string& name : groups) {
-      PhaseResult phase;
-      phase.name = name;
-      phase.workers_begin = static_cast<std::uint32_t>(result_.workers.size());
-      const auto index = static_cast<std::uint32_t>(result_.phases.size());
-      std::map<std::string, std::uint32_t> workers;
-      for (const TransferSpec& t : s_.transfers) {
-        const std::string worker = t.src.is_port ? t_.vertex_name(t.src.port) : gpu_name(t_, t.src.gpu);
-        if (t.group != name || workers.count(worker) != 0) continue;
-        workers.emplace(worker, static_cast<std::uint32_t>(result_.workers.size()));
-        result_.workers.push_back({worker, index, TimePs(0)});
-      }
-      phase.workers_end = static_cast<std::uint32_t>(result_.workers.size());
-      phase_of_group[name] = index;
-      worker_in_phase.push_back(std::move(workers));
-      result_.phases.push_back(phase);
-    }
-    for (std::uint32_t i = 0; i < s_.transfers.size(); ++i) {
-      const TransferSpec& t = s_.transfers[i];
-      const std::uint32_t phase = phase_of_group[t.group];
-      const auto op = static_cast<std::uint32_t>(result_.operations.size());
-      OperationResult o;
-      o.name = t.name;
-      o.kind = OperationKind::kTransfer;
-      o.what = fmt::format("transfer {} -> {}", t.src.name, t.dst.name);
-      o.phase = phase;
-      o.ranks = 2;
-      o.bytes = t.bytes;
-      o.iterations.resize(1);
-      o.flows_begin = static_cast<std::uint32_t>(result_.flows.size()) + static_cast<std::uint32_t>(pending_.size());
-      FlowRecord r;
-      r.operation = op;
-      r.weight = t.weight;
-      r.worker = worker_in_phase[phase - first_phase].at(t.src.is_port ? t_.vertex_name(t.src.port)
-                                                                         : gpu_name(t_, t.src.gpu));
-      const std::uint32_t qps = t.qps == 0 ? qps_default : t.qps;
-      if (t.src.is_port) {
-        r.src_port = t.src.port;
-        r.dst_port = t.dst.port;
-        for (std::uint32_t q = 0; q < qps; ++q) {
-          r.qp = q;
-          r.bytes = split_part(t.bytes, qps, q);
-          r.src_udp_port = connection_port(op, t.src.port.value(), t.dst.port.value(), 0, q);
-          pend(r, t.start);
-        }
-      } else if (host_of(t.src.gpu) == host_of(t.dst.gpu)) {
-        r.src_gpu = t.src.gpu;
-        r.dst_gpu = t.dst.gpu;
-        r.bytes = t.bytes;
-        Pending& p = pend(r, t.start);
-        pend_path(p, nvlink(t.src.gpu, true));
-        pend_path(p, nvlink(t.dst.gpu, false));
-      } else {
-        r.src_gpu = t.src.gpu;
-        r.dst_gpu = t.dst.gpu;
-        const std::uint32_t channels = t.channels == 0 ? planes : t.channels;
-        for (std::uint32_t ch = 0; ch < channels; ++ch) {
-          r.channel = ch;
-          network_ends(r, t.src.gpu, t.dst.gpu, static_cast<int>(ch % planes));
-          const Bytes part = split_part(t.bytes, channels, ch);
-          for (std::uint32_t q = 0; q < qps; ++q) {
-            r.qp = q;
-            r.bytes = split_part(part, qps, q);
-            r.src_udp_port = connection_port(op, t.src.gpu, t.dst.gpu, ch, q);
-            pend(r, t.start);
-          }
-        }
-      }
-      o.flows_end = static_cast<std::uint32_t>(result_.flows.size()) + static_cast<std::uint32_t>(pending_.size());
-      result_.operations.push_back(o);
-    }
-    flush();
-  }
-
-  // ---- mice ----
-  void add_mice(std::size_t mi) {
-    const MiceSpec& m = s_.mice[mi];
-    Rng rng(s_.seed, 0, kMiceStream + mi);
-    const auto op = static_cast<std::uint32_t>(result_.operations.size());
-    OperationResult o;
-    o.name = m.name;
-    o.kind = OperationKind::kMice;
-    o.what = fmt::format("mice {} x {} B", m.count, m.bytes.value());
-    o.phase = kNone;
-    o.bytes = m.bytes;
-    o.iterations.resize(1);
-    o.flows_begin = static_cast<std::uint32_t>(result_.flows.size());
-    const auto rails = static_cast<std::uint64_t>(t_.ports_per_host);
-    const auto planes = static_cast<std::uint64_t>(std::max(t_.planes, 1));
-    double at = 0;
-    for (std::uint32_t i = 0; i < m.count; ++i) {
-      const std::uint32_t src = m.hosts[rng.uniform(m.hosts.size())];
-      std::uint32_t dst = src;
-      while (dst == src) dst = m.hosts[rng.uniform(m.hosts.size())];
-      const auto plane = static_cast<int>(rng.uniform(planes));
-      FlowRecord r;
-      r.operation = op;
-      r.weight = m.weight;
-      r.instance = i;
-      r.worker = kNone;
-      r.src_port = t_.port_of(HostId(src), static_cast<int>(rng.uniform(rails)), plane);
-      r.dst_port = t_.port_of(HostId(dst), static_cast<int>(rng.uniform(rails)), plane);
-      r.src_udp_port = draw_roce_source_port(rng);
-      r.bytes = m.bytes;
-      if (m.arrivals_per_s > 0 && i > 0) at += rng.exponential(m.arrivals_per_s);
-      pend(r, m.start + TimePs(std::llround(at * 1e12)));
-    }
-    result_.operations.push_back(o);
-    flush();
-    result_.operations[op].flows_end = static_cast<std::uint32_t>(result_.flows.size());
   }
 
   // ---- statistics ----
@@ -834,7 +396,7 @@ class Simulator {
     const std::int64_t bins = std::max<std::uint32_t>(o_.series_bins, 1);
     const std::int64_t width = (result_.makespan.value() + bins - 1) / bins;
     result_.series_bin = TimePs(width);
-    std::vector<std::uint32_t> slot(result_.constraints.size(), kNone);
+    std::vector<std::uint32_t> slot(result_.constraints.size(), kNoIndex);
     for (std::uint32_t k = 0; k < order.size(); ++k) {
       slot[order[k]] = k;
       result_.series.push_back({order[k], std::vector<double>(static_cast<std::size_t>(bins), 0.0)});
@@ -844,7 +406,7 @@ class Simulator {
     // Integrates a piecewise-constant load over [from, to) into the bins.
     auto integrate = [&](std::uint32_t k, TimePs from, TimePs to) {
       if (load[k] == 0) return;
-      const double cap = result_.constraints[result_.series[k].constraint].capacity_bps;
+      const auto cap = static_cast<double>(result_.constraints[result_.series[k].constraint].capacity.value());
       for (std::int64_t t = from.value(); t < to.value();) {
         const std::int64_t bin = t / width;
         const std::int64_t end = std::min(to.value(), (bin + 1) * width);
@@ -855,7 +417,7 @@ class Simulator {
     };
     for (std::size_t e = 0; e < log_constraint_.size(); ++e) {
       const std::uint32_t k = slot[log_constraint_[e]];
-      if (k == kNone) continue;
+      if (k == kNoIndex) continue;
       integrate(k, since[k], log_time_[e]);
       since[k] = log_time_[e];
       load[k] = log_load_[e];
@@ -863,16 +425,17 @@ class Simulator {
     for (std::uint32_t k = 0; k < order.size(); ++k) integrate(k, since[k], result_.makespan);
   }
 
+  const Fabric& fabric_;
   const Topology& t_;
-  const SimulationFabric& fabric_;
   const Scenario& s_;
+  const Workload& w_;
   SimulationOptions o_;
-  SwitchHashes hashes_;
   Scheme scheme_;
-  std::unique_ptr<ForwardingState> forwarding_;
-  std::unique_ptr<PathWalker> walker_;
+  const PathWalker* walker_;  // the fabric's, until routing converges after a fault
+  std::unique_ptr<ForwardingState> converged_forwarding_;
+  std::unique_ptr<PathWalker> converged_walker_;
   bool addressable_ = false;
-  std::uint32_t gpus_ = 0;
+  BitsPerSecond nvlink_direction_{0};
   FlowEngine engine_;
   SimulationResult result_;
   std::string error_;
@@ -880,15 +443,9 @@ class Simulator {
   std::vector<std::uint32_t> directed_;  // directed link -> constraint
   std::vector<std::uint32_t> nvlink_out_;
   std::vector<std::uint32_t> nvlink_in_;
-  std::uint32_t barrier_ = kNone;
-  bool pxn_noted_ = false;
+  std::uint32_t barrier_ = kNoIndex;
   std::vector<std::uint8_t> routing_down_;  // links routing has converged around
 
-  std::vector<Pending> pending_;
-  std::vector<ConstraintId> path_pool_;
-  std::vector<FlowId> after_pool_;
-  std::vector<std::vector<Span>> current_;  // per group, per plan transfer: its engine flows
-  std::vector<std::uint32_t> per_node_;     // per group of the collective being built: most GPUs on a host
   std::vector<std::uint32_t> flow_of_record_;
   std::uint64_t done_ = 0;
 
@@ -902,10 +459,16 @@ class Simulator {
 
 }  // namespace
 
-Result<SimulationResult> simulate_flows(const SimulationFabric& fabric, const Scenario& scenario,
-                                        const SimulationOptions& options) {
-  Simulator simulator(fabric, scenario, options);
-  return simulator.run();
+Result<SimulationResult> run_workload(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
+                                      const SimulationOptions& options) {
+  return Driver(fabric, scenario, workload, options).run();
+}
+
+Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const SimulationOptions& options) {
+  if (Diagnostics problems = scenario_diagnostics(scenario, fabric.topology()); !problems.empty()) return problems;
+  auto workload = compile_workload(fabric, scenario, {options.max_flows});
+  if (!workload) return workload.errors();
+  return run_workload(fabric, scenario, workload.value(), options);
 }
 
 }  // namespace ct

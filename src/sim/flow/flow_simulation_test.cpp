@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "support/fabric_fixtures.h"
+#include "support/fixture_fabric.h"
 
 namespace ct {
 namespace {
@@ -33,11 +34,8 @@ CollectiveSpec collective(CollectiveKind kind, CollectiveAlgorithm algorithm, st
   return c;
 }
 
-SimulationResult simulate(const Topology& t, const Scenario& s, std::optional<double> nvlink = std::nullopt) {
-  SimulationFabric fabric;
-  fabric.topology = &t;
-  fabric.nvlink_bytes_per_s = nvlink;
-  auto r = simulate_flows(fabric, s);
+SimulationResult run(const Topology& t, const Scenario& s, std::optional<double> nvlink = std::nullopt) {
+  auto r = simulate(fixtures::fixture_fabric(t, nvlink), s);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_diagnostics(r.errors()));
   return r.ok() ? std::move(r).value() : SimulationResult{};
 }
@@ -57,7 +55,7 @@ TEST(FlowSimulation, RingAllReduceMatchesTheClosedForm) {
   const Topology t = fixture(2, 2, 4, nanoseconds(500));
   Scenario s;
   s.collectives.push_back(collective(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, kGiB, 8));
-  const SimulationResult r = simulate(t, s);
+  const SimulationResult r = run(t, s);
   ASSERT_EQ(r.operations.size(), 1U);
   EXPECT_TRUE(r.operations[0].complete);
   const TimePs took = duration(r.operations[0]);
@@ -75,7 +73,7 @@ TEST(FlowSimulation, SharpAllReduceApproachesSOverB) {
   const Topology t = fixture(2, 2, 4, nanoseconds(500));
   Scenario s;
   s.collectives.push_back(collective(CollectiveKind::kAllReduce, CollectiveAlgorithm::kSharp, kGiB, 8));
-  const SimulationResult r = simulate(t, s);
+  const SimulationResult r = run(t, s);
   const double s_over_b = kGiB * 8 / kB;
   EXPECT_NEAR(seconds(duration(r.operations[0])), s_over_b + 500e-9, 1e-11);
   EXPECT_NEAR(seconds(duration(r.operations[0])), s_over_b, 0.005 * s_over_b);
@@ -94,13 +92,13 @@ TEST(FlowSimulation, AllToAllOnAnOversubscribedTierIsBoundByTheTier) {
   Scenario s;
   s.collectives.push_back(collective(CollectiveKind::kAllToAll, CollectiveAlgorithm::kDirect, kGiB, 8));
   s.paths = PathModel::kSpray;
-  const SimulationResult sprayed = simulate(fixture(2, 2, 4), s);
+  const SimulationResult sprayed = run(fixture(2, 2, 4), s);
   EXPECT_NEAR(seconds(duration(sprayed.operations[0])), s_over_b, 1e-9);
   s.paths = PathModel::kEcmp;
-  const SimulationResult hashed = simulate(fixture(2, 2, 4), s);
+  const SimulationResult hashed = run(fixture(2, 2, 4), s);
   EXPECT_GE(seconds(duration(hashed.operations[0])), s_over_b * (1 - 1e-9));
   s.paths = PathModel::kSpray;
-  const SimulationResult nonblocking = simulate(fixture(2, 4, 4), s);
+  const SimulationResult nonblocking = run(fixture(2, 4, 4), s);
   EXPECT_NEAR(seconds(duration(nonblocking.operations[0])), 7.0 / 8 * s_over_b, 1e-9);
 }
 
@@ -117,7 +115,7 @@ TEST(FlowSimulation, LinkDownStallsUntilRoutingConvergesThenRehashes) {
   x.dst.gpu = 1;
   x.bytes = Bytes(kGiB);
   s.transfers.push_back(x);
-  const SimulationResult healthy = simulate(t, s);
+  const SimulationResult healthy = run(t, s);
   const TimePs alone = healthy.operations[0].iterations[0].end;
   EXPECT_EQ(alone, TimePs(21'474'836'480));
   // The flow's second hop is the leaf-spine link it hashed onto (up direction).
@@ -129,7 +127,7 @@ TEST(FlowSimulation, LinkDownStallsUntilRoutingConvergesThenRehashes) {
   down.at = TimePs(alone.value() / 4);
   down.convergence = TimePs(100'000'000);
   s.faults.push_back(down);
-  const SimulationResult failed = simulate(t, s);
+  const SimulationResult failed = run(t, s);
   EXPECT_EQ(failed.operations[0].iterations[0].end, alone + down.convergence);
   EXPECT_EQ(failed.flows[0].reroutes, 1U);
   EXPECT_EQ(failed.reroutes, 1U);
@@ -150,7 +148,7 @@ TEST(FlowSimulation, DegradedLinkHalvesTheRate) {
   slow.links = {LinkId(0)};
   slow.fraction = 0.5;
   s.faults.push_back(slow);
-  const SimulationResult r = simulate(t, s);
+  const SimulationResult r = run(t, s);
   EXPECT_EQ(r.operations[0].iterations[0].end, TimePs(2 * 21'474'836'480));
   EXPECT_EQ(r.reroutes, 0U);
 }
@@ -166,14 +164,12 @@ TEST(FlowSimulation, SameHostTransfersUseNvlink) {
   x.dst.gpu = 1;
   x.bytes = Bytes(1'000'000'000);
   s.transfers.push_back(x);
-  const SimulationResult r = simulate(t, s, 900e9);
+  const SimulationResult r = run(t, s, 900e9);
   EXPECT_NEAR(seconds(r.operations[0].iterations[0].end), 8e9 / 3.6e12, 1e-12);
   ASSERT_EQ(r.flows.size(), 1U);
   EXPECT_EQ(r.constraints[r.path_pool[r.flows[0].path_begin]].kind, ConstraintKind::kNvlinkOut);
   // Without an NVLink figure the scenario is refused.
-  SimulationFabric fabric;
-  fabric.topology = &t;
-  EXPECT_FALSE(simulate_flows(fabric, s).ok());
+  EXPECT_FALSE(simulate(fixtures::fixture_fabric(t), s).ok());
 }
 
 // PXN: host0/gpu0 sends 1 GiB to host1/gpu1 on a rail-optimized pair of hosts with 2 GPUs and
@@ -199,7 +195,7 @@ TEST(FlowSimulation, CrossRailTransfersGoThroughTheDestinationsRail) {
   x.dst.gpu = 3;
   x.bytes = Bytes(kGiB);
   s.transfers.push_back(x);
-  const SimulationResult r = simulate(t, s, 900e9);
+  const SimulationResult r = run(t, s, 900e9);
   ASSERT_EQ(r.flows.size(), 1U);
   const FlowRecord& f = r.flows[0];
   EXPECT_EQ(f.via_gpu, 1U);
@@ -229,7 +225,7 @@ TEST(FlowSimulation, IterationsAlternateComputeAndCollective) {
   c.iterations = 3;
   c.compute = TimePs(1'000'000'000);
   s.collectives.push_back(c);
-  const SimulationResult r = simulate(t, s);
+  const SimulationResult r = run(t, s);
   const OperationResult& op = r.operations[0];
   ASSERT_EQ(op.iterations.size(), 3U);
   const std::int64_t collective_ps = 6 * 335'544'320LL;
@@ -256,7 +252,7 @@ TEST(FlowSimulation, LinkStatisticsCountBitsAndPeaks) {
   slow.links = {LinkId(0)};
   slow.fraction = 0.5;
   s.faults.push_back(slow);
-  const SimulationResult r = simulate(t, s);
+  const SimulationResult r = run(t, s);
   const std::uint32_t nic_up = r.path_pool[r.flows[0].path_begin];
   EXPECT_NEAR(r.stats[nic_up].carried_bits, 8.0 * kGiB, 1.0);
   EXPECT_DOUBLE_EQ(r.stats[nic_up].peak_bps, 200e9);

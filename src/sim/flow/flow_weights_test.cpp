@@ -2,6 +2,7 @@
 // of its flows (sim/flow/flow_simulation.h, traffic/scenario.h).
 #include <gtest/gtest.h>
 
+#include "support/fixture_fabric.h"
 #include "sim/flow/flow_simulation.h"
 #include "support/fabric_fixtures.h"
 
@@ -33,9 +34,8 @@ TEST(FlowWeights, ThreeTimesTheWeightThreeTimesTheShare) {
   Scenario s;
   s.transfers.push_back(transfer("heavy", 0, 1, 3.0));
   s.transfers.push_back(transfer("light", 0, 2, 1.0));
-  SimulationFabric fabric;
-  fabric.topology = &t;
-  auto r = simulate_flows(fabric, s);
+  const Fabric fabric = fixtures::fixture_fabric(t);
+  auto r = simulate(fabric, s);
   ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
   const double heavy = to_seconds(r->operations[0].iterations[0].end);
   const double light = to_seconds(r->operations[1].iterations[0].end);
@@ -44,7 +44,7 @@ TEST(FlowWeights, ThreeTimesTheWeightThreeTimesTheShare) {
   EXPECT_DOUBLE_EQ(r->flows[0].weight, 3.0);
 
   s.transfers[0].weight = 1.0;
-  auto even = simulate_flows(fabric, s);
+  auto even = simulate(fabric, s);
   ASSERT_TRUE(even.ok());
   EXPECT_EQ(even->operations[0].iterations[0].end, even->operations[1].iterations[0].end);
   EXPECT_NEAR(to_seconds(even->operations[0].iterations[0].end), 8.0 * kGiB / 400e9 * 2, 1e-12);

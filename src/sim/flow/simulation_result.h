@@ -10,22 +10,17 @@
 
 #include "core/ids.h"
 #include "core/units.h"
+#include "workload/workload.h"
 
 namespace ct {
 
-inline constexpr std::uint32_t kNoGpu = 0xFFFF'FFFFU;
-
-enum class OperationKind : std::uint8_t { kCollective, kTransfer, kMice };
-
-// A constraint of the simulation: one direction of a cable, a GPU's NVLink egress or ingress, or the
-// internal barrier that separates iterations of an in-network collective (never a bottleneck).
-enum class ConstraintKind : std::uint8_t { kLinkUp, kLinkDown, kNvlinkOut, kNvlinkIn, kBarrier };
+// OperationKind, ConstraintKind and kNoGpu come with the workload (workload/workload.h).
 
 struct ConstraintInfo {
   ConstraintKind kind = ConstraintKind::kLinkUp;
   LinkId link;                // kLinkUp / kLinkDown
   std::uint32_t gpu = kNoGpu;  // kNvlinkOut / kNvlinkIn
-  double capacity_bps = 0;    // nominal
+  BitsPerSecond capacity{0};   // nominal
 };
 
 struct ConstraintStats {

@@ -1,0 +1,573 @@
+#include "workload/workload_compiler.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/rng.h"
+#include "routing/path_walker.h"
+#include "traffic/collective.h"
+#include "traffic/flow.h"
+
+namespace ct {
+namespace {
+
+// Tags of the tuples streams and connection keys are derived from (core/rng.h stream_of).
+constexpr std::uint64_t kMiceTag = 0x4D49'4345;          // "MICE": endpoints, sizes, arrivals of a mice set
+constexpr std::uint64_t kGpuConnectionTag = 0x4750'5551;   // "GPUQ": QPs between two GPUs
+constexpr std::uint64_t kPortConnectionTag = 0x504F'5251;  // "PORQ": QPs between two backend ports
+
+std::string gpu_name(const Topology& t, std::uint32_t gpu) {
+  const auto g = static_cast<std::uint32_t>(t.gpus_per_host);
+  return fmt::format("host{}/gpu{}", gpu / g, gpu % g);
+}
+
+// Workload flows [first, first + count): the flows of one plan transfer, or a barrier.
+struct Span {
+  std::uint32_t first = kNoIndex;
+  std::uint32_t count = 0;
+};
+
+class WorkloadCompiler {
+ public:
+  WorkloadCompiler(const Fabric& fabric, const Scenario& scenario, const CompileOptions& options)
+      : fabric_(fabric), t_(fabric.topology()), s_(scenario), o_(options),
+        nvlink_(fabric.spec().node.nvlink_bytes_per_s.has_value()) {
+    gpus_ = static_cast<std::uint32_t>(t_.host_count) * static_cast<std::uint32_t>(std::max(t_.gpus_per_host, 1));
+  }
+
+  Result<Workload> compile() {
+    if (auto problem = check(); !problem.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", problem};
+    for (std::size_t i = 0; i < s_.collectives.size(); ++i) add_collective(i);
+    add_transfers();
+    for (std::size_t i = 0; i < s_.mice.size(); ++i) add_mice(i);
+    return std::move(w_);
+  }
+
+ private:
+  // ---- checks before building anything ----
+  std::string check() {
+    std::uint64_t flows = 0;
+    const std::uint64_t qps_default = std::max(1, fabric_.ecmp().qps_per_connection);
+    // The QPs between two endpoints get distinct source ports: at most kRoceSourcePorts of them.
+    auto too_many_qps = [&](const std::string& what, std::uint64_t channels, std::uint32_t qps) {
+      const std::uint64_t n = channels * (qps == 0 ? qps_default : qps);
+      if (n <= kRoceSourcePorts) return std::string();
+      return fmt::format("{}: {} channel(s) x {} queue pair(s) = {} QPs between one pair of GPUs, more than the {} "
+                         "RoCEv2 source ports (0xC000..0xFFFF), so some would share a 5-tuple; lower {}",
+                         what, channels, qps == 0 ? qps_default : qps, n, kRoceSourcePorts,
+                         qps == 0 ? "routing.qps_per_connection" : "qps or channels");
+    };
+    for (const CollectiveSpec& c : s_.collectives) {
+      for (const auto& group : c.groups) {
+        const CollectiveShape shape = shape_of(c, group);
+        if (shape.algorithm != CollectiveAlgorithm::kSharp) {
+          if (auto problem = too_many_qps(fmt::format("collective '{}'", c.name), shape.channels, c.qps); !problem.empty()) {
+            return problem;
+          }
+        }
+        const std::uint64_t qps = c.qps == 0 ? qps_default : c.qps;
+        flows += c.iterations * (shape.algorithm == CollectiveAlgorithm::kSharp
+                                     ? 4 * group.size() * shape.channels
+                                     : planned_transfers(shape) * qps);
+      }
+      if (needs_nvlink(c) && !nvlink_) {
+        return fmt::format("collective '{}' moves data between GPUs of one host, but the catalog gives no NVLink "
+                           "bandwidth for this node model",
+                           c.name);
+      }
+    }
+    for (const TransferSpec& t : s_.transfers) {
+      const std::uint64_t channels = t.src.is_port ? 1 : (t.channels == 0 ? std::max(t_.planes, 1) : t.channels);
+      if (auto problem = too_many_qps(fmt::format("transfer '{}'", t.name), channels, t.qps); !problem.empty()) {
+        return problem;
+      }
+      flows += std::uint64_t{std::max<std::uint32_t>(t.channels, 1)} * (t.qps == 0 ? qps_default : t.qps) *
+               (t.src.is_port ? 1 : std::max(t_.planes, 1));
+      if (!t.src.is_port && host_of(t.src.gpu) == host_of(t.dst.gpu) && !nvlink_) {
+        return fmt::format("transfer '{}' is between GPUs of one host, but the catalog gives no NVLink bandwidth", t.name);
+      }
+    }
+    for (const MiceSpec& m : s_.mice) flows += m.count;
+    if (flows > o_.max_flows) {
+      return fmt::format("the scenario needs about {} flows, more than the limit of {}; simulate fewer steps "
+                         "(collectives[].steps), fewer iterations or fewer GPUs",
+                         flows, o_.max_flows);
+    }
+    return {};
+  }
+
+  bool needs_nvlink(const CollectiveSpec& c) const {
+    if (c.algorithm == CollectiveAlgorithm::kSharp) return false;
+    for (const auto& group : c.groups) {
+      std::set<std::uint32_t> hosts;
+      for (const std::uint32_t g : group) {
+        if (!hosts.insert(host_of(g)).second) return true;
+      }
+    }
+    return false;
+  }
+
+  // ---- geometry ----
+  [[nodiscard]] std::uint32_t host_of(std::uint32_t gpu) const { return gpu / static_cast<std::uint32_t>(t_.gpus_per_host); }
+  [[nodiscard]] int rail_of(std::uint32_t gpu) const {
+    return static_cast<int>(gpu % static_cast<std::uint32_t>(t_.gpus_per_host)) * t_.ports_per_host / t_.gpus_per_host;
+  }
+  [[nodiscard]] VertexId port_of(std::uint32_t gpu, int plane) const {
+    return t_.port_of(HostId(host_of(gpu)), rail_of(gpu), plane);
+  }
+
+  // The plane of channel c: channels cycle through a node's GPUs (and so its rails) first, then
+  // move to the next plane, so that planes x rails channels use every NIC port once. `period`:
+  // the most GPUs of the group on one host (the ring's rotation period).
+  [[nodiscard]] int plane_of_channel(std::uint32_t c, std::uint32_t period) const {
+    return static_cast<int>((c / std::max<std::uint32_t>(period, 1)) % static_cast<std::uint32_t>(std::max(t_.planes, 1)));
+  }
+
+  // One channel per NIC port the group's GPUs own: planes x distinct rails.
+  [[nodiscard]] std::uint32_t default_channels(const std::vector<std::uint32_t>& group) const {
+    std::set<int> rails;
+    for (const std::uint32_t g : group) rails.insert(rail_of(g));
+    return static_cast<std::uint32_t>(std::max(t_.planes, 1)) * static_cast<std::uint32_t>(std::max<std::size_t>(rails.size(), 1));
+  }
+
+  // PXN: a GPU sends to another host through the NIC on the destination's rail; when that is not
+  // its own, the data first crosses NVLink to the GPU that owns it (NCCL's PXN, NCCL_PXN_DISABLE=0).
+  // Returns that GPU, or kNoGpu when the source's own rail is the destination's.
+  [[nodiscard]] std::uint32_t proxy_of(std::uint32_t src, std::uint32_t dst) const {
+    const int rail = rail_of(dst);
+    if (rail_of(src) == rail) return kNoGpu;
+    const auto g = static_cast<std::uint32_t>(t_.gpus_per_host);
+    const auto r = static_cast<std::uint32_t>(t_.ports_per_host);
+    const std::uint32_t local = (static_cast<std::uint32_t>(rail) * g + r - 1) / r;
+    return host_of(src) * g + local;
+  }
+
+  // The network part of a GPU-to-GPU flow between hosts: ports, proxy, on `plane`.
+  void network_ends(WorkloadFlow& f, std::uint32_t src, std::uint32_t dst, int plane) const {
+    f.src_port = t_.port_of(HostId(host_of(src)), rail_of(dst), plane);
+    f.dst_port = port_of(dst, plane);
+    f.via_gpu = proxy_of(src, dst);
+  }
+
+  CollectiveShape shape_of(const CollectiveSpec& c, const std::vector<std::uint32_t>& group) const {
+    CollectiveShape shape;
+    shape.kind = c.kind;
+    shape.algorithm = c.algorithm;
+    shape.bytes = c.bytes;
+    shape.channels = c.channels == 0 ? default_channels(group) : c.channels;
+    shape.steps_limit = c.steps;
+    for (const std::uint32_t g : group) shape.node_of_rank.push_back(host_of(g));
+    return shape;
+  }
+
+  // ---- flows ----
+  // Appends a flow; its hops and dependencies follow with hop() and wait_for() until the next add().
+  WorkloadFlow& add(const WorkloadFlow& flow) {
+    WorkloadFlow f = flow;
+    f.hops_begin = static_cast<std::uint32_t>(w_.hops.size());
+    f.hops_size = 0;
+    f.after_begin = static_cast<std::uint32_t>(w_.after.size());
+    f.after_size = 0;
+    if (!f.internal) ++records_;
+    w_.flows.push_back(f);
+    return w_.flows.back();
+  }
+  void hop(ConstraintKind kind, std::uint32_t index) {
+    w_.hops.push_back({kind, index});
+    ++w_.flows.back().hops_size;
+  }
+  void link_hop(LinkId l, bool up) { hop(up ? ConstraintKind::kLinkUp : ConstraintKind::kLinkDown, l.value()); }
+  void wait_for(Span span) {
+    for (std::uint32_t k = 0; k < span.count; ++k) w_.after.push_back(span.first + k);
+    w_.flows.back().after_size += span.count;
+  }
+  // A network flow: routed by the fabric, after its PXN NVLink hop when there is one.
+  void add_network(const WorkloadFlow& flow) {
+    WorkloadFlow& f = add(flow);
+    f.routed = true;
+    if (f.via_gpu == kNoGpu) return;
+    if (!nvlink_) {
+      if (!pxn_noted_) {
+        pxn_noted_ = true;
+        w_.notes.push_back("PXN hops (NVLink to the GPU on the destination's rail) are left out: the catalog "
+                           "gives no NVLink bandwidth for this node model");
+      }
+      return;
+    }
+    const std::uint32_t src = f.src_gpu;
+    const std::uint32_t via = f.via_gpu;
+    hop(ConstraintKind::kNvlinkOut, src);
+    hop(ConstraintKind::kNvlinkIn, via);
+  }
+  // Ends the current route batch (flows routed together).
+  void end_batch() {
+    if (w_.batch_begin.back() != w_.flows.size()) w_.batch_begin.push_back(static_cast<std::uint32_t>(w_.flows.size()));
+  }
+  [[nodiscard]] std::uint32_t next_flow() const { return static_cast<std::uint32_t>(w_.flows.size()); }
+
+  // A zero-byte internal flow on the barrier constraint that completes when flows [first, end) have.
+  Span add_barrier(std::uint32_t first, std::uint32_t end) {
+    WorkloadFlow b;
+    b.internal = true;
+    add(b);
+    hop(ConstraintKind::kBarrier, 0);
+    wait_for({first, end - first});
+    end_batch();
+    return {end, 1};
+  }
+
+  // The UDP source port of QP `qp` of channel `channel` between two endpoints (GPUs or ports, per
+  // `tag`) in operation `op`: fixed for the run, as an established QP's is. The QPs of all
+  // channels between the two endpoints are numbered channel x qps + qp and drawn without
+  // replacement (traffic/flow.h roce_port_of), so no two of them share a 5-tuple; check() has made
+  // sure they fit in the port range.
+  [[nodiscard]] std::uint16_t connection_port(std::uint64_t tag, std::uint32_t op, std::uint64_t src, std::uint64_t dst,
+                                              std::uint32_t channel, std::uint32_t qp, std::uint32_t qps) const {
+    return roce_port_of(stream_of({s_.seed, tag, op, src, dst}), channel * qps + qp);
+  }
+
+  // ---- collectives ----
+  void add_collective(std::size_t ci) {
+    const CollectiveSpec& c = s_.collectives[ci];
+    const auto op = static_cast<std::uint32_t>(w_.operations.size());
+    WorkloadOperation o;
+    o.name = c.name;
+    o.kind = OperationKind::kCollective;
+    o.what = fmt::format("{} {}", collective_kind_name(c.kind), algorithm_name(c.algorithm));
+    o.instances = static_cast<std::uint32_t>(c.groups.size());
+    o.ranks = static_cast<std::uint32_t>(c.groups.front().size());
+    o.bus_factor = bus_factor(c.kind, o.ranks);
+    o.bytes = c.bytes;
+    o.compute = c.compute;
+    o.iterations = c.iterations;
+    o.records_begin = records_;
+    // One worker per GPU, in group order.
+    WorkloadPhase phase;
+    phase.name = c.name;
+    phase.start = c.start;
+    phase.workers_begin = static_cast<std::uint32_t>(w_.workers.size());
+    std::vector<std::uint32_t> worker_of(gpus_, kNoIndex);
+    for (const auto& group : c.groups) {
+      for (const std::uint32_t g : group) {
+        worker_of[g] = static_cast<std::uint32_t>(w_.workers.size());
+        w_.workers.push_back({gpu_name(t_, g), static_cast<std::uint32_t>(w_.phases.size()),
+                              TimePs(c.compute.value() * c.iterations)});
+      }
+    }
+    phase.workers_end = static_cast<std::uint32_t>(w_.workers.size());
+    o.phase = static_cast<std::uint32_t>(w_.phases.size());
+    w_.phases.push_back(phase);
+
+    std::vector<CollectivePlan> plans;
+    std::vector<CollectiveShape> shapes;
+    per_node_.clear();
+    for (const auto& group : c.groups) {
+      std::map<std::uint32_t, std::uint32_t> count;
+      std::uint32_t most = 1;
+      for (const std::uint32_t gpu : group) most = std::max(most, ++count[host_of(gpu)]);
+      per_node_.push_back(most);
+      shapes.push_back(shape_of(c, group));
+      plans.push_back(plan_collective(shapes.back()));
+    }
+    const std::uint32_t qps = c.qps == 0 ? static_cast<std::uint32_t>(std::max(1, fabric_.ecmp().qps_per_connection)) : c.qps;
+    std::vector<std::vector<Span>> previous(c.groups.size());
+    Span barrier_span;
+    for (std::uint32_t it = 0; it < c.iterations; ++it) {
+      const std::uint32_t iteration_first = next_flow();
+      current_.assign(c.groups.size(), {});
+      for (std::size_t g = 0; g < c.groups.size(); ++g) current_[g].assign(plans[g].transfers.size(), Span{});
+      if (plans.front().in_network) {
+        for (std::size_t g = 0; g < c.groups.size(); ++g) add_sharp(c, op, it, g, shapes[g], barrier_span, worker_of);
+        end_batch();
+        barrier_span = add_barrier(iteration_first, next_flow());
+        continue;
+      }
+      std::vector<std::size_t> cursor(c.groups.size(), 0);
+      const std::uint32_t steps = plans.front().steps;
+      for (std::uint32_t step = 0; step < steps; ++step) {
+        for (std::size_t g = 0; g < c.groups.size(); ++g) {
+          const CollectivePlan& plan = plans[g];
+          for (; cursor[g] < plan.transfers.size() && plan.transfers[cursor[g]].step == step; ++cursor[g]) {
+            add_transfer_flows(c, op, it, g, plan, static_cast<std::uint32_t>(cursor[g]), qps, previous[g], worker_of);
+          }
+        }
+        end_batch();
+      }
+      previous = std::move(current_);
+    }
+    o.records_end = records_;
+    o.total_steps = total_steps(shapes.front());
+    o.steps = plans.front().steps;
+    w_.operations.push_back(o);
+    if (c.steps != 0 && c.steps < o.total_steps) {
+      w_.notes.push_back(fmt::format("{}: only the first {} of {} steps simulated (steps: {}); its time is "
+                                     "that of those steps, not of the whole collective",
+                                     c.name, c.steps, o.total_steps, c.steps));
+    }
+  }
+
+  void add_transfer_flows(const CollectiveSpec& c, std::uint32_t op, std::uint32_t it, std::size_t g,
+                          const CollectivePlan& plan, std::uint32_t t, std::uint32_t qps,
+                          const std::vector<Span>& previous, const std::vector<std::uint32_t>& worker_of) {
+    const CollectiveTransfer& x = plan.transfers[t];
+    const std::uint32_t src = c.groups[g][x.src];
+    const std::uint32_t dst = c.groups[g][x.dst];
+    WorkloadFlow f;
+    f.operation = op;
+    f.weight = c.weight;
+    f.instance = static_cast<std::uint32_t>(g);
+    f.iteration = it;
+    f.step = x.step;
+    f.channel = x.channel;
+    f.worker = worker_of[src];
+    f.src_gpu = src;
+    f.dst_gpu = dst;
+    const bool first_of_iteration = plan.after(t).empty();
+    f.start = it == 0 && first_of_iteration ? c.start + c.compute : c.start;
+    if (it > 0 && first_of_iteration) f.delay = c.compute;
+    Span& mine = current_[g][t];
+    auto wire = [&] {
+      if (mine.first == kNoIndex) mine.first = next_flow() - 1;
+      ++mine.count;
+      for (const std::uint32_t d : plan.after(t)) wait_for(current_[g][d]);
+      if (it > 0 && first_of_iteration) {
+        for (const std::uint32_t rank : {x.src, x.dst}) {
+          for (const std::uint32_t d : plan.final_transfers(rank)) wait_for(previous[d]);
+        }
+      }
+    };
+    if (host_of(src) == host_of(dst)) {
+      f.bytes = x.bytes;
+      add(f);
+      hop(ConstraintKind::kNvlinkOut, src);
+      hop(ConstraintKind::kNvlinkIn, dst);
+      wire();
+      return;
+    }
+    network_ends(f, src, dst, plane_of_channel(x.channel, per_node_[g]));
+    for (std::uint32_t q = 0; q < qps; ++q) {
+      f.qp = q;
+      f.bytes = split_part(x.bytes, qps, q);
+      f.src_udp_port = connection_port(kGpuConnectionTag, op, src, dst, x.channel, q, qps);
+      add_network(f);
+      wire();
+    }
+  }
+
+  // The first up-link of a switch (lowest LinkId), or invalid.
+  [[nodiscard]] LinkId first_up(VertexId v) const {
+    for (const Adjacency& a : t_.neighbors(v)) {
+      if (t_.tier[a.neighbor.value()] > t_.tier[v.value()]) return a.link;
+    }
+    return LinkId::invalid();
+  }
+
+  void add_sharp(const CollectiveSpec& c, std::uint32_t op, std::uint32_t it, std::size_t g, const CollectiveShape& shape,
+                 Span barrier_span, const std::vector<std::uint32_t>& worker_of) {
+    const TimePs start = it == 0 ? c.start + c.compute : c.start;
+    for (std::uint32_t ch = 0; ch < shape.channels; ++ch) {
+      const int plane = plane_of_channel(ch, per_node_[g]);
+      const Bytes bytes = split_part(c.bytes, shape.channels, ch);
+      // Climb from every member's leaf by first up-links until the climbs meet.
+      std::vector<std::vector<LinkId>> climbs;
+      std::set<std::uint32_t> leaves;
+      for (const std::uint32_t gpu : c.groups[g]) leaves.insert(fabric_.forwarding().leaf_of(port_of(gpu, plane)).value());
+      for (const std::uint32_t leaf : leaves) {
+        std::vector<LinkId> climb;
+        for (VertexId v(leaf); true;) {
+          const LinkId up = first_up(v);
+          if (!up.valid()) break;
+          climb.push_back(up);
+          v = t_.other_end(up, v);
+        }
+        climbs.push_back(std::move(climb));
+      }
+      std::set<std::uint32_t> edges;
+      if (leaves.size() > 1) {
+        std::size_t meet = 0;  // climbs meet above `meet` links
+        auto top = [&](const std::vector<LinkId>& climb, std::size_t k) {
+          return k == 0 ? VertexId::invalid() : t_.link_b[climb[k - 1].value()];
+        };
+        for (meet = 1; meet <= climbs.front().size(); ++meet) {
+          bool same = true;
+          for (const auto& climb : climbs) same = same && climb.size() >= meet && top(climb, meet) == top(climbs.front(), meet);
+          if (same) break;
+        }
+        for (const auto& climb : climbs) {
+          for (std::size_t k = 0; k < meet && k < climb.size(); ++k) edges.insert(climb[k].value());
+        }
+      }
+      WorkloadFlow f;
+      f.operation = op;
+      f.weight = c.weight;
+      f.instance = static_cast<std::uint32_t>(g);
+      f.iteration = it;
+      f.channel = ch;
+      f.bytes = bytes;
+      f.start = start;
+      if (it > 0) f.delay = c.compute;
+      auto tree_flow = [&](LinkId link, bool up, std::uint32_t worker, std::uint32_t gpu) {
+        f.worker = worker;
+        f.src_gpu = gpu;
+        add(f);
+        link_hop(link, up);
+        if (it > 0) wait_for(barrier_span);
+      };
+      for (const std::uint32_t gpu : c.groups[g]) {
+        const LinkId nic(port_of(gpu, plane).value());
+        tree_flow(nic, true, worker_of[gpu], gpu);
+        tree_flow(nic, false, kNoIndex, kNoGpu);
+      }
+      for (const std::uint32_t l : edges) {
+        tree_flow(LinkId(l), true, kNoIndex, kNoGpu);
+        tree_flow(LinkId(l), false, kNoIndex, kNoGpu);
+      }
+    }
+  }
+
+  // ---- point-to-point transfers ----
+  void add_transfers() {
+    if (s_.transfers.empty()) return;
+    const std::uint32_t qps_default = static_cast<std::uint32_t>(std::max(1, fabric_.ecmp().qps_per_connection));
+    const auto planes = static_cast<std::uint32_t>(std::max(t_.planes, 1));
+    std::map<std::string, std::uint32_t> phase_of_group;
+    std::vector<std::map<std::string, std::uint32_t>> worker_in_phase;
+    // Phases first (groups in order of first appearance) with their workers (distinct senders).
+    std::vector<std::string> groups;
+    const auto first_phase = static_cast<std::uint32_t>(w_.phases.size());
+    for (const TransferSpec& t : s_.transfers) {
+      if (phase_of_group.emplace(t.group, 0).second) groups.push_back(t.group);
+    }
+    auto sender = [&](const TransferSpec& t) { return t.src.is_port ? t_.vertex_name(t.src.port) : gpu_name(t_, t.src.gpu); };
+    for (const std::string& name : groups) {
+      WorkloadPhase phase;
+      phase.name = name;
+      phase.workers_begin = static_cast<std::uint32_t>(w_.workers.size());
+      const auto index = static_cast<std::uint32_t>(w_.phases.size());
+      std::map<std::string, std::uint32_t> workers;
+      for (const TransferSpec& t : s_.transfers) {
+        const std::string worker = sender(t);
+        if (t.group != name || workers.count(worker) != 0) continue;
+        workers.emplace(worker, static_cast<std::uint32_t>(w_.workers.size()));
+        w_.workers.push_back({worker, index, TimePs(0)});
+      }
+      phase.workers_end = static_cast<std::uint32_t>(w_.workers.size());
+      phase_of_group[name] = index;
+      worker_in_phase.push_back(std::move(workers));
+      w_.phases.push_back(phase);
+    }
+    for (std::uint32_t i = 0; i < s_.transfers.size(); ++i) {
+      const TransferSpec& t = s_.transfers[i];
+      const std::uint32_t phase = phase_of_group[t.group];
+      const auto op = static_cast<std::uint32_t>(w_.operations.size());
+      WorkloadOperation o;
+      o.name = t.name;
+      o.kind = OperationKind::kTransfer;
+      o.what = fmt::format("transfer {} -> {}", t.src.name, t.dst.name);
+      o.phase = phase;
+      o.ranks = 2;
+      o.bytes = t.bytes;
+      o.records_begin = records_;
+      WorkloadFlow f;
+      f.operation = op;
+      f.weight = t.weight;
+      f.start = t.start;
+      f.worker = worker_in_phase[phase - first_phase].at(sender(t));
+      const std::uint32_t qps = t.qps == 0 ? qps_default : t.qps;
+      if (t.src.is_port) {
+        f.src_port = t.src.port;
+        f.dst_port = t.dst.port;
+        for (std::uint32_t q = 0; q < qps; ++q) {
+          f.qp = q;
+          f.bytes = split_part(t.bytes, qps, q);
+          f.src_udp_port = connection_port(kPortConnectionTag, op, t.src.port.value(), t.dst.port.value(), 0, q, qps);
+          add_network(f);
+        }
+      } else if (host_of(t.src.gpu) == host_of(t.dst.gpu)) {
+        f.src_gpu = t.src.gpu;
+        f.dst_gpu = t.dst.gpu;
+        f.bytes = t.bytes;
+        add(f);
+        hop(ConstraintKind::kNvlinkOut, t.src.gpu);
+        hop(ConstraintKind::kNvlinkIn, t.dst.gpu);
+      } else {
+        f.src_gpu = t.src.gpu;
+        f.dst_gpu = t.dst.gpu;
+        const std::uint32_t channels = t.channels == 0 ? planes : t.channels;
+        for (std::uint32_t ch = 0; ch < channels; ++ch) {
+          f.channel = ch;
+          network_ends(f, t.src.gpu, t.dst.gpu, static_cast<int>(ch % planes));
+          const Bytes part = split_part(t.bytes, channels, ch);
+          for (std::uint32_t q = 0; q < qps; ++q) {
+            f.qp = q;
+            f.bytes = split_part(part, qps, q);
+            f.src_udp_port = connection_port(kGpuConnectionTag, op, t.src.gpu, t.dst.gpu, ch, q, qps);
+            add_network(f);
+          }
+        }
+      }
+      o.records_end = records_;
+      w_.operations.push_back(o);
+    }
+    end_batch();
+  }
+
+  // ---- mice ----
+  void add_mice(std::size_t mi) {
+    const MiceSpec& m = s_.mice[mi];
+    Rng rng(s_.seed, 0, stream_of({kMiceTag, mi}));
+    const auto op = static_cast<std::uint32_t>(w_.operations.size());
+    WorkloadOperation o;
+    o.name = m.name;
+    o.kind = OperationKind::kMice;
+    o.what = fmt::format("mice {} x {} B", m.count, m.bytes.value());
+    o.bytes = m.bytes;
+    o.records_begin = records_;
+    const auto rails = static_cast<std::uint64_t>(t_.ports_per_host);
+    const auto planes = static_cast<std::uint64_t>(std::max(t_.planes, 1));
+    double at = 0;
+    for (std::uint32_t i = 0; i < m.count; ++i) {
+      const std::uint32_t src = m.hosts[rng.uniform(m.hosts.size())];
+      std::uint32_t dst = src;
+      while (dst == src) dst = m.hosts[rng.uniform(m.hosts.size())];
+      const auto plane = static_cast<int>(rng.uniform(planes));
+      WorkloadFlow f;
+      f.operation = op;
+      f.weight = m.weight;
+      f.instance = i;
+      f.src_port = t_.port_of(HostId(src), static_cast<int>(rng.uniform(rails)), plane);
+      f.dst_port = t_.port_of(HostId(dst), static_cast<int>(rng.uniform(rails)), plane);
+      f.src_udp_port = draw_roce_source_port(rng);
+      f.bytes = m.bytes;
+      if (m.arrivals_per_s > 0 && i > 0) at += rng.exponential(m.arrivals_per_s);
+      f.start = m.start + TimePs(std::llround(at * 1e12));
+      add_network(f);
+    }
+    o.records_end = records_;
+    w_.operations.push_back(o);
+    end_batch();
+  }
+
+  const Fabric& fabric_;
+  const Topology& t_;
+  const Scenario& s_;
+  CompileOptions o_;
+  bool nvlink_ = false;
+  std::uint32_t gpus_ = 0;
+  Workload w_;
+  std::uint32_t records_ = 0;  // reported (non-internal) flows so far
+  bool pxn_noted_ = false;
+  std::vector<std::vector<Span>> current_;  // per group, per plan transfer: its flows
+  std::vector<std::uint32_t> per_node_;     // per group of the collective being built: most GPUs on a host
+};
+
+}  // namespace
+
+Result<Workload> compile_workload(const Fabric& fabric, const Scenario& scenario, const CompileOptions& options) {
+  return WorkloadCompiler(fabric, scenario, options).compile();
+}
+
+}  // namespace ct

@@ -1,0 +1,40 @@
+// A Fabric over a tiny hand-built topology (routing/fabric_fixtures.h) for model tests that call
+// the library's entry points (simulate(fabric, scenario), compile_workload): fabric/fabric.h
+// fabric_over with the node model of examples/lab-32.yaml (HGX H100) whose NVLink figure is
+// replaced by `nvlink` (bytes/s per GPU, both directions added; nullopt: no NVLink figure).
+// Header only, for tests (CT_SOURCE_DIR is defined by ct_add_test).
+#pragma once
+
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "fabric/fabric.h"
+#include "io/loaders.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
+
+namespace ct::fixtures {
+
+inline const Catalog& test_catalog() {
+  static const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
+  return catalog;
+}
+
+inline const ValidSpec& lab_spec() {
+  static const ValidSpec spec = [] {
+    std::ifstream in(CT_SOURCE_DIR "/examples/lab-32.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    return validate_reading(read_spec("lab-32.yaml", text.str()), test_catalog()).value();
+  }();
+  return spec;
+}
+
+inline Fabric fixture_fabric(Topology topology, std::optional<double> nvlink = std::nullopt, EcmpConfig ecmp = {}) {
+  ValidSpec spec = lab_spec();
+  spec.node.nvlink_bytes_per_s = nvlink;
+  return fabric_over(spec, test_catalog(), std::move(topology), std::move(ecmp));
+}
+
+}  // namespace ct::fixtures
