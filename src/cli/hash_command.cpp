@@ -4,6 +4,7 @@
 // ECMP on the built fabric: each flow's path, loads, collisions and why, Monte Carlo over source
 // ports beside the closed forms, and alternatives to per-flow hashing on the same flows.
 #include <algorithm>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -147,6 +148,9 @@ int run_hash(const HashOptions& o, const Context& context) {
   const Topology& topology = fabric.topology();
   const auto config = &fabric.ecmp();
   const ValidSpec* spec = &fabric.spec();
+  if (auto w = protocol_mismatch(fabric, Protocol::kEthernet, "clustertwin hash", Severity::kWarning)) {
+    std::cerr << format_diagnostic(*w) << "\n";
+  }
   auto failed = links_of(topology, o.fail);
   if (!failed) return report_errors(failed.errors());
   std::vector<VertexId> fib_switches;

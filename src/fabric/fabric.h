@@ -8,6 +8,13 @@
 // it from here, so a spec is accepted or refused the same way by `plan`, `topology`, `hash`,
 // `simulate`, `reliability` and `ib`.
 //
+// The fabric's protocol follows from the hardware: the protocols both the backend switch model and
+// the node's backend NIC run (catalog `protocols`). Ethernet: paths are chosen by ECMP hashing of
+// RoCE (UDP) headers at every switch (`clustertwin hash`). InfiniBand: the subnet manager's linear
+// forwarding tables decide paths (`clustertwin ib`). A pair with no protocol in common is refused,
+// located at the spec's backend.switch; a pair that shares both (no such switch is in the catalog)
+// is taken as Ethernet. A catalog entry that states no protocols runs either.
+//
 // A Fabric holds the topology, the resolved ECMP configuration, the healthy forwarding state, the
 // per-switch hash functions, a path walker over them, and the name directory (fabric/name_directory.h).
 // It is immutable and movable; the parts refer to each other by address, so they live on the heap
@@ -44,11 +51,12 @@ class Fabric {
   [[nodiscard]] const SwitchHashes& hashes() const { return parts_->hashes; }
   [[nodiscard]] const PathWalker& walker() const { return parts_->walker; }
   [[nodiscard]] const NameDirectory& names() const { return parts_->names; }
+  [[nodiscard]] Protocol protocol() const { return parts_->protocol; }
 
  private:
   friend Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
   struct Parts {
-    Parts(const ValidSpec& s, const Catalog& c, Topology t, EcmpConfig e);
+    Parts(const ValidSpec& s, const Catalog& c, Topology t, EcmpConfig e, Protocol p);
     ValidSpec spec;
     Catalog catalog;
     Topology topology;
@@ -57,6 +65,7 @@ class Fabric {
     SwitchHashes hashes;
     PathWalker walker;
     NameDirectory names;
+    Protocol protocol;
   };
   explicit Fabric(std::unique_ptr<const Parts> parts);
   std::unique_ptr<const Parts> parts_;
@@ -65,5 +74,14 @@ class Fabric {
 // Every check of the build stage, all diagnostics at once (each located at the spec's field).
 // POSTCONDITION: on success the topology is finalized and every part above is consistent with it.
 Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
+
+// The protocol the backend runs (the rule above), or a diagnostic located at backend.switch when
+// the switch and the NIC share none.
+Result<Protocol> backend_protocol(const ValidSpec& spec);
+
+// nullopt when `command`, which models `wanted`, fits the fabric's protocol; else a diagnostic with
+// `severity`, located at the spec's backend.switch, saying what decides paths on this fabric.
+std::optional<Diagnostic> protocol_mismatch(const Fabric& fabric, Protocol wanted, const std::string& command,
+                                            Severity severity);
 
 }  // namespace ct
