@@ -120,6 +120,9 @@ TEST(ReliabilityModel, SpinesReachAJobAcrossScalableUnitsWithTheEngineSlowdown) 
   EXPECT_NEAR(spine->slowdown, 8.0 / 7.0, 1e-9);
   EXPECT_NEAR(cable->slowdown, 8.0 / 7.0, 1e-9);
   EXPECT_EQ(cable->count, 2 * 16 * 64);
+  // The bundle the report's note names: 8 parallel cables, c / (c - 1) = 8/7 under ECMP.
+  EXPECT_EQ(cable->bundle, 8);
+  EXPECT_EQ(spine->bundle, 1);
 }
 
 // The catalog has failure rates but no repair times: a model without a spec repair time is an
