@@ -5,8 +5,9 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 SAN_BUILD ?= build-san
 EXAMPLE ?= examples/b300-dual-plane.yaml
+PREFIX ?= /usr/local
 
-.PHONY: deps build demo test test-release test-sanitize bench golden docs clean
+.PHONY: deps build install demo test test-release test-sanitize bench golden docs clean
 
 deps:
 	@bash scripts/setup.sh
@@ -14,6 +15,10 @@ deps:
 build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCT_WERROR=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# PREFIX/bin/clustertwin and PREFIX/share/clustertwin/{catalog,examples}; DESTDIR=/stage honoured.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 demo: build
 	./$(BUILD)/src/cli/clustertwin plan $(EXAMPLE)

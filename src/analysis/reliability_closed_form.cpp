@@ -38,6 +38,22 @@ ClassSteadyState steady_state(const ElementClass& c, double horizon_hours) {
   return s;
 }
 
+FabricSteadyState fabric_steady_state(const ReliabilityModel& model) {
+  FabricSteadyState f;
+  double log_none_down = 0;  // sum_k n_k ln(1 - p_k): exact for millions of elements
+  for (const ElementClass& c : model.classes) {
+    if (!c.modelled()) continue;
+    const double p = c.p_down();
+    const auto n = static_cast<double>(c.count);
+    f.elements += c.count;
+    f.expected_down += n * p;
+    f.expected_failures += n * *c.per_hour * (1 - p) * model.job.horizon_hours;
+    log_none_down += n * std::log1p(-p);
+  }
+  f.p_any_down = -std::expm1(log_none_down);
+  return f;
+}
+
 namespace {
 
 long long distinct_hosts(const ReliabilityModel& m, std::size_t e) {

@@ -9,6 +9,8 @@
 //   P(k) = C(n, k) p^k (1 - p)^(n - k)          (for small p and large n close to Poisson(n p));
 //   failures in a horizon H (stationary start): E = n lambda (1 - p) H, each element failing at
 //   rate lambda while up.
+// The whole fabric (every modelled element, classes independent):
+//   P(at least one element down) = 1 - prod_k (1 - p_k)^(n_k),   E[elements down] = sum_k n_k p_k.
 // A job: Lambda_touch = sum of lambda over the elements that reach it; mean time between failures
 // touching it = 1 / Lambda_touch. Lambda_stop = the part whose failure alone stops it (a NIC; a
 // NIC-leaf link or leaf with one plane; a partitioning element).
@@ -46,6 +48,15 @@ struct ClassSteadyState {
 
 // PRECONDITION: c.modelled().
 ClassSteadyState steady_state(const ElementClass& c, double horizon_hours);
+
+// The total row of the steady-state table: the fabric's modelled elements together.
+struct FabricSteadyState {
+  long long elements = 0;          // modelled elements (unmodelled classes are not in the total)
+  double p_any_down = 0;           // P(at least one of them is down at a given moment)
+  double expected_down = 0;        // E[number down at a given moment]
+  double expected_failures = 0;    // failures in the horizon, all classes
+};
+FabricSteadyState fabric_steady_state(const ReliabilityModel& model);
 
 // P(Binomial(n, p) = k), evaluated with logarithms (n in the millions is fine).
 double binomial_pmf(long long n, double p, long long k);

@@ -137,6 +137,7 @@ class ModelBuilder {
     }
     if (e != FailureElement::kNic && e != FailureElement::kLeaf && tier >= 2) {
       c.slowdown = slowdowns_.factor[std::min(tier, 3)][e == FailureElement::kLink ? 0 : 1];
+      if (e == FailureElement::kLink) c.bundle = slowdowns_.bundle[std::min(tier, 3)];
     }
     if (c.per_hour && !c.mttr_hours && reported_.insert(k).second) {
       errors_.push_back({{}, "reliability.repair_hours." + to_string(e),
@@ -246,6 +247,9 @@ ClassSlowdowns compute_class_slowdowns(const Topology& t, PathSplit split) {
       const auto b = t.link_b[l].value();
       if (backend_switch(t, a) && backend_switch(t, b) && t.plane[a] == 0 && t.tier[b] == tier) {
         out.factor[tier][0] = fabric_slowdown(t, 0, tier, {VertexId::invalid(), LinkId(l)}, split);
+        int parallel = 0;
+        for (std::uint32_t m = 0; m < t.link_count(); ++m) parallel += t.link_a[m] == t.link_a[l] && t.link_b[m] == t.link_b[l];
+        out.bundle[tier] = parallel;
         break;
       }
     }

@@ -92,6 +92,7 @@ struct ElementClass {
   std::optional<double> mttr_hours;
   std::string source;                // catalog id, "spec", or "none"
   double slowdown = 1.0;             // tier >= 2 elements: collective time factor when one is down
+  int bundle = 1;                    // tier >= 2 links: parallel cables between the same two switches
   long long touching_job = 0;        // elements of the class whose failure reaches the job
 
   [[nodiscard]] bool modelled() const { return per_hour.has_value() && mttr_hours.has_value(); }
@@ -128,9 +129,12 @@ struct ReliabilityModel {
 };
 
 // Collective slowdown of one element of each upper class of plane 0 (links of tier 2 and 3, spines,
-// cores), computed once per fabric with the flow engine; index [tier][is_switch].
+// cores), computed once per fabric with the flow engine; index [tier][is_switch]. `bundle[tier]`:
+// the parallel cables between the two switches of the representative cable of that tier (under
+// static ECMP a bundle of c that loses one cable runs its flows at c / (c - 1) pace).
 struct ClassSlowdowns {
   double factor[4][2] = {{1, 1}, {1, 1}, {1, 1}, {1, 1}};
+  int bundle[4] = {1, 1, 1, 1};
 };
 ClassSlowdowns compute_class_slowdowns(const Topology& topology, PathSplit split = PathSplit::kEcmp);
 std::string to_string(PathSplit s);

@@ -114,6 +114,9 @@ TEST(ReliabilityModel, SpinesReachAJobAcrossScalableUnitsWithTheEngineSlowdown) 
   EXPECT_NEAR(spine->slowdown, 8.0 / 7.0, 1e-9);
   EXPECT_NEAR(cable->slowdown, 8.0 / 7.0, 1e-9);
   EXPECT_EQ(cable->count, 2 * 16 * 64);
+  // The bundle the report's note names: 8 parallel cables, c / (c - 1) = 8/7 under ECMP.
+  EXPECT_EQ(cable->bundle, 8);
+  EXPECT_EQ(spine->bundle, 1);
 }
 
 // The catalog has failure rates but no repair times: a model without a spec repair time is an
@@ -311,6 +314,40 @@ TEST(ReliabilityMonteCarlo, ThreadCountDoesNotChangeTheResult) {
   EXPECT_EQ(a.down_mid, b.down_mid);
   const TrialResults c = run_trials(m, {.seed = 4, .trials = 64, .threads = 4});
   EXPECT_NE(a.failures, c.failures);
+}
+
+// The total row: P(at least one element of the fabric down) over independent classes.
+// System: two classes written by hand (no topology needed):
+//   1,000 links, lambda = 1e-4 / h, MTTR 10 h:  p1 = 1e-3 / 1.001 = 1 / 1001, 1 - p1 = 1 / 1.001;
+//   10 switches, lambda = 1e-3 / h, MTTR 100 h: p2 = 0.1 / 1.1 = 1 / 11,      1 - p2 = 1 / 1.1.
+//   P(none down) = 1.001^-1000 x 1.1^-10 = e^-(1000 ln 1.001) x 0.385543 = 0.368063 x 0.385543
+//                = 0.141904, so P(at least one down) = 0.858096.
+//   E[down] = 1000 / 1001 + 10 / 11 = 0.999001 + 0.909091 = 1.908092.
+//   Failures in 30 days (720 h): 1000 x 1e-4 x (1 - p1) x 720 + 10 x 1e-3 x (1 - p2) x 720
+//                = 71.928 + 6.545 = 78.474.
+// An unmodelled class (no repair time) is left out of the total.
+TEST(ReliabilityClosedForm, FabricTotalRow) {
+  ReliabilityModel m;
+  m.job.horizon_hours = 720;
+  ElementClass links;
+  links.count = 1000;
+  links.per_hour = 1e-4;
+  links.mttr_hours = 10;
+  ElementClass switches;
+  switches.count = 10;
+  switches.per_hour = 1e-3;
+  switches.mttr_hours = 100;
+  ElementClass unmodelled;
+  unmodelled.count = 500;
+  unmodelled.per_hour = 1e-2;
+  m.classes = {links, switches, unmodelled};
+  const FabricSteadyState f = fabric_steady_state(m);
+  EXPECT_EQ(f.elements, 1010);
+  EXPECT_NEAR(f.p_any_down, 0.858096, 1e-6);
+  EXPECT_NEAR(f.p_any_down, 1 - std::pow(1.001, -1000) * std::pow(1.1, -10), 1e-12);
+  EXPECT_NEAR(f.expected_down, 1.908092, 1e-6);
+  EXPECT_NEAR(f.expected_failures, 1000 * 1e-4 * (1000.0 / 1001) * 720 + 10 * 1e-3 * (10.0 / 11) * 720, 1e-9);
+  EXPECT_NEAR(f.expected_failures, 78.474, 1e-3);
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ Result<DesignReliability> analyze(const std::string& name, const Fabric& fabric,
   for (const ElementClass& c : d.model.classes) {
     d.steady.push_back(c.modelled() ? steady_state(c, d.model.job.horizon_hours) : ClassSteadyState{});
   }
+  d.fabric = fabric_steady_state(d.model);
   d.closed = job_closed_form(d.model);
   d.mc = run_monte_carlo(d.model, options);
   if (!job_sizes) return d;

@@ -40,6 +40,7 @@ struct DesignReliability {
   std::string infeasible;                  // non-empty: why this variant could not be built
   ReliabilityModel model;
   std::vector<ClassSteadyState> steady;    // by class; empty for unmodelled classes
+  FabricSteadyState fabric;                // every modelled element together (the total row)
   JobClosedForm closed;
   MonteCarloSummary mc;
   std::vector<JobSizeRow> job_sizes;       // the spec's design only

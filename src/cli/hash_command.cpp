@@ -4,6 +4,7 @@
 // ECMP on the built fabric: each flow's path, loads, collisions and why, Monte Carlo over source
 // ports beside the closed forms, and alternatives to per-flow hashing on the same flows
 // (analysis/hash_study.h; report/hash_report.h).
+#include <iostream>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,9 @@ struct HashOptions {
 };
 
 int run_hash(const HashOptions& o, const Context& context) {
+  if (auto w = protocol_mismatch(*context.fabric, Protocol::kEthernet, "clustertwin hash", Severity::kWarning)) {
+    std::cerr << format_diagnostic(*w) << "\n";
+  }
   HashStudyOptions study = o.study;
   if (!o.size.empty()) {
     auto parsed = parse_size(o.size);

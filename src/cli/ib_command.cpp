@@ -69,6 +69,9 @@ Result<IbSubnet> load_subnet(const IbOptions& o, const Context& context) {
     if (!fabric) return fabric.errors();
     return IbSubnet{std::move(fabric).value(), o.ibnetdiscover_path, o.ibnetdiscover_path};
   }
+  if (auto wrong = protocol_mismatch(*context.fabric, Protocol::kInfiniband, "clustertwin ib", Severity::kError)) {
+    return *wrong;
+  }
   auto fabric = fabric_from_topology(context.fabric->topology(), o.plane, context.spec_path);
   if (!fabric) return fabric.errors();
   return IbSubnet{std::move(fabric).value(), fmt::format("plane {} of {}", o.plane, context.spec_path), context.spec_path};

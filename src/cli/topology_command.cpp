@@ -1,7 +1,11 @@
-// clustertwin topology SPEC [--format json|dot] [-o FILE] [--catalog DIR]
-// Writes the physical topology of a spec's Fabric as JSON or Graphviz DOT.
+// clustertwin topology SPEC [--format json|dot] [--view auto|full|aggregate] [-o FILE] [--catalog DIR]
+// Writes the physical topology of a spec's Fabric as JSON or Graphviz DOT. DOT of a fabric above
+// kDotFullViewMaxVertices vertices is the aggregated view unless --view full (report/topology_export.h).
+#include <iostream>
 #include <memory>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "report/topology_export.h"
@@ -12,12 +16,24 @@ namespace {
 struct TopologyOptions {
   std::string output;
   std::string format = "json";
+  std::string view = "auto";
 };
+
+std::string dot_text(const TopologyOptions& options, const Topology& t) {
+  if (options.view == "full") return to_dot(t);
+  if (options.view == "aggregate") return to_dot_aggregate(t, "aggregated view (--view aggregate)");
+  if (t.vertex_count() <= kDotFullViewMaxVertices) return to_dot(t);
+  const std::string why = fmt::format(
+      "aggregated view: {} vertices is above {}, too many for Graphviz to draw one by one; --view full for every vertex",
+      t.vertex_count(), kDotFullViewMaxVertices);
+  std::cerr << "clustertwin topology: " << why << "\n";
+  return to_dot_aggregate(t, why);
+}
 
 int run_topology(const TopologyOptions& options, const Context& context) {
   const Fabric& fabric = *context.fabric;
   const std::string text =
-      options.format == "dot" ? to_dot(fabric.topology()) : to_json(fabric.topology(), fabric.catalog());
+      options.format == "dot" ? dot_text(options, fabric.topology()) : to_json(fabric.topology(), fabric.catalog());
   return emit(options.output, text);
 }
 
@@ -28,6 +44,11 @@ Runner setup_topology(CLI::App& app, Context& context) {
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
   app.add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"json", "dot"}))
+      ->capture_default_str();
+  app.add_option("--view", options->view,
+                 fmt::format("DOT: every vertex (full), one node per switch group, tier and plane (aggregate), or "
+                             "aggregate above {} vertices (auto)", kDotFullViewMaxVertices))
+      ->check(CLI::IsMember({"auto", "full", "aggregate"}))
       ->capture_default_str();
   add_output_option(app, options->output);
   return [options](const Context& c) { return run_topology(*options, c); };

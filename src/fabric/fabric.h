@@ -9,6 +9,13 @@
 // it from here, so a spec is accepted or refused the same way by `plan`, `topology`, `hash`,
 // `simulate`, `reliability` and `ib`.
 //
+// The fabric's protocol follows from the hardware: the protocols both the backend switch model and
+// the node's backend NIC run (catalog `protocols`). Ethernet: paths are chosen by ECMP hashing of
+// RoCE (UDP) headers at every switch (`clustertwin hash`). InfiniBand: the subnet manager's linear
+// forwarding tables decide paths (`clustertwin ib`). A pair with no protocol in common is refused,
+// located at the spec's backend.switch; a pair that shares both (no such switch is in the catalog)
+// is taken as Ethernet. A catalog entry that states no protocols runs either.
+//
 // A Fabric holds the topology, the resolved ECMP configuration, the healthy forwarding state, the
 // per-switch hash functions, a path walker over them, and the name directory (fabric/name_directory.h).
 // It is immutable and movable; the parts refer to each other by address, so they live on the heap
@@ -48,6 +55,7 @@ class Fabric {
   [[nodiscard]] const SwitchHashes& hashes() const { return routing().hashes; }
   [[nodiscard]] const PathWalker& walker() const { return routing().walker; }
   [[nodiscard]] const NameDirectory& names() const { return parts_->names; }
+  [[nodiscard]] Protocol protocol() const { return parts_->protocol; }
 
  private:
   friend Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
@@ -59,7 +67,7 @@ class Fabric {
     PathWalker walker;
   };
   struct Parts {
-    Parts(const ValidSpec& s, const Catalog& c, Topology t, EcmpConfig e);
+    Parts(const ValidSpec& s, const Catalog& c, Topology t, EcmpConfig e, Protocol p);
     ValidSpec spec;
     Catalog catalog;
     Topology topology;
@@ -67,6 +75,7 @@ class Fabric {
     NameDirectory names;
     mutable std::once_flag routed;
     mutable std::unique_ptr<const Routing> routing;
+    Protocol protocol;
   };
   explicit Fabric(std::unique_ptr<const Parts> parts);
   [[nodiscard]] const Routing& routing() const;
@@ -82,5 +91,13 @@ Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
 // the names of the report; the topology and ECMP configuration are taken as given.
 // PRECONDITION: topology.finalize() was called.
 Fabric fabric_over(const ValidSpec& spec, const Catalog& catalog, Topology topology, EcmpConfig ecmp);
+// The protocol the backend runs (the rule above), or a diagnostic located at backend.switch when
+// the switch and the NIC share none.
+Result<Protocol> backend_protocol(const ValidSpec& spec);
+
+// nullopt when `command`, which models `wanted`, fits the fabric's protocol; else a diagnostic with
+// `severity`, located at the spec's backend.switch, saying what decides paths on this fabric.
+std::optional<Diagnostic> protocol_mismatch(const Fabric& fabric, Protocol wanted, const std::string& command,
+                                            Severity severity);
 
 }  // namespace ct

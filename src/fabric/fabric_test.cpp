@@ -1,4 +1,5 @@
 // The Fabric stage: one build, one verdict for every command, and one name directory.
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -57,6 +58,76 @@ TEST(Fabric, RefusesAnUnknownHashFunction) {
   EXPECT_EQ(f.errors()[0].field, "routing.ecmp.hash");
   EXPECT_GT(f.errors()[0].where.line, 0);
   EXPECT_THAT(f.errors()[0].message, HasSubstr("crc64"));
+}
+
+std::string example_text(const std::string& name) {
+  std::ifstream in(std::string(CT_SOURCE_DIR "/examples/") + name);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int line_of(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  return at == std::string::npos ? -1 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+// The protocol follows from the catalog: QM9700 runs InfiniBand only, SN5600 and SN2700 Ethernet
+// only; ConnectX-7 runs both, ConnectX-6 Dx Ethernet only. So lab-32 is InfiniBand and lab-32-roce,
+// homelab and the B300 examples are Ethernet.
+TEST(FabricProtocol, FollowsTheSwitchAndNic) {
+  auto lab = fabric_of(lab32_text());
+  ASSERT_TRUE(lab.ok()) << format_diagnostics(lab.errors());
+  EXPECT_EQ(lab->protocol(), Protocol::kInfiniband);
+  for (const char* name : {"lab-32-roce.yaml", "homelab.yaml", "b300-dual-plane.yaml"}) {
+    auto f = fabric_of(example_text(name));
+    ASSERT_TRUE(f.ok()) << name << ": " << format_diagnostics(f.errors());
+    EXPECT_EQ(f->protocol(), Protocol::kEthernet) << name;
+  }
+}
+
+// `hash` on InfiniBand is warned about, `ib` on Ethernet refused; each diagnostic is located at the
+// spec's backend.switch line and names what decides paths there.
+TEST(FabricProtocol, MismatchIsLocatedAtTheSwitch) {
+  const std::string lab = lab32_text();
+  auto ib = fabric_of(lab);
+  ASSERT_TRUE(ib.ok());
+  EXPECT_FALSE(protocol_mismatch(ib.value(), Protocol::kInfiniband, "ib", Severity::kError).has_value());
+  const auto warning = protocol_mismatch(ib.value(), Protocol::kEthernet, "clustertwin hash", Severity::kWarning);
+  ASSERT_TRUE(warning.has_value());
+  EXPECT_EQ(warning->severity, Severity::kWarning);
+  EXPECT_EQ(warning->field, "backend.switch");
+  EXPECT_EQ(warning->where.file, "lab.yaml");
+  EXPECT_EQ(warning->where.line, line_of(lab, "switch: qm9700"));
+  EXPECT_THAT(warning->message, HasSubstr("subnet manager"));
+
+  const std::string roce = example_text("lab-32-roce.yaml");
+  auto eth = fabric_of(roce);
+  ASSERT_TRUE(eth.ok());
+  EXPECT_FALSE(protocol_mismatch(eth.value(), Protocol::kEthernet, "hash", Severity::kWarning).has_value());
+  const auto error = protocol_mismatch(eth.value(), Protocol::kInfiniband, "clustertwin ib", Severity::kError);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->severity, Severity::kError);
+  EXPECT_EQ(error->where.line, line_of(roce, "switch: sn5600"));
+  EXPECT_THAT(error->message, HasSubstr("Ethernet"));
+}
+
+// A switch and NIC with no protocol in common are refused by the build stage (validate refuses them
+// first; the build stage checks again for a ValidSpec made otherwise), located at backend.switch.
+TEST(FabricProtocol, NoCommonProtocolIsALocatedError) {
+  const std::string lab = lab32_text();
+  auto valid = validate_reading(read_spec("lab.yaml", lab), catalog());
+  ASSERT_TRUE(valid.ok());
+  ValidSpec changed = valid.value();
+  changed.backend.nic.protocols = {Protocol::kEthernet};
+  auto p = backend_protocol(changed);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.errors()[0].field, "backend.switch");
+  EXPECT_EQ(p.errors()[0].where.line, line_of(lab, "switch: qm9700"));
+  EXPECT_THAT(p.errors()[0].message, HasSubstr("no protocol in common"));
+  auto f = build_fabric(changed, catalog());
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.errors()[0].field, "backend.switch");
 }
 
 TEST(NameDirectory, ResolvesEveryPrintedName) {

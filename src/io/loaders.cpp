@@ -11,9 +11,22 @@
 
 namespace ct {
 
+std::string resolve_catalog_dir(const char* env, const std::string& exe_path, const std::string& built_in) {
+  namespace fs = std::filesystem;
+  if (env != nullptr && *env != '\0') return env;
+  if (!exe_path.empty()) {
+    std::error_code ec;
+    const fs::path installed = fs::path(exe_path).parent_path() / ".." / "share" / "clustertwin" / "catalog";
+    if (fs::is_directory(installed, ec)) return installed.lexically_normal().string();
+  }
+  return built_in;
+}
+
 std::string default_catalog_dir() {
-  if (const char* env = std::getenv("CLUSTERTWIN_CATALOG"); env != nullptr && *env != '\0') return env;
-  return CT_DEFAULT_CATALOG_DIR;
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return resolve_catalog_dir(std::getenv("CLUSTERTWIN_CATALOG"), ec ? std::string() : exe.string(),
+                             CT_DEFAULT_CATALOG_DIR);
 }
 
 Result<Catalog> load_catalog(const std::string& dir) {

@@ -94,6 +94,25 @@ struct FailureDomain {
   double fabric_share_lost = 0;    // of the sum of all GPUs' bandwidth
 };
 
+// The frontend network (spec `frontend:`): storage, data loading, checkpoints, management and
+// north-south traffic on its own NICs and switches (a 2-tier leaf-spine, topology/builder.h). Counted
+// on the built topology by the same rules as a backend plane.
+struct FrontendFigures {
+  std::string switch_model, nic_model;
+  BitsPerSecond speed;              // every frontend link
+  int ports_per_host = 0;           // frontend logical ports per host
+  long long nics = 0;               // frontend NICs (DPUs) in the cluster
+  long long endpoints = 0;          // frontend ports in the cluster
+  double oversubscription_asked = 1;  // spec frontend.oversubscription (leaf down:up)
+  std::vector<TierFigures> tiers;   // leaf, spine
+  std::vector<MediaFigures> media;  // by optic index
+  BitsPerSecond bisection;          // max-flow between the host halves, as for a plane
+  BitsPerSecond half_injection;
+  long long backend_links = 0;      // links joining the frontend to the backend: 0 when separate
+  Bill power;                       // W: frontend switches, NICs and modules
+  Bill cost;                        // USD
+};
+
 struct Plan {
   std::string name;
   std::string topology;            // rail-optimized, fat-tree, leaf-spine
@@ -117,6 +136,7 @@ struct Plan {
   std::vector<FailureDomain> failure_domains;
   Bill power;                              // W
   Bill cost;                               // USD
+  std::optional<FrontendFigures> frontend; // when the spec has a frontend: block
 };
 
 }  // namespace ct

@@ -18,11 +18,11 @@ constexpr double kLossEpsilon = 1e-12;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
 bool is_backend(const Topology& t, std::size_t v) { return t.network[v] == Network::kBackend; }
+bool is_switch_of(const Topology& t, std::size_t v, Network net) {
+  return t.network[v] == net && t.kind[v] == VertexKind::kSwitch;
+}
 bool is_backend_switch(const Topology& t, std::size_t v) {
   return is_backend(t, v) && t.kind[v] == VertexKind::kSwitch;
-}
-bool is_backend_port(const Topology& t, std::size_t v) {
-  return is_backend(t, v) && t.kind[v] == VertexKind::kPort;
 }
 
 bool is_transceiver(const Catalog& catalog, std::int32_t media) {
@@ -51,10 +51,11 @@ std::pair<int, int> nics_of_gpu(int g, int gpus, int nics) {
 
 // ---- switches, ports, links -------------------------------------------------------------------
 
-void count_switches(const Topology& t, std::vector<PlaneFigures>& planes) {
+// Counting functions take the network: the backend's planes, or the frontend as one "plane" 0.
+void count_switches(const Topology& t, std::vector<PlaneFigures>& planes, Network net = Network::kBackend) {
   for (std::size_t v = 0; v < t.vertex_count(); ++v) {
-    if (!is_backend_switch(t, v)) continue;
-    assert(t.tier[v] >= 1 && t.tier[v] <= t.tiers);
+    if (!is_switch_of(t, v, net)) continue;
+    assert(t.tier[v] >= 1 && t.tier[v] <= planes[t.plane[v]].tiers.size());
     auto& f = planes[t.plane[v]].tiers[t.tier[v] - 1U];
     const auto adjacent = t.neighbors(VertexId(v));
     ++f.switches;
@@ -68,17 +69,17 @@ void count_switches(const Topology& t, std::vector<PlaneFigures>& planes) {
   }
 }
 
-void count_links(const Topology& t, std::vector<PlaneFigures>& planes) {
+void count_links(const Topology& t, std::vector<PlaneFigures>& planes, Network net = Network::kBackend) {
   for (std::size_t l = 0; l < t.link_count(); ++l) {
     const auto upper = t.link_b[l].value();
-    if (!is_backend(t, upper)) continue;
+    if (t.network[upper] != net) continue;
     auto& f = planes[t.plane[upper]].tiers[t.tier[upper] - 1U];
     ++f.links;
     if (f.links == 1) f.link_speed = t.capacity[l];
     else if (f.link_speed != t.capacity[l]) f.link_speed = BitsPerSecond(0);
   }
   for (std::size_t v = 0; v < t.vertex_count(); ++v) {
-    if (is_backend_port(t, v)) ++planes[t.plane[v]].endpoints;
+    if (t.network[v] == net && t.kind[v] == VertexKind::kPort) ++planes[t.plane[v]].endpoints;
   }
   for (auto& plane : planes) {
     for (auto& f : plane.tiers) {
@@ -107,10 +108,10 @@ struct MediumAtSwitch {
 };
 
 void count_switch_media(const Topology& t, const Catalog& catalog, const SwitchModel& sw,
-                        std::vector<std::map<int, MediaFigures>>& media) {
+                        std::vector<std::map<int, MediaFigures>>& media, Network net = Network::kBackend) {
   std::vector<MediumAtSwitch> groups;
   for (std::size_t v = 0; v < t.vertex_count(); ++v) {
-    if (!is_backend_switch(t, v)) continue;
+    if (!is_switch_of(t, v, net)) continue;
     groups.clear();
     for (const auto& a : t.neighbors(VertexId(v))) {
       const auto m = t.media[a.link.value()];
@@ -127,7 +128,7 @@ void count_switch_media(const Topology& t, const Catalog& catalog, const SwitchM
   }
   for (std::size_t l = 0; l < t.link_count(); ++l) {
     const auto upper = t.link_b[l].value();
-    if (!is_backend(t, upper)) continue;
+    if (t.network[upper] != net) continue;
     auto& f = media_slot(media[t.plane[upper]], catalog, t.media[l]);
     ++f.links;
     ++f.cables;
@@ -198,14 +199,16 @@ std::map<int, long long> count_nic_media(const Topology& t, const Catalog& catal
 
 // ---- bisection --------------------------------------------------------------------------------
 
-// Max-flow from the NIC ports of hosts [0, H/2) to those of hosts [H/2, H) in one plane.
-BitsPerSecond plane_bisection(const Topology& t, int plane, BitsPerSecond& half_injection) {
+// Max-flow from the NIC ports of hosts [0, H/2) to those of hosts [H/2, H) in one plane (or in the
+// frontend: net kFrontend, plane 0).
+BitsPerSecond plane_bisection(const Topology& t, int plane, BitsPerSecond& half_injection,
+                              Network net = Network::kBackend) {
   half_injection = BitsPerSecond(0);
   if (t.host_count < 2) return BitsPerSecond(0);
   std::vector<std::uint32_t> local(t.vertex_count(), kNone);
   std::uint32_t n = 0;
   for (std::size_t v = 0; v < t.vertex_count(); ++v) {
-    if (is_backend(t, v) && t.plane[v] == plane) local[v] = n++;
+    if (t.network[v] == net && t.plane[v] == plane) local[v] = n++;
   }
   const std::uint32_t source = n;
   const std::uint32_t sink = n + 1;
@@ -220,8 +223,9 @@ BitsPerSecond plane_bisection(const Topology& t, int plane, BitsPerSecond& half_
   const long long half = t.host_count / 2;
   for (long long h = 0; h < t.host_count; ++h) {
     const int side = h < half ? 0 : 1;
-    for (int r = 0; r < t.ports_per_host; ++r) {
-      const auto port = t.port_of(HostId(h), r, plane);
+    const int ports = net == Network::kBackend ? t.ports_per_host : t.frontend_ports_per_host;
+    for (int r = 0; r < ports; ++r) {
+      const auto port = net == Network::kBackend ? t.port_of(HostId(h), r, plane) : t.frontend_port_of(HostId(h), r);
       for (const auto& a : t.neighbors(port)) inject[side] += t.capacity[a.link.value()].value();
       if (side == 0) flow.add_edge(source, local[port.value()], kUnbounded, 0);
       else flow.add_edge(local[port.value()], sink, kUnbounded, 0);
@@ -472,13 +476,14 @@ void add_line(Bill& bill, std::string part, std::string item, long long count, s
   bill.lines.push_back(std::move(line));
 }
 
-Bill make_bill(const Plan& p, const PlanInputs& in, const Catalog& catalog, bool power) {
+Bill make_bill(const std::vector<TierFigures>& tiers, const std::vector<MediaFigures>& media, const SwitchModel& sw,
+               const NicModel& nic, long long nics, const Catalog& catalog, bool power) {
   Bill bill;
   long long switches = 0;
-  for (const auto& f : p.total_tiers) switches += f.switches;
-  add_line(bill, in.switch_model.id, "switch", switches, power ? in.switch_model.power_w : in.switch_model.price_usd);
-  add_line(bill, in.nic.id, "NIC", p.nics, power ? in.nic.power_w : in.nic.price_usd);
-  for (const auto& m : p.total_media) {
+  for (const auto& f : tiers) switches += f.switches;
+  add_line(bill, sw.id, "switch", switches, power ? sw.power_w : sw.price_usd);
+  add_line(bill, nic.id, "NIC", nics, power ? nic.power_w : nic.price_usd);
+  for (const auto& m : media) {
     if (m.optic < 0) {
       add_line(bill, "unknown", "link medium", m.links, std::nullopt);
       continue;
@@ -533,6 +538,48 @@ void add_totals(Plan& p, const Catalog& catalog, const std::map<int, long long>&
   p.total_media = to_vector(media);
 }
 
+// ---- frontend ---------------------------------------------------------------------------------
+
+// The frontend counted like one backend plane; NIC modules: one per frontend NIC cage whose links
+// use a transceiver (nic_cage_media with the cage's ways in place of the plane count).
+FrontendFigures plan_frontend(const ValidFrontend& fe, const NodeModel& node, const Topology& t,
+                              const Catalog& catalog) {
+  FrontendFigures f;
+  f.switch_model = fe.switch_model.id;
+  f.nic_model = fe.nic.id;
+  f.speed = fe.speed;
+  f.ports_per_host = t.frontend_ports_per_host;
+  f.nics = t.host_count * std::max(1, node.frontend_nics);
+  f.oversubscription_asked = fe.oversubscription;
+  std::vector<PlaneFigures> as_plane(1);
+  as_plane[0].tiers.resize(2);
+  as_plane[0].tiers[0].tier = 1;
+  as_plane[0].tiers[1].tier = 2;
+  count_switches(t, as_plane, Network::kFrontend);
+  count_links(t, as_plane, Network::kFrontend);
+  std::vector<std::map<int, MediaFigures>> media(1);
+  count_switch_media(t, catalog, fe.switch_model, media, Network::kFrontend);
+  const int ways = fe.speed.value() > 0 ? std::max<int>(1, static_cast<int>(fe.nic.port_speed.value() / fe.speed.value())) : 1;
+  const long long cages = (as_plane[0].endpoints + ways - 1) / ways;
+  std::int32_t nic_link_media = -1;
+  for (std::size_t l = 0; l < t.link_count() && nic_link_media < 0; ++l) {
+    const auto lower = t.link_a[l].value();
+    if (t.network[lower] == Network::kFrontend && t.kind[lower] == VertexKind::kPort) nic_link_media = t.media[l];
+  }
+  if (is_transceiver(catalog, nic_link_media)) {
+    const BitsPerSecond speed = fe.speed;
+    media_slot(media[0], catalog, nic_cage_media(catalog, fe.nic, ways, nic_link_media, speed)).nic_modules += cages;
+  }
+  f.endpoints = as_plane[0].endpoints;
+  f.tiers = std::move(as_plane[0].tiers);
+  f.media = to_vector(media[0]);
+  f.bisection = plane_bisection(t, 0, f.half_injection, Network::kFrontend);
+  f.backend_links = static_cast<long long>(count_cross_network_links(t));
+  f.power = make_bill(f.tiers, f.media, fe.switch_model, fe.nic, f.nics, catalog, true);
+  f.cost = make_bill(f.tiers, f.media, fe.switch_model, fe.nic, f.nics, catalog, false);
+  return f;
+}
+
 }  // namespace
 
 PlanInputs plan_inputs(const ValidSpec& spec) {
@@ -546,6 +593,7 @@ PlanInputs plan_inputs(const ValidSpec& spec) {
   in.radix = spec.backend.radix;
   in.down = spec.backend.down;
   in.oversubscription = spec.backend.oversubscription;
+  in.frontend = spec.frontend;
   return in;
 }
 
@@ -590,8 +638,9 @@ Plan plan(const PlanInputs& in, const Topology& t, const Catalog& catalog) {
   p.hops = hop_pairs(t);
   p.scale_limits = scale_limits(in, t);
   p.failure_domains = failure_domains(t);
-  p.power = make_bill(p, in, catalog, true);
-  p.cost = make_bill(p, in, catalog, false);
+  p.power = make_bill(p.total_tiers, p.total_media, in.switch_model, in.nic, p.nics, catalog, true);
+  p.cost = make_bill(p.total_tiers, p.total_media, in.switch_model, in.nic, p.nics, catalog, false);
+  if (in.frontend && t.frontend_ports_per_host > 0) p.frontend = plan_frontend(*in.frontend, in.node, t, catalog);
   return p;
 }
 

@@ -17,6 +17,9 @@
 //     sum over its ports of cap * R / sum of cap (all planes);
 //   - scale limits (the only figures not measured): ct::max_endpoints per plane for 2 and 3 tiers,
 //     times GPUs per NIC, for every plane count the NIC can be split into.
+//   - the frontend (spec `frontend:`), when present: the same counts, optics, bisection and bill on
+//     its own switches and links (Network::kFrontend); its NIC modules are one per used frontend
+//     NIC cage (a cage carries nic port speed / frontend speed ports).
 // Cage rule: a switch cage carries `ways` = (logical ports at the link speed) / (physical cages)
 // logical ports; the links of one medium at a switch fill ceil(links / ways) cages, each holding one
 // module when the medium is a transceiver. A NIC cage is split into one logical port per plane, so
@@ -24,6 +27,7 @@
 // per link. Cable power figures are per cable end, two ends per cable.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -45,6 +49,7 @@ struct PlanInputs {
   int radix = 0;                        // logical switch ports at port_speed (fat-tree: k)
   std::vector<int> down;                // down ports per tier with uplinks (leaf, spine)
   std::vector<double> oversubscription; // down:up per tier with uplinks
+  std::optional<ValidFrontend> frontend;
 };
 
 PlanInputs plan_inputs(const ValidSpec& spec);

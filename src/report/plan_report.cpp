@@ -226,6 +226,111 @@ std::string bill_text(const Bill& bill, const std::string& title, const std::str
                            figure_text(bill.known_total), unit, unknown);
 }
 
+// ---- frontend ---------------------------------------------------------------------------------
+
+long long switch_count(const std::vector<TierFigures>& tiers) {
+  long long n = 0;
+  for (const auto& f : tiers) n += f.switches;
+  return n;
+}
+long long link_count(const std::vector<TierFigures>& tiers) {
+  long long n = 0;
+  for (const auto& f : tiers) n += f.links;
+  return n;
+}
+std::string ratios_text(const std::vector<TierFigures>& tiers) {
+  std::string out;
+  for (const auto& f : tiers) {
+    if (f.oversubscription > 0) out += (out.empty() ? "" : ", ") + tier_name(f.tier) + " " + ratio_text(f.oversubscription);
+  }
+  return out.empty() ? "-" : out;
+}
+std::string bisection_ratio_text(BitsPerSecond b, BitsPerSecond half) {
+  return half.value() > 0 ? fmt::format("{:.2f}", static_cast<double>(b.value()) / static_cast<double>(half.value()))
+                          : "-";
+}
+// Capacity toward the hosts at the leaves, per host.
+BitsPerSecond per_host(const std::vector<TierFigures>& tiers, long long hosts) {
+  return tiers.empty() || hosts <= 0 ? BitsPerSecond(0) : BitsPerSecond(tiers.front().down_capacity.value() / hosts);
+}
+std::string bill_total_text(const Bill& bill) {
+  return bill.complete() ? figure_text(bill.known_total) + " W"
+                         : fmt::format("unknown ({} W known)", figure_text(bill.known_total));
+}
+
+std::string frontend_text(const Plan& p) {
+  const FrontendFigures& f = *p.frontend;
+  std::string out = fmt::format(
+      "frontend: leaf-spine of {} at {}, {} x {} ({} port{} per host); down:up asked {} at the leaves\n",
+      f.switch_model, format_speed(f.speed), count_text(f.nics), f.nic_model, f.ports_per_host,
+      f.ports_per_host == 1 ? "" : "s", ratio_text(f.oversubscription_asked));
+  out += f.backend_links == 0
+             ? "frontend and backend: separate (0 links between them, counted on the built topology)\n"
+             : fmt::format("frontend and backend: NOT separate: {} links join them\n", count_text(f.backend_links));
+  TextTable tiers({{"tier"},
+                   {"switches", Align::kRight},
+                   {"ports used", Align::kRight},
+                   {"ports free", Align::kRight},
+                   {"links", Align::kRight},
+                   {"link speed", Align::kRight},
+                   {"down", Align::kRight},
+                   {"up", Align::kRight},
+                   {"down:up", Align::kRight}},
+                  "frontend switches, logical ports and links per tier (tier leaf = NIC-leaf)");
+  for (const auto& t : f.tiers) {
+    tiers.add_row({tier_name(t.tier), count_text(t.switches), count_text(t.ports_used), count_text(t.ports_free),
+                   count_text(t.links), link_speed_text(t.link_speed), speed_text(t.down_capacity),
+                   speed_text(t.up_capacity), ratio_text(t.oversubscription)});
+  }
+  TextTable media({{"medium"},
+                   {"kind"},
+                   {"links", Align::kRight},
+                   {"switch modules", Align::kRight},
+                   {"NIC modules", Align::kRight},
+                   {"fibers/cables", Align::kRight}},
+                  "frontend optics and cables (one module per used cage)");
+  for (const auto& m : f.media) {
+    const bool xcvr = m.kind == "transceiver";
+    media.add_row({m.id, m.kind, count_text(m.links), xcvr ? count_text(m.switch_modules) : "-",
+                   xcvr ? count_text(m.nic_modules) : "-", count_text(m.cables)});
+  }
+  out += "\n" + tiers.render() + "\n" + media.render();
+  out += fmt::format("frontend bisection (max-flow between the host halves): {} of the half's {} ({})\n",
+                     speed_text(f.bisection), speed_text(f.half_injection),
+                     bisection_ratio_text(f.bisection, f.half_injection));
+  out += "\n" + bill_text(f.power, "frontend power (network parts only)", "W");
+  out += "\n" + bill_text(f.cost, "frontend cost (list prices where published)", "USD");
+  return out;
+}
+
+// The two networks side by side. What each carries and why they are kept apart is the design
+// rationale of docs/models/planner.md ("Frontend"); every figure is from the plan.
+std::string comparison_text(const Plan& p) {
+  const FrontendFigures& f = *p.frontend;
+  TextTable t({{"quantity"}, {"backend"}, {"frontend"}}, "frontend vs backend");
+  t.add_row({"carries", "GPU-to-GPU collectives and transfers (RDMA)",
+             "storage, data loading, checkpoints, management, users"});
+  t.add_row({"NICs", fmt::format("{} x {} ({} per host)", count_text(p.nics), p.nic_model, p.nics_per_host),
+             fmt::format("{} x {} ({} per host)", count_text(f.nics), f.nic_model,
+                         p.hosts > 0 ? f.nics / p.hosts : 0)});
+  t.add_row({"bandwidth per host", speed_text(per_host(p.total_tiers, p.hosts)), speed_text(per_host(f.tiers, p.hosts))});
+  t.add_row({"shape", fmt::format("{}, {} plane{} x {} tiers", p.topology, p.planes, p.planes > 1 ? "s" : "", p.tiers),
+             "leaf-spine, 1 plane x 2 tiers"});
+  t.add_row({"switches", fmt::format("{} x {}", count_text(switch_count(p.total_tiers)), p.switch_model),
+             fmt::format("{} x {}", count_text(switch_count(f.tiers)), f.switch_model)});
+  t.add_row({"links", count_text(link_count(p.total_tiers)), count_text(link_count(f.tiers))});
+  t.add_row({"down:up (oversubscription)", ratios_text(p.total_tiers), ratios_text(f.tiers)});
+  t.add_row({"bisection / half's NIC capacity", bisection_ratio_text(p.bisection, p.half_injection),
+             bisection_ratio_text(f.bisection, f.half_injection)});
+  t.add_row({"power, network parts", bill_total_text(p.power), bill_total_text(f.power)});
+  std::string out = t.render();
+  out += "why separate: a collective runs at the pace of its slowest flow, so the backend is built non-blocking and\n"
+         "  loss-free for GPU traffic alone; storage, checkpoint and user traffic is burstier and lighter per GPU, so\n"
+         "  the frontend is oversubscribed and cheaper. Apart, a checkpoint write or a dataset read never queues in\n"
+         "  front of a collective, and a failure or upgrade of one network leaves the other running.\n";
+  return out;
+}
+
 // ---- JSON -------------------------------------------------------------------------------------
 
 Json optional_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
@@ -323,6 +428,23 @@ Json failures_json(const Plan& p) {
   return out;
 }
 
+Json frontend_json(const FrontendFigures& f) {
+  return {{"switch_model", f.switch_model},
+          {"nic_model", f.nic_model},
+          {"speed_bps", f.speed.value()},
+          {"ports_per_host", f.ports_per_host},
+          {"nics", f.nics},
+          {"endpoints", f.endpoints},
+          {"oversubscription_asked", f.oversubscription_asked},
+          {"tiers", tiers_json(f.tiers)},
+          {"media", media_json(f.media)},
+          {"bisection_bps", f.bisection.value()},
+          {"half_injection_bps", f.half_injection.value()},
+          {"backend_links", f.backend_links},
+          {"power_w", bill_json(f.power)},
+          {"cost_usd", bill_json(f.cost)}};
+}
+
 }  // namespace
 
 std::string to_text(const Plan& p) {
@@ -332,6 +454,7 @@ std::string to_text(const Plan& p) {
                               bill_text(p.cost, "cost (list prices where published)", "USD")}) {
     out += "\n" + section;
   }
+  if (p.frontend) out += "\n" + frontend_text(p) + "\n" + comparison_text(p);
   return out;
 }
 
@@ -360,6 +483,7 @@ std::string to_json(const Plan& p) {
   j["failure_domains"] = failures_json(p);
   j["power_w"] = bill_json(p.power);
   j["cost_usd"] = bill_json(p.cost);
+  j["frontend"] = p.frontend ? frontend_json(*p.frontend) : Json(nullptr);
   return j.dump(2) + "\n";
 }
 

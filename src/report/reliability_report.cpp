@@ -104,7 +104,14 @@ std::string steady_table(const DesignReliability& d) {
                sig(s.expected_down), sig(s.p_any_down), pk, sig(s.expected_failures), count_text(e.touching_job),
                e.tier >= 2 ? fmt::format("{:.4f}", e.slowdown) : "-", e.source});
   }
+  const FabricSteadyState& f = d.fabric;
+  t.add_row({"all elements (total)", count_text(f.elements), "-", "-", "-", sig(f.expected_down), sig(f.p_any_down),
+             "-", sig(f.expected_failures), "-", "-", "1 - prod (1 - p)^n"});
   std::string out = t.render();
+  out += fmt::format("total: at a given moment P(at least one element down) = {} and E[elements down] = {}: a fabric "
+                     "this size is {}.\n",
+                     sig(f.p_any_down), sig(f.expected_down),
+                     f.p_any_down > 0.5 ? "more often degraded than whole" : "whole more often than not");
   for (const std::string& line : d.model.unmodelled) out += "not modelled: " + line + "\n";
   return out;
 }
@@ -149,6 +156,31 @@ std::string job_table(const ReliabilityStudy& s) {
   return t.render() + "Closed form: first order (overlapping failures and spare contention neglected).\n";
 }
 
+// Why a row of the plane comparison reads as it does, from its model: one plane makes every NIC-leaf
+// link and leaf failure a stop; under static ECMP a bundle of c parallel cables that loses one runs
+// its flows at c / (c - 1) pace (docs/models/reliability.md, "The slowdown of an upper element").
+std::string row_note(const DesignReliability& d) {
+  std::vector<std::string> notes;
+  if (d.planes == 1) notes.emplace_back("one plane: a NIC-leaf link or leaf down stops the job");
+  const ElementClass* worst = nullptr;
+  for (const ElementClass& c : d.model.classes) {
+    if (!c.modelled() || c.tier < 2 || c.touching_job == 0 || c.element == FailureElement::kNic) continue;
+    if (std::isinf(c.slowdown)) {
+      notes.push_back(fmt::format("a {} down partitions the job", c.name));
+    } else if (c.slowdown > 1 && (worst == nullptr || c.slowdown > worst->slowdown)) {
+      worst = &c;
+    }
+  }
+  if (worst != nullptr && worst->element == FailureElement::kLink && worst->bundle >= 2 &&
+      d.model.split == PathSplit::kEcmp) {
+    notes.push_back(fmt::format("{}-cable {} bundles: one cable down, flows at {}/{} pace (static ECMP)", worst->bundle,
+                                worst->tier == 2 ? "leaf-spine" : "spine-core", worst->bundle, worst->bundle - 1));
+  } else if (worst != nullptr) {
+    notes.push_back(fmt::format("{} down: collective x{:.3g}", worst->name, worst->slowdown));
+  }
+  return fmt::format("{}", fmt::join(notes, "; "));
+}
+
 std::string planes_table(const ReliabilityStudy& s) {
   const double h = s.design.model.job.horizon_hours;
   TextTable t({{"planes", Align::kRight},
@@ -169,6 +201,7 @@ std::string planes_table(const ReliabilityStudy& s) {
     }
     const bool same = d.planes == s.design.planes && d.tiers == s.design.tiers;
     std::string note = same ? "<- this design" : "";
+    if (const std::string why = row_note(d); !why.empty()) note += (note.empty() ? "" : "; ") + why;
     if (const long long n = unmodelled_count(d); n > 0) {
       note += fmt::format("{}{} elements not modelled (no rate)", note.empty() ? "" : "; ", count_text(n));
     }
@@ -222,6 +255,11 @@ Json design_json(const DesignReliability& d) {
   j["classes"] = std::move(classes);
   j["not_modelled"] = m.unmodelled;
   j["expected_links_down"] = links_down(d);
+  j["fabric_steady_state"] = Json{{"elements", d.fabric.elements},
+                                  {"p_any_down", d.fabric.p_any_down},
+                                  {"expected_down", d.fabric.expected_down},
+                                  {"expected_failures", d.fabric.expected_failures}};
+  j["note"] = row_note(d);
   const JobClosedForm& cf = d.closed;
   j["closed_form"] = Json{{"touch_per_hour", cf.touch_per_hour},
                           {"stop_per_hour", cf.stop_per_hour},

@@ -1,10 +1,14 @@
 #include "report/topology_export.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "report/table.h"
 
 namespace ct {
 namespace {
@@ -125,7 +129,94 @@ void append_edges(std::string& out, const Topology& t) {
   }
 }
 
+// The aggregated view's group of a vertex: (network, plane, tier, pod); ports of a plane form one
+// group whatever their host.
+using GroupKey = std::tuple<int, int, int, std::uint32_t>;
+GroupKey group_key(const Topology& t, std::size_t v) {
+  const bool port = t.kind[v] == VertexKind::kPort;
+  return {static_cast<int>(t.network[v]), t.plane[v], t.tier[v], port ? 0U : t.group[v]};
+}
+
+const char* tier_name(int tier) {
+  switch (tier) {
+    case 0: return "NIC ports";
+    case 1: return "leaves";
+    case 2: return "spines";
+    default: return "cores";
+  }
+}
+
+struct Group {
+  GroupKey key;
+  std::size_t first = 0;  // lowest vertex id: the group's order
+  long long members = 0;
+  int ports = 0;          // switches: logical ports of the first member
+};
+
+struct GroupEdge {
+  long long links = 0;
+  BitsPerSecond capacity;
+  BitsPerSecond speed;  // of the first link
+  bool mixed = false;   // links of different speeds
+};
+
 }  // namespace
+
+std::string to_dot_aggregate(const Topology& topology, const std::string& comment) {
+  const Topology& t = topology;
+  std::map<GroupKey, std::size_t> index;
+  std::vector<Group> groups;
+  std::vector<std::size_t> group_of(t.vertex_count());
+  for (std::size_t v = 0; v < t.vertex_count(); ++v) {
+    const GroupKey key = group_key(t, v);
+    const auto [it, added] = index.try_emplace(key, groups.size());
+    if (added) groups.push_back({key, v, 0, t.kind[v] == VertexKind::kSwitch ? t.ports[v] : 0});
+    ++groups[it->second].members;
+    group_of[v] = it->second;
+  }
+  std::map<std::pair<std::size_t, std::size_t>, GroupEdge> edges;
+  for (std::size_t l = 0; l < t.link_count(); ++l) {
+    GroupEdge& e = edges[{group_of[t.link_a[l].value()], group_of[t.link_b[l].value()]}];
+    if (e.links == 0) e.speed = t.capacity[l];
+    e.mixed = e.mixed || t.capacity[l] != e.speed;
+    ++e.links;
+    e.capacity += t.capacity[l];
+  }
+  std::string out = "graph topology_aggregate {\n";
+  if (!comment.empty()) out += "  // " + comment + "\n";
+  out += "  graph [rankdir=BT, newrank=true, nodesep=0.3, ranksep=1.0, fontname=\"Helvetica\"];\n";
+  out += "  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=filled];\n";
+  out += "  edge [fontname=\"Helvetica\", fontsize=9];\n";
+  for (int net = 0; net < 2; ++net) {
+    for (int p = 0; p < (net == 0 ? t.planes : 1); ++p) {
+      std::string body;
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto& [gnet, gplane, tier, pod] = groups[g].key;
+        if (gnet != net || gplane != p) continue;
+        const std::string where = t.tiers >= 3 && tier >= 1 && tier <= 2 ? fmt::format(" (pod {})", pod) : "";
+        const std::string what = tier == 0 ? fmt::format("{} {}", count_text(groups[g].members), tier_name(0))
+                                           : fmt::format("{} {}{}\\n{} ports each", count_text(groups[g].members),
+                                                         tier_name(tier), where, groups[g].ports);
+        body += fmt::format("    g{} [label=\"{}\", fillcolor={}];\n", g, what, tier_color(tier));
+      }
+      if (body.empty()) continue;
+      const bool backend = net == static_cast<int>(Network::kBackend);
+      out += fmt::format("  subgraph cluster_{} {{\n    label=\"{}\";\n", backend ? fmt::format("plane{}", p) : "frontend",
+                         backend ? fmt::format("plane {}", p) : "frontend");
+      out += body + "  }\n";
+    }
+  }
+  for (const auto& [ends, e] : edges) {
+    const std::string label = e.mixed ? fmt::format("{} links = {}", count_text(e.links), format_speed(e.capacity))
+                                      : fmt::format("{} x {} = {}", count_text(e.links), format_speed(e.speed),
+                                                    format_speed(e.capacity));
+    const bool flat = std::get<2>(groups[ends.first].key) == std::get<2>(groups[ends.second].key);
+    out += fmt::format("  g{} -- g{} [label=\"{}\"{}];\n", ends.first, ends.second, label,
+                       flat ? ", constraint=false" : "");
+  }
+  out += "}\n";
+  return out;
+}
 
 std::string to_json(const Topology& topology, const Catalog& catalog) {
   const Topology& t = topology;

@@ -11,6 +11,13 @@
 // frontend; inside each, one cluster per host holding that host's ports, and switches ranked by
 // tier. Parallel cables between the same two vertices are drawn as one edge labelled "xN"; links
 // between switches of one tier (extra links) do not constrain the ranking.
+//
+// Aggregated DOT (to_dot_aggregate): one node per group of vertices, a group being the NIC ports of
+// one backend plane (or of the frontend), or the switches of one (network, plane, tier, pod); one
+// edge per pair of groups with links between them, labelled with the link count, the speed and the
+// summed capacity in one direction ("8,192 x 400G = 3276.8T"). Its size depends on the planes, tiers
+// and pods, not on the host count, so Graphviz renders a 17,000-vertex fabric at once; the full
+// view of such a fabric (megabytes of DOT) does not render in minutes.
 #pragma once
 
 #include <string>
@@ -24,5 +31,11 @@ namespace ct {
 std::string to_json(const Topology& topology, const Catalog& catalog);
 // PRECONDITION: topology.finalize() was called.
 std::string to_dot(const Topology& topology);
+
+// Above this many vertices `clustertwin topology --format dot` writes the aggregated view unless
+// asked for the full one (--view full).
+inline constexpr std::size_t kDotFullViewMaxVertices = 2000;
+// `comment`, when not empty, is written as a DOT comment line after the header (why this view).
+std::string to_dot_aggregate(const Topology& topology, const std::string& comment = {});
 
 }  // namespace ct

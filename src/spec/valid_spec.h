@@ -46,6 +46,7 @@ struct ValidBackend {
   int planes = 1;
   int tiers = 2;
   SwitchModel switch_model;
+  SourceLocation switch_where;  // the spec's `backend.switch` value, for diagnostics of later stages
   NicModel nic;
   BitsPerSecond port_speed;  // every backend link of a plane runs at this speed
   int radix = 0;             // logical switch ports at port_speed (fat-tree: k)

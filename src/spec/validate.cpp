@@ -305,6 +305,7 @@ class SpecValidator {
       return;
     }
     out_.backend.switch_model = *switch_;
+    out_.backend.switch_where = s.where;
     if (nic_ != nullptr && !share_protocol(nic_->protocols, switch_->protocols)) {
       error(s.where, "backend.switch",
             fmt::format("{} runs {} but the backend NIC {} runs {}: no protocol in common", switch_->id,

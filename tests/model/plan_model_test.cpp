@@ -370,5 +370,92 @@ TEST(PlanModelFatTree, BisectionHopsFailuresLimits) {
   EXPECT_EQ(p.scale_limits[0].gpus_3_tiers, 16);
 }
 
+// ================================================================================================
+// Design 4: the frontend. 32 HGX H100 nodes (backend as design 1, cables 3 m / 30 m) with a frontend
+// of one ConnectX-6 Dx (2 x 100GbE) per host on SN2700 switches (32 x 100G), 3:1 at the leaves.
+//   Ports per host: max(1, frontend NICs of hgx-h100 = 0) = 1 NIC x 2 ports x (100G / 100G = 1
+//   way) = 2; 64 frontend ports. NICs: 32.
+//   Radix 32 at 100G. Leaf up = floor(32 / (1 + 3)) = 8, down = 32 - 8 = 24. Top-of-rack packing:
+//   24 / 2 = 12 hosts per leaf, ceil(32 / 12) = 3 leaves: hosts 0-11, 12-23, 24-31.
+//   Spines: the smallest S dividing 8 with S x 32 >= 3 leaves x 8 uplinks = 24 is S = 1, so each
+//   leaf runs 8 parallel cables to the one spine.
+//   Leaf tier: 3 switches; ports used 32 + 32 + (16 + 8) = 88, free 0 + 0 + 8 = 8; 64 NIC-leaf
+//     links; down 64 x 100G = 6.4T, up 24 x 100G = 2.4T, down:up 8:3 (the last leaf is not full).
+//   Spine tier: 1 switch, 24 ports used, 8 free, 24 leaf-spine links, down 2.4T.
+//   Media (the backend's lengths): NIC-leaf 3 m -> qsfp28-100g-dac (5 m), 64 cables, no modules.
+//     Leaf-spine 30 m -> qsfp28-100g-sr4 (100 m), one 100G link per module, a cage per port:
+//     8 per leaf x 3 + 24 at the spine = 48 switch modules, 24 fibers.
+//   Bisection, hosts 0-15 (A) vs 16-31 (B): A has 24 ports on leaf 0 and 8 on leaf 1. Leaf 0's
+//     traffic leaves over its 8 uplinks (800G); leaf 1's A ports (800G) reach B ports on leaf 1
+//     directly. Cut {leaf 0 uplinks, leaf 1's A ports} = 1.6T, and that flow is feasible (leaf 0
+//     -> spine -> leaf 2's 16 B ports): 1.6T of the half's 32 x 100G = 3.2T, ratio 0.5.
+//   Bill: 4 sn2700, 32 connectx-6-dx, 128 DAC cable ends, 48 SR4 modules: every unit unknown in
+//     the catalog. Frontend and backend share no link.
+// ================================================================================================
+constexpr const char* kFrontend = R"(
+name: model-32-frontend
+nodes: {model: hgx-h100, count: 32}
+backend:
+  topology: rail-optimized
+  planes: 1
+  tiers: 2
+  switch: qm9700
+  oversubscription: [1]
+  cable_length_m: {leaf: 3, spine: 30}
+frontend:
+  nic: connectx-6-dx
+  speed: 100G
+  switch: sn2700
+  oversubscription: 3
+)";
+
+TEST(PlanModelFrontend, SwitchesPortsLinks) {
+  const Plan p = plan_of(kFrontend, real_catalog());
+  ASSERT_TRUE(p.frontend.has_value());
+  const FrontendFigures& f = *p.frontend;
+  EXPECT_EQ(f.ports_per_host, 2);
+  EXPECT_EQ(f.endpoints, 64);
+  EXPECT_EQ(f.nics, 32);
+  ASSERT_EQ(f.tiers.size(), 2U);
+  expect_tier(f.tiers[0], 3, 88, 8, 64);
+  expect_tier(f.tiers[1], 1, 24, 8, 24);
+  EXPECT_EQ(f.tiers[0].down_capacity, gbps(100) * 64);
+  EXPECT_EQ(f.tiers[0].up_capacity, gbps(100) * 24);
+  EXPECT_DOUBLE_EQ(f.tiers[0].oversubscription, 8.0 / 3.0);
+  EXPECT_DOUBLE_EQ(f.oversubscription_asked, 3.0);
+  EXPECT_EQ(f.backend_links, 0);
+  // The backend is planned as before: design 1's counts.
+  expect_tier(p.plane_figures[0].tiers[0], 8, 512, 0, 256);
+}
+
+TEST(PlanModelFrontend, MediaBisectionBill) {
+  const Plan p = plan_of(kFrontend, real_catalog());
+  ASSERT_TRUE(p.frontend.has_value());
+  const FrontendFigures& f = *p.frontend;
+  ASSERT_EQ(f.media.size(), 2U);
+  expect_media(find_media(f.media, "qsfp28-100g-dac"), 64, 0, 0, 64);
+  expect_media(find_media(f.media, "qsfp28-100g-sr4"), 24, 48, 0, 24);
+  EXPECT_EQ(f.bisection, gbps(100) * 16);
+  EXPECT_EQ(f.half_injection, gbps(100) * 32);
+  ASSERT_EQ(f.power.lines.size(), 4U);
+  EXPECT_EQ(f.power.lines[0].part, "sn2700");
+  EXPECT_EQ(f.power.lines[0].count, 4);
+  EXPECT_EQ(f.power.lines[1].part, "connectx-6-dx");
+  EXPECT_EQ(f.power.lines[1].count, 32);
+  long long dac_ends = 0, sr4 = 0;
+  for (const auto& line : f.power.lines) {
+    if (line.part == "qsfp28-100g-dac") dac_ends = line.count;
+    if (line.part == "qsfp28-100g-sr4") sr4 = line.count;
+  }
+  EXPECT_EQ(dac_ends, 128);
+  EXPECT_EQ(sr4, 48);
+  EXPECT_FALSE(f.power.complete());
+}
+
+// A spec without `frontend:` plans no frontend.
+TEST(PlanModelFrontend, AbsentWithoutTheBlock) {
+  EXPECT_FALSE(plan_of(kOnePlane, real_catalog()).frontend.has_value());
+}
+
 }  // namespace
 }  // namespace ct

@@ -98,6 +98,45 @@ TEST(TopologyCommand, BadSpecExitsOneWithDiagnosticsAndWritesNothing) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
+  return n;
+}
+
+// The B300 example has 1,024 hosts x 8 NICs x 2 planes = 16,384 backend ports, 2 x 192 switches,
+// and a frontend of 1,024 x 4 ports (2 BlueField-3 x 2 x 200G) on 22 leaves and 8 spines: far above
+// 2,000 vertices, so `--format dot` writes the aggregated view by default and says so (DOT comment
+// and stderr). One node per (network, plane, tier, pod) group: per backend plane NIC ports, leaves,
+// spines (2 x 3), and the frontend's ports, leaves, spines (3): 9 nodes; edges port-leaf and
+// leaf-spine per plane and in the frontend: 6. Graphviz renders it (no timing asserted).
+TEST(TopologyCommand, AggregatedDotOfB300Renders) {
+  if (run("command -v dot >/dev/null 2>&1") != 0) GTEST_SKIP() << "Graphviz `dot` is not installed";
+  const fs::path dir = work_dir("aggregate");
+  const fs::path gv = dir / "b300.gv";
+  const fs::path svg = dir / "b300.svg";
+  const fs::path err = dir / "stderr.txt";
+  const std::string spec = CT_SOURCE_DIR "/examples/b300-dual-plane.yaml";
+  ASSERT_EQ(run(clustertwin("'" + spec + "' --format dot -o '" + gv.string() + "' 2>'" + err.string() + "'")), 0);
+  EXPECT_NE(read_text_file(err.string()).value().find("aggregated view"), std::string::npos);
+  const std::string dot = read_text_file(gv.string()).value();
+  EXPECT_NE(dot.find("// aggregated view"), std::string::npos);
+  EXPECT_NE(dot.find("8,192 x 400G = 3276.8T"), std::string::npos) << "NIC-leaf links of one plane";
+  ASSERT_EQ(run("dot -Tsvg '" + gv.string() + "' -o '" + svg.string() + "' 2>'" + err.string() + "'"), 0);
+  EXPECT_EQ(read_text_file(err.string()).value(), "") << "Graphviz warnings";
+  const std::string image = read_text_file(svg.string()).value();
+  EXPECT_EQ(count_of(image, "class=\"node\""), 9U);
+  EXPECT_EQ(count_of(image, "class=\"edge\""), 6U);
+  EXPECT_NE(image.find("22 leaves"), std::string::npos) << "frontend leaves";
+  // Asked for explicitly, the full view is still there; a small fabric is drawn in full by default.
+  EXPECT_EQ(run(clustertwin("'" + spec + "' --format dot --view full -o '" + gv.string() + "' 2>'" + err.string() + "'")), 0);
+  EXPECT_EQ(read_text_file(err.string()).value(), "");
+  EXPECT_NE(read_text_file(gv.string()).value().find("p1/spine/63"), std::string::npos);
+  EXPECT_EQ(run(clustertwin("'" + kLab32 + "' --format dot -o '" + gv.string() + "' 2>'" + err.string() + "'")), 0);
+  EXPECT_EQ(read_text_file(err.string()).value(), "");
+  EXPECT_EQ(read_text_file(gv.string()).value().find("aggregated"), std::string::npos);
+}
+
 TEST(TopologyCommand, UnknownFormatIsAUsageError) {
   EXPECT_EQ(run(clustertwin("'" + kLab32 + "' --format svg >/dev/null 2>&1")), 2);
 }
