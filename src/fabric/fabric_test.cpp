@@ -214,6 +214,7 @@ TEST(AddressPlan, AddressesEveryValidFabric) {
   auto by_address = f->names().backend_port("10.0.0.71", {"command line", 0, 0}, "--from");
   ASSERT_TRUE(by_address.ok());
   EXPECT_EQ(t.vertex_name(by_address.value()), "host3/nic17");
+}
 
 // The lab has 32 hosts x 8 GPUs: "host3/gpu2" is GPU 3 x 8 + 2 = 26, as "gpu26" and "26" are.
 TEST(NameDirectory, ResolvesGpusInEveryForm) {

@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "routing/fabric_fixtures.h"
+#include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
 #include "traffic/flow.h"
 
