@@ -18,6 +18,8 @@ Runner setup_hash(CLI::App& app, Context& context);
 Runner setup_ib(CLI::App& app, Context& context);
 Runner setup_plan(CLI::App& app, Context& context);
 Runner setup_reliability(CLI::App& app, Context& context);
+Runner setup_route(CLI::App& app, Context& context);
+Runner setup_routes(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
 Runner setup_topology(CLI::App& app, Context& context);
 
@@ -32,6 +34,10 @@ const Command kCommands[] = {
      Stage::kFabric, false, setup_plan},
     {"reliability", "Failure probabilities of the backend network and their cost to a training job, 1 vs 2 vs 4 planes",
      Stage::kFabric, false, setup_reliability},
+    {"route", "Gateway API: which listener, HTTPRoute rule and backends take a request, and why", Stage::kNone, false,
+     setup_route},
+    {"routes", "Gateway API: route table per listener, status conditions, shadowed rules", Stage::kNone, false,
+     setup_routes},
     {"simulate", "Flow-level simulation of collectives, transfers and faults: times, busbw, waiting, bottlenecks",
      Stage::kFabric, false, setup_simulate},
     {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", Stage::kFabric, false,
