@@ -22,6 +22,7 @@ Runner setup_route(CLI::App& app, Context& context);
 Runner setup_routes(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
 Runner setup_topology(CLI::App& app, Context& context);
+Runner setup_trace(CLI::App& app, Context& context);
 
 namespace {
 const Command kCommands[] = {
@@ -40,6 +41,8 @@ const Command kCommands[] = {
      setup_routes},
     {"simulate", "Flow-level simulation of collectives, transfers and faults: times, busbw, waiting, bottlenecks",
      Stage::kFabric, false, setup_simulate},
+    {"trace", "One request through the front door: DNS view, BGP VIP and ECMP, switch, Gateway + TLS, route, pod, storage",
+     Stage::kFabric, true, setup_trace},
     {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", Stage::kFabric, false,
      setup_topology},
 };
