@@ -14,6 +14,7 @@
 
 namespace ct::cli {
 Runner setup_catalog(CLI::App& app, Context& context);
+Runner setup_export(CLI::App& app, Context& context);
 Runner setup_hash(CLI::App& app, Context& context);
 Runner setup_ib(CLI::App& app, Context& context);
 Runner setup_plan(CLI::App& app, Context& context);
@@ -27,6 +28,8 @@ Runner setup_trace(CLI::App& app, Context& context);
 namespace {
 const Command kCommands[] = {
     {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", Stage::kCatalog, false, setup_catalog},
+    {"export", "The frontend for real daemons: DNS views as named.conf + zones, the BGP VIP as gobgpd and BIRD 2 configs",
+     Stage::kNone, false, setup_export},
     {"hash", "ECMP on the built fabric: paths, collisions and why, Monte Carlo vs closed forms, alternatives",
      Stage::kFabric, false, setup_hash},
     {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps",

@@ -135,3 +135,49 @@ EcmpChoice router_choice(const VipAnnouncement& a, const FlowKey& flow, const Li
 }
 
 }  // namespace ct
+
+namespace ct {
+
+std::vector<ExportedFile> export_bgp(const VipAnnouncement& a, const std::string& dir) {
+  std::vector<ExportedFile> out;
+  const BgpPeer& peer = *a.peers.front();
+  const int keepalive = peer.keepalive_s > 0 ? peer.keepalive_s : std::max(1, a.hold_time_s / 3);
+  std::string bird = fmt::format(
+      "# Written by clustertwin export bgp: the upstream router of {} ({}), peering with the nodes that announce {}.\n"
+      "router id {};\n"
+      "log \"{}/bird.log\" all;\n"
+      "protocol device {{ }}\n"
+      "protocol kernel {{\n"
+      "  ipv4 {{ export all; }};\n"
+      "  merge paths on;\n"
+      "}}\n",
+      object_label(peer.meta), where_text(peer.meta.where), format_ipv4(a.vip), peer.peer_address, dir);
+  for (std::size_t i = 0; i < a.next_hops.size(); ++i) {
+    const std::string& node = a.next_hop_nodes[i];
+    const std::string ip = format_ipv4(a.next_hops[i]);
+    bird += fmt::format(
+        "protocol bgp {} {{\n"
+        "  local {} as {};\n"
+        "  neighbor {} as {};\n"
+        "  hold time {};\n"
+        "  keepalive time {};\n"
+        "  connect retry time 1;\n"
+        "  ipv4 {{ import all; export none; }};\n"
+        "}}\n",
+        "node_" + std::to_string(i), peer.peer_address, peer.peer_asn, ip, peer.my_asn, a.hold_time_s, keepalive);
+    out.push_back({node + ".gobgpd.toml",
+                   fmt::format("# Written by clustertwin export bgp: the MetalLB speaker of {} as gobgpd.\n"
+                               "[global.config]\n  as = {}\n  router-id = \"{}\"\n  local-address-list = [\"{}\"]\n\n"
+                               "[[neighbors]]\n  [neighbors.config]\n    neighbor-address = \"{}\"\n    peer-as = {}\n"
+                               "  [neighbors.timers.config]\n    hold-time = {}\n    keepalive-interval = {}\n    connect-retry = 1\n"
+                               "  [neighbors.transport.config]\n    local-address = \"{}\"\n",
+                               node, peer.my_asn, ip, ip, peer.peer_address, peer.peer_asn, a.hold_time_s, keepalive, ip)});
+    out.push_back({"announce-" + node + ".sh",
+                   fmt::format("#!/bin/sh\n# Announce the VIP from {} (run where its gobgpd runs).\nexec gobgp global rib add -a ipv4 {}/32 nexthop {}\n",
+                               node, format_ipv4(a.vip), ip)});
+  }
+  out.insert(out.begin(), ExportedFile{"router.bird.conf", bird});
+  return out;
+}
+
+}  // namespace ct

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/exported_file.h"
 #include "frontend/manifests.h"
 #include "frontend/pod_placement.h"
 #include "routing/linux_multipath.h"
@@ -52,6 +53,14 @@ struct EcmpChoice {
 };
 // PRECONDITION: !a.next_hops.empty().
 EcmpChoice router_choice(const VipAnnouncement& a, const FlowKey& flow, const LinuxMultipathConfig& config);
+
+// Configurations for real daemons: one gobgpd (TOML) per announcing node, peering with the
+// router as the BGPPeer says (its ASNs, address and timers), with the `gobgp global rib add`
+// command that announces the VIP as MetalLB's speaker would (announce-<node>.sh); and the router's
+// BIRD 2 configuration: one eBGP session per node, and a kernel protocol with `merge paths` so
+// that equal routes become one multipath route. `control_dir` is where BIRD's socket and the
+// daemons' files live on the test machine.
+std::vector<ExportedFile> export_bgp(const VipAnnouncement& a, const std::string& control_dir);
 
 // Does the pool's address list contain `address`? ("a.b.c.d/n" or "a.b.c.d-e.f.g.h").
 bool pool_contains(const AddressPool& pool, std::uint32_t address);

@@ -28,6 +28,7 @@
 
 #include "core/diagnostic.h"
 #include "core/result.h"
+#include "frontend/exported_file.h"
 
 namespace ct {
 
@@ -122,10 +123,6 @@ struct DnsExportOptions {
   std::string directory;       // options { directory } (where the zone files are)
   std::string listen_on;       // empty = BIND's default
   std::string pid_file;        // empty = BIND's default
-};
-struct ExportedFile {
-  std::string name;
-  std::string content;
 };
 std::vector<ExportedFile> export_named(const DnsModel& dns, const DnsExportOptions& options);
 
