@@ -645,7 +645,11 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     d.backends.push_back(std::move(c));
   }
   for (const auto& f : rule.filters) d.reasons.push_back("filter " + f + " runs before the backends");
-  if (rule.backends.empty()) {
+  if (rule.redirect_status != 0) {
+    d.status = rule.redirect_status;
+    d.reasons.push_back(fmt::format("RequestRedirect filter: {}{}", rule.redirect_status,
+                                    rule.redirect_scheme.empty() ? "" : " to " + rule.redirect_scheme + "://" + r.host + r.path));
+  } else if (rule.backends.empty()) {
     d.status = rule.filters.empty() ? 500 : 200;
     if (rule.filters.empty()) d.reasons.push_back("the rule has no backendRefs: 500");
   } else if (valid_weight == 0) {

@@ -345,6 +345,13 @@ void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
         for (const auto& x : fs->items) {
           std::string type = r.str(x.get("type"), f + ".filters[].type");
           if (const YamlValue* ext = x.get("extensionRef")) type += ":" + r.str(ext->get("name"), "extensionRef.name");
+          if (const YamlValue* rr = x.get("requestRedirect"); type == "RequestRedirect") {
+            rule.redirect_status = 302;
+            if (rr != nullptr) {
+              rule.redirect_status = static_cast<int>(r.integer(rr->get("statusCode"), f + ".filters[].requestRedirect.statusCode", 302, 301, 308));
+              rule.redirect_scheme = r.str(rr->get("scheme"), f + ".filters[].requestRedirect.scheme");
+            }
+          }
           rule.filters.push_back(std::move(type));
         }
       }

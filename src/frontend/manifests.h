@@ -168,6 +168,8 @@ struct RouteRule {
   std::vector<RouteMatch> matches;  // empty in the file = one PathPrefix "/" match
   std::vector<BackendRef> backends;
   std::vector<std::string> filters;  // filter types, e.g. ExtensionRef:forward-auth
+  int redirect_status = 0;           // a RequestRedirect filter's statusCode (302 by default); 0 = none
+  std::string redirect_scheme;
   SourceLocation where;
 };
 

@@ -15,6 +15,11 @@ std::string status_word(int status) {
     case 404: return "404 Not Found";
     case 421: return "421 Misdirected Request";
     case 500: return "500 Internal Server Error";
+    case 301: return "301 Moved Permanently (redirect)";
+    case 302: return "302 Found (redirect)";
+    case 303: return "303 See Other (redirect)";
+    case 307: return "307 Temporary Redirect";
+    case 308: return "308 Permanent Redirect";
     default: return std::to_string(status);
   }
 }
