@@ -180,6 +180,11 @@ std::string describe_match(const RouteMatch& match) {
 
 GatewayModel build_gateway_model(const Manifests& m) {
   GatewayModel out;
+  for (std::size_t i = 0; i < m.services.size(); ++i) out.service_index.emplace(m.services[i].meta.ns + "/" + m.services[i].meta.name, i);
+  const auto find_service = [&](const std::string& ns, const std::string& name) -> const Service* {
+    auto it = out.service_index.find(ns + "/" + name);
+    return it == out.service_index.end() ? nullptr : &m.services[it->second];
+  };
   std::vector<std::size_t> first_listener(m.gateways.size() + 1, 0);
   // Gateways and listeners.
   for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
@@ -263,7 +268,7 @@ GatewayModel build_gateway_model(const Manifests& m) {
                    !grant_allows(m, "HTTPRoute", "gateway.networking.k8s.io", route.meta.ns, "Service", ns, b.ref.name)) {
           reason = "RefNotPermitted";
           msg = fmt::format("Service {}/{} is in another namespace and no ReferenceGrant there allows it", ns, b.ref.name);
-        } else if (const Service* s = m.find_service(ns, b.ref.name); s == nullptr) {
+        } else if (const Service* s = find_service(ns, b.ref.name); s == nullptr) {
           reason = "BackendNotFound";
           msg = fmt::format("Service {}/{} not found", ns, b.ref.name);
         } else if (std::none_of(s->ports.begin(), s->ports.end(), [&](const ServicePort& p) { return p.port == b.port; })) {
@@ -375,14 +380,16 @@ GatewayModel build_gateway_model(const Manifests& m) {
       else table.exact[es[i].hostname] = {i, j};
       i = j;
     }
-    // Shadowed matches: an earlier entry for the same hostname whose match covers this one.
+    // Shadowed matches: an earlier entry for the same hostname whose match covers this one (entries
+    // of one hostname are contiguous, so only that range is searched).
     std::map<std::pair<std::size_t, std::size_t>, std::pair<std::size_t, std::size_t>> shadow_of;  // (route, rule) -> by
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> unshadowed;
+    std::size_t group_begin = 0;
     for (std::size_t j = 0; j < es.size(); ++j) {
+      if (es[j].hostname != es[group_begin].hostname) group_begin = j;
       const RouteMatch& mj = m.routes[es[j].route].rules[es[j].rule].matches[es[j].match];
       bool found = false;
-      for (std::size_t i = 0; i < j && !found; ++i) {
-        if (es[i].hostname != es[j].hostname) continue;
+      for (std::size_t i = group_begin; i < j && !found; ++i) {
         if (es[i].route == es[j].route && es[i].rule == es[j].rule) continue;
         const RouteMatch& mi = m.routes[es[i].route].rules[es[i].rule].matches[es[i].match];
         if (match_covers(mi, mj)) {
@@ -626,7 +633,8 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     c.port = b.port;
     c.weight = b.weight;
     c.share = total > 0 ? static_cast<double>(b.weight) / total : 0;
-    const Service* s = m.find_service(ns, b.ref.name);
+    const auto found = g.service_index.find(ns + "/" + b.ref.name);
+    const Service* s = found == g.service_index.end() ? nullptr : &m.services[found->second];
     if (b.ref.kind != "Service") {
       c.valid = false;
       c.problem = "InvalidKind: " + b.ref.kind;

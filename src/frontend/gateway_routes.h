@@ -106,6 +106,7 @@ struct GatewayModel {
   std::vector<ListenerTable> tables;          // one per listener (same order as `listeners`)
   std::vector<ShadowedRule> shadowed;
   std::vector<std::size_t> unattached_routes;  // routes accepted by no parent
+  std::map<std::string, std::size_t> service_index;  // "ns/name" -> index into Manifests::services
 };
 
 // PRECONDITION: the model is used with the same Manifests it was built from.
