@@ -10,6 +10,7 @@ packages=(
   graphviz iproute2
   libsimgrid-dev
   opensm ibsim-utils infiniband-diags
+  bind9 dnsutils bird2 gobgpd
 )
 
 missing=()

@@ -14,16 +14,22 @@
 
 namespace ct::cli {
 Runner setup_catalog(CLI::App& app, Context& context);
+Runner setup_export(CLI::App& app, Context& context);
 Runner setup_hash(CLI::App& app, Context& context);
 Runner setup_ib(CLI::App& app, Context& context);
 Runner setup_plan(CLI::App& app, Context& context);
 Runner setup_reliability(CLI::App& app, Context& context);
+Runner setup_route(CLI::App& app, Context& context);
+Runner setup_routes(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
 Runner setup_topology(CLI::App& app, Context& context);
+Runner setup_trace(CLI::App& app, Context& context);
 
 namespace {
 const Command kCommands[] = {
     {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", Stage::kCatalog, false, setup_catalog},
+    {"export", "The frontend for real daemons: DNS views as named.conf + zones, the BGP VIP as gobgpd and BIRD 2 configs",
+     Stage::kNone, false, setup_export},
     {"hash", "ECMP on the built fabric: paths, collisions and why, Monte Carlo vs closed forms, alternatives",
      Stage::kFabric, false, setup_hash},
     {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps",
@@ -32,8 +38,14 @@ const Command kCommands[] = {
      Stage::kFabric, false, setup_plan},
     {"reliability", "Failure probabilities of the backend network and their cost to a training job, 1 vs 2 vs 4 planes",
      Stage::kFabric, false, setup_reliability},
+    {"route", "Gateway API: which listener, HTTPRoute rule and backends take a request, and why", Stage::kNone, false,
+     setup_route},
+    {"routes", "Gateway API: route table per listener, status conditions, shadowed rules", Stage::kNone, false,
+     setup_routes},
     {"simulate", "Flow-level simulation of collectives, transfers and faults: times, busbw, waiting, bottlenecks",
      Stage::kFabric, false, setup_simulate},
+    {"trace", "One request through the front door: DNS view, BGP VIP and ECMP, switch, Gateway + TLS, route, pod, storage",
+     Stage::kFabric, true, setup_trace},
     {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", Stage::kFabric, false,
      setup_topology},
 };

@@ -1,0 +1,78 @@
+// clustertwin trace REQUEST MANIFESTS... --from inside|outside|IP [--dns named.conf] [--spec SPEC]
+//                  [-H 'Name: value']... [--sport N] [--router-hash-policy 0..3] [--router-hash-seed N]
+//                  [--json] [-o FILE]
+//   One request through the eight hops of the front door (src/frontend/request_trace.h).
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "frontend/request_trace.h"
+#include "io/dns_files.h"
+#include "io/manifest_files.h"
+#include "report/trace_report.h"
+
+namespace ct::cli {
+namespace {
+
+struct TraceOptions {
+  std::string request;
+  std::vector<std::string> manifests;
+  std::string from = "inside";
+  std::string dns;
+  std::vector<std::string> headers;
+  int sport = 40000;
+  int policy = 1;
+  unsigned seed = 1;
+  bool json = false;
+  std::string output;
+};
+
+int run_trace(const TraceOptions& o, const Context& context) {
+  auto m = load_manifests(o.manifests);
+  if (!m) return report_errors(m.errors());
+  std::cerr << format_diagnostics(m->warnings);
+  std::optional<DnsModel> dns;
+  if (!o.dns.empty()) {
+    auto d = load_dns(o.dns);
+    if (!d) return report_errors(d.errors());
+    dns = std::move(d).value();
+  }
+  std::optional<Topology> topology;
+  if (context.fabric) topology = context.fabric->topology();
+  const FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), std::move(topology));
+  TraceRequest r;
+  r.request = o.request;
+  r.headers = o.headers;
+  r.from = o.from;
+  r.source_port = static_cast<std::uint16_t>(o.sport);
+  r.router.policy = o.policy;
+  r.router.seed = o.seed;
+  auto t = trace_request(model, r);
+  if (!t) return report_errors(t.errors());
+  return emit(o.output, o.json ? trace_json(t.value()) : trace_text(t.value()));
+}
+
+}  // namespace
+
+Runner setup_trace(CLI::App& app, Context& context) {
+  auto o = std::make_shared<TraceOptions>();
+  app.add_option("request", o->request, "The request: '[METHOD] http(s)://host[:port]/path[?query]'")->required();
+  app.add_option("manifests", o->manifests, "Kubernetes manifest files or folders")->required()->check(CLI::ExistingPath);
+  app.add_option("--from", o->from, "The client: inside, outside (per the DNS views) or an IPv4 address")->capture_default_str();
+  app.add_option("--dns", o->dns, "BIND named.conf with the DNS views (zone files relative to it)")->check(CLI::ExistingFile);
+  app.add_option("--spec", context.spec_path, "Cluster spec with the frontend network (the frontend switches and links)");
+  app.add_option("-H,--header", o->headers, "A request header 'Name: value' (repeatable)");
+  app.add_option("--sport", o->sport, "The client's TCP source port")->check(CLI::Range(1, 65535))->capture_default_str();
+  app.add_option("--router-hash-policy", o->policy, "The router's net.ipv4.fib_multipath_hash_policy")
+      ->check(CLI::Range(0, 2))->capture_default_str();
+  app.add_option("--router-hash-seed", o->seed, "The router's net.ipv4.fib_multipath_hash_seed (0 is random on a real kernel)")
+      ->capture_default_str();
+  app.add_flag("--json", o->json, "JSON instead of text");
+  add_output_option(app, o->output);
+  return [o](const Context& c) { return run_trace(*o, c); };
+}
+
+}  // namespace ct::cli

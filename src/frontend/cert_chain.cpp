@@ -1,0 +1,187 @@
+#include "frontend/cert_chain.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "frontend/bgp_vip.h"
+#include "routing/port_address.h"
+
+namespace ct {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+bool tls_name_covers(const std::string& dns_name, const std::string& host) {
+  const std::string n = lower(dns_name), h = lower(host);
+  if (!n.starts_with("*.")) return n == h;
+  const auto dot = h.find('.');
+  return dot != std::string::npos && dot > 0 && h.substr(dot) == n.substr(1);
+}
+
+CertificateCheck check_listener_certificate(const Manifests& m, const Gateway& g, const Listener& l, const std::string& host,
+                                            const DnsModel* dns, std::uint32_t outside_client) {
+  CertificateCheck c;
+  if (l.certificate_refs.empty()) {
+    c.problems.push_back("the listener has no certificateRefs");
+    return c;
+  }
+  const ObjectRef& ref = l.certificate_refs[0];
+  const std::string ns = ref.ns.empty() ? g.meta.ns : ref.ns;
+  c.secret = ns + "/" + ref.name;
+  const Certificate* cert = m.certificate_for_secret(ns, ref.name);
+  std::string issuer_kind, issuer_name;
+  if (cert != nullptr) {
+    c.found = true;
+    c.dns_names = cert->dns_names;
+    if (c.dns_names.empty() && !cert->common_name.empty()) c.dns_names.push_back(cert->common_name);
+    c.chain.push_back({object_label(cert->meta), where_text(cert->meta.where),
+                       fmt::format("secretName {}, dnsNames [{}]", cert->secret_name, fmt::join(c.dns_names, ", "))});
+    issuer_kind = cert->issuer.kind;
+    issuer_name = cert->issuer.name;
+  } else if (auto it = g.meta.annotations.find("cert-manager.io/cluster-issuer"); it != g.meta.annotations.end() && ns == g.meta.ns) {
+    c.found = true;
+    issuer_kind = "ClusterIssuer";
+    issuer_name = it->second;
+  } else if (auto it2 = g.meta.annotations.find("cert-manager.io/issuer"); it2 != g.meta.annotations.end() && ns == g.meta.ns) {
+    c.found = true;
+    issuer_kind = "Issuer";
+    issuer_name = it2->second;
+  }
+  if (cert == nullptr && c.found) {
+    for (const auto& x : g.listeners) {
+      if (!x.hostname.empty() && std::any_of(x.certificate_refs.begin(), x.certificate_refs.end(),
+                                             [&](const ObjectRef& r) { return r.name == ref.name; })) {
+        c.dns_names.push_back(x.hostname);
+      }
+    }
+    c.chain.push_back({"Certificate " + c.secret + " (created by cert-manager's gateway-shim)", where_text(g.meta.where),
+                       fmt::format("from the Gateway annotation; dnsNames [{}] (the hostnames of the listeners using it)",
+                                   fmt::join(c.dns_names, ", "))});
+  }
+  if (!c.found) {
+    if (m.find_secret(ns, ref.name)) {
+      c.found = c.static_secret = true;
+      c.reasons.push_back("Secret " + c.secret + " is given as a manifest, not issued by cert-manager: its names are not known here");
+      c.covers_host = true;
+      c.issuable = true;
+      return c;
+    }
+    c.problems.push_back("no Certificate writes Secret " + c.secret + " and no Secret manifest exists: the listener has no certificate");
+    return c;
+  }
+  for (const auto& n : c.dns_names) c.covers_host = c.covers_host || tls_name_covers(n, host);
+  if (c.covers_host) c.reasons.push_back(fmt::format("the certificate's names [{}] cover {}", fmt::join(c.dns_names, ", "), host));
+  else c.problems.push_back(fmt::format("the certificate's names [{}] do not cover {}: clients reject the TLS handshake", fmt::join(c.dns_names, ", "), host));
+
+  // The issuer chain.
+  c.issuable = true;
+  std::string cert_ns = cert ? cert->meta.ns : ns;
+  std::vector<std::string> names = c.dns_names;
+  for (int depth = 0; depth < 8; ++depth) {
+    const Issuer* is = m.find_issuer(issuer_kind, cert_ns, issuer_name);
+    if (is == nullptr) {
+      c.issuable = false;
+      c.problems.push_back(fmt::format("{} {}{} not found: cert-manager cannot issue", issuer_kind,
+                                       issuer_kind == "Issuer" ? cert_ns + "/" : "", issuer_name));
+      return c;
+    }
+    if (is->type == Issuer::Type::kSelfSigned) {
+      c.chain.push_back({object_label(is->meta), where_text(is->meta.where), "selfSigned: the chain's root"});
+      return c;
+    }
+    if (is->type == Issuer::Type::kAcme) {
+      c.chain.push_back({object_label(is->meta), where_text(is->meta.where),
+                         fmt::format("ACME {} (solvers:{}{})", is->acme_server, is->http01 ? " HTTP-01" : "", is->dns01 ? " DNS-01" : "")});
+      for (const auto& n : names) {
+        if (n.starts_with("*.")) {
+          if (!is->dns01) {
+            c.issuable = false;
+            c.problems.push_back(fmt::format("{} is a wildcard: ACME validates wildcards only by DNS-01, and {} has no DNS-01 solver", n,
+                                             is->meta.name));
+          }
+          continue;
+        }
+        if (!is->http01) {
+          if (!is->dns01) {
+            c.issuable = false;
+            c.problems.push_back("the ACME issuer has no solver");
+          }
+          continue;
+        }
+        // HTTP-01: a port-80 HTTP listener on the solver's Gateway, and the name resolves to it from outside.
+        const Gateway* solver = is->http01_gateway.empty() ? &g : nullptr;
+        for (const auto& x : m.gateways) {
+          if (x.meta.name == is->http01_gateway) solver = &x;
+        }
+        const bool port80 = solver && std::any_of(solver->listeners.begin(), solver->listeners.end(), [&](const Listener& x) {
+          return x.port == 80 && x.protocol == "HTTP" && (x.hostname.empty() || tls_name_covers(x.hostname, n) || x.hostname == n);
+        });
+        if (!port80) {
+          c.issuable = false;
+          c.problems.push_back(fmt::format("HTTP-01 for {} needs an HTTP listener on port 80 of Gateway {}", n,
+                                           solver ? solver->meta.name : is->http01_gateway));
+          continue;
+        }
+        if (dns == nullptr) {
+          c.reasons.push_back(fmt::format("HTTP-01 for {}: port 80 listener present (public DNS not checked: no --dns)", n));
+          continue;
+        }
+        const DnsAnswer a = resolve_dns(*dns, outside_client, n);
+        const auto addrs = a.addresses();
+        bool reaches = false;
+        for (const auto& addr : addrs) {
+          const auto ip = parse_ipv4(addr);
+          for (const auto& s : m.services) {
+            if (!ip || s.type != "LoadBalancer") continue;
+            auto pub = s.meta.annotations.find("clustertwin.io/public-address");
+            if (parse_ipv4(s.load_balancer_ip) == ip || (pub != s.meta.annotations.end() && parse_ipv4(pub->second) == ip)) reaches = true;
+          }
+        }
+        if (!reaches) {
+          c.issuable = false;
+          c.problems.push_back(fmt::format("HTTP-01 for {}: from outside ({}) the name {} — the ACME server cannot reach the Gateway", n,
+                                           format_ipv4(outside_client), addrs.empty() ? "does not resolve (" + a.rcode + ")"
+                                                                                      : "resolves to " + fmt::format("{}", fmt::join(addrs, ", ")) + ", not this cluster"));
+        }
+      }
+      if (c.issuable) c.reasons.push_back("cert-manager can complete the ACME challenges for every name");
+      return c;
+    }
+    if (is->type == Issuer::Type::kCa) {
+      const std::string secret_ns = is->meta.kind == "ClusterIssuer" ? "cert-manager" : is->meta.ns;
+      const Certificate* ca = m.certificate_for_secret(secret_ns, is->ca_secret);
+      c.chain.push_back({object_label(is->meta), where_text(is->meta.where), fmt::format("CA with the key pair in Secret {}/{}", secret_ns, is->ca_secret)});
+      if (ca == nullptr) {
+        if (m.find_secret(secret_ns, is->ca_secret)) {
+          c.chain.push_back({"Secret " + secret_ns + "/" + is->ca_secret, "", "a CA key pair given as a manifest"});
+          return c;
+        }
+        c.issuable = false;
+        c.problems.push_back(fmt::format("the CA Secret {}/{} is neither a manifest nor written by a Certificate", secret_ns, is->ca_secret));
+        return c;
+      }
+      if (!ca->is_ca) c.problems.push_back(fmt::format("{} signs certificates but is not isCA: clients will not accept the chain", object_label(ca->meta)));
+      c.chain.push_back({object_label(ca->meta), where_text(ca->meta.where), ca->is_ca ? "isCA" : "NOT isCA"});
+      issuer_kind = ca->issuer.kind;
+      issuer_name = ca->issuer.name;
+      cert_ns = ca->meta.ns;
+      names = ca->dns_names;
+      continue;
+    }
+    c.issuable = false;
+    c.problems.push_back(object_label(is->meta) + ": issuer type not modelled");
+    return c;
+  }
+  c.problems.push_back("issuer chain longer than 8");
+  return c;
+}
+
+}  // namespace ct

@@ -1,0 +1,227 @@
+// The frontend's smaller models worked by hand: pod placement, the MetalLB VIP, the cert-manager
+// chain, Longhorn replicas, and the trace that strings them together on examples/platform.
+#include <gtest/gtest.h>
+
+#include "frontend/bgp_vip.h"
+#include "frontend/cert_chain.h"
+#include "frontend/pod_placement.h"
+#include "frontend/request_trace.h"
+#include "frontend/volume_replicas.h"
+#include "io/dns_files.h"
+#include "io/manifest_files.h"
+#include "routing/port_address.h"
+
+namespace ct {
+namespace {
+
+Manifests load(const std::string& text) {
+  auto m = parse_manifests({{"t.yaml", text}});
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_diagnostics(m.errors()));
+  return std::move(m).value();
+}
+
+std::string nodes(int n, const std::string& labels_of_first_two) {
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    s += "---\napiVersion: v1\nkind: Node\nmetadata: {name: n" + std::to_string(i) + ", labels: {" + (i < 2 ? labels_of_first_two : "") +
+         "}}\nstatus: {addresses: [{type: InternalIP, address: 192.0.2." + std::to_string(20 - i) + "}]}\n";
+  }
+  return s;
+}
+
+// Four nodes, n0 and n1 labelled edge=yes. Workload "a" (3 replicas, nodeSelector edge=yes, one per
+// node): a-0 -> n0, a-1 -> n1, a-2 Pending (2 feasible nodes). Workload "b" (3 replicas, no
+// constraints) spreads by fewest pods: n2, n3 (0 pods each, name order), then n0 (1 pod, name order).
+TEST(PodPlacement, SelectorAntiAffinityAndSpread) {
+  const Manifests m = load(nodes(4, "edge: 'yes'") + R"(---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: a}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: a}}
+  template:
+    metadata: {labels: {app: a}}
+    spec:
+      nodeSelector: {edge: 'yes'}
+      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname}]}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: b}
+spec:
+  replicas: 3
+  template: {metadata: {labels: {app: b}}}
+)");
+  const Placement p = place_pods(m);
+  ASSERT_EQ(p.pods.size(), 6u);
+  EXPECT_EQ(p.pods[0].node, "n0");
+  EXPECT_EQ(p.pods[1].node, "n1");
+  EXPECT_EQ(p.pods[2].node, "");
+  EXPECT_NE(p.pods[2].why.find("one replica per node and 2 node(s) are feasible"), std::string::npos);
+  EXPECT_EQ(p.pods[3].node, "n2");
+  EXPECT_EQ(p.pods[4].node, "n3");
+  EXPECT_EQ(p.pods[5].node, "n0");
+}
+
+// MetalLB: pool 198.51.100.0/28 contains .10; the advertisement selects edge nodes (n0, n1); the
+// peer has hold 30 s and the router 9 s: negotiated min = 9. With Local and the one endpoint on n1,
+// only n1 announces; with Cluster both do, next hops ordered by address (n1 192.0.2.19 before n0
+// 192.0.2.20).
+TEST(BgpVip, LocalAndClusterAnnouncers) {
+  const std::string base = nodes(3, "edge: 'yes'") + R"(---
+apiVersion: metallb.io/v1beta1
+kind: IPAddressPool
+metadata: {name: p, namespace: metallb-system}
+spec: {addresses: [198.51.100.0/28]}
+---
+apiVersion: metallb.io/v1beta1
+kind: BGPAdvertisement
+metadata: {name: adv, namespace: metallb-system}
+spec: {ipAddressPools: [p], nodeSelectors: [{matchLabels: {edge: 'yes'}}]}
+---
+apiVersion: metallb.io/v1beta2
+kind: BGPPeer
+metadata: {name: r, namespace: metallb-system}
+spec: {myASN: 64513, peerASN: 64512, peerAddress: 192.0.2.1, holdTime: 30s}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: gw}
+spec:
+  replicas: 1
+  template:
+    metadata: {labels: {app: gw}}
+    spec: {nodeSelector: {kubernetes.io/hostname: n1}}
+)";
+  const auto svc = [](const std::string& policy) {
+    return "---\napiVersion: v1\nkind: Service\nmetadata: {name: gw}\nspec: {type: LoadBalancer, loadBalancerIP: 198.51.100.10, "
+           "externalTrafficPolicy: " + policy + ", selector: {app: gw}, ports: [{port: 443}]}\n";
+  };
+  std::string with_label = base;
+  with_label.replace(with_label.find("name: n1, labels: {"), 19, "name: n1, labels: {kubernetes.io/hostname: n1, ");
+  const Manifests local = load(with_label + svc("Local"));
+  const auto a = find_vip(local, place_pods(local), parse_ipv4("198.51.100.10").value(), 9);
+  ASSERT_TRUE(a && a->problems.empty());
+  EXPECT_EQ(a->eligible_nodes, (std::vector<std::string>{"n0", "n1"}));
+  EXPECT_EQ(a->announcing_nodes, std::vector<std::string>{"n1"});
+  EXPECT_EQ(a->hold_time_s, 9);
+  const Manifests cluster = load(with_label + svc("Cluster"));
+  const auto c = find_vip(cluster, place_pods(cluster), parse_ipv4("198.51.100.10").value());
+  ASSERT_TRUE(c && c->problems.empty());
+  EXPECT_EQ(c->next_hop_nodes, (std::vector<std::string>{"n1", "n0"}));
+  EXPECT_EQ(c->hold_time_s, 30);
+  EXPECT_FALSE(find_vip(cluster, place_pods(cluster), parse_ipv4("198.51.100.99").value()).has_value());
+}
+
+// RFC 6125 6.4.3: "*.example.com" covers a.example.com only (one label).
+TEST(CertChain, TlsWildcardCoversOneLabel) {
+  EXPECT_TRUE(tls_name_covers("*.example.com", "a.example.com"));
+  EXPECT_FALSE(tls_name_covers("*.example.com", "a.b.example.com"));
+  EXPECT_FALSE(tls_name_covers("*.example.com", "example.com"));
+  EXPECT_TRUE(tls_name_covers("A.example.com", "a.EXAMPLE.com"));
+}
+
+// A Gateway without a port-80 listener, a wildcard Certificate and an HTTP-01-only ACME issuer:
+// two problems, each named: the wildcard needs DNS-01; a plain name needs port 80.
+TEST(CertChain, AcmeNeedsPort80ForHttp01AndDns01ForWildcards) {
+  const Manifests m = load(R"(
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: c
+  listeners:
+  - {name: https, port: 443, protocol: HTTPS, hostname: '*.example.com', tls: {certificateRefs: [{name: wild}]}}
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: wild, namespace: infra}
+spec: {secretName: wild, dnsNames: ['*.example.com', example.com], issuerRef: {name: le, kind: ClusterIssuer}}
+---
+apiVersion: cert-manager.io/v1
+kind: ClusterIssuer
+metadata: {name: le}
+spec: {acme: {server: https://acme.example/dir, solvers: [{http01: {gatewayHTTPRoute: {parentRefs: [{name: gw}]}}}]}}
+)");
+  const Gateway& g = m.gateways[0];
+  const CertificateCheck c = check_listener_certificate(m, g, g.listeners[0], "a.example.com", nullptr, 0);
+  EXPECT_TRUE(c.covers_host);
+  EXPECT_FALSE(c.issuable);
+  ASSERT_EQ(c.problems.size(), 2u);
+  EXPECT_NE(c.problems[0].find("*.example.com is a wildcard: ACME validates wildcards only by DNS-01"), std::string::npos);
+  EXPECT_NE(c.problems[1].find("HTTP-01 for example.com needs an HTTP listener on port 80"), std::string::npos);
+  EXPECT_FALSE(check_listener_certificate(m, g, g.listeners[0], "a.b.example.com", nullptr, 0).covers_host);
+}
+
+// Longhorn: numberOfReplicas 2 over storage nodes n0..n3 (all unlabelled: every schedulable node),
+// dataLocality best-effort with the engine on n2: replicas n2 (local) then n0. Death of n2: 1 of 2
+// left and the engine moves; the data survives the loss of any 1 node.
+TEST(VolumeReplicas, ReplicasLocalityAndSurvival) {
+  const Manifests m = load(nodes(4, "") + R"(---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: lh, annotations: {storageclass.kubernetes.io/is-default-class: 'true'}}
+provisioner: driver.longhorn.io
+parameters: {numberOfReplicas: '2', dataLocality: best-effort}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec: {resources: {requests: {storage: 10Gi}}}
+)");
+  const VolumeReport v = describe_volume(m, "default", "data", "n2");
+  ASSERT_TRUE(v.problems.empty());
+  EXPECT_EQ(v.replica_nodes, (std::vector<std::string>{"n2", "n0"}));
+  ASSERT_EQ(v.survival.size(), 3u);
+  EXPECT_EQ(v.survival[1], "if n2 dies: 1 of 2 replica(s) left, Degraded until Longhorn rebuilds a replica on another node; "
+                           "the engine goes with the node: the volume reattaches where the pod is rescheduled");
+  EXPECT_EQ(v.survival[2], "the data survives the loss of any 1 node(s) at once");
+}
+
+// The example, traced from inside to api.example.com/v1/models. By hand: the internal view answers
+// (10.10.0.5 is in "inside"); api -> CNAME gw -> 198.51.100.10; edge-envoy (placed first, on
+// node-0 and node-1 by spreading over the ingress nodes) announces from node-0 and node-1 only
+// (Local); the listener is https-public (*.example.com); the route ml/vllm rule 0 (PathPrefix /v1);
+// vllm-0 runs on a gpu node; the claim model-weights has 3 replicas on node-2, node-3, node-4
+// (storage nodes 2..5, name order). The router's pick is checked against the kernel in
+// tests/frontend/bgp_vip_test.cpp.
+TEST(RequestTrace, ExamplePlatformFromInside) {
+  auto m = load_manifests({std::string(CT_SOURCE_DIR) + "/examples/platform/manifests"});
+  auto dns = load_dns(std::string(CT_SOURCE_DIR) + "/examples/platform/dns/named.conf");
+  ASSERT_TRUE(m.ok() && dns.ok());
+  const FrontendModel f = build_frontend_model(std::move(m).value(), std::move(dns).value(), std::nullopt);
+  TraceRequest r;
+  r.request = "GET https://api.example.com/v1/models";
+  r.router.policy = 1;
+  r.router.seed = 1;
+  auto t = trace_request(f, r);
+  ASSERT_TRUE(t.ok());
+  const auto& h = t->hops;
+  EXPECT_EQ(t->client, "10.10.0.5");
+  EXPECT_EQ(h[0].decided_by, "view \"internal\"");
+  EXPECT_NE(h[0].summary.find("198.51.100.10"), std::string::npos);
+  EXPECT_NE(h[1].details[3].find("192.0.2.11 (node-0), 192.0.2.12 (node-1)"), std::string::npos) << h[1].details[3];
+  EXPECT_EQ(h[2].status, HopStatus::kSkipped);
+  EXPECT_EQ(h[3].decided_by, "Gateway infra/edge listener https-public");
+  EXPECT_EQ(h[4].decided_by, "HTTPRoute ml/vllm rule 0");
+  EXPECT_NE(h[6].summary.find("vllm-0 on node-"), std::string::npos);
+  EXPECT_NE(h[7].summary.find("3 replica(s) on node-2, node-3, node-4"), std::string::npos);
+  EXPECT_EQ(t->http_status, 200);
+  // From the guest Wi-Fi (negated in the ACL): the external view, the public address, NATed.
+  r.from = "10.10.99.7";
+  auto g = trace_request(f, r);
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->hops[0].decided_by, "view \"external\"");
+  EXPECT_NE(g->hops[1].details[0].find("public address"), std::string::npos);
+  // An internal name from outside: NXDOMAIN stops the trace at hop 1.
+  r.request = "GET https://grafana.apps.example.com/";
+  auto x = trace_request(f, r);
+  ASSERT_TRUE(x.ok());
+  EXPECT_EQ(x->hops[0].status, HopStatus::kFailed);
+  EXPECT_EQ(x->hops[1].status, HopStatus::kNotReached);
+  EXPECT_EQ(x->http_status, 0);
+}
+
+}  // namespace
+}  // namespace ct

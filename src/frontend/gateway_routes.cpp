@@ -1,0 +1,676 @@
+#include "frontend/gateway_routes.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <optional>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace ct {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_wildcard(const std::string& h) { return h.starts_with("*."); }
+
+// Intersection of a listener hostname and a route hostname: the more specific of the two when one
+// covers the other, else empty (no intersection). "" is any.
+std::optional<std::string> intersect(const std::string& listener, const std::string& route) {
+  if (listener.empty()) return route;
+  if (route.empty()) return listener;
+  if (hostname_matches(listener, route) || listener == route) return route;
+  if (hostname_matches(route, listener)) return listener;
+  if (is_wildcard(listener) && is_wildcard(route)) {
+    if (route.substr(1).ends_with(listener.substr(1))) return route;
+    if (listener.substr(1).ends_with(route.substr(1))) return listener;
+  }
+  return std::nullopt;
+}
+
+Condition cond(std::string type, bool status, std::string reason, std::string message = "") {
+  return {std::move(type), status, std::move(reason), std::move(message)};
+}
+
+bool http_protocol(const std::string& p) { return p == "HTTP" || p == "HTTPS"; }
+
+bool grant_allows(const Manifests& m, const std::string& from_kind, const std::string& from_group, const std::string& from_ns,
+                  const std::string& to_kind, const std::string& to_ns, const std::string& to_name) {
+  for (const auto& g : m.grants) {
+    if (g.meta.ns != to_ns) continue;
+    const bool from = std::any_of(g.from.begin(), g.from.end(), [&](const ReferenceGrant::From& f) {
+      return f.kind == from_kind && f.group == from_group && f.ns == from_ns;
+    });
+    const bool to = std::any_of(g.to.begin(), g.to.end(), [&](const ReferenceGrant::To& t) {
+      return t.kind == to_kind && t.group.empty() && (t.name.empty() || t.name == to_name);
+    });
+    if (from && to) return true;
+  }
+  return false;
+}
+
+bool namespace_allowed(const Manifests& m, const Listener& l, const std::string& gateway_ns, const std::string& route_ns) {
+  if (l.allowed_from == "All") return true;
+  if (l.allowed_from == "Same") return route_ns == gateway_ns;
+  const Namespace* ns = m.find_namespace(route_ns);
+  Labels labels = ns ? ns->meta.labels : Labels{};
+  labels["kubernetes.io/metadata.name"] = route_ns;  // set by the API server on every Namespace
+  return l.allowed_selector.matches(labels);
+}
+
+bool kind_allowed(const Listener& l) {
+  if (!l.allowed_kinds.empty()) {
+    return std::find(l.allowed_kinds.begin(), l.allowed_kinds.end(), "HTTPRoute") != l.allowed_kinds.end();
+  }
+  return http_protocol(l.protocol);
+}
+
+// Strict weak order of the precedence rules (see the header).
+bool precedes(const Manifests& m, const RouteEntry& a, const RouteEntry& b) {
+  const auto& ra = m.routes[a.route].meta;
+  const auto& rb = m.routes[b.route].meta;
+  const auto key = [](const RouteEntry& e) {
+    return std::make_tuple(!e.host_exact, ~e.host_length, !e.path_exact, ~e.path_length, !e.has_method, ~e.headers, ~e.query);
+  };
+  if (key(a) != key(b)) return key(a) < key(b);
+  // Oldest first; an unknown timestamp sorts after every known one.
+  const std::string ta = ra.creation_timestamp.empty() ? "~" : ra.creation_timestamp;
+  const std::string tb = rb.creation_timestamp.empty() ? "~" : rb.creation_timestamp;
+  if (ta != tb) return ta < tb;
+  const std::string na = ra.ns + "/" + ra.name, nb = rb.ns + "/" + rb.name;
+  if (na != nb) return na < nb;
+  return std::tie(a.rule, a.match) < std::tie(b.rule, b.match);
+}
+
+bool path_covers(const PathMatch& outer, const PathMatch& inner) {
+  using T = PathMatch::Type;
+  if (outer.type == T::kExact) return inner.type == T::kExact && inner.value == outer.value;
+  if (outer.type != T::kPathPrefix) return false;
+  if (inner.type == T::kExact || inner.type == T::kPathPrefix) return path_prefix_matches(outer.value, inner.value);
+  return false;
+}
+
+bool subset(const std::vector<NameValue>& small, const std::vector<NameValue>& big, bool case_insensitive_names) {
+  return std::all_of(small.begin(), small.end(), [&](const NameValue& s) {
+    return std::any_of(big.begin(), big.end(), [&](const NameValue& b) {
+      const bool name = case_insensitive_names ? lower(s.name) == lower(b.name) : s.name == b.name;
+      return name && s.value == b.value && s.type == "Exact" && b.type == "Exact";
+    });
+  });
+}
+
+// Every request `inner` matches, `outer` matches too.
+bool match_covers(const RouteMatch& outer, const RouteMatch& inner) {
+  return path_covers(outer.path, inner.path) && (outer.method.empty() || outer.method == inner.method) &&
+         subset(outer.headers, inner.headers, true) && subset(outer.query, inner.query, false);
+}
+
+bool match_accepts(const RouteMatch& match, const HttpRequest& r) {
+  using T = PathMatch::Type;
+  if (match.path.type == T::kExact && match.path.value != r.path) return false;
+  if (match.path.type == T::kPathPrefix && !path_prefix_matches(match.path.value, r.path)) return false;
+  if (match.path.type == T::kRegularExpression || match.path.type == T::kUnknown) return false;
+  if (!match.method.empty() && match.method != r.method) return false;
+  std::vector<std::string> seen;
+  for (const auto& h : match.headers) {
+    const std::string name = lower(h.name);
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;  // only the first entry counts
+    seen.push_back(name);
+    if (h.type != "Exact") return false;
+    const auto it = std::find_if(r.headers.begin(), r.headers.end(), [&](const auto& kv) { return lower(kv.first) == name; });
+    if (it == r.headers.end() || it->second != h.value) return false;
+  }
+  for (const auto& q : match.query) {
+    if (q.type != "Exact") return false;
+    const auto it = std::find_if(r.query.begin(), r.query.end(), [&](const auto& kv) { return kv.first == q.name; });
+    if (it == r.query.end() || it->second != q.value) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ListenerStatus::programmed() const {
+  return std::all_of(conditions.begin(), conditions.end(), [](const Condition& c) {
+    return c.type == "Conflicted" ? !c.status : c.status;
+  });
+}
+
+bool RouteParentStatus::accepted() const {
+  return !conditions.empty() && conditions.front().type == "Accepted" && conditions.front().status;
+}
+
+bool hostname_matches(const std::string& pattern, const std::string& host) {
+  if (pattern.empty()) return true;
+  const std::string p = lower(pattern), h = lower(host);
+  if (!is_wildcard(p)) return p == h;
+  const std::string suffix = p.substr(1);  // ".example.com"
+  return h.size() > suffix.size() && h.ends_with(suffix) && h[h.size() - suffix.size() - 1] != '.';
+}
+
+bool path_prefix_matches(const std::string& prefix, const std::string& path) {
+  std::string p = prefix;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  if (p == "/") return path.starts_with("/");
+  if (!path.starts_with(p)) return false;
+  return path.size() == p.size() || path[p.size()] == '/';
+}
+
+std::string listener_label(const Manifests& m, std::size_t gateway, std::size_t listener) {
+  const Gateway& g = m.gateways[gateway];
+  return fmt::format("{}/{}/{}", g.meta.ns, g.meta.name, g.listeners[listener].name);
+}
+
+std::string route_label(const Manifests& m, std::size_t route) {
+  return m.routes[route].meta.ns + "/" + m.routes[route].meta.name;
+}
+
+std::string describe_match(const RouteMatch& match) {
+  static const char* kTypes[] = {"Exact", "PathPrefix", "RegularExpression", "Unknown"};
+  std::string s = fmt::format("{} {}", kTypes[static_cast<int>(match.path.type)], match.path.value);
+  if (!match.method.empty()) s += " method " + match.method;
+  for (const auto& h : match.headers) s += fmt::format(" header {}={}", h.name, h.value);
+  for (const auto& q : match.query) s += fmt::format(" query {}={}", q.name, q.value);
+  return s;
+}
+
+GatewayModel build_gateway_model(const Manifests& m) {
+  GatewayModel out;
+  for (std::size_t i = 0; i < m.services.size(); ++i) out.service_index.emplace(m.services[i].meta.ns + "/" + m.services[i].meta.name, i);
+  const auto find_service = [&](const std::string& ns, const std::string& name) -> const Service* {
+    auto it = out.service_index.find(ns + "/" + name);
+    return it == out.service_index.end() ? nullptr : &m.services[it->second];
+  };
+  std::vector<std::size_t> first_listener(m.gateways.size() + 1, 0);
+  // Gateways and listeners.
+  for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
+    const Gateway& g = m.gateways[gi];
+    first_listener[gi] = out.listeners.size();
+    std::vector<Condition> gc;
+    const bool has_class = std::any_of(m.gateway_classes.begin(), m.gateway_classes.end(),
+                                       [&](const GatewayClass& c) { return c.meta.name == g.class_name; });
+    if (has_class) gc.push_back(cond("Accepted", true, "Accepted"));
+    else gc.push_back(cond("Accepted", false, "Pending", "GatewayClass '" + g.class_name + "' not found"));
+    const bool cert_manager = g.meta.annotations.contains("cert-manager.io/issuer") ||
+                              g.meta.annotations.contains("cert-manager.io/cluster-issuer");
+    for (std::size_t li = 0; li < g.listeners.size(); ++li) {
+      const Listener& l = g.listeners[li];
+      ListenerStatus ls{gi, li, {}, 0};
+      // Conflicts among listeners on the same port.
+      std::string conflict, conflict_msg;
+      for (std::size_t o = 0; o < g.listeners.size(); ++o) {
+        const Listener& x = g.listeners[o];
+        if (o == li || x.port != l.port) continue;
+        const bool compatible = (http_protocol(l.protocol) && http_protocol(x.protocol) && l.protocol == x.protocol) ||
+                                (l.protocol == "TLS" && x.protocol == "HTTPS") || (l.protocol == "HTTPS" && x.protocol == "TLS");
+        if (!compatible) {
+          conflict = "ProtocolConflict";
+          conflict_msg = fmt::format("port {} also has listener '{}' with protocol {}", l.port, x.name, x.protocol);
+        } else if (lower(x.hostname) == lower(l.hostname) && conflict.empty()) {
+          conflict = "HostnameConflict";
+          conflict_msg = fmt::format("listener '{}' has the same port {} and hostname '{}'", x.name, l.port, l.hostname);
+        }
+      }
+      ls.conditions.push_back(cond("Accepted", true, "Accepted"));
+      if (conflict.empty()) ls.conditions.push_back(cond("Conflicted", false, "NoConflicts"));
+      else ls.conditions.push_back(cond("Conflicted", true, conflict, conflict_msg));
+      // Certificate references of a TLS-terminating listener.
+      std::string refs_reason = "ResolvedRefs", refs_msg;
+      if (l.protocol == "HTTPS" && l.tls_mode == "Terminate" && l.certificate_refs.empty()) {
+        refs_reason = "InvalidCertificateRef";
+        refs_msg = "an HTTPS listener that terminates TLS needs tls.certificateRefs";
+      }
+      for (const auto& ref : l.certificate_refs) {
+        const std::string ns = ref.ns.empty() ? g.meta.ns : ref.ns;
+        if (ref.kind != "Secret" || !ref.group.empty()) {
+          refs_reason = "InvalidCertificateRef";
+          refs_msg = fmt::format("certificateRef kind {} is not a core Secret", ref.kind);
+        } else if (ns != g.meta.ns && !grant_allows(m, "Gateway", "gateway.networking.k8s.io", g.meta.ns, "Secret", ns, ref.name)) {
+          refs_reason = "RefNotPermitted";
+          refs_msg = fmt::format("Secret {}/{} is in another namespace and no ReferenceGrant there allows it", ns, ref.name);
+        } else if (!m.find_secret(ns, ref.name) && !m.certificate_for_secret(ns, ref.name) && !(cert_manager && ns == g.meta.ns)) {
+          refs_reason = "InvalidCertificateRef";
+          refs_msg = fmt::format("Secret {}/{} does not exist and no Certificate issues it", ns, ref.name);
+        }
+      }
+      ls.conditions.push_back(cond("ResolvedRefs", refs_reason == "ResolvedRefs", refs_reason, refs_msg));
+      const bool ok = conflict.empty() && refs_reason == "ResolvedRefs" && has_class;
+      ls.conditions.push_back(cond("Programmed", ok, ok ? "Programmed" : "Invalid"));
+      out.listeners.push_back(std::move(ls));
+    }
+    out.gateway_conditions.push_back(std::move(gc));
+  }
+  first_listener[m.gateways.size()] = out.listeners.size();
+  out.tables.resize(out.listeners.size());
+  for (std::size_t i = 0; i < out.listeners.size(); ++i) {
+    out.tables[i].gateway = out.listeners[i].gateway;
+    out.tables[i].listener = out.listeners[i].listener;
+  }
+
+  // Route attachment and references.
+  std::vector<bool> accepted_somewhere(m.routes.size(), false);
+  for (std::size_t ri = 0; ri < m.routes.size(); ++ri) {
+    const HttpRoute& route = m.routes[ri];
+    // ResolvedRefs is a property of the route, reported under every parent.
+    Condition refs = cond("ResolvedRefs", true, "ResolvedRefs");
+    for (const auto& rule : route.rules) {
+      for (const auto& b : rule.backends) {
+        const std::string ns = b.ref.ns.empty() ? route.meta.ns : b.ref.ns;
+        std::string reason, msg;
+        if (b.ref.kind != "Service" || !b.ref.group.empty()) {
+          reason = "InvalidKind";
+          msg = fmt::format("backendRef kind {} is not supported", b.ref.kind);
+        } else if (ns != route.meta.ns &&
+                   !grant_allows(m, "HTTPRoute", "gateway.networking.k8s.io", route.meta.ns, "Service", ns, b.ref.name)) {
+          reason = "RefNotPermitted";
+          msg = fmt::format("Service {}/{} is in another namespace and no ReferenceGrant there allows it", ns, b.ref.name);
+        } else if (const Service* s = find_service(ns, b.ref.name); s == nullptr) {
+          reason = "BackendNotFound";
+          msg = fmt::format("Service {}/{} not found", ns, b.ref.name);
+        } else if (std::none_of(s->ports.begin(), s->ports.end(), [&](const ServicePort& p) { return p.port == b.port; })) {
+          reason = "BackendNotFound";
+          msg = fmt::format("Service {}/{} has no port {}", ns, b.ref.name, b.port);
+        }
+        if (!reason.empty() && refs.status) refs = cond("ResolvedRefs", false, reason, msg);
+      }
+    }
+    for (std::size_t pi = 0; pi < route.parents.size(); ++pi) {
+      const ParentRef& p = route.parents[pi];
+      RouteParentStatus ps{ri, pi, {}, {}};
+      const std::string gns = p.ref.ns.empty() ? route.meta.ns : p.ref.ns;
+      std::size_t gi = m.gateways.size();
+      for (std::size_t g = 0; g < m.gateways.size(); ++g) {
+        if (m.gateways[g].meta.ns == gns && m.gateways[g].meta.name == p.ref.name) gi = g;
+      }
+      if (p.ref.kind != "Gateway") {
+        ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent", "parentRef kind " + p.ref.kind + " is not a Gateway"));
+      } else if (gi == m.gateways.size()) {
+        ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent", fmt::format("Gateway {}/{} not found", gns, p.ref.name)));
+      } else {
+        const Gateway& g = m.gateways[gi];
+        bool relevant = false, allowed = false;
+        for (std::size_t li = 0; li < g.listeners.size(); ++li) {
+          const Listener& l = g.listeners[li];
+          if (!p.section.empty() && l.name != p.section) continue;
+          if (p.port != 0 && l.port != p.port) continue;
+          relevant = true;
+          if (!kind_allowed(l) || !namespace_allowed(m, l, g.meta.ns, route.meta.ns)) continue;
+          allowed = true;
+          ListenerAttachment a{gi, li, {}};
+          if (route.hostnames.empty()) {
+            a.hostnames.push_back(lower(l.hostname));
+          } else {
+            for (const auto& h : route.hostnames) {
+              if (auto x = intersect(lower(l.hostname), lower(h))) {
+                if (std::find(a.hostnames.begin(), a.hostnames.end(), *x) == a.hostnames.end()) a.hostnames.push_back(*x);
+              }
+            }
+          }
+          if (!a.hostnames.empty()) ps.attachments.push_back(std::move(a));
+        }
+        if (!relevant) {
+          ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent",
+                                       fmt::format("Gateway {}/{} has no listener{}{}", gns, p.ref.name,
+                                                   p.section.empty() ? "" : " named '" + p.section + "'",
+                                                   p.port ? fmt::format(" on port {}", p.port) : "")));
+        } else if (!allowed) {
+          ps.conditions.push_back(cond("Accepted", false, "NotAllowedByListeners",
+                                       fmt::format("no listener of Gateway {}/{} allows HTTPRoutes from namespace '{}'", gns,
+                                                   p.ref.name, route.meta.ns)));
+        } else if (ps.attachments.empty()) {
+          ps.conditions.push_back(cond("Accepted", false, "NoMatchingListenerHostname",
+                                       "no hostname of the route intersects a listener hostname"));
+        } else {
+          ps.conditions.push_back(cond("Accepted", true, "Accepted"));
+        }
+      }
+      ps.conditions.push_back(refs);
+      if (ps.accepted()) {
+        accepted_somewhere[ri] = true;
+        for (const auto& a : ps.attachments) {
+          const std::size_t t = first_listener[a.gateway] + a.listener;
+          ++out.listeners[t].attached_routes;
+          for (const auto& host : a.hostnames) {
+            for (std::size_t rule = 0; rule < route.rules.size(); ++rule) {
+              for (std::size_t mi = 0; mi < route.rules[rule].matches.size(); ++mi) {
+                const RouteMatch& match = route.rules[rule].matches[mi];
+                RouteEntry e;
+                e.route = ri;
+                e.rule = rule;
+                e.match = mi;
+                e.hostname = host;
+                e.host_exact = !host.empty() && !is_wildcard(host);
+                e.host_length = host.size();
+                e.path_exact = match.path.type == PathMatch::Type::kExact;
+                e.path_length = match.path.type == PathMatch::Type::kPathPrefix ? match.path.value.size() : 0;
+                e.has_method = !match.method.empty();
+                e.headers = match.headers.size();
+                e.query = match.query.size();
+                out.tables[t].entries.push_back(std::move(e));
+              }
+            }
+          }
+        }
+      }
+      out.parents.push_back(std::move(ps));
+    }
+  }
+  for (std::size_t ri = 0; ri < m.routes.size(); ++ri) {
+    if (!accepted_somewhere[ri]) out.unattached_routes.push_back(ri);
+  }
+
+  // Order each listener's entries and index them by hostname.
+  for (auto& table : out.tables) {
+    auto& es = table.entries;
+    std::stable_sort(es.begin(), es.end(), [&](const RouteEntry& a, const RouteEntry& b) { return precedes(m, a, b); });
+    // Hostname is the first key, so each hostname's entries are contiguous... per (exact, length)
+    // class; group them by hostname with a stable partition inside each class.
+    std::stable_sort(es.begin(), es.end(), [](const RouteEntry& a, const RouteEntry& b) {
+      return std::make_tuple(!a.host_exact, ~a.host_length, a.hostname) < std::make_tuple(!b.host_exact, ~b.host_length, b.hostname);
+    });
+    for (std::uint32_t i = 0; i < es.size();) {
+      std::uint32_t j = i;
+      while (j < es.size() && es[j].hostname == es[i].hostname) ++j;
+      if (es[i].hostname.empty()) table.any = {i, j};
+      else if (is_wildcard(es[i].hostname)) table.wildcard[es[i].hostname.substr(1)] = {i, j};
+      else table.exact[es[i].hostname] = {i, j};
+      i = j;
+    }
+    // Shadowed matches: an earlier entry for the same hostname whose match covers this one (entries
+    // of one hostname are contiguous, so only that range is searched).
+    std::map<std::pair<std::size_t, std::size_t>, std::pair<std::size_t, std::size_t>> shadow_of;  // (route, rule) -> by
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> unshadowed;
+    std::size_t group_begin = 0;
+    for (std::size_t j = 0; j < es.size(); ++j) {
+      if (es[j].hostname != es[group_begin].hostname) group_begin = j;
+      const RouteMatch& mj = m.routes[es[j].route].rules[es[j].rule].matches[es[j].match];
+      bool found = false;
+      for (std::size_t i = group_begin; i < j && !found; ++i) {
+        if (es[i].route == es[j].route && es[i].rule == es[j].rule) continue;
+        const RouteMatch& mi = m.routes[es[i].route].rules[es[i].rule].matches[es[i].match];
+        if (match_covers(mi, mj)) {
+          shadow_of.emplace(std::make_pair(es[j].route, es[j].rule), std::make_pair(es[i].route, es[i].rule));
+          found = true;
+        }
+      }
+      if (!found) ++unshadowed[{es[j].route, es[j].rule}];
+    }
+    for (const auto& [rr, by] : shadow_of) {
+      if (unshadowed.contains(rr)) continue;
+      out.shadowed.push_back({rr.first, rr.second, by.first, by.second, listener_label(m, table.gateway, table.listener)});
+    }
+  }
+  return out;
+}
+
+Result<HttpRequest> parse_request(const std::string& text, const std::vector<std::string>& headers, int port) {
+  HttpRequest r;
+  std::string url = text;
+  if (const auto sp = text.find(' '); sp != std::string::npos) {
+    r.method = text.substr(0, sp);
+    url = text.substr(sp + 1);
+    while (!url.empty() && url.front() == ' ') url.erase(0, 1);
+  }
+  const auto bad = [&](const std::string& why) { return Diagnostic{{}, "--request", why + ": '" + text + "'"}; };
+  const auto colon = url.find("://");
+  if (colon == std::string::npos) return bad("expected [METHOD] http(s)://host[:port]/path[?query]");
+  r.scheme = lower(url.substr(0, colon));
+  if (r.scheme != "http" && r.scheme != "https") return bad("the scheme must be http or https");
+  std::string rest = url.substr(colon + 3);
+  const auto slash = rest.find_first_of("/?");
+  std::string authority = rest.substr(0, slash);
+  std::string target = slash == std::string::npos ? "/" : rest.substr(slash);
+  if (target.front() == '?') target = "/" + target;
+  r.port = r.scheme == "https" ? 443 : 80;
+  if (const auto pc = authority.rfind(':'); pc != std::string::npos) {
+    int p = 0;
+    const std::string ps = authority.substr(pc + 1);
+    auto [ptr, ec] = std::from_chars(ps.data(), ps.data() + ps.size(), p);
+    if (ec != std::errc() || ptr != ps.data() + ps.size() || p < 1 || p > 65535) return bad("bad port in the URL");
+    r.port = p;
+    authority = authority.substr(0, pc);
+  }
+  if (authority.empty()) return bad("no host in the URL");
+  if (port != 0) r.port = port;
+  r.host = lower(authority);
+  if (r.scheme == "https") r.sni = r.host;
+  const auto q = target.find('?');
+  r.path = target.substr(0, q);
+  if (q != std::string::npos) {
+    std::string qs = target.substr(q + 1);
+    std::size_t start = 0;
+    while (start <= qs.size()) {
+      std::size_t amp = qs.find('&', start);
+      if (amp == std::string::npos) amp = qs.size();
+      const std::string kv = qs.substr(start, amp - start);
+      if (!kv.empty()) {
+        const auto eq = kv.find('=');
+        r.query.emplace_back(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
+      }
+      start = amp + 1;
+    }
+  }
+  for (const auto& h : headers) {
+    const auto c = h.find(':');
+    if (c == std::string::npos || c == 0) return Diagnostic{{}, "-H", "expected 'Name: value', got '" + h + "'"};
+    std::string value = h.substr(c + 1);
+    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    const std::string name = h.substr(0, c);
+    if (lower(name) == "host") {
+      std::string host = lower(value);
+      if (const auto pc = host.rfind(':'); pc != std::string::npos) host = host.substr(0, pc);  // port in Host is ignored
+      r.host = host;
+    }
+    r.headers.emplace_back(name, value);
+  }
+  return r;
+}
+
+namespace {
+
+// The listener of `gateway` that takes `host` on (port, protocol): the most specific hostname.
+std::optional<std::size_t> pick_listener(const Manifests& m, const GatewayModel& g, std::size_t gateway, int port,
+                                         const std::string& protocol, const std::string& host) {
+  std::optional<std::size_t> best;
+  std::tuple<int, std::size_t> best_key{-1, 0};
+  for (std::size_t i = 0; i < g.listeners.size(); ++i) {
+    if (g.listeners[i].gateway != gateway) continue;
+    const Listener& l = m.gateways[gateway].listeners[g.listeners[i].listener];
+    if (l.port != port || l.protocol != protocol || !g.listeners[i].programmed()) continue;
+    if (!hostname_matches(l.hostname, host)) continue;
+    const std::tuple<int, std::size_t> key{l.hostname.empty() ? 0 : (is_wildcard(l.hostname) ? 1 : 2), l.hostname.size()};
+    if (key > best_key) {
+      best_key = key;
+      best = i;
+    }
+  }
+  return best;
+}
+
+std::string entry_host_text(const RouteEntry& e) {
+  if (e.hostname.empty()) return "any hostname";
+  return "hostname " + e.hostname + (e.host_exact ? " (exact)" : " (wildcard)");
+}
+
+// Why `a` precedes `b` (both match the request): the first criterion that differs.
+std::string why_precedes(const Manifests& m, const RouteEntry& a, const RouteEntry& b) {
+  const RouteMatch& ma = m.routes[a.route].rules[a.rule].matches[a.match];
+  const RouteMatch& mb = m.routes[b.route].rules[b.rule].matches[b.match];
+  const std::string A = fmt::format("{} rule {}", route_label(m, a.route), a.rule);
+  const std::string B = fmt::format("{} rule {}", route_label(m, b.route), b.rule);
+  if (a.hostname != b.hostname) return fmt::format("{} beats {} (the more specific hostname wins)", entry_host_text(a), entry_host_text(b));
+  if (a.path_exact != b.path_exact) return fmt::format("Exact {} beats PathPrefix {} ({} over {})", ma.path.value, mb.path.value, A, B);
+  if (a.path_length != b.path_length) {
+    return fmt::format("PathPrefix {} ({} characters) beats PathPrefix {} ({}) ({} over {})", ma.path.value, a.path_length,
+                       mb.path.value, b.path_length, A, B);
+  }
+  if (a.has_method != b.has_method) return fmt::format("a method match ({}) beats none ({} over {})", ma.method, A, B);
+  if (a.headers != b.headers) return fmt::format("{} header matches beat {} ({} over {})", a.headers, b.headers, A, B);
+  if (a.query != b.query) return fmt::format("{} query matches beat {} ({} over {})", a.query, b.query, A, B);
+  const auto& ra = m.routes[a.route].meta;
+  const auto& rb = m.routes[b.route].meta;
+  if (a.route != b.route) {
+    if (ra.creation_timestamp != rb.creation_timestamp) {
+      return fmt::format("both routes match with equal specificity; the older one wins ({} created {}, {} created {})",
+                         route_label(m, a.route), ra.creation_timestamp.empty() ? "unknown" : ra.creation_timestamp,
+                         route_label(m, b.route), rb.creation_timestamp.empty() ? "unknown" : rb.creation_timestamp);
+    }
+    return fmt::format("both routes match with equal specificity and age; {} sorts before {} alphabetically",
+                       route_label(m, a.route), route_label(m, b.route));
+  }
+  return fmt::format("same route, equal specificity: the first rule in list order wins (rule {} before rule {})", a.rule, b.rule);
+}
+
+}  // namespace
+
+RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const std::string& hint) {
+  RouteDecision d;
+  const std::string protocol = r.scheme == "https" ? "HTTPS" : "HTTP";
+  // The Gateway.
+  std::vector<std::size_t> candidates;
+  for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
+    const Gateway& gw = m.gateways[gi];
+    if (!hint.empty() && hint != gw.meta.name && hint != gw.meta.ns + "/" + gw.meta.name) continue;
+    if (std::any_of(gw.listeners.begin(), gw.listeners.end(), [&](const Listener& l) { return l.port == r.port; })) {
+      candidates.push_back(gi);
+    }
+  }
+  if (candidates.empty()) {
+    d.status = 0;
+    d.reasons.push_back(fmt::format("no Gateway{} has a listener on port {}: the connection is refused",
+                                    hint.empty() ? "" : " named '" + hint + "'", r.port));
+    return d;
+  }
+  d.has_gateway = true;
+  d.gateway = candidates.front();
+  const Gateway& gw = m.gateways[d.gateway];
+  if (candidates.size() > 1) {
+    d.reasons.push_back(fmt::format("{} Gateways listen on port {}; taking the first, {}/{} (pick one with --gateway)",
+                                    candidates.size(), r.port, gw.meta.ns, gw.meta.name));
+  }
+  // The listener: by SNI for HTTPS, by Host for HTTP.
+  const std::string selector_host = r.scheme == "https" ? r.sni : r.host;
+  const auto li = pick_listener(m, g, d.gateway, r.port, protocol, selector_host);
+  if (!li) {
+    d.status = r.scheme == "https" ? 0 : 404;
+    d.reasons.push_back(fmt::format("no programmed {} listener of Gateway {}/{} on port {} matches {} '{}'{}", protocol,
+                                    gw.meta.ns, gw.meta.name, r.port, r.scheme == "https" ? "SNI" : "Host", selector_host,
+                                    r.scheme == "https" ? ": the TLS handshake fails" : ""));
+    return d;
+  }
+  d.has_listener = true;
+  d.listener = *li;
+  const Listener& l = gw.listeners[g.listeners[*li].listener];
+  d.reasons.push_back(fmt::format("listener '{}' (port {}, {}, hostname '{}') takes {} '{}': {}", l.name, l.port, l.protocol,
+                                  l.hostname.empty() ? "*any*" : l.hostname, r.scheme == "https" ? "SNI" : "Host",
+                                  selector_host,
+                                  l.hostname.empty() ? "no more specific listener matches"
+                                                     : (is_wildcard(l.hostname) ? "the most specific wildcard that matches"
+                                                                                : "an exact hostname beats wildcards")));
+  if (r.scheme == "https" && r.host != r.sni) {
+    const auto by_host = pick_listener(m, g, d.gateway, r.port, protocol, r.host);
+    if (by_host != li) {
+      d.status = 421;
+      d.reasons.push_back(fmt::format("Host '{}' differs from SNI '{}' and would select another listener: 421 Misdirected Request",
+                                      r.host, r.sni));
+      return d;
+    }
+    d.reasons.push_back(fmt::format("Host '{}' differs from SNI '{}' but selects the same listener", r.host, r.sni));
+  }
+  // The rule: walk the hostname groups in precedence order.
+  const ListenerTable& t = g.tables[*li];
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  if (auto it = t.exact.find(r.host); it != t.exact.end()) ranges.push_back(it->second);
+  for (std::size_t dot = r.host.find('.', 0); dot != std::string::npos; dot = r.host.find('.', dot + 1)) {
+    if (auto it = t.wildcard.find(r.host.substr(dot)); it != t.wildcard.end() && dot > 0) ranges.push_back(it->second);
+  }
+  ranges.push_back(t.any);
+  // The winner is the first entry that accepts the request; for the explanation, the best entry
+  // of another route that accepts it too (or else another rule of the same route).
+  const RouteEntry* winner = nullptr;
+  const RouteEntry* other_route = nullptr;
+  const RouteEntry* same_route = nullptr;
+  for (const auto& [b, e] : ranges) {
+    for (std::uint32_t i = b; i < e && other_route == nullptr; ++i) {
+      const RouteEntry& entry = t.entries[i];
+      const RouteMatch& match = m.routes[entry.route].rules[entry.rule].matches[entry.match];
+      if (!match_accepts(match, r)) continue;
+      if (winner == nullptr) winner = &entry;
+      else if (entry.route != winner->route) other_route = &entry;
+      else if (entry.rule != winner->rule && same_route == nullptr) same_route = &entry;
+    }
+    if (other_route) break;
+  }
+  const RouteEntry* runner_up = other_route ? other_route : same_route;
+  if (winner == nullptr) {
+    d.status = 404;
+    d.reasons.push_back(fmt::format("no rule attached to listener '{}' matches {} {} on host '{}': 404", l.name, r.method,
+                                    r.path, r.host));
+    return d;
+  }
+  d.has_entry = true;
+  d.entry = *winner;
+  const HttpRoute& route = m.routes[winner->route];
+  const RouteRule& rule = route.rules[winner->rule];
+  d.reasons.push_back(fmt::format("HTTPRoute {} rule {} ({}) matches: {} on {}", route_label(m, winner->route), winner->rule,
+                                  where_text(rule.where), describe_match(rule.matches[winner->match]),
+                                  entry_host_text(*winner)));
+  if (runner_up) d.reasons.push_back(why_precedes(m, *winner, *runner_up));
+  // Backends.
+  int total = 0;
+  for (const auto& b : rule.backends) total += b.weight;
+  int valid_weight = 0;
+  for (std::size_t bi = 0; bi < rule.backends.size(); ++bi) {
+    const BackendRef& b = rule.backends[bi];
+    BackendChoice c;
+    c.ref = bi;
+    const std::string ns = b.ref.ns.empty() ? route.meta.ns : b.ref.ns;
+    c.service = ns + "/" + b.ref.name;
+    c.port = b.port;
+    c.weight = b.weight;
+    c.share = total > 0 ? static_cast<double>(b.weight) / total : 0;
+    const auto found = g.service_index.find(ns + "/" + b.ref.name);
+    const Service* s = found == g.service_index.end() ? nullptr : &m.services[found->second];
+    if (b.ref.kind != "Service") {
+      c.valid = false;
+      c.problem = "InvalidKind: " + b.ref.kind;
+    } else if (ns != route.meta.ns &&
+               !grant_allows(m, "HTTPRoute", "gateway.networking.k8s.io", route.meta.ns, "Service", ns, b.ref.name)) {
+      c.valid = false;
+      c.problem = "RefNotPermitted: no ReferenceGrant in namespace " + ns;
+    } else if (s == nullptr) {
+      c.valid = false;
+      c.problem = "BackendNotFound: no Service " + c.service;
+    } else if (std::none_of(s->ports.begin(), s->ports.end(), [&](const ServicePort& p) { return p.port == b.port; })) {
+      c.valid = false;
+      c.problem = fmt::format("BackendNotFound: Service {} has no port {}", c.service, b.port);
+    }
+    if (c.valid) valid_weight += b.weight;
+    d.backends.push_back(std::move(c));
+  }
+  for (const auto& f : rule.filters) d.reasons.push_back("filter " + f + " runs before the backends");
+  if (rule.redirect_status != 0) {
+    d.status = rule.redirect_status;
+    d.reasons.push_back(fmt::format("RequestRedirect filter: {}{}", rule.redirect_status,
+                                    rule.redirect_scheme.empty() ? "" : " to " + rule.redirect_scheme + "://" + r.host + r.path));
+  } else if (rule.backends.empty()) {
+    d.status = rule.filters.empty() ? 500 : 200;
+    if (rule.filters.empty()) d.reasons.push_back("the rule has no backendRefs: 500");
+  } else if (valid_weight == 0) {
+    d.status = 500;
+    d.reasons.push_back("every backendRef of the rule is invalid: 500");
+  } else {
+    d.status = 200;
+    if (valid_weight < total) {
+      d.reasons.push_back(fmt::format("{:.0f}% of requests go to invalid backends and get 500",
+                                      100.0 * (total - valid_weight) / total));
+    }
+  }
+  return d;
+}
+
+}  // namespace ct

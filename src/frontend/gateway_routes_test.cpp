@@ -1,0 +1,418 @@
+// Gateway API v1 rules, one test each, worked by hand. Each test quotes the specification text it
+// comes from (kubernetes-sigs/gateway-api, apis/v1/httproute_types.go and gateway_types.go) and
+// states the expected answer before the code checks it.
+#include "frontend/gateway_routes.h"
+
+#include <gtest/gtest.h>
+
+namespace ct {
+namespace {
+
+// A GatewayClass, a Gateway "infra/gw" and Services a, b, c (port 80) in namespace "apps".
+const char* kBase = R"(
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: cls}
+spec: {controllerName: example.net/gateway}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: apps, labels: {team: web}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: a, namespace: apps}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: b, namespace: apps}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: c, namespace: apps}
+spec: {ports: [{port: 80}]}
+)";
+
+// A Gateway with one HTTP listener on port 80 for any hostname, routes from all namespaces.
+const char* kOpenGateway = R"(
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: cls
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
+)";
+
+struct Fixture {
+  Manifests m;
+  GatewayModel g;
+};
+
+Fixture load(const std::string& extra, bool open_gateway = true) {
+  auto m = parse_manifests({{"t.yaml", std::string(kBase) + (open_gateway ? kOpenGateway : "") + extra}});
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_diagnostics(m.errors()));
+  Fixture f{std::move(m).value(), {}};
+  f.g = build_gateway_model(f.m);
+  return f;
+}
+
+RouteDecision send(const Fixture& f, const std::string& request, std::vector<std::string> headers = {}) {
+  auto r = parse_request(request, headers, 0);
+  EXPECT_TRUE(r.ok());
+  return resolve_request(f.m, f.g, r.value(), "");
+}
+
+// The route that won, "name rule".
+std::string winner(const Fixture& f, const RouteDecision& d) {
+  if (!d.has_entry) return "none";
+  return f.m.routes[d.entry.route].meta.name + " " + std::to_string(d.entry.rule);
+}
+
+std::string route(const std::string& name, const std::string& body, const std::string& extra_meta = "") {
+  return "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: " + name +
+         ", namespace: apps" + extra_meta + "}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n" + body;
+}
+
+const RouteParentStatus& parent_status(const Fixture& f, const std::string& name) {
+  for (const auto& p : f.g.parents) {
+    if (f.m.routes[p.route].meta.name == name) return p;
+  }
+  ADD_FAILURE() << "no route " << name;
+  return f.g.parents.front();
+}
+
+// "precedence must be given to the match having: 'Exact' path match." Routes x (PathPrefix /api)
+// and y (Exact /api/v1): GET /api/v1 -> y; GET /api/v2 -> x (Exact does not match).
+TEST(GatewayPrecedence, ExactBeatsPrefix) {
+  const auto f = load(route("x", "  rules:\n  - matches: [{path: {type: PathPrefix, value: /api}}]\n    backendRefs: [{name: a, port: 80}]\n") +
+                      route("y", "  rules:\n  - matches: [{path: {type: Exact, value: /api/v1}}]\n    backendRefs: [{name: b, port: 80}]\n"));
+  const auto d = send(f, "GET http://h.example.com/api/v1");
+  EXPECT_EQ(winner(f, d), "y 0");
+  EXPECT_EQ(d.status, 200);
+  ASSERT_GE(d.reasons.size(), 3u);
+  EXPECT_NE(d.reasons[2].find("Exact /api/v1 beats PathPrefix /api"), std::string::npos) << d.reasons[2];
+  EXPECT_EQ(winner(f, send(f, "GET http://h.example.com/api/v2")), "x 0");
+}
+
+// "'Prefix' path match with largest number of characters." /api (4) vs /api/v1 (7): /api/v1/users
+// -> the 7-character prefix.
+TEST(GatewayPrecedence, LongestPrefixWins) {
+  const auto f = load(route("x", "  rules:\n  - matches: [{path: {value: /api}}]\n    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{path: {value: /api/v1}}]\n    backendRefs: [{name: b, port: 80}]\n"));
+  const auto d = send(f, "GET http://h/api/v1/users");
+  EXPECT_EQ(winner(f, d), "x 1");
+  EXPECT_NE(d.reasons.back().find("(7 characters) beats PathPrefix /api (4)"), std::string::npos) << d.reasons.back();
+}
+
+// "Method match." then "Largest number of header matches." then "Largest number of query param
+// matches." Same path /, rule 0 has one header, rule 1 a method, rule 2 two query params: a POST
+// with the header and both params -> rule 1 (method beats headers); a GET with the header and both
+// params -> rule 0 (one header beats zero headers, before query counts).
+TEST(GatewayPrecedence, MethodThenHeadersThenQuery) {
+  const auto f = load(route("x", "  rules:\n"
+                                 "  - matches: [{headers: [{name: env, value: canary}]}]\n    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{method: POST}]\n    backendRefs: [{name: b, port: 80}]\n"
+                                 "  - matches: [{queryParams: [{name: p, value: '1'}, {name: q, value: '2'}]}]\n    backendRefs: [{name: c, port: 80}]\n"));
+  EXPECT_EQ(winner(f, send(f, "POST http://h/?p=1&q=2", {"env: canary"})), "x 1");
+  EXPECT_EQ(winner(f, send(f, "GET http://h/?p=1&q=2", {"env: canary"})), "x 0");
+  EXPECT_EQ(winner(f, send(f, "GET http://h/?p=1&q=2")), "x 2");
+  // Two header matches beat one.
+  const auto g = load(route("y", "  rules:\n"
+                                 "  - matches: [{headers: [{name: a, value: '1'}]}]\n    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{headers: [{name: a, value: '1'}, {name: b, value: '2'}]}]\n    backendRefs: [{name: b, port: 80}]\n"));
+  EXPECT_EQ(winner(g, send(g, "GET http://h/", {"a: 1", "b: 2"})), "y 1");
+}
+
+// "If ties still exist across multiple Routes ... The oldest Route based on creation timestamp."
+// then "The Route appearing first in alphabetical order by '{namespace}/{name}'." then "the FIRST
+// matching rule (in list order)". zeta (2024-01-01) vs alpha (2024-06-01), same match: zeta wins;
+// with equal timestamps alpha wins; inside one route, rule 0 beats the identical rule 1.
+TEST(GatewayPrecedence, OldestThenAlphabeticalThenRuleOrder) {
+  const std::string body = "  rules:\n  - backendRefs: [{name: a, port: 80}]\n  - backendRefs: [{name: b, port: 80}]\n";
+  const auto f = load(route("alpha", body, ", creationTimestamp: '2024-06-01T00:00:00Z'") +
+                      route("zeta", body, ", creationTimestamp: '2024-01-01T00:00:00Z'"));
+  const auto d = send(f, "GET http://h/x");
+  EXPECT_EQ(winner(f, d), "zeta 0");
+  EXPECT_NE(d.reasons.back().find("the older one wins"), std::string::npos) << d.reasons.back();
+  const auto g = load(route("alpha", body, ", creationTimestamp: '2024-01-01T00:00:00Z'") +
+                      route("zeta", body, ", creationTimestamp: '2024-01-01T00:00:00Z'"));
+  EXPECT_EQ(winner(g, send(g, "GET http://h/x")), "alpha 0");
+  const auto h = load(route("solo", body));
+  const auto dh = send(h, "GET http://h/x");
+  EXPECT_EQ(winner(h, dh), "solo 0");
+  EXPECT_NE(dh.reasons.back().find("first rule in list order"), std::string::npos);
+}
+
+// PathPrefix: "Matching is case-sensitive and done on a path element by element basis ... When
+// specified, a trailing `/` is ignored. For example, the paths `/abc`, `/abc/`, and `/abc/def`
+// would all match the prefix `/abc`, but the path `/abcd` would not."
+TEST(GatewayMatching, PathPrefixElementWise) {
+  EXPECT_TRUE(path_prefix_matches("/abc", "/abc"));
+  EXPECT_TRUE(path_prefix_matches("/abc", "/abc/"));
+  EXPECT_TRUE(path_prefix_matches("/abc", "/abc/def"));
+  EXPECT_FALSE(path_prefix_matches("/abc", "/abcd"));
+  EXPECT_TRUE(path_prefix_matches("/abc/", "/abc"));  // trailing '/' of the prefix ignored
+  EXPECT_FALSE(path_prefix_matches("/abc", "/Abc"));
+  EXPECT_TRUE(path_prefix_matches("/", "/anything"));
+  // Exact: "an exact path match on `/abc` will only match requests to `/abc`, NOT `/abc/`, `/Abc`, or `/abcd`."
+  const auto f = load(route("x", "  rules:\n  - matches: [{path: {type: Exact, value: /abc}}]\n    backendRefs: [{name: a, port: 80}]\n"));
+  EXPECT_EQ(send(f, "GET http://h/abc").status, 200);
+  for (const char* p : {"/abc/", "/Abc", "/abcd"}) EXPECT_EQ(send(f, std::string("GET http://h") + p).status, 404) << p;
+}
+
+// Header "Name matching MUST be case-insensitive"; header values exact; query "must be an exact
+// string match". Header X-Env: Canary vs match x-env=canary: name matches, value does not.
+TEST(GatewayMatching, HeaderNamesCaseInsensitiveValuesAndQueryCaseSensitive) {
+  const auto f = load(route("x", "  rules:\n  - matches: [{headers: [{name: x-env, value: canary}]}]\n    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{queryParams: [{name: v, value: beta}]}]\n    backendRefs: [{name: b, port: 80}]\n"));
+  EXPECT_EQ(winner(f, send(f, "GET http://h/", {"X-ENV: canary"})), "x 0");
+  EXPECT_EQ(send(f, "GET http://h/", {"X-Env: Canary"}).status, 404);
+  EXPECT_EQ(winner(f, send(f, "GET http://h/?v=beta")), "x 1");
+  EXPECT_EQ(send(f, "GET http://h/?V=beta").status, 404);
+  EXPECT_EQ(send(f, "GET http://h/?v=Beta").status, 404);
+}
+
+// "this rule will be matched if **any** one of the matches is satisfied" and "Multiple match
+// types are ANDed together". Match 0: /foo AND version=v2; match 1: /v2/foo.
+TEST(GatewayMatching, MatchesOredConditionsAnded) {
+  const auto f = load(route("x", "  rules:\n  - matches:\n    - {path: {value: /foo}, headers: [{name: version, value: v2}]}\n"
+                                 "    - {path: {value: /v2/foo}}\n    backendRefs: [{name: a, port: 80}]\n"));
+  EXPECT_EQ(send(f, "GET http://h/foo", {"version: v2"}).status, 200);
+  EXPECT_EQ(send(f, "GET http://h/foo").status, 404);  // AND: the header is missing
+  EXPECT_EQ(send(f, "GET http://h/v2/foo").status, 200);  // OR: the second match
+}
+
+// "If no matches are specified, the default is a prefix path match on '/', which has the effect
+// of matching every HTTP request." And: "When no rules matching a request have been successfully
+// attached ... a HTTP 404 status code MUST be returned."
+TEST(GatewayMatching, EmptyMatchIsPrefixSlashAndNothingIs404) {
+  const auto f = load(route("x", "  hostnames: [a.example.com]\n  rules:\n  - backendRefs: [{name: a, port: 80}]\n"));
+  EXPECT_EQ(send(f, "GET http://a.example.com/any/path").status, 200);
+  EXPECT_EQ(send(f, "GET http://b.example.com/").status, 404);
+}
+
+// Hostnames: "`*.example.com` would match both `test.example.com`, and `foo.test.example.com`,
+// but not `example.com`." and "Implementations MUST ignore any port value specified in the HTTP
+// Host header".
+TEST(GatewayHostnames, WildcardOneOrMoreLabelsAndPortIgnored) {
+  EXPECT_TRUE(hostname_matches("*.example.com", "test.example.com"));
+  EXPECT_TRUE(hostname_matches("*.example.com", "foo.test.example.com"));
+  EXPECT_FALSE(hostname_matches("*.example.com", "example.com"));
+  EXPECT_TRUE(hostname_matches("App.Example.com", "app.example.COM"));
+  const auto f = load(route("x", "  hostnames: ['*.example.com']\n  rules:\n  - backendRefs: [{name: a, port: 80}]\n"));
+  EXPECT_EQ(send(f, "GET http://foo.test.example.com/").status, 200);
+  EXPECT_EQ(send(f, "GET http://example.com/").status, 404);
+  EXPECT_EQ(send(f, "GET http://ignored/", {"Host: test.example.com:8080"}).status, 200);
+}
+
+// "precedence must be given to rules from the HTTPRoute with the largest number of: Characters in
+// a matching non-wildcard hostname." Route w (*.example.com, Exact /x) and e (a.example.com,
+// PathPrefix /): a.example.com/x goes to e although w's Exact path is more specific.
+TEST(GatewayHostnames, ExactHostnameBeatsWildcardBeforePathPrecedence) {
+  const auto f = load(route("w", "  hostnames: ['*.example.com']\n  rules:\n  - matches: [{path: {type: Exact, value: /x}}]\n    backendRefs: [{name: a, port: 80}]\n") +
+                      route("e", "  hostnames: [a.example.com]\n  rules:\n  - backendRefs: [{name: b, port: 80}]\n"));
+  EXPECT_EQ(winner(f, send(f, "GET http://a.example.com/x")), "e 0");
+  EXPECT_EQ(winner(f, send(f, "GET http://b.example.com/x")), "w 0");
+}
+
+// "A Listener with `test.example.com` as the hostname matches HTTPRoutes that have ... specified
+// at least one of `test.example.com` or `*.example.com`." and "If both the Listener and HTTPRoute
+// have specified hostnames, and none match ... the HTTPRoute is not accepted" (Accepted False,
+// NoMatchingListenerHostname). Listener test.example.com; route ok (*.example.com) attaches with the
+// intersection test.example.com; route bad (test.example.net) is not accepted.
+TEST(GatewayAttachment, HostnameIntersection) {
+  const auto f = load(std::string(R"(
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: cls
+  listeners:
+  - {name: t, port: 80, protocol: HTTP, hostname: test.example.com, allowedRoutes: {namespaces: {from: All}}}
+)") + route("ok", "  hostnames: ['*.example.com']\n") + route("bad", "  hostnames: [test.example.net]\n"), false);
+  const auto& ok = parent_status(f, "ok");
+  ASSERT_TRUE(ok.accepted());
+  ASSERT_EQ(ok.attachments.size(), 1u);
+  EXPECT_EQ(ok.attachments[0].hostnames, std::vector<std::string>{"test.example.com"});
+  const auto& bad = parent_status(f, "bad");
+  EXPECT_FALSE(bad.accepted());
+  EXPECT_EQ(bad.conditions[0].reason, "NoMatchingListenerHostname");
+  ASSERT_EQ(f.g.unattached_routes.size(), 1u);
+  EXPECT_EQ(f.m.routes[f.g.unattached_routes[0]].meta.name, "bad");
+}
+
+// allowedRoutes.namespaces.from: "Same: Only Routes in the same namespace may be used by this
+// Gateway" (the default); "Selector: Routes in namespaces selected by the selector may be used".
+// Route in "apps" (label team=web) to listeners Same, Selector team=web, Selector team=db.
+TEST(GatewayAttachment, AllowedRoutesSameAllSelector) {
+  const std::string gw = R"(
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: cls
+  listeners:
+  - {name: same, port: 80, protocol: HTTP}
+  - {name: web, port: 8080, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: web}}}}}
+  - {name: db, port: 8081, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: db}}}}}
+)";
+  const auto f = load(gw + route("r", ""), false);
+  const auto& p = parent_status(f, "r");
+  ASSERT_TRUE(p.accepted());
+  ASSERT_EQ(p.attachments.size(), 1u);
+  EXPECT_EQ(f.m.gateways[0].listeners[p.attachments[0].listener].name, "web");
+  const auto g = load(gw + "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: s, namespace: apps}\n"
+                           "spec:\n  parentRefs: [{name: gw, namespace: infra, sectionName: db}]\n", false);
+  EXPECT_EQ(parent_status(g, "s").conditions[0].reason, "NotAllowedByListeners");
+}
+
+// ReferenceGrant: "a Route in namespace A ... backendRef to a Service in namespace B ... is only
+// valid if a ReferenceGrant in namespace B allows it". Without the grant: ResolvedRefs False
+// RefNotPermitted and the request gets 500; with the grant: 200.
+TEST(GatewayReferences, ReferenceGrantForCrossNamespaceBackend) {
+  const std::string r = "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: x, namespace: other}\n"
+                        "spec:\n  parentRefs: [{name: gw, namespace: infra}]\n  rules:\n  - backendRefs: [{name: a, namespace: apps, port: 80}]\n";
+  const auto f = load(r);
+  EXPECT_EQ(parent_status(f, "x").conditions[1].reason, "RefNotPermitted");
+  EXPECT_EQ(send(f, "GET http://h/").status, 500);
+  const auto g = load(r + R"(---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: allow, namespace: apps}
+spec:
+  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: other}]
+  to: [{group: '', kind: Service}]
+)");
+  EXPECT_TRUE(parent_status(g, "x").conditions[1].status);
+  EXPECT_EQ(send(g, "GET http://h/").status, 200);
+}
+
+// A backendRef to a missing Service: ResolvedRefs False, BackendNotFound; "If *all* entries in
+// BackendRefs are invalid, and there are also no filters ... *all* traffic which matches this rule
+// MUST receive a 500 status code." Two backends, one missing, weights 1 and 3: 75% get 500.
+TEST(GatewayReferences, BackendNotFoundGives500) {
+  const auto f = load(route("x", "  rules:\n  - backendRefs: [{name: a, port: 80, weight: 1}, {name: nope, port: 80, weight: 3}]\n"));
+  EXPECT_EQ(parent_status(f, "x").conditions[1].reason, "BackendNotFound");
+  const auto d = send(f, "GET http://h/");
+  EXPECT_EQ(d.status, 200);
+  ASSERT_EQ(d.backends.size(), 2u);
+  EXPECT_DOUBLE_EQ(d.backends[0].share, 0.25);
+  EXPECT_FALSE(d.backends[1].valid);
+  EXPECT_NE(d.reasons.back().find("75% of requests go to invalid backends"), std::string::npos);
+  const auto g = load(route("y", "  rules:\n  - backendRefs: [{name: nope, port: 80}]\n"));
+  EXPECT_EQ(send(g, "GET http://h/").status, 500);
+}
+
+// Listener selection by SNI; exact beats wildcard beats any. Listener "Hostname ... HTTPS: The
+// Listener Hostname SHOULD match at both the TLS and HTTP protocol layers". Listeners: any (all),
+// *.example.com (wild), a.example.com (exact), each HTTPS on 443. SNI a.example.com -> exact;
+// b.example.com -> wild; other.org -> all. SNI a.example.com with Host b.example.com: Host would pick
+// another listener -> 421 Misdirected Request.
+TEST(GatewayListeners, SpecificityAndSniHostMismatch) {
+  const auto f = load(R"(
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: apps}
+spec:
+  gatewayClassName: cls
+  listeners:
+  - {name: all, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: s}]}}
+  - {name: wild, port: 443, protocol: HTTPS, hostname: '*.example.com', tls: {certificateRefs: [{name: s}]}}
+  - {name: exact, port: 443, protocol: HTTPS, hostname: a.example.com, tls: {certificateRefs: [{name: s}]}}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: s, namespace: apps}
+type: kubernetes.io/tls
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: apps}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: a, port: 80}]}]
+)", false);
+  const auto listener = [&](const std::string& req, std::vector<std::string> h = {}) {
+    const auto d = send(f, req, h);
+    return d.has_listener ? f.m.gateways[0].listeners[f.g.listeners[d.listener].listener].name : "none";
+  };
+  EXPECT_EQ(listener("GET https://a.example.com/"), "exact");
+  EXPECT_EQ(listener("GET https://b.x.example.com/"), "wild");
+  EXPECT_EQ(listener("GET https://other.org/"), "all");
+  EXPECT_EQ(send(f, "GET https://a.example.com/", {"Host: b.example.com"}).status, 421);
+  EXPECT_EQ(send(f, "GET https://a.example.com/", {"Host: a.example.com:443"}).status, 200);
+}
+
+// Conflicted: two listeners on one port with the same hostname -> Conflicted True,
+// HostnameConflict, not Programmed; HTTP and HTTPS on one port -> ProtocolConflict. A certificate
+// Secret in another namespace without a ReferenceGrant -> ResolvedRefs False, RefNotPermitted.
+TEST(GatewayListeners, ConflictsAndCertificateRefs) {
+  const auto f = load(R"(
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: apps}
+spec:
+  gatewayClassName: cls
+  listeners:
+  - {name: one, port: 80, protocol: HTTP, hostname: a.example.com}
+  - {name: two, port: 80, protocol: HTTP, hostname: a.example.com}
+  - {name: tls, port: 8443, protocol: HTTPS, tls: {certificateRefs: [{name: s, namespace: certs}]}}
+  - {name: plain, port: 8443, protocol: HTTP}
+  - {name: ok, port: 9443, protocol: HTTPS, tls: {certificateRefs: [{name: s, namespace: certs}]}}
+)", false);
+  const auto reason = [&](std::size_t i, const std::string& type) {
+    for (const auto& c : f.g.listeners[i].conditions) {
+      if (c.type == type) return c.reason;
+    }
+    return std::string("?");
+  };
+  EXPECT_EQ(reason(0, "Conflicted"), "HostnameConflict");
+  EXPECT_FALSE(f.g.listeners[0].programmed());
+  EXPECT_EQ(reason(2, "Conflicted"), "ProtocolConflict");
+  EXPECT_EQ(reason(4, "Conflicted"), "NoConflicts");
+  EXPECT_EQ(reason(4, "ResolvedRefs"), "RefNotPermitted");
+}
+
+// Shadowed rules: rule 1 of "late" (PathPrefix /api/v1, created later) can never be reached when
+// "early" (older) has PathPrefix /api/v1 too: every request it matches goes to early. Rule 0 of
+// "late" (Exact /api/v1/x) is reachable (Exact beats PathPrefix).
+TEST(GatewayRoutes, ShadowedRules) {
+  const auto f = load(route("early", "  rules:\n  - matches: [{path: {value: /api/v1}}]\n    backendRefs: [{name: a, port: 80}]\n",
+                            ", creationTimestamp: '2024-01-01T00:00:00Z'") +
+                      route("late", "  rules:\n  - matches: [{path: {type: Exact, value: /api/v1/x}}]\n    backendRefs: [{name: b, port: 80}]\n"
+                                    "  - matches: [{path: {value: /api/v1/}, method: GET}, {path: {value: /api/v1/users}}]\n    backendRefs: [{name: b, port: 80}]\n",
+                            ", creationTimestamp: '2024-02-01T00:00:00Z'"));
+  // late rule 1: its match "PathPrefix /api/v1/ + GET" is covered by early (ties on path length 8
+  // vs 7? no: "/api/v1/" is longer, so it precedes early and is NOT shadowed).
+  ASSERT_TRUE(f.g.shadowed.empty()) << f.m.routes[f.g.shadowed[0].route].meta.name;
+  const auto g = load(route("early", "  rules:\n  - matches: [{path: {value: /api/v1}}]\n    backendRefs: [{name: a, port: 80}]\n",
+                            ", creationTimestamp: '2024-01-01T00:00:00Z'") +
+                      route("late", "  rules:\n  - matches: [{path: {type: Exact, value: /api/v1/x}}]\n    backendRefs: [{name: b, port: 80}]\n"
+                                    "  - matches: [{path: {value: /api/v1}}, {path: {value: /api/v1/users}}]\n    backendRefs: [{name: b, port: 80}]\n",
+                            ", creationTimestamp: '2024-02-01T00:00:00Z'"));
+  // Now match 0 ties with early and loses on age; match 1 (/api/v1/users, 13 characters) precedes
+  // early and is reachable: the rule is not shadowed as a whole.
+  EXPECT_TRUE(g.g.shadowed.empty());
+  const auto h = load(route("early", "  rules:\n  - matches: [{path: {value: /api}}]\n    backendRefs: [{name: a, port: 80}]\n",
+                            ", creationTimestamp: '2024-01-01T00:00:00Z'") +
+                      route("late", "  rules:\n  - matches: [{path: {value: /api}, headers: [{name: x, value: y}]}]\n    backendRefs: [{name: b, port: 80}]\n"
+                                    "  - matches: [{path: {value: /api}}]\n    backendRefs: [{name: b, port: 80}]\n",
+                            ", creationTimestamp: '2024-02-01T00:00:00Z'"));
+  // late rule 0 has a header match: it precedes early (1 header > 0), reachable. late rule 1 is
+  // identical to early and younger: shadowed by early rule 0.
+  ASSERT_EQ(h.g.shadowed.size(), 1u);
+  EXPECT_EQ(h.m.routes[h.g.shadowed[0].route].meta.name, "late");
+  EXPECT_EQ(h.g.shadowed[0].rule, 1u);
+  EXPECT_EQ(h.m.routes[h.g.shadowed[0].by_route].meta.name, "early");
+}
+
+}  // namespace
+}  // namespace ct

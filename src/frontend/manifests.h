@@ -1,0 +1,312 @@
+// The Kubernetes objects the frontend model reads, as their manifests say (no cluster state beyond
+// what the files give): core (Namespace, Node, Service, Secret, workloads, PVC, StorageClass),
+// Gateway API v1 (GatewayClass, Gateway, HTTPRoute; ReferenceGrant v1beta1), cert-manager v1
+// (Issuer, ClusterIssuer, Certificate) and MetalLB (IPAddressPool, BGPAdvertisement, BGPPeer,
+// L2Advertisement). Every object keeps the file:line of its document, and the fields the model
+// decides on keep theirs. Field defaults are the API's (e.g. a Listener's allowedRoutes is Same).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <cstdint>
+
+#include "core/diagnostic.h"
+#include "core/result.h"
+
+namespace ct {
+
+using Labels = std::map<std::string, std::string>;
+
+struct ObjectMeta {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string ns;  // empty for cluster-scoped kinds
+  Labels labels;
+  Labels annotations;
+  std::string creation_timestamp;  // RFC 3339 as written; empty = unknown (sorts last)
+  SourceLocation where;            // the document's first line
+};
+
+// "Kind ns/name" (or "Kind name" when cluster-scoped).
+std::string object_label(const ObjectMeta& m);
+// "file:line".
+std::string where_text(const SourceLocation& where);
+
+// A label selector's matchLabels and matchExpressions (In, NotIn, Exists, DoesNotExist).
+struct LabelRequirement {
+  std::string key;
+  std::string op;  // In | NotIn | Exists | DoesNotExist
+  std::vector<std::string> values;
+};
+struct LabelSelector {
+  bool present = false;
+  Labels match_labels;
+  std::vector<LabelRequirement> expressions;
+  // An empty (present) selector matches everything.
+  [[nodiscard]] bool matches(const Labels& labels) const;
+};
+
+struct Namespace {
+  ObjectMeta meta;
+};
+
+struct Node {
+  ObjectMeta meta;
+  std::string internal_ip;
+  bool unschedulable = false;
+  std::string host;  // cluster-spec host (annotation clustertwin.io/host), empty = by name
+};
+
+struct ServicePort {
+  std::string name;
+  int port = 0;
+  std::string target_port;
+  std::string protocol = "TCP";
+};
+
+struct Service {
+  ObjectMeta meta;
+  std::string type = "ClusterIP";
+  Labels selector;
+  std::vector<ServicePort> ports;
+  std::string external_traffic_policy = "Cluster";
+  std::string load_balancer_ip;  // spec.loadBalancerIP or metallb.universe.tf/loadBalancerIPs
+  std::string address_pool;      // metallb.universe.tf/address-pool
+  SourceLocation where_policy;
+};
+
+struct Secret {
+  ObjectMeta meta;
+  std::string type;
+};
+
+struct TopologySpread {
+  int max_skew = 1;
+  std::string topology_key;
+  std::string when_unsatisfiable = "DoNotSchedule";
+};
+
+struct Workload {  // Deployment, StatefulSet, DaemonSet
+  ObjectMeta meta;
+  int replicas = 1;  // ignored for DaemonSet
+  LabelSelector selector;
+  Labels pod_labels;
+  Labels node_selector;
+  std::vector<LabelRequirement> required_node_affinity;  // one nodeSelectorTerm, ANDed
+  bool anti_affinity_per_host = false;  // required podAntiAffinity on kubernetes.io/hostname
+  std::vector<TopologySpread> spread;
+  std::vector<std::string> claims;       // PVC names mounted by the pods
+  std::vector<std::string> claim_templates;  // StatefulSet volumeClaimTemplates names
+  SourceLocation where_replicas;
+  SourceLocation where_placement;
+};
+
+struct GatewayClass {
+  ObjectMeta meta;
+  std::string controller;
+};
+
+struct ObjectRef {  // a reference as written: group, kind, namespace (empty = the referrer's), name
+  std::string group;
+  std::string kind;
+  std::string ns;
+  std::string name;
+  SourceLocation where;
+};
+
+struct Listener {
+  std::string name;
+  std::string hostname;  // empty = any
+  int port = 0;
+  std::string protocol;  // HTTP | HTTPS | TLS | TCP | UDP
+  std::string tls_mode = "Terminate";
+  std::vector<ObjectRef> certificate_refs;
+  std::string allowed_from = "Same";  // All | Same | Selector
+  LabelSelector allowed_selector;
+  std::vector<std::string> allowed_kinds;  // empty = the protocol's default (HTTPRoute for HTTP/S)
+  SourceLocation where;
+};
+
+struct Gateway {
+  ObjectMeta meta;
+  std::string class_name;
+  std::vector<Listener> listeners;
+  std::vector<std::string> addresses;  // spec.addresses[].value
+};
+
+struct PathMatch {
+  enum class Type { kExact, kPathPrefix, kRegularExpression, kUnknown };
+  Type type = Type::kPathPrefix;
+  std::string value = "/";
+};
+
+struct NameValue {
+  std::string name;
+  std::string value;
+  std::string type = "Exact";
+};
+
+struct RouteMatch {
+  PathMatch path;
+  std::string method;  // empty = any
+  std::vector<NameValue> headers;
+  std::vector<NameValue> query;
+  SourceLocation where;
+};
+
+struct BackendRef {
+  ObjectRef ref;  // kind defaults to Service
+  int port = 0;
+  int weight = 1;
+};
+
+struct RouteRule {
+  std::string name;
+  std::vector<RouteMatch> matches;  // empty in the file = one PathPrefix "/" match
+  std::vector<BackendRef> backends;
+  std::vector<std::string> filters;  // filter types, e.g. ExtensionRef:forward-auth
+  int redirect_status = 0;           // a RequestRedirect filter's statusCode (302 by default); 0 = none
+  std::string redirect_scheme;
+  SourceLocation where;
+};
+
+struct ParentRef {
+  ObjectRef ref;  // kind Gateway
+  std::string section;
+  int port = 0;
+};
+
+struct HttpRoute {
+  ObjectMeta meta;
+  std::vector<ParentRef> parents;
+  std::vector<std::string> hostnames;
+  std::vector<RouteRule> rules;
+};
+
+struct ReferenceGrant {
+  ObjectMeta meta;
+  struct From {
+    std::string group, kind, ns;
+  };
+  struct To {
+    std::string group, kind, name;
+  };
+  std::vector<From> from;
+  std::vector<To> to;
+};
+
+struct Issuer {  // Issuer or ClusterIssuer
+  ObjectMeta meta;
+  enum class Type { kSelfSigned, kCa, kAcme, kUnknown };
+  Type type = Type::kUnknown;
+  std::string ca_secret;  // kCa
+  std::string acme_server;
+  bool http01 = false;
+  bool dns01 = false;
+  std::string http01_gateway;  // solvers[].http01.gatewayHTTPRoute.parentRefs[0].name
+};
+
+struct Certificate {
+  ObjectMeta meta;
+  std::string secret_name;
+  std::vector<std::string> dns_names;
+  std::string common_name;
+  bool is_ca = false;
+  ObjectRef issuer;  // kind Issuer (default) or ClusterIssuer
+};
+
+struct AddressPool {
+  ObjectMeta meta;
+  std::vector<std::string> addresses;  // CIDRs or "a-b" ranges, IPv4
+  bool auto_assign = true;
+};
+
+struct BgpAdvertisement {
+  ObjectMeta meta;
+  std::vector<std::string> pools;  // empty = every pool
+  std::vector<LabelSelector> node_selectors;  // empty = every node
+  std::vector<std::string> peers;  // empty = every peer
+};
+
+struct BgpPeer {
+  ObjectMeta meta;
+  std::uint32_t my_asn = 0;
+  std::uint32_t peer_asn = 0;
+  std::string peer_address;
+  int hold_time_s = 90;
+  int keepalive_s = 0;  // 0 = hold / 3
+  std::vector<LabelSelector> node_selectors;
+};
+
+struct L2Advertisement {
+  ObjectMeta meta;
+  std::vector<std::string> pools;
+};
+
+struct PersistentVolumeClaim {
+  ObjectMeta meta;
+  std::string storage_class;  // empty = the default StorageClass
+  std::string request;        // e.g. 60Gi
+  std::vector<std::string> access_modes;
+};
+
+struct StorageClass {
+  ObjectMeta meta;
+  std::string provisioner;
+  Labels parameters;
+  bool is_default = false;
+};
+
+struct UnknownObject {
+  ObjectMeta meta;
+};
+
+// Everything loaded from a set of manifest files, in file order within each kind.
+struct Manifests {
+  std::vector<Namespace> namespaces;
+  std::vector<Node> nodes;
+  std::vector<Service> services;
+  std::vector<Secret> secrets;
+  std::vector<Workload> workloads;
+  std::vector<GatewayClass> gateway_classes;
+  std::vector<Gateway> gateways;
+  std::vector<HttpRoute> routes;
+  std::vector<ReferenceGrant> grants;
+  std::vector<Issuer> issuers;
+  std::vector<Certificate> certificates;
+  std::vector<AddressPool> pools;
+  std::vector<BgpAdvertisement> bgp_advertisements;
+  std::vector<BgpPeer> bgp_peers;
+  std::vector<L2Advertisement> l2_advertisements;
+  std::vector<PersistentVolumeClaim> claims;
+  std::vector<StorageClass> storage_classes;
+  std::vector<UnknownObject> unknown;  // kinds the model does not read, listed and ignored
+  Diagnostics warnings;                // unknown fields of known kinds (as kubectl --validate warns)
+
+  [[nodiscard]] const Namespace* find_namespace(const std::string& name) const;
+  [[nodiscard]] const Service* find_service(const std::string& ns, const std::string& name) const;
+  [[nodiscard]] const Gateway* find_gateway(const std::string& ns, const std::string& name) const;
+  [[nodiscard]] const Secret* find_secret(const std::string& ns, const std::string& name) const;
+  [[nodiscard]] const Node* find_node(const std::string& name) const;
+  // An Issuer in ns (kind Issuer) or a ClusterIssuer.
+  [[nodiscard]] const Issuer* find_issuer(const std::string& kind, const std::string& ns, const std::string& name) const;
+  [[nodiscard]] const Certificate* certificate_for_secret(const std::string& ns, const std::string& secret) const;
+  [[nodiscard]] const PersistentVolumeClaim* find_claim(const std::string& ns, const std::string& name) const;
+  [[nodiscard]] const StorageClass* find_storage_class(const std::string& name) const;
+};
+
+// The text of one manifest file, as the io/ loader read it.
+struct ManifestSource {
+  std::string path;
+  std::string text;
+};
+
+// Parses every document of every source. Errors (YAML syntax, a document without kind or name, a
+// field of the wrong type, the same kind/namespace/name twice) are returned all at once; unknown
+// fields of known kinds become warnings in Manifests::warnings; unknown kinds go to `unknown`.
+Result<Manifests> parse_manifests(const std::vector<ManifestSource>& sources);
+
+}  // namespace ct

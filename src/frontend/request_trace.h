@@ -1,0 +1,75 @@
+// One request traced through the front door, hop by hop, each hop naming the object and the
+// file:line that decided it:
+//   1 DNS       the view that answers this client (dns_views.h) and the record
+//   2 VIP       the MetalLB pool and advertisement, the announcing nodes, the router's ECMP choice
+//               for this flow (bgp_vip.h, routing/linux_multipath.h)
+//   3 network   the frontend switches and the link into the chosen node (the cluster spec's
+//               frontend network, topology/builder.h), when a spec is given
+//   4 gateway   the Gateway's data-plane pod on that node, the listener, TLS: the Secret, the
+//               Certificate and Issuer chain, name coverage and issuability (cert_chain.h)
+//   5 route     the HTTPRoute rule and why it wins (gateway_routes.h)
+//   6 service   the backend Service and its endpoints
+//   7 pod       the pods and their nodes (pod_placement.h)
+//   8 storage   the pods' volumes: PVC -> StorageClass -> Longhorn engine and replicas
+//               (volume_replicas.h)
+// A hop that fails stops the request; the hops after it are "not reached".
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/dns_views.h"
+#include "frontend/gateway_routes.h"
+#include "frontend/manifests.h"
+#include "frontend/pod_placement.h"
+#include "routing/linux_multipath.h"
+#include "topology/topology.h"
+
+namespace ct {
+
+// The inputs of a trace, with the derived tables built once.
+struct FrontendModel {
+  Manifests manifests;
+  GatewayModel gateways;
+  Placement placement;
+  std::optional<DnsModel> dns;
+  std::optional<Topology> topology;  // the cluster spec's (with its frontend network)
+};
+
+FrontendModel build_frontend_model(Manifests manifests, std::optional<DnsModel> dns, std::optional<Topology> topology);
+
+struct TraceRequest {
+  std::string request;               // "[METHOD] https://host/path?query"
+  std::vector<std::string> headers;  // "Name: value"
+  std::string from = "inside";       // inside | outside | an IPv4 address
+  std::uint16_t source_port = 40000;
+  LinuxMultipathConfig router;       // the upstream router's multipath hash settings
+};
+
+enum class HopStatus { kOk, kWarning, kFailed, kNotReached, kSkipped };
+std::string to_string(HopStatus s);
+
+struct TraceHop {
+  int number = 0;
+  std::string name;
+  HopStatus status = HopStatus::kNotReached;
+  std::string decided_by;  // the object that decided the hop
+  std::string where;       // its file:line
+  std::string summary;
+  std::vector<std::string> details;
+};
+
+struct Trace {
+  HttpRequest request;
+  std::string client;      // the client's address
+  std::string client_why;  // how it was chosen (inside / outside)
+  std::vector<TraceHop> hops;
+  int http_status = 0;     // 0: never reached HTTP
+};
+
+// Errors: a malformed request or --from.
+Result<Trace> trace_request(const FrontendModel& model, const TraceRequest& request);
+
+}  // namespace ct

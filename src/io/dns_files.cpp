@@ -1,0 +1,43 @@
+#include "io/dns_files.h"
+
+#include <filesystem>
+
+#include "io/files.h"
+
+namespace ct {
+
+Result<DnsModel> load_dns(const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) return text.errors();
+  auto conf = parse_named_conf(text.value(), path);
+  if (!conf) return conf.errors();
+  DnsModel model;
+  model.conf = std::move(conf).value();
+  const std::filesystem::path base = std::filesystem::path(path).parent_path();
+  Diagnostics errors;
+  for (const auto& view : model.conf.views) {
+    std::vector<Zone> zones;
+    for (const auto& ref : view.zones) {
+      const std::filesystem::path file = std::filesystem::path(ref.file).is_absolute() ? std::filesystem::path(ref.file) : base / ref.file;
+      auto zt = read_text_file(file.string());
+      if (!zt) {
+        for (auto d : zt.errors()) {
+          d.message += " (zone " + ref.name + " of view " + view.name + ", " + ref.where.file + ":" + std::to_string(ref.where.line) + ")";
+          errors.push_back(std::move(d));
+        }
+        continue;
+      }
+      auto zone = parse_zone(zt.value(), ref.name, file.string());
+      if (!zone) {
+        errors.insert(errors.end(), zone.errors().begin(), zone.errors().end());
+        continue;
+      }
+      zones.push_back(std::move(zone).value());
+    }
+    model.zones.push_back(std::move(zones));
+  }
+  if (!errors.empty()) return errors;
+  return model;
+}
+
+}  // namespace ct

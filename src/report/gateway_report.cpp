@@ -1,0 +1,224 @@
+#include "report/gateway_report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/table.h"
+
+namespace ct {
+namespace {
+
+std::string status_word(int status) {
+  switch (status) {
+    case 0: return "no connection";
+    case 200: return "200 forwarded";
+    case 404: return "404 Not Found";
+    case 421: return "421 Misdirected Request";
+    case 500: return "500 Internal Server Error";
+    case 301: return "301 Moved Permanently (redirect)";
+    case 302: return "302 Found (redirect)";
+    case 303: return "303 See Other (redirect)";
+    case 307: return "307 Temporary Redirect";
+    case 308: return "308 Permanent Redirect";
+    default: return std::to_string(status);
+  }
+}
+
+std::string conditions_text(const std::vector<Condition>& cs) {
+  std::string s;
+  for (const auto& c : cs) {
+    if (!s.empty()) s += ", ";
+    s += fmt::format("{}={} ({})", c.type, c.status ? "True" : "False", c.reason);
+  }
+  return s;
+}
+
+nlohmann::json conditions_json(const std::vector<Condition>& cs) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& c : cs) {
+    a.push_back({{"type", c.type}, {"status", c.status ? "True" : "False"}, {"reason", c.reason}, {"message", c.message}});
+  }
+  return a;
+}
+
+std::string request_text(const HttpRequest& r) {
+  std::string q;
+  for (const auto& [k, v] : r.query) q += (q.empty() ? "?" : "&") + k + "=" + v;
+  return fmt::format("{} {}://{}{}{} (port {}{}, Host {})", r.method, r.scheme, r.sni.empty() ? r.host : r.sni, r.path, q,
+                     r.port, r.sni.empty() ? "" : ", SNI " + r.sni, r.host);
+}
+
+}  // namespace
+
+std::string route_decision_text(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const RouteDecision& d) {
+  std::string out = "Request:  " + request_text(r) + "\n";
+  if (d.has_gateway) {
+    const Gateway& gw = m.gateways[d.gateway];
+    out += fmt::format("Gateway:  {}/{} ({})\n", gw.meta.ns, gw.meta.name, where_text(gw.meta.where));
+  }
+  if (d.has_listener) {
+    const auto& ls = g.listeners[d.listener];
+    const Listener& l = m.gateways[ls.gateway].listeners[ls.listener];
+    out += fmt::format("Listener: {} (port {}, {}, hostname {}) ({})\n", l.name, l.port, l.protocol,
+                       l.hostname.empty() ? "any" : l.hostname, where_text(l.where));
+  }
+  if (d.has_entry) {
+    const RouteRule& rule = m.routes[d.entry.route].rules[d.entry.rule];
+    out += fmt::format("Route:    {} rule {}: {} ({})\n", route_label(m, d.entry.route), d.entry.rule,
+                       describe_match(rule.matches[d.entry.match]), where_text(rule.matches[d.entry.match].where));
+  }
+  out += "Result:   " + status_word(d.status) + "\n";
+  if (!d.backends.empty()) {
+    TextTable t({{"backend"}, {"port", Align::kRight}, {"weight", Align::kRight}, {"share", Align::kRight}, {"status"}}, "Backends:");
+    for (const auto& b : d.backends) {
+      t.add_row({b.service, std::to_string(b.port), std::to_string(b.weight), fmt::format("{:.0f}%", 100 * b.share),
+                 b.valid ? "ok" : b.problem});
+    }
+    out += t.render();
+  }
+  out += "Why:\n";
+  for (std::size_t i = 0; i < d.reasons.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, d.reasons[i]);
+  return out;
+}
+
+std::string route_decision_json(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const RouteDecision& d) {
+  nlohmann::json j;
+  j["request"] = {{"method", r.method}, {"scheme", r.scheme}, {"host", r.host}, {"sni", r.sni}, {"port", r.port}, {"path", r.path}};
+  j["status"] = d.status;
+  if (d.has_gateway) j["gateway"] = m.gateways[d.gateway].meta.ns + "/" + m.gateways[d.gateway].meta.name;
+  if (d.has_listener) {
+    const auto& ls = g.listeners[d.listener];
+    j["listener"] = m.gateways[ls.gateway].listeners[ls.listener].name;
+  }
+  if (d.has_entry) {
+    const RouteRule& rule = m.routes[d.entry.route].rules[d.entry.rule];
+    j["route"] = {{"name", route_label(m, d.entry.route)}, {"rule", d.entry.rule}, {"match", d.entry.match},
+                  {"hostname", d.entry.hostname}, {"where", where_text(rule.matches[d.entry.match].where)},
+                  {"description", describe_match(rule.matches[d.entry.match])}};
+  }
+  j["backends"] = nlohmann::json::array();
+  for (const auto& b : d.backends) {
+    j["backends"].push_back({{"service", b.service}, {"port", b.port}, {"weight", b.weight}, {"share", b.share},
+                             {"valid", b.valid}, {"problem", b.problem}});
+  }
+  j["reasons"] = d.reasons;
+  return j.dump(2) + "\n";
+}
+
+std::string route_table_text(const Manifests& m, const GatewayModel& g) {
+  std::string out;
+  for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
+    const Gateway& gw = m.gateways[gi];
+    out += fmt::format("Gateway {}/{} ({}): {}\n", gw.meta.ns, gw.meta.name, where_text(gw.meta.where),
+                       conditions_text(g.gateway_conditions[gi]));
+    for (std::size_t t = 0; t < g.listeners.size(); ++t) {
+      const auto& ls = g.listeners[t];
+      if (ls.gateway != gi) continue;
+      const Listener& l = gw.listeners[ls.listener];
+      out += fmt::format("  Listener {} (port {}, {}, hostname {}) ({}): {}; {} attached route(s)\n", l.name, l.port,
+                         l.protocol, l.hostname.empty() ? "any" : l.hostname, where_text(l.where),
+                         conditions_text(ls.conditions), ls.attached_routes);
+      for (const auto& c : ls.conditions) {
+        if (!c.message.empty()) out += fmt::format("    {} {}: {}\n", c.type, c.reason, c.message);
+      }
+      const auto& entries = g.tables[t].entries;
+      if (entries.empty()) continue;
+      TextTable table({{"#", Align::kRight}, {"hostname"}, {"match"}, {"route"}, {"rule", Align::kRight}, {"backends"}});
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        const RouteEntry& e = entries[i];
+        const RouteRule& rule = m.routes[e.route].rules[e.rule];
+        std::string backends;
+        for (const auto& b : rule.backends) {
+          if (!backends.empty()) backends += ", ";
+          backends += fmt::format("{}:{}", b.ref.name, b.port);
+          if (rule.backends.size() > 1) backends += fmt::format(" w{}", b.weight);
+        }
+        if (backends.empty()) backends = rule.filters.empty() ? "(none: 500)" : "(filters only)";
+        table.add_row({std::to_string(i + 1), e.hostname.empty() ? "*any*" : e.hostname, describe_match(rule.matches[e.match]),
+                       route_label(m, e.route), std::to_string(e.rule), backends});
+      }
+      std::string rendered = table.render();
+      std::size_t pos = 0;
+      while (pos < rendered.size()) {
+        const auto nl = rendered.find('\n', pos);
+        out += "    " + rendered.substr(pos, nl - pos) + "\n";
+        pos = nl + 1;
+      }
+    }
+  }
+  out += "Routes:\n";
+  for (const auto& p : g.parents) {
+    const HttpRoute& r = m.routes[p.route];
+    const ParentRef& pr = r.parents[p.parent];
+    out += fmt::format("  {} ({}) -> {}/{}{}: {}\n", route_label(m, p.route), where_text(r.meta.where),
+                       pr.ref.ns.empty() ? r.meta.ns : pr.ref.ns, pr.ref.name, pr.section.empty() ? "" : "/" + pr.section,
+                       conditions_text(p.conditions));
+    for (const auto& c : p.conditions) {
+      if (!c.message.empty()) out += fmt::format("    {} {}: {}\n", c.type, c.reason, c.message);
+    }
+  }
+  if (!g.shadowed.empty()) {
+    out += "Shadowed rules (no request can reach them):\n";
+    for (const auto& s : g.shadowed) {
+      out += fmt::format("  {} rule {} ({}) on {}: every request it matches goes to {} rule {} ({})\n", route_label(m, s.route),
+                         s.rule, where_text(m.routes[s.route].rules[s.rule].where), s.listener, route_label(m, s.by_route),
+                         s.by_rule, where_text(m.routes[s.by_route].rules[s.by_rule].where));
+    }
+  }
+  if (!g.unattached_routes.empty()) {
+    out += "Routes attached nowhere:\n";
+    for (auto r : g.unattached_routes) out += fmt::format("  {} ({})\n", route_label(m, r), where_text(m.routes[r].meta.where));
+  }
+  out += unknown_kinds_text(m);
+  return out;
+}
+
+std::string route_table_json(const Manifests& m, const GatewayModel& g) {
+  nlohmann::json j;
+  j["gateways"] = nlohmann::json::array();
+  for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
+    const Gateway& gw = m.gateways[gi];
+    nlohmann::json jg = {{"name", gw.meta.ns + "/" + gw.meta.name}, {"where", where_text(gw.meta.where)},
+                         {"conditions", conditions_json(g.gateway_conditions[gi])}, {"listeners", nlohmann::json::array()}};
+    for (std::size_t t = 0; t < g.listeners.size(); ++t) {
+      const auto& ls = g.listeners[t];
+      if (ls.gateway != gi) continue;
+      const Listener& l = gw.listeners[ls.listener];
+      nlohmann::json jl = {{"name", l.name}, {"port", l.port}, {"protocol", l.protocol}, {"hostname", l.hostname},
+                           {"conditions", conditions_json(ls.conditions)}, {"attachedRoutes", ls.attached_routes},
+                           {"table", nlohmann::json::array()}};
+      for (const auto& e : g.tables[t].entries) {
+        const RouteRule& rule = m.routes[e.route].rules[e.rule];
+        jl["table"].push_back({{"hostname", e.hostname}, {"match", describe_match(rule.matches[e.match])},
+                               {"route", route_label(m, e.route)}, {"rule", e.rule}});
+      }
+      jg["listeners"].push_back(std::move(jl));
+    }
+    j["gateways"].push_back(std::move(jg));
+  }
+  j["routes"] = nlohmann::json::array();
+  for (const auto& p : g.parents) {
+    const HttpRoute& r = m.routes[p.route];
+    j["routes"].push_back({{"route", route_label(m, p.route)}, {"parent", r.parents[p.parent].ref.name},
+                           {"conditions", conditions_json(p.conditions)}});
+  }
+  j["shadowed"] = nlohmann::json::array();
+  for (const auto& s : g.shadowed) {
+    j["shadowed"].push_back({{"route", route_label(m, s.route)}, {"rule", s.rule}, {"listener", s.listener},
+                             {"byRoute", route_label(m, s.by_route)}, {"byRule", s.by_rule}});
+  }
+  j["unattached"] = nlohmann::json::array();
+  for (auto r : g.unattached_routes) j["unattached"].push_back(route_label(m, r));
+  j["unknownKinds"] = nlohmann::json::array();
+  for (const auto& u : m.unknown) j["unknownKinds"].push_back({{"object", object_label(u.meta)}, {"where", where_text(u.meta.where)}});
+  return j.dump(2) + "\n";
+}
+
+std::string unknown_kinds_text(const Manifests& m) {
+  if (m.unknown.empty()) return "";
+  std::string out = "Unknown kinds (ignored):\n";
+  for (const auto& u : m.unknown) out += fmt::format("  {} ({})\n", object_label(u.meta), where_text(u.meta.where));
+  return out;
+}
+
+}  // namespace ct

@@ -1,0 +1,13 @@
+// The report of `clustertwin trace`: one request through the eight hops, as text and JSON.
+#pragma once
+
+#include <string>
+
+#include "frontend/request_trace.h"
+
+namespace ct {
+
+std::string trace_text(const Trace& t);
+std::string trace_json(const Trace& t);
+
+}  // namespace ct

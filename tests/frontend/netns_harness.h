@@ -1,0 +1,135 @@
+// Test support for checks against real daemons in network namespaces: shell commands with their
+// output, namespaces and temporary folders owned by RAII guards (removed whatever happens), and
+// background processes killed by their own process id. Only names created here are touched.
+#pragma once
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+
+namespace ct::test {
+
+struct CommandResult {
+  int status = -1;
+  std::string out;
+};
+
+inline CommandResult run(const std::string& command) {
+  CommandResult r;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
+  r.status = pclose(pipe);
+  return r;
+}
+
+inline bool ok(const std::string& command) { return run(command + " >/dev/null").status == 0; }
+
+inline bool have_binary(const std::string& name) { return ok("command -v " + name); }
+
+inline std::string unique_name(const std::string& tag) {
+  static int counter = 0;
+  return "ctfe-" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
+}
+
+class Netns {
+ public:
+  explicit Netns(std::string name) : name_(std::move(name)) {
+    created_ = ok("ip netns add " + name_) && ok("ip -n " + name_ + " link set lo up");
+  }
+  ~Netns() {
+    if (created_) run("ip netns del " + name_);
+  }
+  Netns(const Netns&) = delete;
+  Netns& operator=(const Netns&) = delete;
+  [[nodiscard]] bool created() const { return created_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+  bool ip(const std::string& args) const { return ok("ip -n " + name_ + " " + args); }
+  [[nodiscard]] std::string exec(const std::string& command) const { return "ip netns exec " + name_ + " " + command; }
+
+ private:
+  std::string name_;
+  bool created_ = false;
+};
+
+class TempDir {
+ public:
+  TempDir() {
+    char path[] = "/tmp/ct-frontend-XXXXXX";
+    if (mkdtemp(path) != nullptr) path_ = path;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const std::string& path() const { return path_; }
+  void write(const std::string& name, const std::string& content) const { std::ofstream(path_ + "/" + name) << content; }
+
+ private:
+  std::string path_;
+};
+
+// A process started with fork/exec of "sh -c COMMAND"; killed (SIGKILL) and reaped on destruction.
+class Background {
+ public:
+  explicit Background(const std::string& command) {
+    pid_ = fork();
+    if (pid_ == 0) {
+      setpgid(0, 0);
+      execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  ~Background() { stop(); }
+  Background(const Background&) = delete;
+  Background& operator=(const Background&) = delete;
+  [[nodiscard]] pid_t pid() const { return pid_; }
+  [[nodiscard]] bool running() const { return pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == 0; }
+  void signal(int sig) const {
+    if (pid_ > 0) kill(pid_, sig);
+  }
+  void stop() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+  }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+// Polls `done` every 100 ms until it holds or `limit` passes; returns the time it took, or -1.
+inline double wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < limit) {
+    if (done()) return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return -1;
+}
+
+// Why root-level checks cannot run here, or "" when they can.
+inline std::string why_no_netns() {
+  if (geteuid() != 0) return "needs root to create network namespaces";
+  if (!have_binary("ip")) return "iproute2 (ip) not found";
+  Netns probe(unique_name("probe"));
+  if (!probe.created()) return "cannot create a network namespace here";
+  return "";
+}
+
+}  // namespace ct::test
