@@ -14,6 +14,7 @@
 
 namespace ct::cli {
 Runner setup_catalog(CLI::App& app, Context& context);
+Runner setup_diagnose(CLI::App& app, Context& context);
 Runner setup_hash(CLI::App& app, Context& context);
 Runner setup_ib(CLI::App& app, Context& context);
 Runner setup_plan(CLI::App& app, Context& context);
@@ -24,6 +25,7 @@ Runner setup_topology(CLI::App& app, Context& context);
 namespace {
 const Command kCommands[] = {
     {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", Stage::kCatalog, false, setup_catalog},
+    {"diagnose", "Diagnose a running fabric from its counters: imbalanced groups, witnesses, cause, fix", Stage::kFabric, false, setup_diagnose},
     {"hash", "ECMP on the built fabric: paths, collisions and why, Monte Carlo vs closed forms, alternatives",
      Stage::kFabric, false, setup_hash},
     {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps",

@@ -1,0 +1,238 @@
+#include "diagnose/counter_reader.h"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+namespace ct {
+namespace {
+
+struct MetricInfo {
+  bool known = false;
+  bool transmit = true;
+  CounterKind kind = CounterKind::kNetdev;
+  CounterWidth width = CounterWidth::k64;
+  std::uint64_t unit = 1;  // octets per count
+};
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+MetricInfo classify(std::string_view name) {
+  if (name == "node_network_transmit_bytes_total") return {true, true, CounterKind::kNetdev, CounterWidth::k64, 1};
+  if (name == "node_network_receive_bytes_total") return {true, false, CounterKind::kNetdev, CounterWidth::k64, 1};
+  if (name == "node_infiniband_port_data_transmitted_bytes_total") return {true, true, CounterKind::kRdma, CounterWidth::k64, 1};
+  if (name == "node_infiniband_port_data_received_bytes_total") return {true, false, CounterKind::kRdma, CounterWidth::k64, 1};
+  if (ends_with(name, "port_xmit_data")) return {true, true, CounterKind::kRdma, CounterWidth::k64, 4};
+  if (ends_with(name, "port_rcv_data")) return {true, false, CounterKind::kRdma, CounterWidth::k64, 4};
+  if (name == "ifHCOutOctets") return {true, true, CounterKind::kSwitch, CounterWidth::k64, 1};
+  if (name == "ifHCInOctets") return {true, false, CounterKind::kSwitch, CounterWidth::k64, 1};
+  if (name == "ifOutOctets") return {true, true, CounterKind::kSwitch, CounterWidth::k32, 1};
+  if (name == "ifInOctets") return {true, false, CounterKind::kSwitch, CounterWidth::k32, 1};
+  return {};
+}
+
+bool name_char(char c, bool first) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || (!first && c >= '0' && c <= '9');
+}
+
+class LineParser {
+ public:
+  LineParser(std::string_view line, const std::string& file, int line_no) : s_(line), file_(file), line_(line_no) {}
+
+  Diagnostic error(std::string field, std::string message) const {
+    return Diagnostic{SourceLocation{file_, line_, static_cast<int>(pos_) + 1}, std::move(field), std::move(message)};
+  }
+  void skip_blanks() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
+  }
+  bool at_end() const { return pos_ >= s_.size(); }
+  char peek() const { return s_[pos_]; }
+  void advance() { ++pos_; }
+  std::size_t pos() const { return pos_; }
+
+  std::string_view name() {
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && name_char(s_[pos_], pos_ == start)) ++pos_;
+    return s_.substr(start, pos_ - start);
+  }
+  // A quoted label value with the format's escapes; false on a missing closing quote.
+  bool quoted(std::string& out) {
+    if (at_end() || s_[pos_] != '"') return false;
+    ++pos_;
+    out.clear();
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_++];
+      if (c == '"') return true;
+      if (c == '\\' && pos_ < s_.size()) {
+        const char e = s_[pos_++];
+        out.push_back(e == 'n' ? '\n' : e);
+      } else {
+        out.push_back(c);
+      }
+    }
+    return false;
+  }
+  std::string_view token() {
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && s_[pos_] != ' ' && s_[pos_] != '\t') ++pos_;
+    return s_.substr(start, pos_ - start);
+  }
+
+ private:
+  std::string_view s_;
+  const std::string& file_;
+  int line_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string_view counter_kind_name(CounterKind k) {
+  switch (k) {
+    case CounterKind::kNetdev: return "netdev";
+    case CounterKind::kRdma: return "rdma";
+    case CounterKind::kSwitch: return "switch";
+  }
+  return "?";
+}
+
+Result<Scrape> read_prometheus_text(std::string_view text, const std::string& file, std::int64_t default_time_ms) {
+  Scrape scrape;
+  scrape.file = file;
+  Diagnostics errors;
+  // Series identity within this scrape -> the line that first gave it.
+  std::unordered_map<std::string, int> seen;
+  std::string key, label, value_text;
+  int line_no = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    LineParser p(line, file, line_no);
+    p.skip_blanks();
+    if (p.at_end() || p.peek() == '#') continue;
+    const std::string_view metric = p.name();
+    if (metric.empty()) {
+      errors.push_back(p.error("metric", "expected a metric name"));
+      continue;
+    }
+    const MetricInfo info = classify(metric);
+    CounterSample sample;
+    bool have_device = false;
+    bool bad = false;
+    if (!p.at_end() && p.peek() == '{') {
+      p.advance();
+      for (;;) {
+        p.skip_blanks();
+        if (!p.at_end() && p.peek() == '}') {
+          p.advance();
+          break;
+        }
+        const std::string_view lname = p.name();
+        p.skip_blanks();
+        if (lname.empty() || p.at_end() || p.peek() != '=') {
+          errors.push_back(p.error(std::string(metric), "expected label=\"value\""));
+          bad = true;
+          break;
+        }
+        p.advance();
+        p.skip_blanks();
+        if (!p.quoted(label)) {
+          errors.push_back(p.error(std::string(metric) + "." + std::string(lname), "expected a quoted label value"));
+          bad = true;
+          break;
+        }
+        if (lname == "instance") {
+          sample.instance = label;
+        } else if (lname == "device" || lname == "ifName" || (lname == "ifDescr" && !have_device)) {
+          sample.device = label;
+          have_device = true;
+        }
+        p.skip_blanks();
+        if (!p.at_end() && p.peek() == ',') p.advance();
+      }
+    }
+    if (bad) continue;
+    p.skip_blanks();
+    const std::size_t value_col = p.pos();
+    const std::string_view value = p.token();
+    if (value.empty()) {
+      errors.push_back(p.error(std::string(metric), "expected a sample value"));
+      continue;
+    }
+    p.skip_blanks();
+    std::int64_t time_ms = default_time_ms;
+    if (p.at_end() && default_time_ms < 0) {
+      errors.push_back(p.error(std::string(metric), "sample has no timestamp; give the scrapes' spacing (--interval SECONDS, files in time order)"));
+      continue;
+    }
+    if (!p.at_end()) {
+      const std::string_view ts = p.token();
+      const auto [ptr, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), time_ms);
+      if (ec != std::errc() || ptr != ts.data() + ts.size()) {
+        errors.push_back(p.error(std::string(metric), "timestamp '" + std::string(ts) + "' is not an integer (ms)"));
+        continue;
+      }
+      p.skip_blanks();
+      if (!p.at_end()) {
+        errors.push_back(p.error(std::string(metric), "unexpected text after the timestamp"));
+        continue;
+      }
+    }
+    if (!info.known) {
+      ++scrape.ignored_lines;
+      continue;
+    }
+    const SourceLocation where{file, line_no, static_cast<int>(value_col) + 1};
+    // Exact integers first; then the format's floats.
+    std::uint64_t count = 0;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), count);
+    if (ec != std::errc() || ptr != value.data() + value.size()) {
+      value_text.assign(value);
+      char* stop = nullptr;
+      const double v = std::strtod(value_text.c_str(), &stop);
+      if (stop != value_text.c_str() + value_text.size()) {
+        errors.push_back(Diagnostic{where, std::string(metric), "value '" + value_text + "' is not a number"});
+        continue;
+      }
+      if (!std::isfinite(v) || v < 0 || v >= 18446744073709551616.0) {
+        scrape.warnings.push_back(Diagnostic{where, std::string(metric),
+                                             "counter value " + value_text + " is not a byte count; sample dropped",
+                                             Severity::kWarning});
+        continue;
+      }
+      count = static_cast<std::uint64_t>(std::floor(v));
+    }
+    sample.transmit = info.transmit;
+    sample.kind = info.kind;
+    sample.width = info.width;
+    sample.count = count;
+    sample.unit = static_cast<std::uint32_t>(info.unit);
+    sample.time_ms = time_ms;
+    sample.where = where;
+    key.assign(metric);
+    key += '\x1f';
+    key += sample.instance;
+    key += '\x1f';
+    key += sample.device;
+    const auto [it, inserted] = seen.emplace(key, line_no);
+    if (!inserted) {
+      errors.push_back(Diagnostic{where, std::string(metric),
+                                  "duplicate series instance=\"" + sample.instance + "\" device=\"" + sample.device +
+                                      "\" (first at line " + std::to_string(it->second) + ")"});
+      continue;
+    }
+    scrape.samples.push_back(std::move(sample));
+  }
+  if (!errors.empty()) return errors;
+  return scrape;
+}
+
+}  // namespace ct
