@@ -17,6 +17,7 @@ Runner setup_catalog(CLI::App& app, Context& context);
 Runner setup_diagnose(CLI::App& app, Context& context);
 Runner setup_hash(CLI::App& app, Context& context);
 Runner setup_ib(CLI::App& app, Context& context);
+Runner setup_lab(CLI::App& app, Context& context);
 Runner setup_plan(CLI::App& app, Context& context);
 Runner setup_reliability(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
@@ -30,6 +31,7 @@ const Command kCommands[] = {
      Stage::kFabric, false, setup_hash},
     {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps",
      Stage::kFabric, true, setup_ib},
+    {"lab", "The spec's small fabric as Linux namespaces: up, run traffic, counters, fail, down", Stage::kFabric, false, setup_lab},
     {"plan", "Size the backend fabric of a cluster spec: BOM, power, bisection, limits, failure domains",
      Stage::kFabric, false, setup_plan},
     {"reliability", "Failure probabilities of the backend network and their cost to a training job, 1 vs 2 vs 4 planes",
