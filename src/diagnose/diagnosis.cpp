@@ -312,7 +312,7 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
       // ---- witness 2: host NIC counters ----
       double host_netdev = 0, host_rdma = 0, host_util = 0;
       int host_count = 0;
-      bool host_seen = false;
+      bool host_seen = false, rdma_seen = false;
       {
         std::set<std::uint32_t> below;
         for (const VertexId leaf : leaves_below(t, s)) below.insert(leaf.value());
@@ -321,6 +321,7 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
           host_seen = true;
           host_netdev += std::max(0.0, h.netdev_bps);
           host_rdma += std::max(0.0, h.rdma_bps);
+          rdma_seen = rdma_seen || h.rdma_bps >= 0;
           const double cap = static_cast<double>(t.capacity[h.port.value()].value());
           host_util += cap > 0 ? std::max(std::max(0.0, h.netdev_bps), h.rdma_bps) / cap : 0;
           ++host_count;
@@ -330,7 +331,8 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
           const double sent = std::max(host_netdev, host_rdma);
           w.state = sent >= 0.5 * sum ? WitnessState::kAgrees : WitnessState::kDisagrees;
           w.evidence = fmt::format("hosts below {} sent {} (netdev {}, RDMA {}); the group carried {}", sw_name,
-                                   gbps_text(sent), gbps_text(host_netdev), gbps_text(host_rdma), gbps_text(sum));
+                                   gbps_text(sent), gbps_text(host_netdev),
+                                   rdma_seen ? gbps_text(host_rdma) : std::string("no counters"), gbps_text(sum));
         }
         gd.witnesses.push_back(w);
       }

@@ -63,12 +63,19 @@ std::string to_text(const Diagnosis& d, const Topology& t) {
     }
     out += "\n" + groups.render();
   }
-  TextTable links({{"link direction"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"counter"}}, "Links");
+  TextTable links({{"link direction"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"counter"}},
+                  "Links carrying traffic (>= 1 Mb/s)");
+  std::size_t quiet = 0;
   for (const DirectedRate& r : d.links) {
+    if (r.bits_per_second < 1e6) {
+      ++quiet;
+      continue;
+    }
     links.add_row({direction_name(t, r.link, r.up), gbps(r.bits_per_second), fmt::format("{:.0f}%", 100.0 * r.utilization),
                    r.source == CounterKind::kSwitch ? "switch" : "host"});
   }
   out += "\n" + links.render();
+  out += fmt::format("{} more directed links with counters carry less than 1 Mb/s\n", quiet);
   if (!d.hosts.empty()) {
     TextTable hosts({{"host port"}, {"netdev Gb/s", Align::kRight}, {"RDMA Gb/s", Align::kRight}}, "Host NIC counters (transmit)");
     for (const HostPortRate& h : d.hosts) {
