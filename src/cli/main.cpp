@@ -22,6 +22,7 @@ Runner setup_plan(CLI::App& app, Context& context);
 Runner setup_reliability(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
 Runner setup_topology(CLI::App& app, Context& context);
+Runner setup_traffic(CLI::App& app, Context& context);
 
 namespace {
 const Command kCommands[] = {
@@ -40,6 +41,7 @@ const Command kCommands[] = {
      Stage::kFabric, false, setup_simulate},
     {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", Stage::kFabric, false,
      setup_topology},
+    {"traffic", "What the traffic really is, from ss or conntrack: mice, elephants, and what it means for ECMP", Stage::kFabric, true, setup_traffic},
 };
 
 // "clustertwin frob": name the unknown command and the closest one, as a usage error.
