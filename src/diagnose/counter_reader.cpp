@@ -8,6 +8,9 @@
 namespace ct {
 namespace {
 
+// 9999-12-31T23:59:59.999Z: keeps every difference of two timestamps far from overflow.
+constexpr std::int64_t kMaxTimestampMs = 253402300799999;
+
 struct MetricInfo {
   bool known = false;
   bool transmit = true;
@@ -178,6 +181,10 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
       const auto [ptr, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), time_ms);
       if (ec != std::errc() || ptr != ts.data() + ts.size()) {
         errors.push_back(p.error(std::string(metric), "timestamp '" + std::string(ts) + "' is not an integer (ms)"));
+        continue;
+      }
+      if (time_ms < 0 || time_ms > kMaxTimestampMs) {
+        errors.push_back(p.error(std::string(metric), "timestamp " + std::string(ts) + " is outside 0 .. year 9999 (ms since 1970)"));
         continue;
       }
       p.skip_blanks();
