@@ -1,7 +1,7 @@
 #include "diagnose/counter_rates.h"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 #include <tuple>
 
 namespace ct {
@@ -20,12 +20,33 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
   CounterRates out;
   out.scrapes = scrapes.size();
   Diagnostics errors;
-  std::map<SeriesKey, std::vector<const CounterSample*>> by_series;
+  // Grouped by a string key in a hash map, then visited in SeriesKey order (deterministic output).
+  std::unordered_map<std::string, std::vector<const CounterSample*>> grouped;
+  std::size_t total = 0;
+  for (const Scrape& s : scrapes) total += s.samples.size();
+  grouped.reserve(total / std::max<std::size_t>(1, scrapes.size()) + 1);
+  std::string k;
   for (const Scrape& s : scrapes) {
     for (const Diagnostic& w : s.warnings) out.warnings.push_back(w);
-    for (const CounterSample& c : s.samples) by_series[{c.instance, c.device, c.kind, !c.transmit}].push_back(&c);
+    for (const CounterSample& c : s.samples) {
+      k = c.instance;
+      k += '\x1f';
+      k += c.device;
+      k += '\x1f';
+      k += static_cast<char>('0' + static_cast<int>(c.kind));
+      k += c.transmit ? 't' : 'r';
+      grouped[k].push_back(&c);
+    }
   }
-  for (auto& [key, samples] : by_series) {
+  std::vector<std::pair<SeriesKey, std::vector<const CounterSample*>*>> by_series;
+  by_series.reserve(grouped.size());
+  for (auto& [unused, v] : grouped) {
+    const CounterSample& c = *v.front();
+    by_series.emplace_back(SeriesKey{c.instance, c.device, c.kind, !c.transmit}, &v);
+  }
+  std::sort(by_series.begin(), by_series.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [key, samples_ptr] : by_series) {
+    std::vector<const CounterSample*>& samples = *samples_ptr;
     const SeriesKey named{std::get<0>(key), std::get<1>(key), std::get<2>(key), !std::get<3>(key)};
     std::stable_sort(samples.begin(), samples.end(),
                      [](const CounterSample* a, const CounterSample* b) { return a->time_ms < b->time_ms; });

@@ -37,6 +37,19 @@ MetricInfo classify(std::string_view name) {
   return {};
 }
 
+// FNV-1a over metric, instance and device, separated.
+std::uint64_t series_hash(std::string_view metric, std::string_view instance, std::string_view device) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  auto mix = [&](std::string_view s) {
+    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
+    h = (h ^ 0x1Fu) * 0x100000001B3ull;
+  };
+  mix(metric);
+  mix(instance);
+  mix(device);
+  return h;
+}
+
 bool name_char(char c, bool first) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || (!first && c >= '0' && c <= '9');
 }
@@ -106,9 +119,11 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
   Scrape scrape;
   scrape.file = file;
   Diagnostics errors;
-  // Series identity within this scrape -> the line that first gave it.
-  std::unordered_map<std::string, int> seen;
-  std::string key, label, value_text;
+  // Series identity within this scrape: a hash of it -> the samples that have it (index), so
+  // a duplicate is found without keeping a string key per series.
+  std::unordered_multimap<std::uint64_t, std::uint32_t> seen;
+  seen.reserve(text.size() / 64);
+  std::string label, value_text;
   int line_no = 0;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -224,18 +239,22 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     sample.unit = static_cast<std::uint32_t>(info.unit);
     sample.time_ms = time_ms;
     sample.where = where;
-    key.assign(metric);
-    key += '\x1f';
-    key += sample.instance;
-    key += '\x1f';
-    key += sample.device;
-    const auto [it, inserted] = seen.emplace(key, line_no);
-    if (!inserted) {
+    const std::uint64_t h = series_hash(metric, sample.instance, sample.device);
+    int first_line = 0;
+    for (auto [it, last] = seen.equal_range(h); it != last; ++it) {
+      const CounterSample& other = scrape.samples[it->second];
+      if (other.instance == sample.instance && other.device == sample.device && other.transmit == sample.transmit &&
+          other.kind == sample.kind && other.width == sample.width && other.unit == sample.unit) {
+        first_line = other.where.line;
+      }
+    }
+    if (first_line > 0) {
       errors.push_back(Diagnostic{where, std::string(metric),
                                   "duplicate series instance=\"" + sample.instance + "\" device=\"" + sample.device +
-                                      "\" (first at line " + std::to_string(it->second) + ")"});
+                                      "\" (first at line " + std::to_string(first_line) + ")"});
       continue;
     }
+    seen.emplace(h, static_cast<std::uint32_t>(scrape.samples.size()));
     scrape.samples.push_back(std::move(sample));
   }
   if (!errors.empty()) return errors;

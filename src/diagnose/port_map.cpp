@@ -1,5 +1,6 @@
 #include "diagnose/port_map.h"
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -33,16 +34,17 @@ std::vector<Cell> split(std::string_view line) {
 }  // namespace
 
 bool PortMap::add(std::string instance, std::string device, MappedPort port) {
-  return ports_.emplace(std::make_pair(std::move(instance), std::move(device)), port).second;
+  return ports_.emplace(key(instance, device), port).second;
 }
 
 const MappedPort* PortMap::find(const std::string& instance, const std::string& device) const {
-  const auto it = ports_.find({instance, device});
+  const auto it = ports_.find(key(instance, device));
   return it == ports_.end() ? nullptr : &it->second;
 }
 
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names) {
   PortMap map;
+  map.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   Diagnostics errors;
   int line_no = 0;
   std::size_t at = 0;
@@ -68,11 +70,17 @@ Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file
       if (!peer) errors.insert(errors.end(), peer.errors().begin(), peer.errors().end());
       continue;
     }
-    auto links = names.links(std::string(cells[2].text) + " -- " + std::string(cells[3].text), where(3), "peer");
-    if (!links) {
-      errors.insert(errors.end(), links.errors().begin(), links.errors().end());
+    // The parallel cables between the two, in link id order (neighbors() is in link id order).
+    std::vector<LinkId> cables;
+    for (const Adjacency& a : names.topology().neighbors(vertex.value())) {
+      if (a.neighbor == peer.value()) cables.push_back(a.link);
+    }
+    if (cables.empty()) {
+      errors.push_back(Diagnostic{where(3), "peer", "no cable joins '" + std::string(cells[2].text) + "' and '" +
+                                                        std::string(cells[3].text) + "'"});
       continue;
     }
+    const std::vector<LinkId>* links = &cables;
     std::size_t cable = 0;
     if (cells.size() == 5) {
       const std::string_view c = cells[4].text;
@@ -88,7 +96,7 @@ Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file
       continue;
     }
     if (!map.add(std::string(cells[0].text), std::string(cells[1].text),
-                 MappedPort{links.value()[cable], vertex.value(), where(0)})) {
+                 MappedPort{(*links)[cable], vertex.value(), where(0)})) {
       errors.push_back(Diagnostic{where(1), "device", "interface " + std::string(cells[1].text) + " of '" +
                                                           std::string(cells[0].text) + "' is mapped twice"});
     }

@@ -13,7 +13,7 @@
 // the map is listed as unmapped by diagnose, never guessed.
 #pragma once
 
-#include <map>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,12 +34,13 @@ class PortMap {
  public:
   // Returns false (and leaves the map unchanged) when (instance, device) is already mapped.
   bool add(std::string instance, std::string device, MappedPort port);
+  void reserve(std::size_t ports) { ports_.reserve(ports); }
   [[nodiscard]] const MappedPort* find(const std::string& instance, const std::string& device) const;
   [[nodiscard]] std::size_t size() const { return ports_.size(); }
-  [[nodiscard]] const std::map<std::pair<std::string, std::string>, MappedPort>& ports() const { return ports_; }
 
  private:
-  std::map<std::pair<std::string, std::string>, MappedPort> ports_;
+  static std::string key(const std::string& instance, const std::string& device) { return instance + '\x1f' + device; }
+  std::unordered_map<std::string, MappedPort> ports_;
 };
 
 // Reads the CSV above; every problem located at file:line:column.
