@@ -65,7 +65,7 @@ Runner setup_diagnose(CLI::App& app, Context& context) {
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
   app.add_option("--counters", options->counters, "Prometheus text scrapes (two or more)")->required()->expected(1, -1);
   app.add_option("--interval", options->interval_s, "Seconds between scrapes without timestamps (files in time order)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(0.001, 1e7));
   app.add_option("--map", options->map, "Port map CSV: instance,device,vertex,peer[,cable]");
   app.add_option("--flows", options->flows, "Flow results: iperf3 --json files or a flows CSV")->expected(1, -1);
   app.add_option("--threshold", options->model.alarm_threshold, "The dashboards' utilization alarm (0..1)")

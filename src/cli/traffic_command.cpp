@@ -84,7 +84,7 @@ Runner setup_traffic(CLI::App& app, Context& context) {
   auto* ct = app.add_option("--conntrack", o->conntrack, "`conntrack -L` output");
   ss->excludes(ct);
   app.add_option("--counters", o->counters, "Prometheus text scrapes of the hosts' NIC counters")->expected(1, -1);
-  app.add_option("--interval", o->interval_s, "Seconds between scrapes without timestamps")->check(CLI::PositiveNumber);
+  app.add_option("--interval", o->interval_s, "Seconds between scrapes without timestamps")->check(CLI::Range(0.001, 1e7));
   app.add_option("--elephant-bytes", o->model.elephant_bytes, "Elephant threshold in bytes (default 10,000,000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
   app.add_option("--width", o->model.width, "ECMP members per leaf up group (default: from the SPEC)")

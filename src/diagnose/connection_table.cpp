@@ -219,7 +219,8 @@ TrafficSummary summarize_traffic(const std::vector<Connection>& connections, con
     s.connections_per_member = static_cast<double>(s.connections) / s.width;
     if (s.elephants > 0) {
       s.elephant_collision = p_any_collision(s.width, s.elephants);
-      if (s.width <= 512 && s.elephants <= 512) {
+      // The max-load recursion is O(n k^2) per load value: small cases only.
+      if (static_cast<std::uint64_t>(s.width) * s.elephants <= 16384) {
         s.elephant_max_load = expected_max_load(s.width, static_cast<std::uint32_t>(s.elephants));
       }
     }

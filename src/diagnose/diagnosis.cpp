@@ -479,12 +479,18 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
         gd.explanation = fmt::format("{} independent flows on {} members ({}): P(any collision) = 1 - {}!/(({}-{})! {}^{}) = {:.4f}",
                                      k, n, counts_text(predicted), n, n, std::min<std::uint64_t>(k, n), n, k, gd.probability);
         const auto q = static_cast<std::uint32_t>(options.qps_for_fix);
-        const auto flows32 = static_cast<std::uint32_t>(std::min<std::uint64_t>(k, 512));
-        const double now = expected_max_load(n, flows32) / (static_cast<double>(flows32) / n);
-        const double with_qps = expected_max_load(n, flows32 * q) / (static_cast<double>(flows32 * q) / n);
         gd.fix = fmt::format("{} QPs per connection (NCCL_IB_QPS_PER_CONNECTION), or packet spraying", q);
-        gd.predicted = fmt::format("expected busiest member at {:.2f}x the mean load with {} subflows (now {:.2f}x); spraying: 1.00x",
-                                   with_qps, flows32 * q, now);
+        // The max-load recursion is O(n k^2) per load value: evaluated for small cases only.
+        if (static_cast<std::uint64_t>(n) * k * q <= 16384) {
+          const auto k32 = static_cast<std::uint32_t>(k);
+          const double now = expected_max_load(n, k32) / (static_cast<double>(k32) / n);
+          const double with_qps = expected_max_load(n, k32 * q) / (static_cast<double>(k32 * q) / n);
+          gd.predicted = fmt::format("expected busiest member at {:.2f}x the mean load with {} subflows (now {:.2f}x); spraying: 1.00x",
+                                     with_qps, k32 * q, now);
+        } else {
+          gd.predicted = fmt::format("with {} subflows P(any collision) stays {:.3f} but each carries 1/{} of a flow; spraying: even",
+                                     k * q, p_any_collision(n, k * q), q);
+        }
       } else {
         gd.cause = Cause::kUnexplained;
         gd.explanation = "imbalanced, but without the flows (--flows) the model cannot tell bad luck from missing entropy";
