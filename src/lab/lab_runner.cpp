@@ -15,26 +15,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "lab/shell.h"
 #include "routing/port_address.h"
 
 namespace ct {
 namespace {
-
-struct CommandResult {
-  int status = -1;
-  std::string out;
-};
-
-CommandResult run_command(const std::string& command) {
-  CommandResult r;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  r.status = pclose(pipe);
-  return r;
-}
 
 // Runs `ip [-n ns] -batch FILE` over `lines`.
 CommandResult ip_batch(const std::string& ns, const std::vector<std::string>& lines) {
