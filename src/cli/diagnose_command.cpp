@@ -1,8 +1,9 @@
-// clustertwin diagnose SPEC --counters FILES... [--interval S] [--map FILE] [--flows FILES...]
+// clustertwin diagnose SPEC --counters FILES|INSTANCE=FILE... [--interval S] [--map FILE] [--flows FILES...]
 //                          [--threshold F] [--json] [-o FILE] [--catalog DIR]
 // Diagnoses a running fabric from its interface counters against the model (diagnose/diagnosis.h):
 // rates per link and ECMP group, the imbalanced groups with their four witnesses, the cause, why
 // the dashboards stayed green, and the fix. Warnings (missing series, wraps, resets) on stderr.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -45,7 +46,17 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
       store(std::move(in).value());
     }
   };
-  for (const auto& p : options.counters) take(p, [&](TextInput t) { inputs.scrapes.push_back(std::move(t)); });
+  for (const auto& arg : options.counters) {
+    // INSTANCE=FILE names the device of an snmpwalk file (unless the whole argument is a file).
+    const std::size_t eq = arg.find('=');
+    const bool named = eq != std::string::npos && !std::filesystem::exists(arg);
+    const std::string instance = named ? arg.substr(0, eq) : "";
+    take(named ? arg.substr(eq + 1) : arg, [&](TextInput t) {
+      inputs.instances.resize(inputs.scrapes.size());
+      inputs.instances.push_back(instance);
+      inputs.scrapes.push_back(std::move(t));
+    });
+  }
   for (const auto& p : options.flows) take(p, [&](TextInput t) { inputs.flows.push_back(std::move(t)); });
   if (!options.map.empty()) take(options.map, [&](TextInput t) { inputs.map = std::move(t); });
   if (!errors.empty()) return report_errors(errors);
@@ -63,7 +74,7 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
 Runner setup_diagnose(CLI::App& app, Context& context) {
   auto options = std::make_shared<DiagnoseCliOptions>();
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
-  app.add_option("--counters", options->counters, "Prometheus text scrapes (two or more)")->required()->expected(1, -1);
+  app.add_option("--counters", options->counters, "Scrapes, two or more: Prometheus text, or INSTANCE=FILE for snmpwalk output")->required()->expected(1, -1);
   app.add_option("--interval", options->interval_s, "Seconds between scrapes without timestamps (files in time order)")
       ->check(CLI::Range(0.001, 1e7));
   app.add_option("--map", options->map, "Port map CSV: instance,device,vertex,peer[,cable]");

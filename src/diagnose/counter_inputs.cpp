@@ -11,7 +11,15 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
   for (std::size_t i = 0; i < inputs.scrapes.size(); ++i) {
     const TextInput& in = inputs.scrapes[i];
     const std::int64_t t = inputs.interval_s > 0 ? std::llround(static_cast<double>(i) * inputs.interval_s * 1000.0) : -1;
-    auto s = read_prometheus_text(in.text, in.path, t);
+    const std::string instance = i < inputs.instances.size() ? inputs.instances[i] : std::string();
+    if (looks_like_snmpwalk(in.text) && (instance.empty() || t < 0)) {
+      errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--counters",
+                                  "snmpwalk output names neither the device nor the time: give it as INSTANCE=FILE, with "
+                                  "--interval SECONDS"});
+      continue;
+    }
+    auto s = looks_like_snmpwalk(in.text) ? read_snmpwalk(in.text, in.path, instance, t)
+                                          : read_prometheus_text(in.text, in.path, t);
     if (!s) {
       errors.insert(errors.end(), s.errors().begin(), s.errors().end());
     } else {

@@ -17,7 +17,8 @@ struct TextInput {
 };
 
 struct CounterInputs {
-  std::vector<TextInput> scrapes;        // Prometheus text, one file a scrape
+  std::vector<TextInput> scrapes;        // Prometheus text or snmpwalk output, one file a scrape
+  std::vector<std::string> instances;    // per scrape (may be shorter): the device an snmpwalk file came from
   double interval_s = 0;                 // spacing of scrapes without timestamps (0: they must have them)
   std::optional<TextInput> map;          // port map CSV (port_map.h)
   std::vector<TextInput> flows;          // iperf3 --json (a .json file) or a flows CSV

@@ -161,3 +161,50 @@ TEST(CounterReader, MalformedLinesAreLocated) {
 
 }  // namespace
 }  // namespace ct
+
+namespace ct {
+namespace {
+
+// snmpwalk -On of a switch, 30 s apart: ifHCOutOctets.5 (ifName Ethernet4) 1,000 -> 3,001,000:
+// 3,000,000 B / 30 s = 100,000 B/s; ifOutOctets.7 (no ifName, ifDescr "port 7") wraps:
+// 4,294,967,000 -> 2,704: 2^32 - 4,294,967,000 + 2,704 = 3,000 B / 30 s = 100 B/s.
+TEST(Snmpwalk, ReadsIfMibCountersWithNamesAndWraps) {
+  const std::string a =
+      ".1.3.6.1.2.1.31.1.1.1.1.5 = STRING: Ethernet4\n"
+      ".1.3.6.1.2.1.2.2.1.2.7 = STRING: \"port 7\"\n"
+      ".1.3.6.1.2.1.31.1.1.1.10.5 = Counter64: 1000\n"
+      "IF-MIB::ifOutOctets.7 = Counter32: 4294967000\n"
+      ".1.3.6.1.2.1.1.3.0 = Timeticks: (12345) 0:02:03.45\n";
+  const std::string b =
+      ".1.3.6.1.2.1.31.1.1.1.1.5 = STRING: Ethernet4\n"
+      ".1.3.6.1.2.1.2.2.1.2.7 = STRING: \"port 7\"\n"
+      ".1.3.6.1.2.1.31.1.1.1.10.5 = Counter64: 3001000\n"
+      "IF-MIB::ifOutOctets.7 = Counter32: 2704\n";
+  ASSERT_TRUE(looks_like_snmpwalk(a));
+  auto sa = read_snmpwalk(a, "a.snmp", "p0/leaf/0", 0);
+  auto sb = read_snmpwalk(b, "b.snmp", "p0/leaf/0", 30000);
+  ASSERT_TRUE(sa.ok() && sb.ok());
+  EXPECT_EQ(sa->ignored_lines, 1u);
+  const std::vector<Scrape> s = {sa.value(), sb.value()};
+  auto r = compute_rates(s, RateOptions{12.5e9});
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->series.size(), 2u);
+  EXPECT_EQ(r->series[0].device, "Ethernet4");
+  EXPECT_DOUBLE_EQ(r->series[0].bytes_per_second, 100000.0);
+  EXPECT_EQ(r->series[1].device, "port 7");
+  EXPECT_DOUBLE_EQ(r->series[1].bytes_per_second, 100.0);
+  EXPECT_EQ(r->series[1].wraps, 1u);
+}
+
+TEST(Snmpwalk, BadValuesAreLocated) {
+  auto r = read_snmpwalk(".1.3.6.1.2.1.2.2.1.16.7 = Counter32: 4294967296\n.1.3.6.1.2.1.31.1.1.1.10.x = Counter64: 1\n",
+                         "bad.snmp", "sw", 0);
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.errors().size(), 2u);
+  EXPECT_EQ(r.errors()[0].where.line, 1);
+  EXPECT_NE(r.errors()[0].message.find("not a Counter32"), std::string::npos);
+  EXPECT_EQ(r.errors()[1].field, "ifIndex");
+}
+
+}  // namespace
+}  // namespace ct

@@ -262,3 +262,129 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
 }
 
 }  // namespace ct
+
+namespace ct {
+namespace {
+
+struct SnmpColumn {
+  std::string_view numeric;   // OID prefix without the leading dot
+  std::string_view symbolic;  // IF-MIB::name
+  int role;                   // 0 name, 1 descr, 2 counter
+  bool transmit;
+  CounterWidth width;
+};
+
+constexpr SnmpColumn kSnmpColumns[] = {
+    {"1.3.6.1.2.1.31.1.1.1.10", "IF-MIB::ifHCOutOctets", 2, true, CounterWidth::k64},
+    {"1.3.6.1.2.1.31.1.1.1.6", "IF-MIB::ifHCInOctets", 2, false, CounterWidth::k64},
+    {"1.3.6.1.2.1.2.2.1.16", "IF-MIB::ifOutOctets", 2, true, CounterWidth::k32},
+    {"1.3.6.1.2.1.2.2.1.10", "IF-MIB::ifInOctets", 2, false, CounterWidth::k32},
+    {"1.3.6.1.2.1.31.1.1.1.1", "IF-MIB::ifName", 0, true, CounterWidth::k64},
+    {"1.3.6.1.2.1.2.2.1.2", "IF-MIB::ifDescr", 1, true, CounterWidth::k64},
+};
+
+}  // namespace
+
+bool looks_like_snmpwalk(std::string_view text) {
+  return text.find("= Counter64:") != std::string_view::npos || text.find("= Counter32:") != std::string_view::npos;
+}
+
+Result<Scrape> read_snmpwalk(std::string_view text, const std::string& file, const std::string& instance,
+                             std::int64_t time_ms) {
+  Scrape scrape;
+  scrape.file = file;
+  Diagnostics errors;
+  std::unordered_map<std::uint64_t, std::string> names, descrs;
+  struct Pending {
+    std::uint64_t index;
+    CounterSample sample;
+  };
+  std::vector<Pending> counters;
+  std::unordered_map<std::string, int> seen;  // column.index -> line
+  int line_no = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::size_t eq = line.find(" = ");
+    if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') continue;
+    if (eq == std::string_view::npos) {
+      errors.push_back(Diagnostic{SourceLocation{file, line_no, 1}, "snmpwalk", "expected 'OID = TYPE: VALUE'"});
+      continue;
+    }
+    std::string_view oid = line.substr(0, eq);
+    if (!oid.empty() && oid.front() == '.') oid.remove_prefix(1);
+    const SnmpColumn* column = nullptr;
+    std::string_view rest;
+    for (const SnmpColumn& c : kSnmpColumns) {
+      for (const std::string_view prefix : {c.numeric, c.symbolic}) {
+        if (oid.size() > prefix.size() + 1 && oid.substr(0, prefix.size()) == prefix && oid[prefix.size()] == '.') {
+          column = &c;
+          rest = oid.substr(prefix.size() + 1);
+        }
+      }
+    }
+    if (column == nullptr) {
+      ++scrape.ignored_lines;
+      continue;
+    }
+    std::uint64_t index = 0;
+    if (const auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
+        ec != std::errc() || p != rest.data() + rest.size()) {
+      errors.push_back(Diagnostic{SourceLocation{file, line_no, 1}, "ifIndex", "'" + std::string(rest) + "' is not an ifIndex"});
+      continue;
+    }
+    std::string_view value = line.substr(eq + 3);
+    const std::size_t colon = value.find(": ");
+    const std::string_view type = colon == std::string_view::npos ? std::string_view() : value.substr(0, colon);
+    value = colon == std::string_view::npos ? value : value.substr(colon + 2);
+    const SourceLocation where{file, line_no, static_cast<int>(eq + 4)};
+    if (column->role != 2) {
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+      (column->role == 0 ? names : descrs)[index] = std::string(value);
+      continue;
+    }
+    if (type != (column->width == CounterWidth::k64 ? "Counter64" : "Counter32")) {
+      errors.push_back(Diagnostic{where, std::string(column->symbolic), "expected a " +
+                                      std::string(column->width == CounterWidth::k64 ? "Counter64" : "Counter32") + " value"});
+      continue;
+    }
+    std::uint64_t count = 0;
+    if (const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), count);
+        ec != std::errc() || p != value.data() + value.size() ||
+        (column->width == CounterWidth::k32 && count > 0xFFFFFFFFull)) {
+      errors.push_back(Diagnostic{where, std::string(column->symbolic), "'" + std::string(value) + "' is not a " +
+                                      std::string(type) + " value"});
+      continue;
+    }
+    const std::string key = std::string(column->symbolic) + "." + std::to_string(index);
+    if (const auto [it, inserted] = seen.emplace(key, line_no); !inserted) {
+      errors.push_back(Diagnostic{where, std::string(column->symbolic),
+                                  "duplicate " + key + " (first at line " + std::to_string(it->second) + ")"});
+      continue;
+    }
+    CounterSample s;
+    s.instance = instance;
+    s.transmit = column->transmit;
+    s.kind = CounterKind::kSwitch;
+    s.width = column->width;
+    s.count = count;
+    s.time_ms = time_ms;
+    s.where = where;
+    counters.push_back(Pending{index, s});
+  }
+  if (!errors.empty()) return errors;
+  for (Pending& p : counters) {
+    const auto n = names.find(p.index);
+    const auto d = descrs.find(p.index);
+    p.sample.device = n != names.end() ? n->second : d != descrs.end() ? d->second : "ifIndex " + std::to_string(p.index);
+    scrape.samples.push_back(std::move(p.sample));
+  }
+  return scrape;
+}
+
+}  // namespace ct

@@ -61,3 +61,22 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
 std::string_view counter_kind_name(CounterKind k);
 
 }  // namespace ct
+
+namespace ct {
+
+// `snmpwalk -On` or symbolic (`IF-MIB::...`) output of the IF-MIB counters of one device:
+//   .1.3.6.1.2.1.31.1.1.1.10.5 = Counter64: 123     ifHCOutOctets.5  (64 bits)
+//   .1.3.6.1.2.1.31.1.1.1.6.5  = Counter64: 456     ifHCInOctets.5
+//   .1.3.6.1.2.1.2.2.1.16.5    = Counter32: 789     ifOutOctets.5    (32 bits: wraps)
+//   .1.3.6.1.2.1.2.2.1.10.5    = Counter32: 12      ifInOctets.5
+//   .1.3.6.1.2.1.31.1.1.1.1.5  = STRING: Ethernet4  ifName.5 (ifDescr .1.3.6.1.2.1.2.2.1.2 when
+//                                                    no ifName): the interface's name
+// snmpwalk prints neither the device nor the time: `instance` and `time_ms` come from the caller
+// (the command line's INSTANCE=FILE and --interval). An interface without a name is "ifIndex N".
+Result<Scrape> read_snmpwalk(std::string_view text, const std::string& file, const std::string& instance,
+                             std::int64_t time_ms);
+
+// True when `text` looks like snmpwalk output (a "= Counter64:" or "= Counter32:" value).
+bool looks_like_snmpwalk(std::string_view text);
+
+}  // namespace ct
