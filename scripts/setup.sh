@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
-  graphviz iproute2
+  graphviz iproute2 iperf3
   libsimgrid-dev
   opensm ibsim-utils infiniband-diags
   bind9 dnsutils bird2 gobgpd

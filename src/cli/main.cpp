@@ -15,8 +15,10 @@
 namespace ct::cli {
 Runner setup_catalog(CLI::App& app, Context& context);
 Runner setup_export(CLI::App& app, Context& context);
+Runner setup_diagnose(CLI::App& app, Context& context);
 Runner setup_hash(CLI::App& app, Context& context);
 Runner setup_ib(CLI::App& app, Context& context);
+Runner setup_lab(CLI::App& app, Context& context);
 Runner setup_plan(CLI::App& app, Context& context);
 Runner setup_reliability(CLI::App& app, Context& context);
 Runner setup_route(CLI::App& app, Context& context);
@@ -24,16 +26,19 @@ Runner setup_routes(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
 Runner setup_topology(CLI::App& app, Context& context);
 Runner setup_trace(CLI::App& app, Context& context);
+Runner setup_traffic(CLI::App& app, Context& context);
 
 namespace {
 const Command kCommands[] = {
     {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", Stage::kCatalog, false, setup_catalog},
     {"export", "The frontend for real daemons: DNS views as named.conf + zones, the BGP VIP as gobgpd and BIRD 2 configs",
      Stage::kNone, false, setup_export},
+    {"diagnose", "Diagnose a running fabric from its counters: imbalanced groups, witnesses, cause, fix", Stage::kFabric, false, setup_diagnose},
     {"hash", "ECMP on the built fabric: paths, collisions and why, Monte Carlo vs closed forms, alternatives",
      Stage::kFabric, false, setup_hash},
     {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps",
      Stage::kFabric, true, setup_ib},
+    {"lab", "The spec's small fabric as Linux namespaces: up, run traffic, counters, fail, down", Stage::kFabric, false, setup_lab},
     {"plan", "Size the backend fabric of a cluster spec: BOM, power, bisection, limits, failure domains",
      Stage::kFabric, false, setup_plan},
     {"reliability", "Failure probabilities of the backend network and their cost to a training job, 1 vs 2 vs 4 planes",
@@ -48,6 +53,7 @@ const Command kCommands[] = {
      Stage::kFabric, true, setup_trace},
     {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", Stage::kFabric, false,
      setup_topology},
+    {"traffic", "What the traffic really is, from ss or conntrack: mice, elephants, and what it means for ECMP", Stage::kFabric, true, setup_traffic},
 };
 
 // "clustertwin frob": name the unknown command and the closest one, as a usage error.

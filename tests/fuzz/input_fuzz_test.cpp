@@ -1,6 +1,7 @@
 // A mutation fuzzer over every input kind the CLI reads, run as ordinary tests (fixed seed, bounded
 // count and time). Each case takes a valid seed file of one kind (a spec, a scenario, a catalog
-// file, a flow list in CSV and YAML, an ibnetdiscover / ibsim net file, an LFT dump), applies one to
+// file, a flow list in CSV and YAML, an ibnetdiscover / ibsim net file, an LFT dump, a Prometheus
+// counter scrape, snmpwalk IF-MIB output, a port map, diagnose's flows CSV, `ss -tinH` and `conntrack -L` output), applies one to
 // three mutations from the list below, runs the real `clustertwin` binary on it with `-o` naming a
 // file that does not exist yet, and asserts what a user may rely on for any input at all:
 //   - the process exits normally (no signal: no crash, no abort, no sanitizer report) within the
@@ -15,7 +16,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES: 290 in the sanitizer
-// build, 7 kinds = 2,030 cases; fewer in the Release build, which CI runs first).
+// build, 13 kinds = 3,770 cases; fewer in the Release build, which CI runs first).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -231,6 +232,33 @@ std::vector<std::string> lft_args(const std::string& in, const std::string& out,
   return {"ib", "route", "--ibnetdiscover", kSource + "/tests/fuzz/seeds/two_by_two.net", "--check-lft", in, "-o", out};
 }
 
+std::vector<std::string> prometheus_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", d + "lab-before.prom", in, "--map",
+          d + "lab-map.csv", "--flows", d + "lab-flows.csv", "-o", out};
+}
+std::vector<std::string> port_map_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", d + "lab-before.prom", d + "lab-after.prom",
+          "--map", in, "-o", out};
+}
+std::vector<std::string> diagnose_flows_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", d + "lab-before.prom", d + "lab-after.prom",
+          "--map", d + "lab-map.csv", "--flows", in, "-o", out};
+}
+std::vector<std::string> snmpwalk_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", "p0/pod0/leaf/0=" + d + "leaf0-t0.snmp",
+          "p0/pod0/leaf/0=" + in, "--interval", "10", "--map", d + "leaf0-map.csv", "-o", out};
+}
+std::vector<std::string> ss_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"traffic", kSource + "/examples/lab-32.yaml", "--ss", in, "-o", out};
+}
+std::vector<std::string> conntrack_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"traffic", "--conntrack", in, "--width", "8", "-o", out};
+}
+
 std::vector<InputKind> input_kinds() {
   return {
       {"spec", {"examples/lab-32.yaml", "examples/homelab.yaml", "examples/scenarios/spine-failure-tor64.yaml"}, ".yaml", spec_args},
@@ -243,6 +271,12 @@ std::vector<InputKind> input_kinds() {
       {"flows_yaml", {"tests/fuzz/seeds/flows.yaml"}, ".yaml", flows_args},
       {"ibnetdiscover", {"tests/fuzz/seeds/two_by_two.net", "tests/ib/bad/good_2x2.net"}, ".net", net_args},
       {"lft_dump", {"tests/fuzz/seeds/two_by_two.lft"}, ".dump", lft_args},
+      {"prometheus", {"tests/golden/diagnose/lab-after.prom", "tests/golden/traffic/host-t1.prom"}, ".prom", prometheus_args},
+      {"port_map", {"tests/golden/diagnose/lab-map.csv"}, ".csv", port_map_args},
+      {"diagnose_flows", {"tests/golden/diagnose/lab-flows.csv"}, ".csv", diagnose_flows_args},
+      {"snmpwalk", {"tests/golden/diagnose/leaf0-t1.snmp"}, ".snmp", snmpwalk_args},
+      {"ss", {"tests/golden/traffic/host-ss.txt"}, ".txt", ss_args},
+      {"conntrack", {"tests/golden/traffic/host-conntrack.txt"}, ".txt", conntrack_args},
   };
 }
 

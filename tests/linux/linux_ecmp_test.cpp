@@ -25,26 +25,13 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "lab/shell.h"
 #include "routing/linux_multipath.h"
 
 namespace ct {
 namespace {
 
-struct CommandResult {
-  int status = -1;
-  std::string out;
-};
-
-CommandResult run(const std::string& command) {
-  CommandResult r;
-  FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  r.status = pclose(pipe);
-  return r;
-}
+CommandResult run(const std::string& command) { return run_command(command, false); }
 
 bool ok(const std::string& command) { return run(command).status == 0; }
 

@@ -1,0 +1,89 @@
+// clustertwin diagnose SPEC --counters FILES|INSTANCE=FILE... [--interval S] [--map FILE] [--flows FILES...]
+//                          [--threshold F] [--json] [-o FILE] [--catalog DIR]
+// Diagnoses a running fabric from its interface counters against the model (diagnose/diagnosis.h):
+// rates per link and ECMP group, the imbalanced groups with their four witnesses, the cause, why
+// the dashboards stayed green, and the fix. Warnings (missing series, wraps, resets) on stderr.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "diagnose/counter_inputs.h"
+#include "io/files.h"
+#include "report/diagnose_report.h"
+
+namespace ct::cli {
+namespace {
+
+struct DiagnoseCliOptions {
+  std::string output;
+  bool json = false;
+  std::vector<std::string> counters;
+  std::vector<std::string> flows;
+  std::string map;
+  double interval_s = 0;
+  DiagnoseOptions model;
+};
+
+Result<TextInput> read_input(const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) return text.errors();
+  return TextInput{path, std::move(text).value()};
+}
+
+int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
+  const Fabric& fabric = *context.fabric;
+  CounterInputs inputs;
+  inputs.interval_s = options.interval_s;
+  Diagnostics errors;
+  auto take = [&](const std::string& path, auto&& store) {
+    auto in = read_input(path);
+    if (!in) {
+      errors.insert(errors.end(), in.errors().begin(), in.errors().end());
+    } else {
+      store(std::move(in).value());
+    }
+  };
+  for (const auto& arg : options.counters) {
+    // INSTANCE=FILE names the device of an snmpwalk file (unless the whole argument is a file).
+    const std::size_t eq = arg.find('=');
+    const bool named = eq != std::string::npos && !std::filesystem::exists(arg);
+    const std::string instance = named ? arg.substr(0, eq) : "";
+    take(named ? arg.substr(eq + 1) : arg, [&](TextInput t) {
+      inputs.instances.resize(inputs.scrapes.size());
+      inputs.instances.push_back(instance);
+      inputs.scrapes.push_back(std::move(t));
+    });
+  }
+  for (const auto& p : options.flows) take(p, [&](TextInput t) { inputs.flows.push_back(std::move(t)); });
+  if (!options.map.empty()) take(options.map, [&](TextInput t) { inputs.map = std::move(t); });
+  if (!errors.empty()) return report_errors(errors);
+  auto counters = read_counter_inputs(inputs, fabric);
+  if (!counters) return report_errors(counters.errors());
+  auto diagnosis = diagnose(fabric, counters.value(), options.model);
+  if (!diagnosis) return report_errors(diagnosis.errors());
+  for (const Diagnostic& w : diagnosis->warnings) std::cerr << format_diagnostic(w) << "\n";
+  return emit(options.output, options.json ? to_json(diagnosis.value(), fabric.topology())
+                                           : to_text(diagnosis.value(), fabric.topology()));
+}
+
+}  // namespace
+
+Runner setup_diagnose(CLI::App& app, Context& context) {
+  auto options = std::make_shared<DiagnoseCliOptions>();
+  app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
+  app.add_option("--counters", options->counters, "Scrapes, two or more: Prometheus text, or INSTANCE=FILE for snmpwalk output")->required()->expected(1, -1);
+  app.add_option("--interval", options->interval_s, "Seconds between scrapes without timestamps (files in time order)")
+      ->check(CLI::Range(0.001, 1e7));
+  app.add_option("--map", options->map, "Port map CSV: instance,device,vertex,peer[,cable]");
+  app.add_option("--flows", options->flows, "Flow results: iperf3 --json files or a flows CSV")->expected(1, -1);
+  app.add_option("--threshold", options->model.alarm_threshold, "The dashboards' utilization alarm (0..1)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_flag("--json", options->json, "Print JSON (stable key order) instead of tables");
+  add_output_option(app, options->output);
+  return [options](const Context& c) { return run_diagnose(*options, c); };
+}
+
+}  // namespace ct::cli

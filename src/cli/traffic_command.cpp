@@ -1,0 +1,100 @@
+// clustertwin traffic [SPEC] --ss FILE | --conntrack FILE [--counters FILES...] [--interval S]
+//                     [--elephant-bytes N] [--width N] [--json] [-o FILE]
+// What the traffic really is, from a host's connection tables (diagnose/connection_table.h):
+// connections, bytes, mice and elephants, top-flow shares, and what that means for ECMP at the
+// fabric's width (the SPEC's widest leaf up group, or --width).
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "diagnose/connection_table.h"
+#include "diagnose/counter_inputs.h"
+#include "io/files.h"
+#include "report/connection_report.h"
+
+namespace ct::cli {
+namespace {
+
+struct TrafficCliOptions {
+  std::string output;
+  bool json = false;
+  std::string ss;
+  std::string conntrack;
+  std::vector<std::string> counters;
+  double interval_s = 0;
+  TrafficOptions model;
+};
+
+std::uint32_t leaf_width(const Fabric& f) {
+  std::uint32_t width = 0;
+  const Topology& t = f.topology();
+  const ForwardingState& fs = f.forwarding();
+  for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
+    if (t.kind[v] != VertexKind::kSwitch || t.network[v] != Network::kBackend || t.tier[v] != 1) continue;
+    for (std::uint32_t g = fs.first_group(VertexId(v)); g < fs.first_group(VertexId(v)) + fs.group_count(VertexId(v)); ++g) {
+      if (fs.kind(g) == GroupKind::kUp) width = std::max(width, fs.size(g));
+    }
+  }
+  return width;
+}
+
+int run_traffic(const TrafficCliOptions& o, const Context& context) {
+  const std::string& path = o.ss.empty() ? o.conntrack : o.ss;
+  auto text = read_text_file(path);
+  if (!text) return report_errors(text.errors());
+  auto connections = o.ss.empty() ? read_conntrack(text.value(), path) : read_ss(text.value(), path);
+  if (!connections) return report_errors(connections.errors());
+  TrafficOptions options = o.model;
+  if (options.width == 0 && context.fabric) options.width = leaf_width(*context.fabric);
+  std::optional<CounterRates> rates;
+  if (!o.counters.empty()) {
+    std::vector<Scrape> scrapes;
+    Diagnostics errors;
+    for (std::size_t i = 0; i < o.counters.size(); ++i) {
+      auto in = read_text_file(o.counters[i]);
+      if (!in) {
+        errors.insert(errors.end(), in.errors().begin(), in.errors().end());
+        continue;
+      }
+      const std::int64_t t = o.interval_s > 0 ? static_cast<std::int64_t>(static_cast<double>(i) * o.interval_s * 1000.0) : -1;
+      auto s = read_prometheus_text(in.value(), o.counters[i], t);
+      if (!s) {
+        errors.insert(errors.end(), s.errors().begin(), s.errors().end());
+      } else {
+        scrapes.push_back(std::move(s).value());
+      }
+    }
+    if (!errors.empty()) return report_errors(errors);
+    auto r = compute_rates(scrapes, RateOptions{});
+    if (!r) return report_errors(r.errors());
+    rates = std::move(r).value();
+  }
+  const TrafficSummary summary = summarize_traffic(connections.value(), rates ? &*rates : nullptr, options);
+  return emit(o.output, o.json ? to_json(summary, options) : to_text(summary, options));
+}
+
+}  // namespace
+
+Runner setup_traffic(CLI::App& app, Context& context) {
+  auto o = std::make_shared<TrafficCliOptions>();
+  app.add_option("spec", context.spec_path, "Cluster spec (YAML), for the fabric's ECMP width");
+  auto* ss = app.add_option("--ss", o->ss, "`ss -tinH` output");
+  auto* ct = app.add_option("--conntrack", o->conntrack, "`conntrack -L` output");
+  ss->excludes(ct);
+  app.add_option("--counters", o->counters, "Prometheus text scrapes of the hosts' NIC counters")->expected(1, -1);
+  app.add_option("--interval", o->interval_s, "Seconds between scrapes without timestamps")->check(CLI::Range(0.001, 1e7));
+  app.add_option("--elephant-bytes", o->model.elephant_bytes, "Elephant threshold in bytes (default 10,000,000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
+  app.add_option("--width", o->model.width, "ECMP members per leaf up group (default: from the SPEC)")
+      ->check(CLI::Range(1u, 1u << 20));
+  app.add_flag("--json", o->json, "Print JSON (stable key order) instead of tables");
+  add_output_option(app, o->output);
+  app.callback([o]() {
+    if (o->ss.empty() && o->conntrack.empty()) throw CLI::RequiredError("--ss or --conntrack");
+  });
+  return [o](const Context& c) { return run_traffic(*o, c); };
+}
+
+}  // namespace ct::cli

@@ -1,0 +1,65 @@
+// What the traffic really is, from the connection tables a host already keeps:
+//   `ss -tinH` (iproute2): one line per TCP socket, "State Recv-Q Send-Q Local:Port Peer:Port"
+//     (the State column is absent when ss was given a state filter), then an indented line of
+//     tcp_info: bytes_sent:N bytes_received:N (or bytes_acked), delivery_rate / send as text rates
+//     ("231.7Mbps"), busy:Nms;
+//   `conntrack -L` (conntrack-tools): "proto num timeout [STATE] src= dst= sport= dport= packets=
+//     bytes= ... src= dst= sport= dport= packets= bytes= [ASSURED] mark= use=": the original and the
+//     reply direction; bytes only when net.netfilter.nf_conntrack_acct=1 (else reported, not guessed).
+// Summary: connections, bytes, the per-connection size distribution (mice below the elephant
+// threshold, elephants at or above it; share of all bytes in the top 1 and top 10), and what it
+// means for ECMP on a fabric of width n (members of a leaf's up group): connections per member,
+// and for the k elephants, P(any collision) = 1 - n!/((n-k)! n^k) and the expected busiest member
+// (analysis/birthday.h). Counters (optional) add the hosts' NIC rates, netdev and RDMA: RDMA
+// traffic appears in no socket table and no conntrack entry.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "diagnose/counter_rates.h"
+
+namespace ct {
+
+struct Connection {
+  std::string protocol;  // "tcp", "udp", ...
+  std::string local;     // address:port (conntrack: the original source)
+  std::string peer;
+  std::uint64_t bytes = 0;         // both directions
+  bool bytes_known = true;
+  double bits_per_second = -1;     // ss delivery_rate or send; -1 unknown
+  SourceLocation where;
+};
+
+Result<std::vector<Connection>> read_ss(std::string_view text, const std::string& file);
+Result<std::vector<Connection>> read_conntrack(std::string_view text, const std::string& file);
+
+struct TrafficOptions {
+  std::uint64_t elephant_bytes = 10'000'000;  // 10 MB
+  std::uint32_t width = 0;                    // ECMP members per leaf up group (0: unknown)
+};
+
+struct TrafficSummary {
+  std::size_t connections = 0;
+  std::size_t bytes_unknown = 0;  // connections without byte accounting
+  double total_bytes = 0;
+  std::size_t elephants = 0;
+  double elephant_bytes = 0;
+  double top1_share = 0;
+  double top10_share = 0;
+  std::vector<Connection> top;  // the ten largest, bytes descending then name
+  std::uint32_t width = 0;
+  double connections_per_member = 0;
+  double elephant_collision = -1;   // P(any collision) of the elephants on `width` members
+  double elephant_max_load = -1;    // expected elephants on the busiest member
+  double netdev_bps = -1;           // from counters, all hosts: -1 none
+  double rdma_bps = -1;
+};
+
+TrafficSummary summarize_traffic(const std::vector<Connection>& connections, const CounterRates* rates,
+                                 const TrafficOptions& options);
+
+}  // namespace ct

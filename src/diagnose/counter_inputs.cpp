@@ -1,0 +1,61 @@
+#include "diagnose/counter_inputs.h"
+
+#include <cmath>
+
+namespace ct {
+
+Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& fabric) {
+  Diagnostics errors;
+  Counters counters;
+  std::vector<Scrape> scrapes;
+  for (std::size_t i = 0; i < inputs.scrapes.size(); ++i) {
+    const TextInput& in = inputs.scrapes[i];
+    const std::int64_t t = inputs.interval_s > 0 ? std::llround(static_cast<double>(i) * inputs.interval_s * 1000.0) : -1;
+    const std::string instance = i < inputs.instances.size() ? inputs.instances[i] : std::string();
+    if (looks_like_snmpwalk(in.text) && (instance.empty() || t < 0)) {
+      errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--counters",
+                                  "snmpwalk output names neither the device nor the time: give it as INSTANCE=FILE, with "
+                                  "--interval SECONDS"});
+      continue;
+    }
+    auto s = looks_like_snmpwalk(in.text) ? read_snmpwalk(in.text, in.path, instance, t)
+                                          : read_prometheus_text(in.text, in.path, t);
+    if (!s) {
+      errors.insert(errors.end(), s.errors().begin(), s.errors().end());
+    } else {
+      scrapes.push_back(std::move(s).value());
+    }
+  }
+  if (inputs.map) {
+    auto m = read_port_map_csv(inputs.map->text, inputs.map->path, fabric.names());
+    if (!m) {
+      errors.insert(errors.end(), m.errors().begin(), m.errors().end());
+    } else {
+      counters.map = std::move(m).value();
+    }
+  }
+  for (const TextInput& in : inputs.flows) {
+    const bool json = in.text.find_first_not_of(" \t\r\n") != std::string::npos &&
+                      in.text[in.text.find_first_not_of(" \t\r\n")] == '{';
+    auto f = json ? read_iperf3_json(in.text, in.path, fabric.topology()) : read_flows_csv(in.text, in.path, fabric.topology());
+    if (!f) {
+      errors.insert(errors.end(), f.errors().begin(), f.errors().end());
+    } else {
+      counters.flows.insert(counters.flows.end(), f->begin(), f->end());
+    }
+  }
+  if (!errors.empty()) return errors;
+  if (scrapes.size() < 2) {
+    return Diagnostic{SourceLocation{inputs.scrapes.empty() ? "" : inputs.scrapes.front().path, 0, 0}, "--counters",
+                      "need two or more scrapes to measure a rate, got " + std::to_string(scrapes.size())};
+  }
+  double fastest = 0;
+  const Topology& t = fabric.topology();
+  for (std::size_t l = 0; l < t.link_count(); ++l) fastest = std::max(fastest, static_cast<double>(t.capacity[l].value()) / 8.0);
+  auto rates = compute_rates(scrapes, RateOptions{fastest});
+  if (!rates) return rates.errors();
+  counters.rates = std::move(rates).value();
+  return counters;
+}
+
+}  // namespace ct

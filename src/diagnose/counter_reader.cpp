@@ -1,0 +1,390 @@
+#include "diagnose/counter_reader.h"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+namespace ct {
+namespace {
+
+// 9999-12-31T23:59:59.999Z: keeps every difference of two timestamps far from overflow.
+constexpr std::int64_t kMaxTimestampMs = 253402300799999;
+
+struct MetricInfo {
+  bool known = false;
+  bool transmit = true;
+  CounterKind kind = CounterKind::kNetdev;
+  CounterWidth width = CounterWidth::k64;
+  std::uint64_t unit = 1;  // octets per count
+};
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+MetricInfo classify(std::string_view name) {
+  if (name == "node_network_transmit_bytes_total") return {true, true, CounterKind::kNetdev, CounterWidth::k64, 1};
+  if (name == "node_network_receive_bytes_total") return {true, false, CounterKind::kNetdev, CounterWidth::k64, 1};
+  if (name == "node_infiniband_port_data_transmitted_bytes_total") return {true, true, CounterKind::kRdma, CounterWidth::k64, 1};
+  if (name == "node_infiniband_port_data_received_bytes_total") return {true, false, CounterKind::kRdma, CounterWidth::k64, 1};
+  if (ends_with(name, "port_xmit_data")) return {true, true, CounterKind::kRdma, CounterWidth::k64, 4};
+  if (ends_with(name, "port_rcv_data")) return {true, false, CounterKind::kRdma, CounterWidth::k64, 4};
+  if (name == "ifHCOutOctets") return {true, true, CounterKind::kSwitch, CounterWidth::k64, 1};
+  if (name == "ifHCInOctets") return {true, false, CounterKind::kSwitch, CounterWidth::k64, 1};
+  if (name == "ifOutOctets") return {true, true, CounterKind::kSwitch, CounterWidth::k32, 1};
+  if (name == "ifInOctets") return {true, false, CounterKind::kSwitch, CounterWidth::k32, 1};
+  return {};
+}
+
+// FNV-1a over metric, instance and device, separated.
+std::uint64_t series_hash(std::string_view metric, std::string_view instance, std::string_view device) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  auto mix = [&](std::string_view s) {
+    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
+    h = (h ^ 0x1Fu) * 0x100000001B3ull;
+  };
+  mix(metric);
+  mix(instance);
+  mix(device);
+  return h;
+}
+
+bool name_char(char c, bool first) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || (!first && c >= '0' && c <= '9');
+}
+
+class LineParser {
+ public:
+  LineParser(std::string_view line, const std::string& file, int line_no) : s_(line), file_(file), line_(line_no) {}
+
+  Diagnostic error(std::string field, std::string message) const {
+    return Diagnostic{SourceLocation{file_, line_, static_cast<int>(pos_) + 1}, std::move(field), std::move(message)};
+  }
+  void skip_blanks() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
+  }
+  bool at_end() const { return pos_ >= s_.size(); }
+  char peek() const { return s_[pos_]; }
+  void advance() { ++pos_; }
+  std::size_t pos() const { return pos_; }
+
+  std::string_view name() {
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && name_char(s_[pos_], pos_ == start)) ++pos_;
+    return s_.substr(start, pos_ - start);
+  }
+  // A quoted label value with the format's escapes; false on a missing closing quote.
+  bool quoted(std::string& out) {
+    if (at_end() || s_[pos_] != '"') return false;
+    ++pos_;
+    out.clear();
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_++];
+      if (c == '"') return true;
+      if (c == '\\' && pos_ < s_.size()) {
+        const char e = s_[pos_++];
+        out.push_back(e == 'n' ? '\n' : e);
+      } else {
+        out.push_back(c);
+      }
+    }
+    return false;
+  }
+  std::string_view token() {
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && s_[pos_] != ' ' && s_[pos_] != '\t') ++pos_;
+    return s_.substr(start, pos_ - start);
+  }
+
+ private:
+  std::string_view s_;
+  const std::string& file_;
+  int line_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string_view counter_kind_name(CounterKind k) {
+  switch (k) {
+    case CounterKind::kNetdev: return "netdev";
+    case CounterKind::kRdma: return "rdma";
+    case CounterKind::kSwitch: return "switch";
+  }
+  return "?";
+}
+
+Result<Scrape> read_prometheus_text(std::string_view text, const std::string& file, std::int64_t default_time_ms) {
+  Scrape scrape;
+  scrape.file = file;
+  Diagnostics errors;
+  // Series identity within this scrape: a hash of it -> the samples that have it (index), so
+  // a duplicate is found without keeping a string key per series.
+  std::unordered_multimap<std::uint64_t, std::uint32_t> seen;
+  seen.reserve(text.size() / 64);
+  std::string label, value_text;
+  int line_no = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    LineParser p(line, file, line_no);
+    p.skip_blanks();
+    if (p.at_end() || p.peek() == '#') continue;
+    const std::string_view metric = p.name();
+    if (metric.empty()) {
+      errors.push_back(p.error("metric", "expected a metric name"));
+      continue;
+    }
+    const MetricInfo info = classify(metric);
+    CounterSample sample;
+    bool have_device = false;
+    bool bad = false;
+    if (!p.at_end() && p.peek() == '{') {
+      p.advance();
+      for (;;) {
+        p.skip_blanks();
+        if (!p.at_end() && p.peek() == '}') {
+          p.advance();
+          break;
+        }
+        const std::string_view lname = p.name();
+        p.skip_blanks();
+        if (lname.empty() || p.at_end() || p.peek() != '=') {
+          errors.push_back(p.error(std::string(metric), "expected label=\"value\""));
+          bad = true;
+          break;
+        }
+        p.advance();
+        p.skip_blanks();
+        if (!p.quoted(label)) {
+          errors.push_back(p.error(std::string(metric) + "." + std::string(lname), "expected a quoted label value"));
+          bad = true;
+          break;
+        }
+        if (lname == "instance") {
+          sample.instance = label;
+        } else if (lname == "device" || lname == "ifName" || (lname == "ifDescr" && !have_device)) {
+          sample.device = label;
+          have_device = true;
+        }
+        p.skip_blanks();
+        if (!p.at_end() && p.peek() == ',') p.advance();
+      }
+    }
+    if (bad) continue;
+    p.skip_blanks();
+    const std::size_t value_col = p.pos();
+    const std::string_view value = p.token();
+    if (value.empty()) {
+      errors.push_back(p.error(std::string(metric), "expected a sample value"));
+      continue;
+    }
+    p.skip_blanks();
+    std::int64_t time_ms = default_time_ms;
+    if (p.at_end() && default_time_ms < 0) {
+      errors.push_back(p.error(std::string(metric), "sample has no timestamp; give the scrapes' spacing (--interval SECONDS, files in time order)"));
+      continue;
+    }
+    if (!p.at_end()) {
+      const std::string_view ts = p.token();
+      const auto [ptr, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), time_ms);
+      if (ec != std::errc() || ptr != ts.data() + ts.size()) {
+        errors.push_back(p.error(std::string(metric), "timestamp '" + std::string(ts) + "' is not an integer (ms)"));
+        continue;
+      }
+      if (time_ms < 0 || time_ms > kMaxTimestampMs) {
+        errors.push_back(p.error(std::string(metric), "timestamp " + std::string(ts) + " is outside 0 .. year 9999 (ms since 1970)"));
+        continue;
+      }
+      p.skip_blanks();
+      if (!p.at_end()) {
+        errors.push_back(p.error(std::string(metric), "unexpected text after the timestamp"));
+        continue;
+      }
+    }
+    if (!info.known) {
+      ++scrape.ignored_lines;
+      continue;
+    }
+    const SourceLocation where{file, line_no, static_cast<int>(value_col) + 1};
+    // Exact integers first; then the format's floats.
+    std::uint64_t count = 0;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), count);
+    if (ec != std::errc() || ptr != value.data() + value.size()) {
+      value_text.assign(value);
+      char* stop = nullptr;
+      const double v = std::strtod(value_text.c_str(), &stop);
+      if (stop != value_text.c_str() + value_text.size()) {
+        errors.push_back(Diagnostic{where, std::string(metric), "value '" + value_text + "' is not a number"});
+        continue;
+      }
+      if (!std::isfinite(v) || v < 0 || v >= 18446744073709551616.0) {
+        scrape.warnings.push_back(Diagnostic{where, std::string(metric),
+                                             "counter value " + value_text + " is not a byte count; sample dropped",
+                                             Severity::kWarning});
+        continue;
+      }
+      count = static_cast<std::uint64_t>(std::floor(v));
+    }
+    sample.transmit = info.transmit;
+    sample.kind = info.kind;
+    sample.width = info.width;
+    sample.count = count;
+    sample.unit = static_cast<std::uint32_t>(info.unit);
+    sample.time_ms = time_ms;
+    sample.where = where;
+    const std::uint64_t h = series_hash(metric, sample.instance, sample.device);
+    int first_line = 0;
+    for (auto [it, last] = seen.equal_range(h); it != last; ++it) {
+      const CounterSample& other = scrape.samples[it->second];
+      if (other.instance == sample.instance && other.device == sample.device && other.transmit == sample.transmit &&
+          other.kind == sample.kind && other.width == sample.width && other.unit == sample.unit) {
+        first_line = other.where.line;
+      }
+    }
+    if (first_line > 0) {
+      errors.push_back(Diagnostic{where, std::string(metric),
+                                  "duplicate series instance=\"" + sample.instance + "\" device=\"" + sample.device +
+                                      "\" (first at line " + std::to_string(first_line) + ")"});
+      continue;
+    }
+    seen.emplace(h, static_cast<std::uint32_t>(scrape.samples.size()));
+    scrape.samples.push_back(std::move(sample));
+  }
+  if (!errors.empty()) return errors;
+  return scrape;
+}
+
+}  // namespace ct
+
+namespace ct {
+namespace {
+
+struct SnmpColumn {
+  std::string_view numeric;   // OID prefix without the leading dot
+  std::string_view symbolic;  // IF-MIB::name
+  int role;                   // 0 name, 1 descr, 2 counter
+  bool transmit;
+  CounterWidth width;
+};
+
+constexpr SnmpColumn kSnmpColumns[] = {
+    {"1.3.6.1.2.1.31.1.1.1.10", "IF-MIB::ifHCOutOctets", 2, true, CounterWidth::k64},
+    {"1.3.6.1.2.1.31.1.1.1.6", "IF-MIB::ifHCInOctets", 2, false, CounterWidth::k64},
+    {"1.3.6.1.2.1.2.2.1.16", "IF-MIB::ifOutOctets", 2, true, CounterWidth::k32},
+    {"1.3.6.1.2.1.2.2.1.10", "IF-MIB::ifInOctets", 2, false, CounterWidth::k32},
+    {"1.3.6.1.2.1.31.1.1.1.1", "IF-MIB::ifName", 0, true, CounterWidth::k64},
+    {"1.3.6.1.2.1.2.2.1.2", "IF-MIB::ifDescr", 1, true, CounterWidth::k64},
+};
+
+}  // namespace
+
+bool looks_like_snmpwalk(std::string_view text) {
+  return text.find("= Counter64:") != std::string_view::npos || text.find("= Counter32:") != std::string_view::npos;
+}
+
+Result<Scrape> read_snmpwalk(std::string_view text, const std::string& file, const std::string& instance,
+                             std::int64_t time_ms) {
+  Scrape scrape;
+  scrape.file = file;
+  Diagnostics errors;
+  std::unordered_map<std::uint64_t, std::string> names, descrs;
+  struct Pending {
+    std::uint64_t index;
+    CounterSample sample;
+  };
+  std::vector<Pending> counters;
+  std::unordered_map<std::string, int> seen;  // column.index -> line
+  int line_no = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::size_t eq = line.find(" = ");
+    if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') continue;
+    if (eq == std::string_view::npos) {
+      errors.push_back(Diagnostic{SourceLocation{file, line_no, 1}, "snmpwalk", "expected 'OID = TYPE: VALUE'"});
+      continue;
+    }
+    std::string_view oid = line.substr(0, eq);
+    if (!oid.empty() && oid.front() == '.') oid.remove_prefix(1);
+    const SnmpColumn* column = nullptr;
+    std::string_view rest;
+    for (const SnmpColumn& c : kSnmpColumns) {
+      for (const std::string_view prefix : {c.numeric, c.symbolic}) {
+        if (oid.size() > prefix.size() + 1 && oid.substr(0, prefix.size()) == prefix && oid[prefix.size()] == '.') {
+          column = &c;
+          rest = oid.substr(prefix.size() + 1);
+        }
+      }
+    }
+    if (column == nullptr) {
+      ++scrape.ignored_lines;
+      continue;
+    }
+    std::uint64_t index = 0;
+    if (const auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
+        ec != std::errc() || p != rest.data() + rest.size()) {
+      errors.push_back(Diagnostic{SourceLocation{file, line_no, 1}, "ifIndex", "'" + std::string(rest) + "' is not an ifIndex"});
+      continue;
+    }
+    std::string_view value = line.substr(eq + 3);
+    const std::size_t colon = value.find(": ");
+    const std::string_view type = colon == std::string_view::npos ? std::string_view() : value.substr(0, colon);
+    value = colon == std::string_view::npos ? value : value.substr(colon + 2);
+    const SourceLocation where{file, line_no, static_cast<int>(eq + 4)};
+    if (column->role != 2) {
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+      (column->role == 0 ? names : descrs)[index] = std::string(value);
+      continue;
+    }
+    if (type != (column->width == CounterWidth::k64 ? "Counter64" : "Counter32")) {
+      errors.push_back(Diagnostic{where, std::string(column->symbolic), "expected a " +
+                                      std::string(column->width == CounterWidth::k64 ? "Counter64" : "Counter32") + " value"});
+      continue;
+    }
+    std::uint64_t count = 0;
+    if (const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), count);
+        ec != std::errc() || p != value.data() + value.size() ||
+        (column->width == CounterWidth::k32 && count > 0xFFFFFFFFull)) {
+      errors.push_back(Diagnostic{where, std::string(column->symbolic), "'" + std::string(value) + "' is not a " +
+                                      std::string(type) + " value"});
+      continue;
+    }
+    const std::string key = std::string(column->symbolic) + "." + std::to_string(index);
+    if (const auto [it, inserted] = seen.emplace(key, line_no); !inserted) {
+      errors.push_back(Diagnostic{where, std::string(column->symbolic),
+                                  "duplicate " + key + " (first at line " + std::to_string(it->second) + ")"});
+      continue;
+    }
+    CounterSample s;
+    s.instance = instance;
+    s.transmit = column->transmit;
+    s.kind = CounterKind::kSwitch;
+    s.width = column->width;
+    s.count = count;
+    s.time_ms = time_ms;
+    s.where = where;
+    counters.push_back(Pending{index, s});
+  }
+  if (!errors.empty()) return errors;
+  for (Pending& p : counters) {
+    const auto n = names.find(p.index);
+    const auto d = descrs.find(p.index);
+    p.sample.device = n != names.end() ? n->second : d != descrs.end() ? d->second : "ifIndex " + std::to_string(p.index);
+    scrape.samples.push_back(std::move(p.sample));
+  }
+  return scrape;
+}
+
+}  // namespace ct

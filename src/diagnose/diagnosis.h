@@ -1,0 +1,147 @@
+// Diagnosing a running fabric from its counters, against the model.
+//
+// Rates. Every mapped counter (port_map.h) becomes the rate of one direction of one link: a
+// transmit counter at the end that owns the interface gives the direction leaving that end, a
+// receive counter the direction arriving there (used only where no transmit counter covers it).
+// Switch counters describe switch links; a NIC port's netdev and RDMA counters are kept apart,
+// because RoCE traffic is sent by the NIC without the kernel and never reaches the netdev
+// counters (/proc/net/dev) that node_exporter reads.
+//
+// Groups. For every backend switch, every ECMP group of >= 2 members (routing/forwarding_state.h)
+// whose members have counters: per member the rate leaving the switch; max, mean, Jain's fairness
+//   J = (sum x_i)^2 / (n sum x_i^2)   (1: even; 1/n: one member carries everything; Jain, Chiu and
+//                                      Hawe, DEC-TR-301, 1984)
+// and idle members (below idle_fraction x the group's busiest member). A group is imbalanced when
+// its busiest member is above the noise floor and some member is idle.
+//
+// The four witnesses of an imbalanced group:
+//   1 switch port counters   the group's member rates (above);
+//   2 host NIC counters      what the hosts below the switch sent (netdev and RDMA), and whether
+//                            the two agree (RoCE makes netdev blind);
+//   3 path oracle            the model's walk of every known flow (fabric.walker(): the spec's
+//                            routing block) gives the member each should take; agrees when the
+//                            members it loads are exactly the busy ones;
+//   4 throughput             the known flows' achieved rates: flows that share a member get less
+//                            than those alone, or the shared member is saturated.
+// Each is "agrees", "disagrees" or "missing" (no such input).
+//
+// Cause, first that holds:
+//   failed member      the oracle loads a member the counters show idle (its flows went elsewhere),
+//                      or, without flows, a member idle in both directions while the others carry
+//                      traffic both ways;
+//   polarization       the switch hashes like a lower-tier switch that feeds it (same function,
+//                      fields and seed: SwitchHashes::identical) so, having come through a given
+//                      member there, a flow can reach only the members of this group whose hash
+//                      interval overlaps that member's (hash-threshold: the same interval; modulo:
+//                      the same residue when the sizes are equal), and the busy members are among
+//                      those reachable;
+//   missing entropy    two or more known flows through the group hash the same key under the
+//                      fields the switches use (e.g. L3-only hashing, one source port per QP);
+//   bad luck           k independent flows on n members collided; P(any collision) = 1 - n!/((n-k)! n^k)
+//                      (analysis/birthday.h), reported with the observed pattern.
+// Why dashboards stayed green: the group's mean utilization (what a per-group or per-host panel
+// averages) under the alarm threshold while a member is at or near line rate; hosts' average
+// utilization under it; netdev counters blind to RDMA; no alarm on a link at zero.
+// Fix and predicted effect, from the model: polarization -> per-switch seeds (the known flows
+// re-walked with seed_mode per-switch); missing entropy -> hash the ports / more QPs; bad luck ->
+// more QPs or spraying (expected max member load of k q subflows); failure -> repair the member.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/result.h"
+#include "diagnose/counter_rates.h"
+#include "diagnose/flow_results.h"
+#include "diagnose/port_map.h"
+#include "fabric/fabric.h"
+
+namespace ct {
+
+struct Counters {
+  CounterRates rates;
+  PortMap map;
+  std::vector<FlowResult> flows;
+};
+
+struct DiagnoseOptions {
+  double idle_fraction = 0.05;       // idle: below this share of the group's busiest member
+  double noise_floor_bps = 1e6;      // a group whose busiest member is below this is not judged
+  double alarm_threshold = 0.8;      // the dashboards' utilization alarm
+  int qps_for_fix = 4;               // QPs per connection proposed by the "more QPs" fix
+};
+
+struct DirectedRate {
+  LinkId link;
+  bool up = true;
+  double bits_per_second = 0;
+  double utilization = 0;
+  CounterKind source = CounterKind::kSwitch;
+};
+
+struct HostPortRate {
+  VertexId port;
+  double netdev_bps = -1;  // -1: no counter
+  double rdma_bps = -1;
+};
+
+struct MemberStats {
+  LinkId link;
+  bool up = true;
+  bool counted = false;  // has a counter
+  double bits_per_second = 0;
+  double reverse_bps = 0;  // the other direction, when counted
+  double utilization = 0;
+  bool idle = false;
+  int predicted_flows = -1;  // -1: no flows known
+  bool reachable = true;     // under polarization
+};
+
+enum class Cause : std::uint8_t { kNone, kFailedMember, kPolarization, kMissingEntropy, kBadLuck, kUnexplained };
+enum class WitnessState : std::uint8_t { kAgrees, kDisagrees, kMissing };
+
+struct Witness {
+  std::string name;
+  WitnessState state = WitnessState::kMissing;
+  std::string evidence;
+};
+
+struct GroupDiagnosis {
+  VertexId sw;
+  std::uint32_t group = 0;
+  bool up = true;
+  std::vector<MemberStats> members;
+  double max_bps = 0;
+  double mean_bps = 0;
+  double jain = 1;
+  std::uint32_t idle = 0;
+  bool imbalanced = false;
+  std::uint32_t flows = 0;  // known flows through the group
+  Cause cause = Cause::kNone;
+  std::string explanation;
+  double probability = -1;  // bad luck: P(any collision); -1 n/a
+  std::vector<Witness> witnesses;
+  std::vector<std::string> green;  // why the dashboards stayed green
+  std::string fix;
+  std::string predicted;
+};
+
+struct Diagnosis {
+  std::vector<DirectedRate> links;  // by directed link
+  std::vector<HostPortRate> hosts;  // by port
+  std::vector<GroupDiagnosis> groups;  // every judged group, switch then group order
+  std::vector<std::string> unmapped;   // series not in the map: "instance device"
+  std::size_t flows = 0;
+  std::size_t scrapes = 0;
+  Diagnostics warnings;
+  [[nodiscard]] std::size_t imbalanced() const;
+};
+
+std::string_view cause_name(Cause c);
+std::string_view witness_state_name(WitnessState s);
+
+Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const DiagnoseOptions& options);
+
+}  // namespace ct

@@ -1,0 +1,226 @@
+// The classification of diagnose on synthetic counters, each case worked by hand.
+//
+// Fixtures: examples/lab/leaf-spine-4.yaml (2-tier fat tree k = 8: leaf p0/leaf/0 holds hosts 0-3,
+// p0/leaf/1 hosts 4-7, every leaf a 4-way up group to p0/spine/0..3) and examples/lab/fat-tree-4.yaml
+// (3-tier k = 4: 2-way groups at the edge and the aggregation tier). Links are 100G. Counters are
+// two scrapes 10 s apart, so a member at R Gb/s has counted R x 10 / 8 GB.
+//
+// 1. A 2-member group at 100/0 with 2 known flows that the model puts on the busy member:
+//    2 flows on 2 members collide with P = 1 - 2!/(0! 2^2) = 1/2: bad luck, not a fault; the
+//    group averages 50%, under an 80% alarm, while its busy member runs at 100%.
+// 2. The same counters, but the model puts one of the flows on the idle member: its flows went
+//    elsewhere, so the member failed.
+// 3. A 4-member group at 80/40/40/0 Gb/s carrying 4 flows of 40 Gb/s placed 2/1/1/0 by the model:
+//    P(any collision) = 1 - 4!/4^4 = 1 - 24/256 = 232/256 = 0.90625 (the pattern 2/1/1/0 itself:
+//    4 (who gets 2) x 3 (who gets 0) x C(4,2) = 6 (which pair) x 2 (the other two) = 144/256 =
+//    0.5625); Jain = (80+40+40+0)^2 / (4 (80^2+40^2+40^2)) = 25600/38400 = 2/3; one idle member;
+//    the group's mean is 40% while its busiest member is at 80%. All flows reached 40 Gb/s, so the
+//    throughput witness disagrees: the collision cost nothing at this load.
+// 4. Polarization in the 3-tier fat tree with one seed: an aggregation switch reached over edge
+//    member j hashes the same 31-bit value with the same hash-threshold split, so it picks member j
+//    again: 1 of its 2 core uplinks is reachable; counters with that uplink busy and its twin at
+//    zero are polarization, and per-switch seeds make both reachable.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "diagnose/counter_inputs.h"
+#include "diagnose/diagnosis.h"
+#include "io/loaders.h"
+#include "routing/port_address.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
+
+namespace ct {
+namespace {
+
+const Catalog& catalog() {
+  static const Catalog c = load_catalog(CT_SOURCE_DIR "/catalog").value();
+  return c;
+}
+
+Fabric fabric_of(const std::string& relative) {
+  std::ifstream in(std::string(CT_SOURCE_DIR) + "/" + relative);
+  std::stringstream s;
+  s << in.rdbuf();
+  auto valid = validate_reading(read_spec(relative, s.str()), catalog());
+  EXPECT_TRUE(valid.ok());
+  auto f = build_fabric(valid.value(), catalog());
+  EXPECT_TRUE(f.ok()) << format_diagnostics(f.errors());
+  return std::move(f).value();
+}
+
+struct Member {
+  std::string peer;
+  double gbps;
+};
+
+// Two scrapes of switch `sw`'s transmit counters, 10 s apart, one interface per member, and the map.
+CounterInputs switch_counters(const std::string& sw, const std::vector<Member>& members) {
+  CounterInputs in;
+  std::string a, b, map;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const std::string series = "ifHCOutOctets{instance=\"" + sw + "\",ifName=\"swp" + std::to_string(i + 1) + "\"} ";
+    const auto bytes = static_cast<unsigned long long>(members[i].gbps * 1e9 * 10 / 8);
+    a += series + "1000 0\n";
+    b += series + std::to_string(1000 + bytes) + " 10000\n";
+    map += sw + ",swp" + std::to_string(i + 1) + "," + sw + "," + members[i].peer + "\n";
+  }
+  in.scrapes = {{"t0.prom", a}, {"t1.prom", b}};
+  in.map = TextInput{"map.csv", map};
+  return in;
+}
+
+std::string flow_line(const Topology& t, int src_host, int dst_host, int sport, double gbps) {
+  return format_ipv4(port_address(t, t.port_of(HostId(src_host), 0, 0))) + "," +
+         format_ipv4(port_address(t, t.port_of(HostId(dst_host), 0, 0))) + ",udp," + std::to_string(sport) + ",4791," +
+         std::to_string(gbps * 1e9) + "\n";
+}
+
+// The member of `sw`'s up group the model gives a flow (fixture search, not an expectation).
+std::uint32_t model_member(const Fabric& f, int src, int dst, int sport, VertexId sw) {
+  const Topology& t = f.topology();
+  FlowKey k;
+  k.src_ip = port_address(t, t.port_of(HostId(src), 0, 0));
+  k.dst_ip = port_address(t, t.port_of(HostId(dst), 0, 0));
+  k.src_port = static_cast<std::uint16_t>(sport);
+  std::vector<PathHop> hops;
+  f.walker().walk(t.port_of(HostId(src), 0, 0), t.port_of(HostId(dst), 0, 0), k, hops);
+  for (const PathHop& h : hops) {
+    if (h.from == sw && h.group != kNoGroup) return h.member;
+  }
+  ADD_FAILURE() << "flow does not cross the switch";
+  return 0;
+}
+
+// A source port >= `from` whose flow takes `member` at `sw`.
+int port_for(const Fabric& f, int src, int dst, VertexId sw, std::uint32_t member, int from = 49152) {
+  for (int p = from; p < 65536; ++p) {
+    if (model_member(f, src, dst, p, sw) == member) return p;
+  }
+  ADD_FAILURE();
+  return 0;
+}
+
+VertexId sw_named(const Fabric& f, const std::string& name) { return f.names().vertex(name, {}, "test").value(); }
+
+const GroupDiagnosis* imbalanced_group(const Diagnosis& d, const Fabric& f, const std::string& sw) {
+  for (const GroupDiagnosis& g : d.groups) {
+    if (g.imbalanced && f.topology().vertex_name(g.sw) == sw) return &g;
+  }
+  return nullptr;
+}
+
+Diagnosis run(const Fabric& f, const CounterInputs& in) {
+  auto c = read_counter_inputs(in, f);
+  EXPECT_TRUE(c.ok()) << format_diagnostics(c.errors());
+  auto d = diagnose(f, c.value(), DiagnoseOptions{});
+  EXPECT_TRUE(d.ok());
+  return std::move(d).value();
+}
+
+TEST(Diagnose, TwoMembersAtHundredAndZeroWithTwoCollidingFlowsIsBadLuck) {
+  const Fabric f = fabric_of("examples/lab/fat-tree-4.yaml");
+  const std::string leaf = "p0/pod0/leaf/0";
+  const VertexId sw = sw_named(f, leaf);
+  CounterInputs in = switch_counters(leaf, {{"p0/pod0/spine/0", 100}, {"p0/pod0/spine/1", 0}});
+  const int p0 = port_for(f, 0, 2, sw, 0), p1 = port_for(f, 1, 3, sw, 0);
+  in.flows = {{"flows.csv", flow_line(f.topology(), 0, 2, p0, 50) + flow_line(f.topology(), 1, 3, p1, 50)}};
+  const Diagnosis d = run(f, in);
+  const GroupDiagnosis* g = imbalanced_group(d, f, leaf);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kBadLuck);
+  EXPECT_DOUBLE_EQ(g->probability, 0.5);
+  EXPECT_DOUBLE_EQ(g->jain, 0.5);  // (100)^2 / (2 x 100^2)
+  EXPECT_EQ(g->idle, 1u);
+  ASSERT_EQ(g->witnesses.size(), 4u);
+  EXPECT_EQ(g->witnesses[0].state, WitnessState::kAgrees);
+  EXPECT_EQ(g->witnesses[1].state, WitnessState::kMissing);  // no host counters given
+  EXPECT_EQ(g->witnesses[2].state, WitnessState::kAgrees);   // the model loads member 0 only
+  EXPECT_EQ(g->witnesses[3].state, WitnessState::kAgrees);   // sharing a saturated member
+  ASSERT_FALSE(g->green.empty());
+  EXPECT_NE(g->green[0].find("average utilization is 50% (alarm at 80%)"), std::string::npos) << g->green[0];
+}
+
+TEST(Diagnose, TheModelLoadingAnIdleMemberNamesAFailure) {
+  const Fabric f = fabric_of("examples/lab/fat-tree-4.yaml");
+  const std::string leaf = "p0/pod0/leaf/0";
+  const VertexId sw = sw_named(f, leaf);
+  CounterInputs in = switch_counters(leaf, {{"p0/pod0/spine/0", 100}, {"p0/pod0/spine/1", 0}});
+  const int p0 = port_for(f, 0, 2, sw, 0), p1 = port_for(f, 1, 3, sw, 1);
+  in.flows = {{"flows.csv", flow_line(f.topology(), 0, 2, p0, 50) + flow_line(f.topology(), 1, 3, p1, 50)}};
+  const Diagnosis d = run(f, in);
+  const GroupDiagnosis* g = imbalanced_group(d, f, leaf);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kFailedMember);
+  EXPECT_NE(g->explanation.find("p0/pod0/leaf/0 -- p0/pod0/spine/1"), std::string::npos) << g->explanation;
+  EXPECT_EQ(g->witnesses[2].state, WitnessState::kDisagrees);
+}
+
+TEST(Diagnose, FourMembersAtTwoOneOneZeroIsBadLuckWithItsBirthdayProbability) {
+  const Fabric f = fabric_of("examples/lab/leaf-spine-4.yaml");
+  const std::string leaf = "p0/leaf/0";
+  const VertexId sw = sw_named(f, leaf);
+  CounterInputs in = switch_counters(leaf, {{"p0/spine/0", 80}, {"p0/spine/1", 40}, {"p0/spine/2", 40}, {"p0/spine/3", 0}});
+  const std::uint32_t members[] = {0, 0, 1, 2};
+  std::string flows;
+  for (int h = 0; h < 4; ++h) flows += flow_line(f.topology(), h, 4 + h, port_for(f, h, 4 + h, sw, members[h]), 40);
+  in.flows = {{"flows.csv", flows}};
+  const Diagnosis d = run(f, in);
+  const GroupDiagnosis* g = imbalanced_group(d, f, leaf);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kBadLuck);
+  EXPECT_NEAR(g->probability, 232.0 / 256.0, 1e-12);
+  EXPECT_NEAR(g->jain, 2.0 / 3.0, 1e-9);
+  EXPECT_EQ(g->idle, 1u);
+  EXPECT_EQ(g->flows, 4u);
+  EXPECT_EQ(g->members[0].predicted_flows, 2);
+  EXPECT_EQ(g->members[3].predicted_flows, 0);
+  EXPECT_EQ(g->witnesses[2].state, WitnessState::kAgrees);
+  EXPECT_EQ(g->witnesses[3].state, WitnessState::kDisagrees);  // 40 Gb/s shared and alone
+  EXPECT_NE(g->green[0].find("average utilization is 40% (alarm at 80%) while its busiest member runs at 80%"),
+            std::string::npos)
+      << g->green[0];
+}
+
+TEST(Diagnose, OneSeedAcrossTiersIsPolarization) {
+  const Fabric f = fabric_of("examples/lab/fat-tree-4.yaml");
+  const std::string agg = "p0/pod0/spine/0";
+  // Which core uplink of agg 0 is reachable: agg 0 is entered over edge member 0, so the hash lies
+  // in the lower half and the aggregation switch picks its member 0 (p0/core/0) as well.
+  CounterInputs in = switch_counters(agg, {{"p0/core/0", 100}, {"p0/core/1", 0}});
+  const VertexId edge = sw_named(f, "p0/pod0/leaf/0");
+  const int p0 = port_for(f, 0, 4, edge, 0), p1 = port_for(f, 1, 5, edge, 0);
+  in.flows = {{"flows.csv", flow_line(f.topology(), 0, 4, p0, 50) + flow_line(f.topology(), 1, 5, p1, 50)}};
+  const Diagnosis d = run(f, in);
+  const GroupDiagnosis* g = imbalanced_group(d, f, agg);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kPolarization);
+  EXPECT_TRUE(g->members[0].reachable);
+  EXPECT_FALSE(g->members[1].reachable);
+  EXPECT_NE(g->explanation.find("only 1 of 2 members"), std::string::npos) << g->explanation;
+  EXPECT_NE(g->fix.find("per-switch"), std::string::npos);
+}
+
+TEST(Diagnose, UnmappedSeriesAreListedNotGuessed) {
+  const Fabric f = fabric_of("examples/lab/leaf-spine-4.yaml");
+  CounterInputs in = switch_counters("p0/leaf/0", {{"p0/spine/0", 10}, {"p0/spine/1", 10}});
+  in.scrapes[0].text += "ifHCOutOctets{instance=\"mystery\",ifName=\"eth9\"} 0 0\n";
+  in.scrapes[1].text += "ifHCOutOctets{instance=\"mystery\",ifName=\"eth9\"} 5 10000\n";
+  const Diagnosis d = run(f, in);
+  ASSERT_EQ(d.unmapped.size(), 1u);
+  EXPECT_EQ(d.unmapped[0], "mystery eth9");
+  EXPECT_EQ(d.imbalanced(), 0u);
+}
+
+TEST(Diagnose, MapErrorsAreLocatedWithDidYouMean) {
+  const Fabric f = fabric_of("examples/lab/leaf-spine-4.yaml");
+  const auto m = read_port_map_csv("instance,device,vertex,peer\nsw,swp1,p0/leaf/0,p0/spien/1\n", "map.csv", f.names());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.errors()[0].where.line, 2);
+  EXPECT_NE(m.errors()[0].message.find("p0/spine/1"), std::string::npos) << m.errors()[0].message;
+}
+
+}  // namespace
+}  // namespace ct

@@ -1,0 +1,221 @@
+#include "lab/lab_runner.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "lab/shell.h"
+#include "routing/port_address.h"
+
+namespace ct {
+namespace {
+
+// Runs `ip [-n ns] -batch FILE` over `lines`.
+CommandResult ip_batch(const std::string& ns, const std::vector<std::string>& lines) {
+  char path[] = "/tmp/ctlab-batch-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return {};
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  close(fd);
+  CommandResult r;
+  if (written) r = run_command("ip " + (ns.empty() ? std::string() : "-n " + ns + " ") + "-batch " + path);
+  std::remove(path);
+  return r;
+}
+
+Diagnostic failure(const std::string& what, const CommandResult& r) {
+  return Diagnostic{SourceLocation{"lab", 0, 0}, "lab", what + " failed (status " + std::to_string(r.status) + "): " + r.out};
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+std::string lab_unavailable() {
+  if (geteuid() != 0) return "needs root to create network namespaces";
+  if (run_command("ip -V").status != 0) return "iproute2 (ip) not found";
+  const std::string probe = fmt::format("ctlab-probe-{}", getpid());
+  if (run_command("ip netns add " + probe).status != 0) return "cannot create a network namespace here";
+  const bool seed = run_command("ip netns exec " + probe + " sysctl -qw net.ipv4.fib_multipath_hash_seed=1").status == 0;
+  run_command("ip netns del " + probe);
+  if (!seed) return "kernel has no net.ipv4.fib_multipath_hash_seed (before 6.11)";
+  return "";
+}
+
+Result<Unit> lab_up(const LabPlan& plan) {
+  auto fail = [&](const std::string& what, const CommandResult& r) -> Result<Unit> {
+    lab_down(plan.prefix);
+    return failure(what, r);
+  };
+  std::vector<std::string> root;
+  for (const LabNamespace& ns : plan.namespaces) root.push_back("netns add " + ns.name);
+  if (auto r = ip_batch("", root); r.status != 0) return fail("creating the namespaces", r);
+  for (const LabNamespace& ns : plan.namespaces) {
+    std::string cmd = "ip netns exec " + ns.name + " sysctl -qw";
+    for (const auto& s : ns.sysctls) cmd += " " + s;
+    if (auto r = run_command(cmd); r.status != 0) return fail("sysctl in " + ns.name, r);
+  }
+  std::vector<std::string> veths;
+  for (const LabLink& l : plan.links) {
+    veths.push_back(fmt::format("link add {} netns {} type veth peer name {} netns {}", l.device, plan.namespaces[l.lower].name,
+                                l.device, plan.namespaces[l.upper].name));
+  }
+  if (auto r = ip_batch("", veths); r.status != 0) return fail("creating the veth pairs", r);
+  for (const LabNamespace& ns : plan.namespaces) {
+    if (auto r = ip_batch(ns.name, ns.commands); r.status != 0) return fail("configuring " + ns.name, r);
+  }
+  return Unit{};
+}
+
+std::vector<std::string> lab_down(const std::string& prefix) {
+  std::vector<std::string> removed;
+  if (prefix.empty()) return removed;
+  const CommandResult list = run_command("ip netns list");
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  while (at < list.out.size()) {
+    std::size_t end = list.out.find('\n', at);
+    if (end == std::string::npos) end = list.out.size();
+    const std::string line = list.out.substr(at, end - at);
+    at = end + 1;
+    const std::string name = line.substr(0, line.find(' '));
+    if (name.rfind(prefix, 0) == 0) names.push_back(name);
+  }
+  std::vector<std::string> batch;
+  for (const auto& n : names) batch.push_back("netns del " + n);
+  if (!batch.empty()) ip_batch("", batch);
+  for (const auto& n : names) {
+    if (run_command("ip netns pids " + n).status != 0) removed.push_back(n);
+  }
+  return removed;
+}
+
+Result<std::vector<LabFlowResult>> lab_send(const LabPlan& plan, const std::vector<LabFlow>& flows, std::uint32_t packets,
+                                           std::uint32_t payload) {
+  struct Child {
+    pid_t pid;
+    int fd;
+  };
+  std::vector<Child> children;
+  for (const LabFlow& f : flows) {
+    const std::int32_t ns = plan.namespace_of_vertex[f.src.value()];
+    if (ns < 0) return Diagnostic{SourceLocation{"lab", 0, 0}, "flow", "source is not in the lab"};
+    int pipe_fd[2];
+    if (pipe(pipe_fd) != 0) return Diagnostic{SourceLocation{"lab", 0, 0}, "flow", "pipe failed"};
+    const std::string path = "/var/run/netns/" + plan.namespaces[static_cast<std::size_t>(ns)].name;
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(pipe_fd[0]);
+      std::uint64_t result[2] = {0, 0};
+      const int nsfd = open(path.c_str(), O_RDONLY);
+      const int sock = nsfd >= 0 && setns(nsfd, CLONE_NEWNET) == 0 ? socket(AF_INET, SOCK_DGRAM, 0) : -1;
+      sockaddr_in src{}, dst{};
+      src.sin_family = dst.sin_family = AF_INET;
+      src.sin_addr.s_addr = htonl(f.key.src_ip);
+      src.sin_port = htons(f.key.src_port);
+      dst.sin_addr.s_addr = htonl(f.key.dst_ip);
+      dst.sin_port = htons(f.key.dst_port);
+      // Not connect()ed: a connected socket gets a random sk_txhash, which rides the skb across the
+      // veth pairs as an L4 hash, and the kernel's policy-1 multipath hash short-circuits to it
+      // (net/ipv4/route.c fib_multipath_hash: "short-circuit if we already have L4 hash present").
+      if (sock >= 0 && bind(sock, reinterpret_cast<sockaddr*>(&src), sizeof src) == 0) {
+        std::vector<char> buffer(payload, 'x');
+        const auto start = std::chrono::steady_clock::now();
+        for (std::uint32_t i = 0; i < packets; ++i) {
+          if (sendto(sock, buffer.data(), buffer.size(), 0, reinterpret_cast<const sockaddr*>(&dst), sizeof dst) ==
+              static_cast<ssize_t>(buffer.size())) {
+            result[0] += payload + 28;  // + UDP and IPv4 headers
+          }
+        }
+        result[1] = static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+      }
+      const ssize_t w = write(pipe_fd[1], result, sizeof result);
+      _exit(w == sizeof result ? 0 : 1);
+    }
+    close(pipe_fd[1]);
+    if (pid < 0) {
+      close(pipe_fd[0]);
+      return Diagnostic{SourceLocation{"lab", 0, 0}, "flow", "fork failed"};
+    }
+    children.push_back(Child{pid, pipe_fd[0]});
+  }
+  std::vector<LabFlowResult> results;
+  bool ok = true;
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    std::uint64_t result[2] = {0, 0};
+    const bool got = read(children[i].fd, result, sizeof result) == sizeof result;
+    close(children[i].fd);
+    int status = 0;
+    waitpid(children[i].pid, &status, 0);
+    ok = ok && got && result[0] > 0;
+    LabFlowResult r{flows[i], result[0], static_cast<double>(result[1]) * 1e-9, 0};
+    r.bits_per_second = r.seconds > 0 ? static_cast<double>(r.bytes) * 8 / r.seconds : 0;
+    results.push_back(r);
+  }
+  if (!ok) return Diagnostic{SourceLocation{"lab", 0, 0}, "flow", "a sender could not enter its namespace, bind or send"};
+  return results;
+}
+
+Result<std::string> lab_counters(const LabPlan& plan, const Topology& topology) {
+  std::string tx = "# HELP node_network_transmit_bytes_total Network device statistic transmit_bytes.\n"
+                   "# TYPE node_network_transmit_bytes_total counter\n";
+  std::string rx = "# HELP node_network_receive_bytes_total Network device statistic receive_bytes.\n"
+                   "# TYPE node_network_receive_bytes_total counter\n";
+  for (const LabNamespace& ns : plan.namespaces) {
+    const CommandResult r = run_command("ip -n " + ns.name + " -s -j link show");
+    const std::int64_t t = now_ms();
+    if (r.status != 0) return failure("reading the counters of " + ns.name, r);
+    const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+    if (!j.is_array()) return Diagnostic{SourceLocation{"lab", 0, 0}, "lab", "ip -j gave no JSON array for " + ns.name};
+    const std::string instance = topology.vertex_name(ns.vertex);
+    for (const auto& link : j) {
+      const std::string name = link.value("ifname", "");
+      if (name == "lo" || !link.contains("stats64")) continue;
+      const auto& s = link["stats64"];
+      tx += fmt::format("node_network_transmit_bytes_total{{device=\"{}\",instance=\"{}\"}} {} {}\n", name, instance,
+                        s["tx"].value("bytes", std::uint64_t{0}), t);
+      rx += fmt::format("node_network_receive_bytes_total{{device=\"{}\",instance=\"{}\"}} {} {}\n", name, instance,
+                        s["rx"].value("bytes", std::uint64_t{0}), t);
+    }
+  }
+  return tx + rx;
+}
+
+Result<Unit> lab_fail_link(const LabPlan& plan, LinkId link) {
+  for (const LabLink& l : plan.links) {
+    if (l.link != link) continue;
+    for (const std::size_t ns : {l.lower, l.upper}) {
+      const CommandResult r = run_command("ip -n " + plan.namespaces[ns].name + " link set " + l.device + " down");
+      if (r.status != 0) return failure("setting " + l.device + " down", r);
+    }
+    return Unit{};
+  }
+  return Diagnostic{SourceLocation{"lab", 0, 0}, "link", "link " + std::to_string(link.value()) + " is not in the lab"};
+}
+
+std::string lab_flows_csv(const std::vector<LabFlowResult>& results) {
+  std::string out = "src_ip,dst_ip,protocol,src_port,dst_port,bits_per_second\n";
+  for (const LabFlowResult& r : results) {
+    out += fmt::format("{},{},udp,{},{},{:.0f}\n", format_ipv4(r.flow.key.src_ip), format_ipv4(r.flow.key.dst_ip),
+                       r.flow.key.src_port, r.flow.key.dst_port, r.bits_per_second);
+  }
+  return out;
+}
+
+}  // namespace ct

@@ -1,0 +1,57 @@
+// The lab's I/O: building, driving and removing the namespaces of a LabPlan with iproute2 (`ip`)
+// and sysctl, sending UDP flows from the host namespaces, and reading the interfaces' counters.
+// This is the project's edge: nothing under src/ but the lab command includes it.
+//
+// Safety: every namespace is named with the plan's prefix and created here; only namespaces
+// whose name starts with the prefix are removed; addresses are private (10/8 ports, 172.16/12
+// links) and exist only inside those namespaces; the host's own interfaces are never touched.
+// lab_up() removes what it created when a step fails; lab_down() is idempotent.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "io/files.h"
+#include "lab/lab_plan.h"
+#include "routing/flow_key.h"
+
+namespace ct {
+
+// "" when the lab can run here, else why not (not root, no `ip`, no netns, no multipath seed).
+std::string lab_unavailable();
+
+Result<Unit> lab_up(const LabPlan& plan);
+// Removes every namespace whose name starts with `prefix`; returns their names.
+std::vector<std::string> lab_down(const std::string& prefix);
+
+struct LabFlow {
+  VertexId src;  // backend ports
+  VertexId dst;
+  FlowKey key;   // src/dst addresses are the ports'; protocol UDP
+};
+
+struct LabFlowResult {
+  LabFlow flow;
+  std::uint64_t bytes = 0;  // UDP payload + headers sent (IP length)
+  double seconds = 0;
+  double bits_per_second = 0;
+};
+
+// Sends `packets` UDP datagrams of `payload` bytes per flow, all flows at once (one process each,
+// inside its source port's namespace, bound to the flow's source address and port).
+Result<std::vector<LabFlowResult>> lab_send(const LabPlan& plan, const std::vector<LabFlow>& flows, std::uint32_t packets,
+                                           std::uint32_t payload);
+
+// Every lab interface's byte counters as Prometheus text (node_exporter's metric names, the
+// vertex name as `instance`, the read time as the sample timestamp, as /federate serves them).
+Result<std::string> lab_counters(const LabPlan& plan, const Topology& topology);
+
+// Sets both ends of a link down (the kernel then drops the dead next hop from its groups).
+Result<Unit> lab_fail_link(const LabPlan& plan, LinkId link);
+
+// The flows CSV of diagnose/flow_results.h for these results.
+std::string lab_flows_csv(const std::vector<LabFlowResult>& results);
+
+}  // namespace ct

@@ -1,0 +1,151 @@
+#include "report/diagnose_report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/table.h"
+
+namespace ct {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string gbps(double bps) { return fmt::format("{:.2f}", bps / 1e9); }
+
+std::string direction_name(const Topology& t, LinkId l, bool up) {
+  const VertexId a = t.link_a[l.value()], b = t.link_b[l.value()];
+  return up ? t.vertex_name(a) + " -> " + t.vertex_name(b) : t.vertex_name(b) + " -> " + t.vertex_name(a);
+}
+
+std::string member_cell(const Topology& t, const GroupDiagnosis& g, const MemberStats& m) {
+  return t.vertex_name(t.other_end(m.link, g.sw));
+}
+
+}  // namespace
+
+std::string to_text(const Diagnosis& d, const Topology& t) {
+  std::string out = fmt::format("Diagnosis from {} scrapes, {} mapped directed links, {} host ports, {} known flows\n",
+                                d.scrapes, d.links.size(), d.hosts.size(), d.flows);
+  out += fmt::format("{} of {} groups with traffic are imbalanced\n", d.imbalanced(), d.groups.size());
+  for (const GroupDiagnosis& g : d.groups) {
+    if (!g.imbalanced) continue;
+    out += fmt::format("\n== {} {} group: {} ==\n", t.vertex_name(g.sw), g.up ? "up" : "down", cause_name(g.cause));
+    TextTable members({{"member"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"model flows", Align::kRight},
+                       {"state"}});
+    for (const MemberStats& m : g.members) {
+      std::string state = !m.counted ? "no counter" : m.idle ? "IDLE" : "busy";
+      if (!m.reachable) state += ", unreachable";
+      members.add_row({member_cell(t, g, m), m.counted ? gbps(m.bits_per_second) : "-",
+                       fmt::format("{:.0f}%", 100.0 * m.utilization),
+                       m.predicted_flows < 0 ? "-" : std::to_string(m.predicted_flows), state});
+    }
+    out += members.render();
+    out += fmt::format("max {} Gb/s, mean {} Gb/s, Jain's fairness {:.3f}, {} idle\n", gbps(g.max_bps), gbps(g.mean_bps), g.jain,
+                       g.idle);
+    out += "Witnesses:\n";
+    for (const Witness& w : g.witnesses) {
+      out += fmt::format("  {:<22} {:<9} {}\n", w.name, witness_state_name(w.state), w.evidence);
+    }
+    out += "Cause: " + std::string(cause_name(g.cause)) + ": " + g.explanation + "\n";
+    out += "Why the dashboards stayed green:\n";
+    for (const std::string& s : g.green) out += "  - " + s + "\n";
+    out += "Fix: " + g.fix + "\n";
+    if (!g.predicted.empty()) out += "Predicted: " + g.predicted + "\n";
+  }
+  if (!d.groups.empty()) {
+    TextTable groups({{"switch"}, {"dir"}, {"members", Align::kRight}, {"max Gb/s", Align::kRight},
+                      {"mean Gb/s", Align::kRight}, {"idle", Align::kRight}, {"Jain", Align::kRight}, {"cause"}},
+                     "ECMP groups with traffic");
+    for (const GroupDiagnosis& g : d.groups) {
+      groups.add_row({t.vertex_name(g.sw), g.up ? "up" : "down", std::to_string(g.members.size()), gbps(g.max_bps),
+                      gbps(g.mean_bps), std::to_string(g.idle), fmt::format("{:.3f}", g.jain),
+                      g.imbalanced ? std::string(cause_name(g.cause)) : "balanced"});
+    }
+    out += "\n" + groups.render();
+  }
+  TextTable links({{"link direction"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"counter"}},
+                  "Links carrying traffic (>= 1 Mb/s)");
+  std::size_t quiet = 0;
+  for (const DirectedRate& r : d.links) {
+    if (r.bits_per_second < 1e6) {
+      ++quiet;
+      continue;
+    }
+    links.add_row({direction_name(t, r.link, r.up), gbps(r.bits_per_second), fmt::format("{:.0f}%", 100.0 * r.utilization),
+                   r.source == CounterKind::kSwitch ? "switch" : "host"});
+  }
+  out += "\n" + links.render();
+  out += fmt::format("{} more directed links with counters carry less than 1 Mb/s\n", quiet);
+  if (!d.hosts.empty()) {
+    TextTable hosts({{"host port"}, {"netdev Gb/s", Align::kRight}, {"RDMA Gb/s", Align::kRight}}, "Host NIC counters (transmit)");
+    for (const HostPortRate& h : d.hosts) {
+      hosts.add_row({t.vertex_name(h.port), h.netdev_bps < 0 ? "-" : gbps(h.netdev_bps), h.rdma_bps < 0 ? "-" : gbps(h.rdma_bps)});
+    }
+    out += "\n" + hosts.render();
+  }
+  if (!d.unmapped.empty()) {
+    out += fmt::format("\n{} unmapped series (not in the port map):\n", d.unmapped.size());
+    for (const std::string& u : d.unmapped) out += "  " + u + "\n";
+  }
+  return out;
+}
+
+std::string to_json(const Diagnosis& d, const Topology& t) {
+  Json j;
+  j["scrapes"] = d.scrapes;
+  j["flows"] = d.flows;
+  Json groups = Json::array();
+  for (const GroupDiagnosis& g : d.groups) {
+    Json jg;
+    jg["switch"] = t.vertex_name(g.sw);
+    jg["direction"] = g.up ? "up" : "down";
+    jg["imbalanced"] = g.imbalanced;
+    jg["max_bps"] = g.max_bps;
+    jg["mean_bps"] = g.mean_bps;
+    jg["jain"] = g.jain;
+    jg["idle"] = g.idle;
+    Json members = Json::array();
+    for (const MemberStats& m : g.members) {
+      Json jm;
+      jm["link"] = t.link_name(m.link);
+      jm["counted"] = m.counted;
+      jm["bps"] = m.bits_per_second;
+      jm["utilization"] = m.utilization;
+      jm["idle"] = m.idle;
+      jm["model_flows"] = m.predicted_flows < 0 ? Json() : Json(m.predicted_flows);
+      jm["reachable"] = m.reachable;
+      members.push_back(jm);
+    }
+    jg["members"] = members;
+    if (g.imbalanced) {
+      jg["cause"] = cause_name(g.cause);
+      jg["explanation"] = g.explanation;
+      jg["collision_probability"] = g.probability < 0 ? Json() : Json(g.probability);
+      Json ws = Json::array();
+      for (const Witness& w : g.witnesses) ws.push_back(Json{{"name", w.name}, {"state", witness_state_name(w.state)}, {"evidence", w.evidence}});
+      jg["witnesses"] = ws;
+      jg["why_green"] = g.green;
+      jg["fix"] = g.fix;
+      jg["predicted"] = g.predicted;
+    }
+    groups.push_back(jg);
+  }
+  j["groups"] = groups;
+  Json links = Json::array();
+  for (const DirectedRate& r : d.links) {
+    links.push_back(Json{{"link", t.link_name(r.link)}, {"direction", r.up ? "up" : "down"}, {"bps", r.bits_per_second},
+                         {"utilization", r.utilization}, {"counter", r.source == CounterKind::kSwitch ? "switch" : "host"}});
+  }
+  j["links"] = links;
+  Json hosts = Json::array();
+  for (const HostPortRate& h : d.hosts) {
+    hosts.push_back(Json{{"port", t.vertex_name(h.port)},
+                         {"netdev_bps", h.netdev_bps < 0 ? Json() : Json(h.netdev_bps)},
+                         {"rdma_bps", h.rdma_bps < 0 ? Json() : Json(h.rdma_bps)}});
+  }
+  j["hosts"] = hosts;
+  j["unmapped"] = d.unmapped;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace ct
