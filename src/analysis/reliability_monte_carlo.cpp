@@ -22,7 +22,7 @@ double draw(Rng& rng, double rate) { return rate > 0 ? rng.exponential(rate) : H
 
 class TrialRunner {
  public:
-  TrialRunner(const ReliabilityModel& m, const MonteCarloOptions& o, TrialResults& out)
+  TrialRunner(const ReliabilityModel& m, const ReliabilityTrials& o, TrialResults& out)
       : m_(m), options_(o), out_(out), timeline_(m) {
     for (const ElementClass& c : m.classes) {
       rates_.push_back(c.modelled() ? ClassRates{*c.per_hour, 1.0 / *c.mttr_hours, c.p_down()} : ClassRates{});
@@ -64,7 +64,7 @@ class TrialRunner {
 
  private:
   const ReliabilityModel& m_;
-  const MonteCarloOptions& options_;
+  const ReliabilityTrials& options_;
   TrialResults& out_;
   JobTimeline timeline_;
   std::vector<ClassRates> rates_;
@@ -94,7 +94,7 @@ Estimate estimate(const std::vector<double>& samples) {
   return e;
 }
 
-TrialResults run_trials(const ReliabilityModel& model, const MonteCarloOptions& options) {
+TrialResults run_trials(const ReliabilityModel& model, const ReliabilityTrials& options) {
   TrialResults out;
   const auto trials = static_cast<std::size_t>(std::max(0, options.trials));
   out.outcomes.resize(trials);
@@ -113,7 +113,7 @@ TrialResults run_trials(const ReliabilityModel& model, const MonteCarloOptions& 
   return out;
 }
 
-MonteCarloSummary summarize(const ReliabilityModel& m, const MonteCarloOptions& options, const TrialResults& r) {
+MonteCarloSummary summarize(const ReliabilityModel& m, const ReliabilityTrials& options, const TrialResults& r) {
   MonteCarloSummary s;
   s.trials = static_cast<int>(r.outcomes.size());
   s.seed = options.seed;

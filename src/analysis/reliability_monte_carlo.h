@@ -18,7 +18,7 @@
 
 namespace ct {
 
-struct MonteCarloOptions {
+struct ReliabilityTrials {
   std::uint64_t seed = 1;
   int trials = 1000;
   int threads = 0;  // 0: std::thread::hardware_concurrency()
@@ -60,10 +60,10 @@ struct TrialResults {
   std::vector<std::uint32_t> down_mid;  // [trial x classes]
 };
 
-TrialResults run_trials(const ReliabilityModel& model, const MonteCarloOptions& options);
-MonteCarloSummary summarize(const ReliabilityModel& model, const MonteCarloOptions& options,
+TrialResults run_trials(const ReliabilityModel& model, const ReliabilityTrials& options);
+MonteCarloSummary summarize(const ReliabilityModel& model, const ReliabilityTrials& options,
                             const TrialResults& results);
-inline MonteCarloSummary run_monte_carlo(const ReliabilityModel& model, const MonteCarloOptions& options) {
+inline MonteCarloSummary run_monte_carlo(const ReliabilityModel& model, const ReliabilityTrials& options) {
   return summarize(model, options, run_trials(model, options));
 }
 

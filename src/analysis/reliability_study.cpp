@@ -25,7 +25,7 @@ ReliabilityInputs reliability_inputs(const ValidReliability& r) {
 namespace {
 
 Result<DesignReliability> analyze(const std::string& name, const Fabric& fabric, const ReliabilityInputs& inputs,
-                                  const MonteCarloOptions& options, bool job_sizes) {
+                                  const ReliabilityTrials& options, bool job_sizes) {
   const ValidSpec& valid = fabric.spec();
   const Catalog& catalog = fabric.catalog();
   const Topology& topology = fabric.topology();
@@ -90,7 +90,7 @@ Result<Fabric> with_planes(const Spec& spec, const ValidSpec& valid, const Catal
 }  // namespace
 
 Result<ReliabilityStudy> study_reliability(const Fabric& fabric, const Spec& spec, const ReliabilityInputs& inputs,
-                                           const MonteCarloOptions& options) {
+                                           const ReliabilityTrials& options) {
   const ValidSpec& valid = fabric.spec();
   const Catalog& catalog = fabric.catalog();
   ReliabilityStudy out;

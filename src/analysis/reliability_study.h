@@ -49,7 +49,7 @@ struct DesignReliability {
 
 struct ReliabilityStudy {
   std::string name;
-  MonteCarloOptions options;
+  ReliabilityTrials options;
   DesignReliability design;                // the spec as written
   std::vector<DesignReliability> planes;   // 1, 2 and 4 planes
 };
@@ -57,6 +57,6 @@ struct ReliabilityStudy {
 // The design is fabric's; `spec` is the spec as read (before validation), the variants' starting point.
 // PRECONDITION: fabric was built from validate(spec, fabric.catalog()).
 Result<ReliabilityStudy> study_reliability(const Fabric& fabric, const Spec& spec, const ReliabilityInputs& inputs,
-                                           const MonteCarloOptions& options);
+                                           const ReliabilityTrials& options);
 
 }  // namespace ct

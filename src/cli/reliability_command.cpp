@@ -65,7 +65,7 @@ int run_reliability(const ReliabilityOptions& options, const Context& context) {
   }
   ReliabilityInputs inputs = reliability_inputs(valid.reliability);
   apply_options(options, *context.catalog, inputs);
-  const MonteCarloOptions mc{.seed = options.seed, .trials = options.trials, .threads = options.threads};
+  const ReliabilityTrials mc{.seed = options.seed, .trials = options.trials, .threads = options.threads};
   auto study = study_reliability(*context.fabric, *context.raw_spec, inputs, mc);
   if (!study) return report_errors(study.errors());
   return emit(options.output, options.json ? to_json(study.value()) : to_text(study.value()));

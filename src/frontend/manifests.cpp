@@ -382,7 +382,7 @@ void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
   }
 }
 
-void read_workload(Reader& r, const YamlValue& spec, Workload& w) {
+void read_workload(Reader& r, const YamlValue& spec, KubeWorkload& w) {
   r.check(&spec, "spec", {"replicas", "selector", "template", "serviceName", "volumeClaimTemplates", "strategy",
                           "updateStrategy", "minReadySeconds", "revisionHistoryLimit", "podManagementPolicy",
                           "progressDeadlineSeconds", "persistentVolumeClaimRetentionPolicy", "ordinals", "paused"});
@@ -562,7 +562,7 @@ Result<Manifests> parse_all(const std::vector<ManifestSource>& sources) {
         out.secrets.push_back(std::move(sec));
       } else if (kind == "Deployment" || kind == "StatefulSet" || kind == "DaemonSet") {
         top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Workload w;
+        KubeWorkload w;
         w.meta = meta;
         read_workload(r, *spec, w);
         out.workloads.push_back(std::move(w));

@@ -89,7 +89,7 @@ struct TopologySpread {
   std::string when_unsatisfiable = "DoNotSchedule";
 };
 
-struct Workload {  // Deployment, StatefulSet, DaemonSet
+struct KubeWorkload {  // Deployment, StatefulSet, DaemonSet
   ObjectMeta meta;
   int replicas = 1;  // ignored for DaemonSet
   LabelSelector selector;
@@ -270,7 +270,7 @@ struct Manifests {
   std::vector<Node> nodes;
   std::vector<Service> services;
   std::vector<Secret> secrets;
-  std::vector<Workload> workloads;
+  std::vector<KubeWorkload> workloads;
   std::vector<GatewayClass> gateway_classes;
   std::vector<Gateway> gateways;
   std::vector<HttpRoute> routes;

@@ -7,7 +7,7 @@
 
 namespace ct {
 
-std::string node_infeasible(const Workload& w, const Node& node) {
+std::string node_infeasible(const KubeWorkload& w, const Node& node) {
   if (node.unschedulable) return "unschedulable (cordoned)";
   for (const auto& [k, v] : w.node_selector) {
     auto it = node.meta.labels.find(k);
@@ -26,7 +26,7 @@ Placement place_pods(const Manifests& m) {
   std::sort(nodes.begin(), nodes.end(), [](const Node* a, const Node* b) { return a->meta.name < b->meta.name; });
   std::map<std::string, int> total;  // pods per node, all workloads
   for (std::size_t wi = 0; wi < m.workloads.size(); ++wi) {
-    const Workload& w = m.workloads[wi];
+    const KubeWorkload& w = m.workloads[wi];
     std::vector<const Node*> feasible;
     for (const Node* n : nodes) {
       if (node_infeasible(w, *n).empty()) feasible.push_back(n);
@@ -71,7 +71,7 @@ std::vector<const PlacedPod*> service_endpoints(const Manifests& m, const Placem
   std::vector<const PlacedPod*> out;
   if (s.selector.empty()) return out;
   for (const auto& pod : p.pods) {
-    const Workload& w = m.workloads[pod.workload];
+    const KubeWorkload& w = m.workloads[pod.workload];
     if (w.meta.ns != s.meta.ns || pod.node.empty()) continue;
     const bool match = std::all_of(s.selector.begin(), s.selector.end(), [&](const auto& kv) {
       auto it = w.pod_labels.find(kv.first);

@@ -30,7 +30,7 @@ struct Placement {
 Placement place_pods(const Manifests& m);
 
 // Does `node` satisfy the workload's node constraints? Empty when yes, else the reason.
-std::string node_infeasible(const Workload& w, const Node& node);
+std::string node_infeasible(const KubeWorkload& w, const Node& node);
 
 // Pods whose labels match the Service's selector (the Service's endpoints).
 std::vector<const PlacedPod*> service_endpoints(const Manifests& m, const Placement& p, const Service& s);

@@ -81,11 +81,11 @@ const Gateway* gateway_of_service(const Manifests& m, const Service& s, std::uin
 
 }  // namespace
 
-Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
+Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
   const Manifests& m = f.manifests;
   auto parsed = parse_request(tr.request, tr.headers, 0);
   if (!parsed) return parsed.errors();
-  Trace t;
+  RequestTrace t;
   t.request = parsed.value();
   const HttpRequest& req = t.request;
   t.hops.resize(8);
@@ -120,7 +120,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
 
   // 1. DNS.
   std::uint32_t address = 0;
-  TraceHop& h1 = t.hops[0];
+  RequestHop& h1 = t.hops[0];
   if (const auto literal = parse_ipv4(req.sni.empty() ? req.host : req.sni)) {
     address = *literal;
     h1.status = HopStatus::kSkipped;
@@ -157,7 +157,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
   }
 
   // 2. The VIP.
-  TraceHop& h2 = t.hops[1];
+  RequestHop& h2 = t.hops[1];
   const auto vip = find_vip(m, f.placement, address);
   if (!vip) {
     h2.status = HopStatus::kFailed;
@@ -195,7 +195,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
                            format_ipv4(vip->next_hops[choice.index]));
 
   // 3. The frontend network.
-  TraceHop& h3 = t.hops[2];
+  RequestHop& h3 = t.hops[2];
   const Node* node = m.find_node(landing);
   if (!f.topology || f.topology->frontend_ports_per_host == 0) {
     h3.status = HopStatus::kSkipped;
@@ -244,7 +244,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
   }
 
   // 4. Gateway listener and TLS.
-  TraceHop& h4 = t.hops[3];
+  RequestHop& h4 = t.hops[3];
   const Gateway* gw = gateway_of_service(m, *vip->service, vip->vip);
   if (gw == nullptr) {
     h4.status = HopStatus::kFailed;
@@ -310,7 +310,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
   }
 
   // 5. The route.
-  TraceHop& h5 = t.hops[4];
+  RequestHop& h5 = t.hops[4];
   t.http_status = d.status;
   h5.details.assign(d.reasons.begin() + 1, d.reasons.end());
   if (!d.has_entry) {
@@ -335,7 +335,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
   }
 
   // 6. Service and endpoints.
-  TraceHop& h6 = t.hops[5];
+  RequestHop& h6 = t.hops[5];
   const auto slash = backend->service.find('/');
   const Service* svc = m.find_service(backend->service.substr(0, slash), backend->service.substr(slash + 1));
   h6.decided_by = object_label(svc->meta);
@@ -358,7 +358,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
   h6.summary = fmt::format("{} port {} -> targetPort {} on {} endpoint(s)", backend->service, backend->port, target, eps.size());
 
   // 7. Pods and nodes.
-  TraceHop& h7 = t.hops[6];
+  RequestHop& h7 = t.hops[6];
   std::set<std::size_t> workloads;
   std::vector<std::string> pods;
   for (const PlacedPod* p : eps) {
@@ -366,7 +366,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
     h7.details.push_back(fmt::format("{} on {}: {}", p->name, p->node, p->why));
     workloads.insert(p->workload);
   }
-  const Workload& w = m.workloads[*workloads.begin()];
+  const KubeWorkload& w = m.workloads[*workloads.begin()];
   h7.decided_by = object_label(w.meta);
   h7.where = where_text(w.meta.where);
   h7.status = HopStatus::kOk;
@@ -379,7 +379,7 @@ Result<Trace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
   }
 
   // 8. Storage.
-  TraceHop& h8 = t.hops[7];
+  RequestHop& h8 = t.hops[7];
   std::vector<std::string> claims = w.claims;
   if (claims.empty()) {
     h8.status = HopStatus::kSkipped;

@@ -51,7 +51,7 @@ struct TraceRequest {
 enum class HopStatus { kOk, kWarning, kFailed, kNotReached, kSkipped };
 std::string to_string(HopStatus s);
 
-struct TraceHop {
+struct RequestHop {
   int number = 0;
   std::string name;
   HopStatus status = HopStatus::kNotReached;
@@ -61,15 +61,15 @@ struct TraceHop {
   std::vector<std::string> details;
 };
 
-struct Trace {
+struct RequestTrace {
   HttpRequest request;
   std::string client;      // the client's address
   std::string client_why;  // how it was chosen (inside / outside)
-  std::vector<TraceHop> hops;
+  std::vector<RequestHop> hops;
   int http_status = 0;     // 0: never reached HTTP
 };
 
 // Errors: a malformed request or --from.
-Result<Trace> trace_request(const FrontendModel& model, const TraceRequest& request);
+Result<RequestTrace> trace_request(const FrontendModel& model, const TraceRequest& request);
 
 }  // namespace ct

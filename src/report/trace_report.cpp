@@ -5,7 +5,7 @@
 
 namespace ct {
 
-std::string trace_text(const Trace& t) {
+std::string trace_text(const RequestTrace& t) {
   const HttpRequest& r = t.request;
   std::string out = fmt::format("Trace: {} {}://{}{} from {}{}\n", r.method, r.scheme, r.sni.empty() ? r.host : r.sni, r.path, t.client,
                                 t.client_why == "given" ? "" : " (" + t.client_why + ")");
@@ -21,7 +21,7 @@ std::string trace_text(const Trace& t) {
   return out;
 }
 
-std::string trace_json(const Trace& t) {
+std::string trace_json(const RequestTrace& t) {
   nlohmann::json j;
   j["request"] = {{"method", t.request.method}, {"scheme", t.request.scheme}, {"host", t.request.host},
                   {"sni", t.request.sni}, {"port", t.request.port}, {"path", t.request.path}};

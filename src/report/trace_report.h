@@ -7,7 +7,7 @@
 
 namespace ct {
 
-std::string trace_text(const Trace& t);
-std::string trace_json(const Trace& t);
+std::string trace_text(const RequestTrace& t);
+std::string trace_json(const RequestTrace& t);
 
 }  // namespace ct
