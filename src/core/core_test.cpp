@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/text_lines.h"
 #include "core/diagnostic.h"
 #include "core/ids.h"
 #include "core/result.h"
@@ -108,6 +109,29 @@ TEST(Rng, ExponentialMean) {
   double sum = 0;
   for (int i = 0; i < kN; ++i) sum += r.exponential(2.0);
   EXPECT_NEAR(sum / kN, 0.5, 4 * 0.5 / std::sqrt(kN));
+}
+
+}  // namespace
+}  // namespace ct
+
+namespace ct {
+namespace {
+
+// "a\r\n\nb" is three lines: "a" (its '\r' dropped), "" and "b" (no final newline), numbered 1-3;
+// a text that ends in '\n' has no empty line after it.
+TEST(LineCursor, NumbersLinesAndDropsCarriageReturns) {
+  LineCursor lines("a\r\n\nb");
+  std::string_view line;
+  std::vector<std::pair<std::string, int>> seen;
+  while (lines.next(line)) seen.emplace_back(std::string(line), lines.number());
+  const std::vector<std::pair<std::string, int>> expected = {{"a", 1}, {"", 2}, {"b", 3}};
+  EXPECT_EQ(seen, expected);
+  LineCursor ends("x\n");
+  int count = 0;
+  while (ends.next(line)) ++count;
+  EXPECT_EQ(count, 1);
+  LineCursor empty("");
+  EXPECT_FALSE(empty.next(line));
 }
 
 }  // namespace

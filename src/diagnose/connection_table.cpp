@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "analysis/birthday.h"
+#include "core/text_lines.h"
 
 namespace ct {
 namespace {
@@ -44,16 +45,9 @@ double parse_rate(std::string_view s) {
 
 template <class F>
 void for_lines(std::string_view text, F&& f) {
-  int line_no = 0;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    at = end + 1;
-    f(line, ++line_no);
-  }
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) f(line, lines.number());
 }
 
 bool is_number(std::string_view s) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/text_lines.h"
+
 namespace ct {
 namespace {
 
@@ -124,15 +126,10 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
   std::unordered_multimap<std::uint64_t, std::uint32_t> seen;
   seen.reserve(text.size() / 64);
   std::string label, value_text;
-  int line_no = 0;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int line_no = lines.number();
     LineParser p(line, file, line_no);
     p.skip_blanks();
     if (p.at_end() || p.peek() == '#') continue;
@@ -301,15 +298,10 @@ Result<Scrape> read_snmpwalk(std::string_view text, const std::string& file, con
   };
   std::vector<Pending> counters;
   std::unordered_map<std::string, int> seen;  // column.index -> line
-  int line_no = 0;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int line_no = lines.number();
     const std::size_t eq = line.find(" = ");
     if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') continue;
     if (eq == std::string_view::npos) {

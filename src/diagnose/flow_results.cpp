@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "routing/port_address.h"
+#include "core/text_lines.h"
 
 namespace ct {
 namespace {
@@ -79,15 +80,12 @@ Result<std::vector<FlowResult>> read_iperf3_json(std::string_view text, const st
 Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std::string& file, const Topology& topology) {
   std::vector<FlowResult> flows;
   Diagnostics errors;
-  int line_no = 0;
-  std::size_t at = 0;
   static const char* kFields[] = {"src_ip", "dst_ip", "protocol", "src_port", "dst_port", "bits_per_second"};
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = trim(text.substr(at, end - at));
-    at = end + 1;
-    ++line_no;
+  LineCursor lines(text);
+  std::string_view raw;
+  while (lines.next(raw)) {
+    const int line_no = lines.number();
+    const std::string_view line = trim(raw);
     if (line.empty() || line.front() == '#' || line.starts_with("src_ip")) continue;
     std::vector<std::string_view> cells;
     std::vector<int> columns;

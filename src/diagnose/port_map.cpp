@@ -4,6 +4,8 @@
 #include <charconv>
 #include <vector>
 
+#include "core/text_lines.h"
+
 namespace ct {
 namespace {
 
@@ -46,14 +48,10 @@ Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file
   PortMap map;
   map.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   Diagnostics errors;
-  int line_no = 0;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    ++line_no;
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int line_no = lines.number();
     const std::string_view t = trim(line);
     if (t.empty() || t.front() == '#' || t.starts_with("instance")) continue;
     const std::vector<Cell> cells = split(line);

@@ -17,43 +17,14 @@
 #include "ib/lft_dump.h"
 #include "ib/switch_graph.h"
 
+#include "support/ib_fixtures.h"
+
 namespace ct {
 namespace {
 
 // 2 leaves x 2 spines, two hosts per leaf (ibsim GUIDs: switches 0x200000.., CAs 0x100000..).
 // Lines: L1 1, L2 7, S1 13, S2 17, H1 21, H2 24, H3 27, H4 30.
-constexpr const char* kFabric = R"(Switch 4 "L1" # "leaf1"
-[1] "H1"[1]
-[2] "H2"[1]
-[3] "S1"[1]
-[4] "S2"[1]
-
-Switch 4 "L2" # "leaf2"
-[1] "H3"[1]
-[2] "H4"[1]
-[3] "S1"[2]
-[4] "S2"[2]
-
-Switch 4 "S1" # "spine1"
-[1] "L1"[3]
-[2] "L2"[3]
-
-Switch 4 "S2" # "spine2"
-[1] "L1"[4]
-[2] "L2"[4]
-
-Ca 1 "H1" # "host1"
-[1] "L1"[1]
-
-Ca 1 "H2" # "host2"
-[1] "L1"[2]
-
-Ca 1 "H3" # "host3"
-[1] "L2"[1]
-
-Ca 1 "H4" # "host4"
-[1] "L2"[2]
-)";
+constexpr const char* kFabric = fixtures::kIbTwoByTwo;
 
 IbFabric parse_ok(std::string_view text, const std::string& file = "test.net") {
   auto parsed = parse_ibnetdiscover(text, file);

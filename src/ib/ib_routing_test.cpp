@@ -6,6 +6,8 @@
 #include "ib/ibnetdiscover.h"
 #include "ib/switch_graph.h"
 
+#include "support/ib_fixtures.h"
+
 namespace ct {
 namespace {
 
@@ -13,38 +15,7 @@ namespace {
 // 3 -> S1, 4 -> S2; S1 and S2 port 1 -> L1, port 2 -> L2.
 // GUIDs as ibsim gives them (no GUID lines): switches 0x200000.., CAs 0x100000.. (port GUID +1).
 // LIDs in port GUID order (LMC 0): H1 1, H2 2, H3 3, H4 4, L1 5, L2 6, S1 7, S2 8.
-constexpr const char* kTwoByTwo = R"(Switch 4 "L1" # "leaf1"
-[1] "H1"[1]
-[2] "H2"[1]
-[3] "S1"[1]
-[4] "S2"[1]
-
-Switch 4 "L2" # "leaf2"
-[1] "H3"[1]
-[2] "H4"[1]
-[3] "S1"[2]
-[4] "S2"[2]
-
-Switch 4 "S1" # "spine1"
-[1] "L1"[3]
-[2] "L2"[3]
-
-Switch 4 "S2" # "spine2"
-[1] "L1"[4]
-[2] "L2"[4]
-
-Ca 1 "H1" # "host1"
-[1] "L1"[1]
-
-Ca 1 "H2" # "host2"
-[1] "L1"[2]
-
-Ca 1 "H3" # "host3"
-[1] "L2"[1]
-
-Ca 1 "H4" # "host4"
-[1] "L2"[2]
-)";
+constexpr const char* kTwoByTwo = fixtures::kIbTwoByTwo;
 
 constexpr std::uint8_t X = IbRouting::kNoPath;
 

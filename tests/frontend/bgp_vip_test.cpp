@@ -21,7 +21,7 @@
 #include "frontend/bgp_vip.h"
 #include "frontend/request_trace.h"
 #include "io/manifest_files.h"
-#include "netns_harness.h"
+#include "support/netns.h"
 #include "routing/port_address.h"
 
 namespace ct {

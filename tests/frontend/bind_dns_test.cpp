@@ -16,7 +16,7 @@
 
 #include "frontend/dns_views.h"
 #include "io/dns_files.h"
-#include "netns_harness.h"
+#include "support/netns.h"
 #include "routing/port_address.h"
 
 namespace ct {

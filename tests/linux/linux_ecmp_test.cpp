@@ -27,40 +27,18 @@
 #include "core/rng.h"
 #include "lab/shell.h"
 #include "routing/linux_multipath.h"
+#include "support/netns.h"
 
 namespace ct {
 namespace {
 
+using test::Netns;
+using test::ok;
+
+// stdout alone: the kernel's answers are parsed from it.
 CommandResult run(const std::string& command) { return run_command(command, false); }
 
-bool ok(const std::string& command) { return run(command).status == 0; }
-
-std::string unique_name(const char* tag) {
-  static int counter = 0;
-  return std::string("ctecmp-") + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
-}
-
-// Owns a network namespace: created in the constructor, deleted in the destructor.
-class Netns {
- public:
-  explicit Netns(std::string name) : name_(std::move(name)) { created_ = ok("ip netns add " + name_); }
-  ~Netns() {
-    if (created_) run("ip netns del " + name_);
-  }
-  Netns(const Netns&) = delete;
-  Netns& operator=(const Netns&) = delete;
-
-  [[nodiscard]] bool created() const { return created_; }
-  [[nodiscard]] const std::string& name() const { return name_; }
-  bool ip(const std::string& args) const { return ok("ip -n " + name_ + " " + args); }
-  bool sysctl(const std::string& assignments) const {
-    return ok("ip netns exec " + name_ + " sysctl -qw " + assignments);
-  }
-
- private:
-  std::string name_;
-  bool created_ = false;
-};
+std::string unique_name(const char* tag) { return test::unique_name(tag, "ctecmp"); }
 
 // Owns a temporary file.
 class TempFile {

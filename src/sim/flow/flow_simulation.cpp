@@ -74,7 +74,7 @@ class Driver {
       result_.operations.push_back(std::move(o));
     }
     for (const WorkloadPhase& p : w_.phases) result_.phases.push_back({p.name, p.start, TimePs(-1), p.workers_begin, p.workers_end});
-    for (const WorkloadWorker& k : w_.workers) result_.workers.push_back({k.name, k.phase, k.compute});
+    result_.workers = w_.workers;
     result_.notes = w_.notes;
     schedule_faults();
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);

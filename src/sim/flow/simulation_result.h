@@ -86,12 +86,6 @@ struct PhaseResult {
   std::uint32_t workers_end = 0;
 };
 
-struct WorkerInfo {
-  std::string name;  // "host3/gpu2", "host0/nic1/p0"
-  std::uint32_t phase = 0;
-  TimePs compute{0};  // total compute time in the phase (iterations x compute)
-};
-
 struct LinkSeries {
   std::uint32_t constraint = 0;
   std::vector<double> utilization;  // mean load / nominal capacity per bin
@@ -100,7 +94,7 @@ struct LinkSeries {
 struct SimulationResult {
   std::vector<OperationResult> operations;
   std::vector<PhaseResult> phases;
-  std::vector<WorkerInfo> workers;
+  std::vector<WorkloadWorker> workers;  // as the workload compiled them (workload/workload.h)
   std::vector<FlowRecord> flows;
   std::vector<std::uint32_t> path_pool;
   std::vector<ConstraintInfo> constraints;

@@ -1,4 +1,4 @@
-// Test support for checks against real daemons in network namespaces: shell commands with their
+// Test support for checks against the kernel and real daemons in network namespaces: shell commands with their
 // output, namespaces and temporary folders owned by RAII guards (removed whatever happens), and
 // background processes killed by their own process id. Only names created here are touched.
 #pragma once
@@ -16,31 +16,21 @@
 #include <string>
 #include <thread>
 
+#include "lab/shell.h"
+
 namespace ct::test {
 
-struct CommandResult {
-  int status = -1;
-  std::string out;
-};
-
-inline CommandResult run(const std::string& command) {
-  CommandResult r;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  r.status = pclose(pipe);
-  return r;
-}
+// stdout and stderr together (lab/shell.h runs the command).
+inline CommandResult run(const std::string& command) { return run_command(command, true); }
 
 inline bool ok(const std::string& command) { return run(command + " >/dev/null").status == 0; }
 
 inline bool have_binary(const std::string& name) { return ok("command -v " + name); }
 
-inline std::string unique_name(const std::string& tag) {
+// A name no other run or test shares: PREFIX-TAG-PID-N (each test binary has its own prefix).
+inline std::string unique_name(const std::string& tag, const std::string& prefix = "ctfe") {
   static int counter = 0;
-  return "ctfe-" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
+  return prefix + "-" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
 }
 
 class Netns {
@@ -56,6 +46,7 @@ class Netns {
   [[nodiscard]] bool created() const { return created_; }
   [[nodiscard]] const std::string& name() const { return name_; }
   bool ip(const std::string& args) const { return ok("ip -n " + name_ + " " + args); }
+  bool sysctl(const std::string& assignments) const { return ok(exec("sysctl -qw " + assignments)); }
   [[nodiscard]] std::string exec(const std::string& command) const { return "ip netns exec " + name_ + " " + command; }
 
  private:
