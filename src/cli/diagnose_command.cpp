@@ -1,5 +1,6 @@
-// clustertwin diagnose SPEC --counters FILES|INSTANCE=FILE... [--interval S] [--map FILE] [--flows FILES...]
-//                          [--threshold F] [--json] [-o FILE] [--catalog DIR]
+// clustertwin diagnose SPEC --counters FILES|INSTANCE=FILE|INSTANCE,DEVICE=FILE... [--interval S] [--map FILE]
+//                          [--lldp [INSTANCE@]VERTEX=FILE...] [--flows FILES...] [--threshold F] [--json]
+//                          [-o FILE] [--catalog DIR]
 // Diagnoses a running fabric from its interface counters against the model (diagnose/diagnosis.h):
 // rates per link and ECMP group, the imbalanced groups with their four witnesses, the cause, why
 // the dashboards stayed green, and the fix. Warnings (missing series, wraps, resets) on stderr.
@@ -23,6 +24,7 @@ struct DiagnoseCliOptions {
   std::vector<std::string> counters;
   std::vector<std::string> flows;
   std::string map;
+  std::vector<std::string> lldp;
   double interval_s = 0;
   DiagnoseOptions model;
 };
@@ -59,6 +61,17 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
   }
   for (const auto& p : options.flows) take(p, [&](TextInput t) { inputs.flows.push_back(std::move(t)); });
   if (!options.map.empty()) take(options.map, [&](TextInput t) { inputs.map = std::move(t); });
+  for (const auto& arg : options.lldp) {
+    const std::size_t eq = arg.find('=');
+    if (eq == std::string::npos) {
+      report_errors({usage_error("--lldp", "'" + arg + "': give the device lldpctl ran on, as [INSTANCE@]VERTEX=FILE")});
+      return kExitUsage;
+    }
+    take(arg.substr(eq + 1), [&](TextInput t) {
+      inputs.lldp_devices.push_back(arg.substr(0, eq));
+      inputs.lldp.push_back(std::move(t));
+    });
+  }
   if (!errors.empty()) return report_errors(errors);
   auto counters = read_counter_inputs(inputs, fabric);
   if (!counters) return report_errors(counters.errors());
@@ -74,11 +87,18 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
 Runner setup_diagnose(CLI::App& app, Context& context) {
   auto options = std::make_shared<DiagnoseCliOptions>();
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
-  app.add_option("--counters", options->counters, "Scrapes, two or more: Prometheus text, or INSTANCE=FILE for snmpwalk output")->required()->expected(1, -1);
+  app.add_option("--counters", options->counters,
+                 "Scrapes, two or more: Prometheus text, gnmic JSON, INSTANCE=FILE for snmpwalk output, "
+                 "INSTANCE,DEVICE=FILE for ethtool -S output")
+      ->required()
+      ->expected(1, -1);
   app.add_option("--interval", options->interval_s, "Seconds between scrapes without timestamps (files in time order)")
       ->check(CLI::Range(0.001, 1e7));
   app.add_option("--map", options->map, "Port map CSV: instance,device,vertex,peer[,cable]");
-  app.add_option("--flows", options->flows, "Flow results: iperf3 --json files or a flows CSV")->expected(1, -1);
+  app.add_option("--lldp", options->lldp, "LLDP neighbours as a port map: [INSTANCE@]VERTEX=FILE (lldpctl -f json)")
+      ->expected(1, -1);
+  app.add_option("--flows", options->flows, "Flow results: iperf3 --json, perftest (ib_write_bw) text or a flows CSV")
+      ->expected(1, -1);
   app.add_option("--threshold", options->model.alarm_threshold, "The dashboards' utilization alarm (0..1)")
       ->check(CLI::Range(0.0, 1.0));
   app.add_flag("--json", options->json, "Print JSON (stable key order) instead of tables");

@@ -1,6 +1,12 @@
 #include "diagnose/counter_inputs.h"
 
 #include <cmath>
+#include <set>
+#include <string_view>
+#include <tuple>
+
+#include "diagnose/ethtool_reader.h"
+#include "diagnose/gnmi_reader.h"
 
 namespace ct {
 
@@ -12,14 +18,29 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
     const TextInput& in = inputs.scrapes[i];
     const std::int64_t t = inputs.interval_s > 0 ? std::llround(static_cast<double>(i) * inputs.interval_s * 1000.0) : -1;
     const std::string instance = i < inputs.instances.size() ? inputs.instances[i] : std::string();
-    if (looks_like_snmpwalk(in.text) && (instance.empty() || t < 0)) {
-      errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--counters",
-                                  "snmpwalk output names neither the device nor the time: give it as INSTANCE=FILE, with "
-                                  "--interval SECONDS"});
-      continue;
+    Result<Scrape> s = Diagnostic{};
+    if (looks_like_ethtool(in.text)) {
+      const std::size_t comma = instance.rfind(',');
+      if (comma == std::string::npos || comma == 0 || comma + 1 == instance.size() || t < 0) {
+        errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--counters",
+                                    "ethtool -S output names neither the host, the interface nor the time: give it as "
+                                    "INSTANCE,DEVICE=FILE, with --interval SECONDS"});
+        continue;
+      }
+      s = read_ethtool_stats(in.text, in.path, instance.substr(0, comma), instance.substr(comma + 1), t);
+    } else if (looks_like_gnmi(in.text)) {
+      s = read_gnmi_json(in.text, in.path);
+    } else if (looks_like_snmpwalk(in.text)) {
+      if (instance.empty() || t < 0) {
+        errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--counters",
+                                    "snmpwalk output names neither the device nor the time: give it as INSTANCE=FILE, with "
+                                    "--interval SECONDS"});
+        continue;
+      }
+      s = read_snmpwalk(in.text, in.path, instance, t);
+    } else {
+      s = read_prometheus_text(in.text, in.path, t);
     }
-    auto s = looks_like_snmpwalk(in.text) ? read_snmpwalk(in.text, in.path, instance, t)
-                                          : read_prometheus_text(in.text, in.path, t);
     if (!s) {
       errors.insert(errors.end(), s.errors().begin(), s.errors().end());
     } else {
@@ -34,10 +55,26 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
       counters.map = std::move(m).value();
     }
   }
+  for (std::size_t i = 0; i < inputs.lldp.size(); ++i) {
+    const TextInput& in = inputs.lldp[i];
+    const std::string device = i < inputs.lldp_devices.size() ? inputs.lldp_devices[i] : std::string();
+    const std::size_t at = device.find('@');
+    const std::string vertex = at == std::string::npos ? device : device.substr(at + 1);
+    const std::string instance = at == std::string::npos ? device : device.substr(0, at);
+    if (vertex.empty()) {
+      errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--lldp",
+                                  "lldpctl output does not name the device it ran on: give it as [INSTANCE@]VERTEX=FILE"});
+      continue;
+    }
+    auto m = read_lldp_neighbours(in.text, in.path, instance, vertex, fabric.names(), counters.map);
+    if (!m) errors.insert(errors.end(), m.errors().begin(), m.errors().end());
+  }
   for (const TextInput& in : inputs.flows) {
     const bool json = in.text.find_first_not_of(" \t\r\n") != std::string::npos &&
                       in.text[in.text.find_first_not_of(" \t\r\n")] == '{';
-    auto f = json ? read_iperf3_json(in.text, in.path, fabric.topology()) : read_flows_csv(in.text, in.path, fabric.topology());
+    auto f = json                           ? read_iperf3_json(in.text, in.path, fabric.topology())
+             : looks_like_perftest(in.text) ? read_perftest(in.text, in.path, fabric.topology())
+                                            : read_flows_csv(in.text, in.path, fabric.topology());
     if (!f) {
       errors.insert(errors.end(), f.errors().begin(), f.errors().end());
     } else {
@@ -45,7 +82,18 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
     }
   }
   if (!errors.empty()) return errors;
-  if (scrapes.size() < 2) {
+  // One file is enough only when it holds a series twice (a gnmic subscribe stream).
+  bool repeated = false;
+  if (scrapes.size() == 1) {
+    std::set<std::tuple<std::string_view, std::string_view, CounterKind, bool>> seen;
+    for (const CounterSample& c : scrapes.front().samples) {
+      if (!seen.emplace(c.instance, c.device, c.kind, c.transmit).second) {
+        repeated = true;
+        break;
+      }
+    }
+  }
+  if (scrapes.size() < 2 && !repeated) {
     return Diagnostic{SourceLocation{inputs.scrapes.empty() ? "" : inputs.scrapes.front().path, 0, 0}, "--counters",
                       "need two or more scrapes to measure a rate, got " + std::to_string(scrapes.size())};
   }

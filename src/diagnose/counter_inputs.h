@@ -17,11 +17,17 @@ struct TextInput {
 };
 
 struct CounterInputs {
-  std::vector<TextInput> scrapes;        // Prometheus text or snmpwalk output, one file a scrape
-  std::vector<std::string> instances;    // per scrape (may be shorter): the device an snmpwalk file came from
+  // Prometheus text, snmpwalk or `ethtool -S` output (one file a scrape), or gnmic JSON (a file
+  // may hold a whole series: its notifications carry their times).
+  std::vector<TextInput> scrapes;
+  // Per scrape (may be shorter): the device an snmpwalk file came from, or "INSTANCE,DEVICE" for
+  // ethtool -S output (the host and interface).
+  std::vector<std::string> instances;
   double interval_s = 0;                 // spacing of scrapes without timestamps (0: they must have them)
   std::optional<TextInput> map;          // port map CSV (port_map.h)
-  std::vector<TextInput> flows;          // iperf3 --json (a .json file) or a flows CSV
+  std::vector<TextInput> lldp;           // lldpctl -f json, one device each
+  std::vector<std::string> lldp_devices; // per lldp file: "[INSTANCE@]VERTEX", the device it ran on
+  std::vector<TextInput> flows;          // iperf3 --json, perftest report text or a flows CSV
 };
 
 // Every diagnostic of every file at once.

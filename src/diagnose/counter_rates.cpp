@@ -1,17 +1,33 @@
 #include "diagnose/counter_rates.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <string_view>
 #include <tuple>
 
 namespace ct {
 namespace {
 
-using SeriesKey = std::tuple<std::string, std::string, CounterKind, bool>;
+// The sort key of a series: transmit before receive.
+using ViewKey = std::tuple<std::string_view, std::string_view, CounterKind, bool>;
 
-std::string series_text(const SeriesKey& k) {
-  return "instance=\"" + std::get<0>(k) + "\" device=\"" + std::get<1>(k) + "\" " +
-         std::string(counter_kind_name(std::get<2>(k))) + (std::get<3>(k) ? " transmit" : " receive");
+ViewKey view_key(const CounterSample& c) { return ViewKey{c.instance, c.device, c.kind, !c.transmit}; }
+
+// FNV-1a over instance, device, kind and direction.
+std::uint64_t series_hash(const CounterSample& c) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  auto mix = [&](std::string_view s) {
+    for (const char ch : s) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001B3ull;
+    h = (h ^ 0x1Fu) * 0x100000001B3ull;
+  };
+  mix(c.instance);
+  mix(c.device);
+  h = (h ^ (static_cast<unsigned>(c.kind) * 2u + (c.transmit ? 1u : 0u))) * 0x100000001B3ull;
+  return h;
+}
+
+std::string series_text(const CounterSample& c) {
+  return "instance=\"" + c.instance + "\" device=\"" + c.device + "\" " + std::string(counter_kind_name(c.kind)) +
+         (c.transmit ? " transmit" : " receive");
 }
 
 }  // namespace
@@ -20,44 +36,60 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
   CounterRates out;
   out.scrapes = scrapes.size();
   Diagnostics errors;
-  // Grouped by a string key in a hash map, then visited in SeriesKey order (deterministic output).
-  std::unordered_map<std::string, std::vector<const CounterSample*>> grouped;
+  // Grouped without a map: every sample tagged with a 64-bit hash of its series and its position,
+  // sorted by (hash, series, time, position) so that a series is one run (the series itself is
+  // compared, so a hash collision cannot merge two), then the runs visited in (instance, device,
+  // kind, transmit first) order (deterministic output).
+  struct Ref {
+    std::uint64_t hash;
+    std::uint32_t seq;
+    const CounterSample* c;
+  };
   std::size_t total = 0;
   for (const Scrape& s : scrapes) total += s.samples.size();
-  grouped.reserve(total / std::max<std::size_t>(1, scrapes.size()) + 1);
-  std::string k;
+  std::vector<Ref> refs;
+  refs.reserve(total);
   for (const Scrape& s : scrapes) {
     for (const Diagnostic& w : s.warnings) out.warnings.push_back(w);
     for (const CounterSample& c : s.samples) {
-      k = c.instance;
-      k += '\x1f';
-      k += c.device;
-      k += '\x1f';
-      k += static_cast<char>('0' + static_cast<int>(c.kind));
-      k += c.transmit ? 't' : 'r';
-      grouped[k].push_back(&c);
+      refs.push_back(Ref{series_hash(c), static_cast<std::uint32_t>(refs.size()), &c});
     }
   }
-  std::vector<std::pair<SeriesKey, std::vector<const CounterSample*>*>> by_series;
-  by_series.reserve(grouped.size());
-  for (auto& [unused, v] : grouped) {
-    const CounterSample& c = *v.front();
-    by_series.emplace_back(SeriesKey{c.instance, c.device, c.kind, !c.transmit}, &v);
+  auto same_series = [](const CounterSample& a, const CounterSample& b) {
+    return a.kind == b.kind && a.transmit == b.transmit && a.instance == b.instance && a.device == b.device;
+  };
+  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
+    if (a.hash != b.hash) return a.hash < b.hash;
+    const auto ka = view_key(*a.c), kb = view_key(*b.c);
+    if (ka != kb) return ka < kb;
+    if (a.c->time_ms != b.c->time_ms) return a.c->time_ms < b.c->time_ms;
+    return a.seq < b.seq;
+  });
+  struct Run {
+    ViewKey key;
+    std::size_t begin, end;
+  };
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < refs.size();) {
+    std::size_t j = i + 1;
+    while (j < refs.size() && refs[j].hash == refs[i].hash && same_series(*refs[j].c, *refs[i].c)) ++j;
+    runs.push_back(Run{view_key(*refs[i].c), i, j});
+    i = j;
   }
-  std::sort(by_series.begin(), by_series.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [key, samples_ptr] : by_series) {
-    std::vector<const CounterSample*>& samples = *samples_ptr;
-    const SeriesKey named{std::get<0>(key), std::get<1>(key), std::get<2>(key), !std::get<3>(key)};
-    std::stable_sort(samples.begin(), samples.end(),
-                     [](const CounterSample* a, const CounterSample* b) { return a->time_ms < b->time_ms; });
+  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.key < b.key; });
+  std::vector<const CounterSample*> samples, unique;
+  for (const Run& run : runs) {
+    samples.clear();
+    for (std::size_t i = run.begin; i < run.end; ++i) samples.push_back(refs[i].c);
+    const CounterSample& first = *samples.front();
     // Equal times: one sample if the counts agree, an error otherwise.
-    std::vector<const CounterSample*> unique;
+    unique.clear();
     bool bad = false;
     for (const CounterSample* c : samples) {
       if (!unique.empty() && unique.back()->time_ms == c->time_ms) {
         if (unique.back()->count != c->count) {
           errors.push_back(Diagnostic{c->where, "timestamp",
-                                      series_text(named) + ": a second sample at the same time " +
+                                      series_text(first) + ": a second sample at the same time " +
                                           std::to_string(c->time_ms) + " ms with a different count (first at " +
                                           unique.back()->where.file + ":" + std::to_string(unique.back()->where.line) +
                                           ")"});
@@ -70,23 +102,23 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
     if (bad) continue;
     if (unique.size() < 2) {
       out.warnings.push_back(Diagnostic{unique.front()->where, "series",
-                                        series_text(named) + " is in only one scrape of " +
+                                        series_text(first) + " is in only one scrape of " +
                                             std::to_string(scrapes.size()) + " (no time to measure a rate over)",
                                         Severity::kWarning});
       continue;
     }
     if (unique.size() < scrapes.size()) {
       out.warnings.push_back(Diagnostic{unique.front()->where, "series",
-                                        series_text(named) + " is missing from " +
+                                        series_text(first) + " is missing from " +
                                             std::to_string(scrapes.size() - unique.size()) + " of " +
                                             std::to_string(scrapes.size()) + " scrapes; rate from the others",
                                         Severity::kWarning});
     }
     SeriesRate r;
-    r.instance = std::get<0>(named);
-    r.device = std::get<1>(named);
-    r.kind = std::get<2>(named);
-    r.transmit = std::get<3>(named);
+    r.instance = first.instance;
+    r.device = first.device;
+    r.kind = first.kind;
+    r.transmit = first.transmit;
     r.where = unique.front()->where;
     r.samples = static_cast<std::uint32_t>(unique.size());
     const std::uint32_t unit = unique.front()->unit;
@@ -110,7 +142,7 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
         counts += wrapped;
         ++r.wraps;
         out.warnings.push_back(Diagnostic{b.where, "series",
-                                          series_text(named) + ": counter wrapped at 2^" +
+                                          series_text(first) + ": counter wrapped at 2^" +
                                               (a.width == CounterWidth::k32 ? "32" : "64") + " since " + a.where.file +
                                               ":" + std::to_string(a.where.line),
                                           Severity::kWarning});
@@ -118,7 +150,7 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
         counts += static_cast<double>(b.count);
         ++r.resets;
         out.warnings.push_back(Diagnostic{b.where, "series",
-                                          series_text(named) + ": counter went back from " + std::to_string(a.count) +
+                                          series_text(first) + ": counter went back from " + std::to_string(a.count) +
                                               " to " + std::to_string(b.count) +
                                               ": a reset (device restart); counted from zero",
                                           Severity::kWarning});

@@ -113,6 +113,7 @@ std::string_view counter_kind_name(CounterKind k) {
     case CounterKind::kNetdev: return "netdev";
     case CounterKind::kRdma: return "rdma";
     case CounterKind::kSwitch: return "switch";
+    case CounterKind::kPhy: return "phy";
   }
   return "?";
 }

@@ -30,7 +30,8 @@
 
 namespace ct {
 
-enum class CounterKind : std::uint8_t { kNetdev, kRdma, kSwitch };
+// kPhy: a NIC's physical port counter (ethtool_reader.h): netdev and RDMA traffic together.
+enum class CounterKind : std::uint8_t { kNetdev, kRdma, kSwitch, kPhy };
 enum class CounterWidth : std::uint8_t { k32, k64 };
 
 struct CounterSample {

@@ -15,7 +15,11 @@ namespace {
 constexpr double kBitsPerByte = 8.0;
 
 std::string gbps_text(double bps) { return fmt::format("{:.2f} Gb/s", bps / 1e9); }
-std::string percent(double x) { return fmt::format("{:.0f}%", 100.0 * x); }
+// Whole percents from 10% up; two significant digits below, so a lab-scale utilization does not
+// read "0%".
+std::string percent(double x) {
+  return 100.0 * x >= 9.95 ? fmt::format("{:.0f}%", 100.0 * x) : fmt::format("{:.2g}%", 100.0 * x);
+}
 
 // Per directed link: the best source of its rate (switch transmit, switch receive, host).
 struct RateTable {
@@ -166,6 +170,7 @@ std::string_view cause_name(Cause c) {
   switch (c) {
     case Cause::kNone: return "none";
     case Cause::kFailedMember: return "failed member";
+    case Cause::kDegradedMember: return "degraded member";
     case Cause::kPolarization: return "polarization";
     case Cause::kMissingEntropy: return "missing entropy";
     case Cause::kBadLuck: return "bad luck";
@@ -206,7 +211,7 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
     const std::size_t d = directed_link(p->link, up);
     const double bps = s.bytes_per_second * kBitsPerByte;
     if (t.kind[p->vertex.value()] == VertexKind::kPort) {
-      if (s.transmit) {
+      if (s.transmit && s.kind != CounterKind::kPhy) {
         HostPortRate& h = hosts[p->vertex.value()];
         h.port = p->vertex;
         (s.kind == CounterKind::kRdma ? h.rdma_bps : h.netdev_bps) = bps;
@@ -275,8 +280,32 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
         m.idle = m.counted && m.bits_per_second < options.idle_fraction * gd.max_bps;
         if (m.idle) ++gd.idle;
       }
-      gd.imbalanced = gd.max_bps >= options.noise_floor_bps && gd.idle > 0;
       const std::vector<int> predicted = member_counts(oracle, g, n);
+      // Degraded: a busy member that the model loads with k >= 1 flows but that carries less per
+      // flow than degraded_fraction x the median per-flow rate of the other loaded members.
+      if (have_flows) {
+        for (std::uint32_t i = 0; i < n; ++i) {
+          MemberStats& m = gd.members[i];
+          if (!m.counted || m.idle || predicted[i] <= 0) continue;
+          std::vector<double> others;
+          for (std::uint32_t j = 0; j < n; ++j) {
+            if (j != i && gd.members[j].counted && !gd.members[j].idle && predicted[j] > 0) {
+              others.push_back(gd.members[j].bits_per_second / predicted[j]);
+            }
+          }
+          if (others.empty()) continue;
+          std::sort(others.begin(), others.end());
+          const std::size_t h = others.size() / 2;
+          const double median = others.size() % 2 ? others[h] : 0.5 * (others[h - 1] + others[h]);
+          m.per_flow_bps = m.bits_per_second / predicted[i];
+          m.degraded = m.per_flow_bps < options.degraded_fraction * median;
+          if (m.degraded) {
+            ++gd.degraded;
+            gd.degraded_reference_bps = median;
+          }
+        }
+      }
+      gd.imbalanced = gd.max_bps >= options.noise_floor_bps && (gd.idle > 0 || gd.degraded > 0);
       std::vector<std::size_t> through;  // flows through g
       for (std::size_t i = 0; i < oracle.decisions.size(); ++i) {
         for (const auto& [group, member] : oracle.decisions[i]) {
@@ -426,6 +455,12 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
       for (std::uint32_t i = 0; i < n; ++i) {
         if (gd.members[i].idle) idle_names += (idle_names.empty() ? "" : ", ") + t.link_name(gd.members[i].link);
       }
+      std::string degraded_names, degraded_rates;
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (!gd.members[i].degraded) continue;
+        degraded_names += (degraded_names.empty() ? "" : ", ") + t.link_name(gd.members[i].link);
+        degraded_rates += (degraded_rates.empty() ? "" : ", ") + gbps_text(gd.members[i].per_flow_bps);
+      }
       if (oracle_loads_idle || idle_both_ways) {
         gd.cause = Cause::kFailedMember;
         gd.explanation = oracle_loads_idle
@@ -438,6 +473,19 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
         gd.fix = "repair or re-enable " + idle_names + "; until then the group has " + std::to_string(n - gd.idle) + " members";
         gd.predicted = have_flows ? "with every member healthy the model places the known flows " + counts_text(predicted)
                                   : "the group's full width back: " + std::to_string(n) + " members";
+      } else if (gd.degraded > 0) {
+        gd.cause = Cause::kDegradedMember;
+        gd.explanation = fmt::format(
+            "{} carries traffic, so it is up, but runs at {} per flow the model gives it while the other loaded members "
+            "run at {} per flow (median): the member is degraded (a lower negotiated speed, errors and retransmits, or "
+            "a failing optic), not failed",
+            degraded_names, degraded_rates, gbps_text(gd.degraded_reference_bps));
+        gd.fix = "check " + degraded_names +
+                 ": its negotiated speed (ethtool, ifHighSpeed), FEC and error counters; replace the cable or optic, or "
+                 "take it out of the group until then";
+        gd.predicted = fmt::format("at full rate the member carries {} per flow like its twins: the group's flows ({}) "
+                                   "finish together",
+                                   gbps_text(gd.degraded_reference_bps), counts_text(predicted));
       } else if (reachable < n && busy_within_reach) {
         gd.cause = Cause::kPolarization;
         std::string coupled_list;

@@ -29,6 +29,11 @@
 //   failed member      the oracle loads a member the counters show idle (its flows went elsewhere),
 //                      or, without flows, a member idle in both directions while the others carry
 //                      traffic both ways;
+//   degraded member    a member that is busy (so up, its peer answering) and that the oracle loads
+//                      with k >= 1 flows, but whose rate per flow, x / k, is below degraded_fraction
+//                      of the median rate per flow of the group's other loaded members: a link
+//                      negotiated at a lower speed, or losing packets to errors. A degraded member
+//                      makes a group imbalanced even with no idle member;
 //   polarization       the switch hashes like a lower-tier switch that feeds it (same function,
 //                      fields and seed: SwitchHashes::identical) so, having come through a given
 //                      member there, a flow can reach only the members of this group whose hash
@@ -70,6 +75,7 @@ struct DiagnoseOptions {
   double idle_fraction = 0.05;       // idle: below this share of the group's busiest member
   double noise_floor_bps = 1e6;      // a group whose busiest member is below this is not judged
   double alarm_threshold = 0.8;      // the dashboards' utilization alarm
+  double degraded_fraction = 0.6;    // degraded: below this share of the others' median rate per flow
   int qps_for_fix = 4;               // QPs per connection proposed by the "more QPs" fix
 };
 
@@ -95,11 +101,13 @@ struct MemberStats {
   double reverse_bps = 0;  // the other direction, when counted
   double utilization = 0;
   bool idle = false;
+  bool degraded = false;
+  double per_flow_bps = 0;   // bits_per_second / predicted_flows, when the model loads it
   int predicted_flows = -1;  // -1: no flows known
   bool reachable = true;     // under polarization
 };
 
-enum class Cause : std::uint8_t { kNone, kFailedMember, kPolarization, kMissingEntropy, kBadLuck, kUnexplained };
+enum class Cause : std::uint8_t { kNone, kFailedMember, kDegradedMember, kPolarization, kMissingEntropy, kBadLuck, kUnexplained };
 enum class WitnessState : std::uint8_t { kAgrees, kDisagrees, kMissing };
 
 struct Witness {
@@ -117,6 +125,8 @@ struct GroupDiagnosis {
   double mean_bps = 0;
   double jain = 1;
   std::uint32_t idle = 0;
+  std::uint32_t degraded = 0;
+  double degraded_reference_bps = 0;  // the other loaded members' median rate per flow
   bool imbalanced = false;
   std::uint32_t flows = 0;  // known flows through the group
   Cause cause = Cause::kNone;

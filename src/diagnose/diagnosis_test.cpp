@@ -20,6 +20,13 @@
 //    member j hashes the same 31-bit value with the same hash-threshold split, so it picks member j
 //    again: 1 of its 2 core uplinks is reachable; counters with that uplink busy and its twin at
 //    zero are polarization, and per-switch seeds make both reachable.
+// 5. A degraded member: the 4-member group at 40/40/40/20 Gb/s with 4 flows the model places
+//    1/1/1/1. Per flow the members carry 40, 40, 40 and 20 Gb/s; the others' median is 40 and
+//    20 < 0.6 x 40 = 24, so member 3 is degraded (up: it carries traffic; slow: half speed or
+//    errors), not failed, though no member is idle. Jain = 140^2 / (4 (3 x 40^2 + 20^2)) =
+//    19600 / 20800 = 0.942308. The same flows with member 3 at 0 are a failed member (the model
+//    loads a member whose counters are zero), and at 30 Gb/s (30 >= 24) the group is balanced
+//    enough to be no case at all (no idle, no degraded member).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -201,6 +208,47 @@ TEST(Diagnose, OneSeedAcrossTiersIsPolarization) {
   EXPECT_FALSE(g->members[1].reachable);
   EXPECT_NE(g->explanation.find("only 1 of 2 members"), std::string::npos) << g->explanation;
   EXPECT_NE(g->fix.find("per-switch"), std::string::npos);
+}
+
+CounterInputs four_flows_one_each(const Fabric& f, double last_gbps) {
+  const std::string leaf = "p0/leaf/0";
+  const VertexId sw = sw_named(f, leaf);
+  CounterInputs in =
+      switch_counters(leaf, {{"p0/spine/0", 40}, {"p0/spine/1", 40}, {"p0/spine/2", 40}, {"p0/spine/3", last_gbps}});
+  std::string flows;
+  for (int h = 0; h < 4; ++h) {
+    flows += flow_line(f.topology(), h, 4 + h, port_for(f, h, 4 + h, sw, static_cast<std::uint32_t>(h)), 40);
+  }
+  in.flows = {{"flows.csv", flows}};
+  return in;
+}
+
+TEST(Diagnose, AMemberAtHalfItsRatePerFlowIsDegradedNotFailed) {
+  const Fabric f = fabric_of("examples/lab/leaf-spine-4.yaml");
+  const Diagnosis d = run(f, four_flows_one_each(f, 20));
+  const GroupDiagnosis* g = imbalanced_group(d, f, "p0/leaf/0");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kDegradedMember) << g->explanation;
+  EXPECT_EQ(g->idle, 0u);
+  EXPECT_EQ(g->degraded, 1u);
+  EXPECT_TRUE(g->members[3].degraded);
+  EXPECT_FALSE(g->members[0].degraded);
+  EXPECT_NEAR(g->members[3].per_flow_bps, 20e9, 1e3);
+  EXPECT_NEAR(g->degraded_reference_bps, 40e9, 1e3);
+  EXPECT_NEAR(g->jain, 19600.0 / 20800.0, 1e-9);
+  EXPECT_NE(g->explanation.find("p0/leaf/0 -- p0/spine/3"), std::string::npos) << g->explanation;
+  EXPECT_NE(g->fix.find("negotiated speed"), std::string::npos) << g->fix;
+}
+
+TEST(Diagnose, TheSameMemberAtZeroIsFailedAndAtThreeQuartersIsNoCase) {
+  const Fabric f = fabric_of("examples/lab/leaf-spine-4.yaml");
+  const Diagnosis zero = run(f, four_flows_one_each(f, 0));
+  const GroupDiagnosis* g = imbalanced_group(zero, f, "p0/leaf/0");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kFailedMember) << g->explanation;
+  EXPECT_EQ(g->degraded, 0u);
+  const Diagnosis mild = run(f, four_flows_one_each(f, 30));
+  EXPECT_EQ(imbalanced_group(mild, f, "p0/leaf/0"), nullptr);
 }
 
 TEST(Diagnose, UnmappedSeriesAreListedNotGuessed) {

@@ -1,7 +1,9 @@
 #include "diagnose/flow_results.h"
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -145,6 +147,178 @@ Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std:
   }
   if (!errors.empty()) return errors;
   return flows;
+}
+
+namespace {
+
+struct QpAddress {
+  std::uint32_t qpn = 0;
+  std::uint32_t ipv4 = 0;
+  bool has_gid = false;
+  int line = 0;
+};
+
+std::vector<std::string_view> words(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+constexpr std::uint32_t kMaxQpn = 0xFFFFFF;  // QPNs are 24 bits (IBTA)
+constexpr std::uint16_t kRoceV2Port = 4791;
+
+}  // namespace
+
+std::uint16_t roce_udp_source_port(std::uint32_t local_qpn, std::uint32_t remote_qpn) {
+  std::uint64_t v = static_cast<std::uint64_t>(local_qpn) * remote_qpn;
+  v ^= v >> 20;
+  v ^= v >> 40;
+  const auto fl = static_cast<std::uint32_t>(v & 0xFFFFF);
+  const std::uint32_t low = (fl & 0x3FFF) ^ ((fl & 0xFC000) >> 14);
+  return static_cast<std::uint16_t>(low | 0xC000);
+}
+
+bool looks_like_perftest(std::string_view text) { return text.find("BW average[") != std::string_view::npos; }
+
+Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::string& file, const Topology& topology) {
+  Diagnostics errors;
+  std::vector<QpAddress> local, remote;
+  std::vector<QpAddress>* last = nullptr;
+  double factor = 0;  // bits/s per reported unit
+  int header_line = 0, row_line = 0;
+  double average = -1;
+  bool read_test = false;
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int n = lines.number();
+    const std::string_view t = trim(line);
+    if (t.find("RDMA_Read") != std::string_view::npos) read_test = true;
+    if (t.starts_with("local address:") || t.starts_with("remote address:")) {
+      last = t.starts_with("local") ? &local : &remote;
+      QpAddress a;
+      a.line = n;
+      const std::vector<std::string_view> w = words(t);
+      const auto q = std::find(w.begin(), w.end(), "QPN");
+      std::uint32_t qpn = 0;
+      const bool ok = q != w.end() && q + 1 != w.end() && q[1].starts_with("0x") &&
+                      std::from_chars(q[1].data() + 2, q[1].data() + q[1].size(), qpn, 16).ptr == q[1].data() + q[1].size();
+      if (!ok || qpn > kMaxQpn) {
+        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "QPN", "missing or not a 24-bit hex QP number (0x0..0xffffff)"});
+        last = nullptr;
+        continue;
+      }
+      a.qpn = qpn;
+      last->push_back(a);
+      continue;
+    }
+    if (t.starts_with("GID:") && last != nullptr && !last->empty() && !last->back().has_gid) {
+      const std::string_view g = trim(t.substr(4));
+      std::uint32_t bytes[16];
+      std::size_t count = 0, at = 0;
+      bool good = true;
+      while (good && at <= g.size() && count < 17) {
+        const std::size_t colon = std::min(g.find(':', at), g.size());
+        std::uint32_t b = 0;
+        const auto r = std::from_chars(g.data() + at, g.data() + colon, b);
+        good = r.ec == std::errc() && r.ptr == g.data() + colon && b <= 255;
+        if (good && count < 16) bytes[count] = b;
+        ++count;
+        at = colon + 1;
+      }
+      if (!good || count != 16) {
+        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "GID", "not 16 decimal bytes 0..255 separated by ':'"});
+        continue;
+      }
+      bool mapped = bytes[10] == 255 && bytes[11] == 255;
+      for (int i = 0; i < 10; ++i) mapped = mapped && bytes[i] == 0;
+      if (!mapped) {
+        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "GID",
+                                    "not an IPv4-mapped GID (RoCEv2): the flow's address in the fabric is unknown"});
+        continue;
+      }
+      last->back().ipv4 = (bytes[12] << 24) | (bytes[13] << 16) | (bytes[14] << 8) | bytes[15];
+      last->back().has_gid = true;
+      continue;
+    }
+    if (t.starts_with("#bytes") && t.find("BW average[") != std::string_view::npos) {
+      header_line = n;
+      if (t.find("BW average[Gb/sec]") != std::string_view::npos) {
+        factor = 1e9;
+      } else if (t.find("BW average[MB/sec]") != std::string_view::npos) {
+        factor = 8.0 * 1048576.0;
+      } else {
+        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "BW average", "unit neither MB/sec nor Gb/sec"});
+      }
+      continue;
+    }
+    if (header_line > 0 && !t.empty() && t.front() >= '0' && t.front() <= '9') {
+      const std::vector<std::string_view> w = words(t);
+      if (w.size() < 4) {
+        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "result",
+                                    "expected #bytes #iterations BW-peak BW-average, got " + std::to_string(w.size()) + " fields"});
+        continue;
+      }
+      std::uint64_t bytes = 0, iterations = 0;
+      const bool ints = std::from_chars(w[0].data(), w[0].data() + w[0].size(), bytes).ptr == w[0].data() + w[0].size() &&
+                        std::from_chars(w[1].data(), w[1].data() + w[1].size(), iterations).ptr == w[1].data() + w[1].size();
+      const std::string avg(w[3]);
+      char* stop = nullptr;
+      const double a = std::strtod(avg.c_str(), &stop);
+      if (!ints || bytes == 0 || stop != avg.c_str() + avg.size() || !std::isfinite(a) || a < 0) {
+        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "BW average",
+                                    "'" + std::string(t.substr(0, 60)) + "': #bytes > 0, #iterations and a BW average >= 0 expected"});
+        continue;
+      }
+      average = a;
+      row_line = n;
+    }
+  }
+  if (header_line == 0) errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "#bytes", "missing: no perftest result header"});
+  else if (average < 0 && errors.empty()) {
+    errors.push_back(Diagnostic{SourceLocation{file, header_line, 1}, "BW average", "missing: no result row (the test did not finish)"});
+  }
+  if (local.empty() || local.size() != remote.size()) {
+    errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "address",
+                                std::to_string(local.size()) + " local and " + std::to_string(remote.size()) +
+                                    " remote QP addresses: one of each per QP expected"});
+  }
+  if (!errors.empty()) return errors;
+  std::vector<FlowResult> out;
+  for (std::size_t i = 0; i < local.size(); ++i) {
+    const QpAddress& l = local[i];
+    const QpAddress& r = remote[i];
+    for (const QpAddress* q : {&l, &r}) {
+      if (!q->has_gid) errors.push_back(Diagnostic{SourceLocation{file, q->line, 1}, "GID", "missing after this address line"});
+    }
+    if (!l.has_gid || !r.has_gid) continue;
+    auto lp = port_by_address(format_ipv4(l.ipv4), topology, SourceLocation{file, l.line, 1}, "GID");
+    auto rp = port_by_address(format_ipv4(r.ipv4), topology, SourceLocation{file, r.line, 1}, "GID");
+    if (!lp || !rp) {
+      if (!lp) errors.insert(errors.end(), lp.errors().begin(), lp.errors().end());
+      if (!rp) errors.insert(errors.end(), rp.errors().begin(), rp.errors().end());
+      continue;
+    }
+    FlowResult f;
+    f.src = read_test ? rp.value() : lp.value();
+    f.dst = read_test ? lp.value() : rp.value();
+    f.key.src_ip = port_address(topology, f.src);
+    f.key.dst_ip = port_address(topology, f.dst);
+    f.key.protocol = kIpProtoUdp;
+    f.key.src_port = roce_udp_source_port(l.qpn, r.qpn);
+    f.key.dst_port = kRoceV2Port;
+    f.bits_per_second = average * factor / static_cast<double>(local.size());
+    f.where = SourceLocation{file, row_line, 1};
+    out.push_back(f);
+  }
+  if (!errors.empty()) return errors;
+  return out;
 }
 
 }  // namespace ct

@@ -5,6 +5,20 @@
 //     and the achieved rate end.sum_received.bits_per_second (TCP) or end.sum.bits_per_second (UDP).
 //   a flows CSV (what `clustertwin lab run` writes for its own sender):
 //     src_ip,dst_ip,protocol,src_port,dst_port,bits_per_second
+//   perftest (ib_write_bw, ib_send_bw, ib_read_bw) report text, the sender's side:
+//     " local address: LID 0000 QPN 0x0108 PSN 0x5a5f2f RKey 0x1fffbd VAddr 0x007f8b8c5ec000"
+//     " GID: 00:00:00:00:00:00:00:00:00:00:255:255:10:00:00:01"   (16 bytes in decimal; RoCEv2:
+//                                                                 an IPv4-mapped address)
+//     " remote address: LID ... QPN 0x0109 ..." and its GID, one local and one remote block per QP;
+//     " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]"
+//     " 65536      5000             11715.16            11714.90		   0.187438"
+//   perftest divides by 0x100000 for MB/sec and by 125000000 for Gb/sec (--report_gbits)
+//   (perftest_resources.c: format_factor), so MB/sec x 8 x 2^20 and Gb/sec x 1e9 are bits/s. The
+//   last result row is taken (with -a, the largest message). The data goes local -> remote
+//   (remote -> local for "RDMA_Read"). One flow per QP, each at BW average / QPs. A QP's RoCEv2
+//   UDP source port is the kernel's rdma_get_udp_sport(0, lqpn, rqpn) (include/rdma/ib_verbs.h):
+//     fl = (lqpn x rqpn) ^ >> 20 ^ >> 40, masked to 20 bits; sport = 0xC000 | ((fl & 0x3FFF) ^ (fl >> 14));
+//   the destination port is 4791 (IANA RoCEv2).
 // Addresses are the fabric's port addresses (routing/port_address.h); a flow whose address is no
 // port of the fabric is an error naming it.
 #pragma once
@@ -29,6 +43,11 @@ struct FlowResult {
 };
 
 Result<std::vector<FlowResult>> read_iperf3_json(std::string_view text, const std::string& file, const Topology& topology);
+Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::string& file, const Topology& topology);
+// True when `text` holds a perftest result header ("BW average[").
+bool looks_like_perftest(std::string_view text);
+// The RoCEv2 UDP source port of a QP pair (above).
+std::uint16_t roce_udp_source_port(std::uint32_t local_qpn, std::uint32_t remote_qpn);
 Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std::string& file, const Topology& topology);
 
 }  // namespace ct

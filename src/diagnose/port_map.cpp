@@ -4,6 +4,8 @@
 #include <charconv>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/text_lines.h"
 
 namespace ct {
@@ -36,17 +38,20 @@ std::vector<Cell> split(std::string_view line) {
 }  // namespace
 
 bool PortMap::add(std::string instance, std::string device, MappedPort port) {
-  return ports_.emplace(key(instance, device), port).second;
+  const bool added = ports_[std::move(instance)].emplace(std::move(device), port).second;
+  if (added) ++size_;
+  return added;
 }
 
-const MappedPort* PortMap::find(const std::string& instance, const std::string& device) const {
-  const auto it = ports_.find(key(instance, device));
-  return it == ports_.end() ? nullptr : &it->second;
+const MappedPort* PortMap::find(std::string_view instance, std::string_view device) const {
+  const auto by_instance = ports_.find(instance);
+  if (by_instance == ports_.end()) return nullptr;
+  const auto it = by_instance->second.find(device);
+  return it == by_instance->second.end() ? nullptr : &it->second;
 }
 
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names) {
   PortMap map;
-  map.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   Diagnostics errors;
   LineCursor lines(text);
   std::string_view line;
@@ -101,6 +106,88 @@ Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file
   }
   if (!errors.empty()) return errors;
   return map;
+}
+
+namespace {
+
+// The 1-based line of the first occurrence of `"key"` at or after `from` (a JSON text's key).
+int line_of_key(std::string_view text, const std::string& key, std::size_t& from) {
+  const std::size_t at = text.find("\"" + key + "\"", from);
+  if (at == std::string_view::npos) return 1;
+  from = at + 1;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+}  // namespace
+
+Result<std::size_t> read_lldp_neighbours(std::string_view text, const std::string& file, const std::string& instance,
+                                  const std::string& local, const NameDirectory& names, PortMap& map) {
+  const SourceLocation top{file, 1, 1};
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Diagnostic{top, "lldp", "not lldpctl -f json output (not a JSON object)"};
+  if (!j.contains("lldp") || !(j["lldp"].is_object() || j["lldp"].is_array())) {
+    return Diagnostic{top, "lldp", "missing: no \"lldp\" object (lldpctl -f json)"};
+  }
+  auto local_vertex = names.vertex(local, top, "--lldp");
+  if (!local_vertex) return local_vertex.errors();
+  // One (interface, neighbour) per entry, in file order.
+  std::vector<std::pair<std::string, const nlohmann::json*>> entries;
+  const nlohmann::json& lldp = j["lldp"];
+  if (lldp.is_object() && lldp.contains("interface")) {
+    const nlohmann::json& ifs = lldp["interface"];
+    if (ifs.is_object()) {
+      for (const auto& [name, v] : ifs.items()) entries.emplace_back(name, &v);
+    } else if (ifs.is_array()) {
+      for (const nlohmann::json& one : ifs) {
+        if (!one.is_object()) return Diagnostic{top, "lldp.interface", "an array entry that is not an object"};
+        for (const auto& [name, v] : one.items()) entries.emplace_back(name, &v);
+      }
+    } else {
+      return Diagnostic{top, "lldp.interface", "neither an object nor an array"};
+    }
+  }
+  Diagnostics errors;
+  std::size_t cursor = 0, mapped = 0;
+  for (const auto& [ifname, entry] : entries) {
+    const SourceLocation at{file, line_of_key(text, ifname, cursor), 1};
+    if (!entry->is_object() || !entry->contains("chassis") || !(*entry)["chassis"].is_object()) {
+      errors.push_back(Diagnostic{at, "chassis", "interface " + ifname + " has no neighbour chassis"});
+      continue;
+    }
+    const nlohmann::json& chassis = (*entry)["chassis"];
+    if (chassis.size() != 1 || chassis.contains("id") || !chassis.begin().value().is_object()) {
+      errors.push_back(Diagnostic{at, "chassis", "the neighbour on " + ifname +
+                                                     " sends no system name (chassis id only): name it in the CSV map"});
+      continue;
+    }
+    const std::string peer_name = chassis.begin().key();
+    auto peer = names.vertex(peer_name, at, "chassis");
+    if (!peer) {
+      errors.insert(errors.end(), peer.errors().begin(), peer.errors().end());
+      continue;
+    }
+    std::vector<LinkId> cables;
+    for (const Adjacency& a : names.topology().neighbors(local_vertex.value())) {
+      if (a.neighbor == peer.value()) cables.push_back(a.link);
+    }
+    if (cables.empty()) {
+      errors.push_back(Diagnostic{at, "chassis", "no cable joins '" + local + "' and its neighbour '" + peer_name + "'"});
+      continue;
+    }
+    if (cables.size() > 1) {
+      errors.push_back(Diagnostic{at, "chassis", std::to_string(cables.size()) + " parallel cables join '" + local + "' and '" +
+                                                     peer_name + "': LLDP cannot say which one " + ifname +
+                                                     " is; map it in the CSV (cable column)"});
+      continue;
+    }
+    if (!map.add(instance, ifname, MappedPort{cables.front(), local_vertex.value(), at})) {
+      errors.push_back(Diagnostic{at, "interface", "interface " + ifname + " of '" + instance + "' is mapped twice"});
+      continue;
+    }
+    ++mapped;
+  }
+  if (!errors.empty()) return errors;
+  return mapped;
 }
 
 }  // namespace ct

@@ -13,6 +13,7 @@
 // the map is listed as unmapped by diagnose, never guessed.
 #pragma once
 
+#include <functional>
 #include <unordered_map>
 #include <string>
 #include <string_view>
@@ -30,20 +31,40 @@ struct MappedPort {
   SourceLocation where;
 };
 
+// Keyed by instance, then interface, with string_view look-ups (no key built per look-up: diagnose
+// looks up every series of every scrape).
 class PortMap {
  public:
   // Returns false (and leaves the map unchanged) when (instance, device) is already mapped.
   bool add(std::string instance, std::string device, MappedPort port);
-  void reserve(std::size_t ports) { ports_.reserve(ports); }
-  [[nodiscard]] const MappedPort* find(const std::string& instance, const std::string& device) const;
-  [[nodiscard]] std::size_t size() const { return ports_.size(); }
+  [[nodiscard]] const MappedPort* find(std::string_view instance, std::string_view device) const;
+  [[nodiscard]] std::size_t size() const { return size_; }
 
  private:
-  static std::string key(const std::string& instance, const std::string& device) { return instance + '\x1f' + device; }
-  std::unordered_map<std::string, MappedPort> ports_;
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <typename T>
+  using ByName = std::unordered_map<std::string, T, Hash, std::equal_to<>>;
+  ByName<ByName<MappedPort>> ports_;
+  std::size_t size_ = 0;
 };
 
 // Reads the CSV above; every problem located at file:line:column.
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names);
+
+// LLDP neighbours of one device, `lldpctl -f json` (lldpd's `show neighbors`), added to `map`:
+//   {"lldp": {"interface": {"swp1": {"via": "LLDP", "chassis": {"p0/pod0/spine/0": {"id": ...}},
+//                                    "port": {"id": {...}, "descr": "swp1"}}}}}
+// With several neighbours "interface" is an array of one-key objects ([{"swp1": {...}}, ...]);
+// both shapes are read. The output names the neighbours, not the device it ran on: `local` is that
+// device's topology name, `instance` the instance its counters carry. Each local interface maps
+// to the one cable between `local` and the neighbour's system name (the chassis key), both through
+// the name directory (did-you-mean). A neighbour without a system name (chassis id only), a
+// neighbour joined by parallel cables (LLDP cannot say which; the CSV's cable column can) and an
+// interface mapped twice are errors (file:line of the interface). Returns the interfaces mapped.
+Result<std::size_t> read_lldp_neighbours(std::string_view text, const std::string& file, const std::string& instance,
+                                  const std::string& local, const NameDirectory& names, PortMap& map);
 
 }  // namespace ct

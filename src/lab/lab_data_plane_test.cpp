@@ -7,10 +7,13 @@
 // computes the same hash and its 2-way hash-threshold split picks member j again. So of pod 0's
 // 4 aggregation->core uplinks exactly 2 can carry traffic (spine/0 -> core/0 and spine/1 -> core/3),
 // whatever the flows: K = 2 of K x M = 4. With per-switch seeds the aggregation decision is
-// independent, so the flows may use more than 2 (the 8 flows below use 3: the twin says so for
-// these source ports, and the kernel must agree link for link).
+// independent. The 8 flows below (2 from each pod-0 host) take source ports found with the
+// per-switch twin so that it places exactly 2 flows on each of the 4 uplinks: the fix's balanced
+// counters. With one seed the same flows can use only the 2 reachable uplinks, 4 flows each.
 // Checks: (1) every directed link that carried at least half a flow's bytes is one the twin's path
-// walk puts a flow on, and vice versa, for both seed modes; (2) the counts 2 and 4 above;
+// walk puts a flow on, and vice versa, for both seed modes; (2) the counts 2 and 4 above, and with
+// per-switch seeds each uplink's transmit counter within 25% of 2 flows' bytes (Jain >= 0.95)
+// and no pod-0 aggregation group judged imbalanced;
 // (3) `diagnose` on the lab's counters names polarization on a pod-0 aggregation uplink group;
 // (4) with an edge uplink that the twin uses set down, `diagnose` names the failed member.
 // Needs root, iproute2, netns and a kernel with fib_multipath_hash_seed (6.11+); otherwise
@@ -20,6 +23,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -57,9 +61,25 @@ class LabGuard {
   std::string prefix_;
 };
 
-// Hosts 0-3 (pod 0) to hosts 4-7 (pod 1), two flows each.
-std::vector<LabFlow> flows(const Topology& t) {
+// The pod-0 aggregation -> core link a flow takes in `f`'s model.
+std::uint32_t core_uplink(const Fabric& f, const LabFlow& x) {
+  std::vector<PathHop> hops;
+  f.walker().walk(x.src, x.dst, x.key, hops);
+  for (const PathHop& h : hops) {
+    if (h.up && f.topology().tier[f.topology().other_end(h.link, h.from).value()] == 3) return h.link.value();
+  }
+  ADD_FAILURE() << "flow does not reach a core switch";
+  return 0;
+}
+
+// Hosts 0-3 (pod 0) to hosts 4-7 (pod 1), two flows each; each flow's source port is the first
+// from 40000 (step 13) that the per-switch model puts on a pod-0 core uplink holding < 2 flows
+// (fixture search, not an expectation: the kernel is the check).
+std::vector<LabFlow> flows(const Fabric& per_switch) {
+  const Topology& t = per_switch.topology();
   std::vector<LabFlow> out;
+  std::map<std::uint32_t, int> load;
+  int port = 40000;
   for (int i = 0; i < 8; ++i) {
     LabFlow f;
     f.src = t.port_of(HostId(i % 4), 0, 0);
@@ -67,8 +87,13 @@ std::vector<LabFlow> flows(const Topology& t) {
     f.key.src_ip = port_address(t, f.src);
     f.key.dst_ip = port_address(t, f.dst);
     f.key.protocol = kIpProtoUdp;
-    f.key.src_port = static_cast<std::uint16_t>(40000 + 13 * i);
     f.key.dst_port = 9;  // discard
+    for (;; port += 13) {
+      f.key.src_port = static_cast<std::uint16_t>(port);
+      if (load[core_uplink(per_switch, f)] < 2) break;
+    }
+    ++load[core_uplink(per_switch, f)];
+    port += 13;
     out.push_back(f);
   }
   return out;
@@ -149,6 +174,7 @@ std::string names(const Fabric& f, const std::set<std::uint32_t>& links) {
 
 TEST(LabDataPlane, KernelForwardsWhereTheTwinPredictsAndDiagnoseNamesTheCause) {
   if (const std::string why = lab_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  const std::vector<LabFlow> fl = flows(fabric_from("examples/lab/fat-tree-4-per-switch.yaml"));
   for (const bool per_switch : {false, true}) {
     SCOPED_TRACE(per_switch ? "per-switch seeds" : "one seed");
     const Fabric f = fabric_from(per_switch ? "examples/lab/fat-tree-4-per-switch.yaml" : "examples/lab/fat-tree-4.yaml");
@@ -158,12 +184,29 @@ TEST(LabDataPlane, KernelForwardsWhereTheTwinPredictsAndDiagnoseNamesTheCause) {
     ASSERT_TRUE(plan.ok()) << format_diagnostics(plan.errors());
     auto up = lab_up(plan.value());
     ASSERT_TRUE(up.ok()) << format_diagnostics(up.errors());
-    const std::vector<LabFlow> fl = flows(f.topology());
     const Counters c = counters_of(f, plan.value(), send_and_scrape(plan.value(), f, fl));
     const std::set<std::uint32_t> kernel = busy_links(f, c), twin = twin_links(f, fl);
     EXPECT_EQ(kernel, twin) << "kernel: " << names(f, kernel) << "\ntwin: " << names(f, twin);
     if (per_switch) {
-      EXPECT_GT(pod0_core_uplinks(f, kernel), 2u);
+      EXPECT_EQ(pod0_core_uplinks(f, kernel), 4u);
+      // Balanced: each pod-0 uplink's transmit counter near 2 flows' bytes.
+      const double two_flows = 2.0 * kPackets * (kPayload + 28);
+      double sum = 0, sum2 = 0;
+      int n = 0;
+      for (const SeriesRate& s : c.rates.series) {
+        const MappedPort* p = c.map.find(s.instance, s.device);
+        if (!s.transmit || p == nullptr || s.kind != CounterKind::kNetdev) continue;
+        const Topology& t = f.topology();
+        const std::uint32_t l = p->link.value();
+        if (!(p->vertex == t.link_a[l]) || t.tier[t.link_b[l].value()] != 3 || t.group[t.link_a[l].value()] != 0) continue;
+        EXPECT_GT(s.bytes, 0.75 * two_flows) << t.link_name(p->link);
+        EXPECT_LT(s.bytes, 1.25 * two_flows) << t.link_name(p->link);
+        sum += s.bytes;
+        sum2 += s.bytes * s.bytes;
+        ++n;
+      }
+      EXPECT_EQ(n, 4);
+      EXPECT_GE(sum * sum / (n * sum2), 0.95);
     } else {
       EXPECT_EQ(pod0_core_uplinks(f, kernel), 2u);
     }
@@ -175,6 +218,14 @@ TEST(LabDataPlane, KernelForwardsWhereTheTwinPredictsAndDiagnoseNamesTheCause) {
       if (g.imbalanced && g.cause == Cause::kPolarization) polarized = true;
     }
     EXPECT_EQ(polarized, !per_switch);
+    if (per_switch) {
+      for (const GroupDiagnosis& g : d->groups) {
+        const Topology& t = f.topology();
+        if (t.tier[g.sw.value()] == 2 && t.group[g.sw.value()] == 0) {
+          EXPECT_FALSE(g.imbalanced) << t.vertex_name(g.sw);
+        }
+      }
+    }
 
     if (per_switch) continue;
     // Fail the first edge uplink the twin uses for flow 0, send again: the kernel drops the dead

@@ -33,7 +33,7 @@ std::string to_text(const Diagnosis& d, const Topology& t) {
     TextTable members({{"member"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"model flows", Align::kRight},
                        {"state"}});
     for (const MemberStats& m : g.members) {
-      std::string state = !m.counted ? "no counter" : m.idle ? "IDLE" : "busy";
+      std::string state = !m.counted ? "no counter" : m.idle ? "IDLE" : m.degraded ? "DEGRADED" : "busy";
       if (!m.reachable) state += ", unreachable";
       members.add_row({member_cell(t, g, m), m.counted ? gbps(m.bits_per_second) : "-",
                        fmt::format("{:.0f}%", 100.0 * m.utilization),
@@ -112,6 +112,7 @@ std::string to_json(const Diagnosis& d, const Topology& t) {
       jm["bps"] = m.bits_per_second;
       jm["utilization"] = m.utilization;
       jm["idle"] = m.idle;
+      if (m.degraded) jm["degraded"] = true;
       jm["model_flows"] = m.predicted_flows < 0 ? Json() : Json(m.predicted_flows);
       jm["reachable"] = m.reachable;
       members.push_back(jm);

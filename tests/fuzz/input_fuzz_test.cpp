@@ -16,7 +16,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES: 290 in the sanitizer
-// build, 13 kinds = 3,770 cases; fewer in the Release build, which CI runs first).
+// build, 17 kinds = 4,930 cases; fewer in the Release build, which CI runs first).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -252,6 +252,25 @@ std::vector<std::string> snmpwalk_args(const std::string& in, const std::string&
   return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", "p0/pod0/leaf/0=" + d + "leaf0-t0.snmp",
           "p0/pod0/leaf/0=" + in, "--interval", "10", "--map", d + "leaf0-map.csv", "-o", out};
 }
+std::vector<std::string> gnmi_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", in, "--map", d + "leaf0-map.csv", "-o", out};
+}
+std::vector<std::string> ethtool_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", "host0/nic0,l0=" + d + "ethtool-host0-t0.txt",
+          "host0/nic0,l0=" + in, "--interval", "10", "--map", d + "lab-map.csv", "-o", out};
+}
+std::vector<std::string> lldp_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", d + "gnmi-leaf0.json", "--lldp",
+          "p0/pod0/leaf/0=" + in, "-o", out};
+}
+std::vector<std::string> perftest_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", d + "lab-before.prom", d + "lab-after.prom",
+          "--map", d + "lab-map.csv", "--flows", in, "-o", out};
+}
 std::vector<std::string> ss_args(const std::string& in, const std::string& out, const std::string&) {
   return {"traffic", kSource + "/examples/lab-32.yaml", "--ss", in, "-o", out};
 }
@@ -276,6 +295,10 @@ std::vector<InputKind> input_kinds() {
       {"diagnose_flows", {"tests/golden/diagnose/lab-flows.csv"}, ".csv", diagnose_flows_args},
       {"snmpwalk", {"tests/golden/diagnose/leaf0-t1.snmp"}, ".snmp", snmpwalk_args},
       {"ss", {"tests/golden/traffic/host-ss.txt"}, ".txt", ss_args},
+      {"gnmi", {"tests/fuzz/seeds/gnmi-leaf0.json"}, ".json", gnmi_args},
+      {"ethtool", {"tests/fuzz/seeds/ethtool-host0-t1.txt"}, ".txt", ethtool_args},
+      {"lldp", {"tests/fuzz/seeds/lldp-leaf0.json", "tests/fuzz/seeds/lldp-spine0.json"}, ".json", lldp_args},
+      {"perftest", {"tests/fuzz/seeds/perftest-write.txt"}, ".txt", perftest_args},
       {"conntrack", {"tests/golden/traffic/host-conntrack.txt"}, ".txt", conntrack_args},
   };
 }
