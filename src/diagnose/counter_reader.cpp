@@ -1,9 +1,11 @@
 #include "diagnose/counter_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/text_lines.h"
 
@@ -124,8 +126,15 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
   Diagnostics errors;
   // Series identity within this scrape: a hash of it -> the samples that have it (index), so
   // a duplicate is found without keeping a string key per series.
-  std::unordered_multimap<std::uint64_t, std::uint32_t> seen;
-  seen.reserve(text.size() / 64);
+  // Series identity: (hash, sample index) per sample, sorted after the last line so that a
+  // duplicate is found without a hash map (the series are compared where hashes are equal).
+  struct Seen {
+    std::uint64_t hash;
+    std::uint32_t index;
+    std::string_view metric;  // into `text`
+  };
+  std::vector<Seen> hashes;
+  hashes.reserve(text.size() / 64);
   std::string label, value_text;
   LineCursor lines(text);
   std::string_view line;
@@ -237,23 +246,37 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     sample.unit = static_cast<std::uint32_t>(info.unit);
     sample.time_ms = time_ms;
     sample.where = where;
-    const std::uint64_t h = series_hash(metric, sample.instance, sample.device);
-    int first_line = 0;
-    for (auto [it, last] = seen.equal_range(h); it != last; ++it) {
-      const CounterSample& other = scrape.samples[it->second];
-      if (other.instance == sample.instance && other.device == sample.device && other.transmit == sample.transmit &&
-          other.kind == sample.kind && other.width == sample.width && other.unit == sample.unit) {
-        first_line = other.where.line;
+    hashes.push_back(Seen{series_hash(metric, sample.instance, sample.device), static_cast<std::uint32_t>(scrape.samples.size()), metric});
+    scrape.samples.push_back(std::move(sample));
+  }
+  std::sort(hashes.begin(), hashes.end(),
+            [](const Seen& a, const Seen& b) { return a.hash != b.hash ? a.hash < b.hash : a.index < b.index; });
+  auto same = [](const CounterSample& a, const CounterSample& b) {
+    return a.instance == b.instance && a.device == b.device && a.transmit == b.transmit && a.kind == b.kind &&
+           a.width == b.width && a.unit == b.unit;
+  };
+  bool duplicates = false;
+  for (std::size_t i = 0; i < hashes.size();) {
+    std::size_t j = i + 1;
+    while (j < hashes.size() && hashes[j].hash == hashes[i].hash) ++j;
+    // Within a run of equal hashes (in file order): each sample against the earlier ones.
+    for (std::size_t b = i + 1; b < j; ++b) {
+      const CounterSample& later = scrape.samples[hashes[b].index];
+      for (std::size_t a = i; a < b; ++a) {
+        const CounterSample& first = scrape.samples[hashes[a].index];
+        if (!same(first, later)) continue;
+        errors.push_back(Diagnostic{later.where, std::string(hashes[b].metric),
+                                    "duplicate series instance=\"" + later.instance + "\" device=\"" + later.device +
+                                        "\" (first at line " + std::to_string(first.where.line) + ")"});
+        duplicates = true;
+        break;
       }
     }
-    if (first_line > 0) {
-      errors.push_back(Diagnostic{where, std::string(metric),
-                                  "duplicate series instance=\"" + sample.instance + "\" device=\"" + sample.device +
-                                      "\" (first at line " + std::to_string(first_line) + ")"});
-      continue;
-    }
-    seen.emplace(h, static_cast<std::uint32_t>(scrape.samples.size()));
-    scrape.samples.push_back(std::move(sample));
+    i = j;
+  }
+  if (duplicates) {
+    std::stable_sort(errors.begin(), errors.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.where.line < b.where.line; });
   }
   if (!errors.empty()) return errors;
   return scrape;
