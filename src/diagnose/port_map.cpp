@@ -1,6 +1,7 @@
 #include "diagnose/port_map.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <vector>
 
@@ -22,13 +23,24 @@ struct Cell {
   int column = 1;
 };
 
-std::vector<Cell> split(std::string_view line) {
-  std::vector<Cell> cells;
+// Up to kMaxCells cells of a line (no allocation: one line per interface of a fabric); `count` is
+// the number of fields, which may exceed the cells kept.
+constexpr std::size_t kMaxCells = 6;
+struct Cells {
+  std::array<Cell, kMaxCells> cell;
+  std::size_t count = 0;
+  [[nodiscard]] std::size_t size() const { return count; }
+  const Cell& operator[](std::size_t i) const { return cell[i]; }
+};
+
+Cells split(std::string_view line) {
+  Cells cells;
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = line.find(',', start);
     const std::string_view raw = line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    cells.push_back(Cell{trim(raw), static_cast<int>(start) + 1});
+    if (cells.count < kMaxCells) cells.cell[cells.count] = Cell{trim(raw), static_cast<int>(start) + 1};
+    ++cells.count;
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -59,8 +71,10 @@ Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file
     const int line_no = lines.number();
     const std::string_view t = trim(line);
     if (t.empty() || t.front() == '#' || t.starts_with("instance")) continue;
-    const std::vector<Cell> cells = split(line);
-    auto where = [&](std::size_t i) { return SourceLocation{file, line_no, i < cells.size() ? cells[i].column : 1}; };
+    const Cells cells = split(line);
+    auto where = [&](std::size_t i) {
+      return SourceLocation{file, line_no, i < std::min(cells.size(), kMaxCells) ? cells[i].column : 1};
+    };
     if (cells.size() < 4 || cells.size() > 5) {
       errors.push_back(Diagnostic{where(0), "map", "expected instance,device,vertex,peer[,cable], got " +
                                                        std::to_string(cells.size()) + " fields"});
