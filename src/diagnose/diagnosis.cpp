@@ -404,7 +404,22 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
               }
             }
           }
-          if (n_shared == 0) {
+          // A degraded member: its flows against the others'.
+          double on_degraded = 0, elsewhere = 0;
+          int n_degraded = 0, n_elsewhere = 0;
+          for (const std::size_t i : through) {
+            for (const auto& [group, member] : oracle.decisions[i]) {
+              if (group != g) continue;
+              (gd.members[member].degraded ? on_degraded : elsewhere) += counters.flows[i].bits_per_second;
+              ++(gd.members[member].degraded ? n_degraded : n_elsewhere);
+            }
+          }
+          if (n_degraded > 0 && n_elsewhere > 0) {
+            const double slow = on_degraded / n_degraded, fast = elsewhere / n_elsewhere;
+            w.state = slow < 0.8 * fast ? WitnessState::kAgrees : WitnessState::kDisagrees;
+            w.evidence = fmt::format("flows on the degraded member achieved {} on average, the others {}", gbps_text(slow),
+                                     gbps_text(fast));
+          } else if (n_shared == 0) {
             w.state = WitnessState::kDisagrees;
             w.evidence = "no two known flows share a member in the model";
           } else {
@@ -557,7 +572,11 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
       } else if (max_util < options.alarm_threshold) {
         gd.green.push_back(fmt::format("no member crossed the {} alarm (busiest {})", percent(options.alarm_threshold), percent(max_util)));
       }
-      gd.green.push_back("no alarm watches for a member at zero: " + idle_names);
+      if (!idle_names.empty()) gd.green.push_back("no alarm watches for a member at zero: " + idle_names);
+      if (!degraded_names.empty()) {
+        gd.green.push_back("no alarm compares a member's rate per flow with its twins': " + degraded_names +
+                           " is up and busy, only slower");
+      }
       if (host_seen && host_count > 0 && host_util / host_count < options.alarm_threshold) {
         gd.green.push_back(fmt::format("the hosts below {} average {} NIC utilization", sw_name, percent(host_util / host_count)));
       }

@@ -238,6 +238,8 @@ TEST(Diagnose, AMemberAtHalfItsRatePerFlowIsDegradedNotFailed) {
   EXPECT_NEAR(g->jain, 19600.0 / 20800.0, 1e-9);
   EXPECT_NE(g->explanation.find("p0/leaf/0 -- p0/spine/3"), std::string::npos) << g->explanation;
   EXPECT_NE(g->fix.find("negotiated speed"), std::string::npos) << g->fix;
+  EXPECT_EQ(g->witnesses[2].state, WitnessState::kAgrees);     // the model loads every member 1/1/1/1
+  EXPECT_EQ(g->witnesses[3].state, WitnessState::kDisagrees);  // the flows CSV says all reached 40 Gb/s
 }
 
 TEST(Diagnose, TheSameMemberAtZeroIsFailedAndAtThreeQuartersIsNoCase) {
