@@ -137,6 +137,8 @@ EcmpClosedForms first_tier_closed_forms(const PathWalker& walker, const std::vec
   bool distinct_nics = true;
   for (const FlowPath& p : paths) {
     const PathHop* h = first_tier_decision(f, p);
+    c.unreachable += p.reached ? 0 : 1;
+    c.without_leaf_choice += p.reached && h == nullptr ? 1 : 0;
     if (h == nullptr || !p.reached) {
       every_flow_decides = false;
       continue;
@@ -146,6 +148,8 @@ EcmpClosedForms first_tier_closed_forms(const PathWalker& walker, const std::vec
     distinct_nics &= destinations.insert(p.hops.back().link.value()).second;
     for (const PathHop& x : p.hops) capacities.insert(t.capacity[x.link.value()].value());
   }
+  c.shared_nics = !distinct_nics;
+  c.mixed_capacities = capacities.size() > 1;
   if (flows_in.empty()) return c;
   double log_no_collision = 0.0;
   std::uint32_t largest_k = 0;

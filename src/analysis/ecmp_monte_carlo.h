@@ -44,6 +44,11 @@ struct EcmpClosedForms {
   double expected_idle = 0.0;
   bool slowest_applicable = false;
   double expected_slowest = 0.0;  // bits per second
+  // Why the slowest-flow form does not apply (any may hold):
+  std::uint32_t unreachable = 0;          // flows without a path
+  std::uint32_t without_leaf_choice = 0;  // flows that arrive without a hashed choice at a source leaf
+  bool shared_nics = false;               // two flows leave or enter over one NIC link
+  bool mixed_capacities = false;          // the flows cross links of more than one capacity
 };
 
 // The closed forms for the first-tier groups of walked paths.

@@ -21,6 +21,19 @@ const PathHop* previous_decision(const ForwardingState& f, const FlowPath& p, st
   return nullptr;
 }
 
+// A switch with up links, every one of them failed: nothing it holds can climb.
+bool all_uplinks_down(const ForwardingState& f, VertexId sw) {
+  const Topology& t = f.topology();
+  if (t.kind[sw.value()] != VertexKind::kSwitch) return false;
+  std::uint32_t up = 0, up_failed = 0;
+  for (const Adjacency& a : t.neighbors(sw)) {
+    if (t.tier[a.neighbor.value()] <= t.tier[sw.value()]) continue;
+    ++up;
+    up_failed += f.failed(a.link) ? 1 : 0;
+  }
+  return up > 0 && up == up_failed;
+}
+
 }  // namespace
 
 std::string_view collision_cause_name(CollisionCause c) {
@@ -65,6 +78,7 @@ std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const
                                        const std::vector<FlowPath>& paths, const DecisionCoupling& coupling) {
   const ForwardingState& f = walker.forwarding();
   const FieldMask fields = walker.hashes().config().effective_fields();
+  const bool source_port_hashed = (fields & kFieldSrcPort) != 0;
   std::map<std::uint32_t, std::vector<Choice>> by_link;
   std::map<std::uint32_t, std::set<std::uint32_t>> flows_in_group;
   for (std::uint32_t i = 0; i < paths.size(); ++i) {
@@ -95,9 +109,16 @@ std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const
           c.cause = CollisionCause::kMissingEntropy;
           c.witness_a = choices[a].flow;
           c.witness_b = choices[b].flow;
+          c.identical_inputs = true;
           found = true;
         }
       }
+    }
+    if (!found && !source_port_hashed) {
+      c.cause = CollisionCause::kMissingEntropy;
+      c.witness_a = c.flows[0];
+      c.witness_b = c.flows[1];
+      found = true;
     }
     std::vector<std::uint32_t> forced;
     for (const Choice& x : choices) {
@@ -118,6 +139,28 @@ std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const
   return out;
 }
 
+NoPath explain_no_path(const ForwardingState& f, const RouteRequest& request, const FlowPath& path,
+                       std::uint32_t flow) {
+  const Topology& t = f.topology();
+  NoPath out;
+  out.flow = flow;
+  out.stopped_at = path.hops.empty() ? request.src : t.other_end(path.hops.back().link, path.hops.back().from);
+  out.culprit = out.stopped_at;
+  if (t.plane[request.src.value()] != t.plane[request.dst.value()]) {
+    out.reason = NoPathReason::kOtherPlane;
+  } else if (f.failed(LinkId(request.src.value()))) {
+    out.reason = NoPathReason::kSourceNicDown;
+  } else if (f.failed(LinkId(request.dst.value()))) {
+    out.reason = NoPathReason::kDestinationNicDown;
+  } else if (all_uplinks_down(f, out.stopped_at)) {
+    out.reason = NoPathReason::kAllUplinksDown;
+  } else if (const VertexId leaf = f.leaf_of(request.dst); leaf != out.stopped_at && all_uplinks_down(f, leaf)) {
+    out.reason = NoPathReason::kAllUplinksDown;
+    out.culprit = leaf;
+  }
+  return out;
+}
+
 HashScenario analyze_hash_scenario(const PathWalker& walker, std::span<const RouteRequest> requests,
                                    const DecisionCoupling& coupling) {
   HashScenario s;
@@ -128,6 +171,9 @@ HashScenario analyze_hash_scenario(const PathWalker& walker, std::span<const Rou
   s.routes = routes_of_paths(s.paths, walker.forwarding());
   s.loads = summarize_loads(s.routes, walker.forwarding());
   s.collisions = find_collisions(walker, requests, s.paths, coupling);
+  for (std::uint32_t i = 0; i < requests.size(); ++i) {
+    if (!s.paths[i].reached) s.unreachable.push_back(explain_no_path(walker.forwarding(), requests[i], s.paths[i], i));
+  }
   std::vector<std::set<std::uint32_t>> used(coupling.stages().size());
   for (const FlowPath& p : s.paths) {
     for (const PathHop& h : p.hops) {

@@ -5,7 +5,11 @@
 // n >= 2 members. Its cause, in this order:
 //   missing entropy  two of the flows present identical hash inputs at that switch: the fields
 //                    that tell them apart are not hashed (or they are the same 5-tuple), so they
-//                    take the same member at every switch whatever the seed.
+//                    take the same member at every switch whatever the seed; or the hash does not
+//                    read the source port, the one field that varies from connection to
+//                    connection (RoCE's entropy): the placement is then a fixed function of the
+//                    endpoints' addresses, and the collision recurs for every source port, in
+//                    every trial.
 //   polarization     at least two of the flows arrived after an earlier hashed decision that
 //                    fully determines this one (analysis/decision_coupling.h): given how they came,
 //                    the switch could not spread them. Typically the same function and seed on
@@ -43,9 +47,28 @@ struct Collision {
   std::vector<std::uint32_t> flows;   // ascending
   std::uint32_t flows_in_group = 0;   // flows that entered that group
   CollisionCause cause = CollisionCause::kBadLuck;
-  // missing entropy: the first pair with identical hash inputs; polarization: two forced flows.
+  // missing entropy: the first pair with identical hash inputs (else the first two flows);
+  // polarization: two forced flows.
   std::uint32_t witness_a = 0;
   std::uint32_t witness_b = 0;
+  bool identical_inputs = false;  // missing entropy: the witnesses' hashed fields are equal
+};
+
+// Why a flow has no path: where its walk stopped and what is missing there.
+enum class NoPathReason : std::uint8_t {
+  kSourceNicDown,       // the source port's NIC link is failed
+  kDestinationNicDown,  // the destination port's NIC link is failed
+  kOtherPlane,          // source and destination are on different planes
+  kAllUplinksDown,      // every up link of `culprit` is failed: the switch it stopped at, or the
+                        // destination's leaf, which then cannot be reached from above
+  kNoRoute,             // the switch it stopped at has no route toward the destination leaf
+};
+
+struct NoPath {
+  std::uint32_t flow = 0;
+  VertexId stopped_at;  // the vertex the walk ended at (the source port when it never left)
+  NoPathReason reason = NoPathReason::kNoRoute;
+  VertexId culprit;     // kAllUplinksDown: the switch cut off; else stopped_at
 };
 
 struct HashScenario {
@@ -53,6 +76,7 @@ struct HashScenario {
   FlowRoutes routes;
   LoadSummary loads;
   std::vector<Collision> collisions;  // by directed link
+  std::vector<NoPath> unreachable;    // by flow
   std::vector<std::uint32_t> stage_links_used;  // per DecisionCoupling stage: links chosen here
 };
 
@@ -64,6 +88,10 @@ void routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& 
 // Walks every request, sums the loads and explains the collisions.
 HashScenario analyze_hash_scenario(const PathWalker& walker, std::span<const RouteRequest> requests,
                                    const DecisionCoupling& coupling);
+
+// Why flow i of walked paths did not arrive. PRECONDITION: !paths[i].reached.
+NoPath explain_no_path(const ForwardingState& forwarding, const RouteRequest& request, const FlowPath& path,
+                       std::uint32_t flow);
 
 // Collisions of walked paths with their causes (the part of analyze_hash_scenario that Monte Carlo
 // trials repeat).

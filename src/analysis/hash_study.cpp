@@ -1,6 +1,7 @@
 #include "analysis/hash_study.h"
 
 #include <algorithm>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -37,7 +38,67 @@ Result<std::vector<LinkId>> failed_links(const NameDirectory& names, const HashS
 struct GeneratedFlows {
   std::vector<Flow> flows;
   std::string source;
+  std::vector<std::string> notes;
 };
+
+// "NICs carry 2 each", "NICs carry 2 or 3 each".
+std::string per_nic(std::size_t flows, std::size_t nics) {
+  const std::size_t low = flows / nics, high = (flows + nics - 1) / nics;
+  return low == high ? fmt::format("NICs carry {} each", low) : fmt::format("NICs carry {} or {} each", low, high);
+}
+
+// What the generated elephants could not avoid: shared NICs, flows to their own host.
+std::vector<std::string> elephant_notes(const Topology& t, const std::vector<Flow>& flows, bool default_sources,
+                                        bool default_destinations) {
+  std::vector<std::string> notes;
+  std::set<VertexId> sources, destinations;
+  std::size_t own_host = 0;
+  for (const Flow& f : flows) {
+    sources.insert(f.src);
+    destinations.insert(f.dst);
+    own_host += t.group[f.src.value()] == t.group[f.dst.value()] ? 1 : 0;
+  }
+  auto leaf = [&](VertexId port) { return t.vertex_name(t.other_end(LinkId(port.value()), port)); };
+  if (sources.size() < flows.size()) {
+    notes.push_back(default_sources ? fmt::format("{} elephants but only {} NICs under {}: {}", flows.size(), sources.size(),
+                                                  leaf(flows.front().src), per_nic(flows.size(), sources.size()))
+                                    : fmt::format("{} elephants from {} source NICs (--from): {}", flows.size(),
+                                                  sources.size(), per_nic(flows.size(), sources.size())));
+  }
+  if (destinations.size() < flows.size()) {
+    notes.push_back(default_destinations
+                        ? fmt::format("{} elephants but only {} NICs under {}: destination {}", flows.size(),
+                                      destinations.size(), leaf(flows.front().dst), per_nic(flows.size(), destinations.size()))
+                        : fmt::format("{} elephants to {} destination NICs (--to): {}", flows.size(), destinations.size(),
+                                      per_nic(flows.size(), destinations.size())));
+  }
+  if (own_host > 0) {
+    notes.push_back(fmt::format("{} of {} elephants go to another NIC of their own host{}", own_host, flows.size(),
+                                default_destinations ? fmt::format(" ({} has no NIC of another host for them)",
+                                                                   leaf(flows.front().dst))
+                                                     : std::string()));
+  }
+  return notes;
+}
+
+// hash: linux with seed 0 (see hash_study.h).
+std::optional<std::string> linux_seed_note(const Topology& t, const SwitchHashes& hashes) {
+  if (!hashes.config().linux_kernel) return std::nullopt;
+  std::size_t zero = 0, switches = 0;
+  for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
+    if (t.kind[v] != VertexKind::kSwitch || t.network[v] != Network::kBackend) continue;
+    ++switches;
+    zero += hashes.seed(VertexId(v)) == 0 ? 1 : 0;
+  }
+  if (zero == 0) return std::nullopt;
+  return fmt::format(
+      "hash: linux with seed 0 on {} of {} switches: with net.ipv4.fib_multipath_hash_seed = 0 the kernel hashes "
+      "with one random key per host, drawn at boot and the same in every network namespace of that host, so routers "
+      "emulated as namespaces of one host all hash alike and every tier repeats the previous tier's choice "
+      "(polarization); this model uses key 0 for them. Set routing.ecmp.seed (the sysctl) to a non-zero value, with "
+      "seed_mode per-switch for independent routers",
+      zero, switches);
+}
 
 Result<GeneratedFlows> make_flows(const Fabric& fabric, const HashStudyOptions& o) {
   const Topology& t = fabric.topology();
@@ -45,7 +106,7 @@ Result<GeneratedFlows> make_flows(const Fabric& fabric, const HashStudyOptions& 
     auto flows = parse_flow_file(o.flows_file, *o.flows_text, t);
     if (!flows) return flows.errors();
     return GeneratedFlows{std::move(flows).value(),
-                          fmt::format("{} (explicit; Monte Carlo trials redraw the source ports)", o.flows_file)};
+                          fmt::format("{} (explicit; Monte Carlo trials redraw the source ports)", o.flows_file), {}};
   }
   const int qps = o.qps > 0 ? o.qps : fabric.ecmp().qps_per_connection;
   if (o.ring) {
@@ -53,7 +114,8 @@ Result<GeneratedFlows> make_flows(const Fabric& fabric, const HashStudyOptions& 
     return GeneratedFlows{
         ring_flows(t, RingOptions{o.channels, qps, o.size}, o.seed),
         fmt::format("ring collective per rail and plane, {} channel(s) x {} QP(s) per connection (generated, seed {})",
-                    o.channels, qps, o.seed)};
+                    o.channels, qps, o.seed),
+        {}};
   }
   ElephantOptions e;
   e.count = o.elephants;
@@ -80,8 +142,11 @@ Result<GeneratedFlows> make_flows(const Fabric& fabric, const HashStudyOptions& 
                                     t.vertex_name(f.src), t.vertex_name(f.dst))};
     }
   }
-  return GeneratedFlows{std::move(flows), fmt::format("{} elephant flow{} (generated: RoCE source ports from seed {})",
-                                                      o.elephants, o.elephants == 1 ? "" : "s", o.seed)};
+  std::vector<std::string> notes = elephant_notes(t, flows, o.from.empty(), o.to.empty());
+  return GeneratedFlows{std::move(flows),
+                        fmt::format("{} elephant flow{} (generated: RoCE source ports from seed {})", o.elephants,
+                                    o.elephants == 1 ? "" : "s", o.seed),
+                        std::move(notes)};
 }
 
 }  // namespace
@@ -108,6 +173,8 @@ Result<HashStudy> study_hash(const Fabric& fabric, const HashStudyOptions& o) {
   s.spec_file = fabric.spec().file;
   s.flows = std::move(generated.value().flows);
   s.flow_source = std::move(generated.value().source);
+  s.notes = std::move(generated.value().notes);
+  if (auto note = linux_seed_note(fabric.topology(), fabric.hashes())) s.warnings.push_back(std::move(*note));
   s.failed = std::move(failed).value();
   s.fib_switches = std::move(fib);
   s.seed = o.seed;

@@ -12,6 +12,12 @@
 // times (16 samples per member of the widest group at the least, DecisionCoupling::kMinSamples),
 // capped so that all flows together make at most 2^20 walks, and never fewer than 32.
 //
+// Notes and warnings (HashStudy::notes, ::warnings), said before any number. Notes: generated elephants that share a NIC (more
+// flows than the first leaf has ports, or than the destination leaf has NICs on other hosts) or go
+// to their own host, with the counts. Warnings: `hash: linux` with seed 0 on some switch (the kernel's
+// net.ipv4.fib_multipath_hash_seed = 0 means one random key per host, drawn at boot and shared by
+// every network namespace of that host, so routers emulated on one host all hash alike).
+//
 // Names (ports, links, switches) are resolved through the fabric's name directory
 // (fabric/name_directory.h); a name that does not resolve is a diagnostic at `where` with the
 // option that carried it as the field ("--fail", "--fib", "--from", "--to").
@@ -69,6 +75,8 @@ class HashStudy {
   std::string spec_file;
   std::vector<Flow> flows;
   std::string flow_source;  // "2 elephant flows (generated: ...)", "flows.csv (explicit; ...)"
+  std::vector<std::string> notes;     // see above
+  std::vector<std::string> warnings;  // see above
   std::vector<LinkId> failed;  // ascending, distinct
   std::vector<VertexId> fib_switches;
   std::uint64_t seed = 0;

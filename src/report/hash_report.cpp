@@ -80,6 +80,8 @@ class HashReport {
     if (!c.linux_kernel) seeds += fmt::format(", seed input {}", seed_input_name(c.seed_input));
     line(fmt::format("hash: {} over {}; {}; {}", c.function_name(), field_list(c.effective_fields()), seeds, selection));
     line(fmt::format("flows: {}", in_.flow_source));
+    for (const std::string& note : in_.notes) line("note: " + note);
+    for (const std::string& warning : in_.warnings) line("warning: " + warning);
     // Failed cables grouped by name (parallel cables share one).
     std::map<std::string, std::vector<std::uint32_t>> failed;
     for (LinkId l : in_.failed) failed[t_.link_name(l)].push_back(l.value());
@@ -208,6 +210,12 @@ class HashReport {
       if (s.loads.load[d] > 0 && switch_link) busy.emplace_back(-s.loads.load[d], d);
     }
     std::sort(busy.begin(), busy.end());
+    if (!s.unreachable.empty()) {
+      line(fmt::format("{} of {} flows have no path:", s.unreachable.size(), s.paths.size()));
+      no_paths();
+      line();
+    }
+    if (busy.empty() && s.unreachable.size() == s.paths.size()) return;
     if (busy.empty()) {
       line("No flow crosses a switch-to-switch link: every flow stays on its leaf, so no ECMP decision is made");
       line("(a rail-optimized fabric keeps same-rail traffic of a scalable unit on one leaf).");
@@ -239,6 +247,32 @@ class HashReport {
     line();
   }
 
+  std::string no_path_text(const NoPath& x) const {
+    const Flow& fl = in_.flows[x.flow];
+    switch (x.reason) {
+      case NoPathReason::kAllUplinksDown: return fmt::format("no path: all uplinks of {} are down", vertex(x.culprit));
+      case NoPathReason::kSourceNicDown: return fmt::format("no path: the NIC link of {} is down", vertex(fl.src));
+      case NoPathReason::kDestinationNicDown: return fmt::format("no path: the NIC link of {} is down", vertex(fl.dst));
+      case NoPathReason::kOtherPlane:
+        return fmt::format("no path: {} and {} are on different planes", vertex(fl.src), vertex(fl.dst));
+      case NoPathReason::kNoRoute: break;
+    }
+    return fmt::format("no path: {} has no route toward {}", vertex(x.stopped_at), vertex(f_.leaf_of(fl.dst)));
+  }
+
+  // Flows without a path, those with the same reason on one line.
+  void no_paths() {
+    std::map<std::string, std::vector<std::uint32_t>> by_reason;
+    for (const NoPath& x : in_.scenario.unreachable) by_reason[no_path_text(x)].push_back(x.flow);
+    for (const auto& [reason, flows] : by_reason) {
+      std::vector<std::uint32_t> listed(flows.begin(), flows.begin() + static_cast<std::ptrdiff_t>(
+                                                                          std::min(flows.size(), max_listed_)));
+      line(fmt::format("  flow{} {}{}: {}", flows.size() == 1 ? "" : "s", fmt::join(listed, ", "),
+                       flows.size() > listed.size() ? fmt::format(" (and {} more)", flows.size() - listed.size()) : "",
+                       reason));
+    }
+  }
+
   std::string fields_that_differ(const FlowKey& a, const FlowKey& b) const {
     std::vector<std::string_view> names;
     if (a.src_ip != b.src_ip) names.push_back(flow_field_name(kFieldSrcIp));
@@ -254,6 +288,12 @@ class HashReport {
     const std::uint32_t n = f_.size(c.group);
     switch (c.cause) {
       case CollisionCause::kMissingEntropy:
+        if (!c.identical_inputs) {
+          return fmt::format(
+              "missing entropy: the hash reads {}, not the source port (a RoCE flow's entropy), so flows {} and {} "
+              "land here for any source ports: their addresses alone decide, and this collision recurs in every trial",
+              field_list(cfg.effective_fields()), c.witness_a, c.witness_b);
+        }
         return fmt::format(
             "missing entropy: flows {} and {} present identical hash inputs (hashed: {}; they differ in {}), so "
             "they share every hop whatever the seeds",
@@ -296,60 +336,92 @@ class HashReport {
     line();
   }
 
+  // Why consecutive deciders agree: the same hash, or an affine one.
+  std::string coupling_cause(const DecisionStage& s) const {
+    const EcmpConfig& c = in_.hashes().config();
+    return s.same_hash_as_previous ? fmt::format(" (same function {} and seed at both)", c.function_name())
+           : affine(c)             ? fmt::format(" ({} is affine: per-switch seeds only XOR a constant)", c.function_name())
+                                   : std::string();
+  }
+
+  std::string reach(const DecisionStage& s) const {
+    return fmt::format("only {} of {} tier-{} {} links can carry these flows' traffic", s.links_reachable,
+                       s.links_available, s.tier, s.up ? "up" : "down");
+  }
+
   // "only 2 of 4 tier-2 up links can carry these flows' traffic; the tier-2 choice is fully
   // determined by the tier-1 choice (same function crc32 and seed at both)".
   std::string finding(const DecisionStage& s, const DecisionStage& previous) const {
-    const EcmpConfig& c = in_.hashes().config();
     const std::string dir = s.up ? "up" : "down";
-    const std::string reach =
+    const std::string reachable =
         s.links_reachable < s.links_available
-            ? fmt::format("only {} of {} tier-{} {} links can carry these flows' traffic", s.links_reachable,
-                          s.links_available, s.tier, dir)
+            ? reach(s)
             : fmt::format("all {} tier-{} {} links are reachable, but flows that share a tier-{} link share the tier-{} "
                           "link too",
                           s.links_available, s.tier, dir, previous.tier, s.tier);
-    const std::string why =
-        s.same_hash_as_previous ? fmt::format(" (same function {} and seed at both)", c.function_name())
-        : affine(c)             ? fmt::format(" ({} is affine: per-switch seeds only XOR a constant)", c.function_name())
-                                : std::string();
-    return fmt::format("{}; the tier-{} choice is fully determined by the tier-{} choice{}", reach, s.tier, previous.tier,
-                       why);
+    return fmt::format("{}; the tier-{} choice is fully determined by the tier-{} choice{}", reachable, s.tier,
+                       previous.tier, coupling_cause(s));
+  }
+
+  // "partial coupling: the tier-2 up choice shares 1.00 of its 2.00 bits with the tier-1 choice
+  // (mutual information); only 8 of 16 tier-2 up links can carry these flows' traffic".
+  std::string partial_finding(const DecisionStage& s, const DecisionStage& previous) const {
+    std::string text = fmt::format(
+        "partial coupling: the tier-{} {} choice shares {:.2f} of its {:.2f} bits with the tier-{} choice (mutual "
+        "information of consecutive choices; 0 when independent)",
+        s.tier, s.up ? "up" : "down", s.mutual_information_bits, s.entropy_bits, previous.tier);
+    if (s.links_reachable < s.links_available) text += "; " + reach(s);
+    return text + coupling_cause(s);
+  }
+
+  static std::string verdict(const DecisionStage& s, const EcmpConfig& c) {
+    switch (s.coupling) {
+      case Coupling::kFirst: return "first decision of the path";
+      case Coupling::kNoEntropy: return "no entropy: every trial identical (source port not hashed)";
+      case Coupling::kIndependent: return "independent of the previous decision";
+      case Coupling::kPartial: return "partial coupling: the previous decision fixes part of this one";
+      case Coupling::kDetermined: break;
+    }
+    return std::string("fully determined by the previous decision") +
+           (s.same_hash_as_previous ? " (same function and seed)" : affine(c) ? " (affine hash)" : "");
   }
 
   void evidence() {
     const auto& stages = in_.coupling().stages();
     if (stages.empty()) return;
+    const EcmpConfig& cfg = in_.hashes().config();
     const bool mc = in_.monte_carlo.has_value();
     TextTable table({}, fmt::format("Per-tier evidence (links of the groups entered; reachable = used with any of {} "
-                                    "source ports per flow)",
+                                    "source ports per flow; dependence = mutual information with the previous choice)",
                                     in_.coupling_samples));
     table.add_column("stage");
     table.add_column("links", Align::kRight);
     table.add_column("used now", Align::kRight);
     if (mc) table.add_column("used in trials", Align::kRight);
     table.add_column("reachable", Align::kRight);
+    table.add_column("dependence", Align::kRight);
     table.add_column("decision", Align::kLeft, 60);
     std::vector<std::string> findings;
     for (std::size_t i = 0; i < stages.size(); ++i) {
       const DecisionStage& s = stages[i];
-      std::string verdict = "first decision of the path";
-      if (s.follows_decision) {
-        verdict = s.determined ? "fully determined by the previous decision" : "independent of the previous decision";
-        if (s.determined && s.same_hash_as_previous) verdict += " (same function and seed)";
-        if (s.determined && !s.same_hash_as_previous && affine(in_.hashes().config())) verdict += " (affine hash)";
-      }
       std::vector<std::string> row = {stage_name(s), std::to_string(s.links_available),
                                       std::to_string(in_.scenario.stage_links_used.at(i))};
       if (mc) row.push_back(std::to_string(in_.monte_carlo->stage_links_used.at(i)));
       row.push_back(std::to_string(s.links_reachable));
-      row.push_back(verdict);
+      const bool measured = s.coupling != Coupling::kFirst && s.coupling != Coupling::kNoEntropy;
+      row.push_back(measured ? fmt::format("{:.2f} of {:.2f} bits", s.mutual_information_bits, s.entropy_bits) : "-");
+      row.push_back(verdict(s, cfg));
       table.add_row(row);
-      if (s.determined && i > 0) findings.push_back(finding(s, stages[i - 1]));
+      if (i == 0) continue;
+      if (s.coupling == Coupling::kDetermined) findings.push_back(finding(s, stages[i - 1]));
+      if (s.coupling == Coupling::kPartial) findings.push_back(partial_finding(s, stages[i - 1]));
     }
     out_ += table.render();
-    if (!(in_.hashes().config().effective_fields() & kFieldSrcPort)) {
-      findings.push_back(fmt::format("the hash reads {}: the source port, a RoCE flow's only entropy, is not hashed",
-                                     field_list(in_.hashes().config().effective_fields())));
+    if (!(cfg.effective_fields() & kFieldSrcPort)) {
+      findings.push_back(fmt::format("no entropy: the hash reads {}; the source port, a RoCE flow's only entropy, is not "
+                                     "hashed, so every flow takes the same path for any source port and every trial is "
+                                     "identical",
+                                     field_list(cfg.effective_fields())));
     }
     for (const auto& finding : findings) line("  " + finding);
     line();
@@ -384,9 +456,18 @@ class HashReport {
       shape.push_back(groups == 1 ? fmt::format("{} flows on {}", kn.first, kn.second)
                                   : fmt::format("{} groups of {} flows on {}", groups, kn.first, kn.second));
     }
+    const std::string none = c.unreachable > 0 ? fmt::format("none ({} of {} flows have no path)", c.unreachable,
+                                                             in_.flows.size())
+                                               : std::string("none (no flow leaves its leaf)");
     line(fmt::format("first-tier uplinks = the source leaves' up groups: {}",
-                     shape.empty() ? std::string("none (no flow leaves its leaf)") : fmt::format("{}", fmt::join(shape, "; "))));
-    const bool closed = !c.groups.empty();
+                     shape.empty() ? none : fmt::format("{}", fmt::join(shape, "; "))));
+    const bool entropy = (in_.hashes().config().effective_fields() & kFieldSrcPort) != 0;
+    if (!entropy) {
+      line(fmt::format("no entropy: every trial identical: the hash reads {}, not the source port each trial redraws, so "
+                       "the trials repeat one placement and the closed forms (independent uniform hashing) do not apply",
+                       field_list(in_.hashes().config().effective_fields())));
+    }
+    const bool closed = !c.groups.empty() && entropy;
     TextTable table({{"quantity"}, {"simulated", Align::kRight}, {"closed form", Align::kRight}, {"formula"}});
     const double se_first = std::sqrt(r.p_first_collision * (1 - r.p_first_collision) / r.trials);
     const double se_any = std::sqrt(r.p_any_collision * (1 - r.p_any_collision) / r.trials);
@@ -400,13 +481,13 @@ class HashReport {
       const double cf = m < c.busiest_pmf.size() ? c.busiest_pmf[m] : 0.0;
       if (sim == 0.0 && cf < 5e-5) continue;
       table.add_row({fmt::format("busiest first-tier uplink = {} flow{}", m, m == 1 ? "" : "s"), percent(sim),
-                     c.busiest_known ? percent(cf) : "-", "exact max-load distribution"});
+                     closed && c.busiest_known ? percent(cf) : "-", "exact max-load distribution"});
     }
     table.add_row({"E[idle first-tier uplinks]", fmt::format("{:.3f} ± {:.3f}", r.mean_idle, r.se_idle),
                    closed ? fmt::format("{:.3f}", c.expected_idle) : "-", "sum n (1 - 1/n)^k"});
     table.add_row({"E[slowest flow]", fmt::format("{} ± {:.1f}", gbps_text(r.mean_slowest), r.se_slowest / 1e9),
-                   c.slowest_applicable ? gbps_text(c.expected_slowest) : "-",
-                   c.slowest_applicable ? "C sum P(busiest = m) / m" : "n/a: flows share NICs or links beyond the uplinks"});
+                   closed && c.slowest_applicable ? gbps_text(c.expected_slowest) : "-",
+                   closed && c.slowest_applicable ? "C sum P(busiest = m) / m" : slowest_not_applicable(c, entropy)});
     out_ += table.render();
     const std::uint32_t collided = static_cast<std::uint32_t>(std::lround(r.p_first_collision * r.trials));
     if (closed) {
@@ -422,6 +503,19 @@ class HashReport {
                      cause(CollisionCause::kBadLuck), cause(CollisionCause::kPolarization),
                      cause(CollisionCause::kMissingEntropy)));
     line();
+  }
+
+  // Why the slowest-flow closed form is not given, most basic reason first.
+  static std::string slowest_not_applicable(const EcmpClosedForms& c, bool entropy) {
+    if (!entropy) return "n/a: no entropy, every trial identical";
+    if (c.unreachable > 0) return fmt::format("n/a: {} flow{} without a path", c.unreachable, c.unreachable == 1 ? "" : "s");
+    if (c.shared_nics) return "n/a: flows share NICs";
+    if (c.without_leaf_choice > 0) {
+      return fmt::format("n/a: {} flow{} make no hashed choice at a source leaf", c.without_leaf_choice,
+                         c.without_leaf_choice == 1 ? "" : "s");
+    }
+    if (c.mixed_capacities) return "n/a: the flows cross links of different capacities";
+    return "n/a";
   }
 
   void comparison() {

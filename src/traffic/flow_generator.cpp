@@ -1,6 +1,7 @@
 #include "traffic/flow_generator.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -43,21 +44,37 @@ Endpoints default_elephant_endpoints(const Topology& t, int count) {
       far = leaf;
     }
   }
+  for (std::uint32_t p = 0; p < t.backend_port_count(); ++p) {
+    if (leaf_of(t, VertexId(p)) == first_leaf && e.sources.size() < static_cast<std::size_t>(count)) {
+      e.sources.push_back(VertexId(p));
+    }
+    if (leaf_of(t, VertexId(p)) == far) e.destinations.push_back(VertexId(p));
+  }
+  // Flow i goes to destinations[(i + shift) mod D]: the first shift, from the first port of a host
+  // that sends nothing on, with which no flow goes to its own host (pairs repeat with period
+  // lcm(S, D)); when there is none, the starting shift (the report says so).
+  const std::size_t s_count = e.sources.size(), d_count = e.destinations.size();
+  if (s_count == 0 || d_count == 0) return e;
   std::set<std::uint32_t> sending_hosts;
-  for (std::uint32_t p = 0; p < t.backend_port_count(); ++p) {
-    if (leaf_of(t, VertexId(p)) != first_leaf || e.sources.size() >= static_cast<std::size_t>(count)) continue;
-    e.sources.push_back(VertexId(p));
-    sending_hosts.insert(t.group[p]);
-  }
-  for (std::uint32_t p = 0; p < t.backend_port_count(); ++p) {
-    if (leaf_of(t, VertexId(p)) != far || sending_hosts.count(t.group[p])) continue;
-    e.destinations.push_back(VertexId(p));
-  }
-  if (e.destinations.empty()) {  // every host of the far leaf also sends: accept sharing hosts
-    for (std::uint32_t p = 0; p < t.backend_port_count(); ++p) {
-      if (leaf_of(t, VertexId(p)) == far && VertexId(p) != e.sources.front()) e.destinations.push_back(VertexId(p));
+  for (VertexId p : e.sources) sending_hosts.insert(t.group[p.value()]);
+  std::size_t start = 0;
+  while (start < d_count && sending_hosts.count(t.group[e.destinations[start].value()]) > 0) ++start;
+  start %= d_count;
+  const std::size_t period = std::min<std::size_t>(static_cast<std::size_t>(count), std::lcm(s_count, d_count));
+  auto own_host = [&](std::size_t shift) {
+    for (std::size_t i = 0; i < period; ++i) {
+      if (t.group[e.sources[i % s_count].value()] == t.group[e.destinations[(i + shift) % d_count].value()]) return true;
+    }
+    return false;
+  };
+  std::size_t shift = start;
+  for (std::size_t k = 0; k < d_count; ++k) {
+    if (!own_host((start + k) % d_count)) {
+      shift = (start + k) % d_count;
+      break;
     }
   }
+  std::rotate(e.destinations.begin(), e.destinations.begin() + static_cast<std::ptrdiff_t>(shift), e.destinations.end());
   return e;
 }
 

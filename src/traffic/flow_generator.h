@@ -5,9 +5,12 @@
 // 0xC000..0xFFFF (traffic/flow.h) from Rng(seed, 0, kPortStream) in flow order, destination port
 // 4791. Default endpoints (default_elephant_endpoints): the sources are the first k ports of the
 // first backend leaf in port order; the destinations are the ports of the "farthest" leaf of the
-// same plane (another pod when there are pods, else the next leaf), in port order, skipping the
-// hosts of those k sources, so that every flow climbs through the fabric and, while the leaves
-// have enough ports, no two flows share a NIC or a host sends to itself.
+// same plane (another pod when there are pods, else the next leaf), in port order from the first
+// port of a host that sends nothing, rotated further where needed so that no flow goes to its
+// own host: every flow climbs through the fabric and, while the leaves have enough ports, no two
+// flows share a NIC and no host sends to itself. More flows than the first leaf has ports reuse
+// its ports (flow i from source i mod S); where every rotation sends some flow to its own host (a
+// far leaf holding only the senders' own NICs), the first is kept. The hash study reports both.
 //
 // Ring collective (NCCL's ring algorithm over the network): per rail r and plane p, host h sends
 // to host h+1 mod H on the same rail; each connection has `channels` x `qps` flows (NCCL opens one
