@@ -6,6 +6,7 @@
 #include "analysis/ecmp_monte_carlo.h"
 #include "analysis/hash_scenario.h"
 #include "support/ecmp_test_support.h"
+#include "routing/port_address.h"
 #include "support/fabric_fixtures.h"
 
 namespace ct {
@@ -101,6 +102,82 @@ TEST(HashScenario, MonteCarloCountsCauses) {
       EXPECT_NEAR(luck / 2000.0, 0.25, 4 * std::sqrt(0.25 * 0.75 / 2000));
     }
   }
+}
+
+// Missing entropy without identical inputs. A leaf with two uplinks (two_tier(2, 1, 4, 2): two
+// cables from each leaf to the one spine) whose hash reads only the addresses. Flow 0: host0 ->
+// host4; flow 1: host1 -> host d, d the first of hosts 5..7 whose addresses land on flow 0's
+// uplink. Their inputs differ (source and destination address) but the source port, the only
+// field a trial redraws, is not hashed: the placement is a function of the addresses and the
+// collision recurs in every trial. Expected: the collision is missing entropy (not bad luck), and
+// over 6 trials all 6 collide, all 6 with cause missing entropy, none bad luck.
+TEST(HashScenario, UnhashedSourcePortIsMissingEntropyInEveryTrial) {
+  EcmpConfig c = testing_support::config(HashAlgorithm::kCrc32, SeedMode::kSame);
+  c.fields = kFieldSrcIp | kFieldDstIp | kFieldProtocol | kFieldDstPort;
+  const EcmpFabric f(fixtures::two_tier(2, 1, 4, 2), c);
+  std::vector<RouteRequest> flows = {f.request(0, 4, 50000), f.request(1, 5, 50001)};
+  std::vector<PathHop> a, b;
+  ASSERT_TRUE(f.walker->walk(flows[0].src, flows[0].dst, flows[0].key, a));
+  bool found = false;
+  for (std::uint32_t d = 5; d < 8 && !found; ++d) {
+    flows[1] = f.request(1, d, 50001);
+    ASSERT_TRUE(f.walker->walk(flows[1].src, flows[1].dst, flows[1].key, b));
+    found = b[1].link == a[1].link;
+  }
+  ASSERT_TRUE(found) << "no destination shares flow 0's uplink; the test needs another seed";
+  const DecisionCoupling coupling(*f.walker, flows, 1, 64);
+  const HashScenario s = analyze_hash_scenario(*f.walker, flows, coupling);
+  ASSERT_GE(s.collisions.size(), 1u);
+  EXPECT_EQ(s.collisions[0].cause, CollisionCause::kMissingEntropy);
+  EXPECT_FALSE(s.collisions[0].identical_inputs);
+  EXPECT_EQ(s.collisions[0].witness_a, 0u);
+  EXPECT_EQ(s.collisions[0].witness_b, 1u);
+  const MonteCarloResult r = run_ecmp_monte_carlo(*f.walker, flows, coupling, {6, 1, 1});
+  EXPECT_EQ(r.p_first_collision, 1.0);
+  EXPECT_EQ(r.trials_with_cause[static_cast<int>(CollisionCause::kMissingEntropy)], 6u);
+  EXPECT_EQ(r.trials_with_cause[static_cast<int>(CollisionCause::kBadLuck)], 0u);
+}
+
+// No path. two_tier(4, 2, 2): leaf 3 (vertex 11) holds hosts 6 and 7 and has one cable to each
+// of spines 12 and 13; both failed. Flow 0: host 6 -> host 0 stops at leaf 3 itself; flow 1: host
+// 0 -> host 6 stops at leaf 0 (vertex 8), which has no route toward leaf 3, because leaf 3 has no
+// uplink left; flow 2: host 2 -> host 4 is unharmed. Expected: flows 0 and 1 without a path, both
+// blamed on leaf 3's uplinks; flow 2 reaches.
+TEST(HashScenario, AllUplinksDownIsNoPath) {
+  const Topology t = fixtures::two_tier(4, 2, 2);
+  std::vector<LinkId> failed;
+  for (std::uint32_t l = 0; l < t.link_count(); ++l) {
+    const bool leaf3 = t.link_a[l] == VertexId(11u) || t.link_b[l] == VertexId(11u);
+    if (leaf3 && t.kind[t.link_a[l].value()] == VertexKind::kSwitch) failed.push_back(LinkId(l));
+  }
+  ASSERT_EQ(failed.size(), 2u);
+  const ForwardingState degraded(t, failed);
+  const SwitchHashes hashes(t, testing_support::config(HashAlgorithm::kCrc32, SeedMode::kSame));
+  const PathWalker walker(degraded, hashes);
+  auto request = [&](std::uint32_t src, std::uint32_t dst) {
+    return RouteRequest{VertexId(src), VertexId(dst),
+                        FlowKey{port_address(t, VertexId(src)), port_address(t, VertexId(dst)), kIpProtoUdp, 50000,
+                                kRoceV2UdpPort},
+                        1};
+  };
+  const std::vector<RouteRequest> flows = {request(6, 0), request(0, 6), request(2, 4)};
+  const DecisionCoupling coupling(walker, flows, 1, 64);
+  const HashScenario s = analyze_hash_scenario(walker, flows, coupling);
+  ASSERT_EQ(s.unreachable.size(), 2u);
+  EXPECT_EQ(s.unreachable[0].flow, 0u);
+  EXPECT_EQ(s.unreachable[0].reason, NoPathReason::kAllUplinksDown);
+  EXPECT_EQ(s.unreachable[0].stopped_at, VertexId(11u));
+  EXPECT_EQ(s.unreachable[0].culprit, VertexId(11u));
+  EXPECT_EQ(s.unreachable[1].flow, 1u);
+  EXPECT_EQ(s.unreachable[1].reason, NoPathReason::kAllUplinksDown);
+  EXPECT_EQ(s.unreachable[1].stopped_at, VertexId(8u));
+  EXPECT_EQ(s.unreachable[1].culprit, VertexId(11u));
+  EXPECT_TRUE(s.paths[2].reached);
+  // The closed forms name the reason instead of "flows share NICs".
+  const EcmpClosedForms c = first_tier_closed_forms(walker, s.paths);
+  EXPECT_EQ(c.unreachable, 2u);
+  EXPECT_FALSE(c.slowest_applicable);
+  EXPECT_FALSE(c.shared_nics);
 }
 
 }  // namespace

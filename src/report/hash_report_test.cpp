@@ -13,6 +13,7 @@ namespace ct {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // The k = 4 fat tree of Al-Fares et al.: 16 single-NIC hosts, 4 pods of 2 edges and 2 aggs, 4
 // cores; crc32 with the same seed on every switch.
@@ -86,6 +87,93 @@ TEST(HashStudy, ResolvesNamesThroughTheFabric) {
   const std::string r = hash_report(study.value());
   EXPECT_THAT(r, HasSubstr("Forwarding table of p0/pod0/spine/0"));
   EXPECT_THAT(r, HasSubstr(", 1 failed"));
+}
+
+// A fabric built from spec text (the catalog's sn2700 k = 4 fat tree with a routing block).
+Fabric fabric(const std::string& routing) {
+  const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
+  const std::string text = std::string(
+                               "name: ft4\n"
+                               "nodes: {model: homelab-node, count: 16}\n"
+                               "backend: {topology: fat-tree, k: 4, switch: sn2700, port_speed: 100G}\n"
+                               "routing:\n") +
+                           routing;
+  auto valid = validate_reading(read_spec("ft4.yaml", text), catalog);
+  EXPECT_TRUE(valid.ok()) << format_diagnostics(valid.errors());
+  auto built = build_fabric(valid.value(), catalog);
+  EXPECT_TRUE(built.ok()) << format_diagnostics(built.errors());
+  return std::move(built).value();
+}
+
+// The hash reads the addresses only: every trial repeats one placement. Expected: the evidence
+// says "no entropy: every trial identical" for the stages after the first (never "independent"),
+// the Monte Carlo section warns and gives no closed form beside the repeated trial (a closed form
+// 0.5000 for 2 flows on 2 uplinks would describe independent hashing, which these trials are not).
+TEST(HashReport, AddressOnlyHashSaysNoEntropy) {
+  const Fabric f = fabric("  ecmp: {hash: crc32, seed: 0x5EED, fields: [src_ip, dst_ip]}\n");
+  HashStudyOptions o;
+  o.from = {"host0", "host1"};
+  o.to = {"host4", "host5"};
+  o.trials = 20;
+  o.threads = 1;
+  auto study = study_hash(f, o);
+  ASSERT_TRUE(study.ok()) << format_diagnostics(study.errors());
+  const std::string r = hash_report(study.value());
+  EXPECT_THAT(r, HasSubstr("no entropy: every trial identical (source port not hashed)"));
+  EXPECT_THAT(r, Not(HasSubstr("independent of the previous decision")));
+  EXPECT_THAT(r, HasSubstr("no entropy: every trial identical: the hash reads src_ip, dst_ip, not the source port"));
+  EXPECT_THAT(r, Not(HasSubstr("0.5000  1 - prod")));
+  EXPECT_THAT(r, HasSubstr("n/a: no entropy, every trial identical"));
+}
+
+// Every uplink of the source edge failed (a k = 4 edge has two, one to each agg of its pod).
+// Expected: "no path: all uplinks of p0/pod0/leaf/0 are down" for both flows, and neither of the
+// old explanations ("every flow stays on its leaf", "flows share NICs").
+TEST(HashReport, AllUplinksDownSaysNoPath) {
+  HashStudyOptions o;
+  o.fail = {"p0/pod0/leaf/0 -- p0/pod0/spine/0", "p0/pod0/leaf/0 -- p0/pod0/spine/1"};
+  o.trials = 10;
+  o.threads = 1;
+  auto study = study_hash(ft4(), o);
+  ASSERT_TRUE(study.ok()) << format_diagnostics(study.errors());
+  const std::string r = hash_report(study.value());
+  EXPECT_THAT(r, HasSubstr("2 of 2 flows have no path:\n  flows 0, 1: no path: all uplinks of p0/pod0/leaf/0 are down"));
+  EXPECT_THAT(r, HasSubstr("n/a: 2 flows without a path"));
+  EXPECT_THAT(r, Not(HasSubstr("every flow stays on its leaf")));
+  EXPECT_THAT(r, Not(HasSubstr("share NICs")));
+}
+
+// `hash: linux` with seed 0: one random key per host in the kernel, the same in every namespace,
+// so the report warns; a non-zero seed (the sysctl set) gives no warning.
+TEST(HashReport, LinuxSeedZeroWarns) {
+  for (const char* seed : {"0", "7"}) {
+    const Fabric f = fabric(std::string("  ecmp: {hash: linux, linux_policy: 1, seed: ") + seed + "}\n");
+    auto study = study_hash(f, HashStudyOptions{});
+    ASSERT_TRUE(study.ok()) << format_diagnostics(study.errors());
+    const std::string r = hash_report(study.value());
+    const std::string warning =
+        "warning: hash: linux with seed 0 on 20 of 20 switches: with net.ipv4.fib_multipath_hash_seed = 0 the kernel "
+        "hashes with one random key per host, drawn at boot and the same in every network namespace of that host";
+    if (std::string(seed) == "0") {
+      EXPECT_THAT(r, HasSubstr(warning));
+    } else {
+      EXPECT_THAT(r, Not(HasSubstr("warning:")));
+    }
+  }
+}
+
+// More default elephants than the first edge has ports: a k = 4 edge holds 2 hosts, so 4
+// elephants leave from 2 NICs (2 each) and arrive at the 2 NICs of pod 1's first edge (2 each).
+TEST(HashReport, SaysWhenElephantsShareNics) {
+  HashStudyOptions o;
+  o.elephants = 4;
+  auto study = study_hash(ft4(), o);
+  ASSERT_TRUE(study.ok()) << format_diagnostics(study.errors());
+  const std::string r = hash_report(study.value());
+  EXPECT_THAT(r, HasSubstr("note: 4 elephants but only 2 NICs under p0/pod0/leaf/0: NICs carry 2 each"));
+  EXPECT_THAT(r, HasSubstr("note: 4 elephants but only 2 NICs under p0/pod1/leaf/0: destination NICs carry 2 each"));
+  o.elephants = 2;
+  EXPECT_THAT(hash_report(study_hash(ft4(), o).value()), Not(HasSubstr("note:")));
 }
 
 // Every bad name at once, located on the command line with the option as the field.

@@ -49,6 +49,38 @@ TEST(FlowGenerator, DefaultDestinationIsInAnotherPod) {
   EXPECT_EQ(e.destinations, (std::vector<VertexId>{VertexId(4u), VertexId(5u)}));
 }
 
+// Rail-optimized: fixtures::rail_two_tier(4 hosts, 2 rails, 1 spine): leaf 8 holds NIC 0 of hosts
+// 0..3 (ports 0, 2, 4, 6), leaf 9 (the farthest: no pods) NIC 1 (ports 1, 3, 5, 7).
+//   3 elephants: sources hosts 0, 1, 2; the first far port of a host that sends nothing is host
+//     3's (port 7), so flows go to hosts 3, 0, 1: every flow to another host, distinct NICs.
+//   4 elephants: every host of leaf 9 also sends. The old rule sent flow i to its own host's
+//     NIC 1; now the destinations rotate by one: flow i -> host (i + 1) mod 4.
+//   8 elephants: leaf 8 has 4 ports, so flow i leaves port 2 (i mod 4) (NICs carry 2 each) and goes
+//     to host (i + 1) mod 4.
+TEST(FlowGenerator, DefaultElephantsGoToOtherHosts) {
+  const Topology t = fixtures::rail_two_tier(4, 2, 1);
+  const auto host = [&](VertexId port) { return t.group[port.value()]; };
+  ElephantOptions o;
+  o.count = 3;
+  std::vector<Flow> flows = elephant_flows(t, o, 1);
+  ASSERT_EQ(flows.size(), 3u);
+  const std::uint32_t three[] = {7, 1, 3};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(flows[i].src, VertexId(static_cast<std::uint32_t>(2 * i)));
+    EXPECT_EQ(flows[i].dst, VertexId(three[i]));
+  }
+  for (int count : {4, 8}) {
+    o.count = count;
+    flows = elephant_flows(t, o, 1);
+    ASSERT_EQ(flows.size(), static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+      EXPECT_EQ(flows[i].src, VertexId(static_cast<std::uint32_t>(2 * (i % 4))));
+      EXPECT_EQ(host(flows[i].dst), (i + 1) % 4) << count << " flow " << i;
+      EXPECT_NE(host(flows[i].src), host(flows[i].dst));
+    }
+  }
+}
+
 // Ring over 8 hosts, 1 rail, 2 channels x 3 QPs: 8 connections x 6 flows = 48, host h to h+1 mod 8,
 // every QP with its own source port draw (RoCE range).
 TEST(FlowGenerator, RingHasChannelsTimesQpsFlowsPerNeighbour) {
