@@ -23,12 +23,14 @@ double chi_square_quantile(double dof, double z) {
 }
 constexpr double kDependenceZ = 6.0;
 
-// Mutual information (bits), entropy of the second coordinate (bits), sample count and degrees
-// of freedom of one contingency table of (previous member, member) counts.
+// Mutual information (bits), entropy of the second coordinate (bits), both bias-corrected, the
+// G statistic, sample count and degrees of freedom of one contingency table of (previous member,
+// member) counts.
 struct Table {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> joint;
   double mutual_information = 0.0;
   double entropy = 0.0;
+  double g_statistic = 0.0;
   std::uint64_t n = 0;
   std::uint64_t dof = 0;
 
@@ -46,12 +48,21 @@ struct Table {
       const double pb = static_cast<double>(columns[ab.second]) / total;
       mutual_information += pab * std::log2(pab / (pa * pb));
     }
+    g_statistic = 2.0 * total * std::log(2.0) * mutual_information;  // from the plug-in estimate
     for (const auto& [b, count] : columns) {
       const double pb = static_cast<double>(count) / total;
       entropy -= pb * std::log2(pb);
     }
-    mutual_information = std::max(0.0, mutual_information);
     dof = (rows.size() - 1) * (columns.size() - 1);
+    // Miller-Madow: each plug-in entropy over K observed cells is low by about (K - 1) / (2 N ln 2)
+    // bits, so I = H(A) + H(B) - H(A, B) gets ((K_A - 1) + (K_B - 1) - (K_AB - 1)) / (2 N ln 2):
+    // -(K_A - 1)(K_B - 1) / (2 N ln 2) for a full independent table, +(K_B - 1) / (2 N ln 2) for a
+    // determined one (then I = H(B) after both corrections).
+    const double bias_unit = 1.0 / (2.0 * total * std::log(2.0));
+    const double cells_a = static_cast<double>(rows.size()), cells_b = static_cast<double>(columns.size());
+    entropy += (cells_b - 1.0) * bias_unit;
+    mutual_information += (cells_a + cells_b - 1.0 - static_cast<double>(joint.size())) * bias_unit;
+    mutual_information = std::clamp(mutual_information, 0.0, entropy);
   }
 };
 
@@ -143,7 +154,7 @@ DecisionCoupling::DecisionCoupling(const PathWalker& walker, std::span<const Rou
       s.pairs += table.n;
       s.mutual_information_bits += static_cast<double>(table.n) * table.mutual_information;
       s.entropy_bits += static_cast<double>(table.n) * table.entropy;
-      g_statistic += 2.0 * static_cast<double>(table.n) * std::log(2.0) * table.mutual_information;
+      g_statistic += table.g_statistic;
       dof += table.dof;
     }
     if (s.pairs > 0) {

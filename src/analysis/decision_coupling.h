@@ -15,7 +15,9 @@
 // stage measures it as the mutual information between consecutive member choices, in bits,
 // given the previous group (so flows of different sources and destinations are not mixed):
 //   I(M_prev; M | G_prev) = sum_g P(g) sum_{a,b} P(a, b | g) log2(P(a, b | g) / (P(a | g) P(b | g)))
-// from the sampled pairs (plug-in estimate), beside H(M | G_prev), the entropy of the choice: 1.00
+// from the sampled pairs (plug-in estimates with the Miller-Madow correction of each entropy, so
+// an independent 64 x 16 table from 4,096 pairs shows about 0 rather than its 0.17-bit plug-in
+// bias), beside H(M | G_prev), the entropy of the choice: 1.00
 // of 2.00 bits for the 2 x 4 case, 0.67 of 1.00 for 3 x 2 (worked in polarization_test.cpp).
 // Independent hashes give I near 0; the G-test says when I is more than sampling noise: under
 // independence G = 2 N ln 2 I is chi-square with sum_g (rows_g - 1)(columns_g - 1) degrees of

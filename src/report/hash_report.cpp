@@ -479,7 +479,7 @@ class HashReport {
     for (std::size_t m = 0; m < top; ++m) {
       const double sim = m < r.busiest_histogram.size() ? static_cast<double>(r.busiest_histogram[m]) / r.trials : 0.0;
       const double cf = m < c.busiest_pmf.size() ? c.busiest_pmf[m] : 0.0;
-      if (sim == 0.0 && cf < 5e-5) continue;
+      if (sim == 0.0 && (cf < 5e-5 || !closed)) continue;
       table.add_row({fmt::format("busiest first-tier uplink = {} flow{}", m, m == 1 ? "" : "s"), percent(sim),
                      closed && c.busiest_known ? percent(cf) : "-", "exact max-load distribution"});
     }
@@ -495,8 +495,14 @@ class HashReport {
                        "= {}",
                        collided, r.trials, collided, r.trials, probability(binomial_at_least(r.trials, collided, c.p_collision))));
     }
-    line("closed forms: independent uniform hashing at the source leaves; the slowest-flow form also assumes the uplinks "
-         "are the only shared links, so later-tier collisions (above: anywhere) show as a gap");
+    if (!entropy) {
+      line(fmt::format("{} of {} trials collided on the first-tier uplinks: every trial is the same placement, so it is "
+                       "none or all of them",
+                       collided, r.trials));
+    } else {
+      line("closed forms: independent uniform hashing at the source leaves; the slowest-flow form also assumes the "
+           "uplinks are the only shared links, so later-tier collisions (above: anywhere) show as a gap");
+    }
     const auto cause = [&](CollisionCause x) { return r.trials_with_cause[static_cast<int>(x)]; };
     line(fmt::format("trials with a collision of each cause (one trial can have several: a first-tier collision by bad "
                      "luck is repeated downstream by polarization): bad luck {}, polarization {}, missing entropy {}",
