@@ -1,7 +1,10 @@
-// The text report of `clustertwin hash`: the ECMP groups of the fabric, each flow's path hop by
-// hop, flows per link and per ECMP group, collisions with their causes and the per-tier evidence,
-// each flow's fair throughput; with Monte Carlo, the simulated statistics beside their closed
-// forms; with --compare, one row per load-balancing scheme. Pure function of the study (and the
+// The text report of `clustertwin hash`: the study's notes and warnings (shared NICs, the kernel's
+// seed 0), the ECMP groups of the fabric, each flow's path hop by hop, flows without a path and
+// why, flows per link and per ECMP group, collisions with their causes and the per-tier evidence
+// (links reachable, dependence on the previous decision in bits, the coupling verdict), each
+// flow's fair throughput; with Monte Carlo, the simulated statistics beside their closed forms
+// (none where the hash has no entropy and every trial is identical); with --compare, one row per
+// load-balancing scheme. Pure function of the study (and the
 // listing limit): the same study gives the same bytes.
 #pragma once
 
