@@ -58,19 +58,21 @@ std::vector<std::string> elephant_notes(const Topology& t, const std::vector<Flo
     destinations.insert(f.dst);
     own_host += t.group[f.src.value()] == t.group[f.dst.value()] ? 1 : 0;
   }
+  // A port's NIC link has the port's id (topology/builder.h); names as the name directory prints them.
   auto leaf = [&](VertexId port) { return t.vertex_name(t.other_end(LinkId(port.value()), port)); };
   if (sources.size() < flows.size()) {
     notes.push_back(default_sources ? fmt::format("{} elephants but only {} NICs under {}: {}", flows.size(), sources.size(),
                                                   leaf(flows.front().src), per_nic(flows.size(), sources.size()))
-                                    : fmt::format("{} elephants from {} source NICs (--from): {}", flows.size(),
-                                                  sources.size(), per_nic(flows.size(), sources.size())));
+                                    : fmt::format("{} elephants from {} source NIC{} (--from): {}", flows.size(),
+                                                  sources.size(), sources.size() == 1 ? "" : "s",
+                                                  per_nic(flows.size(), sources.size())));
   }
   if (destinations.size() < flows.size()) {
     notes.push_back(default_destinations
                         ? fmt::format("{} elephants but only {} NICs under {}: destination {}", flows.size(),
                                       destinations.size(), leaf(flows.front().dst), per_nic(flows.size(), destinations.size()))
-                        : fmt::format("{} elephants to {} destination NICs (--to): {}", flows.size(), destinations.size(),
-                                      per_nic(flows.size(), destinations.size())));
+                        : fmt::format("{} elephants to {} destination NIC{} (--to): {}", flows.size(), destinations.size(),
+                                      destinations.size() == 1 ? "" : "s", per_nic(flows.size(), destinations.size())));
   }
   if (own_host > 0) {
     notes.push_back(fmt::format("{} of {} elephants go to another NIC of their own host{}", own_host, flows.size(),

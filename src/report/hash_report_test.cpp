@@ -163,7 +163,8 @@ TEST(HashReport, LinuxSeedZeroWarns) {
 }
 
 // More default elephants than the first edge has ports: a k = 4 edge holds 2 hosts, so 4
-// elephants leave from 2 NICs (2 each) and arrive at the 2 NICs of pod 1's first edge (2 each).
+// elephants leave from 2 NICs (2 each) and arrive at the 2 NICs of pod 1's first edge (2 each);
+// 2 elephants fit, unless the user names a single source.
 TEST(HashReport, SaysWhenElephantsShareNics) {
   HashStudyOptions o;
   o.elephants = 4;
@@ -174,6 +175,10 @@ TEST(HashReport, SaysWhenElephantsShareNics) {
   EXPECT_THAT(r, HasSubstr("note: 4 elephants but only 2 NICs under p0/pod1/leaf/0: destination NICs carry 2 each"));
   o.elephants = 2;
   EXPECT_THAT(hash_report(study_hash(ft4(), o).value()), Not(HasSubstr("note:")));
+  // Sources given: 2 elephants from one NIC.
+  o.from = {"host0"};
+  EXPECT_THAT(hash_report(study_hash(ft4(), o).value()),
+              HasSubstr("note: 2 elephants from 1 source NIC (--from): NICs carry 2 each"));
 }
 
 // Every bad name at once, located on the command line with the option as the field.
