@@ -48,6 +48,7 @@ struct SimulateOptions {
   // Scenario from flags.
   std::string collective;
   std::string algorithm;
+  std::string model;
   std::string gpus = "all";
   std::string bytes;
   unsigned channels = 0;
@@ -191,6 +192,15 @@ class FlagScenario {
     c.qps = o_.qps;
     c.iterations = o_.iterations;
     c.steps = o_.steps;
+    if (c.steps != 0) c.model = CollectiveModel::kStepwise;  // steps are the stepwise model's
+    if (!o_.model.empty()) {
+      if (const auto m = parse_collective_model(o_.model)) {
+        c.model = *m;
+      } else {
+        error("--model", fmt::format("unknown model '{}' (pipelined, stepwise){}", o_.model,
+                                     did_you_mean(o_.model, {"pipelined", "stepwise"})));
+      }
+    }
     if (!o_.compute.empty()) duration("--compute", o_.compute, c.compute);
     gpus(c);
     s_.collectives.push_back(std::move(c));
@@ -386,6 +396,7 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--top", o->top, "Bottleneck links to list")->capture_default_str();
   app.add_option("--collective", o->collective, "all-reduce | all-gather | reduce-scatter | all-to-all (no --scenario)");
   app.add_option("--algorithm", o->algorithm, "ring | tree | halving-doubling | hierarchical | sharp | direct");
+  app.add_option("--model", o->model, "pipelined (default) | stepwise");
   app.add_option("--gpus", o->gpus, "all | per-rail | per-host | a list: host0/gpu0,gpu9,12")->capture_default_str();
   app.add_option("--bytes", o->bytes, "Collective size as nccl-tests counts it, e.g. 1GiB");
   app.add_option("--channels", o->channels, "Channels (default: one per NIC port, planes x rails of the group)");

@@ -240,6 +240,20 @@ std::string constraint_name(const Topology& t, const ConstraintInfo& c) {
   return "";
 }
 
+// Collectives whose time is the hash's rather than theirs (sim/flow/collision_check.h): one line
+// each, with the bound a collision-free fabric would give.
+void text_collisions(const SimulateReportInput& in, std::string& out) {
+  for (const OperationResult& op : in.result.operations) {
+    if (!op.collision_dominated) continue;
+    const double t = mean_time(op);
+    out += fmt::format("{}: dominated by hash collisions: {} per iteration, {:.1f}x its bound {} on a fabric without "
+                       "collisions; {} fabric link(s) carried more of one step's flows than any NIC (paths: spray or "
+                       "adaptive approach the bound)\n\n",
+                       op.name, human_time(TimePs(std::llround(t * 1e12))),
+                       t / to_seconds(op.bound), human_time(op.bound), op.collided_links);
+  }
+}
+
 std::string simulate_text(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   std::string out = fmt::format("clustertwin simulate: {}\n", in.title);
@@ -247,6 +261,7 @@ std::string simulate_text(const SimulateReportInput& in) {
                      human_time(r.makespan), r.flows.size(), r.instants, r.solves,
                      r.solves == 0 ? 0.0 : static_cast<double>(r.solved_flows) / static_cast<double>(r.solves), r.reroutes);
   text_operations(in, out);
+  text_collisions(in, out);
   text_workers(in, out);
   text_links(in, out);
   if (!r.notes.empty()) {
@@ -281,6 +296,10 @@ std::string simulate_json(const SimulateReportInput& in) {
               {"time_s", t < 0 ? Json(nullptr) : Json(t)},
               {"algbw_GBps", whole ? Json(algbw(op) / kGB) : Json(nullptr)},
               {"busbw_GBps", whole ? Json(algbw(op) * op.bus_factor / kGB) : Json(nullptr)}};
+    if (op.kind == OperationKind::kCollective) {
+      o["bound_s"] = to_seconds(op.bound);
+      o["collision_dominated"] = op.collision_dominated;
+    }
     if (op.kind == OperationKind::kMice) {
       const MiceFigures f = mice_figures(in, op);
       o["fct_s"] = {{"p50", f.p50}, {"p99", f.p99}, {"max", f.max}, {"mean", f.mean}, {"alone", f.ideal}};

@@ -13,6 +13,8 @@ constexpr std::array<std::string_view, 4> kKindNames = {"all-reduce", "all-gathe
 constexpr std::array<std::string_view, 6> kAlgorithmNames = {"ring",         "tree",  "halving-doubling",
                                                              "hierarchical", "sharp", "direct"};
 
+constexpr std::array<std::string_view, 2> kModelNames = {"pipelined", "stepwise"};
+
 bool power_of_two(std::uint32_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 // Ring reduce-scatter or all-gather steps over ranks `ring` (ring[j] sends to ring[j+1]): step
@@ -25,6 +27,20 @@ void ring_steps(CollectivePlan& plan, std::span<const std::uint32_t> ring, Bytes
       const std::uint32_t shard = (j + shard_offset + m - k % m) % m;
       plan.add(ring[j], ring[(j + 1) % m], split_part(part, m, shard), channel, first_step + k);
     }
+  }
+}
+
+// Pipelined ring all-reduce (or one half of it) over `ring`: edge j -> j+1 carries in one transfer
+// the shards all its steps carry: every shard but (j+1) mod m for the reduce-scatter, every shard
+// but (j+2) mod m for the all-gather.
+void ring_pipelined(CollectivePlan& plan, std::span<const std::uint32_t> ring, Bytes part, std::uint32_t channel,
+                    bool reduce_scatter, bool all_gather) {
+  const auto m = static_cast<std::uint32_t>(ring.size());
+  for (std::uint32_t j = 0; j < m; ++j) {
+    std::int64_t bytes = 0;
+    if (reduce_scatter) bytes += part.value() - split_part(part, m, (j + 1) % m).value();
+    if (all_gather) bytes += part.value() - split_part(part, m, (j + 2) % m).value();
+    plan.add(ring[j], ring[(j + 1) % m], Bytes(bytes), channel, 0);
   }
 }
 
@@ -59,6 +75,11 @@ void plan_ring(const CollectiveShape& s, CollectivePlan& plan) {
   for (std::uint32_t c = 0; c < s.channels; ++c) {
     const std::vector<std::uint32_t> ring = channel_ring(s, c);
     const Bytes part = split_part(s.bytes, s.channels, c);
+    if (s.model == CollectiveModel::kPipelined) {
+      const bool all_reduce = s.kind == CollectiveKind::kAllReduce;
+      ring_pipelined(plan, ring, part, c, true, all_reduce);
+      continue;
+    }
     switch (s.kind) {
       case CollectiveKind::kAllReduce:
         ring_steps(plan, ring, part, c, 0, n - 1, 0, limit);      // reduce-scatter
@@ -113,6 +134,14 @@ void plan_halving_doubling(const CollectiveShape& s, CollectivePlan& plan) {
   while ((1U << rounds) < n) ++rounds;
   for (std::uint32_t c = 0; c < s.channels; ++c) {
     const Bytes part = split_part(s.bytes, s.channels, c);
+    if (s.model == CollectiveModel::kPipelined) {
+      // Every round at once; round k's halving and doubling exchanges with one partner added.
+      for (std::uint32_t k = 0; k < rounds; ++k) {
+        const Bytes amount = split_part(part, std::uint64_t{1} << (k + 1), 0);
+        for (std::uint32_t r = 0; r < n; ++r) plan.add(r, r ^ (n >> (k + 1)), Bytes(2 * amount.value()), c, 0);
+      }
+      continue;
+    }
     // Reduce-scatter by recursive halving: step k exchanges half of what is left.
     for (std::uint32_t k = 0; k < rounds && k < limit; ++k) {
       const std::uint32_t distance = n >> (k + 1);
@@ -142,6 +171,18 @@ void plan_hierarchical(const CollectiveShape& s, CollectivePlan& plan) {
   const std::uint32_t inter = nn > 1 ? 2 * (nn - 1) : 0;
   for (std::uint32_t c = 0; c < s.channels; ++c) {
     const Bytes part = split_part(s.bytes, s.channels, c);
+    if (s.model == CollectiveModel::kPipelined) {
+      if (g > 1) {
+        for (const auto& node : nodes) ring_pipelined(plan, node, part, c, true, true);
+      }
+      for (std::uint32_t local = 0; local < g && nn > 1; ++local) {
+        std::vector<std::uint32_t> ring(nn);
+        for (std::uint32_t k = 0; k < nn; ++k) ring[k] = nodes[k][local];
+        const Bytes shard = g > 1 ? split_part(part, g, (local + 1) % g) : part;
+        ring_pipelined(plan, ring, shard, c, true, true);
+      }
+      continue;
+    }
     if (g > 1) {
       for (const auto& node : nodes) ring_steps(plan, node, part, c, 0, intra, 0, limit);
       for (const auto& node : nodes) ring_steps(plan, node, part, c, intra + inter, intra, 1, limit);
@@ -199,6 +240,15 @@ std::optional<CollectiveAlgorithm> parse_algorithm(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view collective_model_name(CollectiveModel m) { return kModelNames[static_cast<std::size_t>(m)]; }
+
+std::optional<CollectiveModel> parse_collective_model(std::string_view name) {
+  for (std::size_t i = 0; i < kModelNames.size(); ++i) {
+    if (kModelNames[i] == name) return static_cast<CollectiveModel>(i);
+  }
+  return std::nullopt;
+}
+
 CollectiveAlgorithm default_algorithm(CollectiveKind k) {
   return k == CollectiveKind::kAllToAll ? CollectiveAlgorithm::kDirect : CollectiveAlgorithm::kRing;
 }
@@ -233,6 +283,9 @@ std::optional<std::string> check_collective(const CollectiveShape& s) {
                        "hierarchical, sharp; all-gather and reduce-scatter: ring; all-to-all: direct)",
                        collective_kind_name(s.kind), algorithm_name(s.algorithm));
   }
+  if (s.steps_limit != 0 && s.model == CollectiveModel::kPipelined) {
+    return std::string("steps: applies to model: stepwise only (a pipelined collective is one streamed step)");
+  }
   if (s.algorithm == CollectiveAlgorithm::kHalvingDoubling && !power_of_two(n)) {
     return fmt::format("halving-doubling needs a power-of-two number of GPUs, got {}", n);
   }
@@ -256,6 +309,7 @@ std::optional<std::string> check_collective(const CollectiveShape& s) {
 
 std::uint32_t total_steps(const CollectiveShape& s) {
   const auto n = static_cast<std::uint32_t>(s.node_of_rank.size());
+  if (s.model == CollectiveModel::kPipelined) return 1;
   switch (s.algorithm) {
     case CollectiveAlgorithm::kRing: return s.kind == CollectiveKind::kAllReduce ? 2 * (n - 1) : n - 1;
     case CollectiveAlgorithm::kHalvingDoubling: {
@@ -277,11 +331,21 @@ std::uint32_t total_steps(const CollectiveShape& s) {
 }
 
 // Every step of ring, halving-doubling and hierarchical has n transfers per channel; the tree has
-// 4(n-1) (two trees, n-1 edges, both ways), direct n(n-1).
+// 4(n-1) (two trees, n-1 edges, both ways), direct n(n-1). Pipelined: ring n, halving-doubling
+// n log2 n, hierarchical 2n (its intra- and inter-node ring edges) per channel.
 std::uint64_t planned_transfers(const CollectiveShape& s) {
   const std::uint64_t n = s.node_of_rank.size();
   const std::uint64_t c = s.channels;
   const std::uint64_t steps = s.steps_limit == 0 ? total_steps(s) : std::min(total_steps(s), s.steps_limit);
+  if (s.model == CollectiveModel::kPipelined) {
+    if (s.algorithm == CollectiveAlgorithm::kHalvingDoubling) {
+      std::uint64_t rounds = 0;
+      while ((std::uint64_t{1} << rounds) < n) ++rounds;
+      return rounds * n * c;
+    }
+    if (s.algorithm == CollectiveAlgorithm::kHierarchical) return 2 * n * c;
+    if (s.algorithm == CollectiveAlgorithm::kRing) return n * c;
+  }
   switch (s.algorithm) {
     case CollectiveAlgorithm::kTree: return 4 * (n - 1) * c;
     case CollectiveAlgorithm::kSharp: return 0;

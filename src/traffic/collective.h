@@ -52,6 +52,25 @@
 //                    receives the result once; the switches reduce. No GPU-to-GPU transfers: the
 //                    simulator builds the aggregation tree on the fabric.
 //   direct           all-to-all: every rank sends S_c / n to every other rank at once.
+//
+// Models. `stepwise` plans the steps above one after the other, each waiting for the previous
+// (the textbook schedule: 2(n-1) steps for a ring all-reduce). `pipelined` (the default) plans
+// them as NCCL runs them: the buffer is cut into chunks that follow each other through the steps,
+// so in the fluid limit every step runs at once and each edge of the algorithm streams, in one
+// flow, the bytes all its steps carry (NCCL's ring all-reduce: each channel's ring edge carries
+// 2(n-1)/n x S_c concurrently, prims.h's chunked send/recv loop). One step, no dependencies:
+//   ring             edge j -> j+1 carries every shard but (j+1) mod n (reduce-scatter) and every
+//                    shard but (j+2) mod n (all-gather): 2(n-1)/n x S_c, exactly the bytes its 2(n-1)
+//                    steps carry.
+//   halving-doubling one flow per (rank, round): the reduce-scatter and all-gather exchanges with
+//                    the same partner added, 2 x S_c / 2^(k+1) to rank i xor n / 2^(k+1).
+//   hierarchical     the intra-node ring's edges (2(g-1)/g x S_c) and the inter-node rings' edges
+//                    (2(N-1)/N x S_c / g) at once: pipelined, the NVLink and network phases overlap.
+//   tree, sharp, direct are streamed in both models (one step already).
+// On a fabric whose only bottlenecks are the ranks' own links both models move the same bytes
+// through the same bottleneck and take the same time up to the latency terms (2(n-1) path
+// latencies stepwise, one pipelined); hierarchical differs: stepwise adds the phases' times,
+// pipelined takes the largest.
 #pragma once
 
 #include <cstdint>
@@ -67,11 +86,15 @@ namespace ct {
 
 enum class CollectiveKind : std::uint8_t { kAllReduce, kAllGather, kReduceScatter, kAllToAll };
 enum class CollectiveAlgorithm : std::uint8_t { kRing, kTree, kHalvingDoubling, kHierarchical, kSharp, kDirect };
+// How the steps of an algorithm are laid out in time (see "Models" above).
+enum class CollectiveModel : std::uint8_t { kPipelined, kStepwise };
 
 std::string_view collective_kind_name(CollectiveKind k);  // "all-reduce", ...
 std::string_view algorithm_name(CollectiveAlgorithm a);  // "ring", "tree", ...
 std::optional<CollectiveKind> parse_collective_kind(std::string_view name);
 std::optional<CollectiveAlgorithm> parse_algorithm(std::string_view name);
+std::string_view collective_model_name(CollectiveModel m);  // "pipelined", "stepwise"
+std::optional<CollectiveModel> parse_collective_model(std::string_view name);
 // The algorithm NCCL-like defaults pick for a kind: ring, except direct for all-to-all.
 CollectiveAlgorithm default_algorithm(CollectiveKind k);
 
@@ -81,10 +104,11 @@ double bus_factor(CollectiveKind k, std::uint32_t ranks);
 struct CollectiveShape {
   CollectiveKind kind = CollectiveKind::kAllReduce;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  CollectiveModel model = CollectiveModel::kPipelined;
   Bytes bytes{0};
   std::uint32_t channels = 1;
   std::vector<std::uint32_t> node_of_rank;  // the host of each rank; its size is n
-  // Plan only steps 0 .. steps_limit - 1 (0: all). A 32,768-rank ring all-reduce has 65,534 steps
+  // Plan only steps 0 .. steps_limit - 1 (0: all; stepwise only). A 32,768-rank ring all-reduce has 65,534 steps
   // of 32,768 transfers: a benchmark or a quick look simulates the first few.
   std::uint32_t steps_limit = 0;
 };

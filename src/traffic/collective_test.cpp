@@ -15,6 +15,7 @@ CollectiveShape shape(CollectiveKind kind, CollectiveAlgorithm algorithm, std::i
   CollectiveShape s;
   s.kind = kind;
   s.algorithm = algorithm;
+  s.model = CollectiveModel::kStepwise;  // the step-by-step plans; pipelined ones below
   s.bytes = Bytes(bytes);
   s.channels = channels;
   s.node_of_rank = std::move(nodes);
@@ -211,6 +212,70 @@ TEST(Collective, ChecksRejectWhatCannotBePlanned) {
   EXPECT_TRUE(check_collective(shape(CollectiveKind::kAllToAll, CollectiveAlgorithm::kRing, 4000, one_per_node(4))).has_value());
   EXPECT_TRUE(check_collective(shape(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, 4, one_per_node(4))).has_value());
   EXPECT_FALSE(check_collective(shape(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, 4000, one_per_node(4))).has_value());
+}
+
+
+// Pipelined ring all-reduce of S = 4,000 B over n = 4 ranks: one step, one transfer per ring edge
+// carrying what its 6 steps carry: 2(n-1)/n x S = 6,000 B (every shard but one, twice), no
+// dependencies. With S = 4,001 B (shard 0 one byte larger) edge 3 -> 0 skips shards 0 and 1
+// (4,001 - 1,001 + 4,001 - 1,000 = 6,001 B) and edge 0 -> 1 shards 1 and 2 (6,002 B): the bytes
+// of its steps in the stepwise plan.
+TEST(Collective, PipelinedRingStreamsEveryStepsBytesPerEdge) {
+  CollectiveShape s = shape(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, 4000, one_per_node(4));
+  s.model = CollectiveModel::kPipelined;
+  const CollectivePlan p = plan_collective(s);
+  EXPECT_EQ(p.steps, 1u);
+  ASSERT_EQ(p.transfers.size(), 4u);
+  for (std::uint32_t t = 0; t < 4; ++t) {
+    EXPECT_EQ(p.transfers[t].src, t);
+    EXPECT_EQ(p.transfers[t].dst, (t + 1) % 4);
+    EXPECT_EQ(p.transfers[t].bytes, Bytes(6000));
+    EXPECT_TRUE(p.after(t).empty());
+  }
+  EXPECT_EQ(planned_transfers(s), 4u);
+  EXPECT_EQ(total_steps(s), 1u);
+  s.bytes = Bytes(4001);
+  const CollectivePlan uneven = plan_collective(s);
+  CollectiveShape stepwise = s;
+  stepwise.model = CollectiveModel::kStepwise;
+  const std::vector<std::int64_t> per_rank = sent_per_rank(plan_collective(stepwise));
+  EXPECT_EQ(uneven.transfers[3].bytes, Bytes(6001));
+  EXPECT_EQ(uneven.transfers[0].bytes, Bytes(6002));
+  for (std::uint32_t t = 0; t < 4; ++t) EXPECT_EQ(uneven.transfers[t].bytes.value(), per_rank[t]) << t;
+}
+
+// Pipelined halving-doubling of S = 8,000 B over 8 ranks: one transfer per (rank, round), the
+// halving and the doubling exchange added: 2 x 4,000 to rank ^ 4, 2 x 2,000 to rank ^ 2,
+// 2 x 1,000 to rank ^ 1; 14,000 B = 2(n-1)/n x S per rank. steps with pipelined is refused.
+TEST(Collective, PipelinedHalvingDoublingAddsBothExchangesPerRound) {
+  CollectiveShape s = shape(CollectiveKind::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, 8000, one_per_node(8));
+  s.model = CollectiveModel::kPipelined;
+  const CollectivePlan p = plan_collective(s);
+  ASSERT_EQ(p.transfers.size(), 24u);
+  EXPECT_EQ(p.transfers[0].dst, 4u);
+  EXPECT_EQ(p.transfers[0].bytes, Bytes(8000));
+  EXPECT_EQ(p.transfers[8].dst, 2u);
+  EXPECT_EQ(p.transfers[8].bytes, Bytes(4000));
+  EXPECT_EQ(p.transfers[16].dst, 1u);
+  EXPECT_EQ(p.transfers[16].bytes, Bytes(2000));
+  for (const std::int64_t sent : sent_per_rank(p)) EXPECT_EQ(sent, 14000);
+  s.steps_limit = 1;
+  ASSERT_TRUE(check_collective(s).has_value());
+  EXPECT_NE(check_collective(s)->find("stepwise"), std::string::npos);
+}
+
+// Pipelined hierarchical over 2 nodes of 2 ranks, S = 4,000 B: the intra-node ring edges carry
+// 2(g-1)/g x S = 4,000 B, the inter-node ring of each local rank 2(N-1)/N x S/g = 2,000 B.
+TEST(Collective, PipelinedHierarchicalRunsBothRingsAtOnce) {
+  CollectiveShape s = shape(CollectiveKind::kAllReduce, CollectiveAlgorithm::kHierarchical, 4000, {0, 0, 1, 1});
+  s.model = CollectiveModel::kPipelined;
+  const CollectivePlan p = plan_collective(s);
+  ASSERT_EQ(p.transfers.size(), 8u);
+  EXPECT_EQ(planned_transfers(s), 8u);
+  for (const CollectiveTransfer& t : p.transfers) {
+    const bool same_node = s.node_of_rank[t.src] == s.node_of_rank[t.dst];
+    EXPECT_EQ(t.bytes, Bytes(same_node ? 4000 : 2000));
+  }
 }
 
 }  // namespace

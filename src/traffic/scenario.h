@@ -62,13 +62,16 @@ struct CollectiveSpec {
   std::string name;
   CollectiveKind kind = CollectiveKind::kAllReduce;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  // pipelined (NCCL's chunked streaming) or stepwise (each step after the previous); a scenario
+  // file that gives `steps` and no `model` gets stepwise (traffic/collective.h "Models").
+  CollectiveModel model = CollectiveModel::kPipelined;
   std::string gpus_text;                           // the selector as written
   std::vector<std::vector<std::uint32_t>> groups;  // GPUs of each concurrent instance, in rank order
   Bytes bytes{0};
   std::uint32_t channels = 0;  // 0: one per NIC port of the group (planes x rails)
   std::uint32_t qps = 0;       // 0: routing.qps_per_connection
   std::uint32_t iterations = 1;
-  std::uint32_t steps = 0;  // simulate only the first `steps` steps (0: all); the result is partial
+  std::uint32_t steps = 0;  // stepwise: simulate only the first `steps` steps (0: all); the result is partial
   TimePs compute{0};  // compute phase before each iteration's collective
   TimePs start{0};
   double weight = 1.0;  // max-min weight of each of its flows (> 0): twice the weight, twice the share

@@ -78,6 +78,7 @@ class Checker {
       CollectiveShape shape;
       shape.kind = c.kind;
       shape.algorithm = c.algorithm;
+      shape.model = c.model;
       shape.bytes = c.bytes;
       shape.channels = std::max<std::uint32_t>(c.channels, 1);
       shape.steps_limit = c.steps;

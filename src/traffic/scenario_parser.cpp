@@ -159,6 +159,7 @@ class ScenarioParser {
     CollectiveSpec c;
     c.name = fmt::format("collective{}", scenario_.collectives.size());
     std::optional<std::string> algorithm;
+    bool has_model = false;
     bool has_gpus = false;
     bool has_bytes = false;
     YAML::Node gpus_key;
@@ -168,6 +169,7 @@ class ScenarioParser {
                  {{"name", [&](auto& k, auto& v, auto& f) { c.name = text(k, v, f).value_or(c.name); }},
                   {"kind", [&](auto& k, auto& v, auto& f) { read_kind(k, v, f, c.kind); }},
                   {"algorithm", [&](auto& k, auto& v, auto& f) { algorithm = read_algorithm(k, v, f, c.algorithm); }},
+                  {"model", [&](auto& k, auto& v, auto& f) { has_model = read_model(k, v, f, c.model); }},
                   {"gpus", [&](auto& k, auto& v, auto& f) { has_gpus = true; gpus_key = k; gpus_value = v; gpus_field = f; }},
                   {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, c.bytes); }},
                   {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, 64, "channels"); }},
@@ -178,6 +180,7 @@ class ScenarioParser {
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.start); }},
                   {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, c.weight, 0, 1e6, true); }}});
     if (!algorithm) c.algorithm = default_algorithm(c.kind);
+    if (!has_model && c.steps != 0) c.model = CollectiveModel::kStepwise;  // steps are the stepwise model's
     if (!has_bytes) error(location(item), path + ".bytes", "missing: the collective's size, e.g. 1GiB");
     if (!has_gpus) {
       gpus_value = YAML::Node("all");
@@ -191,6 +194,7 @@ class ScenarioParser {
       CollectiveShape shape;
       shape.kind = c.kind;
       shape.algorithm = c.algorithm;
+      shape.model = c.model;
       shape.bytes = c.bytes;
       shape.channels = std::max<std::uint32_t>(c.channels, 1);
       shape.steps_limit = c.steps;
@@ -209,6 +213,17 @@ class ScenarioParser {
     }
     error(k, v, f, fmt::format("unknown collective '{}' (all-reduce, all-gather, reduce-scatter, all-to-all){}", *name,
                                did_you_mean(*name, {"all-reduce", "all-gather", "reduce-scatter", "all-to-all"})));
+  }
+
+  bool read_model(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveModel& out) {
+    const auto name = text(k, v, f);
+    if (!name) return true;
+    if (const auto m = parse_collective_model(*name)) {
+      out = *m;
+      return true;
+    }
+    error(k, v, f, fmt::format("unknown model '{}' (pipelined, stepwise){}", *name, did_you_mean(*name, {"pipelined", "stepwise"})));
+    return true;
   }
 
   std::optional<std::string> read_algorithm(const YAML::Node& k, const YAML::Node& v, const std::string& f,

@@ -10,13 +10,16 @@
 //       - name: grad-sync
 //         kind: all-reduce          # all-reduce | all-gather | reduce-scatter | all-to-all
 //         algorithm: ring           # ring | tree | halving-doubling | hierarchical | sharp | direct
+//         model: pipelined          # pipelined (default) | stepwise (traffic/collective.h "Models")
 //         gpus: all                 # all | per-rail | per-host | [host0/gpu0, gpu9, 12] |
 //                                   # {hosts: [0, 15], local: [0, 1], per: rail|host|none, order: in-order|random}
 //         bytes: 1GiB
-//         channels: 2               # default: one per NIC port of the group (planes x rails)
+//         channels: 2               # default: one per NIC port of the group (planes x rails);
+//                                   # halving-doubling, hierarchical: one per plane
 //         qps: 1                    # default: routing.qps_per_connection
 //         iterations: 3             # default 1
-//         steps: 1                  # simulate only the first steps (a partial run), default all
+//         steps: 1                  # stepwise only: the first steps (a partial run), default all;
+//                                   # implies model: stepwise when no model is given
 //         compute: 5ms              # compute phase before each iteration's collective, default 0
 //         start: 0us
 //         weight: 1                 # max-min weight of each of its flows, > 0 (also on transfers and mice)

@@ -78,6 +78,10 @@ struct WorkloadOperation {
   std::uint32_t iterations = 1;
   std::uint32_t steps = 1;         // steps compiled per iteration
   std::uint32_t total_steps = 1;   // steps of the whole collective (more than `steps`: a partial run)
+  // The least time of one iteration on a fabric without collisions (the bandwidth terms of the
+  // closed form: per step the busiest NIC, NVLink or switch-tree edge, steps added); 0 for
+  // transfers and mice.
+  TimePs bound{0};
   std::uint32_t records_begin = 0;  // its reported flows: the non-internal flows [begin, end) in order
   std::uint32_t records_end = 0;
 };

@@ -126,8 +126,13 @@ class WorkloadCompiler {
     return static_cast<int>((c / std::max<std::uint32_t>(period, 1)) % static_cast<std::uint32_t>(std::max(t_.planes, 1)));
   }
 
-  // One channel per NIC port the group's GPUs own: planes x distinct rails.
-  [[nodiscard]] std::uint32_t default_channels(const std::vector<std::uint32_t>& group) const {
+  // One channel per NIC port the group's GPUs own: planes x distinct rails. Halving-doubling and
+  // hierarchical send every rank's inter-node data through its own rail's NIC (their partners
+  // have its local index), so one channel per plane already uses every port.
+  [[nodiscard]] std::uint32_t default_channels(const std::vector<std::uint32_t>& group, CollectiveAlgorithm a) const {
+    if (a == CollectiveAlgorithm::kHalvingDoubling || a == CollectiveAlgorithm::kHierarchical) {
+      return static_cast<std::uint32_t>(std::max(t_.planes, 1));
+    }
     std::set<int> rails;
     for (const std::uint32_t g : group) rails.insert(rail_of(g));
     return static_cast<std::uint32_t>(std::max(t_.planes, 1)) * static_cast<std::uint32_t>(std::max<std::size_t>(rails.size(), 1));
@@ -156,8 +161,9 @@ class WorkloadCompiler {
     CollectiveShape shape;
     shape.kind = c.kind;
     shape.algorithm = c.algorithm;
+    shape.model = c.model;
     shape.bytes = c.bytes;
-    shape.channels = c.channels == 0 ? default_channels(group) : c.channels;
+    shape.channels = c.channels == 0 ? default_channels(group, c.algorithm) : c.channels;
     shape.steps_limit = c.steps;
     for (const std::uint32_t g : group) shape.node_of_rank.push_back(host_of(g));
     return shape;
@@ -236,7 +242,8 @@ class WorkloadCompiler {
     WorkloadOperation o;
     o.name = c.name;
     o.kind = OperationKind::kCollective;
-    o.what = fmt::format("{} {}", collective_kind_name(c.kind), algorithm_name(c.algorithm));
+    o.what = fmt::format("{} {}{}", collective_kind_name(c.kind), algorithm_name(c.algorithm),
+                         c.model == CollectiveModel::kStepwise ? " (stepwise)" : "");
     o.instances = static_cast<std::uint32_t>(c.groups.size());
     o.ranks = static_cast<std::uint32_t>(c.groups.front().size());
     o.bus_factor = bus_factor(c.kind, o.ranks);
@@ -280,9 +287,21 @@ class WorkloadCompiler {
       current_.assign(c.groups.size(), {});
       for (std::size_t g = 0; g < c.groups.size(); ++g) current_[g].assign(plans[g].transfers.size(), Span{});
       if (plans.front().in_network) {
-        for (std::size_t g = 0; g < c.groups.size(); ++g) add_sharp(c, op, it, g, shapes[g], barrier_span, worker_of);
-        end_batch();
-        barrier_span = add_barrier(iteration_first, next_flow());
+        Span stage_barrier = barrier_span;
+        const std::uint32_t stages = c.model == CollectiveModel::kStepwise ? 3 : 1;
+        for (std::uint32_t stage = 0; stage < stages; ++stage) {
+          const std::uint32_t stage_first = next_flow();
+          // The iteration's first flows (an empty stage has none) wait for the previous iteration.
+          const bool first_flows = it > 0 && stage_first == iteration_first;
+          for (std::size_t g = 0; g < c.groups.size(); ++g) {
+            add_sharp(c, op, it, g, shapes[g], stage_barrier, first_flows, worker_of,
+                      c.model == CollectiveModel::kStepwise ? static_cast<int>(stage) : -1);
+          }
+          end_batch();
+          if (it == 0 && stage + 1 == stages) o.bound = bound_of(iteration_first, next_flow());
+          if (next_flow() != stage_first) stage_barrier = add_barrier(stage_first, next_flow());
+        }
+        barrier_span = stage_barrier;
         continue;
       }
       std::vector<std::size_t> cursor(c.groups.size(), 0);
@@ -296,6 +315,7 @@ class WorkloadCompiler {
         }
         end_batch();
       }
+      if (it == 0) o.bound = bound_of(iteration_first, next_flow());
       previous = std::move(current_);
     }
     o.records_end = records_;
@@ -365,16 +385,75 @@ class WorkloadCompiler {
     return LinkId::invalid();
   }
 
+  // SHARP as NCCL runs it over NVLink SHARP and the switches (CollNet / NVLS): see the header.
+  // `stage`: -1 pipelined (everything at once); stepwise 0 the NVLink reduction, 1 the switch tree,
+  // 2 the NVLink broadcast. The flows of the stage wait for `wait` when `after_barrier`, or for the
+  // previous stage's barrier (stepwise stages 1 and 2).
   void add_sharp(const CollectiveSpec& c, std::uint32_t op, std::uint32_t it, std::size_t g, const CollectiveShape& shape,
-                 Span barrier_span, const std::vector<std::uint32_t>& worker_of) {
-    const TimePs start = it == 0 ? c.start + c.compute : c.start;
+                 Span wait, bool first_stage_of_later_iteration, const std::vector<std::uint32_t>& worker_of, int stage) {
+    const std::vector<std::uint32_t>& group = c.groups[g];
+    // The group's members on each host, in group order; channel ch's owner on a host is its
+    // (ch mod k)-th member (k members there): the GPU whose NIC carries the host's share.
+    std::map<std::uint32_t, std::vector<std::uint32_t>> members;
+    for (const std::uint32_t gpu : group) members[host_of(gpu)].push_back(gpu);
+    WorkloadFlow f;
+    f.operation = op;
+    f.weight = c.weight;
+    f.instance = static_cast<std::uint32_t>(g);
+    f.iteration = it;
+    f.step = stage < 0 ? 0 : static_cast<std::uint32_t>(stage);
+    f.start = it == 0 ? c.start + c.compute : c.start;
+    const bool waits = first_stage_of_later_iteration || (stage > 0 && wait.count > 0);
+    if (first_stage_of_later_iteration) f.delay = c.compute;
+    auto fixed_flow = [&](std::uint32_t worker, std::uint32_t src, std::uint32_t dst) -> WorkloadFlow& {
+      f.worker = worker;
+      f.src_gpu = src;
+      f.dst_gpu = dst;
+      WorkloadFlow& added = add(f);
+      return added;
+    };
+    auto finish_flow = [&] {
+      if (waits) wait_for(wait);
+    };
+    // NVLink (a host with more than one member): member a's egress carries its contributions to
+    // the shares it does not own (NVSwitch reads and reduces them) and the broadcast of the shares
+    // it owns; its ingress the reduced shares it owns and the broadcasts of the others.
+    if (stage != 1) {
+      for (const auto& [host, gpus] : members) {
+        if (gpus.size() < 2) continue;
+        for (std::size_t m = 0; m < gpus.size(); ++m) {
+          std::int64_t owned = 0;
+          for (std::uint32_t ch = 0; ch < shape.channels; ++ch) {
+            if (ch % gpus.size() == m) owned += split_part(c.bytes, shape.channels, ch).value();
+          }
+          const std::int64_t others = c.bytes.value() - owned;
+          const std::int64_t out = stage < 0 ? c.bytes.value() : (stage == 0 ? others : owned);
+          const std::int64_t in = stage < 0 ? c.bytes.value() : (stage == 0 ? owned : others);
+          if (out > 0) {
+            f.bytes = Bytes(out);
+            fixed_flow(worker_of[gpus[m]], gpus[m], kNoGpu);
+            hop(ConstraintKind::kNvlinkOut, gpus[m]);
+            finish_flow();
+          }
+          if (in > 0) {
+            f.bytes = Bytes(in);
+            fixed_flow(kNoIndex, kNoGpu, gpus[m]);
+            hop(ConstraintKind::kNvlinkIn, gpus[m]);
+            finish_flow();
+          }
+        }
+      }
+    }
+    if (stage == 0 || stage == 2) return;
     for (std::uint32_t ch = 0; ch < shape.channels; ++ch) {
       const int plane = plane_of_channel(ch, per_node_[g]);
       const Bytes bytes = split_part(c.bytes, shape.channels, ch);
-      // Climb from every member's leaf by first up-links until the climbs meet.
+      std::vector<std::uint32_t> owners;
+      for (const auto& [host, gpus] : members) owners.push_back(gpus[ch % gpus.size()]);
+      // Climb from every owner's leaf by first up-links until the climbs meet.
       std::vector<std::vector<LinkId>> climbs;
       std::set<std::uint32_t> leaves;
-      for (const std::uint32_t gpu : c.groups[g]) leaves.insert(fabric_.forwarding().leaf_of(port_of(gpu, plane)).value());
+      for (const std::uint32_t gpu : owners) leaves.insert(fabric_.forwarding().leaf_of(port_of(gpu, plane)).value());
       for (const std::uint32_t leaf : leaves) {
         std::vector<LinkId> climb;
         for (VertexId v(leaf); true;) {
@@ -400,23 +479,14 @@ class WorkloadCompiler {
           for (std::size_t k = 0; k < meet && k < climb.size(); ++k) edges.insert(climb[k].value());
         }
       }
-      WorkloadFlow f;
-      f.operation = op;
-      f.weight = c.weight;
-      f.instance = static_cast<std::uint32_t>(g);
-      f.iteration = it;
       f.channel = ch;
       f.bytes = bytes;
-      f.start = start;
-      if (it > 0) f.delay = c.compute;
       auto tree_flow = [&](LinkId link, bool up, std::uint32_t worker, std::uint32_t gpu) {
-        f.worker = worker;
-        f.src_gpu = gpu;
-        add(f);
+        fixed_flow(worker, gpu, kNoGpu);
         link_hop(link, up);
-        if (it > 0) wait_for(barrier_span);
+        finish_flow();
       };
-      for (const std::uint32_t gpu : c.groups[g]) {
+      for (const std::uint32_t gpu : owners) {
         const LinkId nic(port_of(gpu, plane).value());
         tree_flow(nic, true, worker_of[gpu], gpu);
         tree_flow(nic, false, kNoIndex, kNoGpu);
@@ -426,6 +496,44 @@ class WorkloadCompiler {
         tree_flow(LinkId(l), false, kNoIndex, kNoGpu);
       }
     }
+    f.channel = 0;
+  }
+
+  // The least time of flows [first, end) (one iteration of one operation) on a fabric without
+  // collisions: per step, the largest bytes x 8 / capacity over the constraints the flows cannot
+  // avoid (their fixed hops: NVLink, PXN, switch-tree edges; and the NIC links of network flows at
+  // both ends), added over the steps (each waits for the previous). Bandwidth terms only.
+  [[nodiscard]] TimePs bound_of(std::uint32_t first, std::uint32_t end) const {
+    const double nvlink_bps = fabric_.spec().node.nvlink_bytes_per_s.value_or(0) / 2 * 8;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, double> bits;  // (step, constraint key) -> bits
+    auto key = [](ConstraintKind k, std::uint32_t index) { return (std::uint64_t{index} << 3) | static_cast<std::uint64_t>(k); };
+    for (std::uint32_t i = first; i < end; ++i) {
+      const WorkloadFlow& fl = w_.flows[i];
+      if (fl.internal) continue;
+      const double b = static_cast<double>(fl.bytes.value()) * 8;
+      for (const Hop& h : w_.hops_of(i)) bits[{fl.step, key(h.kind, h.index)}] += b;
+      if (fl.routed) {
+        bits[{fl.step, key(ConstraintKind::kLinkUp, fl.src_port.value())}] += b;
+        bits[{fl.step, key(ConstraintKind::kLinkDown, fl.dst_port.value())}] += b;
+      }
+    }
+    std::map<std::uint32_t, double> step_seconds;
+    for (const auto& [where, b] : bits) {
+      const auto kind = static_cast<ConstraintKind>(where.second & 7);
+      const auto index = static_cast<std::uint32_t>(where.second >> 3);
+      double capacity = 0;
+      if (kind == ConstraintKind::kLinkUp || kind == ConstraintKind::kLinkDown) {
+        capacity = static_cast<double>(t_.capacity[index].value());
+      } else if (kind == ConstraintKind::kNvlinkOut || kind == ConstraintKind::kNvlinkIn) {
+        capacity = nvlink_bps;
+      }
+      if (capacity <= 0) continue;
+      double& worst = step_seconds[where.first];
+      worst = std::max(worst, b / capacity);
+    }
+    double total = 0;
+    for (const auto& [step, seconds] : step_seconds) total += seconds;
+    return TimePs(std::llround(total * 1e12));
   }
 
   // ---- point-to-point transfers ----

@@ -20,12 +20,26 @@
 // (NVIDIA quotes both directions added: H100 900 GB/s = 450 GB/s each way); NVSwitch is taken as
 // non-blocking and of no latency.
 //
-// SHARP (in-network all-reduce): per instance and channel, an aggregation tree on plane c mod P:
-// from each leaf holding a member port, the first up-link of each switch (lowest LinkId), climbing
-// until the climbs of all leaves meet (a leaf, a spine of one pod, or a core), on the healthy
-// fabric; every member's NIC link carries S_c up and S_c down, every tree edge S_c up and S_c
-// down, all streaming at once (the switches reduce on the fly). Iterations are separated by a
-// barrier flow that waits for all of the iteration's flows.
+// SHARP (in-network all-reduce) as NCCL runs it with NVLink SHARP and switch SHARP (NVLS /
+// CollNet): inside each host the NVSwitch reduces, each host sends one share per NIC port into
+// the switches' aggregation tree, the result comes back down and the NVSwitch broadcasts it.
+// Per instance and channel c (planes x rails by default, S_c = S / C), the channel's owner on each
+// host is its (c mod k)-th member (k members there); the owner's NIC port on the channel's plane
+// carries S_c up and S_c down. The tree: from each owner's leaf, the first up-link of each switch
+// (lowest LinkId), climbing until the climbs of all leaves meet (a leaf, a spine of one pod, or a
+// core), on the healthy fabric; every tree edge carries one reduced stream S_c up and S_c down.
+// NVLink (k > 1): member m's egress carries its contributions to the shares it does not own (the
+// NVSwitch reads and reduces them) and the multicast of the shares it owns; its ingress the reduced
+// shares it owns and the others' multicasts: S each way in all, against the ring's 2(k-1)/k S.
+// Pipelined: all of it streams at once, one flow per member and direction on NVLink (S), one per
+// NIC port and tree edge and direction (S_c). Stepwise: three stages separated by barriers, the
+// NVLink reduction (egress: S - owned, ingress: owned), the switch tree, the NVLink broadcast
+// (egress: owned, ingress: S - owned). Iterations are separated by a barrier flow that waits for
+// all of the iteration's flows.
+//
+// Bound (WorkloadOperation::bound): per step of iteration 0, the largest bytes x 8 / capacity over
+// the constraints its flows cannot avoid (fixed hops; NIC links at both ends of network flows),
+// added over the steps: the closed form's bandwidth terms on a fabric without collisions.
 #pragma once
 
 #include <cstdint>

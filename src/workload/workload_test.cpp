@@ -23,6 +23,7 @@ CollectiveSpec collective(CollectiveAlgorithm algorithm, std::uint32_t iteration
   CollectiveSpec c;
   c.name = "ar";
   c.algorithm = algorithm;
+  c.model = CollectiveModel::kStepwise;  // step by step: the plans of traffic/collective.h as they are
   c.bytes = Bytes(1000);
   c.groups = {{0, 1}};
   c.iterations = iterations;
@@ -85,7 +86,7 @@ TEST(Workload, RingAllReduceOnTwoHosts) {
   EXPECT_EQ(after(w, 6), (std::vector<std::uint32_t>{4, 5}));
   ASSERT_EQ(w.operations.size(), 1u);
   const WorkloadOperation& op = w.operations[0];
-  EXPECT_EQ(op.what, "all-reduce ring");
+  EXPECT_EQ(op.what, "all-reduce ring (stepwise)");
   EXPECT_EQ(op.ranks, 2u);
   EXPECT_DOUBLE_EQ(op.bus_factor, 1.0);  // 2(n-1)/n
   EXPECT_EQ(op.steps, 2u);
@@ -133,6 +134,8 @@ TEST(Workload, SharpTreeOnTwoLeaves) {
   EXPECT_EQ(w.hops_of(8)[0].kind, ConstraintKind::kBarrier);
   EXPECT_EQ(after(w, 8), (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(w.operations[0].records_end, 8u);  // the barrier is not reported
+  // Bound: every constraint carries S = 8,000 bits at 400 Gb/s: 20 ns.
+  EXPECT_EQ(w.operations[0].bound, TimePs(20'000));
 }
 
 // Two GPUs of one host: the transfer is one NVLink flow (egress of gpu0, ingress of gpu1); without

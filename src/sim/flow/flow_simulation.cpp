@@ -10,6 +10,7 @@
 #include "routing/load_balancing.h"
 #include "routing/path_walker.h"
 #include "routing/port_address.h"
+#include "sim/flow/collision_check.h"
 #include "sim/flow/flow_engine.h"
 #include "traffic/scenario_checks.h"
 #include "workload/workload_compiler.h"
@@ -71,6 +72,7 @@ class Driver {
       o.total_steps = op.total_steps;
       o.flows_begin = op.records_begin;
       o.flows_end = op.records_end;
+      o.bound = op.bound;
       result_.operations.push_back(std::move(o));
     }
     for (const WorkloadPhase& p : w_.phases) result_.phases.push_back({p.name, p.start, TimePs(-1), p.workers_begin, p.workers_end});
@@ -461,7 +463,9 @@ class Driver {
 
 Result<SimulationResult> run_workload(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
                                       const SimulationOptions& options) {
-  return Driver(fabric, scenario, workload, options).run();
+  auto result = Driver(fabric, scenario, workload, options).run();
+  if (result) mark_collisions(fabric.topology(), result.value());
+  return result;
 }
 
 Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const SimulationOptions& options) {

@@ -74,6 +74,11 @@ struct OperationResult {
   std::uint32_t flows_begin = 0;   // its flows: records [flows_begin, flows_end)
   std::uint32_t flows_end = 0;
   bool complete = true;
+  // Collectives: the least time of one iteration on a fabric without collisions (WorkloadOperation
+  // ::bound), and whether hash collisions dominate the result (sim/flow/collision_check.h).
+  TimePs bound{0};
+  std::uint32_t collided_links = 0;  // fabric links that carried more of one step's flows than any NIC
+  bool collision_dominated = false;  // slowest iteration > kCollisionFactor x bound, collided_links > 0
 };
 
 // Workers that run one synchronous phase: the GPUs of a collective, or the senders of a group of

@@ -1,0 +1,138 @@
+// Pipelined against stepwise collectives, and both against the closed forms, worked by hand
+// (traffic/collective.h "Models", workload/workload_compiler.h). Links are 400 Gb/s (B), S = 1 GiB.
+//
+// Fixture A: 8 hosts with one GPU each, 4 on each of 2 leaves. S/B = 2^33 bits / 4e11
+// = 21,474,836,480 ps.
+//
+// Ring all-reduce, n = 8, 2 spines, 500 ns per link, ECMP: every ring edge has its own NIC links and
+// the two leaf-crossing edges (3 -> 4, 7 -> 0) leave from different leaves, so no two edges share a
+// link. A path inside a leaf has 2 links (1 us), across 4 (2 us). Shards S/8 = 2^27 B.
+//   stepwise: 2(n-1) = 14 steps of S/8 each at B, every step waiting for the previous one's last
+//   byte and latency; rank 3 crosses leaves at every step: 14 x (S/8B + 2 us)
+//     = 14 x (2,684,354,560 + 2,000,000) = 37,608,963,840 ps.
+//   pipelined: every edge streams 2(n-1)/n x S = 1.75 GiB at once, each on its own NIC links:
+//     1.75 S/B + 2 us = 37,580,963,840 + 2,000,000 = 37,582,963,840 ps.
+//   Both are the closed form 2(n-1)/n x S/B = 37,580,963,840 ps plus latency: busbw = S/t x 2(n-1)/n
+//   = B = 50 GB/s within the latency terms (13 x 2 us apart).
+// Halving-doubling, n = 8, 4 spines (non-blocking), no latency, paths sprayed (each crossing flow
+// puts 1/4 of its rate on each spine: no collisions). Partners at distance 4 (across the leaves),
+// 2, 1.
+//   stepwise: reduce-scatter S/2, S/4, S/8, all-gather S/8, S/4, S/2, each step alone at B:
+//     1.75 S/B = 37,580,963,840 ps.
+//   pipelined: rank r streams S to r^4, S/2 to r^2, S/4 to r^1 at once; its NIC shares B three
+//     ways, then two, then one, and stays busy until its 1.75 S are out (the smaller flows finish at
+//     0.75 and 1.25 S/B): 1.75 S/B = 37,580,963,840 ps, the same.
+//
+// Fixture B: examples/lab-32.yaml, 32 HGX H100 (256 GPUs, 8 rails, one 400G NIC per GPU, one leaf
+// per rail, NVLink 900 GB/s per GPU = 450 GB/s each way), 8 channels (one per rail), S_c = S/8.
+//   ring (pipelined): each NIC port carries one channel's ring edge, 2(n-1)/n x S_c
+//     = 2 x 255/256 x 2^27 B at B: 5,347,737,600 ps (t_ring); each GPU's NVLink egress carries
+//     2(n-1)/n x S at 450 GB/s = 4.754 ms, not the bottleneck. busbw = S/t x 2(n-1)/n = 8 x B / 8 bits
+//     = 400 GB/s.
+//   sharp (pipelined, NCCL's NVLS + switch SHARP): each NIC port carries S_c = 2^27 B up and down:
+//     2^30 bits / 4e11 = 2,684,354,560 ps; NVLink S each way per GPU at 450 GB/s = 2,386,092,942 ps;
+//     the owners of a channel sit on one leaf (its rail), so the tree is that leaf and adds no edge.
+//     t_sharp = 2,684,354,560 ps + one link's latency; busbw = S/t x 2(n-1)/n = 400 GB/s x 510/256
+//     = 796.875 GB/s: about twice the ring's, because each byte crosses a NIC link once each way
+//     instead of 2(n-1)/n times.
+//   sharp (stepwise): NVLink reduction (egress 7/8 S = 2,087,831,324 ps), the tree
+//     (2,684,354,560 ps), NVLink broadcast (2,087,831,324 ps) one after the other: 6,860,017,208 ps.
+#include <gtest/gtest.h>
+
+#include "sim/flow/flow_simulation.h"
+#include "support/fabric_fixtures.h"
+#include "support/fixture_fabric.h"
+
+namespace ct {
+namespace {
+
+constexpr std::int64_t kGiB = 1LL << 30;
+
+Topology fixture_a(std::uint32_t spines, TimePs latency) {
+  Topology t = fixtures::two_tier(2, spines, 4);
+  t.gpus_per_host = 1;
+  for (auto& l : t.latency) l = latency;
+  return t;
+}
+
+Scenario all_reduce(CollectiveAlgorithm a, CollectiveModel m, std::uint32_t gpus, PathModel paths) {
+  CollectiveSpec c;
+  c.name = "c";
+  c.algorithm = a;
+  c.model = m;
+  c.bytes = Bytes(kGiB);
+  c.groups.emplace_back();
+  for (std::uint32_t g = 0; g < gpus; ++g) c.groups.back().push_back(g);
+  Scenario s;
+  s.paths = paths;
+  s.collectives.push_back(c);
+  return s;
+}
+
+SimulationResult run(const Fabric& fabric, const Scenario& s) {
+  auto r = simulate(fabric, s);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_diagnostics(r.errors()));
+  return r.ok() ? std::move(r).value() : SimulationResult{};
+}
+
+std::int64_t took(const SimulationResult& r) {
+  const IterationSpan& it = r.operations.at(0).iterations.at(0);
+  return (it.end - it.start).value();
+}
+
+TEST(CollectiveModel, RingPipelinedAndStepwiseMatchTheClosedForm) {
+  const Fabric fabric = fixtures::fixture_fabric(fixture_a(2, nanoseconds(500)));
+  const SimulationResult stepwise =
+      run(fabric, all_reduce(CollectiveAlgorithm::kRing, CollectiveModel::kStepwise, 8, PathModel::kEcmp));
+  const SimulationResult pipelined =
+      run(fabric, all_reduce(CollectiveAlgorithm::kRing, CollectiveModel::kPipelined, 8, PathModel::kEcmp));
+  EXPECT_NEAR(static_cast<double>(took(stepwise)), 37'608'963'840.0, 14.0);
+  EXPECT_NEAR(static_cast<double>(took(pipelined)), 37'582'963'840.0, 2.0);
+  EXPECT_EQ(stepwise.flows.size(), 14U * 8U);
+  EXPECT_EQ(pipelined.flows.size(), 8U);  // one per ring edge
+  // The bound is the closed form's bandwidth term for both: 1.75 S/B.
+  EXPECT_NEAR(static_cast<double>(pipelined.operations[0].bound.value()), 37'580'963'840.0, 2.0);
+  EXPECT_NEAR(static_cast<double>(stepwise.operations[0].bound.value()), 37'580'963'840.0, 14.0);
+  EXPECT_FALSE(pipelined.operations[0].collision_dominated);
+}
+
+TEST(CollectiveModel, HalvingDoublingPipelinedAndStepwiseMatchTheClosedForm) {
+  const Fabric fabric = fixtures::fixture_fabric(fixture_a(4, TimePs(0)));
+  const SimulationResult stepwise =
+      run(fabric, all_reduce(CollectiveAlgorithm::kHalvingDoubling, CollectiveModel::kStepwise, 8, PathModel::kSpray));
+  const SimulationResult pipelined =
+      run(fabric, all_reduce(CollectiveAlgorithm::kHalvingDoubling, CollectiveModel::kPipelined, 8, PathModel::kSpray));
+  EXPECT_NEAR(static_cast<double>(took(stepwise)), 37'580'963'840.0, 6.0);
+  EXPECT_NEAR(static_cast<double>(took(pipelined)), 37'580'963'840.0, 3.0);
+  EXPECT_NEAR(static_cast<double>(pipelined.operations[0].bound.value()), 37'580'963'840.0, 3.0);
+  EXPECT_EQ(pipelined.flows.size(), 3U * 8U);  // one per (rank, round)
+}
+
+// Fixture B (lab-32): SHARP as NCCL runs it beats the ring by about 2x and matches its closed form.
+TEST(CollectiveModel, SharpBeatsTheRingOnLab32AndMatchesItsClosedForm) {
+  auto built = build_fabric(fixtures::lab_spec(), fixtures::test_catalog());
+  ASSERT_TRUE(built.ok());
+  const Fabric& fabric = built.value();
+  const SimulationResult ring = run(fabric, all_reduce(CollectiveAlgorithm::kRing, CollectiveModel::kPipelined, 256,
+                                                       PathModel::kEcmp));
+  const SimulationResult sharp = run(fabric, all_reduce(CollectiveAlgorithm::kSharp, CollectiveModel::kPipelined, 256,
+                                                        PathModel::kEcmp));
+  const SimulationResult staged = run(fabric, all_reduce(CollectiveAlgorithm::kSharp, CollectiveModel::kStepwise, 256,
+                                                         PathModel::kEcmp));
+  const double t_ring = static_cast<double>(took(ring));
+  const double t_sharp = static_cast<double>(took(sharp));
+  // Latencies of lab-32's cables are well under 1 us per path.
+  EXPECT_NEAR(t_ring, 2.0 * 255 / 256 * (1LL << 27) * 8 / 400e9 * 1e12, 1e6);
+  EXPECT_NEAR(t_sharp, 2'684'354'560.0, 1e6);
+  EXPECT_NEAR(static_cast<double>(took(staged)), 6'860'017'208.0, 3e6);
+  const double factor = 2.0 * 255 / 256;
+  const double busbw_ring = static_cast<double>(kGiB) / (t_ring * 1e-12) * factor;
+  const double busbw_sharp = static_cast<double>(kGiB) / (t_sharp * 1e-12) * factor;
+  EXPECT_NEAR(busbw_ring / 1e9, 400.0, 0.1);
+  EXPECT_NEAR(busbw_sharp / 1e9, 796.875, 0.3);
+  EXPECT_GT(busbw_sharp, 1.9 * busbw_ring);
+  EXPECT_NEAR(static_cast<double>(sharp.operations[0].bound.value()), 2'684'354'560.0, 1.0);
+}
+
+}  // namespace
+}  // namespace ct
