@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -138,7 +139,8 @@ void plan_halving_doubling(const CollectiveShape& s, CollectivePlan& plan) {
       // Every round at once; round k's halving and doubling exchanges with one partner added.
       for (std::uint32_t k = 0; k < rounds; ++k) {
         const Bytes amount = split_part(part, std::uint64_t{1} << (k + 1), 0);
-        for (std::uint32_t r = 0; r < n; ++r) plan.add(r, r ^ (n >> (k + 1)), Bytes(2 * amount.value()), c, 0);
+        const double share = std::ldexp(1.0, -static_cast<int>(k));
+        for (std::uint32_t r = 0; r < n; ++r) plan.add(r, r ^ (n >> (k + 1)), Bytes(2 * amount.value()), c, 0, share);
       }
       continue;
     }

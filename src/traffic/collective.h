@@ -63,7 +63,9 @@
 //                    shard but (j+2) mod n (all-gather): 2(n-1)/n x S_c, exactly the bytes its 2(n-1)
 //                    steps carry.
 //   halving-doubling one flow per (rank, round): the reduce-scatter and all-gather exchanges with
-//                    the same partner added, 2 x S_c / 2^(k+1) to rank i xor n / 2^(k+1).
+//                    the same partner added, 2 x S_c / 2^(k+1) to rank i xor n / 2^(k+1), weighted
+//                    by its bytes (share 2^-k): a pipeline moves every round's part of a chunk at
+//                    the pace of the chunk, so a rank's rounds finish together.
 //   hierarchical     the intra-node ring's edges (2(g-1)/g x S_c) and the inter-node rings' edges
 //                    (2(N-1)/N x S_c / g) at once: pipelined, the NVLink and network phases overlap.
 //   tree, sharp, direct are streamed in both models (one step already).
@@ -119,6 +121,9 @@ struct CollectiveTransfer {
   Bytes bytes{0};
   std::uint32_t channel = 0;
   std::uint32_t step = 0;  // transfers of one step run together (and are routed together)
+  // Max-min weight relative to the collective's: pipelined halving-doubling weighs each round's
+  // flow by its bytes, so a rank's rounds advance together as chunks through a pipeline do.
+  double share = 1.0;
 };
 
 class CollectivePlan {
@@ -137,8 +142,9 @@ class CollectivePlan {
     return {final_.data() + final_begin_[r], final_.data() + final_begin_[r + 1]};
   }
 
-  void add(std::uint32_t src, std::uint32_t dst, Bytes bytes, std::uint32_t channel, std::uint32_t step) {
-    transfers.push_back({src, dst, bytes, channel, step});
+  void add(std::uint32_t src, std::uint32_t dst, Bytes bytes, std::uint32_t channel, std::uint32_t step,
+           double share = 1.0) {
+    transfers.push_back({src, dst, bytes, channel, step, share});
   }
   // Orders the transfers by step (stable) and derives the dependencies and final transfers.
   void finish();

@@ -19,9 +19,9 @@
 // 2, 1.
 //   stepwise: reduce-scatter S/2, S/4, S/8, all-gather S/8, S/4, S/2, each step alone at B:
 //     1.75 S/B = 37,580,963,840 ps.
-//   pipelined: rank r streams S to r^4, S/2 to r^2, S/4 to r^1 at once; its NIC shares B three
-//     ways, then two, then one, and stays busy until its 1.75 S are out (the smaller flows finish at
-//     0.75 and 1.25 S/B): 1.75 S/B = 37,580,963,840 ps, the same.
+//   pipelined: rank r streams S to r^4, S/2 to r^2, S/4 to r^1 at once, weighted 4:2:1 by their
+//     bytes (chunks cross every round at one pace), so its NIC stays busy and all three finish when
+//     its 1.75 S are out: 1.75 S/B = 37,580,963,840 ps, the same.
 //
 // Fixture B: examples/lab-32.yaml, 32 HGX H100 (256 GPUs, 8 rails, one 400G NIC per GPU, one leaf
 // per rail, NVLink 900 GB/s per GPU = 450 GB/s each way), 8 channels (one per rail), S_c = S/8.

@@ -275,7 +275,11 @@ class WorkloadCompiler {
       std::map<std::uint32_t, std::uint32_t> count;
       std::uint32_t most = 1;
       for (const std::uint32_t gpu : group) most = std::max(most, ++count[host_of(gpu)]);
-      per_node_.push_back(most);
+      // Ring, tree, SHARP: channels cycle through a host's GPUs (rails) before the next plane.
+      // Halving-doubling, hierarchical: one channel per plane (default_channels), channel c on plane c.
+      const bool per_plane = c.algorithm == CollectiveAlgorithm::kHalvingDoubling ||
+                             c.algorithm == CollectiveAlgorithm::kHierarchical;
+      per_node_.push_back(per_plane ? 1 : most);
       shapes.push_back(shape_of(c, group));
       plans.push_back(plan_collective(shapes.back()));
     }
@@ -337,7 +341,7 @@ class WorkloadCompiler {
     const std::uint32_t dst = c.groups[g][x.dst];
     WorkloadFlow f;
     f.operation = op;
-    f.weight = c.weight;
+    f.weight = c.weight * x.share;
     f.instance = static_cast<std::uint32_t>(g);
     f.iteration = it;
     f.step = x.step;
@@ -377,12 +381,15 @@ class WorkloadCompiler {
     }
   }
 
-  // The first up-link of a switch (lowest LinkId), or invalid.
-  [[nodiscard]] LinkId first_up(VertexId v) const {
+  // The (k mod u)-th of a switch's u up-links (by LinkId), or invalid.
+  [[nodiscard]] LinkId kth_up(VertexId v, std::uint32_t k) const {
+    std::vector<LinkId> ups;
     for (const Adjacency& a : t_.neighbors(v)) {
-      if (t_.tier[a.neighbor.value()] > t_.tier[v.value()]) return a.link;
+      if (t_.tier[a.neighbor.value()] > t_.tier[v.value()]) ups.push_back(a.link);
     }
-    return LinkId::invalid();
+    if (ups.empty()) return LinkId::invalid();
+    std::sort(ups.begin(), ups.end());
+    return ups[k % ups.size()];
   }
 
   // SHARP as NCCL runs it over NVLink SHARP and the switches (CollNet / NVLS): see the header.
@@ -450,14 +457,16 @@ class WorkloadCompiler {
       const Bytes bytes = split_part(c.bytes, shape.channels, ch);
       std::vector<std::uint32_t> owners;
       for (const auto& [host, gpus] : members) owners.push_back(gpus[ch % gpus.size()]);
-      // Climb from every owner's leaf by first up-links until the climbs meet.
+      // Climb from every owner's leaf by the (ch mod u)-th up-link of each switch until the climbs
+      // meet: the channels' trees spread over the spines and cores, as the SHARP Aggregation
+      // Manager spreads a job's trees.
       std::vector<std::vector<LinkId>> climbs;
       std::set<std::uint32_t> leaves;
       for (const std::uint32_t gpu : owners) leaves.insert(fabric_.forwarding().leaf_of(port_of(gpu, plane)).value());
       for (const std::uint32_t leaf : leaves) {
         std::vector<LinkId> climb;
         for (VertexId v(leaf); true;) {
-          const LinkId up = first_up(v);
+          const LinkId up = kth_up(v, ch);
           if (!up.valid()) break;
           climb.push_back(up);
           v = t_.other_end(up, v);

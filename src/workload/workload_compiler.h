@@ -25,8 +25,8 @@
 // the switches' aggregation tree, the result comes back down and the NVSwitch broadcasts it.
 // Per instance and channel c (planes x rails by default, S_c = S / C), the channel's owner on each
 // host is its (c mod k)-th member (k members there); the owner's NIC port on the channel's plane
-// carries S_c up and S_c down. The tree: from each owner's leaf, the first up-link of each switch
-// (lowest LinkId), climbing until the climbs of all leaves meet (a leaf, a spine of one pod, or a
+// carries S_c up and S_c down. The tree: from each owner's leaf, the (c mod u)-th of each switch's u
+// up-links (by LinkId; channels spread over the spines and cores), climbing until the climbs of all leaves meet (a leaf, a spine of one pod, or a
 // core), on the healthy fabric; every tree edge carries one reduced stream S_c up and S_c down.
 // NVLink (k > 1): member m's egress carries its contributions to the shares it does not own (the
 // NVSwitch reads and reduces them) and the multicast of the shares it owns; its ingress the reduced
