@@ -29,6 +29,7 @@ class SimulateReportTest : public ::testing::Test {
     topology_.gpus_per_host = 1;
     CollectiveSpec c;
     c.name = "ar";
+    c.model = CollectiveModel::kStepwise;  // the 6 steps worked out above
     c.bytes = Bytes(64LL << 20);
     c.groups = {{0, 1, 2, 3}};
     scenario_.collectives.push_back(c);
