@@ -40,6 +40,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/flow/flow_simulation.h"
+#include "traffic/scenario_parser.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
 
@@ -132,6 +133,35 @@ TEST(CollectiveModel, SharpBeatsTheRingOnLab32AndMatchesItsClosedForm) {
   EXPECT_NEAR(busbw_sharp / 1e9, 796.875, 0.3);
   EXPECT_GT(busbw_sharp, 1.9 * busbw_ring);
   EXPECT_NEAR(static_cast<double>(sharp.operations[0].bound.value()), 2'684'354'560.0, 1.0);
+}
+
+// The scenario field: `model:` read as written; `steps` without a model means stepwise (steps are
+// the stepwise model's); `steps` with `model: pipelined` is an error at the collective's line;
+// an unknown model names the field and suggests the closest.
+TEST(CollectiveModel, ScenarioFieldSelectsTheModel) {
+  auto built = build_fabric(fixtures::lab_spec(), fixtures::test_catalog());
+  ASSERT_TRUE(built.ok());
+  auto parse = [&](const std::string& fields) {
+    return parse_scenario("m.yaml", "scenario:\n  collectives:\n    - {bytes: 1MiB" + fields + "}\n", built.value());
+  };
+  auto plain = parse("");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain.value().collectives[0].model, CollectiveModel::kPipelined);
+  auto stepped = parse(", steps: 2");
+  ASSERT_TRUE(stepped.ok());
+  EXPECT_EQ(stepped.value().collectives[0].model, CollectiveModel::kStepwise);
+  auto written = parse(", model: stepwise");
+  ASSERT_TRUE(written.ok());
+  EXPECT_EQ(written.value().collectives[0].model, CollectiveModel::kStepwise);
+  auto clash = parse(", model: pipelined, steps: 2");
+  ASSERT_FALSE(clash.ok());
+  EXPECT_NE(format_diagnostics(clash.errors()).find("m.yaml:3"), std::string::npos) << format_diagnostics(clash.errors());
+  EXPECT_NE(format_diagnostics(clash.errors()).find("stepwise"), std::string::npos);
+  auto typo = parse(", model: stepwize");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(format_diagnostics(typo.errors()).find("scenario.collectives[0].model"), std::string::npos)
+      << format_diagnostics(typo.errors());
+  EXPECT_NE(format_diagnostics(typo.errors()).find("did you mean 'stepwise'"), std::string::npos);
 }
 
 }  // namespace
