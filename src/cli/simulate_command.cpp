@@ -1,7 +1,7 @@
 // clustertwin simulate SPEC [--scenario FILE] [--json] [--csv-links FILE] [--csv-flows FILE]
 //                          [--csv-series FILE] [--top N] [-o FILE] [--catalog DIR]
 //                          [--collective KIND --bytes SIZE [--algorithm A] [--gpus SEL] [--channels N]
-//                           [--qps N] [--iterations N] [--compute DUR] [--steps N]]
+//                           [--qps N] [--iterations N] [--compute DUR] [--steps N] [--model pipelined|stepwise]]
 //                          [--paths ecmp|spray|adaptive] [--seed N] [--degrade LINK=FRACTION[@TIME]]
 //                          [--fail LINK@TIME] [--repair LINK@TIME] [--convergence DUR]
 // Runs a workload on the built fabric with the fluid engine and reports collective times, algbw
