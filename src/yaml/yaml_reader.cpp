@@ -171,24 +171,11 @@ void YamlReader::syntax_error(const std::string& text, const YAML::Exception& e)
   }
 }
 
-std::optional<YAML::Node> YamlReader::load(const std::string& text) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    syntax_error(text, e);
-    return std::nullopt;
-  }
-  const std::size_t before = errors_.size();
-  check_tree(root);
-  if (errors_.size() > before) return std::nullopt;
-  return root;
-}
-
-std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& text) {
+std::optional<std::vector<YAML::Node>> YamlReader::parse_checked(
+    const std::string& text, const std::function<std::vector<YAML::Node>()>& parse) {
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(text);
+    documents = parse();
   } catch (const YAML::Exception& e) {
     syntax_error(text, e);
     return std::nullopt;
@@ -197,6 +184,16 @@ std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& t
   for (const YAML::Node& document : documents) check_tree(document);
   if (errors_.size() > before) return std::nullopt;
   return documents;
+}
+
+std::optional<YAML::Node> YamlReader::load(const std::string& text) {
+  auto documents = parse_checked(text, [&] { return std::vector<YAML::Node>{YAML::Load(text)}; });
+  if (!documents) return std::nullopt;
+  return documents->front();
+}
+
+std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& text) {
+  return parse_checked(text, [&] { return YAML::LoadAll(text); });
 }
 
 // Depth, node count (aliases expanded) and UTF-8 of every scalar, in one walk that stops at the

@@ -158,6 +158,9 @@ class YamlReader {
   bool plain_scalar(const YAML::Node& key, const YAML::Node& value, const std::string& field, const char* expected);
   void check_tree(const YAML::Node& root);
   void syntax_error(const std::string& text, const YAML::Exception& e);
+  // The documents `parse` makes of `text`, each walked by check_tree; nullopt after a diagnostic.
+  std::optional<std::vector<YAML::Node>> parse_checked(const std::string& text,
+                                                       const std::function<std::vector<YAML::Node>()>& parse);
 
   std::string file_;
   Diagnostics errors_;
