@@ -167,8 +167,17 @@ class CatalogReader {
             {"part_number", text(e.part_number)},
             {"source", sources(e.sources), kRequired}};
   }
-  static std::vector<Field> with(std::vector<Field> a, std::vector<Field> b) {
-    a.insert(a.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
+  // The two figures every priced part has, published or null.
+  std::vector<Field> power_and_price(std::optional<double>& power_w, std::optional<double>& price_usd) {
+    return {{"power_w", nullable_number(power_w, kWatts), kRequired},
+            {"price_usd", nullable_number(price_usd, kPrice), kRequired}};
+  }
+  // The tables one after another, in order.
+  static std::vector<Field> with(std::vector<Field> a, std::vector<Field> b, std::vector<Field> c = {},
+                                 std::vector<Field> d = {}) {
+    for (std::vector<Field>* more : {&b, &c, &d}) {
+      a.insert(a.end(), std::make_move_iterator(more->begin()), std::make_move_iterator(more->end()));
+    }
     return a;
   }
 
@@ -223,11 +232,10 @@ SwitchModel read_switch(CatalogReader& c, const YAML::Node& item, const std::str
                                                  breakouts.emplace(k, v);
                                                  breakouts_field = f;
                                                }},
-                                              {"capacity", c.speed(s.capacity), CatalogReader::kRequired},
-                                              {"power_w", c.nullable_number(s.power_w, kWatts), CatalogReader::kRequired},
-                                              {"price_usd", c.nullable_number(s.price_usd, kPrice), CatalogReader::kRequired},
-                                              {"rack_units", c.nullable_integer(s.rack_units, kRackUnits),
-                                               CatalogReader::kRequired}}));
+                                              {"capacity", c.speed(s.capacity), CatalogReader::kRequired}},
+                                              c.power_and_price(s.power_w, s.price_usd),
+                                              {{"rack_units", c.nullable_integer(s.rack_units, kRackUnits),
+                                                CatalogReader::kRequired}}));
   if (breakouts) s.breakouts = read_breakouts(c, breakouts->first, breakouts->second, breakouts_field, s.port_speed);
   // Capacity is one direction: every port at full speed at once (at most 4096 x 1 Pb/s: no overflow).
   if (c.error_count() == errors_before && s.capacity != s.port_speed * s.ports) {
@@ -245,10 +253,8 @@ NicModel read_nic(CatalogReader& c, const YAML::Node& item, const std::string& p
                                                      {"protocols", c.enum_list(n.protocols, kProtocols), CatalogReader::kRequired},
                                                      {"ports", c.integer(n.ports, kPorts), CatalogReader::kRequired},
                                                      {"port_speed", c.speed(n.port_speed), CatalogReader::kRequired},
-                                                     {"splits", c.int_list(n.splits, kSplits), CatalogReader::kRequired},
-                                                     {"power_w", c.nullable_number(n.power_w, kWatts), CatalogReader::kRequired},
-                                                     {"price_usd", c.nullable_number(n.price_usd, kPrice),
-                                                      CatalogReader::kRequired}}));
+                                                     {"splits", c.int_list(n.splits, kSplits), CatalogReader::kRequired}},
+                                                    c.power_and_price(n.power_w, n.price_usd)));
   return n;
 }
 
@@ -267,10 +273,8 @@ NodeModel read_node(CatalogReader& c, const YAML::Node& item, const std::string&
                                                [&](auto& k, auto& v, auto& f) {
                                                  count_key.emplace(k);
                                                  c.integer(n.frontend_nics, kNics)(k, v, f);
-                                               }},
-                                              {"power_w", c.nullable_number(n.power_w, kWatts), CatalogReader::kRequired},
-                                              {"price_usd", c.nullable_number(n.price_usd, kPrice),
-                                               CatalogReader::kRequired}}));
+                                               }}},
+                                                    c.power_and_price(n.power_w, n.price_usd)));
   // A node without a frontend NIC omits both fields.
   if (!n.frontend_nic.empty() && !count_key && item.IsMap()) {
     r.error(r.at(item), join_field(path, "frontend_nics"), "missing required field");
@@ -288,10 +292,8 @@ OpticModel read_optic(CatalogReader& c, const YAML::Node& item, const std::strin
                                                      {"form_factor", c.text(o.form_factor), CatalogReader::kRequired},
                                                      {"speed", c.speed(o.speed), CatalogReader::kRequired},
                                                      {"links", c.integer(o.links, kLinks), CatalogReader::kRequired},
-                                                     {"reach_m", c.number(o.reach_m, kReach), CatalogReader::kRequired},
-                                                     {"power_w", c.nullable_number(o.power_w, kWatts), CatalogReader::kRequired},
-                                                     {"price_usd", c.nullable_number(o.price_usd, kPrice),
-                                                      CatalogReader::kRequired}}));
+                                                     {"reach_m", c.number(o.reach_m, kReach), CatalogReader::kRequired}},
+                                                    c.power_and_price(o.power_w, o.price_usd)));
   return o;
 }
 

@@ -1,5 +1,6 @@
 #include "frontend/dns_views.h"
 
+#include "core/text_lines.h"
 #include "routing/port_address.h"
 
 #include <algorithm>
@@ -373,21 +374,17 @@ Result<Zone> parse_zone(const std::string& text, const std::string& origin_name,
     if (total > 0x7FFFFFFFull) return std::nullopt;  // RFC 2181 section 8
     return static_cast<std::uint32_t>(total);
   };
-  std::size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
+  LineCursor lines(text);
+  std::string_view raw;
+  while (lines.next(raw)) {
     // One logical record: lines joined while parentheses are open.
     std::vector<std::string> tokens;
     int depth = 0;
     bool owner_blank = false;
-    const int start_line = line_no + 1;
+    const int start_line = lines.number();
     bool first = true;
     do {
-      std::size_t eol = text.find('\n', pos);
-      if (eol == std::string::npos) eol = text.size();
-      std::string line = text.substr(pos, eol - pos);
-      pos = eol + 1;
-      ++line_no;
+      const std::string line(raw);
       if (first) owner_blank = !line.empty() && (line[0] == ' ' || line[0] == '\t');
       first = false;
       std::size_t i = 0;
@@ -415,7 +412,7 @@ Result<Zone> parse_zone(const std::string& text, const std::string& origin_name,
           i = j;
         }
       }
-    } while (depth > 0 && pos < text.size());
+    } while (depth > 0 && lines.next(raw));
     const SourceLocation where{path, start_line, 1};
     if (depth != 0) {
       errors.push_back({where, "", "unbalanced parentheses"});

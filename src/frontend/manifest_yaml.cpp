@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "yaml/yaml_reader.h"
+
 namespace ct {
 namespace {
 
@@ -45,14 +47,13 @@ const YamlValue* YamlValue::get(const std::string& key) const {
 }
 
 Result<std::vector<YamlValue>> parse_yaml_documents(const std::string& text, const std::string& file) {
+  YamlReader reader(file);
+  const auto documents = reader.load_all(text);
+  if (!documents) return reader.take_errors();
   std::vector<YamlValue> out;
-  try {
-    for (const auto& doc : YAML::LoadAll(text)) {
-      if (!doc || doc.IsNull()) continue;
-      out.push_back(convert(doc, file));
-    }
-  } catch (const YAML::Exception& e) {
-    return Diagnostic{at(e.mark, file), "", "YAML syntax: " + e.msg};
+  for (const YAML::Node& document : *documents) {
+    if (!document || document.IsNull()) continue;
+    out.push_back(convert(document, file));
   }
   return out;
 }

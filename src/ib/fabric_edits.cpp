@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text_lines.h"
+
 namespace ct {
 namespace {
 
@@ -32,14 +34,10 @@ Result<std::vector<IbNodeId>> parse_node_list(const IbFabric& fabric, std::strin
                                               std::optional<IbNodeType> required) {
   std::vector<IbNodeId> nodes;
   Diagnostics errors;
-  int line_no = 0;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    auto end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
-    ++line_no;
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int line_no = lines.number();
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     line = trim(line);
     if (line.empty()) continue;

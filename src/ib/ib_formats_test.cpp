@@ -10,44 +10,14 @@
 #include "ib/ibnetdiscover.h"
 #include "ib/lft_dump.h"
 #include "ib/topology_to_ib.h"
+#include "support/ib_fixtures.h"
 
 namespace ct {
 namespace {
 
-// Two leaves x two spines, two hosts per leaf, written the way ibsim's examples are (no GUID lines).
-constexpr const char* kTwoByTwo = R"(# 2 leaves x 2 spines
-Switch	4 "L1"	# "leaf1"
-[1]	"H1"[1]
-[2]	"H2"[1]
-[3]	"S1"[1]
-[4]	"S2"[1]
-
-Switch	4 "L2"	# "leaf2"
-[1]	"H3"[1]
-[2]	"H4"[1]
-[3]	"S1"[2]
-[4]	"S2"[2]
-
-Switch	4 "S1"	# "spine1"
-[1]	"L1"[3]
-[2]	"L2"[3]
-
-Switch	4 "S2"	# "spine2"
-[1]	"L1"[4]
-[2]	"L2"[4]
-
-Ca	1 "H1"	# "host1"
-[1]	"L1"[1]
-
-Ca	1 "H2"	# "host2"
-[1]	"L1"[2]
-
-Ca	1 "H3"	# "host3"
-[1]	"L2"[1]
-
-Ca	1 "H4"	# "host4"
-[1]	"L2"[2]
-)";
+// Two leaves x two spines, two hosts per leaf (tests/support/ib_fixtures.h); the tab-separated
+// form ibsim's examples use is read by tests/ib (bad/good_2x2.net and its variants).
+constexpr const char* kTwoByTwo = fixtures::kIbTwoByTwo;
 
 IbFabric parse_ok(std::string_view text) {
   auto parsed = parse_ibnetdiscover(text, "test.net");

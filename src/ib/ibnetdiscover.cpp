@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text_lines.h"
+
 namespace ct {
 namespace {
 
@@ -74,17 +76,11 @@ class Parser {
   Parser(std::string_view text, const std::string& file) : text_(text), file_(file) {}
 
   Result<IbFabric> run() {
-    std::size_t begin = 0;
-    int line_no = 0;
-    while (begin < text_.size() && errors_.empty()) {
-      auto end = text_.find('\n', begin);
-      if (end == std::string_view::npos) end = text_.size();
-      ++line_no;
-      handle_line(text_.substr(begin, end - begin), line_no);
-      begin = end + 1;
-    }
+    LineCursor lines(text_);
+    std::string_view line;
+    while (errors_.empty() && lines.next(line)) handle_line(line, lines.number());
     if (errors_.empty() && fabric_.node_count() == 0) {
-      error(std::max(line_no, 1), 0, "file",
+      error(std::max(lines.number(), 1), 0, "file",
             text_.empty() ? "the file is empty: expected an ibnetdiscover topology (Switch and Ca blocks)"
                           : "no Switch or Ca block found: not an ibnetdiscover topology");
     }

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text_lines.h"
+
 namespace ct {
 namespace {
 
@@ -116,17 +118,13 @@ Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const s
                                   format_guid(out.back().guid), out.back().line));
   };
   OpenBlock block;
-  std::size_t begin = 0;
-  int line_no = 0;
-  while (begin < text.size()) {
-    auto end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
-    ++line_no;
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int line_no = lines.number();
     const bool unicast_header = line.rfind("Unicast lids", 0) == 0;
     if (unicast_header || line.rfind("Multicast mlids", 0) == 0) {
-      if (block.unicast) return unterminated(line_no);
+      if (block.unicast) return unterminated(lines.number());
       block = OpenBlock{unicast_header, !unicast_header, 0, 0, 0, 0};
       if (!unicast_header) continue;
       if (!header_range(line, block.first, block.top) || block.top > 0xFFFF) {
@@ -176,10 +174,10 @@ Result<std::vector<LftDumpSwitch>> parse_lft_dump(std::string_view text, const s
     out.back().entries.push_back(entry);
   }
   if (out.empty()) {
-    return fail(std::max(line_no, 1), text.empty() ? "the file is empty: expected an LFT dump (dump_fts output or opensm-lfts.dump)"
+    return fail(std::max(lines.number(), 1), text.empty() ? "the file is empty: expected an LFT dump (dump_fts output or opensm-lfts.dump)"
                                                    : "no \"Unicast lids ... of switch\" block: not an LFT dump");
   }
-  if (block.unicast) return unterminated(line_no);
+  if (block.unicast) return unterminated(lines.number());
   return out;
 }
 

@@ -39,18 +39,9 @@ Result<Catalog> load_catalog(const std::string& dir) {
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) return Diagnostic{{dir, 0, 0}, "", "no *.yaml files in the catalog folder"};
-  std::vector<CatalogSource> sources;
-  Diagnostics errors;
-  for (const auto& f : files) {
-    auto text = read_text_file(f);
-    if (!text) {
-      errors.insert(errors.end(), text.errors().begin(), text.errors().end());
-      continue;
-    }
-    sources.push_back({f, std::move(text).value()});
-  }
-  if (!errors.empty()) return errors;
-  return parse_catalog(sources);
+  auto sources = read_text_files<CatalogSource>(files);
+  if (!sources) return sources.errors();
+  return parse_catalog(sources.value());
 }
 
 Result<ValidSpec> load_spec(const std::string& path, const Catalog& catalog) {

@@ -26,17 +26,13 @@ Result<std::vector<ManifestSource>> read_manifest_sources(const std::vector<std:
       files.push_back(p);
     }
   }
-  std::vector<ManifestSource> out;
-  for (const auto& f : files) {
-    auto text = read_text_file(f);
-    if (!text) {
-      errors.insert(errors.end(), text.errors().begin(), text.errors().end());
-      continue;
-    }
-    out.push_back({f, std::move(text).value()});
+  auto sources = read_text_files<ManifestSource>(files);
+  if (!sources) {
+    errors.insert(errors.end(), sources.errors().begin(), sources.errors().end());
+    return errors;
   }
   if (!errors.empty()) return errors;
-  return out;
+  return sources;
 }
 
 Result<Manifests> load_manifests(const std::vector<std::string>& paths) {

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/text_lines.h"
 #include "lab/shell.h"
 #include "routing/port_address.h"
 
@@ -87,13 +88,10 @@ std::vector<std::string> lab_down(const std::string& prefix) {
   if (prefix.empty()) return removed;
   const CommandResult list = run_command("ip netns list");
   std::vector<std::string> names;
-  std::size_t at = 0;
-  while (at < list.out.size()) {
-    std::size_t end = list.out.find('\n', at);
-    if (end == std::string::npos) end = list.out.size();
-    const std::string line = list.out.substr(at, end - at);
-    at = end + 1;
-    const std::string name = line.substr(0, line.find(' '));
+  LineCursor lines(list.out);
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::string name(line.substr(0, line.find(' ')));
     if (name.rfind(prefix, 0) == 0) names.push_back(name);
   }
   std::vector<std::string> batch;

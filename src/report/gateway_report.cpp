@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/text_lines.h"
 #include "report/table.h"
 
 namespace ct {
@@ -137,13 +138,10 @@ std::string route_table_text(const Manifests& m, const GatewayModel& g) {
         table.add_row({std::to_string(i + 1), e.hostname.empty() ? "*any*" : e.hostname, describe_match(rule.matches[e.match]),
                        route_label(m, e.route), std::to_string(e.rule), backends});
       }
-      std::string rendered = table.render();
-      std::size_t pos = 0;
-      while (pos < rendered.size()) {
-        const auto nl = rendered.find('\n', pos);
-        out += "    " + rendered.substr(pos, nl - pos) + "\n";
-        pos = nl + 1;
-      }
+      const std::string rendered = table.render();
+      LineCursor lines(rendered);
+      std::string_view line;
+      while (lines.next(line)) out += "    " + std::string(line) + "\n";
     }
   }
   out += "Routes:\n";

@@ -1,6 +1,7 @@
 #include "report/plan_report.h"
 
 #include <cmath>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -120,59 +121,85 @@ std::string limits_table(const Plan& p) {
   return t.render();
 }
 
-void add_tier_rows(TextTable& t, const std::string& plane, const std::vector<TierFigures>& tiers) {
+// The tier and media tables serve both networks: the backend's with a plane column (a row per
+// plane, then "all"), the frontend's (one plane) without.
+TextTable with_plane_column(bool planes, std::vector<TableColumn> columns, std::string title) {
+  if (planes) columns.insert(columns.begin(), TableColumn{"plane"});
+  return TextTable(std::move(columns), std::move(title));
+}
+std::vector<std::string> with_plane_cell(const std::optional<std::string>& plane, std::vector<std::string> cells) {
+  if (plane) cells.insert(cells.begin(), *plane);
+  return cells;
+}
+
+TextTable tier_columns(bool planes, std::string title) {
+  return with_plane_column(planes,
+                           {{"tier"},
+                            {"switches", Align::kRight},
+                            {"ports used", Align::kRight},
+                            {"ports free", Align::kRight},
+                            {"links", Align::kRight},
+                            {"link speed", Align::kRight},
+                            {"down", Align::kRight},
+                            {"up", Align::kRight},
+                            {"down:up", Align::kRight}},
+                           std::move(title));
+}
+
+void add_tier_rows(TextTable& t, const std::optional<std::string>& plane, const std::vector<TierFigures>& tiers) {
   for (const auto& f : tiers) {
-    t.add_row({plane, tier_name(f.tier), count_text(f.switches), count_text(f.ports_used), count_text(f.ports_free),
-               count_text(f.links), link_speed_text(f.link_speed), speed_text(f.down_capacity),
-               speed_text(f.up_capacity), ratio_text(f.oversubscription)});
+    t.add_row(with_plane_cell(plane, {tier_name(f.tier), count_text(f.switches), count_text(f.ports_used),
+                                      count_text(f.ports_free), count_text(f.links), link_speed_text(f.link_speed),
+                                      speed_text(f.down_capacity), speed_text(f.up_capacity),
+                                      ratio_text(f.oversubscription)}));
   }
 }
 
 std::string tiers_table(const Plan& p) {
-  TextTable t({{"plane"},
-               {"tier"},
-               {"switches", Align::kRight},
-               {"ports used", Align::kRight},
-               {"ports free", Align::kRight},
-               {"links", Align::kRight},
-               {"link speed", Align::kRight},
-               {"down", Align::kRight},
-               {"up", Align::kRight},
-               {"down:up", Align::kRight}},
-              "switches, logical ports and links per tier (links counted at their upper end; tier leaf = NIC-leaf)");
+  TextTable t = tier_columns(
+      true, "switches, logical ports and links per tier (links counted at their upper end; tier leaf = NIC-leaf)");
   for (const auto& plane : p.plane_figures) add_tier_rows(t, std::to_string(plane.plane), plane.tiers);
   if (p.planes > 1) add_tier_rows(t, "all", p.total_tiers);
   return t.render();
 }
 
-void add_media_rows(TextTable& t, const std::string& plane, const std::vector<MediaFigures>& media) {
+TextTable media_columns(bool planes, std::string title) {
+  return with_plane_column(planes,
+                           {{"medium"},
+                            {"kind"},
+                            {"links", Align::kRight},
+                            {"switch modules", Align::kRight},
+                            {"NIC modules", Align::kRight},
+                            {"fibers/cables", Align::kRight}},
+                           std::move(title));
+}
+
+void add_media_rows(TextTable& t, const std::optional<std::string>& plane, const std::vector<MediaFigures>& media) {
   for (const auto& m : media) {
     const bool xcvr = m.kind == "transceiver";
-    t.add_row({plane, m.id, m.kind, count_text(m.links), xcvr ? count_text(m.switch_modules) : "-",
-               xcvr ? count_text(m.nic_modules) : "-", count_text(m.cables)});
+    t.add_row(with_plane_cell(plane, {m.id, m.kind, count_text(m.links), xcvr ? count_text(m.switch_modules) : "-",
+                                      xcvr ? count_text(m.nic_modules) : "-", count_text(m.cables)}));
   }
 }
 
 std::string media_table(const Plan& p) {
-  TextTable t({{"plane"},
-               {"medium"},
-               {"kind"},
-               {"links", Align::kRight},
-               {"switch modules", Align::kRight},
-               {"NIC modules", Align::kRight},
-               {"fibers/cables", Align::kRight}},
-              "optics and cables (one module per used cage; a NIC module serves all planes of its NIC)");
+  TextTable t =
+      media_columns(true, "optics and cables (one module per used cage; a NIC module serves all planes of its NIC)");
   for (const auto& plane : p.plane_figures) add_media_rows(t, std::to_string(plane.plane), plane.media);
   if (p.planes > 1) add_media_rows(t, "all", p.total_media);
   return t.render();
+}
+
+std::string bisection_ratio_text(BitsPerSecond b, BitsPerSecond half) {
+  return half.value() > 0 ? fmt::format("{:.2f}", static_cast<double>(b.value()) / static_cast<double>(half.value()))
+                          : "-";
 }
 
 std::string bisection_table(const Plan& p) {
   TextTable t({{"plane"}, {"bisection", Align::kRight}, {"half's NIC capacity", Align::kRight}, {"ratio", Align::kRight}},
               "bisection: max-flow from hosts [0, H/2) to [H/2, H), one direction");
   auto row = [&](const std::string& plane, BitsPerSecond b, BitsPerSecond half) {
-    const double ratio = half.value() > 0 ? static_cast<double>(b.value()) / static_cast<double>(half.value()) : 0;
-    t.add_row({plane, speed_text(b), speed_text(half), half.value() > 0 ? fmt::format("{:.2f}", ratio) : "-"});
+    t.add_row({plane, speed_text(b), speed_text(half), bisection_ratio_text(b, half)});
   };
   for (const auto& plane : p.plane_figures) row(std::to_string(plane.plane), plane.bisection, plane.half_injection);
   if (p.planes > 1) row("all", p.bisection, p.half_injection);
@@ -245,10 +272,6 @@ std::string ratios_text(const std::vector<TierFigures>& tiers) {
   }
   return out.empty() ? "-" : out;
 }
-std::string bisection_ratio_text(BitsPerSecond b, BitsPerSecond half) {
-  return half.value() > 0 ? fmt::format("{:.2f}", static_cast<double>(b.value()) / static_cast<double>(half.value()))
-                          : "-";
-}
 // Capacity toward the hosts at the leaves, per host.
 BitsPerSecond per_host(const std::vector<TierFigures>& tiers, long long hosts) {
   return tiers.empty() || hosts <= 0 ? BitsPerSecond(0) : BitsPerSecond(tiers.front().down_capacity.value() / hosts);
@@ -267,33 +290,10 @@ std::string frontend_text(const Plan& p) {
   out += f.backend_links == 0
              ? "frontend and backend: separate (0 links between them, counted on the built topology)\n"
              : fmt::format("frontend and backend: NOT separate: {} links join them\n", count_text(f.backend_links));
-  TextTable tiers({{"tier"},
-                   {"switches", Align::kRight},
-                   {"ports used", Align::kRight},
-                   {"ports free", Align::kRight},
-                   {"links", Align::kRight},
-                   {"link speed", Align::kRight},
-                   {"down", Align::kRight},
-                   {"up", Align::kRight},
-                   {"down:up", Align::kRight}},
-                  "frontend switches, logical ports and links per tier (tier leaf = NIC-leaf)");
-  for (const auto& t : f.tiers) {
-    tiers.add_row({tier_name(t.tier), count_text(t.switches), count_text(t.ports_used), count_text(t.ports_free),
-                   count_text(t.links), link_speed_text(t.link_speed), speed_text(t.down_capacity),
-                   speed_text(t.up_capacity), ratio_text(t.oversubscription)});
-  }
-  TextTable media({{"medium"},
-                   {"kind"},
-                   {"links", Align::kRight},
-                   {"switch modules", Align::kRight},
-                   {"NIC modules", Align::kRight},
-                   {"fibers/cables", Align::kRight}},
-                  "frontend optics and cables (one module per used cage)");
-  for (const auto& m : f.media) {
-    const bool xcvr = m.kind == "transceiver";
-    media.add_row({m.id, m.kind, count_text(m.links), xcvr ? count_text(m.switch_modules) : "-",
-                   xcvr ? count_text(m.nic_modules) : "-", count_text(m.cables)});
-  }
+  TextTable tiers = tier_columns(false, "frontend switches, logical ports and links per tier (tier leaf = NIC-leaf)");
+  add_tier_rows(tiers, std::nullopt, f.tiers);
+  TextTable media = media_columns(false, "frontend optics and cables (one module per used cage)");
+  add_media_rows(media, std::nullopt, f.media);
   out += "\n" + tiers.render() + "\n" + media.render();
   out += fmt::format("frontend bisection (max-flow between the host halves): {} of the half's {} ({})\n",
                      speed_text(f.bisection), speed_text(f.half_injection),

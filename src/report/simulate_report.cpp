@@ -82,22 +82,6 @@ MiceFigures mice_figures(const SimulateReportInput& in, const OperationResult& o
   return m;
 }
 
-// Constraints that carried traffic, busiest first (saturated time, then bits, then index).
-std::vector<std::uint32_t> bottlenecks(const SimulationResult& r) {
-  std::vector<std::uint32_t> order;
-  for (std::uint32_t c = 0; c < r.constraints.size(); ++c) {
-    if (r.constraints[c].kind != ConstraintKind::kBarrier && r.stats[c].carried_bits > 0) order.push_back(c);
-  }
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const ConstraintStats& x = r.stats[a];
-    const ConstraintStats& y = r.stats[b];
-    if (x.saturated != y.saturated) return x.saturated > y.saturated;
-    if (x.carried_bits != y.carried_bits) return x.carried_bits > y.carried_bits;
-    return a < b;
-  });
-  return order;
-}
-
 double mean_util(const SimulationResult& r, std::uint32_t c) {
   const double span = to_seconds(r.makespan);
   return span > 0 ? r.stats[c].carried_bits / (bps(r.constraints[c]) * span) : 0.0;
@@ -193,7 +177,7 @@ void text_workers(const SimulateReportInput& in, std::string& out) {
 
 void text_links(const SimulateReportInput& in, std::string& out) {
   const SimulationResult& r = in.result;
-  const std::vector<std::uint32_t> order = bottlenecks(r);
+  const std::vector<std::uint32_t> order = busiest_constraints(r);
   if (order.empty()) return;
   TextTable links({{"link"}, {"capacity", Align::kRight}, {"mean util", Align::kRight}, {"peak util", Align::kRight},
                    {"saturated", Align::kRight}, {"flows", Align::kRight}},
@@ -318,7 +302,7 @@ std::string simulate_json(const SimulateReportInput& in) {
                        {"waiting_s", to_seconds(t.waiting)}});
   }
   Json links = Json::array();
-  const std::vector<std::uint32_t> order = bottlenecks(r);
+  const std::vector<std::uint32_t> order = busiest_constraints(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
     links.push_back({{"name", constraint_name(in.topology, r.constraints[c])},

@@ -9,9 +9,11 @@
 namespace ct {
 namespace {
 
-// The stream of a random draw: scheme, flow, sub-flow.
+constexpr std::uint64_t kSchemeStream = 0x5343'4845'4D45;  // "SCHEME": the draws of a load-balancing scheme
+
+// The stream of a random draw: the tuple (scheme, flow, sub-flow), hashed (core/rng.h).
 std::uint64_t stream_of(Scheme s, std::uint32_t flow, std::uint32_t sub) {
-  return (std::uint64_t{static_cast<std::uint8_t>(s) + 1u} << 56) | (std::uint64_t{flow} << 20) | sub;
+  return ct::stream_of({kSchemeStream, static_cast<std::uint64_t>(s), flow, sub});
 }
 
 // Walks src -> dst appending entries of fraction 1 to the current sub-flow of `r`; at a group of

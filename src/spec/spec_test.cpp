@@ -87,6 +87,26 @@ Diagnostic only_error(const std::string& yaml) {
   return r.errors().front();
 }
 
+// A spec that must fail with exactly one diagnostic: its field, its line (0: not checked) and its
+// message, word for word.
+void expect_only_error(const std::string& yaml, const std::string& field, int line, const std::string& message) {
+  const Diagnostic d = only_error(yaml);
+  EXPECT_EQ(d.field, field) << d.message;
+  if (line != 0) {
+    EXPECT_EQ(d.where.line, line) << d.message;
+  }
+  EXPECT_EQ(d.message, message);
+}
+// The same with words the message must contain.
+void expect_only_error_saying(const std::string& yaml, const std::string& field, int line, const std::string& words) {
+  const Diagnostic d = only_error(yaml);
+  EXPECT_EQ(d.field, field) << d.message;
+  if (line != 0) {
+    EXPECT_EQ(d.where.line, line) << d.message;
+  }
+  EXPECT_THAT(d.message, HasSubstr(words));
+}
+
 // A 16-node, 2-plane, 2-tier rail-optimized design that validates; tests change one line of it.
 // Line numbers:    1     2                                 3        4                          5
 const std::string kGood =
@@ -169,17 +189,12 @@ TEST(SpecParser, UnknownFieldIsNamedWithSuggestion) {
 }
 
 TEST(SpecParser, UnknownTopLevelFieldWithoutCloseMatch) {
-  const Diagnostic d = only_error(kGood + "colour: blue\n");
-  EXPECT_EQ(d.field, "colour");
-  EXPECT_EQ(d.where.line, 8);
-  EXPECT_EQ(d.message, "unknown field");
+  expect_only_error(kGood + "colour: blue\n", "colour", 8, "unknown field");
 }
 
 TEST(SpecParser, TextWhereNumberExpected) {
-  const Diagnostic d = only_error(replace(kGood, "count: 16", "count: many"));
-  EXPECT_EQ(d.field, "nodes.count");
-  EXPECT_EQ(d.where.line, 2);
-  EXPECT_THAT(d.message, HasSubstr("expected an integer, got 'many'"));
+  expect_only_error_saying(replace(kGood, "count: 16", "count: many"), "nodes.count", 2,
+                           "expected an integer, got 'many'");
 }
 
 TEST(SpecParser, ListOrQuotedStringWhereIntegerExpected) {
@@ -196,23 +211,16 @@ TEST(SpecParser, ListOrQuotedStringWhereIntegerExpected) {
 
 TEST(SpecParser, EmptyValuePointsAtItsKey) {
   // yaml-cpp marks an empty value at the next token (line 7); the diagnostic names line 6.
-  const Diagnostic d = only_error(replace(kGood, "  tiers: 2\n", "  tiers:\n"));
-  EXPECT_EQ(d.field, "backend.tiers");
-  EXPECT_EQ(d.where.line, 6);
-  EXPECT_EQ(d.message, "expected an integer, got nothing");
+  expect_only_error(replace(kGood, "  tiers: 2\n", "  tiers:\n"), "backend.tiers", 6,
+                    "expected an integer, got nothing");
 }
 
 TEST(SpecParser, FractionalCountIsNotAnInteger) {
-  const Diagnostic d = only_error(replace(kGood, "count: 16", "count: 1.5"));
-  EXPECT_EQ(d.field, "nodes.count");
-  EXPECT_THAT(d.message, HasSubstr("'1.5'"));
+  expect_only_error_saying(replace(kGood, "count: 16", "count: 1.5"), "nodes.count", 0, "'1.5'");
 }
 
 TEST(SpecParser, OversubscriptionMustBeAList) {
-  const Diagnostic d = only_error(kGood + "  oversubscription: 3\n");
-  EXPECT_EQ(d.field, "backend.oversubscription");
-  EXPECT_EQ(d.where.line, 8);
-  EXPECT_THAT(d.message, HasSubstr("expected a list"));
+  expect_only_error_saying(kGood + "  oversubscription: 3\n", "backend.oversubscription", 8, "expected a list");
 }
 
 TEST(SpecParser, SyntaxErrorHasLineAndColumn) {
@@ -242,10 +250,7 @@ TEST(SpecParser, EmptyFileIsAnError) {
 }
 
 TEST(SpecParser, FieldWrittenTwice) {
-  const Diagnostic d = only_error(kGood + "  planes: 4\n");
-  EXPECT_EQ(d.field, "backend.planes");
-  EXPECT_EQ(d.where.line, 8);
-  EXPECT_THAT(d.message, HasSubstr("first at line 5"));
+  expect_only_error_saying(kGood + "  planes: 4\n", "backend.planes", 8, "first at line 5");
 }
 
 TEST(SpecParser, LinkEntryMustBeAPair) {
@@ -402,10 +407,8 @@ TEST(Validate, UnknownNodeModelListsKnownIds) {
 }
 
 TEST(Validate, UnknownSwitchModelListsKnownIds) {
-  const Diagnostic d = only_error(replace(kGood, "switch: fx-sw800", "switch: sn9999"));
-  EXPECT_EQ(d.field, "backend.switch");
-  EXPECT_EQ(d.where.line, 7);
-  EXPECT_THAT(d.message, HasSubstr("unknown switch model 'sn9999'; known: fx-ib400, fx-sw100, fx-sw800"));
+  expect_only_error_saying(replace(kGood, "switch: fx-sw800", "switch: sn9999"), "backend.switch", 7,
+                           "unknown switch model 'sn9999'; known: fx-ib400, fx-sw100, fx-sw800");
 }
 
 TEST(Validate, UnknownFrontendNic) {
@@ -426,10 +429,7 @@ TEST(Validate, ZeroOrNegativeCount) {
 }
 
 TEST(Validate, PlanesOutsideOneTwoFour) {
-  const Diagnostic d = only_error(replace(kGood, "planes: 2", "planes: 3"));
-  EXPECT_EQ(d.field, "backend.planes");
-  EXPECT_EQ(d.where.line, 5);
-  EXPECT_EQ(d.message, "must be 1, 2 or 4, got 3");
+  expect_only_error(replace(kGood, "planes: 2", "planes: 3"), "backend.planes", 5, "must be 1, 2 or 4, got 3");
 }
 
 TEST(Validate, PlanesTheNicCannotSplitInto) {
@@ -443,64 +443,49 @@ TEST(Validate, PlanesTheNicCannotSplitInto) {
 }
 
 TEST(Validate, PortSpeedTheSwitchCannotRun) {
-  const Diagnostic d = only_error(kGood + "  port_speed: 200G\n");
-  EXPECT_EQ(d.field, "backend.port_speed");
-  EXPECT_EQ(d.where.line, 8);
-  EXPECT_EQ(d.message, "fx-sw800 cannot run 200G ports; it runs 800G x64, 400G x128");
+  expect_only_error(kGood + "  port_speed: 200G\n", "backend.port_speed", 8,
+                    "fx-sw800 cannot run 200G ports; it runs 800G x64, 400G x128");
 }
 
 TEST(Validate, DefaultPortSpeedTheSwitchCannotRunPointsAtBackend) {
   // 4 planes of an 800G NIC = 200G, which fx-sw800 cannot run.
-  const Diagnostic d = only_error(replace(kGood, "planes: 2", "planes: 4"));
-  EXPECT_EQ(d.field, "backend.port_speed");
-  EXPECT_EQ(d.where.line, 3);
-  EXPECT_THAT(d.message, HasSubstr("cannot run 200G ports (the default: NIC speed / planes)"));
+  expect_only_error_saying(replace(kGood, "planes: 2", "planes: 4"), "backend.port_speed", 3,
+                           "cannot run 200G ports (the default: NIC speed / planes)");
 }
 
 TEST(Validate, PortSpeedFasterThanTheNicPlane) {
-  const Diagnostic d = only_error(kGood + "  port_speed: 800G\n");
-  EXPECT_EQ(d.field, "backend.port_speed");
-  EXPECT_EQ(d.where.line, 8);
-  EXPECT_THAT(d.message, HasSubstr("faster than fx-nic800's 800G port split into 2 plane(s) (400G per plane)"));
+  expect_only_error_saying(kGood + "  port_speed: 800G\n", "backend.port_speed", 8,
+                           "faster than fx-nic800's 800G port split into 2 plane(s) (400G per plane)");
 }
 
 TEST(Validate, HugePortSpeedIsRejectedWithoutOverflow) {
   // 5e18 b/s x 2 planes would overflow int64: refused where the speed is read, above 1 Pb/s
   // (core/units.h kMaxSpeed); a speed within that limit but faster than the NIC is refused by
   // validate(): 1000T = kMaxSpeed below.
-  const Diagnostic d = only_error(kGood + "  port_speed: 5000000000G\n");
-  EXPECT_EQ(d.field, "backend.port_speed");
-  EXPECT_EQ(d.message, "'5000000000G' is above the largest speed this tool models, 1000T");
+  expect_only_error(kGood + "  port_speed: 5000000000G\n", "backend.port_speed", 0,
+                    "'5000000000G' is above the largest speed this tool models, 1000T");
   const Diagnostic at_limit = only_error(kGood + "  port_speed: 1000T\n");
   EXPECT_THAT(at_limit.message, HasSubstr("is faster than fx-nic800's 800G port"));
 }
 
 TEST(Validate, PortSpeedThatIsNotASpeed) {
-  const Diagnostic d = only_error(kGood + "  port_speed: fast\n");
-  EXPECT_EQ(d.field, "backend.port_speed");
-  EXPECT_THAT(d.message, HasSubstr("'fast' is not a speed"));
+  expect_only_error_saying(kGood + "  port_speed: fast\n", "backend.port_speed", 0, "'fast' is not a speed");
 }
 
 TEST(Validate, OversubscriptionListOfWrongLength) {
-  const Diagnostic d = only_error(kGood + "  oversubscription: [1, 1]\n");
-  EXPECT_EQ(d.field, "backend.oversubscription");
-  EXPECT_EQ(d.where.line, 8);
-  EXPECT_EQ(d.message, "2 tiers have 1 tier(s) with uplinks (leaf): expected 1 ratio(s), got 2");
+  expect_only_error(kGood + "  oversubscription: [1, 1]\n", "backend.oversubscription", 8,
+                    "2 tiers have 1 tier(s) with uplinks (leaf): expected 1 ratio(s), got 2");
 }
 
 TEST(Validate, OversubscriptionBelowOne) {
-  const Diagnostic d = only_error(kGood + "  oversubscription:\n    - 0.5\n");
-  EXPECT_EQ(d.field, "backend.oversubscription[0]");
-  EXPECT_EQ(d.where.line, 9);
-  EXPECT_EQ(d.message, "a down:up ratio must be at least 1, got 0.5");
+  expect_only_error(kGood + "  oversubscription:\n    - 0.5\n", "backend.oversubscription[0]", 9,
+                    "a down:up ratio must be at least 1, got 0.5");
 }
 
 TEST(Validate, OversubscriptionThatLeavesNoUplinkNeedsMorePortsThanTheSwitchHas) {
   // Radix 128: ratio 200 gives up = floor(128 / 201) = 0.
-  const Diagnostic d = only_error(kGood + "  oversubscription: [200]\n");
-  EXPECT_EQ(d.field, "backend.oversubscription[0]");
-  EXPECT_EQ(d.where.line, 8);
-  EXPECT_THAT(d.message, HasSubstr("needs at least 201 ports per switch, but fx-sw800 has 128 at 400G"));
+  expect_only_error_saying(kGood + "  oversubscription: [200]\n", "backend.oversubscription[0]", 8,
+                           "needs at least 201 ports per switch, but fx-sw800 has 128 at 400G");
 }
 
 TEST(Validate, FatTreeKOddOrLargerThanTheRadix) {
@@ -548,9 +533,8 @@ TEST(Validate, TwoPlanesMakeTwoTiersEnough) {
   EXPECT_EQ(r->endpoints_per_plane(), 8192);
   EXPECT_EQ(max_endpoints(r->backend.radix, r->backend.down, r->backend.tiers), 8192);
   // One more node does not fit.
-  const Diagnostic d = only_error(replace(kGood, "count: 16", "count: 1025"));
-  EXPECT_EQ(d.field, "backend.tiers");
-  EXPECT_THAT(d.message, HasSubstr("need 8200 endpoint ports per plane"));
+  expect_only_error_saying(replace(kGood, "count: 16", "count: 1025"), "backend.tiers", 0,
+                           "need 8200 endpoint ports per plane");
 }
 
 TEST(Validate, EvenThreeTiersTooSmall) {
@@ -563,10 +547,8 @@ TEST(Validate, EvenThreeTiersTooSmall) {
 }
 
 TEST(Validate, TiersOtherThanTwoOrThree) {
-  const Diagnostic d = only_error(replace(kGood, "tiers: 2", "tiers: 4"));
-  EXPECT_EQ(d.field, "backend.tiers");
-  EXPECT_EQ(d.where.line, 6);
-  EXPECT_EQ(d.message, "must be 2 (leaf, spine) or 3 (leaf, spine, core), got 4");
+  expect_only_error(replace(kGood, "tiers: 2", "tiers: 4"), "backend.tiers", 6,
+                    "must be 2 (leaf, spine) or 3 (leaf, spine, core), got 4");
 }
 
 TEST(Validate, UnknownTopology) {
@@ -630,17 +612,13 @@ TEST(Validate, MalformedLinkEndpoints) {
 
 TEST(Validate, FrontendSpeedTheNicCannotRun) {
   // fx-dpu400 runs 400G or (split 2 ways) 200G; 100G is neither.
-  const Diagnostic d = only_error(kGood + "frontend:\n  speed: 100G\n  switch: fx-sw100\n");
-  EXPECT_EQ(d.field, "frontend.speed");
-  EXPECT_EQ(d.where.line, 9);
-  EXPECT_EQ(d.message, "fx-dpu400 cannot run 100G ports; it runs 400G, 200G");
+  expect_only_error(kGood + "frontend:\n  speed: 100G\n  switch: fx-sw100\n", "frontend.speed", 9,
+                    "fx-dpu400 cannot run 100G ports; it runs 400G, 200G");
 }
 
 TEST(Validate, FrontendSpeedTheSwitchCannotRun) {
-  const Diagnostic d = only_error(kGood + "frontend:\n  speed: 200G\n  switch: fx-sw100\n");
-  EXPECT_EQ(d.field, "frontend.speed");
-  EXPECT_EQ(d.where.line, 9);
-  EXPECT_EQ(d.message, "fx-sw100 cannot run 200G ports; it runs 100G x32, 25G x128");
+  expect_only_error(kGood + "frontend:\n  speed: 200G\n  switch: fx-sw100\n", "frontend.speed", 9,
+                    "fx-sw100 cannot run 200G ports; it runs 100G x32, 25G x128");
 }
 
 TEST(Validate, FrontendWithoutNicOrSwitch) {

@@ -10,8 +10,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "routing/port_address.h"
 #include "core/suggest.h"
+#include "core/text_lines.h"
+#include "routing/port_address.h"
+#include "yaml/yaml_reader.h"
 
 namespace ct {
 namespace {
@@ -198,14 +200,10 @@ bool known_column(const std::string& name) {
 void read_csv(const std::string& text, FlowResolver& resolver) {
   const std::string& file = resolver.file();
   std::vector<std::string> header;
-  std::size_t start = 0;
-  int line = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view raw(text.data() + start, end - start);
-    ++line;
-    start = end + 1;
+  LineCursor lines(text);
+  std::string_view raw;
+  while (lines.next(raw)) {
+    const int line = lines.number();
     if (trim(raw).empty() || trim(raw).starts_with('#')) continue;
     // Cells with the column where each begins.
     std::vector<std::pair<std::string, int>> cells;
@@ -245,62 +243,59 @@ void read_csv(const std::string& text, FlowResolver& resolver) {
   if (header.empty()) resolver.error({file, 1, 1}, "", "empty CSV: expected a header line such as src,dst,src_port");
 }
 
-SourceLocation yaml_location(const std::string& file, const YAML::Node& node) {
-  const YAML::Mark m = node.Mark();
-  if (m.is_null() || m.line < 0) return {file, 0, 0};
-  return {file, m.line + 1, m.column + 1};
-}
-
+// The YAML form through the project's reader (yaml/yaml_reader.h): its bounds on the tree, field
+// tables with did-you-mean, and locations; each value is kept as text for FlowResolver, which
+// checks both forms alike.
 void read_yaml(const std::string& text, FlowResolver& resolver) {
-  const std::string& file = resolver.file();
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    resolver.error({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax error: " + e.msg);
-    return;
+  YamlReader reader(resolver.file());
+  // The reader's diagnostics join the resolver's as they come, so that all stay in file order.
+  const auto pass_on = [&] {
+    for (Diagnostic& d : reader.errors()) resolver.error(d.where, std::move(d.field), std::move(d.message));
+    reader.errors().clear();
+  };
+  const std::optional<YAML::Node> root = reader.load(text);
+  if (!root) return pass_on();
+  YAML::Node key = *root;
+  YAML::Node list = *root;
+  bool has_list = root->IsSequence();  // a bare list
+  if (root->IsMap()) {
+    reader.mapping(*root, *root, "",
+                   {{"flows",
+                     [&](const YAML::Node& k, const YAML::Node& v, const std::string&) {
+                       key = k;
+                       list = v;
+                       has_list = true;
+                     },
+                     YamlReader::Presence::kRequired, "a list of flows under `flows:`"}});
+  } else if (!has_list) {
+    reader.error({resolver.file(), 1, 1}, "flows", "expected a list of flows under `flows:`");
   }
-  YAML::Node list = root;
-  if (root.IsMap()) {
-    for (const auto& entry : root) {
-      if (entry.first.Scalar() != "flows") {
-        resolver.error(yaml_location(file, entry.first), entry.first.Scalar(),
-                       "unknown field" + did_you_mean(entry.first.Scalar(), {"flows"}) + "; expected flows:");
-      }
-    }
-    list = root["flows"];
-  }
-  if (!list || !list.IsSequence()) {
-    resolver.error({file, 1, 1}, "flows", "expected a list of flows under `flows:`");
-    return;
-  }
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const YAML::Node item = list[i];
+  pass_on();
+  if (!has_list) return;
+  reader.list(key, list, "flows", [&](const YAML::Node& item, const std::string& path) {
     Record r;
-    r.where = yaml_location(file, item);
-    r.prefix = fmt::format("flows[{}].", i);
+    r.where = reader.at(item);
+    r.prefix = path + ".";
     if (!item.IsMap()) {
-      resolver.error(r.where, fmt::format("flows[{}]", i), "expected a mapping such as {src: host0/nic0, dst: host1/nic0, src_port: 49152}");
-      continue;
+      reader.error(r.where, path, "expected a mapping such as {src: host0/nic0, dst: host1/nic0, src_port: 49152}");
+      return pass_on();
     }
-    bool ok = true;
-    for (const auto& entry : item) {
-      const std::string name = entry.first.Scalar();
-      const SourceLocation where = yaml_location(file, entry.first);
-      if (!known_column(name)) {
-        resolver.error(where, r.prefix + name, "unknown field" + did_you_mean(name, column_names()));
-        ok = false;
-        continue;
-      }
-      if (!entry.second.IsScalar()) {
-        resolver.error(where, r.prefix + name, "expected a single value");
-        ok = false;
-        continue;
-      }
-      r.cells[name] = Cell{entry.second.Scalar(), yaml_location(file, entry.second), true};
+    std::vector<YamlReader::Field> fields;
+    for (const char* column : kColumns) {
+      fields.push_back({column, [&r, &reader, column](const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+                          if (!v.IsScalar()) {
+                            reader.error(reader.at(k), f, "expected a single value");
+                            return;
+                          }
+                          r.cells[column] = Cell{v.Scalar(), reader.at(v), true};
+                        }});
     }
-    if (ok) resolver.add(r);
-  }
+    reader.mapping(item, item, path, fields);
+    const bool clean = reader.errors().empty();
+    pass_on();
+    if (clean) resolver.add(r);
+  }, "a list of flows");
+  pass_on();
 }
 
 }  // namespace

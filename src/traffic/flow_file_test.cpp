@@ -2,6 +2,7 @@
 // and the field. Fabric: fixtures::two_tier(2 leaves, 2 spines, 4 hosts per leaf), 8 single-NIC
 // hosts; host h's port is vertex h with address 10.0.0.h (routing/port_address.h).
 #include <gmock/gmock.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "routing/port_address.h"
@@ -107,6 +108,45 @@ TEST(FlowFile, RejectsSamePortAndEmptyFiles) {
   auto empty = parse_flow_file("e.yaml", "flows: []\n", fabric());
   ASSERT_FALSE(empty.ok());
   EXPECT_THAT(empty.errors()[0].message, HasSubstr("no flows"));
+}
+
+// The YAML form goes through the project's reader (yaml/yaml_reader.h): a field written twice names
+// the line of the first, `flows:` that is not a list says what it is, an alias bomb is refused
+// before any flow is resolved, and a file without `flows:` says what is missing.
+TEST(FlowFile, YamlStructureThroughTheSharedReader) {
+  const std::string twice =
+      "flows:\n"
+      "  - src: host0\n"             // line 2
+      "    dst: host5\n"
+      "    src_port: 1\n"            // line 4
+      "    src_port: 2\n";           // line 5: again
+  auto r = parse_flow_file("t.yaml", twice, fabric());
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.errors().size(), 1u) << format_diagnostics(r.errors());
+  EXPECT_THAT(format_diagnostic(r.errors()[0]),
+              HasSubstr("t.yaml:5:5: error: flows[0].src_port: field written twice (first at line 4)"));
+
+  auto scalar = parse_flow_file("s.yaml", "flows: 5\n", fabric());
+  ASSERT_FALSE(scalar.ok());
+  EXPECT_THAT(format_diagnostic(scalar.errors()[0]), HasSubstr("s.yaml:1:8: error: flows: expected a list of flows, got '5'"));
+
+  auto missing = parse_flow_file("m.yaml", "flow:\n  - {src: host0, dst: host5, src_port: 1}\n", fabric());
+  ASSERT_FALSE(missing.ok());
+  ASSERT_EQ(missing.errors().size(), 2u) << format_diagnostics(missing.errors());
+  EXPECT_THAT(format_diagnostic(missing.errors()[0]), HasSubstr("m.yaml:1:1: error: flow: unknown field (did you mean 'flows'?)"));
+  EXPECT_THAT(missing.errors()[1].message, HasSubstr("missing: a list of flows under `flows:`"));
+
+  // Ten aliases of ten aliases, six deep: 10^6 flows once expanded, past the reader's node bound.
+  std::string bomb = "a0: &a0 [{src: host0, dst: host5, src_port: 1}]\n";
+  for (int level = 1; level <= 6; ++level) {
+    bomb += fmt::format("a{}: &a{} [", level, level);
+    for (int k = 0; k < 10; ++k) bomb += fmt::format("{}*a{}", k == 0 ? "" : ", ", level - 1);
+    bomb += "]\n";
+  }
+  bomb += "flows: *a6\n";
+  auto refused = parse_flow_file("b.yaml", bomb, fabric());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.errors()[0].message, HasSubstr("more than 1000000 YAML nodes"));
 }
 
 }  // namespace

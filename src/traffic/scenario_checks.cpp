@@ -11,19 +11,19 @@ namespace {
 
 class Checker {
  public:
-  Checker(const Scenario& s, const Topology& t) : s_(s), t_(t) {
+  explicit Checker(const Topology& t) : t_(t) {
     gpus_ = static_cast<std::uint64_t>(t.host_count) * static_cast<std::uint64_t>(std::max(t.gpus_per_host, 0));
   }
 
-  std::vector<ScenarioProblem> run() {
-    for (std::uint32_t i = 0; i < s_.collectives.size(); ++i) collective(i, s_.collectives[i]);
-    for (std::uint32_t i = 0; i < s_.transfers.size(); ++i) transfer(i, s_.transfers[i]);
-    for (std::uint32_t i = 0; i < s_.mice.size(); ++i) mice(i, s_.mice[i]);
-    for (std::uint32_t i = 0; i < s_.faults.size(); ++i) fault(i, s_.faults[i]);
-    return std::move(problems_);
+  std::vector<ScenarioProblem> run(const Scenario& s) {
+    for (std::uint32_t i = 0; i < s.collectives.size(); ++i) check(i, s.collectives[i]);
+    for (std::uint32_t i = 0; i < s.transfers.size(); ++i) check(i, s.transfers[i]);
+    for (std::uint32_t i = 0; i < s.mice.size(); ++i) check(i, s.mice[i]);
+    for (std::uint32_t i = 0; i < s.faults.size(); ++i) check(i, s.faults[i]);
+    return take();
   }
+  std::vector<ScenarioProblem> take() { return std::move(problems_); }
 
- private:
   void problem(ScenarioPart part, std::uint32_t index, std::string field, std::string message) {
     problems_.push_back({part, index, std::move(field), std::move(message)});
   }
@@ -44,7 +44,7 @@ class Checker {
     if (t.value() < 0) problem(part, i, field, "expected a duration such as 250us, 1.5ms or 2s");
   }
 
-  void collective(std::uint32_t i, const CollectiveSpec& c) {
+  void check(std::uint32_t i, const CollectiveSpec& c) {
     const auto part = ScenarioPart::kCollective;
     common(part, i, c.bytes, c.channels, c.qps, c.weight);
     if (c.iterations < 1 || c.iterations > kMaxIterations) {
@@ -99,7 +99,7 @@ class Checker {
     return e.gpu < gpus_ ? std::string() : fmt::format("GPU {} does not exist ({} GPUs)", e.gpu, gpus_);
   }
 
-  void transfer(std::uint32_t i, const TransferSpec& x) {
+  void check(std::uint32_t i, const TransferSpec& x) {
     const auto part = ScenarioPart::kTransfer;
     common(part, i, x.bytes, x.channels, x.qps, x.weight);
     non_negative(part, i, "start", x.start);
@@ -117,7 +117,7 @@ class Checker {
     }
   }
 
-  void mice(std::uint32_t i, const MiceSpec& m) {
+  void check(std::uint32_t i, const MiceSpec& m) {
     const auto part = ScenarioPart::kMice;
     if (m.count < 1 || m.count > kMaxMice) problem(part, i, "count", fmt::format("expected an integer in 1..{}", kMaxMice));
     if (m.bytes.value() <= 0) problem(part, i, "bytes", "expected a positive size such as 1GiB, 64KB or 1048576");
@@ -133,7 +133,7 @@ class Checker {
     }
   }
 
-  void fault(std::uint32_t i, const FaultSpec& f) {
+  void check(std::uint32_t i, const FaultSpec& f) {
     const auto part = ScenarioPart::kFault;
     if (f.links.empty()) problem(part, i, "", "names no link");
     for (const LinkId l : f.links) {
@@ -154,16 +154,36 @@ class Checker {
     }
   }
 
-  const Scenario& s_;
+ private:
   const Topology& t_;
   std::uint64_t gpus_ = 0;
   std::vector<ScenarioProblem> problems_;
 };
 
+template <typename Item>
+std::vector<ScenarioProblem> check_one(const Item& item, const Topology& topology) {
+  Checker checker(topology);
+  checker.check(0, item);
+  return checker.take();
+}
+
 }  // namespace
 
 std::vector<ScenarioProblem> check_scenario(const Scenario& scenario, const Topology& topology) {
-  return Checker(scenario, topology).run();
+  return Checker(topology).run(scenario);
+}
+
+std::vector<ScenarioProblem> check_item(const CollectiveSpec& item, const Topology& topology) {
+  return check_one(item, topology);
+}
+std::vector<ScenarioProblem> check_item(const TransferSpec& item, const Topology& topology) {
+  return check_one(item, topology);
+}
+std::vector<ScenarioProblem> check_item(const MiceSpec& item, const Topology& topology) {
+  return check_one(item, topology);
+}
+std::vector<ScenarioProblem> check_item(const FaultSpec& item, const Topology& topology) {
+  return check_one(item, topology);
 }
 
 std::string scenario_field(const ScenarioProblem& p) {

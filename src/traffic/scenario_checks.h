@@ -44,6 +44,13 @@ struct ScenarioProblem {
 // Every problem, in scenario order. PRECONDITION: topology.finalize() was called.
 std::vector<ScenarioProblem> check_scenario(const Scenario& scenario, const Topology& topology);
 
+// The same rules on one item, as a reader meets it (problems with index 0): a file's reader judges
+// each item where it ends, so that its diagnostics stay in file order.
+std::vector<ScenarioProblem> check_item(const CollectiveSpec& item, const Topology& topology);
+std::vector<ScenarioProblem> check_item(const TransferSpec& item, const Topology& topology);
+std::vector<ScenarioProblem> check_item(const MiceSpec& item, const Topology& topology);
+std::vector<ScenarioProblem> check_item(const FaultSpec& item, const Topology& topology);
+
 // "scenario.collectives[0].bytes", "scenario.faults[2]": the field as a scenario file names it.
 std::string scenario_field(const ScenarioProblem& problem);
 

@@ -13,12 +13,16 @@
 
 #include "core/rng.h"
 #include "core/suggest.h"
+#include "traffic/scenario_checks.h"
 #include "yaml/yaml_reader.h"
 
 namespace ct {
 namespace {
 
 constexpr std::uint64_t kOrderStream = 0x4F52'4445'5200;  // "ORDER": random rank order
+// An endpoint that was not written or did not resolve: no GPU has this id, so the value rules
+// (traffic/scenario_checks.h) see it as missing and judge nothing that depends on it.
+constexpr std::uint32_t kUnresolvedGpu = 0xFFFF'FFFF;
 
 bool parse_u64(std::string_view text, std::uint64_t& out) {
   if (text.empty()) return false;
@@ -60,9 +64,40 @@ class ScenarioParser {
   void error(const YAML::Node& key, const YAML::Node& value, const std::string& field, std::string message) {
     r_.error(key, value, field, std::move(message));
   }
+  // Reads through the field table and remembers where each field (and the mapping) was written,
+  // so that a value rule of check_item can be reported at the line that gave the value.
   bool read_mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
-                    const std::vector<Field>& fields) {
+                    std::vector<Field> fields) {
+    where_.emplace(path, r_.at(node));
+    for (Field& field : fields) {
+      field.read = [this, read = std::move(field.read)](const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+        where_.emplace(f, r_.at(k, v));
+        read(k, v, f);
+      };
+    }
     return r_.mapping(owner, node, path, fields);
+  }
+  // The value rules of one item (traffic/scenario_checks.h), as diagnostics at the field that gave
+  // the value (the item where no field did). A rule is not reported again for a field the reader
+  // already refused (its value is a default, not what was written), and a rule about the item as
+  // a whole only when all its fields read cleanly. `before`: the count of diagnostics when the
+  // item began.
+  template <typename Item>
+  void judge(const Item& item, const YAML::Node& node, const std::string& path, std::size_t before) {
+    const std::size_t read_end = r_.errors().size();
+    const auto refused = [&](const std::string& field) {
+      for (std::size_t i = before; i < read_end; ++i) {
+        const std::string& f = r_.errors()[i].field;
+        if (field == path || f == field || f.starts_with(field + ".") || f.starts_with(field + "[")) return true;
+      }
+      return false;
+    };
+    for (ScenarioProblem& p : check_item(item, t_)) {
+      const std::string field = p.field.empty() ? path : path + "." + p.field;
+      if (refused(field)) continue;
+      const auto it = where_.find(field);
+      error(it != where_.end() ? it->second : location(node), field, std::move(p.message));
+    }
   }
   void read_list(const YAML::Node& key, const YAML::Node& value, const std::string& field,
                  const YamlReader::ItemReader& read) {
@@ -156,6 +191,7 @@ class ScenarioParser {
   }
 
   void read_collective(const YAML::Node& item, const std::string& path) {
+    const std::size_t before = r_.errors().size();
     CollectiveSpec c;
     c.name = fmt::format("collective{}", scenario_.collectives.size());
     std::optional<std::string> algorithm;
@@ -172,13 +208,13 @@ class ScenarioParser {
                   {"model", [&](auto& k, auto& v, auto& f) { has_model = read_model(k, v, f, c.model); }},
                   {"gpus", [&](auto& k, auto& v, auto& f) { has_gpus = true; gpus_key = k; gpus_value = v; gpus_field = f; }},
                   {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, c.bytes); }},
-                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, 64, "channels"); }},
-                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.qps, 1, 64, "queue pairs"); }},
-                  {"iterations", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.iterations, 1, 100000, "iterations"); }},
+                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, kMaxChannels, "channels"); }},
+                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.qps, 1, kMaxQps, "queue pairs"); }},
+                  {"iterations", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.iterations, 1, kMaxIterations, "iterations"); }},
                   {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFF'FFFELL, "steps"); }},
                   {"compute", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.compute); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.start); }},
-                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, c.weight, 0, 1e6, true); }}});
+                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, c.weight, 0, kMaxWeight, true); }}});
     if (!algorithm) c.algorithm = default_algorithm(c.kind);
     if (!has_model && c.steps != 0) c.model = CollectiveModel::kStepwise;  // steps are the stepwise model's
     if (!has_bytes) error(location(item), path + ".bytes", "missing: the collective's size, e.g. 1GiB");
@@ -188,19 +224,7 @@ class ScenarioParser {
       gpus_field = path + ".gpus";
     }
     read_gpus(gpus_key, gpus_value, gpus_field, c);
-    const std::size_t before = r_.errors().size();
-    for (const auto& group : c.groups) {
-      if (r_.errors().size() > before || c.bytes.value() == 0) break;
-      CollectiveShape shape;
-      shape.kind = c.kind;
-      shape.algorithm = c.algorithm;
-      shape.model = c.model;
-      shape.bytes = c.bytes;
-      shape.channels = std::max<std::uint32_t>(c.channels, 1);
-      shape.steps_limit = c.steps;
-      for (const std::uint32_t g : group) shape.node_of_rank.push_back(g / static_cast<std::uint32_t>(t_.gpus_per_host));
-      if (const auto problem = check_collective(shape)) error(location(item), path, *problem);
-    }
+    judge(c, item, path, before);
     scenario_.collectives.push_back(std::move(c));
   }
 
@@ -360,55 +384,45 @@ class ScenarioParser {
     if (!random) return;
     // A scattered job placement: Fisher-Yates over each group with the scenario's seed.
     for (std::size_t i = 0; i < c.groups.size(); ++i) {
-      Rng rng(scenario_.seed, 0, kOrderStream + scenario_.collectives.size() * 1024 + i);
+      Rng rng(scenario_.seed, 0, stream_of({kOrderStream, scenario_.collectives.size(), i}));
       auto& group = c.groups[i];
       for (std::size_t j = group.size(); j > 1; --j) std::swap(group[j - 1], group[rng.uniform(j)]);
     }
   }
 
   void read_transfer(const YAML::Node& item, const std::string& path) {
+    const std::size_t before = r_.errors().size();
     TransferSpec t;
     t.name = fmt::format("transfer{}", scenario_.transfers.size());
+    t.src.gpu = kUnresolvedGpu;
+    t.dst.gpu = kUnresolvedGpu;
     bool has_bytes = false;
-    bool has_src = false;  // written
+    bool has_src = false;
     bool has_dst = false;
-    bool ok_src = false;   // and resolved
-    bool ok_dst = false;
     read_mapping(item, item, path,
                  {{"name", [&](auto& k, auto& v, auto& f) { t.name = text(k, v, f).value_or(t.name); }},
-                  {"src", [&](auto& k, auto& v, auto& f) { has_src = true; ok_src = assign(endpoint(k, v, f), t.src); }},
-                  {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; ok_dst = assign(endpoint(k, v, f), t.dst); }},
+                  {"src", [&](auto& k, auto& v, auto& f) { has_src = true; assign(endpoint(k, v, f), t.src); }},
+                  {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; assign(endpoint(k, v, f), t.dst); }},
                   {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, t.bytes); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, t.start); }},
-                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, 64, "channels"); }},
-                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, 64, "queue pairs"); }},
+                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, kMaxChannels, "channels"); }},
+                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, kMaxQps, "queue pairs"); }},
                   {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }},
-                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, 1e6, true); }}});
+                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, kMaxWeight, true); }}});
     const SourceLocation where = location(item);
     if (!has_src) error(where, path + ".src", "missing: the sending GPU or port");
     if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
     if (!has_bytes) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
-    if (ok_src && ok_dst) check_pair(t, where, path);
+    judge(t, item, path, before);
     scenario_.transfers.push_back(std::move(t));
   }
 
-  static bool assign(std::optional<Endpoint> e, Endpoint& out) {
-    if (!e) return false;
-    out = std::move(*e);
-    return true;
-  }
-
-  void check_pair(const TransferSpec& t, const SourceLocation& where, const std::string& path) {
-    if (t.src.is_port != t.dst.is_port) {
-      error(where, path, "src and dst must both be GPUs or both be ports");
-    } else if (t.src.is_port && t_.plane[t.src.port.value()] != t_.plane[t.dst.port.value()]) {
-      error(where, path, "src and dst ports are on different planes: no path joins them");
-    } else if ((t.src.is_port && t.src.port == t.dst.port) || (!t.src.is_port && t.src.gpu == t.dst.gpu)) {
-      error(where, path, "src and dst are the same");
-    }
+  static void assign(std::optional<Endpoint> e, Endpoint& out) {
+    if (e) out = std::move(*e);
   }
 
   void read_mice(const YAML::Node& item, const std::string& path) {
+    const std::size_t before = r_.errors().size();
     MiceSpec m;
     m.name = fmt::format("mice{}", scenario_.mice.size());
     m.hosts.resize(static_cast<std::size_t>(t_.host_count));
@@ -417,23 +431,25 @@ class ScenarioParser {
     bool has_bytes = false;
     read_mapping(item, item, path,
                  {{"name", [&](auto& k, auto& v, auto& f) { m.name = text(k, v, f).value_or(m.name); }},
-                  {"count", [&](auto& k, auto& v, auto& f) { has_count = true; integer(k, v, f, m.count, 1, 10'000'000, "flows"); }},
+                  {"count", [&](auto& k, auto& v, auto& f) { has_count = true; integer(k, v, f, m.count, 1, kMaxMice, "flows"); }},
                   {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, m.bytes); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, m.start); }},
                   {"arrivals_per_s", [&](auto& k, auto& v, auto& f) { number(k, v, f, m.arrivals_per_s, 0, 1e15, false); }},
                   {"hosts", [&](auto& k, auto& v, auto& f) { m.hosts = range(k, v, f, static_cast<std::uint32_t>(t_.host_count)); }},
-                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, m.weight, 0, 1e6, true); }}});
+                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, m.weight, 0, kMaxWeight, true); }}});
     const SourceLocation where = location(item);
     if (!has_count) error(where, path + ".count", "missing: how many small flows");
     if (!has_bytes) error(where, path + ".bytes", "missing: the size of each flow, e.g. 64KiB");
-    if (m.hosts.size() < 2) error(where, path + ".hosts", "mice need at least 2 hosts");
+    judge(m, item, path, before);
     scenario_.mice.push_back(std::move(m));
   }
 
   void read_fault(const YAML::Node& item, const std::string& path) {
+    const std::size_t before = r_.errors().size();
     FaultSpec fault;
     fault.convergence = convergence_;
     std::optional<std::uint32_t> parallel;
+    std::optional<double> fraction;  // written and read
     bool has_kind = false;
     bool has_at = false;
     bool has_fraction = false;
@@ -441,7 +457,7 @@ class ScenarioParser {
     read_mapping(item, item, path,
                  {{"kind", [&](auto& k, auto& v, auto& f) { has_kind = read_fault_kind(k, v, f, fault.kind); }},
                   {"at", [&](auto& k, auto& v, auto& f) { has_at = true; duration(k, v, f, fault.at); }},
-                  {"fraction", [&](auto& k, auto& v, auto& f) { has_fraction = true; number(k, v, f, fault.fraction, 0, 1, true); }},
+                  {"fraction", [&](auto& k, auto& v, auto& f) { has_fraction = true; fraction = r_.number(k, v, f, {0, 1, true, ""}); }},
                   {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, fault.convergence); }},
                   {"parallel", [&](auto& k, auto& v, auto& f) { parallel = 0; integer(k, v, f, *parallel, 0, 1 << 20, ""); }},
                   {"link", [&](auto& k, auto& v, auto& f) { ++selectors; read_link(k, v, f, fault); }},
@@ -454,11 +470,9 @@ class ScenarioParser {
     if (fault.kind == FaultKind::kDegrade && !has_fraction) {
       error(where, path + ".fraction", "missing: the capacity left, e.g. 0.5");
     }
-    if (fault.kind != FaultKind::kDegrade && has_fraction) {
-      error(where, path + ".fraction", "only a degrade has a fraction (down is 0, repair is 1)");
-    }
-    if (fault.kind == FaultKind::kDown) fault.fraction = 0;
-    if (fault.kind == FaultKind::kRepair) fault.fraction = 1;
+    // A down leaves 0 of the capacity, a repair 1; a fraction written on either is judged by
+    // check_item.
+    fault.fraction = fraction.value_or(fault.kind == FaultKind::kRepair ? 1.0 : 0.0);
     if (parallel) {
       if (*parallel >= fault.links.size()) {
         error(where, path + ".parallel", fmt::format("{} names {} link(s); parallel must be below that", fault.what,
@@ -467,6 +481,7 @@ class ScenarioParser {
         fault.links = {fault.links[*parallel]};
       }
     }
+    judge(fault, item, path, before);
     scenario_.faults.push_back(std::move(fault));
   }
 
@@ -515,6 +530,7 @@ class ScenarioParser {
   const Topology& t_;
   Scenario scenario_;
   TimePs convergence_{0};
+  std::map<std::string, SourceLocation> where_;  // field path -> where its value was written
   bool has_faults_ = false;
   YAML::Node faults_node_;
   YAML::Node faults_key_;

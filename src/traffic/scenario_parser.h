@@ -38,7 +38,10 @@
 // Links: `link:` a LinkId or "A -- B" (Topology::link_name; every parallel cable unless
 // `parallel:` picks one), `switch:` every link of a switch, `port:` a port's NIC link.
 // Every problem is a diagnostic at file:line:column naming the field (scenario.faults[2].at); all
-// of them are returned at once.
+// of them are returned at once. This reader reads, resolves names and checks each value's type and
+// range where it is read (limits from traffic/scenario_checks.h); the rules between values (a
+// collective's shape, a transfer's two ends, mice hosts, a fault's fraction) are check_scenario's,
+// judged on each item as it is read and reported at the line of the value they are about.
 #pragma once
 
 #include <string>

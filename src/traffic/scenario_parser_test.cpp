@@ -142,6 +142,43 @@ TEST(ScenarioParser, ReportsEveryProblemAtItsLineAndField) {
   EXPECT_EQ(e.size(), 8U) << format_diagnostics(e);
 }
 
+// The value rules are check_scenario's (traffic/scenario_checks.h); the reader reports them at the
+// line of the value they are about, in file order, and not again for a field it already refused.
+TEST(ScenarioParser, ValueRulesAreTheChecksAtTheValuesLine) {
+  const Topology t = fabric();
+  const char* bad = R"(scenario:
+  transfers:
+    - {src: gpu3, dst: host1/gpu1, bytes: 1GB}
+    - {src: gpu0, dst: host0/nic0, bytes: 1GB}
+    - {src: host9/gpu0, dst: gpu0, bytes: 1GB}
+  mice:
+    - count: 10
+      bytes: 1KiB
+      hosts: [2, 2]
+  faults:
+    - kind: down
+      link: 11
+      fraction: 0.5
+      at: 1ms
+    - {kind: degrade, link: 12, fraction: 0, at: 1ms}
+)";
+  auto parsed = parse_scenario("v.yaml", bad, NameDirectory(t));
+  ASSERT_FALSE(parsed.ok());
+  const Diagnostics& e = parsed.errors();
+  ASSERT_EQ(e.size(), 6U) << format_diagnostics(e);
+  // host1/gpu1 is GPU 1 x 2 + 1 = 3: the same GPU as gpu3.
+  EXPECT_EQ(format_diagnostic(e[0]), "v.yaml:3:7: error: scenario.transfers[0]: src and dst are the same");
+  EXPECT_EQ(format_diagnostic(e[1]), "v.yaml:4:7: error: scenario.transfers[1]: src and dst must both be GPUs or both be ports");
+  // An unknown source: its own error only, no pair rule on a placeholder.
+  EXPECT_EQ(e[2].field, "scenario.transfers[2].src");
+  EXPECT_EQ(format_diagnostic(e[3]), "v.yaml:9:14: error: scenario.mice[0].hosts: mice need at least 2 hosts");
+  EXPECT_EQ(format_diagnostic(e[4]),
+            "v.yaml:13:17: error: scenario.faults[0].fraction: only a degrade has a fraction (down is 0, repair is 1)");
+  // A degrade to 0 is refused by the reader's range, and only once.
+  EXPECT_EQ(e[5].field, "scenario.faults[1].fraction");
+  EXPECT_NE(e[5].message.find("above 0 and at most 1, got 0"), std::string::npos) << e[5].message;
+}
+
 TEST(ScenarioParser, NeedsAScenarioBlock) {
   const Topology t = fabric();
   EXPECT_FALSE(parse_scenario("x.yaml", "name: just-a-spec\n", NameDirectory(t)).ok());

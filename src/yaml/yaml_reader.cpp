@@ -154,31 +154,46 @@ void YamlReader::error(const YAML::Node& key, const YAML::Node& value, const std
 
 // ---- loading ----
 
-std::optional<YAML::Node> YamlReader::load(const std::string& text) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    if (!e.mark.is_null() && e.mark.pos >= 0 && static_cast<std::size_t>(e.mark.pos) >= text.size()) {
-      // Just after the last character that is not white space: where a truncated file stops,
-      // rather than the empty line after its final newline.
-      const auto last = text.find_last_not_of(" \t\r\n");
-      SourceLocation where{file_, 1, 1};
-      if (last != std::string::npos) {
-        const auto line_start = text.rfind('\n', last);
-        where.column = static_cast<int>(last - (line_start == std::string::npos ? 0 : line_start + 1) + 2);
-        where.line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(last), '\n') + 1);
-      }
-      error(where, "", "YAML syntax error: " + e.msg + " before the end of the file");
-    } else {
-      error(at(e.mark), "", "YAML syntax error: " + e.msg);
+void YamlReader::syntax_error(const std::string& text, const YAML::Exception& e) {
+  if (!e.mark.is_null() && e.mark.pos >= 0 && static_cast<std::size_t>(e.mark.pos) >= text.size()) {
+    // Just after the last character that is not white space: where a truncated file stops,
+    // rather than the empty line after its final newline.
+    const auto last = text.find_last_not_of(" \t\r\n");
+    SourceLocation where{file_, 1, 1};
+    if (last != std::string::npos) {
+      const auto line_start = text.rfind('\n', last);
+      where.column = static_cast<int>(last - (line_start == std::string::npos ? 0 : line_start + 1) + 2);
+      where.line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(last), '\n') + 1);
     }
+    error(where, "", "YAML syntax error: " + e.msg + " before the end of the file");
+  } else {
+    error(at(e.mark), "", "YAML syntax error: " + e.msg);
+  }
+}
+
+std::optional<std::vector<YAML::Node>> YamlReader::parse_checked(
+    const std::string& text, const std::function<std::vector<YAML::Node>()>& parse) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = parse();
+  } catch (const YAML::Exception& e) {
+    syntax_error(text, e);
     return std::nullopt;
   }
   const std::size_t before = errors_.size();
-  check_tree(root);
+  for (const YAML::Node& document : documents) check_tree(document);
   if (errors_.size() > before) return std::nullopt;
-  return root;
+  return documents;
+}
+
+std::optional<YAML::Node> YamlReader::load(const std::string& text) {
+  auto documents = parse_checked(text, [&] { return std::vector<YAML::Node>{YAML::Load(text)}; });
+  if (!documents) return std::nullopt;
+  return documents->front();
+}
+
+std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& text) {
+  return parse_checked(text, [&] { return YAML::LoadAll(text); });
 }
 
 // Depth, node count (aliases expanded) and UTF-8 of every scalar, in one walk that stops at the
@@ -383,44 +398,37 @@ std::optional<double> YamlReader::number(const YAML::Node& key, const YAML::Node
   return v;
 }
 
-std::optional<TimePs> YamlReader::duration(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+namespace {
+
+// A value in one of core/units.h's formats: a scalar, parsed by `parse` with its own limits.
+template <typename T>
+std::optional<T> unit_value(YamlReader& r, const YAML::Node& key, const YAML::Node& value, const std::string& field,
+                            const char* expected, Result<T> (*parse)(std::string_view)) {
   if (!value.IsScalar()) {
-    error(key, value, field, "expected a duration such as 250us, 1.5ms or 2s, got " + describe(value));
+    r.error(key, value, field, std::string("expected ") + expected + ", got " + YamlReader::describe(value));
     return std::nullopt;
   }
-  auto parsed = parse_duration(value.Scalar());
+  auto parsed = parse(value.Scalar());
   if (!parsed) {
-    error(key, value, field, parsed.errors().front().message);
+    r.error(key, value, field, parsed.errors().front().message);
     return std::nullopt;
   }
   return parsed.value();
 }
 
+}  // namespace
+
+std::optional<TimePs> YamlReader::duration(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  return unit_value(*this, key, value, field, "a duration such as 250us, 1.5ms or 2s", &parse_duration);
+}
+
 std::optional<Bytes> YamlReader::size(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-  if (!value.IsScalar()) {
-    error(key, value, field, "expected a size such as 1GiB, 64KB or 1048576, got " + describe(value));
-    return std::nullopt;
-  }
-  auto parsed = parse_size(value.Scalar());
-  if (!parsed) {
-    error(key, value, field, parsed.errors().front().message);
-    return std::nullopt;
-  }
-  return parsed.value();
+  return unit_value(*this, key, value, field, "a size such as 1GiB, 64KB or 1048576", &parse_size);
 }
 
 std::optional<BitsPerSecond> YamlReader::speed(const YAML::Node& key, const YAML::Node& value,
                                                const std::string& field) {
-  if (!value.IsScalar()) {
-    error(key, value, field, "expected a speed such as 800G or 1.6T, got " + describe(value));
-    return std::nullopt;
-  }
-  auto parsed = parse_speed(value.Scalar());
-  if (!parsed) {
-    error(key, value, field, parsed.errors().front().message);
-    return std::nullopt;
-  }
-  return parsed.value();
+  return unit_value(*this, key, value, field, "a speed such as 800G or 1.6T", &parse_speed);
 }
 
 std::optional<std::size_t> YamlReader::choice_index(const YAML::Node& key, const YAML::Node& value,

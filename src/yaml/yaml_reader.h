@@ -1,5 +1,5 @@
 // The one YAML reader of the project: every input file (cluster spec and its routing block,
-// scenario, catalog) is read through it, so that every file gets the same checks and the same
+// scenario, catalog, flow files; the frontend's manifests through load_all) is read through it, so that every file gets the same checks and the same
 // messages.
 //
 // A file is read in two steps.
@@ -38,6 +38,7 @@
 namespace YAML {
 class Node;
 class Mark;
+class Exception;
 }  // namespace YAML
 
 namespace ct {
@@ -95,6 +96,9 @@ class YamlReader {
 
   // Step 1 above. nullopt when the text cannot be read as a whole (the reason is a diagnostic).
   std::optional<YAML::Node> load(const std::string& text);
+  // The same for a stream of documents separated by `---` (Kubernetes manifests), each checked as
+  // above; a syntax error anywhere refuses the whole text.
+  std::optional<std::vector<YAML::Node>> load_all(const std::string& text);
 
   // Every key of `node` against `fields`, in file order. `owner` is the key that holds `node` (or
   // `node` itself for a list item or the root), where a missing or mistyped mapping is reported.
@@ -153,6 +157,10 @@ class YamlReader {
  private:
   bool plain_scalar(const YAML::Node& key, const YAML::Node& value, const std::string& field, const char* expected);
   void check_tree(const YAML::Node& root);
+  void syntax_error(const std::string& text, const YAML::Exception& e);
+  // The documents `parse` makes of `text`, each walked by check_tree; nullopt after a diagnostic.
+  std::optional<std::vector<YAML::Node>> parse_checked(const std::string& text,
+                                                       const std::function<std::vector<YAML::Node>()>& parse);
 
   std::string file_;
   Diagnostics errors_;

@@ -207,5 +207,28 @@ TEST(YamlReader, SyntaxErrorAtTheEndOfATruncatedFile) {
   EXPECT_THAT(d.message, HasSubstr("before the end of the file"));
 }
 
+// load_all (Kubernetes manifests): every document, each checked like load()'s one; a bad document
+// anywhere refuses the text with the diagnostic at its own line.
+TEST(YamlReader, LoadAllReadsEveryDocumentWithTheSameBounds) {
+  YamlReader r("m.yaml");
+  const auto docs = r.load_all("kind: A\n---\nkind: B\n---\n");
+  ASSERT_TRUE(docs.has_value()) << format_diagnostics(r.errors());
+  ASSERT_GE(docs->size(), 2u);
+  EXPECT_EQ((*docs)[1]["kind"].Scalar(), "B");
+
+  YamlReader deep("d.yaml");
+  const std::string nested = "kind: A\n---\nkind: " + std::string(kMaxYamlDepth + 1, '[') +
+                             std::string(kMaxYamlDepth + 1, ']') + "\n";
+  EXPECT_FALSE(deep.load_all(nested).has_value());
+  ASSERT_EQ(deep.errors().size(), 1u) << format_diagnostics(deep.errors());
+  EXPECT_EQ(deep.errors()[0].where.line, 3);
+  EXPECT_THAT(deep.errors()[0].message, HasSubstr("nested deeper than 64 levels"));
+
+  YamlReader broken("b.yaml");
+  EXPECT_FALSE(broken.load_all("kind: A\n---\nkind: [B\n---\nkind: C\n").has_value());
+  ASSERT_EQ(broken.errors().size(), 1u) << format_diagnostics(broken.errors());
+  EXPECT_THAT(broken.errors()[0].message, HasSubstr("YAML syntax error"));
+}
+
 }  // namespace
 }  // namespace ct

@@ -383,17 +383,7 @@ class Driver {
       result_.notes.push_back("load time series dropped: more than 16 million load changes");
       return;
     }
-    std::vector<std::uint32_t> order;
-    for (std::uint32_t c = 0; c < result_.constraints.size(); ++c) {
-      if (result_.constraints[c].kind != ConstraintKind::kBarrier && result_.stats[c].carried_bits > 0) order.push_back(c);
-    }
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      const ConstraintStats& x = result_.stats[a];
-      const ConstraintStats& y = result_.stats[b];
-      if (x.saturated != y.saturated) return x.saturated > y.saturated;
-      if (x.carried_bits != y.carried_bits) return x.carried_bits > y.carried_bits;
-      return a < b;
-    });
+    std::vector<std::uint32_t> order = busiest_constraints(result_);
     order.resize(std::min<std::size_t>(order.size(), o_.series_links));
     const std::int64_t bins = std::max<std::uint32_t>(o_.series_bins, 1);
     const std::int64_t width = (result_.makespan.value() + bins - 1) / bins;

@@ -3,6 +3,7 @@
 // Plain data, in creation order (deterministic); analysis/ and report/ read it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -115,5 +116,22 @@ struct SimulationResult {
   std::uint64_t reroutes = 0;
   std::vector<std::string> notes;  // things the reader must know (flows that never completed, ...)
 };
+
+// The constraints that carried traffic, busiest first: saturated time, then carried bits, then
+// index (the order of the time series and of the report's bottleneck tables).
+inline std::vector<std::uint32_t> busiest_constraints(const SimulationResult& r) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t c = 0; c < r.constraints.size(); ++c) {
+    if (r.constraints[c].kind != ConstraintKind::kBarrier && r.stats[c].carried_bits > 0) order.push_back(c);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const ConstraintStats& x = r.stats[a];
+    const ConstraintStats& y = r.stats[b];
+    if (x.saturated != y.saturated) return x.saturated > y.saturated;
+    if (x.carried_bits != y.carried_bits) return x.carried_bits > y.carried_bits;
+    return a < b;
+  });
+  return order;
+}
 
 }  // namespace ct
