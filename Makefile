@@ -24,6 +24,8 @@ demo: build
 	./$(BUILD)/src/cli/clustertwin plan $(EXAMPLE)
 	./$(BUILD)/src/cli/clustertwin trace 'GET https://api.example.com/v1/models' examples/platform/manifests \
 	  --from inside --dns examples/platform/dns/named.conf --spec examples/platform/cluster.yaml
+	./$(BUILD)/src/cli/clustertwin trace 'GET https://api.example.com/v1/models' examples/platform/manifests \
+	  --from outside --dns examples/platform/dns/named.conf --spec examples/platform/cluster.yaml
 
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -11,6 +11,7 @@ packages=(
   libsimgrid-dev
   opensm ibsim-utils infiniband-diags
   bind9 dnsutils bird2 gobgpd
+  libre2-dev
 )
 
 missing=()

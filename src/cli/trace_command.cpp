@@ -42,7 +42,8 @@ int run_trace(const TraceOptions& o, const Context& context) {
   }
   std::optional<Topology> topology;
   if (context.fabric) topology = context.fabric->topology();
-  const FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), std::move(topology));
+  FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), std::move(topology));
+  if (context.raw_spec) model.frontend_where = context.raw_spec->frontend.where;
   TraceRequest r;
   r.request = o.request;
   r.headers = o.headers;

@@ -74,6 +74,14 @@ CertificateCheck check_listener_certificate(const Manifests& m, const Gateway& g
       c.issuable = true;
       return c;
     }
+    const bool shim = g.meta.annotations.contains("cert-manager.io/cluster-issuer") || g.meta.annotations.contains("cert-manager.io/issuer");
+    if (shim && ns != g.meta.ns) {
+      // cert-manager's gateway-shim creates Certificates only for certificateRefs in the Gateway's
+      // own namespace; a reference to another namespace is skipped.
+      c.problems.push_back(fmt::format("no Certificate writes Secret {}: cert-manager's gateway-shim issues only Secrets in the "
+                                       "Gateway's namespace ({}), and this one is in {}", c.secret, g.meta.ns, ns));
+      return c;
+    }
     c.problems.push_back("no Certificate writes Secret " + c.secret + " and no Secret manifest exists: the listener has no certificate");
     return c;
   }

@@ -1,5 +1,7 @@
 // The frontend's smaller models worked by hand: pod placement, the MetalLB VIP, the cert-manager
 // chain, Longhorn replicas, and the trace that strings them together on examples/platform.
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "frontend/bgp_vip.h"
@@ -154,6 +156,85 @@ spec: {acme: {server: https://acme.example/dir, solvers: [{http01: {gatewayHTTPR
   EXPECT_FALSE(check_listener_certificate(m, g, g.listeners[0], "a.b.example.com", nullptr, 0).covers_host);
 }
 
+// HTTP-01 "needs a port-80 listener reachable from outside": the ACME server fetches
+// http://NAME/.well-known/acme-challenge/... from the internet, so NAME must resolve, for an outside
+// client, to an address that reaches the Gateway. One view for everyone: pub.example.com ->
+// 198.51.100.10 (the Gateway Service's loadBalancerIP): reachable; int.example.com -> 10.0.0.5 (no
+// address of this cluster): not issuable, and the problem names the answer.
+TEST(CertChain, Http01NeedsTheNameToReachTheGatewayFromOutside) {
+  const Manifests m = load(R"(
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: c
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+  - {name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: site}]}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: gw-envoy, namespace: infra}
+spec: {type: LoadBalancer, loadBalancerIP: 198.51.100.10, ports: [{port: 443}]}
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: site, namespace: infra}
+spec: {secretName: site, dnsNames: [pub.example.com, int.example.com], issuerRef: {name: le, kind: ClusterIssuer}}
+---
+apiVersion: cert-manager.io/v1
+kind: ClusterIssuer
+metadata: {name: le}
+spec: {acme: {server: https://acme.example/dir, solvers: [{http01: {gatewayHTTPRoute: {parentRefs: [{name: gw}]}}}]}}
+)");
+  auto conf = parse_named_conf("view \"all\" { match-clients { any; }; zone \"example.com\" { type primary; file \"z\"; }; };\n", "n.conf");
+  ASSERT_TRUE(conf.ok());
+  auto zone = parse_zone("$TTL 60\n@ IN SOA ns h 1 2 3 4 5\npub IN A 198.51.100.10\nint IN A 10.0.0.5\n", "example.com", "z");
+  ASSERT_TRUE(zone.ok()) << format_diagnostics(zone.errors());
+  DnsModel dns;
+  dns.conf = std::move(conf).value();
+  dns.zones.push_back({std::move(zone).value()});
+  const Gateway& g = m.gateways[0];
+  const CertificateCheck c = check_listener_certificate(m, g, g.listeners[1], "pub.example.com", &dns, *parse_ipv4("203.0.113.99"));
+  EXPECT_TRUE(c.covers_host);
+  EXPECT_FALSE(c.issuable);
+  ASSERT_EQ(c.problems.size(), 1u);
+  EXPECT_NE(c.problems[0].find("HTTP-01 for int.example.com"), std::string::npos) << c.problems[0];
+  EXPECT_NE(c.problems[0].find("resolves to 10.0.0.5, not this cluster"), std::string::npos) << c.problems[0];
+}
+
+// "Secret in the Gateway's namespace": cert-manager's gateway-shim (the Gateway annotation
+// cert-manager.io/cluster-issuer) creates a Certificate for each certificateRef in the Gateway's
+// namespace only. A ref to Secret other/x (even with a ReferenceGrant) gets no certificate; a ref
+// to infra/y does (dnsNames: the listener's hostname).
+TEST(CertChain, GatewayShimIssuesOnlyInTheGatewayNamespace) {
+  const Manifests m = load(R"(
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra, annotations: {cert-manager.io/cluster-issuer: ca}}
+spec:
+  gatewayClassName: c
+  listeners:
+  - {name: a, port: 443, protocol: HTTPS, hostname: a.example.com, tls: {certificateRefs: [{name: x, namespace: other}]}}
+  - {name: b, port: 443, protocol: HTTPS, hostname: b.example.com, tls: {certificateRefs: [{name: y}]}}
+---
+apiVersion: cert-manager.io/v1
+kind: ClusterIssuer
+metadata: {name: ca}
+spec: {selfSigned: {}}
+)");
+  const Gateway& g = m.gateways[0];
+  const CertificateCheck a = check_listener_certificate(m, g, g.listeners[0], "a.example.com", nullptr, 0);
+  EXPECT_FALSE(a.found);
+  ASSERT_EQ(a.problems.size(), 1u);
+  EXPECT_NE(a.problems[0].find("issues only Secrets in the Gateway's namespace (infra)"), std::string::npos) << a.problems[0];
+  const CertificateCheck b = check_listener_certificate(m, g, g.listeners[1], "b.example.com", nullptr, 0);
+  EXPECT_TRUE(b.found);
+  EXPECT_TRUE(b.covers_host);
+  EXPECT_TRUE(b.issuable);
+  EXPECT_EQ(b.dns_names, std::vector<std::string>{"b.example.com"});
+}
+
 // Longhorn: numberOfReplicas 2 over storage nodes n0..n3 (all unlabelled: every schedulable node),
 // dataLocality best-effort with the engine on n2: replicas n2 (local) then n0. Death of n2: 1 of 2
 // left and the engine moves; the data survives the loss of any 1 node.
@@ -221,6 +302,62 @@ TEST(RequestTrace, ExamplePlatformFromInside) {
   EXPECT_EQ(x->hops[0].status, HopStatus::kFailed);
   EXPECT_EQ(x->hops[1].status, HopStatus::kNotReached);
   EXPECT_EQ(x->http_status, 0);
+}
+
+// A StatefulSet's pods mount the claims made from its volumeClaimTemplates: Kubernetes names the
+// claim of pod pg-0 from template "data" "data-pg-0" ("<template>-<statefulset>-<ordinal>"). Its
+// StorageClass longhorn-3 (the example's, numberOfReplicas 3) gives 3 replicas; the size is the
+// template's 20Gi. The claim exists in no manifest: the hop names the template instead.
+TEST(RequestTrace, StatefulSetClaimFromTemplate) {
+  const std::string extra = testing::TempDir() + "/ct-statefulset.yaml";
+  {
+    std::ofstream out(extra);
+    out << R"(apiVersion: v1
+kind: Service
+metadata: {name: pg, namespace: ml}
+spec: {selector: {app: pg}, ports: [{port: 5432}]}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: pg, namespace: ml}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: pg}}
+  template:
+    metadata: {labels: {app: pg}}
+    spec: {containers: [{name: pg, image: postgres}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {storageClassName: longhorn-3, accessModes: [ReadWriteOnce], resources: {requests: {storage: 20Gi}}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: pg, namespace: ml}
+spec:
+  parentRefs: [{name: edge, namespace: infra, sectionName: https-public}]
+  hostnames: [api.example.com]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /db}}]
+    backendRefs: [{name: pg, port: 5432}]
+)";
+  }
+  auto m = load_manifests({std::string(CT_SOURCE_DIR) + "/examples/platform/manifests", extra});
+  ASSERT_TRUE(m.ok()) << format_diagnostics(m.errors());
+  ASSERT_EQ(m->workloads.back().claim_templates.size(), 1u);
+  EXPECT_EQ(m->workloads.back().claim_templates[0].request, "20Gi");
+  auto dns = load_dns(std::string(CT_SOURCE_DIR) + "/examples/platform/dns/named.conf");
+  ASSERT_TRUE(dns.ok());
+  const FrontendModel f = build_frontend_model(std::move(m).value(), std::move(dns).value(), std::nullopt);
+  TraceRequest r;
+  r.request = "GET https://api.example.com/db";
+  auto t = trace_request(f, r);
+  ASSERT_TRUE(t.ok()) << format_diagnostics(t.errors());
+  const RequestHop& h8 = t->hops[7];
+  EXPECT_EQ(h8.status, HopStatus::kOk) << h8.summary;
+  EXPECT_EQ(h8.decided_by, "StatefulSet ml/pg volumeClaimTemplates data");
+  EXPECT_NE(h8.where.find("ct-statefulset.yaml:"), std::string::npos) << h8.where;
+  EXPECT_EQ(h8.summary.rfind("data-pg-0 (20Gi): engine on node-", 0), 0u) << h8.summary;
+  EXPECT_NE(h8.summary.find("3 replica(s)"), std::string::npos) << h8.summary;
 }
 
 }  // namespace

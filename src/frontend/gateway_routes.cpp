@@ -74,7 +74,8 @@ bool precedes(const Manifests& m, const RouteEntry& a, const RouteEntry& b) {
   const auto& ra = m.routes[a.route].meta;
   const auto& rb = m.routes[b.route].meta;
   const auto key = [](const RouteEntry& e) {
-    return std::make_tuple(!e.host_exact, ~e.host_length, !e.path_exact, ~e.path_length, !e.has_method, ~e.headers, ~e.query);
+    return std::make_tuple(!e.host_exact, ~e.host_length, !e.path_exact, !e.path_regex, ~e.path_length, !e.has_method, ~e.headers,
+                           ~e.query);
   };
   if (key(a) != key(b)) return key(a) < key(b);
   // Oldest first; an unknown timestamp sorts after every known one.
@@ -86,19 +87,21 @@ bool precedes(const Manifests& m, const RouteEntry& a, const RouteEntry& b) {
   return std::tie(a.rule, a.match) < std::tie(b.rule, b.match);
 }
 
+// Every path `inner` matches, `outer` matches too (sound, not complete: a regular expression covers
+// only the same expression, and is covered only by it and by PathPrefix "/", which every path has).
 bool path_covers(const PathMatch& outer, const PathMatch& inner) {
   using T = PathMatch::Type;
   if (outer.type == T::kExact) return inner.type == T::kExact && inner.value == outer.value;
-  if (outer.type != T::kPathPrefix) return false;
+  if (outer.type == T::kRegularExpression) return inner.type == T::kRegularExpression && inner.value == outer.value;
   if (inner.type == T::kExact || inner.type == T::kPathPrefix) return path_prefix_matches(outer.value, inner.value);
-  return false;
+  return path_prefix_matches(outer.value, "/");
 }
 
 bool subset(const std::vector<NameValue>& small, const std::vector<NameValue>& big, bool case_insensitive_names) {
   return std::all_of(small.begin(), small.end(), [&](const NameValue& s) {
     return std::any_of(big.begin(), big.end(), [&](const NameValue& b) {
       const bool name = case_insensitive_names ? lower(s.name) == lower(b.name) : s.name == b.name;
-      return name && s.value == b.value && s.type == "Exact" && b.type == "Exact";
+      return name && s.value == b.value && s.type == b.type;
     });
   });
 }
@@ -109,25 +112,30 @@ bool match_covers(const RouteMatch& outer, const RouteMatch& inner) {
          subset(outer.headers, inner.headers, true) && subset(outer.query, inner.query, false);
 }
 
+bool value_matches(const NameValue& condition, const std::string& value) {
+  if (condition.regex) return condition.regex->ok() && condition.regex->full_match(value);
+  return condition.value == value;
+}
+
 bool match_accepts(const RouteMatch& match, const HttpRequest& r) {
   using T = PathMatch::Type;
   if (match.path.type == T::kExact && match.path.value != r.path) return false;
   if (match.path.type == T::kPathPrefix && !path_prefix_matches(match.path.value, r.path)) return false;
-  if (match.path.type == T::kRegularExpression || match.path.type == T::kUnknown) return false;
+  if (match.path.type == T::kRegularExpression && !(match.path.regex && match.path.regex->ok() && match.path.regex->full_match(r.path))) {
+    return false;
+  }
   if (!match.method.empty() && match.method != r.method) return false;
   std::vector<std::string> seen;
   for (const auto& h : match.headers) {
     const std::string name = lower(h.name);
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;  // only the first entry counts
     seen.push_back(name);
-    if (h.type != "Exact") return false;
     const auto it = std::find_if(r.headers.begin(), r.headers.end(), [&](const auto& kv) { return lower(kv.first) == name; });
-    if (it == r.headers.end() || it->second != h.value) return false;
+    if (it == r.headers.end() || !value_matches(h, it->second)) return false;
   }
   for (const auto& q : match.query) {
-    if (q.type != "Exact") return false;
     const auto it = std::find_if(r.query.begin(), r.query.end(), [&](const auto& kv) { return kv.first == q.name; });
-    if (it == r.query.end() || it->second != q.value) return false;
+    if (it == r.query.end() || !value_matches(q, it->second)) return false;
   }
   return true;
 }
@@ -170,13 +178,81 @@ std::string route_label(const Manifests& m, std::size_t route) {
 }
 
 std::string describe_match(const RouteMatch& match) {
-  static const char* kTypes[] = {"Exact", "PathPrefix", "RegularExpression", "Unknown"};
+  static const char* kTypes[] = {"Exact", "PathPrefix", "RegularExpression"};
   std::string s = fmt::format("{} {}", kTypes[static_cast<int>(match.path.type)], match.path.value);
   if (!match.method.empty()) s += " method " + match.method;
-  for (const auto& h : match.headers) s += fmt::format(" header {}={}", h.name, h.value);
-  for (const auto& q : match.query) s += fmt::format(" query {}={}", q.name, q.value);
+  // "=" an exact value, "~" a regular expression.
+  for (const auto& h : match.headers) s += fmt::format(" header {}{}{}", h.name, h.regex ? "~" : "=", h.value);
+  for (const auto& q : match.query) s += fmt::format(" query {}{}{}", q.name, q.regex ? "~" : "=", q.value);
   return s;
 }
+
+std::string replace_prefix_match(const std::string& prefix, const std::string& replacement, const std::string& path) {
+  std::string p = prefix;
+  while (!p.empty() && p.back() == '/') p.pop_back();
+  std::string v = replacement;
+  while (!v.empty() && v.back() == '/') v.pop_back();
+  const std::string rest = path.starts_with(p) ? path.substr(p.size()) : path;
+  std::string out = v + rest;
+  return out.empty() ? "/" : out;
+}
+
+std::string describe_upstream_request(const HttpRequest& r) {
+  std::string s = r.method + " " + r.path;
+  for (std::size_t i = 0; i < r.query.size(); ++i) s += (i ? "&" : "?") + r.query[i].first + "=" + r.query[i].second;
+  s += ", Host: " + r.host;
+  for (const auto& [name, value] : r.headers) {
+    if (lower(name) != "host") s += ", " + name + ": " + value;
+  }
+  return s;
+}
+
+namespace {
+
+// Why a conformant controller would not accept the route at all (Accepted False), if it would not:
+// the filter rules of httproute_types.go and the regular expressions' syntax.
+std::optional<Condition> route_invalid(const HttpRoute& route) {
+  using F = RouteFilter::Type;
+  for (std::size_t ri = 0; ri < route.rules.size(); ++ri) {
+    const RouteRule& rule = route.rules[ri];
+    for (const auto& match : rule.matches) {
+      std::vector<const RouteRegex*> regexes;
+      if (match.path.regex) regexes.push_back(match.path.regex.get());
+      for (const auto& h : match.headers) regexes.push_back(h.regex.get());
+      for (const auto& q : match.query) regexes.push_back(q.regex.get());
+      for (const RouteRegex* re : regexes) {
+        if (re != nullptr && !re->ok()) {
+          return cond("Accepted", false, "UnsupportedValue",
+                      fmt::format("rule {} ({}): RE2 cannot compile a regular expression: {}", ri, where_text(match.where), re->error()));
+        }
+      }
+    }
+    std::map<F, int> count;
+    for (const auto& f : rule.filters) ++count[f.type];
+    if (count[F::kUrlRewrite] > 0 && count[F::kRequestRedirect] > 0) {
+      return cond("Accepted", false, "IncompatibleFilters",
+                  fmt::format("rule {} ({}) has both URLRewrite and RequestRedirect, which may not be combined", ri, where_text(rule.where)));
+    }
+    for (const auto& f : rule.filters) {
+      if (f.type != F::kRequestMirror && f.type != F::kExtensionRef && count[f.type] > 1) {
+        return cond("Accepted", false, "IncompatibleFilters",
+                    fmt::format("rule {} ({}) has the filter {} {} times", ri, where_text(rule.where), f.type_name, count[f.type]));
+      }
+      if (f.path.type == PathModifier::Type::kReplacePrefixMatch) {
+        for (const auto& match : rule.matches) {
+          if (match.path.type != PathMatch::Type::kPathPrefix) {
+            return cond("Accepted", false, "UnsupportedValue",
+                        fmt::format("rule {} ({}): ReplacePrefixMatch is only compatible with a PathPrefix match, not {}", ri,
+                                    where_text(f.where), describe_match(match)));
+          }
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 GatewayModel build_gateway_model(const Manifests& m) {
   GatewayModel out;
@@ -257,8 +333,15 @@ GatewayModel build_gateway_model(const Manifests& m) {
     const HttpRoute& route = m.routes[ri];
     // ResolvedRefs is a property of the route, reported under every parent.
     Condition refs = cond("ResolvedRefs", true, "ResolvedRefs");
+    const std::optional<Condition> invalid = route_invalid(route);
     for (const auto& rule : route.rules) {
-      for (const auto& b : rule.backends) {
+      std::vector<const BackendRef*> refs_of_rule;
+      for (const auto& b : rule.backends) refs_of_rule.push_back(&b);
+      for (const auto& f : rule.filters) {
+        if (f.type == RouteFilter::Type::kRequestMirror) refs_of_rule.push_back(&f.mirror);
+      }
+      for (const BackendRef* bp : refs_of_rule) {
+        const BackendRef& b = *bp;
         const std::string ns = b.ref.ns.empty() ? route.meta.ns : b.ref.ns;
         std::string reason, msg;
         if (b.ref.kind != "Service" || !b.ref.group.empty()) {
@@ -324,6 +407,8 @@ GatewayModel build_gateway_model(const Manifests& m) {
         } else if (ps.attachments.empty()) {
           ps.conditions.push_back(cond("Accepted", false, "NoMatchingListenerHostname",
                                        "no hostname of the route intersects a listener hostname"));
+        } else if (invalid) {
+          ps.conditions.push_back(*invalid);
         } else {
           ps.conditions.push_back(cond("Accepted", true, "Accepted"));
         }
@@ -346,7 +431,8 @@ GatewayModel build_gateway_model(const Manifests& m) {
                 e.host_exact = !host.empty() && !is_wildcard(host);
                 e.host_length = host.size();
                 e.path_exact = match.path.type == PathMatch::Type::kExact;
-                e.path_length = match.path.type == PathMatch::Type::kPathPrefix ? match.path.value.size() : 0;
+                e.path_regex = match.path.type == PathMatch::Type::kRegularExpression;
+                e.path_length = e.path_exact ? 0 : match.path.value.size();
                 e.has_method = !match.method.empty();
                 e.headers = match.headers.size();
                 e.query = match.query.size();
@@ -503,10 +589,17 @@ std::string why_precedes(const Manifests& m, const RouteEntry& a, const RouteEnt
   const std::string A = fmt::format("{} rule {}", route_label(m, a.route), a.rule);
   const std::string B = fmt::format("{} rule {}", route_label(m, b.route), b.rule);
   if (a.hostname != b.hostname) return fmt::format("{} beats {} (the more specific hostname wins)", entry_host_text(a), entry_host_text(b));
-  if (a.path_exact != b.path_exact) return fmt::format("Exact {} beats PathPrefix {} ({} over {})", ma.path.value, mb.path.value, A, B);
+  static const char* kTypes[] = {"Exact", "PathPrefix", "RegularExpression"};
+  const char* ta = kTypes[static_cast<int>(ma.path.type)];
+  const char* tb = kTypes[static_cast<int>(mb.path.type)];
+  if (a.path_exact != b.path_exact) return fmt::format("Exact {} beats {} {} ({} over {})", ma.path.value, tb, mb.path.value, A, B);
+  if (a.path_regex != b.path_regex) {
+    return fmt::format("RegularExpression {} beats PathPrefix {} (this model ranks regular expressions after Exact, before "
+                       "PathPrefix) ({} over {})", ma.path.value, mb.path.value, A, B);
+  }
   if (a.path_length != b.path_length) {
-    return fmt::format("PathPrefix {} ({} characters) beats PathPrefix {} ({}) ({} over {})", ma.path.value, a.path_length,
-                       mb.path.value, b.path_length, A, B);
+    return fmt::format("{} {} ({} characters) beats {} {} ({}) ({} over {})", ta, ma.path.value, a.path_length, tb, mb.path.value,
+                       b.path_length, A, B);
   }
   if (a.has_method != b.has_method) return fmt::format("a method match ({}) beats none ({} over {})", ma.method, A, B);
   if (a.headers != b.headers) return fmt::format("{} header matches beat {} ({} over {})", a.headers, b.headers, A, B);
@@ -652,23 +745,112 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     if (c.valid) valid_weight += b.weight;
     d.backends.push_back(std::move(c));
   }
-  for (const auto& f : rule.filters) d.reasons.push_back("filter " + f + " runs before the backends");
-  if (rule.redirect_status != 0) {
-    d.status = rule.redirect_status;
-    d.reasons.push_back(fmt::format("RequestRedirect filter: {}{}", rule.redirect_status,
-                                    rule.redirect_scheme.empty() ? "" : " to " + rule.redirect_scheme + "://" + r.host + r.path));
-  } else if (rule.backends.empty()) {
-    d.status = rule.filters.empty() ? 500 : 200;
-    if (rule.filters.empty()) d.reasons.push_back("the rule has no backendRefs: 500");
+  // Filters, in list order, on the request as it will reach the backend.
+  using F = RouteFilter::Type;
+  HttpRequest up = r;
+  const RouteMatch& matched = rule.matches[winner->match];
+  const RouteFilter* redirect = nullptr;
+  bool responds = false;  // a filter that may answer by itself (an extension)
+  for (const RouteFilter& f : rule.filters) {
+    switch (f.type) {
+      case F::kRequestHeaderModifier: {
+        const auto same = [](const std::string& x) { return [x](const auto& kv) { return lower(kv.first) == lower(x); }; };
+        for (const auto& [name, value] : f.headers.set) {
+          std::erase_if(up.headers, same(name));
+          up.headers.emplace_back(name, value);
+        }
+        for (const auto& [name, value] : f.headers.add) {
+          const auto it = std::find_if(up.headers.begin(), up.headers.end(), same(name));
+          if (it == up.headers.end()) up.headers.emplace_back(name, value);
+          else it->second += "," + value;
+        }
+        for (const auto& name : f.headers.remove) std::erase_if(up.headers, same(name));
+        d.reasons.push_back(fmt::format("RequestHeaderModifier ({}): set {}, add {}, remove {}", where_text(f.where), f.headers.set.size(),
+                                        f.headers.add.size(), f.headers.remove.size()));
+        break;
+      }
+      case F::kUrlRewrite: {
+        if (!f.hostname.empty()) {
+          up.host = lower(f.hostname);
+          for (auto& [name, value] : up.headers) {
+            if (lower(name) == "host") value = f.hostname;
+          }
+        }
+        if (f.path.type == PathModifier::Type::kReplaceFullPath) up.path = f.path.value.empty() ? "/" : f.path.value;
+        if (f.path.type == PathModifier::Type::kReplacePrefixMatch) up.path = replace_prefix_match(matched.path.value, f.path.value, up.path);
+        d.reasons.push_back(fmt::format("URLRewrite ({}): Host {} -> {}, path {} -> {}", where_text(f.where), r.host, up.host, r.path, up.path));
+        break;
+      }
+      case F::kRequestMirror: {
+        const std::string ns = f.mirror.ref.ns.empty() ? route.meta.ns : f.mirror.ref.ns;
+        BackendChoice c;
+        c.service = ns + "/" + f.mirror.ref.name;
+        c.port = f.mirror.port;
+        const auto found = g.service_index.find(c.service);
+        if (f.mirror.ref.kind != "Service") {
+          c.valid = false;
+          c.problem = "InvalidKind: " + f.mirror.ref.kind;
+        } else if (ns != route.meta.ns &&
+                   !grant_allows(m, "HTTPRoute", "gateway.networking.k8s.io", route.meta.ns, "Service", ns, f.mirror.ref.name)) {
+          c.valid = false;
+          c.problem = "RefNotPermitted: no ReferenceGrant in namespace " + ns;
+        } else if (found == g.service_index.end()) {
+          c.valid = false;
+          c.problem = "BackendNotFound: no Service " + c.service;
+        }
+        d.reasons.push_back(fmt::format("RequestMirror ({}): a copy of the request goes to Service {} port {}, its responses ignored{}",
+                                        where_text(f.where), c.service, c.port, c.valid ? "" : " -- but " + c.problem));
+        d.mirrors.push_back(std::move(c));
+        break;
+      }
+      case F::kRequestRedirect:
+        redirect = &f;
+        break;
+      case F::kResponseHeaderModifier:
+        d.reasons.push_back(fmt::format("ResponseHeaderModifier ({}) changes the response's headers, not the request's", where_text(f.where)));
+        break;
+      case F::kExtensionRef:
+        responds = true;
+        d.reasons.push_back(fmt::format("filter ExtensionRef {} ({}) runs before the backends (implementation-specific, not modelled)",
+                                        f.extension, where_text(f.where)));
+        break;
+    }
+  }
+  if (redirect != nullptr) {
+    // "If redirect scheme is not-empty, the redirect port MUST be the well-known port associated
+    // with the redirect scheme ... If redirect scheme is empty, the redirect port MUST be the Gateway
+    // Listener port." No port in Location for http:80 and https:443.
+    const std::string scheme = redirect->scheme.empty() ? r.scheme : redirect->scheme;
+    const int port = redirect->port != 0 ? redirect->port : (!redirect->scheme.empty() ? (scheme == "https" ? 443 : 80) : l.port);
+    std::string path = r.path;
+    if (redirect->path.type == PathModifier::Type::kReplaceFullPath) path = redirect->path.value.empty() ? "/" : redirect->path.value;
+    if (redirect->path.type == PathModifier::Type::kReplacePrefixMatch) path = replace_prefix_match(matched.path.value, redirect->path.value, path);
+    const bool default_port = (scheme == "http" && port == 80) || (scheme == "https" && port == 443);
+    d.location = scheme + "://" + (redirect->hostname.empty() ? r.host : lower(redirect->hostname)) +
+                 (default_port ? "" : ":" + std::to_string(port)) + path;
+    for (std::size_t i = 0; i < r.query.size(); ++i) d.location += (i ? "&" : "?") + r.query[i].first + "=" + r.query[i].second;
+    d.status = redirect->status_code;
+    d.reasons.push_back(fmt::format("RequestRedirect ({}): {} Location: {} (no backend is called)", where_text(redirect->where),
+                                    redirect->status_code, d.location));
+    return d;
+  }
+  if (rule.backends.empty()) {
+    d.status = responds ? 200 : 500;
+    if (!responds) d.reasons.push_back("the rule has no backendRefs and no filter that answers: 500");
   } else if (valid_weight == 0) {
     d.status = 500;
     d.reasons.push_back("every backendRef of the rule is invalid: 500");
   } else {
     d.status = 200;
+    d.forwarded = true;
     if (valid_weight < total) {
       d.reasons.push_back(fmt::format("{:.0f}% of requests go to invalid backends and get 500",
                                       100.0 * (total - valid_weight) / total));
     }
+  }
+  d.upstream = std::move(up);
+  if (d.forwarded && describe_upstream_request(d.upstream) != describe_upstream_request(r)) {
+    d.reasons.push_back("the request as it reaches the backend: " + describe_upstream_request(d.upstream));
   }
   return d;
 }

@@ -17,6 +17,17 @@
 //   characters, method, most header matches, most query matches, the oldest Route, "{namespace}/
 //   {name}" alphabetically, then the FIRST rule and match in list order. The first match that
 //   the request satisfies wins; none gives 404.
+//   RegularExpression matches (path, header and query values) are "Implementation-specific"; here
+//   they are RE2, matching the whole value (route_regex.h), and a RegularExpression path ranks after
+//   every Exact path and before every PathPrefix, longer patterns first (the spec: "the precedence
+//   of RegularExpression path matches are implementation-specific").
+//   Filters, in list order: RequestHeaderModifier (set, then add, then remove), URLRewrite
+//   (hostname; ReplaceFullPath / ReplacePrefixMatch), RequestMirror (a copy to another backend,
+//   responses ignored), RequestRedirect (a 3xx with a Location, no backend); the decision carries
+//   the request as it reaches the backend. URLRewrite with RequestRedirect, or one filter type twice
+//   (but RequestMirror and ExtensionRef), is Accepted False IncompatibleFilters; ReplacePrefixMatch
+//   on a rule with a match that is not PathPrefix, or a regex that does not compile, is Accepted
+//   False UnsupportedValue.
 //   Matching. PathPrefix compares whole '/'-separated elements and ignores a trailing '/'; Exact
 //   is case-sensitive; header names are case-insensitive, header values and query names/values
 //   case-sensitive; a rule's matches are ORed, a match's conditions ANDed; a rule without matches
@@ -75,7 +86,8 @@ struct RouteEntry {
   bool host_exact = false;
   std::size_t host_length = 0;
   bool path_exact = false;
-  std::size_t path_length = 0;
+  bool path_regex = false;       // RegularExpression: after Exact, before PathPrefix
+  std::size_t path_length = 0;   // PathPrefix: the prefix's characters; RegularExpression: the pattern's
   bool has_method = false;
   std::size_t headers = 0;
   std::size_t query = 0;
@@ -147,6 +159,10 @@ struct RouteDecision {
   RouteEntry entry;
   std::vector<BackendChoice> backends;
   std::vector<std::string> reasons;  // the reasoning, in order
+  bool forwarded = false;            // the request goes on to a backend
+  HttpRequest upstream;              // the request as it reaches the backend, filters applied
+  std::string location;              // RequestRedirect: the Location header
+  std::vector<BackendChoice> mirrors;  // RequestMirror targets
 };
 
 // gateway_hint: "ns/name" or "name" to pick the Gateway; empty = the only Gateway with a Listener
@@ -160,5 +176,10 @@ bool path_prefix_matches(const std::string& prefix, const std::string& path);
 std::string listener_label(const Manifests& m, std::size_t gateway, std::size_t listener);
 std::string route_label(const Manifests& m, std::size_t route);
 std::string describe_match(const RouteMatch& match);
+// HTTPPathModifier ReplacePrefixMatch: `path` matched PathPrefix `prefix`; its prefix becomes
+// `replacement`, whole elements, trailing '/' of both ignored (the table in httproute_types.go).
+std::string replace_prefix_match(const std::string& prefix, const std::string& replacement, const std::string& path);
+// "GET /path?query, Host: h, Name: value, ..." (the request line and headers as sent upstream).
+std::string describe_upstream_request(const HttpRequest& r);
 
 }  // namespace ct

@@ -414,5 +414,227 @@ TEST(GatewayRoutes, ShadowedRules) {
   EXPECT_EQ(h.m.routes[h.g.shadowed[0].by_route].meta.name, "early");
 }
 
+// RegularExpression path matches: "Since RegularExpression HTTPPathMatch has implementation-specific
+// conformance, implementations can support POSIX, PCRE or any other dialects of regular
+// expressions." and "Note: The precedence of RegularExpression path matches are
+// implementation-specific." This model: RE2, the whole path must match, ranked after Exact and
+// before PathPrefix (route_regex.h, gateway_routes.h). Route x: rule 0 PathPrefix /api, rule 1
+// RegularExpression /api/v[0-9]+/.*, rule 2 Exact /api/v2/health.
+//   GET /api/v2/users   -> rule 1 (the regex matches the whole path and ranks before PathPrefix);
+//   GET /api/v2         -> rule 0 (the regex needs "/..." after the version: no full match);
+//   GET /api/vx/users   -> rule 0 ("vx" is not v + digits);
+//   GET /api/v2/health  -> rule 2 (Exact beats the regex);
+//   GET /xapi/v2/users  -> 404 (full match: the regex is anchored at the path's start).
+TEST(GatewayRegularExpression, PathRegexIsRe2FullMatchRankedBetweenExactAndPrefix) {
+  const auto f = load(route("x", "  rules:\n"
+                                 "  - matches: [{path: {type: PathPrefix, value: /api}}]\n    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{path: {type: RegularExpression, value: '/api/v[0-9]+/.*'}}]\n    backendRefs: [{name: b, port: 80}]\n"
+                                 "  - matches: [{path: {type: Exact, value: /api/v2/health}}]\n    backendRefs: [{name: c, port: 80}]\n"));
+  EXPECT_EQ(winner(f, send(f, "GET http://h/api/v2/users")), "x 1");
+  EXPECT_EQ(winner(f, send(f, "GET http://h/api/v2")), "x 0");
+  EXPECT_EQ(winner(f, send(f, "GET http://h/api/vx/users")), "x 0");
+  EXPECT_EQ(winner(f, send(f, "GET http://h/api/v2/health")), "x 2");
+  EXPECT_EQ(send(f, "GET http://h/xapi/v2/users").status, 404);
+  const auto d = send(f, "GET http://h/api/v2/users");
+  bool explained = false;
+  for (const auto& r : d.reasons) explained |= r.find("RegularExpression /api/v[0-9]+/.* beats PathPrefix /api") != std::string::npos;
+  EXPECT_TRUE(explained);
+}
+
+// Header and query param RegularExpression matches: "RegularExpression: Implementation-specific"
+// (HeaderMatchType, QueryParamMatchType); names stay case-insensitive for headers ("Name matching
+// MUST be case-insensitive") and exact for query params. Rule 0: header X-Version ~ v[0-9]+;
+// rule 1: query "id" ~ [a-f0-9]{4}. X-VERSION: v12 -> rule 0; X-Version: v1a -> no header match;
+// ?id=beef -> rule 1; ?id=BEEF -> 404 (case-sensitive); ?id=beef0 -> 404 (whole value).
+TEST(GatewayRegularExpression, HeaderAndQueryRegexMatchTheWholeValue) {
+  const auto f = load(route("x", "  rules:\n"
+                                 "  - matches: [{headers: [{type: RegularExpression, name: x-version, value: 'v[0-9]+'}]}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{queryParams: [{type: RegularExpression, name: id, value: '[a-f0-9]{4}'}]}]\n"
+                                 "    backendRefs: [{name: b, port: 80}]\n"));
+  EXPECT_EQ(winner(f, send(f, "GET http://h/", {"X-VERSION: v12"})), "x 0");
+  EXPECT_EQ(send(f, "GET http://h/", {"X-Version: v1a"}).status, 404);
+  EXPECT_EQ(winner(f, send(f, "GET http://h/?id=beef")), "x 1");
+  EXPECT_EQ(send(f, "GET http://h/?id=BEEF").status, 404);
+  EXPECT_EQ(send(f, "GET http://h/?id=beef0").status, 404);
+}
+
+// A regular expression RE2 cannot compile: the controller cannot program the rule, so the route is
+// not accepted (Accepted False, reason UnsupportedValue, the upstream RouteReasonUnsupportedValue),
+// attached nowhere, and its requests get 404.
+TEST(GatewayRegularExpression, InvalidRegexIsNotAccepted) {
+  const auto f = load(route("x", "  rules:\n  - matches: [{path: {type: RegularExpression, value: '/a(b'}}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  const auto& p = parent_status(f, "x");
+  EXPECT_FALSE(p.accepted());
+  EXPECT_EQ(p.conditions[0].reason, "UnsupportedValue");
+  EXPECT_NE(p.conditions[0].message.find("t.yaml:"), std::string::npos) << p.conditions[0].message;
+  ASSERT_EQ(f.g.unattached_routes.size(), 1u);
+  EXPECT_EQ(send(f, "GET http://h/ab").status, 404);
+}
+
+// ReplacePrefixMatch, the table of HTTPPathModifier (httproute_types.go), row by row:
+//   Request Path | Prefix Match | Replace Prefix | Modified Path
+//   /foo/bar     | /foo         | /xyz           | /xyz/bar
+//   /foo/bar     | /foo         | /xyz/          | /xyz/bar
+//   /foo/bar     | /foo/        | /xyz           | /xyz/bar
+//   /foo/bar     | /foo/        | /xyz/          | /xyz/bar
+//   /foo         | /foo         | /xyz           | /xyz
+//   /foo/        | /foo         | /xyz           | /xyz/
+//   /foo/bar     | /foo         | <empty string> | /bar
+//   /foo/        | /foo         | <empty string> | /
+//   /foo         | /foo         | <empty string> | /
+//   /foo/        | /foo         | /              | /
+//   /foo         | /foo         | /              | /
+TEST(GatewayFilters, ReplacePrefixMatchTable) {
+  const char* rows[][4] = {{"/foo/bar", "/foo", "/xyz", "/xyz/bar"}, {"/foo/bar", "/foo", "/xyz/", "/xyz/bar"},
+                           {"/foo/bar", "/foo/", "/xyz", "/xyz/bar"}, {"/foo/bar", "/foo/", "/xyz/", "/xyz/bar"},
+                           {"/foo", "/foo", "/xyz", "/xyz"},         {"/foo/", "/foo", "/xyz", "/xyz/"},
+                           {"/foo/bar", "/foo", "", "/bar"},         {"/foo/", "/foo", "", "/"},
+                           {"/foo", "/foo", "", "/"},                {"/foo/", "/foo", "/", "/"},
+                           {"/foo", "/foo", "/", "/"}};
+  for (const auto& row : rows) {
+    EXPECT_EQ(replace_prefix_match(row[1], row[2], row[0]), row[3]) << row[0] << " " << row[1] << " " << row[2];
+  }
+}
+
+// URLRewrite: "Hostname is the value to be used to replace the Host header value during
+// forwarding." and "ReplaceFullPath specifies the value with which to replace the full path of a
+// request during a rewrite or redirect." Rule 0 (PathPrefix /old, ReplacePrefixMatch /new,
+// hostname internal.example.com): GET /old/page?x=1 reaches Service a as GET /new/page?x=1 with
+// Host internal.example.com. Rule 1 (Exact /legacy, ReplaceFullPath /v2/index): /legacy -> /v2/index.
+TEST(GatewayFilters, UrlRewriteHostnameAndPath) {
+  const auto f = load(route("x", "  rules:\n"
+                                 "  - matches: [{path: {value: /old}}]\n"
+                                 "    filters: [{type: URLRewrite, urlRewrite: {hostname: internal.example.com, path: {type: ReplacePrefixMatch, replacePrefixMatch: /new}}}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{path: {type: Exact, value: /legacy}}]\n"
+                                 "    filters: [{type: URLRewrite, urlRewrite: {path: {type: ReplaceFullPath, replaceFullPath: /v2/index}}}]\n"
+                                 "    backendRefs: [{name: b, port: 80}]\n"));
+  const auto d = send(f, "GET http://shop.example.com/old/page?x=1");
+  ASSERT_EQ(d.status, 200);
+  ASSERT_TRUE(d.forwarded);
+  EXPECT_EQ(d.upstream.path, "/new/page");
+  EXPECT_EQ(d.upstream.host, "internal.example.com");
+  EXPECT_EQ(describe_upstream_request(d.upstream), "GET /new/page?x=1, Host: internal.example.com");
+  const auto e = send(f, "GET http://shop.example.com/legacy");
+  EXPECT_EQ(e.upstream.path, "/v2/index");
+  EXPECT_EQ(e.upstream.host, "shop.example.com");
+}
+
+// RequestHeaderModifier, the three examples of HTTPHeaderFilter:
+//   set:    "Input: GET /foo HTTP/1.1 my-header: foo ... set: name my-header value bar ...
+//            Output: GET /foo HTTP/1.1 my-header: bar"
+//   add:    "Input: GET /foo HTTP/1.1 my-header: foo ... add: name my-header value bar,baz ...
+//            Output: GET /foo HTTP/1.1 my-header: foo,bar,baz"
+//   remove: "Input: GET /foo HTTP/1.1 my-header1: foo my-header2: bar my-header3: baz ... remove:
+//            [my-header1, my-header3] ... Output: GET /foo HTTP/1.1 my-header2: bar"
+// Header names are case-insensitive, so My-Header in the request is the same header.
+TEST(GatewayFilters, RequestHeaderModifierSetAddRemove) {
+  const auto f = load(route("x", "  rules:\n"
+                                 "  - matches: [{path: {value: /set}}]\n"
+                                 "    filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: my-header, value: bar}]}}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{path: {value: /add}}]\n"
+                                 "    filters: [{type: RequestHeaderModifier, requestHeaderModifier: {add: [{name: my-header, value: 'bar,baz'}]}}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"
+                                 "  - matches: [{path: {value: /remove}}]\n"
+                                 "    filters: [{type: RequestHeaderModifier, requestHeaderModifier: {remove: [my-header1, my-header3]}}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  using H = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(send(f, "GET http://h/set", {"My-Header: foo"}).upstream.headers, (H{{"my-header", "bar"}}));
+  EXPECT_EQ(send(f, "GET http://h/add", {"my-header: foo"}).upstream.headers, (H{{"my-header", "foo,bar,baz"}}));
+  EXPECT_EQ(send(f, "GET http://h/add").upstream.headers, (H{{"my-header", "bar,baz"}}));
+  EXPECT_EQ(send(f, "GET http://h/remove", {"my-header1: foo", "my-header2: bar", "MY-HEADER3: baz"}).upstream.headers,
+            (H{{"my-header2", "bar"}}));
+}
+
+// RequestRedirect: "Scheme is the scheme to be used in the value of the `Location` header in the
+// response. When empty, the scheme of the request is used." "If redirect scheme is not-empty, the
+// redirect port MUST be the well-known port associated with the redirect scheme. Specifically
+// "http" to port 80 and "https" to port 443. ... If redirect scheme is empty, the redirect port
+// MUST be the Gateway Listener port." "Implementations SHOULD NOT add the port number in the
+// 'Location' header in the following cases: * A Location header that will use HTTP ... and use
+// port 80. * A Location header that will use HTTPS ... and use port 443." statusCode defaults to 302.
+//   rule 0 (/secure, scheme https, 301):     GET http://h.example.com/secure/a?x=1
+//                                            -> 301 https://h.example.com/secure/a?x=1
+//   rule 1 (/moved, hostname new.example.com, ReplacePrefixMatch /here): listener port 80, scheme
+//          empty -> port 80, not written:    GET /moved/b -> 302 http://new.example.com/here/b
+//   rule 2 (/alt, port 8443, ReplaceFullPath /): -> 302 http://h.example.com:8443/
+// The same rule 1 on a listener on port 8080: the port is the listener's -> http://new.example.com:8080/here/b.
+TEST(GatewayFilters, RequestRedirectLocation) {
+  const std::string body = "  rules:\n"
+                           "  - matches: [{path: {value: /secure}}]\n"
+                           "    filters: [{type: RequestRedirect, requestRedirect: {scheme: https, statusCode: 301}}]\n"
+                           "  - matches: [{path: {value: /moved}}]\n"
+                           "    filters: [{type: RequestRedirect, requestRedirect: {hostname: new.example.com, path: {type: ReplacePrefixMatch, replacePrefixMatch: /here}}}]\n"
+                           "  - matches: [{path: {value: /alt}}]\n"
+                           "    filters: [{type: RequestRedirect, requestRedirect: {port: 8443, path: {type: ReplaceFullPath, replaceFullPath: /}}}]\n";
+  const auto f = load(route("x", body));
+  const auto a = send(f, "GET http://h.example.com/secure/a?x=1");
+  EXPECT_EQ(a.status, 301);
+  EXPECT_EQ(a.location, "https://h.example.com/secure/a?x=1");
+  EXPECT_FALSE(a.forwarded);
+  const auto b = send(f, "GET http://h.example.com/moved/b");
+  EXPECT_EQ(b.status, 302);
+  EXPECT_EQ(b.location, "http://new.example.com/here/b");
+  EXPECT_EQ(send(f, "GET http://h.example.com/alt/c").location, "http://h.example.com:8443/");
+  const auto g = load(R"(
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: cls
+  listeners:
+  - {name: http, port: 8080, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
+)" + route("x", body), false);
+  EXPECT_EQ(send(g, "GET http://h.example.com:8080/moved/b").location, "http://new.example.com:8080/here/b");
+}
+
+// RequestMirror: "Requests are sent to the specified destination, but responses from that
+// destination are ignored." The request still goes to its backend (200 via a); the mirror target
+// is listed; a mirror to a missing Service makes ResolvedRefs False BackendNotFound.
+TEST(GatewayFilters, RequestMirror) {
+  const auto f = load(route("x", "  rules:\n"
+                                 "  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: b, port: 80}}}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  const auto d = send(f, "GET http://h/");
+  EXPECT_EQ(d.status, 200);
+  ASSERT_EQ(d.mirrors.size(), 1u);
+  EXPECT_EQ(d.mirrors[0].service, "apps/b");
+  EXPECT_TRUE(d.mirrors[0].valid);
+  EXPECT_TRUE(parent_status(f, "x").conditions[1].status);
+  const auto g = load(route("x", "  rules:\n"
+                                 "  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: gone, port: 80}}}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  EXPECT_EQ(parent_status(g, "x").conditions[1].reason, "BackendNotFound");
+  EXPECT_FALSE(send(g, "GET http://h/").mirrors.at(0).valid);
+}
+
+// "All filters are expected to be compatible with each other except for the URLRewrite and
+// RequestRedirect filters, which may not be combined. ... implementations may use the
+// `IncompatibleFilters` reason". "Specifying the same filter multiple times is not supported
+// unless explicitly indicated in the filter." And ReplacePrefixMatch: "Using any other
+// HTTPRouteMatch type on the same HTTPRouteRule will result in the implementation setting the
+// Accepted Condition for the Route to `status: False`."
+TEST(GatewayFilters, IncompatibleFiltersAreNotAccepted) {
+  const auto f = load(route("x", "  rules:\n  - filters: [{type: RequestRedirect, requestRedirect: {scheme: https}}, "
+                                 "{type: URLRewrite, urlRewrite: {hostname: y}}]\n"));
+  EXPECT_EQ(parent_status(f, "x").conditions[0].reason, "IncompatibleFilters");
+  const auto g = load(route("x", "  rules:\n  - filters: [{type: URLRewrite, urlRewrite: {hostname: y}}, "
+                                 "{type: URLRewrite, urlRewrite: {hostname: z}}]\n    backendRefs: [{name: a, port: 80}]\n"));
+  EXPECT_EQ(parent_status(g, "x").conditions[0].reason, "IncompatibleFilters");
+  const auto h = load(route("x", "  rules:\n  - matches: [{path: {type: Exact, value: /a}}]\n"
+                                 "    filters: [{type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /b}}}]\n"
+                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  EXPECT_EQ(parent_status(h, "x").conditions[0].reason, "UnsupportedValue");
+  // Two mirrors are allowed ("This filter can be used multiple times within the same rule").
+  const auto k = load(route("x", "  rules:\n  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: b, port: 80}}}, "
+                                 "{type: RequestMirror, requestMirror: {backendRef: {name: c, port: 80}}}]\n    backendRefs: [{name: a, port: 80}]\n"));
+  EXPECT_TRUE(parent_status(k, "x").accepted());
+  EXPECT_EQ(send(k, "GET http://h/").mirrors.size(), 2u);
+}
+
 }  // namespace
 }  // namespace ct

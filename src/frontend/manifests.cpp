@@ -292,6 +292,97 @@ void read_gateway(Reader& r, const YamlValue& spec, Gateway& g) {
   }
 }
 
+// HTTPRouteFilter (apis/v1/httproute_types.go): the type names the one field that configures it.
+PathModifier read_path_modifier(Reader& r, const YamlValue* v, const std::string& field) {
+  PathModifier pm;
+  if (!r.check(v, field, {"type", "replaceFullPath", "replacePrefixMatch"})) return pm;
+  const std::string type = r.str(v->get("type"), field + ".type");
+  if (type == "ReplaceFullPath") {
+    pm.type = PathModifier::Type::kReplaceFullPath;
+    pm.value = r.str(v->get("replaceFullPath"), field + ".replaceFullPath");
+  } else if (type == "ReplacePrefixMatch") {
+    pm.type = PathModifier::Type::kReplacePrefixMatch;
+    pm.value = r.str(v->get("replacePrefixMatch"), field + ".replacePrefixMatch");
+  } else {
+    r.error(v->where, field + ".type", "expected ReplaceFullPath or ReplacePrefixMatch, got '" + type + "'");
+  }
+  if (!pm.value.empty() && !pm.value.starts_with("/")) r.error(v->where, field, "the path must start with '/'");
+  return pm;
+}
+
+HeaderModifier read_header_modifier(Reader& r, const YamlValue* v, const std::string& field) {
+  HeaderModifier hm;
+  if (!r.check(v, field, {"set", "add", "remove"})) return hm;
+  for (const char* which : {"set", "add"}) {
+    if (const YamlValue* xs = r.seq(v->get(which), field + "." + which)) {
+      for (const auto& x : xs->items) {
+        r.check(&x, field + "." + which + "[]", {"name", "value"});
+        std::string name = r.str(x.get("name"), field + "." + which + "[].name");
+        if (name.empty()) r.error(x.where, field + "." + which + "[].name", "is required");
+        (std::string(which) == "set" ? hm.set : hm.add).emplace_back(std::move(name), r.str(x.get("value"), field + "." + which + "[].value"));
+      }
+    }
+  }
+  hm.remove = r.strings(v->get("remove"), field + ".remove");
+  return hm;
+}
+
+RouteFilter read_filter(Reader& r, const YamlValue& x, const std::string& f) {
+  RouteFilter filter;
+  filter.where = x.where;
+  r.check(&x, f, {"type", "requestHeaderModifier", "responseHeaderModifier", "requestMirror", "requestRedirect", "urlRewrite",
+                  "extensionRef", "cors", "externalAuth"});
+  filter.type_name = r.str(x.get("type"), f + ".type");
+  const std::string& type = filter.type_name;
+  if (type == "RequestHeaderModifier" || type == "ResponseHeaderModifier") {
+    filter.type = type == "RequestHeaderModifier" ? RouteFilter::Type::kRequestHeaderModifier : RouteFilter::Type::kResponseHeaderModifier;
+    const std::string key = type == "RequestHeaderModifier" ? "requestHeaderModifier" : "responseHeaderModifier";
+    filter.headers = read_header_modifier(r, x.get(key), f + "." + key);
+  } else if (type == "RequestRedirect") {
+    filter.type = RouteFilter::Type::kRequestRedirect;
+    if (const YamlValue* rr = x.get("requestRedirect");
+        r.check(rr, f + ".requestRedirect", {"scheme", "hostname", "path", "port", "statusCode"})) {
+      filter.scheme = r.str(rr->get("scheme"), f + ".requestRedirect.scheme");
+      if (!filter.scheme.empty() && filter.scheme != "http" && filter.scheme != "https") {
+        r.error(rr->get("scheme")->where, f + ".requestRedirect.scheme", "expected http or https, got '" + filter.scheme + "'");
+      }
+      filter.hostname = r.str(rr->get("hostname"), f + ".requestRedirect.hostname");
+      filter.port = static_cast<int>(r.integer(rr->get("port"), f + ".requestRedirect.port", 0, 1, 65535));
+      filter.status_code = static_cast<int>(r.integer(rr->get("statusCode"), f + ".requestRedirect.statusCode", 302, 301, 308));
+      if (filter.status_code == 304 || filter.status_code == 305 || filter.status_code == 306) {
+        r.error(rr->get("statusCode")->where, f + ".requestRedirect.statusCode", "expected 301, 302, 303, 307 or 308");
+      }
+      filter.path = read_path_modifier(r, rr->get("path"), f + ".requestRedirect.path");
+    }
+  } else if (type == "URLRewrite") {
+    filter.type = RouteFilter::Type::kUrlRewrite;
+    if (const YamlValue* u = x.get("urlRewrite"); r.check(u, f + ".urlRewrite", {"hostname", "path"})) {
+      filter.hostname = r.str(u->get("hostname"), f + ".urlRewrite.hostname");
+      filter.path = read_path_modifier(r, u->get("path"), f + ".urlRewrite.path");
+    }
+  } else if (type == "RequestMirror") {
+    filter.type = RouteFilter::Type::kRequestMirror;
+    if (const YamlValue* rm = x.get("requestMirror"); r.check(rm, f + ".requestMirror", {"backendRef", "percent", "fraction"})) {
+      if (const YamlValue* b = rm->get("backendRef")) {
+        filter.mirror.ref = read_ref(r, *b, f + ".requestMirror.backendRef", "Service", {"group", "kind", "name", "namespace", "port"});
+        filter.mirror.port = static_cast<int>(r.integer(b->get("port"), f + ".requestMirror.backendRef.port", 0, 1, 65535));
+      } else {
+        r.error(rm->where, f + ".requestMirror.backendRef", "is required");
+      }
+    }
+  } else if (type == "ExtensionRef") {
+    filter.type = RouteFilter::Type::kExtensionRef;
+    if (const YamlValue* ext = x.get("extensionRef"); r.check(ext, f + ".extensionRef", {"group", "kind", "name"})) {
+      filter.extension = r.str(ext->get("kind"), f + ".extensionRef.kind") + " " + r.str(ext->get("name"), f + ".extensionRef.name");
+    }
+  } else {
+    r.error(x.where, f + ".type",
+            "expected RequestHeaderModifier, ResponseHeaderModifier, RequestMirror, RequestRedirect, URLRewrite or ExtensionRef, got '" +
+                type + "'");
+  }
+  return filter;
+}
+
 void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
   r.check(&spec, "spec", {"parentRefs", "hostnames", "rules"});
   if (const YamlValue* ps = r.seq(spec.get("parentRefs"), "spec.parentRefs")) {
@@ -321,18 +412,24 @@ void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
             if (type == "Exact") match.path.type = PathMatch::Type::kExact;
             else if (type == "PathPrefix") match.path.type = PathMatch::Type::kPathPrefix;
             else if (type == "RegularExpression") match.path.type = PathMatch::Type::kRegularExpression;
-            else match.path.type = PathMatch::Type::kUnknown;
+            else r.error(p->get("type")->where, f + ".matches[].path.type", "expected Exact, PathPrefix or RegularExpression, got '" + type + "'");
             if (p->get("value")) match.path.value = r.str(p->get("value"), f + ".matches[].path.value");
-            if (match.path.type != PathMatch::Type::kRegularExpression && !match.path.value.starts_with("/")) {
+            if (match.path.type == PathMatch::Type::kRegularExpression) {
+              match.path.regex = std::make_shared<const RouteRegex>(match.path.value);
+            } else if (!match.path.value.starts_with("/")) {
               r.error(p->where, f + ".matches[].path.value", "must start with '/'");
             }
           }
           for (const char* which : {"headers", "queryParams"}) {
+            const std::string wf = f + ".matches[]." + which + "[]";
             if (const YamlValue* hs = r.seq(m.get(which), f + ".matches[]." + which)) {
               for (const auto& h : hs->items) {
-                r.check(&h, f + ".matches[]." + which + "[]", {"type", "name", "value"});
-                NameValue nv{r.str(h.get("name"), "name"), r.str(h.get("value"), "value"), "Exact"};
-                if (h.get("type")) nv.type = r.str(h.get("type"), "type");
+                r.check(&h, wf, {"type", "name", "value"});
+                NameValue nv{r.str(h.get("name"), wf + ".name"), r.str(h.get("value"), wf + ".value"), "Exact", nullptr};
+                if (h.get("type")) nv.type = r.str(h.get("type"), wf + ".type");
+                if (nv.type == "RegularExpression") nv.regex = std::make_shared<const RouteRegex>(nv.value);
+                else if (nv.type != "Exact") r.error(h.get("type")->where, wf + ".type", "expected Exact or RegularExpression, got '" + nv.type + "'");
+                if (nv.name.empty()) r.error(h.where, wf + ".name", "is required");
                 (std::string(which) == "headers" ? match.headers : match.query).push_back(std::move(nv));
               }
             }
@@ -343,16 +440,7 @@ void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
       }
       if (const YamlValue* fs = r.seq(ru.get("filters"), f + ".filters")) {
         for (const auto& x : fs->items) {
-          std::string type = r.str(x.get("type"), f + ".filters[].type");
-          if (const YamlValue* ext = x.get("extensionRef")) type += ":" + r.str(ext->get("name"), "extensionRef.name");
-          if (const YamlValue* rr = x.get("requestRedirect"); type == "RequestRedirect") {
-            rule.redirect_status = 302;
-            if (rr != nullptr) {
-              rule.redirect_status = static_cast<int>(r.integer(rr->get("statusCode"), f + ".filters[].requestRedirect.statusCode", 302, 301, 308));
-              rule.redirect_scheme = r.str(rr->get("scheme"), f + ".filters[].requestRedirect.scheme");
-            }
-          }
-          rule.filters.push_back(std::move(type));
+          rule.filters.push_back(read_filter(r, x, f + ".filters[]"));
         }
       }
       if (const YamlValue* bs = r.seq(ru.get("backendRefs"), f + ".backendRefs")) {
@@ -382,6 +470,16 @@ void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
   }
 }
 
+// A PersistentVolumeClaim's spec (also a StatefulSet's volumeClaimTemplates[].spec).
+void read_claim_spec(Reader& r, const YamlValue* spec, const std::string& f, PersistentVolumeClaim& c) {
+  if (!r.check(spec, f, {"storageClassName", "accessModes", "resources", "volumeMode", "volumeName", "selector", "dataSource", "dataSourceRef"})) return;
+  c.storage_class = r.str(spec->get("storageClassName"), f + ".storageClassName");
+  c.access_modes = r.strings(spec->get("accessModes"), f + ".accessModes");
+  if (const YamlValue* res = spec->get("resources"); res && res->get("requests")) {
+    c.request = r.str(res->get("requests")->get("storage"), f + ".resources.requests.storage");
+  }
+}
+
 void read_workload(Reader& r, const YamlValue& spec, KubeWorkload& w) {
   r.check(&spec, "spec", {"replicas", "selector", "template", "serviceName", "volumeClaimTemplates", "strategy",
                           "updateStrategy", "minReadySeconds", "revisionHistoryLimit", "podManagementPolicy",
@@ -391,7 +489,14 @@ void read_workload(Reader& r, const YamlValue& spec, KubeWorkload& w) {
   w.selector = r.selector(spec.get("selector"), "spec.selector");
   if (const YamlValue* vcts = r.seq(spec.get("volumeClaimTemplates"), "spec.volumeClaimTemplates")) {
     for (const auto& v : vcts->items) {
-      if (const YamlValue* md = v.get("metadata")) w.claim_templates.push_back(r.str(md->get("name"), "metadata.name"));
+      r.check(&v, "spec.volumeClaimTemplates[]", {"apiVersion", "kind", "metadata", "spec"});
+      PersistentVolumeClaim c;
+      c.meta.kind = "PersistentVolumeClaim";
+      c.meta.where = v.where;
+      if (const YamlValue* md = v.get("metadata")) c.meta.name = r.str(md->get("name"), "spec.volumeClaimTemplates[].metadata.name");
+      if (c.meta.name.empty()) r.error(v.where, "spec.volumeClaimTemplates[].metadata.name", "is required");
+      read_claim_spec(r, v.get("spec"), "spec.volumeClaimTemplates[].spec", c);
+      w.claim_templates.push_back(std::move(c));
     }
   }
   const YamlValue* t = spec.get("template");
@@ -681,12 +786,7 @@ Result<Manifests> parse_all(const std::vector<ManifestSource>& sources) {
         top({"apiVersion", "kind", "metadata", "spec", "status"});
         PersistentVolumeClaim c;
         c.meta = meta;
-        r.check(spec, "spec", {"storageClassName", "accessModes", "resources", "volumeMode", "volumeName", "selector", "dataSource", "dataSourceRef"});
-        c.storage_class = r.str(spec->get("storageClassName"), "spec.storageClassName");
-        c.access_modes = r.strings(spec->get("accessModes"), "spec.accessModes");
-        if (const YamlValue* res = spec->get("resources"); res && res->get("requests")) {
-          c.request = r.str(res->get("requests")->get("storage"), "spec.resources.requests.storage");
-        }
+        read_claim_spec(r, spec, "spec", c);
         out.claims.push_back(std::move(c));
       } else if (kind == "StorageClass") {
         top({"apiVersion", "kind", "metadata", "provisioner", "parameters", "reclaimPolicy", "allowVolumeExpansion",

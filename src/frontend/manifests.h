@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "core/diagnostic.h"
 #include "core/result.h"
+#include "frontend/route_regex.h"
 
 namespace ct {
 
@@ -89,6 +91,13 @@ struct TopologySpread {
   std::string when_unsatisfiable = "DoNotSchedule";
 };
 
+struct PersistentVolumeClaim {
+  ObjectMeta meta;
+  std::string storage_class;  // empty = the default StorageClass
+  std::string request;        // e.g. 60Gi
+  std::vector<std::string> access_modes;
+};
+
 struct KubeWorkload {  // Deployment, StatefulSet, DaemonSet
   ObjectMeta meta;
   int replicas = 1;  // ignored for DaemonSet
@@ -99,7 +108,8 @@ struct KubeWorkload {  // Deployment, StatefulSet, DaemonSet
   bool anti_affinity_per_host = false;  // required podAntiAffinity on kubernetes.io/hostname
   std::vector<TopologySpread> spread;
   std::vector<std::string> claims;       // PVC names mounted by the pods
-  std::vector<std::string> claim_templates;  // StatefulSet volumeClaimTemplates names
+  // StatefulSet volumeClaimTemplates: pod NAME-i mounts the claim TEMPLATE-NAME-i made from each.
+  std::vector<PersistentVolumeClaim> claim_templates;
   SourceLocation where_replicas;
   SourceLocation where_placement;
 };
@@ -138,15 +148,17 @@ struct Gateway {
 };
 
 struct PathMatch {
-  enum class Type { kExact, kPathPrefix, kRegularExpression, kUnknown };
+  enum class Type { kExact, kPathPrefix, kRegularExpression };
   Type type = Type::kPathPrefix;
   std::string value = "/";
+  std::shared_ptr<const RouteRegex> regex;  // kRegularExpression (may not have compiled: ok())
 };
 
 struct NameValue {
   std::string name;
   std::string value;
-  std::string type = "Exact";
+  std::string type = "Exact";               // Exact | RegularExpression
+  std::shared_ptr<const RouteRegex> regex;  // RegularExpression
 };
 
 struct RouteMatch {
@@ -163,13 +175,41 @@ struct BackendRef {
   int weight = 1;
 };
 
+// HTTPPathModifier: how a URLRewrite or RequestRedirect filter changes the path.
+struct PathModifier {
+  enum class Type { kNone, kReplaceFullPath, kReplacePrefixMatch };
+  Type type = Type::kNone;
+  std::string value;
+};
+
+// HTTPHeaderFilter (RequestHeaderModifier, ResponseHeaderModifier).
+struct HeaderModifier {
+  std::vector<std::pair<std::string, std::string>> set, add;
+  std::vector<std::string> remove;
+};
+
+// One HTTPRouteFilter of a rule, as written (the fields of its type; the others stay empty).
+struct RouteFilter {
+  enum class Type { kRequestHeaderModifier, kResponseHeaderModifier, kRequestRedirect, kUrlRewrite, kRequestMirror, kExtensionRef };
+  Type type = Type::kExtensionRef;
+  std::string type_name;  // as written: RequestRedirect, URLRewrite, ...
+  SourceLocation where;
+  // RequestRedirect: scheme, hostname, port, statusCode, path; URLRewrite: hostname, path.
+  std::string scheme;
+  std::string hostname;
+  int port = 0;  // 0 = derived (the scheme's well-known port, else the listener's)
+  int status_code = 302;
+  PathModifier path;
+  HeaderModifier headers;  // Request/ResponseHeaderModifier
+  BackendRef mirror;       // RequestMirror.backendRef
+  std::string extension;   // ExtensionRef: "Kind name"
+};
+
 struct RouteRule {
   std::string name;
   std::vector<RouteMatch> matches;  // empty in the file = one PathPrefix "/" match
   std::vector<BackendRef> backends;
-  std::vector<std::string> filters;  // filter types, e.g. ExtensionRef:forward-auth
-  int redirect_status = 0;           // a RequestRedirect filter's statusCode (302 by default); 0 = none
-  std::string redirect_scheme;
+  std::vector<RouteFilter> filters;  // in list order
   SourceLocation where;
 };
 
@@ -244,13 +284,6 @@ struct BgpPeer {
 struct L2Advertisement {
   ObjectMeta meta;
   std::vector<std::string> pools;
-};
-
-struct PersistentVolumeClaim {
-  ObjectMeta meta;
-  std::string storage_class;  // empty = the default StorageClass
-  std::string request;        // e.g. 60Gi
-  std::vector<std::string> access_modes;
 };
 
 struct StorageClass {

@@ -232,6 +232,7 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
         }
         h3.status = HopStatus::kOk;
         h3.decided_by = "cluster spec frontend";
+        if (f.frontend_where.line > 0) h3.where = where_text(f.frontend_where);
         h3.summary = fmt::format("router -> {} -> {} -> {} ({})", spines.empty() ? "(no spine)" : fmt::format("{}", fmt::join(spines, " | ")),
                                  topo.vertex_name(leaf), topo.vertex_name(port), landing);
         h3.details.push_back(fmt::format("link {} ({:.0f} Gb/s)", topo.link_name(up[0].link), static_cast<double>(topo.capacity[up[0].link.value()].value()) / 1e9));
@@ -325,6 +326,20 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
   h5.where = where_text(rule.matches[d.entry.match].where);
   h5.summary = fmt::format("{} -> {}", describe_match(rule.matches[d.entry.match]), d.status);
   h5.status = d.status == 200 ? HopStatus::kOk : HopStatus::kFailed;
+  if (!d.location.empty()) {
+    // A RequestRedirect answers at the Gateway: the client follows the Location, no backend is called.
+    h5.status = HopStatus::kOk;
+    h5.summary += " Location: " + d.location;
+    stop(5);
+    return t;
+  }
+  const bool shown = std::any_of(h5.details.begin(), h5.details.end(),
+                                 [](const std::string& x) { return x.starts_with("the request as it reaches the backend"); });
+  if (d.forwarded && !shown) h5.details.push_back("the request as it reaches the backend: " + describe_upstream_request(d.upstream));
+  for (const auto& mirror : d.mirrors) {
+    h5.details.push_back(fmt::format("mirrored to {} port {} (responses ignored){}", mirror.service, mirror.port,
+                                     mirror.valid ? "" : ": " + mirror.problem));
+  }
   const BackendChoice* backend = nullptr;
   for (const auto& b : d.backends) {
     if (b.valid && (backend == nullptr || b.weight > backend->weight)) backend = &b;
@@ -380,19 +395,40 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
 
   // 8. Storage.
   RequestHop& h8 = t.hops[7];
-  std::vector<std::string> claims = w.claims;
+  // The pod the hop follows mounts the workload's claims and, for a StatefulSet pod NAME-i, the
+  // claim TEMPLATE-NAME-i of each volumeClaimTemplate (a manifest of that name, else the template).
+  const PlacedPod& pod = *eps.front();
+  std::vector<std::pair<std::string, const PersistentVolumeClaim*>> claims;
+  std::vector<PersistentVolumeClaim> from_templates;
+  from_templates.reserve(w.claim_templates.size());
+  for (const auto& c : w.claims) claims.emplace_back(c, nullptr);
+  for (const auto& tpl : w.claim_templates) {
+    const std::string name = tpl.meta.name + "-" + pod.name;
+    if (m.find_claim(w.meta.ns, name) != nullptr) {
+      claims.emplace_back(name, nullptr);
+      continue;
+    }
+    PersistentVolumeClaim c = tpl;
+    c.meta.name = name;
+    c.meta.ns = w.meta.ns;
+    from_templates.push_back(std::move(c));
+    claims.emplace_back(name, &from_templates.back());
+  }
   if (claims.empty()) {
     h8.status = HopStatus::kSkipped;
     h8.summary = "the pods mount no PersistentVolumeClaim";
     return t;
   }
   h8.status = HopStatus::kOk;
-  for (const auto& claim : claims) {
-    const VolumeReport v = describe_volume(m, w.meta.ns, claim, eps.front()->node);
+  for (const auto& [claim, tpl] : claims) {
+    const VolumeReport v = tpl != nullptr ? describe_claim_volume(m, *tpl, pod.node) : describe_volume(m, w.meta.ns, claim, pod.node);
     if (v.claim) {
-      h8.decided_by = object_label(v.claim->meta);
+      h8.decided_by = tpl != nullptr ? fmt::format("{} volumeClaimTemplates {}", object_label(w.meta),
+                                                   claim.substr(0, claim.size() - pod.name.size() - 1))
+                                     : object_label(v.claim->meta);
       h8.where = where_text(v.claim->meta.where);
     }
+    if (tpl != nullptr) h8.details.push_back(fmt::format("{} is made by the StatefulSet from its volumeClaimTemplates", claim));
     h8.details.insert(h8.details.end(), v.reasons.begin(), v.reasons.end());
     for (const auto& p : v.problems) h8.details.push_back("PROBLEM: " + p);
     h8.details.insert(h8.details.end(), v.survival.begin(), v.survival.end());

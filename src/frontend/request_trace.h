@@ -36,6 +36,7 @@ struct FrontendModel {
   Placement placement;
   std::optional<DnsModel> dns;
   std::optional<Topology> topology;  // the cluster spec's (with its frontend network)
+  SourceLocation frontend_where;     // the spec's `frontend:` key (hop 3 cites it)
 };
 
 FrontendModel build_frontend_model(Manifests manifests, std::optional<DnsModel> dns, std::optional<Topology> topology);

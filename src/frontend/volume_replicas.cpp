@@ -10,13 +10,20 @@
 namespace ct {
 
 VolumeReport describe_volume(const Manifests& m, const std::string& ns, const std::string& name, const std::string& engine) {
-  VolumeReport v;
-  v.engine_node = engine;
-  v.claim = m.find_claim(ns, name);
-  if (v.claim == nullptr) {
+  const PersistentVolumeClaim* claim = m.find_claim(ns, name);
+  if (claim == nullptr) {
+    VolumeReport v;
+    v.engine_node = engine;
     v.problems.push_back(fmt::format("PersistentVolumeClaim {}/{} not found: the pod stays Pending", ns, name));
     return v;
   }
+  return describe_claim_volume(m, *claim, engine);
+}
+
+VolumeReport describe_claim_volume(const Manifests& m, const PersistentVolumeClaim& claim, const std::string& engine) {
+  VolumeReport v;
+  v.engine_node = engine;
+  v.claim = &claim;
   if (!v.claim->storage_class.empty()) {
     v.storage_class = m.find_storage_class(v.claim->storage_class);
   } else {

@@ -32,5 +32,7 @@ struct VolumeReport {
 
 // The volume of claim `name` in `ns`, attached to `engine_node`.
 VolumeReport describe_volume(const Manifests& m, const std::string& ns, const std::string& claim, const std::string& engine_node);
+// The volume of `claim` (a StatefulSet pod's, made from its volumeClaimTemplates), attached to `engine_node`.
+VolumeReport describe_claim_volume(const Manifests& m, const PersistentVolumeClaim& claim, const std::string& engine_node);
 
 }  // namespace ct

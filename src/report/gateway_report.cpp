@@ -69,6 +69,9 @@ std::string route_decision_text(const Manifests& m, const GatewayModel& g, const
                        describe_match(rule.matches[d.entry.match]), where_text(rule.matches[d.entry.match].where));
   }
   out += "Result:   " + status_word(d.status) + "\n";
+  if (!d.location.empty()) out += "Location: " + d.location + "\n";
+  if (d.forwarded) out += "Upstream: " + describe_upstream_request(d.upstream) + "\n";
+  for (const auto& mirror : d.mirrors) out += fmt::format("Mirror:   {} port {}{}\n", mirror.service, mirror.port, mirror.valid ? "" : " (" + mirror.problem + ")");
   if (!d.backends.empty()) {
     TextTable t({{"backend"}, {"port", Align::kRight}, {"weight", Align::kRight}, {"share", Align::kRight}, {"status"}}, "Backends:");
     for (const auto& b : d.backends) {
@@ -102,6 +105,15 @@ std::string route_decision_json(const Manifests& m, const GatewayModel& g, const
     j["backends"].push_back({{"service", b.service}, {"port", b.port}, {"weight", b.weight}, {"share", b.share},
                              {"valid", b.valid}, {"problem", b.problem}});
   }
+  if (!d.location.empty()) j["location"] = d.location;
+  if (d.forwarded) {
+    nlohmann::json headers = nlohmann::json::array();
+    for (const auto& [name, value] : d.upstream.headers) headers.push_back({{"name", name}, {"value", value}});
+    j["upstream"] = {{"method", d.upstream.method}, {"host", d.upstream.host}, {"path", d.upstream.path}, {"headers", headers},
+                     {"text", describe_upstream_request(d.upstream)}};
+  }
+  j["mirrors"] = nlohmann::json::array();
+  for (const auto& b : d.mirrors) j["mirrors"].push_back({{"service", b.service}, {"port", b.port}, {"valid", b.valid}, {"problem", b.problem}});
   j["reasons"] = d.reasons;
   return j.dump(2) + "\n";
 }

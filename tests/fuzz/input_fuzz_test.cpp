@@ -1,7 +1,8 @@
 // A mutation fuzzer over every input kind the CLI reads, run as ordinary tests (fixed seed, bounded
 // count and time). Each case takes a valid seed file of one kind (a spec, a scenario, a catalog
 // file, a flow list in CSV and YAML, an ibnetdiscover / ibsim net file, an LFT dump, a Prometheus
-// counter scrape, snmpwalk IF-MIB output, a port map, diagnose's flows CSV, `ss -tinH` and `conntrack -L` output), applies one to
+// counter scrape, snmpwalk IF-MIB output, a port map, diagnose's flows CSV, `ss -tinH` and `conntrack -L` output,
+// Kubernetes manifests, a BIND named.conf and a zone file), applies one to
 // three mutations from the list below, runs the real `clustertwin` binary on it with `-o` naming a
 // file that does not exist yet, and asserts what a user may rely on for any input at all:
 //   - the process exits normally (no signal: no crash, no abort, no sanitizer report) within the
@@ -16,7 +17,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES: 290 in the sanitizer
-// build, 17 kinds = 4,930 cases; fewer in the Release build, which CI runs first).
+// build, 20 kinds = 5,800 cases; fewer in the Release build, which CI runs first).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -278,6 +279,38 @@ std::vector<std::string> conntrack_args(const std::string& in, const std::string
   return {"traffic", "--conntrack", in, "--width", "8", "-o", out};
 }
 
+// The front door: the mutated manifest replaces its original in a copy of the platform example,
+// traced through every hop (DNS, VIP, Gateway and TLS, route, Service, pods, storage).
+const std::string kPlatform = kSource + "/examples/platform";
+const std::string kTraceRequest = "GET https://api.example.com/v1/models";
+std::vector<std::string> manifests_args(const std::string& in, const std::string& out, const std::string& work) {
+  const std::string dir = work + "/manifests";
+  fs::remove_all(dir);
+  fs::copy(kPlatform + "/manifests", dir);
+  const std::string stem = fs::path(in).stem().string();
+  fs::copy_file(in, dir + "/" + stem.substr(0, stem.rfind('~')) + ".yaml", fs::copy_options::overwrite_existing);
+  return {"trace", kTraceRequest, dir, "--from", "inside", "--dns", kPlatform + "/dns/named.conf", "--spec",
+          kPlatform + "/cluster.yaml", "--json", "-o", out};
+}
+// The mutated named.conf beside copies of the example's zone files, exported for BIND.
+std::vector<std::string> named_conf_args(const std::string& in, const std::string& out, const std::string& work) {
+  const std::string dir = work + "/dns";
+  fs::remove_all(dir);
+  fs::copy(kPlatform + "/dns", dir);
+  fs::copy_file(in, dir + "/named.conf", fs::copy_options::overwrite_existing);
+  return {"export", "dns", dir + "/named.conf", "-o", out};
+}
+// The mutated zone file served by the inside view (named.conf naming it by its absolute path).
+std::vector<std::string> zone_args(const std::string& in, const std::string& out, const std::string& work) {
+  std::string conf = slurp(kPlatform + "/dns/named.conf");
+  const std::string internal = "\"db.example.com.internal\"";
+  conf.replace(conf.find(internal), internal.size(), "\"" + fs::absolute(in).string() + "\"");
+  const std::string external = "\"db.example.com.external\"";
+  conf.replace(conf.find(external), external.size(), "\"" + kPlatform + "/dns/db.example.com.external\"");
+  spill(work + "/named.conf", conf);
+  return {"trace", kTraceRequest, kPlatform + "/manifests", "--from", "inside", "--dns", work + "/named.conf", "-o", out};
+}
+
 std::vector<InputKind> input_kinds() {
   return {
       {"spec", {"examples/lab-32.yaml", "examples/homelab.yaml", "examples/scenarios/spine-failure-tor64.yaml"}, ".yaml", spec_args},
@@ -300,6 +333,15 @@ std::vector<InputKind> input_kinds() {
       {"lldp", {"tests/fuzz/seeds/lldp-leaf0.json", "tests/fuzz/seeds/lldp-spine0.json"}, ".json", lldp_args},
       {"perftest", {"tests/fuzz/seeds/perftest-write.txt"}, ".txt", perftest_args},
       {"conntrack", {"tests/golden/traffic/host-conntrack.txt"}, ".txt", conntrack_args},
+      {"manifests",
+       {"examples/platform/manifests/30-gateway.yaml", "examples/platform/manifests/40-routes.yaml",
+        "examples/platform/manifests/10-metallb.yaml", "examples/platform/manifests/20-cert-manager.yaml",
+        "examples/platform/manifests/21-certificates.yaml", "examples/platform/manifests/50-apps.yaml",
+        "examples/platform/manifests/60-storage.yaml", "tests/frontend/45-filters.yaml"},
+       ".yaml", manifests_args},
+      {"named_conf", {"examples/platform/dns/named.conf", "tests/fuzz/seeds/named-views.conf"}, ".conf", named_conf_args},
+      {"zone", {"examples/platform/dns/db.example.com.internal", "examples/platform/dns/db.example.com.external"}, ".zone",
+       zone_args},
   };
 }
 
