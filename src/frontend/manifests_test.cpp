@@ -44,5 +44,25 @@ TEST(Manifests, SyntaxAndTypeErrorsNameTheLine) {
   EXPECT_EQ(u.errors()[0].field, "kind");
 }
 
+// The bounds of the project's YAML reader hold for manifests too (the fuzz test found an alias bomb
+// that took over 20 s): 9 levels of 9 aliases = 9^9 nodes once expanded, over the 1,000,000 allowed;
+// a byte 0xFF in a name is not UTF-8. Each is an error at its line, nothing is half-read.
+TEST(Manifests, AliasBombAndInvalidUtf8AreRefused) {
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level < 9; ++level) {
+    bomb += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+    for (int k = 0; k < 9; ++k) bomb += (k ? ", *a" : "*a") + std::to_string(level - 1);
+    bomb += "]\n";
+  }
+  auto m = parse_manifests({{"bomb.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n" + bomb}});
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.errors()[0].message.find("alias bomb"), std::string::npos) << m.errors()[0].message;
+  EXPECT_GT(m.errors()[0].where.line, 3);
+  auto u = parse_manifests({{"u.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: \"a\xff\"}\n"}});
+  ASSERT_FALSE(u.ok());
+  EXPECT_EQ(u.errors()[0].where.line, 3);
+  EXPECT_NE(u.errors()[0].message.find("invalid UTF-8 (byte 0xFF"), std::string::npos) << u.errors()[0].message;
+}
+
 }  // namespace
 }  // namespace ct

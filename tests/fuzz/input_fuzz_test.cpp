@@ -392,7 +392,7 @@ TEST_P(InputFuzz, EveryMutationExitsCleanlyWithALocatedDiagnostic) {
     const std::string input = work + "/" + stem + "~" + std::to_string(c) + kind.extension;
     const std::string output = work + "/out-" + std::to_string(c);
     spill(input, text);
-    fs::remove(output);
+    fs::remove_all(output);  // a file, or a folder (export dns -o)
     const Outcome r = run(kind.args(input, output, work), work);
     const std::string why = judge(r, output);
     if (!why.empty()) {
@@ -402,7 +402,7 @@ TEST_P(InputFuzz, EveryMutationExitsCleanlyWithALocatedDiagnostic) {
     }
     exit0 += r.exit_code == 0;
     fs::remove(input);
-    fs::remove(output);
+    fs::remove_all(output);  // a file, or a folder (export dns -o)
   }
   RecordProperty("cases", cases);
   RecordProperty("accepted", exit0);
