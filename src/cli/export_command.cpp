@@ -38,7 +38,7 @@ int write_all(const std::vector<ExportedFile>& files, const ExportOptions& o) {
   if (o.json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& f : files) j.push_back({{"name", f.name}, {"content", f.content}});
-    if (o.output.empty()) return emit("", j.dump(2) + "\n");
+    if (o.output.empty()) return emit("", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
   if (o.output.empty()) {
     std::string all;

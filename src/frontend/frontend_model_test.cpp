@@ -11,6 +11,7 @@
 #include "frontend/volume_replicas.h"
 #include "io/dns_files.h"
 #include "io/manifest_files.h"
+#include "report/trace_report.h"
 #include "routing/port_address.h"
 
 namespace ct {
@@ -358,6 +359,21 @@ spec:
   EXPECT_NE(h8.where.find("ct-statefulset.yaml:"), std::string::npos) << h8.where;
   EXPECT_EQ(h8.summary.rfind("data-pg-0 (20Gi): engine on node-", 0), 0u) << h8.summary;
   EXPECT_NE(h8.summary.find("3 replica(s)"), std::string::npos) << h8.summary;
+}
+
+// A zone file may hold bytes that are not UTF-8 (BIND's master files are octets); JSON strings may
+// not. `trace --json` writes such a byte as U+FFFD (EF BF BD) instead of aborting (the fuzz test's
+// zone kind found the abort).
+TEST(RequestTrace, JsonReplacesBytesThatAreNotUtf8) {
+  RequestTrace t;
+  t.client = "10.10.0.5";
+  RequestHop h;
+  h.number = 1;
+  h.name = "DNS";
+  h.summary = "api.example.com -> gw\xff";
+  t.hops.push_back(h);
+  const std::string j = trace_json(t);
+  EXPECT_NE(j.find("gw\xef\xbf\xbd"), std::string::npos) << j;
 }
 
 }  // namespace

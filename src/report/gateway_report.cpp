@@ -115,7 +115,7 @@ std::string route_decision_json(const Manifests& m, const GatewayModel& g, const
   j["mirrors"] = nlohmann::json::array();
   for (const auto& b : d.mirrors) j["mirrors"].push_back({{"service", b.service}, {"port", b.port}, {"valid", b.valid}, {"problem", b.problem}});
   j["reasons"] = d.reasons;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // bytes that are not UTF-8 become U+FFFD
 }
 
 std::string route_table_text(const Manifests& m, const GatewayModel& g) {
@@ -221,7 +221,7 @@ std::string route_table_json(const Manifests& m, const GatewayModel& g) {
   for (auto r : g.unattached_routes) j["unattached"].push_back(route_label(m, r));
   j["unknownKinds"] = nlohmann::json::array();
   for (const auto& u : m.unknown) j["unknownKinds"].push_back({{"object", object_label(u.meta)}, {"where", where_text(u.meta.where)}});
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // bytes that are not UTF-8 become U+FFFD
 }
 
 std::string unknown_kinds_text(const Manifests& m) {

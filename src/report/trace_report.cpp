@@ -33,7 +33,7 @@ std::string trace_json(const RequestTrace& t) {
                          {"where", h.where}, {"summary", h.summary}, {"details", h.details}});
   }
   j["httpStatus"] = t.http_status;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // bytes that are not UTF-8 become U+FFFD
 }
 
 }  // namespace ct

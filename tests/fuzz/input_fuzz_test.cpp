@@ -308,7 +308,7 @@ std::vector<std::string> zone_args(const std::string& in, const std::string& out
   const std::string external = "\"db.example.com.external\"";
   conf.replace(conf.find(external), external.size(), "\"" + kPlatform + "/dns/db.example.com.external\"");
   spill(work + "/named.conf", conf);
-  return {"trace", kTraceRequest, kPlatform + "/manifests", "--from", "inside", "--dns", work + "/named.conf", "-o", out};
+  return {"trace", kTraceRequest, kPlatform + "/manifests", "--from", "inside", "--dns", work + "/named.conf", "--json", "-o", out};
 }
 
 std::vector<InputKind> input_kinds() {
