@@ -318,6 +318,19 @@ GatewayModel build_gateway_model(const Manifests& m) {
       ls.conditions.push_back(cond("Programmed", ok, ok ? "Programmed" : "Invalid"));
       out.listeners.push_back(std::move(ls));
     }
+    // The Gateway's own conditions: Accepted stays True with reason ListenersNotValid when some
+    // listeners are invalid ("This can be the reason when 'Accepted' is 'True' or 'False'"), and
+    // Programmed is True while at least one listener is programmed.
+    const std::size_t programmed = static_cast<std::size_t>(std::count_if(
+        out.listeners.begin() + static_cast<std::ptrdiff_t>(first_listener[gi]), out.listeners.end(),
+        [](const ListenerStatus& x) { return x.programmed(); }));
+    if (has_class && programmed < g.listeners.size()) {
+      gc.front() = cond("Accepted", true, "ListenersNotValid",
+                        fmt::format("{} of {} listener(s) are invalid", g.listeners.size() - programmed, g.listeners.size()));
+    }
+    if (!has_class) gc.push_back(cond("Programmed", false, "Pending", "waiting for the GatewayClass"));
+    else if (programmed > 0) gc.push_back(cond("Programmed", true, "Programmed"));
+    else gc.push_back(cond("Programmed", false, "Invalid", "no listener is programmed"));
     out.gateway_conditions.push_back(std::move(gc));
   }
   first_listener[m.gateways.size()] = out.listeners.size();

@@ -379,6 +379,20 @@ spec:
   EXPECT_EQ(reason(2, "Conflicted"), "ProtocolConflict");
   EXPECT_EQ(reason(4, "Conflicted"), "NoConflicts");
   EXPECT_EQ(reason(4, "ResolvedRefs"), "RefNotPermitted");
+  // The Gateway: "ListenersNotValid: ... one or more Listeners have an invalid or unsupported
+  // configuration ... This can be the reason when 'Accepted' is 'True' or 'False'" (here True: the
+  // Gateway is valid), and no listener programmed -> Programmed False, Invalid.
+  const auto& gc = f.g.gateway_conditions[0];
+  ASSERT_EQ(gc.size(), 2u);
+  EXPECT_TRUE(gc[0].status);
+  EXPECT_EQ(gc[0].reason, "ListenersNotValid");
+  EXPECT_EQ(gc[0].message, "5 of 5 listener(s) are invalid");
+  EXPECT_FALSE(gc[1].status);
+  EXPECT_EQ(gc[1].reason, "Invalid");
+  // The open Gateway of the other tests: every listener programmed -> Accepted, Programmed.
+  const auto g = load("");
+  EXPECT_EQ(g.g.gateway_conditions[0][0].reason, "Accepted");
+  EXPECT_EQ(g.g.gateway_conditions[0][1].reason, "Programmed");
 }
 
 // Shadowed rules: rule 1 of "late" (PathPrefix /api/v1, created later) can never be reached when
