@@ -73,11 +73,25 @@ void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId
     key_level_.push_back(cap / system.weight[f.value()]);
     key_order_.push_back(kCapOrder | f.value());
   }
+  // A constraint crossed by one flow only keeps its level until that flow freezes, and then leaves
+  // the heap; so of a flow's such constraints only the least in heap order can ever be the next
+  // event, and only it enters the heap (the others stay out, as if already gone). The events and
+  // their order are those of the full heap; each freeze re-keys fewer constraints.
+  least_private_.assign(flows.size(), kNone);
+  for (std::uint32_t l = 0; l < n; ++l) {
+    if (unfrozen_[l] != 1) continue;
+    std::uint32_t& least = least_private_[members_[member_offset_[l]]];
+    if (least == kNone || before(l, least)) least = l;
+  }
   const auto items = static_cast<std::uint32_t>(key_level_.size());
-  heap_.resize(items);
-  where_.resize(items);
-  for (std::uint32_t i = 0; i < items; ++i) place(i, i);
-  for (std::uint32_t i = items / 2; i-- > 0;) sift_down(i);
+  heap_.clear();
+  where_.assign(items, kNone);
+  for (std::uint32_t i = 0; i < items; ++i) {
+    if (i < n && unfrozen_[i] == 1 && least_private_[members_[member_offset_[i]]] != i) continue;
+    where_[i] = static_cast<std::uint32_t>(heap_.size());
+    heap_.push_back(i);
+  }
+  for (auto i = static_cast<std::uint32_t>(heap_.size() / 2); i-- > 0;) sift_down(i);
 }
 
 void MaxMinSolver::sift_up(std::uint32_t i) {

@@ -123,6 +123,8 @@ class MaxMinSolver {
   std::vector<std::uint32_t> where_;     // position in heap_, kNone when out
   std::vector<std::uint32_t> cap_position_;  // item n + i -> position in `flows`
   std::vector<std::uint32_t> heap_;
+  // Indexed by position in `flows`: the least (in heap order) constraint only that flow crosses.
+  std::vector<std::uint32_t> least_private_;
   std::uint64_t next_seq_ = 0;
 };
 
