@@ -204,6 +204,25 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
   for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;
 }
 
+double MaxMinSolver::alone_rate(const MaxMinSystem& system, FlowId f) {
+  const double w = system.weight[f.value()];
+  const auto path = system.path(f);
+  const auto fraction = system.fractions(f);
+  // The least (level, constraint id) key, as the heap orders them.
+  double level = std::numeric_limits<double>::infinity();
+  std::uint32_t order = kNone;
+  for (std::size_t h = 0; h < path.size(); ++h) {
+    const double l = saturation_level(system.capacity[path[h].value()], 0.0 + fraction[h] * w);
+    if (l < level || (l == level && path[h].value() < order)) {
+      level = l;
+      order = path[h].value();
+    }
+  }
+  const double cap = system.rate_cap[f.value()];
+  if (cap < kNoRateCap && cap / w < level) return cap;
+  return w * level;
+}
+
 void MaxMinSolver::solve_all(const MaxMinSystem& system, std::span<double> rate) {
   std::vector<FlowId> all(system.flow_count());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = FlowId(i);
