@@ -32,6 +32,7 @@
 #include "routing/port_address.h"
 #include "routing/switch_hashes.h"
 #include "topology/builder.h"
+#include "traffic/flow.h"
 
 namespace ct {
 namespace {
@@ -239,6 +240,46 @@ void BM_HashStudy(benchmark::State& state) {
   state.SetLabel(fmt::format("64 elephants, {} trials{}", o.trials, o.compare ? ", compare" : ""));
 }
 
+// The Monte Carlo of `clustertwin hash examples/b300-dual-plane.yaml --elephants 64 --trials N`
+// alone, on one thread: the study's own 64 elephants, walker and decision coupling (built once,
+// outside the timing), then run_ecmp_monte_carlo with `trials` trials: fresh ports, walks, first-tier
+// loads, collisions with causes, max-min rates per trial, and the closed forms once per run.
+// items = trials.
+void BM_MonteCarloElephants(benchmark::State& state) {
+  static const std::optional<Fabric> fabric = []() -> std::optional<Fabric> {
+    auto catalog = load_catalog(default_catalog_dir());
+    if (!catalog) return std::nullopt;
+    auto spec = load_spec(std::string(CT_SOURCE_DIR) + "/examples/b300-dual-plane.yaml", catalog.value());
+    if (!spec) return std::nullopt;
+    auto built = build_fabric(spec.value(), catalog.value());
+    if (!built) return std::nullopt;
+    return std::move(built).value();
+  }();
+  if (!fabric) {
+    state.SkipWithError("the example did not build");
+    return;
+  }
+  HashStudyOptions o;
+  o.elephants = 64;
+  o.trials = 0;
+  o.threads = 1;
+  auto study = study_hash(*fabric, o);
+  if (!study) {
+    state.SkipWithError("study failed");
+    return;
+  }
+  std::vector<RouteRequest> requests;
+  for (const Flow& f : study.value().flows) requests.push_back(RouteRequest{f.src, f.dst, f.key, 1});
+  const auto trials = static_cast<std::uint32_t>(state.range(0));
+  for (auto _ : state) {
+    const MonteCarloResult r = run_ecmp_monte_carlo(study.value().walker(), requests, study.value().coupling(),
+                                                    {trials, o.seed, 1});
+    benchmark::DoNotOptimize(r.mean_slowest);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trials));
+  state.SetLabel(fmt::format("b300-dual-plane, {} elephants, {} trials, items = trials", requests.size(), trials));
+}
+
 void walk_args(benchmark::internal::Benchmark* b) {
   for (int tiers = 0; tiers < 2; ++tiers) {
     for (int hash : {static_cast<int>(HashAlgorithm::kCrc32), static_cast<int>(HashAlgorithm::kCrc16CcittFalse),
@@ -253,6 +294,7 @@ BENCHMARK(BM_PathWalkAll)->Apply(walk_args);
 BENCHMARK(BM_ForwardingBuild)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HashStudy)->Args({200, 0})->Args({200, 1})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MonteCarloTrials)->Args({2, 1000})->Args({64, 100})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MonteCarloElephants)->Arg(10000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FlowRatesPerTrial)->Arg(64);
 
 }  // namespace

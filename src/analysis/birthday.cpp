@@ -20,25 +20,40 @@ double log_p_no_collision(std::uint64_t n, std::uint64_t k) {
   return s;
 }
 
-// P(all `members` bins hold <= m of `flows` flows), bins filled one by one.
-double p_max_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m) {
-  // left[r] = P(the bins filled so far each hold <= m and r flows remain).
-  std::vector<double> left(flows + 1, 0.0), next(flows + 1, 0.0);
-  left[flows] = 1.0;
+// at_most[m - m_begin] = P(all `members` bins hold <= m of `flows` flows) for m in [m_begin, m_end),
+// bins filled one by one. The thresholds m share each bin's binomial terms, which are computed once
+// per bin; each threshold's sums are formed in the same order as for that threshold alone.
+void p_max_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m_begin, std::uint32_t m_end,
+                   std::vector<double>& at_most) {
+  const std::uint32_t count = m_end - m_begin;
+  const std::size_t stride = std::size_t{flows} + 1;
+  // left[i * stride + r] = P(the bins filled so far each hold <= m_begin + i and r flows remain).
+  std::vector<double> left(count * stride, 0.0), next(count * stride, 0.0);
+  for (std::uint32_t i = 0; i < count; ++i) left[i * stride + flows] = 1.0;
   for (std::uint32_t bins_left = members; bins_left >= 1; --bins_left) {
     std::fill(next.begin(), next.end(), 0.0);
     const double p = 1.0 / bins_left;
     for (std::uint32_t r = 0; r <= flows; ++r) {
-      if (left[r] == 0.0) continue;
       if (bins_left == 1) {  // the last bin takes every remaining flow
-        if (r <= m) next[0] += left[r];
+        for (std::uint32_t i = 0; i < count; ++i) {
+          if (left[i * stride + r] != 0.0 && r <= m_begin + i) next[i * stride] += left[i * stride + r];
+        }
         continue;
       }
-      for (std::uint32_t c = 0; c <= std::min(r, m); ++c) next[r - c] += left[r] * binomial_pmf(r, c, p);
+      for (std::uint32_t c = 0; c <= std::min(r, m_end - 1); ++c) {
+        double pmf = -1.0;  // computed when a threshold needs it
+        for (std::uint32_t i = c > m_begin ? c - m_begin : 0; i < count; ++i) {
+          const double l = left[i * stride + r];
+          if (l == 0.0) continue;
+          if (pmf < 0.0) pmf = binomial_pmf(r, c, p);
+          next[i * stride + r - c] += l * pmf;
+        }
+      }
     }
     left.swap(next);
   }
-  return left[0];
+  at_most.resize(count);
+  for (std::uint32_t i = 0; i < count; ++i) at_most[i] = left[i * stride];
 }
 
 }  // namespace
@@ -73,9 +88,13 @@ double expected_members_with_two_or_more(std::uint64_t members, std::uint64_t fl
 std::vector<double> max_load_distribution(std::uint32_t members, std::uint32_t flows) {
   assert(members >= 1);
   std::vector<double> dist(flows + 1, 0.0);
+  // Thresholds in blocks of kBlock: the work space holds kBlock x (flows + 1) probabilities.
+  constexpr std::uint32_t kBlock = 64;
+  std::vector<double> block;
   double below = 0.0;  // P(max <= m - 1)
   for (std::uint32_t m = 0; m <= flows; ++m) {
-    const double at_most = m == flows ? 1.0 : p_max_at_most(members, flows, m);
+    if (m < flows && (m % kBlock) == 0) p_max_at_most(members, flows, m, std::min(flows, m + kBlock), block);
+    const double at_most = m == flows ? 1.0 : block[m % kBlock];
     dist[m] = std::max(0.0, at_most - below);
     below = at_most;
   }

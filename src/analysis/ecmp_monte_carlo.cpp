@@ -45,6 +45,9 @@ class TrialRunner {
               const MonteCarloOptions& o, std::vector<TrialOutcome>& outcomes)
       : w_(w), base_(requests.begin(), requests.end()), coupling_(c), o_(o), outcomes_(outcomes),
         stage_used_(c.stages().size(), std::vector<std::uint8_t>(w.forwarding().topology().link_count(), 0)),
+        stage_(w.forwarding().group_count(), kStageUnknown),
+        uplink_load_(2 * w.forwarding().topology().link_count(), 0),
+        members_used_(w.forwarding().group_count(), 0),
         rate_solver_(w.forwarding().topology()) {}
 
   void run(unsigned thread) {
@@ -67,36 +70,41 @@ class TrialRunner {
   TrialOutcome measure(const std::vector<RouteRequest>& requests, const std::vector<FlowPath>& paths) {
     const ForwardingState& f = w_.forwarding();
     TrialOutcome out;
-    first_uplinks_.clear();
-    first_choices_.clear();
+    // Flows per first-tier uplink, counted by directed link (groups of different destinations may
+    // share members); the distinct members chosen in a group are the uplinks it used, the rest of
+    // its members are idle. Counted in per-link, per-member and per-group slots that are reset
+    // below, so a trial costs O(hops).
     for (const FlowPath& p : paths) {
       if (const PathHop* h = first_tier_decision(f, p)) {
-        first_uplinks_.push_back(h->directed());
-        first_choices_.push_back({h->group, h->member});
+        std::uint32_t& load = uplink_load_[h->directed()];
+        if (load++ == 0) loaded_uplinks_.push_back(h->directed());
+        out.busiest_first = std::max(out.busiest_first, load);
+        const std::uint32_t entry = f.span(h->group).offset + h->member;
+        if (entry >= member_chosen_.size()) member_chosen_.resize(std::size_t{entry} + 1, 0);
+        if (member_chosen_[entry] == 0) {
+          member_chosen_[entry] = 1;
+          chosen_members_.push_back(entry);
+          if (members_used_[h->group]++ == 0) entered_groups_.push_back(h->group);
+        }
       }
       for (const PathHop& h : p.hops) {
-        const int stage = h.group == kNoGroup ? -1 : coupling_.stage_of(h.group);
+        const int stage = h.group == kNoGroup ? -1 : stage_of(h.group);
         if (stage >= 0) stage_used_[static_cast<std::size_t>(stage)][h.link.value()] = 1;
       }
     }
-    // Sorted, a run of equal uplinks is the flows on one uplink (groups of different destinations
-    // may share members, so count by link); the distinct members chosen in a group are the uplinks
-    // it used, the rest of its members are idle.
-    std::sort(first_uplinks_.begin(), first_uplinks_.end());
-    for (std::size_t i = 0, j = 0; i < first_uplinks_.size(); i = j) {
-      while (j < first_uplinks_.size() && first_uplinks_[j] == first_uplinks_[i]) ++j;
-      out.busiest_first = std::max(out.busiest_first, static_cast<std::uint32_t>(j - i));
+    for (const std::uint32_t g : entered_groups_) {
+      out.idle_first += f.size(g) - members_used_[g];
+      members_used_[g] = 0;
     }
-    std::sort(first_choices_.begin(), first_choices_.end());
-    first_choices_.erase(std::unique(first_choices_.begin(), first_choices_.end()), first_choices_.end());
-    for (std::size_t i = 0, j = 0; i < first_choices_.size(); i = j) {
-      while (j < first_choices_.size() && first_choices_[j].first == first_choices_[i].first) ++j;
-      out.idle_first += f.size(first_choices_[i].first) - static_cast<std::uint32_t>(j - i);
-    }
+    for (const std::uint32_t l : loaded_uplinks_) uplink_load_[l] = 0;
+    for (const std::uint32_t e : chosen_members_) member_chosen_[e] = 0;
+    entered_groups_.clear();
+    loaded_uplinks_.clear();
+    chosen_members_.clear();
     out.first_collision = out.busiest_first >= 2;
-    const std::vector<Collision> collisions = find_collisions(w_, requests, paths, coupling_);
-    out.any_collision = !collisions.empty();
-    for (const Collision& c : collisions) ++out.causes[static_cast<std::size_t>(c.cause)];
+    find_collisions(w_, requests, paths, coupling_, collision_workspace_, collisions_);
+    out.any_collision = !collisions_.empty();
+    for (const Collision& c : collisions_) ++out.causes[static_cast<std::size_t>(c.cause)];
     routes_of_paths(paths, f, routes_);
     rate_solver_.solve(routes_, rates_);
     const std::vector<double>& thr = rates_.throughput;
@@ -110,9 +118,24 @@ class TrialRunner {
   const MonteCarloOptions& o_;
   std::vector<TrialOutcome>& outcomes_;
   std::vector<std::vector<std::uint8_t>> stage_used_;
-  // This trial's first-tier decisions: the directed uplink and the (leaf up group, member) of each.
-  std::vector<std::uint32_t> first_uplinks_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> first_choices_;
+  // The DecisionCoupling stage of group g, looked up once (kStageUnknown until then).
+  int stage_of(std::uint32_t g) {
+    if (stage_[g] == kStageUnknown) stage_[g] = coupling_.stage_of(g);
+    return stage_[g];
+  }
+
+  static constexpr int kStageUnknown = -2;
+  std::vector<int> stage_;  // per group
+  // This trial's first-tier decisions, all zero between trials: flows per directed uplink, 1 per
+  // chosen member entry (ForwardingState span offset + member), members chosen per group.
+  std::vector<std::uint32_t> uplink_load_;
+  std::vector<std::uint8_t> member_chosen_;
+  std::vector<std::uint32_t> members_used_;
+  std::vector<std::uint32_t> loaded_uplinks_;  // the non-zero entries above, to reset
+  std::vector<std::uint32_t> chosen_members_;
+  std::vector<std::uint32_t> entered_groups_;
+  CollisionWorkspace collision_workspace_;
+  std::vector<Collision> collisions_;
   // Reused from trial to trial: the routes and rates of a trial allocate nothing once warm.
   FlowRateSolver rate_solver_;
   FlowRoutes routes_;

@@ -39,10 +39,29 @@ void FlowRateSolver::solve(const FlowRoutes& routes, FlowRates& out) {
   for (std::uint32_t e = routes.epochs; e > 0; --e) epoch_begin_[e] = epoch_begin_[e - 1];
   epoch_begin_[0] = 0;
 
+  // A sub-flow that shares no directed link with another of its epoch is its own component: its
+  // rate is MaxMinSolver::alone_rate, bit for bit what the solve would give it; the rest are solved.
   out.subflow_rate.assign(subflows, 0.0);
+  if (crossings_.size() < system_.constraint_count()) crossings_.resize(system_.constraint_count(), 0);
   for (std::uint32_t e = 0; e < routes.epochs; ++e) {
     const std::span<const FlowId> flows(by_epoch_.data() + epoch_begin_[e], epoch_begin_[e + 1] - epoch_begin_[e]);
-    solver_.solve(system_, flows, out.subflow_rate);
+    for (const FlowId s : flows) {
+      for (const ConstraintId c : system_.path(s)) ++crossings_[c.value()];
+    }
+    shared_.clear();
+    for (const FlowId s : flows) {
+      const auto path = system_.path(s);
+      const bool alone = std::all_of(path.begin(), path.end(), [&](ConstraintId c) { return crossings_[c.value()] == 1; });
+      if (alone) {
+        out.subflow_rate[s.value()] = MaxMinSolver::alone_rate(system_, s);
+      } else {
+        shared_.push_back(s);
+      }
+    }
+    for (const FlowId s : flows) {
+      for (const ConstraintId c : system_.path(s)) crossings_[c.value()] = 0;
+    }
+    if (!shared_.empty()) solver_.solve(system_, shared_, out.subflow_rate);
   }
 
   // thr_e = min over the epoch's sub-flows of rate / share; throughput = E / sum_e 1 / thr_e.

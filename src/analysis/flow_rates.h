@@ -49,6 +49,8 @@ class FlowRateSolver {
   std::vector<std::uint32_t> epoch_begin_;  // CSR: solved sub-flows of epoch e in by_epoch_
   std::vector<FlowId> by_epoch_;
   std::vector<double> epoch_throughput_;  // flow x epochs
+  std::vector<std::uint32_t> crossings_;  // per directed link: solved sub-flows of the epoch on it (0 between solves)
+  std::vector<FlowId> shared_;            // the epoch's sub-flows that share a link, ascending
 };
 
 FlowRates solve_flow_rates(const FlowRoutes& routes, const Topology& topology);

@@ -1,16 +1,13 @@
 #include "analysis/hash_scenario.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
+#include <utility>
 
 namespace ct {
 namespace {
 
-struct Choice {
-  std::uint32_t flow;
-  std::uint32_t hop;  // index in the flow's path
-};
+using Choice = CollisionWorkspace::Choice;
 
 // The flow's hashed decision before hop `hop`, or nullptr.
 const PathHop* previous_decision(const ForwardingState& f, const FlowPath& p, std::uint32_t hop) {
@@ -76,28 +73,72 @@ void routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& 
 
 std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const RouteRequest> requests,
                                        const std::vector<FlowPath>& paths, const DecisionCoupling& coupling) {
+  CollisionWorkspace workspace;
+  std::vector<Collision> out;
+  find_collisions(walker, requests, paths, coupling, workspace, out);
+  return out;
+}
+
+void find_collisions(const PathWalker& walker, std::span<const RouteRequest> requests, const std::vector<FlowPath>& paths,
+                     const DecisionCoupling& coupling, CollisionWorkspace& ws, std::vector<Collision>& out) {
   const ForwardingState& f = walker.forwarding();
   const FieldMask fields = walker.hashes().config().effective_fields();
   const bool source_port_hashed = (fields & kFieldSrcPort) != 0;
-  std::map<std::uint32_t, std::vector<Choice>> by_link;
-  std::map<std::uint32_t, std::set<std::uint32_t>> flows_in_group;
+  // Every hashed decision gets the slot of its directed link (slots in order of first use) and
+  // counts its flow once in its group; each slot's choices are then laid out in (flow, hop) order.
+  constexpr std::uint32_t kNone = CollisionWorkspace::kNone;
+  if (ws.link_slot_.size() < 2 * f.topology().link_count()) ws.link_slot_.resize(2 * f.topology().link_count(), kNone);
+  if (ws.group_flows_.size() < f.group_count()) {
+    ws.group_flows_.resize(f.group_count(), 0);
+    ws.group_last_.resize(f.group_count(), 0);
+  }
+  ws.slot_link_.clear();
+  ws.slot_begin_.clear();
+  ws.decisions_.clear();
+  ws.decision_slot_.clear();
+  ws.entered_.clear();
+  ws.colliding_.clear();
   for (std::uint32_t i = 0; i < paths.size(); ++i) {
     for (std::uint32_t h = 0; h < paths[i].hops.size(); ++h) {
       const PathHop& hop = paths[i].hops[h];
       if (hop.group == kNoGroup || f.size(hop.group) < 2) continue;
-      by_link[hop.directed()].push_back({i, h});
-      flows_in_group[hop.group].insert(i);
+      std::uint32_t& slot = ws.link_slot_[hop.directed()];
+      if (slot == kNone) {
+        slot = static_cast<std::uint32_t>(ws.slot_link_.size());
+        ws.slot_link_.push_back(hop.directed());
+        ws.slot_begin_.push_back(0);
+      }
+      ++ws.slot_begin_[slot];
+      ws.decisions_.push_back({i, h});
+      ws.decision_slot_.push_back(slot);
+      if (ws.group_last_[hop.group] == 0) ws.entered_.push_back(hop.group);
+      if (ws.group_last_[hop.group] != i + 1) {
+        ws.group_last_[hop.group] = i + 1;
+        ++ws.group_flows_[hop.group];
+      }
     }
   }
-  std::vector<Collision> out;
-  for (const auto& [link, choices] : by_link) {
-    if (choices.size() < 2) continue;
+  std::uint32_t next = 0;
+  for (std::uint32_t s = 0; s < ws.slot_link_.size(); ++s) {
+    if (ws.slot_begin_[s] >= 2) ws.colliding_.push_back(ws.slot_link_[s]);
+    next += std::exchange(ws.slot_begin_[s], next);
+  }
+  ws.slot_begin_.push_back(next);
+  ws.choices_.resize(ws.decisions_.size());
+  for (std::size_t d = 0; d < ws.decisions_.size(); ++d) ws.choices_[ws.slot_begin_[ws.decision_slot_[d]]++] = ws.decisions_[d];
+  // slot_begin_[s] now ends slot s, which begins where slot s - 1 ends.
+  std::sort(ws.colliding_.begin(), ws.colliding_.end());
+  out.clear();
+  for (const std::uint32_t link : ws.colliding_) {
+    const std::uint32_t slot = ws.link_slot_[link];
+    const std::uint32_t begin = slot == 0 ? 0 : ws.slot_begin_[slot - 1];
+    const std::span<const Choice> choices(ws.choices_.data() + begin, ws.slot_begin_[slot] - begin);
     Collision c;
     c.directed_link = link;
     const PathHop& first = paths[choices[0].flow].hops[choices[0].hop];
     c.at = first.from;
     c.group = first.group;
-    c.flows_in_group = static_cast<std::uint32_t>(flows_in_group[first.group].size());
+    c.flows_in_group = ws.group_flows_[first.group];
     for (const Choice& x : choices) c.flows.push_back(x.flow);
     std::sort(c.flows.begin(), c.flows.end());
     bool found = false;
@@ -136,7 +177,11 @@ std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const
     }
     out.push_back(std::move(c));
   }
-  return out;
+  for (const std::uint32_t link : ws.slot_link_) ws.link_slot_[link] = kNone;
+  for (const std::uint32_t g : ws.entered_) {
+    ws.group_flows_[g] = 0;
+    ws.group_last_[g] = 0;
+  }
 }
 
 NoPath explain_no_path(const ForwardingState& f, const RouteRequest& request, const FlowPath& path,

@@ -98,4 +98,34 @@ NoPath explain_no_path(const ForwardingState& forwarding, const RouteRequest& re
 std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const RouteRequest> requests,
                                        const std::vector<FlowPath>& paths, const DecisionCoupling& coupling);
 
+// Scratch space of find_collisions, kept between calls on one fabric (a Monte Carlo thread keeps
+// one): per directed link and per group a slot that each call resets, so a call costs O(hops) and,
+// once warm, allocates only the collisions' flow lists.
+class CollisionWorkspace {
+ public:
+  struct Choice {
+    std::uint32_t flow;
+    std::uint32_t hop;  // index in the flow's path
+  };
+
+ private:
+  friend void find_collisions(const PathWalker&, std::span<const RouteRequest>, const std::vector<FlowPath>&,
+                              const DecisionCoupling&, CollisionWorkspace&, std::vector<Collision>&);
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> link_slot_;      // per directed link: its slot, kNone when unused
+  std::vector<std::uint32_t> group_flows_;    // per group: flows that entered it
+  std::vector<std::uint32_t> group_last_;     // per group: 1 + the last flow counted in group_flows_
+  std::vector<std::uint32_t> slot_link_;      // per slot (directed link chosen): the link
+  std::vector<std::uint32_t> slot_begin_;     // per slot: where its choices start in choices_
+  std::vector<Choice> decisions_;             // hashed decisions in (flow, hop) order
+  std::vector<std::uint32_t> decision_slot_;  // parallel to decisions_
+  std::vector<Choice> choices_;               // decisions_ grouped by slot, each in (flow, hop) order
+  std::vector<std::uint32_t> entered_;        // groups entered, to reset
+  std::vector<std::uint32_t> colliding_;      // directed links chosen twice or more, then sorted
+};
+
+// The same into `out` (cleared first), with scratch space from `workspace`.
+void find_collisions(const PathWalker& walker, std::span<const RouteRequest> requests, const std::vector<FlowPath>& paths,
+                     const DecisionCoupling& coupling, CollisionWorkspace& workspace, std::vector<Collision>& out);
+
 }  // namespace ct

@@ -73,11 +73,25 @@ void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId
     key_level_.push_back(cap / system.weight[f.value()]);
     key_order_.push_back(kCapOrder | f.value());
   }
+  // A constraint crossed by one flow only keeps its level until that flow freezes, and then leaves
+  // the heap; so of a flow's such constraints only the least in heap order can ever be the next
+  // event, and only it enters the heap (the others stay out, as if already gone). The events and
+  // their order are those of the full heap; each freeze re-keys fewer constraints.
+  least_private_.assign(flows.size(), kNone);
+  for (std::uint32_t l = 0; l < n; ++l) {
+    if (unfrozen_[l] != 1) continue;
+    std::uint32_t& least = least_private_[members_[member_offset_[l]]];
+    if (least == kNone || before(l, least)) least = l;
+  }
   const auto items = static_cast<std::uint32_t>(key_level_.size());
-  heap_.resize(items);
-  where_.resize(items);
-  for (std::uint32_t i = 0; i < items; ++i) place(i, i);
-  for (std::uint32_t i = items / 2; i-- > 0;) sift_down(i);
+  heap_.clear();
+  where_.assign(items, kNone);
+  for (std::uint32_t i = 0; i < items; ++i) {
+    if (i < n && unfrozen_[i] == 1 && least_private_[members_[member_offset_[i]]] != i) continue;
+    where_[i] = static_cast<std::uint32_t>(heap_.size());
+    heap_.push_back(i);
+  }
+  for (auto i = static_cast<std::uint32_t>(heap_.size() / 2); i-- > 0;) sift_down(i);
 }
 
 void MaxMinSolver::sift_up(std::uint32_t i) {
@@ -188,6 +202,25 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
     ++next_seq_;
   }
   for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;
+}
+
+double MaxMinSolver::alone_rate(const MaxMinSystem& system, FlowId f) {
+  const double w = system.weight[f.value()];
+  const auto path = system.path(f);
+  const auto fraction = system.fractions(f);
+  // The least (level, constraint id) key, as the heap orders them.
+  double level = std::numeric_limits<double>::infinity();
+  std::uint32_t order = kNone;
+  for (std::size_t h = 0; h < path.size(); ++h) {
+    const double l = saturation_level(system.capacity[path[h].value()], 0.0 + fraction[h] * w);
+    if (l < level || (l == level && path[h].value() < order)) {
+      level = l;
+      order = path[h].value();
+    }
+  }
+  const double cap = system.rate_cap[f.value()];
+  if (cap < kNoRateCap && cap / w < level) return cap;
+  return w * level;
 }
 
 void MaxMinSolver::solve_all(const MaxMinSystem& system, std::span<double> rate) {

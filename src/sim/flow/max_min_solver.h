@@ -77,6 +77,12 @@ class MaxMinSolver {
   // Solves every flow of the system (the reference the incremental solves are checked against).
   void solve_all(const MaxMinSystem& system, std::span<double> rate);
 
+  // The rate solve() (without `start`) gives flow f when no other flow of the solve crosses any of
+  // its constraints: one event freezes it, at w_f times the least level C_c / (a_fc w_f) of its
+  // constraints, or at its cap when K_f / w_f is lower. The same operations as solve(), so the
+  // same bits: a caller may leave such flows out of the solve (see "Determinism") and use this.
+  [[nodiscard]] static double alone_rate(const MaxMinSystem& system, FlowId f);
+
   // Sequence numbers used so far (the next event gets this one).
   [[nodiscard]] std::uint64_t next_sequence() const { return next_seq_; }
 
@@ -123,6 +129,8 @@ class MaxMinSolver {
   std::vector<std::uint32_t> where_;     // position in heap_, kNone when out
   std::vector<std::uint32_t> cap_position_;  // item n + i -> position in `flows`
   std::vector<std::uint32_t> heap_;
+  // Indexed by position in `flows`: the least (in heap order) constraint only that flow crosses.
+  std::vector<std::uint32_t> least_private_;
   std::uint64_t next_seq_ = 0;
 };
 
