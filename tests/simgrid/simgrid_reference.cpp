@@ -14,22 +14,22 @@ namespace {
 
 double bytes_per_second(double bits_per_second) { return bits_per_second / 8.0; }
 
-void configure() {
+void configure(SimGridMode mode) {
   sg::Engine::set_config("network/model:CM02");
   sg::Engine::set_config("network/crosstraffic:0");
   sg::Engine::set_config("network/TCP-gamma:1e30");
-  sg::Engine::set_config("network/optim:Full");
+  sg::Engine::set_config(mode == SimGridMode::kFull ? "network/optim:Full" : "network/optim:Lazy");
 }
 
 }  // namespace
 
-SimGridRun run_simgrid(const FluidScenario& scenario) {
+SimGridRun run_simgrid(const FluidScenario& scenario, SimGridMode mode) {
   int argc = 2;
   std::string name = "clustertwin-reference";
   std::string quiet = "--log=root.thres:critical";
   char* argv[] = {name.data(), quiet.data(), nullptr};
   sg::Engine engine(&argc, argv);
-  configure();
+  configure(mode);
 
   sg::NetZone* zone = sg::create_star_zone("fabric");
   std::vector<sg::Link*> links;
@@ -85,7 +85,7 @@ SimGridRun run_simgrid(const FluidScenario& scenario) {
   return run;
 }
 
-double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion) {
+double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion, SimGridMode mode) {
   completion.assign(scenario.flows.size(), -1.0);
   int fds[2];
   if (pipe(fds) != 0) return -1;
@@ -98,7 +98,7 @@ double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& 
   if (pid == 0) {
     close(fds[0]);
     const auto t0 = std::chrono::steady_clock::now();
-    const SimGridRun run = run_simgrid(scenario);
+    const SimGridRun run = run_simgrid(scenario, mode);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     [[maybe_unused]] auto a = write(fds[1], &wall, sizeof wall);
     [[maybe_unused]] auto b = write(fds[1], run.completion_seconds.data(), run.completion_seconds.size() * sizeof(double));
