@@ -207,7 +207,7 @@ class FlagScenario {
   void gpus(CollectiveSpec& c) {
     if (o_.gpus.starts_with("[") || o_.gpus.starts_with("{")) {
       const std::string yaml = fmt::format(
-          "scenario:\n  seed: {}\n  collectives:\n    - {{kind: all-reduce, bytes: 1, gpus: {}}}\n", o_.seed, o_.gpus);
+          "scenario:\n  seed: {}\n  collectives:\n    - {{kind: all-reduce, bytes: 1GiB, gpus: {}}}\n", o_.seed, o_.gpus);
       auto parsed = parse_scenario(kCommandLine.file, yaml, fabric_);
       if (!parsed) {
         for (const Diagnostic& d : parsed.errors()) error("--gpus", fmt::format("'{}': {}", o_.gpus, d.message));

@@ -333,20 +333,51 @@ class FlowTableParser {
       hops_.emplace(text, r);
       return r;
     }
-    auto links = names_.links(rest, where, "path");
-    if (!links) {
+    std::vector<LinkId> cables;
+    if (const std::size_t sep = rest.find("--"); sep != std::string_view::npos) {
+      // "A -- B": both ends through the name directory (once per distinct name), then the cables
+      // that join them in id order (the directory's meaning, without its per-call copies).
+      const auto a = vertex_named(rest.substr(0, sep), where);
+      const auto b = vertex_named(rest.substr(sep + 2), where);
+      if (a && b) {
+        for (const Adjacency& adj : t_.neighbors(*a)) {
+          if (adj.neighbor == *b) cables.push_back(adj.link);
+        }
+        std::sort(cables.begin(), cables.end());
+        if (cables.empty()) {
+          error(line_no_, c.column, "path",
+                fmt::format("no cable joins {} and {}", t_.vertex_name(*a), t_.vertex_name(*b)));
+        }
+      }
+    } else if (auto links = names_.links(rest, where, "path")) {
+      cables = std::move(links).value();
+    } else {
       take(links.errors());
-    } else if (which >= links.value().size()) {
+    }
+    if (!cables.empty() && which >= cables.size()) {
       error(line_no_, c.column, "path",
             fmt::format("'{}': cable #{} does not exist ({} cable(s) join them, #0..#{})", clip(text), which,
-                        links.value().size(), links.value().size() - 1));
-    } else {
+                        cables.size(), cables.size() - 1));
+    } else if (!cables.empty()) {
       r.ok = true;
       r.directed = direction != 0;
-      r.hop = {direction < 0 ? RouteHopKind::kLinkDown : RouteHopKind::kLinkUp, links.value()[which].value()};
+      r.hop = {direction < 0 ? RouteHopKind::kLinkDown : RouteHopKind::kLinkUp, cables[which].value()};
     }
     hops_.emplace(text, r);
     return r;
+  }
+
+  // A vertex by name, resolved once per distinct spelling.
+  std::optional<VertexId> vertex_named(std::string_view name, const SourceLocation& where) {
+    name = trim(name);
+    if (auto it = vertices_.find(name); it != vertices_.end()) {
+      if (it->second.valid()) return it->second;
+      return std::nullopt;
+    }
+    auto v = names_.vertex(name, where, "path");
+    if (!v) take(v.errors());
+    vertices_.emplace(name, v ? v.value() : VertexId::invalid());
+    return v ? std::optional<VertexId>(v.value()) : std::nullopt;
   }
 
   const TowardSwitch& toward(VertexId sw) {
@@ -657,6 +688,7 @@ class FlowTableParser {
   std::deque<std::string> unquoted_;  // stable storage for unescaped quoted cells
   std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
   std::unordered_map<std::string_view, ResolvedHop> hops_;
+  std::unordered_map<std::string_view, VertexId> vertices_;
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
   std::unordered_map<std::uint32_t, TowardSwitch> toward_;
 };
