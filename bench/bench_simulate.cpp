@@ -30,8 +30,9 @@
 //                                  the same constraints, paths and sizes (tests/simgrid, forked
 //                                  children) in both exact modes, network/optim:Full and Lazy (its
 //                                  platform building and run; not its process start). Counters: the
-//                                  wall times, the ratios, and the largest relative difference of
-//                                  last-byte times between the command's CSV and each mode.
+//                                  wall and CPU times (user + system, wait4) of each process, the
+//                                  ratios, and the largest relative difference of last-byte times
+//                                  between the command's CSV and each mode.
 //                                  Goal: SimGrid's faster mode / command >= 10, differences <= 1e-6.
 #include <benchmark/benchmark.h>
 
@@ -45,6 +46,7 @@
 #include <spawn.h>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <fmt/format.h>
@@ -239,8 +241,9 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   out << text;
 }
 
-// Spawns `argv` with CLUSTERTWIN_CATALOG set; its wall time in seconds, or -1 when it failed.
-double time_command(const std::vector<std::string>& argv) {
+// Spawns `argv` with CLUSTERTWIN_CATALOG set; its wall time in seconds, or -1 when it failed;
+// `cpu` receives its CPU time (user + system).
+double time_command(const std::vector<std::string>& argv, double& cpu) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -252,8 +255,11 @@ double time_command(const std::vector<std::string>& argv) {
   pid_t pid = 0;
   if (posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), env.data()) != 0) return -1;
   int status = 0;
-  waitpid(pid, &status, 0);
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
   const double wall = seconds_since(t0);
+  cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+        static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? wall : -1;
 }
 
@@ -297,14 +303,18 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
     for (std::size_t f = 0; f < r.flows.size(); ++f) latency.push_back(to_seconds(r.flows[f].end) - last[f]);
   }
   double command_s = 0;
+  double command_cpu = 0;
   double full_s = 0;
   double lazy_s = 0;
+  double full_cpu = 0;
+  double lazy_cpu = 0;
   double full_diff = 0;
   double lazy_diff = 0;
   for (auto _ : state) {
     command_s = time_command({CT_CLUSTERTWIN_BINARY, "simulate", (dir / "spec.yaml").string(), "--flows",
                               (dir / "flows.csv").string(), "--csv-flows", (dir / "out.csv").string(), "-o",
-                              (dir / "report.txt").string()});
+                              (dir / "report.txt").string()},
+                             command_cpu);
     if (command_s < 0) {
       state.SkipWithError("the clustertwin command failed");
       return;
@@ -316,7 +326,9 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
     }
     for (const SimGridMode mode : {SimGridMode::kFull, SimGridMode::kLazy}) {
       std::vector<double> theirs;
-      const double wall = run_simgrid_in_child(fluid, theirs, mode);
+      double cpu = 0;
+      const double wall = run_simgrid_in_child(fluid, theirs, mode, &cpu);
+      (mode == SimGridMode::kFull ? full_cpu : lazy_cpu) = cpu;
       if (wall < 0) {
         state.SkipWithError("SimGrid child failed");
         return;
@@ -336,6 +348,10 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
   state.counters["simgrid_full_s"] = full_s;
   state.counters["simgrid_lazy_s"] = lazy_s;
   state.counters["faster_simgrid_over_command"] = std::min(full_s, lazy_s) / command_s;
+  state.counters["command_cpu_s"] = command_cpu;
+  state.counters["simgrid_full_cpu_s"] = full_cpu;
+  state.counters["simgrid_lazy_cpu_s"] = lazy_cpu;
+  state.counters["faster_simgrid_over_command_cpu"] = std::min(full_cpu, lazy_cpu) / command_cpu;
   state.counters["max_rel_diff_full"] = full_diff;
   state.counters["max_rel_diff_lazy"] = lazy_diff;
 }

@@ -1,6 +1,7 @@
 #include "simgrid_reference.h"
 
 #include <simgrid/s4u.hpp>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,7 +86,8 @@ SimGridRun run_simgrid(const FluidScenario& scenario, SimGridMode mode) {
   return run;
 }
 
-double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion, SimGridMode mode) {
+double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion, SimGridMode mode,
+                            double* cpu_seconds) {
   completion.assign(scenario.flows.size(), -1.0);
   int fds[2];
   if (pipe(fds) != 0) return -1;
@@ -120,7 +122,12 @@ double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& 
   }
   close(fds[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  if (cpu_seconds != nullptr) {
+    *cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                   static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  }
   return ok ? wall : -1;
 }
 

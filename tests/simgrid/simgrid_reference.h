@@ -35,7 +35,9 @@ SimGridRun run_simgrid(const FluidScenario& scenario, SimGridMode mode = SimGrid
 // child sends back its wall time (seconds, of run_simgrid alone) and the completion times through
 // a pipe. Returns that wall time and fills `completion` (one per flow), or returns -1 when the
 // child failed (then `completion` holds -1 where nothing arrived).
+// `cpu_seconds`, when given, receives the child process's CPU time (user + system, wait4), a figure
+// a busy machine disturbs less than wall time.
 double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion,
-                            SimGridMode mode = SimGridMode::kFull);
+                            SimGridMode mode = SimGridMode::kFull, double* cpu_seconds = nullptr);
 
 }  // namespace ct
