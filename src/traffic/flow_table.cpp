@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "core/suggest.h"
+#include "routing/port_address.h"
 
 namespace ct {
 namespace {
@@ -97,6 +98,9 @@ class FlowTableParser {
   }
 
   Result<FlowTable> parse() {
+    const std::size_t rows = text_.size() / 48 + 16;  // a guess from the text's size, for the caches
+    endpoints_.reserve(std::min<std::size_t>(rows * 2, 1 << 22));
+    hops_.reserve(std::min<std::size_t>(rows * 2, 1 << 22));
     std::size_t at = 0;
     bool header = false;
     while (at < text_.size() && errors_.size() < kMaxErrors) {
@@ -241,18 +245,20 @@ class FlowTableParser {
       return it->second;
     }
     ResolvedEndpoint r;
-    const SourceLocation where{file_, line_no_, c.column};
     const std::string_view field = kColumnNames[static_cast<std::size_t>(col)];
     if (c.text.find("gpu") != std::string_view::npos || all_digits(c.text)) {
-      auto g = names_.gpu(c.text, where, field);
+      auto g = names_.gpu(c.text, SourceLocation{file_, line_no_, c.column}, field);
       if (g) {
         r.gpu = g.value();
         r.ok = true;
       } else {
         take(g.errors());
       }
+    } else if (const auto port = port_named(c.text)) {
+      r.port = *port;
+      r.ok = true;
     } else {
-      auto p = names_.backend_port(c.text, where, field);
+      auto p = names_.backend_port(c.text, SourceLocation{file_, line_no_, c.column}, field);
       if (p) {
         r.port = p.value();
         r.ok = true;
@@ -367,12 +373,24 @@ class FlowTableParser {
     return r;
   }
 
+  // A backend port by its printed name ("host3/nic1/p0"), parsed by the name directory's own port
+  // grammar (routing/port_address.h) without a lookup; nullopt for anything else.
+  std::optional<VertexId> port_named(std::string_view name) {
+    if (!name.starts_with("host") || name.find("/nic") == std::string_view::npos) return std::nullopt;
+    scratch_.assign(name);
+    return parse_port_name(t_, scratch_);
+  }
+
   // A vertex by name, resolved once per distinct spelling.
   std::optional<VertexId> vertex_named(std::string_view name, const SourceLocation& where) {
     name = trim(name);
     if (auto it = vertices_.find(name); it != vertices_.end()) {
       if (it->second.valid()) return it->second;
       return std::nullopt;
+    }
+    if (auto port = port_named(name)) {
+      vertices_.emplace(name, *port);
+      return port;
     }
     auto v = names_.vertex(name, where, "path");
     if (!v) take(v.errors());
@@ -689,6 +707,7 @@ class FlowTableParser {
   std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
   std::unordered_map<std::string_view, ResolvedHop> hops_;
   std::unordered_map<std::string_view, VertexId> vertices_;
+  std::string scratch_;  // a name being parsed (reused: no allocation per name)
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
   std::unordered_map<std::uint32_t, TowardSwitch> toward_;
 };

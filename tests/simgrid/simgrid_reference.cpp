@@ -20,6 +20,8 @@ void configure(SimGridMode mode) {
   sg::Engine::set_config("network/crosstraffic:0");
   sg::Engine::set_config("network/TCP-gamma:1e30");
   sg::Engine::set_config(mode == SimGridMode::kFull ? "network/optim:Full" : "network/optim:Lazy");
+  // One actor per flow; SimGrid's default 8 MiB stack each exhausts the address space at 32,768 flows.
+  sg::Engine::set_config("contexts/stack-size:256");
 }
 
 }  // namespace
