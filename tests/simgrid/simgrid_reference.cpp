@@ -20,8 +20,10 @@ void configure(SimGridMode mode) {
   sg::Engine::set_config("network/crosstraffic:0");
   sg::Engine::set_config("network/TCP-gamma:1e30");
   sg::Engine::set_config(mode == SimGridMode::kFull ? "network/optim:Full" : "network/optim:Lazy");
-  // One actor per flow; SimGrid's default 8 MiB stack each exhausts the address space at 32,768 flows.
+  // One actor per flow: SimGrid's default 8 MiB stacks and guard pages (two mappings per actor)
+  // exhaust the address space and vm.max_map_count (65,536) at 32,768 flows.
   sg::Engine::set_config("contexts/stack-size:256");
+  sg::Engine::set_config("contexts/guard-size:0");
 }
 
 }  // namespace
