@@ -61,6 +61,7 @@ TEST(SimGridComparison, FlowTablePermutationAgreesInFullAndLazyModes) {
     }
     std::printf("%s: %zu flows, largest relative difference %.3g\n", mode == SimGridMode::kFull ? "Full" : "Lazy",
                 ours.size(), worst);
+    std::fflush(stdout);  // before the next fork, so that the child does not carry the line too
   }
 }
 
