@@ -39,7 +39,8 @@ WorkerAccount account_workers(const SimulationResult& result) {
   for (const FlowRecord& f : result.flows) {
     if (f.worker >= result.workers.size() || f.start.value() < 0) continue;
     const PhaseResult& phase = result.phases[result.workers[f.worker].phase];
-    const TimePs end = f.end.value() < 0 ? phase.end : f.end;
+    // A flow that never finished sent until it stalled (its path failed), not to the phase's end.
+    const TimePs end = f.end.value() >= 0 ? f.end : f.stalled.value() >= 0 ? f.stalled : phase.end;
     busy[f.worker].emplace_back(std::max(f.start, phase.start), std::min(end, phase.end));
   }
   double waiting = 0;

@@ -1,4 +1,4 @@
-// clustertwin simulate SPEC [--scenario FILE] [--json] [--csv-links FILE] [--csv-flows FILE]
+// clustertwin simulate SPEC [--scenario FILE] [--flows FILE] [--json] [--csv-links FILE] [--csv-flows FILE]
 //                          [--csv-series FILE] [--top N] [-o FILE] [--catalog DIR]
 //                          [--collective KIND --bytes SIZE [--algorithm A] [--gpus SEL] [--channels N]
 //                           [--qps N] [--iterations N] [--compute DUR] [--steps N] [--model pipelined|stepwise]]
@@ -8,13 +8,16 @@
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
 // --scenario, else from the flags (built into a Scenario directly and checked by the same rules as a
 // scenario file, traffic/scenario_checks.h; their diagnostics name "command line" and the flag),
-// else from the spec's own `scenario:` block.
+// else from the spec's own `scenario:` block. --flows adds the flows of a flow table
+// (traffic/flow_table.h, the format --csv-flows writes) to the scenario's; with --flows alone the
+// spec's `scenario:` block is not read (give --scenario for faults).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,6 +34,7 @@
 #include "topology/builder.h"
 #include "core/suggest.h"
 #include "traffic/flow_file.h"
+#include "traffic/flow_table.h"
 #include "traffic/scenario_checks.h"
 #include "traffic/scenario_parser.h"
 
@@ -40,6 +44,7 @@ namespace {
 struct SimulateOptions {
   std::string output;
   std::string scenario_path;
+  std::string flows_path;
   bool json = false;
   std::string csv_links;
   std::string csv_flows;
@@ -206,8 +211,24 @@ class FlagScenario {
     s_.collectives.push_back(std::move(c));
   }
 
-  // all | per-rail | per-host | a comma-separated list of GPUs ("host0/gpu0,gpu9,12").
+  // all | per-rail | per-host | a comma-separated list of GPUs ("host0/gpu0,gpu9,12"), or the
+  // scenario file's YAML forms: a list "[0, 1, host2/gpu0]" or a mapping "{hosts: [0, 3], local:
+  // [0], per: rail, order: random}", read by the scenario reader itself (one reader, one meaning).
   void gpus(CollectiveSpec& c) {
+    if (o_.gpus.starts_with("[") || o_.gpus.starts_with("{")) {
+      const std::string yaml = fmt::format(
+          "scenario:\n  seed: {}\n  collectives:\n    - {{kind: all-reduce, bytes: 1GiB, gpus: {}}}\n", o_.seed, o_.gpus);
+      auto parsed = parse_scenario(kCommandLine.file, yaml, fabric_);
+      if (!parsed) {
+        for (const Diagnostic& d : parsed.errors()) error("--gpus", fmt::format("'{}': {}", o_.gpus, d.message));
+        return;
+      }
+      if (parsed->collectives.size() == 1) {
+        c.groups = parsed->collectives.front().groups;
+        c.gpus_text = parsed->collectives.front().gpus_text;
+      }
+      return;
+    }
     const auto hosts = static_cast<std::uint32_t>(t_.host_count);
     const auto per_host = static_cast<std::uint32_t>(std::max(t_.gpus_per_host, 0));
     c.gpus_text = o_.gpus;
@@ -241,8 +262,8 @@ class FlagScenario {
         begin = end + 1;
       }
     } else {
-      error("--gpus", fmt::format("unknown GPU selection '{}' (all, per-rail, per-host, or a list such as "
-                                  "host0/gpu0,gpu9,12){}",
+      error("--gpus", fmt::format("unknown GPU selection '{}' (all, per-rail, per-host, a list such as "
+                                  "host0/gpu0,gpu9,12 or [0, 1], or a mapping such as '{{hosts: [0, 3], per: rail}}'){}",
                                   o_.gpus, did_you_mean(o_.gpus, {"all", "per-rail", "per-host"})));
     }
   }
@@ -325,6 +346,13 @@ Result<Scenario> load_scenario(const SimulateOptions& o, const std::string& spec
   if (!o.collective.empty() || !o.degrade.empty() || !o.fail.empty() || !o.repair.empty()) {
     return FlagScenario(o, fabric).build();
   }
+  if (!o.flows_path.empty()) {
+    Scenario flows_only;
+    flows_only.file = o.flows_path;
+    flows_only.name = "flows";
+    flows_only.seed = o.seed;
+    return flows_only;
+  }
   auto spec_text = read_text_file(spec_path);
   if (spec_text && has_scenario_block(spec_text.value())) {
     return parse_scenario(spec_path, spec_text.value(), fabric);
@@ -332,6 +360,21 @@ Result<Scenario> load_scenario(const SimulateOptions& o, const std::string& spec
   return Diagnostic{kCommandLine, "--scenario",
                     "nothing to simulate: give --scenario FILE, a `scenario:` block in the spec, or --collective KIND "
                     "--bytes SIZE"};
+}
+
+// The line of a scenario file's `scenario:` key (1 when the file has none, or cannot be read).
+int scenario_line(const std::string& file) {
+  if (file == kCommandLine.file) return 0;
+  auto text = read_text_file(file);
+  if (!text) return 1;
+  int line = 1;
+  for (std::size_t at = 0; at < text->size(); ++line) {
+    if (text->compare(at, 9, "scenario:") == 0) return line;
+    const std::size_t end = text->find('\n', at);
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return 1;
 }
 
 // Every output file's folder must exist before the first one is written, so that a wrong path
@@ -355,14 +398,24 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   const Topology& topology = built.topology();
   auto scenario = load_scenario(o, context.spec_path, built);
   if (!scenario) return report_errors(scenario.errors());
-  if (scenario->empty()) {
-    return report_errors({Diagnostic{{scenario->file, 0, 0}, "scenario", "the scenario has no collective, transfer or mice"}});
+  std::optional<FlowTable> flows;
+  if (!o.flows_path.empty()) {
+    auto bytes = read_text_file(o.flows_path);
+    if (!bytes) return report_errors(bytes.errors());
+    auto table = parse_flow_table(o.flows_path, bytes.value(), built.names());
+    if (!table) return report_errors(table.errors());
+    flows = std::move(table).value();
+  }
+  if (scenario->empty() && !flows) {
+    const int line = scenario_line(scenario->file);
+    return report_errors({Diagnostic{{scenario->file, line, line > 0 ? 1 : 0}, "scenario",
+                                     "the scenario has no collective, transfer or mice (add one, or give --flows FILE)"}});
   }
 
   StderrProgress progress;
   SimulationOptions options;
   options.progress = &progress;
-  auto result = simulate(built, scenario.value(), options);
+  auto result = simulate(built, scenario.value(), flows ? &*flows : nullptr, options);
   progress.finish();
   if (!result) return report_errors(result.errors());
   const WorkerAccount workers = account_workers(result.value());
@@ -389,6 +442,8 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   auto o = std::make_shared<SimulateOptions>();
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
   app.add_option("--scenario", o->scenario_path, "Scenario file (YAML with a `scenario:` block)");
+  app.add_option("--flows", o->flows_path,
+                 "Flow table (CSV, or gzip of it) in the format --csv-flows writes: flows to run, routes pinned or not");
   app.add_flag("--json", o->json, "JSON instead of text");
   app.add_option("--csv-links", o->csv_links, "Write per-link utilization as CSV to this file");
   app.add_option("--csv-flows", o->csv_flows, "Write one CSV row per flow to this file");
@@ -397,7 +452,10 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--collective", o->collective, "all-reduce | all-gather | reduce-scatter | all-to-all (no --scenario)");
   app.add_option("--algorithm", o->algorithm, "ring | tree | halving-doubling | hierarchical | sharp | direct");
   app.add_option("--model", o->model, "pipelined (default) | stepwise");
-  app.add_option("--gpus", o->gpus, "all | per-rail | per-host | a list: host0/gpu0,gpu9,12")->capture_default_str();
+  app.add_option("--gpus", o->gpus,
+                 "all | per-rail | per-host | a list: host0/gpu0,gpu9,12 or [0, 1] | a mapping: '{hosts: [0, 3], "
+                 "local: [0], per: rail, order: random}'")
+      ->capture_default_str();
   app.add_option("--bytes", o->bytes, "Collective size as nccl-tests counts it, e.g. 1GiB");
   app.add_option("--channels", o->channels, "Channels (default: one per NIC port, planes x rails of the group)");
   app.add_option("--qps", o->qps, "Queue pairs per connection (default: routing.qps_per_connection)");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -23,6 +24,12 @@ std::string human_time(TimePs t) {
   if (s >= 1) return fmt::format("{:.3f} s", s);
   if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
   return fmt::format("{:.3f} us", s * 1e6);
+}
+
+// Seconds with 12 decimals, exact to the picosecond (the flow table reads them back exactly).
+std::string exact_seconds(TimePs t) {
+  const std::int64_t ps = t.value();
+  return fmt::format("{}{}.{:012}", ps < 0 ? "-" : "", std::abs(ps) / 1'000'000'000'000, std::abs(ps) % 1'000'000'000'000);
 }
 
 std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
@@ -99,6 +106,20 @@ std::string operation_kind(OperationKind k) {
   return "";
 }
 
+// GPUs an operation involves: a collective's ranks; for transfers, the distinct GPUs at their
+// ends (0 for port-to-port transfers, shown as "-").
+std::uint32_t gpus_of(const SimulationResult& r, const OperationResult& op) {
+  if (op.kind == OperationKind::kCollective) return op.ranks;
+  std::vector<std::uint32_t> gpus;
+  for (std::uint32_t f = op.flows_begin; f < op.flows_end; ++f) {
+    for (const std::uint32_t g : {r.flows[f].src_gpu, r.flows[f].dst_gpu}) {
+      if (g != kNoGpu) gpus.push_back(g);
+    }
+  }
+  std::sort(gpus.begin(), gpus.end());
+  return static_cast<std::uint32_t>(std::unique(gpus.begin(), gpus.end()) - gpus.begin());
+}
+
 std::string endpoint(const Topology& t, std::uint32_t gpu, VertexId port) {
   if (port.valid()) return t.vertex_name(port);
   if (gpu == kNoGpu) return "";
@@ -121,9 +142,10 @@ void text_operations(const SimulateReportInput& in, std::string& out) {
     const double t = op.complete ? mean_time(op) : -1.0;
     const bool whole = !partial(op) && op.complete;
     ops.add_row({op.name, op.what + (partial(op) ? fmt::format(" ({}/{} steps)", op.steps, op.total_steps) : ""),
-                 fmt::format("{}", op.instances), fmt::format("{}", op.ranks), fmt::format("{}", op.bytes.value()),
+                 fmt::format("{}", op.instances), gpus_of(r, op) == 0 ? "-" : fmt::format("{}", gpus_of(r, op)),
+                 fmt::format("{}", op.bytes.value()),
                  fmt::format("{}", op.iterations.size()),
-                 t < 0 ? "incomplete" : human_time(TimePs(std::llround(t * 1e12))),
+                 t < 0 ? "never finishes" : human_time(TimePs(std::llround(t * 1e12))),
                  whole ? fmt::format("{:.2f}", algbw(op) / kGB) : "-",
                  whole ? fmt::format("{:.2f}", algbw(op) * op.bus_factor / kGB) : "-"});
   }
@@ -140,6 +162,45 @@ void text_operations(const SimulateReportInput& in, std::string& out) {
                f.ideal > 0 ? fmt::format("{:.1f}x", f.p99 / f.ideal) : "-"});
   }
   out += m.render() + "\n";
+}
+
+std::size_t unfinished_count(const SimulationResult& r) {
+  return static_cast<std::size_t>(
+      std::count_if(r.flows.begin(), r.flows.end(), [](const FlowRecord& f) { return f.unfinished != Unfinished::kNo; }));
+}
+
+std::string bytes_left(const FlowRecord& f) { return fmt::format("{:.0f}", std::ceil(f.bits_left / 8)); }
+
+// Why a flow did not finish, in words.
+std::string why_unfinished(const SimulationResult& r, const FlowRecord& f) {
+  switch (f.unfinished) {
+    case Unfinished::kNo: return "";
+    case Unfinished::kStalled: return fmt::format("stalled at {}: its path failed and routing found no other", human_time(f.stalled));
+    case Unfinished::kWaiting: {
+      for (std::uint32_t a = 0; a < f.after_size; ++a) {
+        const std::uint32_t d = r.after_pool[f.after_begin + a];
+        if (r.flows[d].unfinished != Unfinished::kNo) return fmt::format("never started: waits for flow {}", d);
+      }
+      return "never started: waits for a flow that never finishes";
+    }
+  }
+  return "";
+}
+
+// The flows that never finished: the first ten, with the bytes they had left and why.
+void text_unfinished(const SimulateReportInput& in, std::string& out) {
+  const SimulationResult& r = in.result;
+  const std::size_t n = unfinished_count(r);
+  if (n == 0) return;
+  TextTable t({{"flow", Align::kRight}, {"operation"}, {"src"}, {"dst"}, {"bytes left", Align::kRight}, {"why"}},
+              n <= 10 ? "Flows that never finish" : fmt::format("Flows that never finish (10 of {}; all in the flows CSV)", n));
+  for (std::uint32_t i = 0; i < r.flows.size() && t.rows() < 10; ++i) {
+    const FlowRecord& f = r.flows[i];
+    if (f.unfinished == Unfinished::kNo) continue;
+    t.add_row({fmt::format("{}", i), r.operations[f.operation].name, endpoint(in.topology, f.src_gpu, f.src_port),
+               endpoint(in.topology, f.dst_gpu, f.dst_port), bytes_left(f), why_unfinished(r, f)});
+  }
+  out += t.render() + "\n";
 }
 
 void text_workers(const SimulateReportInput& in, std::string& out) {
@@ -241,11 +302,17 @@ void text_collisions(const SimulateReportInput& in, std::string& out) {
 std::string simulate_text(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   std::string out = fmt::format("clustertwin simulate: {}\n", in.title);
-  out += fmt::format("makespan {}; {} flows; {} instants, {} re-solves of {:.1f} flows on average; {} flows rerouted\n\n",
-                     human_time(r.makespan), r.flows.size(), r.instants, r.solves,
-                     r.solves == 0 ? 0.0 : static_cast<double>(r.solved_flows) / static_cast<double>(r.solves), r.reroutes);
+  const std::string makespan =
+      r.unbounded ? fmt::format("unbounded ({} of {} flows never finish; nothing happens after {})", unfinished_count(r),
+                                r.flows.size(), human_time(r.makespan))
+                  : human_time(r.makespan);
+  out += fmt::format("makespan {}; {} flows; {} instants, {} re-solves of {:.1f} flows on average; {} flows rerouted{}\n\n",
+                     makespan, r.flows.size(), r.instants, r.solves,
+                     r.solves == 0 ? 0.0 : static_cast<double>(r.solved_flows) / static_cast<double>(r.solves),
+                     r.rerouted_flows, r.reroutes == r.rerouted_flows ? "" : fmt::format(" ({} moves)", r.reroutes));
   text_operations(in, out);
   text_collisions(in, out);
+  text_unfinished(in, out);
   text_workers(in, out);
   text_links(in, out);
   if (!r.notes.empty()) {
@@ -271,7 +338,7 @@ std::string simulate_json(const SimulateReportInput& in) {
               {"kind", operation_kind(op.kind)},
               {"what", op.what},
               {"groups", op.instances},
-              {"gpus", op.ranks},
+              {"gpus", gpus_of(r, op)},
               {"bytes", op.bytes.value()},
               {"steps", op.steps},
               {"total_steps", op.total_steps},
@@ -313,12 +380,25 @@ std::string simulate_json(const SimulateReportInput& in) {
                      {"saturated_s", to_seconds(r.stats[c].saturated)},
                      {"flows", r.stats[c].flows}});
   }
+  Json unfinished = Json::array();
+  for (std::uint32_t i = 0; i < r.flows.size(); ++i) {
+    const FlowRecord& f = r.flows[i];
+    if (f.unfinished == Unfinished::kNo) continue;
+    unfinished.push_back({{"flow", i},
+                          {"operation", r.operations[f.operation].name},
+                          {"bytes_left", std::ceil(f.bits_left / 8)},
+                          {"stalled_s", f.stalled.value() < 0 ? Json(nullptr) : Json(to_seconds(f.stalled))},
+                          {"why", why_unfinished(r, f)}});
+  }
   Json root = {{"title", in.title},
-               {"makespan_s", to_seconds(r.makespan)},
+               {"makespan_s", r.unbounded ? Json(nullptr) : Json(to_seconds(r.makespan))},
+               {"unbounded", r.unbounded},
+               {"last_event_s", to_seconds(r.makespan)},
                {"flows", r.flows.size()},
                {"instants", r.instants},
                {"solves", r.solves},
                {"solved_flows", r.solved_flows},
+               {"rerouted_flows", r.rerouted_flows},
                {"reroutes", r.reroutes},
                {"operations", ops},
                {"network_share", w.network_share},
@@ -326,6 +406,7 @@ std::string simulate_json(const SimulateReportInput& in) {
                {"phases", phases},
                {"workers", workers},
                {"bottlenecks", links},
+               {"unfinished", unfinished},
                {"series", series_json(in)},
                {"notes", r.notes}};
   return root.dump(2) + "\n";
@@ -343,26 +424,59 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
   return out;
 }
 
+// A constraint as a hop of a pinned route (traffic/flow_table.h): its name, with " #k" after a
+// cable that has parallel twins (k-th of the cables joining its ends, in id order).
+std::string route_hop_name(const Topology& t, const ConstraintInfo& c) {
+  if (c.kind != ConstraintKind::kLinkUp && c.kind != ConstraintKind::kLinkDown) return constraint_name(t, c);
+  const VertexId a = t.link_a[c.link.value()];
+  const VertexId b = t.link_b[c.link.value()];
+  std::uint32_t parallel = 0;
+  std::uint32_t before = 0;
+  for (const Adjacency& adj : t.neighbors(a)) {
+    if (adj.neighbor != b) continue;
+    ++parallel;
+    if (adj.link.value() < c.link.value()) ++before;
+  }
+  std::string name = t.link_name(c.link);
+  if (parallel > 1) name += fmt::format(" #{}", before);
+  return name + (c.kind == ConstraintKind::kLinkUp ? " up" : " down");
+}
+
 std::string simulate_flows_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const Topology& t = in.topology;
+  std::vector<std::string> hop_names(r.constraints.size());
   std::string out =
-      "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,start_s,end_s,rate_gbps,reroutes,path\n";
+      "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
+      "rate_gbps,reroutes,status,bytes_left,path\n";
+  out.reserve(r.flows.size() * 160);
+  std::string path;
+  std::string after;
   for (std::uint32_t i = 0; i < r.flows.size(); ++i) {
     const FlowRecord& f = r.flows[i];
-    std::string path;
+    path.clear();
     for (std::uint32_t h = 0; h < f.path_size; ++h) {
       if (h > 0) path += " | ";
-      path += constraint_name(t, r.constraints[r.path_pool[f.path_begin + h]]);
+      const std::uint32_t c = r.path_pool[f.path_begin + h];
+      if (hop_names[c].empty()) hop_names[c] = route_hop_name(t, r.constraints[c]);
+      path += hop_names[c];
+      if (const double share = r.fraction_pool[f.path_begin + h]; share < 1.0) fmt::format_to(std::back_inserter(path), "*{}", share);
+    }
+    after.clear();
+    for (std::uint32_t a = 0; a < f.after_size; ++a) {
+      if (a > 0) after += ' ';
+      after += fmt::format("{}", r.after_pool[f.after_begin + a]);
     }
     const bool done = f.end.value() >= 0 && f.start.value() >= 0 && f.end > f.start;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i, csv_cell(r.operations[f.operation].name),
-                       f.instance, f.iteration, f.step, f.channel, f.qp, endpoint(t, f.src_gpu, f.src_port),
-                       endpoint(t, f.dst_gpu, f.dst_port), f.src_udp_port, f.bytes.value(),
-                       f.start.value() < 0 ? "" : fmt::format("{:.12f}", to_seconds(f.start)),
-                       f.end.value() < 0 ? "" : fmt::format("{:.12f}", to_seconds(f.end)),
-                       done ? fmt::format("{:.3f}", static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9) : "",
-                       f.reroutes, csv_cell(path));
+    const char* status = f.unfinished == Unfinished::kNo ? "done" : f.unfinished == Unfinished::kStalled ? "stalled" : "waiting";
+    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i,
+                   csv_cell(r.operations[f.operation].name), f.instance, f.iteration, f.step, f.channel, f.qp,
+                   csv_cell(endpoint(t, f.src_gpu, f.src_port)), csv_cell(endpoint(t, f.dst_gpu, f.dst_port)),
+                   f.src_udp_port, f.bytes.value(), f.weight,
+                   f.start.value() < 0 ? "" : exact_seconds(f.start), after,
+                   f.delay.value() == 0 ? "" : exact_seconds(f.delay), f.end.value() < 0 ? "" : exact_seconds(f.end),
+                   done ? fmt::format("{:.3f}", static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9) : "",
+                   f.reroutes, status, f.unfinished == Unfinished::kNo ? "0" : bytes_left(f), csv_cell(path));
   }
   return out;
 }

@@ -122,8 +122,18 @@ class Checker {
     if (m.count < 1 || m.count > kMaxMice) problem(part, i, "count", fmt::format("expected an integer in 1..{}", kMaxMice));
     if (m.bytes.value() <= 0) problem(part, i, "bytes", "expected a positive size such as 1GiB, 64KB or 1048576");
     non_negative(part, i, "start", m.start);
-    if (!(std::isfinite(m.arrivals_per_s) && m.arrivals_per_s >= 0 && m.arrivals_per_s <= 1e15)) {
-      problem(part, i, "arrivals_per_s", "expected a number in [0, 1e+15]");
+    if (!(std::isfinite(m.arrivals_per_s) && (m.arrivals_per_s == 0 ||
+                                              (m.arrivals_per_s >= kMinArrivalsPerSecond && m.arrivals_per_s <= 1e15)))) {
+      problem(part, i, "arrivals_per_s",
+              fmt::format("{:g}: expected 0 (all at start) or a rate in [{:g}, 1e+15] arrivals per second",
+                          m.arrivals_per_s, kMinArrivalsPerSecond));
+    } else if (m.arrivals_per_s > 0 && m.count > 1 &&
+               static_cast<double>(m.count - 1) / m.arrivals_per_s > to_seconds(kMaxDuration) / 10) {
+      problem(part, i, "arrivals_per_s",
+              fmt::format("{:g} arrivals per second: {} mice would arrive over about {:.3g} s, beyond the {:g} s a run "
+                          "can simulate; raise arrivals_per_s or lower count",
+                          m.arrivals_per_s, m.count, static_cast<double>(m.count - 1) / m.arrivals_per_s,
+                          to_seconds(kMaxDuration) / 10));
     }
     check_weight(part, i, m.weight);
     std::set<std::uint32_t> hosts(m.hosts.begin(), m.hosts.end());

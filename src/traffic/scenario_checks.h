@@ -10,8 +10,8 @@
 //                can be planned (traffic/collective.h check_collective).
 //   transfers    bytes > 0; channels, qps and weight as above; both ends GPUs or both ports, that
 //                exist, differ, and (ports) are on one plane.
-//   mice         count 1..kMaxMice; bytes > 0; at least 2 hosts, all existing; arrivals_per_s in
-//                [0, 1e15]; weight as above.
+//   mice         count 1..kMaxMice; bytes > 0; at least 2 hosts, all existing; arrivals_per_s 0 or
+//                in [kMinArrivalsPerSecond, 1e15] with (count - 1) / rate <= 10^5 s; weight as above.
 //   faults       at least one link, all existing; at, convergence >= 0; fraction 0 for down, 1
 //                for repair, in (0, 1] for degrade.
 #pragma once
@@ -31,6 +31,10 @@ inline constexpr std::uint32_t kMaxQps = 64;
 inline constexpr std::uint32_t kMaxIterations = 100'000;
 inline constexpr std::uint32_t kMaxMice = 10'000'000;
 inline constexpr double kMaxWeight = 1e6;
+// Mice arrivals: 0 (all at start) or at least this many per second, and the set's mean span
+// (count - 1) / rate at most a tenth of the time a run can simulate (core/units.h kMaxDuration),
+// so that Poisson arrivals stay inside the time range.
+inline constexpr double kMinArrivalsPerSecond = 1e-3;
 
 enum class ScenarioPart : std::uint8_t { kScenario, kCollective, kTransfer, kMice, kFault };
 

@@ -660,7 +660,7 @@ class WorkloadCompiler {
       f.src_udp_port = draw_roce_source_port(rng);
       f.bytes = m.bytes;
       if (m.arrivals_per_s > 0 && i > 0) at += rng.exponential(m.arrivals_per_s);
-      f.start = m.start + TimePs(std::llround(at * 1e12));
+      f.start = m.start + TimePs(std::llround(std::min(at, to_seconds(kMaxDuration)) * 1e12));  // inside TimePs
       add_network(f);
     }
     o.records_end = records_;

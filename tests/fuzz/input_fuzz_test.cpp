@@ -16,8 +16,8 @@
 // a value to a 100 kB string, a list or a map (wrong types); an unknown key; a tab indent;
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
-// CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES: 290 in the sanitizer
-// build, 20 kinds = 5,800 cases; fewer in the Release build, which CI runs first).
+// CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES: 100 in the sanitizer
+// build, 23 kinds = 2,300 cases; 40 per kind in the Release build, which CI runs first).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -226,6 +226,9 @@ std::vector<std::string> catalog_args(const std::string& in, const std::string& 
 std::vector<std::string> flows_args(const std::string& in, const std::string& out, const std::string&) {
   return {"hash", kSource + "/examples/lab-32.yaml", in, "--threads", "1", "-o", out};
 }
+std::vector<std::string> flow_table_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"simulate", kSource + "/examples/lab-32.yaml", "--flows", in, "-o", out};
+}
 std::vector<std::string> net_args(const std::string& in, const std::string& out, const std::string&) {
   return {"ib", "route", "--ibnetdiscover", in, "--shifts", "4", "--random", "2", "-o", out};
 }
@@ -321,6 +324,7 @@ std::vector<InputKind> input_kinds() {
                    "catalog/reliability.yaml", "catalog/zoo.yaml"}, ".yaml", catalog_args},
       {"flows_csv", {"tests/fuzz/seeds/flows.csv"}, ".csv", flows_args},
       {"flows_yaml", {"tests/fuzz/seeds/flows.yaml"}, ".yaml", flows_args},
+      {"flow_table", {"tests/fuzz/seeds/flow_table.csv"}, ".csv", flow_table_args},
       {"ibnetdiscover", {"tests/fuzz/seeds/two_by_two.net", "tests/ib/bad/good_2x2.net"}, ".net", net_args},
       {"lft_dump", {"tests/fuzz/seeds/two_by_two.lft"}, ".dump", lft_args},
       {"prometheus", {"tests/golden/diagnose/lab-after.prom", "tests/golden/traffic/host-t1.prom"}, ".prom", prometheus_args},

@@ -90,4 +90,31 @@ std::vector<double> clustertwin_completion_seconds(const FluidScenario& scenario
   return seconds;
 }
 
+FluidScenario fluid_of(const SimulationResult& r) {
+  FluidScenario f;
+  for (const ConstraintInfo& c : r.constraints) f.capacity.push_back(c.capacity);
+  for (const FlowRecord& rec : r.flows) {
+    FluidScenario::Flow flow;
+    for (std::uint32_t h = 0; h < rec.path_size; ++h) flow.path.push_back(ConstraintId(r.path_pool[rec.path_begin + h]));
+    flow.size = rec.bytes;
+    flow.start = rec.start;
+    f.flows.push_back(std::move(flow));
+  }
+  return f;
+}
+
+std::vector<double> last_byte_seconds(const SimulationResult& r, const Topology& topology) {
+  std::vector<double> out;
+  out.reserve(r.flows.size());
+  for (const FlowRecord& rec : r.flows) {
+    TimePs latency{0};
+    for (std::uint32_t h = 0; h < rec.path_size; ++h) {
+      const ConstraintInfo& c = r.constraints[r.path_pool[rec.path_begin + h]];
+      if (c.kind == ConstraintKind::kLinkUp || c.kind == ConstraintKind::kLinkDown) latency += topology.latency[c.link.value()];
+    }
+    out.push_back(rec.end.value() < 0 ? -1.0 : to_seconds(rec.end - latency));
+  }
+  return out;
+}
+
 }  // namespace ct

@@ -11,6 +11,8 @@
 #include "core/rng.h"
 #include "core/units.h"
 #include "sim/flow/max_min_system.h"
+#include "sim/flow/simulation_result.h"
+#include "topology/topology.h"
 
 namespace ct {
 
@@ -54,6 +56,14 @@ std::vector<ConstraintId> leaf_spine_path(const LeafSpineShape& shape, int src, 
 // (random pairs and ECMP-like spine choice, 1 MB - 256 MB, starting within 10 ms, some with a
 // rate cap) and a few random degradations.
 FluidScenario random_leaf_spine_scenario(Rng& rng);
+
+// The flows of a simulation as a FluidScenario: the same constraints (nominal capacities), paths,
+// sizes and start times. PRECONDITION: no flow waits for another, no capacity change, no reroute
+// (a permutation of independent flows).
+FluidScenario fluid_of(const SimulationResult& result);
+// Each flow's last byte in seconds: its completion minus its path latency (SimGrid is configured
+// without latency), -1 for a flow that did not complete.
+std::vector<double> last_byte_seconds(const SimulationResult& result, const Topology& topology);
 
 // Each flow's completion time (last byte; latencies are zero) in seconds, by clustertwin's engine.
 std::vector<double> clustertwin_completion_seconds(const FluidScenario& scenario, bool incremental = true);

@@ -1,6 +1,7 @@
 #include "simgrid_reference.h"
 
 #include <simgrid/s4u.hpp>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,22 +15,26 @@ namespace {
 
 double bytes_per_second(double bits_per_second) { return bits_per_second / 8.0; }
 
-void configure() {
+void configure(SimGridMode mode) {
   sg::Engine::set_config("network/model:CM02");
   sg::Engine::set_config("network/crosstraffic:0");
   sg::Engine::set_config("network/TCP-gamma:1e30");
-  sg::Engine::set_config("network/optim:Full");
+  sg::Engine::set_config(mode == SimGridMode::kFull ? "network/optim:Full" : "network/optim:Lazy");
+  // One actor per flow: SimGrid's default 8 MiB stacks and guard pages (two mappings per actor)
+  // exhaust the address space and vm.max_map_count (65,536) at 32,768 flows.
+  sg::Engine::set_config("contexts/stack-size:256");
+  sg::Engine::set_config("contexts/guard-size:0");
 }
 
 }  // namespace
 
-SimGridRun run_simgrid(const FluidScenario& scenario) {
+SimGridRun run_simgrid(const FluidScenario& scenario, SimGridMode mode) {
   int argc = 2;
   std::string name = "clustertwin-reference";
   std::string quiet = "--log=root.thres:critical";
   char* argv[] = {name.data(), quiet.data(), nullptr};
   sg::Engine engine(&argc, argv);
-  configure();
+  configure(mode);
 
   sg::NetZone* zone = sg::create_star_zone("fabric");
   std::vector<sg::Link*> links;
@@ -85,7 +90,8 @@ SimGridRun run_simgrid(const FluidScenario& scenario) {
   return run;
 }
 
-double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion) {
+double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& completion, SimGridMode mode,
+                            double* cpu_seconds) {
   completion.assign(scenario.flows.size(), -1.0);
   int fds[2];
   if (pipe(fds) != 0) return -1;
@@ -98,7 +104,7 @@ double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& 
   if (pid == 0) {
     close(fds[0]);
     const auto t0 = std::chrono::steady_clock::now();
-    const SimGridRun run = run_simgrid(scenario);
+    const SimGridRun run = run_simgrid(scenario, mode);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     [[maybe_unused]] auto a = write(fds[1], &wall, sizeof wall);
     [[maybe_unused]] auto b = write(fds[1], run.completion_seconds.data(), run.completion_seconds.size() * sizeof(double));
@@ -120,7 +126,12 @@ double run_simgrid_in_child(const FluidScenario& scenario, std::vector<double>& 
   }
   close(fds[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  if (cpu_seconds != nullptr) {
+    *cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                   static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  }
   return ok ? wall : -1;
 }
 

@@ -48,6 +48,7 @@
 // observer sees every constraint whose load changed, once per instant, after the re-solve.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -127,6 +128,12 @@ class FlowEngine {
   [[nodiscard]] TimePs last_byte_time(FlowId f) const { return last_byte_[f.value()]; }  // valid once done
   [[nodiscard]] TimePs completion_time(FlowId f) const { return completion_[f.value()]; }  // valid once done
   [[nodiscard]] TimePs path_latency(FlowId f) const { return path_latency_[f.value()]; }
+  // Bits not yet sent at now(): the size for a waiting flow, 0 for a done one.
+  [[nodiscard]] double remaining_bits(FlowId f) const {
+    const std::uint32_t i = f.value();
+    if (state_[i] != FlowState::kActive) return state_[i] == FlowState::kDone ? 0.0 : remaining_[i];
+    return std::max(0.0, remaining_[i] - rate_[i] * static_cast<double>((now_ - last_update_[i]).value()) * 1e-12);
+  }
   [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const { return system_.path(f); }
   [[nodiscard]] double capacity(ConstraintId c) const { return system_.capacity[c.value()]; }  // bits/s now
   [[nodiscard]] double nominal_capacity(ConstraintId c) const { return nominal_[c.value()]; }

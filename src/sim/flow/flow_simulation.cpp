@@ -12,6 +12,7 @@
 #include "routing/port_address.h"
 #include "sim/flow/collision_check.h"
 #include "sim/flow/flow_engine.h"
+#include "sim/flow/flow_table_workload.h"
 #include "traffic/scenario_checks.h"
 #include "workload/workload_compiler.h"
 
@@ -79,6 +80,7 @@ class Driver {
     result_.workers = w_.workers;
     result_.notes = w_.notes;
     schedule_faults();
+    record_of_flow_.assign(w_.flows.size(), kNoIndex);
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
     observe();
@@ -182,7 +184,7 @@ class Driver {
     std::vector<RouteRequest> requests;
     for (std::uint32_t r = 0; r < result_.flows.size(); ++r) {
       const FlowRecord& rec = result_.flows[r];
-      if (!rec.src_port.valid() || engine_.state(FlowId(flow_of_record_[r])) == FlowState::kDone) continue;
+      if (!w_.flows[flow_of_record_[r]].routed || engine_.state(FlowId(flow_of_record_[r])) == FlowState::kDone) continue;
       moving.push_back(r);
       requests.push_back({rec.src_port, rec.dst_port, key_of(rec.src_port, rec.dst_port, rec.src_udp_port), 1});
     }
@@ -201,7 +203,7 @@ class Driver {
         continue;
       }
       engine_.move_flow(flow, path, fractions);
-      ++result_.flows[moving[k]].reroutes;
+      if (result_.flows[moving[k]].reroutes++ == 0) ++result_.rerouted_flows;
       ++result_.reroutes;
     }
   }
@@ -276,8 +278,16 @@ class Driver {
       request.delay = wf.delay;
       const FlowId id = engine_.add_flow(request);
       if (wf.internal) continue;
+      record_of_flow_[f] = static_cast<std::uint32_t>(result_.flows.size());
       flow_of_record_.push_back(id.value());
       FlowRecord r;
+      r.delay = wf.delay;
+      r.pinned = !wf.routed && wf.src_port.valid();
+      r.after_begin = static_cast<std::uint32_t>(result_.after_pool.size());
+      for (const std::uint32_t a : w_.after_of(f)) {
+        if (record_of_flow_[a] != kNoIndex) result_.after_pool.push_back(record_of_flow_[a]);
+      }
+      r.after_size = static_cast<std::uint32_t>(result_.after_pool.size() - r.after_begin);
       r.operation = wf.operation;
       r.instance = wf.instance;
       r.iteration = wf.iteration;
@@ -320,24 +330,54 @@ class Driver {
     return last_load_[c] > 0.0 && last_load_[c] >= kSaturated * last_capacity_[c];
   }
 
+  // When an unfinished flow stopped: the earliest time one of its constraints reached capacity 0
+  // for good (its load changed then, as its flows stalled); -1 when none did.
+  [[nodiscard]] TimePs stalled_since(FlowId f) const {
+    TimePs since{-1};
+    for (const ConstraintId c : engine_.path(f)) {
+      if (engine_.capacity(c) > 0) continue;
+      const TimePs at = last_change_[c.value()];
+      if (since.value() < 0 || at < since) since = at;
+    }
+    return since;
+  }
+
   void collect() {
     TimePs makespan{0};
-    bool incomplete = false;
-    std::uint64_t never = 0;
+    TimePs last_event{0};  // the last instant at which anything happened (a start, a completion, a fault)
+    std::uint64_t stalled = 0;
+    std::uint64_t waiting = 0;
+    for (const FaultSpec& fault : s_.faults) {
+      last_event = std::max(last_event, fault.kind == FaultKind::kDegrade ? fault.at : fault.at + fault.convergence);
+    }
     for (std::uint32_t r = 0; r < result_.flows.size(); ++r) {
       FlowRecord& rec = result_.flows[r];
       const FlowId f(flow_of_record_[r]);
-      if (engine_.state(f) != FlowState::kWaiting) rec.start = engine_.start_time(f);
+      if (engine_.state(f) != FlowState::kWaiting) {
+        rec.start = engine_.start_time(f);
+        last_event = std::max(last_event, rec.start);
+      }
       if (engine_.state(f) == FlowState::kDone) {
         rec.end = engine_.completion_time(f);
         makespan = std::max(makespan, rec.end);
       } else {
-        incomplete = true;
-        ++never;
+        rec.bits_left = engine_.remaining_bits(f);
+        if (engine_.state(f) == FlowState::kWaiting) {
+          rec.unfinished = Unfinished::kWaiting;
+          ++waiting;
+        } else {
+          rec.unfinished = Unfinished::kStalled;
+          rec.stalled = std::max(stalled_since(f), rec.start);
+          ++stalled;
+        }
       }
       rec.path_begin = static_cast<std::uint32_t>(result_.path_pool.size());
+      const auto fractions = engine_.fractions(f);
+      std::size_t hop = 0;
       for (const ConstraintId c : engine_.path(f)) {
         result_.path_pool.push_back(c.value());
+        result_.fraction_pool.push_back(hop < fractions.size() ? fractions[hop] : 1.0);
+        ++hop;
         ++result_.stats[c.value()].flows;
       }
       rec.path_size = static_cast<std::uint32_t>(engine_.path(f).size());
@@ -348,11 +388,19 @@ class Driver {
       if (rec.end.value() < 0) op.complete = false;
       span.end = std::max(span.end, rec.end);
     }
-    if (incomplete) {
-      makespan = std::max(makespan, engine_.now());
-      result_.notes.push_back(fmt::format("{} flow(s) never completed: a failed link with no other path, or "
-                                          "waiting on one that did not",
-                                          never));
+    if (stalled + waiting > 0) {
+      // Nothing happens after the last event: the run is unbounded, not as long as the engine's
+      // clock (which may have passed stale completion times of stalled flows).
+      makespan = std::max(makespan, last_event);
+      result_.unbounded = true;
+      if (stalled > 0) {
+        result_.notes.push_back(fmt::format("{} flow(s) never finish: every path they had failed and routing found "
+                                            "no other; they stalled with bytes left (see the flows CSV)",
+                                            stalled));
+      }
+      if (waiting > 0) {
+        result_.notes.push_back(fmt::format("{} flow(s) never started: they wait for flows that never finish", waiting));
+      }
     }
     result_.makespan = makespan;
     for (PhaseResult& phase : result_.phases) phase.end = TimePs(-1);
@@ -439,6 +487,7 @@ class Driver {
   std::vector<std::uint8_t> routing_down_;  // links routing has converged around
 
   std::vector<std::uint32_t> flow_of_record_;
+  std::vector<std::uint32_t> record_of_flow_;  // workload flow -> record, kNoIndex for internal flows
   std::uint64_t done_ = 0;
 
   std::vector<TimePs> last_change_;
@@ -459,9 +508,22 @@ Result<SimulationResult> run_workload(const Fabric& fabric, const Scenario& scen
 }
 
 Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const SimulationOptions& options) {
+  return simulate(fabric, scenario, nullptr, options);
+}
+
+Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                  const SimulationOptions& options) {
   if (Diagnostics problems = scenario_diagnostics(scenario, fabric.topology()); !problems.empty()) return problems;
   auto workload = compile_workload(fabric, scenario, {options.max_flows});
   if (!workload) return workload.errors();
+  if (flows != nullptr) {
+    if (workload->flows.size() + flows->flows.size() > options.max_flows) {
+      return Diagnostic{{flows->file, 0, 0}, "flows",
+                        fmt::format("{} flows with the scenario's, more than the limit of {}",
+                                    workload->flows.size() + flows->flows.size(), options.max_flows)};
+    }
+    if (auto appended = append_flow_table(fabric, scenario, *flows, workload.value()); !appended) return appended.errors();
+  }
   return run_workload(fabric, scenario, workload.value(), options);
 }
 

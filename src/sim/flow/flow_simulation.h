@@ -29,6 +29,7 @@
 #include "core/result.h"
 #include "fabric/fabric.h"
 #include "sim/flow/simulation_result.h"
+#include "traffic/flow_table.h"
 #include "traffic/scenario.h"
 #include "workload/workload.h"
 
@@ -53,6 +54,11 @@ struct SimulationOptions {
 // the catalog has no NVLink figure, more flows than max_flows, a flow with no path on the healthy
 // fabric.
 Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const SimulationOptions& options = {});
+// The same with the flows of a flow table (traffic/flow_table.h) appended after the scenario's
+// (sim/flow/flow_table_workload.h); `flows` may be null. Errors as above, and NVLink flows of the
+// table when the catalog has no NVLink figure.
+Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                  const SimulationOptions& options = {});
 
 // The engine driver alone, on a compiled workload (the scenario gives the path model, seed and
 // faults). PRECONDITION: workload = compile_workload(fabric, scenario).

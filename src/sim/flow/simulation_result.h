@@ -31,6 +31,13 @@ struct ConstraintStats {
   std::uint32_t flows = 0;  // flows that crossed it
 };
 
+// Why a flow did not complete.
+enum class Unfinished : std::uint8_t {
+  kNo,       // it completed
+  kStalled,  // it started, then every path it had failed (rate 0 for good): `stalled` says since when
+  kWaiting,  // it never started: a flow it waits for never completed
+};
+
 struct FlowRecord {
   std::uint32_t operation = 0;
   std::uint32_t instance = 0;  // collective: group index; transfer: 0; mice: flow index in the set
@@ -49,6 +56,13 @@ struct FlowRecord {
   double weight = 1.0;  // max-min weight (scenario `weight:`)
   TimePs start{-1};
   TimePs end{-1};  // completion (last byte + path latency); -1 when it never completed
+  TimePs delay{0};  // after the last flow it waits for
+  Unfinished unfinished = Unfinished::kNo;
+  TimePs stalled{-1};    // kStalled: when it stopped making progress (its path's failure)
+  double bits_left = 0;  // not yet sent at the end of the run
+  bool pinned = false;   // its route was given (flow table), not chosen by the fabric's routing
+  std::uint32_t after_begin = 0;  // into SimulationResult::after_pool: records it waits for
+  std::uint32_t after_size = 0;
   std::uint32_t path_begin = 0;  // into SimulationResult::path_pool (constraint indices), final path
   std::uint32_t path_size = 0;
   std::uint32_t reroutes = 0;
@@ -103,9 +117,12 @@ struct SimulationResult {
   std::vector<WorkloadWorker> workers;  // as the workload compiled them (workload/workload.h)
   std::vector<FlowRecord> flows;
   std::vector<std::uint32_t> path_pool;
+  std::vector<double> fraction_pool;     // per path_pool entry: the share of the flow on that hop (spray < 1)
+  std::vector<std::uint32_t> after_pool;  // records waited for (internal barriers left out)
   std::vector<ConstraintInfo> constraints;
   std::vector<ConstraintStats> stats;  // per constraint
-  TimePs makespan{0};                  // last completion (or last event when some never completed)
+  TimePs makespan{0};  // last completion; when some flow never completed: the last event that changed anything
+  bool unbounded = false;  // some flow never completed: the true makespan is unbounded
   // Time series of the busiest constraints (by saturated time, then carried bits).
   TimePs series_bin{0};
   std::vector<LinkSeries> series;
@@ -113,7 +130,8 @@ struct SimulationResult {
   std::uint64_t instants = 0;
   std::uint64_t solves = 0;
   std::uint64_t solved_flows = 0;
-  std::uint64_t reroutes = 0;
+  std::uint64_t reroutes = 0;        // path changes (a flow may move more than once)
+  std::uint64_t rerouted_flows = 0;  // flows that moved at least once
   std::vector<std::string> notes;  // things the reader must know (flows that never completed, ...)
 };
 

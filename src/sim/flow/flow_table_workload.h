@@ -1,0 +1,32 @@
+// A flow table (traffic/flow_table.h) as workload flows (workload/workload.h), appended after
+// what a scenario compiled, so that `simulate --flows FILE` runs file-given flows beside (or
+// instead of) the scenario's collectives, under its faults, path model and seed.
+//
+// Mapping. Each operation of the table is one operation (reported as a transfer group: time =
+// first start to last completion, algbw = its bytes / time, bus factor 1) and one phase, whose
+// workers are the distinct senders (src) in order of first appearance. A flow with a pinned route
+// gets exactly those hops (not routed, and not moved when routing converges after a fault: a
+// pinned route is static). A flow between two ports without a route is routed by the fabric with
+// the others of the table, in one batch. A flow between two GPUs of one host without a route is
+// one NVLink flow (egress of src, ingress of dst). `after` rows become dependencies, `delay` the
+// wait after them. The UDP source port, when not given, is roce_port_of(stream_of(seed, "FLOW",
+// id), 0) (traffic/flow.h): fixed per flow id and seed.
+#pragma once
+
+#include <cstddef>
+
+#include "core/result.h"
+#include "fabric/fabric.h"
+#include "traffic/flow_table.h"
+#include "traffic/scenario.h"
+#include "workload/workload.h"
+
+namespace ct {
+
+// Errors (at the table's file:line): NVLink hops or flows when the catalog gives no NVLink figure
+// for the node model.
+// Returns the number of flows appended.
+Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scenario, const FlowTable& table,
+                                      Workload& workload);
+
+}  // namespace ct

@@ -1,0 +1,779 @@
+#include "traffic/flow_table.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/suggest.h"
+#include "routing/port_address.h"
+
+namespace ct {
+namespace {
+
+constexpr std::size_t kMaxErrors = 100;
+constexpr std::uint32_t kMaxId = 0xFFFF'FFFEU;
+constexpr double kMaxWeight = 1e6;
+
+enum class Column : std::uint8_t {
+  kFlow, kSrc, kDst, kBytes, kStart, kOperation, kAfter, kDelay, kWeight, kUdpPort, kPath,
+  kInstance, kIteration, kStep, kChannel, kQp, kEnd, kRate, kReroutes, kStatus, kBytesLeft, kCount
+};
+
+constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)> kColumnNames = {
+    "flow", "src", "dst", "bytes", "start_s", "operation", "after", "delay_s", "weight", "udp_src_port", "path",
+    "instance", "iteration", "step", "channel", "qp", "end_s", "rate_gbps", "reroutes", "status", "bytes_left"};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Seconds as written ("0.000123456789", "12", "1e-3") to picoseconds: a plain decimal is read
+// exactly (digits past the 12th decimal round half up); an exponent form goes through a double.
+// nullopt: not a number, negative, or above 10^6 s.
+std::optional<std::int64_t> seconds_to_ps(std::string_view s) {
+  constexpr std::int64_t kMax = 1'000'000'000'000'000'000;  // 10^6 s
+  if (s.find_first_of("eE") != std::string_view::npos) {
+    double x = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(x) || x < 0 || x > 1e6) return std::nullopt;
+    return std::llround(x * 1e12);
+  }
+  const std::size_t dot = s.find('.');
+  const std::string_view whole = s.substr(0, dot);
+  const std::string_view frac = dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
+  if ((whole.empty() && frac.empty()) || (!whole.empty() && !all_digits(whole)) || (!frac.empty() && !all_digits(frac)) ||
+      whole.size() > 7) {
+    return std::nullopt;
+  }
+  std::int64_t ps = 0;
+  for (const char c : whole) ps = ps * 10 + (c - '0');
+  ps *= 1'000'000'000'000;
+  std::int64_t scale = 100'000'000'000;
+  for (std::size_t i = 0; i < frac.size() && i < 12; ++i, scale /= 10) ps += (frac[i] - '0') * scale;
+  if (frac.size() > 12 && frac[12] >= '5') ++ps;
+  if (ps > kMax) return std::nullopt;
+  return ps;
+}
+
+struct ResolvedEndpoint {
+  bool ok = false;
+  std::uint32_t gpu = kNoTableGpu;
+  VertexId port;
+};
+
+struct ResolvedHop {
+  bool ok = false;
+  bool is_switch = false;  // a named switch: the route through it
+  VertexId sw;
+  bool directed = false;   // a direction was written (or an NVLink hop)
+  RouteHop hop;
+};
+
+// Shortest paths toward one switch (BFS over the cables), lowest link id among equal parents.
+struct TowardSwitch {
+  std::vector<std::uint32_t> distance;
+  std::vector<LinkId> parent;  // the link toward the switch
+};
+
+class FlowTableParser {
+ public:
+  FlowTableParser(const std::string& file, std::string_view text, const NameDirectory& names)
+      : file_(file), text_(text), names_(names), t_(names.topology()) {
+    table_.file = file;
+  }
+
+  Result<FlowTable> parse() {
+    const std::size_t rows = text_.size() / 48 + 16;  // a guess from the text's size, for the caches
+    endpoints_.reserve(std::min<std::size_t>(rows * 2, 1 << 22));
+    hops_.reserve(std::min<std::size_t>(rows * 2, 1 << 22));
+    std::size_t at = 0;
+    bool header = false;
+    while (at < text_.size() && errors_.size() < kMaxErrors) {
+      std::size_t end = text_.find('\n', at);
+      if (end == std::string_view::npos) end = text_.size();
+      std::string_view line = text_.substr(at, end - at);
+      at = end + 1;
+      ++line_no_;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (trim(line).empty() || trim(line).front() == '#') continue;
+      if (!split(line)) continue;
+      if (!header) {
+        header = true;
+        read_header();
+        if (!errors_.empty()) break;
+        continue;
+      }
+      read_row();
+    }
+    if (!header && errors_.empty()) error(1, 1, "", "no header line: expected a line such as 'flow,src,dst,bytes,start_s'");
+    if (header && table_.flows.empty() && errors_.empty()) {
+      error(line_no_, 1, "", "no flows: the table has a header but no rows");
+    }
+    if (!errors_.empty()) return errors_;
+    return std::move(table_);
+  }
+
+ private:
+  struct Cell {
+    std::string_view text;
+    int column = 1;  // 1-based byte column of the cell's start
+  };
+
+  void error(int line, int column, std::string_view field, std::string message) {
+    if (errors_.size() < kMaxErrors) errors_.push_back(Diagnostic{{file_, line, column}, std::string(field), std::move(message)});
+  }
+  void error(const Cell& c, Column col, std::string message) {
+    error(line_no_, c.column, kColumnNames[static_cast<std::size_t>(col)], std::move(message));
+  }
+
+  // Splits a line into cells (quoted cells unescaped into stable storage).
+  bool split(std::string_view line) {
+    cells_.clear();
+    std::size_t i = 0;
+    while (true) {
+      const int column = static_cast<int>(i) + 1;
+      if (i < line.size() && line[i] == '"') {
+        std::string value;
+        std::size_t j = i + 1;
+        bool closed = false;
+        for (; j < line.size(); ++j) {
+          if (line[j] != '"') {
+            value += line[j];
+          } else if (j + 1 < line.size() && line[j + 1] == '"') {
+            value += '"';
+            ++j;
+          } else {
+            closed = true;
+            ++j;
+            break;
+          }
+        }
+        if (!closed || (j < line.size() && line[j] != ',')) {
+          error(line_no_, column, "", "a quoted cell must end with '\"' followed by ',' or the end of the line");
+          return false;
+        }
+        unquoted_.push_back(std::move(value));
+        cells_.push_back({unquoted_.back(), column});
+        if (j >= line.size()) break;
+        i = j + 1;
+        continue;
+      }
+      std::size_t comma = line.find(',', i);
+      if (comma == std::string_view::npos) comma = line.size();
+      cells_.push_back({trim(line.substr(i, comma - i)), column});
+      if (comma >= line.size()) break;
+      i = comma + 1;
+    }
+    return true;
+  }
+
+  void read_header() {
+    column_of_cell_.assign(cells_.size(), Column::kCount);
+    std::array<bool, static_cast<std::size_t>(Column::kCount)> seen{};
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
+      const std::string_view name = cells_[i].text;
+      const auto it = std::find(kColumnNames.begin(), kColumnNames.end(), name);
+      if (it == kColumnNames.end()) {
+        const std::vector<std::string> all(kColumnNames.begin(), kColumnNames.end());
+        error(line_no_, cells_[i].column, "header",
+              fmt::format("unknown column '{}'{}", name, did_you_mean(std::string(name), all)));
+        continue;
+      }
+      const auto k = static_cast<std::size_t>(it - kColumnNames.begin());
+      if (seen[k]) error(line_no_, cells_[i].column, "header", fmt::format("column '{}' appears twice", name));
+      seen[k] = true;
+      column_of_cell_[i] = static_cast<Column>(k);
+    }
+    for (const Column c : {Column::kFlow, Column::kSrc, Column::kDst, Column::kBytes}) {
+      if (!seen[static_cast<std::size_t>(c)]) {
+        error(line_no_, 1, "header", fmt::format("missing column '{}' (required: flow, src, dst, bytes)",
+                                                 kColumnNames[static_cast<std::size_t>(c)]));
+      }
+    }
+  }
+
+  // ---- cells ----
+  std::optional<std::uint64_t> unsigned_cell(const Cell& c, Column col, std::uint64_t max) {
+    std::uint64_t v = 0;
+    const auto [p, ec] = std::from_chars(c.text.data(), c.text.data() + c.text.size(), v);
+    if (c.text.empty() || ec != std::errc() || p != c.text.data() + c.text.size() || v > max) {
+      error(c, col, fmt::format("'{}': expected an integer in 0..{}", clip(c.text), max));
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  std::optional<std::int64_t> seconds_cell(const Cell& c, Column col) {
+    if (auto ps = seconds_to_ps(c.text)) return ps;
+    error(c, col, fmt::format("'{}': expected seconds in [0, 1e6] (e.g. 0.000125)", clip(c.text)));
+    return std::nullopt;
+  }
+
+  // At most 40 characters of a value in a message, control characters escaped.
+  static std::string clip(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size() && i < 40; ++i) {
+      const auto ch = static_cast<unsigned char>(s[i]);
+      if (ch < 0x20 || ch == 0x7f || ch >= 0x80) {
+        out += fmt::format("\\x{:02x}", ch);
+      } else {
+        out += static_cast<char>(ch);
+      }
+    }
+    if (s.size() > 40) out += "...";
+    return out;
+  }
+
+  ResolvedEndpoint endpoint(const Cell& c, Column col) {
+    if (auto it = endpoints_.find(c.text); it != endpoints_.end()) {
+      if (!it->second.ok) error(c, col, fmt::format("'{}': see the first use of this name", clip(c.text)));
+      return it->second;
+    }
+    ResolvedEndpoint r;
+    const std::string_view field = kColumnNames[static_cast<std::size_t>(col)];
+    if (c.text.find("gpu") != std::string_view::npos || all_digits(c.text)) {
+      auto g = names_.gpu(c.text, SourceLocation{file_, line_no_, c.column}, field);
+      if (g) {
+        r.gpu = g.value();
+        r.ok = true;
+      } else {
+        take(g.errors());
+      }
+    } else if (const auto port = port_named(c.text)) {
+      r.port = *port;
+      r.ok = true;
+    } else {
+      auto p = names_.backend_port(c.text, SourceLocation{file_, line_no_, c.column}, field);
+      if (p) {
+        r.port = p.value();
+        r.ok = true;
+      } else {
+        take(p.errors());
+      }
+    }
+    endpoints_.emplace(c.text, r);
+    return r;
+  }
+
+  void take(const Diagnostics& ds) {
+    for (const Diagnostic& d : ds) {
+      if (errors_.size() < kMaxErrors) errors_.push_back(d);
+    }
+  }
+
+  // One hop's text, resolved once per distinct text.
+  ResolvedHop hop(std::string_view text, const Cell& c) {
+    if (auto it = hops_.find(text); it != hops_.end()) return it->second;
+    ResolvedHop r;
+    const SourceLocation where{file_, line_no_, c.column};
+    if (text.find('*') != std::string_view::npos) {
+      error(line_no_, c.column, "path",
+            fmt::format("'{}': a hop with a share (*x, a sprayed flow) cannot be pinned; leave the path empty so that the "
+                        "fabric routes the flow again",
+                        clip(text)));
+      hops_.emplace(text, r);
+      return r;
+    }
+    std::string_view rest = text;
+    auto strip = [&](std::string_view suffix) {
+      if (rest.size() > suffix.size() && rest.ends_with(suffix)) {
+        rest = trim(rest.substr(0, rest.size() - suffix.size()));
+        return true;
+      }
+      return false;
+    };
+    if (strip(" nvlink out") || strip(" nvlink in")) {
+      const bool out = text.ends_with("out");
+      auto g = names_.gpu(rest, where, "path");
+      if (g) {
+        r.ok = true;
+        r.directed = true;
+        r.hop = {out ? RouteHopKind::kNvlinkOut : RouteHopKind::kNvlinkIn, g.value()};
+      } else {
+        take(g.errors());
+      }
+      hops_.emplace(text, r);
+      return r;
+    }
+    int direction = 0;  // 1 up, -1 down, 0 not written
+    if (strip(" up")) {
+      direction = 1;
+    } else if (strip(" down")) {
+      direction = -1;
+    }
+    std::size_t which = 0;
+    if (const std::size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
+      const std::string_view k = trim(rest.substr(hash + 1));
+      const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
+      if (k.empty() || ec != std::errc() || p != k.data() + k.size()) {
+        error(line_no_, c.column, "path", fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", clip(text)));
+        hops_.emplace(text, r);
+        return r;
+      }
+      rest = trim(rest.substr(0, hash));
+    }
+    if (rest.find("--") == std::string_view::npos && !all_digits(rest)) {
+      auto sw = names_.backend_switch(rest, where, "path");
+      if (sw) {
+        r.ok = true;
+        r.is_switch = true;
+        r.sw = sw.value();
+      } else {
+        take(sw.errors());
+      }
+      hops_.emplace(text, r);
+      return r;
+    }
+    std::vector<LinkId> cables;
+    if (const std::size_t sep = rest.find("--"); sep != std::string_view::npos) {
+      // "A -- B": both ends through the name directory (once per distinct name), then the cables
+      // that join them in id order (the directory's meaning, without its per-call copies).
+      const auto a = vertex_named(rest.substr(0, sep), where);
+      const auto b = vertex_named(rest.substr(sep + 2), where);
+      if (a && b) {
+        for (const Adjacency& adj : t_.neighbors(*a)) {
+          if (adj.neighbor == *b) cables.push_back(adj.link);
+        }
+        std::sort(cables.begin(), cables.end());
+        if (cables.empty()) {
+          error(line_no_, c.column, "path",
+                fmt::format("no cable joins {} and {}", t_.vertex_name(*a), t_.vertex_name(*b)));
+        }
+      }
+    } else if (auto links = names_.links(rest, where, "path")) {
+      cables = std::move(links).value();
+    } else {
+      take(links.errors());
+    }
+    if (!cables.empty() && which >= cables.size()) {
+      error(line_no_, c.column, "path",
+            fmt::format("'{}': cable #{} does not exist ({} cable(s) join them, #0..#{})", clip(text), which,
+                        cables.size(), cables.size() - 1));
+    } else if (!cables.empty()) {
+      r.ok = true;
+      r.directed = direction != 0;
+      r.hop = {direction < 0 ? RouteHopKind::kLinkDown : RouteHopKind::kLinkUp, cables[which].value()};
+    }
+    hops_.emplace(text, r);
+    return r;
+  }
+
+  // A backend port by its printed name ("host3/nic1/p0"), parsed by the name directory's own port
+  // grammar (routing/port_address.h) without a lookup; nullopt for anything else.
+  std::optional<VertexId> port_named(std::string_view name) {
+    if (!name.starts_with("host") || name.find("/nic") == std::string_view::npos) return std::nullopt;
+    scratch_.assign(name);
+    return parse_port_name(t_, scratch_);
+  }
+
+  // A vertex by name, resolved once per distinct spelling.
+  std::optional<VertexId> vertex_named(std::string_view name, const SourceLocation& where) {
+    name = trim(name);
+    if (auto it = vertices_.find(name); it != vertices_.end()) {
+      if (it->second.valid()) return it->second;
+      return std::nullopt;
+    }
+    if (auto port = port_named(name)) {
+      vertices_.emplace(name, *port);
+      return port;
+    }
+    auto v = names_.vertex(name, where, "path");
+    if (!v) take(v.errors());
+    vertices_.emplace(name, v ? v.value() : VertexId::invalid());
+    return v ? std::optional<VertexId>(v.value()) : std::nullopt;
+  }
+
+  const TowardSwitch& toward(VertexId sw) {
+    auto [it, fresh] = toward_.try_emplace(sw.value());
+    if (!fresh) return it->second;
+    TowardSwitch& tw = it->second;
+    constexpr std::uint32_t kFar = std::numeric_limits<std::uint32_t>::max();
+    tw.distance.assign(t_.vertex_count(), kFar);
+    tw.parent.assign(t_.vertex_count(), LinkId::invalid());
+    std::vector<VertexId> queue{sw};
+    tw.distance[sw.value()] = 0;
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+      const VertexId v = queue[q];
+      for (const Adjacency& a : t_.neighbors(v)) {
+        const std::uint32_t u = a.neighbor.value();
+        if (tw.distance[u] == kFar) {
+          tw.distance[u] = tw.distance[v.value()] + 1;
+          queue.push_back(a.neighbor);
+        }
+        if (tw.distance[u] == tw.distance[v.value()] + 1 &&
+            (!tw.parent[u].valid() || a.link.value() < tw.parent[u].value())) {
+          tw.parent[u] = a.link;
+        }
+      }
+    }
+    return tw;
+  }
+
+  [[nodiscard]] RouteHop directed_hop(LinkId l, VertexId from) const {
+    return {t_.link_a[l.value()] == from ? RouteHopKind::kLinkUp : RouteHopKind::kLinkDown, l.value()};
+  }
+
+  void route_through(VertexId sw, TableFlow& f, const Cell& c) {
+    if (!f.src_port.valid() || !f.dst_port.valid()) {
+      error(c, Column::kPath, "a route through a named switch needs port endpoints (src and dst)");
+      return;
+    }
+    const TowardSwitch& tw = toward(sw);
+    if (!tw.parent[f.src_port.value()].valid() || !tw.parent[f.dst_port.value()].valid()) {
+      error(c, Column::kPath, fmt::format("no path from {} through {} to {}", t_.vertex_name(f.src_port),
+                                          t_.vertex_name(sw), t_.vertex_name(f.dst_port)));
+      return;
+    }
+    for (VertexId v = f.src_port; v != sw;) {
+      const LinkId l = tw.parent[v.value()];
+      table_.hops.push_back(directed_hop(l, v));
+      v = t_.other_end(l, v);
+    }
+    const std::size_t down_begin = table_.hops.size();
+    for (VertexId v = f.dst_port; v != sw;) {
+      const LinkId l = tw.parent[v.value()];
+      const VertexId up = t_.other_end(l, v);
+      table_.hops.push_back(directed_hop(l, up));
+      v = up;
+    }
+    std::reverse(table_.hops.begin() + static_cast<std::ptrdiff_t>(down_begin), table_.hops.end());
+  }
+
+  void route(const Cell& c, TableFlow& f) {
+    f.route_begin = static_cast<std::uint32_t>(table_.hops.size());
+    std::string_view rest = c.text;
+    VertexId at = f.src_port;  // where the walk stands (invalid: unknown)
+    std::size_t n = 0;
+    bool ok = true;
+    while (ok) {
+      const std::size_t bar = rest.find('|');
+      const std::string_view text = trim(rest.substr(0, bar));
+      ++n;
+      const ResolvedHop h = hop(text, c);
+      if (!h.ok) {
+        ok = false;
+      } else if (h.is_switch) {
+        if (n == 1 && bar == std::string_view::npos) {
+          route_through(h.sw, f, c);
+          at = f.dst_port;
+        } else {
+          error(c, Column::kPath, fmt::format("hop {}: '{}' is a switch; a route is one switch or a list of links",
+                                              n, clip(text)));
+          ok = false;
+        }
+      } else if (h.hop.kind == RouteHopKind::kNvlinkOut || h.hop.kind == RouteHopKind::kNvlinkIn) {
+        table_.hops.push_back(h.hop);
+      } else {
+        RouteHop hp = h.hop;
+        const LinkId l(hp.index);
+        if (!h.directed) {
+          if (at == t_.link_a[l.value()]) {
+            hp.kind = RouteHopKind::kLinkUp;
+          } else if (at == t_.link_b[l.value()]) {
+            hp.kind = RouteHopKind::kLinkDown;
+          } else {
+            error(c, Column::kPath, fmt::format("hop {}: '{}': give its direction (up or down); it does not continue "
+                                                "a walk from src",
+                                                n, clip(text)));
+            ok = false;
+            break;
+          }
+        }
+        const VertexId from = hp.kind == RouteHopKind::kLinkUp ? t_.link_a[l.value()] : t_.link_b[l.value()];
+        if (at.valid() && from != at) {
+          error(c, Column::kPath, fmt::format("hop {}: '{}' starts at {}, but the route is at {}", n, clip(text),
+                                              t_.vertex_name(from), t_.vertex_name(at)));
+          ok = false;
+          break;
+        }
+        at = t_.other_end(l, from);
+        table_.hops.push_back(hp);
+      }
+      if (bar == std::string_view::npos) break;
+      rest = rest.substr(bar + 1);
+    }
+    f.route_size = static_cast<std::uint32_t>(table_.hops.size() - f.route_begin);
+    if (ok && f.route_size > 0 && f.dst_port.valid() && at.valid() && at != f.dst_port) {
+      error(c, Column::kPath, fmt::format("the route ends at {}, not at dst {}", t_.vertex_name(at), t_.vertex_name(f.dst_port)));
+    }
+  }
+
+  void read_row() {
+    TableFlow f;
+    f.line = line_no_;
+    const std::size_t errors_before = errors_.size();
+    if (cells_.size() != column_of_cell_.size()) {
+      error(line_no_, 1, "", fmt::format("{} cells, but the header names {} columns", cells_.size(), column_of_cell_.size()));
+      return;
+    }
+    const auto row = static_cast<std::uint32_t>(table_.flows.size());
+    const Cell* path = nullptr;
+    const Cell* after = nullptr;
+    const Cell* src = nullptr;
+    const Cell* dst = nullptr;
+    std::string_view operation = "flows";
+    const Cell* operation_cell = nullptr;
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
+      const Cell& c = cells_[i];
+      const Column col = column_of_cell_[i];
+      switch (col) {
+        case Column::kFlow:
+          if (auto v = unsigned_cell(c, col, kMaxId)) {
+            f.id = static_cast<std::uint32_t>(*v);
+            if (!row_of_id_.emplace(f.id, row).second) error(c, col, fmt::format("flow id {} appears twice", f.id));
+          }
+          break;
+        case Column::kSrc: src = &c; break;
+        case Column::kDst: dst = &c; break;
+        case Column::kBytes:
+          if (all_digits(c.text)) {
+            if (auto v = unsigned_cell(c, col, static_cast<std::uint64_t>(kMaxBytes.value()))) {
+              f.bytes = Bytes(static_cast<std::int64_t>(*v));
+            }
+          } else if (auto b = parse_size(c.text)) {
+            f.bytes = b.value();
+          } else {
+            error(c, col, b.errors().front().message);
+          }
+          break;
+        case Column::kStart:
+          if (!c.text.empty()) {
+            if (auto ps = seconds_cell(c, col)) f.start = TimePs(*ps);
+          }
+          break;
+        case Column::kDelay:
+          if (!c.text.empty()) {
+            if (auto ps = seconds_cell(c, col)) f.delay = TimePs(*ps);
+          }
+          break;
+        case Column::kOperation:
+          if (!c.text.empty()) operation = c.text;
+          operation_cell = &c;
+          break;
+        case Column::kAfter: after = &c; break;
+        case Column::kWeight:
+          if (!c.text.empty()) {
+            double w = 0;
+            const auto [p, ec] = std::from_chars(c.text.data(), c.text.data() + c.text.size(), w);
+            if (ec != std::errc() || p != c.text.data() + c.text.size() || !std::isfinite(w) || w <= 0 || w > kMaxWeight) {
+              error(c, col, fmt::format("'{}': expected a number in (0, 1e6]", clip(c.text)));
+            } else {
+              f.weight = w;
+            }
+          }
+          break;
+        case Column::kUdpPort:
+          if (!c.text.empty()) {
+            if (auto v = unsigned_cell(c, col, 65535)) {
+              f.has_udp_port = true;
+              f.udp_src_port = static_cast<std::uint16_t>(*v);
+            }
+          }
+          break;
+        case Column::kPath: path = &c; break;
+        case Column::kInstance:
+        case Column::kIteration:
+        case Column::kStep:
+        case Column::kChannel:
+        case Column::kQp:
+          if (!c.text.empty()) {
+            if (auto v = unsigned_cell(c, col, kMaxId)) {
+              const auto x = static_cast<std::uint32_t>(*v);
+              (col == Column::kInstance ? f.instance
+               : col == Column::kIteration ? f.iteration
+               : col == Column::kStep ? f.step
+               : col == Column::kChannel ? f.channel
+                                         : f.qp) = x;
+            }
+          }
+          break;
+        case Column::kEnd:
+        case Column::kRate:
+        case Column::kReroutes:
+        case Column::kStatus:
+        case Column::kBytesLeft:
+        case Column::kCount: break;
+      }
+    }
+    f.operation = operation_index(operation, operation_cell);
+    const bool pinned = path != nullptr && !path->text.empty();
+    for (const auto& [cell, col, gpu, port] :
+         {std::tuple{src, Column::kSrc, &f.src_gpu, &f.src_port}, std::tuple{dst, Column::kDst, &f.dst_gpu, &f.dst_port}}) {
+      if (cell->text.empty()) {
+        if (!pinned) error(*cell, col, "missing: a port or GPU (it may be empty only when the path is given)");
+        continue;
+      }
+      const ResolvedEndpoint e = endpoint(*cell, col);
+      *gpu = e.gpu;
+      *port = e.port;
+    }
+    if (after != nullptr && !after->text.empty()) read_after(*after, f, row);
+    if (errors_.size() == errors_before) {
+      if (pinned) {
+        route(*path, f);
+      } else {
+        check_routable(f, *src);
+      }
+    }
+    table_.flows.push_back(f);  // with errors too: later rows' `after` count rows
+  }
+
+  std::uint32_t operation_index(std::string_view name, const Cell* cell) {
+    if (!table_.operations.empty() && table_.operations.back() == name) {
+      return static_cast<std::uint32_t>(table_.operations.size() - 1);
+    }
+    if (std::find(table_.operations.begin(), table_.operations.end(), name) != table_.operations.end()) {
+      error(line_no_, cell == nullptr ? 1 : cell->column, "operation",
+            fmt::format("operation '{}' appeared before, then others: the rows of one operation must be contiguous",
+                        clip(name)));
+    }
+    table_.operations.emplace_back(name);
+    return static_cast<std::uint32_t>(table_.operations.size() - 1);
+  }
+
+  void read_after(const Cell& c, TableFlow& f, std::uint32_t row) {
+    f.after_begin = static_cast<std::uint32_t>(table_.after.size());
+    std::string_view rest = c.text;
+    while (!rest.empty()) {
+      const std::size_t space = rest.find(' ');
+      const std::string_view id = rest.substr(0, space);
+      rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+      if (id.empty()) continue;
+      std::uint64_t v = 0;
+      const auto [p, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
+      if (ec != std::errc() || p != id.data() + id.size() || v > kMaxId) {
+        error(c, Column::kAfter, fmt::format("'{}': expected flow ids separated by spaces", clip(id)));
+        return;
+      }
+      const auto it = row_of_id_.find(static_cast<std::uint32_t>(v));
+      if (it == row_of_id_.end() || it->second >= row) {
+        error(c, Column::kAfter, fmt::format("flow {} is not an earlier row (a flow waits only for flows above it)", v));
+        return;
+      }
+      table_.after.push_back(it->second);
+    }
+    f.after_size = static_cast<std::uint32_t>(table_.after.size() - f.after_begin);
+  }
+
+  // Without a pinned path: two ports of one plane (routed), or two GPUs of one host (NVLink).
+  void check_routable(const TableFlow& f, const Cell& src) {
+    if (f.src_port.valid() && f.dst_port.valid()) {
+      if (f.src_port == f.dst_port) {
+        error(src, Column::kSrc, "src and dst are the same port");
+      } else if (t_.plane[f.src_port.value()] != t_.plane[f.dst_port.value()]) {
+        error(src, Column::kSrc,
+              fmt::format("{} and {} are on different planes: no path joins them", t_.vertex_name(f.src_port),
+                          t_.vertex_name(f.dst_port)));
+      }
+      return;
+    }
+    if (f.src_gpu != kNoTableGpu && f.dst_gpu != kNoTableGpu) {
+      const auto g = static_cast<std::uint32_t>(std::max(t_.gpus_per_host, 1));
+      if (f.src_gpu == f.dst_gpu) {
+        error(src, Column::kSrc, "src and dst are the same GPU");
+      } else if (f.src_gpu / g != f.dst_gpu / g) {
+        error(src, Column::kSrc, "GPUs on different hosts: give their ports (hostH/nicN/pP) or a path");
+      }
+      return;
+    }
+    error(src, Column::kSrc, "src and dst must both be ports or both GPUs of one host (or give a path)");
+  }
+
+  const std::string& file_;
+  std::string_view text_;
+  const NameDirectory& names_;
+  const Topology& t_;
+  FlowTable table_;
+  Diagnostics errors_;
+  int line_no_ = 0;
+  std::vector<Cell> cells_;
+  std::vector<Column> column_of_cell_;
+  std::deque<std::string> unquoted_;  // stable storage for unescaped quoted cells
+  std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
+  std::unordered_map<std::string_view, ResolvedHop> hops_;
+  std::unordered_map<std::string_view, VertexId> vertices_;
+  std::string scratch_;  // a name being parsed (reused: no allocation per name)
+  std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
+  std::unordered_map<std::uint32_t, TowardSwitch> toward_;
+};
+
+// Inflates gzip data (RFC 1952; concatenated members too) into text. Limit: 4 GiB of text.
+Result<std::string> gunzip(const std::string& file, std::string_view bytes) {
+  constexpr std::size_t kLimit = std::size_t{4} << 30;
+  std::string out;
+  z_stream zs{};
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Diagnostic{{file, 0, 0}, "", "cannot start zlib"};
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = static_cast<uInt>(std::min<std::size_t>(bytes.size(), std::numeric_limits<uInt>::max()));
+  std::size_t fed = zs.avail_in;
+  out.resize(std::max<std::size_t>(bytes.size() * 4, 1 << 16));
+  std::size_t have = 0;
+  int rc = Z_OK;
+  while (true) {
+    if (have == out.size()) {
+      if (out.size() >= kLimit) {
+        inflateEnd(&zs);
+        return Diagnostic{{file, 0, 0}, "", "decompressed text is larger than 4 GiB"};
+      }
+      out.resize(std::min(out.size() * 2, kLimit));
+    }
+    zs.next_out = reinterpret_cast<Bytef*>(out.data() + have);
+    zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - have, std::numeric_limits<uInt>::max()));
+    const std::size_t before = zs.avail_out;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    have += before - zs.avail_out;
+    if (rc == Z_STREAM_END) {
+      if (zs.avail_in == 0 && fed == bytes.size()) break;
+      inflateReset(&zs);  // another gzip member follows
+      continue;
+    }
+    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
+    if (zs.avail_in == 0 && fed < bytes.size()) {
+      const std::size_t more = std::min<std::size_t>(bytes.size() - fed, std::numeric_limits<uInt>::max());
+      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + fed));
+      zs.avail_in = static_cast<uInt>(more);
+      fed += more;
+    } else if (rc == Z_BUF_ERROR && zs.avail_out != 0) {
+      break;
+    }
+  }
+  inflateEnd(&zs);
+  if (rc != Z_STREAM_END) {
+    return Diagnostic{{file, 0, 0}, "", fmt::format("not valid gzip data ({}after {} bytes of text)",
+                                                    zs.msg != nullptr ? std::string(zs.msg) + ", " : "", have)};
+  }
+  out.resize(have);
+  return out;
+}
+
+}  // namespace
+
+bool is_gzip(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+Result<FlowTable> parse_flow_table(const std::string& file, std::string_view bytes, const NameDirectory& names) {
+  if (is_gzip(bytes)) {
+    auto text = gunzip(file, bytes);
+    if (!text) return text.errors();
+    return FlowTableParser(file, text.value(), names).parse();
+  }
+  return FlowTableParser(file, bytes, names).parse();
+}
+
+}  // namespace ct

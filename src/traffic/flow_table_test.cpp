@@ -1,0 +1,150 @@
+// The flow table reader (traffic/flow_table.h) on a hand-built fabric: two leaves of two hosts,
+// two spines, two parallel cables between every leaf and spine (tests/support/fabric_fixtures.h).
+// Link ids, as the builder numbers them: host h's NIC link is h (host -> leaf h / 2); leaf l to
+// spine s, cable p, is 4 + (2l + s) x 2 + p. So from host0 to host2 through spine 1 the shortest
+// route with the lowest cable ids is: link 0 up, link 6 up (leaf 0 -> spine 1, cable 0), link 10
+// down (spine 1 -> leaf 1, cable 0), link 2 down.
+#include "traffic/flow_table.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <string>
+
+#include "support/fabric_fixtures.h"
+
+namespace ct {
+namespace {
+
+const Topology& topology() {
+  static const Topology t = [] {
+    Topology x = fixtures::two_tier(2, 2, 2, 2);
+    x.gpus_per_host = 2;
+    return x;
+  }();
+  return t;
+}
+
+Result<FlowTable> parse(const std::string& text) {
+  static const NameDirectory names(topology());
+  return parse_flow_table("flows.csv", text, names);
+}
+
+std::string first_error(const Result<FlowTable>& r) {
+  if (r.ok()) return "no error";
+  return format_diagnostic(r.errors().front());
+}
+
+RouteHop up(std::uint32_t l) { return {RouteHopKind::kLinkUp, l}; }
+RouteHop down(std::uint32_t l) { return {RouteHopKind::kLinkDown, l}; }
+
+std::vector<RouteHop> route_of(const FlowTable& t, std::size_t f) {
+  return {t.hops.begin() + t.flows[f].route_begin, t.hops.begin() + t.flows[f].route_begin + t.flows[f].route_size};
+}
+
+TEST(FlowTable, ReadsEveryColumnExactly) {
+  const auto r = parse(
+      "# a comment, then the header in another order\n"
+      "bytes,src,dst,flow,start_s,after,delay_s,weight,udp_src_port,operation,path\n"
+      "1048576,host0/nic0,host2/nic0,7,0.000000000001,,,2.5,49152,a,\n"
+      "64KiB,host1/nic0,host3/nic0,3,0.0000000000015,7,0.5,,,a,p0/spine/1\n"
+      "\n"
+      "100,host0/gpu0,host0/gpu1,9,1e-3,7 3,,,,b,\n"
+      "5,host0/nic0,host2/nic0,10,,,,,,b,host0/nic0 -- p0/leaf/0 | p0/leaf/0 -- p0/spine/0 #1 | "
+      "p0/leaf/1 -- p0/spine/0 #1 down | host2/nic0 -- p0/leaf/1\n");
+  ASSERT_TRUE(r.ok()) << first_error(r);
+  const FlowTable& t = r.value();
+  ASSERT_EQ(t.flows.size(), 4U);
+  ASSERT_EQ(t.operations, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(t.flows[0].id, 7U);
+  EXPECT_EQ(t.flows[0].bytes.value(), 1048576);
+  EXPECT_EQ(t.flows[0].start.value(), 1);  // 1 ps, read exactly
+  EXPECT_EQ(t.flows[0].weight, 2.5);
+  EXPECT_TRUE(t.flows[0].has_udp_port);
+  EXPECT_EQ(t.flows[0].udp_src_port, 49152);
+  EXPECT_EQ(t.flows[0].src_port, VertexId(0));
+  EXPECT_EQ(t.flows[0].dst_port, VertexId(2));
+  EXPECT_EQ(t.flows[0].route_size, 0U);
+  EXPECT_EQ(t.flows[1].bytes.value(), 65536);
+  EXPECT_EQ(t.flows[1].start.value(), 2);  // 1.5 ps rounds half up
+  EXPECT_EQ(t.flows[1].delay.value(), 500'000'000'000);
+  EXPECT_FALSE(t.flows[1].has_udp_port);
+  ASSERT_EQ(t.flows[1].after_size, 1U);
+  EXPECT_EQ(t.after[t.flows[1].after_begin], 0U);  // row of id 7
+  // host1 -> host3 through spine 1: link 1 up, leaf 0 -> spine 1 cable 0 (6), spine 1 -> leaf 1 (10), link 3 down.
+  EXPECT_EQ(route_of(t, 1), (std::vector<RouteHop>{up(1), up(6), down(10), down(3)}));
+  EXPECT_EQ(t.flows[2].src_gpu, 0U);
+  EXPECT_EQ(t.flows[2].dst_gpu, 1U);
+  EXPECT_EQ(t.flows[2].start.value(), 1'000'000'000);  // 1e-3 s
+  ASSERT_EQ(t.flows[2].after_size, 2U);
+  EXPECT_EQ(t.after[t.flows[2].after_begin + 1], 1U);
+  // Directions follow the walk from src; "#1" is the second of two parallel cables (ids 5 and 9).
+  EXPECT_EQ(route_of(t, 3), (std::vector<RouteHop>{up(0), up(5), down(9), down(2)}));
+}
+
+TEST(FlowTable, GzipReadsTheSame) {
+  const std::string text = "flow,src,dst,bytes\n0,host0/nic0,host3/nic0,1000\n1,host1/nic0,host2/nic0,2000\n";
+  z_stream zs{};
+  ASSERT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string gz(deflateBound(&zs, text.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(gz.data());
+  zs.avail_out = static_cast<uInt>(gz.size());
+  ASSERT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  gz.resize(zs.total_out);
+  deflateEnd(&zs);
+  ASSERT_TRUE(is_gzip(gz));
+  const auto plain = parse(text);
+  const auto packed = parse(gz);
+  ASSERT_TRUE(plain.ok() && packed.ok()) << first_error(packed);
+  ASSERT_EQ(packed->flows.size(), 2U);
+  EXPECT_EQ(packed->flows[1].bytes.value(), 2000);
+  EXPECT_EQ(packed->flows[1].src_port, plain->flows[1].src_port);
+  const auto broken = parse(gz.substr(0, gz.size() / 2));
+  EXPECT_FALSE(broken.ok());
+}
+
+// Each bad value is refused with file:line:column and the column's name.
+TEST(FlowTable, BadInputIsLocated) {
+  const std::string header = "flow,src,dst,bytes,start_s,udp_src_port,weight,after,path\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"0,host0/nic0,host2/nic0,1000000000000000001,,,,,", "flows.csv:2:25: error: bytes:"},
+      {"0,host0/nic0,host2/nic0,10,-1,,,,", "flows.csv:2:28: error: start_s: '-1': expected seconds"},
+      {"0,host0/nic0,host2/nic0,10,1000001,,,,", "flows.csv:2:28: error: start_s"},
+      {"0,host0/nic0,host2/nic0,10,,65536,,,", "flows.csv:2:29: error: udp_src_port: '65536': expected an integer in 0..65535"},
+      {"0,host0/nic0,host2/nic0,10,,,0,,", "flows.csv:2:30: error: weight: '0': expected a number in (0, 1e6]"},
+      {"0,host0/nic0,host2/nic0,10,,,nan,,", "flows.csv:2:30: error: weight"},
+      {"0,host9/nic0,host2/nic0,10,,,,,", "flows.csv:2:3: error: src:"},
+      {"0,host0/nic0,host0/nic0,10,,,,,", "flows.csv:2:3: error: src: src and dst are the same port"},
+      {"0,host0/nic0,host2/nic0,10,,,,4,", "flows.csv:2:31: error: after: flow 4 is not an earlier row"},
+      {"0,host0/nic0,host2/nic0,10,,,,,p0/spine/7", "flows.csv:2:32: error: path:"},
+      {"0,host0/nic0,host2/nic0,10,,,,,host1/nic0 -- p0/leaf/0 up", "flows.csv:2:32: error: path: hop 1"},
+      {"0,host0/nic0,host2/nic0,10,,,,,host0/nic0 -- p0/leaf/0 up | host2/nic0 -- p0/leaf/1 down",
+       "flows.csv:2:32: error: path: hop 2"},
+      {"0,host0/nic0,host2/nic0,10,,,,,p0/leaf/0 -- p0/spine/0 #2", "flows.csv:2:32: error: path:"},
+      {"0,host0/nic0,host2/nic0,10,,,,,host0/nic0 -- p0/leaf/0 up*0.5", "flows.csv:2:32: error: path:"},
+      {"0,host0/gpu0,host2/gpu0,10,,,,,", "flows.csv:2:3: error: src: GPUs on different hosts"},
+      {"0,host0/nic0,host2/nic0,10,,,,", "flows.csv:2:1: error: 8 cells, but the header names 9 columns"},
+  };
+  for (const auto& [row, expected] : cases) {
+    const auto r = parse(header + row + "\n");
+    ASSERT_FALSE(r.ok()) << row;
+    EXPECT_EQ(first_error(r).rfind(expected, 0), 0U) << row << "\n  got: " << first_error(r) << "\n  want: " << expected;
+  }
+  EXPECT_EQ(first_error(parse("flow,src,dst,byts\n")).rfind("flows.csv:1:14: error: header: unknown column 'byts'", 0), 0U)
+      << first_error(parse("flow,src,dst,byts\n"));
+  EXPECT_NE(first_error(parse("flow,src,dst,byts\n")).find("did you mean 'bytes'"), std::string::npos);
+  EXPECT_EQ(first_error(parse("flow,src,dst\n")).rfind("flows.csv:1:1: error: header: missing column 'bytes'", 0), 0U);
+  EXPECT_EQ(first_error(parse("flow,src,dst,bytes\n0,host0/nic0,host2/nic0,1\n0,host1/nic0,host3/nic0,1\n"))
+                .rfind("flows.csv:3:1: error: flow: flow id 0 appears twice", 0),
+            0U);
+  EXPECT_EQ(first_error(parse("flow,src,dst,bytes,operation\n0,host0/nic0,host2/nic0,1,a\n1,host0/nic0,host2/nic0,1,b\n"
+                              "2,host0/nic0,host2/nic0,1,a\n"))
+                .rfind("flows.csv:4:27: error: operation: operation 'a' appeared before", 0),
+            0U);
+  EXPECT_EQ(first_error(parse("")).rfind("flows.csv:1:1: error: no header line", 0), 0U);
+}
+
+}  // namespace
+}  // namespace ct
