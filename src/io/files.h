@@ -11,7 +11,7 @@ namespace ct {
 struct Unit {};
 
 Result<std::string> read_text_file(const std::string& path);
-// Writes `content` to `path` atomically. On failure the target is untouched.
+// Writes `content` to `path` atomically (a one-file io/output_set.h). On failure the target is untouched.
 Result<Unit> write_file_atomic(const std::string& path, const std::string& content);
 
 }  // namespace ct
