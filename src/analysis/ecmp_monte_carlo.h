@@ -68,7 +68,7 @@ struct MonteCarloOptions {
   std::uint32_t trials = 1000;
   std::uint64_t seed = 1;
   unsigned threads = 1;
-  ProgressCallback progress;  // trials done, from the caller's thread (core/threads.h); may be empty
+  ProgressCallback progress{};  // trials done, from the caller's thread (core/threads.h); may be empty
 };
 
 struct MonteCarloResult {

@@ -65,7 +65,7 @@ struct HashStudyOptions {
   bool compare = false;
   std::uint32_t compare_qps = 4;  // QPs per connection in the more-qps row
   // Trials done over the Monte Carlo and the comparison together (core/threads.h); may be empty.
-  ProgressCallback progress;
+  ProgressCallback progress{};
   SourceLocation where{"command line", 0, 0};  // where the names above were given
 };
 

@@ -23,7 +23,7 @@ struct ReliabilityTrials {
   std::uint64_t seed = 1;
   int trials = 1000;
   int threads = 0;  // 0: std::thread::hardware_concurrency()
-  ProgressCallback progress;  // trials done, from the caller's thread (core/threads.h); may be empty
+  ProgressCallback progress{};  // trials done, from the caller's thread (core/threads.h); may be empty
 };
 
 struct Estimate {

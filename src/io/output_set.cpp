@@ -25,7 +25,7 @@ std::string sibling_template(const std::string& path, const char* kind) {
 }
 
 Diagnostic cannot(const std::string& path, const std::string& what, int err) {
-  return Diagnostic{{path, 0, 0}, "", fmt::format("{}: {}; nothing was written", what, std::strerror(err))};
+  return Diagnostic{{path, 0, 0}, "output", fmt::format("{}: {}; nothing was written", what, std::strerror(err))};
 }
 
 // Writes `content` to a new temporary sibling of `path`; its name, or the errno.
@@ -100,7 +100,7 @@ Result<Unit> OutputSet::commit() {
     o.existed = ::stat(o.path.c_str(), &st) == 0;
     if (o.existed && S_ISDIR(st.st_mode)) {
       remove_temporaries();
-      return Diagnostic{{o.path, 0, 0}, "", "is a folder, not a file; nothing was written"};
+      return Diagnostic{{o.path, 0, 0}, "output", "is a folder, not a file; nothing was written"};
     }
     auto temporary = write_temporary(o.path, o.content);
     if (!temporary) {

@@ -4,7 +4,8 @@
 // naming a folder or a full disk fails before any target is touched), then renames them over their
 // targets one by one, each previous target kept as a hard-linked backup; when a rename fails, the
 // targets already replaced get their backups back and new ones are removed. Stdout is written last,
-// once every file is in place. A set destroyed without a commit leaves no trace.
+// once every file is in place. A set destroyed without a commit leaves no trace. Diagnostics name
+// the path as the file and "output" as the field.
 //
 // Not atomic across a crash between two renames (POSIX has no multi-file rename); atomic against
 // every failure the process sees.
