@@ -42,7 +42,9 @@ Json header_json(const HashStudy& in) {
                               {"links", t.link_count()},
                               {"failed", std::move(failed)}}},
               {"hash", std::move(hash)},
-              {"flow_source", in.flow_source}};
+              {"flow_source", in.flow_source},
+              {"notes", in.notes},
+              {"warnings", in.warnings}};
 }
 
 Json flows_json(const HashStudy& in) {
@@ -151,6 +153,10 @@ Json stages_json(const HashStudy& in) {
            {"used_now", in.scenario.stage_links_used.at(i)}};
     if (in.monte_carlo) j["used_in_trials"] = in.monte_carlo->stage_links_used.at(i);
     j["reachable"] = s.links_reachable;
+    j["coupling"] = std::string(coupling_name(s.coupling));
+    j["mutual_information_bits"] = s.mutual_information_bits;
+    j["entropy_bits"] = s.entropy_bits;
+    j["sampled_pairs"] = s.pairs;
     j["follows_decision"] = s.follows_decision;
     j["determined"] = s.determined;
     j["same_hash_as_previous"] = s.same_hash_as_previous;
