@@ -9,6 +9,7 @@
 #include "analysis/birthday.h"
 #include "analysis/flow_rates.h"
 #include "traffic/flow.h"
+#include "core/threads.h"
 
 namespace ct {
 namespace {
@@ -60,6 +61,7 @@ class TrialRunner {
         paths[i].hops.assign(hops.begin(), hops.end());
       });
       outcomes_[t] = measure(requests, paths);
+      if (thread == 0 && o_.progress) o_.progress(t + 1, o_.trials);
     }
   }
 
@@ -221,10 +223,7 @@ MonteCarloResult run_ecmp_monte_carlo(const PathWalker& walker, std::span<const 
   std::vector<TrialRunner> runners;
   runners.reserve(threads);
   for (unsigned k = 0; k < threads; ++k) runners.emplace_back(walker, requests, coupling, o, r.outcomes);
-  std::vector<std::thread> pool;
-  for (unsigned k = 1; k < threads; ++k) pool.emplace_back([&runners, k] { runners[k].run(k); });
-  runners[0].run(0);
-  for (auto& th : pool) th.join();
+  run_on_threads(threads, [&runners](unsigned k) { runners[k].run(k); });
 
   for (std::size_t s = 0; s < coupling.stages().size(); ++s) {
     std::uint32_t used = 0;

@@ -32,6 +32,7 @@
 #include "analysis/hash_scenario.h"
 #include "routing/load_balancing.h"
 #include "routing/path_walker.h"
+#include "core/threads.h"
 
 namespace ct {
 
@@ -67,6 +68,7 @@ struct MonteCarloOptions {
   std::uint32_t trials = 1000;
   std::uint64_t seed = 1;
   unsigned threads = 1;
+  ProgressCallback progress{};  // trials done, from the caller's thread (core/threads.h); may be empty
 };
 
 struct MonteCarloResult {

@@ -206,7 +206,17 @@ Result<HashStudy> study_hash(const Fabric& fabric, const HashStudyOptions& o) {
   s.scenario = analyze_hash_scenario(walker, requests, *s.coupling_);
 
   const unsigned threads = o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-  if (o.trials > 0) s.monte_carlo = run_ecmp_monte_carlo(walker, requests, *s.coupling_, {o.trials, o.seed, threads});
+  // One progress count over the Monte Carlo's trials, then the comparison's.
+  const std::uint64_t mc_trials = o.trials;
+  const std::uint64_t all_trials = mc_trials + (o.compare ? std::max(1u, o.trials) : 0);
+  const auto progress_from = [&o, all_trials](std::uint64_t offset) -> ProgressCallback {
+    if (!o.progress) return {};
+    return [&o, offset, all_trials](std::uint64_t done, std::uint64_t) { o.progress(offset + done, all_trials); };
+  };
+  if (o.trials > 0) {
+    s.monte_carlo = run_ecmp_monte_carlo(walker, requests, *s.coupling_, {o.trials, o.seed, threads, progress_from(0)});
+    if (o.progress) o.progress(mc_trials, all_trials);
+  }
   if (o.compare) {
     ComparisonOptions c;
     c.qps = o.compare_qps;
@@ -214,7 +224,9 @@ Result<HashStudy> study_hash(const Fabric& fabric, const HashStudyOptions& o) {
     c.seed = o.seed;
     c.trials = std::max(1u, o.trials);
     c.threads = threads;
+    c.progress = progress_from(mc_trials);
     s.comparison = compare_schemes(walker, requests, bursts, c);
+    if (o.progress) o.progress(all_trials, all_trials);
     s.comparison_trials = c.trials;
   }
   return s;

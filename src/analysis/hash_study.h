@@ -36,6 +36,7 @@
 #include "analysis/hash_scenario.h"
 #include "analysis/scheme_comparison.h"
 #include "core/result.h"
+#include "core/threads.h"
 #include "core/units.h"
 #include "fabric/fabric.h"
 #include "traffic/flow.h"
@@ -63,6 +64,8 @@ struct HashStudyOptions {
   unsigned threads = 0;           // trials and comparison; 0: the hardware's (results do not depend on it)
   bool compare = false;
   std::uint32_t compare_qps = 4;  // QPs per connection in the more-qps row
+  // Trials done over the Monte Carlo and the comparison together (core/threads.h); may be empty.
+  ProgressCallback progress{};
   SourceLocation where{"command line", 0, 0};  // where the names above were given
 };
 

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/rng.h"
+#include "core/threads.h"
 
 namespace ct {
 namespace {
@@ -104,12 +105,12 @@ TrialResults run_trials(const ReliabilityModel& model, const ReliabilityTrials& 
   workers = std::clamp(workers, 1, std::max(1, options.trials));
   const auto work = [&](int first) {
     TrialRunner runner(model, options, out);
-    for (int t = first; t < options.trials; t += workers) runner.run(t);
+    for (int t = first; t < options.trials; t += workers) {
+      runner.run(t);
+      if (first == 0 && options.progress) options.progress(static_cast<std::uint64_t>(t) + 1, trials);
+    }
   };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(work, w);
-  work(0);
-  for (auto& t : pool) t.join();
+  run_on_threads(static_cast<unsigned>(workers), [&](unsigned w) { work(static_cast<int>(w)); });
   return out;
 }
 

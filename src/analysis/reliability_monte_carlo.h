@@ -15,6 +15,7 @@
 
 #include "analysis/reliability_model.h"
 #include "analysis/reliability_timeline.h"
+#include "core/threads.h"
 
 namespace ct {
 
@@ -22,6 +23,7 @@ struct ReliabilityTrials {
   std::uint64_t seed = 1;
   int trials = 1000;
   int threads = 0;  // 0: std::thread::hardware_concurrency()
+  ProgressCallback progress{};  // trials done, from the caller's thread (core/threads.h); may be empty
 };
 
 struct Estimate {

@@ -96,7 +96,20 @@ Result<ReliabilityStudy> study_reliability(const Fabric& fabric, const Spec& spe
   ReliabilityStudy out;
   out.name = valid.name;
   out.options = options;
-  auto design = analyze(valid.name, fabric, inputs, options, true);
+  // Progress over every Monte Carlo run: the design, then at most three plane counts.
+  const auto runs = std::uint64_t{4};
+  const auto per_run = static_cast<std::uint64_t>(std::max(0, options.trials));
+  std::uint64_t run = 0;
+  const auto run_options = [&] {
+    ReliabilityTrials o = options;
+    if (options.progress) {
+      o.progress = [&options, offset = run++ * per_run, runs, per_run](std::uint64_t done, std::uint64_t) {
+        options.progress(offset + done, runs * per_run);
+      };
+    }
+    return o;
+  };
+  auto design = analyze(valid.name, fabric, inputs, run_options(), true);
   if (!design) {
     // The model's diagnostics name a spec field: point them at the reliability: block, or the file.
     Diagnostics errors = design.errors();
@@ -121,10 +134,11 @@ Result<ReliabilityStudy> study_reliability(const Fabric& fabric, const Spec& spe
       out.planes.back().job_sizes.clear();
       continue;
     }
-    auto analyzed = analyze(valid.name, v.value(), inputs, options, false);
+    auto analyzed = analyze(valid.name, v.value(), inputs, run_options(), false);
     if (!analyzed) return analyzed.errors();
     out.planes.push_back(std::move(analyzed).value());
   }
+  if (options.progress) options.progress(runs * per_run, runs * per_run);
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "analysis/ecmp_monte_carlo.h"
 #include "analysis/link_loads.h"
+#include "core/threads.h"
 
 namespace ct {
 namespace {
@@ -51,12 +52,10 @@ std::vector<SchemeRow> compare_schemes(const PathWalker& walker, std::span<const
       for (std::size_t s = 0; s < kSchemes; ++s) {
         per_trial[t * kSchemes + s] = measure(kAllSchemes[s], walker, requests_t, options, t, rates);
       }
+      if (k == 0 && options.progress) options.progress(t + 1, trials);
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work, k);
-  work(0);
-  for (auto& th : pool) th.join();
+  run_on_threads(threads, work);
 
   std::vector<SchemeRow> rows;
   for (std::size_t s = 0; s < kSchemes; ++s) {

@@ -17,6 +17,7 @@
 
 #include "routing/load_balancing.h"
 #include "routing/path_walker.h"
+#include "core/threads.h"
 
 namespace ct {
 
@@ -37,6 +38,7 @@ struct ComparisonOptions {
   std::uint64_t seed = 1;
   std::uint32_t trials = 1;
   unsigned threads = 1;
+  ProgressCallback progress{};  // trials done, from the caller's thread (core/threads.h); may be empty
 };
 
 // bursts and idle gaps per request, for the flowlet count.

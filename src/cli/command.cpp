@@ -1,7 +1,11 @@
 #include "cli/command.h"
 
+#include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "io/files.h"
 #include "io/loaders.h"
@@ -30,7 +34,7 @@ Diagnostics load_stage(Stage stage, bool spec_optional, Context& context) {
   return {};
 }
 
-Diagnostic usage_error(const std::string& option, const std::string& message) {
+Diagnostic flag_error(const std::string& option, const std::string& message) {
   return Diagnostic{command_line(), option, message, Severity::kError};
 }
 
@@ -39,19 +43,63 @@ int report_errors(const Diagnostics& errors) {
   return kExitInputError;
 }
 
-int emit(const std::string& path, const std::string& content) {
-  if (path.empty() || path == "-") {
-    std::fwrite(content.data(), 1, content.size(), stdout);
-    std::fflush(stdout);
-    return kExitOk;
-  }
-  auto written = write_file_atomic(path, content);
-  if (!written) return report_errors(written.errors());
+int report_usage(const std::string& message) {
+  std::cerr << "clustertwin: usage: " << message << "\nRun with --help for more information.\n";
+  return kExitUsage;
+}
+
+int commit(OutputSet& outputs) {
+  auto committed = outputs.commit();
+  if (!committed) return report_errors(committed.errors());
   return kExitOk;
+}
+
+int emit(const std::string& path, const std::string& content) {
+  OutputSet outputs;
+  outputs.stage(path, content);
+  return commit(outputs);
 }
 
 void add_output_option(CLI::App& app, std::string& output) {
   app.add_option("-o,--output", output, "Write to this file (atomically) instead of stdout");
+}
+
+namespace {
+
+std::optional<std::uint64_t> parse_unsigned(const std::string& text) {
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const char* first = text.data() + (hex ? 2 : 0);
+  const char* last = text.data() + text.size();
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(first, last, v, hex ? 16 : 10);
+  if (first == last || ec != std::errc() || end != last) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+void add_unsigned_option(CLI::App& app, const std::string& name, std::uint64_t& value, const std::string& help,
+                         std::uint64_t min, std::uint64_t max) {
+  const std::string range = max == UINT64_MAX && min == 0 ? "0 to 18446744073709551615 (2^64 - 1)"
+                                                          : fmt::format("{} to {}", min, max);
+  app.add_option_function<std::string>(
+         name,
+         [&value, name, min, max, range](const std::string& text) {
+           const auto v = parse_unsigned(text);
+           if (!v || *v < min || *v > max) {
+             throw CLI::ValidationError(name, fmt::format("'{}' is not allowed: expected an integer {} (decimal or 0x hex)",
+                                                          text, range));
+           }
+           value = *v;
+         },
+         help)
+      ->type_name("UINT")
+      ->default_str(std::to_string(value));
+}
+
+void add_progress_options(CLI::App& app, ProgressFlags& flags) {
+  app.add_flag("--progress", flags.force, "Report progress on stderr even when it is not a terminal");
+  app.add_flag("--quiet", flags.quiet, "No progress on stderr");
 }
 
 }  // namespace ct::cli

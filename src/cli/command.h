@@ -14,6 +14,7 @@
 // (ib reads --ibnetdiscover instead).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,15 +24,22 @@
 #include "catalog/catalog.h"
 #include "core/diagnostic.h"
 #include "fabric/fabric.h"
+#include "io/output_set.h"
 #include "spec/spec.h"
 #include "spec/valid_spec.h"
 
 namespace ct::cli {
 
-// Exit codes shared by all subcommands.
+// Exit codes shared by all subcommands (README "Exit codes"): one rule for every command.
+//   0  success
+//   1  bad input: a file that cannot be read or is wrong, or a value given on the command line
+//      that is out of range, not a number or names nothing (`--lmc 8`, `--seed -1`, `--fail x`),
+//      or an output that cannot be written; diagnostics printed, no output file created or changed
+//   2  usage: the command line cannot be parsed (unknown command or option, a missing or extra
+//      argument, options that exclude each other)
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitInputError = 1;  // bad spec, catalog, counters...: diagnostics printed
-inline constexpr int kExitUsage = 2;       // bad command line (CLI11)
+inline constexpr int kExitInputError = 1;
+inline constexpr int kExitUsage = 2;
 
 enum class Stage { kNone, kCatalog, kSpec, kFabric };
 
@@ -60,15 +68,47 @@ Diagnostics load_stage(Stage stage, bool spec_optional, Context& context);
 
 // Where a name or value typed on the command line is reported: "command line: error: --fail: ...".
 inline SourceLocation command_line() { return SourceLocation{"command line", 0, 0}; }
-// A diagnostic about a command-line option (the option, e.g. "--job-gpus", as the field).
-Diagnostic usage_error(const std::string& option, const std::string& message);
+// A diagnostic about a value given to a command-line option (the option, e.g. "--job-gpus", as
+// the field): bad input, exit 1.
+Diagnostic flag_error(const std::string& option, const std::string& message);
 
 // Prints diagnostics to stderr and returns kExitInputError.
 int report_errors(const Diagnostics& errors);
-// Writes `content` to `path` atomically, or to stdout when path is empty or "-".
+// Prints a usage error (the command line cannot be understood) and returns kExitUsage.
+int report_usage(const std::string& message);
+
+// Every output of a run goes through one OutputSet, committed once at the end (io/output_set.h):
+// all files and stdout, or nothing. Returns kExitOk, or kExitInputError with the diagnostics.
+int commit(OutputSet& outputs);
+// A run with one output: `content` to `path` atomically, or to stdout when path is empty or "-".
 int emit(const std::string& path, const std::string& content);
 
 // -o FILE, which most subcommands take.
 void add_output_option(CLI::App& app, std::string& output);
+
+// An unsigned integer option that refuses what CLI11 would wrap or clamp ("-1", "2^64", "1e3",
+// "010" read as octal): decimal or 0x hex, within [min, max], else a value error naming the range.
+void add_unsigned_option(CLI::App& app, const std::string& name, std::uint64_t& value, const std::string& help,
+                         std::uint64_t min = 0, std::uint64_t max = UINT64_MAX);
+// A seed: any 64-bit value.
+inline void add_seed_option(CLI::App& app, std::uint64_t& seed, const std::string& help) {
+  add_unsigned_option(app, "--seed", seed, help);
+}
+// --threads: 0 (all cores) to kMaxThreads. Results never depend on it; a thread the system will
+// not start is done on the caller's thread instead (core/threads.h).
+inline constexpr unsigned kMaxThreads = 1024;
+template <typename T>
+void add_threads_option(CLI::App& app, T& threads, const std::string& help) {
+  app.add_option("--threads", threads, help + " (0: all cores, at most " + std::to_string(kMaxThreads) + ")")
+      ->check(CLI::Range(0U, kMaxThreads))
+      ->capture_default_str();
+}
+
+// --progress / --quiet on a command with long work (cli/progress.h).
+struct ProgressFlags {
+  bool force = false;
+  bool quiet = false;
+};
+void add_progress_options(CLI::App& app, ProgressFlags& flags);
 
 }  // namespace ct::cli

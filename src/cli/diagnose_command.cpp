@@ -64,7 +64,7 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
   for (const auto& arg : options.lldp) {
     const std::size_t eq = arg.find('=');
     if (eq == std::string::npos) {
-      report_errors({usage_error("--lldp", "'" + arg + "': give the device lldpctl ran on, as [INSTANCE@]VERTEX=FILE")});
+      report_errors({flag_error("--lldp", "'" + arg + "': give the device lldpctl ran on, as [INSTANCE@]VERTEX=FILE")});
       return kExitUsage;
     }
     take(arg.substr(eq + 1), [&](TextInput t) {

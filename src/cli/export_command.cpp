@@ -4,7 +4,8 @@
 //   The BGP speakers of the VIP as gobgpd configurations and the upstream router as BIRD 2's
 //   (bgp_vip.h export_bgp).
 // Without -o the files are printed one after the other under "==> NAME <==" lines. With -o every
-// input is read and checked first; then each file is written atomically into FOLDER.
+// input is read and checked first; then the files are written into FOLDER together, or none
+// (io/output_set.h).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -45,12 +46,15 @@ int write_all(const std::vector<ExportedFile>& files, const ExportOptions& o) {
     for (const auto& f : files) all += "==> " + f.name + " <==\n" + f.content;
     return emit("", all);
   }
+  // The folder is made if missing (and removed again when nothing could be written into it).
   std::error_code ec;
-  std::filesystem::create_directories(o.output, ec);
+  const bool made = std::filesystem::create_directories(o.output, ec);
   if (ec) return report_errors({Diagnostic{{o.output, 0, 0}, "-o", "cannot create the folder: " + ec.message()}});
-  for (const auto& f : files) {
-    auto w = write_file_atomic((std::filesystem::path(o.output) / f.name).string(), f.content);
-    if (!w) return report_errors(w.errors());
+  OutputSet outputs;
+  for (const auto& f : files) outputs.stage((std::filesystem::path(o.output) / f.name).string(), f.content);
+  if (const int rc = commit(outputs); rc != kExitOk) {
+    if (made) std::filesystem::remove(o.output, ec);
+    return rc;
   }
   std::cerr << "wrote " << files.size() << " file(s) to " << o.output << "\n";
   return kExitOk;

@@ -12,6 +12,8 @@
 //       ibtracert; with --fail, before and after.
 //   ib export SPEC|--ibnetdiscover FILE [--lids] [--lmc N] [-o FILE]
 //       The fabric in ibnetdiscover format (an ibsim net file).
+// Every subcommand takes --json (report/ib_json.h: the same numbers as the text). Outputs (-o and
+// --lft) are committed together at the end, or none (io/output_set.h).
 // The studies are library calls (ib/ib_study.h) and their reports pure functions
 // (report/ib_report.h); this file reads the files the options name and prints.
 #include <memory>
@@ -28,10 +30,15 @@
 #include "ib/lft_dump.h"
 #include "ib/topology_to_ib.h"
 #include "io/files.h"
+#include "report/ib_json.h"
 #include "report/ib_report.h"
 
 namespace ct::cli {
 namespace {
+
+// Permutations evaluated per kind: each is one all-pairs load count, so a million already takes
+// minutes on a large fabric.
+constexpr std::uint64_t kMaxPermutations = 1'000'000;
 
 struct IbOptions {
   std::string output;
@@ -42,12 +49,13 @@ struct IbOptions {
   std::string roots_path;
   std::string cn_path;
   std::vector<std::string> failures;
-  int threads = 0;
+  unsigned threads = 0;
+  bool json = false;
   // route
   std::string lft_path;
   std::string lft_in;  // check these LFTs instead of routing
-  std::size_t shifts = 64;
-  std::size_t random = 16;
+  std::uint64_t shifts = 64;
+  std::uint64_t random = 16;
   std::uint64_t seed = 1;
   bool switch_lids = false;
   // trace
@@ -59,9 +67,6 @@ struct IbOptions {
 
 // The subnet: one plane of the spec's fabric, or an ibnetdiscover file.
 Result<IbSubnet> load_subnet(const IbOptions& o, const Context& context) {
-  if (context.spec_path.empty() == o.ibnetdiscover_path.empty()) {
-    return usage_error("", "give either a cluster SPEC or --ibnetdiscover FILE");
-  }
   if (!o.ibnetdiscover_path.empty()) {
     auto text = read_text_file(o.ibnetdiscover_path);
     if (!text) return text.errors();
@@ -90,7 +95,7 @@ Result<IbRoutingOptions> routing_options(const IbFabric& fabric, const IbOptions
   else if (o.engine == "updn") r.engine = IbEngine::kUpDown;
   else r.engine = IbEngine::kFatTree;
   r.lmc = o.lmc;
-  r.threads = o.threads;
+  r.threads = static_cast<int>(o.threads);
   auto roots = load_node_list(fabric, o.roots_path, IbNodeType::kSwitch);
   if (!roots) return roots.errors();
   r.roots = std::move(roots).value();
@@ -101,10 +106,15 @@ Result<IbRoutingOptions> routing_options(const IbFabric& fabric, const IbOptions
 }
 
 // The degraded fabric failed (e.g. ftree refuses it): the report so far goes to stdout, never to
-// an -o file, so a file is written only by a run that exits 0.
+// an -o or --lft file, so a file is written only by a run that exits 0.
 int fail_after(const IbOptions& o, const std::string& partial, const Diagnostics& errors) {
   if (o.output.empty() || o.output == "-") emit("", partial);
   return report_errors(errors);
+}
+
+// One fabric source, SPEC or --ibnetdiscover FILE, is a usage rule: exit 2 before anything loads.
+bool one_fabric_source(const IbOptions& o, const Context& context) {
+  return context.spec_path.empty() != o.ibnetdiscover_path.empty();
 }
 
 // On a spec's fabric, node names typed by the user are cluster names: a name the IB subnet knows
@@ -178,13 +188,15 @@ int run_route(const IbOptions& o, const Context& context) {
   auto study = study_ib_route(std::move(subnet).value(), so);
   if (!study) return report_errors(study.errors());
   const IbRouteStudy& s = study.value();
-  const std::string out = ib_route_report(s);
+  const std::string out = o.json ? ib_route_json(s) : ib_route_report(s);
   if (!s.degraded_errors.empty()) return fail_after(o, out, s.degraded_errors);
+  OutputSet outputs;
   if (!o.lft_path.empty()) {
     const IbRoutedFabric& last = s.degraded ? *s.degraded : s.healthy;
-    if (int rc = emit(o.lft_path, write_lft_dump(last.fabric, last.routing)); rc != kExitOk) return rc;
+    outputs.stage(o.lft_path, write_lft_dump(last.fabric, last.routing));
   }
-  return emit(o.output, out);
+  outputs.stage(o.output, out);
+  return commit(outputs);
 }
 
 int run_trace(const IbOptions& o, const Context& context) {
@@ -208,7 +220,7 @@ int run_trace(const IbOptions& o, const Context& context) {
   to.where = command_line();
   auto study = study_ib_trace(std::move(subnet).value(), to);
   if (!study) return report_errors(study.errors());
-  const std::string out = ib_trace_report(study.value());
+  const std::string out = o.json ? ib_trace_json(study.value()) : ib_trace_report(study.value());
   if (!study->degraded_errors.empty()) return fail_after(o, out, study->degraded_errors);
   return emit(o.output, out);
 }
@@ -223,7 +235,11 @@ int run_export(const IbOptions& o, const Context& context) {
     auto removed = remove_cables(fabric, failures.value(), command_line());
     if (!removed) return report_errors(removed.errors());
   }
-  if (!o.with_lids) return emit(o.output, write_ibnetdiscover(fabric, nullptr));
+  const auto render = [&](const LidAssignment* lids) {
+    const std::string net = write_ibnetdiscover(fabric, lids);
+    return o.json ? ib_export_json(fabric, lids, net) : net;
+  };
+  if (!o.with_lids) return emit(o.output, render(nullptr));
   auto lids = assign_lids(fabric, o.lmc);
   if (!lids) {
     Diagnostics errors = lids.errors();
@@ -232,7 +248,7 @@ int run_export(const IbOptions& o, const Context& context) {
     }
     return report_errors(errors);
   }
-  return emit(o.output, write_ibnetdiscover(fabric, &lids.value()));
+  return emit(o.output, render(&lids.value()));
 }
 
 void add_fabric_options(CLI::App& app, IbOptions& o, std::string& spec_path, bool positional_spec) {
@@ -243,6 +259,7 @@ void add_fabric_options(CLI::App& app, IbOptions& o, std::string& spec_path, boo
   app.add_option("--ibnetdiscover", o.ibnetdiscover_path, "Read the fabric from ibnetdiscover output (or an ibsim net file)");
   app.add_option("--plane", o.plane, "Backend plane of the spec to model (an IB subnet is one plane)")->capture_default_str();
   app.add_option("--fail", o.failures, "Remove cables: NODE:PORT, NODE,NODE (all cables between) or NODE (all its cables)");
+  app.add_flag("--json", o.json, "JSON (stable key order) instead of text");
   add_output_option(app, o.output);
 }
 
@@ -253,7 +270,7 @@ void add_engine_options(CLI::App& app, IbOptions& o) {
   app.add_option("--lmc", o.lmc, "LID Mask Control: 2^LMC LIDs per CA port")->check(CLI::Range(0, 7))->capture_default_str();
   app.add_option("--roots", o.roots_path, "Root switches, one node id/description/GUID per line (OpenSM -a)");
   app.add_option("--cn", o.cn_path, "Compute-node CAs for ftree, one per line (OpenSM -u)");
-  app.add_option("--threads", o.threads, "Threads for routing (results do not depend on it; 0 = all cores)");
+  add_threads_option(app, o.threads, "Threads for routing (results do not depend on it)");
 }
 
 }  // namespace
@@ -267,9 +284,9 @@ Runner setup_ib(CLI::App& app, Context& context) {
   route->add_option("--lft", o->lft_path, "Write the LFTs in dump_fts format to this file");
   route->add_option("--check-lft", o->lft_in,
                     "Check these LFTs (dump_fts output or OpenSM's opensm-lfts.dump) instead of routing");
-  route->add_option("--shifts", o->shifts, "Shift permutations to evaluate")->capture_default_str();
-  route->add_option("--random", o->random, "Random permutations to evaluate")->capture_default_str();
-  route->add_option("--seed", o->seed, "Seed of the random permutations")->capture_default_str();
+  add_unsigned_option(*route, "--shifts", o->shifts, "Shift permutations to evaluate", 0, kMaxPermutations);
+  add_unsigned_option(*route, "--random", o->random, "Random permutations to evaluate", 0, kMaxPermutations);
+  add_seed_option(*route, o->seed, "Seed of the random permutations");
   route->add_flag("--switch-lids", o->switch_lids, "Also check routes to switch LIDs (management traffic)");
   CLI::App* trace = app.add_subcommand("trace", "Print the hop-by-hop path from SRC to DST, like ibtracert");
   trace->add_option("src", o->source, "Source CA: NODE or NODE:PORT")->required();
@@ -281,6 +298,7 @@ Runner setup_ib(CLI::App& app, Context& context) {
   exp->add_flag("--lids", o->with_lids, "Annotate the LIDs our assignment gives (ibsim then presets them)");
   exp->add_option("--lmc", o->lmc, "LMC for --lids")->check(CLI::Range(0, 7));
   return [o, route, trace, exp](const Context& c) {
+    if (!one_fabric_source(*o, c)) return report_usage("give either a cluster SPEC or --ibnetdiscover FILE");
     if (route->parsed()) return run_route(*o, c);
     if (trace->parsed()) return run_trace(*o, c);
     if (exp->parsed()) return run_export(*o, c);

@@ -59,10 +59,10 @@ int run_lab(const LabOptions& o, const Context& context) {
   if (o.counters->parsed()) {
     auto text = lab_counters(plan.value(), t);
     if (!text) return report_errors(text.errors());
-    if (!o.map.empty()) {
-      if (const int rc = emit(o.map, lab_port_map(plan.value(), t)); rc != kExitOk) return rc;
-    }
-    return emit(o.output, text.value());
+    OutputSet outputs;
+    if (!o.map.empty()) outputs.stage(o.map, lab_port_map(plan.value(), t));
+    outputs.stage(o.output, text.value());
+    return commit(outputs);
   }
   if (o.fail->parsed()) {
     auto links = fabric.names().links(o.link, SourceLocation{"command line", 0, 0}, "LINK");

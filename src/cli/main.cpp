@@ -95,6 +95,14 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ValidationError& e) {
+    // A value out of range or not a member of its set: bad input (exit 1), as every other bad value.
+    std::cerr << ct::format_diagnostics({ct::Diagnostic{command_line(), "", e.what()}});
+    return kExitInputError;
+  } catch (const CLI::ConversionError& e) {
+    // A value that is not of the option's type ("--lmc x", "--trials -1"): bad input too.
+    std::cerr << ct::format_diagnostics({ct::Diagnostic{command_line(), "", e.what()}});
+    return kExitInputError;
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;

@@ -2,7 +2,7 @@
 //                              [--job-gpus N] [--horizon-days D] [--checkpoint-hours H]
 //                              [--restart-minutes M] [--comm-fraction C] [--spare-hosts N]
 //                              [--degraded drain|continue] [--split ecmp|adaptive]
-//                              [-o FILE] [--catalog DIR]
+//                              [--progress] [--quiet] [-o FILE] [--catalog DIR]
 // Failure probabilities of the backend network and what they cost a training job, for the spec's
 // design and for the same cluster with 1, 2 and 4 planes (analysis/reliability_study.h). The
 // options override the spec's reliability: block, which overrides the defaults.
@@ -12,6 +12,7 @@
 
 #include "analysis/reliability_study.h"
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "report/reliability_report.h"
 
 namespace ct::cli {
@@ -33,6 +34,7 @@ struct ReliabilityOptions {
   long long spare_hosts = -1;
   std::string degraded;
   std::string split;
+  ProgressFlags progress;
 };
 
 // The command line over the spec's reliability: block. --repair-hours fills every element kind
@@ -61,12 +63,15 @@ void apply_options(const ReliabilityOptions& o, const Catalog& catalog, Reliabil
 int run_reliability(const ReliabilityOptions& options, const Context& context) {
   const ValidSpec& valid = context.fabric->spec();
   if (options.job_gpus > valid.gpu_count()) {
-    return report_errors({usage_error("--job-gpus", "more GPUs than the cluster's " + std::to_string(valid.gpu_count()))});
+    return report_errors({flag_error("--job-gpus", "more GPUs than the cluster's " + std::to_string(valid.gpu_count()))});
   }
   ReliabilityInputs inputs = reliability_inputs(valid.reliability);
   apply_options(options, *context.catalog, inputs);
-  const ReliabilityTrials mc{.seed = options.seed, .trials = options.trials, .threads = options.threads};
+  ProgressReporter progress("reliability", "trials", options.progress);
+  const ReliabilityTrials mc{
+      .seed = options.seed, .trials = options.trials, .threads = options.threads, .progress = progress.callback()};
   auto study = study_reliability(*context.fabric, *context.raw_spec, inputs, mc);
+  progress.finish();
   if (!study) return report_errors(study.errors());
   return emit(options.output, options.json ? to_json(study.value()) : to_text(study.value()));
 }
@@ -78,10 +83,8 @@ Runner setup_reliability(CLI::App& app, Context& context) {
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
   app.add_flag("--json", o->json, "Print JSON (stable key order) instead of tables");
   app.add_option("--trials", o->trials, "Monte Carlo trials")->check(CLI::Range(1, 10'000'000))->capture_default_str();
-  app.add_option("--seed", o->seed, "Monte Carlo seed")->capture_default_str();
-  app.add_option("--threads", o->threads, "Worker threads (0: all cores; results do not depend on it)")
-      ->check(CLI::Range(0, 1024))
-      ->capture_default_str();
+  add_seed_option(app, o->seed, "Monte Carlo seed");
+  add_threads_option(app, o->threads, "Worker threads (results do not depend on it)");
   app.add_option("--repair-hours", o->repair_hours,
                  "Mean time to repair for every element kind the spec and the catalog give none for")
       ->check(CLI::PositiveNumber);
@@ -98,6 +101,7 @@ Runner setup_reliability(CLI::App& app, Context& context) {
       ->check(CLI::IsMember({"drain", "continue"}));
   app.add_option("--split", o->split, "Traffic over paths after a failure: ecmp (static) or adaptive")
       ->check(CLI::IsMember({"ecmp", "adaptive"}));
+  add_progress_options(app, o->progress);
   add_output_option(app, o->output);
   return [o](const Context& c) { return run_reliability(*o, c); };
 }

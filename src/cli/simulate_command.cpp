@@ -3,7 +3,7 @@
 //                          [--collective KIND --bytes SIZE [--algorithm A] [--gpus SEL] [--channels N]
 //                           [--qps N] [--iterations N] [--compute DUR] [--steps N] [--model pipelined|stepwise]]
 //                          [--paths ecmp|spray|adaptive] [--seed N] [--degrade LINK=FRACTION[@TIME]]
-//                          [--fail LINK@TIME] [--repair LINK@TIME] [--convergence DUR]
+//                          [--fail LINK@TIME] [--repair LINK@TIME] [--convergence DUR] [--progress] [--quiet]
 // Runs a workload on the built fabric with the fluid engine and reports collective times, algbw
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
 // --scenario, else from the flags (built into a Scenario directly and checked by the same rules as a
@@ -12,10 +12,7 @@
 // (traffic/flow_table.h, the format --csv-flows writes) to the scenario's; with --flows alone the
 // spec's `scenario:` block is not read (give --scenario for faults).
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <set>
@@ -26,6 +23,7 @@
 
 #include "analysis/straggler.h"
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "io/files.h"
 #include "io/loaders.h"
 #include "report/simulate_report.h"
@@ -49,7 +47,7 @@ struct SimulateOptions {
   std::string csv_links;
   std::string csv_flows;
   std::string csv_series;
-  std::size_t top = 10;
+  std::uint64_t top = 10;
   // Scenario from flags.
   std::string collective;
   std::string algorithm;
@@ -62,35 +60,25 @@ struct SimulateOptions {
   std::string compute;
   unsigned steps = 0;
   std::string paths = "ecmp";
-  unsigned long long seed = 1;
+  std::uint64_t seed = 1;
   std::vector<std::string> degrade;
   std::vector<std::string> fail;
   std::vector<std::string> repair;
   std::string convergence;
+  ProgressFlags progress;
 };
 
-// Progress on stderr once a run has taken two seconds, at most once a second.
+// The engine's progress (flows done, simulated time) through the CLI's reporter (cli/progress.h).
 class StderrProgress final : public SimulationProgress {
  public:
+  explicit StderrProgress(const ProgressFlags& flags) : reporter_("simulate", "flows done", flags) {}
   void update(std::uint64_t done, std::uint64_t total, TimePs now) override {
-    const auto t = std::chrono::steady_clock::now();
-    const double elapsed = std::chrono::duration<double>(t - start_).count();
-    if (elapsed < 2.0 || std::chrono::duration<double>(t - last_).count() < 1.0) return;
-    last_ = t;
-    printed_ = true;
-    std::fprintf(stderr, "\rsimulating: %llu of %llu flows done, simulated time %.6f s, %.0f s elapsed ",
-                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), to_seconds(now), elapsed);
+    reporter_.update(done, total, fmt::format("simulated time {:.6f} s", to_seconds(now)));
   }
-  // Ends the progress line, if one was printed.
-  void finish() {
-    if (printed_) std::fputs("\n", stderr);
-    printed_ = false;
-  }
+  void finish() { reporter_.finish(); }
 
  private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_ = start_;
-  bool printed_ = false;
+  ProgressReporter reporter_;
 };
 
 const SourceLocation kCommandLine{"command line", 0, 0};
@@ -377,21 +365,6 @@ int scenario_line(const std::string& file) {
   return 1;
 }
 
-// Every output file's folder must exist before the first one is written, so that a wrong path
-// leaves no partial output (the files are written one after another, each atomically).
-Diagnostics check_destinations(const std::vector<std::string>& paths) {
-  Diagnostics problems;
-  for (const std::string& path : paths) {
-    if (path.empty() || path == "-") continue;
-    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-    std::error_code ec;
-    if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
-      problems.push_back(Diagnostic{{path, 0, 0}, "output", "cannot write here: no such folder; nothing was written"});
-    }
-  }
-  return problems;
-}
-
 int run_simulate(const SimulateOptions& o, const Context& context) {
   const Fabric& built = *context.fabric;
   const ValidSpec* spec = &built.spec();
@@ -412,7 +385,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
                                      "the scenario has no collective, transfer or mice (add one, or give --flows FILE)"}});
   }
 
-  StderrProgress progress;
+  StderrProgress progress(o.progress);
   SimulationOptions options;
   options.progress = &progress;
   auto result = simulate(built, scenario.value(), flows ? &*flows : nullptr, options);
@@ -424,16 +397,13 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   in.title = fmt::format("{} ({} GPUs on {} hosts, {} plane(s)), scenario {}, paths {}", spec->name, spec->gpu_count(),
                          spec->node_count, spec->backend.planes,
                          scenario->name.empty() ? scenario->file : scenario->name, path_model_name(scenario->paths));
-  if (const Diagnostics unwritable = check_destinations({o.csv_links, o.csv_flows, o.csv_series, o.output});
-      !unwritable.empty()) {
-    return report_errors(unwritable);
-  }
+  OutputSet outputs;
   for (const auto& [path, text] : {std::pair{&o.csv_links, &simulate_links_csv}, std::pair{&o.csv_flows, &simulate_flows_csv},
                                    std::pair{&o.csv_series, &simulate_series_csv}}) {
-    if (path->empty()) continue;
-    if (const int rc = emit(*path, text(in)); rc != kExitOk) return rc;
+    if (!path->empty()) outputs.stage(*path, text(in));
   }
-  return emit(o.output, o.json ? simulate_json(in) : simulate_text(in));
+  outputs.stage(o.output, o.json ? simulate_json(in) : simulate_text(in));
+  return commit(outputs);
 }
 
 }  // namespace
@@ -448,7 +418,7 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--csv-links", o->csv_links, "Write per-link utilization as CSV to this file");
   app.add_option("--csv-flows", o->csv_flows, "Write one CSV row per flow to this file");
   app.add_option("--csv-series", o->csv_series, "Write the busiest links' utilization over time as CSV");
-  app.add_option("--top", o->top, "Bottleneck links to list")->capture_default_str();
+  add_unsigned_option(app, "--top", o->top, "Bottleneck links to list", 0, 1'000'000'000);
   app.add_option("--collective", o->collective, "all-reduce | all-gather | reduce-scatter | all-to-all (no --scenario)");
   app.add_option("--algorithm", o->algorithm, "ring | tree | halving-doubling | hierarchical | sharp | direct");
   app.add_option("--model", o->model, "pipelined (default) | stepwise");
@@ -463,11 +433,12 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--compute", o->compute, "Compute phase before each iteration, e.g. 5ms");
   app.add_option("--steps", o->steps, "Simulate only the first steps of the collective");
   app.add_option("--paths", o->paths, "ecmp | spray | adaptive")->capture_default_str();
-  app.add_option("--seed", o->seed, "Seed of QP source ports, mice and random orders")->capture_default_str();
+  add_seed_option(app, o->seed, "Seed of QP source ports, mice and random orders");
   app.add_option("--degrade", o->degrade, "LINK=FRACTION[@TIME]: a link, port or switch at a fraction of its speed");
   app.add_option("--fail", o->fail, "LINK@TIME: a link, port or switch goes down");
   app.add_option("--repair", o->repair, "LINK@TIME: it comes back");
   app.add_option("--convergence", o->convergence, "Routing convergence after a failure or repair, e.g. 50us");
+  add_progress_options(app, o->progress);
   add_output_option(app, o->output);
   return [o](const Context& c) { return run_simulate(*o, c); };
 }

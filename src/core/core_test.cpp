@@ -1,5 +1,8 @@
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -8,6 +11,7 @@
 #include "core/ids.h"
 #include "core/result.h"
 #include "core/rng.h"
+#include "core/threads.h"
 #include "core/units.h"
 
 namespace ct {
@@ -132,6 +136,24 @@ TEST(LineCursor, NumbersLinesAndDropsCarriageReturns) {
   EXPECT_EQ(count, 1);
   LineCursor empty("");
   EXPECT_FALSE(empty.next(line));
+}
+
+// Every index runs exactly once, 0 on the calling thread; the refused-thread path (tested through
+// the binary under `ulimit -v`, tests/cli/cli_hardening_test.cpp) runs the rest there too.
+TEST(RunOnThreads, EveryIndexOnceIndexZeroOnTheCaller) {
+  for (unsigned n : {0U, 1U, 2U, 7U, 64U}) {
+    std::vector<std::atomic<int>> runs(n);
+    std::atomic<bool> zero_on_caller{false};
+    const auto caller = std::this_thread::get_id();
+    run_on_threads(n, [&](unsigned k) {
+      ++runs[k];
+      if (k == 0) zero_on_caller = std::this_thread::get_id() == caller;
+    });
+    for (unsigned k = 0; k < n; ++k) EXPECT_EQ(runs[k].load(), 1) << "n " << n << " k " << k;
+    if (n > 0) {
+      EXPECT_TRUE(zero_on_caller.load());
+    }
+  }
 }
 
 }  // namespace

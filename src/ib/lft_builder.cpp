@@ -4,6 +4,8 @@
 #include <atomic>
 #include <thread>
 
+#include "core/threads.h"
+
 namespace ct {
 
 std::vector<LftTarget> make_targets(const SwitchGraph& graph, const LidAssignment& lids) {
@@ -36,10 +38,7 @@ void parallel_for_switches(std::uint32_t n, int threads, const std::function<voi
   auto worker = [&] {
     for (std::uint32_t s = next++; s < n; s = next++) body(s);
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < count; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  run_on_threads(count, [&](unsigned) { worker(); });
 }
 
 namespace {

@@ -30,7 +30,7 @@ Result<std::vector<Source>> read_text_files(const std::vector<std::string>& path
   if (!errors.empty()) return errors;
   return out;
 }
-// Writes `content` to `path` atomically. On failure the target is untouched.
+// Writes `content` to `path` atomically (a one-file io/output_set.h). On failure the target is untouched.
 Result<Unit> write_file_atomic(const std::string& path, const std::string& content);
 
 }  // namespace ct

@@ -5,6 +5,7 @@
 
 #include "io/files.h"
 #include "io/loaders.h"
+#include "io/output_set.h"
 
 namespace ct {
 namespace {
@@ -29,6 +30,67 @@ TEST(Files, WriteIntoMissingFolderFailsWithPath) {
   auto r = write_file_atomic("/nonexistent-ct-dir/out.txt", "x");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.errors()[0].where.file, "/nonexistent-ct-dir/out.txt");
+}
+
+std::size_t entries(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+// Two files, the first existing: both replaced, no temporary or backup left.
+TEST(OutputSet, CommitsEveryFile) {
+  const fs::path dir = fs::temp_directory_path() / "ct_output_set_ok";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ASSERT_TRUE(write_file_atomic((dir / "a.txt").string(), "old a\n").ok());
+  OutputSet outputs;
+  outputs.stage((dir / "a.txt").string(), "new a\n");
+  outputs.stage((dir / "b.txt").string(), "b\n");
+  outputs.stage((dir / "b.txt").string(), "b again\n");  // the last staging of a path wins
+  EXPECT_EQ(outputs.size(), 2U);
+  ASSERT_TRUE(outputs.commit().ok());
+  EXPECT_EQ(read_text_file((dir / "a.txt").string()).value(), "new a\n");
+  EXPECT_EQ(read_text_file((dir / "b.txt").string()).value(), "b again\n");
+  EXPECT_EQ(entries(dir), 2U);
+  fs::remove_all(dir);
+}
+
+// A later output that cannot be written (a folder, then a missing folder): the earlier outputs are
+// neither created nor changed, and nothing is left behind.
+TEST(OutputSet, ALaterFailureLeavesEveryTargetAsItWas) {
+  const fs::path dir = fs::temp_directory_path() / "ct_output_set_fail";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "folder");
+  ASSERT_TRUE(write_file_atomic((dir / "a.txt").string(), "old a\n").ok());
+  for (const fs::path& bad : {dir / "folder", dir / "missing" / "c.txt"}) {
+    OutputSet outputs;
+    outputs.stage((dir / "a.txt").string(), "new a\n");
+    outputs.stage((dir / "b.txt").string(), "b\n");
+    outputs.stage(bad.string(), "c\n");
+    auto r = outputs.commit();
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.errors()[0].where.file, bad.string());
+    EXPECT_NE(r.errors()[0].message.find("nothing was written"), std::string::npos) << r.errors()[0].message;
+    EXPECT_EQ(read_text_file((dir / "a.txt").string()).value(), "old a\n");
+    EXPECT_FALSE(fs::exists(dir / "b.txt"));
+    EXPECT_EQ(entries(dir), 2U);  // a.txt and folder
+    EXPECT_TRUE(fs::is_empty(dir / "folder"));
+  }
+  fs::remove_all(dir);
+}
+
+// A set that is never committed writes nothing.
+TEST(OutputSet, AnUncommittedSetLeavesNoTrace) {
+  const fs::path dir = fs::temp_directory_path() / "ct_output_set_none";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    OutputSet outputs;
+    outputs.stage((dir / "a.txt").string(), "a\n");
+  }
+  EXPECT_EQ(entries(dir), 0U);
+  fs::remove_all(dir);
 }
 
 TEST(Files, ReadMissingFileNamesIt) {

@@ -116,6 +116,14 @@ class EcmpResolver {
               fmt::format("unknown seed mode '{}'; known: same, per-tier, per-switch", spec_.seed_mode.value));
       }
     }
+    // With seed_mode `same` the base seed is every switch's seed, and a switch (or the kernel's
+    // fib_multipath_hash_seed) holds 32 bits: a larger value would be silently truncated.
+    if (spec_.seed.present && config_.seed_mode == SeedMode::kSame && spec_.seed.value > 0xFFFFFFFFULL) {
+      error(spec_.seed.where, "routing.ecmp.seed",
+            fmt::format("{:#x} is above 0xffffffff, the largest seed a switch holds with seed_mode: same (switch "
+                        "seeds are 32 bits; per-tier and per-switch derive them from all 64 bits of the base seed)",
+                        spec_.seed.value));
+    }
     if (spec_.seed_input.present) {
       if (config_.linux_kernel) {
         error(spec_.seed_input.where, "routing.ecmp.seed_input",

@@ -1,0 +1,150 @@
+#include "io/output_set.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace ct {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
+
+std::string sibling_template(const std::string& path, const char* kind) {
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  return (dir / fmt::format(".{}.{}XXXXXX", target.filename().string(), kind)).string();
+}
+
+Diagnostic cannot(const std::string& path, const std::string& what, int err) {
+  return Diagnostic{{path, 0, 0}, "output", fmt::format("{}: {}; nothing was written", what, std::strerror(err))};
+}
+
+// Writes `content` to a new temporary sibling of `path`; its name, or the errno.
+Result<std::string> write_temporary(const std::string& path, const std::string& content) {
+  std::string name = sibling_template(path, "tmp");
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) return cannot(path, "cannot create a file beside it", errno);
+  const char* p = content.data();
+  std::size_t left = content.size();
+  int err = 0;
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      err = errno;
+      break;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  ::fchmod(fd, 0644);
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(name.c_str());
+    return cannot(path, "cannot write", err);
+  }
+  return name;
+}
+
+}  // namespace
+
+OutputSet::~OutputSet() { remove_temporaries(); }
+
+void OutputSet::stage(const std::string& path, std::string content) {
+  const std::string key = is_stdout(path) ? std::string() : path;
+  for (Output& o : outputs_) {
+    if (o.path == key) {
+      o.content = std::move(content);
+      return;
+    }
+  }
+  outputs_.push_back(Output{key, std::move(content), "", "", false, false});
+}
+
+void OutputSet::remove_temporaries() {
+  for (Output& o : outputs_) {
+    if (!o.temporary.empty()) ::unlink(o.temporary.c_str());
+    if (!o.backup.empty()) ::unlink(o.backup.c_str());
+    o.temporary.clear();
+    o.backup.clear();
+  }
+}
+
+void OutputSet::roll_back() {
+  for (Output& o : outputs_) {
+    if (!o.replaced) continue;
+    if (o.existed && !o.backup.empty()) {
+      if (std::rename(o.backup.c_str(), o.path.c_str()) == 0) o.backup.clear();
+    } else if (!o.existed) {
+      ::unlink(o.path.c_str());
+    }
+    o.replaced = false;
+  }
+}
+
+Result<Unit> OutputSet::commit() {
+  // 1. Every file to a temporary sibling; a target that is a folder fails here.
+  for (Output& o : outputs_) {
+    if (o.path.empty()) continue;
+    struct stat st {};
+    o.existed = ::stat(o.path.c_str(), &st) == 0;
+    if (o.existed && S_ISDIR(st.st_mode)) {
+      remove_temporaries();
+      return Diagnostic{{o.path, 0, 0}, "output", "is a folder, not a file; nothing was written"};
+    }
+    auto temporary = write_temporary(o.path, o.content);
+    if (!temporary) {
+      remove_temporaries();
+      return temporary.errors();
+    }
+    o.temporary = std::move(temporary).value();
+  }
+  // 2. Backups of the targets that exist, then the renames; a failure restores what was replaced.
+  for (Output& o : outputs_) {
+    if (o.path.empty() || !o.existed) continue;
+    std::string name = sibling_template(o.path, "bak");
+    const int fd = ::mkstemp(name.data());
+    if (fd >= 0) {
+      ::close(fd);
+      ::unlink(name.c_str());
+    }
+    if (fd < 0 || ::link(o.path.c_str(), name.c_str()) != 0) {
+      const int err = errno;
+      remove_temporaries();
+      return cannot(o.path, "cannot keep a backup of it", err);
+    }
+    o.backup = std::move(name);
+  }
+  for (Output& o : outputs_) {
+    if (o.path.empty()) continue;
+    if (std::rename(o.temporary.c_str(), o.path.c_str()) != 0) {
+      const int err = errno;
+      roll_back();
+      remove_temporaries();
+      return cannot(o.path, "cannot replace it", err);
+    }
+    o.temporary.clear();
+    o.replaced = true;
+  }
+  remove_temporaries();
+  // 3. Stdout last.
+  for (const Output& o : outputs_) {
+    if (!o.path.empty()) continue;
+    std::fwrite(o.content.data(), 1, o.content.size(), stdout);
+    std::fflush(stdout);
+  }
+  outputs_.clear();
+  return Unit{};
+}
+
+}  // namespace ct

@@ -1,0 +1,50 @@
+// All the files of one run, committed together or not at all (ninja's "build log written last" in
+// the large): a command stages every output (a file path, or stdout as "" / "-") and commits them at
+// the end. commit() first writes every file to a temporary sibling (so an unwritable folder, a path
+// naming a folder or a full disk fails before any target is touched), then renames them over their
+// targets one by one, each previous target kept as a hard-linked backup; when a rename fails, the
+// targets already replaced get their backups back and new ones are removed. Stdout is written last,
+// once every file is in place. A set destroyed without a commit leaves no trace. Diagnostics name
+// the path as the file and "output" as the field.
+//
+// Not atomic across a crash between two renames (POSIX has no multi-file rename); atomic against
+// every failure the process sees.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "io/files.h"
+
+namespace ct {
+
+class OutputSet {
+ public:
+  OutputSet() = default;
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+  ~OutputSet();
+
+  // Adds `content` for `path` ("" or "-": stdout). A later stage of the same path replaces it.
+  void stage(const std::string& path, std::string content);
+  // Writes everything, or nothing (and then diagnostics naming the path that failed).
+  Result<Unit> commit();
+
+  [[nodiscard]] std::size_t size() const { return outputs_.size(); }
+
+ private:
+  struct Output {
+    std::string path;  // "" for stdout
+    std::string content;
+    std::string temporary;  // the written sibling, until renamed
+    std::string backup;     // hard link to the previous target, until the commit ends
+    bool replaced = false;  // renamed over its target
+    bool existed = false;   // the target existed before
+  };
+  void roll_back();
+  void remove_temporaries();
+  std::vector<Output> outputs_;
+};
+
+}  // namespace ct

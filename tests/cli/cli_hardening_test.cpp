@@ -1,0 +1,373 @@
+// The clustertwin binary run as a process: the CLI's rules that no single command owns (issue 10
+// items 5, 7, 8, 22, 23). Each test states the rule it holds the binary to:
+//   - outputs: every file of a run is written, or none (io/output_set.h);
+//   - ranges: thread counts, seeds and flow counts are refused with their range, never wrapped,
+//     truncated or crashed on;
+//   - exit codes: 1 for bad input (files and values), 2 for usage (README "Exit codes");
+//   - --json carries the numbers the text prints (both parsed here, independently);
+//   - progress goes to stderr only, and stdout is the same bytes with or without it.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "io/files.h"
+
+namespace ct {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = CT_SOURCE_DIR;
+const std::string kLab32 = kSource + "/examples/lab-32.yaml";
+const std::string kRoce = kSource + "/examples/lab-32-roce.yaml";
+
+struct Ran {
+  int rc = -1;
+  std::string out;
+  std::string err;
+};
+
+fs::path work_dir(const std::string& name) {
+  const fs::path dir = fs::path(CT_BINARY_DIR) / "tests" / "cli" / "work" / ("hardening_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs `clustertwin ARGS` (through bash, so ARGS may quote and `prefix` may set limits).
+Ran clustertwin(const std::string& args, const std::string& prefix = "") {
+  static int serial = 0;
+  const fs::path dir = fs::path(CT_BINARY_DIR) / "tests" / "cli" / "work" / "hardening_runs";
+  fs::create_directories(dir);
+  const std::string stem = (dir / std::to_string(::getpid())).string() + "_" + std::to_string(serial++);
+  const std::string command = "CLUSTERTWIN_CATALOG='" + kSource + "/catalog' bash -c \"" + prefix + " exec '" +
+                              CT_CLUSTERTWIN + "' \\\"\\$@\\\"\" clustertwin " + args + " >'" + stem + ".out' 2>'" +
+                              stem + ".err' </dev/null";
+  const int status = std::system(command.c_str());
+  Ran r;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_text_file(stem + ".out").value();
+  r.err = read_text_file(stem + ".err").value();
+  fs::remove(stem + ".out");
+  fs::remove(stem + ".err");
+  return r;
+}
+
+void write(const fs::path& path, const std::string& text) { ASSERT_TRUE(write_file_atomic(path.string(), text).ok()); }
+std::string slurp(const fs::path& path) { return read_text_file(path.string()).value(); }
+std::size_t entries(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// ---- item 5: all outputs or none ----------------------------------------------------------------
+
+// simulate writes --csv-links, --csv-flows and -o; -o names a folder, so the run fails: the CSV that
+// existed keeps its bytes, the one that did not is not created, and no temporary is left behind.
+TEST(Outputs, SimulateWritesNoneWhenTheLastOutputFails) {
+  const fs::path dir = work_dir("simulate");
+  write(dir / "links.csv", "old links\n");
+  fs::create_directories(dir / "report");
+  const Ran r = clustertwin("simulate " + kLab32 + " --collective all-reduce --bytes 1MiB --csv-links " +
+                            q(dir / "links.csv") + " --csv-flows " + q(dir / "flows.csv") + " -o " + q(dir / "report"));
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("report"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir / "links.csv"), "old links\n");
+  EXPECT_FALSE(fs::exists(dir / "flows.csv"));
+  EXPECT_EQ(entries(dir), 2U);  // links.csv and the folder: no temporaries, no backups
+  EXPECT_TRUE(fs::is_empty(dir / "report"));
+  // The control: with a writable -o every file is written.
+  const Ran ok = clustertwin("simulate " + kLab32 + " --collective all-reduce --bytes 1MiB --csv-links " +
+                             q(dir / "links.csv") + " --csv-flows " + q(dir / "flows.csv") + " -o " + q(dir / "out.txt"));
+  ASSERT_EQ(ok.rc, 0) << ok.err;
+  EXPECT_NE(slurp(dir / "links.csv"), "old links\n");
+  EXPECT_TRUE(fs::exists(dir / "flows.csv"));
+  EXPECT_TRUE(fs::exists(dir / "out.txt"));
+  EXPECT_EQ(entries(dir), 4U);
+}
+
+// ib route --lft L -o OUT: an -o in a folder that does not exist leaves no LFT file either.
+TEST(Outputs, IbRouteWritesNoLftWhenTheReportCannotBeWritten) {
+  const fs::path dir = work_dir("ib_route");
+  const Ran r = clustertwin("ib route " + kLab32 + " --lft " + q(dir / "lfts.dump") + " -o " + q(dir / "no" / "r.txt"));
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("nothing was written"), std::string::npos) << r.err;
+  EXPECT_EQ(entries(dir), 0U);
+}
+
+// export dns -o FOLDER: one of the files to write is a folder there; none of the others appears.
+TEST(Outputs, ExportWritesNoFileWhenOneCannotBeWritten) {
+  const fs::path dir = work_dir("export");
+  const Ran all = clustertwin("export dns " + kSource + "/examples/platform/dns/named.conf --json");
+  ASSERT_EQ(all.rc, 0) << all.err;
+  const auto files = nlohmann::json::parse(all.out);
+  ASSERT_GE(files.size(), 2U);
+  const std::string last = files.back()["name"];
+  fs::create_directories(dir / last);
+  const Ran r = clustertwin("export dns " + kSource + "/examples/platform/dns/named.conf -o " + q(dir));
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(entries(dir), 1U);  // only the folder standing in the way
+}
+
+// topology -o FOLDER: refused, the folder untouched.
+TEST(Outputs, TopologyRefusesAFolderAsOutput) {
+  const fs::path dir = work_dir("topology");
+  const Ran r = clustertwin("topology " + kLab32 + " -o " + q(dir));
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
+  EXPECT_EQ(entries(dir), 0U);
+}
+
+// ---- item 7: ranges ----------------------------------------------------------------------------
+
+TEST(Ranges, ThreadCountAboveTheLimitIsAValueError) {
+  const Ran r = clustertwin("hash " + kRoce + " --trials 10 --threads 100000");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1024"), std::string::npos) << r.err;
+}
+
+// 1000 threads of 8 MiB stacks do not fit in 2 GB of address space: the threads the system refuses
+// run their share on the calling thread, and the result is the same bytes as with one thread.
+TEST(Ranges, ThreadsTheSystemRefusesDoNotChangeTheResult) {
+  const std::string args = "hash " + kRoce + " --elephants 8 --trials 3000 --seed 3";
+  const Ran one = clustertwin(args + " --threads 1");
+  ASSERT_EQ(one.rc, 0) << one.err;
+  const Ran many = clustertwin(args + " --threads 1000", "ulimit -v 2000000;");
+  ASSERT_EQ(many.rc, 0) << many.err;
+  EXPECT_EQ(many.out, one.out);
+}
+
+TEST(Ranges, SeedsOutsideSixtyFourBitsAreRefused) {
+  for (const std::string seed : {"-1", "18446744073709551616", "1e3", "0x"}) {
+    for (const std::string& command : {"hash " + kRoce + " --trials 0", "reliability " + kLab32 + " --trials 1",
+                                       "ib route " + kLab32, "simulate " + kLab32 + " --collective all-reduce --bytes 1MiB"}) {
+      const Ran r = clustertwin(command + " --seed " + seed);
+      EXPECT_EQ(r.rc, 1) << command << " --seed " << seed << ": " << r.err;
+      EXPECT_NE(r.err.find("18446744073709551615"), std::string::npos) << r.err;
+    }
+  }
+  const Ran max = clustertwin("hash " + kRoce + " --trials 0 --seed 18446744073709551615");
+  EXPECT_EQ(max.rc, 0) << max.err;
+  const Ran hex = clustertwin("hash " + kRoce + " --trials 0 --seed 0xffffffffffffffff");
+  EXPECT_EQ(hex.rc, 0) << hex.err;
+  EXPECT_EQ(hex.out, max.out);
+}
+
+// With seed_mode: same the base seed is every switch's 32-bit seed: 0x100000001 would hash as 1.
+TEST(Ranges, SpecSeedAboveThirtyTwoBitsIsRefusedWhereItIsRead) {
+  const fs::path dir = work_dir("spec_seed");
+  std::string spec = slurp(kSource + "/examples/lab/fat-tree-4.yaml");
+  const auto at = spec.find("seed: 0x5EED");
+  ASSERT_NE(at, std::string::npos);
+  const int line = 1 + static_cast<int>(std::count(spec.begin(), spec.begin() + static_cast<long>(at), '\n'));
+  spec.replace(at, 12, "seed: 0x100000001");
+  write(dir / "seed.yaml", spec);
+  const Ran r = clustertwin("plan " + q(dir / "seed.yaml"));
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("seed.yaml:" + std::to_string(line) + ":"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("routing.ecmp.seed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0xffffffff"), std::string::npos) << r.err;
+  spec.replace(at, 17, "seed: 0xFFFFFFFF");
+  write(dir / "seed.yaml", spec);
+  EXPECT_EQ(clustertwin("plan " + q(dir / "seed.yaml")).rc, 0);
+}
+
+TEST(Ranges, ElephantsAboveTheCouplingBudgetAreRefusedWithTheReason) {
+  const Ran r = clustertwin("hash " + kRoce + " --elephants 1000000 --trials 0");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("32768"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2^20 walks"), std::string::npos) << r.err;
+}
+
+// ---- item 8: one exit-code rule ---------------------------------------------------------------
+
+TEST(ExitCodes, BadValuesExitOneUsageExitsTwo) {
+  struct Case {
+    std::string args;
+    int rc;
+  };
+  const std::vector<Case> cases = {
+      // bad values: out of range, not a number, not a member, names nothing
+      {"ib route " + kLab32 + " --lmc 8", 1},
+      {"ib route " + kLab32 + " --lmc -1", 1},
+      {"ib export " + kLab32 + " --lids --lmc 9", 1},
+      {"ib route " + kLab32 + " --engine frob", 1},
+      {"ib route " + kLab32 + " --shifts -1", 1},
+      {"hash " + kRoce + " --trials -1", 1},
+      {"hash " + kRoce + " --size lots", 1},
+      {"hash " + kRoce + " --fail nosuchlink --trials 0", 1},
+      {"reliability " + kLab32 + " --trials 0", 1},
+      {"reliability " + kLab32 + " --threads 2000", 1},
+      {"simulate " + kLab32 + " --top x --collective all-reduce --bytes 1MiB", 1},
+      {"topology " + kLab32 + " --format svg", 1},
+      {"plan /nonexistent/spec.yaml", 1},
+      // usage: unknown command or option, missing argument or value
+      {"frob", 2},
+      {"plan", 2},
+      {"plan " + kLab32 + " --frob", 2},
+      {"ib route " + kLab32 + " --lmc", 2},
+      {"ib route", 2},
+      {"ib", 2},
+      {"hash " + kRoce + " extra-flows.csv surplus", 2},
+  };
+  for (const Case& c : cases) {
+    const Ran r = clustertwin(c.args);
+    EXPECT_EQ(r.rc, c.rc) << "clustertwin " << c.args << "\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args;
+    EXPECT_FALSE(r.err.empty()) << c.args;
+  }
+}
+
+// ---- item 22: --json everywhere, with the text's numbers -------------------------------------
+
+TEST(Json, EveryCommandOffersJson) {
+  for (const std::string command : {"catalog", "diagnose", "hash", "plan", "reliability", "route", "routes", "simulate",
+                                    "trace", "traffic", "ib route", "ib trace", "ib export", "export dns",
+                                    "export bgp"}) {
+    const Ran r = clustertwin(command + " --help");
+    EXPECT_EQ(r.rc, 0) << command;
+    EXPECT_NE(r.out.find("--json"), std::string::npos) << command << " has no --json";
+  }
+  // topology's output is JSON by default (--format json).
+  EXPECT_NE(clustertwin("topology --help").out.find("json"), std::string::npos);
+}
+
+double number(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(text, m, std::regex(pattern))) << pattern;
+  return m.empty() ? -1 : std::stod(m[1].str());
+}
+
+TEST(Json, HashCarriesTheTextsNumbers) {
+  const std::string args = "hash " + kRoce + " --elephants 8 --trials 400 --seed 7 --threads 2 --compare";
+  const Ran text = clustertwin(args);
+  const Ran json = clustertwin(args + " --json");
+  ASSERT_EQ(text.rc, 0) << text.err;
+  ASSERT_EQ(json.rc, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  const std::string& t = text.out;
+  EXPECT_EQ(j["flows"].size(), 8U);
+  EXPECT_EQ(j["collisions"].size(), static_cast<std::size_t>(number(t, R"(Collisions: (\d+))")));
+  EXPECT_NEAR(j["loads"]["slowest_bps"].get<double>() / 1e9, number(t, R"(slowest flow ([0-9.]+) Gb/s)"), 0.05);
+  EXPECT_NEAR(j["loads"]["mean_bps"].get<double>() / 1e9, number(t, R"(slowest flow [0-9.]+ Gb/s, mean ([0-9.]+) Gb/s)"), 0.05);
+  EXPECT_EQ(j["loads"]["uplinks"]["links"].get<double>(), number(t, R"(uplinks in play: (\d+))"));
+  // Every link the text lists, with its flow count: "p0/leaf/1 -- p0/spine/1 #343 down      2".
+  const std::regex row(R"(^(\S+ -- \S+) #(\d+) (up|down) +([0-9.]+)$)");
+  std::size_t rows = 0;
+  std::istringstream lines(t);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) continue;
+    bool found = false;
+    for (const auto& l : j["loads"]["links"]) {
+      if (l["id"].get<unsigned long>() == std::stoul(m[2].str()) && l["direction"].get<std::string>() == m[3].str()) {
+        found = true;
+        EXPECT_DOUBLE_EQ(l["flows"].get<double>(), std::stod(m[4].str()));
+        EXPECT_EQ(l["link"].get<std::string>(), m[1].str());
+      }
+    }
+    EXPECT_TRUE(found) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, j["loads"]["links"].size());
+  const auto& mc = j["monte_carlo"];
+  EXPECT_EQ(mc["trials"].get<int>(), 400);
+  EXPECT_NEAR(mc["p_first_collision"]["simulated"].get<double>(),
+              number(t, R"(P\(collision on first-tier uplinks\) +([0-9.]+) ±)"), 5e-5);
+  EXPECT_NEAR(mc["p_any_collision"]["simulated"].get<double>(),
+              number(t, R"(P\(collision anywhere on the paths\) +([0-9.]+) ±)"), 5e-5);
+  EXPECT_NEAR(mc["idle_first_tier_uplinks"]["simulated"].get<double>(),
+              number(t, R"(E\[idle first-tier uplinks\] +([0-9.]+) ±)"), 5e-4);
+  ASSERT_FALSE(j["comparison"]["schemes"].empty());
+  for (const auto& scheme : j["comparison"]["schemes"]) {
+    EXPECT_NE(t.find("\n" + scheme["scheme"].get<std::string>() + " "), std::string::npos) << scheme["scheme"];
+  }
+  EXPECT_NEAR(j["comparison"]["schemes"][0]["busiest"].get<double>(), number(t, R"(\nhash +([0-9.]+) )"), 5e-3);
+}
+
+TEST(Json, IbRouteCarriesTheTextsNumbers) {
+  const std::string args = "ib route " + kLab32 + " --engine updn --fail p0/spine/3";
+  const Ran text = clustertwin(args);
+  const Ran json = clustertwin(args + " --json");
+  ASSERT_EQ(text.rc, 0) << text.err;
+  ASSERT_EQ(json.rc, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  const std::string& t = text.out;
+  EXPECT_EQ(j["subnet"]["switches"].get<double>(), number(t, R"(\): (\d+) switches)"));
+  EXPECT_EQ(j["subnet"]["cables"].get<double>(), number(t, R"((\d+) cables\n)"));
+  const auto& h = j["healthy"];
+  EXPECT_EQ(h["lids"].get<double>(), number(t, R"(LMC \d+: (\d+) LIDs)"));
+  EXPECT_EQ(h["reachability"]["delivered"].get<double>(), number(t, R"(Reachability: (\d+) of)"));
+  EXPECT_EQ(h["reachability"]["pairs"].get<double>(), number(t, R"(Reachability: \d+ of (\d+))"));
+  EXPECT_EQ(h["credit_loops"]["dependencies"].get<double>(), number(t, R"(none \((\d+) channel dependencies)"));
+  EXPECT_EQ(h["shift_permutations"]["worst_max_load"].get<double>(),
+            number(t, R"(Shift permutations \(\d+\): worst max link load (\d+))"));
+  EXPECT_NEAR(h["random_permutations"]["mean_max_load"].get<double>(),
+              number(t, R"(Random permutations \(\d+, seed \d+\): worst max link load \d+, mean ([0-9.]+))"), 5e-3);
+  const auto& after = j["after_failures"];
+  EXPECT_EQ(after["cables_left"].get<double>(), number(t, R"(cable\(s\): (\d+) cables left)"));
+  const auto second = t.rfind("Shift permutations");
+  EXPECT_EQ(after["routed"]["shift_permutations"]["worst_max_load"].get<double>(),
+            number(t.substr(second), R"(worst max link load (\d+))"));
+}
+
+TEST(Json, IbTraceAndExportParse) {
+  const Ran trace = clustertwin("ib trace host0/nic0 host20/nic3 --spec " + kLab32 + " --json");
+  ASSERT_EQ(trace.rc, 0) << trace.err;
+  const auto t = nlohmann::json::parse(trace.out);
+  EXPECT_TRUE(t["healthy"]["delivered"].get<bool>());
+  EXPECT_EQ(t["healthy"]["hops"][0]["node"].get<std::string>(), "host0/nic0");
+  EXPECT_EQ(t["healthy"]["to"]["node"].get<std::string>(), "host20/nic3");
+  const Ran text = clustertwin("ib export " + kLab32 + " --lids");
+  const Ran json = clustertwin("ib export " + kLab32 + " --lids --json");
+  ASSERT_EQ(json.rc, 0) << json.err;
+  const auto e = nlohmann::json::parse(json.out);
+  EXPECT_EQ(e["ibnetdiscover"].get<std::string>(), text.out);
+  EXPECT_EQ(e["lids"].size(), e["switches"].get<std::size_t>() + e["cas"].get<std::size_t>());
+}
+
+// ---- item 23: progress on stderr only -----------------------------------------------------------
+
+TEST(Progress, ForcedProgressGoesToStderrAndLeavesStdoutAlone) {
+  const std::string hash = "hash " + kRoce + " --elephants 8 --trials 3000 --seed 3 --threads 2 --compare";
+  const Ran plain = clustertwin(hash);
+  const Ran shown = clustertwin(hash + " --progress");
+  const Ran quiet = clustertwin(hash + " --progress --quiet");
+  ASSERT_EQ(plain.rc, 0) << plain.err;
+  ASSERT_EQ(shown.rc, 0) << shown.err;
+  EXPECT_EQ(shown.out, plain.out);
+  EXPECT_EQ(quiet.out, plain.out);
+  EXPECT_NE(shown.err.find("hash: "), std::string::npos) << shown.err;
+  EXPECT_NE(shown.err.find("of 6000 trials"), std::string::npos) << shown.err;  // Monte Carlo + comparison
+  EXPECT_NE(shown.err.find("6000 of 6000 trials (100%)"), std::string::npos) << shown.err;
+  EXPECT_EQ(shown.err.find('\r'), std::string::npos);  // not a terminal: whole lines
+  EXPECT_EQ(quiet.err, plain.err);
+  // Not a terminal and not asked: nothing.
+  EXPECT_EQ(plain.err.find("trials ("), std::string::npos) << plain.err;
+
+  const std::string reliability = "reliability " + kLab32 + " --repair-hours 24 --trials 50 --threads 2";
+  const Ran r_plain = clustertwin(reliability);
+  const Ran r_shown = clustertwin(reliability + " --progress");
+  ASSERT_EQ(r_shown.rc, 0) << r_shown.err;
+  EXPECT_EQ(r_shown.out, r_plain.out);
+  EXPECT_NE(r_shown.err.find("reliability: "), std::string::npos) << r_shown.err;
+  EXPECT_NE(r_shown.err.find("200 of 200 trials (100%)"), std::string::npos) << r_shown.err;
+}
+
+}  // namespace
+}  // namespace ct
