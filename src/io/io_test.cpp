@@ -93,6 +93,34 @@ TEST(OutputSet, AnUncommittedSetLeavesNoTrace) {
   fs::remove_all(dir);
 }
 
+// Targets that are not regular files: /dev/null (through a symlink, as `-o /dev/stdout` would
+// be) is written in place and stays a character device; a symlink to a file stays a symlink and
+// its file gets the text; stdout gets every staged text in order.
+TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutConcatenates) {
+  const fs::path dir = fs::temp_directory_path() / "ct_output_set_special";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::create_symlink("/dev/null", dir / "null");
+  ASSERT_TRUE(write_file_atomic((dir / "real.txt").string(), "old\n").ok());
+  fs::create_symlink(dir / "real.txt", dir / "link.txt");
+  OutputSet outputs;
+  outputs.stage((dir / "null").string(), "discarded\n");
+  outputs.stage((dir / "link.txt").string(), "new\n");
+  outputs.stage("-", "first\n");
+  outputs.stage("", "second\n");
+  testing::internal::CaptureStdout();
+  const auto r = outputs.commit();
+  const std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(out, "first\nsecond\n");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_TRUE(fs::is_symlink(dir / "null"));
+  EXPECT_TRUE(fs::is_symlink(dir / "link.txt"));
+  EXPECT_EQ(read_text_file((dir / "real.txt").string()).value(), "new\n");
+  EXPECT_EQ(entries(dir), 3U);  // null, real.txt, link.txt: no temporary or backup left
+  fs::remove_all(dir);
+}
+
 TEST(Files, ReadMissingFileNamesIt) {
   auto r = read_text_file("/nonexistent-ct-file.yaml");
   ASSERT_FALSE(r.ok());

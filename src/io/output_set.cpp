@@ -5,6 +5,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include <climits>
+#include <cstdlib>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,7 +67,11 @@ void OutputSet::stage(const std::string& path, std::string content) {
   const std::string key = is_stdout(path) ? std::string() : path;
   for (Output& o : outputs_) {
     if (o.path == key) {
-      o.content = std::move(content);
+      if (key.empty()) {
+        o.content += content;  // stdout: every staged text, in order (e.g. --csv-flows - before the report)
+      } else {
+        o.content = std::move(content);
+      }
       return;
     }
   }
@@ -102,6 +109,11 @@ Result<Unit> OutputSet::commit() {
       remove_temporaries();
       return Diagnostic{{o.path, 0, 0}, "output", "is a folder, not a file; nothing was written"};
     }
+    if (o.existed && !S_ISREG(st.st_mode)) {  // /dev/null, /dev/stdout, a pipe: written in place, never renamed over
+      o.stream = true;
+      continue;
+    }
+    if (char resolved[PATH_MAX]; ::realpath(o.path.c_str(), resolved) != nullptr) o.path = resolved;  // a symlink stays one
     auto temporary = write_temporary(o.path, o.content);
     if (!temporary) {
       remove_temporaries();
@@ -111,7 +123,7 @@ Result<Unit> OutputSet::commit() {
   }
   // 2. Backups of the targets that exist, then the renames; a failure restores what was replaced.
   for (Output& o : outputs_) {
-    if (o.path.empty() || !o.existed) continue;
+    if (o.path.empty() || !o.existed || o.stream) continue;
     std::string name = sibling_template(o.path, "bak");
     const int fd = ::mkstemp(name.data());
     if (fd >= 0) {
@@ -126,7 +138,7 @@ Result<Unit> OutputSet::commit() {
     o.backup = std::move(name);
   }
   for (Output& o : outputs_) {
-    if (o.path.empty()) continue;
+    if (o.path.empty() || o.stream) continue;
     if (std::rename(o.temporary.c_str(), o.path.c_str()) != 0) {
       const int err = errno;
       roll_back();
@@ -137,7 +149,15 @@ Result<Unit> OutputSet::commit() {
     o.replaced = true;
   }
   remove_temporaries();
-  // 3. Stdout last.
+  // 3. Streams (devices and pipes, which cannot be staged), then stdout last.
+  for (const Output& o : outputs_) {
+    if (!o.stream) continue;
+    std::FILE* f = std::fopen(o.path.c_str(), "w");
+    const bool ok = f != nullptr && std::fwrite(o.content.data(), 1, o.content.size(), f) == o.content.size();
+    const int err = errno;
+    if (f != nullptr && std::fclose(f) != 0 && ok) return cannot(o.path, "cannot write", errno);
+    if (!ok) return cannot(o.path, "cannot write", err);
+  }
   for (const Output& o : outputs_) {
     if (!o.path.empty()) continue;
     std::fwrite(o.content.data(), 1, o.content.size(), stdout);

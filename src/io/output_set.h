@@ -7,6 +7,9 @@
 // once every file is in place. A set destroyed without a commit leaves no trace. Diagnostics name
 // the path as the file and "output" as the field.
 //
+// A target that exists and is not a regular file (/dev/null, /dev/stdout, a pipe) is written in
+// place after the files, never renamed over; a symlink to a file keeps being a symlink.
+//
 // Not atomic across a crash between two renames (POSIX has no multi-file rename); atomic against
 // every failure the process sees.
 #pragma once
@@ -26,7 +29,8 @@ class OutputSet {
   OutputSet& operator=(const OutputSet&) = delete;
   ~OutputSet();
 
-  // Adds `content` for `path` ("" or "-": stdout). A later stage of the same path replaces it.
+  // Adds `content` for `path` ("" or "-": stdout). A later stage of the same file replaces it;
+  // stdout gets every staged text, in the order staged.
   void stage(const std::string& path, std::string content);
   // Writes everything, or nothing (and then diagnostics naming the path that failed).
   Result<Unit> commit();
@@ -41,6 +45,7 @@ class OutputSet {
     std::string backup;     // hard link to the previous target, until the commit ends
     bool replaced = false;  // renamed over its target
     bool existed = false;   // the target existed before
+    bool stream = false;    // an existing device or pipe (/dev/null): written in place at the end
   };
   void roll_back();
   void remove_temporaries();

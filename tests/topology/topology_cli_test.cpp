@@ -137,8 +137,9 @@ TEST(TopologyCommand, AggregatedDotOfB300Renders) {
   EXPECT_EQ(read_text_file(gv.string()).value().find("aggregated"), std::string::npos);
 }
 
-TEST(TopologyCommand, UnknownFormatIsAUsageError) {
-  EXPECT_EQ(run(clustertwin("'" + kLab32 + "' --format svg >/dev/null 2>&1")), 2);
+// A value outside an option's set is bad input (exit 1), as the README's exit-code rule says.
+TEST(TopologyCommand, UnknownFormatIsABadValue) {
+  EXPECT_EQ(run(clustertwin("'" + kLab32 + "' --format svg >/dev/null 2>&1")), 1);
 }
 
 }  // namespace

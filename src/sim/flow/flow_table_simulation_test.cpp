@@ -64,6 +64,7 @@ TEST(FlowTableReplay, CsvFlowsFedBackGiveIdenticalResults) {
   ring.name = "ring";
   ring.bytes = Bytes(48LL << 20);
   ring.groups = {{0, 1, 2, 3, 4, 5, 6, 7}};
+  ring.model = CollectiveModel::kStepwise;  // 2(p-1) steps of flows: the replay carries their `after` chains
   s.collectives.push_back(ring);
   for (std::uint32_t h = 0; h < 4; ++h) {
     TransferSpec x;
