@@ -39,14 +39,15 @@ struct Hop {
   friend bool operator==(const Hop&, const Hop&) = default;
 };
 
-struct WorkloadFlow {
+// What a flow is, as the workload made it and as the simulation's record reports it.
+struct FlowIdentity {
   std::uint32_t operation = kNoIndex;  // kNoIndex for internal flows
   std::uint32_t instance = 0;  // collective: group index; transfer: 0; mice: flow index in the set
   std::uint32_t iteration = 0;
   std::uint32_t step = 0;
   std::uint32_t channel = 0;
   std::uint32_t qp = 0;
-  std::uint32_t worker = kNoIndex;  // index into Workload::workers: the sender
+  std::uint32_t worker = kNoIndex;  // index into the workers: the sender
   std::uint32_t src_gpu = kNoGpu;
   std::uint32_t dst_gpu = kNoGpu;
   std::uint32_t via_gpu = kNoGpu;  // PXN: the GPU on the destination's rail the data reaches by NVLink
@@ -54,7 +55,10 @@ struct WorkloadFlow {
   VertexId dst_port;
   std::uint16_t src_udp_port = 0;
   Bytes bytes{0};
-  double weight = 1.0;
+  double weight = 1.0;  // max-min weight (scenario `weight:`)
+};
+
+struct WorkloadFlow : FlowIdentity {
   TimePs start{0};  // earliest start
   TimePs delay{0};  // after the last flow it waits for
   bool routed = false;    // network flow: hops appended by the fabric's routing

@@ -45,6 +45,8 @@ SimulationResult two_flows(const Topology& t, std::vector<std::uint32_t> a, std:
   };
   for (const auto& path : {a, b}) {
     FlowRecord f;
+    f.operation = 0;
+    f.worker = 0;
     f.path_begin = static_cast<std::uint32_t>(r.path_pool.size());
     for (const std::uint32_t l : path) r.path_pool.push_back(constraint(l));
     f.path_size = static_cast<std::uint32_t>(path.size());

@@ -288,21 +288,7 @@ class Driver {
         if (record_of_flow_[a] != kNoIndex) result_.after_pool.push_back(record_of_flow_[a]);
       }
       r.after_size = static_cast<std::uint32_t>(result_.after_pool.size() - r.after_begin);
-      r.operation = wf.operation;
-      r.instance = wf.instance;
-      r.iteration = wf.iteration;
-      r.step = wf.step;
-      r.channel = wf.channel;
-      r.qp = wf.qp;
-      r.worker = wf.worker;
-      r.src_gpu = wf.src_gpu;
-      r.dst_gpu = wf.dst_gpu;
-      r.via_gpu = wf.via_gpu;
-      r.src_port = wf.src_port;
-      r.dst_port = wf.dst_port;
-      r.src_udp_port = wf.src_udp_port;
-      r.bytes = wf.bytes;
-      r.weight = wf.weight;
+      static_cast<FlowIdentity&>(r) = wf;
       result_.flows.push_back(r);
     }
   }

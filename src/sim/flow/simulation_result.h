@@ -38,22 +38,7 @@ enum class Unfinished : std::uint8_t {
   kWaiting,  // it never started: a flow it waits for never completed
 };
 
-struct FlowRecord {
-  std::uint32_t operation = 0;
-  std::uint32_t instance = 0;  // collective: group index; transfer: 0; mice: flow index in the set
-  std::uint32_t iteration = 0;
-  std::uint32_t step = 0;
-  std::uint32_t channel = 0;
-  std::uint32_t qp = 0;
-  std::uint32_t worker = 0;  // index into SimulationResult::workers: the sender
-  std::uint32_t src_gpu = kNoGpu;
-  std::uint32_t dst_gpu = kNoGpu;
-  std::uint32_t via_gpu = kNoGpu;  // PXN: the GPU on the destination's rail the data reaches by NVLink
-  VertexId src_port;  // network flows; invalid for NVLink and switch-tree flows
-  VertexId dst_port;
-  std::uint16_t src_udp_port = 0;
-  Bytes bytes{0};
-  double weight = 1.0;  // max-min weight (scenario `weight:`)
+struct FlowRecord : FlowIdentity {
   TimePs start{-1};
   TimePs end{-1};  // completion (last byte + path latency); -1 when it never completed
   TimePs delay{0};  // after the last flow it waits for
