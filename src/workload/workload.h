@@ -69,23 +69,27 @@ struct WorkloadFlow : FlowIdentity {
   std::uint32_t after_size = 0;
 };
 
-struct WorkloadOperation {
+// What an operation is, as the workload compiled it and as the simulation's result reports it.
+struct OperationIdentity {
   std::string name;
   OperationKind kind = OperationKind::kCollective;
   std::string what;  // "all-reduce ring", "transfer host0/gpu0 -> host4/gpu0", "mice 2000 x 65536 B"
-  std::uint32_t phase = kNoIndex;  // index into Workload::phases (mice: none)
+  std::uint32_t phase = kNoIndex;  // index into the phases (mice: none)
   std::uint32_t instances = 1;     // collective groups (per-rail: one per rail)
   std::uint32_t ranks = 0;         // GPUs per instance
   double bus_factor = 1.0;         // nccl-tests: busbw = algbw x bus_factor
   Bytes bytes{0};                  // per instance (collective: S of nccl-tests)
   TimePs compute{0};
-  std::uint32_t iterations = 1;
-  std::uint32_t steps = 1;         // steps compiled per iteration
+  std::uint32_t steps = 1;         // steps compiled (and simulated) per iteration
   std::uint32_t total_steps = 1;   // steps of the whole collective (more than `steps`: a partial run)
   // The least time of one iteration on a fabric without collisions (the bandwidth terms of the
   // closed form: per step the busiest NIC, NVLink or switch-tree edge, steps added); 0 for
   // transfers and mice.
   TimePs bound{0};
+};
+
+struct WorkloadOperation : OperationIdentity {
+  std::uint32_t iterations = 1;
   std::uint32_t records_begin = 0;  // its reported flows: the non-internal flows [begin, end) in order
   std::uint32_t records_end = 0;
 };

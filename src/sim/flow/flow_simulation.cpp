@@ -59,21 +59,10 @@ class Driver {
     result_.operations.reserve(w_.operations.size());
     for (const WorkloadOperation& op : w_.operations) {
       OperationResult o;
-      o.name = op.name;
-      o.kind = op.kind;
-      o.what = op.what;
-      o.phase = op.phase;
-      o.instances = op.instances;
-      o.ranks = op.ranks;
-      o.bus_factor = op.bus_factor;
-      o.bytes = op.bytes;
-      o.compute = op.compute;
+      static_cast<OperationIdentity&>(o) = op;
       o.iterations.resize(op.iterations);
-      o.steps = op.steps;
-      o.total_steps = op.total_steps;
       o.flows_begin = op.records_begin;
       o.flows_end = op.records_end;
-      o.bound = op.bound;
       result_.operations.push_back(std::move(o));
     }
     for (const WorkloadPhase& p : w_.phases) result_.phases.push_back({p.name, p.start, TimePs(-1), p.workers_begin, p.workers_end});

@@ -58,25 +58,12 @@ struct IterationSpan {
   TimePs end{-1};    // last completion
 };
 
-struct OperationResult {
-  std::string name;
-  OperationKind kind = OperationKind::kCollective;
-  std::string what;  // "all-reduce ring", "transfer host0/gpu0 -> host4/gpu0", "mice 2000 x 64KiB"
-  std::uint32_t phase = 0;         // index into SimulationResult::phases
-  std::uint32_t instances = 1;     // collective groups (per-rail: one per rail)
-  std::uint32_t ranks = 0;         // GPUs per instance
-  double bus_factor = 1.0;         // nccl-tests: busbw = algbw x bus_factor
-  Bytes bytes{0};                  // per instance (collective: S of nccl-tests)
-  TimePs compute{0};
+struct OperationResult : OperationIdentity {
   std::vector<IterationSpan> iterations;
-  std::uint32_t steps = 1;         // steps simulated per iteration
-  std::uint32_t total_steps = 1;   // steps of the whole collective (more than `steps`: a partial run)
   std::uint32_t flows_begin = 0;   // its flows: records [flows_begin, flows_end)
   std::uint32_t flows_end = 0;
   bool complete = true;
-  // Collectives: the least time of one iteration on a fabric without collisions (WorkloadOperation
-  // ::bound), and whether hash collisions dominate the result (sim/flow/collision_check.h).
-  TimePs bound{0};
+  // Collectives: whether hash collisions dominate the result against `bound` (sim/flow/collision_check.h).
   std::uint32_t collided_links = 0;  // fabric links that carried more of one step's flows than any NIC
   bool collision_dominated = false;  // slowest iteration > kCollisionFactor x bound, collided_links > 0
 };
