@@ -209,10 +209,9 @@ void BM_FlowRatesPerTrial(benchmark::State& state) {
   state.SetLabel(fmt::format("{} flows, {} sub-flow hops, items = solves", flows.size(), routes.link.size()));
 }
 
-// The whole `clustertwin hash` study (analysis/hash_study.h, the function the CLI calls) on the
-// b300-dual-plane example: 64 elephants, decision coupling, one draw, `trials` Monte Carlo trials
-// on one thread and, with compare, the scheme comparison over the same trials.
-void BM_HashStudy(benchmark::State& state) {
+// The b300-dual-plane example's fabric, built once for every benchmark that uses it; empty when
+// the example does not build.
+const std::optional<Fabric>& b300_example() {
   static const std::optional<Fabric> fabric = []() -> std::optional<Fabric> {
     auto catalog = load_catalog(default_catalog_dir());
     if (!catalog) return std::nullopt;
@@ -222,6 +221,14 @@ void BM_HashStudy(benchmark::State& state) {
     if (!built) return std::nullopt;
     return std::move(built).value();
   }();
+  return fabric;
+}
+
+// The whole `clustertwin hash` study (analysis/hash_study.h, the function the CLI calls) on the
+// b300-dual-plane example: 64 elephants, decision coupling, one draw, `trials` Monte Carlo trials
+// on one thread and, with compare, the scheme comparison over the same trials.
+void BM_HashStudy(benchmark::State& state) {
+  const std::optional<Fabric>& fabric = b300_example();
   if (!fabric) {
     state.SkipWithError("the example did not build");
     return;
@@ -246,15 +253,7 @@ void BM_HashStudy(benchmark::State& state) {
 // loads, collisions with causes, max-min rates per trial, and the closed forms once per run.
 // items = trials.
 void BM_MonteCarloElephants(benchmark::State& state) {
-  static const std::optional<Fabric> fabric = []() -> std::optional<Fabric> {
-    auto catalog = load_catalog(default_catalog_dir());
-    if (!catalog) return std::nullopt;
-    auto spec = load_spec(std::string(CT_SOURCE_DIR) + "/examples/b300-dual-plane.yaml", catalog.value());
-    if (!spec) return std::nullopt;
-    auto built = build_fabric(spec.value(), catalog.value());
-    if (!built) return std::nullopt;
-    return std::move(built).value();
-  }();
+  const std::optional<Fabric>& fabric = b300_example();
   if (!fabric) {
     state.SkipWithError("the example did not build");
     return;

@@ -350,21 +350,6 @@ Result<Scenario> load_scenario(const SimulateOptions& o, const std::string& spec
                     "--bytes SIZE"};
 }
 
-// The line of a scenario file's `scenario:` key (1 when the file has none, or cannot be read).
-int scenario_line(const std::string& file) {
-  if (file == kCommandLine.file) return 0;
-  auto text = read_text_file(file);
-  if (!text) return 1;
-  int line = 1;
-  for (std::size_t at = 0; at < text->size(); ++line) {
-    if (text->compare(at, 9, "scenario:") == 0) return line;
-    const std::size_t end = text->find('\n', at);
-    if (end == std::string::npos) break;
-    at = end + 1;
-  }
-  return 1;
-}
-
 int run_simulate(const SimulateOptions& o, const Context& context) {
   const Fabric& built = *context.fabric;
   const ValidSpec* spec = &built.spec();
@@ -380,8 +365,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
     flows = std::move(table).value();
   }
   if (scenario->empty() && !flows) {
-    const int line = scenario_line(scenario->file);
-    return report_errors({Diagnostic{{scenario->file, line, line > 0 ? 1 : 0}, "scenario",
+    return report_errors({Diagnostic{scenario->at.line > 0 ? scenario->at : SourceLocation{scenario->file, 0, 0}, "scenario",
                                      "the scenario has no collective, transfer or mice (add one, or give --flows FILE)"}});
   }
 

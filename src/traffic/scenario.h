@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/diagnostic.h"
 #include "core/ids.h"
 #include "core/units.h"
 #include "traffic/collective.h"
@@ -90,6 +91,7 @@ struct FaultSpec {
 
 struct Scenario {
   std::string file;
+  SourceLocation at;  // the `scenario:` key in `file` (line 0: built from flags)
   std::string name;
   PathModel paths = PathModel::kEcmp;
   std::uint64_t seed = 1;

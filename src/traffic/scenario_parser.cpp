@@ -161,6 +161,7 @@ class ScenarioParser {
 
   // ---- the schema ----
   void read_scenario(const YAML::Node& key, const YAML::Node& value) {
+    scenario_.at = location(key);
     read_mapping(key, value, "scenario",
                  {{"name", [&](auto& k, auto& v, auto& f) { scenario_.name = text(k, v, f).value_or(""); }},
                   {"seed", [&](auto& k, auto& v, auto& f) { scenario_.seed = r_.unsigned64(k, v, f).value_or(scenario_.seed); }},
