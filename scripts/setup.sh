@@ -12,6 +12,7 @@ packages=(
   opensm ibsim-utils infiniband-diags
   bind9 dnsutils bird2 gobgpd
   libre2-dev
+  chromium python3-websocket
 )
 
 missing=()

@@ -64,6 +64,23 @@ void add_output_option(CLI::App& app, std::string& output) {
   app.add_option("-o,--output", output, "Write to this file (atomically) instead of stdout");
 }
 
+void add_html_option(CLI::App& app, std::string& html) {
+  app.add_option("--html", html,
+                 "Also write a self-contained HTML report with plots to this file ('-': stdout, replacing the text "
+                 "report unless -o names a file)");
+}
+
+int emit_report(const std::string& output, const std::string& content, const std::string& html,
+                const std::function<std::string()>& render_html) {
+  if (html.empty()) return emit(output, content);
+  const bool output_is_stdout = output.empty() || output == "-";
+  if (html == "-" && output == "-") return report_usage("--html - and -o - both write to stdout; name a file for one");
+  OutputSet outputs;
+  if (html != "-" || !output_is_stdout) outputs.stage(output, content);
+  outputs.stage(html, render_html());
+  return commit(outputs);
+}
+
 namespace {
 
 std::optional<std::uint64_t> parse_unsigned(const std::string& text) {

@@ -51,6 +51,7 @@ struct Context {
   std::optional<Spec> raw_spec;  // the spec as read, before validation (studies that vary it)
   std::optional<ValidSpec> spec;
   std::optional<Fabric> fabric;
+  std::string command_line;  // "clustertwin plan x.yaml --html r.html", shell-quoted (for reports)
 };
 
 using Runner = std::function<int(const Context&)>;
@@ -85,6 +86,15 @@ int emit(const std::string& path, const std::string& content);
 
 // -o FILE, which most subcommands take.
 void add_output_option(CLI::App& app, std::string& output);
+
+// --html FILE ("-": stdout): the self-contained HTML report (report/html/html_document.h).
+void add_html_option(CLI::App& app, std::string& html);
+// A run's report: `content` (text or JSON) to `output` and, when `html` is set, the page made by
+// `render_html` to `html`, committed together (all or nothing). With `--html -` the page owns
+// stdout: the text or JSON report is written only when -o names a file, and `-o -` beside
+// `--html -` is a usage error (exit 2).
+int emit_report(const std::string& output, const std::string& content, const std::string& html,
+                const std::function<std::string()>& render_html);
 
 // An unsigned integer option that refuses what CLI11 would wrap or clamp ("-1", "2^64", "1e3",
 // "010" read as octal): decimal or 0x hex, within [min, max], else a value error naming the range.

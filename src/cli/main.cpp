@@ -2,8 +2,10 @@
 // stage each needs (cli/command.h), loads that stage once, and runs the command; each command lives
 // in its own <name>_command.cpp.
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -68,6 +70,26 @@ bool unknown_command(int argc, char** argv) {
   return true;
 }
 
+// The command line as a shell would take it back: "clustertwin" and each argument, quoted when it
+// holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with the install).
+std::string quoted_command_line(int argc, char** argv) {
+  std::string out = "clustertwin";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_./:=@%+,-").find(c) != std::string_view::npos;
+    });
+    if (plain) {
+      out += " " + arg;
+      continue;
+    }
+    out += " '";
+    for (const char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += "'";
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace ct::cli
 
@@ -110,6 +132,7 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (!entries[i].app->parsed()) continue;
     Context& context = contexts[i];
+    context.command_line = quoted_command_line(argc, argv);
     if (const auto errors = load_stage(entries[i].command->stage, entries[i].command->spec_optional, context);
         !errors.empty()) {
       return report_errors(errors);

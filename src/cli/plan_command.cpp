@@ -1,4 +1,4 @@
-// clustertwin plan SPEC [--json] [-o FILE] [--catalog DIR]
+// clustertwin plan SPEC [--json] [-o FILE] [--html FILE] [--catalog DIR]
 // Sizes the backend fabric of a spec (plan/planner.h) on its built Fabric; prints the plan as text
 // tables or JSON. Nothing is written when the spec or the catalog is bad.
 #include <memory>
@@ -13,13 +13,15 @@ namespace {
 
 struct PlanOptions {
   std::string output;
+  std::string html;
   bool json = false;
 };
 
 int run_plan(const PlanOptions& options, const Context& context) {
   const Fabric& fabric = *context.fabric;
   const Plan result = plan(fabric.spec(), fabric.topology(), fabric.catalog());
-  return emit(options.output, options.json ? to_json(result) : to_text(result));
+  return emit_report(options.output, options.json ? to_json(result) : to_text(result), options.html,
+                     [&] { return to_html(result, context.command_line); });
 }
 
 }  // namespace
@@ -29,6 +31,7 @@ Runner setup_plan(CLI::App& app, Context& context) {
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
   app.add_flag("--json", options->json, "Print JSON (stable key order) instead of tables");
   add_output_option(app, options->output);
+  add_html_option(app, options->html);
   return [options](const Context& c) { return run_plan(*options, c); };
 }
 

@@ -1,5 +1,6 @@
 #include "report/plan_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <type_traits>
@@ -8,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/html/html_document.h"
+#include "report/html/svg_chart.h"
 #include "report/table.h"
 
 namespace ct {
@@ -99,7 +102,7 @@ std::string header_text(const Plan& p) {
   return out;
 }
 
-std::string limits_table(const Plan& p) {
+TextTable limits_table(const Plan& p) {
   TextTable t({{"planes", Align::kRight},
                {"port speed", Align::kRight},
                {"radix", Align::kRight},
@@ -118,7 +121,7 @@ std::string limits_table(const Plan& p) {
     t.add_row({std::to_string(s.planes), format_speed(s.port_speed), std::to_string(s.radix), count_text(s.gpus_2_tiers),
                count_text(s.gpus_3_tiers), fits, s.chosen ? "<- this design" : ""});
   }
-  return t.render();
+  return t;
 }
 
 // The tier and media tables serve both networks: the backend's with a plane column (a row per
@@ -155,12 +158,12 @@ void add_tier_rows(TextTable& t, const std::optional<std::string>& plane, const 
   }
 }
 
-std::string tiers_table(const Plan& p) {
+TextTable tiers_table(const Plan& p) {
   TextTable t = tier_columns(
       true, "switches, logical ports and links per tier (links counted at their upper end; tier leaf = NIC-leaf)");
   for (const auto& plane : p.plane_figures) add_tier_rows(t, std::to_string(plane.plane), plane.tiers);
   if (p.planes > 1) add_tier_rows(t, "all", p.total_tiers);
-  return t.render();
+  return t;
 }
 
 TextTable media_columns(bool planes, std::string title) {
@@ -182,12 +185,12 @@ void add_media_rows(TextTable& t, const std::optional<std::string>& plane, const
   }
 }
 
-std::string media_table(const Plan& p) {
+TextTable media_table(const Plan& p) {
   TextTable t =
       media_columns(true, "optics and cables (one module per used cage; a NIC module serves all planes of its NIC)");
   for (const auto& plane : p.plane_figures) add_media_rows(t, std::to_string(plane.plane), plane.media);
   if (p.planes > 1) add_media_rows(t, "all", p.total_media);
-  return t.render();
+  return t;
 }
 
 std::string bisection_ratio_text(BitsPerSecond b, BitsPerSecond half) {
@@ -195,7 +198,7 @@ std::string bisection_ratio_text(BitsPerSecond b, BitsPerSecond half) {
                           : "-";
 }
 
-std::string bisection_table(const Plan& p) {
+TextTable bisection_table(const Plan& p) {
   TextTable t({{"plane"}, {"bisection", Align::kRight}, {"half's NIC capacity", Align::kRight}, {"ratio", Align::kRight}},
               "bisection: max-flow from hosts [0, H/2) to [H/2, H), one direction");
   auto row = [&](const std::string& plane, BitsPerSecond b, BitsPerSecond half) {
@@ -203,20 +206,20 @@ std::string bisection_table(const Plan& p) {
   };
   for (const auto& plane : p.plane_figures) row(std::to_string(plane.plane), plane.bisection, plane.half_injection);
   if (p.planes > 1) row("all", p.bisection, p.half_injection);
-  return t.render();
+  return t;
 }
 
-std::string hops_table(const Plan& p) {
+TextTable hops_table(const Plan& p) {
   TextTable t({{"pair"}, {"from"}, {"to"}, {"switch hops", Align::kRight}, {"shortest paths", Align::kRight}},
               "GPU-to-GPU switch hops (breadth-first search; per plane when planes differ)");
   for (const auto& h : p.hops) {
     t.add_row({h.relation, gpu_name(h.host_a, h.rail_a), gpu_name(h.host_b, h.rail_b), per_plane_text(h.switch_hops),
                per_plane_text(h.shortest_paths)});
   }
-  return t.render();
+  return t;
 }
 
-std::string failure_table(const Plan& p) {
+TextTable failure_table(const Plan& p) {
   TextTable t({{"element"},
                {"removed"},
                {"GPUs affected", Align::kRight},
@@ -231,10 +234,10 @@ std::string failure_table(const Plan& p) {
     }
     t.add_row({d.element, d.removed, count_text(d.gpus_affected), lost, percent_text(d.fabric_share_lost)});
   }
-  return t.render();
+  return t;
 }
 
-std::string bill_text(const Bill& bill, const std::string& title, const std::string& unit) {
+TextTable bill_table(const Bill& bill, const std::string& title, const std::string& unit) {
   TextTable t({{"part"},
                {"item"},
                {"count", Align::kRight},
@@ -245,12 +248,19 @@ std::string bill_text(const Bill& bill, const std::string& title, const std::str
     t.add_row({line.part, line.item, count_text(line.count), line.unit ? figure_text(*line.unit) : "unknown",
                line.total() ? figure_text(*line.total()) : "unknown"});
   }
-  std::string out = t.render();
-  if (bill.complete()) return out + fmt::format("total: {} {}\n", figure_text(bill.known_total), unit);
+  return t;
+}
+
+std::string bill_total_line(const Bill& bill, const std::string& unit) {
+  if (bill.complete()) return fmt::format("total: {} {}", figure_text(bill.known_total), unit);
   std::string unknown;
   for (const auto& u : bill.unknown) unknown += (unknown.empty() ? "" : ", ") + u;
-  return out + fmt::format("total: unknown; {} {} for the parts with a published figure; unknown: {}\n",
-                           figure_text(bill.known_total), unit, unknown);
+  return fmt::format("total: unknown; {} {} for the parts with a published figure; unknown: {}",
+                     figure_text(bill.known_total), unit, unknown);
+}
+
+std::string bill_text(const Bill& bill, const std::string& title, const std::string& unit) {
+  return bill_table(bill, title, unit).render() + bill_total_line(bill, unit) + "\n";
 }
 
 // ---- frontend ---------------------------------------------------------------------------------
@@ -281,7 +291,7 @@ std::string bill_total_text(const Bill& bill) {
                          : fmt::format("unknown ({} W known)", figure_text(bill.known_total));
 }
 
-std::string frontend_text(const Plan& p) {
+std::string frontend_header(const Plan& p) {
   const FrontendFigures& f = *p.frontend;
   std::string out = fmt::format(
       "frontend: leaf-spine of {} at {}, {} x {} ({} port{} per host); down:up asked {} at the leaves\n",
@@ -290,14 +300,30 @@ std::string frontend_text(const Plan& p) {
   out += f.backend_links == 0
              ? "frontend and backend: separate (0 links between them, counted on the built topology)\n"
              : fmt::format("frontend and backend: NOT separate: {} links join them\n", count_text(f.backend_links));
+  return out;
+}
+
+TextTable frontend_tiers_table(const FrontendFigures& f) {
   TextTable tiers = tier_columns(false, "frontend switches, logical ports and links per tier (tier leaf = NIC-leaf)");
   add_tier_rows(tiers, std::nullopt, f.tiers);
+  return tiers;
+}
+TextTable frontend_media_table(const FrontendFigures& f) {
   TextTable media = media_columns(false, "frontend optics and cables (one module per used cage)");
   add_media_rows(media, std::nullopt, f.media);
-  out += "\n" + tiers.render() + "\n" + media.render();
-  out += fmt::format("frontend bisection (max-flow between the host halves): {} of the half's {} ({})\n",
+  return media;
+}
+std::string frontend_bisection_line(const FrontendFigures& f) {
+  return fmt::format("frontend bisection (max-flow between the host halves): {} of the half's {} ({})",
                      speed_text(f.bisection), speed_text(f.half_injection),
                      bisection_ratio_text(f.bisection, f.half_injection));
+}
+
+std::string frontend_text(const Plan& p) {
+  const FrontendFigures& f = *p.frontend;
+  std::string out = frontend_header(p);
+  out += "\n" + frontend_tiers_table(f).render() + "\n" + frontend_media_table(f).render();
+  out += frontend_bisection_line(f) + "\n";
   out += "\n" + bill_text(f.power, "frontend power (network parts only)", "W");
   out += "\n" + bill_text(f.cost, "frontend cost (list prices where published)", "USD");
   return out;
@@ -305,7 +331,7 @@ std::string frontend_text(const Plan& p) {
 
 // The two networks side by side. What each carries and why they are kept apart is the design
 // rationale of docs/models/planner.md ("Frontend"); every figure is from the plan.
-std::string comparison_text(const Plan& p) {
+TextTable comparison_table(const Plan& p) {
   const FrontendFigures& f = *p.frontend;
   TextTable t({{"quantity"}, {"backend"}, {"frontend"}}, "frontend vs backend");
   t.add_row({"carries", "GPU-to-GPU collectives and transfers (RDMA)",
@@ -323,11 +349,18 @@ std::string comparison_text(const Plan& p) {
   t.add_row({"bisection / half's NIC capacity", bisection_ratio_text(p.bisection, p.half_injection),
              bisection_ratio_text(f.bisection, f.half_injection)});
   t.add_row({"power, network parts", bill_total_text(p.power), bill_total_text(f.power)});
-  std::string out = t.render();
-  out += "why separate: a collective runs at the pace of its slowest flow, so the backend is built non-blocking and\n"
-         "  loss-free for GPU traffic alone; storage, checkpoint and user traffic is burstier and lighter per GPU, so\n"
-         "  the frontend is oversubscribed and cheaper. Apart, a checkpoint write or a dataset read never queues in\n"
-         "  front of a collective, and a failure or upgrade of one network leaves the other running.\n";
+  return t;
+}
+
+constexpr const char* kWhySeparate =
+    "why separate: a collective runs at the pace of its slowest flow, so the backend is built non-blocking and\n"
+    "  loss-free for GPU traffic alone; storage, checkpoint and user traffic is burstier and lighter per GPU, so\n"
+    "  the frontend is oversubscribed and cheaper. Apart, a checkpoint write or a dataset read never queues in\n"
+    "  front of a collective, and a failure or upgrade of one network leaves the other running.\n";
+
+std::string comparison_text(const Plan& p) {
+  std::string out = comparison_table(p).render();
+  out += kWhySeparate;
   return out;
 }
 
@@ -445,12 +478,74 @@ Json frontend_json(const FrontendFigures& f) {
           {"cost_usd", bill_json(f.cost)}};
 }
 
+
+// ---- HTML -------------------------------------------------------------------------------------
+
+// The fabric drawn per plane and tier, aggregated: one shape for all hosts, one per (plane, tier)
+// switch group, one line per (plane, tier) link bundle, each labelled with its count. A fabric of
+// any size is (planes x tiers + 1) shapes; the counts are the tier table's.
+NodeLinkDiagram fabric_diagram(const Plan& p, const std::string& command_line) {
+  NodeLinkDiagram d;
+  d.frame = {"fabric", fmt::format("{}: {} plane{} x {} tiers", p.name, p.planes, p.planes > 1 ? "s" : "", p.tiers),
+             "shapes are switch groups, lines are link bundles (count x speed)", "", command_line};
+  int top = 0;
+  for (const auto& plane : p.plane_figures) {
+    for (const auto& f : plane.tiers) top = std::max(top, f.tier);
+  }
+  d.layer_names.push_back("hosts");
+  for (int t = 1; t <= top; ++t) d.layer_names.push_back(tier_name(t));
+  d.nodes.push_back({"hosts", fmt::format("{} hosts", count_text(p.hosts)),
+                     fmt::format("{} NICs, {} GPUs", count_text(p.nics), count_text(p.gpus)), 0, p.hosts, 7});
+  for (std::size_t i = 0; i < p.plane_figures.size(); ++i) {
+    const PlaneFigures& plane = p.plane_figures[i];
+    std::string below = "hosts";
+    for (const auto& f : plane.tiers) {
+      const std::string id = fmt::format("p{}-{}", plane.plane, tier_name(f.tier));
+      d.nodes.push_back({id, fmt::format("p{} {}", plane.plane, tier_name(f.tier)),
+                         fmt::format("{} x {}", count_text(f.switches), p.switch_model), f.tier, f.switches,
+                         static_cast<int>(i)});
+      d.edges.push_back({below, id, fmt::format("{} x {}", count_text(f.links), link_speed_text(f.link_speed)), f.links});
+      below = id;
+    }
+    d.legend.push_back(fmt::format("plane {}", plane.plane));
+  }
+  return d;
+}
+
+// GPUs reachable with 2 and 3 tiers for each plane count the switch allows (log scale), this design
+// marked in its series name and by a line at its GPU count.
+BarChart scale_chart(const Plan& p, const std::string& command_line) {
+  BarChart c;
+  c.frame = {"scale-limits", "GPUs reachable vs tiers, by plane count", "switch tiers", "GPUs reachable (log scale)",
+             command_line};
+  c.categories = {"2 tiers", "3 tiers"};
+  c.log_y = true;
+  for (const auto& s : p.scale_limits) {
+    std::string name = fmt::format("{} plane{} at {}", s.planes, s.planes > 1 ? "s" : "", format_speed(s.port_speed));
+    if (s.chosen) name += " (this design)";
+    c.series.push_back({name, {static_cast<double>(s.gpus_2_tiers), static_cast<double>(s.gpus_3_tiers)}});
+  }
+  c.references.push_back({static_cast<double>(p.gpus), fmt::format("this design: {} GPUs", count_text(p.gpus))});
+  return c;
+}
+
+void add_lines(HtmlDocument& doc, const std::string& text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!line.empty()) doc.add_paragraph(line);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+}
+
 }  // namespace
 
 std::string to_text(const Plan& p) {
   std::string out = header_text(p);
-  for (const auto& section : {limits_table(p), tiers_table(p), media_table(p), bisection_table(p), hops_table(p),
-                              failure_table(p), bill_text(p.power, "power (network parts only)", "W"),
+  for (const auto& section : {limits_table(p).render(), tiers_table(p).render(), media_table(p).render(),
+                              bisection_table(p).render(), hops_table(p).render(), failure_table(p).render(), bill_text(p.power, "power (network parts only)", "W"),
                               bill_text(p.cost, "cost (list prices where published)", "USD")}) {
     out += "\n" + section;
   }
@@ -485,6 +580,55 @@ std::string to_json(const Plan& p) {
   j["cost_usd"] = bill_json(p.cost);
   j["frontend"] = p.frontend ? frontend_json(*p.frontend) : Json(nullptr);
   return j.dump(2) + "\n";
+}
+
+}  // namespace ct
+
+namespace ct {
+
+std::string to_html(const Plan& p, const std::string& command_line) {
+  HtmlDocument doc("plan: " + p.name, command_line);
+  doc.add_section("Summary", "summary");
+  add_lines(doc, header_text(p));
+  doc.add_facts("summary", {{"hosts", count_text(p.hosts)},
+                            {"GPUs", count_text(p.gpus)},
+                            {"backend NICs", count_text(p.nics)},
+                            {"planes", std::to_string(p.planes)},
+                            {"tiers", std::to_string(p.tiers)},
+                            {"links between planes", count_text(p.cross_plane_links)}});
+  doc.add_section("Fabric", "fabric");
+  doc.add_figure(render_node_link(fabric_diagram(p, command_line)));
+  doc.add_table(tiers_table(p), "tiers");
+  doc.add_section("Scale limits", "scale-limits");
+  doc.add_figure(render_bar_chart(scale_chart(p, command_line)));
+  doc.add_table(limits_table(p), "scale-limits");
+  doc.add_section("Bill of materials", "bom");
+  doc.add_table(media_table(p), "media");
+  doc.add_table(bill_table(p.power, "power (network parts only)", "W"), "power");
+  doc.add_paragraph(bill_total_line(p.power, "W"));
+  doc.add_table(bill_table(p.cost, "cost (list prices where published)", "USD"), "cost");
+  doc.add_paragraph(bill_total_line(p.cost, "USD"));
+  doc.add_section("Bisection and hops", "bisection");
+  doc.add_table(bisection_table(p), "bisection");
+  doc.add_table(hops_table(p), "hops");
+  doc.add_section("Failure domains", "failure-domains");
+  doc.add_table(failure_table(p), "failure-domains");
+  if (p.frontend) {
+    const FrontendFigures& f = *p.frontend;
+    doc.add_section("Frontend", "frontend");
+    add_lines(doc, frontend_header(p));
+    doc.add_table(frontend_tiers_table(f), "frontend-tiers");
+    doc.add_table(frontend_media_table(f), "frontend-media");
+    doc.add_paragraph(frontend_bisection_line(f));
+    doc.add_table(bill_table(f.power, "frontend power (network parts only)", "W"), "frontend-power");
+    doc.add_paragraph(bill_total_line(f.power, "W"));
+    doc.add_table(bill_table(f.cost, "frontend cost (list prices where published)", "USD"), "frontend-cost");
+    doc.add_paragraph(bill_total_line(f.cost, "USD"));
+    doc.add_table(comparison_table(p), "frontend-vs-backend");
+    doc.add_preformatted(kWhySeparate);
+  }
+  doc.add_footnote("Counting rules, sources and limitations: docs/models/planner.md.");
+  return doc.render();
 }
 
 }  // namespace ct

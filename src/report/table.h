@@ -33,6 +33,10 @@ class TextTable {
   [[nodiscard]] std::size_t columns() const { return columns_.size(); }
   [[nodiscard]] std::size_t rows() const { return rows_.size(); }
   [[nodiscard]] std::string render() const;
+  // Read access for other renderings (report/html/html_document.h).
+  [[nodiscard]] const std::string& title() const { return title_; }
+  [[nodiscard]] const TableColumn& column(std::size_t c) const { return columns_.at(c); }
+  [[nodiscard]] const std::string& cell(std::size_t row, std::size_t column) const { return rows_.at(row).at(column); }
 
  private:
   std::string title_;

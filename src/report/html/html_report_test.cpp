@@ -1,0 +1,139 @@
+// The HTML document and SVG charts (html_document.h, svg_chart.h): escaping, the hooks tests read,
+// axis ticks worked by hand, and byte-for-byte determinism.
+#include <gtest/gtest.h>
+
+#include "report/html/html_document.h"
+#include "report/html/svg_chart.h"
+
+namespace ct {
+namespace {
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+TEST(HtmlEscape, EveryMarkupCharacter) {
+  EXPECT_EQ(html_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+  EXPECT_EQ(html_escape("µs → 1,024"), "µs → 1,024");
+}
+
+TEST(HtmlDocument, SelfContainedWithEscapedTextsAndTableHooks) {
+  HtmlDocument doc("plan: <x>", "clustertwin plan 'a b.yaml' --html -");
+  doc.add_section("Tiers", "tiers");
+  TextTable t({{"tier"}, {"switches", Align::kRight}}, "per tier");
+  t.add_row({"leaf", "4"});
+  t.add_row({"spine & core", "2"});
+  doc.add_table(t, "tiers");
+  doc.add_footnote("n < 3");
+  const std::string html = doc.render();
+  EXPECT_NE(html.find("<title>plan: &lt;x&gt;</title>"), std::string::npos);
+  EXPECT_NE(html.find("$ clustertwin plan &#39;a b.yaml&#39; --html -"), std::string::npos);
+  EXPECT_NE(html.find("<table class=\"ct-table\" data-table=\"tiers\">"), std::string::npos);
+  EXPECT_NE(html.find("<td>spine &amp; core</td><td class=\"r\">2</td>"), std::string::npos);
+  EXPECT_EQ(count(html, "<tr>"), 3U);
+  EXPECT_NE(html.find("<li>n &lt; 3</li>"), std::string::npos);
+  // Nothing that would fetch: no script, no link, no src= attribute, no url( in the style.
+  for (const char* bad : {"<script", "<link", "src=", "url(", "@import"}) EXPECT_EQ(html.find(bad), std::string::npos) << bad;
+  EXPECT_EQ(html, doc.render());
+}
+
+TEST(PlotNumber, GroupsIntegersAndKeepsThreeDigitsOtherwise) {
+  EXPECT_EQ(plot_number(32768), "32,768");
+  EXPECT_EQ(plot_number(0), "0");
+  EXPECT_EQ(plot_number(-1500), "-1,500");
+  EXPECT_EQ(plot_number(0.78125), "0.781");
+  EXPECT_EQ(plot_number(2.5e15), "2.5e+15");
+}
+
+// Three schemes x two categories: six bars, each with its series, category and exact value.
+TEST(BarChart, OneBarPerSeriesAndCategoryWithHooks) {
+  BarChart c;
+  c.frame = {"schemes", "Busiest link", "scheme", "flows on the busiest link", "clustertwin hash x.yaml"};
+  c.categories = {"leaf", "spine"};
+  c.series = {{"crc16", {3, 2}}, {"xor", {4, 1}}, {"random <a>", {2.5, 0}}};
+  c.references = {{3.5, "bound"}};
+  const std::string svg = render_bar_chart(c);
+  EXPECT_EQ(count(svg, "class=\"ct-bar\""), 6U);
+  EXPECT_NE(svg.find("data-plot=\"schemes\" data-kind=\"bar\""), std::string::npos);
+  EXPECT_NE(svg.find("data-series=\"xor\" data-category=\"leaf\" data-value=\"4\""), std::string::npos);
+  EXPECT_NE(svg.find("data-series=\"random &lt;a&gt;\" data-category=\"leaf\" data-value=\"2.5\""), std::string::npos);
+  EXPECT_EQ(count(svg, "class=\"ct-legend-item\""), 3U);
+  EXPECT_NE(svg.find("class=\"ct-ref\" data-value=\"3.5\""), std::string::npos);
+  EXPECT_NE(svg.find(">$ clustertwin hash x.yaml</text>"), std::string::npos);
+  // Heckbert ticks for [0, 4]: step nice(4/5 = 0.8) = 1, so 0, 1, 2, 3, 4 label the y axis.
+  for (const char* tick : {">0</text>", ">1</text>", ">2</text>", ">3</text>", ">4</text>"}) {
+    EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  }
+  EXPECT_EQ(svg.find(">5</text>"), std::string::npos);
+  // Layout by hand: the plot spans x 84..700 (616 px), so each category gets 308 px, its bars 80 %
+  // of it shared by 3 series: 82.13 px each (drawn 92 % wide: 75.6). xor is the second series of
+  // the first group: x = 84 + 30.8 + 82.13 = 196.9. The y axis spans 250 px from 0 to 4 (top at
+  // y = 64), so the bar of 4 is 250 px high and the bar of 2 half of it.
+  EXPECT_NE(svg.find("data-value=\"4\" x=\"196.9\" y=\"64.0\" width=\"75.6\" height=\"250.0\""), std::string::npos);
+  EXPECT_NE(svg.find("data-series=\"crc16\" data-category=\"spine\" data-value=\"2\" x=\"422.8\" y=\"189.0\" "
+                     "width=\"75.6\" height=\"125.0\""), std::string::npos);
+  EXPECT_EQ(svg, render_bar_chart(c));
+}
+
+// A log axis spans whole decades: values 300 and 2,000,000 give ticks 100 ... 10,000,000.
+TEST(BarChart, LogAxisTicksAtPowersOfTen) {
+  BarChart c;
+  c.frame = {"limits", "GPUs", "tiers", "GPUs", "cmd"};
+  c.categories = {"2 tiers", "3 tiers"};
+  c.series = {{"1 plane", {300, 2e6}}};
+  c.log_y = true;
+  const std::string svg = render_bar_chart(c);
+  for (const char* tick : {">100</text>", ">1,000</text>", ">10,000,000</text>"}) EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  EXPECT_EQ(svg.find(">10</text>"), std::string::npos);
+}
+
+TEST(LineChart, StepSeriesCountsItsPointsAndLeavesOutNonPositiveOnLogAxes) {
+  LineChart c;
+  c.frame = {"cdf", "CDF", "time (ms)", "fraction", "cmd"};
+  c.series = {{"measured", {{1, 0.25}, {2, 0.5}, {4, 1}}, true, true, false},
+              {"closed form", {{0, 0.1}, {1, 0.3}, {3, 1}}, false, false, true}};
+  c.log_x = true;
+  const std::string svg = render_line_chart(c);
+  EXPECT_NE(svg.find("class=\"ct-line\" data-series=\"measured\" data-points=\"3\""), std::string::npos);
+  EXPECT_NE(svg.find("class=\"ct-line\" data-series=\"closed form\" data-points=\"2\""), std::string::npos);
+  EXPECT_EQ(count(svg, "class=\"ct-point\""), 3U);
+  EXPECT_NE(svg.find("stroke-dasharray=\"6 4\""), std::string::npos);
+}
+
+TEST(Histogram, OneRectPerBin) {
+  Histogram h;
+  h.frame = {"hist", "destinations per uplink", "destinations", "uplinks", "cmd"};
+  h.series = {{"ftree", {{0, 1, 2}, {1, 2, 5}, {2, 3, 1}}}};
+  const std::string svg = render_histogram(h);
+  EXPECT_EQ(count(svg, "class=\"ct-bin\""), 3U);
+  EXPECT_NE(svg.find("data-lo=\"1\" data-hi=\"2\" data-value=\"5\""), std::string::npos);
+}
+
+// The idle twin: a group of four uplinks where one carries nothing shows a white cell (value 0)
+// beside the full-colour one (the maximum, vermillion #D55E00).
+TEST(HeatStrip, CellsPerGroupAndColourScale) {
+  HeatStrip h;
+  h.frame = {"heat", "uplink load", "member link", "flows", "cmd"};
+  h.rows = {{"p0/leaf/0", {2, 0, 1, 1}, {}}, {"p0/leaf/1", {1, 1}, {}}};
+  const std::string svg = render_heat_strip(h);
+  EXPECT_EQ(count(svg, "class=\"ct-cell\""), 6U);
+  EXPECT_NE(svg.find("data-row=\"p0/leaf/0\" data-column=\"1\" data-value=\"0\""), std::string::npos);
+  EXPECT_NE(svg.find("fill=\"#FFFFFF\""), std::string::npos);
+  EXPECT_NE(svg.find("fill=\"#D55E00\""), std::string::npos);
+}
+
+TEST(NodeLink, NodesAndEdgesCarryTheirCounts) {
+  NodeLinkDiagram d;
+  d.frame = {"fabric", "fabric", "groups", "", "cmd"};
+  d.layer_names = {"hosts", "leaf"};
+  d.nodes = {{"hosts", "4 hosts", "32 NICs", 0, 4, 7}, {"p0-leaf", "p0 leaf", "4 x Q", 1, 4, 0}};
+  d.edges = {{"hosts", "p0-leaf", "32 x 400G", 32}};
+  const std::string svg = render_node_link(d);
+  EXPECT_EQ(count(svg, "class=\"ct-node\""), 2U);
+  EXPECT_NE(svg.find("class=\"ct-edge\" data-from=\"hosts\" data-to=\"p0-leaf\" data-count=\"32\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ct

@@ -1,0 +1,460 @@
+#include "report/html/svg_chart.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report/html/html_document.h"
+#include "report/table.h"
+
+namespace ct {
+
+const char* const kOkabeIto[8] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                  "#56B4E9", "#D55E00", "#F0E442", "#000000"};
+
+namespace {
+
+constexpr double kWidth = 720;
+constexpr double kLeft = 84, kRight = 700;      // plot area, x
+constexpr double kTop = 64;                     // plot area top (below title and legend)
+constexpr double kPlotHeight = 250;
+
+const char* colour(std::size_t i) { return kOkabeIto[i % 8]; }
+
+// Pixel coordinates to 0.1 px; "-0.0" never printed.
+std::string px(double v) {
+  const double r = std::round(v * 10) / 10;
+  return fmt::format("{:.1f}", r == 0 ? 0.0 : r);
+}
+// A data value as written in data-* hooks: shortest text that reads back to the same double.
+std::string value_text(double v) {
+  if (std::isnan(v)) return "NaN";
+  return fmt::format("{}", v == 0 ? 0.0 : v);
+}
+std::string attr(const std::string& text) { return html_escape(text); }
+
+// Heckbert's nice number: 1, 2, 5 or 10 times a power of ten, at least `x`.
+double nice_step(double x) {
+  if (!(x > 0) || !std::isfinite(x)) return 1;
+  const double e = std::floor(std::log10(x));
+  const double f = x / std::pow(10.0, e);
+  const double nf = f <= 1 ? 1 : (f <= 2 ? 2 : (f <= 5 ? 5 : 10));
+  return nf * std::pow(10.0, e);
+}
+
+// A value axis mapped to pixels [p0, p1] (p0 at lo).
+struct Axis {
+  double lo = 0, hi = 1;
+  bool log = false;
+  double p0 = 0, p1 = 1;
+  std::vector<double> ticks;
+
+  [[nodiscard]] double map(double v) const {
+    if (log) {
+      const double l = std::log10(std::max(v, lo));
+      return p0 + (p1 - p0) * (l - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
+    }
+    return p0 + (p1 - p0) * (v - lo) / (hi - lo);
+  }
+};
+
+// Ticks span [min, max] (about five of them), widened to nice values; a log axis spans whole decades.
+Axis make_axis(double min, double max, bool log, double p0, double p1, bool from_zero) {
+  Axis a;
+  a.log = log;
+  a.p0 = p0;
+  a.p1 = p1;
+  if (!std::isfinite(min) || !std::isfinite(max)) min = 0, max = 1;
+  if (log) {
+    if (!(min > 0)) min = 1;
+    if (!(max > 0)) max = 10;
+    const double e0 = std::floor(std::log10(min));
+    double e1 = std::ceil(std::log10(max));
+    if (e1 <= e0) e1 = e0 + 1;
+    a.lo = std::pow(10.0, e0);
+    a.hi = std::pow(10.0, e1);
+    const double every = std::max(1.0, std::ceil((e1 - e0) / 8));
+    for (double e = e0; e <= e1 + 1e-9; e += every) a.ticks.push_back(std::pow(10.0, e));
+    return a;
+  }
+  if (from_zero) min = std::min(min, 0.0), max = std::max(max, 0.0);
+  if (max <= min) max = min + 1;
+  const double step = nice_step((max - min) / 5);
+  a.lo = std::floor(min / step + 1e-9) * step;
+  a.hi = std::ceil(max / step - 1e-9) * step;
+  if (a.hi <= a.lo) a.hi = a.lo + step;
+  for (long long i = 0;; ++i) {
+    const double t = a.lo + static_cast<double>(i) * step;
+    if (t > a.hi + step * 1e-6) break;
+    a.ticks.push_back(std::abs(t) < step * 1e-9 ? 0.0 : t);
+  }
+  return a;
+}
+
+std::string open_svg(const PlotFrame& f, const char* kind, double height) {
+  assert(!f.id.empty());
+  return fmt::format(
+      "<svg class=\"ct-plot\" data-plot=\"{0}\" data-kind=\"{1}\" xmlns=\"http://www.w3.org/2000/svg\" "
+      "viewBox=\"0 0 {2} {3}\" width=\"{2}\" height=\"{3}\" role=\"img\" aria-labelledby=\"{0}-title\" "
+      "font-family=\"system-ui,sans-serif\" font-size=\"12\">\n"
+      "<title id=\"{0}-title\">{4}</title>\n<desc>{5}</desc>\n"
+      "<rect x=\"0\" y=\"0\" width=\"{2}\" height=\"{3}\" fill=\"#fff\"/>\n"
+      "<text class=\"ct-title\" x=\"{6}\" y=\"20\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"600\">{4}</text>\n",
+      attr(f.id), kind, px(kWidth), px(height), attr(f.title), attr("$ " + f.command_line), px(kWidth / 2));
+}
+
+std::string close_svg(const PlotFrame& f, double height) {
+  return fmt::format(
+      "<text class=\"ct-command\" x=\"8\" y=\"{}\" font-family=\"monospace\" font-size=\"9\" fill=\"#555\">$ {}</text>\n"
+      "</svg>\n",
+      px(height - 8), attr(f.command_line));
+}
+
+// One legend row under the title: a swatch and the series name per item.
+std::string legend(const std::vector<std::string>& names, const std::vector<bool>& dashed = {}) {
+  std::string out = "<g class=\"ct-legend\">\n";
+  double x = kLeft;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const bool dash = i < dashed.size() && dashed[i];
+    out += fmt::format(
+        "<g class=\"ct-legend-item\" data-series=\"{}\"><line x1=\"{}\" y1=\"38\" x2=\"{}\" y2=\"38\" stroke=\"{}\" "
+        "stroke-width=\"{}\"{}/><text x=\"{}\" y=\"42\">{}</text></g>\n",
+        attr(names[i]), px(x), px(x + 18), colour(i), dash ? "2" : "8", dash ? " stroke-dasharray=\"5 3\"" : "", px(x + 24),
+        attr(names[i]));
+    x += 40 + 6.5 * static_cast<double>(display_width(names[i]));
+  }
+  return out + "</g>\n";
+}
+
+// The y axis (ticks, grid, label) of a plot area [kLeft, kRight] x [kTop, kTop + kPlotHeight].
+std::string y_axis(const Axis& a, const std::string& label) {
+  std::string out = "<g class=\"ct-axis ct-y-axis\">\n";
+  for (const double t : a.ticks) {
+    const double y = a.map(t);
+    out += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e5e5e5\"/><text x=\"{3}\" y=\"{4}\" "
+        "text-anchor=\"end\">{5}</text>\n",
+        px(kLeft), px(y), px(kRight), px(kLeft - 6), px(y + 4), plot_number(t));
+  }
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", px(kLeft), px(kTop),
+                     px(kTop + kPlotHeight));
+  out += fmt::format(
+      "<text class=\"ct-y-label\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
+      px(kTop + kPlotHeight / 2), attr(label));
+  return out + "</g>\n";
+}
+
+std::string x_label_and_baseline(const std::string& label) {
+  const double base = kTop + kPlotHeight;
+  return fmt::format(
+      "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333\"/>\n"
+      "<text class=\"ct-x-label\" x=\"{3}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>\n",
+      px(kLeft), px(kRight), px(base), px((kLeft + kRight) / 2), px(base + 38), attr(label));
+}
+
+std::string x_axis_numeric(const Axis& a, const std::string& label) {
+  std::string out = "<g class=\"ct-axis ct-x-axis\">\n";
+  const double base = kTop + kPlotHeight;
+  for (const double t : a.ticks) {
+    const double x = a.map(t);
+    out += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/><text x=\"{0}\" y=\"{3}\" "
+        "text-anchor=\"middle\">{4}</text>\n",
+        px(x), px(base), px(base + 5), px(base + 18), plot_number(t));
+  }
+  out += x_label_and_baseline(label);
+  return out + "</g>\n";
+}
+
+std::string references(const std::vector<ReferenceLine>& refs, const Axis& y) {
+  std::string out;
+  for (const auto& r : refs) {
+    const double py = y.map(std::clamp(r.value, y.lo, y.hi));
+    out += fmt::format(
+        "<line class=\"ct-ref\" data-value=\"{0}\" x1=\"{1}\" y1=\"{3}\" x2=\"{2}\" y2=\"{3}\" stroke=\"#000\" "
+        "stroke-dasharray=\"6 4\"/><text x=\"{2}\" y=\"{4}\" text-anchor=\"end\" font-size=\"11\">{5}</text>\n",
+        value_text(r.value), px(kLeft), px(kRight), px(py), px(py - 4), attr(r.label));
+  }
+  return out;
+}
+
+double chart_height() { return kTop + kPlotHeight + 72; }
+
+}  // namespace
+
+std::string render_bar_chart(const BarChart& chart) {
+  const double height = chart_height();
+  double max = 0, min_positive = std::numeric_limits<double>::infinity();
+  for (const auto& s : chart.series) {
+    assert(s.values.size() == chart.categories.size());
+    for (const double v : s.values) {
+      max = std::max(max, v);
+      if (v > 0) min_positive = std::min(min_positive, v);
+    }
+  }
+  for (const auto& r : chart.references) {
+    max = std::max(max, r.value);
+    if (r.value > 0) min_positive = std::min(min_positive, r.value);
+  }
+  const Axis y = make_axis(chart.log_y ? min_positive : 0, max, chart.log_y, kTop + kPlotHeight, kTop, true);
+  std::vector<std::string> names;
+  for (const auto& s : chart.series) names.push_back(s.name);
+  std::string out = open_svg(chart.frame, "bar", height) + legend(names) + y_axis(y, chart.frame.y_label);
+  const std::size_t n = chart.categories.size(), m = chart.series.size();
+  const double group = (kRight - kLeft) / static_cast<double>(std::max<std::size_t>(n, 1));
+  const double bar = group * 0.8 / static_cast<double>(std::max<std::size_t>(m, 1));
+  const bool labels = n * m <= 24;
+  out += "<g class=\"ct-bars\">\n";
+  for (std::size_t c = 0; c < n; ++c) {
+    const double gx = kLeft + group * static_cast<double>(c) + group * 0.1;
+    for (std::size_t si = 0; si < m; ++si) {
+      const double v = chart.series[si].values[c];
+      const double top = (chart.log_y && v <= 0) ? y.p0 : y.map(std::max(v, y.lo));
+      const double x = gx + bar * static_cast<double>(si);
+      const double h = std::max(0.0, y.p0 - top);
+      out += fmt::format(
+          "<rect class=\"ct-bar\" data-series=\"{}\" data-category=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" "
+          "width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}, {}: {}</title></rect>\n",
+          attr(chart.series[si].name), attr(chart.categories[c]), value_text(v), px(x), px(top), px(bar * 0.92), px(h),
+          colour(si), attr(chart.series[si].name), attr(chart.categories[c]), plot_number(v));
+      if (labels) {
+        out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\">{}</text>\n",
+                           px(x + bar * 0.46), px(top - 3), plot_number(v));
+      }
+    }
+    out += fmt::format("<text class=\"ct-category\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                       px(kLeft + group * (static_cast<double>(c) + 0.5)), px(kTop + kPlotHeight + 18),
+                       attr(chart.categories[c]));
+  }
+  out += "</g>\n" + references(chart.references, y) + x_label_and_baseline(chart.frame.x_label);
+  return out + close_svg(chart.frame, height);
+}
+
+std::string render_line_chart(const LineChart& chart) {
+  const double height = chart_height();
+  const double inf = std::numeric_limits<double>::infinity();
+  double x0 = inf, x1 = -inf, y0 = inf, y1 = -inf;
+  auto kept = [&](double x, double y) { return std::isfinite(x) && std::isfinite(y) && (!chart.log_x || x > 0) && (!chart.log_y || y > 0); };
+  for (const auto& s : chart.series) {
+    for (const auto& [x, y] : s.points) {
+      if (!kept(x, y)) continue;
+      x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+    }
+  }
+  for (const auto& r : chart.references) {
+    if (!chart.log_y || r.value > 0) y0 = std::min(y0, r.value), y1 = std::max(y1, r.value);
+  }
+  if (x0 > x1) x0 = 0, x1 = 1;
+  if (y0 > y1) y0 = 0, y1 = 1;
+  const Axis xa = make_axis(x0, x1, chart.log_x, kLeft, kRight, false);
+  const Axis ya = make_axis(y0, y1, chart.log_y, kTop + kPlotHeight, kTop, !chart.log_y && y0 >= 0);
+  std::vector<std::string> names;
+  std::vector<bool> dashed;
+  for (const auto& s : chart.series) names.push_back(s.name), dashed.push_back(s.dashed);
+  std::string out = open_svg(chart.frame, "line", height) + legend(names, dashed) + y_axis(ya, chart.frame.y_label) +
+                    x_axis_numeric(xa, chart.frame.x_label) + "<g class=\"ct-lines\">\n";
+  for (std::size_t si = 0; si < chart.series.size(); ++si) {
+    const LineSeries& s = chart.series[si];
+    std::string d;
+    std::string markers;
+    std::size_t n = 0;
+    double prev_y = 0;
+    for (const auto& [x, y] : s.points) {
+      if (!kept(x, y)) continue;
+      const double px_x = xa.map(x), px_y = ya.map(y);
+      if (n == 0) {
+        d += "M" + px(px_x) + " " + px(px_y);
+      } else if (s.step) {
+        d += "H" + px(px_x) + "V" + px(px_y);
+      } else {
+        d += "L" + px(px_x) + " " + px(px_y);
+      }
+      prev_y = px_y;
+      if (s.markers) {
+        markers += fmt::format(
+            "<circle class=\"ct-point\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" cx=\"{}\" cy=\"{}\" r=\"3\" "
+            "fill=\"{}\"><title>{}: ({}, {})</title></circle>\n",
+            attr(s.name), value_text(x), value_text(y), px(px_x), px(px_y), colour(si), attr(s.name), plot_number(x),
+            plot_number(y));
+      }
+      ++n;
+    }
+    (void)prev_y;
+    out += fmt::format(
+        "<path class=\"ct-line\" data-series=\"{}\" data-points=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"2\"{}/>\n",
+        attr(s.name), n, d.empty() ? "M0 0" : d, colour(si), s.dashed ? " stroke-dasharray=\"6 4\"" : "");
+    out += markers;
+  }
+  out += "</g>\n" + references(chart.references, ya);
+  return out + close_svg(chart.frame, height);
+}
+
+std::string render_histogram(const Histogram& chart) {
+  const double height = chart_height();
+  const double inf = std::numeric_limits<double>::infinity();
+  double x0 = inf, x1 = -inf, y1 = 0;
+  for (const auto& s : chart.series) {
+    for (const auto& b : s.bins) x0 = std::min(x0, b.lo), x1 = std::max(x1, b.hi), y1 = std::max(y1, b.count);
+  }
+  for (const auto& r : chart.references) y1 = std::max(y1, r.value);
+  if (x0 > x1) x0 = 0, x1 = 1;
+  const Axis xa = make_axis(x0, x1, false, kLeft, kRight, false);
+  const Axis ya = make_axis(0, y1, false, kTop + kPlotHeight, kTop, true);
+  std::vector<std::string> names;
+  for (const auto& s : chart.series) names.push_back(s.name);
+  std::string out = open_svg(chart.frame, "histogram", height) + legend(names) + y_axis(ya, chart.frame.y_label) +
+                    x_axis_numeric(xa, chart.frame.x_label) + "<g class=\"ct-bins\">\n";
+  const bool overlap = chart.series.size() > 1;
+  for (std::size_t si = 0; si < chart.series.size(); ++si) {
+    for (const auto& b : chart.series[si].bins) {
+      const double left = xa.map(b.lo), right = xa.map(b.hi), top = ya.map(b.count);
+      out += fmt::format(
+          "<rect class=\"ct-bin\" data-series=\"{}\" data-lo=\"{}\" data-hi=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" "
+          "width=\"{}\" height=\"{}\" fill=\"{}\"{} stroke=\"#fff\" stroke-width=\"0.5\"><title>{}: [{}, {}): {}</title></rect>\n",
+          attr(chart.series[si].name), value_text(b.lo), value_text(b.hi), value_text(b.count), px(left), px(top),
+          px(std::max(0.0, right - left)), px(std::max(0.0, ya.p0 - top)), colour(si), overlap ? " fill-opacity=\"0.6\"" : "",
+          attr(chart.series[si].name), plot_number(b.lo), plot_number(b.hi), plot_number(b.count));
+    }
+  }
+  out += "</g>\n" + references(chart.references, ya);
+  return out + close_svg(chart.frame, height);
+}
+
+namespace {
+// White (0) to vermillion (1), linear in sRGB components.
+std::string heat_colour(double t) {
+  t = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0);
+  auto mix = [&](int to) { return static_cast<int>(std::lround(255.0 + (to - 255.0) * t)); };
+  return fmt::format("#{:02X}{:02X}{:02X}", mix(0xD5), mix(0x5E), mix(0x00));
+}
+}  // namespace
+
+std::string render_heat_strip(const HeatStrip& chart) {
+  constexpr double kLabelWidth = 200, kRow = 24;
+  std::size_t cells = 1;
+  double max = chart.max_value;
+  for (const auto& r : chart.rows) {
+    cells = std::max(cells, r.values.size());
+    if (chart.max_value <= 0) {
+      for (const double v : r.values) max = std::max(max, v);
+    }
+  }
+  if (!(max > 0)) max = 1;
+  const double top = kTop + 6;
+  const double height = top + kRow * static_cast<double>(chart.rows.size()) + 96;
+  const double cell = (kRight - kLabelWidth) / static_cast<double>(cells);
+  std::string out = open_svg(chart.frame, "heat", height);
+  // Colour key: five swatches from 0 to max, in the unit of y_label.
+  out += "<g class=\"ct-legend ct-heat-key\">\n";
+  for (int i = 0; i <= 4; ++i) {
+    const double v = max * i / 4.0;
+    out += fmt::format(
+        "<rect x=\"{0}\" y=\"30\" width=\"14\" height=\"12\" fill=\"{1}\" stroke=\"#999\"/><text x=\"{2}\" y=\"40\">{3}</text>\n",
+        px(kLabelWidth + 90.0 * i), heat_colour(i / 4.0), px(kLabelWidth + 90.0 * i + 18), plot_number(v));
+  }
+  out += fmt::format("<text x=\"{}\" y=\"40\" text-anchor=\"end\">{}</text>\n</g>\n", px(kLabelWidth - 8),
+                     attr(chart.frame.y_label));
+  for (std::size_t r = 0; r < chart.rows.size(); ++r) {
+    const HeatRow& row = chart.rows[r];
+    const double y = top + kRow * static_cast<double>(r);
+    out += fmt::format("<g class=\"ct-heat-row\" data-row=\"{}\" data-cells=\"{}\">\n<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+                       attr(row.label), row.values.size(), px(kLabelWidth - 8), px(y + kRow / 2 + 4), attr(row.label));
+    for (std::size_t c = 0; c < row.values.size(); ++c) {
+      const double v = row.values[c];
+      const double x = kLabelWidth + cell * static_cast<double>(c);
+      const std::string tip = c < row.cell_labels.size() ? row.cell_labels[c] + ": " : "";
+      out += fmt::format(
+          "<rect class=\"ct-cell\" data-row=\"{}\" data-column=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" "
+          "height=\"{}\" fill=\"{}\" stroke=\"#999\" stroke-width=\"0.5\"><title>{}{}</title></rect>\n",
+          attr(row.label), c, value_text(v), px(x), px(y + 1), px(cell), px(kRow - 2), heat_colour(v / max), attr(tip),
+          plot_number(v));
+      if (cell >= 30) {
+        out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\"{}>{}</text>\n", px(x + cell / 2),
+                           px(y + kRow / 2 + 4), v / max > 0.6 ? " fill=\"#fff\"" : "", plot_number(v));
+      }
+    }
+    out += "</g>\n";
+  }
+  const double base = top + kRow * static_cast<double>(chart.rows.size());
+  out += fmt::format("<text class=\"ct-x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                     px((kLabelWidth + kRight) / 2), px(base + 22), attr(chart.frame.x_label));
+  return out + close_svg(chart.frame, height);
+}
+
+std::string render_node_link(const NodeLinkDiagram& d) {
+  constexpr double kLayerGap = 96, kBoxHeight = 40, kNameWidth = 84;
+  int layers = static_cast<int>(d.layer_names.size());
+  for (const auto& n : d.nodes) layers = std::max(layers, n.layer + 1);
+  const double top = kTop + 10;
+  const double height = top + kLayerGap * std::max(layers - 1, 0) + kBoxHeight + 84;
+  auto layer_y = [&](int layer) { return top + kLayerGap * (layers - 1 - layer); };
+  // Positions: each layer's nodes spread evenly over [kNameWidth, kRight].
+  std::map<int, std::vector<std::size_t>> by_layer;
+  for (std::size_t i = 0; i < d.nodes.size(); ++i) by_layer[d.nodes[i].layer].push_back(i);
+  std::vector<double> cx(d.nodes.size()), box(d.nodes.size());
+  for (const auto& [layer, members] : by_layer) {
+    const double slot = (kRight - kNameWidth) / static_cast<double>(members.size());
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      cx[members[k]] = kNameWidth + slot * (static_cast<double>(k) + 0.5);
+      box[members[k]] = std::min(150.0, slot - 8);
+    }
+  }
+  auto index_of = [&](const std::string& id) {
+    for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+      if (d.nodes[i].id == id) return i;
+    }
+    assert(false && "edge names no node");
+    return std::size_t{0};
+  };
+  std::string out = open_svg(d.frame, "diagram", height) + legend(d.legend);
+  for (int l = 0; l < static_cast<int>(d.layer_names.size()); ++l) {
+    out += fmt::format("<text class=\"ct-layer\" x=\"8\" y=\"{}\" font-weight=\"600\">{}</text>\n",
+                       px(layer_y(l) + kBoxHeight / 2 + 4), attr(d.layer_names[static_cast<std::size_t>(l)]));
+  }
+  out += "<g class=\"ct-edges\">\n";
+  for (const auto& e : d.edges) {
+    const std::size_t a = index_of(e.from), b = index_of(e.to);
+    const bool a_low = d.nodes[a].layer <= d.nodes[b].layer;
+    const std::size_t lo = a_low ? a : b, hi = a_low ? b : a;
+    const double x1 = cx[lo], y1 = layer_y(d.nodes[lo].layer), x2 = cx[hi], y2 = layer_y(d.nodes[hi].layer) + kBoxHeight;
+    const double w = 1 + std::log10(static_cast<double>(std::max(e.count, 1LL)));
+    out += fmt::format(
+        "<g class=\"ct-edge\" data-from=\"{}\" data-to=\"{}\" data-count=\"{}\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" "
+        "y2=\"{}\" stroke=\"#777\" stroke-width=\"{}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\" "
+        "paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">{}</text><title>{}</title></g>\n",
+        attr(e.from), attr(e.to), e.count, px(x1), px(y1), px(x2), px(y2), px(w), px((x1 + x2) / 2), px((y1 + y2) / 2 + 4),
+        attr(e.label), attr(d.nodes[a].label + " - " + d.nodes[b].label + ": " + e.label));
+  }
+  out += "</g>\n<g class=\"ct-nodes\">\n";
+  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+    const DiagramNode& n = d.nodes[i];
+    const double y = layer_y(n.layer);
+    const char* c = colour(static_cast<std::size_t>(std::max(n.group, 0)));
+    out += fmt::format(
+        "<g class=\"ct-node\" data-node=\"{}\" data-count=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" "
+        "fill=\"{}\" fill-opacity=\"0.18\" stroke=\"{}\" stroke-width=\"1.5\"/><text x=\"{}\" y=\"{}\" "
+        "text-anchor=\"middle\" font-weight=\"600\">{}</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" "
+        "font-size=\"10\">{}</text><title>{}</title></g>\n",
+        attr(n.id), n.count, px(cx[i] - box[i] / 2), px(y), px(box[i]), px(kBoxHeight), c, c, px(cx[i]), px(y + 16),
+        attr(n.label), px(cx[i]), px(y + 31), attr(n.detail), attr(n.label + ": " + n.detail));
+  }
+  out += "</g>\n";
+  out += fmt::format("<text class=\"ct-x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                     px((kNameWidth + kRight) / 2), px(height - 30), attr(d.frame.x_label));
+  return out + close_svg(d.frame, height);
+}
+
+std::string plot_number(double v) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "NaN" : (v > 0 ? "inf" : "-inf");
+  if (std::abs(v) < 1e15 && std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, std::abs(v))) {
+    return count_text(static_cast<long long>(std::round(v)));
+  }
+  return fmt::format("{:.3g}", v);
+}
+
+}  // namespace ct

@@ -1,0 +1,139 @@
+// Small SVG charts for the HTML reports (html_document.h): grouped bars, lines and steps (CDFs,
+// time series), histograms, heat strips (one row per ECMP group, one cell per member link) and
+// layered node-link drawings (aggregated fabrics). Each render_* is a pure function of its input and
+// returns one <svg> element: same chart, same bytes (coordinates to 0.1 px, values printed in
+// shortest round-trip form by fmt, which ignores the locale).
+//
+// Every chart carries a title, axis labels with units, a legend naming each series, and the command
+// line that produced it (PlotFrame). Colours are the Okabe-Ito palette (Okabe and Ito, "Color
+// Universal Design", 2008), safe for the common colour-vision deficiencies; series take them in
+// order. Axis ticks are Heckbert's "nice numbers" (Graphics Gems, 1990): steps of 1, 2 or 5 x 10^k;
+// log axes tick at the powers of ten.
+//
+// Test hooks (tests/html/browser_check.py):
+//   <svg class="ct-plot" data-plot="ID" data-kind="bar|line|histogram|heat|diagram">
+//   bars        <rect class="ct-bar" data-series="S" data-category="C" data-value="V">
+//   lines       <path class="ct-line" data-series="S" data-points="N">, and per point
+//               <circle class="ct-point" data-series="S" data-x="X" data-y="Y"> (when markers)
+//   histogram   <rect class="ct-bin" data-series="S" data-lo="A" data-hi="B" data-value="N">
+//   heat cells  <rect class="ct-cell" data-row="R" data-column="I" data-value="V">
+//   diagram     <g class="ct-node" data-node="ID" data-count="N">, <g class="ct-edge" data-from="A"
+//               data-to="B" data-count="N">
+//   legend      <g class="ct-legend-item" data-series="S">; reference lines <line class="ct-ref"
+//               data-value="V">; the command line <text class="ct-command">.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ct {
+
+// Okabe-Ito colours, in the order series take them (black last).
+extern const char* const kOkabeIto[8];
+
+// What every plot shows besides its data.
+struct PlotFrame {
+  std::string id;            // data-plot hook: lower-case letters, digits and '-'
+  std::string title;
+  std::string x_label;       // with unit, e.g. "completion time (ms)"
+  std::string y_label;
+  std::string command_line;  // the command that produced the figure
+};
+
+// A horizontal line across the plot at `value` (a bound, this design's size), labelled.
+struct ReferenceLine {
+  double value = 0;
+  std::string label;
+};
+
+struct BarSeries {
+  std::string name;
+  std::vector<double> values;  // one per category
+};
+
+// Grouped bars: one group per category, one bar per series within it.
+struct BarChart {
+  PlotFrame frame;
+  std::vector<std::string> categories;
+  std::vector<BarSeries> series;    // PRECONDITION: each has categories.size() values
+  std::vector<ReferenceLine> references;
+  bool log_y = false;               // log scale; values <= 0 draw no bar (still hooked, height 0)
+};
+std::string render_bar_chart(const BarChart& chart);
+
+struct LineSeries {
+  std::string name;
+  std::vector<std::pair<double, double>> points;  // (x, y), drawn in the order given
+  bool step = false;     // a step function (CDF, utilization over time): horizontal then vertical
+  bool markers = false;  // a circle per point (hooked as ct-point)
+  bool dashed = false;   // e.g. a closed form beside a measurement
+};
+
+struct LineChart {
+  PlotFrame frame;
+  std::vector<LineSeries> series;
+  std::vector<ReferenceLine> references;
+  bool log_x = false, log_y = false;  // points with a coordinate <= 0 are left out on a log axis
+};
+std::string render_line_chart(const LineChart& chart);
+
+struct HistogramBin {
+  double lo = 0, hi = 0;  // [lo, hi)
+  double count = 0;
+};
+struct HistogramSeries {
+  std::string name;
+  std::vector<HistogramBin> bins;
+};
+// Histograms on a shared x axis; several series overlap translucently.
+struct Histogram {
+  PlotFrame frame;
+  std::vector<HistogramSeries> series;
+  std::vector<ReferenceLine> references;
+};
+std::string render_histogram(const Histogram& chart);
+
+struct HeatRow {
+  std::string label;           // e.g. the ECMP group "p0/leaf/0 -> spine"
+  std::vector<double> values;  // one cell per member; the same scale for every row
+  std::vector<std::string> cell_labels;  // optional tooltips (<title>), one per value
+};
+// One row per group, one cell per member, colour from white (0) to vermillion (max); each cell also
+// prints its value when it fits. x_label names the member, the colour key names the unit (y_label).
+struct HeatStrip {
+  PlotFrame frame;
+  std::vector<HeatRow> rows;
+  double max_value = 0;  // 0: the largest value shown
+};
+std::string render_heat_strip(const HeatStrip& chart);
+
+// A layered drawing: layer 0 at the bottom. Nodes of a layer spread evenly across the width in the
+// order given; edges are straight lines whose width grows with log(count), labelled.
+struct DiagramNode {
+  std::string id;     // unique within the diagram
+  std::string label;  // e.g. "leaf"
+  std::string detail; // e.g. "64 x Q3400"
+  int layer = 0;
+  long long count = 0;  // members the shape stands for
+  int group = 0;        // colour index (e.g. the plane)
+};
+struct DiagramEdge {
+  std::string from, to;  // node ids
+  std::string label;     // e.g. "4,096 x 800G"
+  long long count = 0;
+};
+struct NodeLinkDiagram {
+  PlotFrame frame;                  // x_label/y_label describe the layers (e.g. "tier (bottom: NICs)")
+  std::vector<std::string> layer_names;  // printed at the left, layer 0 first
+  std::vector<DiagramNode> nodes;
+  std::vector<DiagramEdge> edges;   // PRECONDITION: from/to name nodes
+  std::vector<std::string> legend;  // one name per group index used
+};
+std::string render_node_link(const NodeLinkDiagram& diagram);
+
+// A number as shown on axes and labels: whole numbers below 10^15 with thousands separators
+// ("32,768"), anything else with three significant digits ("0.781", "2.5e+15").
+std::string plot_number(double v);
+
+}  // namespace ct

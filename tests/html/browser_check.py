@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""Opens clustertwin HTML reports in headless Chromium and checks them (issue 14).
+
+The harness drives Chromium over the DevTools protocol (python3-websocket; Debian packages only):
+one browser per `Browser` (a temporary --user-data-dir, killed and removed on exit), one fresh tab
+per report. `check_report(path, plots)` opens the file by file:// and asserts
+
+  * no console error, no uncaught exception, no log entry of level error;
+  * no network request other than the file itself (the report is self-contained);
+  * a screenshot is a non-empty PNG (kept in the browser's temporary folder);
+  * every expected plot is there: <svg class="ct-plot" data-plot=ID> with the kind and the counts
+    of hooked elements given (svg_chart.h: ct-bar, ct-line, ct-point, ct-bin, ct-cell, ct-node,
+    ct-edge, ct-legend-item), and its title, axis labels and command line present;
+
+and returns a `Page` with what the browser shows: the tables (data-table id -> header + rows of
+cell texts, as rendered), the plots (their hooked elements' data-* attributes) and the load time
+(navigation start to the end of the load event, from the browser's Navigation Timing).
+
+Usage from a test:
+    with Browser() as b:
+        page = b.check_report("plan.html", {"fabric": {"kind": "diagram", "ct-node": 3}})
+        page.table("tiers")  # [{"tier": "leaf", "switches": "4", ...}, ...]
+"""
+import base64
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.parse
+
+import websocket  # Debian python3-websocket
+
+CHROMIUM = os.environ.get("CT_CHROMIUM", "/usr/bin/chromium")
+HOOKS = ["ct-bar", "ct-line", "ct-point", "ct-bin", "ct-cell", "ct-node", "ct-edge", "ct-legend-item", "ct-ref"]
+
+# Collected in the page after load: every plot's hooked elements with their data-* attributes, every
+# table's visible cell texts, and the navigation timing.
+_COLLECT = """
+(() => {
+  const data = el => Object.assign({text: el.textContent}, el.dataset);
+  const plots = {};
+  for (const svg of document.querySelectorAll('svg.ct-plot')) {
+    const p = {kind: svg.dataset.kind,
+               title: (svg.querySelector('.ct-title') || {}).textContent || '',
+               x_label: (svg.querySelector('.ct-x-label') || {}).textContent || '',
+               y_label: (svg.querySelector('.ct-y-label') || {}).textContent || '',
+               command: (svg.querySelector('.ct-command') || {}).textContent || '',
+               width: svg.getBoundingClientRect().width,
+               height: svg.getBoundingClientRect().height,
+               elements: {}};
+    for (const hook of HOOKS) p.elements[hook] = Array.from(svg.querySelectorAll('.' + hook)).map(data);
+    if (plots[svg.dataset.plot]) throw new Error('two plots named ' + svg.dataset.plot);
+    plots[svg.dataset.plot] = p;
+  }
+  const tables = {};
+  for (const t of document.querySelectorAll('table.ct-table')) {
+    const rows = Array.from(t.querySelectorAll('tr')).map(r => Array.from(r.cells).map(c => c.innerText));
+    if (tables[t.dataset.table]) throw new Error('two tables named ' + t.dataset.table);
+    tables[t.dataset.table] = {header: rows[0] || [], rows: rows.slice(1)};
+  }
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {plots, tables, load_ms: nav ? nav.loadEventEnd : -1,
+          command_line: (document.querySelector('[data-command-line]') || {}).textContent || '',
+          text: document.body.innerText};
+})()
+""".replace("HOOKS", json.dumps(HOOKS))
+
+
+class CheckError(AssertionError):
+    pass
+
+
+class Page:
+    def __init__(self, path, result, screenshot, requests, problems):
+        self.path = path
+        self.plots = result["plots"]
+        self.tables = result["tables"]
+        self.load_ms = result["load_ms"]
+        self.command_line = result["command_line"]
+        self.text = result["text"]
+        self.screenshot = screenshot
+        self.requests = requests
+        self.problems = problems
+
+    def table(self, table_id):
+        """Rows of a table as dicts keyed by the header texts."""
+        if table_id not in self.tables:
+            raise CheckError(f"{self.path}: no table data-table={table_id!r}; have {sorted(self.tables)}")
+        t = self.tables[table_id]
+        return [dict(zip(t["header"], row)) for row in t["rows"]]
+
+    def elements(self, plot_id, hook):
+        return self.plots[plot_id]["elements"][hook]
+
+
+class Browser:
+    """A headless Chromium for the life of a `with` block."""
+
+    def __init__(self, width=1280, height=900):
+        self.width, self.height = width, height
+        self.dir = None
+        self.proc = None
+        self.ws = None
+        self.next_id = 0
+
+    def __enter__(self):
+        if not os.access(CHROMIUM, os.X_OK):
+            raise FileNotFoundError(f"{CHROMIUM} not found: run scripts/setup.sh (Debian package chromium)")
+        self.dir = tempfile.mkdtemp(prefix="ct-chromium-")
+        profile = os.path.join(self.dir, "profile")
+        args = [CHROMIUM, "--headless=new", "--remote-debugging-port=0", f"--user-data-dir={profile}",
+                "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-extensions",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-default-apps", "--mute-audio", "--hide-scrollbars", "--allow-file-access-from-files",
+                f"--window-size={self.width},{self.height}", "about:blank"]
+        if os.geteuid() == 0:
+            args.insert(1, "--no-sandbox")  # Chromium refuses to run as root with its sandbox
+        self.log = open(os.path.join(self.dir, "chromium.log"), "wb")
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        port_file = os.path.join(profile, "DevToolsActivePort")
+        deadline = time.monotonic() + 30
+        while not (os.path.exists(port_file) and len(open(port_file).read().split()) >= 2):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.__exit__(None, None, None)
+                raise RuntimeError("chromium did not start; see its log")
+            time.sleep(0.05)
+        port, path = open(port_file).read().split()[:2]
+        self.ws = websocket.create_connection(f"ws://127.0.0.1:{port}{path}", timeout=60, suppress_origin=True)
+        return self
+
+    def __exit__(self, *exc):
+        if self.ws is not None:
+            try:
+                self._call("Browser.close")
+            except Exception:
+                pass
+            self.ws.close()
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        if self.dir is not None:
+            self.log.close()
+            shutil.rmtree(self.dir, ignore_errors=True)
+        return False
+
+    # -- DevTools protocol --------------------------------------------------------------------
+    def _call(self, method, params=None, session=None, events=None):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        self.ws.send(json.dumps(message))
+        while True:
+            reply = json.loads(self.ws.recv())
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            if events is not None and "method" in reply:
+                events.append(reply)
+
+    def _wait_event(self, name, session, events, timeout=60):
+        deadline = time.monotonic() + timeout
+        while True:
+            for e in events:
+                if e["method"] == name and e.get("sessionId") == session:
+                    return e
+            if time.monotonic() > deadline:
+                raise CheckError(f"no {name} within {timeout} s")
+            events.append(json.loads(self.ws.recv()))
+
+    # -- one report ---------------------------------------------------------------------------
+    def open(self, path):
+        """Loads `path`, returns a Page (no assertions beyond the load itself)."""
+        path = os.path.abspath(path)
+        url = "file://" + urllib.parse.quote(path)
+        events = []
+        target = self._call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self._call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        try:
+            for domain in ("Page", "Runtime", "Network", "Log"):
+                self._call(f"{domain}.enable", session=session, events=events)
+            self._call("Emulation.setDeviceMetricsOverride",
+                       {"width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": False},
+                       session=session, events=events)
+            self._call("Page.navigate", {"url": url}, session=session, events=events)
+            self._wait_event("Page.loadEventFired", session, events)
+            result = self._call("Runtime.evaluate", {"expression": _COLLECT, "returnByValue": True},
+                                session=session, events=events)
+            if "exceptionDetails" in result:
+                raise CheckError(f"{path}: collecting the page failed: {result['exceptionDetails']}")
+            shot = self._call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True},
+                              session=session, events=events)
+            png = base64.b64decode(shot["data"])
+            screenshot = os.path.join(self.dir, os.path.basename(path) + ".png")
+            with open(screenshot, "wb") as f:
+                f.write(png)
+        finally:
+            self._call("Target.closeTarget", {"targetId": target}, events=events)
+        mine = [e for e in events if e.get("sessionId") == session]
+        requests = [e["params"]["request"]["url"] for e in mine if e["method"] == "Network.requestWillBeSent"]
+        problems = []
+        for e in mine:
+            m, p = e["method"], e["params"]
+            if m == "Runtime.exceptionThrown":
+                problems.append("exception: " + p["exceptionDetails"].get("text", "") + " " +
+                                str(p["exceptionDetails"].get("exception", {}).get("description", "")))
+            elif m == "Runtime.consoleAPICalled" and p["type"] in ("error", "assert", "warning"):
+                problems.append(f"console.{p['type']}: " + " ".join(str(a.get("value", a.get("description")))
+                                                                  for a in p["args"]))
+            elif m == "Log.entryAdded" and p["entry"]["level"] in ("error", "warning"):
+                problems.append(f"log {p['entry']['level']}: {p['entry']['text']} {p['entry'].get('url', '')}")
+        page = Page(path, result["result"]["value"], screenshot, requests, problems)
+        page.url = url
+        return page
+
+    def check_report(self, path, plots, tables=()):
+        """Opens `path` and asserts the checks of the module docstring. `plots` maps a plot id to
+        {"kind": ..., hook: count, ..., "series": [names]}; `tables` lists table ids that must be
+        there. Returns the Page."""
+        page = self.open(path)
+        errors = list(page.problems)
+        others = [u for u in page.requests if u != page.url]
+        if others:
+            errors.append(f"network requests besides the file: {others}")
+        if page.url not in page.requests:
+            errors.append(f"the file itself was not requested? requests: {page.requests}")
+        with open(page.screenshot, "rb") as f:
+            head = f.read(8)
+        if head != b"\x89PNG\r\n\x1a\n" or os.path.getsize(page.screenshot) < 1000:
+            errors.append(f"screenshot {page.screenshot} is not a PNG of a rendered page")
+        for plot_id, expected in plots.items():
+            if plot_id not in page.plots:
+                errors.append(f"no plot data-plot={plot_id!r}; have {sorted(page.plots)}")
+                continue
+            p = page.plots[plot_id]
+            for what in ("title", "x_label", "command"):
+                if not p[what].strip():
+                    errors.append(f"plot {plot_id}: no {what}")
+            if not p["command"].startswith("$ clustertwin "):
+                errors.append(f"plot {plot_id}: command line {p['command']!r}")
+            if p["width"] <= 0 or p["height"] <= 0:
+                errors.append(f"plot {plot_id}: not rendered ({p['width']} x {p['height']})")
+            for key, want in expected.items():
+                if key == "kind":
+                    got = p["kind"]
+                elif key == "series":
+                    got = [e["series"] for e in p["elements"]["ct-legend-item"]]
+                else:
+                    got = len(p["elements"][key])
+                if got != want:
+                    errors.append(f"plot {plot_id}: {key} is {got!r}, expected {want!r}")
+        for table_id in tables:
+            if table_id not in page.tables:
+                errors.append(f"no table data-table={table_id!r}; have {sorted(page.tables)}")
+        if errors:
+            raise CheckError(f"{path}:\n  " + "\n  ".join(errors))
+        return page
+
+
+def number(text):
+    """A number as a report prints it: "32,768" -> 32768, "1.6T" -> 1.6e12, "50%" -> 0.5;
+    "-", "unknown" -> None."""
+    t = text.strip().replace(",", "")
+    if t in ("-", "unknown", ""):
+        return None
+    scale = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+    if t.endswith("%"):
+        return float(t[:-1]) / 100
+    if t[-1] in scale:
+        return float(t[:-1]) * scale[t[-1]]
+    return float(t)
