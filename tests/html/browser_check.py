@@ -7,7 +7,8 @@ per report. `check_report(path, plots)` opens the file by file:// and asserts
 
   * no console error, no uncaught exception, no log entry of level error;
   * no network request other than the file itself (the report is self-contained);
-  * a screenshot is a non-empty PNG (kept in the browser's temporary folder);
+  * a screenshot is a non-empty PNG (kept in the browser's temporary folder; copied to the folder
+    $CT_KEEP_SCREENSHOTS names, when set);
   * every expected plot is there: <svg class="ct-plot" data-plot=ID> with the kind and the counts
     of hooked elements given (svg_chart.h: ct-bar, ct-line, ct-point, ct-bin, ct-cell, ct-node,
     ct-edge, ct-legend-item), and its title, axis labels and command line present;
@@ -27,6 +28,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
@@ -40,7 +42,9 @@ HOOKS = ["ct-bar", "ct-line", "ct-point", "ct-bin", "ct-cell", "ct-node", "ct-ed
 # table's visible cell texts, and the navigation timing.
 _COLLECT = """
 (() => {
-  const data = el => Object.assign({text: el.textContent}, el.dataset);
+  const data = el => Object.assign({text: el.textContent,
+                                     texts: Array.from(el.querySelectorAll('text')).map(t => t.textContent)},
+                                    el.dataset);
   const plots = {};
   for (const svg of document.querySelectorAll('svg.ct-plot')) {
     const p = {kind: svg.dataset.kind,
@@ -107,6 +111,8 @@ class Browser:
         self.next_id = 0
 
     def __enter__(self):
+        # A test runner's SIGTERM (ctest timeout) unwinds through __exit__, so Chromium is killed too.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
         if not os.access(CHROMIUM, os.X_OK):
             raise FileNotFoundError(f"{CHROMIUM} not found: run scripts/setup.sh (Debian package chromium)")
         self.dir = tempfile.mkdtemp(prefix="ct-chromium-")
@@ -201,6 +207,9 @@ class Browser:
             screenshot = os.path.join(self.dir, os.path.basename(path) + ".png")
             with open(screenshot, "wb") as f:
                 f.write(png)
+            keep = os.environ.get("CT_KEEP_SCREENSHOTS")  # a folder to copy them to, for a look
+            if keep:
+                shutil.copy(screenshot, keep)
         finally:
             self._call("Target.closeTarget", {"targetId": target}, events=events)
         mine = [e for e in events if e.get("sessionId") == session]

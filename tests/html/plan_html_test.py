@@ -58,9 +58,10 @@ def check_plan_page(browser, html, plan, spec):
                    "series": [f"plane {p['plane']}" for p in planes]},
         "scale-limits": {"kind": "bar", "ct-bar": 2 * len(limits), "ct-ref": 1, "ct-legend-item": len(limits)},
     }, tables=["summary", "tiers", "scale-limits", "media", "power", "cost", "bisection", "hops", "failure-domains"])
-    expect(page.command_line == f"$ clustertwin plan {spec} --json -o {os.path.splitext(os.path.basename(html))[0]}.json"
-           f" --html {html}" or page.command_line.startswith(f"$ clustertwin plan {spec} "),
-           f"command line shown: {page.command_line!r}")
+    want_command = f"$ clustertwin plan {spec} --json -o {os.path.splitext(html)[0]}.json --html {html}"
+    expect(page.command_line == want_command, f"command line shown: {page.command_line!r}, ran {want_command!r}")
+    for plot_id, p in page.plots.items():
+        expect(p["command"] == want_command, f"plot {plot_id}: command line {p['command']!r}")
 
     # Summary facts.
     facts = {row["quantity"]: row["value"] for row in page.table("summary")}
@@ -71,17 +72,18 @@ def check_plan_page(browser, html, plan, spec):
     # The diagram's visible texts against the per-plane tier figures.
     nodes = {e["node"]: e for e in page.elements("fabric", "ct-node")}
     edges = {(e["from"], e["to"]): e for e in page.elements("fabric", "ct-edge")}
-    expect(f"{plan['hosts']:,} hosts" in nodes["hosts"]["text"], f"hosts shape says {nodes['hosts']['text']!r}")
+    expect(nodes["hosts"]["texts"] == [f"{plan['hosts']:,} hosts", f"{plan['nics']:,} NICs, {plan['gpus']:,} GPUs"],
+           f"hosts shape says {nodes['hosts']['texts']!r}")
     for p in planes:
         below = "hosts"
         for t in p["tiers"]:
             node_id = f"p{p['plane']}-{TIER[t['tier']]}"
             expect(node_id in nodes, f"no shape {node_id}")
-            shown = nodes[node_id]["text"].split(" x ")[0].split()[-1]
-            expect(number(shown) == t["switches"], f"{node_id}: shows {nodes[node_id]['text']!r}, JSON {t['switches']}")
+            shown = nodes[node_id]["texts"][1]  # "64 x q3400"
+            expect(number(shown.split(" x ")[0]) == t["switches"], f"{node_id}: shows {shown!r}, JSON {t['switches']}")
             edge = edges.get((below, node_id))
             expect(edge is not None, f"no bundle {below} -> {node_id}")
-            link_text = edge["text"].split(" x ")
+            link_text = edge["texts"][0].split(" x ")
             expect(number(link_text[0]) == t["links"], f"{below}->{node_id}: {edge['text']!r}, JSON {t['links']}")
             if t["link_speed_bps"] is not None:
                 expect(number(link_text[1]) == t["link_speed_bps"], f"{below}->{node_id} speed {edge['text']!r}")
@@ -152,12 +154,30 @@ def check_plan_page(browser, html, plan, spec):
     return page
 
 
+def check_outputs_together(binary, src, out):
+    """--html is one of the run's outputs: an unwritable page means no -o file either (exit 1), and
+    --html - puts the page on stdout with the text report in -o FILE."""
+    env = dict(os.environ, CLUSTERTWIN_CATALOG=os.path.join(src, "catalog"))
+    text = os.path.join(out, "atomic.txt")
+    r = subprocess.run([binary, "plan", "examples/lab-32.yaml", "-o", text, "--html",
+                        os.path.join(out, "no-such-folder", "p.html")], cwd=src, env=env, capture_output=True, text=True)
+    expect(r.returncode == 1 and "no-such-folder" in r.stderr, f"unwritable --html: exit {r.returncode}, {r.stderr!r}")
+    expect(not os.path.exists(text), "the -o file was written although the --html file failed")
+    r = subprocess.run([binary, "plan", "examples/lab-32.yaml", "-o", text, "--html", "-"], cwd=src, env=env,
+                       capture_output=True, text=True)
+    expect(r.returncode == 0 and r.stdout.startswith("<!DOCTYPE html>\n"), f"--html -: exit {r.returncode}")
+    with open(text) as f:
+        expect(f.read().startswith("plan: lab-32\n"), "--html - with -o FILE: the text report is not in FILE")
+    print("ok: --html is committed with -o, all or nothing; --html - owns stdout")
+
+
 def main():
     binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     if not os.access(browser_check.CHROMIUM, os.X_OK):
         print(f"SKIP: {browser_check.CHROMIUM} not installed (scripts/setup.sh installs Debian chromium)")
         return 77
     with tempfile.TemporaryDirectory(prefix="ct-plan-html-") as out, browser_check.Browser() as browser:
+        check_outputs_together(binary, src, out)
         for spec in ("examples/lab-32.yaml", "examples/b300-dual-plane.yaml", "examples/b300-32k.yaml"):
             html, plan = run_plan(binary, src, spec, out)
             size = os.path.getsize(html)

@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""browser_check.py must fail when a report is broken: each page below breaks one rule, and
+check_report must raise CheckError naming it; a good page must pass. Without this, a harness that
+never saw the browser's events would pass everything.
+
+usage: browser_check_selftest.py
+"""
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser_check  # noqa: E402
+from browser_check import CheckError  # noqa: E402
+
+PLOT = ('<svg class="ct-plot" data-plot="p" data-kind="bar" xmlns="http://www.w3.org/2000/svg" width="200" '
+        'height="100"><text class="ct-title">t</text><text class="ct-x-label">x (s)</text>'
+        '<g class="ct-legend-item" data-series="a"></g>'
+        '<rect class="ct-bar" data-series="a" data-value="1" width="10" height="10"/>'
+        '<rect class="ct-bar" data-series="a" data-value="2" width="10" height="20"/>'
+        '<text class="ct-command">$ clustertwin x</text></svg>')
+GOOD = f"<!DOCTYPE html><html><head><meta charset=utf-8><title>t</title></head><body>{PLOT}</body></html>"
+EXPECTED = {"p": {"kind": "bar", "ct-bar": 2, "series": ["a"]}}
+
+# page body -> a phrase the error must contain
+BROKEN = {
+    "console": (GOOD.replace("</body>", "<script>console.error('boom')</script></body>"), "console.error: boom"),
+    "exception": (GOOD.replace("</body>", "<script>null.x()</script></body>"), "exception"),
+    # A TEST-NET-1 address (RFC 5737): never routed; the request is what counts, not its answer.
+    "network": (GOOD.replace("</body>", '<img src="http://192.0.2.1/x.png"></body>'), "network requests"),
+    "count": (GOOD.replace('<rect class="ct-bar" data-series="a" data-value="2" width="10" height="20"/>', ""),
+              "ct-bar is 1, expected 2"),
+    "missing": (GOOD.replace('data-plot="p"', 'data-plot="q"'), "no plot data-plot='p'"),
+    "no-command": (GOOD.replace("$ clustertwin x", ""), "no command"),
+}
+
+
+def main():
+    if not os.access(browser_check.CHROMIUM, os.X_OK):
+        print(f"SKIP: {browser_check.CHROMIUM} not installed")
+        return 77
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="ct-selftest-") as out, browser_check.Browser() as browser:
+        good = os.path.join(out, "good.html")
+        with open(good, "w") as f:
+            f.write(GOOD)
+        page = browser.check_report(good, EXPECTED)
+        if [b["value"] for b in page.elements("p", "ct-bar")] != ["1", "2"]:
+            failures.append(f"good page read back wrong: {page.plots}")
+        for name, (html, phrase) in BROKEN.items():
+            path = os.path.join(out, name + ".html")
+            with open(path, "w") as f:
+                f.write(html)
+            try:
+                browser.check_report(path, EXPECTED)
+                failures.append(f"{name}: passed, should have failed")
+            except CheckError as e:
+                if phrase not in str(e):
+                    failures.append(f"{name}: failed without {phrase!r}: {e}")
+                else:
+                    print(f"ok: {name} refused")
+    if failures:
+        print("\n".join(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
