@@ -18,6 +18,7 @@ cell texts, as rendered), the plots (their hooked elements' data-* attributes) a
 (navigation start to the end of the load event, from the browser's Navigation Timing).
 
 Usage from a test:
+    html, report, command = write_report(binary, src, ["plan", "x.yaml"], tmp, "x")
     with Browser() as b:
         page = b.check_report("plan.html", {"fabric": {"kind": "diagram", "ct-node": 3}})
         page.table("tiers")  # [{"tier": "leaf", "switches": "4", ...}, ...]
@@ -271,6 +272,20 @@ class Browser:
         if errors:
             raise CheckError(f"{path}:\n  " + "\n  ".join(errors))
         return page
+
+
+def write_report(binary, src, args, out_dir, name):
+    """Runs `clustertwin ARGS --json -o OUT/NAME.json --html OUT/NAME.html` from the source folder
+    (catalog: SOURCE/catalog) and returns (html path, the parsed JSON, the command line as the page
+    should show it). Raises CheckError when the run fails."""
+    html, js = os.path.join(out_dir, name + ".html"), os.path.join(out_dir, name + ".json")
+    env = dict(os.environ, CLUSTERTWIN_CATALOG=os.path.join(src, "catalog"))
+    argv = list(args) + ["--json", "-o", js, "--html", html]
+    r = subprocess.run([binary] + argv, cwd=src, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise CheckError(f"clustertwin {' '.join(argv)}: exit {r.returncode}: {r.stderr}")
+    with open(js) as f:
+        return html, json.load(f), "$ clustertwin " + " ".join(argv)
 
 
 def number(text):

@@ -19,7 +19,6 @@ For each example spec the plan is written once as JSON (-o) and once as HTML (--
 The 32,768-GPU example must stay under 10 MB; its load time in the browser is printed (measured,
 not asserted: docs/performance.md).
 """
-import json
 import os
 import subprocess
 import sys
@@ -38,18 +37,7 @@ def expect(cond, message):
         raise CheckError(message)
 
 
-def run_plan(binary, src, spec, out_dir):
-    name = os.path.splitext(os.path.basename(spec))[0]
-    html, js = os.path.join(out_dir, name + ".html"), os.path.join(out_dir, name + ".json")
-    env = dict(os.environ, CLUSTERTWIN_CATALOG=os.path.join(src, "catalog"))
-    r = subprocess.run([binary, "plan", spec, "--json", "-o", js, "--html", html], cwd=src, env=env,
-                       capture_output=True, text=True)
-    expect(r.returncode == 0, f"plan {spec}: exit {r.returncode}: {r.stderr}")
-    with open(js) as f:
-        return html, json.load(f)
-
-
-def check_plan_page(browser, html, plan, spec):
+def check_plan_page(browser, html, plan, want_command):
     planes = plan["per_plane"]
     groups = sum(len(p["tiers"]) for p in planes)
     limits = plan["scale_limits"]
@@ -58,7 +46,6 @@ def check_plan_page(browser, html, plan, spec):
                    "series": [f"plane {p['plane']}" for p in planes]},
         "scale-limits": {"kind": "bar", "ct-bar": 2 * len(limits), "ct-ref": 1, "ct-legend-item": len(limits)},
     }, tables=["summary", "tiers", "scale-limits", "media", "power", "cost", "bisection", "hops", "failure-domains"])
-    want_command = f"$ clustertwin plan {spec} --json -o {os.path.splitext(html)[0]}.json --html {html}"
     expect(page.command_line == want_command, f"command line shown: {page.command_line!r}, ran {want_command!r}")
     for plot_id, p in page.plots.items():
         expect(p["command"] == want_command, f"plot {plot_id}: command line {p['command']!r}")
@@ -179,9 +166,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="ct-plan-html-") as out, browser_check.Browser() as browser:
         check_outputs_together(binary, src, out)
         for spec in ("examples/lab-32.yaml", "examples/b300-dual-plane.yaml", "examples/b300-32k.yaml"):
-            html, plan = run_plan(binary, src, spec, out)
+            name = os.path.splitext(os.path.basename(spec))[0]
+            html, plan, command = browser_check.write_report(binary, src, ["plan", spec], out, name)
             size = os.path.getsize(html)
-            page = check_plan_page(browser, html, plan, spec)
+            page = check_plan_page(browser, html, plan, command)
             print(f"ok: {spec}: {plan['gpus']:,} GPUs, {len(page.plots)} plots, {len(page.tables)} tables, "
                   f"{size:,} bytes, load event ended at {page.load_ms:.0f} ms")
             expect(size < MAX_BYTES, f"{html}: {size:,} bytes, over the 10 MB bound")

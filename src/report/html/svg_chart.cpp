@@ -176,7 +176,8 @@ std::string references(const std::vector<ReferenceLine>& refs, const Axis& y) {
     const double py = y.map(std::clamp(r.value, y.lo, y.hi));
     out += fmt::format(
         "<line class=\"ct-ref\" data-value=\"{0}\" x1=\"{1}\" y1=\"{3}\" x2=\"{2}\" y2=\"{3}\" stroke=\"#000\" "
-        "stroke-dasharray=\"6 4\"/><text x=\"{2}\" y=\"{4}\" text-anchor=\"end\" font-size=\"11\">{5}</text>\n",
+        "stroke-dasharray=\"6 4\"/><text x=\"{2}\" y=\"{4}\" text-anchor=\"end\" font-size=\"11\" "
+        "paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">{5}</text>\n",
         value_text(r.value), px(kLeft), px(kRight), px(py), px(py - 4), attr(r.label));
   }
   return out;
