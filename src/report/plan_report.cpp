@@ -482,8 +482,9 @@ Json frontend_json(const FrontendFigures& f) {
 // ---- HTML -------------------------------------------------------------------------------------
 
 // The fabric drawn per plane and tier, aggregated: one shape for all hosts, one per (plane, tier)
-// switch group, one line per (plane, tier) link bundle, each labelled with its count. A fabric of
-// any size is (planes x tiers + 1) shapes; the counts are the tier table's.
+// switch group, one line per (plane, tier) link bundle, each labelled with its count, and the
+// frontend's tiers the same way. A fabric of any size is (planes x tiers + 1) shapes (plus the
+// frontend's two); the counts are the tier tables'.
 NodeLinkDiagram fabric_diagram(const Plan& p, const std::string& command_line) {
   NodeLinkDiagram d;
   d.frame = {"fabric", fmt::format("{}: {} plane{} x {} tiers", p.name, p.planes, p.planes > 1 ? "s" : "", p.tiers),
@@ -508,6 +509,19 @@ NodeLinkDiagram fabric_diagram(const Plan& p, const std::string& command_line) {
       below = id;
     }
     d.legend.push_back(fmt::format("plane {}", plane.plane));
+  }
+  if (p.frontend) {
+    // The frontend network hangs off the same hosts on its own NICs, drawn right of the planes.
+    std::string below = "hosts";
+    for (const auto& f : p.frontend->tiers) {
+      const std::string id = fmt::format("frontend-{}", tier_name(f.tier));
+      d.nodes.push_back({id, fmt::format("frontend {}", tier_name(f.tier)),
+                         fmt::format("{} x {}", count_text(f.switches), p.frontend->switch_model), f.tier, f.switches,
+                         static_cast<int>(p.plane_figures.size())});
+      d.edges.push_back({below, id, fmt::format("{} x {}", count_text(f.links), link_speed_text(f.link_speed)), f.links});
+      below = id;
+    }
+    d.legend.push_back("frontend");
   }
   return d;
 }

@@ -8,8 +8,8 @@ For each example spec the plan is written once as JSON (-o) and once as HTML (--
 (browser_check.py), and what it shows must be the JSON's figures:
 
   * fabric diagram: one shape for all hosts plus one per (plane, tier) switch group, one line per
-    (plane, tier) link bundle; each shape's "N x MODEL" text and each line's "N x SPEED" text read
-    back to the JSON's per-plane switch and link counts;
+    (plane, tier) link bundle, and the frontend's tiers likewise; each shape's "N x MODEL" text and
+    each line's "N x SPEED" text read back to the JSON's per-plane (frontend) switch and link counts;
   * scale-limit chart: 2 bars (2 and 3 tiers) per plane option, each bar's value the JSON's
     gpus_2_tiers / gpus_3_tiers, one legend entry per option, this design's series marked, a
     reference line at the JSON's GPU count;
@@ -39,11 +39,12 @@ def expect(cond, message):
 
 def check_plan_page(browser, html, plan, want_command):
     planes = plan["per_plane"]
-    groups = sum(len(p["tiers"]) for p in planes)
+    frontend = plan["frontend"]["tiers"] if plan["frontend"] else []
+    groups = sum(len(p["tiers"]) for p in planes) + len(frontend)
     limits = plan["scale_limits"]
     page = browser.check_report(html, {
         "fabric": {"kind": "diagram", "ct-node": 1 + groups, "ct-edge": groups,
-                   "series": [f"plane {p['plane']}" for p in planes]},
+                   "series": [f"plane {p['plane']}" for p in planes] + (["frontend"] if frontend else [])},
         "scale-limits": {"kind": "bar", "ct-bar": 2 * len(limits), "ct-ref": 1, "ct-legend-item": len(limits)},
     }, tables=["summary", "tiers", "scale-limits", "media", "power", "cost", "bisection", "hops", "failure-domains"])
     expect(page.command_line == want_command, f"command line shown: {page.command_line!r}, ran {want_command!r}")
@@ -61,10 +62,11 @@ def check_plan_page(browser, html, plan, want_command):
     edges = {(e["from"], e["to"]): e for e in page.elements("fabric", "ct-edge")}
     expect(nodes["hosts"]["texts"] == [f"{plan['hosts']:,} hosts", f"{plan['nics']:,} NICs, {plan['gpus']:,} GPUs"],
            f"hosts shape says {nodes['hosts']['texts']!r}")
-    for p in planes:
+    stacks = [(f"p{p['plane']}", p["tiers"]) for p in planes] + [("frontend", frontend)]
+    for prefix, tiers in stacks:
         below = "hosts"
-        for t in p["tiers"]:
-            node_id = f"p{p['plane']}-{TIER[t['tier']]}"
+        for t in tiers:
+            node_id = f"{prefix}-{TIER[t['tier']]}"
             expect(node_id in nodes, f"no shape {node_id}")
             shown = nodes[node_id]["texts"][1]  # "64 x q3400"
             expect(number(shown.split(" x ")[0]) == t["switches"], f"{node_id}: shows {shown!r}, JSON {t['switches']}")
