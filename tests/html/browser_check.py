@@ -52,7 +52,7 @@ _COLLECT = """
                title: (svg.querySelector('.ct-title') || {}).textContent || '',
                x_label: (svg.querySelector('.ct-x-label') || {}).textContent || '',
                y_label: (svg.querySelector('.ct-y-label') || {}).textContent || '',
-               command: (svg.querySelector('.ct-command') || {}).textContent || '',
+               command: Array.from(svg.querySelectorAll('.ct-command')).map(t => t.textContent).join(' '),
                width: svg.getBoundingClientRect().width,
                height: svg.getBoundingClientRect().height,
                elements: {}};

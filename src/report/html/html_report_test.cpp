@@ -102,6 +102,24 @@ TEST(LineChart, StepSeriesCountsItsPointsAndLeavesOutNonPositiveOnLogAxes) {
   EXPECT_NE(svg.find("stroke-dasharray=\"6 4\""), std::string::npos);
 }
 
+// Nine series of 30-character names cannot share one legend row of 616 px (each item is
+// 40 + 6.5 x 30 = 235 px, two per row): five rows, so the plot starts 4 x 18 = 72 px lower
+// (y = 136) and the chart is 72 px taller. A command line of 200 characters wraps at spaces into
+// lines of at most 120.
+TEST(Layout, LegendRowsAndCommandLinesGrowTheChart) {
+  BarChart c;
+  c.frame = {"many", "many series", "x", "y", "clustertwin hash " + std::string(100, 'a') + " " + std::string(80, 'b')};
+  c.categories = {"one"};
+  for (int i = 0; i < 9; ++i) c.series.push_back({"series number " + std::to_string(i) + std::string(15, '.'), {1}});
+  const std::string svg = render_bar_chart(c);
+  EXPECT_EQ(count(svg, "class=\"ct-legend-item\""), 9U);
+  EXPECT_NE(svg.find("y1=\"110.0\""), std::string::npos);  // the fifth legend row: 38 + 4 x 18
+  EXPECT_NE(svg.find("x1=\"84.0\" y1=\"136.0\" x2=\"84.0\" y2=\"386.0\""), std::string::npos);  // y axis
+  EXPECT_EQ(count(svg, "class=\"ct-command\""), 2U);
+  // 64 + 72 (legend) + 250 (plot) + 72 (bottom margin) + 11 (second command line) = 469.
+  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 469.0\""), std::string::npos);
+}
+
 TEST(Histogram, OneRectPerBin) {
   Histogram h;
   h.frame = {"hist", "destinations per uplink", "destinations", "uplinks", "cmd"};

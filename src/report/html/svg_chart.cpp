@@ -107,31 +107,60 @@ std::string open_svg(const PlotFrame& f, const char* kind, double height) {
       attr(f.id), kind, px(kWidth), px(height), attr(f.title), attr("$ " + f.command_line), px(kWidth / 2));
 }
 
-std::string close_svg(const PlotFrame& f, double height) {
-  return fmt::format(
-      "<text class=\"ct-command\" x=\"8\" y=\"{}\" font-family=\"monospace\" font-size=\"9\" fill=\"#555\">$ {}</text>\n"
-      "</svg>\n",
-      px(height - 8), attr(f.command_line));
+// The vertical layout of one chart: legend items flow into rows under the title (each extra row
+// pushes the plot down 18 px); the command line wraps at spaces into lines of at most 120
+// characters at the bottom (each extra line adds 11 px).
+struct Layout {
+  std::vector<double> legend_x, legend_y;  // per legend item
+  std::vector<std::string> command_lines;
+  double top = 64;           // plot area top
+  double extra_bottom = 0;   // below the usual bottom margin
+};
+
+Layout make_layout(const PlotFrame& f, const std::vector<std::string>& legend_names) {
+  Layout l;
+  double x = kLeft, y = 38;
+  for (const auto& name : legend_names) {
+    const double w = 40 + 6.5 * static_cast<double>(display_width(name));
+    if (x > kLeft && x + w - 16 > kRight) x = kLeft, y += 18;
+    l.legend_x.push_back(x);
+    l.legend_y.push_back(y);
+    x += w;
+  }
+  l.top = kTop + (y - 38);
+  l.command_lines = wrap_words("$ " + f.command_line, 120);
+  l.extra_bottom = 11.0 * static_cast<double>(l.command_lines.size() - 1);
+  return l;
 }
 
-// One legend row under the title: a swatch and the series name per item.
-std::string legend(const std::vector<std::string>& names, const std::vector<bool>& dashed = {}) {
+std::string close_svg(const Layout& l, double height) {
+  std::string out;
+  const std::size_t n = l.command_lines.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    out += fmt::format(
+        "<text class=\"ct-command\" x=\"8\" y=\"{}\" font-family=\"monospace\" font-size=\"9\" fill=\"#555\">{}</text>\n",
+        px(height - 8 - 11.0 * static_cast<double>(n - 1 - i)), attr(l.command_lines[i]));
+  }
+  return out + "</svg>\n";
+}
+
+// The legend: a swatch and the series name per item, placed by the layout.
+std::string legend(const Layout& l, const std::vector<std::string>& names, const std::vector<bool>& dashed = {}) {
   std::string out = "<g class=\"ct-legend\">\n";
-  double x = kLeft;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const bool dash = i < dashed.size() && dashed[i];
+    const double x = l.legend_x[i], y = l.legend_y[i];
     out += fmt::format(
-        "<g class=\"ct-legend-item\" data-series=\"{}\"><line x1=\"{}\" y1=\"38\" x2=\"{}\" y2=\"38\" stroke=\"{}\" "
-        "stroke-width=\"{}\"{}/><text x=\"{}\" y=\"42\">{}</text></g>\n",
-        attr(names[i]), px(x), px(x + 18), colour(i), dash ? "2" : "8", dash ? " stroke-dasharray=\"5 3\"" : "", px(x + 24),
-        attr(names[i]));
-    x += 40 + 6.5 * static_cast<double>(display_width(names[i]));
+        "<g class=\"ct-legend-item\" data-series=\"{}\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
+        "stroke-width=\"{}\"{}/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
+        attr(names[i]), px(x), px(y), px(x + 18), px(y), colour(i), dash ? "2" : "8",
+        dash ? " stroke-dasharray=\"5 3\"" : "", px(x + 24), px(y + 4), attr(names[i]));
   }
   return out + "</g>\n";
 }
 
-// The y axis (ticks, grid, label) of a plot area [kLeft, kRight] x [kTop, kTop + kPlotHeight].
-std::string y_axis(const Axis& a, const std::string& label) {
+// The y axis (ticks, grid, label) of a plot area [kLeft, kRight] x [top, top + kPlotHeight].
+std::string y_axis(const Axis& a, const std::string& label, double top) {
   std::string out = "<g class=\"ct-axis ct-y-axis\">\n";
   for (const double t : a.ticks) {
     const double y = a.map(t);
@@ -140,25 +169,25 @@ std::string y_axis(const Axis& a, const std::string& label) {
         "text-anchor=\"end\">{5}</text>\n",
         px(kLeft), px(y), px(kRight), px(kLeft - 6), px(y + 4), plot_number(t));
   }
-  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", px(kLeft), px(kTop),
-                     px(kTop + kPlotHeight));
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", px(kLeft), px(top),
+                     px(top + kPlotHeight));
   out += fmt::format(
       "<text class=\"ct-y-label\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
-      px(kTop + kPlotHeight / 2), attr(label));
+      px(top + kPlotHeight / 2), attr(label));
   return out + "</g>\n";
 }
 
-std::string x_label_and_baseline(const std::string& label) {
-  const double base = kTop + kPlotHeight;
+std::string x_label_and_baseline(const std::string& label, double top) {
+  const double base = top + kPlotHeight;
   return fmt::format(
       "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333\"/>\n"
       "<text class=\"ct-x-label\" x=\"{3}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>\n",
       px(kLeft), px(kRight), px(base), px((kLeft + kRight) / 2), px(base + 38), attr(label));
 }
 
-std::string x_axis_numeric(const Axis& a, const std::string& label) {
+std::string x_axis_numeric(const Axis& a, const std::string& label, double top) {
   std::string out = "<g class=\"ct-axis ct-x-axis\">\n";
-  const double base = kTop + kPlotHeight;
+  const double base = top + kPlotHeight;
   for (const double t : a.ticks) {
     const double x = a.map(t);
     out += fmt::format(
@@ -166,7 +195,7 @@ std::string x_axis_numeric(const Axis& a, const std::string& label) {
         "text-anchor=\"middle\">{4}</text>\n",
         px(x), px(base), px(base + 5), px(base + 18), plot_number(t));
   }
-  out += x_label_and_baseline(label);
+  out += x_label_and_baseline(label, top);
   return out + "</g>\n";
 }
 
@@ -183,12 +212,15 @@ std::string references(const std::vector<ReferenceLine>& refs, const Axis& y) {
   return out;
 }
 
-double chart_height() { return kTop + kPlotHeight + 72; }
+double chart_height(const Layout& l) { return l.top + kPlotHeight + 72 + l.extra_bottom; }
 
 }  // namespace
 
 std::string render_bar_chart(const BarChart& chart) {
-  const double height = chart_height();
+  std::vector<std::string> names;
+  for (const auto& s : chart.series) names.push_back(s.name);
+  const Layout l = make_layout(chart.frame, names);
+  const double height = chart_height(l), top = l.top;
   double max = 0, min_positive = std::numeric_limits<double>::infinity();
   for (const auto& s : chart.series) {
     assert(s.values.size() == chart.categories.size());
@@ -201,10 +233,8 @@ std::string render_bar_chart(const BarChart& chart) {
     max = std::max(max, r.value);
     if (r.value > 0) min_positive = std::min(min_positive, r.value);
   }
-  const Axis y = make_axis(chart.log_y ? min_positive : 0, max, chart.log_y, kTop + kPlotHeight, kTop, true);
-  std::vector<std::string> names;
-  for (const auto& s : chart.series) names.push_back(s.name);
-  std::string out = open_svg(chart.frame, "bar", height) + legend(names) + y_axis(y, chart.frame.y_label);
+  const Axis y = make_axis(chart.log_y ? min_positive : 0, max, chart.log_y, top + kPlotHeight, top, true);
+  std::string out = open_svg(chart.frame, "bar", height) + legend(l, names) + y_axis(y, chart.frame.y_label, top);
   const std::size_t n = chart.categories.size(), m = chart.series.size();
   const double group = (kRight - kLeft) / static_cast<double>(std::max<std::size_t>(n, 1));
   const double bar = group * 0.8 / static_cast<double>(std::max<std::size_t>(m, 1));
@@ -214,29 +244,33 @@ std::string render_bar_chart(const BarChart& chart) {
     const double gx = kLeft + group * static_cast<double>(c) + group * 0.1;
     for (std::size_t si = 0; si < m; ++si) {
       const double v = chart.series[si].values[c];
-      const double top = (chart.log_y && v <= 0) ? y.p0 : y.map(std::max(v, y.lo));
+      const double bar_top = (chart.log_y && v <= 0) ? y.p0 : y.map(std::max(v, y.lo));
       const double x = gx + bar * static_cast<double>(si);
-      const double h = std::max(0.0, y.p0 - top);
+      const double h = std::max(0.0, y.p0 - bar_top);
       out += fmt::format(
           "<rect class=\"ct-bar\" data-series=\"{}\" data-category=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" "
           "width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}, {}: {}</title></rect>\n",
-          attr(chart.series[si].name), attr(chart.categories[c]), value_text(v), px(x), px(top), px(bar * 0.92), px(h),
+          attr(chart.series[si].name), attr(chart.categories[c]), value_text(v), px(x), px(bar_top), px(bar * 0.92), px(h),
           colour(si), attr(chart.series[si].name), attr(chart.categories[c]), plot_number(v));
       if (labels) {
         out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\">{}</text>\n",
-                           px(x + bar * 0.46), px(top - 3), plot_number(v));
+                           px(x + bar * 0.46), px(bar_top - 3), plot_number(v));
       }
     }
     out += fmt::format("<text class=\"ct-category\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                       px(kLeft + group * (static_cast<double>(c) + 0.5)), px(kTop + kPlotHeight + 18),
+                       px(kLeft + group * (static_cast<double>(c) + 0.5)), px(top + kPlotHeight + 18),
                        attr(chart.categories[c]));
   }
-  out += "</g>\n" + references(chart.references, y) + x_label_and_baseline(chart.frame.x_label);
-  return out + close_svg(chart.frame, height);
+  out += "</g>\n" + references(chart.references, y) + x_label_and_baseline(chart.frame.x_label, top);
+  return out + close_svg(l, height);
 }
 
 std::string render_line_chart(const LineChart& chart) {
-  const double height = chart_height();
+  std::vector<std::string> names;
+  std::vector<bool> dashed;
+  for (const auto& s : chart.series) names.push_back(s.name), dashed.push_back(s.dashed);
+  const Layout l = make_layout(chart.frame, names);
+  const double height = chart_height(l), top = l.top;
   const double inf = std::numeric_limits<double>::infinity();
   double x0 = inf, x1 = -inf, y0 = inf, y1 = -inf;
   auto kept = [&](double x, double y) { return std::isfinite(x) && std::isfinite(y) && (!chart.log_x || x > 0) && (!chart.log_y || y > 0); };
@@ -252,12 +286,10 @@ std::string render_line_chart(const LineChart& chart) {
   if (x0 > x1) x0 = 0, x1 = 1;
   if (y0 > y1) y0 = 0, y1 = 1;
   const Axis xa = make_axis(x0, x1, chart.log_x, kLeft, kRight, false);
-  const Axis ya = make_axis(y0, y1, chart.log_y, kTop + kPlotHeight, kTop, !chart.log_y && y0 >= 0);
-  std::vector<std::string> names;
-  std::vector<bool> dashed;
-  for (const auto& s : chart.series) names.push_back(s.name), dashed.push_back(s.dashed);
-  std::string out = open_svg(chart.frame, "line", height) + legend(names, dashed) + y_axis(ya, chart.frame.y_label) +
-                    x_axis_numeric(xa, chart.frame.x_label) + "<g class=\"ct-lines\">\n";
+  const Axis ya = make_axis(y0, y1, chart.log_y, top + kPlotHeight, top, !chart.log_y && y0 >= 0);
+  std::string out = open_svg(chart.frame, "line", height) + legend(l, names, dashed) +
+                    y_axis(ya, chart.frame.y_label, top) + x_axis_numeric(xa, chart.frame.x_label, top) +
+                    "<g class=\"ct-lines\">\n";
   for (std::size_t si = 0; si < chart.series.size(); ++si) {
     const LineSeries& s = chart.series[si];
     std::string d;
@@ -292,11 +324,14 @@ std::string render_line_chart(const LineChart& chart) {
     out += markers;
   }
   out += "</g>\n" + references(chart.references, ya);
-  return out + close_svg(chart.frame, height);
+  return out + close_svg(l, height);
 }
 
 std::string render_histogram(const Histogram& chart) {
-  const double height = chart_height();
+  std::vector<std::string> names;
+  for (const auto& s : chart.series) names.push_back(s.name);
+  const Layout l = make_layout(chart.frame, names);
+  const double height = chart_height(l), top = l.top;
   const double inf = std::numeric_limits<double>::infinity();
   double x0 = inf, x1 = -inf, y1 = 0;
   for (const auto& s : chart.series) {
@@ -305,25 +340,24 @@ std::string render_histogram(const Histogram& chart) {
   for (const auto& r : chart.references) y1 = std::max(y1, r.value);
   if (x0 > x1) x0 = 0, x1 = 1;
   const Axis xa = make_axis(x0, x1, false, kLeft, kRight, false);
-  const Axis ya = make_axis(0, y1, false, kTop + kPlotHeight, kTop, true);
-  std::vector<std::string> names;
-  for (const auto& s : chart.series) names.push_back(s.name);
-  std::string out = open_svg(chart.frame, "histogram", height) + legend(names) + y_axis(ya, chart.frame.y_label) +
-                    x_axis_numeric(xa, chart.frame.x_label) + "<g class=\"ct-bins\">\n";
+  const Axis ya = make_axis(0, y1, false, top + kPlotHeight, top, true);
+  std::string out = open_svg(chart.frame, "histogram", height) + legend(l, names) +
+                    y_axis(ya, chart.frame.y_label, top) + x_axis_numeric(xa, chart.frame.x_label, top) +
+                    "<g class=\"ct-bins\">\n";
   const bool overlap = chart.series.size() > 1;
   for (std::size_t si = 0; si < chart.series.size(); ++si) {
     for (const auto& b : chart.series[si].bins) {
-      const double left = xa.map(b.lo), right = xa.map(b.hi), top = ya.map(b.count);
+      const double left = xa.map(b.lo), right = xa.map(b.hi), bin_top = ya.map(b.count);
       out += fmt::format(
           "<rect class=\"ct-bin\" data-series=\"{}\" data-lo=\"{}\" data-hi=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" "
           "width=\"{}\" height=\"{}\" fill=\"{}\"{} stroke=\"#fff\" stroke-width=\"0.5\"><title>{}: [{}, {}): {}</title></rect>\n",
-          attr(chart.series[si].name), value_text(b.lo), value_text(b.hi), value_text(b.count), px(left), px(top),
-          px(std::max(0.0, right - left)), px(std::max(0.0, ya.p0 - top)), colour(si), overlap ? " fill-opacity=\"0.6\"" : "",
+          attr(chart.series[si].name), value_text(b.lo), value_text(b.hi), value_text(b.count), px(left), px(bin_top),
+          px(std::max(0.0, right - left)), px(std::max(0.0, ya.p0 - bin_top)), colour(si), overlap ? " fill-opacity=\"0.6\"" : "",
           attr(chart.series[si].name), plot_number(b.lo), plot_number(b.hi), plot_number(b.count));
     }
   }
   out += "</g>\n" + references(chart.references, ya);
-  return out + close_svg(chart.frame, height);
+  return out + close_svg(l, height);
 }
 
 namespace {
@@ -346,8 +380,9 @@ std::string render_heat_strip(const HeatStrip& chart) {
     }
   }
   if (!(max > 0)) max = 1;
+  const Layout l = make_layout(chart.frame, {});
   const double top = kTop + 6;
-  const double height = top + kRow * static_cast<double>(chart.rows.size()) + 96;
+  const double height = top + kRow * static_cast<double>(chart.rows.size()) + 96 + l.extra_bottom;
   const double cell = (kRight - kLabelWidth) / static_cast<double>(cells);
   std::string out = open_svg(chart.frame, "heat", height);
   // Colour key: five swatches from 0 to max, in the unit of y_label.
@@ -384,15 +419,16 @@ std::string render_heat_strip(const HeatStrip& chart) {
   const double base = top + kRow * static_cast<double>(chart.rows.size());
   out += fmt::format("<text class=\"ct-x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      px((kLabelWidth + kRight) / 2), px(base + 22), attr(chart.frame.x_label));
-  return out + close_svg(chart.frame, height);
+  return out + close_svg(l, height);
 }
 
 std::string render_node_link(const NodeLinkDiagram& d) {
   constexpr double kLayerGap = 96, kBoxHeight = 40, kNameWidth = 84;
   int layers = static_cast<int>(d.layer_names.size());
   for (const auto& n : d.nodes) layers = std::max(layers, n.layer + 1);
-  const double top = kTop + 10;
-  const double height = top + kLayerGap * std::max(layers - 1, 0) + kBoxHeight + 84;
+  const Layout l = make_layout(d.frame, d.legend);
+  const double top = l.top + 10;
+  const double height = top + kLayerGap * std::max(layers - 1, 0) + kBoxHeight + 84 + l.extra_bottom;
   auto layer_y = [&](int layer) { return top + kLayerGap * (layers - 1 - layer); };
   // Positions: each layer's nodes spread evenly over [kNameWidth, kRight].
   std::map<int, std::vector<std::size_t>> by_layer;
@@ -412,10 +448,10 @@ std::string render_node_link(const NodeLinkDiagram& d) {
     assert(false && "edge names no node");
     return std::size_t{0};
   };
-  std::string out = open_svg(d.frame, "diagram", height) + legend(d.legend);
-  for (int l = 0; l < static_cast<int>(d.layer_names.size()); ++l) {
+  std::string out = open_svg(d.frame, "diagram", height) + legend(l, d.legend);
+  for (int k = 0; k < static_cast<int>(d.layer_names.size()); ++k) {
     out += fmt::format("<text class=\"ct-layer\" x=\"8\" y=\"{}\" font-weight=\"600\">{}</text>\n",
-                       px(layer_y(l) + kBoxHeight / 2 + 4), attr(d.layer_names[static_cast<std::size_t>(l)]));
+                       px(layer_y(k) + kBoxHeight / 2 + 4), attr(d.layer_names[static_cast<std::size_t>(k)]));
   }
   out += "<g class=\"ct-edges\">\n";
   for (const auto& e : d.edges) {
@@ -446,8 +482,8 @@ std::string render_node_link(const NodeLinkDiagram& d) {
   }
   out += "</g>\n";
   out += fmt::format("<text class=\"ct-x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                     px((kNameWidth + kRight) / 2), px(height - 30), attr(d.frame.x_label));
-  return out + close_svg(d.frame, height);
+                     px((kNameWidth + kRight) / 2), px(height - 30 - l.extra_bottom), attr(d.frame.x_label));
+  return out + close_svg(l, height);
 }
 
 std::string plot_number(double v) {
