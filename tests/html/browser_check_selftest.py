@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """browser_check.py must fail when a report is broken: each page below breaks one rule, and
 check_report must raise CheckError naming it; a good page must pass. Without this, a harness that
-never saw the browser's events would pass everything.
+never saw the browser's events would pass everything. Then the chart gallery (one chart of every
+kind, tests/golden/expected/chart-gallery.html) must load cleanly with every hooked element.
 
 usage: browser_check_selftest.py
 """
@@ -59,6 +60,21 @@ def main():
                     failures.append(f"{name}: failed without {phrase!r}: {e}")
                 else:
                     print(f"ok: {name} refused")
+        # Every chart kind as the C++ writer draws it (html_report_test's golden gallery).
+        gallery = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden", "expected",
+                               "chart-gallery.html")
+        page = browser.check_report(gallery, {
+            "gallery-bars": {"kind": "bar", "ct-bar": 9, "ct-ref": 1, "series": ["crc16", "xor", "spray"]},
+            "gallery-lines": {"kind": "line", "ct-line": 2, "ct-point": 3, "series": ["ring", "bound"]},
+            "gallery-histogram": {"kind": "histogram", "ct-bin": 6, "series": ["ftree", "updn"]},
+            "gallery-heat": {"kind": "heat", "ct-cell": 8},
+            "gallery-diagram": {"kind": "diagram", "ct-node": 3, "ct-edge": 2, "series": ["plane 0"]},
+        })
+        idle = [c for c in page.elements("gallery-heat", "ct-cell") if c["value"] == "0"]
+        if [(c["row"], c["column"]) for c in idle] != [("p0/leaf/0", "1")]:
+            failures.append(f"gallery heat strip: idle cells {idle}")
+        else:
+            print("ok: chart gallery renders every chart kind")
     if failures:
         print("\n".join(failures))
         return 1

@@ -5,7 +5,8 @@
 // shortest round-trip form by fmt, which ignores the locale).
 //
 // Every chart carries a title, axis labels with units, a legend naming each series, and the command
-// line that produced it (PlotFrame). Colours are the Okabe-Ito palette (Okabe and Ito, "Color
+// line that produced it (PlotFrame). Charts are 720 px wide; the legend flows into as many rows as
+// it needs and a long command line wraps at spaces, each growing the chart's height. Colours are the Okabe-Ito palette (Okabe and Ito, "Color
 // Universal Design", 2008), safe for the common colour-vision deficiencies; series take them in
 // order. Axis ticks are Heckbert's "nice numbers" (Graphics Gems, 1990): steps of 1, 2 or 5 x 10^k;
 // log axes tick at the powers of ten.
@@ -20,7 +21,8 @@
 //   diagram     <g class="ct-node" data-node="ID" data-count="N">, <g class="ct-edge" data-from="A"
 //               data-to="B" data-count="N">
 //   legend      <g class="ct-legend-item" data-series="S">; reference lines <line class="ct-ref"
-//               data-value="V">; the command line <text class="ct-command">.
+//               data-value="V">; the command line <text class="ct-command"> (one per wrapped line).
+// A gallery of every kind is tests/golden/expected/chart-gallery.html (html_report_test).
 #pragma once
 
 #include <string>
