@@ -19,7 +19,8 @@ constexpr const char* kStyle =
     "td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}"
     "pre{background:#f8f8f8;padding:.6em;overflow-x:auto}"
     "svg.ct-plot{display:block;margin:1em 0;max-width:100%;height:auto}"
-    "footer{margin-top:3em;font-size:.85em;color:#555}";
+    "footer{margin-top:3em;font-size:.85em;color:#555}"
+    "figure{margin:0}@media print{body{margin:0;max-width:none}figure,table{break-inside:avoid}}";
 
 [[maybe_unused]] bool valid_id(const std::string& id) {
   return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
