@@ -19,7 +19,7 @@ enum class Fate : std::uint8_t { kUnknown, kVisiting, kDelivered, kNoRoute, kDea
 class Walker {
  public:
   Walker(const IbFabric& fabric, const SwitchGraph& graph, const IbRouting& routing)
-      : fabric_(fabric), graph_(graph), routing_(routing), fate_(graph.size()) {}
+      : fabric_(fabric), graph_(graph), routing_(routing), fate_(graph.size()), hops_(graph.size(), 0) {}
 
   void set_destination(std::uint32_t lid) {
     lid_ = lid;
@@ -30,6 +30,7 @@ class Walker {
     path_.clear();
     std::uint32_t cur = s;
     Fate result = Fate::kUnknown;
+    std::uint32_t beyond = 0;  // switches crossed after the last one walked here (a memoized delivery)
     while (true) {
       if (fate_[cur] == Fate::kVisiting) {
         result = Fate::kLoop;
@@ -37,6 +38,7 @@ class Walker {
       }
       if (fate_[cur] != Fate::kUnknown) {
         result = fate_[cur];
+        beyond = hops_[cur];
         break;
       }
       fate_[cur] = Fate::kVisiting;
@@ -49,8 +51,14 @@ class Walker {
       cur = step.next;
     }
     for (const auto p : path_) fate_[p] = result;
+    if (result == Fate::kDelivered) {
+      for (std::size_t i = path_.size(); i-- > 0;) hops_[path_[i]] = beyond + static_cast<std::uint32_t>(path_.size() - i);
+    }
     return result;
   }
+  // Switches a delivered packet from switch s crosses, s and the last one included.
+  // PRECONDITION: fate(s) returned kDelivered for the current destination.
+  [[nodiscard]] std::uint32_t hops(std::uint32_t s) const { return hops_[s]; }
 
   struct Step {
     Fate terminal = Fate::kUnknown;  // kUnknown: continue at `next`
@@ -74,6 +82,7 @@ class Walker {
   const SwitchGraph& graph_;
   const IbRouting& routing_;
   std::vector<Fate> fate_;
+  std::vector<std::uint32_t> hops_;  // per switch, valid where fate_ is kDelivered
   std::vector<std::uint32_t> path_;
   std::uint32_t lid_ = 0;
 };
@@ -138,7 +147,12 @@ ReachabilityReport check_reachability(const IbFabric& fabric, const IbRouting& r
       if (sources == 0) continue;
       report.pairs += sources;
       const Fate f = walker.fate(s);
-      if (f == Fate::kDelivered) continue;
+      if (f == Fate::kDelivered) {
+        const std::uint32_t h = walker.hops(s);
+        if (report.switch_hops.size() <= h) report.switch_hops.resize(h + 1, 0);
+        report.switch_hops[h] += sources;
+        continue;
+      }
       report.unreachable += sources;
       loop |= f == Fate::kLoop;
       if (report.examples.size() < 5) {
@@ -261,9 +275,11 @@ std::vector<RankBalance> uplink_balance(const IbFabric& fabric, const IbRouting&
     std::uint32_t hi = 0;
     std::size_t uplinks = 0;
     double sum = 0;
+    std::vector<std::uint32_t> mine;
     for (const auto& link : graph.links(s)) {
       if (ranks.rank[link.peer] >= r) continue;
       ++uplinks;
+      mine.push_back(count[link.port]);
       lo = std::min(lo, count[link.port]);
       hi = std::max(hi, count[link.port]);
       sum += count[link.port];
@@ -271,11 +287,12 @@ std::vector<RankBalance> uplink_balance(const IbFabric& fabric, const IbRouting&
     if (uplinks == 0) continue;
     auto it = std::find_if(out.begin(), out.end(), [&](const RankBalance& b) { return b.rank == r; });
     if (it == out.end()) {
-      out.push_back({r, 0, lo, hi, 0, 0, {}});
+      out.push_back({r, 0, lo, hi, 0, 0, {}, {}});
       sums.push_back(0);
       it = out.end() - 1;
     }
     it->uplinks += uplinks;
+    it->destinations.insert(it->destinations.end(), mine.begin(), mine.end());
     it->min = std::min(it->min, lo);
     it->max = std::max(it->max, hi);
     sums[static_cast<std::size_t>(it - out.begin())] += sum;

@@ -6,7 +6,9 @@
 // unless asked for. A packet follows the LFTs hop by hop from the source's switch; it is delivered
 // when a switch forwards it on the cable to the port owning the DLID.
 //
-// Reachability: every (source, destination LID) pair is delivered, with no forwarding loop.
+// Reachability: every (source, destination LID) pair is delivered, with no forwarding loop; the
+// delivered pairs are counted by the switches their packets cross (1: source and destination on
+// one leaf).
 // Credit loops (Dally & Seitz, IEEE ToC C-36(5), 1987; Duato 1993): the channels are the directed
 // switch-to-switch cables; a route that takes channel c1 then c2 adds the dependency c1 -> c2. The
 // lossless, credit-based fabric cannot deadlock (on one VL) iff this channel dependency graph is
@@ -38,6 +40,7 @@ struct ReachabilityReport {
   std::size_t unreachable = 0;  // of which not delivered (no route, dead end or loop)
   std::size_t loops = 0;        // destinations whose LFTs contain a forwarding loop
   std::vector<std::string> examples;  // first few failures, readable
+  std::vector<std::size_t> switch_hops;  // delivered pairs by the switches their packets cross (index)
   [[nodiscard]] bool ok() const { return unreachable == 0 && loops == 0; }
 };
 
@@ -56,6 +59,8 @@ struct RankBalance {
   double mean = 0;
   std::uint32_t worst_switch_spread = 0;  // max over switches of (max - min) among its uplinks
   std::string worst_switch;
+  std::vector<std::uint32_t> destinations;  // per uplink of the rank: CA destination LIDs routed over it
+                                            // (switches in GUID order, each one's uplinks in link order)
   [[nodiscard]] std::uint32_t spread() const { return max - min; }
 };
 

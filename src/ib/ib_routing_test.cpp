@@ -145,6 +145,21 @@ TEST(Checks, TwoByTwoIsReachableLoopFreeAndBalanced) {
   EXPECT_EQ(balance[0].min, 1U);
   EXPECT_EQ(balance[0].max, 1U);
   EXPECT_DOUBLE_EQ(balance[0].mean, 1.0);
+  // Per uplink (L1 ports 3, 4, then L2 ports 3, 4): one remote destination each.
+  EXPECT_EQ(balance[0].destinations, (std::vector<std::uint32_t>{1, 1, 1, 1}));
+}
+
+TEST(Checks, TwoByTwoHopCounts) {
+  // Of the 12 pairs, 4 stay on their leaf (H1<->H2, H3<->H4: 1 switch) and 8 cross leaf, spine,
+  // leaf (3 switches); none crosses 0 or 2.
+  const IbFabric f = fabric_of(kTwoByTwo);
+  const auto reach = check_reachability(f, route(f, IbEngine::kFatTree));
+  EXPECT_EQ(reach.switch_hops, (std::vector<std::size_t>{0, 4, 0, 8}));
+  // Switch LIDs too (delivered at the switch itself): from each of the 4 CAs, its own leaf in 1
+  // switch, each spine in 2 (leaf, spine), the other leaf in 3 (leaf, spine, leaf): 16 more pairs,
+  // 4 at 1, 8 at 2, 4 at 3.
+  const auto with_switches = check_reachability(f, route(f, IbEngine::kFatTree), {.include_switch_lids = true});
+  EXPECT_EQ(with_switches.switch_hops, (std::vector<std::size_t>{0, 8, 8, 12}));
 }
 
 TEST(Checks, ShiftPermutationsOnTwoByTwoAreContentionFree) {

@@ -37,17 +37,7 @@ std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
 // A constraint's nominal capacity in bits/s, as a double for the figures below.
 double bps(const ConstraintInfo& c) { return static_cast<double>(c.capacity.value()); }
 
-// Mean iteration time of an operation (its iterations that completed).
-double mean_time(const OperationResult& op) {
-  double sum = 0;
-  int n = 0;
-  for (const IterationSpan& it : op.iterations) {
-    if (it.end.value() < 0 || it.start.value() < 0) continue;
-    sum += to_seconds(it.end - it.start);
-    ++n;
-  }
-  return n == 0 ? -1.0 : sum / n;
-}
+double mean_time(const OperationResult& op) { return mean_iteration_seconds(op); }
 
 double algbw(const OperationResult& op) {
   const double t = mean_time(op);
@@ -272,6 +262,17 @@ std::string csv_cell(std::string s) {
 }
 
 }  // namespace
+
+double mean_iteration_seconds(const OperationResult& op) {
+  double sum = 0;
+  int n = 0;
+  for (const IterationSpan& it : op.iterations) {
+    if (it.end.value() < 0 || it.start.value() < 0) continue;
+    sum += to_seconds(it.end - it.start);
+    ++n;
+  }
+  return n == 0 ? -1.0 : sum / n;
+}
 
 std::string constraint_name(const Topology& t, const ConstraintInfo& c) {
   const auto g = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));

@@ -43,6 +43,10 @@ std::string simulate_flows_csv(const SimulateReportInput& in);
 // One row per (busiest link, time bin).
 std::string simulate_series_csv(const SimulateReportInput& in);
 
+// An operation's time as the reports give it: the mean over its completed iterations of first
+// flow start to last completion, in seconds; -1 when no iteration completed.
+double mean_iteration_seconds(const OperationResult& op);
+
 // "host0/nic0 -- p0/leaf/0 up", "host3/gpu2 nvlink out".
 std::string constraint_name(const Topology& topology, const ConstraintInfo& c);
 
