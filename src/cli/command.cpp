@@ -72,12 +72,16 @@ void add_html_option(CLI::App& app, std::string& html) {
 
 int emit_report(const std::string& output, const std::string& content, const std::string& html,
                 const std::function<std::string()>& render_html) {
-  if (html.empty()) return emit(output, content);
+  OutputSet outputs;
+  return emit_report(outputs, output, content, html, render_html);
+}
+
+int emit_report(OutputSet& outputs, const std::string& output, const std::string& content, const std::string& html,
+                const std::function<std::string()>& render_html) {
   const bool output_is_stdout = output.empty() || output == "-";
   if (html == "-" && output == "-") return report_usage("--html - and -o - both write to stdout; name a file for one");
-  OutputSet outputs;
-  if (html != "-" || !output_is_stdout) outputs.stage(output, content);
-  outputs.stage(html, render_html());
+  if (html.empty() || html != "-" || !output_is_stdout) outputs.stage(output, content);
+  if (!html.empty()) outputs.stage(html, render_html());
   return commit(outputs);
 }
 

@@ -95,6 +95,9 @@ void add_html_option(CLI::App& app, std::string& html);
 // `--html -` is a usage error (exit 2).
 int emit_report(const std::string& output, const std::string& content, const std::string& html,
                 const std::function<std::string()>& render_html);
+// The same into `outputs`, which holds the run's other files already (CSV tables, LFTs).
+int emit_report(OutputSet& outputs, const std::string& output, const std::string& content, const std::string& html,
+                const std::function<std::string()>& render_html);
 
 // An unsigned integer option that refuses what CLI11 would wrap or clamp ("-1", "2^64", "1e3",
 // "010" read as octal): decimal or 0x hex, within [min, max], else a value error naming the range.

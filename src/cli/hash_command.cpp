@@ -1,7 +1,7 @@
 // clustertwin hash SPEC [FLOWS] [--elephants K] [--from PORTS] [--to PORTS] [--ring] [--channels C]
 //                      [--qps Q] [--trials N] [--seed S] [--threads T] [--compare] [--compare-qps Q]
 //                      [--fail LINK]... [--fib SWITCH]... [--max-listed N] [--json] [--progress] [--quiet]
-//                      [--catalog DIR] [-o FILE]
+//                      [--catalog DIR] [-o FILE] [--html FILE]
 // ECMP on the built fabric: each flow's path, loads, collisions and why, Monte Carlo over source
 // ports beside the closed forms, and alternatives to per-flow hashing on the same flows
 // (analysis/hash_study.h; report/hash_report.h).
@@ -15,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "io/files.h"
+#include "report/hash_html.h"
 #include "report/hash_json.h"
 #include "report/hash_report.h"
 #include "core/units.h"
@@ -25,6 +26,7 @@ namespace {
 struct HashOptions {
   HashStudyOptions study;
   std::string output;
+  std::string html;
   std::string flows_path;
   std::string size;
   HashReportOptions report;
@@ -67,7 +69,8 @@ int run_hash(const HashOptions& o, const Context& context) {
   if (!result) return report_errors(result.errors());
   HashReportOptions report = o.report;
   report.max_listed = o.max_listed;
-  return emit(o.output, o.json ? hash_json(result.value()) : hash_report(result.value(), report));
+  return emit_report(o.output, o.json ? hash_json(result.value()) : hash_report(result.value(), report), o.html,
+                     [&] { return hash_html(result.value(), report, context.command_line); });
 }
 
 }  // namespace
@@ -102,6 +105,7 @@ Runner setup_hash(CLI::App& app, Context& context) {
   app.add_flag("--json", o->json, "JSON (stable key order, every flow and number unrounded) instead of tables");
   add_progress_options(app, o->progress);
   add_output_option(app, o->output);
+  add_html_option(app, o->html);
   return [o](const Context& c) { return run_hash(*o, c); };
 }
 

@@ -3,7 +3,8 @@
 //   ib route  SPEC|--ibnetdiscover FILE [--engine ftree|updn|minhop] [--lmc N] [--roots FILE]
 //             [--cn FILE] [--fail LINK]... [--lft FILE] [--shifts N] [--random N] [--seed N]
 //       Assigns LIDs, routes, prints reachability, credit loops, uplink balance and permutation
-//       loads; --lft writes the LFTs as dump_fts prints them. With --fail, the same again after
+//       loads; --lft writes the LFTs as dump_fts prints them; --html FILE the page with plots
+//       (report/ib_html.h). With --fail, the same again after
 //       removing those cables (and --lft writes the tables of the degraded fabric).
 //       --check-lft DUMP checks another SM's tables (dump_fts or opensm-lfts.dump) instead of
 //       routing; with --fail, the same tables on the degraded fabric (before any rerouting).
@@ -30,6 +31,7 @@
 #include "ib/lft_dump.h"
 #include "ib/topology_to_ib.h"
 #include "io/files.h"
+#include "report/ib_html.h"
 #include "report/ib_json.h"
 #include "report/ib_report.h"
 
@@ -52,6 +54,7 @@ struct IbOptions {
   unsigned threads = 0;
   bool json = false;
   // route
+  std::string html;
   std::string lft_path;
   std::string lft_in;  // check these LFTs instead of routing
   std::uint64_t shifts = 64;
@@ -195,8 +198,7 @@ int run_route(const IbOptions& o, const Context& context) {
     const IbRoutedFabric& last = s.degraded ? *s.degraded : s.healthy;
     outputs.stage(o.lft_path, write_lft_dump(last.fabric, last.routing));
   }
-  outputs.stage(o.output, out);
-  return commit(outputs);
+  return emit_report(outputs, o.output, out, o.html, [&] { return ib_route_html(s, context.command_line); });
 }
 
 int run_trace(const IbOptions& o, const Context& context) {
@@ -282,6 +284,7 @@ Runner setup_ib(CLI::App& app, Context& context) {
   add_fabric_options(*route, *o, context.spec_path, true);
   add_engine_options(*route, *o);
   route->add_option("--lft", o->lft_path, "Write the LFTs in dump_fts format to this file");
+  add_html_option(*route, o->html);
   route->add_option("--check-lft", o->lft_in,
                     "Check these LFTs (dump_fts output or OpenSM's opensm-lfts.dump) instead of routing");
   add_unsigned_option(*route, "--shifts", o->shifts, "Shift permutations to evaluate", 0, kMaxPermutations);

@@ -2,7 +2,7 @@
 //                              [--job-gpus N] [--horizon-days D] [--checkpoint-hours H]
 //                              [--restart-minutes M] [--comm-fraction C] [--spare-hosts N]
 //                              [--degraded drain|continue] [--split ecmp|adaptive]
-//                              [--progress] [--quiet] [-o FILE] [--catalog DIR]
+//                              [--progress] [--quiet] [-o FILE] [--html FILE] [--catalog DIR]
 // Failure probabilities of the backend network and what they cost a training job, for the spec's
 // design and for the same cluster with 1, 2 and 4 planes (analysis/reliability_study.h). The
 // options override the spec's reliability: block, which overrides the defaults.
@@ -13,6 +13,7 @@
 #include "analysis/reliability_study.h"
 #include "cli/command.h"
 #include "cli/progress.h"
+#include "report/reliability_html.h"
 #include "report/reliability_report.h"
 
 namespace ct::cli {
@@ -20,6 +21,7 @@ namespace {
 
 struct ReliabilityOptions {
   std::string output;
+  std::string html;
   bool json = false;
   int trials = 1000;
   std::uint64_t seed = 1;
@@ -73,7 +75,8 @@ int run_reliability(const ReliabilityOptions& options, const Context& context) {
   auto study = study_reliability(*context.fabric, *context.raw_spec, inputs, mc);
   progress.finish();
   if (!study) return report_errors(study.errors());
-  return emit(options.output, options.json ? to_json(study.value()) : to_text(study.value()));
+  return emit_report(options.output, options.json ? to_json(study.value()) : to_text(study.value()), options.html,
+                     [&] { return reliability_html(study.value(), context.command_line); });
 }
 
 }  // namespace
@@ -103,6 +106,7 @@ Runner setup_reliability(CLI::App& app, Context& context) {
       ->check(CLI::IsMember({"ecmp", "adaptive"}));
   add_progress_options(app, o->progress);
   add_output_option(app, o->output);
+  add_html_option(app, o->html);
   return [o](const Context& c) { return run_reliability(*o, c); };
 }
 

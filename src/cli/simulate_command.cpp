@@ -1,5 +1,5 @@
 // clustertwin simulate SPEC [--scenario FILE] [--flows FILE] [--json] [--csv-links FILE] [--csv-flows FILE]
-//                          [--csv-series FILE] [--top N] [-o FILE] [--catalog DIR]
+//                          [--csv-series FILE] [--top N] [-o FILE] [--html FILE] [--catalog DIR]
 //                          [--collective KIND --bytes SIZE [--algorithm A] [--gpus SEL] [--channels N]
 //                           [--qps N] [--iterations N] [--compute DUR] [--steps N] [--model pipelined|stepwise]]
 //                          [--paths ecmp|spray|adaptive] [--seed N] [--degrade LINK=FRACTION[@TIME]]
@@ -26,6 +26,7 @@
 #include "cli/progress.h"
 #include "io/files.h"
 #include "io/loaders.h"
+#include "report/simulate_html.h"
 #include "report/simulate_report.h"
 #include "routing/ecmp_config.h"
 #include "sim/flow/flow_simulation.h"
@@ -41,6 +42,7 @@ namespace {
 
 struct SimulateOptions {
   std::string output;
+  std::string html;
   std::string scenario_path;
   std::string flows_path;
   bool json = false;
@@ -386,8 +388,8 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
                                    std::pair{&o.csv_series, &simulate_series_csv}}) {
     if (!path->empty()) outputs.stage(*path, text(in));
   }
-  outputs.stage(o.output, o.json ? simulate_json(in) : simulate_text(in));
-  return commit(outputs);
+  return emit_report(outputs, o.output, o.json ? simulate_json(in) : simulate_text(in), o.html,
+                     [&] { return simulate_html(in, context.command_line); });
 }
 
 }  // namespace
@@ -424,6 +426,7 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--convergence", o->convergence, "Routing convergence after a failure or repair, e.g. 50us");
   add_progress_options(app, o->progress);
   add_output_option(app, o->output);
+  add_html_option(app, o->html);
   return [o](const Context& c) { return run_simulate(*o, c); };
 }
 

@@ -1,0 +1,163 @@
+#include "report/simulate_html.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "report/html/html_document.h"
+#include "report/html/svg_chart.h"
+
+namespace ct {
+namespace {
+
+constexpr double kMsPerSecond = 1e3;
+constexpr double kGB = 1e9;
+
+std::string figure(double v) { return fmt::format("{:.6g}", v); }
+double ms(TimePs t) { return to_seconds(t) * kMsPerSecond; }
+
+PlotFrame frame(std::string id, std::string title, std::string x, std::string y, const std::string& command_line) {
+  return PlotFrame{std::move(id), std::move(title), std::move(x), std::move(y), command_line};
+}
+
+bool whole(const OperationResult& op) {
+  return op.complete && op.steps >= op.total_steps && op.kind != OperationKind::kMice;
+}
+
+void summary(const SimulateReportInput& in, HtmlDocument& doc) {
+  const SimulationResult& r = in.result;
+  doc.add_section("Summary", "summary");
+  doc.add_paragraph(in.title);
+  for (const std::string& n : r.notes) doc.add_paragraph("note: " + n);
+  doc.add_facts("summary", {{"makespan (s)", r.unbounded ? std::string("unbounded") : figure(to_seconds(r.makespan))},
+                            {"flows", fmt::format("{}", r.flows.size())},
+                            {"instants", fmt::format("{}", r.instants)},
+                            {"re-solves", fmt::format("{}", r.solves)},
+                            {"flows rerouted", fmt::format("{}", r.rerouted_flows)},
+                            {"share of workers' time on the network", figure(in.workers.network_share)},
+                            {"share lost to the slowest path", figure(in.workers.waiting_share)}});
+  std::vector<std::pair<std::string, std::string>> ops;
+  for (const OperationResult& op : r.operations) {
+    const double t = op.complete ? mean_iteration_seconds(op) : -1.0;
+    ops.emplace_back(op.name + ": time (s)", t < 0 ? std::string("never finishes") : figure(t));
+    if (whole(op) && t > 0) {
+      const double algbw = static_cast<double>(op.bytes.value()) / t / kGB;
+      ops.emplace_back(op.name + ": busbw (GB/s)", figure(algbw * op.bus_factor));
+    }
+  }
+  doc.add_facts("operations", ops);
+}
+
+// A row per operation: at y = k while idle, k + 0.8 while an iteration runs.
+void timeline(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
+  LineChart chart;
+  chart.frame = frame("timeline", "Operations over time (raised: an iteration running)", "time (ms)",
+                      "operation (row, from 0)", command_line);
+  double k = 0;
+  for (const OperationResult& op : in.result.operations) {
+    LineSeries s{op.name, {}, false, false, false};
+    for (const IterationSpan& it : op.iterations) {
+      if (it.start.value() < 0) continue;
+      const double end = ms(it.end.value() < 0 ? in.result.makespan : it.end);
+      s.points.insert(s.points.end(), {{ms(it.start), k}, {ms(it.start), k + 0.8}, {end, k + 0.8}, {end, k}});
+    }
+    k += 1;
+    if (!s.points.empty()) chart.series.push_back(std::move(s));
+  }
+  if (!chart.series.empty()) doc.add_figure(render_line_chart(chart));
+}
+
+// Completion times of each operation's flows as a CDF (nearest-rank quantiles beyond kCdfPoints).
+void completion(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
+  const SimulationResult& r = in.result;
+  LineChart chart;
+  chart.frame = frame("completion-cdf", "Flow completion times", "completion time, end - start (ms)",
+                      "share of the operation's flows (%)", command_line);
+  chart.log_x = true;  // mice finish in microseconds beside collectives of milliseconds
+  for (const OperationResult& op : r.operations) {
+    std::vector<double> fct;
+    for (std::uint32_t f = op.flows_begin; f < op.flows_end; ++f) {
+      const FlowRecord& rec = r.flows[f];
+      if (rec.end.value() >= 0 && rec.start.value() >= 0) fct.push_back(ms(rec.end - rec.start));
+    }
+    if (fct.empty()) continue;
+    std::sort(fct.begin(), fct.end());
+    const std::size_t total = op.flows_end - op.flows_begin;
+    const std::size_t n = std::min(fct.size(), kCdfPoints);
+    LineSeries s{op.name, {}, true, false, false};
+    for (std::size_t i = 1; i <= n; ++i) {
+      const std::size_t rank = (i * fct.size() + n - 1) / n;  // nearest rank of quantile i / n
+      s.points.emplace_back(fct[rank - 1], 100.0 * static_cast<double>(rank) / static_cast<double>(total));
+    }
+    chart.series.push_back(std::move(s));
+  }
+  if (!chart.series.empty()) doc.add_figure(render_line_chart(chart));
+}
+
+void utilization(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
+  const SimulationResult& r = in.result;
+  if (r.series.empty()) return;
+  LineChart chart;
+  chart.frame = frame("link-utilization", "Utilization of the hottest links", "time (ms)",
+                      "load / nominal capacity (%)", command_line);
+  const double bin = ms(r.series_bin);
+  for (std::size_t i = 0; i < r.series.size() && i < kSeriesShown; ++i) {
+    const LinkSeries& series = r.series[i];
+    LineSeries s{constraint_name(in.topology, r.constraints[series.constraint]), {}, true, false, false};
+    for (std::size_t b = 0; b < series.utilization.size(); ++b) {
+      s.points.emplace_back(bin * static_cast<double>(b), 100.0 * series.utilization[b]);
+    }
+    if (!series.utilization.empty()) {
+      s.points.emplace_back(bin * static_cast<double>(series.utilization.size()), 100.0 * series.utilization.back());
+    }
+    chart.series.push_back(std::move(s));
+  }
+  if (r.series.size() > kSeriesShown) {
+    doc.add_paragraph(fmt::format("The {} hottest of {} links in the series (all in --csv-series).", kSeriesShown,
+                                  r.series.size()));
+  }
+  doc.add_figure(render_line_chart(chart));
+}
+
+void busbw(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
+  BarChart chart;
+  chart.frame = frame("busbw", "Bus bandwidth against the bound without collisions", "collective", "busbw (GB/s)",
+                      command_line);
+  BarSeries simulated{"simulated", {}};
+  BarSeries bound{"bound (no collisions)", {}};
+  for (const OperationResult& op : in.result.operations) {
+    const double t = mean_iteration_seconds(op);
+    if (op.kind != OperationKind::kCollective || !whole(op) || t <= 0 || op.bound.value() <= 0) continue;
+    chart.categories.push_back(op.name);
+    const double bytes = static_cast<double>(op.bytes.value());
+    simulated.values.push_back(bytes / t * op.bus_factor / kGB);
+    bound.values.push_back(bytes / to_seconds(op.bound) * op.bus_factor / kGB);
+  }
+  if (chart.categories.empty()) {
+    doc.add_paragraph("No collective ran to completion: no bus bandwidth to show.");
+    return;
+  }
+  chart.series.push_back(std::move(simulated));
+  chart.series.push_back(std::move(bound));
+  doc.add_figure(render_bar_chart(chart));
+}
+
+}  // namespace
+
+std::string simulate_html(const SimulateReportInput& in, const std::string& command_line) {
+  HtmlDocument doc(fmt::format("simulate: {}", in.title), command_line);
+  summary(in, doc);
+  doc.add_section("Timeline", "timeline");
+  timeline(in, command_line, doc);
+  completion(in, command_line, doc);
+  doc.add_section("Links", "links");
+  utilization(in, command_line, doc);
+  doc.add_section("Bus bandwidth", "busbw");
+  busbw(in, command_line, doc);
+  doc.add_section("Text report", "text");
+  doc.add_preformatted(simulate_text(in));
+  return doc.render();
+}
+
+}  // namespace ct

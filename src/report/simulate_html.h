@@ -1,0 +1,28 @@
+// `clustertwin simulate --html FILE`: one run of the flow engine as a self-contained page
+// (report/html/html_document.h). Figures, all read from the result (nothing is recomputed):
+//   timeline        one row per operation, raised while one of its iterations runs (first flow
+//                   start to last completion) and low between them: the operations' Gantt chart;
+//   completion      per operation, the CDF of its flows' completion times (end - start) on a log
+//                   axis, at most kCdfPoints points (nearest-rank quantiles when it has more flows);
+//   utilization     the engine's time series of the hottest links (SimulationResult::series, the
+//                   first kSeriesShown), load / nominal capacity per bin;
+//   busbw           per complete collective, busbw beside the busbw of its bound (the time of a
+//                   fabric without collisions, sim/flow/collision_check.h): S / bound x bus factor;
+// then the text report itself (simulate_text), so the page holds every figure the text does.
+// Test hooks: plots "timeline", "completion-cdf", "link-utilization", "busbw"; facts "summary" and
+// "operations". Pure function of its input: same result, same bytes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "report/simulate_report.h"
+
+namespace ct {
+
+inline constexpr std::size_t kCdfPoints = 256;
+inline constexpr std::size_t kSeriesShown = 4;
+
+std::string simulate_html(const SimulateReportInput& in, const std::string& command_line);
+
+}  // namespace ct
