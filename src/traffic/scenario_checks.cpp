@@ -57,16 +57,21 @@ class Checker {
       return;
     }
     bool ok = true;
+    seen_.resize(gpus_, 0);  // all 0 between groups
     for (const auto& group : c.groups) {
-      std::set<std::uint32_t> seen;
       for (const std::uint32_t g : group) {
         if (g >= gpus_) {
           problem(part, i, "gpus", fmt::format("GPU {} does not exist ({} GPUs)", g, gpus_));
           ok = false;
-        } else if (!seen.insert(g).second) {
+        } else if (seen_[g] != 0) {
           problem(part, i, "gpus", fmt::format("GPU {} is listed twice in one group", g));
           ok = false;
+        } else {
+          seen_[g] = 1;
         }
+      }
+      for (const std::uint32_t g : group) {
+        if (g < gpus_) seen_[g] = 0;
       }
       if (group.empty()) {
         problem(part, i, "gpus", "a group of the selection has no GPU");
@@ -167,6 +172,7 @@ class Checker {
  private:
   const Topology& t_;
   std::uint64_t gpus_ = 0;
+  std::vector<std::uint8_t> seen_;  // per GPU: listed in the group being checked
   std::vector<ScenarioProblem> problems_;
 };
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "support/fabric_fixtures.h"
+#include "traffic/scenario_checks.h"
 
 namespace ct {
 namespace {
@@ -184,6 +185,28 @@ TEST(ScenarioParser, NeedsAScenarioBlock) {
   EXPECT_FALSE(parse_scenario("x.yaml", "name: just-a-spec\n", NameDirectory(t)).ok());
   EXPECT_TRUE(has_scenario_block(kGood));
   EXPECT_FALSE(has_scenario_block("name: x\n"));
+}
+
+// The GPU rules of a collective built without a file (check_scenario, as `simulate` runs it): on
+// the 16 GPUs of fabric(), group {0, 5, 0, 5, 99} names GPUs 0 and 5 twice and GPU 99 (> 15) that
+// does not exist: three problems in the group's order. Group {0, 5} reuses the first group's GPUs,
+// which is no problem (the rule is per group).
+TEST(ScenarioChecks, AGpuTwiceInOneGroupIsAProblemAcrossGroupsItIsNot) {
+  const Topology t = fabric();
+  Scenario s;
+  CollectiveSpec c;
+  c.name = "dup";
+  c.bytes = Bytes(1 << 20);
+  c.groups = {{0, 5, 0, 5, 99}, {0, 5}};
+  s.collectives.push_back(c);
+  const std::vector<ScenarioProblem> p = check_scenario(s, t);
+  ASSERT_EQ(p.size(), 3U);
+  EXPECT_EQ(p[0].message, "GPU 0 is listed twice in one group");
+  EXPECT_EQ(p[1].message, "GPU 5 is listed twice in one group");
+  EXPECT_EQ(p[2].message, "GPU 99 does not exist (16 GPUs)");
+  for (const ScenarioProblem& q : p) EXPECT_EQ(scenario_field(q), "scenario.collectives[0].gpus");
+  s.collectives[0].groups = {{0, 5}, {0, 5}, {5, 0}};
+  EXPECT_TRUE(check_scenario(s, t).empty());
 }
 
 }  // namespace

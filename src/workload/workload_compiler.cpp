@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -40,6 +41,10 @@ class WorkloadCompiler {
 
   Result<Workload> compile() {
     if (auto problem = check(); !problem.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", problem};
+    // Room for the flows check() counted and two fixed hops each (an estimate from above: pages
+    // never written are never touched).
+    w_.flows.reserve(expected_flows_);
+    w_.hops.reserve(2 * expected_flows_);
     for (std::size_t i = 0; i < s_.collectives.size(); ++i) add_collective(i);
     add_transfers();
     for (std::size_t i = 0; i < s_.mice.size(); ++i) add_mice(i);
@@ -91,6 +96,7 @@ class WorkloadCompiler {
       }
     }
     for (const MiceSpec& m : s_.mice) flows += m.count;
+    expected_flows_ = std::min<std::uint64_t>(flows, o_.max_flows);
     if (flows > o_.max_flows) {
       return fmt::format("the scenario needs about {} flows, more than the limit of {}; simulate fewer steps "
                          "(collectives[].steps), fewer iterations or fewer GPUs",
@@ -172,14 +178,13 @@ class WorkloadCompiler {
   // ---- flows ----
   // Appends a flow; its hops and dependencies follow with hop() and wait_for() until the next add().
   WorkloadFlow& add(const WorkloadFlow& flow) {
-    WorkloadFlow f = flow;
+    WorkloadFlow& f = w_.flows.emplace_back(flow);
     f.hops_begin = static_cast<std::uint32_t>(w_.hops.size());
     f.hops_size = 0;
     f.after_begin = static_cast<std::uint32_t>(w_.after.size());
     f.after_size = 0;
     if (!f.internal) ++records_;
-    w_.flows.push_back(f);
-    return w_.flows.back();
+    return f;
   }
   void hop(ConstraintKind kind, std::uint32_t index) {
     w_.hops.push_back({kind, index});
@@ -511,38 +516,82 @@ class WorkloadCompiler {
   // The least time of flows [first, end) (one iteration of one operation) on a fabric without
   // collisions: per step, the largest bytes x 8 / capacity over the constraints the flows cannot
   // avoid (their fixed hops: NVLink, PXN, switch-tree edges; and the NIC links of network flows at
-  // both ends), added over the steps (each waits for the previous). Bandwidth terms only.
-  [[nodiscard]] TimePs bound_of(std::uint32_t first, std::uint32_t end) const {
+  // both ends), added over the steps in step order (each waits for the previous). Bandwidth terms
+  // only. A step's bits are summed per constraint in a dense array, flow by flow; the compiler adds
+  // a collective's flows step by step (internal barriers aside), and flows out of step order are
+  // taken in step order.
+  [[nodiscard]] TimePs bound_of(std::uint32_t first, std::uint32_t end) {
+    if (bound_bits_.empty()) bound_bits_.assign(2 * std::size_t{t_.link_count()} + 2 * std::size_t{gpus_}, 0.0);
+    std::vector<std::uint32_t> order;  // empty: [first, end) in flow order
+    double total = 0;
+    if (!bound_in_order(first, end, order, total)) {
+      order.resize(end - first);
+      std::iota(order.begin(), order.end(), first);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return w_.flows[a].step < w_.flows[b].step; });
+      bound_in_order(first, end, order, total);
+    }
+    return TimePs(std::llround(total * 1e12));
+  }
+
+  // bound_of over the flows [first, end) in `order` (empty: flow order): the sum of the steps'
+  // largest seconds into `total`. Returns false, with nothing added, when a flow comes after one
+  // of a later step (the bits of a step must all be summed before its largest term is taken).
+  bool bound_in_order(std::uint32_t first, std::uint32_t end, const std::vector<std::uint32_t>& order, double& total) {
     const double nvlink_bps = fabric_.spec().node.nvlink_bytes_per_s.value_or(0) / 2 * 8;
-    std::map<std::pair<std::uint32_t, std::uint64_t>, double> bits;  // (step, constraint key) -> bits
-    auto key = [](ConstraintKind k, std::uint32_t index) { return (std::uint64_t{index} << 3) | static_cast<std::uint64_t>(k); };
-    for (std::uint32_t i = first; i < end; ++i) {
+    const std::size_t links = t_.link_count();
+    // Dense constraint slots: link l up 2l, down 2l + 1; then GPU g's NVLink egress, ingress. The
+    // barrier has no capacity and bounds nothing.
+    auto slot = [&](ConstraintKind kind, std::uint32_t index) -> std::size_t {
+      switch (kind) {
+        case ConstraintKind::kLinkUp: return 2 * std::size_t{index};
+        case ConstraintKind::kLinkDown: return 2 * std::size_t{index} + 1;
+        case ConstraintKind::kNvlinkOut: return 2 * links + 2 * std::size_t{index};
+        case ConstraintKind::kNvlinkIn: return 2 * links + 2 * std::size_t{index} + 1;
+        case ConstraintKind::kBarrier: break;
+      }
+      return bound_bits_.size();
+    };
+    std::vector<std::size_t> touched;
+    auto add = [&](std::size_t s, double b) {
+      if (s == bound_bits_.size()) return;
+      if (bound_bits_[s] == 0.0) touched.push_back(s);
+      bound_bits_[s] += b;
+    };
+    // The largest term of the step summed so far; clears its bits.
+    auto close_step = [&] {
+      double worst = 0;
+      for (const std::size_t s : touched) {
+        const double capacity = s < 2 * links ? static_cast<double>(t_.capacity[s / 2].value()) : nvlink_bps;
+        if (capacity > 0) worst = std::max(worst, bound_bits_[s] / capacity);
+        bound_bits_[s] = 0.0;
+      }
+      touched.clear();
+      return worst;
+    };
+    double sum = 0;
+    std::uint32_t step = 0;
+    for (std::uint32_t k = 0; k < end - first; ++k) {
+      const std::uint32_t i = order.empty() ? first + k : order[k];
       const WorkloadFlow& fl = w_.flows[i];
       if (fl.internal) continue;
+      if (fl.step != step) {
+        if (fl.step < step) {
+          close_step();
+          return false;
+        }
+        sum += close_step();
+        step = fl.step;
+      }
       const double b = static_cast<double>(fl.bytes.value()) * 8;
-      for (const Hop& h : w_.hops_of(i)) bits[{fl.step, key(h.kind, h.index)}] += b;
+      for (const Hop& h : w_.hops_of(i)) add(slot(h.kind, h.index), b);
       if (fl.routed) {
-        bits[{fl.step, key(ConstraintKind::kLinkUp, fl.src_port.value())}] += b;
-        bits[{fl.step, key(ConstraintKind::kLinkDown, fl.dst_port.value())}] += b;
+        add(slot(ConstraintKind::kLinkUp, fl.src_port.value()), b);
+        add(slot(ConstraintKind::kLinkDown, fl.dst_port.value()), b);
       }
     }
-    std::map<std::uint32_t, double> step_seconds;
-    for (const auto& [where, b] : bits) {
-      const auto kind = static_cast<ConstraintKind>(where.second & 7);
-      const auto index = static_cast<std::uint32_t>(where.second >> 3);
-      double capacity = 0;
-      if (kind == ConstraintKind::kLinkUp || kind == ConstraintKind::kLinkDown) {
-        capacity = static_cast<double>(t_.capacity[index].value());
-      } else if (kind == ConstraintKind::kNvlinkOut || kind == ConstraintKind::kNvlinkIn) {
-        capacity = nvlink_bps;
-      }
-      if (capacity <= 0) continue;
-      double& worst = step_seconds[where.first];
-      worst = std::max(worst, b / capacity);
-    }
-    double total = 0;
-    for (const auto& [step, seconds] : step_seconds) total += seconds;
-    return TimePs(std::llround(total * 1e12));
+    total = sum + close_step();
+    return true;
   }
 
   // ---- point-to-point transfers ----
@@ -676,9 +725,11 @@ class WorkloadCompiler {
   std::uint32_t gpus_ = 0;
   Workload w_;
   std::uint32_t records_ = 0;  // reported (non-internal) flows so far
+  std::uint64_t expected_flows_ = 0;  // check()'s count of the flows, at most max_flows
   bool pxn_noted_ = false;
   std::vector<std::vector<Span>> current_;  // per group, per plan transfer: its flows
   std::vector<std::uint32_t> per_node_;     // per group of the collective being built: most GPUs on a host
+  std::vector<double> bound_bits_;          // bound_of: bits per dense constraint slot, zero between calls
 };
 
 }  // namespace

@@ -6,40 +6,53 @@ namespace ct {
 
 void mark_collisions(const Topology& topology, SimulationResult& result) {
   const std::size_t constraints = result.constraints.size();
-  std::vector<std::uint32_t> count(constraints, 0);
-  std::vector<std::uint8_t> collided(constraints, 0);
+  std::vector<std::uint32_t> count;
+  std::vector<std::uint8_t> collided;
   std::vector<std::uint32_t> touched;
-  auto is_link = [&](std::uint32_t c) {
-    const ConstraintKind k = result.constraints[c].kind;
-    return k == ConstraintKind::kLinkUp || k == ConstraintKind::kLinkDown;
+  // Per constraint: not a cable, a NIC cable (its a end a host port) or a fabric cable; filled, with
+  // the counters, when the first collective with a bound needs them.
+  enum : std::uint8_t { kNotLink, kNic, kFabric };
+  std::vector<std::uint8_t> kind_of;
+  auto classify = [&] {
+    count.assign(constraints, 0);
+    collided.assign(constraints, 0);
+    kind_of.assign(constraints, kNotLink);
+    for (std::size_t c = 0; c < constraints; ++c) {
+      const ConstraintInfo& info = result.constraints[c];
+      if (info.kind != ConstraintKind::kLinkUp && info.kind != ConstraintKind::kLinkDown) continue;
+      kind_of[c] = topology.tier[topology.link_a[info.link.value()].value()] == 0 ? kNic : kFabric;
+    }
   };
-  auto is_nic = [&](std::uint32_t c) { return topology.tier[topology.link_a[result.constraints[c].link.value()].value()] == 0; };
   for (OperationResult& op : result.operations) {
     if (op.kind != OperationKind::kCollective || op.bound.value() <= 0) continue;
+    if (kind_of.empty()) classify();
     TimePs slowest{0};
     for (const IterationSpan& span : op.iterations) {
       if (span.end.value() >= 0 && span.start.value() >= 0) slowest = std::max(slowest, span.end - span.start);
     }
     std::uint32_t links = 0;
-    // One step of iteration 0 at a time: [begin, end) share a step (records are in step order).
+    // One step of iteration 0 at a time: records [begin, end) share a step, found by binary search
+    // (records are in (iteration, step) order), and their paths are path_pool [from, to).
     std::uint32_t begin = op.flows_begin;
     while (begin < op.flows_end && result.flows[begin].iteration == 0) {
-      std::uint32_t end = begin;
-      while (end < op.flows_end && result.flows[end].iteration == 0 && result.flows[end].step == result.flows[begin].step) {
-        const FlowRecord& f = result.flows[end];
-        for (std::uint32_t h = 0; h < f.path_size; ++h) {
-          const std::uint32_t c = result.path_pool[f.path_begin + h];
-          if (!is_link(c)) continue;
-          if (count[c]++ == 0) touched.push_back(c);
-        }
-        ++end;
+      const std::uint32_t step = result.flows[begin].step;
+      const auto first = result.flows.begin();
+      const auto end = static_cast<std::uint32_t>(
+          std::partition_point(first + begin, first + op.flows_end,
+                               [&](const FlowRecord& f) { return f.iteration == 0 && f.step == step; }) -
+          first);
+      const FlowRecord& last = result.flows[end - 1];
+      for (std::uint32_t h = result.flows[begin].path_begin; h < last.path_begin + last.path_size; ++h) {
+        const std::uint32_t c = result.path_pool[h];
+        if (kind_of[c] == kNotLink) continue;
+        if (count[c]++ == 0) touched.push_back(c);
       }
       std::uint32_t busiest_nic = 0;
       for (const std::uint32_t c : touched) {
-        if (is_nic(c)) busiest_nic = std::max(busiest_nic, count[c]);
+        if (kind_of[c] == kNic) busiest_nic = std::max(busiest_nic, count[c]);
       }
       for (const std::uint32_t c : touched) {
-        if (!is_nic(c) && count[c] > busiest_nic && collided[c] == 0) {
+        if (kind_of[c] == kFabric && count[c] > busiest_nic && collided[c] == 0) {
           collided[c] = 1;
           ++links;
         }

@@ -19,7 +19,9 @@ namespace ct {
 inline constexpr double kCollisionFactor = 1.5;
 
 // Sets OperationResult::collided_links and collision_dominated of every collective with a bound,
-// from its iteration-0 flows' paths. PRECONDITION: `result` was simulated on `topology`.
+// from its iteration-0 flows' paths. PRECONDITION: `result` was simulated on `topology`; an
+// operation's records are in (iteration, step) order and their paths lie one after the other in
+// path_pool, in record order (as the simulation makes them).
 void mark_collisions(const Topology& topology, SimulationResult& result);
 
 }  // namespace ct

@@ -70,6 +70,8 @@ class Driver {
     result_.notes = w_.notes;
     schedule_faults();
     record_of_flow_.assign(w_.flows.size(), kNoIndex);
+    result_.flows.reserve(w_.flows.size());
+    flow_of_record_.reserve(w_.flows.size());
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
     observe();
@@ -227,7 +229,8 @@ class Driver {
   // Creates the flows [first, end) of one route batch: the fixed paths first (in flow order), then
   // the network flows routed together.
   void add_batch(std::uint32_t first, std::uint32_t end) {
-    std::vector<std::vector<ConstraintId>> fixed(end - first);
+    // The fixed paths of the batch's unrouted flows, one after the other in flow order.
+    std::vector<ConstraintId> fixed;
     std::vector<RouteRequest> requests;
     for (std::uint32_t f = first; f < end; ++f) {
       const WorkloadFlow& wf = w_.flows[f];
@@ -235,8 +238,9 @@ class Driver {
         requests.push_back({wf.src_port, wf.dst_port, key_of(wf.src_port, wf.dst_port, wf.src_udp_port), 1});
         continue;
       }
-      for (const Hop& h : w_.hops_of(f)) fixed[f - first].push_back(ConstraintId(constraint(h)));
+      for (const Hop& h : w_.hops_of(f)) fixed.push_back(ConstraintId(constraint(h)));
     }
+    std::size_t fixed_at = 0;
     const FlowRoutes routes = route_flows(scheme_, *walker_, requests, {1, s_.seed, 0});
     std::vector<ConstraintId> path;
     std::vector<double> fractions;
@@ -256,7 +260,8 @@ class Driver {
         request.path = path;
         request.fraction = fractions;
       } else {
-        request.path = fixed[f - first];
+        request.path = std::span<const ConstraintId>(fixed.data() + fixed_at, wf.hops_size);
+        fixed_at += wf.hops_size;
       }
       after.clear();
       for (const std::uint32_t a : w_.after_of(f)) after.push_back(FlowId(a));
@@ -269,7 +274,8 @@ class Driver {
       if (wf.internal) continue;
       record_of_flow_[f] = static_cast<std::uint32_t>(result_.flows.size());
       flow_of_record_.push_back(id.value());
-      FlowRecord r;
+      FlowRecord& r = result_.flows.emplace_back();
+      static_cast<FlowIdentity&>(r) = wf;
       r.delay = wf.delay;
       r.pinned = !wf.routed && wf.src_port.valid();
       r.after_begin = static_cast<std::uint32_t>(result_.after_pool.size());
@@ -277,8 +283,6 @@ class Driver {
         if (record_of_flow_[a] != kNoIndex) result_.after_pool.push_back(record_of_flow_[a]);
       }
       r.after_size = static_cast<std::uint32_t>(result_.after_pool.size() - r.after_begin);
-      static_cast<FlowIdentity&>(r) = wf;
-      result_.flows.push_back(r);
     }
   }
 
@@ -325,6 +329,10 @@ class Driver {
     for (const FaultSpec& fault : s_.faults) {
       last_event = std::max(last_event, fault.kind == FaultKind::kDegrade ? fault.at : fault.at + fault.convergence);
     }
+    std::size_t hops = 0;
+    for (const std::uint32_t f : flow_of_record_) hops += engine_.path(FlowId(f)).size();
+    result_.path_pool.reserve(hops);
+    result_.fraction_pool.reserve(hops);
     for (std::uint32_t r = 0; r < result_.flows.size(); ++r) {
       FlowRecord& rec = result_.flows[r];
       const FlowId f(flow_of_record_[r]);

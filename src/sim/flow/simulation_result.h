@@ -88,7 +88,7 @@ struct SimulationResult {
   std::vector<PhaseResult> phases;
   std::vector<WorkloadWorker> workers;  // as the workload compiled them (workload/workload.h)
   std::vector<FlowRecord> flows;
-  std::vector<std::uint32_t> path_pool;
+  std::vector<std::uint32_t> path_pool;  // the records' final paths, one after the other in record order
   std::vector<double> fraction_pool;     // per path_pool entry: the share of the flow on that hop (spray < 1)
   std::vector<std::uint32_t> after_pool;  // records waited for (internal barriers left out)
   std::vector<ConstraintInfo> constraints;
