@@ -41,8 +41,7 @@ class WorkloadCompiler {
 
   Result<Workload> compile() {
     if (auto problem = check(); !problem.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", problem};
-    // Room for the flows check() counted and two fixed hops each (an estimate from above: pages
-    // never written are never touched).
+    // Room for the flows check() counted (SHARP's aside, a loose bound) and two fixed hops each.
     w_.flows.reserve(expected_flows_);
     w_.hops.reserve(2 * expected_flows_);
     for (std::size_t i = 0; i < s_.collectives.size(); ++i) add_collective(i);
@@ -55,6 +54,7 @@ class WorkloadCompiler {
   // ---- checks before building anything ----
   std::string check() {
     std::uint64_t flows = 0;
+    std::uint64_t sharp = 0;  // of which SHARP's (a loose upper bound)
     const std::uint64_t qps_default = std::max(1, fabric_.ecmp().qps_per_connection);
     // The QPs between two endpoints get distinct source ports: at most kRoceSourcePorts of them.
     auto too_many_qps = [&](const std::string& what, std::uint64_t channels, std::uint32_t qps) {
@@ -74,9 +74,11 @@ class WorkloadCompiler {
           }
         }
         const std::uint64_t qps = c.qps == 0 ? qps_default : c.qps;
-        flows += c.iterations * (shape.algorithm == CollectiveAlgorithm::kSharp
-                                     ? 4 * group.size() * shape.channels
-                                     : planned_transfers(shape) * qps);
+        const std::uint64_t n = c.iterations * (shape.algorithm == CollectiveAlgorithm::kSharp
+                                                    ? 4 * group.size() * shape.channels
+                                                    : planned_transfers(shape) * qps);
+        flows += n;
+        if (shape.algorithm == CollectiveAlgorithm::kSharp) sharp += n;
       }
       if (needs_nvlink(c) && !nvlink_) {
         return fmt::format("collective '{}' moves data between GPUs of one host, but the catalog gives no NVLink "
@@ -96,7 +98,7 @@ class WorkloadCompiler {
       }
     }
     for (const MiceSpec& m : s_.mice) flows += m.count;
-    expected_flows_ = std::min<std::uint64_t>(flows, o_.max_flows);
+    expected_flows_ = std::min<std::uint64_t>(flows - sharp, o_.max_flows);
     if (flows > o_.max_flows) {
       return fmt::format("the scenario needs about {} flows, more than the limit of {}; simulate fewer steps "
                          "(collectives[].steps), fewer iterations or fewer GPUs",
@@ -725,7 +727,7 @@ class WorkloadCompiler {
   std::uint32_t gpus_ = 0;
   Workload w_;
   std::uint32_t records_ = 0;  // reported (non-internal) flows so far
-  std::uint64_t expected_flows_ = 0;  // check()'s count of the flows, at most max_flows
+  std::uint64_t expected_flows_ = 0;  // check()'s count of the flows but SHARP's, at most max_flows
   bool pxn_noted_ = false;
   std::vector<std::vector<Span>> current_;  // per group, per plan transfer: its flows
   std::vector<std::uint32_t> per_node_;     // per group of the collective being built: most GPUs on a host
