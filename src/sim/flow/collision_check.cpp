@@ -32,7 +32,7 @@ void mark_collisions(const Topology& topology, SimulationResult& result) {
     }
     std::uint32_t links = 0;
     // One step of iteration 0 at a time: records [begin, end) share a step, found by binary search
-    // (records are in (iteration, step) order), and their paths are path_pool [from, to).
+    // (records are in (iteration, step) order), and their paths are one range of path_pool.
     std::uint32_t begin = op.flows_begin;
     while (begin < op.flows_end && result.flows[begin].iteration == 0) {
       const std::uint32_t step = result.flows[begin].step;
