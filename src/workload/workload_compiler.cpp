@@ -514,34 +514,67 @@ class WorkloadCompiler {
   // both ends), added over the steps (each waits for the previous). Bandwidth terms only.
   [[nodiscard]] TimePs bound_of(std::uint32_t first, std::uint32_t end) const {
     const double nvlink_bps = fabric_.spec().node.nvlink_bytes_per_s.value_or(0) / 2 * 8;
-    std::map<std::pair<std::uint32_t, std::uint64_t>, double> bits;  // (step, constraint key) -> bits
-    auto key = [](ConstraintKind k, std::uint32_t index) { return (std::uint64_t{index} << 3) | static_cast<std::uint64_t>(k); };
+    // Dense constraint slots: directed links (2 per link), then NVLink egress and ingress per GPU.
+    const auto links = static_cast<std::uint32_t>(t_.link_count());
+    auto slot_of = [&](ConstraintKind k, std::uint32_t index) -> std::uint32_t {
+      switch (k) {
+        case ConstraintKind::kLinkUp: return 2 * index;
+        case ConstraintKind::kLinkDown: return 2 * index + 1;
+        case ConstraintKind::kNvlinkOut: return 2 * links + 2 * index;
+        case ConstraintKind::kNvlinkIn: return 2 * links + 2 * index + 1;
+        case ConstraintKind::kBarrier: break;
+      }
+      return kNoIndex;
+    };
+    auto capacity_of = [&](std::uint32_t slot) {
+      return slot < 2 * links ? static_cast<double>(t_.capacity[slot / 2].value()) : nvlink_bps;
+    };
+    // The flows of each step, in flow order (a counting sort by step).
+    std::vector<std::uint32_t> step_begin;
     for (std::uint32_t i = first; i < end; ++i) {
-      const WorkloadFlow& fl = w_.flows[i];
-      if (fl.internal) continue;
-      const double b = static_cast<double>(fl.bytes.value()) * 8;
-      for (const Hop& h : w_.hops_of(i)) bits[{fl.step, key(h.kind, h.index)}] += b;
-      if (fl.routed) {
-        bits[{fl.step, key(ConstraintKind::kLinkUp, fl.src_port.value())}] += b;
-        bits[{fl.step, key(ConstraintKind::kLinkDown, fl.dst_port.value())}] += b;
+      if (w_.flows[i].internal) continue;
+      const std::uint32_t step = w_.flows[i].step;
+      if (step + 2 > step_begin.size()) step_begin.resize(step + 2, 0);
+      ++step_begin[step + 1];
+    }
+    if (step_begin.empty()) return TimePs(0);
+    for (std::size_t k = 1; k < step_begin.size(); ++k) step_begin[k] += step_begin[k - 1];
+    std::vector<std::uint32_t> by_step(step_begin.back());
+    {
+      std::vector<std::uint32_t> cursor(step_begin.begin(), step_begin.end() - 1);
+      for (std::uint32_t i = first; i < end; ++i) {
+        if (!w_.flows[i].internal) by_step[cursor[w_.flows[i].step]++] = i;
       }
     }
-    std::map<std::uint32_t, double> step_seconds;
-    for (const auto& [where, b] : bits) {
-      const auto kind = static_cast<ConstraintKind>(where.second & 7);
-      const auto index = static_cast<std::uint32_t>(where.second >> 3);
-      double capacity = 0;
-      if (kind == ConstraintKind::kLinkUp || kind == ConstraintKind::kLinkDown) {
-        capacity = static_cast<double>(t_.capacity[index].value());
-      } else if (kind == ConstraintKind::kNvlinkOut || kind == ConstraintKind::kNvlinkIn) {
-        capacity = nvlink_bps;
-      }
-      if (capacity <= 0) continue;
-      double& worst = step_seconds[where.first];
-      worst = std::max(worst, b / capacity);
-    }
+    // Per step: bits per constraint (added in flow order), the busiest constraint's time; steps added.
+    std::vector<double> bits(2 * static_cast<std::size_t>(links) + 2 * static_cast<std::size_t>(gpus_), 0.0);
+    std::vector<std::uint32_t> touched;
     double total = 0;
-    for (const auto& [step, seconds] : step_seconds) total += seconds;
+    for (std::size_t step = 0; step + 1 < step_begin.size(); ++step) {
+      auto charge = [&](std::uint32_t slot, double b) {
+        if (slot == kNoIndex) return;
+        if (bits[slot] == 0.0) touched.push_back(slot);
+        bits[slot] += b;
+      };
+      for (std::uint32_t k = step_begin[step]; k < step_begin[step + 1]; ++k) {
+        const std::uint32_t i = by_step[k];
+        const WorkloadFlow& fl = w_.flows[i];
+        const double b = static_cast<double>(fl.bytes.value()) * 8;
+        for (const Hop& h : w_.hops_of(i)) charge(slot_of(h.kind, h.index), b);
+        if (fl.routed) {
+          charge(slot_of(ConstraintKind::kLinkUp, fl.src_port.value()), b);
+          charge(slot_of(ConstraintKind::kLinkDown, fl.dst_port.value()), b);
+        }
+      }
+      double worst = 0;
+      for (const std::uint32_t slot : touched) {
+        const double capacity = capacity_of(slot);
+        if (capacity > 0) worst = std::max(worst, bits[slot] / capacity);
+        bits[slot] = 0.0;
+      }
+      touched.clear();
+      total += worst;
+    }
     return TimePs(std::llround(total * 1e12));
   }
 
