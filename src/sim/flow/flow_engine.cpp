@@ -215,7 +215,9 @@ TimePs FlowEngine::latency_of(std::span<const ConstraintId> path, std::span<cons
     return latency;
   }
   double ps = 0;
-  for (std::size_t h = 0; h < path.size(); ++h) ps += fraction[h] * static_cast<double>(latency_[path[h].value()].value());
+  for (std::size_t h = 0; h < path.size(); ++h) {
+    ps += fraction[h] * static_cast<double>(latency_[path[h].value()].value());
+  }
   return TimePs(std::llround(ps));
 }
 

@@ -30,8 +30,8 @@
 // several paths (spraying: path p carries a share w_p of the bytes, so hop h carries the fraction
 // a_h = sum of w_p over the paths through h) it is sum_h a_h x latency_h = sum_p w_p x latency_p,
 // the byte-weighted mean of the paths' latencies, exactly one path's latency when the paths are
-// equally long (a fat tree), never the sum over the sprayed members. Flows that wait on others start at
-// max(own start, max over dependencies of completion + delay).
+// equally long (a fat tree), never the sum over the sprayed members. Flows that wait on others
+// start at max(own start, max over dependencies of completion + delay).
 //
 // Failure. A constraint at capacity 0 gives rate 0 to its flows (stalled). If a reroute callback
 // is set, each active flow crossing a constraint that fails (or starting on a failed one) is
