@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -105,16 +106,19 @@ void plan_tree(const CollectiveShape& s, CollectivePlan& plan) {
     // Channel c's head of node k (its member in the inter-node trees) is the node's (c mod g)-th
     // rank; the chain runs from it through the node's other ranks in rotated order.
     auto head = [&](std::uint32_t k) { return nodes[k][c % nodes[k].size()]; };
+    // Both trees enter node k at the same head and run the same chain through it, each carrying
+    // half of the channel's data: one flow per chain edge and direction carrying both halves at
+    // twice the weight has, under weighted max-min, exactly the rate the two would have together.
+    for (const auto& node : nodes) {
+      for (std::size_t j = 0; j + 1 < node.size(); ++j) {
+        const std::uint32_t a = node[(c + j) % node.size()];
+        const std::uint32_t b = node[(c + j + 1) % node.size()];
+        plan.add(b, a, part, c, 0, 2.0);  // reduce toward the head
+        plan.add(a, b, part, c, 0, 2.0);  // broadcast from it
+      }
+    }
     for (std::uint32_t tree = 0; tree < 2; ++tree) {
       const Bytes half = split_part(part, 2, tree);
-      for (const auto& node : nodes) {
-        for (std::size_t j = 0; j + 1 < node.size(); ++j) {
-          const std::uint32_t a = node[(c + j) % node.size()];
-          const std::uint32_t b = node[(c + j + 1) % node.size()];
-          plan.add(b, a, half, c, 0);  // reduce toward the head
-          plan.add(a, b, half, c, 0);  // broadcast from it
-        }
-      }
       // Tree 2 relabels tree 1's nodes: mirror (even n) or shift by one (odd n).
       auto label = [&](std::uint32_t k) { return tree == 0 ? k : (n % 2 == 0 ? n - 1 - k : (k + 1) % n); };
       for (std::uint32_t k = 0; k < n; ++k) {
@@ -333,7 +337,8 @@ std::uint32_t total_steps(const CollectiveShape& s) {
 }
 
 // Every step of ring, halving-doubling and hierarchical has n transfers per channel; the tree has
-// 4(n-1) (two trees, n-1 edges, both ways), direct n(n-1). Pipelined: ring n, halving-doubling
+// 2(n-N) + 4(N-1) over N nodes (one chain through each node and two trees over the nodes, every
+// edge both ways), direct n(n-1). Pipelined: ring n, halving-doubling
 // n log2 n, hierarchical 2n (its intra- and inter-node ring edges) per channel.
 std::uint64_t planned_transfers(const CollectiveShape& s) {
   const std::uint64_t n = s.node_of_rank.size();
@@ -349,7 +354,10 @@ std::uint64_t planned_transfers(const CollectiveShape& s) {
     if (s.algorithm == CollectiveAlgorithm::kRing) return n * c;
   }
   switch (s.algorithm) {
-    case CollectiveAlgorithm::kTree: return 4 * (n - 1) * c;
+    case CollectiveAlgorithm::kTree: {
+      const std::uint64_t nodes = std::set<std::uint32_t>(s.node_of_rank.begin(), s.node_of_rank.end()).size();
+      return (2 * (n - nodes) + 4 * (nodes - 1)) * c;
+    }
     case CollectiveAlgorithm::kSharp: return 0;
     case CollectiveAlgorithm::kDirect: return n * (n - 1) * c;
     default: return steps * n * c;

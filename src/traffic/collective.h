@@ -36,6 +36,10 @@
 //                    are leaves of the other. On channel c a node takes part through its (c mod
 //                    g)-th rank (the head; consecutive channels use different GPUs and NICs, as
 //                    the ring does), and its g ranks form a chain from the head in rotated order.
+//                    Both trees run the same chain through a node (NCCL's two trees are two sets
+//                    of channels built on one intra-node graph), so each chain edge and direction is
+//                    one transfer carrying both halves (S_c) at share 2: under weighted max-min it
+//                    has exactly the rate of the two half transfers together, at half the flows.
 //                    One rank per node: the tree over the ranks themselves. Reduce up and broadcast
 //                    down are pipelined in small chunks, so in the fluid limit every edge streams
 //                    its half at once (child -> parent and parent -> child); pipeline fill beyond
@@ -122,7 +126,8 @@ struct CollectiveTransfer {
   std::uint32_t channel = 0;
   std::uint32_t step = 0;  // transfers of one step run together (and are routed together)
   // Max-min weight relative to the collective's: pipelined halving-doubling weighs each round's
-  // flow by its bytes, so a rank's rounds advance together as chunks through a pipeline do.
+  // flow by its bytes, so a rank's rounds advance together as chunks through a pipeline do; a
+  // tree's chain edge carries both trees' halves at share 2.
   double share = 1.0;
 };
 

@@ -150,21 +150,27 @@ TEST(Collective, DoubleBinaryTreeStreamsHalfOverEveryEdge) {
 // node 1), 2 channels of 2,000 B, each tree carrying 1,000 B. The tree over N = 2 nodes has one
 // edge (node 1 -> node 0); tree 2 mirrors it (node 0 -> node 1). Channel 0 joins the nodes at
 // their 0th GPU (heads 0 and 2): chains 1-0 and 3-2, inter-node edge 0-2; channel 1 at their 1st
-// (heads 1 and 3): chains 0-1 and 2-3, inter-node edge 1-3. Per channel 2 trees x (2 chain + 1
-// inter-node edge) x 2 directions = 12 transfers of 1,000 B, 24 in all, step 0. Inter-node
+// (heads 1 and 3): chains 0-1 and 2-3, inter-node edge 1-3. Both trees run the same chain, so a
+// chain edge is one transfer per direction carrying both trees' halves (2,000 B at weight 2); the
+// inter-node edge is one per tree and direction (1,000 B, weight 1). Per channel 2 chains x 2
+// directions + 2 trees x 1 edge x 2 directions = 8 transfers, 16 in all, step 0. Inter-node
 // traffic: 0 <-> 2 on channel 0 only and 1 <-> 3 on channel 1 only, 2,000 B each way (both trees),
-// so each GPU's NIC carries S/2: every channel uses its own rail. Rank 0 sends 1,000 B to 1 and
-// to 2 in each tree of channel 0, and 1,000 B to 1 in each tree of channel 1: 6,000 B.
+// so each GPU's NIC carries S/2: every channel uses its own rail. Rank 0 sends 2,000 B to 1 on
+// channel 0 (broadcast from the head) and 1,000 B to 2 in each tree, and 2,000 B to 1 on channel 1
+// (reduce toward the head): 6,000 B, as with one chain per tree.
 TEST(Collective, TreeRunsOverNodesWithAChainInside) {
   const CollectivePlan p =
       plan_collective(shape(CollectiveKind::kAllReduce, CollectiveAlgorithm::kTree, 4000, {0, 0, 1, 1}, 2));
   EXPECT_EQ(p.steps, 1U);
-  ASSERT_EQ(p.transfers.size(), 24U);
+  ASSERT_EQ(p.transfers.size(), 16U);
+  EXPECT_EQ(planned_transfers(shape(CollectiveKind::kAllReduce, CollectiveAlgorithm::kTree, 4000, {0, 0, 1, 1}, 2)), 16U);
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> across;
   for (const CollectiveTransfer& t : p.transfers) {
-    EXPECT_EQ(t.bytes, Bytes(1000));
     EXPECT_EQ(t.step, 0U);
-    if (t.src / 2 == t.dst / 2) continue;
+    const bool chain = t.src / 2 == t.dst / 2;
+    EXPECT_EQ(t.bytes, Bytes(chain ? 2000 : 1000));
+    EXPECT_EQ(t.share, chain ? 2.0 : 1.0);
+    if (chain) continue;
     EXPECT_EQ(t.src % 2, t.channel) << t.src << "->" << t.dst;
     EXPECT_EQ(t.dst % 2, t.channel) << t.src << "->" << t.dst;
     across[{t.src, t.dst}] += t.bytes.value();

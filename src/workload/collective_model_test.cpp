@@ -37,7 +37,28 @@
 //     instead of 2(n-1)/n times.
 //   sharp (stepwise): NVLink reduction (egress 7/8 S = 2,087,831,324 ps), the tree
 //     (2,684,354,560 ps), NVLink broadcast (2,087,831,324 ps) one after the other: 6,860,017,208 ps.
+//
+// Fixture C: 2 hosts x G = 4 GPUs (N = 2 nodes, n = 8 ranks), one 400G NIC per GPU on its own rail
+// (rail r: leaf r, holding NIC r of both hosts; one spine), 500 ns per link, NVLink 900 GB/s per
+// GPU = 450 GB/s = 3.6e12 b/s each way (B_nvl), no NVLink latency. Hierarchical all-reduce, one
+// channel, S = 1 GiB. The closed form of the 2D (hierarchical) all-reduce, bandwidth terms:
+//   T_intra = 2(G-1)/G x S / B_nvl  (reduce-scatter then all-gather around each node's ring of G)
+//           = 1.5 x 2^33 / 3.6e12 s = 3,579,139,413.3 ps,
+//   T_inter = 2(N-1)/N x (S/G) / B  (a ring all-reduce of each rank's shard S/G across the N nodes,
+//             on the rank's own rail: the partner has the same local index, so no PXN hop)
+//           = 2^31 / 4e11 s = 5,368,709,120 ps.
+//   stepwise: the phases one after the other, each step alone on its constraints: G-1 NVLink
+//     steps of S/G (596,523,235.6 ps each), 2(N-1) = 2 network steps of S/(GN) (2,684,354,560 ps
+//     each, plus the path host -> leaf -> host, 2 x 500 ns = 1 us), G-1 NVLink steps:
+//     T_intra + T_inter + 2 us = 8,949,848,533.3 ps.
+//   pipelined: the intra-node ring edges (2(G-1)/G x S on NVLink) and the inter-node ring edges
+//     (2(N-1)/N x S/G on the NIC) stream at once on different constraints, so the slower phase
+//     sets the time: max(T_intra, T_inter) + 1 us = 5,369,709,120 ps.
+//   Both are the closed form within their latency terms; pipelined overlaps the phases (NVLink
+//   and network work at once, as NCCL's channels do), stepwise adds them.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "sim/flow/flow_simulation.h"
 #include "traffic/scenario_parser.h"
@@ -107,6 +128,28 @@ TEST(CollectiveModel, HalvingDoublingPipelinedAndStepwiseMatchTheClosedForm) {
   EXPECT_NEAR(static_cast<double>(took(pipelined)), 37'580'963'840.0, 3.0);
   EXPECT_NEAR(static_cast<double>(pipelined.operations[0].bound.value()), 37'580'963'840.0, 3.0);
   EXPECT_EQ(pipelined.flows.size(), 3U * 8U);  // one per (rank, round)
+}
+
+TEST(CollectiveModel, HierarchicalPipelinedAndStepwiseMatchTheClosedForm) {
+  Topology t = fixtures::rail_two_tier(2, 4, 1);
+  t.gpus_per_host = 4;
+  for (auto& l : t.latency) l = nanoseconds(500);
+  const Fabric fabric = fixtures::fixture_fabric(t, 900e9);
+  const SimulationResult stepwise = run(
+      fabric, all_reduce(CollectiveAlgorithm::kHierarchical, CollectiveModel::kStepwise, 8, PathModel::kEcmp));
+  const SimulationResult pipelined = run(
+      fabric, all_reduce(CollectiveAlgorithm::kHierarchical, CollectiveModel::kPipelined, 8, PathModel::kEcmp));
+  const double t_intra = 1.5 * 8589934592.0 / 3.6e12 * 1e12;  // 3,579,139,413.3 ps
+  const double t_inter = 5'368'709'120.0;
+  EXPECT_NEAR(static_cast<double>(took(stepwise)), 8'949'848'533.3, 8.0);
+  EXPECT_NEAR(static_cast<double>(took(stepwise)), t_intra + t_inter + 2e6, 8.0);
+  EXPECT_NEAR(static_cast<double>(took(pipelined)), 5'369'709'120.0, 2.0);
+  EXPECT_NEAR(static_cast<double>(took(pipelined)), std::max(t_intra, t_inter) + 1e6, 2.0);
+  // The bound is the bandwidth terms: added stepwise, the largest pipelined.
+  EXPECT_NEAR(static_cast<double>(stepwise.operations[0].bound.value()), t_intra + t_inter, 8.0);
+  EXPECT_NEAR(static_cast<double>(pipelined.operations[0].bound.value()), t_inter, 2.0);
+  EXPECT_EQ(pipelined.flows.size(), 16U);  // 8 intra-node ring edges, 8 inter-node ring edges
+  EXPECT_EQ(stepwise.flows.size(), 8U * (2 * 3 + 2));
 }
 
 // Fixture B (lab-32): SHARP as NCCL runs it beats the ring by about 2x and matches its closed form.

@@ -518,82 +518,74 @@ class WorkloadCompiler {
   // The least time of flows [first, end) (one iteration of one operation) on a fabric without
   // collisions: per step, the largest bytes x 8 / capacity over the constraints the flows cannot
   // avoid (their fixed hops: NVLink, PXN, switch-tree edges; and the NIC links of network flows at
-  // both ends), added over the steps in step order (each waits for the previous). Bandwidth terms
-  // only. A step's bits are summed per constraint in a dense array, flow by flow; the compiler adds
-  // a collective's flows step by step (internal barriers aside), and flows out of step order are
-  // taken in step order.
+  // both ends), added over the steps (each waits for the previous). Bandwidth terms only. The flows
+  // are taken step by step (a counting sort by step, flow order within a step) and a step's bits
+  // summed per constraint in a dense array kept between calls (zero between them).
   [[nodiscard]] TimePs bound_of(std::uint32_t first, std::uint32_t end) {
-    if (bound_bits_.empty()) bound_bits_.assign(2 * std::size_t{t_.link_count()} + 2 * std::size_t{gpus_}, 0.0);
-    std::vector<std::uint32_t> order;  // empty: [first, end) in flow order
-    double total = 0;
-    if (!bound_in_order(first, end, order, total)) {
-      order.resize(end - first);
-      std::iota(order.begin(), order.end(), first);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::uint32_t a, std::uint32_t b) { return w_.flows[a].step < w_.flows[b].step; });
-      bound_in_order(first, end, order, total);
-    }
-    return TimePs(std::llround(total * 1e12));
-  }
-
-  // bound_of over the flows [first, end) in `order` (empty: flow order): the sum of the steps'
-  // largest seconds into `total`. Returns false, with nothing added, when a flow comes after one
-  // of a later step (the bits of a step must all be summed before its largest term is taken).
-  bool bound_in_order(std::uint32_t first, std::uint32_t end, const std::vector<std::uint32_t>& order, double& total) {
     const double nvlink_bps = fabric_.spec().node.nvlink_bytes_per_s.value_or(0) / 2 * 8;
-    const std::size_t links = t_.link_count();
-    // Dense constraint slots: link l up 2l, down 2l + 1; then GPU g's NVLink egress, ingress. The
-    // barrier has no capacity and bounds nothing.
-    auto slot = [&](ConstraintKind kind, std::uint32_t index) -> std::size_t {
-      switch (kind) {
-        case ConstraintKind::kLinkUp: return 2 * std::size_t{index};
-        case ConstraintKind::kLinkDown: return 2 * std::size_t{index} + 1;
-        case ConstraintKind::kNvlinkOut: return 2 * links + 2 * std::size_t{index};
-        case ConstraintKind::kNvlinkIn: return 2 * links + 2 * std::size_t{index} + 1;
+    // Dense constraint slots: directed links (2 per link), then NVLink egress and ingress per GPU.
+    const auto links = static_cast<std::uint32_t>(t_.link_count());
+    auto slot_of = [&](ConstraintKind k, std::uint32_t index) -> std::uint32_t {
+      switch (k) {
+        case ConstraintKind::kLinkUp: return 2 * index;
+        case ConstraintKind::kLinkDown: return 2 * index + 1;
+        case ConstraintKind::kNvlinkOut: return 2 * links + 2 * index;
+        case ConstraintKind::kNvlinkIn: return 2 * links + 2 * index + 1;
         case ConstraintKind::kBarrier: break;
       }
-      return bound_bits_.size();
+      return kNoIndex;
     };
-    std::vector<std::size_t> touched;
-    auto add = [&](std::size_t s, double b) {
-      if (s == bound_bits_.size()) return;
-      if (bound_bits_[s] == 0.0) touched.push_back(s);
-      bound_bits_[s] += b;
+    auto capacity_of = [&](std::uint32_t slot) {
+      return slot < 2 * links ? static_cast<double>(t_.capacity[slot / 2].value()) : nvlink_bps;
     };
-    // The largest term of the step summed so far; clears its bits.
-    auto close_step = [&] {
-      double worst = 0;
-      for (const std::size_t s : touched) {
-        const double capacity = s < 2 * links ? static_cast<double>(t_.capacity[s / 2].value()) : nvlink_bps;
-        if (capacity > 0) worst = std::max(worst, bound_bits_[s] / capacity);
-        bound_bits_[s] = 0.0;
-      }
-      touched.clear();
-      return worst;
-    };
-    double sum = 0;
-    std::uint32_t step = 0;
-    for (std::uint32_t k = 0; k < end - first; ++k) {
-      const std::uint32_t i = order.empty() ? first + k : order[k];
-      const WorkloadFlow& fl = w_.flows[i];
-      if (fl.internal) continue;
-      if (fl.step != step) {
-        if (fl.step < step) {
-          close_step();
-          return false;
-        }
-        sum += close_step();
-        step = fl.step;
-      }
-      const double b = static_cast<double>(fl.bytes.value()) * 8;
-      for (const Hop& h : w_.hops_of(i)) add(slot(h.kind, h.index), b);
-      if (fl.routed) {
-        add(slot(ConstraintKind::kLinkUp, fl.src_port.value()), b);
-        add(slot(ConstraintKind::kLinkDown, fl.dst_port.value()), b);
+    // The flows of each step, in flow order (a counting sort by step).
+    std::vector<std::uint32_t> step_begin;
+    for (std::uint32_t i = first; i < end; ++i) {
+      if (w_.flows[i].internal) continue;
+      const std::uint32_t step = w_.flows[i].step;
+      if (step + 2 > step_begin.size()) step_begin.resize(step + 2, 0);
+      ++step_begin[step + 1];
+    }
+    if (step_begin.empty()) return TimePs(0);
+    for (std::size_t k = 1; k < step_begin.size(); ++k) step_begin[k] += step_begin[k - 1];
+    std::vector<std::uint32_t> by_step(step_begin.back());
+    {
+      std::vector<std::uint32_t> cursor(step_begin.begin(), step_begin.end() - 1);
+      for (std::uint32_t i = first; i < end; ++i) {
+        if (!w_.flows[i].internal) by_step[cursor[w_.flows[i].step]++] = i;
       }
     }
-    total = sum + close_step();
-    return true;
+    // Per step: bits per constraint (added in flow order), the busiest constraint's time; steps added.
+    std::vector<double>& bits = bound_bits_;
+    if (bits.empty()) bits.assign(2 * static_cast<std::size_t>(links) + 2 * static_cast<std::size_t>(gpus_), 0.0);
+    std::vector<std::uint32_t> touched;
+    double total = 0;
+    for (std::size_t step = 0; step + 1 < step_begin.size(); ++step) {
+      auto charge = [&](std::uint32_t slot, double b) {
+        if (slot == kNoIndex) return;
+        if (bits[slot] == 0.0) touched.push_back(slot);
+        bits[slot] += b;
+      };
+      for (std::uint32_t k = step_begin[step]; k < step_begin[step + 1]; ++k) {
+        const std::uint32_t i = by_step[k];
+        const WorkloadFlow& fl = w_.flows[i];
+        const double b = static_cast<double>(fl.bytes.value()) * 8;
+        for (const Hop& h : w_.hops_of(i)) charge(slot_of(h.kind, h.index), b);
+        if (fl.routed) {
+          charge(slot_of(ConstraintKind::kLinkUp, fl.src_port.value()), b);
+          charge(slot_of(ConstraintKind::kLinkDown, fl.dst_port.value()), b);
+        }
+      }
+      double worst = 0;
+      for (const std::uint32_t slot : touched) {
+        const double capacity = capacity_of(slot);
+        if (capacity > 0) worst = std::max(worst, bits[slot] / capacity);
+        bits[slot] = 0.0;
+      }
+      touched.clear();
+      total += worst;
+    }
+    return TimePs(std::llround(total * 1e12));
   }
 
   // ---- point-to-point transfers ----

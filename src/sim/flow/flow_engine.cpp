@@ -51,8 +51,7 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
   elem_next_.resize(system_.path_pool.size(), kNil);
   elem_prev_.resize(system_.path_pool.size(), kNil);
   elem_flow_.resize(system_.path_pool.size(), f);
-  TimePs latency{0};
-  for (const ConstraintId c : request.path) latency += latency_[c.value()];
+  const TimePs latency = latency_of(request.path, request.fraction);
 
   state_.push_back(FlowState::kWaiting);
   remaining_.push_back(static_cast<double>(request.size.value()) * 8.0);
@@ -209,14 +208,25 @@ void FlowEngine::move_flow(FlowId f, std::span<const ConstraintId> path, std::sp
   add_load(f, rate_[i]);
 }
 
+TimePs FlowEngine::latency_of(std::span<const ConstraintId> path, std::span<const double> fraction) const {
+  if (fraction.empty()) {
+    TimePs latency{0};
+    for (const ConstraintId c : path) latency += latency_[c.value()];
+    return latency;
+  }
+  double ps = 0;
+  for (std::size_t h = 0; h < path.size(); ++h) {
+    ps += fraction[h] * static_cast<double>(latency_[path[h].value()].value());
+  }
+  return TimePs(std::llround(ps));
+}
+
 void FlowEngine::set_path(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction) {
   system_.set_path(f, path, fraction);
   elem_next_.resize(system_.path_pool.size(), kNil);
   elem_prev_.resize(system_.path_pool.size(), kNil);
   elem_flow_.resize(system_.path_pool.size(), f);
-  TimePs latency{0};
-  for (const ConstraintId c : path) latency += latency_[c.value()];
-  path_latency_[f.value()] = latency;
+  path_latency_[f.value()] = latency_of(path, fraction);
 }
 
 void FlowEngine::link_path(FlowId f) {

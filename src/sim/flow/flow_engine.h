@@ -23,10 +23,15 @@
 // failed) stalls: no event, until a capacity change gives it a rate again.
 //
 // Latency. Each constraint has a latency (propagation plus switching of that hop). A flow's
-// completion is its last byte sent plus its path latency (the sum over its hops): the fluid model
-// lets the first byte enter every hop at the start, so bandwidth is held from start to last byte
-// and the tail of the flow arrives one path latency later. Flows that wait on others start at
-// max(own start, max over dependencies of completion + delay).
+// completion is its last byte sent plus its path latency: the fluid model lets the first byte
+// enter every hop at the start, so bandwidth is held from start to last byte and the tail of the
+// flow arrives one path latency later. The path latency is the sum over the hops of fraction x
+// latency. With all fractions 1 (one path) that is the path's latency; for a flow spread over
+// several paths (spraying: path p carries a share w_p of the bytes, so hop h carries the fraction
+// a_h = sum of w_p over the paths through h) it is sum_h a_h x latency_h = sum_p w_p x latency_p,
+// the byte-weighted mean of the paths' latencies, exactly one path's latency when the paths are
+// equally long (a fat tree), never the sum over the sprayed members. Flows that wait on others
+// start at max(own start, max over dependencies of completion + delay).
 //
 // Failure. A constraint at capacity 0 gives rate 0 to its flows (stalled). If a reroute callback
 // is set, each active flow crossing a constraint that fails (or starting on a failed one) is
@@ -157,6 +162,8 @@ class FlowEngine {
 
   void apply(const FlowEvent& e);
   void start_flow(FlowId f);
+  // Sum over the hops of fraction x latency (see "Latency" above), rounded to the picosecond.
+  [[nodiscard]] TimePs latency_of(std::span<const ConstraintId> path, std::span<const double> fraction) const;
   void set_path(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction);
   void finish_flow(FlowId f);
   void change_capacity(const CapacityChange& change);

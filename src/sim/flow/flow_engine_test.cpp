@@ -83,6 +83,62 @@ TEST(FlowEngine, FlowLimitedUpstreamLeavesItsShareToOthers) {
   EXPECT_EQ(engine.last_byte_time(b), ms(3000));
 }
 
+// A flow spread over two parallel paths (spraying's fluid limit): hops A (100 ns), B1 (200 ns,
+// fraction 3/4), B2 (600 ns, fraction 1/4), C (100 ns), all 100 Gb/s. Path A-B1-C is 400 ns and
+// carries 3/4 of the bytes, A-B2-C is 800 ns and carries 1/4: the byte-weighted latency is
+// 3/4 x 400 + 1/4 x 800 = 500 ns, which is the sum of fraction x latency over the hops
+// (100 + 150 + 150 + 100), not the 1,000 ns of all four hops added. A and C bind: 100 Gb/s,
+// 1 GB in 80 ms; completion 80 ms + 500 ns.
+TEST(FlowEngine, ASplitFlowTakesTheByteWeightedLatencyOfItsPaths) {
+  FlowEngine engine;
+  const ConstraintId path[] = {engine.add_constraint(gbps(100), nanoseconds(100)),
+                               engine.add_constraint(gbps(100), nanoseconds(200)),
+                               engine.add_constraint(gbps(100), nanoseconds(600)),
+                               engine.add_constraint(gbps(100), nanoseconds(100))};
+  const double fraction[] = {1.0, 0.75, 0.25, 1.0};
+  FlowRequest r = on(path, kGB);
+  r.fraction = fraction;
+  const FlowId f = engine.add_flow(r);
+  EXPECT_EQ(engine.path_latency(f), nanoseconds(500));
+  engine.run();
+  EXPECT_EQ(engine.last_byte_time(f), ms(80));
+  EXPECT_EQ(engine.completion_time(f), ms(80) + nanoseconds(500));
+}
+
+// Twins merged (the tree's one chain per node, traffic/collective.h): two flows of 0.5 GB, weight
+// 1, on the same 90 Gb/s link beside a third flow O of 0.75 GB, against one flow of 1 GB at weight
+// 2 beside O. Weighted max-min gives the twins 30 + 30 and O 30 Gb/s, the merged flow 60 and O 30:
+// the twins and the merged flow end at 4e9 / 3e10 s = 133,333,333,333 ps (rounded), O then sends its
+// last 2e9 bits alone at 90 Gb/s and ends at the same time in both.
+TEST(FlowEngine, OneFlowAtTwiceTheWeightIsTwoTwins) {
+  auto run = [](bool merged) {
+    FlowEngine engine;
+    const ConstraintId link[] = {engine.add_constraint(gbps(90))};
+    std::vector<FlowId> ours;
+    if (merged) {
+      FlowRequest r = on(link, Bytes(1'000'000'000));
+      r.weight = 2.0;
+      ours.push_back(engine.add_flow(r));
+    } else {
+      ours.push_back(engine.add_flow(on(link, Bytes(500'000'000))));
+      ours.push_back(engine.add_flow(on(link, Bytes(500'000'000))));
+    }
+    const FlowId o = engine.add_flow(on(link, Bytes(750'000'000)));
+    engine.run();
+    std::vector<TimePs> ends;
+    for (const FlowId f : ours) ends.push_back(engine.completion_time(f));
+    ends.push_back(engine.completion_time(o));
+    return ends;
+  };
+  const std::vector<TimePs> twins = run(false);
+  const std::vector<TimePs> merged = run(true);
+  EXPECT_NEAR(static_cast<double>(twins[0].value()), 133'333'333'333.0, 1.0);
+  EXPECT_EQ(twins[0], twins[1]);
+  EXPECT_EQ(merged[0], twins[0]);
+  EXPECT_EQ(merged[1], twins[2]);
+  EXPECT_NEAR(static_cast<double>(merged[1].value()), 133'333'333'333.0 + 2e9 / 9e10 * 1e12, 2.0);
+}
+
 // Incast: n senders, each on its own 100 Gb/s uplink (latency 1 us), into one 100 Gb/s port
 // (latency 1 us), S = 1 GB each. The port is the bottleneck: each gets 100/n Gb/s and all end
 // together at n x S / B = n x 80 ms; completion adds the 2 us path latency.

@@ -103,6 +103,35 @@ TEST(FlowSimulation, AllToAllOnAnOversubscribedTierIsBoundByTheTier) {
   EXPECT_NEAR(seconds(duration(nonblocking.operations[0])), 7.0 / 8 * s_over_b, 1e-9);
 }
 
+// A sprayed flow's latency is one path's, not the sum over the members it is sprayed on. One
+// transfer of S = 1 GiB from host0 (leaf 0) to host1 (leaf 1), 4 spines, sprayed: each
+// leaf-spine link in each direction carries a quarter of it. Latencies: NIC links 100 ns,
+// leaf-spine links 400 ns. Every path is host0 -> leaf0 -> spine k -> leaf1 -> host1, 100 + 400 +
+// 400 + 100 = 1,000 ns (summing the 4 + 4 sprayed members would give 100 + 8 x 400 + 100 =
+// 3,400 ns). Alone on 400 Gb/s NICs it takes S/B = 2^33 bits / 4e11 b/s = 21,474,836,480 ps,
+// plus 1,000,000 ps: 21,475,836,480 ps.
+TEST(FlowSimulation, ASprayedFlowTakesOnePathsLatency) {
+  Topology t = fixture(2, 4, 1);
+  for (std::uint32_t l = 0; l < t.link_count(); ++l) {
+    const bool nic = t.kind[t.link_a[l].value()] == VertexKind::kPort || t.kind[t.link_b[l].value()] == VertexKind::kPort;
+    t.latency[l] = nanoseconds(nic ? 100 : 400);
+  }
+  Scenario s;
+  TransferSpec x;
+  x.name = "x";
+  x.src.gpu = 0;
+  x.dst.gpu = 1;
+  x.bytes = Bytes(kGiB);
+  s.transfers.push_back(x);
+  s.paths = PathModel::kSpray;
+  const SimulationResult sprayed = run(t, s);
+  ASSERT_EQ(sprayed.flows.size(), 1U);
+  EXPECT_EQ(sprayed.flows[0].path_size, 10U);  // 2 NIC hops, 4 + 4 sprayed leaf-spine hops
+  EXPECT_EQ(sprayed.operations[0].iterations[0].end, TimePs(21'475'836'480));
+  s.paths = PathModel::kEcmp;  // one hashed path: the same latency
+  EXPECT_EQ(run(t, s).operations[0].iterations[0].end, TimePs(21'475'836'480));
+}
+
 // One transfer of 1 GiB between two hosts on different leaves (2 spines, no latency): alone it
 // takes T = 2^33 bits / 400 Gb/s = 21.47483648 ms. If the leaf-spine link it hashes onto goes down
 // at T/4 and routing converges 100 us later, it stalls for 100 us and finishes on the other spine
