@@ -12,6 +12,7 @@
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/fabric_fixtures.h"
 
 namespace ct {
 namespace {
@@ -214,6 +215,67 @@ TEST(AddressPlan, AddressesEveryValidFabric) {
   auto by_address = f->names().backend_port("10.0.0.71", {"command line", 0, 0}, "--from");
   ASSERT_TRUE(by_address.ok());
   EXPECT_EQ(t.vertex_name(by_address.value()), "host3/nic17");
+}
+
+// printed_vertex reads exactly the names Topology::vertex_name prints and indexes them through the
+// vertex numbering; the hash map of every name (vertex()) is the independent reference. Three
+// shapes: one plane of two tiers (the lab: "host3/nic1", "p0/spine/7"), two planes of three tiers
+// ("host3/nic1/p1", "p1/pod2/leaf/5", "p0/core/3") and the hand-built 3-tier fixture.
+TEST(NameDirectory, ParsesEveryPrintedNameToItsVertex) {
+  const SourceLocation cmd{"command line", 0, 0};
+  const auto every_name = [&](const Topology& t, const NameDirectory& names) -> std::size_t {
+    std::size_t backend = 0;
+    for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
+      const std::string name = t.vertex_name(VertexId(v));
+      if (t.network[v] != Network::kBackend) {
+        EXPECT_FALSE(names.printed_vertex(name).valid()) << name;  // the frontend goes through vertex()
+        continue;
+      }
+      ++backend;
+      EXPECT_EQ(names.printed_vertex(name), VertexId(v)) << name;
+      auto by_map = names.vertex(name, cmd, "--x");
+      EXPECT_TRUE(by_map.ok() && by_map.value() == VertexId(v)) << name;
+    }
+    return backend;
+  };
+  auto lab = fabric_of(lab32_text());
+  ASSERT_TRUE(lab.ok());
+  // 256 ports, 8 leaves of 32 up ports and 4 spines of 64 ports (QM9700: 8 cables to each leaf).
+  EXPECT_EQ(every_name(lab->topology(), lab->names()), 256U + 8U + 4U);
+  auto big = fabric_of(R"(
+name: two-planes-three-tiers
+nodes: {model: hgx-b300, count: 256}
+backend:
+  topology: rail-optimized
+  planes: 2
+  tiers: 3
+  switch: sn5600
+  port_speed: 400G
+  oversubscription: [1, 1]
+)");
+  ASSERT_TRUE(big.ok()) << format_diagnostics(big.errors());
+  const Topology& t = big->topology();
+  ASSERT_EQ(t.tiers, 3);
+  ASSERT_EQ(t.planes, 2);
+  EXPECT_GT(every_name(t, big->names()), 4096U);
+  const Topology fixture = fixtures::three_tier_two_pods(2, 2);
+  const NameDirectory fixture_names(fixture);
+  EXPECT_EQ(every_name(fixture, fixture_names), 4U + 2U + 4U + 4U);
+  EXPECT_EQ(fixture_names.printed_vertex("p0/pod1/spine/1"), VertexId(9));
+  EXPECT_EQ(fixture_names.printed_vertex("p0/core/3"), VertexId(13));
+
+  // Other spellings are not printed names; vertex() still resolves the ones it accepts.
+  const NameDirectory& names = lab->names();
+  for (const char* other : {"p0/leaf/01", "p0/leaf/+1", " p0/leaf/1", "p0/leaf/1 ", "p0/leaf/8", "p0/pod0/leaf/0",
+                            "p1/leaf/0", "p0/spine/4294967296", "p0/spine/", "p0/tor/1", "host0/nic0/p0", "host32/nic0",
+                            "host0/nic8", "host0", "10.1.0.7", "", "p", "host"}) {
+    EXPECT_FALSE(names.printed_vertex(other).valid()) << other;
+  }
+  EXPECT_TRUE(names.vertex(" p0/leaf/1", cmd, "--x").ok());
+  EXPECT_TRUE(names.vertex("10.1.0.7", cmd, "--x").ok());
+  EXPECT_FALSE(big->names().printed_vertex("host0/nic0").valid());  // two planes print "/p0"
+  EXPECT_FALSE(big->names().printed_vertex("p0/leaf/0").valid());   // three tiers print the pod
+  EXPECT_FALSE(big->names().printed_vertex("p0/pod0/core/0").valid());
 }
 
 // The lab has 32 hosts x 8 GPUs: "host3/gpu2" is GPU 3 x 8 + 2 = 26, as "gpu26" and "26" are.

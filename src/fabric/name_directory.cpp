@@ -28,6 +28,23 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// A canonical decimal (no sign, no leading zero, below 2^32) at the front of `rest`, consumed.
+bool take_canonical(std::string_view& rest, std::uint32_t& out) {
+  std::size_t n = 0;
+  std::uint64_t v = 0;
+  while (n < rest.size() && n < 11 && rest[n] >= '0' && rest[n] <= '9') v = v * 10 + static_cast<std::uint64_t>(rest[n++] - '0');
+  if (n == 0 || (n > 1 && rest[0] == '0') || v > 0xFFFF'FFFFU) return false;
+  out = static_cast<std::uint32_t>(v);
+  rest.remove_prefix(n);
+  return true;
+}
+
+bool take_word(std::string_view& rest, std::string_view word) {
+  if (!rest.starts_with(word)) return false;
+  rest.remove_prefix(word.size());
+  return true;
+}
+
 }  // namespace
 
 NameDirectory::NameDirectory(const Topology& topology) : topology_(&topology) {}
@@ -41,6 +58,72 @@ void NameDirectory::index() const {
       links_between_[pair_key(t.link_a[l], t.link_b[l])].push_back(LinkId(l));
     }
   });
+}
+
+void NameDirectory::index_switches() const {
+  std::call_once(switches_indexed_, [this] {
+    const Topology& t = *topology_;
+    const auto end = static_cast<std::uint32_t>(t.frontend_begin > 0 ? t.frontend_begin : t.vertex_count());
+    const auto begin = static_cast<std::uint32_t>(std::min<std::size_t>(t.backend_port_count(), end));
+    for (std::uint32_t v = begin; v < end; ++v) {
+      if (t.kind[v] == VertexKind::kSwitch) switch_pods_ = std::max(switch_pods_, t.group[v] + 1);
+    }
+    const std::size_t groups = static_cast<std::size_t>(std::max(t.planes, 1)) * 4 * switch_pods_;
+    switch_first_.assign(groups, 0);
+    switch_count_.assign(groups, 0);
+    // A group is indexed when its switches are consecutive vertices numbered by index from 0 (as
+    // the topology numbers them); any other group keeps count 0 and its names go through vertex().
+    std::vector<std::uint8_t> broken(groups, 0);
+    for (std::uint32_t v = begin; v < end; ++v) {
+      if (t.kind[v] != VertexKind::kSwitch || t.network[v] != Network::kBackend || t.tier[v] > 3) continue;
+      const std::size_t g = (static_cast<std::size_t>(t.plane[v]) * 4 + t.tier[v]) * switch_pods_ + t.group[v];
+      if (g >= groups) continue;
+      if (switch_count_[g] == 0 && t.index[v] == 0) switch_first_[g] = v;
+      if (t.index[v] != switch_count_[g] || v != switch_first_[g] + t.index[v]) broken[g] = 1;
+      ++switch_count_[g];
+    }
+    for (std::size_t g = 0; g < groups; ++g) {
+      if (broken[g] != 0) switch_count_[g] = 0;
+    }
+  });
+}
+
+VertexId NameDirectory::printed_vertex(std::string_view name) const {
+  const Topology& t = *topology_;
+  std::string_view rest = name;
+  std::uint32_t plane = 0;
+  if (take_word(rest, "host")) {
+    std::uint32_t host = 0;
+    std::uint32_t rail = 0;
+    if (!take_canonical(rest, host) || !take_word(rest, "/nic") || !take_canonical(rest, rail)) return VertexId::invalid();
+    if (t.planes > 1 && (!take_word(rest, "/p") || !take_canonical(rest, plane))) return VertexId::invalid();
+    if (!rest.empty() || host >= t.host_count || rail >= static_cast<std::uint32_t>(t.ports_per_host) ||
+        plane >= static_cast<std::uint32_t>(t.planes)) {
+      return VertexId::invalid();
+    }
+    return t.port_of(HostId(host), static_cast<int>(rail), static_cast<int>(plane));
+  }
+  if (!take_word(rest, "p") || !take_canonical(rest, plane) || !take_word(rest, "/")) return VertexId::invalid();
+  std::uint32_t pod = 0;
+  const bool pod_form = take_word(rest, "pod");
+  if (pod_form && (!take_canonical(rest, pod) || !take_word(rest, "/"))) return VertexId::invalid();
+  std::uint32_t tier = 0;
+  if (take_word(rest, "leaf/")) {
+    tier = 1;
+  } else if (take_word(rest, "spine/")) {
+    tier = 2;
+  } else if (take_word(rest, "core/")) {
+    tier = 3;
+  } else {
+    return VertexId::invalid();
+  }
+  std::uint32_t i = 0;
+  if (!take_canonical(rest, i) || !rest.empty() || pod_form != (t.tiers == 3 && tier < 3)) return VertexId::invalid();
+  index_switches();
+  if (plane >= static_cast<std::uint32_t>(t.planes) || pod >= switch_pods_) return VertexId::invalid();
+  const std::size_t g = (static_cast<std::size_t>(plane) * 4 + tier) * switch_pods_ + pod;
+  if (i >= switch_count_[g]) return VertexId::invalid();
+  return VertexId(switch_first_[g] + i);
 }
 
 Diagnostic NameDirectory::unknown(std::string_view name, const SourceLocation& where, std::string_view field,

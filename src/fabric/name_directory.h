@@ -38,6 +38,12 @@ class NameDirectory {
   [[nodiscard]] Result<VertexId> backend_port(std::string_view name, const SourceLocation& where, std::string_view field) const;
   // A GPU by its global id g = host x gpus_per_host + local: "host3/gpu2", "gpu26" or "26".
   [[nodiscard]] Result<std::uint32_t> gpu(std::string_view name, const SourceLocation& where, std::string_view field) const;
+  // A backend port or switch by the exact name Topology::vertex_name prints ("host3/nic1/p0",
+  // "p0/pod2/leaf/5", "p1/spine/7"), parsed into its parts and indexed through the topology's
+  // vertex numbering: no hashing, no allocation, no index of every name. VertexId::invalid() for
+  // anything else (another spelling, a frontend name, a vertex the fabric lacks): vertex() then
+  // resolves it or gives the diagnostic. For the hot paths of large inputs (pinned routes).
+  [[nodiscard]] VertexId printed_vertex(std::string_view name) const;
   // A link id or "A -- B" (every parallel cable between A and B, in id order).
   [[nodiscard]] Result<std::vector<LinkId>> links(std::string_view name, const SourceLocation& where, std::string_view field) const;
 
@@ -47,11 +53,18 @@ class NameDirectory {
   [[nodiscard]] Diagnostic unknown(std::string_view name, const SourceLocation& where, std::string_view field,
                                    bool switches_only) const;
   void index() const;
+  void index_switches() const;
   const Topology* topology_;
   mutable std::once_flag indexed_;
   mutable std::unordered_map<std::string, VertexId> vertex_by_name_;
   // Unordered pair of vertices -> its parallel cables.
   mutable std::unordered_map<std::uint64_t, std::vector<LinkId>> links_between_;
+  // Backend switches by (plane, tier, pod): the first vertex and the count of each group, for
+  // printed_vertex (the topology numbers them by (plane, tier, pod, index)).
+  mutable std::once_flag switches_indexed_;
+  mutable std::uint32_t switch_pods_ = 0;
+  mutable std::vector<std::uint32_t> switch_first_;
+  mutable std::vector<std::uint32_t> switch_count_;
 };
 
 }  // namespace ct

@@ -3,9 +3,12 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cassert>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <optional>
@@ -32,10 +35,29 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)>
     "flow", "src", "dst", "bytes", "start_s", "operation", "after", "delay_s", "weight", "udp_src_port", "path",
     "instance", "iteration", "step", "channel", "qp", "end_s", "rate_gbps", "reroutes", "status", "bytes_left"};
 
-std::string_view trim(std::string_view s) {
+[[gnu::always_inline]] inline std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
+}
+
+// The first ',' in s at or after i, or s.size(). Eight bytes at a time: a byte of w ^ ",,,,,,,,"
+// is zero exactly where w has a comma, and ~(((x & 7f..) + 7f..) | x | 7f..) sets the top bit of
+// exactly the zero bytes of x (no carry crosses a byte: each byte's sum is at most 0xfe).
+std::size_t find_comma(std::string_view s, std::size_t i) {
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t kCommas = 0x2C2C'2C2C'2C2C'2C2CULL;
+    constexpr std::uint64_t kLow7 = 0x7F7F'7F7F'7F7F'7F7FULL;
+    for (; i + 8 <= s.size(); i += 8) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, s.data() + i, 8);
+      const std::uint64_t x = w ^ kCommas;
+      const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);
+      if (zero != 0) return i + static_cast<std::size_t>(std::countr_zero(zero)) / 8;
+    }
+  }
+  while (i < s.size() && s[i] != ',') ++i;
+  return i;
 }
 
 bool all_digits(std::string_view s) {
@@ -98,9 +120,9 @@ class FlowTableParser {
   }
 
   Result<FlowTable> parse() {
-    const std::size_t rows = text_.size() / 48 + 16;  // a guess from the text's size, for the caches
-    endpoints_.reserve(std::min<std::size_t>(rows * 2, 1 << 22));
-    hops_.reserve(std::min<std::size_t>(rows * 2, 1 << 22));
+    // Room for the rows of a text of this size (rows are 40 bytes or more, but for tiny fabrics),
+    // up to a million, so the array rarely moves; pages never written are never touched.
+    table_.flows.reserve(std::min<std::size_t>(text_.size() / 40 + 16, std::size_t{1} << 20));
     std::size_t at = 0;
     bool header = false;
     while (at < text_.size() && errors_.size() < kMaxErrors) {
@@ -173,8 +195,7 @@ class FlowTableParser {
         i = j + 1;
         continue;
       }
-      std::size_t comma = line.find(',', i);
-      if (comma == std::string_view::npos) comma = line.size();
+      const std::size_t comma = find_comma(line, i);
       cells_.push_back({trim(line.substr(i, comma - i)), column});
       if (comma >= line.size()) break;
       i = comma + 1;
@@ -240,6 +261,10 @@ class FlowTableParser {
   }
 
   ResolvedEndpoint endpoint(const Cell& c, Column col) {
+    // A port by its printed name: parsed and indexed, no cache (most rows' src and dst).
+    if (const VertexId port = names_.printed_vertex(c.text); port.valid() && t_.kind[port.value()] == VertexKind::kPort) {
+      return {true, kNoTableGpu, port};
+    }
     if (auto it = endpoints_.find(c.text); it != endpoints_.end()) {
       if (!it->second.ok) error(c, col, fmt::format("'{}': see the first use of this name", clip(c.text)));
       return it->second;
@@ -454,16 +479,96 @@ class FlowTableParser {
     std::reverse(table_.hops.begin() + static_cast<std::ptrdiff_t>(down_begin), table_.hops.end());
   }
 
-  void route(const Cell& c, TableFlow& f) {
+  // A link hop "A -- B[ #k][ up|down]" resolved by walking on from `at`, where the previous hop
+  // ended (written `at_text`, empty when unknown): the end written as at_text is `at` without a
+  // lookup, the other end is parsed by the name directory's printed-name grammar and indexed
+  // directly, and the cable is found among the ports of the end with fewer of them (in link-id
+  // order, so the k-th match is cable #k). Appends the hop and moves `at` and `at_text` on; false,
+  // having changed nothing, for anything else (another spelling, an unknown name, a hop that does
+  // not continue the walk, no such cable): hop() then resolves it or gives the located diagnostic.
+  bool walk(std::string_view text, VertexId& at, std::string_view& at_text) {
+    std::string_view rest = text;
+    int direction = 0;  // 1 up, -1 down, 0 not written
+    if (rest.ends_with(" up")) {
+      direction = 1;
+      rest = trim(rest.substr(0, rest.size() - 3));
+    } else if (rest.ends_with(" down")) {
+      direction = -1;
+      rest = trim(rest.substr(0, rest.size() - 5));
+    }
+    std::uint32_t which = 0;
+    if (const std::size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
+      const std::string_view k = trim(rest.substr(hash + 1));
+      const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
+      if (k.empty() || ec != std::errc() || p != k.data() + k.size()) return false;
+      rest = trim(rest.substr(0, hash));
+    }
+    const std::size_t sep = rest.find("--");
+    if (sep == std::string_view::npos) return false;
+    const std::string_view a_text = trim(rest.substr(0, sep));
+    const std::string_view b_text = trim(rest.substr(sep + 2));
+    VertexId far;
+    bool far_is_b = true;
+    if (!at_text.empty() && a_text == at_text) {
+      far = names_.printed_vertex(b_text);
+    } else if (!at_text.empty() && b_text == at_text) {
+      far = names_.printed_vertex(a_text);
+      far_is_b = false;
+    } else {
+      const VertexId a = names_.printed_vertex(a_text);
+      const VertexId b = names_.printed_vertex(b_text);
+      if (!a.valid() || !b.valid() || (a != at && b != at)) return false;
+      far_is_b = a == at;
+      far = far_is_b ? b : a;
+    }
+    if (!far.valid() || far == at) return false;
+    const VertexId near = at;
+    // Which end's ports to search (the result is the same; only the time differs): a NIC port's
+    // (its one cable), else the upper switch's, where the cables down, built first (lower ids),
+    // come first.
+    bool scan_near = t_.tier[near.value()] >= t_.tier[far.value()];
+    if (t_.kind[near.value()] == VertexKind::kPort || t_.kind[far.value()] == VertexKind::kPort) {
+      scan_near = t_.kind[near.value()] == VertexKind::kPort;
+    }
+    const VertexId scan = scan_near ? near : far;
+    const VertexId other = scan_near ? far : near;
+    LinkId link = LinkId::invalid();
+    std::uint32_t seen = 0;
+    for (const Adjacency& adj : t_.neighbors(scan)) {
+      if (adj.neighbor == other && seen++ == which) {
+        link = adj.link;
+        break;
+      }
+    }
+    if (!link.valid()) return false;
+    // Up is from the cable's lower end: between tiers, the lower tier's end (topology.h), else look.
+    const bool up = t_.tier[near.value()] != t_.tier[far.value()] ? t_.tier[near.value()] < t_.tier[far.value()]
+                                                                   : t_.link_a[link.value()] == near;
+    assert(up == (t_.link_a[link.value()] == near));
+    if ((direction == 1 && !up) || (direction == -1 && up)) return false;
+    table_.hops.push_back({up ? RouteHopKind::kLinkUp : RouteHopKind::kLinkDown, link.value()});
+    at = far;
+    at_text = far_is_b ? b_text : a_text;
+    return true;
+  }
+
+  void route(const Cell& c, TableFlow& f, std::string_view src_text) {
     f.route_begin = static_cast<std::uint32_t>(table_.hops.size());
     std::string_view rest = c.text;
     VertexId at = f.src_port;  // where the walk stands (invalid: unknown)
+    std::string_view at_text = f.src_port.valid() ? src_text : std::string_view();
     std::size_t n = 0;
     bool ok = true;
     while (ok) {
       const std::size_t bar = rest.find('|');
       const std::string_view text = trim(rest.substr(0, bar));
       ++n;
+      if (at.valid() && walk(text, at, at_text)) {
+        if (bar == std::string_view::npos) break;
+        rest = rest.substr(bar + 1);
+        continue;
+      }
+      at_text = {};
       const ResolvedHop h = hop(text, c);
       if (!h.ok) {
         ok = false;
@@ -535,7 +640,9 @@ class FlowTableParser {
         case Column::kFlow:
           if (auto v = unsigned_cell(c, col, kMaxId)) {
             f.id = static_cast<std::uint32_t>(*v);
-            if (!row_of_id_.emplace(f.id, row).second) error(c, col, fmt::format("flow id {} appears twice", f.id));
+            if (!record_id(f.id, row)) error(c, col, fmt::format("flow id {} appears twice", f.id));
+          } else {
+            leave_dense_ids(row);
           }
           break;
         case Column::kSrc: src = &c; break;
@@ -625,12 +732,31 @@ class FlowTableParser {
     if (after != nullptr && !after->text.empty()) read_after(*after, f, row);
     if (errors_.size() == errors_before) {
       if (pinned) {
-        route(*path, f);
+        route(*path, f, src->text);
       } else {
         check_routable(f, *src);
       }
     }
     table_.flows.push_back(f);  // with errors too: later rows' `after` count rows
+  }
+
+  // Flow ids. While every row's id is its row number (as --csv-flows writes them) the map is the
+  // identity and stays empty; the first other id fills it with the rows before.
+  bool record_id(std::uint32_t id, std::uint32_t row) {
+    if (ids_dense_ && id == row) return true;
+    leave_dense_ids(row);
+    return row_of_id_.emplace(id, row).second;
+  }
+  void leave_dense_ids(std::uint32_t row) {
+    if (!ids_dense_) return;
+    ids_dense_ = false;
+    for (std::uint32_t r = 0; r < row; ++r) row_of_id_.emplace(r, r);
+  }
+  // The row of flow `id`, or kNoRow.
+  [[nodiscard]] std::uint32_t row_of(std::uint32_t id) const {
+    if (ids_dense_) return id < table_.flows.size() ? id : kNoRow;
+    const auto it = row_of_id_.find(id);
+    return it == row_of_id_.end() ? kNoRow : it->second;
   }
 
   std::uint32_t operation_index(std::string_view name, const Cell* cell) {
@@ -660,12 +786,12 @@ class FlowTableParser {
         error(c, Column::kAfter, fmt::format("'{}': expected flow ids separated by spaces", clip(id)));
         return;
       }
-      const auto it = row_of_id_.find(static_cast<std::uint32_t>(v));
-      if (it == row_of_id_.end() || it->second >= row) {
+      const std::uint32_t earlier = row_of(static_cast<std::uint32_t>(v));
+      if (earlier >= row) {
         error(c, Column::kAfter, fmt::format("flow {} is not an earlier row (a flow waits only for flows above it)", v));
         return;
       }
-      table_.after.push_back(it->second);
+      table_.after.push_back(earlier);
     }
     f.after_size = static_cast<std::uint32_t>(table_.after.size() - f.after_begin);
   }
@@ -708,6 +834,8 @@ class FlowTableParser {
   std::unordered_map<std::string_view, ResolvedHop> hops_;
   std::unordered_map<std::string_view, VertexId> vertices_;
   std::string scratch_;  // a name being parsed (reused: no allocation per name)
+  static constexpr std::uint32_t kNoRow = 0xFFFF'FFFFU;
+  bool ids_dense_ = true;  // every id so far is its row: row_of_id_ is empty
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
   std::unordered_map<std::uint32_t, TowardSwitch> toward_;
 };

@@ -82,6 +82,47 @@ TEST(FlowTable, ReadsEveryColumnExactly) {
   EXPECT_EQ(route_of(t, 3), (std::vector<RouteHop>{up(0), up(5), down(9), down(2)}));
 }
 
+// Pinned routes are read by walking from src: each hop must start where the previous one ended.
+// host0 -> host2 over spine 1's second cables, by the numbering above: link 0 up, leaf 0 -> spine
+// 1 cable 1 = 4 + (0 + 1) x 2 + 1 = 7 up, spine 1 -> leaf 1 cable 1 = 4 + (2 + 1) x 2 + 1 = 11
+// down, link 2 down. The same route by link ids (resolved without the walk) must read the same.
+TEST(FlowTable, PinnedRoutesWalkFromSrc) {
+  const std::string header = "flow,src,dst,bytes,path\n";
+  const std::vector<RouteHop> expected = {up(0), up(7), down(11), down(2)};
+  for (const char* path : {
+           // as --csv-flows writes it
+           "host0/nic0 -- p0/leaf/0 up | p0/leaf/0 -- p0/spine/1 #1 up | p0/leaf/1 -- p0/spine/1 #1 down | "
+           "host2/nic0 -- p0/leaf/1 down",
+           // ends in either order, directions left to the walk, spacing loose
+           "p0/leaf/0--host0/nic0|p0/spine/1 -- p0/leaf/0 #1|p0/spine/1 -- p0/leaf/1 #1 | p0/leaf/1 -- host2/nic0",
+           // link ids
+           "0 up | 7 up | 11 down | 2 down",
+       }) {
+    const auto r = parse(header + "0,host0/nic0,host2/nic0,1," + path + "\n");
+    ASSERT_TRUE(r.ok()) << path << ": " << first_error(r);
+    EXPECT_EQ(route_of(r.value(), 0), expected) << path;
+  }
+  // An unknown name is located (line, column of the path cell, field) with a did-you-mean; a hop
+  // that does not continue the walk says where the walk is.
+  const std::string row = "0,host0/nic0,host2/nic0,1,";
+  const auto typo = parse(header + row + "host0/nic0 -- p0/leaf/0 up | p0/leaf/0 -- p0/spnie/1 up\n");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_EQ(first_error(typo).rfind("flows.csv:2:27: error: path: no ", 0), 0U) << first_error(typo);
+  EXPECT_NE(first_error(typo).find("did you mean 'p0/spine/1'"), std::string::npos) << first_error(typo);
+  const auto jump = parse(header + row + "host0/nic0 -- p0/leaf/0 up | p0/leaf/1 -- p0/spine/0 up\n");
+  EXPECT_EQ(first_error(jump), "flows.csv:2:27: error: path: hop 2: 'p0/leaf/1 -- p0/spine/0 up' starts at p0/leaf/1, "
+                               "but the route is at p0/leaf/0");
+  const auto backwards = parse(header + row + "host0/nic0 -- p0/leaf/0 down\n");
+  EXPECT_EQ(first_error(backwards), "flows.csv:2:27: error: path: hop 1: 'host0/nic0 -- p0/leaf/0 down' starts at "
+                                    "p0/leaf/0, but the route is at host0/nic0");
+  const auto third = parse(header + row + "host0/nic0 -- p0/leaf/0 | p0/leaf/0 -- p0/spine/1 #2\n");
+  EXPECT_EQ(first_error(third).rfind("flows.csv:2:27: error: path: 'p0/leaf/0 -- p0/spine/1 #2': cable #2 does not exist", 0),
+            0U)
+      << first_error(third);
+  const auto short_route = parse(header + row + "host0/nic0 -- p0/leaf/0 | p0/leaf/0 -- p0/spine/1\n");
+  EXPECT_EQ(first_error(short_route), "flows.csv:2:27: error: path: the route ends at p0/spine/1, not at dst host2/nic0");
+}
+
 TEST(FlowTable, GzipReadsTheSame) {
   const std::string text = "flow,src,dst,bytes\n0,host0/nic0,host3/nic0,1000\n1,host1/nic0,host2/nic0,2000\n";
   z_stream zs{};

@@ -62,7 +62,6 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
   last_byte_.push_back(TimePs(-1));
   completion_.push_back(TimePs(-1));
   path_latency_.push_back(latency);
-  generation_.push_back(0);
   freeze_seq_.push_back(0);
   waiting_on_.push_back(0);
   dependents_head_.push_back(kNil);
@@ -117,10 +116,9 @@ void FlowEngine::apply(const FlowEvent& e) {
       start_flow(FlowId(subject));
       break;
     case FlowEventKind::kLastByte:
-      if (e.generation == generation_[subject] && state_[subject] == FlowState::kActive) {
-        departed_.push_back(FlowId(subject));
-        finish_flow(FlowId(subject));
-      }
+      assert(state_[subject] == FlowState::kActive);
+      departed_.push_back(FlowId(subject));
+      finish_flow(FlowId(subject));
       break;
     case FlowEventKind::kCapacity:
       only_departures_ = false;
@@ -159,7 +157,7 @@ void FlowEngine::finish_flow(FlowId f) {
   remaining_[i] = 0;
   rate_[i] = 0;
   last_update_[i] = now_;
-  ++generation_[i];
+  queue_.cancel_last_byte(i);
   last_byte_[i] = now_;
   completion_[i] = now_ + path_latency_[i];
   for (std::uint32_t e = dependents_head_[i]; e != kNil; e = dependents_next_[e]) {
@@ -431,11 +429,12 @@ void FlowEngine::resolve() {
     advance(f);
     add_load(f, new_rate_[i] - rate_[i]);
     rate_[i] = new_rate_[i];
-    ++generation_[i];
-    if (rate_[i] <= 0) continue;
-    const double delta = remaining_[i] * kPsPerSecond / rate_[i];
-    if (delta >= horizon) continue;  // beyond the clock's range: treated as stalled
-    queue_.push(now_ + TimePs(std::llround(delta)), FlowEventKind::kLastByte, i, generation_[i]);
+    const double delta = rate_[i] > 0 ? remaining_[i] * kPsPerSecond / rate_[i] : horizon;
+    if (delta >= horizon) {  // stalled, or beyond the clock's range (treated as stalled)
+      queue_.cancel_last_byte(i);
+      continue;
+    }
+    queue_.set_last_byte(i, now_ + TimePs(std::llround(delta)));
   }
 }
 

@@ -19,7 +19,9 @@
 //   t + llround(R x 1e12 / r_new)  picoseconds
 // (round half away from zero), a deterministic function of IEEE doubles: at most 0.5 ps early or
 // late per rate change, under one bit at 1.6 Tb/s. The residual is dropped when the event fires.
-// A flow whose rate is unchanged keeps its scheduled event. A flow at rate 0 (all its paths
+// Each active flow has at most one last-byte event pending: rescheduling moves it (an indexed heap,
+// flow_event_queue.h), so re-solves leave no stale events to pop. A flow whose rate is unchanged
+// keeps its scheduled event. A flow at rate 0 (all its paths
 // failed) stalls: no event, until a capacity change gives it a rate again.
 //
 // Latency. Each constraint has a latency (propagation plus switching of that hop). A flow's
@@ -223,7 +225,6 @@ class FlowEngine {
   std::vector<TimePs> last_byte_;
   std::vector<TimePs> completion_;
   std::vector<TimePs> path_latency_;
-  std::vector<std::uint32_t> generation_;
   std::vector<std::uint64_t> freeze_seq_;  // solver event that froze the flow at its last solve
   std::vector<std::uint32_t> waiting_on_;  // dependencies not yet complete
   std::vector<std::uint32_t> dependents_head_;

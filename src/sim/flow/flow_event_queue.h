@@ -1,9 +1,17 @@
-// The flow engine's event queue: a 4-ary min-heap in one dense array, ordered by (time, seq), where
-// seq is the insertion sequence number. Two events at the same picosecond therefore pop in the
-// order they were scheduled, never in an order that depends on addresses. Cancellation is lazy: an
-// event carries the generation of its subject when scheduled and the engine drops it if the subject
-// has moved on. A 4-ary heap halves the depth of a binary one and keeps a node's children in one
-// or two cache lines; events are 24 bytes (the kind rides in the top bits of the subject).
+// The flow engine's event queue, ordered by (time, seq) where seq is the scheduling sequence
+// number: two events at the same picosecond pop in the order they were scheduled, never in an
+// order that depends on addresses.
+//
+// Two 4-ary min-heaps in dense arrays share the one sequence counter:
+//   events     starts, capacity changes and timers, pushed once and popped once;
+//   last bytes at most one per flow, indexed by flow (pos_[flow] = its slot in the heap), so a
+//              re-solve that changes a flow's rate moves its one pending last byte (a fresh seq,
+//              as a new push would get) instead of leaving a stale event behind. The heap holds
+//              at most one entry per active flow, and no instant is spent popping dead events.
+// top() is the smaller of the two heaps' tops by (time, seq): the pop order is exactly that of a
+// single heap into which every scheduling had been pushed and whose superseded last bytes were
+// dropped when popped. A 4-ary heap halves the depth of a binary one and keeps a node's children in
+// one or two cache lines; events are 24 bytes (the kind rides in the top bits of the subject).
 #pragma once
 
 #include <cassert>
@@ -19,8 +27,7 @@ enum class FlowEventKind : std::uint8_t { kStart, kLastByte, kCapacity, kTimer }
 struct FlowEvent {
   TimePs time;
   std::uint64_t seq = 0;
-  std::uint32_t tagged = 0;      // kind << 30 | subject
-  std::uint32_t generation = 0;  // kLastByte: the flow's generation when scheduled
+  std::uint32_t tagged = 0;  // kind << 30 | subject
 
   // Flow index, index of a scheduled capacity change, or timer tag; below 2^30.
   [[nodiscard]] std::uint32_t subject() const { return tagged & kSubjectMask; }
@@ -31,53 +38,117 @@ struct FlowEvent {
 
 class FlowEventQueue {
  public:
-  // PRECONDITION: subject < 2^30.
-  void push(TimePs time, FlowEventKind kind, std::uint32_t subject, std::uint32_t generation = 0) {
-    assert(subject <= FlowEvent::kSubjectMask);
-    const FlowEvent e{time, next_seq_++, (static_cast<std::uint32_t>(kind) << 30) | subject, generation};
-    std::size_t i = heap_.size();
-    heap_.push_back(e);
-    while (i > 0) {
-      const std::size_t parent = (i - 1) / 4;
-      if (!before(e, heap_[parent])) break;
-      heap_[i] = heap_[parent];
-      i = parent;
+  // Schedules a start, capacity change or timer. PRECONDITION: kind != kLastByte; subject < 2^30.
+  void push(TimePs time, FlowEventKind kind, std::uint32_t subject) {
+    assert(kind != FlowEventKind::kLastByte && subject <= FlowEvent::kSubjectMask);
+    events_.push_back(make(time, kind, subject));
+    sift_up(events_, events_.size() - 1, nullptr);
+  }
+  // Schedules flow's last byte at `time`, replacing the one pending, if any. PRECONDITION: flow < 2^30.
+  void set_last_byte(std::uint32_t flow, TimePs time) {
+    assert(flow <= FlowEvent::kSubjectMask);
+    if (flow >= pos_.size()) pos_.resize(flow + 1, kNone);
+    const FlowEvent e = make(time, FlowEventKind::kLastByte, flow);
+    if (pos_[flow] == kNone) {
+      last_.push_back(e);
+      pos_[flow] = static_cast<std::uint32_t>(last_.size() - 1);
+      sift_up(last_, last_.size() - 1, &pos_);
+      return;
     }
-    heap_[i] = e;
+    const std::size_t i = pos_[flow];
+    const bool earlier = before(e, last_[i]);
+    last_[i] = e;
+    if (earlier) {
+      sift_up(last_, i, &pos_);
+    } else {
+      sift_down(last_, i, &pos_);
+    }
+  }
+  // Drops flow's pending last byte, if any.
+  void cancel_last_byte(std::uint32_t flow) {
+    if (flow >= pos_.size() || pos_[flow] == kNone) return;
+    const std::size_t i = pos_[flow];
+    pos_[flow] = kNone;
+    const FlowEvent last = last_.back();
+    last_.pop_back();
+    if (i == last_.size()) return;
+    const bool earlier = before(last, last_[i]);
+    last_[i] = last;
+    pos_[last.subject()] = static_cast<std::uint32_t>(i);
+    if (earlier) {
+      sift_up(last_, i, &pos_);
+    } else {
+      sift_down(last_, i, &pos_);
+    }
   }
   // PRECONDITION: !empty().
-  [[nodiscard]] const FlowEvent& top() const { return heap_.front(); }
+  [[nodiscard]] const FlowEvent& top() const { return from_last() ? last_.front() : events_.front(); }
   FlowEvent pop() {
-    const FlowEvent top = heap_.front();
-    const FlowEvent last = heap_.back();
-    heap_.pop_back();
-    const std::size_t n = heap_.size();
-    if (n == 0) return top;
-    std::size_t i = 0;
+    if (from_last()) {
+      const FlowEvent top = last_.front();
+      cancel_last_byte(top.subject());
+      return top;
+    }
+    const FlowEvent top = events_.front();
+    events_.front() = events_.back();
+    events_.pop_back();
+    if (!events_.empty()) sift_down(events_, 0, nullptr);
+    return top;
+  }
+  [[nodiscard]] bool empty() const { return events_.empty() && last_.empty(); }
+  [[nodiscard]] std::size_t size() const { return events_.size() + last_.size(); }
+  [[nodiscard]] std::size_t pending_last_bytes() const { return last_.size(); }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
+
+  FlowEvent make(TimePs time, FlowEventKind kind, std::uint32_t subject) {
+    return {time, next_seq_++, (static_cast<std::uint32_t>(kind) << 30) | subject};
+  }
+  [[nodiscard]] bool from_last() const {
+    if (last_.empty()) return false;
+    return events_.empty() || before(last_.front(), events_.front());
+  }
+  static bool before(const FlowEvent& a, const FlowEvent& b) {
+    if (a.time != b.time) return a.time < b.time;
+    return a.seq < b.seq;
+  }
+  // `pos` (the last-byte heap's index by flow) follows every move when given.
+  static void place(std::vector<FlowEvent>& heap, std::size_t i, const FlowEvent& e, std::vector<std::uint32_t>* pos) {
+    heap[i] = e;
+    if (pos != nullptr) (*pos)[e.subject()] = static_cast<std::uint32_t>(i);
+  }
+  static void sift_up(std::vector<FlowEvent>& heap, std::size_t i, std::vector<std::uint32_t>* pos) {
+    const FlowEvent e = heap[i];
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / 4;
+      if (!before(e, heap[parent])) break;
+      place(heap, i, heap[parent], pos);
+      i = parent;
+    }
+    place(heap, i, e, pos);
+  }
+  static void sift_down(std::vector<FlowEvent>& heap, std::size_t i, std::vector<std::uint32_t>* pos) {
+    const FlowEvent e = heap[i];
+    const std::size_t n = heap.size();
     while (true) {
       const std::size_t first = 4 * i + 1;
       if (first >= n) break;
       std::size_t best = first;
       const std::size_t end = first + 4 < n ? first + 4 : n;
       for (std::size_t c = first + 1; c < end; ++c) {
-        if (before(heap_[c], heap_[best])) best = c;
+        if (before(heap[c], heap[best])) best = c;
       }
-      if (!before(heap_[best], last)) break;
-      heap_[i] = heap_[best];
+      if (!before(heap[best], e)) break;
+      place(heap, i, heap[best], pos);
       i = best;
     }
-    heap_[i] = last;
-    return top;
+    place(heap, i, e, pos);
   }
-  [[nodiscard]] bool empty() const { return heap_.empty(); }
-  [[nodiscard]] std::size_t size() const { return heap_.size(); }
 
- private:
-  static bool before(const FlowEvent& a, const FlowEvent& b) {
-    if (a.time != b.time) return a.time < b.time;
-    return a.seq < b.seq;
-  }
-  std::vector<FlowEvent> heap_;
+  std::vector<FlowEvent> events_;
+  std::vector<FlowEvent> last_;
+  std::vector<std::uint32_t> pos_;  // flow -> slot in last_, or kNone
   std::uint64_t next_seq_ = 0;
 };
 
