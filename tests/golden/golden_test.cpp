@@ -17,6 +17,8 @@
 #include "io/files.h"
 #include "io/loaders.h"
 #include "plan/planner.h"
+#include "report/html/html_document.h"
+#include "report/html/svg_chart.h"
 #include "report/plan_report.h"
 #include "report/topology_export.h"
 #include "fabric/fabric.h"
@@ -31,7 +33,7 @@ const std::string kExpected = CT_SOURCE_DIR "/tests/golden/expected";
 // Examples small enough for their whole topology to be a readable golden file.
 const std::vector<std::string> kSmallExamples = {"homelab", "lab-32"};
 
-enum class Output { kPlanText, kPlanJson, kTopologyJson, kTopologyDot };
+enum class Output { kPlanText, kPlanJson, kTopologyJson, kTopologyDot, kChartGallery };
 
 struct GoldenCase {
   std::string example;  // file stem in examples/
@@ -58,11 +60,52 @@ std::vector<GoldenCase> golden_cases() {
       cases.push_back({stem, Output::kTopologyDot, stem + ".topology.dot"});
     }
   }
+  cases.push_back({"", Output::kChartGallery, "chart-gallery.html"});
   return cases;
+}
+
+// One chart of every kind of report/html in one document; tests/html/browser_check_selftest.py
+// opens this golden in Chromium and checks its element counts.
+std::string chart_gallery() {
+  const std::string cmd = "clustertwin (chart gallery of golden_test)";
+  HtmlDocument doc("chart gallery", cmd);
+  doc.add_section("Bars", "bars");
+  BarChart bars;
+  bars.frame = {"gallery-bars", "Busiest link by scheme", "tier", "flows on the busiest link", cmd};
+  bars.categories = {"leaf", "spine", "core"};
+  bars.series = {{"crc16", {3, 2, 2}}, {"xor", {4, 1, 3}}, {"spray", {1, 1, 1}}};
+  bars.references = {{2.5, "closed form"}};
+  doc.add_figure(render_bar_chart(bars));
+  doc.add_section("Lines", "lines");
+  LineChart lines;
+  lines.frame = {"gallery-lines", "Completion-time CDF", "completion time (ms)", "fraction of operations", cmd};
+  lines.series = {{"ring", {{1, 0.2}, {2, 0.6}, {3, 1}}, true, true, false},
+                  {"bound", {{0.5, 0}, {1.5, 0.5}, {2.5, 1}}, false, false, true}};
+  doc.add_figure(render_line_chart(lines));
+  doc.add_section("Histogram", "histogram");
+  Histogram hist;
+  hist.frame = {"gallery-histogram", "Destinations per uplink", "destinations", "uplinks", cmd};
+  hist.series = {{"ftree", {{0, 4, 1}, {4, 8, 6}, {8, 12, 1}}}, {"updn", {{0, 4, 2}, {4, 8, 3}, {8, 12, 3}}}};
+  doc.add_figure(render_histogram(hist));
+  doc.add_section("Heat strip", "heat");
+  HeatStrip heat;
+  heat.frame = {"gallery-heat", "Uplink load per ECMP group", "member link", "flows", cmd};
+  heat.rows = {{"p0/leaf/0", {2, 0, 1, 1}, {"spine/0", "spine/1", "spine/2", "spine/3"}}, {"p0/leaf/1", {1, 1, 1, 1}, {}}};
+  doc.add_figure(render_heat_strip(heat));
+  doc.add_section("Diagram", "diagram");
+  NodeLinkDiagram d;
+  d.frame = {"gallery-diagram", "Two tiers", "shapes are switch groups", "", cmd};
+  d.layer_names = {"hosts", "leaf", "spine"};
+  d.nodes = {{"hosts", "4 hosts", "32 NICs", 0, 4, 7}, {"leaf", "leaf", "4 x q", 1, 4, 0}, {"spine", "spine", "2 x q", 2, 2, 0}};
+  d.edges = {{"hosts", "leaf", "32 x 400G", 32}, {"leaf", "spine", "16 x 400G", 16}};
+  d.legend = {"plane 0"};
+  doc.add_figure(render_node_link(d));
+  return doc.render();
 }
 
 // The output as the CLI would write it, or the diagnostics when the example does not load.
 std::string produce(const GoldenCase& c) {
+  if (c.output == Output::kChartGallery) return chart_gallery();
   auto catalog = load_catalog(CT_SOURCE_DIR "/catalog");
   if (!catalog) return "catalog error:\n" + format_diagnostics(catalog.errors());
   auto spec = load_spec(kExamples + "/" + c.example + ".yaml", catalog.value());
@@ -75,6 +118,7 @@ std::string produce(const GoldenCase& c) {
     case Output::kPlanJson: return to_json(plan(spec.value(), topology, catalog.value()));
     case Output::kTopologyJson: return to_json(topology, catalog.value());
     case Output::kTopologyDot: return to_dot(topology);
+    case Output::kChartGallery: break;
   }
   return "";
 }

@@ -60,7 +60,7 @@ def main():
                     failures.append(f"{name}: failed without {phrase!r}: {e}")
                 else:
                     print(f"ok: {name} refused")
-        # Every chart kind as the C++ writer draws it (html_report_test's golden gallery).
+        # Every chart kind as the C++ writer draws it (golden_test's chart gallery).
         gallery = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden", "expected",
                                "chart-gallery.html")
         page = browser.check_report(gallery, {
