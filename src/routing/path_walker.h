@@ -95,6 +95,7 @@ class PathWalker {
     const FlowKey* key = nullptr;
     std::uint32_t count = 0;
     LaneState state = LaneState::kStopped;
+    bool dst_failed = false;  // the destination's NIC link is failed
   };
   // Field by field: a PathHop built whole and copied makes the compiler assemble it on the stack
   // and reload it at once, a store-forwarding stall on every hop.
@@ -106,13 +107,28 @@ class PathWalker {
     hop.up = up;
   }
   // The steps of walk(): the first hop (over the source's NIC link), then one hop per call.
-  void begin_lane(VertexId src, VertexId dst, const FlowKey& key, Lane& lane, PathHop* hops) const;
+  // Both ports' entries are read once, here (ForwardingState::PortEntry).
+  void begin_lane(VertexId src, VertexId dst, const FlowKey& key, Lane& lane, PathHop* hops) const {
+    const ForwardingState::PortEntry& from = forwarding_.port(src);
+    const ForwardingState::PortEntry& to = forwarding_.port(dst);
+    lane.count = 0;
+    lane.state = LaneState::kStopped;
+    if (from.plane != to.plane || src == dst || from.nic_failed != 0) return;
+    lane.at = from.attached;
+    lane.dst = dst;
+    lane.dst_failed = to.nic_failed != 0;
+    lane.destination = to.destination;
+    lane.base = hashes_.base(key);
+    lane.key = &key;
+    put(hops[lane.count++], LinkId(src.value()), src, kNoGroup, 0, true);
+    lane.state = LaneState::kWalking;
+  }
   void advance_lane(Lane& lane, PathHop* hops) const {
     const ForwardingState& f = forwarding_;
     const std::uint32_t g = f.group(lane.at, lane.destination);
     if (g == ForwardingState::kLocalGroup) {
       const LinkId last(lane.dst.value());
-      if (f.failed(last)) {
+      if (lane.dst_failed) {
         lane.state = LaneState::kStopped;
         return;
       }
