@@ -216,10 +216,15 @@ ForwardingState::ForwardingState(const Topology& topology, std::span<const LinkI
   for (int p = 0; p < t.planes; ++p) PlaneBuilder(*this, p).run();
   for (std::uint32_t g = 0; g < kind_.size(); ++g) {
     assert(size(g) < 65536);
-    span_.push_back(GroupSpan{member_offset_[g], static_cast<std::uint16_t>(size(g)), kind_[g]});
+    GroupSpan span{member_offset_[g], static_cast<std::uint16_t>(size(g)), kind_[g], LinkId::invalid(), VertexId::invalid()};
     for (std::uint32_t e = member_offset_[g]; e < member_offset_[g + 1]; ++e) {
       hops_.push_back(MemberHop{members_[e], t.other_end(members_[e], owner_[g])});
     }
+    if (span.size > 0) {
+      span.first_link = hops_[span.offset].link;
+      span.first_next = hops_[span.offset].next;
+    }
+    span_.push_back(span);
   }
 }
 

@@ -36,12 +36,16 @@ namespace ct {
 
 enum class GroupKind : std::uint8_t { kUp, kDown, kLocal, kNoRoute };
 
-// Where a group's members lie (one 8-byte load on the hot path): entries offset .. offset+size-1
-// of the member arrays.
+// Where a group's members lie (one 16-byte load on the hot path): entries offset .. offset+size-1
+// of the member arrays; and member 0's link and far end inline, so that a walk through a group of
+// one member (a spine's cable down to a leaf: most groups of a 3-tier fabric) makes no second,
+// dependent load.
 struct GroupSpan {
   std::uint32_t offset = 0;
   std::uint16_t size = 0;
   GroupKind kind = GroupKind::kUp;
+  LinkId first_link;
+  VertexId first_next;
 };
 
 class ForwardingState {

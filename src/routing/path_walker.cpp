@@ -38,7 +38,12 @@ bool PathWalker::walk(VertexId src, VertexId dst, const FlowKey& key, std::vecto
     }
     if (g == ForwardingState::kNoRouteGroup) return false;
     const GroupSpan span = f.span(g);
-    const std::uint32_t m = span.size == 1 ? 0 : select(span.size, hashes_.from_base(at, base, key));
+    if (span.size == 1) {
+      out.push_back(PathHop{span.first_link, at, g, 0, span.kind == GroupKind::kUp});
+      at = span.first_next;
+      continue;
+    }
+    const std::uint32_t m = select(span.size, hashes_.from_base(at, base, key));
     out.push_back(PathHop{f.member_link(span.offset + m), at, g, m, span.kind == GroupKind::kUp});
     at = f.member_next(span.offset + m);
   }

@@ -141,7 +141,12 @@ class PathWalker {
       return;
     }
     const GroupSpan span = f.span(g);
-    const std::uint32_t m = span.size == 1 ? 0 : select(span.size, hashes_.from_base(lane.at, lane.base, *lane.key));
+    if (span.size == 1) {
+      put(hops[lane.count++], span.first_link, lane.at, g, 0, span.kind == GroupKind::kUp);
+      lane.at = span.first_next;
+      return;
+    }
+    const std::uint32_t m = select(span.size, hashes_.from_base(lane.at, lane.base, *lane.key));
     put(hops[lane.count++], f.member_link(span.offset + m), lane.at, g, m, span.kind == GroupKind::kUp);
     lane.at = f.member_next(span.offset + m);
   }
