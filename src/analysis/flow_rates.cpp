@@ -61,7 +61,7 @@ void FlowRateSolver::solve(const FlowRoutes& routes, FlowRates& out) {
     for (const FlowId s : flows) {
       for (const ConstraintId c : system_.path(s)) crossings_[c.value()] = 0;
     }
-    if (!shared_.empty()) solver_.solve(system_, shared_, out.subflow_rate);
+    if (!shared_.empty()) solve_components(out.subflow_rate);
   }
 
   // thr_e = min over the epoch's sub-flows of rate / share; throughput = E / sum_e 1 / thr_e.
@@ -79,6 +79,53 @@ void FlowRateSolver::solve(const FlowRoutes& routes, FlowRates& out) {
       inverse = thr > 0.0 ? inverse + 1.0 / thr : kInfinity;
     }
     out.throughput[f] = inverse > 0.0 && inverse < kInfinity ? routes.epochs / inverse : 0.0;
+  }
+}
+
+void FlowRateSolver::solve_components(std::span<double> rate) {
+  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  const auto n = static_cast<std::uint32_t>(shared_.size());
+  auto find = [this](std::uint32_t i) {
+    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
+    return i;
+  };
+  parent_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) parent_[i] = i;
+  if (link_first_.size() < system_.constraint_count()) link_first_.resize(system_.constraint_count(), kNone);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (const ConstraintId c : system_.path(shared_[i])) {
+      std::uint32_t& first = link_first_[c.value()];
+      if (first == kNone) {
+        first = i;
+        continue;
+      }
+      const std::uint32_t a = find(i);
+      const std::uint32_t b = find(first);
+      if (a != b) parent_[std::max(a, b)] = std::min(a, b);  // the root is the component's first position
+    }
+  }
+  for (const FlowId s : shared_) {
+    for (const ConstraintId c : system_.path(s)) link_first_[c.value()] = kNone;
+  }
+  // Components numbered by their first position; positions ascending within each.
+  component_of_.assign(n, kNone);
+  component_begin_.assign(1, 0);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t root = find(i);
+    if (root == i) {
+      component_of_[i] = static_cast<std::uint32_t>(component_begin_.size() - 1);
+      component_begin_.push_back(0);
+    }
+    ++component_begin_[component_of_[root] + 1];
+  }
+  for (std::size_t k = 1; k < component_begin_.size(); ++k) component_begin_[k] += component_begin_[k - 1];
+  by_component_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) by_component_[component_begin_[component_of_[find(i)]]++] = shared_[i];
+  std::uint32_t begin = 0;
+  for (std::size_t k = 0; k + 1 < component_begin_.size(); ++k) {
+    const std::uint32_t end = component_begin_[k];
+    solver_.solve(system_, std::span<const FlowId>(by_component_.data() + begin, end - begin), rate);
+    begin = end;
   }
 }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/ids.h"
@@ -33,6 +34,11 @@ struct FlowRates {
 };
 
 // A reusable workspace for many solves on one topology (a Monte Carlo solves once per trial).
+// The solve is split by connected component of the sub-flow/link graph: a sub-flow alone on its
+// links gets MaxMinSolver::alone_rate, every other component is solved on its own. The solver's
+// rates of a component do not depend on what else is in the solve (max_min_solver.h,
+// "Determinism"), so the split gives bit for bit the rates of one solve of all sub-flows; it only
+// keeps the heaps small (a trial's collisions make many components of two or three flows).
 // After a solve of some size, a solve of no more flows, sub-flows, epochs and entries allocates
 // nothing: the system, the solver and `out` keep their storage.
 class FlowRateSolver {
@@ -51,6 +57,13 @@ class FlowRateSolver {
   std::vector<double> epoch_throughput_;  // flow x epochs
   std::vector<std::uint32_t> crossings_;  // per directed link: solved sub-flows of the epoch on it (0 between solves)
   std::vector<FlowId> shared_;            // the epoch's sub-flows that share a link, ascending
+  // Connected components of shared_ (linked by a common directed link), each solved alone.
+  void solve_components(std::span<double> rate);
+  std::vector<std::uint32_t> link_first_;  // per directed link: first position in shared_ crossing it (kNone between solves)
+  std::vector<std::uint32_t> parent_;      // union-find over positions in shared_
+  std::vector<std::uint32_t> component_of_;
+  std::vector<std::uint32_t> component_begin_;
+  std::vector<FlowId> by_component_;       // shared_ grouped by component, each ascending
 };
 
 FlowRates solve_flow_rates(const FlowRoutes& routes, const Topology& topology);

@@ -198,9 +198,15 @@ ForwardingState::ForwardingState(const Topology& topology, std::span<const LinkI
   }
   std::vector<std::uint32_t> ordinal(t.vertex_count(), kNoDestination);
   for (std::uint32_t o = 0; o < leaves_.size(); ++o) ordinal[leaves_[o].value()] = o;
-  port_destination_.assign(t.backend_port_count(), kNoDestination);
+  ports_.assign(t.backend_port_count(), PortEntry{});
   for (std::uint32_t p = 0; p < t.backend_port_count(); ++p) {
-    for (const Adjacency& a : t.neighbors(VertexId(p))) port_destination_[p] = ordinal[a.neighbor.value()];
+    PortEntry& e = ports_[p];
+    for (const Adjacency& a : t.neighbors(VertexId(p))) e.destination = ordinal[a.neighbor.value()];
+    e.plane = t.plane[p];
+    if (p < t.link_count()) {
+      e.attached = t.other_end(LinkId(p), VertexId(p));
+      e.nic_failed = failed_[p];
+    }
   }
   rows_.assign(t.vertex_count(), Row{});
   owned_.assign(t.vertex_count(), Owned{});
@@ -210,10 +216,15 @@ ForwardingState::ForwardingState(const Topology& topology, std::span<const LinkI
   for (int p = 0; p < t.planes; ++p) PlaneBuilder(*this, p).run();
   for (std::uint32_t g = 0; g < kind_.size(); ++g) {
     assert(size(g) < 65536);
-    span_.push_back(GroupSpan{member_offset_[g], static_cast<std::uint16_t>(size(g)), kind_[g]});
+    GroupSpan span{member_offset_[g], static_cast<std::uint16_t>(size(g)), kind_[g], LinkId::invalid(), VertexId::invalid()};
     for (std::uint32_t e = member_offset_[g]; e < member_offset_[g + 1]; ++e) {
       hops_.push_back(MemberHop{members_[e], t.other_end(members_[e], owner_[g])});
     }
+    if (span.size > 0) {
+      span.first_link = hops_[span.offset].link;
+      span.first_next = hops_[span.offset].next;
+    }
+    span_.push_back(span);
   }
 }
 

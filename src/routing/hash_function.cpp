@@ -265,26 +265,20 @@ FlowHasher::FlowHasher(HashAlgorithm algorithm, std::uint32_t seed, SeedInput se
     constant_ = seed_input == SeedInput::kPrepend
                     ? crc_direct(d, d.params.init, prefix, zeros)
                     : crc_direct(d, seed & width_mask(d.params.width), std::span<const std::uint8_t>(), zeros);
+    table_ = d.table->data();
+    // crc_output as a shift and a mask.
+    if (algorithm == HashAlgorithm::kCrc32Lo16) out_mask_ = 0xFFFFu;
+    if (algorithm == HashAlgorithm::kCrc32Hi16) out_shift_ = 16;
   }
 }
 
-std::uint32_t FlowHasher::hash(const FlowKey& key) const {
-  switch (algorithm_) {
-    case HashAlgorithm::kXor16: {
-      const FlowKey m = masked(key, fields_);
-      return constant_ ^ fold16(m.src_ip) ^ fold16(m.dst_ip) ^ m.src_port ^ m.dst_port ^ (std::uint32_t{m.protocol} << 8);
-    }
-    case HashAlgorithm::kRandom: return random_hash(key);
-    default: return crc_output(algorithm_, crc_hash(key));
+std::uint32_t FlowHasher::other_hash(const FlowKey& key) const {
+  if (algorithm_ == HashAlgorithm::kXor16) {
+    const FlowKey m = masked(key, fields_);
+    return constant_ ^ fold16(m.src_ip) ^ fold16(m.dst_ip) ^ m.src_port ^ m.dst_port ^ (std::uint32_t{m.protocol} << 8);
   }
-}
-
-std::uint32_t FlowHasher::crc_hash(const FlowKey& key) const {
-  const KeyTable& t = *crc_definition(algorithm_).table;
-  const FlowKeyBytes b = serialize(key, fields_);
-  std::uint32_t h = constant_;
-  for (std::size_t p = 0; p < kFlowKeyBytes; ++p) h ^= t[p][b[p]];
-  return h;
+  assert(algorithm_ == HashAlgorithm::kRandom);
+  return random_hash(key);
 }
 
 std::uint32_t FlowHasher::random_hash(const FlowKey& key) const { return mix({k0_, k1_}, masked(key, fields_)); }

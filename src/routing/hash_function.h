@@ -43,6 +43,7 @@
 // Boost.CRC that tests compare the fast path against.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -103,7 +104,10 @@ class FlowHasher {
              FieldMask fields = kFiveTuple);
 
   // POSTCONDITION: result < 2^bits(). Equals hash_bytes(algorithm, seed, seed_input, serialize(key, fields)).
-  [[nodiscard]] std::uint32_t hash(const FlowKey& key) const;
+  // Inline for the CRCs (a walk hashes every key once): the 13 look-ups, then the output bits.
+  [[nodiscard]] std::uint32_t hash(const FlowKey& key) const {
+    return table_ != nullptr ? (crc_hash(key) >> out_shift_) & out_mask_ : other_hash(key);
+  }
 
   [[nodiscard]] int bits() const { return hash_bits(algorithm_); }
   [[nodiscard]] HashAlgorithm algorithm() const { return algorithm_; }
@@ -112,7 +116,14 @@ class FlowHasher {
   [[nodiscard]] FieldMask fields() const { return fields_; }
 
  private:
-  std::uint32_t crc_hash(const FlowKey& key) const;
+  // The full-width CRC: constant XOR L(key) (see "Speed" above).
+  [[nodiscard]] std::uint32_t crc_hash(const FlowKey& key) const {
+    const FlowKeyBytes b = serialize(key, fields_);
+    std::uint32_t h = constant_;
+    for (std::size_t p = 0; p < kFlowKeyBytes; ++p) h ^= table_[p][b[p]];
+    return h;
+  }
+  std::uint32_t other_hash(const FlowKey& key) const;  // xor16 and random
   std::uint32_t random_hash(const FlowKey& key) const;
 
   HashAlgorithm algorithm_;
@@ -120,6 +131,9 @@ class FlowHasher {
   FieldMask fields_;
   std::uint32_t seed_;
   std::uint32_t constant_ = 0;  // CRCs: crc(prefix || 0^13); xor16: the seed's fold
+  const std::array<std::uint32_t, 256>* table_ = nullptr;  // CRCs: T_p, p = 0..12 (static storage)
+  int out_shift_ = 0;                   // CRCs: the output is (crc >> out_shift_) & out_mask_
+  std::uint32_t out_mask_ = 0xFFFFFFFFu;
   std::uint64_t k0_ = 0;        // random: the mixer's key
   std::uint64_t k1_ = 0;
 };

@@ -18,46 +18,32 @@ PathWalker::PathWalker(const ForwardingState& forwarding, const SwitchHashes& ha
   assert(1 + max_hops_ < kMaxPathHops);
 }
 
-void PathWalker::begin_lane(VertexId src, VertexId dst, const FlowKey& key, Lane& lane, PathHop* hops) const {
-  const ForwardingState& f = forwarding_;
-  const Topology& t = f.topology();
-  lane.count = 0;
-  lane.state = LaneState::kStopped;
-  if (t.plane[src.value()] != t.plane[dst.value()] || src == dst) return;
-  const LinkId first(src.value());  // a backend port's NIC link has the port's id (builder.h)
-  if (f.failed(first)) return;
-  lane.at = t.other_end(first, src);
-  lane.dst = dst;
-  lane.destination = f.destination_of(dst);
-  lane.base = hashes_.base(key);
-  lane.key = &key;
-  put(hops[lane.count++], first, src, kNoGroup, 0, true);
-  lane.state = LaneState::kWalking;
-}
-
 bool PathWalker::walk(VertexId src, VertexId dst, const FlowKey& key, std::vector<PathHop>& out) const {
   const ForwardingState& f = forwarding_;
-  const Topology& t = f.topology();
+  const ForwardingState::PortEntry& from = f.port(src);
+  const ForwardingState::PortEntry& to = f.port(dst);
   out.clear();
-  if (t.plane[src.value()] != t.plane[dst.value()] || src == dst) return false;
+  if (from.plane != to.plane || src == dst || from.nic_failed != 0) return false;
   // A backend port's NIC link has the port's id (builder.h).
-  const LinkId first(src.value());
-  if (f.failed(first)) return false;
-  VertexId at = t.other_end(first, src);
-  out.push_back(PathHop{first, src, kNoGroup, 0, true});
-  const std::uint32_t destination = f.destination_of(dst);
+  VertexId at = from.attached;
+  out.push_back(PathHop{LinkId(src.value()), src, kNoGroup, 0, true});
+  const std::uint32_t destination = to.destination;
   const std::uint32_t base = hashes_.base(key);
   for (std::uint32_t hop = 0; hop < max_hops_; ++hop) {
     const std::uint32_t g = f.group(at, destination);
     if (g == ForwardingState::kLocalGroup) {
-      const LinkId last(dst.value());
-      if (f.failed(last)) return false;
-      out.push_back(PathHop{last, at, kNoGroup, 0, false});
+      if (to.nic_failed != 0) return false;
+      out.push_back(PathHop{LinkId(dst.value()), at, kNoGroup, 0, false});
       return true;
     }
     if (g == ForwardingState::kNoRouteGroup) return false;
     const GroupSpan span = f.span(g);
-    const std::uint32_t m = span.size == 1 ? 0 : select(span.size, hashes_.from_base(at, base, key));
+    if (span.size == 1) {
+      out.push_back(PathHop{span.first_link, at, g, 0, span.kind == GroupKind::kUp});
+      at = span.first_next;
+      continue;
+    }
+    const std::uint32_t m = select(span.size, hashes_.from_base(at, base, key));
     out.push_back(PathHop{f.member_link(span.offset + m), at, g, m, span.kind == GroupKind::kUp});
     at = f.member_next(span.offset + m);
   }

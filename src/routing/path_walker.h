@@ -50,10 +50,13 @@ class PathWalker {
   bool walk(VertexId src, VertexId dst, const FlowKey& key, std::vector<PathHop>& out) const;
 
   // Walks many flows, each exactly as walk() does, kLanes at a time with their hops interleaved:
-  // the table look-ups of one flow's path depend on each other, those of different flows do not,
-  // so the core overlaps them instead of waiting on each in turn. Request has members src, dst
-  // and key (RouteRequest); sink(i, reached, hops) receives flow i's result, in flow order, with
-  // `hops` valid during the call only.
+  // the table look-ups of one flow's path depend on each other, those of different flows do not.
+  // Each step makes three passes over the lanes: the group toward the destination (switch row,
+  // window), then the group's span and the member choice, then the chosen member's link and far
+  // end. The loads of one pass are independent and each lane's work in a pass is short, so the core
+  // keeps all lanes' loads in flight at once instead of waiting on one flow's chain after another.
+  // Request has members src, dst and key (RouteRequest); sink(i, reached, hops) receives flow i's
+  // result, in flow order, with `hops` valid during the call only.
   template <class Request, class Sink>
   void walk_all(std::span<const Request> flows, Sink&& sink) const;
 
@@ -82,7 +85,7 @@ class PathWalker {
   // Upper bound on the hops of any path (2 x highest tier).
   [[nodiscard]] std::uint32_t max_hops() const { return max_hops_; }
 
-  static constexpr std::size_t kLanes = 8;
+  static constexpr std::size_t kLanes = 16;
   static constexpr std::size_t kMaxPathHops = 16;  // > 1 + max_hops(): checked at construction
 
  private:
@@ -94,7 +97,13 @@ class PathWalker {
     std::uint32_t base = 0;
     const FlowKey* key = nullptr;
     std::uint32_t count = 0;
+    std::uint32_t group = 0;   // this step's group (locate)
+    std::uint32_t entry = 0;   // this step's chosen member entry (decide, when it returned true)
+    std::uint32_t member = 0;
     LaneState state = LaneState::kStopped;
+    bool dst_failed = false;  // the destination's NIC link is failed
+    bool up = false;          // this step's group is an up group
+    bool taking = false;      // decide returned true this step
   };
   // Field by field: a PathHop built whole and copied makes the compiler assemble it on the stack
   // and reload it at once, a store-forwarding stall on every hop.
@@ -106,28 +115,57 @@ class PathWalker {
     hop.up = up;
   }
   // The steps of walk(): the first hop (over the source's NIC link), then one hop per call.
-  void begin_lane(VertexId src, VertexId dst, const FlowKey& key, Lane& lane, PathHop* hops) const;
-  void advance_lane(Lane& lane, PathHop* hops) const {
+  // Both ports' entries are read once, here (ForwardingState::PortEntry).
+  void begin_lane(VertexId src, VertexId dst, const FlowKey& key, Lane& lane, PathHop* hops) const {
+    const ForwardingState::PortEntry& from = forwarding_.port(src);
+    const ForwardingState::PortEntry& to = forwarding_.port(dst);
+    lane.count = 0;
+    lane.state = LaneState::kStopped;
+    if (from.plane != to.plane || src == dst || from.nic_failed != 0) return;
+    lane.at = from.attached;
+    lane.dst = dst;
+    lane.dst_failed = to.nic_failed != 0;
+    lane.destination = to.destination;
+    lane.base = hashes_.base(key);
+    lane.key = &key;
+    put(hops[lane.count++], LinkId(src.value()), src, kNoGroup, 0, true);
+    lane.state = LaneState::kWalking;
+  }
+  // A step of walk(), in three passes (walk_all): the group at the lane's switch ...
+  void locate(Lane& lane) const { lane.group = forwarding_.group(lane.at, lane.destination); }
+  // ... the hop when it is the last or the group has one member, else the member choice (returns
+  // true: the hop is taken by take()) ...
+  bool decide(Lane& lane, PathHop* hops) const {
     const ForwardingState& f = forwarding_;
-    const std::uint32_t g = f.group(lane.at, lane.destination);
+    const std::uint32_t g = lane.group;
     if (g == ForwardingState::kLocalGroup) {
-      const LinkId last(lane.dst.value());
-      if (f.failed(last)) {
+      if (lane.dst_failed) {
         lane.state = LaneState::kStopped;
-        return;
+        return false;
       }
-      put(hops[lane.count++], last, lane.at, kNoGroup, 0, false);
+      put(hops[lane.count++], LinkId(lane.dst.value()), lane.at, kNoGroup, 0, false);
       lane.state = LaneState::kReached;
-      return;
+      return false;
     }
     if (g == ForwardingState::kNoRouteGroup) {
       lane.state = LaneState::kStopped;
-      return;
+      return false;
     }
     const GroupSpan span = f.span(g);
-    const std::uint32_t m = span.size == 1 ? 0 : select(span.size, hashes_.from_base(lane.at, lane.base, *lane.key));
-    put(hops[lane.count++], f.member_link(span.offset + m), lane.at, g, m, span.kind == GroupKind::kUp);
-    lane.at = f.member_next(span.offset + m);
+    if (span.size == 1) {
+      put(hops[lane.count++], span.first_link, lane.at, g, 0, span.kind == GroupKind::kUp);
+      lane.at = span.first_next;
+      return false;
+    }
+    lane.member = select(span.size, hashes_.from_base(lane.at, lane.base, *lane.key));
+    lane.entry = span.offset + lane.member;
+    lane.up = span.kind == GroupKind::kUp;
+    return true;
+  }
+  // ... and the chosen member's hop.
+  void take(Lane& lane, PathHop* hops) const {
+    put(hops[lane.count++], forwarding_.member_link(lane.entry), lane.at, lane.group, lane.member, lane.up);
+    lane.at = forwarding_.member_next(lane.entry);
   }
 
   const ForwardingState& forwarding_;
@@ -148,14 +186,29 @@ void PathWalker::walk_all(std::span<const Request> flows, Sink&& sink) const {
       const Request& r = flows[first + l];
       begin_lane(r.src, r.dst, r.key, lanes[l], hops[l].data());
     }
+    // The next batch's port entries arrive while this batch walks.
+    for (std::size_t l = first + kLanes; l < std::min(first + 2 * kLanes, flows.size()); ++l) {
+      __builtin_prefetch(&forwarding_.port(flows[l].src));
+      __builtin_prefetch(&forwarding_.port(flows[l].dst));
+    }
     for (std::uint32_t step = 0; step < max_hops_; ++step) {
       bool walking = false;
       for (std::size_t l = 0; l < n; ++l) {
         if (lanes[l].state != LaneState::kWalking) continue;
-        advance_lane(lanes[l], hops[l].data());
+        locate(lanes[l]);
         walking = true;
       }
       if (!walking) break;
+      bool taking = false;
+      for (std::size_t l = 0; l < n; ++l) {
+        Lane& lane = lanes[l];
+        lane.taking = lane.state == LaneState::kWalking && decide(lane, hops[l].data());
+        taking = taking || lane.taking;
+      }
+      if (!taking) continue;
+      for (std::size_t l = 0; l < n; ++l) {
+        if (lanes[l].taking) take(lanes[l], hops[l].data());
+      }
     }
     for (std::size_t l = 0; l < n; ++l) {
       sink(first + l, lanes[l].state == LaneState::kReached, std::span<const PathHop>(hops[l].data(), lanes[l].count));
