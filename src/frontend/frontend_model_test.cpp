@@ -6,7 +6,7 @@
 
 #include "frontend/bgp_vip.h"
 #include "frontend/cert_chain.h"
-#include "frontend/gateway_test_yaml.h"
+#include "support/gateway_yaml.h"
 #include "frontend/pod_placement.h"
 #include "frontend/request_trace.h"
 #include "frontend/volume_replicas.h"
@@ -18,11 +18,11 @@
 namespace ct {
 namespace {
 
-using test::acme_http01_issuer;
-using test::certificate;
-using test::cluster_issuer;
-using test::document;
-using test::gateway;
+using testing_support::acme_http01_issuer;
+using testing_support::certificate;
+using testing_support::cluster_issuer;
+using testing_support::document;
+using testing_support::gateway;
 
 Manifests load(const std::string& text) {
   auto m = parse_manifests({{"t.yaml", text}});

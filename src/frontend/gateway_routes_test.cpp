@@ -5,16 +5,16 @@
 
 #include <gtest/gtest.h>
 
-#include "frontend/gateway_test_yaml.h"
+#include "support/gateway_yaml.h"
 
 namespace ct {
 namespace {
 
-using test::document;
-using test::gateway;
-using test::rule;
-using test::rules;
-using test::to;
+using testing_support::document;
+using testing_support::gateway;
+using testing_support::rule;
+using testing_support::rules;
+using testing_support::to;
 
 std::string service(const std::string& name) {
   return document("v1", "Service", "name: " + name + ", namespace: apps", "spec: {ports: [{port: 80}]}\n");

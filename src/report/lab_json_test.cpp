@@ -21,6 +21,7 @@
 #include "io/loaders.h"
 #include "report/lab_json.h"
 #include "routing/port_address.h"
+#include "support/shipped_catalog.h"
 
 namespace ct {
 namespace {
@@ -29,7 +30,7 @@ using nlohmann::json;
 
 const Fabric& leaf_spine() {
   static const Fabric fabric = [] {
-    const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
+    const Catalog& catalog = testing_support::real_catalog();
     const ValidSpec spec = load_spec(CT_SOURCE_DIR "/examples/lab/leaf-spine-4.yaml", catalog).value();
     return build_fabric(spec, catalog).value();
   }();

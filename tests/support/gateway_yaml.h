@@ -1,12 +1,12 @@
-// Manifest text for the frontend's tests (gateway_routes_test.cpp, frontend_model_test.cpp): the
-// Gateway API documents they build again and again, one call a document, so that each test reads
-// as its data. Test support only: nothing in the library includes it.
+// Manifest text for the frontend's tests (src/frontend/gateway_routes_test.cpp,
+// frontend_model_test.cpp): the Gateway API and cert-manager documents they build again and again,
+// one call a document, so that each test reads as its data. Header only, tests only.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace ct::test {
+namespace ct::testing_support {
 
 // One YAML document: "---", apiVersion, kind, metadata (a flow mapping's inside) and `body` (the
 // lines after metadata, each ending in a newline).
@@ -59,4 +59,4 @@ inline std::string rules(const std::vector<std::string>& each) {
 // The backendRef of Service `name` on port 80.
 inline std::string to(const std::string& name) { return "{name: " + name + ", port: 80}"; }
 
-}  // namespace ct::test
+}  // namespace ct::testing_support
