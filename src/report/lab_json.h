@@ -5,7 +5,8 @@
 //             (the flows CSV rounds bits_per_second to a whole number)
 //   counters  every interface's transmit and receive bytes with the read time, as in the
 //             Prometheus text (same numbers, one object per interface)
-//   fail      the links set down
+//   fail      the links set down, with their devices and addresses (a link that is not in the
+//             plan, which lab_fail_link refuses, would be listed by name and id alone)
 //   down      the namespaces removed
 // Pure functions of their arguments: the same results give the same bytes.
 #pragma once
