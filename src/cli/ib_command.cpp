@@ -2,6 +2,7 @@
 //
 //   ib route  SPEC|--ibnetdiscover FILE [--engine ftree|updn|minhop] [--lmc N] [--roots FILE]
 //             [--cn FILE] [--fail LINK]... [--lft FILE] [--shifts N] [--random N] [--seed N]
+//             [--progress] [--quiet]
 //       Assigns LIDs, routes, prints reachability, credit loops, uplink balance and permutation
 //       loads; --lft writes the LFTs as dump_fts prints them; --html FILE the page with plots
 //       (report/ib_html.h). With --fail, the same again after
@@ -25,6 +26,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "ib/fabric_edits.h"
 #include "ib/ib_study.h"
 #include "ib/ibnetdiscover.h"
@@ -61,6 +63,7 @@ struct IbOptions {
   std::uint64_t random = 16;
   std::uint64_t seed = 1;
   bool switch_lids = false;
+  ProgressFlags progress;
   // trace
   std::string source;
   std::string destination;
@@ -188,7 +191,10 @@ int run_route(const IbOptions& o, const Context& context) {
   so.seed = o.seed;
   so.switch_lids = o.switch_lids;
   so.where = command_line();
+  ProgressReporter progress("ib route", "steps", o.progress);
+  so.progress = progress.callback();
   auto study = study_ib_route(std::move(subnet).value(), so);
+  progress.finish();
   if (!study) return report_errors(study.errors());
   const IbRouteStudy& s = study.value();
   const std::string out = o.json ? ib_route_json(s) : ib_route_report(s);
@@ -291,6 +297,7 @@ Runner setup_ib(CLI::App& app, Context& context) {
   add_unsigned_option(*route, "--random", o->random, "Random permutations to evaluate", 0, kMaxPermutations);
   add_seed_option(*route, o->seed, "Seed of the random permutations");
   route->add_flag("--switch-lids", o->switch_lids, "Also check routes to switch LIDs (management traffic)");
+  add_progress_options(*route, o->progress);
   CLI::App* trace = app.add_subcommand("trace", "Print the hop-by-hop path from SRC to DST, like ibtracert");
   trace->add_option("src", o->source, "Source CA: NODE or NODE:PORT")->required();
   trace->add_option("dst", o->destination, "Destination: a node, or a LID")->required();

@@ -6,6 +6,7 @@
 //   counters  every lab interface's byte counters as Prometheus text (-o), and the port map (--map)
 //   fail      set a link down at both ends (LINK as the name directory reads it)
 //   down      remove every namespace of the prefix; idempotent
+// --json on each: what it did as JSON (report/lab_json.h), on stdout or in place of -o's text.
 // Needs root. Nothing outside the namespaces it creates is touched.
 #include <iostream>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include "cli/command.h"
 #include "lab/lab_runner.h"
+#include "report/lab_json.h"
 #include "routing/port_address.h"
 
 namespace ct::cli {
@@ -28,6 +30,7 @@ struct LabOptions {
   int sport_step = 1;
   std::uint32_t packets = 2000;
   std::uint32_t payload = 1000;
+  bool json = false;
   CLI::App* up = nullptr;
   CLI::App* run = nullptr;
   CLI::App* counters = nullptr;
@@ -41,7 +44,7 @@ int run_lab(const LabOptions& o, const Context& context) {
   if (o.down->parsed()) {
     const auto removed = lab_down(o.prefix);
     std::cerr << "lab: removed " << removed.size() << " namespaces\n";
-    return kExitOk;
+    return o.json ? emit("", lab_down_json(o.prefix, removed)) : kExitOk;
   }
   auto plan = plan_lab(fabric, o.prefix);
   if (!plan) return report_errors(plan.errors());
@@ -54,14 +57,15 @@ int run_lab(const LabOptions& o, const Context& context) {
     if (!r) return report_errors(r.errors());
     std::cerr << "lab: " << plan->namespaces.size() << " namespaces, " << plan->links.size() << " links up (prefix "
               << o.prefix << ")\n";
-    return kExitOk;
+    return o.json ? emit("", lab_up_json(plan.value(), t)) : kExitOk;
   }
   if (o.counters->parsed()) {
-    auto text = lab_counters(plan.value(), t);
-    if (!text) return report_errors(text.errors());
+    auto counters = lab_read_counters(plan.value());
+    if (!counters) return report_errors(counters.errors());
     OutputSet outputs;
     if (!o.map.empty()) outputs.stage(o.map, lab_port_map(plan.value(), t));
-    outputs.stage(o.output, text.value());
+    outputs.stage(o.output, o.json ? lab_counters_json(plan.value(), counters.value(), t)
+                                   : lab_counters_text(plan.value(), counters.value(), t));
     return commit(outputs);
   }
   if (o.fail->parsed()) {
@@ -71,7 +75,7 @@ int run_lab(const LabOptions& o, const Context& context) {
       auto r = lab_fail_link(plan.value(), l);
       if (!r) return report_errors(r.errors());
     }
-    return kExitOk;
+    return o.json ? emit("", lab_fail_json(plan.value(), links.value(), t)) : kExitOk;
   }
   // run: hosts 0 .. H/2-1 send to H/2 .. H-1, flow i from host i mod (H/2).
   const auto hosts = static_cast<int>(t.host_count);
@@ -93,7 +97,7 @@ int run_lab(const LabOptions& o, const Context& context) {
   if (!warm) return report_errors(warm.errors());
   auto sent = lab_send(plan.value(), flows, o.packets, o.payload);
   if (!sent) return report_errors(sent.errors());
-  return emit(o.output, lab_flows_csv(sent.value()));
+  return emit(o.output, o.json ? lab_run_json(plan.value(), sent.value(), t) : lab_flows_csv(sent.value()));
 }
 
 }  // namespace
@@ -110,6 +114,7 @@ Runner setup_lab(CLI::App& app, Context& context) {
           }
           return std::string();
         }, "PREFIX"));
+    sub->add_flag("--json", o->json, "Print what was done as JSON (run, counters: in place of the CSV or text)");
     return sub;
   };
   o->up = common(app.add_subcommand("up", "Build the namespaces, links, routes and ECMP sysctls"));

@@ -6,6 +6,7 @@
 
 #include "frontend/bgp_vip.h"
 #include "frontend/cert_chain.h"
+#include "support/gateway_yaml.h"
 #include "frontend/pod_placement.h"
 #include "frontend/request_trace.h"
 #include "frontend/volume_replicas.h"
@@ -17,10 +18,27 @@
 namespace ct {
 namespace {
 
+using testing_support::acme_http01_issuer;
+using testing_support::certificate;
+using testing_support::cluster_issuer;
+using testing_support::document;
+using testing_support::gateway;
+
 Manifests load(const std::string& text) {
   auto m = parse_manifests({{"t.yaml", text}});
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_diagnostics(m.errors()));
   return std::move(m).value();
+}
+
+// examples/platform (its manifests and `extra` files, its DNS) as one frontend model.
+void load_platform(const std::vector<std::string>& extra, FrontendModel& out) {
+  std::vector<std::string> files{std::string(CT_SOURCE_DIR) + "/examples/platform/manifests"};
+  files.insert(files.end(), extra.begin(), extra.end());
+  auto m = load_manifests(files);
+  ASSERT_TRUE(m.ok()) << format_diagnostics(m.errors());
+  auto dns = load_dns(std::string(CT_SOURCE_DIR) + "/examples/platform/dns/named.conf");
+  ASSERT_TRUE(dns.ok()) << format_diagnostics(dns.errors());
+  out = build_frontend_model(std::move(m).value(), std::move(dns).value(), std::nullopt);
 }
 
 std::string nodes(int n, const std::string& labels_of_first_two) {
@@ -128,25 +146,10 @@ TEST(CertChain, TlsWildcardCoversOneLabel) {
 // A Gateway without a port-80 listener, a wildcard Certificate and an HTTP-01-only ACME issuer:
 // two problems, each named: the wildcard needs DNS-01; a plain name needs port 80.
 TEST(CertChain, AcmeNeedsPort80ForHttp01AndDns01ForWildcards) {
-  const Manifests m = load(R"(
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: infra}
-spec:
-  gatewayClassName: c
-  listeners:
-  - {name: https, port: 443, protocol: HTTPS, hostname: '*.example.com', tls: {certificateRefs: [{name: wild}]}}
----
-apiVersion: cert-manager.io/v1
-kind: Certificate
-metadata: {name: wild, namespace: infra}
-spec: {secretName: wild, dnsNames: ['*.example.com', example.com], issuerRef: {name: le, kind: ClusterIssuer}}
----
-apiVersion: cert-manager.io/v1
-kind: ClusterIssuer
-metadata: {name: le}
-spec: {acme: {server: https://acme.example/dir, solvers: [{http01: {gatewayHTTPRoute: {parentRefs: [{name: gw}]}}}]}}
-)");
+  const Manifests m = load(
+      gateway({"{name: https, port: 443, protocol: HTTPS, hostname: '*.example.com', tls: {certificateRefs: [{name: wild}]}}"}, "infra", "c") +
+      certificate("wild", "infra", "{secretName: wild, dnsNames: ['*.example.com', example.com], issuerRef: {name: le, kind: ClusterIssuer}}") +
+      acme_http01_issuer());
   const Gateway& g = m.gateways[0];
   const CertificateCheck c = check_listener_certificate(m, g, g.listeners[0], "a.example.com", nullptr, 0);
   EXPECT_TRUE(c.covers_host);
@@ -163,31 +166,14 @@ spec: {acme: {server: https://acme.example/dir, solvers: [{http01: {gatewayHTTPR
 // 198.51.100.10 (the Gateway Service's loadBalancerIP): reachable; int.example.com -> 10.0.0.5 (no
 // address of this cluster): not issuable, and the problem names the answer.
 TEST(CertChain, Http01NeedsTheNameToReachTheGatewayFromOutside) {
-  const Manifests m = load(R"(
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: infra}
-spec:
-  gatewayClassName: c
-  listeners:
-  - {name: http, port: 80, protocol: HTTP}
-  - {name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: site}]}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: gw-envoy, namespace: infra}
-spec: {type: LoadBalancer, loadBalancerIP: 198.51.100.10, ports: [{port: 443}]}
----
-apiVersion: cert-manager.io/v1
-kind: Certificate
-metadata: {name: site, namespace: infra}
-spec: {secretName: site, dnsNames: [pub.example.com, int.example.com], issuerRef: {name: le, kind: ClusterIssuer}}
----
-apiVersion: cert-manager.io/v1
-kind: ClusterIssuer
-metadata: {name: le}
-spec: {acme: {server: https://acme.example/dir, solvers: [{http01: {gatewayHTTPRoute: {parentRefs: [{name: gw}]}}}]}}
-)");
+  const Manifests m = load(
+      gateway({"{name: http, port: 80, protocol: HTTP}",
+               "{name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: site}]}}"},
+              "infra", "c") +
+      document("v1", "Service", "name: gw-envoy, namespace: infra",
+               "spec: {type: LoadBalancer, loadBalancerIP: 198.51.100.10, ports: [{port: 443}]}\n") +
+      certificate("site", "infra", "{secretName: site, dnsNames: [pub.example.com, int.example.com], issuerRef: {name: le, kind: ClusterIssuer}}") +
+      acme_http01_issuer());
   auto conf = parse_named_conf("view \"all\" { match-clients { any; }; zone \"example.com\" { type primary; file \"z\"; }; };\n", "n.conf");
   ASSERT_TRUE(conf.ok());
   auto zone = parse_zone("$TTL 60\n@ IN SOA ns h 1 2 3 4 5\npub IN A 198.51.100.10\nint IN A 10.0.0.5\n", "example.com", "z");
@@ -209,21 +195,11 @@ spec: {acme: {server: https://acme.example/dir, solvers: [{http01: {gatewayHTTPR
 // namespace only. A ref to Secret other/x (even with a ReferenceGrant) gets no certificate; a ref
 // to infra/y does (dnsNames: the listener's hostname).
 TEST(CertChain, GatewayShimIssuesOnlyInTheGatewayNamespace) {
-  const Manifests m = load(R"(
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: infra, annotations: {cert-manager.io/cluster-issuer: ca}}
-spec:
-  gatewayClassName: c
-  listeners:
-  - {name: a, port: 443, protocol: HTTPS, hostname: a.example.com, tls: {certificateRefs: [{name: x, namespace: other}]}}
-  - {name: b, port: 443, protocol: HTTPS, hostname: b.example.com, tls: {certificateRefs: [{name: y}]}}
----
-apiVersion: cert-manager.io/v1
-kind: ClusterIssuer
-metadata: {name: ca}
-spec: {selfSigned: {}}
-)");
+  const Manifests m = load(
+      gateway({"{name: a, port: 443, protocol: HTTPS, hostname: a.example.com, tls: {certificateRefs: [{name: x, namespace: other}]}}",
+               "{name: b, port: 443, protocol: HTTPS, hostname: b.example.com, tls: {certificateRefs: [{name: y}]}}"},
+              "infra", "c", ", annotations: {cert-manager.io/cluster-issuer: ca}") +
+      cluster_issuer("ca", "{selfSigned: {}}"));
   const Gateway& g = m.gateways[0];
   const CertificateCheck a = check_listener_certificate(m, g, g.listeners[0], "a.example.com", nullptr, 0);
   EXPECT_FALSE(a.found);
@@ -269,10 +245,8 @@ spec: {resources: {requests: {storage: 10Gi}}}
 // (storage nodes 2..5, name order). The router's pick is checked against the kernel in
 // tests/frontend/bgp_vip_test.cpp.
 TEST(RequestTrace, ExamplePlatformFromInside) {
-  auto m = load_manifests({std::string(CT_SOURCE_DIR) + "/examples/platform/manifests"});
-  auto dns = load_dns(std::string(CT_SOURCE_DIR) + "/examples/platform/dns/named.conf");
-  ASSERT_TRUE(m.ok() && dns.ok());
-  const FrontendModel f = build_frontend_model(std::move(m).value(), std::move(dns).value(), std::nullopt);
+  FrontendModel f;
+  ASSERT_NO_FATAL_FAILURE(load_platform({}, f));
   TraceRequest r;
   r.request = "GET https://api.example.com/v1/models";
   r.router.policy = 1;
@@ -342,13 +316,10 @@ spec:
     backendRefs: [{name: pg, port: 5432}]
 )";
   }
-  auto m = load_manifests({std::string(CT_SOURCE_DIR) + "/examples/platform/manifests", extra});
-  ASSERT_TRUE(m.ok()) << format_diagnostics(m.errors());
-  ASSERT_EQ(m->workloads.back().claim_templates.size(), 1u);
-  EXPECT_EQ(m->workloads.back().claim_templates[0].request, "20Gi");
-  auto dns = load_dns(std::string(CT_SOURCE_DIR) + "/examples/platform/dns/named.conf");
-  ASSERT_TRUE(dns.ok());
-  const FrontendModel f = build_frontend_model(std::move(m).value(), std::move(dns).value(), std::nullopt);
+  FrontendModel f;
+  ASSERT_NO_FATAL_FAILURE(load_platform({extra}, f));
+  ASSERT_EQ(f.manifests.workloads.back().claim_templates.size(), 1u);
+  EXPECT_EQ(f.manifests.workloads.back().claim_templates[0].request, "20Gi");
   TraceRequest r;
   r.request = "GET https://api.example.com/db";
   auto t = trace_request(f, r);

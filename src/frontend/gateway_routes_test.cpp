@@ -5,47 +5,28 @@
 
 #include <gtest/gtest.h>
 
+#include "support/gateway_yaml.h"
+
 namespace ct {
 namespace {
 
-// A GatewayClass, a Gateway "infra/gw" and Services a, b, c (port 80) in namespace "apps".
-const char* kBase = R"(
-apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata: {name: cls}
-spec: {controllerName: example.net/gateway}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: apps, labels: {team: web}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: a, namespace: apps}
-spec: {ports: [{port: 80}]}
----
-apiVersion: v1
-kind: Service
-metadata: {name: b, namespace: apps}
-spec: {ports: [{port: 80}]}
----
-apiVersion: v1
-kind: Service
-metadata: {name: c, namespace: apps}
-spec: {ports: [{port: 80}]}
-)";
+using testing_support::document;
+using testing_support::gateway;
+using testing_support::rule;
+using testing_support::rules;
+using testing_support::to;
 
-// A Gateway with one HTTP listener on port 80 for any hostname, routes from all namespaces.
-const char* kOpenGateway = R"(
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: infra}
-spec:
-  gatewayClassName: cls
-  listeners:
-  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
-)";
+std::string service(const std::string& name) {
+  return document("v1", "Service", "name: " + name + ", namespace: apps", "spec: {ports: [{port: 80}]}\n");
+}
+
+// A GatewayClass, a Namespace "apps" (team=web) and Services a, b, c (port 80) in it.
+const std::string kBase =
+    document("gateway.networking.k8s.io/v1", "GatewayClass", "name: cls", "spec: {controllerName: example.net/gateway}\n") +
+    document("v1", "Namespace", "name: apps, labels: {team: web}", "") + service("a") + service("b") + service("c");
+
+// A Gateway "infra/gw" with one HTTP listener on port 80 for any hostname, routes from all namespaces.
+const std::string kOpenGateway = gateway({"{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}"});
 
 struct Fixture {
   Manifests m;
@@ -53,7 +34,7 @@ struct Fixture {
 };
 
 Fixture load(const std::string& extra, bool open_gateway = true) {
-  auto m = parse_manifests({{"t.yaml", std::string(kBase) + (open_gateway ? kOpenGateway : "") + extra}});
+  auto m = parse_manifests({{"t.yaml", kBase + (open_gateway ? kOpenGateway : "") + extra}});
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_diagnostics(m.errors()));
   Fixture f{std::move(m).value(), {}};
   f.g = build_gateway_model(f.m);
@@ -72,9 +53,31 @@ std::string winner(const Fixture& f, const RouteDecision& d) {
   return f.m.routes[d.entry.route].meta.name + " " + std::to_string(d.entry.rule);
 }
 
-std::string route(const std::string& name, const std::string& body, const std::string& extra_meta = "") {
-  return "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: " + name +
-         ", namespace: apps" + extra_meta + "}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n" + body;
+// HTTPRoute `name` in `ns` attached to infra/gw (`parent_extra` follows the parentRef's namespace).
+std::string route(const std::string& name, const std::string& body, const std::string& extra_meta = "",
+                  const std::string& ns = "apps", const std::string& parent_extra = "") {
+  return document("gateway.networking.k8s.io/v1", "HTTPRoute", "name: " + name + ", namespace: " + ns + extra_meta,
+                  "spec:\n  parentRefs: [{name: gw, namespace: infra" + parent_extra + "}]\n" + body);
+}
+
+// What one request should get: the winning "route rule" (unchecked when empty) and the status
+// (unchecked when 0).
+struct Expect {
+  std::string request;
+  std::vector<std::string> headers;
+  std::string winner;
+  int status = 0;
+};
+void expect_routes(const Fixture& f, const std::vector<Expect>& cases) {
+  for (const Expect& e : cases) {
+    const RouteDecision d = send(f, e.request, e.headers);
+    if (!e.winner.empty()) {
+      EXPECT_EQ(winner(f, d), e.winner) << e.request;
+    }
+    if (e.status != 0) {
+      EXPECT_EQ(d.status, e.status) << e.request;
+    }
+  }
 }
 
 const RouteParentStatus& parent_status(const Fixture& f, const std::string& name) {
@@ -88,21 +91,18 @@ const RouteParentStatus& parent_status(const Fixture& f, const std::string& name
 // "precedence must be given to the match having: 'Exact' path match." Routes x (PathPrefix /api)
 // and y (Exact /api/v1): GET /api/v1 -> y; GET /api/v2 -> x (Exact does not match).
 TEST(GatewayPrecedence, ExactBeatsPrefix) {
-  const auto f = load(route("x", "  rules:\n  - matches: [{path: {type: PathPrefix, value: /api}}]\n    backendRefs: [{name: a, port: 80}]\n") +
-                      route("y", "  rules:\n  - matches: [{path: {type: Exact, value: /api/v1}}]\n    backendRefs: [{name: b, port: 80}]\n"));
+  const auto f = load(route("x", rules({rule("{path: {type: PathPrefix, value: /api}}", to("a"))})) +
+                      route("y", rules({rule("{path: {type: Exact, value: /api/v1}}", to("b"))})));
+  expect_routes(f, {{"GET http://h.example.com/api/v1", {}, "y 0", 200}, {"GET http://h.example.com/api/v2", {}, "x 0"}});
   const auto d = send(f, "GET http://h.example.com/api/v1");
-  EXPECT_EQ(winner(f, d), "y 0");
-  EXPECT_EQ(d.status, 200);
   ASSERT_GE(d.reasons.size(), 3u);
   EXPECT_NE(d.reasons[2].find("Exact /api/v1 beats PathPrefix /api"), std::string::npos) << d.reasons[2];
-  EXPECT_EQ(winner(f, send(f, "GET http://h.example.com/api/v2")), "x 0");
 }
 
 // "'Prefix' path match with largest number of characters." /api (4) vs /api/v1 (7): /api/v1/users
 // -> the 7-character prefix.
 TEST(GatewayPrecedence, LongestPrefixWins) {
-  const auto f = load(route("x", "  rules:\n  - matches: [{path: {value: /api}}]\n    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{path: {value: /api/v1}}]\n    backendRefs: [{name: b, port: 80}]\n"));
+  const auto f = load(route("x", rules({rule("{path: {value: /api}}", to("a")), rule("{path: {value: /api/v1}}", to("b"))})));
   const auto d = send(f, "GET http://h/api/v1/users");
   EXPECT_EQ(winner(f, d), "x 1");
   EXPECT_NE(d.reasons.back().find("(7 characters) beats PathPrefix /api (4)"), std::string::npos) << d.reasons.back();
@@ -113,18 +113,16 @@ TEST(GatewayPrecedence, LongestPrefixWins) {
 // with the header and both params -> rule 1 (method beats headers); a GET with the header and both
 // params -> rule 0 (one header beats zero headers, before query counts).
 TEST(GatewayPrecedence, MethodThenHeadersThenQuery) {
-  const auto f = load(route("x", "  rules:\n"
-                                 "  - matches: [{headers: [{name: env, value: canary}]}]\n    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{method: POST}]\n    backendRefs: [{name: b, port: 80}]\n"
-                                 "  - matches: [{queryParams: [{name: p, value: '1'}, {name: q, value: '2'}]}]\n    backendRefs: [{name: c, port: 80}]\n"));
-  EXPECT_EQ(winner(f, send(f, "POST http://h/?p=1&q=2", {"env: canary"})), "x 1");
-  EXPECT_EQ(winner(f, send(f, "GET http://h/?p=1&q=2", {"env: canary"})), "x 0");
-  EXPECT_EQ(winner(f, send(f, "GET http://h/?p=1&q=2")), "x 2");
+  const auto f = load(route("x", rules({rule("{headers: [{name: env, value: canary}]}", to("a")),
+                                        rule("{method: POST}", to("b")),
+                                        rule("{queryParams: [{name: p, value: '1'}, {name: q, value: '2'}]}", to("c"))})));
+  expect_routes(f, {{"POST http://h/?p=1&q=2", {"env: canary"}, "x 1"},
+                    {"GET http://h/?p=1&q=2", {"env: canary"}, "x 0"},
+                    {"GET http://h/?p=1&q=2", {}, "x 2"}});
   // Two header matches beat one.
-  const auto g = load(route("y", "  rules:\n"
-                                 "  - matches: [{headers: [{name: a, value: '1'}]}]\n    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{headers: [{name: a, value: '1'}, {name: b, value: '2'}]}]\n    backendRefs: [{name: b, port: 80}]\n"));
-  EXPECT_EQ(winner(g, send(g, "GET http://h/", {"a: 1", "b: 2"})), "y 1");
+  const auto g = load(route("y", rules({rule("{headers: [{name: a, value: '1'}]}", to("a")),
+                                        rule("{headers: [{name: a, value: '1'}, {name: b, value: '2'}]}", to("b"))})));
+  expect_routes(g, {{"GET http://h/", {"a: 1", "b: 2"}, "y 1"}});
 }
 
 // "If ties still exist across multiple Routes ... The oldest Route based on creation timestamp."
@@ -132,7 +130,7 @@ TEST(GatewayPrecedence, MethodThenHeadersThenQuery) {
 // matching rule (in list order)". zeta (2024-01-01) vs alpha (2024-06-01), same match: zeta wins;
 // with equal timestamps alpha wins; inside one route, rule 0 beats the identical rule 1.
 TEST(GatewayPrecedence, OldestThenAlphabeticalThenRuleOrder) {
-  const std::string body = "  rules:\n  - backendRefs: [{name: a, port: 80}]\n  - backendRefs: [{name: b, port: 80}]\n";
+  const std::string body = rules({rule("", to("a")), rule("", to("b"))});
   const auto f = load(route("alpha", body, ", creationTimestamp: '2024-06-01T00:00:00Z'") +
                       route("zeta", body, ", creationTimestamp: '2024-01-01T00:00:00Z'"));
   const auto d = send(f, "GET http://h/x");
@@ -140,7 +138,7 @@ TEST(GatewayPrecedence, OldestThenAlphabeticalThenRuleOrder) {
   EXPECT_NE(d.reasons.back().find("the older one wins"), std::string::npos) << d.reasons.back();
   const auto g = load(route("alpha", body, ", creationTimestamp: '2024-01-01T00:00:00Z'") +
                       route("zeta", body, ", creationTimestamp: '2024-01-01T00:00:00Z'"));
-  EXPECT_EQ(winner(g, send(g, "GET http://h/x")), "alpha 0");
+  expect_routes(g, {{"GET http://h/x", {}, "alpha 0"}});
   const auto h = load(route("solo", body));
   const auto dh = send(h, "GET http://h/x");
   EXPECT_EQ(winner(h, dh), "solo 0");
@@ -159,40 +157,41 @@ TEST(GatewayMatching, PathPrefixElementWise) {
   EXPECT_FALSE(path_prefix_matches("/abc", "/Abc"));
   EXPECT_TRUE(path_prefix_matches("/", "/anything"));
   // Exact: "an exact path match on `/abc` will only match requests to `/abc`, NOT `/abc/`, `/Abc`, or `/abcd`."
-  const auto f = load(route("x", "  rules:\n  - matches: [{path: {type: Exact, value: /abc}}]\n    backendRefs: [{name: a, port: 80}]\n"));
-  EXPECT_EQ(send(f, "GET http://h/abc").status, 200);
-  for (const char* p : {"/abc/", "/Abc", "/abcd"}) EXPECT_EQ(send(f, std::string("GET http://h") + p).status, 404) << p;
+  const auto f = load(route("x", rules({rule("{path: {type: Exact, value: /abc}}", to("a"))})));
+  expect_routes(f, {{"GET http://h/abc", {}, "", 200},
+                    {"GET http://h/abc/", {}, "", 404},
+                    {"GET http://h/Abc", {}, "", 404},
+                    {"GET http://h/abcd", {}, "", 404}});
 }
 
 // Header "Name matching MUST be case-insensitive"; header values exact; query "must be an exact
 // string match". Header X-Env: Canary vs match x-env=canary: name matches, value does not.
 TEST(GatewayMatching, HeaderNamesCaseInsensitiveValuesAndQueryCaseSensitive) {
-  const auto f = load(route("x", "  rules:\n  - matches: [{headers: [{name: x-env, value: canary}]}]\n    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{queryParams: [{name: v, value: beta}]}]\n    backendRefs: [{name: b, port: 80}]\n"));
-  EXPECT_EQ(winner(f, send(f, "GET http://h/", {"X-ENV: canary"})), "x 0");
-  EXPECT_EQ(send(f, "GET http://h/", {"X-Env: Canary"}).status, 404);
-  EXPECT_EQ(winner(f, send(f, "GET http://h/?v=beta")), "x 1");
-  EXPECT_EQ(send(f, "GET http://h/?V=beta").status, 404);
-  EXPECT_EQ(send(f, "GET http://h/?v=Beta").status, 404);
+  const auto f = load(route("x", rules({rule("{headers: [{name: x-env, value: canary}]}", to("a")),
+                                        rule("{queryParams: [{name: v, value: beta}]}", to("b"))})));
+  expect_routes(f, {{"GET http://h/", {"X-ENV: canary"}, "x 0"},
+                    {"GET http://h/", {"X-Env: Canary"}, "", 404},
+                    {"GET http://h/?v=beta", {}, "x 1"},
+                    {"GET http://h/?V=beta", {}, "", 404},
+                    {"GET http://h/?v=Beta", {}, "", 404}});
 }
 
 // "this rule will be matched if **any** one of the matches is satisfied" and "Multiple match
 // types are ANDed together". Match 0: /foo AND version=v2; match 1: /v2/foo.
 TEST(GatewayMatching, MatchesOredConditionsAnded) {
-  const auto f = load(route("x", "  rules:\n  - matches:\n    - {path: {value: /foo}, headers: [{name: version, value: v2}]}\n"
-                                 "    - {path: {value: /v2/foo}}\n    backendRefs: [{name: a, port: 80}]\n"));
-  EXPECT_EQ(send(f, "GET http://h/foo", {"version: v2"}).status, 200);
-  EXPECT_EQ(send(f, "GET http://h/foo").status, 404);  // AND: the header is missing
-  EXPECT_EQ(send(f, "GET http://h/v2/foo").status, 200);  // OR: the second match
+  const auto f = load(route("x", rules({rule("{path: {value: /foo}, headers: [{name: version, value: v2}]}, {path: {value: /v2/foo}}",
+                                             to("a"))})));
+  expect_routes(f, {{"GET http://h/foo", {"version: v2"}, "", 200},
+                    {"GET http://h/foo", {}, "", 404},        // AND: the header is missing
+                    {"GET http://h/v2/foo", {}, "", 200}});  // OR: the second match
 }
 
 // "If no matches are specified, the default is a prefix path match on '/', which has the effect
 // of matching every HTTP request." And: "When no rules matching a request have been successfully
 // attached ... a HTTP 404 status code MUST be returned."
 TEST(GatewayMatching, EmptyMatchIsPrefixSlashAndNothingIs404) {
-  const auto f = load(route("x", "  hostnames: [a.example.com]\n  rules:\n  - backendRefs: [{name: a, port: 80}]\n"));
-  EXPECT_EQ(send(f, "GET http://a.example.com/any/path").status, 200);
-  EXPECT_EQ(send(f, "GET http://b.example.com/").status, 404);
+  const auto f = load(route("x", "  hostnames: [a.example.com]\n" + rules({rule("", to("a"))})));
+  expect_routes(f, {{"GET http://a.example.com/any/path", {}, "", 200}, {"GET http://b.example.com/", {}, "", 404}});
 }
 
 // Hostnames: "`*.example.com` would match both `test.example.com`, and `foo.test.example.com`,
@@ -203,20 +202,19 @@ TEST(GatewayHostnames, WildcardOneOrMoreLabelsAndPortIgnored) {
   EXPECT_TRUE(hostname_matches("*.example.com", "foo.test.example.com"));
   EXPECT_FALSE(hostname_matches("*.example.com", "example.com"));
   EXPECT_TRUE(hostname_matches("App.Example.com", "app.example.COM"));
-  const auto f = load(route("x", "  hostnames: ['*.example.com']\n  rules:\n  - backendRefs: [{name: a, port: 80}]\n"));
-  EXPECT_EQ(send(f, "GET http://foo.test.example.com/").status, 200);
-  EXPECT_EQ(send(f, "GET http://example.com/").status, 404);
-  EXPECT_EQ(send(f, "GET http://ignored/", {"Host: test.example.com:8080"}).status, 200);
+  const auto f = load(route("x", "  hostnames: ['*.example.com']\n" + rules({rule("", to("a"))})));
+  expect_routes(f, {{"GET http://foo.test.example.com/", {}, "", 200},
+                    {"GET http://example.com/", {}, "", 404},
+                    {"GET http://ignored/", {"Host: test.example.com:8080"}, "", 200}});
 }
 
 // "precedence must be given to rules from the HTTPRoute with the largest number of: Characters in
 // a matching non-wildcard hostname." Route w (*.example.com, Exact /x) and e (a.example.com,
 // PathPrefix /): a.example.com/x goes to e although w's Exact path is more specific.
 TEST(GatewayHostnames, ExactHostnameBeatsWildcardBeforePathPrecedence) {
-  const auto f = load(route("w", "  hostnames: ['*.example.com']\n  rules:\n  - matches: [{path: {type: Exact, value: /x}}]\n    backendRefs: [{name: a, port: 80}]\n") +
-                      route("e", "  hostnames: [a.example.com]\n  rules:\n  - backendRefs: [{name: b, port: 80}]\n"));
-  EXPECT_EQ(winner(f, send(f, "GET http://a.example.com/x")), "e 0");
-  EXPECT_EQ(winner(f, send(f, "GET http://b.example.com/x")), "w 0");
+  const auto f = load(route("w", "  hostnames: ['*.example.com']\n" + rules({rule("{path: {type: Exact, value: /x}}", to("a"))})) +
+                      route("e", "  hostnames: [a.example.com]\n" + rules({rule("", to("b"))})));
+  expect_routes(f, {{"GET http://a.example.com/x", {}, "e 0"}, {"GET http://b.example.com/x", {}, "w 0"}});
 }
 
 // "A Listener with `test.example.com` as the hostname matches HTTPRoutes that have ... specified
@@ -225,16 +223,9 @@ TEST(GatewayHostnames, ExactHostnameBeatsWildcardBeforePathPrecedence) {
 // NoMatchingListenerHostname). Listener test.example.com; route ok (*.example.com) attaches with the
 // intersection test.example.com; route bad (test.example.net) is not accepted.
 TEST(GatewayAttachment, HostnameIntersection) {
-  const auto f = load(std::string(R"(
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: infra}
-spec:
-  gatewayClassName: cls
-  listeners:
-  - {name: t, port: 80, protocol: HTTP, hostname: test.example.com, allowedRoutes: {namespaces: {from: All}}}
-)") + route("ok", "  hostnames: ['*.example.com']\n") + route("bad", "  hostnames: [test.example.net]\n"), false);
+  const auto f = load(gateway({"{name: t, port: 80, protocol: HTTP, hostname: test.example.com, allowedRoutes: {namespaces: {from: All}}}"}) +
+                          route("ok", "  hostnames: ['*.example.com']\n") + route("bad", "  hostnames: [test.example.net]\n"),
+                      false);
   const auto& ok = parent_status(f, "ok");
   ASSERT_TRUE(ok.accepted());
   ASSERT_EQ(ok.attachments.size(), 1u);
@@ -250,25 +241,16 @@ spec:
 // Gateway" (the default); "Selector: Routes in namespaces selected by the selector may be used".
 // Route in "apps" (label team=web) to listeners Same, Selector team=web, Selector team=db.
 TEST(GatewayAttachment, AllowedRoutesSameAllSelector) {
-  const std::string gw = R"(
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: infra}
-spec:
-  gatewayClassName: cls
-  listeners:
-  - {name: same, port: 80, protocol: HTTP}
-  - {name: web, port: 8080, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: web}}}}}
-  - {name: db, port: 8081, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: db}}}}}
-)";
+  const std::string gw = gateway(
+      {"{name: same, port: 80, protocol: HTTP}",
+       "{name: web, port: 8080, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: web}}}}}",
+       "{name: db, port: 8081, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: db}}}}}"});
   const auto f = load(gw + route("r", ""), false);
   const auto& p = parent_status(f, "r");
   ASSERT_TRUE(p.accepted());
   ASSERT_EQ(p.attachments.size(), 1u);
   EXPECT_EQ(f.m.gateways[0].listeners[p.attachments[0].listener].name, "web");
-  const auto g = load(gw + "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: s, namespace: apps}\n"
-                           "spec:\n  parentRefs: [{name: gw, namespace: infra, sectionName: db}]\n", false);
+  const auto g = load(gw + route("s", "", "", "apps", ", sectionName: db"), false);
   EXPECT_EQ(parent_status(g, "s").conditions[0].reason, "NotAllowedByListeners");
 }
 
@@ -276,28 +258,22 @@ spec:
 // valid if a ReferenceGrant in namespace B allows it". Without the grant: ResolvedRefs False
 // RefNotPermitted and the request gets 500; with the grant: 200.
 TEST(GatewayReferences, ReferenceGrantForCrossNamespaceBackend) {
-  const std::string r = "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: x, namespace: other}\n"
-                        "spec:\n  parentRefs: [{name: gw, namespace: infra}]\n  rules:\n  - backendRefs: [{name: a, namespace: apps, port: 80}]\n";
+  const std::string r = route("x", rules({rule("", "{name: a, namespace: apps, port: 80}")}), "", "other");
   const auto f = load(r);
   EXPECT_EQ(parent_status(f, "x").conditions[1].reason, "RefNotPermitted");
-  EXPECT_EQ(send(f, "GET http://h/").status, 500);
-  const auto g = load(r + R"(---
-apiVersion: gateway.networking.k8s.io/v1beta1
-kind: ReferenceGrant
-metadata: {name: allow, namespace: apps}
-spec:
-  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: other}]
-  to: [{group: '', kind: Service}]
-)");
+  expect_routes(f, {{"GET http://h/", {}, "", 500}});
+  const auto g = load(r + document("gateway.networking.k8s.io/v1beta1", "ReferenceGrant", "name: allow, namespace: apps",
+                                   "spec:\n  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: other}]\n"
+                                   "  to: [{group: '', kind: Service}]\n"));
   EXPECT_TRUE(parent_status(g, "x").conditions[1].status);
-  EXPECT_EQ(send(g, "GET http://h/").status, 200);
+  expect_routes(g, {{"GET http://h/", {}, "", 200}});
 }
 
 // A backendRef to a missing Service: ResolvedRefs False, BackendNotFound; "If *all* entries in
 // BackendRefs are invalid, and there are also no filters ... *all* traffic which matches this rule
 // MUST receive a 500 status code." Two backends, one missing, weights 1 and 3: 75% get 500.
 TEST(GatewayReferences, BackendNotFoundGives500) {
-  const auto f = load(route("x", "  rules:\n  - backendRefs: [{name: a, port: 80, weight: 1}, {name: nope, port: 80, weight: 3}]\n"));
+  const auto f = load(route("x", rules({rule("", "{name: a, port: 80, weight: 1}, {name: nope, port: 80, weight: 3}")})));
   EXPECT_EQ(parent_status(f, "x").conditions[1].reason, "BackendNotFound");
   const auto d = send(f, "GET http://h/");
   EXPECT_EQ(d.status, 200);
@@ -305,8 +281,8 @@ TEST(GatewayReferences, BackendNotFoundGives500) {
   EXPECT_DOUBLE_EQ(d.backends[0].share, 0.25);
   EXPECT_FALSE(d.backends[1].valid);
   EXPECT_NE(d.reasons.back().find("75% of requests go to invalid backends"), std::string::npos);
-  const auto g = load(route("y", "  rules:\n  - backendRefs: [{name: nope, port: 80}]\n"));
-  EXPECT_EQ(send(g, "GET http://h/").status, 500);
+  const auto g = load(route("y", rules({rule("", to("nope"))})));
+  expect_routes(g, {{"GET http://h/", {}, "", 500}});
 }
 
 // Listener selection by SNI; exact beats wildcard beats any. Listener "Hostname ... HTTPS: The
@@ -315,30 +291,14 @@ TEST(GatewayReferences, BackendNotFoundGives500) {
 // b.example.com -> wild; other.org -> all. SNI a.example.com with Host b.example.com: Host would pick
 // another listener -> 421 Misdirected Request.
 TEST(GatewayListeners, SpecificityAndSniHostMismatch) {
-  const auto f = load(R"(
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: apps}
-spec:
-  gatewayClassName: cls
-  listeners:
-  - {name: all, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: s}]}}
-  - {name: wild, port: 443, protocol: HTTPS, hostname: '*.example.com', tls: {certificateRefs: [{name: s}]}}
-  - {name: exact, port: 443, protocol: HTTPS, hostname: a.example.com, tls: {certificateRefs: [{name: s}]}}
----
-apiVersion: v1
-kind: Secret
-metadata: {name: s, namespace: apps}
-type: kubernetes.io/tls
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r, namespace: apps}
-spec:
-  parentRefs: [{name: gw}]
-  rules: [{backendRefs: [{name: a, port: 80}]}]
-)", false);
+  const auto f = load(gateway({"{name: all, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: s}]}}",
+                               "{name: wild, port: 443, protocol: HTTPS, hostname: '*.example.com', tls: {certificateRefs: [{name: s}]}}",
+                               "{name: exact, port: 443, protocol: HTTPS, hostname: a.example.com, tls: {certificateRefs: [{name: s}]}}"},
+                              "apps") +
+                          document("v1", "Secret", "name: s, namespace: apps", "type: kubernetes.io/tls\n") +
+                          document("gateway.networking.k8s.io/v1", "HTTPRoute", "name: r, namespace: apps",
+                                   "spec:\n  parentRefs: [{name: gw}]\n  rules: [{backendRefs: [{name: a, port: 80}]}]\n"),
+                      false);
   const auto listener = [&](const std::string& req, std::vector<std::string> h = {}) {
     const auto d = send(f, req, h);
     return d.has_listener ? f.m.gateways[0].listeners[f.g.listeners[d.listener].listener].name : "none";
@@ -346,28 +306,21 @@ spec:
   EXPECT_EQ(listener("GET https://a.example.com/"), "exact");
   EXPECT_EQ(listener("GET https://b.x.example.com/"), "wild");
   EXPECT_EQ(listener("GET https://other.org/"), "all");
-  EXPECT_EQ(send(f, "GET https://a.example.com/", {"Host: b.example.com"}).status, 421);
-  EXPECT_EQ(send(f, "GET https://a.example.com/", {"Host: a.example.com:443"}).status, 200);
+  expect_routes(f, {{"GET https://a.example.com/", {"Host: b.example.com"}, "", 421},
+                    {"GET https://a.example.com/", {"Host: a.example.com:443"}, "", 200}});
 }
 
 // Conflicted: two listeners on one port with the same hostname -> Conflicted True,
 // HostnameConflict, not Programmed; HTTP and HTTPS on one port -> ProtocolConflict. A certificate
 // Secret in another namespace without a ReferenceGrant -> ResolvedRefs False, RefNotPermitted.
 TEST(GatewayListeners, ConflictsAndCertificateRefs) {
-  const auto f = load(R"(
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: apps}
-spec:
-  gatewayClassName: cls
-  listeners:
-  - {name: one, port: 80, protocol: HTTP, hostname: a.example.com}
-  - {name: two, port: 80, protocol: HTTP, hostname: a.example.com}
-  - {name: tls, port: 8443, protocol: HTTPS, tls: {certificateRefs: [{name: s, namespace: certs}]}}
-  - {name: plain, port: 8443, protocol: HTTP}
-  - {name: ok, port: 9443, protocol: HTTPS, tls: {certificateRefs: [{name: s, namespace: certs}]}}
-)", false);
+  const auto f = load(gateway({"{name: one, port: 80, protocol: HTTP, hostname: a.example.com}",
+                               "{name: two, port: 80, protocol: HTTP, hostname: a.example.com}",
+                               "{name: tls, port: 8443, protocol: HTTPS, tls: {certificateRefs: [{name: s, namespace: certs}]}}",
+                               "{name: plain, port: 8443, protocol: HTTP}",
+                               "{name: ok, port: 9443, protocol: HTTPS, tls: {certificateRefs: [{name: s, namespace: certs}]}}"},
+                              "apps"),
+                      false);
   const auto reason = [&](std::size_t i, const std::string& type) {
     for (const auto& c : f.g.listeners[i].conditions) {
       if (c.type == type) return c.reason;
@@ -399,27 +352,24 @@ spec:
 // "early" (older) has PathPrefix /api/v1 too: every request it matches goes to early. Rule 0 of
 // "late" (Exact /api/v1/x) is reachable (Exact beats PathPrefix).
 TEST(GatewayRoutes, ShadowedRules) {
-  const auto f = load(route("early", "  rules:\n  - matches: [{path: {value: /api/v1}}]\n    backendRefs: [{name: a, port: 80}]\n",
-                            ", creationTimestamp: '2024-01-01T00:00:00Z'") +
-                      route("late", "  rules:\n  - matches: [{path: {type: Exact, value: /api/v1/x}}]\n    backendRefs: [{name: b, port: 80}]\n"
-                                    "  - matches: [{path: {value: /api/v1/}, method: GET}, {path: {value: /api/v1/users}}]\n    backendRefs: [{name: b, port: 80}]\n",
-                            ", creationTimestamp: '2024-02-01T00:00:00Z'"));
+  const std::string older = ", creationTimestamp: '2024-01-01T00:00:00Z'";
+  const std::string newer = ", creationTimestamp: '2024-02-01T00:00:00Z'";
+  const std::string exact_x = rule("{path: {type: Exact, value: /api/v1/x}}", to("b"));
+  const auto f = load(route("early", rules({rule("{path: {value: /api/v1}}", to("a"))}), older) +
+                      route("late", rules({exact_x, rule("{path: {value: /api/v1/}, method: GET}, {path: {value: /api/v1/users}}", to("b"))}),
+                            newer));
   // late rule 1: its match "PathPrefix /api/v1/ + GET" is covered by early (ties on path length 8
   // vs 7? no: "/api/v1/" is longer, so it precedes early and is NOT shadowed).
   ASSERT_TRUE(f.g.shadowed.empty()) << f.m.routes[f.g.shadowed[0].route].meta.name;
-  const auto g = load(route("early", "  rules:\n  - matches: [{path: {value: /api/v1}}]\n    backendRefs: [{name: a, port: 80}]\n",
-                            ", creationTimestamp: '2024-01-01T00:00:00Z'") +
-                      route("late", "  rules:\n  - matches: [{path: {type: Exact, value: /api/v1/x}}]\n    backendRefs: [{name: b, port: 80}]\n"
-                                    "  - matches: [{path: {value: /api/v1}}, {path: {value: /api/v1/users}}]\n    backendRefs: [{name: b, port: 80}]\n",
-                            ", creationTimestamp: '2024-02-01T00:00:00Z'"));
+  const auto g = load(route("early", rules({rule("{path: {value: /api/v1}}", to("a"))}), older) +
+                      route("late", rules({exact_x, rule("{path: {value: /api/v1}}, {path: {value: /api/v1/users}}", to("b"))}), newer));
   // Now match 0 ties with early and loses on age; match 1 (/api/v1/users, 13 characters) precedes
   // early and is reachable: the rule is not shadowed as a whole.
   EXPECT_TRUE(g.g.shadowed.empty());
-  const auto h = load(route("early", "  rules:\n  - matches: [{path: {value: /api}}]\n    backendRefs: [{name: a, port: 80}]\n",
-                            ", creationTimestamp: '2024-01-01T00:00:00Z'") +
-                      route("late", "  rules:\n  - matches: [{path: {value: /api}, headers: [{name: x, value: y}]}]\n    backendRefs: [{name: b, port: 80}]\n"
-                                    "  - matches: [{path: {value: /api}}]\n    backendRefs: [{name: b, port: 80}]\n",
-                            ", creationTimestamp: '2024-02-01T00:00:00Z'"));
+  const auto h = load(route("early", rules({rule("{path: {value: /api}}", to("a"))}), older) +
+                      route("late", rules({rule("{path: {value: /api}, headers: [{name: x, value: y}]}", to("b")),
+                                           rule("{path: {value: /api}}", to("b"))}),
+                            newer));
   // late rule 0 has a header match: it precedes early (1 header > 0), reachable. late rule 1 is
   // identical to early and younger: shadowed by early rule 0.
   ASSERT_EQ(h.g.shadowed.size(), 1u);
@@ -440,15 +390,14 @@ TEST(GatewayRoutes, ShadowedRules) {
 //   GET /api/v2/health  -> rule 2 (Exact beats the regex);
 //   GET /xapi/v2/users  -> 404 (full match: the regex is anchored at the path's start).
 TEST(GatewayRegularExpression, PathRegexIsRe2FullMatchRankedBetweenExactAndPrefix) {
-  const auto f = load(route("x", "  rules:\n"
-                                 "  - matches: [{path: {type: PathPrefix, value: /api}}]\n    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{path: {type: RegularExpression, value: '/api/v[0-9]+/.*'}}]\n    backendRefs: [{name: b, port: 80}]\n"
-                                 "  - matches: [{path: {type: Exact, value: /api/v2/health}}]\n    backendRefs: [{name: c, port: 80}]\n"));
-  EXPECT_EQ(winner(f, send(f, "GET http://h/api/v2/users")), "x 1");
-  EXPECT_EQ(winner(f, send(f, "GET http://h/api/v2")), "x 0");
-  EXPECT_EQ(winner(f, send(f, "GET http://h/api/vx/users")), "x 0");
-  EXPECT_EQ(winner(f, send(f, "GET http://h/api/v2/health")), "x 2");
-  EXPECT_EQ(send(f, "GET http://h/xapi/v2/users").status, 404);
+  const auto f = load(route("x", rules({rule("{path: {type: PathPrefix, value: /api}}", to("a")),
+                                        rule("{path: {type: RegularExpression, value: '/api/v[0-9]+/.*'}}", to("b")),
+                                        rule("{path: {type: Exact, value: /api/v2/health}}", to("c"))})));
+  expect_routes(f, {{"GET http://h/api/v2/users", {}, "x 1"},
+                    {"GET http://h/api/v2", {}, "x 0"},
+                    {"GET http://h/api/vx/users", {}, "x 0"},
+                    {"GET http://h/api/v2/health", {}, "x 2"},
+                    {"GET http://h/xapi/v2/users", {}, "", 404}});
   const auto d = send(f, "GET http://h/api/v2/users");
   bool explained = false;
   for (const auto& r : d.reasons) explained |= r.find("RegularExpression /api/v[0-9]+/.* beats PathPrefix /api") != std::string::npos;
@@ -461,30 +410,26 @@ TEST(GatewayRegularExpression, PathRegexIsRe2FullMatchRankedBetweenExactAndPrefi
 // rule 1: query "id" ~ [a-f0-9]{4}. X-VERSION: v12 -> rule 0; X-Version: v1a -> no header match;
 // ?id=beef -> rule 1; ?id=BEEF -> 404 (case-sensitive); ?id=beef0 -> 404 (whole value).
 TEST(GatewayRegularExpression, HeaderAndQueryRegexMatchTheWholeValue) {
-  const auto f = load(route("x", "  rules:\n"
-                                 "  - matches: [{headers: [{type: RegularExpression, name: x-version, value: 'v[0-9]+'}]}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{queryParams: [{type: RegularExpression, name: id, value: '[a-f0-9]{4}'}]}]\n"
-                                 "    backendRefs: [{name: b, port: 80}]\n"));
-  EXPECT_EQ(winner(f, send(f, "GET http://h/", {"X-VERSION: v12"})), "x 0");
-  EXPECT_EQ(send(f, "GET http://h/", {"X-Version: v1a"}).status, 404);
-  EXPECT_EQ(winner(f, send(f, "GET http://h/?id=beef")), "x 1");
-  EXPECT_EQ(send(f, "GET http://h/?id=BEEF").status, 404);
-  EXPECT_EQ(send(f, "GET http://h/?id=beef0").status, 404);
+  const auto f = load(route("x", rules({rule("{headers: [{type: RegularExpression, name: x-version, value: 'v[0-9]+'}]}", to("a")),
+                                        rule("{queryParams: [{type: RegularExpression, name: id, value: '[a-f0-9]{4}'}]}", to("b"))})));
+  expect_routes(f, {{"GET http://h/", {"X-VERSION: v12"}, "x 0"},
+                    {"GET http://h/", {"X-Version: v1a"}, "", 404},
+                    {"GET http://h/?id=beef", {}, "x 1"},
+                    {"GET http://h/?id=BEEF", {}, "", 404},
+                    {"GET http://h/?id=beef0", {}, "", 404}});
 }
 
 // A regular expression RE2 cannot compile: the controller cannot program the rule, so the route is
 // not accepted (Accepted False, reason UnsupportedValue, the upstream RouteReasonUnsupportedValue),
 // attached nowhere, and its requests get 404.
 TEST(GatewayRegularExpression, InvalidRegexIsNotAccepted) {
-  const auto f = load(route("x", "  rules:\n  - matches: [{path: {type: RegularExpression, value: '/a(b'}}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  const auto f = load(route("x", rules({rule("{path: {type: RegularExpression, value: '/a(b'}}", to("a"))})));
   const auto& p = parent_status(f, "x");
   EXPECT_FALSE(p.accepted());
   EXPECT_EQ(p.conditions[0].reason, "UnsupportedValue");
   EXPECT_NE(p.conditions[0].message.find("t.yaml:"), std::string::npos) << p.conditions[0].message;
   ASSERT_EQ(f.g.unattached_routes.size(), 1u);
-  EXPECT_EQ(send(f, "GET http://h/ab").status, 404);
+  expect_routes(f, {{"GET http://h/ab", {}, "", 404}});
 }
 
 // ReplacePrefixMatch, the table of HTTPPathModifier (httproute_types.go), row by row:
@@ -518,13 +463,11 @@ TEST(GatewayFilters, ReplacePrefixMatchTable) {
 // hostname internal.example.com): GET /old/page?x=1 reaches Service a as GET /new/page?x=1 with
 // Host internal.example.com. Rule 1 (Exact /legacy, ReplaceFullPath /v2/index): /legacy -> /v2/index.
 TEST(GatewayFilters, UrlRewriteHostnameAndPath) {
-  const auto f = load(route("x", "  rules:\n"
-                                 "  - matches: [{path: {value: /old}}]\n"
-                                 "    filters: [{type: URLRewrite, urlRewrite: {hostname: internal.example.com, path: {type: ReplacePrefixMatch, replacePrefixMatch: /new}}}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{path: {type: Exact, value: /legacy}}]\n"
-                                 "    filters: [{type: URLRewrite, urlRewrite: {path: {type: ReplaceFullPath, replaceFullPath: /v2/index}}}]\n"
-                                 "    backendRefs: [{name: b, port: 80}]\n"));
+  const auto f = load(route(
+      "x", rules({rule("{path: {value: /old}}", to("a"),
+                       "{type: URLRewrite, urlRewrite: {hostname: internal.example.com, path: {type: ReplacePrefixMatch, replacePrefixMatch: /new}}}"),
+                  rule("{path: {type: Exact, value: /legacy}}", to("b"),
+                       "{type: URLRewrite, urlRewrite: {path: {type: ReplaceFullPath, replaceFullPath: /v2/index}}}")})));
   const auto d = send(f, "GET http://shop.example.com/old/page?x=1");
   ASSERT_EQ(d.status, 200);
   ASSERT_TRUE(d.forwarded);
@@ -545,16 +488,13 @@ TEST(GatewayFilters, UrlRewriteHostnameAndPath) {
 //            [my-header1, my-header3] ... Output: GET /foo HTTP/1.1 my-header2: bar"
 // Header names are case-insensitive, so My-Header in the request is the same header.
 TEST(GatewayFilters, RequestHeaderModifierSetAddRemove) {
-  const auto f = load(route("x", "  rules:\n"
-                                 "  - matches: [{path: {value: /set}}]\n"
-                                 "    filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: my-header, value: bar}]}}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{path: {value: /add}}]\n"
-                                 "    filters: [{type: RequestHeaderModifier, requestHeaderModifier: {add: [{name: my-header, value: 'bar,baz'}]}}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"
-                                 "  - matches: [{path: {value: /remove}}]\n"
-                                 "    filters: [{type: RequestHeaderModifier, requestHeaderModifier: {remove: [my-header1, my-header3]}}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  const auto modify = [](const std::string& path, const std::string& modifier) {
+    return rule("{path: {value: " + path + "}}", to("a"),
+                "{type: RequestHeaderModifier, requestHeaderModifier: {" + modifier + "}}");
+  };
+  const auto f = load(route("x", rules({modify("/set", "set: [{name: my-header, value: bar}]"),
+                                        modify("/add", "add: [{name: my-header, value: 'bar,baz'}]"),
+                                        modify("/remove", "remove: [my-header1, my-header3]")})));
   using H = std::vector<std::pair<std::string, std::string>>;
   EXPECT_EQ(send(f, "GET http://h/set", {"My-Header: foo"}).upstream.headers, (H{{"my-header", "bar"}}));
   EXPECT_EQ(send(f, "GET http://h/add", {"my-header: foo"}).upstream.headers, (H{{"my-header", "foo,bar,baz"}}));
@@ -577,13 +517,13 @@ TEST(GatewayFilters, RequestHeaderModifierSetAddRemove) {
 //   rule 2 (/alt, port 8443, ReplaceFullPath /): -> 302 http://h.example.com:8443/
 // The same rule 1 on a listener on port 8080: the port is the listener's -> http://new.example.com:8080/here/b.
 TEST(GatewayFilters, RequestRedirectLocation) {
-  const std::string body = "  rules:\n"
-                           "  - matches: [{path: {value: /secure}}]\n"
-                           "    filters: [{type: RequestRedirect, requestRedirect: {scheme: https, statusCode: 301}}]\n"
-                           "  - matches: [{path: {value: /moved}}]\n"
-                           "    filters: [{type: RequestRedirect, requestRedirect: {hostname: new.example.com, path: {type: ReplacePrefixMatch, replacePrefixMatch: /here}}}]\n"
-                           "  - matches: [{path: {value: /alt}}]\n"
-                           "    filters: [{type: RequestRedirect, requestRedirect: {port: 8443, path: {type: ReplaceFullPath, replaceFullPath: /}}}]\n";
+  const auto redirect = [](const std::string& path, const std::string& how) {
+    return rule("{path: {value: " + path + "}}", "", "{type: RequestRedirect, requestRedirect: {" + how + "}}");
+  };
+  const std::string body =
+      rules({redirect("/secure", "scheme: https, statusCode: 301"),
+             redirect("/moved", "hostname: new.example.com, path: {type: ReplacePrefixMatch, replacePrefixMatch: /here}"),
+             redirect("/alt", "port: 8443, path: {type: ReplaceFullPath, replaceFullPath: /}")});
   const auto f = load(route("x", body));
   const auto a = send(f, "GET http://h.example.com/secure/a?x=1");
   EXPECT_EQ(a.status, 301);
@@ -593,16 +533,8 @@ TEST(GatewayFilters, RequestRedirectLocation) {
   EXPECT_EQ(b.status, 302);
   EXPECT_EQ(b.location, "http://new.example.com/here/b");
   EXPECT_EQ(send(f, "GET http://h.example.com/alt/c").location, "http://h.example.com:8443/");
-  const auto g = load(R"(
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: infra}
-spec:
-  gatewayClassName: cls
-  listeners:
-  - {name: http, port: 8080, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
-)" + route("x", body), false);
+  const auto g = load(gateway({"{name: http, port: 8080, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}"}) + route("x", body),
+                      false);
   EXPECT_EQ(send(g, "GET http://h.example.com:8080/moved/b").location, "http://new.example.com:8080/here/b");
 }
 
@@ -610,18 +542,17 @@ spec:
 // destination are ignored." The request still goes to its backend (200 via a); the mirror target
 // is listed; a mirror to a missing Service makes ResolvedRefs False BackendNotFound.
 TEST(GatewayFilters, RequestMirror) {
-  const auto f = load(route("x", "  rules:\n"
-                                 "  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: b, port: 80}}}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  const auto mirror = [](const std::string& service) {
+    return "{type: RequestMirror, requestMirror: {backendRef: " + to(service) + "}}";
+  };
+  const auto f = load(route("x", rules({rule("", to("a"), mirror("b"))})));
   const auto d = send(f, "GET http://h/");
   EXPECT_EQ(d.status, 200);
   ASSERT_EQ(d.mirrors.size(), 1u);
   EXPECT_EQ(d.mirrors[0].service, "apps/b");
   EXPECT_TRUE(d.mirrors[0].valid);
   EXPECT_TRUE(parent_status(f, "x").conditions[1].status);
-  const auto g = load(route("x", "  rules:\n"
-                                 "  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: gone, port: 80}}}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  const auto g = load(route("x", rules({rule("", to("a"), mirror("gone"))})));
   EXPECT_EQ(parent_status(g, "x").conditions[1].reason, "BackendNotFound");
   EXPECT_FALSE(send(g, "GET http://h/").mirrors.at(0).valid);
 }
@@ -633,19 +564,18 @@ TEST(GatewayFilters, RequestMirror) {
 // HTTPRouteMatch type on the same HTTPRouteRule will result in the implementation setting the
 // Accepted Condition for the Route to `status: False`."
 TEST(GatewayFilters, IncompatibleFiltersAreNotAccepted) {
-  const auto f = load(route("x", "  rules:\n  - filters: [{type: RequestRedirect, requestRedirect: {scheme: https}}, "
-                                 "{type: URLRewrite, urlRewrite: {hostname: y}}]\n"));
+  const auto f = load(route("x", rules({rule("", "", "{type: RequestRedirect, requestRedirect: {scheme: https}}, "
+                                                    "{type: URLRewrite, urlRewrite: {hostname: y}}")})));
   EXPECT_EQ(parent_status(f, "x").conditions[0].reason, "IncompatibleFilters");
-  const auto g = load(route("x", "  rules:\n  - filters: [{type: URLRewrite, urlRewrite: {hostname: y}}, "
-                                 "{type: URLRewrite, urlRewrite: {hostname: z}}]\n    backendRefs: [{name: a, port: 80}]\n"));
+  const auto g = load(route("x", rules({rule("", to("a"), "{type: URLRewrite, urlRewrite: {hostname: y}}, "
+                                                          "{type: URLRewrite, urlRewrite: {hostname: z}}")})));
   EXPECT_EQ(parent_status(g, "x").conditions[0].reason, "IncompatibleFilters");
-  const auto h = load(route("x", "  rules:\n  - matches: [{path: {type: Exact, value: /a}}]\n"
-                                 "    filters: [{type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /b}}}]\n"
-                                 "    backendRefs: [{name: a, port: 80}]\n"));
+  const auto h = load(route("x", rules({rule("{path: {type: Exact, value: /a}}", to("a"),
+                                             "{type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /b}}}")})));
   EXPECT_EQ(parent_status(h, "x").conditions[0].reason, "UnsupportedValue");
   // Two mirrors are allowed ("This filter can be used multiple times within the same rule").
-  const auto k = load(route("x", "  rules:\n  - filters: [{type: RequestMirror, requestMirror: {backendRef: {name: b, port: 80}}}, "
-                                 "{type: RequestMirror, requestMirror: {backendRef: {name: c, port: 80}}}]\n    backendRefs: [{name: a, port: 80}]\n"));
+  const auto k = load(route("x", rules({rule("", to("a"), "{type: RequestMirror, requestMirror: {backendRef: " + to("b") + "}}, "
+                                                          "{type: RequestMirror, requestMirror: {backendRef: " + to("c") + "}}")})));
   EXPECT_TRUE(parent_status(k, "x").accepted());
   EXPECT_EQ(send(k, "GET http://h/").mirrors.size(), 2u);
 }

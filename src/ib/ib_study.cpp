@@ -33,7 +33,25 @@ Result<IbRouting> route_or_read(const IbFabric& fabric, const IbRouteStudyOption
   return routing_from_lft_dump(fabric, *o.lfts, o.lfts_file);
 }
 
-IbRoutedFabric analyze(IbFabric fabric, IbRouting routing, const IbRouteStudyOptions& o) {
+// The study's steps for progress: per fabric (healthy, then degraded) the routing (or the LFTs
+// read) and the five checks of analyze().
+constexpr std::uint64_t kStepsPerFabric = 6;
+
+class StudySteps {
+ public:
+  StudySteps(const ProgressCallback& progress, std::uint64_t fabrics)
+      : progress_(progress), total_(kStepsPerFabric * fabrics) {}
+  void done() {
+    if (progress_) progress_(++done_, total_);
+  }
+
+ private:
+  const ProgressCallback& progress_;
+  std::uint64_t total_;
+  std::uint64_t done_ = 0;
+};
+
+IbRoutedFabric analyze(IbFabric fabric, IbRouting routing, const IbRouteStudyOptions& o, StudySteps& steps) {
   IbRoutedFabric r;
   r.fabric = std::move(fabric);
   r.routing = std::move(routing);
@@ -42,10 +60,15 @@ IbRoutedFabric analyze(IbFabric fabric, IbRouting routing, const IbRouteStudyOpt
   r.roots = ranks.roots.size();
   const CheckOptions co{o.switch_lids};
   r.reach = check_reachability(r.fabric, r.routing, co);
+  steps.done();
   r.loops = check_credit_loops(r.fabric, r.routing, co);
+  steps.done();
   r.balance = uplink_balance(r.fabric, r.routing, ranks);
+  steps.done();
   r.shift = shift_permutation_load(r.fabric, r.routing, o.shifts);
+  steps.done();
   r.random = random_permutation_load(r.fabric, r.routing, o.random, o.seed);
+  steps.done();
   return r;
 }
 
@@ -102,10 +125,12 @@ Result<IbRouteStudy> study_ib_route(IbSubnet subnet, const IbRouteStudyOptions& 
   s.source = o.lfts ? "LFTs of " + o.lfts_file : "Engine " + to_string(o.routing.engine);
   s.roots_given = !o.routing.roots.empty();
   s.seed = o.seed;
+  StudySteps steps(o.progress, o.failures.empty() ? 1 : 2);
   auto routed = route_or_read(subnet.fabric, o);
   if (!routed) return located(routed.errors(), subnet.file);
+  steps.done();
   IbFabric degraded = o.failures.empty() ? IbFabric{} : subnet.fabric;
-  s.healthy = analyze(std::move(subnet.fabric), std::move(routed).value(), o);
+  s.healthy = analyze(std::move(subnet.fabric), std::move(routed).value(), o, steps);
   if (o.failures.empty()) return s;
   s.failed_cables = true;
   s.same_lfts = o.lfts.has_value();
@@ -118,7 +143,8 @@ Result<IbRouteStudy> study_ib_route(IbSubnet subnet, const IbRouteStudyOptions& 
     s.degraded_errors = located(rerouted.errors(), subnet.file);
     return s;
   }
-  s.degraded = analyze(std::move(degraded), std::move(rerouted).value(), o);
+  steps.done();
+  s.degraded = analyze(std::move(degraded), std::move(rerouted).value(), o, steps);
   return s;
 }
 

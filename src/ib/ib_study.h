@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/threads.h"
 #include "ib/ib_checks.h"
 #include "ib/ib_fabric.h"
 #include "ib/ib_routing.h"
@@ -47,6 +48,9 @@ struct IbRouteStudyOptions {
   std::uint64_t seed = 1;             // of the random permutations
   bool switch_lids = false;           // also check routes to switch LIDs
   SourceLocation where{"command line", 0, 0};
+  // Called from the caller's thread after each step (done, total): per fabric (the healthy one,
+  // then the degraded one with failures) the routing and the five checks, 6 steps each.
+  ProgressCallback progress;
 };
 
 // One routed fabric and what the checks found.

@@ -121,6 +121,30 @@ TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutConcatenates) {
   fs::remove_all(dir);
 }
 
+// A message names the path the user typed, not the file its symlinks resolve to (the write goes
+// through the resolved one). The link points into /proc, where no file can be created beside the
+// target, not even by root: the commit fails, naming the link, and nothing is left behind.
+TEST(OutputSet, AFailureThroughASymlinkNamesTheUsersPath) {
+  const fs::path dir = fs::temp_directory_path() / "ct_output_set_symlink";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ASSERT_TRUE(fs::is_regular_file("/proc/version"));
+  fs::create_symlink("/proc/version", dir / "report.txt");
+  const std::string typed = (dir / "report.txt").string();
+  OutputSet outputs;
+  outputs.stage(typed, "text\n");
+  const auto r = outputs.commit();
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.errors().size(), 1U);
+  const std::string message = format_diagnostic(r.errors()[0]);
+  EXPECT_EQ(r.errors()[0].where.file, typed) << message;
+  EXPECT_EQ(message.rfind(typed + ": error: output: cannot create a file beside it: ", 0), 0U) << message;
+  EXPECT_EQ(message.find("/proc/version"), std::string::npos) << message;
+  EXPECT_TRUE(fs::is_symlink(dir / "report.txt"));
+  EXPECT_EQ(entries(dir), 1U);
+  fs::remove_all(dir);
+}
+
 TEST(Files, ReadMissingFileNamesIt) {
   auto r = read_text_file("/nonexistent-ct-file.yaml");
   ASSERT_FALSE(r.ok());

@@ -31,9 +31,9 @@ Diagnostic cannot(const std::string& path, const std::string& what, int err) {
   return Diagnostic{{path, 0, 0}, "output", fmt::format("{}: {}; nothing was written", what, std::strerror(err))};
 }
 
-// Writes `content` to a new temporary sibling of `path`; its name, or the errno.
-Result<std::string> write_temporary(const std::string& path, const std::string& content) {
-  std::string name = sibling_template(path, "tmp");
+// Writes `content` to a new temporary sibling of `target`; its name, or a diagnostic naming `path`.
+Result<std::string> write_temporary(const std::string& path, const std::string& target, const std::string& content) {
+  std::string name = sibling_template(target, "tmp");
   const int fd = ::mkstemp(name.data());
   if (fd < 0) return cannot(path, "cannot create a file beside it", errno);
   const char* p = content.data();
@@ -75,7 +75,7 @@ void OutputSet::stage(const std::string& path, std::string content) {
       return;
     }
   }
-  outputs_.push_back(Output{key, std::move(content), "", "", false, false});
+  outputs_.push_back(Output{key, key, std::move(content), "", "", false, false, false});
 }
 
 void OutputSet::remove_temporaries() {
@@ -91,9 +91,9 @@ void OutputSet::roll_back() {
   for (Output& o : outputs_) {
     if (!o.replaced) continue;
     if (o.existed && !o.backup.empty()) {
-      if (std::rename(o.backup.c_str(), o.path.c_str()) == 0) o.backup.clear();
+      if (std::rename(o.backup.c_str(), o.target.c_str()) == 0) o.backup.clear();
     } else if (!o.existed) {
-      ::unlink(o.path.c_str());
+      ::unlink(o.target.c_str());
     }
     o.replaced = false;
   }
@@ -104,7 +104,8 @@ Result<Unit> OutputSet::commit() {
   for (Output& o : outputs_) {
     if (o.path.empty()) continue;
     struct stat st {};
-    o.existed = ::stat(o.path.c_str(), &st) == 0;
+    o.target = o.path;
+    o.existed = ::stat(o.target.c_str(), &st) == 0;
     if (o.existed && S_ISDIR(st.st_mode)) {
       remove_temporaries();
       return Diagnostic{{o.path, 0, 0}, "output", "is a folder, not a file; nothing was written"};
@@ -113,8 +114,8 @@ Result<Unit> OutputSet::commit() {
       o.stream = true;
       continue;
     }
-    if (char resolved[PATH_MAX]; ::realpath(o.path.c_str(), resolved) != nullptr) o.path = resolved;  // a symlink stays one
-    auto temporary = write_temporary(o.path, o.content);
+    if (char resolved[PATH_MAX]; ::realpath(o.path.c_str(), resolved) != nullptr) o.target = resolved;  // a symlink stays one
+    auto temporary = write_temporary(o.path, o.target, o.content);
     if (!temporary) {
       remove_temporaries();
       return temporary.errors();
@@ -124,13 +125,13 @@ Result<Unit> OutputSet::commit() {
   // 2. Backups of the targets that exist, then the renames; a failure restores what was replaced.
   for (Output& o : outputs_) {
     if (o.path.empty() || !o.existed || o.stream) continue;
-    std::string name = sibling_template(o.path, "bak");
+    std::string name = sibling_template(o.target, "bak");
     const int fd = ::mkstemp(name.data());
     if (fd >= 0) {
       ::close(fd);
       ::unlink(name.c_str());
     }
-    if (fd < 0 || ::link(o.path.c_str(), name.c_str()) != 0) {
+    if (fd < 0 || ::link(o.target.c_str(), name.c_str()) != 0) {
       const int err = errno;
       remove_temporaries();
       return cannot(o.path, "cannot keep a backup of it", err);
@@ -139,7 +140,7 @@ Result<Unit> OutputSet::commit() {
   }
   for (Output& o : outputs_) {
     if (o.path.empty() || o.stream) continue;
-    if (std::rename(o.temporary.c_str(), o.path.c_str()) != 0) {
+    if (std::rename(o.temporary.c_str(), o.target.c_str()) != 0) {
       const int err = errno;
       roll_back();
       remove_temporaries();
@@ -152,7 +153,7 @@ Result<Unit> OutputSet::commit() {
   // 3. Streams (devices and pipes, which cannot be staged), then stdout last.
   for (const Output& o : outputs_) {
     if (!o.stream) continue;
-    std::FILE* f = std::fopen(o.path.c_str(), "w");
+    std::FILE* f = std::fopen(o.target.c_str(), "w");
     const bool ok = f != nullptr && std::fwrite(o.content.data(), 1, o.content.size(), f) == o.content.size();
     const int err = errno;
     if (f != nullptr && std::fclose(f) != 0 && ok) return cannot(o.path, "cannot write", errno);

@@ -5,7 +5,8 @@
 // targets one by one, each previous target kept as a hard-linked backup; when a rename fails, the
 // targets already replaced get their backups back and new ones are removed. Stdout is written last,
 // once every file is in place. A set destroyed without a commit leaves no trace. Diagnostics name
-// the path as the file and "output" as the field.
+// the path as the user gave it (never the one a symlink resolves to) as the file and "output" as
+// the field.
 //
 // A target that exists and is not a regular file (/dev/null, /dev/stdout, a pipe) is written in
 // place after the files, never renamed over; a symlink to a file keeps being a symlink.
@@ -39,7 +40,8 @@ class OutputSet {
 
  private:
   struct Output {
-    std::string path;  // "" for stdout
+    std::string path;  // as staged (the user's words, for messages); "" for stdout
+    std::string target;  // what is written: `path` with its symlinks resolved
     std::string content;
     std::string temporary;  // the written sibling, until renamed
     std::string backup;     // hard link to the previous target, until the commit ends

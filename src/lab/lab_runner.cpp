@@ -170,29 +170,44 @@ Result<std::vector<LabFlowResult>> lab_send(const LabPlan& plan, const std::vect
   return results;
 }
 
-Result<std::string> lab_counters(const LabPlan& plan, const Topology& topology) {
-  std::string tx = "# HELP node_network_transmit_bytes_total Network device statistic transmit_bytes.\n"
-                   "# TYPE node_network_transmit_bytes_total counter\n";
-  std::string rx = "# HELP node_network_receive_bytes_total Network device statistic receive_bytes.\n"
-                   "# TYPE node_network_receive_bytes_total counter\n";
-  for (const LabNamespace& ns : plan.namespaces) {
+Result<std::vector<LabCounter>> lab_read_counters(const LabPlan& plan) {
+  std::vector<LabCounter> out;
+  for (std::size_t i = 0; i < plan.namespaces.size(); ++i) {
+    const LabNamespace& ns = plan.namespaces[i];
     const CommandResult r = run_command("ip -n " + ns.name + " -s -j link show");
     const std::int64_t t = now_ms();
     if (r.status != 0) return failure("reading the counters of " + ns.name, r);
     const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
     if (!j.is_array()) return Diagnostic{SourceLocation{"lab", 0, 0}, "lab", "ip -j gave no JSON array for " + ns.name};
-    const std::string instance = topology.vertex_name(ns.vertex);
     for (const auto& link : j) {
       const std::string name = link.value("ifname", "");
       if (name == "lo" || !link.contains("stats64")) continue;
       const auto& s = link["stats64"];
-      tx += fmt::format("node_network_transmit_bytes_total{{device=\"{}\",instance=\"{}\"}} {} {}\n", name, instance,
-                        s["tx"].value("bytes", std::uint64_t{0}), t);
-      rx += fmt::format("node_network_receive_bytes_total{{device=\"{}\",instance=\"{}\"}} {} {}\n", name, instance,
-                        s["rx"].value("bytes", std::uint64_t{0}), t);
+      out.push_back(LabCounter{i, name, s["tx"].value("bytes", std::uint64_t{0}), s["rx"].value("bytes", std::uint64_t{0}), t});
     }
   }
+  return out;
+}
+
+std::string lab_counters_text(const LabPlan& plan, const std::vector<LabCounter>& counters, const Topology& topology) {
+  std::string tx = "# HELP node_network_transmit_bytes_total Network device statistic transmit_bytes.\n"
+                   "# TYPE node_network_transmit_bytes_total counter\n";
+  std::string rx = "# HELP node_network_receive_bytes_total Network device statistic receive_bytes.\n"
+                   "# TYPE node_network_receive_bytes_total counter\n";
+  for (const LabCounter& c : counters) {
+    const std::string instance = topology.vertex_name(plan.namespaces.at(c.ns).vertex);
+    tx += fmt::format("node_network_transmit_bytes_total{{device=\"{}\",instance=\"{}\"}} {} {}\n", c.device, instance,
+                      c.transmit_bytes, c.time_ms);
+    rx += fmt::format("node_network_receive_bytes_total{{device=\"{}\",instance=\"{}\"}} {} {}\n", c.device, instance,
+                      c.receive_bytes, c.time_ms);
+  }
   return tx + rx;
+}
+
+Result<std::string> lab_counters(const LabPlan& plan, const Topology& topology) {
+  auto counters = lab_read_counters(plan);
+  if (!counters) return counters.errors();
+  return lab_counters_text(plan, counters.value(), topology);
 }
 
 Result<Unit> lab_fail_link(const LabPlan& plan, LinkId link) {

@@ -1,6 +1,7 @@
 // The lab's I/O: building, driving and removing the namespaces of a LabPlan with iproute2 (`ip`)
 // and sysctl, sending UDP flows from the host namespaces, and reading the interfaces' counters.
-// This is the project's edge: nothing under src/ but the lab command includes it.
+// This is the project's edge: nothing under src/ but the lab command calls it (report/lab_json.h
+// reads its result types).
 //
 // Safety: every namespace is named with the plan's prefix and created here; only namespaces
 // whose name starts with the prefix are removed; addresses are private (10/8 ports, 172.16/12
@@ -44,8 +45,22 @@ struct LabFlowResult {
 Result<std::vector<LabFlowResult>> lab_send(const LabPlan& plan, const std::vector<LabFlow>& flows, std::uint32_t packets,
                                            std::uint32_t payload);
 
-// Every lab interface's byte counters as Prometheus text (node_exporter's metric names, the
-// vertex name as `instance`, the read time as the sample timestamp, as /federate serves them).
+// One lab interface's byte counters, as the kernel's stats64 gives them.
+struct LabCounter {
+  std::size_t ns = 0;  // index in plan.namespaces
+  std::string device;
+  std::uint64_t transmit_bytes = 0;
+  std::uint64_t receive_bytes = 0;
+  std::int64_t time_ms = 0;  // when its namespace was read (Unix time)
+};
+
+// Every lab interface's counters (loopback left out), by namespace in plan order.
+Result<std::vector<LabCounter>> lab_read_counters(const LabPlan& plan);
+// The counters as Prometheus text (node_exporter's metric names, the vertex name as `instance`,
+// the read time as the sample timestamp, as /federate serves them): every transmit sample, then
+// every receive sample.
+std::string lab_counters_text(const LabPlan& plan, const std::vector<LabCounter>& counters, const Topology& topology);
+// lab_read_counters then lab_counters_text.
 Result<std::string> lab_counters(const LabPlan& plan, const Topology& topology);
 
 // Sets both ends of a link down (the kernel then drops the dead next hop from its groups).

@@ -47,10 +47,35 @@ Json header_json(const HashStudy& in) {
               {"warnings", in.warnings}};
 }
 
+const char* no_path_reason_name(NoPathReason r) {
+  switch (r) {
+    case NoPathReason::kSourceNicDown: return "source_nic_down";
+    case NoPathReason::kDestinationNicDown: return "destination_nic_down";
+    case NoPathReason::kOtherPlane: return "other_plane";
+    case NoPathReason::kAllUplinksDown: return "all_uplinks_down";
+    case NoPathReason::kNoRoute: break;
+  }
+  return "no_route";
+}
+
+// Why each flow has no path (the text report's words, hash_report.h no_path_text), null when routed.
+std::vector<Json> no_paths_json(const HashStudy& in) {
+  const Topology& t = in.topology();
+  std::vector<Json> out(in.scenario.paths.size(), nullptr);
+  for (const NoPath& x : in.scenario.unreachable) {
+    out.at(x.flow) = Json{{"reason", no_path_reason_name(x.reason)},
+                          {"stopped_at", t.vertex_name(x.stopped_at)},
+                          {"culprit", t.vertex_name(x.culprit)},
+                          {"message", no_path_text(in, x)}};
+  }
+  return out;
+}
+
 Json flows_json(const HashStudy& in) {
   const Topology& t = in.topology();
   const ForwardingState& f = in.forwarding();
   const HashScenario& s = in.scenario;
+  std::vector<Json> no_paths = no_paths_json(in);
   Json flows = Json::array();
   for (std::size_t i = 0; i < s.paths.size(); ++i) {
     const Flow& fl = in.flows[i];
@@ -75,6 +100,7 @@ Json flows_json(const HashStudy& in) {
               {"protocol", k.protocol},
               {"label", fl.label},
               {"reached", s.paths[i].reached},
+              {"no_path", std::move(no_paths[i])},
               {"hops", std::move(hops)},
               {"throughput_bps", thr}};
     if (fl.size.value() > 0) {

@@ -247,23 +247,10 @@ class HashReport {
     line();
   }
 
-  std::string no_path_text(const NoPath& x) const {
-    const Flow& fl = in_.flows[x.flow];
-    switch (x.reason) {
-      case NoPathReason::kAllUplinksDown: return fmt::format("no path: all uplinks of {} are down", vertex(x.culprit));
-      case NoPathReason::kSourceNicDown: return fmt::format("no path: the NIC link of {} is down", vertex(fl.src));
-      case NoPathReason::kDestinationNicDown: return fmt::format("no path: the NIC link of {} is down", vertex(fl.dst));
-      case NoPathReason::kOtherPlane:
-        return fmt::format("no path: {} and {} are on different planes", vertex(fl.src), vertex(fl.dst));
-      case NoPathReason::kNoRoute: break;
-    }
-    return fmt::format("no path: {} has no route toward {}", vertex(x.stopped_at), vertex(f_.leaf_of(fl.dst)));
-  }
-
   // Flows without a path, those with the same reason on one line.
   void no_paths() {
     std::map<std::string, std::vector<std::uint32_t>> by_reason;
-    for (const NoPath& x : in_.scenario.unreachable) by_reason[no_path_text(x)].push_back(x.flow);
+    for (const NoPath& x : in_.scenario.unreachable) by_reason[no_path_text(in_, x)].push_back(x.flow);
     for (const auto& [reason, flows] : by_reason) {
       std::vector<std::uint32_t> listed(flows.begin(), flows.begin() + static_cast<std::ptrdiff_t>(
                                                                           std::min(flows.size(), max_listed_)));
@@ -550,6 +537,22 @@ class HashReport {
 };
 
 }  // namespace
+
+std::string no_path_text(const HashStudy& study, const NoPath& x) {
+  const Topology& t = study.topology();
+  const Flow& fl = study.flows[x.flow];
+  switch (x.reason) {
+    case NoPathReason::kAllUplinksDown: return fmt::format("no path: all uplinks of {} are down", t.vertex_name(x.culprit));
+    case NoPathReason::kSourceNicDown: return fmt::format("no path: the NIC link of {} is down", t.vertex_name(fl.src));
+    case NoPathReason::kDestinationNicDown:
+      return fmt::format("no path: the NIC link of {} is down", t.vertex_name(fl.dst));
+    case NoPathReason::kOtherPlane:
+      return fmt::format("no path: {} and {} are on different planes", t.vertex_name(fl.src), t.vertex_name(fl.dst));
+    case NoPathReason::kNoRoute: break;
+  }
+  return fmt::format("no path: {} has no route toward {}", t.vertex_name(x.stopped_at),
+                     t.vertex_name(study.forwarding().leaf_of(fl.dst)));
+}
 
 std::string hash_report(const HashStudy& study, const HashReportOptions& options) {
   return HashReport(study, options).render();

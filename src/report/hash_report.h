@@ -21,4 +21,8 @@ struct HashReportOptions {
 
 std::string hash_report(const HashStudy& study, const HashReportOptions& options = {});
 
+// Why a flow has no path, as the report and the JSON say it: "no path: all uplinks of
+// p0/leaf/3 are down", "no path: the NIC link of host0/nic0 is down", ...
+std::string no_path_text(const HashStudy& study, const NoPath& reason);
+
 }  // namespace ct

@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "report/hash_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "report/hash_json.h"
 #include "analysis/hash_study.h"
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
@@ -128,7 +132,8 @@ TEST(HashReport, AddressOnlyHashSaysNoEntropy) {
 
 // Every uplink of the source edge failed (a k = 4 edge has two, one to each agg of its pod).
 // Expected: "no path: all uplinks of p0/pod0/leaf/0 are down" for both flows, and neither of the
-// old explanations ("every flow stays on its leaf", "flows share NICs").
+// old explanations ("every flow stays on its leaf", "flows share NICs"). The JSON says the same of
+// each flow: reason all_uplinks_down, culprit p0/pod0/leaf/0, the text's words.
 TEST(HashReport, AllUplinksDownSaysNoPath) {
   HashStudyOptions o;
   o.fail = {"p0/pod0/leaf/0 -- p0/pod0/spine/0", "p0/pod0/leaf/0 -- p0/pod0/spine/1"};
@@ -141,6 +146,24 @@ TEST(HashReport, AllUplinksDownSaysNoPath) {
   EXPECT_THAT(r, HasSubstr("n/a: 2 flows without a path"));
   EXPECT_THAT(r, Not(HasSubstr("every flow stays on its leaf")));
   EXPECT_THAT(r, Not(HasSubstr("share NICs")));
+  const auto j = nlohmann::json::parse(hash_json(study.value()));
+  ASSERT_EQ(j["flows"].size(), 2U);
+  for (const auto& flow : j["flows"]) {
+    EXPECT_FALSE(flow["reached"].get<bool>());
+    EXPECT_EQ(flow["no_path"]["reason"], "all_uplinks_down");
+    EXPECT_EQ(flow["no_path"]["culprit"], "p0/pod0/leaf/0");
+    EXPECT_EQ(flow["no_path"]["message"], "no path: all uplinks of p0/pod0/leaf/0 are down");
+  }
+  // Healthy: every flow routed, no_path null.
+  HashStudyOptions healthy = o;
+  healthy.fail.clear();
+  auto routed = study_hash(ft4(), healthy);
+  ASSERT_TRUE(routed.ok()) << format_diagnostics(routed.errors());
+  const auto all_routed = nlohmann::json::parse(hash_json(routed.value()));
+  for (const auto& flow : all_routed["flows"]) {
+    EXPECT_TRUE(flow["reached"].get<bool>());
+    EXPECT_TRUE(flow["no_path"].is_null()) << flow["no_path"];
+  }
 }
 
 // `hash: linux` with seed 0: one random key per host in the kernel, the same in every namespace,

@@ -73,6 +73,25 @@ std::size_t entries(const fs::path& dir) {
 }
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
+// A run that fails: exit code `rc`, and each of `says` somewhere on stderr.
+void expect_fails(const Ran& r, int rc, const std::vector<std::string>& says) {
+  EXPECT_EQ(r.rc, rc) << r.err;
+  for (const std::string& s : says) EXPECT_NE(r.err.find(s), std::string::npos) << "no \"" << s << "\" in: " << r.err;
+}
+
+// `clustertwin ARGS` and `clustertwin ARGS --json`, both exiting 0: the text and the parsed JSON.
+struct TextAndJson {
+  std::string text;
+  nlohmann::json json;
+};
+void run_text_and_json(const std::string& args, TextAndJson& out) {
+  const Ran text = clustertwin(args);
+  const Ran json = clustertwin(args + " --json");
+  ASSERT_EQ(text.rc, 0) << text.err;
+  ASSERT_EQ(json.rc, 0) << json.err;
+  out = TextAndJson{text.out, nlohmann::json::parse(json.out)};
+}
+
 // ---- item 5: all outputs or none ----------------------------------------------------------------
 
 // simulate writes --csv-links, --csv-flows and -o; -o names a folder, so the run fails: the CSV that
@@ -83,9 +102,7 @@ TEST(Outputs, SimulateWritesNoneWhenTheLastOutputFails) {
   fs::create_directories(dir / "report");
   const Ran r = clustertwin("simulate " + kLab32 + " --collective all-reduce --bytes 1MiB --csv-links " +
                             q(dir / "links.csv") + " --csv-flows " + q(dir / "flows.csv") + " -o " + q(dir / "report"));
-  EXPECT_EQ(r.rc, 1) << r.err;
-  EXPECT_NE(r.err.find("report"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
+  expect_fails(r, 1, {"report", "is a folder"});
   EXPECT_EQ(slurp(dir / "links.csv"), "old links\n");
   EXPECT_FALSE(fs::exists(dir / "flows.csv"));
   EXPECT_EQ(entries(dir), 2U);  // links.csv and the folder: no temporaries, no backups
@@ -103,9 +120,8 @@ TEST(Outputs, SimulateWritesNoneWhenTheLastOutputFails) {
 // ib route --lft L -o OUT: an -o in a folder that does not exist leaves no LFT file either.
 TEST(Outputs, IbRouteWritesNoLftWhenTheReportCannotBeWritten) {
   const fs::path dir = work_dir("ib_route");
-  const Ran r = clustertwin("ib route " + kLab32 + " --lft " + q(dir / "lfts.dump") + " -o " + q(dir / "no" / "r.txt"));
-  EXPECT_EQ(r.rc, 1) << r.err;
-  EXPECT_NE(r.err.find("nothing was written"), std::string::npos) << r.err;
+  expect_fails(clustertwin("ib route " + kLab32 + " --lft " + q(dir / "lfts.dump") + " -o " + q(dir / "no" / "r.txt")), 1,
+               {"nothing was written"});
   EXPECT_EQ(entries(dir), 0U);
 }
 
@@ -118,27 +134,21 @@ TEST(Outputs, ExportWritesNoFileWhenOneCannotBeWritten) {
   ASSERT_GE(files.size(), 2U);
   const std::string last = files.back()["name"];
   fs::create_directories(dir / last);
-  const Ran r = clustertwin("export dns " + kSource + "/examples/platform/dns/named.conf -o " + q(dir));
-  EXPECT_EQ(r.rc, 1) << r.err;
+  expect_fails(clustertwin("export dns " + kSource + "/examples/platform/dns/named.conf -o " + q(dir)), 1, {});
   EXPECT_EQ(entries(dir), 1U);  // only the folder standing in the way
 }
 
 // topology -o FOLDER: refused, the folder untouched.
 TEST(Outputs, TopologyRefusesAFolderAsOutput) {
   const fs::path dir = work_dir("topology");
-  const Ran r = clustertwin("topology " + kLab32 + " -o " + q(dir));
-  EXPECT_EQ(r.rc, 1) << r.err;
-  EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
+  expect_fails(clustertwin("topology " + kLab32 + " -o " + q(dir)), 1, {"is a folder"});
   EXPECT_EQ(entries(dir), 0U);
 }
 
 // ---- item 7: ranges ----------------------------------------------------------------------------
 
 TEST(Ranges, ThreadCountAboveTheLimitIsAValueError) {
-  const Ran r = clustertwin("hash " + kRoce + " --trials 10 --threads 100000");
-  EXPECT_EQ(r.rc, 1) << r.err;
-  EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("1024"), std::string::npos) << r.err;
+  expect_fails(clustertwin("hash " + kRoce + " --trials 10 --threads 100000"), 1, {"--threads", "1024"});
 }
 
 // 1000 threads of 8 MiB stacks do not fit in 2 GB of address space: the threads the system refuses
@@ -159,9 +169,8 @@ TEST(Ranges, SeedsOutsideSixtyFourBitsAreRefused) {
   for (const std::string seed : {"-1", "18446744073709551616", "1e3", "0x"}) {
     for (const std::string& command : {"hash " + kRoce + " --trials 0", "reliability " + kLab32 + " --trials 1",
                                        "ib route " + kLab32, "simulate " + kLab32 + " --collective all-reduce --bytes 1MiB"}) {
-      const Ran r = clustertwin(command + " --seed " + seed);
-      EXPECT_EQ(r.rc, 1) << command << " --seed " << seed << ": " << r.err;
-      EXPECT_NE(r.err.find("18446744073709551615"), std::string::npos) << r.err;
+      SCOPED_TRACE(command + " --seed " + seed);
+      expect_fails(clustertwin(command + " --seed " + seed), 1, {"18446744073709551615"});
     }
   }
   const Ran max = clustertwin("hash " + kRoce + " --trials 0 --seed 18446744073709551615");
@@ -180,21 +189,15 @@ TEST(Ranges, SpecSeedAboveThirtyTwoBitsIsRefusedWhereItIsRead) {
   const int line = 1 + static_cast<int>(std::count(spec.begin(), spec.begin() + static_cast<long>(at), '\n'));
   spec.replace(at, 12, "seed: 0x100000001");
   write(dir / "seed.yaml", spec);
-  const Ran r = clustertwin("plan " + q(dir / "seed.yaml"));
-  EXPECT_EQ(r.rc, 1) << r.err;
-  EXPECT_NE(r.err.find("seed.yaml:" + std::to_string(line) + ":"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("routing.ecmp.seed"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("0xffffffff"), std::string::npos) << r.err;
+  expect_fails(clustertwin("plan " + q(dir / "seed.yaml")), 1,
+               {"seed.yaml:" + std::to_string(line) + ":", "routing.ecmp.seed", "0xffffffff"});
   spec.replace(at, 17, "seed: 0xFFFFFFFF");
   write(dir / "seed.yaml", spec);
   EXPECT_EQ(clustertwin("plan " + q(dir / "seed.yaml")).rc, 0);
 }
 
 TEST(Ranges, ElephantsAboveTheCouplingBudgetAreRefusedWithTheReason) {
-  const Ran r = clustertwin("hash " + kRoce + " --elephants 1000000 --trials 0");
-  EXPECT_EQ(r.rc, 1) << r.err;
-  EXPECT_NE(r.err.find("32768"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("2^20 walks"), std::string::npos) << r.err;
+  expect_fails(clustertwin("hash " + kRoce + " --elephants 1000000 --trials 0"), 1, {"32768", "2^20 walks"});
 }
 
 // ---- item 8: one exit-code rule ---------------------------------------------------------------
@@ -241,7 +244,7 @@ TEST(ExitCodes, BadValuesExitOneUsageExitsTwo) {
 TEST(Json, EveryCommandOffersJson) {
   for (const std::string command : {"catalog", "diagnose", "hash", "plan", "reliability", "route", "routes", "simulate",
                                     "trace", "traffic", "ib route", "ib trace", "ib export", "export dns",
-                                    "export bgp"}) {
+                                    "export bgp", "lab up", "lab run", "lab counters", "lab fail", "lab down"}) {
     const Ran r = clustertwin(command + " --help");
     EXPECT_EQ(r.rc, 0) << command;
     EXPECT_NE(r.out.find("--json"), std::string::npos) << command << " has no --json";
@@ -257,13 +260,10 @@ double number(const std::string& text, const std::string& pattern) {
 }
 
 TEST(Json, HashCarriesTheTextsNumbers) {
-  const std::string args = "hash " + kRoce + " --elephants 8 --trials 400 --seed 7 --threads 2 --compare";
-  const Ran text = clustertwin(args);
-  const Ran json = clustertwin(args + " --json");
-  ASSERT_EQ(text.rc, 0) << text.err;
-  ASSERT_EQ(json.rc, 0) << json.err;
-  const auto j = nlohmann::json::parse(json.out);
-  const std::string& t = text.out;
+  TextAndJson run;
+  ASSERT_NO_FATAL_FAILURE(run_text_and_json("hash " + kRoce + " --elephants 8 --trials 400 --seed 7 --threads 2 --compare", run));
+  const auto& j = run.json;
+  const std::string& t = run.text;
   EXPECT_EQ(j["flows"].size(), 8U);
   EXPECT_EQ(j["collisions"].size(), static_cast<std::size_t>(number(t, R"(Collisions: (\d+))")));
   EXPECT_NEAR(j["loads"]["slowest_bps"].get<double>() / 1e9, number(t, R"(slowest flow ([0-9.]+) Gb/s)"), 0.05);
@@ -304,13 +304,10 @@ TEST(Json, HashCarriesTheTextsNumbers) {
 }
 
 TEST(Json, IbRouteCarriesTheTextsNumbers) {
-  const std::string args = "ib route " + kLab32 + " --engine updn --fail p0/spine/3";
-  const Ran text = clustertwin(args);
-  const Ran json = clustertwin(args + " --json");
-  ASSERT_EQ(text.rc, 0) << text.err;
-  ASSERT_EQ(json.rc, 0) << json.err;
-  const auto j = nlohmann::json::parse(json.out);
-  const std::string& t = text.out;
+  TextAndJson run;
+  ASSERT_NO_FATAL_FAILURE(run_text_and_json("ib route " + kLab32 + " --engine updn --fail p0/spine/3", run));
+  const auto& j = run.json;
+  const std::string& t = run.text;
   EXPECT_EQ(j["subnet"]["switches"].get<double>(), number(t, R"(\): (\d+) switches)"));
   EXPECT_EQ(j["subnet"]["cables"].get<double>(), number(t, R"((\d+) cables\n)"));
   const auto& h = j["healthy"];
@@ -336,40 +333,132 @@ TEST(Json, IbTraceAndExportParse) {
   EXPECT_TRUE(t["healthy"]["delivered"].get<bool>());
   EXPECT_EQ(t["healthy"]["hops"][0]["node"].get<std::string>(), "host0/nic0");
   EXPECT_EQ(t["healthy"]["to"]["node"].get<std::string>(), "host20/nic3");
-  const Ran text = clustertwin("ib export " + kLab32 + " --lids");
-  const Ran json = clustertwin("ib export " + kLab32 + " --lids --json");
-  ASSERT_EQ(json.rc, 0) << json.err;
-  const auto e = nlohmann::json::parse(json.out);
-  EXPECT_EQ(e["ibnetdiscover"].get<std::string>(), text.out);
+  TextAndJson run;
+  ASSERT_NO_FATAL_FAILURE(run_text_and_json("ib export " + kLab32 + " --lids", run));
+  const auto& e = run.json;
+  EXPECT_EQ(e["ibnetdiscover"].get<std::string>(), run.text);
   EXPECT_EQ(e["lids"].size(), e["switches"].get<std::size_t>() + e["cas"].get<std::size_t>());
+}
+
+// A real lab (needs root, iproute2, netns and fib_multipath_hash_seed: skipped otherwise, as the
+// lab says why). examples/lab/leaf-spine-4.yaml: 12 switches + 8 NIC ports = 20 namespaces,
+// 8 x 4 + 8 = 40 links. `run --flows 2 --packets 50 --payload 100`: hosts 0 and 1 send to hosts 4 and
+// 5, each 50 x (100 + 8 UDP + 20 IPv4) = 6,400 bytes; the JSON's addresses and ports are the
+// CSV's (a second run: same flows), its rate is bytes x 8 / seconds. Counters are read as text,
+// then as JSON: the same interfaces, and never fewer bytes (counters only grow).
+class LabGuard {
+ public:
+  LabGuard(std::string spec, std::string prefix) : spec_(std::move(spec)), prefix_(std::move(prefix)) {}
+  ~LabGuard() { clustertwin("lab down " + spec_ + " --prefix " + prefix_); }
+  LabGuard(const LabGuard&) = delete;
+  LabGuard& operator=(const LabGuard&) = delete;
+
+ private:
+  std::string spec_;
+  std::string prefix_;
+};
+
+TEST(Json, LabSaysWhatItDidWithItsTextsNumbers) {
+  const std::string spec = kSource + "/examples/lab/leaf-spine-4.yaml";
+  const std::string prefix = "ctcli" + std::to_string(::getpid() % 100000) + "-";
+  const std::string lab = " " + spec + " --prefix " + prefix;
+  const LabGuard guard(spec, prefix);
+  const Ran up = clustertwin("lab up" + lab + " --json");
+  if (up.rc != 0 && up.err.find("lab: error: lab: ") != std::string::npos) GTEST_SKIP() << up.err;
+  ASSERT_EQ(up.rc, 0) << up.err;
+  const auto u = nlohmann::json::parse(up.out);
+  EXPECT_EQ(u["command"], "up");
+  EXPECT_EQ(u["namespaces"].size(), 20U);
+  EXPECT_EQ(u["links"].size(), 40U);
+
+  const std::string run = "lab run" + lab + " --flows 2 --packets 50 --payload 100";
+  const Ran csv = clustertwin(run);
+  const Ran json = clustertwin(run + " --json");
+  ASSERT_EQ(csv.rc, 0) << csv.err;
+  ASSERT_EQ(json.rc, 0) << json.err;
+  const auto r = nlohmann::json::parse(json.out);
+  ASSERT_EQ(r["flows"].size(), 2U);
+  std::istringstream rows(csv.out);
+  std::string row;
+  std::getline(rows, row);
+  for (const auto& f : r["flows"]) {
+    ASSERT_TRUE(std::getline(rows, row));
+    const std::string expected = f["src_ip"].get<std::string>() + "," + f["dst_ip"].get<std::string>() + ",udp," +
+                                 std::to_string(f["src_port"].get<int>()) + "," + std::to_string(f["dst_port"].get<int>()) + ",";
+    EXPECT_EQ(row.rfind(expected, 0), 0U) << row << " vs " << f;
+    EXPECT_EQ(f["bytes"].get<std::uint64_t>(), 6400U) << f;
+    ASSERT_GT(f["seconds"].get<double>(), 0) << f;
+    EXPECT_DOUBLE_EQ(f["bits_per_second"].get<double>(), 6400 * 8 / f["seconds"].get<double>());
+  }
+  EXPECT_EQ(r["flows"][0]["src"], "host0/nic0");
+  EXPECT_EQ(r["flows"][1]["dst"], "host5/nic0");
+
+  const Ran text = clustertwin("lab counters" + lab);
+  const Ran counters = clustertwin("lab counters" + lab + " --json");
+  ASSERT_EQ(text.rc, 0) << text.err;
+  ASSERT_EQ(counters.rc, 0) << counters.err;
+  const auto c = nlohmann::json::parse(counters.out);
+  const std::regex sample(R"re(^node_network_transmit_bytes_total\{device="([^"]+)",instance="([^"]+)"\} ([0-9]+) )re");
+  std::size_t samples = 0;
+  std::istringstream lines(text.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, sample)) continue;
+    ++samples;
+    bool found = false;
+    for (const auto& k : c["counters"]) {
+      if (k["device"] != m[1].str() || k["instance"] != m[2].str()) continue;
+      found = true;
+      EXPECT_GE(k["transmit_bytes"].get<std::uint64_t>(), std::stoull(m[3].str())) << line;
+    }
+    EXPECT_TRUE(found) << line;
+  }
+  EXPECT_EQ(samples, c["counters"].size());
+  EXPECT_EQ(samples, 80U);  // both ends of 40 links
+
+  const Ran fail = clustertwin("lab fail" + lab + " 'p0/leaf/0 -- p0/spine/0' --json");
+  ASSERT_EQ(fail.rc, 0) << fail.err;
+  EXPECT_EQ(nlohmann::json::parse(fail.out)["failed"].size(), 1U);
+  const Ran down = clustertwin("lab down" + lab + " --json");
+  ASSERT_EQ(down.rc, 0) << down.err;
+  EXPECT_EQ(nlohmann::json::parse(down.out)["removed"].size(), 20U);
 }
 
 // ---- item 23: progress on stderr only -----------------------------------------------------------
 
+// Each command with long work, plain, with --progress, and with --progress --quiet: stdout the same
+// bytes every time; forced progress on stderr as whole lines (not a terminal) ending at 100 %;
+// nothing without --progress, and --quiet wins. ib route counts its steps: the routing and five
+// checks per fabric (ib/ib_study.h), so 6, and 12 with a failure (healthy, then degraded).
 TEST(Progress, ForcedProgressGoesToStderrAndLeavesStdoutAlone) {
-  const std::string hash = "hash " + kRoce + " --elephants 8 --trials 3000 --seed 3 --threads 2 --compare";
-  const Ran plain = clustertwin(hash);
-  const Ran shown = clustertwin(hash + " --progress");
-  const Ran quiet = clustertwin(hash + " --progress --quiet");
-  ASSERT_EQ(plain.rc, 0) << plain.err;
-  ASSERT_EQ(shown.rc, 0) << shown.err;
-  EXPECT_EQ(shown.out, plain.out);
-  EXPECT_EQ(quiet.out, plain.out);
-  EXPECT_NE(shown.err.find("hash: "), std::string::npos) << shown.err;
-  EXPECT_NE(shown.err.find("of 6000 trials"), std::string::npos) << shown.err;  // Monte Carlo + comparison
-  EXPECT_NE(shown.err.find("6000 of 6000 trials (100%)"), std::string::npos) << shown.err;
-  EXPECT_EQ(shown.err.find('\r'), std::string::npos);  // not a terminal: whole lines
-  EXPECT_EQ(quiet.err, plain.err);
-  // Not a terminal and not asked: nothing.
-  EXPECT_EQ(plain.err.find("trials ("), std::string::npos) << plain.err;
-
-  const std::string reliability = "reliability " + kLab32 + " --repair-hours 24 --trials 50 --threads 2";
-  const Ran r_plain = clustertwin(reliability);
-  const Ran r_shown = clustertwin(reliability + " --progress");
-  ASSERT_EQ(r_shown.rc, 0) << r_shown.err;
-  EXPECT_EQ(r_shown.out, r_plain.out);
-  EXPECT_NE(r_shown.err.find("reliability: "), std::string::npos) << r_shown.err;
-  EXPECT_NE(r_shown.err.find("200 of 200 trials (100%)"), std::string::npos) << r_shown.err;
+  struct Case {
+    std::string args;
+    std::string unit;
+    std::vector<std::string> says;
+  };
+  const std::vector<Case> cases = {
+      {"hash " + kRoce + " --elephants 8 --trials 3000 --seed 3 --threads 2 --compare", "trials",
+       {"hash: ", "of 6000 trials", "6000 of 6000 trials (100%)"}},  // Monte Carlo + comparison
+      {"reliability " + kLab32 + " --repair-hours 24 --trials 50 --threads 2", "trials",
+       {"reliability: ", "200 of 200 trials (100%)"}},
+      {"ib route " + kLab32, "steps", {"ib route: ", "6 of 6 steps (100%)"}},
+      {"ib route " + kLab32 + " --engine updn --fail p0/spine/3", "steps", {"ib route: ", "12 of 12 steps (100%)"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Ran plain = clustertwin(c.args);
+    const Ran shown = clustertwin(c.args + " --progress");
+    const Ran quiet = clustertwin(c.args + " --progress --quiet");
+    ASSERT_EQ(plain.rc, 0) << plain.err;
+    ASSERT_EQ(shown.rc, 0) << shown.err;
+    EXPECT_EQ(shown.out, plain.out);
+    EXPECT_EQ(quiet.out, plain.out);
+    for (const std::string& s : c.says) EXPECT_NE(shown.err.find(s), std::string::npos) << shown.err;
+    EXPECT_EQ(shown.err.find('\r'), std::string::npos);  // not a terminal: whole lines
+    EXPECT_EQ(quiet.err, plain.err);
+    // Not a terminal and not asked: nothing.
+    EXPECT_EQ(plain.err.find(c.unit + " ("), std::string::npos) << plain.err;
+  }
 }
 
 }  // namespace
