@@ -109,6 +109,7 @@ void FlowRateSolver::solve_components(std::span<double> rate) {
   }
   // Components numbered by their first position; positions ascending within each.
   component_of_.assign(n, kNone);
+  component_begin_.reserve(std::size_t{n} + 1);  // up to one component per position: no growth once warm
   component_begin_.assign(1, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t root = find(i);
