@@ -30,6 +30,7 @@ class ForwardingState::PlaneBuilder {
     matrix_.assign(switches_.size() * destinations_.size(), 0);
     interned_.resize(switches_.size());
     lists_.resize(switches_.size());
+    last_.assign(switches_.size(), 0);
     reach_.resize(switches_.size());
     dist_.resize(switches_.size());
     for (std::size_t d = 0; d < destinations_.size(); ++d) route_toward(d);
@@ -111,12 +112,15 @@ class ForwardingState::PlaneBuilder {
     }
     assert(!buffer_.empty());
     buffer_.push_back(go_down ? 1u : 0u);  // the kind is part of the group's identity
+    // Most destinations in a row get the switch's previous group (every leaf not below it, the same
+    // up-links): one comparison instead of a walk of the map.
+    if (last_[i] >= 2 && lists_[i][last_[i] - 2] == buffer_) return last_[i];
     auto it = interned_[i].find(buffer_);
-    if (it != interned_[i].end()) return it->second;
+    if (it != interned_[i].end()) return last_[i] = it->second;
     const auto id = static_cast<std::uint32_t>(lists_[i].size()) + 2;
     interned_[i].emplace(buffer_, id);
     lists_[i].push_back(buffer_);
-    return id;
+    return last_[i] = id;
   }
 
   // Numbers the groups switch by switch in vertex order and compresses each row.
@@ -176,6 +180,7 @@ class ForwardingState::PlaneBuilder {
   std::vector<std::uint32_t> matrix_;        // [switch][destination] local group id
   std::vector<std::map<std::vector<std::uint32_t>, std::uint32_t>> interned_;
   std::vector<std::vector<std::vector<std::uint32_t>>> lists_;  // per switch: member links + kind
+  std::vector<std::uint32_t> last_;  // per switch: the group group_of returned last (0: none yet)
   struct Neighbors {  // CSR by local switch index
     std::vector<std::uint32_t> begin;
     std::vector<std::uint32_t> local;
