@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -80,6 +81,15 @@ int emit_report(OutputSet& outputs, const std::string& output, const std::string
                 const std::function<std::string()>& render_html) {
   const bool output_is_stdout = output.empty() || output == "-";
   if (html == "-" && output == "-") return report_usage("--html - and -o - both write to stdout; name a file for one");
+  if (!html.empty() && html != "-" && !output_is_stdout) {
+    // The same file twice (spelt alike, or through a symlink or ..) would keep only the page.
+    std::error_code ec;
+    const auto a = std::filesystem::weakly_canonical(html, ec);
+    const auto b = ec ? std::filesystem::path() : std::filesystem::weakly_canonical(output, ec);
+    if ((!ec && a == b) || html == output) {
+      return report_usage("--html and -o both name '" + html + "'; give each its own file");
+    }
+  }
   if (html.empty() || html != "-" || !output_is_stdout) outputs.stage(output, content);
   if (!html.empty()) outputs.stage(html, render_html());
   return commit(outputs);
