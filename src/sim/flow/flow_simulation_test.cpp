@@ -34,6 +34,18 @@ CollectiveSpec collective(CollectiveKind kind, CollectiveAlgorithm algorithm, st
   return c;
 }
 
+// One transfer of `bytes` from GPU 0 to GPU 1: the scenario most of these tests start from.
+Scenario one_transfer(std::int64_t bytes = kGiB, const std::string& name = "") {
+  Scenario s;
+  TransferSpec x;
+  x.name = name;
+  x.src.gpu = 0;
+  x.dst.gpu = 1;
+  x.bytes = Bytes(bytes);
+  s.transfers.push_back(x);
+  return s;
+}
+
 SimulationResult run(const Topology& t, const Scenario& s, std::optional<double> nvlink = std::nullopt) {
   auto r = simulate(fixtures::fixture_fabric(t, nvlink), s);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_diagnostics(r.errors()));
@@ -116,13 +128,7 @@ TEST(FlowSimulation, ASprayedFlowTakesOnePathsLatency) {
     const bool nic = t.kind[t.link_a[l].value()] == VertexKind::kPort || t.kind[t.link_b[l].value()] == VertexKind::kPort;
     t.latency[l] = nanoseconds(nic ? 100 : 400);
   }
-  Scenario s;
-  TransferSpec x;
-  x.name = "x";
-  x.src.gpu = 0;
-  x.dst.gpu = 1;
-  x.bytes = Bytes(kGiB);
-  s.transfers.push_back(x);
+  Scenario s = one_transfer(kGiB, "x");
   s.paths = PathModel::kSpray;
   const SimulationResult sprayed = run(t, s);
   ASSERT_EQ(sprayed.flows.size(), 1U);
@@ -138,13 +144,7 @@ TEST(FlowSimulation, ASprayedFlowTakesOnePathsLatency) {
 // at T + 100 us, moved once.
 TEST(FlowSimulation, LinkDownStallsUntilRoutingConvergesThenRehashes) {
   const Topology t = fixture(2, 2, 1);
-  Scenario s;
-  TransferSpec x;
-  x.name = "x";
-  x.src.gpu = 0;
-  x.dst.gpu = 1;
-  x.bytes = Bytes(kGiB);
-  s.transfers.push_back(x);
+  Scenario s = one_transfer(kGiB, "x");
   const SimulationResult healthy = run(t, s);
   const TimePs alone = healthy.operations[0].iterations[0].end;
   EXPECT_EQ(alone, TimePs(21'474'836'480));
@@ -167,12 +167,7 @@ TEST(FlowSimulation, LinkDownStallsUntilRoutingConvergesThenRehashes) {
 // ECMP does not see capacity: no reroute.
 TEST(FlowSimulation, DegradedLinkHalvesTheRate) {
   const Topology t = fixture(2, 2, 1);
-  Scenario s;
-  TransferSpec x;
-  x.src.gpu = 0;
-  x.dst.gpu = 1;
-  x.bytes = Bytes(kGiB);
-  s.transfers.push_back(x);
+  Scenario s = one_transfer();
   FaultSpec slow;
   slow.kind = FaultKind::kDegrade;
   slow.links = {LinkId(0)};
@@ -188,12 +183,7 @@ TEST(FlowSimulation, DegradedLinkHalvesTheRate) {
 TEST(FlowSimulation, SameHostTransfersUseNvlink) {
   Topology t = fixture(1, 1, 2);
   t.gpus_per_host = 2;
-  Scenario s;
-  TransferSpec x;
-  x.src.gpu = 0;
-  x.dst.gpu = 1;
-  x.bytes = Bytes(1'000'000'000);
-  s.transfers.push_back(x);
+  Scenario s = one_transfer(1'000'000'000);
   const SimulationResult r = run(t, s, 900e9);
   EXPECT_NEAR(seconds(r.operations[0].iterations[0].end), 8e9 / 3.6e12, 1e-12);
   ASSERT_EQ(r.flows.size(), 1U);
@@ -271,12 +261,7 @@ TEST(FlowSimulation, IterationsAlternateComputeAndCollective) {
 // saturated at its degraded capacity for the whole transfer: 2^33 bits / 200 Gb/s = 42.94967296 ms.
 TEST(FlowSimulation, LinkStatisticsCountBitsAndPeaks) {
   const Topology t = fixture(2, 2, 1);
-  Scenario s;
-  TransferSpec x;
-  x.src.gpu = 0;
-  x.dst.gpu = 1;
-  x.bytes = Bytes(kGiB);
-  s.transfers.push_back(x);
+  Scenario s = one_transfer();
   FaultSpec slow;
   slow.kind = FaultKind::kDegrade;
   slow.links = {LinkId(0)};
