@@ -115,7 +115,11 @@ class BgpVip : public ::testing::Test {
     const double withdrawn = wait_until([&] { return kernel_next_hops(rtr, "198.51.100.10") == rest; }, std::chrono::seconds(hold + 5));
     speakers[0]->signal(SIGCONT);
     ASSERT_GE(withdrawn, 0) << "not withdrawn within hold + 5 s";
-    EXPECT_LE(withdrawn, hold + 1.0);
+    // BIRD drops the peer when the hold timer runs out: between hold - keepalive and hold seconds after
+    // the stop, plus BIRD's export to the kernel and the 100 ms poll. Two seconds of slack for that on a
+    // loaded two-core machine under sanitizers (one second was exceeded once by 85 ms); a hold time other
+    // than the manifest's 9 s (BIRD's 240 s default, gobgpd's 90 s) still fails by far.
+    EXPECT_LE(withdrawn, hold + 2.0);
     EXPECT_GE(withdrawn, hold - keepalive - 1.0);
     RecordProperty("withdrawal_s", std::to_string(withdrawn));
   }
