@@ -154,8 +154,9 @@ TEST(NodeLink, NodesAndEdgesCarryTheirCounts) {
   EXPECT_NE(svg.find("class=\"ct-edge\" data-from=\"hosts\" data-to=\"p0-leaf\" data-count=\"32\""), std::string::npos);
 }
 
-// Long category names slant at 35 degrees: the chart grows by the longest label's drop, by hand
-// ceil(6.5 px x 20 characters x sin 35 (0.574)) = ceil(74.62) = 75 px: 64 + 250 + 72 + 75 = 461.
+// Long category names slant at 60 degrees: the chart grows by the longest label's drop, by hand
+// ceil(6.5 px x 20 characters x sin 60 (0.866)) = ceil(112.58) = 113 px: 64 + 250 + 72 + 113 = 499.
+// The first category's centre is at 84 + 308 / 2 = 238 px: (238 - 4) / 3.25 = 72 characters fit.
 TEST(BarChart, SlantedLabelsRotateAndGrowTheChart) {
   BarChart c;
   c.frame = {"hosts", "rules per hostname", "hostname", "rules", "cmd"};
@@ -163,10 +164,11 @@ TEST(BarChart, SlantedLabelsRotateAndGrowTheChart) {
   c.series = {{"entries", {2, 1}}};
   c.slant_labels = true;
   const std::string svg = render_bar_chart(c);
-  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 461.0\""), std::string::npos);
-  EXPECT_EQ(count(svg, "transform=\"rotate(-35 "), 2U);
+  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 499.0\""), std::string::npos);
+  EXPECT_EQ(count(svg, "transform=\"rotate(-60 "), 2U);
+  EXPECT_NE(svg.find(">a.apps.example.com.x<title>"), std::string::npos);
   c.slant_labels = false;
-  EXPECT_EQ(render_bar_chart(c).find("rotate(-35"), std::string::npos);
+  EXPECT_EQ(render_bar_chart(c).find("rotate(-60"), std::string::npos);
 }
 
 // Three steps on 720 px: columns of (720 - 16) / 3 = 234.67 px, boxes 18 px narrower (216.67),

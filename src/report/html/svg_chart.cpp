@@ -220,14 +220,19 @@ double chart_height(const Layout& l) { return l.top + kPlotHeight + 72 + l.extra
 
 }  // namespace
 
+namespace {
+std::string fit(const std::string& text, std::size_t width);
+}  // namespace
+
 std::string render_bar_chart(const BarChart& chart) {
   std::vector<std::string> names;
   for (const auto& s : chart.series) names.push_back(s.name);
   const Layout l = make_layout(chart.frame, names);
-  // Slanted labels at 35 degrees: the longest (6.5 px a character) reaches sin(35) of its length down.
+  // Slanted labels at 60 degrees: the longest (6.5 px a character) reaches sin(60) of its length
+  // down; each is cut to what fits left of its category's centre (cos(60) x 6.5 = 3.25 px a character).
   std::size_t longest = 0;
   for (const auto& c : chart.categories) longest = std::max(longest, display_width(c));
-  const double drop = chart.slant_labels ? std::ceil(6.5 * static_cast<double>(longest) * 0.574) : 0;
+  const double drop = chart.slant_labels ? std::ceil(6.5 * static_cast<double>(longest) * 0.866) : 0;
   const double height = chart_height(l) + drop, top = l.top;
   double max = 0, min_positive = std::numeric_limits<double>::infinity();
   for (const auto& s : chart.series) {
@@ -267,9 +272,10 @@ std::string render_bar_chart(const BarChart& chart) {
     }
     const double cx = kLeft + group * (static_cast<double>(c) + 0.5);
     if (chart.slant_labels) {
+      const auto fits = static_cast<std::size_t>(std::max(4.0, (cx - 4) / 3.25));
       out += fmt::format(
-          "<text class=\"ct-category\" x=\"{0}\" y=\"{1}\" text-anchor=\"end\" transform=\"rotate(-35 {0} {1})\">{2}</text>\n",
-          px(cx), px(top + kPlotHeight + 14), attr(chart.categories[c]));
+          "<text class=\"ct-category\" x=\"{0}\" y=\"{1}\" text-anchor=\"end\" transform=\"rotate(-60 {0} {1})\">{2}<title>{3}</title></text>\n",
+          px(cx), px(top + kPlotHeight + 14), attr(fit(chart.categories[c], fits)), attr(chart.categories[c]));
     } else {
       out += fmt::format("<text class=\"ct-category\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", px(cx),
                          px(top + kPlotHeight + 18), attr(chart.categories[c]));

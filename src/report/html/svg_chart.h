@@ -65,7 +65,8 @@ struct BarChart {
   std::vector<BarSeries> series;    // PRECONDITION: each has categories.size() values
   std::vector<ReferenceLine> references;
   bool log_y = false;               // log scale; values <= 0 draw no bar (still hooked, height 0)
-  bool slant_labels = false;        // category labels at 35 degrees (long names); the chart grows
+  bool slant_labels = false;        // category labels at 60 degrees (long names), cut to fit on the
+                                    // left (the whole name in a <title>); the chart grows
 };
 std::string render_bar_chart(const BarChart& chart);
 
