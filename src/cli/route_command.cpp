@@ -1,7 +1,8 @@
 // clustertwin route MANIFESTS... --request 'GET https://host/path?q' [-H 'Name: value']... [--port N]
-//                 [--gateway NS/NAME] [--json] [-o FILE]
+//                 [--gateway NS/NAME] [--json] [-o FILE] [--html FILE]
 //   Which Gateway listener, HTTPRoute rule and backends take one request, and why (Gateway API v1
-//   precedence, src/frontend/gateway_routes.h).
+//   precedence, src/frontend/gateway_routes.h); --html the page with the decision path drawn
+//   (report/gateway_html.h).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 #include "cli/command.h"
 #include "frontend/gateway_routes.h"
 #include "io/manifest_files.h"
+#include "report/gateway_html.h"
 #include "report/gateway_report.h"
 
 namespace ct::cli {
@@ -23,9 +25,10 @@ struct RouteOptions {
   std::string gateway;
   bool json = false;
   std::string output;
+  std::string html;
 };
 
-int run_route(const RouteOptions& o) {
+int run_route(const RouteOptions& o, const Context& context) {
   auto m = load_manifests(o.manifests);
   if (!m) return report_errors(m.errors());
   std::cerr << format_diagnostics(m->warnings);
@@ -33,8 +36,10 @@ int run_route(const RouteOptions& o) {
   if (!request) return report_errors(request.errors());
   const GatewayModel g = build_gateway_model(m.value());
   const RouteDecision d = resolve_request(m.value(), g, request.value(), o.gateway);
-  return emit(o.output, o.json ? route_decision_json(m.value(), g, request.value(), d)
-                               : route_decision_text(m.value(), g, request.value(), d));
+  return emit_report(o.output,
+                     o.json ? route_decision_json(m.value(), g, request.value(), d)
+                            : route_decision_text(m.value(), g, request.value(), d),
+                     o.html, [&] { return route_decision_html(m.value(), g, request.value(), d, context.command_line); });
 }
 
 }  // namespace
@@ -48,7 +53,8 @@ Runner setup_route(CLI::App& app, Context& /*context*/) {
   app.add_option("--gateway", o->gateway, "The Gateway (NAME or NS/NAME) when several listen on the port");
   app.add_flag("--json", o->json, "JSON instead of text");
   add_output_option(app, o->output);
-  return [o](const Context&) { return run_route(*o); };
+  add_html_option(app, o->html);
+  return [o](const Context& c) { return run_route(*o, c); };
 }
 
 }  // namespace ct::cli

@@ -1,7 +1,8 @@
 // clustertwin trace REQUEST MANIFESTS... --from inside|outside|IP [--dns named.conf] [--spec SPEC]
 //                  [-H 'Name: value']... [--sport N] [--router-hash-policy 0..3] [--router-hash-seed N]
-//                  [--json] [-o FILE]
-//   One request through the eight hops of the front door (src/frontend/request_trace.h).
+//                  [--json] [-o FILE] [--html FILE]
+//   One request through the eight hops of the front door (src/frontend/request_trace.h); --html
+//   the page with the hops as a step diagram and the survival table (report/trace_html.h).
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "frontend/request_trace.h"
 #include "io/dns_files.h"
 #include "io/manifest_files.h"
+#include "report/trace_html.h"
 #include "report/trace_report.h"
 
 namespace ct::cli {
@@ -28,6 +30,7 @@ struct TraceOptions {
   unsigned seed = 1;
   bool json = false;
   std::string output;
+  std::string html;
 };
 
 int run_trace(const TraceOptions& o, const Context& context) {
@@ -53,7 +56,8 @@ int run_trace(const TraceOptions& o, const Context& context) {
   r.router.seed = o.seed;
   auto t = trace_request(model, r);
   if (!t) return report_errors(t.errors());
-  return emit(o.output, o.json ? trace_json(t.value()) : trace_text(t.value()));
+  return emit_report(o.output, o.json ? trace_json(t.value()) : trace_text(t.value()), o.html,
+                     [&] { return trace_html(t.value(), context.command_line); });
 }
 
 }  // namespace
@@ -73,6 +77,7 @@ Runner setup_trace(CLI::App& app, Context& context) {
       ->capture_default_str();
   app.add_flag("--json", o->json, "JSON instead of text");
   add_output_option(app, o->output);
+  add_html_option(app, o->html);
   return [o](const Context& c) { return run_trace(*o, c); };
 }
 

@@ -279,6 +279,73 @@ TEST(RequestTrace, ExamplePlatformFromInside) {
   EXPECT_EQ(x->http_status, 0);
 }
 
+// The same trace's choices and what each node's death does, by hand from the example: the router
+// has two next hops, node-0 (this flow's, hash index 0) and node-1, each with one edge-envoy pod;
+// ml/vllm has one endpoint, vllm-0 on node-3; model-weights has 3 replicas among the 4 Longhorn
+// candidates node-2..node-5 (node-2, node-3, node-4), engine on node-3. So five nodes are touched
+// (node-5 holds nothing): losing node-0 or node-1 leaves the other next hop and its Gateway pod
+// (served after the 9 s hold time for this flow on node-0); node-2 and node-4 leave 2 of 3
+// replicas (served); node-3 takes the only endpoint (503: not served), a replica (2 of 3 left)
+// and the engine.
+TEST(RequestTrace, ChoicesAndWhatEachNodesDeathDoes) {
+  FrontendModel f;
+  ASSERT_NO_FATAL_FAILURE(load_platform({}, f));
+  TraceRequest r;
+  r.request = "GET https://api.example.com/v1/models";
+  r.router.policy = 1;
+  r.router.seed = 1;
+  auto t = trace_request(f, r);
+  ASSERT_TRUE(t.ok());
+  const auto& next = t->hops[1].choices.at(0);
+  EXPECT_EQ(next.what, "next hop");
+  ASSERT_EQ(next.options.size(), 2u);
+  EXPECT_EQ(next.options[0].name, "node-0");
+  EXPECT_EQ(next.options[0].detail, "192.0.2.11");
+  EXPECT_TRUE(next.options[0].taken);
+  EXPECT_FALSE(next.options[1].taken);
+  const auto& replicas = t->hops[7].choices.at(0);
+  EXPECT_EQ(replicas.what, "replica");
+  EXPECT_EQ(replicas.of, "model-weights");
+  ASSERT_EQ(replicas.options.size(), 4u);
+  EXPECT_EQ(replicas.options[3].name, "node-5");
+  EXPECT_FALSE(replicas.options[3].taken);
+  EXPECT_EQ(t->bgp_hold_s, 9);
+
+  const auto& s = t->survival;
+  ASSERT_EQ(s.size(), 5u);
+  EXPECT_EQ(s[0].node, "node-0");
+  EXPECT_EQ(s[0].roles, (std::vector<std::string>{"this flow's next hop", "Gateway pod edge-envoy-0"}));
+  EXPECT_TRUE(s[0].served);
+  EXPECT_EQ(s[0].effect, "this flow is cut until the router withdraws the next hop (within the 9 s BGP hold time), then "
+                         "hashed over the 1 next hop(s) left; 1 Gateway pod(s) left");
+  EXPECT_EQ(s[1].roles[0], "router next hop");
+  EXPECT_TRUE(s[1].served);
+  EXPECT_TRUE(s[2].served);
+  ASSERT_EQ(s[2].replicas.size(), 1u);
+  EXPECT_EQ(s[2].replicas[0].left, 2);
+  EXPECT_EQ(s[2].replicas[0].of, 3);
+  EXPECT_EQ(s[3].node, "node-3");
+  EXPECT_EQ(s[3].roles, (std::vector<std::string>{"endpoint vllm-0 of ml/vllm", "replica of model-weights",
+                                                  "volume engine of model-weights"}));
+  EXPECT_FALSE(s[3].served);
+  EXPECT_EQ(s[3].effect.rfind("no endpoint of ml/vllm left: 503", 0), 0u) << s[3].effect;
+  EXPECT_EQ(s[4].node, "node-4");
+  EXPECT_TRUE(s[4].served);
+}
+
+// A request stopped at DNS touches no node: no survival rows.
+TEST(RequestTrace, NoSurvivalBeforeTheVip) {
+  FrontendModel f;
+  ASSERT_NO_FATAL_FAILURE(load_platform({}, f));
+  TraceRequest r;
+  r.request = "GET https://grafana.apps.example.com/";
+  r.from = "outside";
+  auto t = trace_request(f, r);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->hops[0].status, HopStatus::kFailed);
+  EXPECT_TRUE(t->survival.empty());
+}
+
 // A StatefulSet's pods mount the claims made from its volumeClaimTemplates: Kubernetes names the
 // claim of pod pg-0 from template "data" "data-pg-0" ("<template>-<statefulset>-<ordinal>"). Its
 // StorageClass longhorn-3 (the example's, numberOfReplicas 3) gives 3 replicas; the size is the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -79,9 +80,8 @@ const Gateway* gateway_of_service(const Manifests& m, const Service& s, std::uin
   return nullptr;
 }
 
-}  // namespace
-
-Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
+// The eight hops, each with its choices (trace_request adds the survival table).
+Result<RequestTrace> trace_hops(const FrontendModel& f, const TraceRequest& tr) {
   const Manifests& m = f.manifests;
   auto parsed = parse_request(tr.request, tr.headers, 0);
   if (!parsed) return parsed.errors();
@@ -138,6 +138,12 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
     const std::string name = req.sni.empty() ? req.host : req.sni;
     const DnsAnswer a = resolve_dns(*f.dns, client, name);
     h1.details = a.reasons;
+    HopChoice views{"view", "", {}};
+    for (std::size_t i = 0; i < f.dns->conf.views.size(); ++i) {
+      const DnsView& v = f.dns->conf.views[i];
+      views.options.push_back(HopOption{v.name, where_text(v.where), "", a.view && *a.view == i});
+    }
+    h1.choices.push_back(std::move(views));
     if (a.view) {
       const DnsView& v = f.dns->conf.views[*a.view];
       h1.decided_by = "view \"" + v.name + "\"";
@@ -190,6 +196,12 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
                                    tr.router.policy, tr.router.seed, t.client, tr.source_port, format_ipv4(vip->vip), req.port,
                                    choice.hash, choice.index + 1, hops.size()));
   h2.details.push_back(fmt::format("BGP hold time {} s: a speaker that stops is withdrawn within {} s", vip->hold_time_s, vip->hold_time_s));
+  HopChoice next{"next hop", "", {}};
+  for (std::size_t i = 0; i < vip->next_hops.size(); ++i) {
+    next.options.push_back(HopOption{vip->next_hop_nodes[i], format_ipv4(vip->next_hops[i]), vip->next_hop_nodes[i], i == choice.index});
+  }
+  h2.choices.push_back(std::move(next));
+  t.bgp_hold_s = vip->hold_time_s;
   h2.status = HopStatus::kOk;
   h2.summary = fmt::format("{} announced by {} node(s); this flow lands on {} ({})", format_ipv4(vip->vip), hops.size(), landing,
                            format_ipv4(vip->next_hops[choice.index]));
@@ -259,7 +271,11 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
     all_pods.push_back(p->name + "@" + p->node);
     if (p->node == landing) local_pods.push_back(p->name);
   }
-  if (vip->service->external_traffic_policy == "Local") {
+  const bool local_policy = vip->service->external_traffic_policy == "Local";
+  HopChoice gateway_pods{"gateway pod", object_label(vip->service->meta), {}};
+  for (const PlacedPod* p : endpoints) gateway_pods.options.push_back(HopOption{p->name, "on " + p->node, p->node, !local_policy || p->node == landing});
+  h4.choices.push_back(std::move(gateway_pods));
+  if (local_policy) {
     h4.details.push_back(fmt::format("externalTrafficPolicy Local: kube-proxy on {} delivers to its own data-plane pod ({})", landing,
                                      local_pods.empty() ? "none: dropped" : fmt::format("{}", fmt::join(local_pods, ", "))));
   } else {
@@ -344,6 +360,13 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
   for (const auto& b : d.backends) {
     if (b.valid && (backend == nullptr || b.weight > backend->weight)) backend = &b;
   }
+  HopChoice backends{"backend", "", {}};
+  for (const auto& b : d.backends) {
+    backends.options.push_back(HopOption{b.service, fmt::format("port {}, weight {} ({:.0f}%){}", b.port, b.weight, 100 * b.share,
+                                                                b.valid ? "" : ": " + b.problem),
+                                         "", &b == backend});
+  }
+  h5.choices.push_back(std::move(backends));
   if (backend == nullptr) {
     stop(5);
     return t;
@@ -360,6 +383,9 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
   for (const auto& p : svc->ports) {
     if (p.port == backend->port) target = p.target_port;
   }
+  HopChoice endpoint_choice{"endpoint", backend->service, {}};
+  for (const PlacedPod* p : eps) endpoint_choice.options.push_back(HopOption{p->name, "on " + p->node, p->node, true});
+  h6.choices.push_back(std::move(endpoint_choice));
   if (d.backends.size() > 1) h6.details.push_back(fmt::format("the rule has {} backends; following the heaviest, {} ({:.0f}%)", d.backends.size(),
                                                               backend->service, 100 * backend->share));
   if (eps.empty()) {
@@ -386,12 +412,17 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
   h7.where = where_text(w.meta.where);
   h7.status = HopStatus::kOk;
   h7.summary = fmt::format("the Gateway balances over {}: {}", pods.size(), fmt::join(pods, ", "));
+  HopChoice pod_choice{"pod", object_label(w.meta), {}};
   for (const auto& p : f.placement.pods) {
-    if (p.workload == *workloads.begin() && p.node.empty()) {
+    if (p.workload != *workloads.begin()) continue;
+    const bool endpoint = std::any_of(eps.begin(), eps.end(), [&](const PlacedPod* e) { return e == &p; });
+    pod_choice.options.push_back(HopOption{p.name, p.node.empty() ? "Pending" : "on " + p.node, p.node, endpoint});
+    if (p.node.empty()) {
       h7.status = HopStatus::kWarning;
       h7.details.push_back(p.name + ": " + p.why);
     }
   }
+  h7.choices.push_back(std::move(pod_choice));
 
   // 8. Storage.
   RequestHop& h8 = t.hops[7];
@@ -432,11 +463,95 @@ Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& t
     h8.details.insert(h8.details.end(), v.reasons.begin(), v.reasons.end());
     for (const auto& p : v.problems) h8.details.push_back("PROBLEM: " + p);
     h8.details.insert(h8.details.end(), v.survival.begin(), v.survival.end());
+    if (!v.candidate_nodes.empty()) {
+      HopChoice replicas{"replica", claim, {}};
+      for (const auto& c : v.candidate_nodes) {
+        const bool holds = std::find(v.replica_nodes.begin(), v.replica_nodes.end(), c) != v.replica_nodes.end();
+        replicas.options.push_back(HopOption{c, holds ? "replica" : "", c, holds});
+      }
+      h8.choices.push_back(std::move(replicas));
+    }
+    if (!v.engine_node.empty() && !v.candidate_nodes.empty()) h8.choices.push_back(HopChoice{"engine", claim, {HopOption{v.engine_node, "", v.engine_node, true}}});
     if (!v.problems.empty()) h8.status = HopStatus::kWarning;
     h8.summary += (h8.summary.empty() ? "" : "; ") +
                   fmt::format("{} ({}): engine on {}, {} replica(s) on {}", claim, v.claim ? v.claim->request : "?", v.engine_node,
                               v.replica_nodes.size(), fmt::join(v.replica_nodes, ", "));
   }
+  return t;
+}
+
+// What the death of each node the trace touched does to the request (request_trace.h).
+std::vector<NodeSurvival> node_survival(const RequestTrace& t) {
+  std::map<std::string, NodeSurvival> nodes;
+  std::map<std::string, std::vector<std::string>> effects;
+  const auto touch = [&](const std::string& node, std::string role, std::string effect, bool fatal) {
+    NodeSurvival& n = nodes[node];
+    n.node = node;
+    n.roles.push_back(std::move(role));
+    effects[node].push_back(std::move(effect));
+    if (fatal) n.served = false;
+  };
+  for (const RequestHop& h : t.hops) {
+    for (const HopChoice& c : h.choices) {
+      // The nodes of the options that count (every next hop, Gateway pod and endpoint; the taken replicas).
+      std::map<std::string, std::vector<const HopOption*>> on;
+      std::size_t counted = 0;
+      for (const HopOption& o : c.options) {
+        if (c.what == "replica" && !o.taken) continue;
+        ++counted;
+        if (!o.node.empty()) on[o.node].push_back(&o);
+      }
+      for (const auto& [node, here] : on) {
+        std::vector<std::string> names;
+        for (const HopOption* o : here) names.push_back(o->name);
+        const std::size_t left = counted - here.size();
+        if (c.what == "next hop") {
+          const bool mine = here.front()->taken;
+          if (left == 0) {
+            touch(node, mine ? "this flow's next hop" : "router next hop", "the VIP's only next hop: unreachable until another node announces it", true);
+          } else {
+            touch(node, mine ? "this flow's next hop" : "router next hop",
+                  mine ? fmt::format("this flow is cut until the router withdraws the next hop (within the {} s BGP hold "
+                                     "time), then hashed over the {} next hop(s) left", t.bgp_hold_s, left)
+                       : fmt::format("withdrawn within the {} s BGP hold time; the router hashes over the {} next hop(s) left",
+                                     t.bgp_hold_s, left),
+                  false);
+          }
+        } else if (c.what == "gateway pod") {
+          touch(node, fmt::format("Gateway pod {}", fmt::join(names, ", ")),
+                left == 0 ? std::string("no Gateway data-plane pod left: nothing answers on the VIP")
+                          : fmt::format("{} Gateway pod(s) left", left),
+                left == 0);
+        } else if (c.what == "endpoint") {
+          touch(node, fmt::format("endpoint {} of {}", fmt::join(names, ", "), c.of),
+                left == 0 ? fmt::format("no endpoint of {} left: 503 until the pods are rescheduled", c.of)
+                          : fmt::format("{} endpoint(s) of {} left", left, c.of),
+                left == 0);
+        } else if (c.what == "replica") {
+          nodes[node].replicas.push_back(ReplicasLeft{c.of, static_cast<int>(left), static_cast<int>(counted)});
+          touch(node, "replica of " + c.of,
+                left == 0 ? fmt::format("the last replica of {}: the data is lost", c.of)
+                          : fmt::format("{} Degraded: {} of {} replica(s) until Longhorn rebuilds one", c.of, left, counted),
+                left == 0);
+        } else if (c.what == "engine") {
+          touch(node, "volume engine of " + c.of, c.of + " reattaches where the pod is rescheduled", false);
+        }
+      }
+    }
+  }
+  std::vector<NodeSurvival> out;
+  for (auto& [node, n] : nodes) {
+    n.effect = fmt::format("{}", fmt::join(effects[node], "; "));
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
+  auto t = trace_hops(f, tr);
+  if (t) t->survival = node_survival(t.value());
   return t;
 }
 

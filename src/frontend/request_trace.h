@@ -13,6 +13,20 @@
 //   8 storage   the pods' volumes: PVC -> StorageClass -> Longhorn engine and replicas
 //               (volume_replicas.h)
 // A hop that fails stops the request; the hops after it are "not reached".
+//
+// Each hop also lists the alternatives it chose among (HopChoice): the views, the router's next
+// hops, the Gateway's data-plane pods, the rule's backends, the Service's endpoints, the
+// workload's pods, the Longhorn candidate nodes of each claim. From them the trace derives what
+// the death of each node it touched does to the same request (NodeSurvival), one node at a time:
+//   router next hop   the router withdraws it within the BGP hold time and rehashes over the next
+//                     hops left (this flow's own next hop: cut until then); none left: the VIP is
+//                     unreachable;
+//   Gateway pod       the node's data-plane pods go; none left: the Gateway answers nothing;
+//   endpoint          the node's endpoints leave the Service; none left: 503 until the pods are
+//                     rescheduled (readiness and the node-lifecycle timeouts are not modelled);
+//   replica           one replica fewer of the claim (Degraded until rebuilt); none left: the data
+//                     is lost; the engine's node: the volume reattaches where the pod reschedules.
+// "served" means the request still gets its answer once the failover above has happened.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +66,37 @@ struct TraceRequest {
 enum class HopStatus { kOk, kWarning, kFailed, kNotReached, kSkipped };
 std::string to_string(HopStatus s);
 
+// One alternative of a hop's decision.
+struct HopOption {
+  std::string name;    // "node-0", "edge-envoy-0", "ml/vllm", "vllm-0"
+  std::string detail;  // "192.0.2.11", "weight 1 (100%)", "engine"
+  std::string node;    // the node it lives on ("" when not on a node, or Pending)
+  bool taken = false;  // the request (or its data) goes there; several: it is balanced over them
+};
+
+// The alternatives of one decision, `what` from a fixed vocabulary: "view", "next hop",
+// "gateway pod", "backend", "endpoint", "pod", "replica" (`of` names the claim).
+struct HopChoice {
+  std::string what;
+  std::string of;  // the object the choice belongs to (the claim of "replica"), else ""
+  std::vector<HopOption> options;
+};
+
+struct ReplicasLeft {
+  std::string claim;
+  int left = 0;
+  int of = 0;
+};
+
+// What the death of one node does to the same request (the header's rules).
+struct NodeSurvival {
+  std::string node;
+  std::vector<std::string> roles;  // "next hop of this flow", "Gateway pod edge-envoy-0", ...
+  bool served = true;
+  std::string effect;
+  std::vector<ReplicasLeft> replicas;  // per claim with a replica on the node
+};
+
 struct RequestHop {
   int number = 0;
   std::string name;
@@ -60,6 +105,7 @@ struct RequestHop {
   std::string where;       // its file:line
   std::string summary;
   std::vector<std::string> details;
+  std::vector<HopChoice> choices;
 };
 
 struct RequestTrace {
@@ -68,6 +114,8 @@ struct RequestTrace {
   std::string client_why;  // how it was chosen (inside / outside)
   std::vector<RequestHop> hops;
   int http_status = 0;     // 0: never reached HTTP
+  int bgp_hold_s = 0;      // the VIP's hold time (hop 2), when reached
+  std::vector<NodeSurvival> survival;  // per node touched, by name
 };
 
 // Errors: a malformed request or --from.

@@ -65,6 +65,7 @@ VolumeReport describe_claim_volume(const Manifests& m, const PersistentVolumeCla
     candidates.push_back(n.meta.name);
   }
   std::sort(candidates.begin(), candidates.end());
+  v.candidate_nodes = candidates;
   auto locality = v.storage_class->parameters.find("dataLocality");
   const bool local = locality != v.storage_class->parameters.end() && locality->second != "disabled";
   if (local && std::find(candidates.begin(), candidates.end(), engine) != candidates.end()) v.replica_nodes.push_back(engine);

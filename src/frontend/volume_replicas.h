@@ -24,6 +24,7 @@ struct VolumeReport {
   const StorageClass* storage_class = nullptr;
   std::string engine_node;
   int replicas_wanted = 0;
+  std::vector<std::string> candidate_nodes;  // the nodes that may hold a replica, by name
   std::vector<std::string> replica_nodes;
   std::vector<std::string> reasons;
   std::vector<std::string> problems;

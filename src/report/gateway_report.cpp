@@ -7,7 +7,6 @@
 #include "report/table.h"
 
 namespace ct {
-namespace {
 
 std::string status_word(int status) {
   switch (status) {
@@ -34,6 +33,19 @@ std::string conditions_text(const std::vector<Condition>& cs) {
   return s;
 }
 
+std::string rule_backends_text(const RouteRule& rule) {
+  std::string backends;
+  for (const auto& b : rule.backends) {
+    if (!backends.empty()) backends += ", ";
+    backends += fmt::format("{}:{}", b.ref.name, b.port);
+    if (rule.backends.size() > 1) backends += fmt::format(" w{}", b.weight);
+  }
+  if (backends.empty()) backends = rule.filters.empty() ? "(none: 500)" : "(filters only)";
+  return backends;
+}
+
+namespace {
+
 nlohmann::json conditions_json(const std::vector<Condition>& cs) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& c : cs) {
@@ -42,14 +54,14 @@ nlohmann::json conditions_json(const std::vector<Condition>& cs) {
   return a;
 }
 
+}  // namespace
+
 std::string request_text(const HttpRequest& r) {
   std::string q;
   for (const auto& [k, v] : r.query) q += (q.empty() ? "?" : "&") + k + "=" + v;
   return fmt::format("{} {}://{}{}{} (port {}{}, Host {})", r.method, r.scheme, r.sni.empty() ? r.host : r.sni, r.path, q,
                      r.port, r.sni.empty() ? "" : ", SNI " + r.sni, r.host);
 }
-
-}  // namespace
 
 std::string route_decision_text(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const RouteDecision& d) {
   std::string out = "Request:  " + request_text(r) + "\n";
@@ -140,15 +152,8 @@ std::string route_table_text(const Manifests& m, const GatewayModel& g) {
       for (std::size_t i = 0; i < entries.size(); ++i) {
         const RouteEntry& e = entries[i];
         const RouteRule& rule = m.routes[e.route].rules[e.rule];
-        std::string backends;
-        for (const auto& b : rule.backends) {
-          if (!backends.empty()) backends += ", ";
-          backends += fmt::format("{}:{}", b.ref.name, b.port);
-          if (rule.backends.size() > 1) backends += fmt::format(" w{}", b.weight);
-        }
-        if (backends.empty()) backends = rule.filters.empty() ? "(none: 500)" : "(filters only)";
         table.add_row({std::to_string(i + 1), e.hostname.empty() ? "*any*" : e.hostname, describe_match(rule.matches[e.match]),
-                       route_label(m, e.route), std::to_string(e.rule), backends});
+                       route_label(m, e.route), std::to_string(e.rule), rule_backends_text(rule)});
       }
       const std::string rendered = table.render();
       LineCursor lines(rendered);

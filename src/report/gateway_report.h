@@ -13,6 +13,15 @@ std::string route_decision_text(const Manifests& m, const GatewayModel& g, const
 std::string route_decision_json(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const RouteDecision& d);
 std::string route_table_text(const Manifests& m, const GatewayModel& g);
 std::string route_table_json(const Manifests& m, const GatewayModel& g);
+// Pieces the text, JSON and HTML (gateway_html.h) share:
+// "200 forwarded", "404 Not Found", ...
+std::string status_word(int status);
+// "Accepted=True (Accepted), Programmed=False (Invalid)".
+std::string conditions_text(const std::vector<Condition>& cs);
+// A rule's backendRefs as the route table prints them: "vllm:8000", "a:80 w3, b:80 w1", "(filters only)".
+std::string rule_backends_text(const RouteRule& rule);
+// "GET https://host/path?q (port 443, SNI host, Host host)".
+std::string request_text(const HttpRequest& r);
 // "Unknown kinds ignored: ..." lines, empty when there are none.
 std::string unknown_kinds_text(const Manifests& m);
 

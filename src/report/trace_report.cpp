@@ -29,10 +29,22 @@ std::string trace_json(const RequestTrace& t) {
   j["clientWhy"] = t.client_why;
   j["hops"] = nlohmann::json::array();
   for (const auto& h : t.hops) {
+    nlohmann::json choices = nlohmann::json::array();
+    for (const auto& c : h.choices) {
+      nlohmann::json options = nlohmann::json::array();
+      for (const auto& o : c.options) options.push_back({{"name", o.name}, {"detail", o.detail}, {"node", o.node}, {"taken", o.taken}});
+      choices.push_back({{"what", c.what}, {"of", c.of}, {"options", std::move(options)}});
+    }
     j["hops"].push_back({{"hop", h.number}, {"name", h.name}, {"status", to_string(h.status)}, {"decidedBy", h.decided_by},
-                         {"where", h.where}, {"summary", h.summary}, {"details", h.details}});
+                         {"where", h.where}, {"summary", h.summary}, {"details", h.details}, {"choices", std::move(choices)}});
   }
   j["httpStatus"] = t.http_status;
+  j["survival"] = nlohmann::json::array();
+  for (const auto& n : t.survival) {
+    nlohmann::json replicas = nlohmann::json::array();
+    for (const auto& r : n.replicas) replicas.push_back({{"claim", r.claim}, {"left", r.left}, {"of", r.of}});
+    j["survival"].push_back({{"node", n.node}, {"roles", n.roles}, {"served", n.served}, {"effect", n.effect}, {"replicasLeft", std::move(replicas)}});
+  }
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // bytes that are not UTF-8 become U+FFFD
 }
 

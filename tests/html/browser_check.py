@@ -11,7 +11,8 @@ per report. `check_report(path, plots)` opens the file by file:// and asserts
     $CT_KEEP_SCREENSHOTS names, when set);
   * every expected plot is there: <svg class="ct-plot" data-plot=ID> with the kind and the counts
     of hooked elements given (svg_chart.h: ct-bar, ct-line, ct-point, ct-bin, ct-cell, ct-node,
-    ct-edge, ct-legend-item), and its title, axis labels and command line present;
+    ct-edge, ct-step, ct-option, ct-arrow, ct-legend-item), and its title, axis labels and command
+    line present;
 
 and returns a `Page` with what the browser shows: the tables (data-table id -> header + rows of
 cell texts, as rendered), the plots (their hooked elements' data-* attributes) and the load time
@@ -37,7 +38,8 @@ import urllib.parse
 import websocket  # Debian python3-websocket
 
 CHROMIUM = os.environ.get("CT_CHROMIUM", "/usr/bin/chromium")
-HOOKS = ["ct-bar", "ct-line", "ct-point", "ct-bin", "ct-cell", "ct-node", "ct-edge", "ct-legend-item", "ct-ref"]
+HOOKS = ["ct-bar", "ct-line", "ct-point", "ct-bin", "ct-cell", "ct-node", "ct-edge", "ct-legend-item", "ct-ref",
+         "ct-step", "ct-option", "ct-arrow"]
 
 # Collected in the page after load: every plot's hooked elements with their data-* attributes, every
 # table's visible cell texts, and the navigation timing.

@@ -154,5 +154,57 @@ TEST(NodeLink, NodesAndEdgesCarryTheirCounts) {
   EXPECT_NE(svg.find("class=\"ct-edge\" data-from=\"hosts\" data-to=\"p0-leaf\" data-count=\"32\""), std::string::npos);
 }
 
+// Long category names slant at 60 degrees: the chart grows by the longest label's drop, by hand
+// ceil(6.5 px x 20 characters x sin 60 (0.866)) = ceil(112.58) = 113 px: 64 + 250 + 72 + 113 = 499.
+// The first category's centre is at 84 + 308 / 2 = 238 px: (238 - 4) / 3.25 = 72 characters fit.
+TEST(BarChart, SlantedLabelsRotateAndGrowTheChart) {
+  BarChart c;
+  c.frame = {"hosts", "rules per hostname", "hostname", "rules", "cmd"};
+  c.categories = {"a.apps.example.com.x", "b"};
+  c.series = {{"entries", {2, 1}}};
+  c.slant_labels = true;
+  const std::string svg = render_bar_chart(c);
+  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 499.0\""), std::string::npos);
+  EXPECT_EQ(count(svg, "transform=\"rotate(-60 "), 2U);
+  EXPECT_NE(svg.find(">a.apps.example.com.x<title>"), std::string::npos);
+  c.slant_labels = false;
+  EXPECT_EQ(render_bar_chart(c).find("rotate(-60"), std::string::npos);
+}
+
+// Three steps on 720 px: columns of (720 - 16) / 3 = 234.67 px, boxes 18 px narrower (216.67),
+// the second box at x = 8 + 234.67 = 242.7; two arrows. A choice of 14 options shows 12 of them
+// and "+2 more", but the step's hook counts all 14 (and the 3 taken).
+TEST(StepDiagram, StepsOptionsAndArrowsCarryTheirHooks) {
+  StepDiagram d;
+  d.frame = {"hops", "a request", "hops", "", "cmd"};
+  d.steps.push_back({"dns", "1. DNS", "ok", "a -> b", 2, false, {{"view", {{"internal", "", true}, {"external", "", false}}}}});
+  StepChoice endpoints{"endpoint", {}};
+  for (int i = 0; i < 14; ++i) endpoints.options.push_back({"pod-" + std::to_string(i), "", i < 3});
+  d.steps.push_back({"svc", "2. Service and endpoints of a long name", "warning", "", 1, false, {endpoints}});
+  d.steps.push_back({"pod", "3. pod", "not reached", "", 7, true, {}});
+  d.legend = {{"ok", 2}, {"warning", 1}, {"not reached", 7}};
+  const std::string svg = render_step_diagram(d);
+  EXPECT_NE(svg.find("data-plot=\"hops\" data-kind=\"steps\""), std::string::npos);
+  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 "), std::string::npos);
+  EXPECT_EQ(count(svg, "class=\"ct-step\""), 3U);
+  EXPECT_EQ(count(svg, "class=\"ct-arrow\""), 2U);
+  EXPECT_NE(svg.find("data-from=\"dns\" data-to=\"svc\""), std::string::npos);
+  EXPECT_EQ(count(svg, "class=\"ct-option\""), 2U + 12U);
+  EXPECT_NE(svg.find(">+2 more</text>"), std::string::npos);
+  EXPECT_NE(svg.find("data-step=\"svc\" data-group=\"1\" data-status=\"warning\" data-options=\"14\" data-taken=\"3\""),
+            std::string::npos);
+  EXPECT_NE(svg.find("data-step=\"dns\" data-choice=\"view\" data-option=\"internal\" data-taken=\"1\""), std::string::npos);
+  EXPECT_NE(svg.find("<rect x=\"242.7\" y=\"54.0\" width=\"216.7\""), std::string::npos);
+  EXPECT_NE(svg.find("stroke-dasharray=\"5 3\""), std::string::npos);  // the step not reached
+  // The legend takes the steps' colours, not the series order: warning (after "ok", 40 + 6.5 x 2 =
+  // 53 px wide, at x = 84 + 53 = 137) is orange (#E69F00).
+  EXPECT_NE(svg.find("data-series=\"warning\"><line x1=\"137.0\" y1=\"38.0\" x2=\"155.0\" y2=\"38.0\" stroke=\"#E69F00\""),
+            std::string::npos);
+  EXPECT_EQ(svg, render_step_diagram(d));
+  // More than six steps: 120 px each, 2 x 8 px margins.
+  for (int i = 0; i < 5; ++i) d.steps.push_back({"x" + std::to_string(i), "x", "ok", "", 2, false, {}});
+  EXPECT_NE(render_step_diagram(d).find("viewBox=\"0 0 976.0 "), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ct

@@ -95,7 +95,7 @@ Axis make_axis(double min, double max, bool log, double p0, double p1, bool from
   return a;
 }
 
-std::string open_svg(const PlotFrame& f, const char* kind, double height) {
+std::string open_svg(const PlotFrame& f, const char* kind, double height, double width = kWidth) {
   assert(!f.id.empty());
   return fmt::format(
       "<svg class=\"ct-plot\" data-plot=\"{0}\" data-kind=\"{1}\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -104,7 +104,7 @@ std::string open_svg(const PlotFrame& f, const char* kind, double height) {
       "<title id=\"{0}-title\">{4}</title>\n<desc>{5}</desc>\n"
       "<rect x=\"0\" y=\"0\" width=\"{2}\" height=\"{3}\" fill=\"#fff\"/>\n"
       "<text class=\"ct-title\" x=\"{6}\" y=\"20\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"600\">{4}</text>\n",
-      attr(f.id), kind, px(kWidth), px(height), attr(f.title), attr("$ " + f.command_line), px(kWidth / 2));
+      attr(f.id), kind, px(width), px(height), attr(f.title), attr("$ " + f.command_line), px(width / 2));
 }
 
 // The vertical layout of one chart: legend items flow into rows under the title (each extra row
@@ -144,8 +144,10 @@ std::string close_svg(const Layout& l, double height) {
   return out + "</svg>\n";
 }
 
-// The legend: a swatch and the series name per item, placed by the layout.
-std::string legend(const Layout& l, const std::vector<std::string>& names, const std::vector<bool>& dashed = {}) {
+// The legend: a swatch and the series name per item, placed by the layout; item i takes colour i
+// unless `colours` says otherwise.
+std::string legend(const Layout& l, const std::vector<std::string>& names, const std::vector<bool>& dashed = {},
+                   const std::vector<int>& colours = {}) {
   std::string out = "<g class=\"ct-legend\">\n";
   for (std::size_t i = 0; i < names.size(); ++i) {
     const bool dash = i < dashed.size() && dashed[i];
@@ -153,7 +155,8 @@ std::string legend(const Layout& l, const std::vector<std::string>& names, const
     out += fmt::format(
         "<g class=\"ct-legend-item\" data-series=\"{}\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
         "stroke-width=\"{}\"{}/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
-        attr(names[i]), px(x), px(y), px(x + 18), px(y), colour(i), dash ? "2" : "8",
+        attr(names[i]), px(x), px(y), px(x + 18), px(y),
+        colour(i < colours.size() ? static_cast<std::size_t>(std::max(colours[i], 0)) : i), dash ? "2" : "8",
         dash ? " stroke-dasharray=\"5 3\"" : "", px(x + 24), px(y + 4), attr(names[i]));
   }
   return out + "</g>\n";
@@ -177,12 +180,13 @@ std::string y_axis(const Axis& a, const std::string& label, double top) {
   return out + "</g>\n";
 }
 
-std::string x_label_and_baseline(const std::string& label, double top) {
+// `drop`: how much lower than usual the label sits (below slanted category labels).
+std::string x_label_and_baseline(const std::string& label, double top, double drop = 0) {
   const double base = top + kPlotHeight;
   return fmt::format(
       "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333\"/>\n"
       "<text class=\"ct-x-label\" x=\"{3}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>\n",
-      px(kLeft), px(kRight), px(base), px((kLeft + kRight) / 2), px(base + 38), attr(label));
+      px(kLeft), px(kRight), px(base), px((kLeft + kRight) / 2), px(base + 38 + drop), attr(label));
 }
 
 std::string x_axis_numeric(const Axis& a, const std::string& label, double top) {
@@ -216,11 +220,20 @@ double chart_height(const Layout& l) { return l.top + kPlotHeight + 72 + l.extra
 
 }  // namespace
 
+namespace {
+std::string fit(const std::string& text, std::size_t width);
+}  // namespace
+
 std::string render_bar_chart(const BarChart& chart) {
   std::vector<std::string> names;
   for (const auto& s : chart.series) names.push_back(s.name);
   const Layout l = make_layout(chart.frame, names);
-  const double height = chart_height(l), top = l.top;
+  // Slanted labels at 60 degrees: the longest (6.5 px a character) reaches sin(60) of its length
+  // down; each is cut to what fits left of its category's centre (cos(60) x 6.5 = 3.25 px a character).
+  std::size_t longest = 0;
+  for (const auto& c : chart.categories) longest = std::max(longest, display_width(c));
+  const double drop = chart.slant_labels ? std::ceil(6.5 * static_cast<double>(longest) * 0.866) : 0;
+  const double height = chart_height(l) + drop, top = l.top;
   double max = 0, min_positive = std::numeric_limits<double>::infinity();
   for (const auto& s : chart.series) {
     assert(s.values.size() == chart.categories.size());
@@ -257,11 +270,18 @@ std::string render_bar_chart(const BarChart& chart) {
                            px(x + bar * 0.46), px(bar_top - 3), plot_number(v));
       }
     }
-    out += fmt::format("<text class=\"ct-category\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                       px(kLeft + group * (static_cast<double>(c) + 0.5)), px(top + kPlotHeight + 18),
-                       attr(chart.categories[c]));
+    const double cx = kLeft + group * (static_cast<double>(c) + 0.5);
+    if (chart.slant_labels) {
+      const auto fits = static_cast<std::size_t>(std::max(4.0, (cx - 4) / 3.25));
+      out += fmt::format(
+          "<text class=\"ct-category\" x=\"{0}\" y=\"{1}\" text-anchor=\"end\" transform=\"rotate(-60 {0} {1})\">{2}<title>{3}</title></text>\n",
+          px(cx), px(top + kPlotHeight + 14), attr(fit(chart.categories[c], fits)), attr(chart.categories[c]));
+    } else {
+      out += fmt::format("<text class=\"ct-category\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", px(cx),
+                         px(top + kPlotHeight + 18), attr(chart.categories[c]));
+    }
   }
-  out += "</g>\n" + references(chart.references, y) + x_label_and_baseline(chart.frame.x_label, top);
+  out += "</g>\n" + references(chart.references, y) + x_label_and_baseline(chart.frame.x_label, top, drop);
   return out + close_svg(l, height);
 }
 
@@ -483,6 +503,110 @@ std::string render_node_link(const NodeLinkDiagram& d) {
   out += "</g>\n";
   out += fmt::format("<text class=\"ct-x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      px((kNameWidth + kRight) / 2), px(height - 30 - l.extra_bottom), attr(d.frame.x_label));
+  return out + close_svg(l, height);
+}
+
+namespace {
+// `text` cut to `width` code points, the last one an ellipsis when it was longer.
+std::string fit(const std::string& text, std::size_t width) {
+  if (display_width(text) <= width || width == 0) return text;
+  std::string out;
+  std::size_t points = 0;
+  for (const char c : text) {
+    const bool starts = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (starts && ++points == width) break;
+    out += c;
+  }
+  return out + "\u2026";
+}
+}  // namespace
+
+std::string render_step_diagram(const StepDiagram& d) {
+  constexpr double kBox = 60, kLine = 14, kMargin = 8;
+  const std::size_t n = std::max<std::size_t>(d.steps.size(), 1);
+  const double width = std::max(kWidth, 120.0 * static_cast<double>(n) + 2 * kMargin);
+  const double column = (width - 2 * kMargin) / static_cast<double>(n);
+  const double box = column - 18;  // the rest is the arrow
+  std::vector<std::string> names;
+  std::vector<int> groups;
+  for (const auto& item : d.legend) names.push_back(item.name), groups.push_back(item.group);
+  const Layout l = make_layout(d.frame, names);
+  const double top = l.top - 10;
+  // Lines under a box: per choice a heading, the options shown and "+N more".
+  std::size_t lines = 0;
+  for (const auto& step : d.steps) {
+    std::size_t mine = 0;
+    for (const auto& c : step.choices) mine += 1 + std::min(c.options.size(), kStepOptionsShown) + (c.options.size() > kStepOptionsShown ? 1 : 0);
+    lines = std::max(lines, mine);
+  }
+  const double height = top + kBox + 16 + kLine * static_cast<double>(lines) + 56 + l.extra_bottom;
+  const auto label_chars = static_cast<std::size_t>(std::max(4.0, (box - 6) / 6.4));
+  const auto option_chars = static_cast<std::size_t>(std::max(4.0, (box - 14) / 5.8));
+  std::string out = open_svg(d.frame, "steps", height, width) + legend(l, names, {}, groups);
+  out += "<g class=\"ct-arrows\">\n";
+  for (std::size_t i = 0; i + 1 < d.steps.size(); ++i) {
+    const double x1 = kMargin + column * static_cast<double>(i) + box, x2 = kMargin + column * static_cast<double>(i + 1);
+    const double y = top + kBox / 2;
+    out += fmt::format(
+        "<line class=\"ct-arrow\" data-from=\"{}\" data-to=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#555\" "
+        "stroke-width=\"1.5\"/><path d=\"M{} {}L{} {}L{} {}Z\" fill=\"#555\"/>\n",
+        attr(d.steps[i].id), attr(d.steps[i + 1].id), px(x1 + 2), px(y), px(x2 - 6), px(y), px(x2 - 1), px(y), px(x2 - 7),
+        px(y - 4), px(x2 - 7), px(y + 4));
+  }
+  out += "</g>\n<g class=\"ct-steps\">\n";
+  for (std::size_t i = 0; i < d.steps.size(); ++i) {
+    const Step& s = d.steps[i];
+    const double x = kMargin + column * static_cast<double>(i), cx = x + box / 2;
+    const char* c = colour(static_cast<std::size_t>(std::max(s.group, 0)));
+    std::size_t options = 0, taken = 0;
+    for (const auto& ch : s.choices) {
+      options += ch.options.size();
+      for (const auto& o : ch.options) taken += o.taken ? 1 : 0;
+    }
+    out += fmt::format(
+        "<g class=\"ct-step\" data-step=\"{}\" data-group=\"{}\" data-status=\"{}\" data-options=\"{}\" data-taken=\"{}\">"
+        "<title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"5\" fill=\"{}\" fill-opacity=\"0.2\" "
+        "stroke=\"{}\" stroke-width=\"2\"{}/>\n",
+        attr(s.id), s.group, attr(s.status), options, taken, attr(s.label + (s.detail.empty() ? "" : ": " + s.detail)), px(x),
+        px(top), px(box), px(kBox), c, c, s.dashed ? " stroke-dasharray=\"5 3\"" : "");
+    std::vector<std::string> label = wrap_words(s.label, label_chars);
+    if (label.size() > 2) {
+      std::string rest;
+      for (std::size_t k = 1; k < label.size(); ++k) rest += (k > 1 ? " " : "") + label[k];
+      label = {label[0], fit(rest, label_chars)};
+    }
+    for (std::size_t k = 0; k < label.size(); ++k) {
+      out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"600\">{}</text>\n", px(cx),
+                         px(top + 16 + 13.0 * static_cast<double>(k)), attr(fit(label[k], label_chars)));
+    }
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\">{}</text>\n", px(cx), px(top + kBox - 8),
+                       attr(fit(s.status, label_chars)));
+    double y = top + kBox + 16;
+    for (const auto& ch : s.choices) {
+      out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" font-style=\"italic\" fill=\"#555\">{}</text>\n", px(x),
+                         px(y), attr(fit(ch.label, option_chars + 2)));
+      y += kLine;
+      for (std::size_t k = 0; k < ch.options.size() && k < kStepOptionsShown; ++k) {
+        const StepOption& o = ch.options[k];
+        out += fmt::format(
+            "<g class=\"ct-option\" data-step=\"{}\" data-choice=\"{}\" data-option=\"{}\" data-taken=\"{}\"><title>{}{}</title>"
+            "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\" stroke=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"10\"{}>{}</text></g>\n",
+            attr(s.id), attr(ch.label), attr(o.label), o.taken ? 1 : 0, attr(o.label), attr(o.detail.empty() ? "" : ": " + o.detail),
+            px(x + 5), px(y - 3.5), o.taken ? c : "#fff", c, px(x + 12), px(y), o.taken ? " font-weight=\"600\"" : "",
+            attr(fit(o.label, option_chars)));
+        y += kLine;
+      }
+      if (ch.options.size() > kStepOptionsShown) {
+        out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#555\">+{} more</text>\n", px(x + 12), px(y),
+                           ch.options.size() - kStepOptionsShown);
+        y += kLine;
+      }
+    }
+    out += "</g>\n";
+  }
+  out += "</g>\n";
+  out += fmt::format("<text class=\"ct-x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", px(width / 2),
+                     px(height - 30 - l.extra_bottom), attr(d.frame.x_label));
   return out + close_svg(l, height);
 }
 

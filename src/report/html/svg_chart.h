@@ -1,6 +1,6 @@
 // Small SVG charts for the HTML reports (html_document.h): grouped bars, lines and steps (CDFs,
-// time series), histograms, heat strips (one row per ECMP group, one cell per member link) and
-// layered node-link drawings (aggregated fabrics). Each render_* is a pure function of its input and
+// time series), histograms, heat strips (one row per ECMP group, one cell per member link),
+// layered node-link drawings (aggregated fabrics) and step diagrams (a request hop by hop). Each render_* is a pure function of its input and
 // returns one <svg> element: same chart, same bytes (coordinates to 0.1 px, values printed in
 // shortest round-trip form by fmt, which ignores the locale).
 //
@@ -12,7 +12,7 @@
 // log axes tick at the powers of ten.
 //
 // Test hooks (tests/html/browser_check.py):
-//   <svg class="ct-plot" data-plot="ID" data-kind="bar|line|histogram|heat|diagram">
+//   <svg class="ct-plot" data-plot="ID" data-kind="bar|line|histogram|heat|diagram|steps">
 //   bars        <rect class="ct-bar" data-series="S" data-category="C" data-value="V">
 //   lines       <path class="ct-line" data-series="S" data-points="N">, and per point
 //               <circle class="ct-point" data-series="S" data-x="X" data-y="Y"> (when markers)
@@ -20,6 +20,10 @@
 //   heat cells  <rect class="ct-cell" data-row="R" data-column="I" data-value="V">
 //   diagram     <g class="ct-node" data-node="ID" data-count="N">, <g class="ct-edge" data-from="A"
 //               data-to="B" data-count="N">
+//   steps       <g class="ct-step" data-step="ID" data-group="G" data-status="S" data-options="N"
+//               data-taken="K"> (options and taken over all the step's choices), per option shown
+//               <g class="ct-option" data-step="ID" data-choice="C" data-option="NAME" data-taken="1|0">,
+//               and <line class="ct-arrow" data-from="A" data-to="B"> between consecutive steps
 //   legend      <g class="ct-legend-item" data-series="S">; reference lines <line class="ct-ref"
 //               data-value="V">; the command line <text class="ct-command"> (one per wrapped line).
 // A gallery of every kind is tests/golden/expected/chart-gallery.html (html_report_test).
@@ -61,6 +65,8 @@ struct BarChart {
   std::vector<BarSeries> series;    // PRECONDITION: each has categories.size() values
   std::vector<ReferenceLine> references;
   bool log_y = false;               // log scale; values <= 0 draw no bar (still hooked, height 0)
+  bool slant_labels = false;        // category labels at 60 degrees (long names), cut to fit on the
+                                    // left (the whole name in a <title>); the chart grows
 };
 std::string render_bar_chart(const BarChart& chart);
 
@@ -133,6 +139,41 @@ struct NodeLinkDiagram {
   std::vector<std::string> legend;  // one name per group index used
 };
 std::string render_node_link(const NodeLinkDiagram& diagram);
+
+// A step diagram: one box per step from left to right, joined by arrows, each coloured by its
+// group (a verdict) and, under it, the alternatives of the step's decisions, one line each, the
+// taken ones bold with a filled marker (at most kStepOptionsShown per choice, then "+N more").
+// The chart is 720 px wide, or 120 px per step when there are more than six; labels that do not
+// fit their column are cut with an ellipsis (the whole text is in the element's <title>).
+inline constexpr std::size_t kStepOptionsShown = 12;
+struct StepOption {
+  std::string label;   // e.g. "node-0"
+  std::string detail;  // e.g. "192.0.2.11" (in the tooltip)
+  bool taken = false;
+};
+struct StepChoice {
+  std::string label;   // e.g. "next hop"
+  std::vector<StepOption> options;
+};
+struct Step {
+  std::string id;      // unique within the diagram
+  std::string label;   // e.g. "2. VIP (BGP + ECMP)", wrapped into two lines at most
+  std::string status;  // printed in the box, e.g. "ok"
+  std::string detail;  // the box's tooltip (e.g. the hop's summary)
+  int group = 0;       // colour index into kOkabeIto
+  bool dashed = false; // a dashed outline (a step not reached)
+  std::vector<StepChoice> choices;
+};
+struct StepLegendItem {
+  std::string name;
+  int group = 0;
+};
+struct StepDiagram {
+  PlotFrame frame;  // x_label says what the steps are; y_label is unused
+  std::vector<Step> steps;
+  std::vector<StepLegendItem> legend;  // one item per group used
+};
+std::string render_step_diagram(const StepDiagram& diagram);
 
 // A number as shown on axes and labels: whole numbers below 10^15 with thousands separators
 // ("32,768"), anything else with three significant digits ("0.781", "2.5e+15").
