@@ -1,9 +1,10 @@
 // clustertwin diagnose SPEC --counters FILES|INSTANCE=FILE|INSTANCE,DEVICE=FILE... [--interval S] [--map FILE]
 //                          [--lldp [INSTANCE@]VERTEX=FILE...] [--flows FILES...] [--threshold F] [--json]
-//                          [-o FILE] [--catalog DIR]
+//                          [-o FILE] [--html FILE] [--catalog DIR]
 // Diagnoses a running fabric from its interface counters against the model (diagnose/diagnosis.h):
 // rates per link and ECMP group, the imbalanced groups with their four witnesses, the cause, why
 // the dashboards stayed green, and the fix. Warnings (missing series, wraps, resets) on stderr.
+// --html FILE: the page with the groups' members side by side (report/diagnose_html.h).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "cli/command.h"
 #include "diagnose/counter_inputs.h"
 #include "io/files.h"
+#include "report/diagnose_html.h"
 #include "report/diagnose_report.h"
 
 namespace ct::cli {
@@ -20,6 +22,7 @@ namespace {
 
 struct DiagnoseCliOptions {
   std::string output;
+  std::string html;
   bool json = false;
   std::vector<std::string> counters;
   std::vector<std::string> flows;
@@ -78,8 +81,10 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
   auto diagnosis = diagnose(fabric, counters.value(), options.model);
   if (!diagnosis) return report_errors(diagnosis.errors());
   for (const Diagnostic& w : diagnosis->warnings) std::cerr << format_diagnostic(w) << "\n";
-  return emit(options.output, options.json ? to_json(diagnosis.value(), fabric.topology())
-                                           : to_text(diagnosis.value(), fabric.topology()));
+  const Topology& t = fabric.topology();
+  return emit_report(options.output, options.json ? to_json(diagnosis.value(), t) : to_text(diagnosis.value(), t),
+                     options.html,
+                     [&] { return diagnose_html(diagnosis.value(), t, context.spec->name, context.command_line); });
 }
 
 }  // namespace
@@ -103,6 +108,7 @@ Runner setup_diagnose(CLI::App& app, Context& context) {
       ->check(CLI::Range(0.0, 1.0));
   app.add_flag("--json", options->json, "Print JSON (stable key order) instead of tables");
   add_output_option(app, options->output);
+  add_html_option(app, options->html);
   return [options](const Context& c) { return run_diagnose(*options, c); };
 }
 

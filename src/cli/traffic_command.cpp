@@ -1,8 +1,9 @@
 // clustertwin traffic [SPEC] --ss FILE | --conntrack FILE [--counters FILES...] [--interval S]
-//                     [--elephant-bytes N] [--width N] [--json] [-o FILE]
+//                     [--elephant-bytes N] [--width N] [--json] [-o FILE] [--html FILE]
 // What the traffic really is, from a host's connection tables (diagnose/connection_table.h):
 // connections, bytes, mice and elephants, top-flow shares, and what that means for ECMP at the
-// fabric's width (the SPEC's widest leaf up group, or --width).
+// fabric's width (the SPEC's widest leaf up group, or --width). --html FILE: the page with the
+// size distribution, the top connections' shares and the birthday curve (report/traffic_html.h).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -13,12 +14,14 @@
 #include "diagnose/counter_inputs.h"
 #include "io/files.h"
 #include "report/connection_report.h"
+#include "report/traffic_html.h"
 
 namespace ct::cli {
 namespace {
 
 struct TrafficCliOptions {
   std::string output;
+  std::string html;
   bool json = false;
   std::string ss;
   std::string conntrack;
@@ -72,7 +75,9 @@ int run_traffic(const TrafficCliOptions& o, const Context& context) {
     rates = std::move(r).value();
   }
   const TrafficSummary summary = summarize_traffic(connections.value(), rates ? &*rates : nullptr, options);
-  return emit(o.output, o.json ? to_json(summary, options) : to_text(summary, options));
+  const std::string source = (o.ss.empty() ? "conntrack -L output " : "ss -tinH output ") + path;
+  return emit_report(o.output, o.json ? to_json(summary, options) : to_text(summary, options), o.html,
+                     [&] { return traffic_html(summary, options, source, context.command_line); });
 }
 
 }  // namespace
@@ -91,6 +96,7 @@ Runner setup_traffic(CLI::App& app, Context& context) {
       ->check(CLI::Range(1u, 1u << 20));
   app.add_flag("--json", o->json, "Print JSON (stable key order) instead of tables");
   add_output_option(app, o->output);
+  add_html_option(app, o->html);
   app.callback([o]() {
     if (o->ss.empty() && o->conntrack.empty()) throw CLI::RequiredError("--ss or --conntrack");
   });

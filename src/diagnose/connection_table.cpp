@@ -199,6 +199,29 @@ TrafficSummary summarize_traffic(const std::vector<Connection>& connections, con
     if (a.bytes != b.bytes) return a.bytes > b.bytes;
     return std::tie(a.local, a.peer) < std::tie(b.local, b.peer);
   });
+  // Size decades, from the smallest connection's to the largest's (known is sorted descending).
+  if (!known.empty()) {
+    auto decade_of = [](std::uint64_t b) {
+      int k = 0;
+      for (; b >= 10; b /= 10) ++k;
+      return k;
+    };
+    const int lo = decade_of(known.back().bytes), hi = decade_of(known.front().bytes);
+    for (int k = lo; k <= hi; ++k) {
+      SizeDecade d;
+      d.decade = k;
+      std::uint64_t from = 1;
+      for (int i = 0; i < k; ++i) from *= 10;
+      d.from_bytes = k == 0 ? 0 : from;
+      d.to_bytes = from <= UINT64_MAX / 10 ? from * 10 : UINT64_MAX;
+      s.sizes.push_back(d);
+    }
+    for (const Connection& c : known) {
+      SizeDecade& d = s.sizes[static_cast<std::size_t>(decade_of(c.bytes) - lo)];
+      ++(c.bytes >= options.elephant_bytes ? d.elephants : d.mice);
+      d.bytes += static_cast<double>(c.bytes);
+    }
+  }
   double top10 = 0;
   for (std::size_t i = 0; i < known.size() && i < 10; ++i) {
     top10 += static_cast<double>(known[i].bytes);
@@ -218,6 +241,9 @@ TrafficSummary summarize_traffic(const std::vector<Connection>& connections, con
         s.elephant_max_load = expected_max_load(s.width, static_cast<std::uint32_t>(s.elephants));
       }
     }
+    const std::uint64_t points = std::min<std::uint64_t>(std::uint64_t{s.width} + 1, kCollisionCurvePoints);
+    // max(0, p): one elephant's P is -expm1(0) = -0.0, printed "-0.0" in JSON.
+    for (std::uint64_t k = 1; k <= points; ++k) s.collision_curve.push_back(std::max(0.0, p_any_collision(s.width, k)));
   }
   if (rates != nullptr) {
     for (const SeriesRate& r : rates->series) {

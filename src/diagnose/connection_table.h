@@ -10,8 +10,11 @@
 // threshold, elephants at or above it; share of all bytes in the top 1 and top 10), and what it
 // means for ECMP on a fabric of width n (members of a leaf's up group): connections per member,
 // and for the k elephants, P(any collision) = 1 - n!/((n-k)! n^k) and the expected busiest member
-// (analysis/birthday.h). Counters (optional) add the hosts' NIC rates, netdev and RDMA: RDMA
-// traffic appears in no socket table and no conntrack entry.
+// (analysis/birthday.h), with the same probability for 1, 2, ... elephants (the birthday curve of
+// that width). The size distribution counts the connections with byte accounting per decade of
+// size, [10^k, 10^(k+1)) bytes (decade 0: [0, 10)), mice and elephants apart. Counters (optional)
+// add the hosts' NIC rates, netdev and RDMA: RDMA traffic appears in no socket table and no
+// conntrack entry.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +45,20 @@ struct TrafficOptions {
   std::uint32_t width = 0;                    // ECMP members per leaf up group (0: unknown)
 };
 
+// Connections of one size decade: [from_bytes, to_bytes) (the last possible decade, 10^19, ends
+// at UINT64_MAX inclusive).
+struct SizeDecade {
+  int decade = 0;  // k: from 10^k bytes (0: from 0)
+  std::uint64_t from_bytes = 0;
+  std::uint64_t to_bytes = 0;
+  std::size_t mice = 0;
+  std::size_t elephants = 0;
+  double bytes = 0;  // all bytes of the decade's connections
+};
+
+// Points of the birthday curve: k = 1 .. min(width + 1, kCollisionCurvePoints) elephants.
+inline constexpr std::size_t kCollisionCurvePoints = 64;
+
 struct TrafficSummary {
   std::size_t connections = 0;
   std::size_t bytes_unknown = 0;  // connections without byte accounting
@@ -51,10 +68,12 @@ struct TrafficSummary {
   double top1_share = 0;
   double top10_share = 0;
   std::vector<Connection> top;  // the ten largest, bytes descending then name
+  std::vector<SizeDecade> sizes;  // every decade from the smallest connection's to the largest's
   std::uint32_t width = 0;
   double connections_per_member = 0;
   double elephant_collision = -1;   // P(any collision) of the elephants on `width` members
   double elephant_max_load = -1;    // expected elephants on the busiest member
+  std::vector<double> collision_curve;  // [k - 1]: P(any collision) of k elephants on `width` members
   double netdev_bps = -1;           // from counters, all hosts: -1 none
   double rdma_bps = -1;
 };

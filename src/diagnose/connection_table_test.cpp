@@ -45,6 +45,47 @@ TEST(ConnectionTable, TwoElephantsOnFourMembers) {
   EXPECT_DOUBLE_EQ(s.elephant_max_load, 1.25);  // 1 x 3/4 + 2 x 1/4
 }
 
+// Sizes 0, 9, 10, 999, 1000 and 25,000,000 bytes with elephants from 20 MB: decades [0, 10) holds
+// 0 and 9; [10, 100) holds 10; [100, 1000) holds 999; [1000, 10^4) holds 1000; 10^4 .. 10^6 are
+// empty but listed; [10^7, 10^8) holds the one elephant. On 4 members the birthday curve is
+// P(k) = 1 - 4!/((4-k)! 4^k): 0, 1/4, 1 - 6/16 = 5/8, 1 - 6/64 = 29/32, and 1 for k = 5.
+TEST(ConnectionTable, SizeDecadesAndTheBirthdayCurve) {
+  std::vector<Connection> c(6);
+  const std::uint64_t sizes[] = {0, 9, 10, 999, 1000, 25'000'000};
+  for (std::size_t i = 0; i < c.size(); ++i) c[i].bytes = sizes[i];
+  const TrafficSummary s = summarize_traffic(c, nullptr, TrafficOptions{20'000'000, 4});
+  ASSERT_EQ(s.sizes.size(), 8u);
+  EXPECT_EQ(s.sizes[0].from_bytes, 0u);
+  EXPECT_EQ(s.sizes[0].to_bytes, 10u);
+  EXPECT_EQ(s.sizes[0].mice, 2u);
+  EXPECT_DOUBLE_EQ(s.sizes[0].bytes, 9.0);
+  EXPECT_EQ(s.sizes[1].mice, 1u);
+  EXPECT_EQ(s.sizes[2].mice, 1u);
+  EXPECT_EQ(s.sizes[3].from_bytes, 1000u);
+  EXPECT_EQ(s.sizes[3].mice, 1u);
+  for (std::size_t k = 4; k < 7; ++k) EXPECT_EQ(s.sizes[k].mice + s.sizes[k].elephants, 0u) << k;
+  EXPECT_EQ(s.sizes[7].decade, 7);
+  EXPECT_EQ(s.sizes[7].from_bytes, 10'000'000u);
+  EXPECT_EQ(s.sizes[7].to_bytes, 100'000'000u);
+  EXPECT_EQ(s.sizes[7].mice, 0u);
+  EXPECT_EQ(s.sizes[7].elephants, 1u);
+  EXPECT_DOUBLE_EQ(s.sizes[7].bytes, 25e6);
+  ASSERT_EQ(s.collision_curve.size(), 5u);
+  const double want[] = {0.0, 0.25, 0.625, 29.0 / 32.0, 1.0};
+  for (std::size_t k = 0; k < 5; ++k) EXPECT_NEAR(s.collision_curve[k], want[k], 1e-15) << k + 1;
+}
+
+TEST(ConnectionTable, ASizeNearTwoToTheSixtyFourEndsTheLastDecadeAtTheLargestCount) {
+  std::vector<Connection> c(1);
+  c[0].bytes = UINT64_MAX;  // 1.8 x 10^19: decade 19
+  const TrafficSummary s = summarize_traffic(c, nullptr, TrafficOptions{});
+  ASSERT_EQ(s.sizes.size(), 1u);
+  EXPECT_EQ(s.sizes[0].decade, 19);
+  EXPECT_EQ(s.sizes[0].from_bytes, 10'000'000'000'000'000'000u);
+  EXPECT_EQ(s.sizes[0].to_bytes, UINT64_MAX);
+  EXPECT_TRUE(s.collision_curve.empty());  // width unknown
+}
+
 TEST(ConnectionTable, ReadsConntrackAndSaysWhenBytesAreNotCounted) {
   auto r = read_conntrack(
       "tcp      6 431999 ESTABLISHED src=10.0.0.1 dst=10.0.0.2 sport=51234 dport=22 packets=10 bytes=1234 "

@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/table.h"
-
 namespace ct {
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+}  // namespace
 
 std::string bytes_text(double b) {
   if (b >= 1e9) return fmt::format("{:.2f} GB", b / 1e9);
@@ -17,7 +17,14 @@ std::string bytes_text(double b) {
   return fmt::format("{:.0f} B", b);
 }
 
-}  // namespace
+TextTable traffic_top_table(const TrafficSummary& s) {
+  TextTable t({{"connection"}, {"proto"}, {"bytes", Align::kRight}, {"rate", Align::kRight}}, "Largest connections");
+  for (const Connection& c : s.top) {
+    t.add_row({c.local + " -> " + c.peer, c.protocol, bytes_text(static_cast<double>(c.bytes)),
+               c.bits_per_second < 0 ? "-" : fmt::format("{:.2f} Gb/s", c.bits_per_second / 1e9)});
+  }
+  return t;
+}
 
 std::string to_text(const TrafficSummary& s, const TrafficOptions& o) {
   std::string out = fmt::format("{} connections, {} in total", s.connections, bytes_text(s.total_bytes));
@@ -27,14 +34,7 @@ std::string to_text(const TrafficSummary& s, const TrafficOptions& o) {
                      bytes_text(static_cast<double>(o.elephant_bytes)), s.elephants, bytes_text(s.elephant_bytes),
                      s.total_bytes > 0 ? 100.0 * s.elephant_bytes / s.total_bytes : 0.0);
   out += fmt::format("top connection: {:.1f}% of the bytes; top 10: {:.1f}%\n", 100.0 * s.top1_share, 100.0 * s.top10_share);
-  if (!s.top.empty()) {
-    TextTable t({{"connection"}, {"proto"}, {"bytes", Align::kRight}, {"rate", Align::kRight}}, "Largest connections");
-    for (const Connection& c : s.top) {
-      t.add_row({c.local + " -> " + c.peer, c.protocol, bytes_text(static_cast<double>(c.bytes)),
-                 c.bits_per_second < 0 ? "-" : fmt::format("{:.2f} Gb/s", c.bits_per_second / 1e9)});
-    }
-    out += "\n" + t.render();
-  }
+  if (!s.top.empty()) out += "\n" + traffic_top_table(s).render();
   if (s.netdev_bps >= 0 || s.rdma_bps >= 0) {
     out += fmt::format("\nNIC counters: netdev {}, RDMA {}", s.netdev_bps < 0 ? "none" : fmt::format("{:.2f} Gb/s", s.netdev_bps / 1e9),
                        s.rdma_bps < 0 ? "none" : fmt::format("{:.2f} Gb/s", s.rdma_bps / 1e9));
@@ -74,10 +74,17 @@ std::string to_json(const TrafficSummary& s, const TrafficOptions& o) {
                        {"bps", c.bits_per_second < 0 ? Json() : Json(c.bits_per_second)}});
   }
   j["top"] = top;
+  Json sizes = Json::array();
+  for (const SizeDecade& d : s.sizes) {
+    sizes.push_back(Json{{"from_bytes", d.from_bytes}, {"to_bytes", d.to_bytes}, {"mice", d.mice},
+                         {"elephants", d.elephants}, {"bytes", d.bytes}});
+  }
+  j["size_distribution"] = sizes;
   j["width"] = s.width;
   j["connections_per_member"] = s.connections_per_member;
   j["elephant_collision_probability"] = s.elephant_collision < 0 ? Json() : Json(s.elephant_collision);
   j["elephant_expected_max_load"] = s.elephant_max_load < 0 ? Json() : Json(s.elephant_max_load);
+  j["elephant_collision_curve"] = s.collision_curve;
   j["netdev_bps"] = s.netdev_bps < 0 ? Json() : Json(s.netdev_bps);
   j["rdma_bps"] = s.rdma_bps < 0 ? Json() : Json(s.rdma_bps);
   return j.dump(2) + "\n";

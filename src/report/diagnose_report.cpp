@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/table.h"
-
 namespace ct {
 namespace {
 
@@ -23,6 +21,54 @@ std::string member_cell(const Topology& t, const GroupDiagnosis& g, const Member
 
 }  // namespace
 
+TextTable diagnose_members_table(const GroupDiagnosis& g, const Topology& t) {
+  TextTable members({{"member"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"model flows", Align::kRight},
+                     {"state"}});
+  for (const MemberStats& m : g.members) {
+    std::string state = !m.counted ? "no counter" : m.idle ? "IDLE" : m.degraded ? "DEGRADED" : "busy";
+    if (!m.reachable) state += ", unreachable";
+    members.add_row({member_cell(t, g, m), m.counted ? gbps(m.bits_per_second) : "-",
+                     fmt::format("{:.0f}%", 100.0 * m.utilization),
+                     m.predicted_flows < 0 ? "-" : std::to_string(m.predicted_flows), state});
+  }
+  return members;
+}
+
+TextTable diagnose_groups_table(const Diagnosis& d, const Topology& t) {
+  TextTable groups({{"switch"}, {"dir"}, {"members", Align::kRight}, {"max Gb/s", Align::kRight},
+                    {"mean Gb/s", Align::kRight}, {"idle", Align::kRight}, {"Jain", Align::kRight}, {"cause"}},
+                   "ECMP groups with traffic");
+  for (const GroupDiagnosis& g : d.groups) {
+    groups.add_row({t.vertex_name(g.sw), g.up ? "up" : "down", std::to_string(g.members.size()), gbps(g.max_bps),
+                    gbps(g.mean_bps), std::to_string(g.idle), fmt::format("{:.3f}", g.jain),
+                    g.imbalanced ? std::string(cause_name(g.cause)) : "balanced"});
+  }
+  return groups;
+}
+
+TextTable diagnose_links_table(const Diagnosis& d, const Topology& t, std::size_t& quiet) {
+  TextTable links({{"link direction"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"counter"}},
+                  "Links carrying traffic (>= 1 Mb/s)");
+  quiet = 0;
+  for (const DirectedRate& r : d.links) {
+    if (r.bits_per_second < 1e6) {
+      ++quiet;
+      continue;
+    }
+    links.add_row({direction_name(t, r.link, r.up), gbps(r.bits_per_second), fmt::format("{:.0f}%", 100.0 * r.utilization),
+                   r.source == CounterKind::kSwitch ? "switch" : "host"});
+  }
+  return links;
+}
+
+TextTable diagnose_hosts_table(const Diagnosis& d, const Topology& t) {
+  TextTable hosts({{"host port"}, {"netdev Gb/s", Align::kRight}, {"RDMA Gb/s", Align::kRight}}, "Host NIC counters (transmit)");
+  for (const HostPortRate& h : d.hosts) {
+    hosts.add_row({t.vertex_name(h.port), h.netdev_bps < 0 ? "-" : gbps(h.netdev_bps), h.rdma_bps < 0 ? "-" : gbps(h.rdma_bps)});
+  }
+  return hosts;
+}
+
 std::string to_text(const Diagnosis& d, const Topology& t) {
   std::string out = fmt::format("Diagnosis from {} scrapes, {} mapped directed links, {} host ports, {} known flows\n",
                                 d.scrapes, d.links.size(), d.hosts.size(), d.flows);
@@ -30,16 +76,7 @@ std::string to_text(const Diagnosis& d, const Topology& t) {
   for (const GroupDiagnosis& g : d.groups) {
     if (!g.imbalanced) continue;
     out += fmt::format("\n== {} {} group: {} ==\n", t.vertex_name(g.sw), g.up ? "up" : "down", cause_name(g.cause));
-    TextTable members({{"member"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"model flows", Align::kRight},
-                       {"state"}});
-    for (const MemberStats& m : g.members) {
-      std::string state = !m.counted ? "no counter" : m.idle ? "IDLE" : m.degraded ? "DEGRADED" : "busy";
-      if (!m.reachable) state += ", unreachable";
-      members.add_row({member_cell(t, g, m), m.counted ? gbps(m.bits_per_second) : "-",
-                       fmt::format("{:.0f}%", 100.0 * m.utilization),
-                       m.predicted_flows < 0 ? "-" : std::to_string(m.predicted_flows), state});
-    }
-    out += members.render();
+    out += diagnose_members_table(g, t).render();
     out += fmt::format("max {} Gb/s, mean {} Gb/s, Jain's fairness {:.3f}, {} idle\n", gbps(g.max_bps), gbps(g.mean_bps), g.jain,
                        g.idle);
     out += "Witnesses:\n";
@@ -52,37 +89,11 @@ std::string to_text(const Diagnosis& d, const Topology& t) {
     out += "Fix: " + g.fix + "\n";
     if (!g.predicted.empty()) out += "Predicted: " + g.predicted + "\n";
   }
-  if (!d.groups.empty()) {
-    TextTable groups({{"switch"}, {"dir"}, {"members", Align::kRight}, {"max Gb/s", Align::kRight},
-                      {"mean Gb/s", Align::kRight}, {"idle", Align::kRight}, {"Jain", Align::kRight}, {"cause"}},
-                     "ECMP groups with traffic");
-    for (const GroupDiagnosis& g : d.groups) {
-      groups.add_row({t.vertex_name(g.sw), g.up ? "up" : "down", std::to_string(g.members.size()), gbps(g.max_bps),
-                      gbps(g.mean_bps), std::to_string(g.idle), fmt::format("{:.3f}", g.jain),
-                      g.imbalanced ? std::string(cause_name(g.cause)) : "balanced"});
-    }
-    out += "\n" + groups.render();
-  }
-  TextTable links({{"link direction"}, {"Gb/s", Align::kRight}, {"util", Align::kRight}, {"counter"}},
-                  "Links carrying traffic (>= 1 Mb/s)");
+  if (!d.groups.empty()) out += "\n" + diagnose_groups_table(d, t).render();
   std::size_t quiet = 0;
-  for (const DirectedRate& r : d.links) {
-    if (r.bits_per_second < 1e6) {
-      ++quiet;
-      continue;
-    }
-    links.add_row({direction_name(t, r.link, r.up), gbps(r.bits_per_second), fmt::format("{:.0f}%", 100.0 * r.utilization),
-                   r.source == CounterKind::kSwitch ? "switch" : "host"});
-  }
-  out += "\n" + links.render();
+  out += "\n" + diagnose_links_table(d, t, quiet).render();
   out += fmt::format("{} more directed links with counters carry less than 1 Mb/s\n", quiet);
-  if (!d.hosts.empty()) {
-    TextTable hosts({{"host port"}, {"netdev Gb/s", Align::kRight}, {"RDMA Gb/s", Align::kRight}}, "Host NIC counters (transmit)");
-    for (const HostPortRate& h : d.hosts) {
-      hosts.add_row({t.vertex_name(h.port), h.netdev_bps < 0 ? "-" : gbps(h.netdev_bps), h.rdma_bps < 0 ? "-" : gbps(h.rdma_bps)});
-    }
-    out += "\n" + hosts.render();
-  }
+  if (!d.hosts.empty()) out += "\n" + diagnose_hosts_table(d, t).render();
   if (!d.unmapped.empty()) {
     out += fmt::format("\n{} unmapped series (not in the port map):\n", d.unmapped.size());
     for (const std::string& u : d.unmapped) out += "  " + u + "\n";

@@ -6,11 +6,20 @@
 #include <string>
 
 #include "diagnose/diagnosis.h"
+#include "report/table.h"
 #include "topology/topology.h"
 
 namespace ct {
 
 std::string to_text(const Diagnosis& diagnosis, const Topology& topology);
 std::string to_json(const Diagnosis& diagnosis, const Topology& topology);
+
+// The text report's tables, for other renderings of it (report/diagnose_html.h): one group's
+// members (far end, Gb/s, utilization, the model's flows, state); every judged group; the directed
+// links carrying at least 1 Mb/s (`quiet` set to the count of the others); the hosts' NIC rates.
+TextTable diagnose_members_table(const GroupDiagnosis& group, const Topology& topology);
+TextTable diagnose_groups_table(const Diagnosis& diagnosis, const Topology& topology);
+TextTable diagnose_links_table(const Diagnosis& diagnosis, const Topology& topology, std::size_t& quiet);
+TextTable diagnose_hosts_table(const Diagnosis& diagnosis, const Topology& topology);
 
 }  // namespace ct
