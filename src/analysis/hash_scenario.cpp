@@ -64,7 +64,10 @@ void routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& 
     r.start_subflow(i, 0, 1.0);
     for (const PathHop& h : paths[i].hops) {
       r.add(h.directed(), 1.0);
-      if (h.group != kNoGroup && forwarding.size(h.group) >= 2) r.entered_groups.push_back(h.group);
+      // A repeat of the last group entered is left out before the sort (flows between two leaves
+      // all enter the same up group): the sorted, unique list is the same, the sort shorter.
+      if (h.group == kNoGroup || forwarding.size(h.group) < 2) continue;
+      if (r.entered_groups.empty() || r.entered_groups.back() != h.group) r.entered_groups.push_back(h.group);
     }
   }
   std::sort(r.entered_groups.begin(), r.entered_groups.end());
