@@ -34,9 +34,10 @@ void p_max_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m_b
                    std::vector<double>& at_most) {
   const std::uint32_t count = m_end - m_begin;
   const std::size_t stride = std::size_t{flows} + 1;
-  // left[i * stride + r] = P(the bins filled so far each hold <= m_begin + i and r flows remain).
+  // left[r * count + i] = P(the bins filled so far each hold <= m_begin + i and r flows remain): the
+  // thresholds of one r side by side, so the innermost loop below runs over contiguous memory.
   std::vector<double> left(count * stride, 0.0), next(count * stride, 0.0);
-  for (std::uint32_t i = 0; i < count; ++i) left[i * stride + flows] = 1.0;
+  for (std::uint32_t i = 0; i < count; ++i) left[flows * count + i] = 1.0;
   // log C(r, c) for the c <= min(r, m_end - 1) used below, once instead of once per bin (the lgammas
   // were most of the time).
   const std::uint32_t max_c = m_end - 1;
@@ -51,24 +52,24 @@ void p_max_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m_b
     for (std::uint32_t r = 0; r <= flows; ++r) {
       if (bins_left == 1) {  // the last bin takes every remaining flow
         for (std::uint32_t i = 0; i < count; ++i) {
-          if (left[i * stride + r] != 0.0 && r <= m_begin + i) next[i * stride] += left[i * stride + r];
+          if (left[r * count + i] != 0.0 && r <= m_begin + i) next[i] += left[r * count + i];
         }
         continue;
       }
       for (std::uint32_t c = 0; c <= std::min(r, m_end - 1); ++c) {
         double pmf = -1.0;  // computed when a threshold needs it
         for (std::uint32_t i = c > m_begin ? c - m_begin : 0; i < count; ++i) {
-          const double l = left[i * stride + r];
+          const double l = left[r * count + i];
           if (l == 0.0) continue;
           if (pmf < 0.0) pmf = binomial_pmf_from_logs(log_choose_rc[r * (std::size_t{max_c} + 1) + c], r, c, log_p, log_q);
-          next[i * stride + r - c] += l * pmf;
+          next[(r - c) * count + i] += l * pmf;
         }
       }
     }
     left.swap(next);
   }
   at_most.resize(count);
-  for (std::uint32_t i = 0; i < count; ++i) at_most[i] = left[i * stride];
+  for (std::uint32_t i = 0; i < count; ++i) at_most[i] = left[i];
 }
 
 }  // namespace
