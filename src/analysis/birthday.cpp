@@ -56,14 +56,15 @@ void p_max_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m_b
         }
         continue;
       }
+      // No threshold has probability left with r flows remaining: nothing to spread. Otherwise every
+      // threshold's term is added, a zero one too (it adds +0.0 to a sum >= +0.0: the same bits), so
+      // that the innermost loop has no branch.
+      const double* from = left.data() + std::size_t{r} * count;
+      if (std::all_of(from, from + count, [](double l) { return l == 0.0; })) continue;
       for (std::uint32_t c = 0; c <= std::min(r, m_end - 1); ++c) {
-        double pmf = -1.0;  // computed when a threshold needs it
-        for (std::uint32_t i = c > m_begin ? c - m_begin : 0; i < count; ++i) {
-          const double l = left[r * count + i];
-          if (l == 0.0) continue;
-          if (pmf < 0.0) pmf = binomial_pmf_from_logs(log_choose_rc[r * (std::size_t{max_c} + 1) + c], r, c, log_p, log_q);
-          next[(r - c) * count + i] += l * pmf;
-        }
+        const double pmf = binomial_pmf_from_logs(log_choose_rc[r * (std::size_t{max_c} + 1) + c], r, c, log_p, log_q);
+        double* to = next.data() + std::size_t{r - c} * count;
+        for (std::uint32_t i = c > m_begin ? c - m_begin : 0; i < count; ++i) to[i] += from[i] * pmf;
       }
     }
     left.swap(next);
