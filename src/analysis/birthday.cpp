@@ -12,6 +12,13 @@ double log_choose(std::uint64_t n, std::uint64_t k) {
   return std::lgamma(dn + 1) - std::lgamma(dk + 1) - std::lgamma(dn - dk + 1);
 }
 
+// P(c of `trials`) from log C(trials, c), log p and log(1 - p): binomial_pmf's arithmetic, so a
+// caller that computes each log once for many terms gets the same bits.
+double binomial_pmf_from_logs(double log_choose_value, std::uint64_t trials, std::uint64_t c, double log_p,
+                              double log_q) {
+  return std::exp(log_choose_value + static_cast<double>(c) * log_p + static_cast<double>(trials - c) * log_q);
+}
+
 // log P(no collision) = sum_{i<k} log1p(-i/n).
 double log_p_no_collision(std::uint64_t n, std::uint64_t k) {
   double s = 0;
@@ -27,33 +34,43 @@ void p_max_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m_b
                    std::vector<double>& at_most) {
   const std::uint32_t count = m_end - m_begin;
   const std::size_t stride = std::size_t{flows} + 1;
-  // left[i * stride + r] = P(the bins filled so far each hold <= m_begin + i and r flows remain).
+  // left[r * count + i] = P(the bins filled so far each hold <= m_begin + i and r flows remain): the
+  // thresholds of one r side by side, so the innermost loop below runs over contiguous memory.
   std::vector<double> left(count * stride, 0.0), next(count * stride, 0.0);
-  for (std::uint32_t i = 0; i < count; ++i) left[i * stride + flows] = 1.0;
+  for (std::uint32_t i = 0; i < count; ++i) left[flows * count + i] = 1.0;
+  // log C(r, c) for the c <= min(r, m_end - 1) used below, once instead of once per bin (the lgammas
+  // were most of the time).
+  const std::uint32_t max_c = m_end - 1;
+  std::vector<double> log_choose_rc(stride * (std::size_t{max_c} + 1), 0.0);
+  for (std::uint32_t r = 0; r <= flows; ++r) {
+    for (std::uint32_t c = 0; c <= std::min(r, max_c); ++c) log_choose_rc[r * (std::size_t{max_c} + 1) + c] = log_choose(r, c);
+  }
   for (std::uint32_t bins_left = members; bins_left >= 1; --bins_left) {
     std::fill(next.begin(), next.end(), 0.0);
     const double p = 1.0 / bins_left;
+    const double log_p = std::log(p), log_q = std::log1p(-p);  // used when bins_left >= 2: 0 < p < 1
     for (std::uint32_t r = 0; r <= flows; ++r) {
       if (bins_left == 1) {  // the last bin takes every remaining flow
         for (std::uint32_t i = 0; i < count; ++i) {
-          if (left[i * stride + r] != 0.0 && r <= m_begin + i) next[i * stride] += left[i * stride + r];
+          if (left[r * count + i] != 0.0 && r <= m_begin + i) next[i] += left[r * count + i];
         }
         continue;
       }
+      // No threshold has probability left with r flows remaining: nothing to spread. Otherwise every
+      // threshold's term is added, a zero one too (it adds +0.0 to a sum >= +0.0: the same bits), so
+      // that the innermost loop has no branch.
+      const double* from = left.data() + std::size_t{r} * count;
+      if (std::all_of(from, from + count, [](double l) { return l == 0.0; })) continue;
       for (std::uint32_t c = 0; c <= std::min(r, m_end - 1); ++c) {
-        double pmf = -1.0;  // computed when a threshold needs it
-        for (std::uint32_t i = c > m_begin ? c - m_begin : 0; i < count; ++i) {
-          const double l = left[i * stride + r];
-          if (l == 0.0) continue;
-          if (pmf < 0.0) pmf = binomial_pmf(r, c, p);
-          next[i * stride + r - c] += l * pmf;
-        }
+        const double pmf = binomial_pmf_from_logs(log_choose_rc[r * (std::size_t{max_c} + 1) + c], r, c, log_p, log_q);
+        double* to = next.data() + std::size_t{r - c} * count;
+        for (std::uint32_t i = c > m_begin ? c - m_begin : 0; i < count; ++i) to[i] += from[i] * pmf;
       }
     }
     left.swap(next);
   }
   at_most.resize(count);
-  for (std::uint32_t i = 0; i < count; ++i) at_most[i] = left[i * stride];
+  for (std::uint32_t i = 0; i < count; ++i) at_most[i] = left[i];
 }
 
 }  // namespace
@@ -112,9 +129,7 @@ double binomial_pmf(std::uint64_t trials, std::uint64_t c, double p) {
   assert(c <= trials && p >= 0 && p <= 1);
   if (p == 0.0) return c == 0 ? 1.0 : 0.0;
   if (p == 1.0) return c == trials ? 1.0 : 0.0;
-  const double log_pmf = log_choose(trials, c) + static_cast<double>(c) * std::log(p) +
-                         static_cast<double>(trials - c) * std::log1p(-p);
-  return std::exp(log_pmf);
+  return binomial_pmf_from_logs(log_choose(trials, c), trials, c, std::log(p), std::log1p(-p));
 }
 
 double binomial_at_least(std::uint64_t trials, std::uint64_t c, double p) {

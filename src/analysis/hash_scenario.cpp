@@ -64,7 +64,10 @@ void routes_of_paths(const std::vector<FlowPath>& paths, const ForwardingState& 
     r.start_subflow(i, 0, 1.0);
     for (const PathHop& h : paths[i].hops) {
       r.add(h.directed(), 1.0);
-      if (h.group != kNoGroup && forwarding.size(h.group) >= 2) r.entered_groups.push_back(h.group);
+      // A repeat of the last group entered is left out before the sort (flows between two leaves
+      // all enter the same up group): the sorted, unique list is the same, the sort shorter.
+      if (h.group == kNoGroup || forwarding.size(h.group) < 2) continue;
+      if (r.entered_groups.empty() || r.entered_groups.back() != h.group) r.entered_groups.push_back(h.group);
     }
   }
   std::sort(r.entered_groups.begin(), r.entered_groups.end());
@@ -128,12 +131,21 @@ void find_collisions(const PathWalker& walker, std::span<const RouteRequest> req
   for (std::size_t d = 0; d < ws.decisions_.size(); ++d) ws.choices_[ws.slot_begin_[ws.decision_slot_[d]]++] = ws.decisions_[d];
   // slot_begin_[s] now ends slot s, which begins where slot s - 1 ends.
   std::sort(ws.colliding_.begin(), ws.colliding_.end());
+  // The flow lists of the previous call's collisions are kept for this call's (no allocation once warm).
+  for (Collision& c : out) {
+    c.flows.clear();
+    ws.spare_flows_.push_back(std::move(c.flows));
+  }
   out.clear();
   for (const std::uint32_t link : ws.colliding_) {
     const std::uint32_t slot = ws.link_slot_[link];
     const std::uint32_t begin = slot == 0 ? 0 : ws.slot_begin_[slot - 1];
     const std::span<const Choice> choices(ws.choices_.data() + begin, ws.slot_begin_[slot] - begin);
     Collision c;
+    if (!ws.spare_flows_.empty()) {
+      c.flows = std::move(ws.spare_flows_.back());
+      ws.spare_flows_.pop_back();
+    }
     c.directed_link = link;
     const PathHop& first = paths[choices[0].flow].hops[choices[0].hop];
     c.at = first.from;
@@ -161,7 +173,8 @@ void find_collisions(const PathWalker& walker, std::span<const RouteRequest> req
       c.witness_b = c.flows[1];
       found = true;
     }
-    std::vector<std::uint32_t> forced;
+    std::vector<std::uint32_t>& forced = ws.forced_;
+    forced.clear();
     for (const Choice& x : choices) {
       const PathHop& hop = paths[x.flow].hops[x.hop];
       const PathHop* prev = previous_decision(f, paths[x.flow], x.hop);

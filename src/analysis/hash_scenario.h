@@ -99,8 +99,9 @@ std::vector<Collision> find_collisions(const PathWalker& walker, std::span<const
                                        const std::vector<FlowPath>& paths, const DecisionCoupling& coupling);
 
 // Scratch space of find_collisions, kept between calls on one fabric (a Monte Carlo thread keeps
-// one): per directed link and per group a slot that each call resets, so a call costs O(hops) and,
-// once warm, allocates only the collisions' flow lists.
+// one): per directed link and per group a slot that each call resets, so a call costs O(hops); the
+// flow lists of the collisions left in `out` by the previous call are reused, so a call into the
+// same `out` allocates nothing once warm.
 class CollisionWorkspace {
  public:
   struct Choice {
@@ -122,6 +123,8 @@ class CollisionWorkspace {
   std::vector<Choice> choices_;               // decisions_ grouped by slot, each in (flow, hop) order
   std::vector<std::uint32_t> entered_;        // groups entered, to reset
   std::vector<std::uint32_t> colliding_;      // directed links chosen twice or more, then sorted
+  std::vector<std::uint32_t> forced_;         // a collision's flows forced by an earlier decision
+  std::vector<std::vector<std::uint32_t>> spare_flows_;  // flow lists of `out`'s previous collisions, empty
 };
 
 // The same into `out` (cleared first), with scratch space from `workspace`.

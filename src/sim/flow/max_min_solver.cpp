@@ -16,8 +16,8 @@ double saturation_level(double remaining, double weight_sum) {
 }
 }  // namespace
 
-// Numbers the constraints the flows cross (order of first appearance), sums a x w over their flows
-// in increasing flow order and builds the constraint -> flows lists, each in increasing flow order.
+// Numbers the constraints the flows cross (order of first appearance) and sums a x w over their
+// flows in increasing flow order.
 void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> flows) {
   if (local_of_.size() < system.constraint_count()) local_of_.resize(system.constraint_count(), kNone);
   touched_.clear();
@@ -42,6 +42,10 @@ void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> fl
       ++unfrozen_[local];
     }
   }
+}
+
+// The constraint -> flows lists of the gathered constraints, each in increasing flow order.
+void MaxMinSolver::gather_members(const MaxMinSystem& system, std::span<const FlowId> flows) {
   const std::size_t n = touched_.size();
   cursor_.assign(n, 0);
   member_offset_.assign(n + 1, 0);
@@ -186,6 +190,11 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
   if (start != nullptr) {
     for (std::uint32_t l = 0; l < touched_.size(); ++l) (*start)(touched_[l], remaining_[l], weight_sum_[l]);
   }
+  if (solve_in_one_event(system, flows, rate, freeze_seq)) {
+    for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;
+    return;
+  }
+  gather_members(system, flows);
   build_heap(system, flows);
   const auto n = static_cast<std::uint32_t>(touched_.size());
   while (!heap_.empty()) {
@@ -202,6 +211,39 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
     ++next_seq_;
   }
   for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;
+}
+
+// The heap's first item is the least (level, order) key of all: of the constraints (a private one
+// left out of the heap is never less than its flow's least private one) and of the caps (a cap's
+// order is above every constraint's, so it comes first only at a strictly lower level). When that
+// item is a constraint every flow of the solve crosses, its saturate() freezes them all at
+// w_f x level, one event, and every later item leaves the heap without an event (constraints are
+// erased when their last flow freezes; a cap item of a frozen flow is skipped without a sequence
+// number). The same rates, sequence numbers and next_seq_ are set here without the heap.
+bool MaxMinSolver::solve_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows,
+                                      std::span<double> rate, std::span<std::uint64_t> freeze_seq) {
+  const auto n = static_cast<std::uint32_t>(touched_.size());
+  if (n == 0) return false;
+  std::uint32_t least = 0;
+  double least_level = saturation_level(remaining_[0], weight_sum_[0]);
+  for (std::uint32_t l = 1; l < n; ++l) {
+    const double level = saturation_level(remaining_[l], weight_sum_[l]);
+    if (level < least_level || (level == least_level && touched_[l].value() < touched_[least].value())) {
+      least = l;
+      least_level = level;
+    }
+  }
+  if (unfrozen_[least] != flows.size()) return false;
+  for (const FlowId f : flows) {
+    const double cap = system.rate_cap[f.value()];
+    if (cap < kNoRateCap && cap / system.weight[f.value()] < least_level) return false;
+  }
+  for (const FlowId f : flows) {
+    rate[f.value()] = system.weight[f.value()] * least_level;
+    if (!freeze_seq.empty()) freeze_seq[f.value()] = next_seq_;
+  }
+  ++next_seq_;
+  return true;
 }
 
 double MaxMinSolver::alone_rate(const MaxMinSystem& system, FlowId f) {

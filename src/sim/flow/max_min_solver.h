@@ -90,6 +90,11 @@ class MaxMinSolver {
   static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
 
   void gather(const MaxMinSystem& system, std::span<const FlowId> flows);
+  void gather_members(const MaxMinSystem& system, std::span<const FlowId> flows);
+  // When the first event freezes every flow (the least key is a constraint all of them cross),
+  // writes what the heap would and returns true; else changes nothing and returns false.
+  bool solve_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
+                          std::span<std::uint64_t> freeze_seq);
   void build_heap(const MaxMinSystem& system, std::span<const FlowId> flows);
   void saturate(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t local, double level,
                 std::span<double> rate, std::span<std::uint64_t> freeze_seq);

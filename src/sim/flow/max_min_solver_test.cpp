@@ -217,5 +217,69 @@ TEST(MaxMinSolver, AloneRateEqualsTheSolveBitForBit) {
   EXPECT_GT(checked, 500u);   // the property was exercised, not vacuously true
 }
 
+// solve() freezes every flow in one event without its heap when the least (level, id) key is a
+// constraint all the solved flows cross (max_min_solver.cpp, solve_in_one_event). Checked against
+// the heap on random components: k flows crossing a shared constraint, some a second shared one,
+// each a few private ones (random capacities, some failed; random weights, fractions and caps), so
+// that the first event is sometimes the shared constraint and sometimes a private one or a cap.
+// Solving the component with one more flow on a constraint of its own can never freeze every flow
+// in the first event, so that solve takes the heap; by the component property its rates of the
+// component are the same bits. Also: a one-event solve gives every flow one sequence number and
+// uses one.
+TEST(MaxMinSolver, OneEventSolvesEqualTheHeapBitForBit) {
+  MaxMinSolver one, heap;
+  std::size_t one_event = 0, more_events = 0;
+  for (std::uint64_t trial = 0; trial < 2000; ++trial) {
+    Rng rng(44, trial, 0);
+    MaxMinSystem s;
+    auto capacity = [&rng]() { return rng.uniform(30) == 0 ? 0.0 : 1e9 * (1.0 + 399.0 * rng.uniform01()); };
+    const ConstraintId shared = s.add_constraint(capacity());
+    const ConstraintId second = s.add_constraint(capacity());
+    const auto k = 1 + rng.uniform(6);
+    for (std::uint64_t f = 0; f < k; ++f) {
+      std::vector<ConstraintId> path{shared};
+      std::vector<double> fractions{rng.uniform(2) == 0 ? 1.0 : 1.0 / static_cast<double>(1 + rng.uniform(8))};
+      if (rng.uniform(2) == 0) {
+        path.push_back(second);
+        fractions.push_back(rng.uniform(2) == 0 ? 1.0 : 0.5);
+      }
+      for (std::uint64_t p = rng.uniform(4); p > 0; --p) {
+        path.push_back(s.add_constraint(capacity()));
+        fractions.push_back(1.0);
+      }
+      const double weight = rng.uniform(3) == 0 ? 0.25 + 4.0 * rng.uniform01() : 1.0;
+      const double cap = rng.uniform(4) == 0 ? 1e9 * (1.0 + 100.0 * rng.uniform01()) : kNoRateCap;
+      s.add_flow(path, weight, cap, fractions);
+    }
+    const ConstraintId own = s.add_constraint(capacity());
+    s.add_flow(std::span<const ConstraintId>(&own, 1));
+
+    std::vector<FlowId> component(k);
+    for (std::uint64_t f = 0; f < k; ++f) component[f] = FlowId(f);
+    std::vector<FlowId> with_other = component;
+    with_other.push_back(FlowId(k));
+    std::vector<double> rate(s.flow_count(), -1.0), reference(s.flow_count(), -1.0);
+    std::vector<std::uint64_t> seq(s.flow_count(), 0), reference_seq(s.flow_count(), 0);
+    const std::uint64_t before = one.next_sequence();
+    one.solve(s, component, rate, seq);
+    const std::uint64_t heap_before = heap.next_sequence();
+    heap.solve(s, with_other, reference, reference_seq);
+    ASSERT_GT(heap.next_sequence() - heap_before, 1u) << trial;  // the extra flow's own event at least
+    for (std::uint64_t f = 0; f < k; ++f) ASSERT_EQ(rate[f], reference[f]) << "trial " << trial << " flow " << f;
+    // Did the heap freeze the whole component in its first event touching it?
+    const bool together = std::all_of(component.begin(), component.end(),
+                                      [&](FlowId f) { return reference_seq[f.value()] == reference_seq[0]; });
+    if (one.next_sequence() - before == 1) {
+      ++one_event;
+      for (std::uint64_t f = 0; f < k; ++f) ASSERT_EQ(seq[f], before) << trial;
+      ASSERT_TRUE(together) << trial;
+    } else {
+      ++more_events;
+    }
+  }
+  EXPECT_GT(one_event, 500u);    // both paths were exercised, neither vacuously
+  EXPECT_GT(more_events, 300u);
+}
+
 }  // namespace
 }  // namespace ct
