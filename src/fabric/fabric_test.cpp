@@ -150,6 +150,34 @@ TEST(NameDirectory, ResolvesEveryPrintedName) {
   EXPECT_EQ(by_id.value(), l.value());
 }
 
+// cables(a, b) against a plain pass over every link: the links with ends {a, b}, in id order, from
+// either end; none for two vertices no cable joins.
+TEST(NameDirectory, CablesAreEveryLinkJoiningTwoVerticesInIdOrder) {
+  auto f = fabric_of(lab32_text());
+  ASSERT_TRUE(f.ok());
+  const Topology& t = f->topology();
+  for (std::uint32_t l = 0; l < t.link_count(); ++l) {
+    const VertexId a = t.link_a[l];
+    const VertexId b = t.link_b[l];
+    std::vector<LinkId> expected;
+    for (std::uint32_t m = 0; m < t.link_count(); ++m) {
+      if ((t.link_a[m] == a && t.link_b[m] == b) || (t.link_a[m] == b && t.link_b[m] == a)) expected.emplace_back(m);
+    }
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+      std::vector<LinkId> got;
+      for (const Adjacency& adj : f->names().cables(x, y)) {
+        EXPECT_TRUE(adj.neighbor == x || adj.neighbor == y);
+        got.push_back(adj.link);
+      }
+      EXPECT_EQ(got, expected) << t.link_name(LinkId(l));
+    }
+  }
+  const SourceLocation cmd{"command line", 0, 0};
+  const VertexId leaf0 = f->names().vertex("p0/leaf/0", cmd, "--x").value();
+  const VertexId leaf1 = f->names().vertex("p0/leaf/1", cmd, "--x").value();
+  EXPECT_TRUE(f->names().cables(leaf0, leaf1).empty());
+}
+
 TEST(NameDirectory, SuggestsAndSaysHowLargeTheFabricIs) {
   auto f = fabric_of(lab32_text());
   ASSERT_TRUE(f.ok());

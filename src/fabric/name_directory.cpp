@@ -12,12 +12,6 @@
 namespace ct {
 namespace {
 
-std::uint64_t pair_key(VertexId a, VertexId b) {
-  const std::uint32_t lo = std::min(a.value(), b.value());
-  const std::uint32_t hi = std::max(a.value(), b.value());
-  return (static_cast<std::uint64_t>(hi) << 32) | lo;
-}
-
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -54,10 +48,49 @@ void NameDirectory::index() const {
     const Topology& t = *topology_;
     vertex_by_name_.reserve(t.vertex_count());
     for (std::uint32_t v = 0; v < t.vertex_count(); ++v) vertex_by_name_.emplace(t.vertex_name(VertexId(v)), VertexId(v));
-    for (std::uint32_t l = 0; l < t.link_count(); ++l) {
-      links_between_[pair_key(t.link_a[l], t.link_b[l])].push_back(LinkId(l));
+  });
+}
+
+void NameDirectory::index_cables() const {
+  std::call_once(cables_indexed_, [this] {
+    // The adjacency transposed: walking the vertices u in order, each (u, link) in u's link-id
+    // order is appended to its neighbour's list, so every list comes out sorted by (u, link)
+    // without a comparison sort (a counting sort, like Topology::finalize).
+    const Topology& t = *topology_;
+    const std::size_t n = t.vertex_count();
+    cable_offset_.assign(n + 1, 0);
+    for (std::size_t v = 0; v < n; ++v) {
+      cable_offset_[v + 1] = cable_offset_[v] + static_cast<std::uint32_t>(t.neighbors(VertexId(v)).size());
+    }
+    cable_by_neighbor_.resize(cable_offset_[n]);
+    std::vector<std::uint32_t> cursor(cable_offset_.begin(), cable_offset_.end() - 1);
+    for (std::size_t u = 0; u < n; ++u) {
+      for (const Adjacency& adj : t.neighbors(VertexId(u))) {
+        cable_by_neighbor_[cursor[adj.neighbor.value()]++] = {VertexId(u), adj.link};
+      }
     }
   });
+}
+
+std::span<const Adjacency> NameDirectory::cables(VertexId a, VertexId b) const {
+  index_cables();
+  const std::uint32_t a_size = cable_offset_[a.value() + 1] - cable_offset_[a.value()];
+  const std::uint32_t b_size = cable_offset_[b.value() + 1] - cable_offset_[b.value()];
+  const VertexId scan = a_size <= b_size ? a : b;
+  const VertexId other = a_size <= b_size ? b : a;
+  const Adjacency* first = cable_by_neighbor_.data() + cable_offset_[scan.value()];
+  const Adjacency* last = cable_by_neighbor_.data() + cable_offset_[scan.value() + 1];
+  // The first entry whose neighbour is not below `other`: a lower bound without branches (the
+  // comparison's 0 or 1 scales the step), since the walk's lookups are unpredictable.
+  for (std::size_t n = static_cast<std::size_t>(last - first); n > 1;) {
+    const std::size_t half = n / 2;
+    first += static_cast<std::size_t>(first[half - 1].neighbor.value() < other.value()) * half;
+    n -= half;
+  }
+  if (first != last && first->neighbor < other) ++first;
+  const Adjacency* end = first;
+  while (end != last && end->neighbor == other) ++end;
+  return {first, end};
 }
 
 void NameDirectory::index_switches() const {
@@ -245,13 +278,15 @@ Result<std::vector<LinkId>> NameDirectory::links(std::string_view name, const So
   if (!a) errors.insert(errors.end(), a.errors().begin(), a.errors().end());
   if (!b) errors.insert(errors.end(), b.errors().begin(), b.errors().end());
   if (!errors.empty()) return errors;
-  index();
-  auto it = links_between_.find(pair_key(a.value(), b.value()));
-  if (it == links_between_.end()) {
+  const std::span<const Adjacency> joining = cables(a.value(), b.value());
+  if (joining.empty()) {
     return Diagnostic{where, std::string(field),
                       fmt::format("no cable joins {} and {}", t.vertex_name(a.value()), t.vertex_name(b.value()))};
   }
-  return it->second;
+  std::vector<LinkId> out;
+  out.reserve(joining.size());
+  for (const Adjacency& adj : joining) out.push_back(adj.link);
+  return out;
 }
 
 }  // namespace ct

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -46,6 +47,11 @@ class NameDirectory {
   [[nodiscard]] VertexId printed_vertex(std::string_view name) const;
   // A link id or "A -- B" (every parallel cable between A and B, in id order).
   [[nodiscard]] Result<std::vector<LinkId>> links(std::string_view name, const SourceLocation& where, std::string_view field) const;
+  // The cables joining a and b, in link-id order (empty when none): a binary search of the
+  // neighbours of the end with fewer of them, kept sorted by (neighbour, link). No hashing, no
+  // allocation; cables(a, b)[k] is the cable a route names "A -- B #k". For the hot paths of large
+  // inputs (pinned routes).
+  [[nodiscard]] std::span<const Adjacency> cables(VertexId a, VertexId b) const;
 
   [[nodiscard]] const Topology& topology() const { return *topology_; }
 
@@ -54,11 +60,15 @@ class NameDirectory {
                                    bool switches_only) const;
   void index() const;
   void index_switches() const;
+  void index_cables() const;
   const Topology* topology_;
   mutable std::once_flag indexed_;
   mutable std::unordered_map<std::string, VertexId> vertex_by_name_;
-  // Unordered pair of vertices -> its parallel cables.
-  mutable std::unordered_map<std::uint64_t, std::vector<LinkId>> links_between_;
+  // Each vertex's neighbours sorted by (neighbour, link): the topology's adjacency transposed
+  // (vertex v's entries in cable_offset_[v] .. cable_offset_[v + 1]), for cables().
+  mutable std::once_flag cables_indexed_;
+  mutable std::vector<std::uint32_t> cable_offset_;
+  mutable std::vector<Adjacency> cable_by_neighbor_;
   // Backend switches by (plane, tier, pod): the first vertex and the count of each group, for
   // printed_vertex (the topology numbers them by (plane, tier, pod, index)).
   mutable std::once_flag switches_indexed_;

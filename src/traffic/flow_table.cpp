@@ -12,6 +12,7 @@
 #include <deque>
 #include <limits>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -371,10 +372,7 @@ class FlowTableParser {
       const auto a = vertex_named(rest.substr(0, sep), where);
       const auto b = vertex_named(rest.substr(sep + 2), where);
       if (a && b) {
-        for (const Adjacency& adj : t_.neighbors(*a)) {
-          if (adj.neighbor == *b) cables.push_back(adj.link);
-        }
-        std::sort(cables.begin(), cables.end());
+        for (const Adjacency& adj : names_.cables(*a, *b)) cables.push_back(adj.link);
         if (cables.empty()) {
           error(line_no_, c.column, "path",
                 fmt::format("no cable joins {} and {}", t_.vertex_name(*a), t_.vertex_name(*b)));
@@ -482,8 +480,8 @@ class FlowTableParser {
   // A link hop "A -- B[ #k][ up|down]" resolved by walking on from `at`, where the previous hop
   // ended (written `at_text`, empty when unknown): the end written as at_text is `at` without a
   // lookup, the other end is parsed by the name directory's printed-name grammar and indexed
-  // directly, and the cable is found among the ports of the end with fewer of them (in link-id
-  // order, so the k-th match is cable #k). Appends the hop and moves `at` and `at_text` on; false,
+  // directly, and the cable is the k-th of those joining the two (NameDirectory::cables, in
+  // link-id order). Appends the hop and moves `at` and `at_text` on; false,
   // having changed nothing, for anything else (another spelling, an unknown name, a hop that does
   // not continue the walk, no such cable): hop() then resolves it or gives the located diagnostic.
   bool walk(std::string_view text, VertexId& at, std::string_view& at_text) {
@@ -523,24 +521,9 @@ class FlowTableParser {
     }
     if (!far.valid() || far == at) return false;
     const VertexId near = at;
-    // Which end's ports to search (the result is the same; only the time differs): a NIC port's
-    // (its one cable), else the upper switch's, where the cables down, built first (lower ids),
-    // come first.
-    bool scan_near = t_.tier[near.value()] >= t_.tier[far.value()];
-    if (t_.kind[near.value()] == VertexKind::kPort || t_.kind[far.value()] == VertexKind::kPort) {
-      scan_near = t_.kind[near.value()] == VertexKind::kPort;
-    }
-    const VertexId scan = scan_near ? near : far;
-    const VertexId other = scan_near ? far : near;
-    LinkId link = LinkId::invalid();
-    std::uint32_t seen = 0;
-    for (const Adjacency& adj : t_.neighbors(scan)) {
-      if (adj.neighbor == other && seen++ == which) {
-        link = adj.link;
-        break;
-      }
-    }
-    if (!link.valid()) return false;
+    const std::span<const Adjacency> joining = names_.cables(near, far);
+    if (which >= joining.size()) return false;
+    const LinkId link = joining[which].link;
     // Up is from the cable's lower end: between tiers, the lower tier's end (topology.h), else look.
     const bool up = t_.tier[near.value()] != t_.tier[far.value()] ? t_.tier[near.value()] < t_.tier[far.value()]
                                                                    : t_.link_a[link.value()] == near;
