@@ -23,6 +23,9 @@ Usage from a test:
     with Browser() as b:
         page = b.check_report("plan.html", {"fabric": {"kind": "diagram", "ct-node": 3}})
         page.table("tiers")  # [{"tier": "leaf", "switches": "4", ...}, ...]
+
+The commands' page tests share the rest: `run_pages(cases, prefix)` (one browser, each case's
+run, check and command line), and the comparisons `expect`, `close`, `shown`, `value`, `facts`.
 """
 import base64
 import json
@@ -31,6 +34,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import re
 import tempfile
 import time
 import urllib.parse
@@ -276,18 +280,83 @@ class Browser:
         return page
 
 
+def quoted(argv):
+    """The command line as the page shows it (src/cli/main.cpp quoted_command_line())."""
+    out = ["clustertwin"]
+    for a in argv:
+        if a and re.fullmatch(r"[A-Za-z0-9_./:=@%+,-]+", a):
+            out.append(a)
+        else:
+            out.append("'" + a.replace("'", "'\\''") + "'")
+    return "$ " + " ".join(out)
+
+
 def write_report(binary, src, args, out_dir, name):
     """Runs `clustertwin ARGS --json -o OUT/NAME.json --html OUT/NAME.html` from the source folder
     (catalog: SOURCE/catalog) and returns (html path, the parsed JSON, the command line as the page
     should show it). Raises CheckError when the run fails."""
     html, js = os.path.join(out_dir, name + ".html"), os.path.join(out_dir, name + ".json")
-    env = dict(os.environ, CLUSTERTWIN_CATALOG=os.path.join(src, "catalog"))
     argv = list(args) + ["--json", "-o", js, "--html", html]
-    r = subprocess.run([binary] + argv, cwd=src, env=env, capture_output=True, text=True)
+    r = subprocess.run([binary] + argv, cwd=src, env=_env(src), capture_output=True, text=True)
     if r.returncode != 0:
         raise CheckError(f"clustertwin {' '.join(argv)}: exit {r.returncode}: {r.stderr}")
     with open(js) as f:
-        return html, json.load(f), "$ clustertwin " + " ".join(argv)
+        return html, json.load(f), quoted(argv)
+
+
+def _env(src):
+    return dict(os.environ, CLUSTERTWIN_CATALOG=os.path.join(src, "catalog"))
+
+
+def run_pages(cases, prefix, text_report=False):
+    """The main() of a commands' page test (argv: CLUSTERTWIN SOURCE_DIR): exit 77 without
+    Chromium; else one browser, and for each (name, args, check) the run with --json and --html,
+    `check(browser, html, report)` (with `text_report`, also the text report of the same arguments
+    as a last argument) returning the Page, whose command line must be the run's. Returns the exit
+    code: 0, or a CheckError propagates."""
+    binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    if not os.access(CHROMIUM, os.X_OK):
+        print(f"SKIP: {CHROMIUM} not installed (scripts/setup.sh installs Debian chromium)")
+        return 77
+    with tempfile.TemporaryDirectory(prefix=prefix) as out, Browser() as browser:
+        for name, args, check in cases:
+            html, report, command = write_report(binary, src, args, out, name)
+            if text_report:
+                text = subprocess.run([binary] + list(args), cwd=src, env=_env(src), capture_output=True, text=True,
+                                      check=True).stdout
+                page = check(browser, html, report, text)
+            else:
+                page = check(browser, html, report)
+            expect(page.command_line == command, f"{name}: command line shown {page.command_line!r}, ran {command!r}")
+            print(f"ok: {name}: {len(page.plots)} plots, {len(page.tables)} tables, "
+                  f"{os.path.getsize(html):,} bytes, load event ended at {page.load_ms:.0f} ms")
+    return 0
+
+
+def expect(cond, message):
+    if not cond:
+        raise CheckError(message)
+
+
+def close(a, b, rel):
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-300
+
+
+def shown(text, want, what):
+    """A figure printed with six significant digits ("0.0648", "12.5 Gb/s") against the JSON's."""
+    got = float(text.split()[0])
+    expect(close(got, want, 5e-6), f"{what}: page {text!r}, JSON {want}")
+
+
+def value(element, want, what, key="value"):
+    """A plot element's data-KEY (the double itself) against the JSON's."""
+    got = float(element[key])
+    expect(close(got, want, 1e-12), f"{what}: data-{key} {element[key]}, JSON {want}")
+
+
+def facts(page, table_id):
+    """A facts table (quantity, value) as a dict."""
+    return {row["quantity"]: row["value"] for row in page.table(table_id)}
 
 
 def number(text):

@@ -29,41 +29,16 @@ are the doubles themselves (relative 1e-12 allowed: the page may scale by 100 or
 """
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_check  # noqa: E402
-from browser_check import CheckError  # noqa: E402
+from browser_check import expect, close, shown, value, facts  # noqa: E402
 
 HASH = ["hash", "examples/lab-32-roce.yaml", "--elephants", "4", "--trials", "500", "--seed", "3", "--compare",
         "--threads", "2"]
 SIMULATE = ["simulate", "examples/lab-32.yaml", "--scenario", "examples/scenarios/mice-lab32.yaml"]
 RELIABILITY = ["reliability", "examples/b300-dual-plane.yaml", "--repair-hours", "24", "--trials", "100", "--threads", "2"]
 IB_ROUTE = ["ib", "route", "examples/lab-32.yaml", "--engine", "updn", "--fail", "p0/leaf/0,p0/spine/0"]
-
-
-def expect(cond, message):
-    if not cond:
-        raise CheckError(message)
-
-
-def close(a, b, rel):
-    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-300
-
-
-def shown(text, want, what):
-    """A figure printed with six significant digits ("0.0648", "12.5 Gb/s") against the JSON's."""
-    got = float(text.split()[0])
-    expect(close(got, want, 5e-6), f"{what}: page {text!r}, JSON {want}")
-
-
-def value(element, want, what):
-    got = float(element["value"])
-    expect(close(got, want, 1e-12), f"{what}: data-value {element['value']}, JSON {want}")
-
-
-def facts(page, table_id):
-    return {row["quantity"]: row["value"] for row in page.table(table_id)}
 
 
 def check_hash(browser, html, j):
@@ -265,20 +240,10 @@ def check_ib_route(browser, html, j):
 
 
 def main():
-    binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    if not os.access(browser_check.CHROMIUM, os.X_OK):
-        print(f"SKIP: {browser_check.CHROMIUM} not installed (scripts/setup.sh installs Debian chromium)")
-        return 77
-    cases = (("hash", HASH, check_hash), ("simulate", SIMULATE, check_simulate),
-             ("reliability", RELIABILITY, check_reliability), ("ib-route", IB_ROUTE, check_ib_route))
-    with tempfile.TemporaryDirectory(prefix="ct-command-pages-") as out, browser_check.Browser() as browser:
-        for name, args, check in cases:
-            html, report, command = browser_check.write_report(binary, src, args, out, name)
-            page = check(browser, html, report)
-            expect(page.command_line == command, f"{name}: command line shown {page.command_line!r}, ran {command!r}")
-            print(f"ok: {name}: {len(page.plots)} plots, {len(page.tables)} tables, "
-                  f"{os.path.getsize(html):,} bytes, load event ended at {page.load_ms:.0f} ms")
-    return 0
+    return browser_check.run_pages((("hash", HASH, check_hash), ("simulate", SIMULATE, check_simulate),
+                                    ("reliability", RELIABILITY, check_reliability),
+                                    ("ib-route", IB_ROUTE, check_ib_route)), "ct-command-pages-")
+
 
 
 if __name__ == "__main__":

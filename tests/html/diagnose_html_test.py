@@ -24,13 +24,11 @@ the prediction as the JSON words them; and the text report (the same run without
 verbatim. Numbers printed with six significant digits: relative 5e-6; data-* values: 1e-12.
 """
 import os
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_check  # noqa: E402
-from browser_check import CheckError  # noqa: E402
+from browser_check import expect, close, shown, facts  # noqa: E402
 
 G = "tests/golden/diagnose/"
 POLARIZED = ["diagnose", "examples/lab/fat-tree-4.yaml", "--counters", G + "lab-before.prom", G + "lab-after.prom",
@@ -39,28 +37,10 @@ DEGRADED = ["diagnose", "examples/lab/leaf-spine-4.yaml", "--counters", G + "deg
             "--map", G + "degraded-map.csv", "--flows", G + "degraded-flows.csv"]
 
 
-def expect(cond, message):
-    if not cond:
-        raise CheckError(message)
-
-
-def close(a, b, rel):
-    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-300
-
-
-def shown(text, want, what):
-    got = float(text.split()[0])
-    expect(close(got, want, 5e-6), f"{what}: page {text!r}, JSON {want}")
-
-
 def rounded(text, want, digits, what):
     """A cell of the text report's tables, printed with `digits` decimals."""
     got = float(text.rstrip("%"))
     expect(abs(got - want) <= 0.5 * 10 ** -digits + 1e-9, f"{what}: page {text!r}, JSON {want}")
-
-
-def facts(page, table_id):
-    return {row["quantity"]: row["value"] for row in page.table(table_id)}
 
 
 def far_end(group, member):
@@ -183,20 +163,9 @@ def check(browser, html, j, text):
 
 
 def main():
-    binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    if not os.access(browser_check.CHROMIUM, os.X_OK):
-        print(f"SKIP: {browser_check.CHROMIUM} not installed (scripts/setup.sh installs Debian chromium)")
-        return 77
-    env = dict(os.environ, CLUSTERTWIN_CATALOG=os.path.join(src, "catalog"))
-    with tempfile.TemporaryDirectory(prefix="ct-diagnose-page-") as out, browser_check.Browser() as browser:
-        for name, args in (("polarized", POLARIZED), ("degraded", DEGRADED)):
-            html, report, command = browser_check.write_report(binary, src, args, out, name)
-            text = subprocess.run([binary] + args, cwd=src, env=env, capture_output=True, text=True, check=True).stdout
-            page = check(browser, html, report, text)
-            expect(page.command_line == command, f"{name}: command line shown {page.command_line!r}, ran {command!r}")
-            print(f"ok: {name}: {len(page.plots)} plots, {len(page.tables)} tables, "
-                  f"{os.path.getsize(html):,} bytes, load event ended at {page.load_ms:.0f} ms")
-    return 0
+    return browser_check.run_pages((("polarized", POLARIZED, check), ("degraded", DEGRADED, check)),
+                                   "ct-diagnose-page-", text_report=True)
+
 
 
 if __name__ == "__main__":

@@ -29,13 +29,11 @@ The command line shown is the argv shell-quoted as main.cpp quotes it (a request
 one single-quoted word).
 """
 import os
-import re
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_check  # noqa: E402
-from browser_check import CheckError  # noqa: E402
+from browser_check import expect, facts  # noqa: E402
 
 PLATFORM = "examples/platform/manifests"
 DNS = ["--dns", "examples/platform/dns/named.conf"]
@@ -47,26 +45,6 @@ ROUTES_PLATFORM = ["routes", PLATFORM]
 ROUTE_OK = ["route", PLATFORM, "--request", "GET https://api.example.com/v1/models"]
 ROUTE_BROKEN = ["route", PLATFORM, "--request", "GET https://wiki.apps.example.com/old/page"]
 OPTIONS_SHOWN = 12  # svg_chart.h kStepOptionsShown
-
-
-def expect(cond, message):
-    if not cond:
-        raise CheckError(message)
-
-
-def quoted(argv):
-    """The command line as src/cli/main.cpp quoted_command_line() writes it."""
-    out = ["clustertwin"]
-    for a in argv:
-        if a and re.fullmatch(r"[A-Za-z0-9_./:=@%+,-]+", a):
-            out.append(a)
-        else:
-            out.append("'" + a.replace("'", "'\\''") + "'")
-    return "$ " + " ".join(out)
-
-
-def facts(page, table_id):
-    return {row["quantity"]: row["value"] for row in page.table(table_id)}
 
 
 def check_trace(browser, html, j):
@@ -218,22 +196,13 @@ def check_route(browser, html, j):
 
 
 def main():
-    binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    if not os.access(browser_check.CHROMIUM, os.X_OK):
-        print(f"SKIP: {browser_check.CHROMIUM} not installed (scripts/setup.sh installs Debian chromium)")
-        return 77
-    cases = (("trace-inside", TRACE_INSIDE, check_trace), ("trace-stopped", TRACE_STOPPED, check_trace),
-             ("routes-conflicts", ROUTES_CONFLICTS, check_routes), ("routes-platform", ROUTES_PLATFORM, check_routes),
-             ("route-ok", ROUTE_OK, check_route), ("route-broken-backend", ROUTE_BROKEN, check_route))
-    with tempfile.TemporaryDirectory(prefix="ct-frontend-pages-") as out, browser_check.Browser() as browser:
-        for name, args, check in cases:
-            html, report, _ = browser_check.write_report(binary, src, args, out, name)
-            page = check(browser, html, report)
-            argv = list(args) + ["--json", "-o", os.path.join(out, name + ".json"), "--html", html]
-            expect(page.command_line == quoted(argv), f"{name}: command line shown {page.command_line!r}")
-            print(f"ok: {name}: {len(page.plots)} plots, {len(page.tables)} tables, "
-                  f"{os.path.getsize(html):,} bytes, load event ended at {page.load_ms:.0f} ms")
-    return 0
+    return browser_check.run_pages((("trace-inside", TRACE_INSIDE, check_trace),
+                                    ("trace-stopped", TRACE_STOPPED, check_trace),
+                                    ("routes-conflicts", ROUTES_CONFLICTS, check_routes),
+                                    ("routes-platform", ROUTES_PLATFORM, check_routes),
+                                    ("route-ok", ROUTE_OK, check_route),
+                                    ("route-broken-backend", ROUTE_BROKEN, check_route)), "ct-frontend-pages-")
+
 
 
 if __name__ == "__main__":

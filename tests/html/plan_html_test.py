@@ -26,15 +26,10 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_check  # noqa: E402
-from browser_check import CheckError, number  # noqa: E402
+from browser_check import expect, number  # noqa: E402
 
 MAX_BYTES = 10 * 1024 * 1024
 TIER = {1: "leaf", 2: "spine", 3: "core"}
-
-
-def expect(cond, message):
-    if not cond:
-        raise CheckError(message)
 
 
 def check_plan_page(browser, html, plan, want_command):

@@ -24,36 +24,15 @@ the JSON (six significant digits, byte counts exact), the top table to the text 
 decimals; and the text report (the same run without --json) verbatim.
 """
 import os
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_check  # noqa: E402
-from browser_check import CheckError  # noqa: E402
+from browser_check import expect, close, shown, value, facts  # noqa: E402
 
 T = "tests/golden/traffic/"
 SS = ["traffic", "examples/lab-32.yaml", "--ss", T + "host-ss.txt", "--counters", T + "host-t0.prom", T + "host-t1.prom"]
 CONNTRACK = ["traffic", "--conntrack", T + "host-conntrack.txt", "--width", "32"]
-
-
-def expect(cond, message):
-    if not cond:
-        raise CheckError(message)
-
-
-def close(a, b, rel):
-    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-300
-
-
-def shown(text, want, what):
-    got = float(text.split()[0])
-    expect(close(got, want, 5e-6), f"{what}: page {text!r}, JSON {want}")
-
-
-def value(element, want, what, key="value"):
-    got = float(element[key])
-    expect(close(got, want, 1e-12), f"{what}: data-{key} {element[key]}, JSON {want}")
 
 
 def byte_count(text):
@@ -61,10 +40,6 @@ def byte_count(text):
     number, unit = text.split()
     expect(unit == "B", f"byte count {text!r}")
     return int(number.replace(",", ""))
-
-
-def facts(page, table_id):
-    return {row["quantity"]: row["value"] for row in page.table(table_id)}
 
 
 def decade_label(lo):
@@ -207,20 +182,9 @@ def check(browser, html, j, text):
 
 
 def main():
-    binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    if not os.access(browser_check.CHROMIUM, os.X_OK):
-        print(f"SKIP: {browser_check.CHROMIUM} not installed (scripts/setup.sh installs Debian chromium)")
-        return 77
-    env = dict(os.environ, CLUSTERTWIN_CATALOG=os.path.join(src, "catalog"))
-    with tempfile.TemporaryDirectory(prefix="ct-traffic-page-") as out, browser_check.Browser() as browser:
-        for name, args in (("ss-rdma", SS), ("conntrack", CONNTRACK)):
-            html, report, command = browser_check.write_report(binary, src, args, out, name)
-            text = subprocess.run([binary] + args, cwd=src, env=env, capture_output=True, text=True, check=True).stdout
-            page = check(browser, html, report, text)
-            expect(page.command_line == command, f"{name}: command line shown {page.command_line!r}, ran {command!r}")
-            print(f"ok: {name}: {len(page.plots)} plots, {len(page.tables)} tables, "
-                  f"{os.path.getsize(html):,} bytes, load event ended at {page.load_ms:.0f} ms")
-    return 0
+    return browser_check.run_pages((("ss-rdma", SS, check), ("conntrack", CONNTRACK, check)), "ct-traffic-page-",
+                                   text_report=True)
+
 
 
 if __name__ == "__main__":
