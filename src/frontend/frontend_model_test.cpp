@@ -237,6 +237,15 @@ spec: {resources: {requests: {storage: 10Gi}}}
   EXPECT_EQ(v.survival[2], "the data survives the loss of any 1 node(s) at once");
 }
 
+// The request both trace tests follow: the api models endpoint, the router's Linux policy 1, seed 1.
+TraceRequest api_models_request() {
+  TraceRequest r;
+  r.request = "GET https://api.example.com/v1/models";
+  r.router.policy = 1;
+  r.router.seed = 1;
+  return r;
+}
+
 // The example, traced from inside to api.example.com/v1/models. By hand: the internal view answers
 // (10.10.0.5 is in "inside"); api -> CNAME gw -> 198.51.100.10; edge-envoy (placed first, on
 // node-0 and node-1 by spreading over the ingress nodes) announces from node-0 and node-1 only
@@ -247,10 +256,7 @@ spec: {resources: {requests: {storage: 10Gi}}}
 TEST(RequestTrace, ExamplePlatformFromInside) {
   FrontendModel f;
   ASSERT_NO_FATAL_FAILURE(load_platform({}, f));
-  TraceRequest r;
-  r.request = "GET https://api.example.com/v1/models";
-  r.router.policy = 1;
-  r.router.seed = 1;
+  TraceRequest r = api_models_request();
   auto t = trace_request(f, r);
   ASSERT_TRUE(t.ok());
   const auto& h = t->hops;
@@ -290,10 +296,7 @@ TEST(RequestTrace, ExamplePlatformFromInside) {
 TEST(RequestTrace, ChoicesAndWhatEachNodesDeathDoes) {
   FrontendModel f;
   ASSERT_NO_FATAL_FAILURE(load_platform({}, f));
-  TraceRequest r;
-  r.request = "GET https://api.example.com/v1/models";
-  r.router.policy = 1;
-  r.router.seed = 1;
+  TraceRequest r = api_models_request();
   auto t = trace_request(f, r);
   ASSERT_TRUE(t.ok());
   const auto& next = t->hops[1].choices.at(0);
