@@ -170,12 +170,16 @@ TEST(NameDirectory, CablesAreEveryLinkJoiningTwoVerticesInIdOrder) {
         got.push_back(adj.link);
       }
       EXPECT_EQ(got, expected) << t.link_name(LinkId(l));
+      for (std::size_t k = 0; k <= expected.size(); ++k) {
+        EXPECT_EQ(f->names().cable(x, y, k), k < expected.size() ? expected[k] : LinkId::invalid()) << t.link_name(LinkId(l));
+      }
     }
   }
   const SourceLocation cmd{"command line", 0, 0};
   const VertexId leaf0 = f->names().vertex("p0/leaf/0", cmd, "--x").value();
   const VertexId leaf1 = f->names().vertex("p0/leaf/1", cmd, "--x").value();
   EXPECT_TRUE(f->names().cables(leaf0, leaf1).empty());
+  EXPECT_FALSE(f->names().cable(leaf0, leaf1, 0).valid());
 }
 
 TEST(NameDirectory, SuggestsAndSaysHowLargeTheFabricIs) {

@@ -52,6 +52,7 @@ void NameDirectory::index() const {
 }
 
 void NameDirectory::index_cables() const {
+  if (cables_ready_.load(std::memory_order_acquire)) return;
   std::call_once(cables_indexed_, [this] {
     // The adjacency transposed: walking the vertices u in order, each (u, link) in u's link-id
     // order is appended to its neighbour's list, so every list comes out sorted by (u, link)
@@ -69,15 +70,16 @@ void NameDirectory::index_cables() const {
         cable_by_neighbor_[cursor[adj.neighbor.value()]++] = {VertexId(u), adj.link};
       }
     }
+    cables_ready_.store(true, std::memory_order_release);
   });
 }
 
-std::span<const Adjacency> NameDirectory::cables(VertexId a, VertexId b) const {
+std::pair<const Adjacency*, const Adjacency*> NameDirectory::first_joining(VertexId a, VertexId b, VertexId& other) const {
   index_cables();
   const std::uint32_t a_size = cable_offset_[a.value() + 1] - cable_offset_[a.value()];
   const std::uint32_t b_size = cable_offset_[b.value() + 1] - cable_offset_[b.value()];
   const VertexId scan = a_size <= b_size ? a : b;
-  const VertexId other = a_size <= b_size ? b : a;
+  other = a_size <= b_size ? b : a;
   const Adjacency* first = cable_by_neighbor_.data() + cable_offset_[scan.value()];
   const Adjacency* last = cable_by_neighbor_.data() + cable_offset_[scan.value() + 1];
   // The first entry whose neighbour is not below `other`: a lower bound without branches (the
@@ -88,12 +90,26 @@ std::span<const Adjacency> NameDirectory::cables(VertexId a, VertexId b) const {
     n -= half;
   }
   if (first != last && first->neighbor < other) ++first;
+  return {first, last};
+}
+
+std::span<const Adjacency> NameDirectory::cables(VertexId a, VertexId b) const {
+  VertexId other;
+  const auto [first, last] = first_joining(a, b, other);
   const Adjacency* end = first;
   while (end != last && end->neighbor == other) ++end;
   return {first, end};
 }
 
+LinkId NameDirectory::cable(VertexId a, VertexId b, std::size_t k) const {
+  VertexId other;
+  const auto [first, last] = first_joining(a, b, other);
+  if (static_cast<std::size_t>(last - first) <= k || first[k].neighbor != other) return LinkId::invalid();
+  return first[k].link;
+}
+
 void NameDirectory::index_switches() const {
+  if (switches_ready_.load(std::memory_order_acquire)) return;
   std::call_once(switches_indexed_, [this] {
     const Topology& t = *topology_;
     const auto end = static_cast<std::uint32_t>(t.frontend_begin > 0 ? t.frontend_begin : t.vertex_count());
@@ -118,6 +134,7 @@ void NameDirectory::index_switches() const {
     for (std::size_t g = 0; g < groups; ++g) {
       if (broken[g] != 0) switch_count_[g] = 0;
     }
+    switches_ready_.store(true, std::memory_order_release);
   });
 }
 

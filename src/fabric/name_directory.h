@@ -9,12 +9,14 @@
 // (thread-safe), so a fabric of millions of ports that is only planned never pays for them.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/ids.h"
@@ -52,6 +54,8 @@ class NameDirectory {
   // allocation; cables(a, b)[k] is the cable a route names "A -- B #k". For the hot paths of large
   // inputs (pinned routes).
   [[nodiscard]] std::span<const Adjacency> cables(VertexId a, VertexId b) const;
+  // cables(a, b)[k], or LinkId::invalid() when fewer join them (no scan of the others).
+  [[nodiscard]] LinkId cable(VertexId a, VertexId b, std::size_t k) const;
 
   [[nodiscard]] const Topology& topology() const { return *topology_; }
 
@@ -61,17 +65,21 @@ class NameDirectory {
   void index() const;
   void index_switches() const;
   void index_cables() const;
+  // The first of scan's entries whose neighbour is not below `other`, and the end of scan's list.
+  [[nodiscard]] std::pair<const Adjacency*, const Adjacency*> first_joining(VertexId a, VertexId b, VertexId& other) const;
   const Topology* topology_;
   mutable std::once_flag indexed_;
   mutable std::unordered_map<std::string, VertexId> vertex_by_name_;
   // Each vertex's neighbours sorted by (neighbour, link): the topology's adjacency transposed
   // (vertex v's entries in cable_offset_[v] .. cable_offset_[v + 1]), for cables().
   mutable std::once_flag cables_indexed_;
+  mutable std::atomic<bool> cables_ready_{false};  // set when cables_indexed_ has run: the hot paths test it inline
   mutable std::vector<std::uint32_t> cable_offset_;
   mutable std::vector<Adjacency> cable_by_neighbor_;
   // Backend switches by (plane, tier, pod): the first vertex and the count of each group, for
   // printed_vertex (the topology numbers them by (plane, tier, pod, index)).
   mutable std::once_flag switches_indexed_;
+  mutable std::atomic<bool> switches_ready_{false};
   mutable std::uint32_t switch_pods_ = 0;
   mutable std::vector<std::uint32_t> switch_first_;
   mutable std::vector<std::uint32_t> switch_count_;

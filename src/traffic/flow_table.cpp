@@ -2,6 +2,10 @@
 
 #include <zlib.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cassert>
 #include <array>
@@ -37,15 +41,26 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)>
     "instance", "iteration", "step", "channel", "qp", "end_s", "rate_gbps", "reroutes", "status", "bytes_left"};
 
 [[gnu::always_inline]] inline std::string_view trim(std::string_view s) {
+  // Most cells start and end with a printing character: nothing to trim.
+  if (!s.empty() && static_cast<unsigned char>(s.front()) > ' ' && static_cast<unsigned char>(s.back()) > ' ') return s;
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
 }
 
-// The first ',' in s at or after i, or s.size(). Eight bytes at a time: a byte of w ^ ",,,,,,,,"
-// is zero exactly where w has a comma, and ~(((x & 7f..) + 7f..) | x | 7f..) sets the top bit of
-// exactly the zero bytes of x (no carry crosses a byte: each byte's sum is at most 0xfe).
+// The first ',' in s at or after i, or s.size(). Sixteen bytes at a time where SSE2 is there (every
+// x86-64), then eight at a time: a byte of w ^ ",,,,,,,," is zero exactly where w has a comma, and
+// ~(((x & 7f..) + 7f..) | x | 7f..) sets the top bit of exactly the zero bytes of x (no carry
+// crosses a byte: each byte's sum is at most 0xfe).
 std::size_t find_comma(std::string_view s, std::size_t i) {
+#if defined(__SSE2__)
+  const __m128i commas = _mm_set1_epi8(',');
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const auto hits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, commas)));
+    if (hits != 0) return i + static_cast<std::size_t>(std::countr_zero(hits));
+  }
+#endif
   if constexpr (std::endian::native == std::endian::little) {
     constexpr std::uint64_t kCommas = 0x2C2C'2C2C'2C2C'2C2CULL;
     constexpr std::uint64_t kLow7 = 0x7F7F'7F7F'7F7F'7F7FULL;
@@ -70,27 +85,52 @@ bool all_digits(std::string_view s) {
 // nullopt: not a number, negative, or above 10^6 s.
 std::optional<std::int64_t> seconds_to_ps(std::string_view s) {
   constexpr std::int64_t kMax = 1'000'000'000'000'000'000;  // 10^6 s
-  if (s.find_first_of("eE") != std::string_view::npos) {
+  // One pass over a plain decimal: up to 7 whole digits, a '.', any fraction digits.
+  std::int64_t whole = 0;
+  std::size_t whole_digits = 0;
+  std::size_t i = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++whole_digits) {
+    if (whole_digits < 7) whole = whole * 10 + (s[i] - '0');
+  }
+  std::int64_t frac = 0;
+  std::size_t frac_digits = 0;
+  bool round_up = false;
+  const bool dot = i < s.size() && s[i] == '.';
+  if (dot) {
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++frac_digits) {
+      if (frac_digits < 12) {
+        frac = frac * 10 + (s[i] - '0');
+      } else if (frac_digits == 12) {
+        round_up = s[i] >= '5';  // digits past the 12th round half up
+      }
+    }
+  }
+  if (i != s.size()) {
+    // Not a plain decimal: an exponent form goes through a double; anything else is refused.
+    if (s.find_first_of("eE") == std::string_view::npos) return std::nullopt;
     double x = 0;
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
     if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(x) || x < 0 || x > 1e6) return std::nullopt;
     return std::llround(x * 1e12);
   }
-  const std::size_t dot = s.find('.');
-  const std::string_view whole = s.substr(0, dot);
-  const std::string_view frac = dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
-  if ((whole.empty() && frac.empty()) || (!whole.empty() && !all_digits(whole)) || (!frac.empty() && !all_digits(frac)) ||
-      whole.size() > 7) {
-    return std::nullopt;
-  }
-  std::int64_t ps = 0;
-  for (const char c : whole) ps = ps * 10 + (c - '0');
-  ps *= 1'000'000'000'000;
-  std::int64_t scale = 100'000'000'000;
-  for (std::size_t i = 0; i < frac.size() && i < 12; ++i, scale /= 10) ps += (frac[i] - '0') * scale;
-  if (frac.size() > 12 && frac[12] >= '5') ++ps;
+  if ((whole_digits == 0 && frac_digits == 0) || whole_digits > 7 || whole > 1'000'000) return std::nullopt;
+  for (std::size_t k = std::min<std::size_t>(frac_digits, 12); k < 12; ++k) frac *= 10;
+  const std::int64_t ps = whole * 1'000'000'000'000 + frac + (round_up ? 1 : 0);
   if (ps > kMax) return std::nullopt;
   return ps;
+}
+
+// A cell of decimal digits only, up to 19 of them (below 2^64), as its value; nullopt for anything
+// else, where the caller's std::from_chars gives the verdict.
+[[gnu::always_inline]] inline std::optional<std::uint64_t> short_digits(std::string_view s) {
+  if (s.empty() || s.size() > 19) return std::nullopt;
+  std::uint64_t v = 0;
+  for (const char ch : s) {
+    const auto d = static_cast<unsigned>(static_cast<unsigned char>(ch) - '0');
+    if (d > 9) return std::nullopt;
+    v = v * 10 + d;
+  }
+  return v;
 }
 
 struct ResolvedEndpoint {
@@ -124,6 +164,9 @@ class FlowTableParser {
     // Room for the rows of a text of this size (rows are 40 bytes or more, but for tiny fabrics),
     // up to a million, so the array rarely moves; pages never written are never touched.
     table_.flows.reserve(std::min<std::size_t>(text_.size() / 40 + 16, std::size_t{1} << 20));
+    // Likewise the pinned hops: each takes 24 bytes of text or more ("A -- B up | ", the shortest
+    // names), so this is room for all of them but in tables of short names.
+    table_.hops.reserve(std::min<std::size_t>(text_.size() / 24 + 16, std::size_t{1} << 23));
     std::size_t at = 0;
     bool header = false;
     while (at < text_.size() && errors_.size() < kMaxErrors) {
@@ -166,6 +209,9 @@ class FlowTableParser {
 
   // Splits a line into cells (quoted cells unescaped into stable storage).
   bool split(std::string_view line) {
+#if defined(__SSE2__)
+    if (split_unquoted(line)) return true;
+#endif
     cells_.clear();
     std::size_t i = 0;
     while (true) {
@@ -204,6 +250,36 @@ class FlowTableParser {
     return true;
   }
 
+#if defined(__SSE2__)
+  // split() for a line without a '"' (every line --csv-flows writes): one pass over it sixteen
+  // bytes at a time, the commas' bits then walked to cut the cells. False, with cells_ in any
+  // state, when the line has a '"': split() then reads it cell by cell.
+  bool split_unquoted(std::string_view line) {
+    cells_.clear();
+    const __m128i comma = _mm_set1_epi8(',');
+    const __m128i quote = _mm_set1_epi8('"');
+    std::size_t start = 0;
+    for (std::size_t base = 0; base < line.size(); base += 16) {
+      __m128i v;
+      if (line.size() - base >= 16) {
+        v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + base));
+      } else {
+        alignas(16) char tail[16] = {};
+        std::memcpy(tail, line.data() + base, line.size() - base);
+        v = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
+      }
+      if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) != 0) return false;
+      for (auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma))); bits != 0; bits &= bits - 1) {
+        const std::size_t at = base + static_cast<std::size_t>(std::countr_zero(bits));
+        cells_.push_back({trim(line.substr(start, at - start)), static_cast<int>(start) + 1});
+        start = at + 1;
+      }
+    }
+    cells_.push_back({trim(line.substr(start)), static_cast<int>(start) + 1});
+    return true;
+  }
+#endif
+
   void read_header() {
     column_of_cell_.assign(cells_.size(), Column::kCount);
     std::array<bool, static_cast<std::size_t>(Column::kCount)> seen{};
@@ -230,7 +306,12 @@ class FlowTableParser {
   }
 
   // ---- cells ----
-  std::optional<std::uint64_t> unsigned_cell(const Cell& c, Column col, std::uint64_t max) {
+  [[gnu::always_inline]] std::optional<std::uint64_t> unsigned_cell(const Cell& c, Column col, std::uint64_t max) {
+    if (const auto d = short_digits(c.text); d && *d <= max) return d;
+    return unsigned_cell_slow(c, col, max);
+  }
+  // unsigned_cell() past its common case: std::from_chars's verdict, and the diagnostic.
+  [[gnu::noinline]] std::optional<std::uint64_t> unsigned_cell_slow(const Cell& c, Column col, std::uint64_t max) {
     std::uint64_t v = 0;
     const auto [p, ec] = std::from_chars(c.text.data(), c.text.data() + c.text.size(), v);
     if (c.text.empty() || ec != std::errc() || p != c.text.data() + c.text.size() || v > max) {
@@ -477,80 +558,156 @@ class FlowTableParser {
     std::reverse(table_.hops.begin() + static_cast<std::ptrdiff_t>(down_begin), table_.hops.end());
   }
 
-  // A link hop "A -- B[ #k][ up|down]" resolved by walking on from `at`, where the previous hop
-  // ended (written `at_text`, empty when unknown): the end written as at_text is `at` without a
-  // lookup, the other end is parsed by the name directory's printed-name grammar and indexed
-  // directly, and the cable is the k-th of those joining the two (NameDirectory::cables, in
-  // link-id order). Appends the hop and moves `at` and `at_text` on; false,
-  // having changed nothing, for anything else (another spelling, an unknown name, a hop that does
-  // not continue the walk, no such cable): hop() then resolves it or gives the located diagnostic.
-  bool walk(std::string_view text, VertexId& at, std::string_view& at_text) {
-    std::string_view rest = text;
-    int direction = 0;  // 1 up, -1 down, 0 not written
-    if (rest.ends_with(" up")) {
-      direction = 1;
-      rest = trim(rest.substr(0, rest.size() - 3));
-    } else if (rest.ends_with(" down")) {
-      direction = -1;
-      rest = trim(rest.substr(0, rest.size() - 5));
+  // How the fast path left a hop: not taken (hop() resolves it or says why), or taken with more
+  // hops after its '|', or taken as the last.
+  enum class Walked : std::uint8_t { kNo, kMore, kLast };
+
+  // a == b for the short names of a route, eight bytes at a time without a library call.
+  static bool same(std::string_view a, std::string_view b) {
+    const std::size_t n = a.size();
+    if (n != b.size()) return false;
+    if (n < 8) return a == b;
+    const auto at = [](std::string_view s, std::size_t i) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, s.data() + i, 8);
+      return w;
+    };
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+      if (at(a, i) != at(b, i)) return false;
+    }
+    return at(a, n - 8) == at(b, n - 8);  // the last eight bytes (overlapping the loop's)
+  }
+
+  // The end of a name as the topology prints it at p: the first space, tab or '|' (or e); sixteen
+  // bytes at a time where SSE2 is there.
+  static const char* name_end(const char* p, const char* e) {
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' ');
+    const __m128i bar = _mm_set1_epi8('|');
+    const __m128i tab = _mm_set1_epi8('\t');
+    for (; e - p >= 16; p += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, bar)), _mm_cmpeq_epi8(v, tab));
+      if (const auto bits = static_cast<unsigned>(_mm_movemask_epi8(hit)); bits != 0) return p + std::countr_zero(bits);
+    }
+#endif
+    while (p != e && *p != ' ' && *p != '|' && *p != '\t') ++p;
+    return p;
+  }
+
+  // The first hop of `rest`, "A -- B[ #k][ up|down]" as --csv-flows writes it, resolved in one
+  // forward pass by walking on from `at`, where the previous hop ended (written `at_text`, empty
+  // when unknown): the end written as at_text is `at` without a lookup, the other end is parsed
+  // by the name directory's printed-name grammar and indexed directly, and the cable is the k-th
+  // of those joining the two (NameDirectory::cables, in link-id order). Appends the hop, moves
+  // `at` and `at_text` on and `rest` past the hop's '|'. kNo, having changed nothing, for
+  // anything else (another spelling, an unknown name, a hop that does not continue the walk, no
+  // such cable): route() then gives the hop to hop(), which resolves it or gives the located
+  // diagnostic.
+  Walked walk(std::string_view& rest, VertexId& at, std::string_view& at_text) {
+    const char* p = rest.data();
+    const char* const e = p + rest.size();
+    while (p != e && (*p == ' ' || *p == '\t')) ++p;
+    // The ends' texts; `far_is_b` says which one is not where the walk stands, and `known` that
+    // the other was matched to at_text already (a name ends at a space, tab or '|').
+    std::string_view a_text;
+    std::string_view b_text;
+    bool far_is_b = true;
+    bool known = false;
+    const std::size_t at_size = at_text.size();
+    if (at_size != 0 && static_cast<std::size_t>(e - p) > at_size + 4 && same(std::string_view(p, at_size), at_text) &&
+        std::memcmp(p + at_size, " -- ", 4) == 0) {
+      // "at -- far": an up hop as --csv-flows writes it.
+      a_text = std::string_view(p, at_size);
+      p += at_size + 4;
+      known = true;
+    } else {
+      const char* const a_begin = p;
+      p = name_end(p, e);
+      a_text = std::string_view(a_begin, static_cast<std::size_t>(p - a_begin));
+      if (a_text.empty() || e - p < 4 || std::memcmp(p, " -- ", 4) != 0) return Walked::kNo;
+      p += 4;
+      if (at_size != 0 && static_cast<std::size_t>(e - p) >= at_size && same(std::string_view(p, at_size), at_text) &&
+          (static_cast<std::size_t>(e - p) == at_size || p[at_size] == ' ' || p[at_size] == '|' || p[at_size] == '\t')) {
+        // "far -- at": a down hop.
+        b_text = std::string_view(p, at_size);
+        p += at_size;
+        far_is_b = false;
+        known = true;
+      }
+    }
+    if (far_is_b) {
+      const char* const b_begin = p;
+      p = name_end(p, e);
+      b_text = std::string_view(b_begin, static_cast<std::size_t>(p - b_begin));
+      if (b_text.empty()) return Walked::kNo;
     }
     std::uint32_t which = 0;
-    if (const std::size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
-      const std::string_view k = trim(rest.substr(hash + 1));
-      const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
-      if (k.empty() || ec != std::errc() || p != k.data() + k.size()) return false;
-      rest = trim(rest.substr(0, hash));
+    if (e - p >= 3 && p[0] == ' ' && p[1] == '#') {
+      p += 2;
+      const char* const digits = p;
+      for (; p != e && *p >= '0' && *p <= '9' && p - digits < 9; ++p) which = which * 10 + static_cast<std::uint32_t>(*p - '0');
+      if (p == digits || (p != e && *p >= '0' && *p <= '9')) return Walked::kNo;
     }
-    const std::size_t sep = rest.find("--");
-    if (sep == std::string_view::npos) return false;
-    const std::string_view a_text = trim(rest.substr(0, sep));
-    const std::string_view b_text = trim(rest.substr(sep + 2));
+    int direction = 0;  // 1 up, -1 down, 0 not written
+    if (e - p >= 3 && p[0] == ' ' && p[1] == 'u' && p[2] == 'p') {
+      direction = 1;
+      p += 3;
+    } else if (e - p >= 5 && std::memcmp(p, " down", 5) == 0) {
+      direction = -1;
+      p += 5;
+    }
+    while (p != e && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+    Walked next = Walked::kLast;
+    if (p != e) {
+      if (*p != '|') return Walked::kNo;
+      ++p;
+      next = Walked::kMore;
+    }
     VertexId far;
-    bool far_is_b = true;
-    if (!at_text.empty() && a_text == at_text) {
-      far = names_.printed_vertex(b_text);
-    } else if (!at_text.empty() && b_text == at_text) {
-      far = names_.printed_vertex(a_text);
-      far_is_b = false;
+    if (known) {
+      far = names_.printed_vertex(far_is_b ? b_text : a_text);
     } else {
       const VertexId a = names_.printed_vertex(a_text);
       const VertexId b = names_.printed_vertex(b_text);
-      if (!a.valid() || !b.valid() || (a != at && b != at)) return false;
+      if (!a.valid() || !b.valid() || (a != at && b != at)) return Walked::kNo;
       far_is_b = a == at;
       far = far_is_b ? b : a;
     }
-    if (!far.valid() || far == at) return false;
+    if (!far.valid() || far == at) return Walked::kNo;
     const VertexId near = at;
-    const std::span<const Adjacency> joining = names_.cables(near, far);
-    if (which >= joining.size()) return false;
-    const LinkId link = joining[which].link;
+    const LinkId link = names_.cable(near, far, which);
+    if (!link.valid()) return Walked::kNo;
     // Up is from the cable's lower end: between tiers, the lower tier's end (topology.h), else look.
     const bool up = t_.tier[near.value()] != t_.tier[far.value()] ? t_.tier[near.value()] < t_.tier[far.value()]
                                                                    : t_.link_a[link.value()] == near;
     assert(up == (t_.link_a[link.value()] == near));
-    if ((direction == 1 && !up) || (direction == -1 && up)) return false;
+    if ((direction == 1 && !up) || (direction == -1 && up)) return Walked::kNo;
     table_.hops.push_back({up ? RouteHopKind::kLinkUp : RouteHopKind::kLinkDown, link.value()});
     at = far;
     at_text = far_is_b ? b_text : a_text;
-    return true;
+    rest = std::string_view(p, static_cast<std::size_t>(e - p));
+    return next;
   }
 
   void route(const Cell& c, TableFlow& f, std::string_view src_text) {
     f.route_begin = static_cast<std::uint32_t>(table_.hops.size());
     std::string_view rest = c.text;
     VertexId at = f.src_port;  // where the walk stands (invalid: unknown)
-    std::string_view at_text = f.src_port.valid() ? src_text : std::string_view();
+    // The walk matches the text where it stands as a whole name: src's text, if it is one.
+    const bool src_is_name = name_end(src_text.data(), src_text.data() + src_text.size()) == src_text.data() + src_text.size();
+    std::string_view at_text = f.src_port.valid() && src_is_name ? src_text : std::string_view();
     std::size_t n = 0;
     bool ok = true;
     while (ok) {
+      ++n;
+      if (at.valid()) {
+        const Walked w = walk(rest, at, at_text);
+        if (w == Walked::kLast) break;
+        if (w == Walked::kMore) continue;
+      }
       const std::size_t bar = rest.find('|');
       const std::string_view text = trim(rest.substr(0, bar));
-      ++n;
-      if (at.valid() && walk(text, at, at_text)) {
-        if (bar == std::string_view::npos) break;
-        rest = rest.substr(bar + 1);
-        continue;
-      }
       at_text = {};
       const ResolvedHop h = hop(text, c);
       if (!h.ok) {
@@ -657,7 +814,9 @@ class FlowTableParser {
           break;
         case Column::kAfter: after = &c; break;
         case Column::kWeight:
-          if (!c.text.empty()) {
+          if (const auto d = c.text.size() <= 6 ? short_digits(c.text) : std::nullopt; d && *d > 0) {
+            f.weight = static_cast<double>(*d);  // 1..999999, exact
+          } else if (!c.text.empty()) {
             double w = 0;
             const auto [p, ec] = std::from_chars(c.text.data(), c.text.data() + c.text.size(), w);
             if (ec != std::errc() || p != c.text.data() + c.text.size() || !std::isfinite(w) || w <= 0 || w > kMaxWeight) {

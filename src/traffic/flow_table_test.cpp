@@ -123,6 +123,103 @@ TEST(FlowTable, PinnedRoutesWalkFromSrc) {
   EXPECT_EQ(first_error(short_route), "flows.csv:2:27: error: path: the route ends at p0/spine/1, not at dst host2/nic0");
 }
 
+// The reader takes --csv-flows' own spelling in one pass (the walk) and every other spelling
+// through the general hop reader; rows in either must read the same. Each route below is written
+// once as --csv-flows writes it and then spoiled so that each hop in turn, or every cell, leaves
+// the one-pass reader: a doubled space, a tab, a quoted cell, a CRLF line end, the ends swapped,
+// a cable by link id. Routes as in the numbering above: host h's link h; leaf l to spine s,
+// cable p, 4 + (2l + s) x 2 + p.
+TEST(FlowTable, EverySpellingOfARouteReadsTheSame) {
+  const std::string header = "flow,src,dst,bytes,start_s,path\n";
+  struct Route {
+    std::string src, dst;
+    std::vector<std::string> hops;  // as --csv-flows writes them
+    std::vector<RouteHop> expected;
+  };
+  const std::vector<Route> routes = {
+      {"host0/nic0", "host2/nic0",
+       {"host0/nic0 -- p0/leaf/0 up", "p0/leaf/0 -- p0/spine/1 #1 up", "p0/leaf/1 -- p0/spine/1 #1 down",
+        "host2/nic0 -- p0/leaf/1 down"},
+       {up(0), up(7), down(11), down(2)}},
+      {"host3/nic0", "host1/nic0",
+       {"host3/nic0 -- p0/leaf/1 up", "p0/leaf/1 -- p0/spine/0 up", "p0/leaf/0 -- p0/spine/0 down",
+        "host1/nic0 -- p0/leaf/0 down"},
+       {up(3), up(8), down(4), down(1)}},
+      {"host0/nic0", "host1/nic0", {"host0/nic0 -- p0/leaf/0 up", "host1/nic0 -- p0/leaf/0 down"}, {up(0), down(1)}},
+  };
+  const auto join = [](const std::vector<std::string>& hops) {
+    std::string out;
+    for (const std::string& h : hops) out += (out.empty() ? "" : " | ") + h;
+    return out;
+  };
+  std::vector<std::string> rows;
+  std::vector<RouteHop> expected;
+  for (const Route& r : routes) {
+    const auto row = [&](const std::string& path) {
+      rows.push_back(std::to_string(rows.size()) + "," + r.src + "," + r.dst + ",1000,0.000000000001," + path);
+      expected.insert(expected.end(), r.expected.begin(), r.expected.end());
+    };
+    row(join(r.hops));
+    for (std::size_t k = 0; k < r.hops.size(); ++k) {
+      std::vector<std::string> spoiled = r.hops;
+      const std::string h = r.hops[k];
+      const std::size_t sep = h.find(" -- ");
+      const std::size_t end_b = h.find(' ', sep + 4);
+      const std::string a = h.substr(0, sep);
+      const std::string b = h.substr(sep + 4, end_b == std::string::npos ? std::string::npos : end_b - sep - 4);
+      const std::string tail = end_b == std::string::npos ? "" : h.substr(end_b);
+      for (const std::string& variant : {a + "  -- " + b + tail, a + " --\t" + b + tail, b + " -- " + a + tail,
+                                         "\t" + a + " -- " + b + tail + " "}) {
+        spoiled[k] = variant;
+        row(join(spoiled));
+      }
+    }
+    row("\"" + join(r.hops) + "\"");
+  }
+  std::string text = header;
+  for (std::size_t i = 0; i < rows.size(); ++i) text += rows[i] + (i % 3 == 1 ? "\r\n" : "\n");
+  const auto t = parse(text);
+  ASSERT_TRUE(t.ok()) << first_error(t);
+  ASSERT_EQ(t->flows.size(), rows.size());
+  EXPECT_EQ(t->hops, expected);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(t->flows[i].start.value(), 1) << rows[i];
+    EXPECT_EQ(t->flows[i].bytes.value(), 1000) << rows[i];
+  }
+  // And by link ids, which only the general reader takes.
+  const auto ids = parse(header + "0,host0/nic0,host2/nic0,1,,0 up | 7 up | 11 down | 2 down\n");
+  ASSERT_TRUE(ids.ok()) << first_error(ids);
+  EXPECT_EQ(route_of(ids.value(), 0), routes[0].expected);
+}
+
+// Seconds are read exactly as written, to the picosecond, up to 10^6 s.
+TEST(FlowTable, SecondsAreExact) {
+  const std::vector<std::pair<std::string, std::int64_t>> good = {
+      {"0", 0},
+      {"0.000000000000", 0},
+      {"12", 12'000'000'000'000},
+      {"5.", 5'000'000'000'000},
+      {".5", 500'000'000'000},
+      {"0.0000000000004", 0},                     // the 13th digit rounds down
+      {"0.0000000000005", 1},                     // and half up
+      {"0.1234567890125", 123'456'789'013},
+      {"1000000", 1'000'000'000'000'000'000},     // the largest
+      {"2.5e-6", 2'500'000},
+      {"1E3", 1'000'000'000'000'000},
+  };
+  for (const auto& [text, ps] : good) {
+    const auto r = parse("flow,src,dst,bytes,start_s\n0,host0/nic0,host2/nic0,1," + text + "\n");
+    ASSERT_TRUE(r.ok()) << text << ": " << first_error(r);
+    EXPECT_EQ(r->flows[0].start.value(), ps) << text;
+  }
+  for (const std::string text : {"1000000.000000000001", "0001000000", "9999999", "99999999", ".", "1.2.3", "1,5", "0x10", "1e7", "+1",
+                                 "1 2", "1.e"}) {
+    const auto r = parse("flow,src,dst,bytes,start_s\n0,host0/nic0,host2/nic0,1,\"" + text + "\"\n");
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(first_error(r).rfind("flows.csv:2:27: error: start_s:", 0), 0U) << text << ": " << first_error(r);
+  }
+}
+
 TEST(FlowTable, GzipReadsTheSame) {
   const std::string text = "flow,src,dst,bytes\n0,host0/nic0,host3/nic0,1000\n1,host1/nic0,host2/nic0,2000\n";
   z_stream zs{};
