@@ -182,6 +182,32 @@ TEST(NameDirectory, CablesAreEveryLinkJoiningTwoVerticesInIdOrder) {
   EXPECT_FALSE(f->names().cable(leaf0, leaf1, 0).valid());
 }
 
+// Lists longer than a search block (16 entries) are searched through their summary: here every
+// leaf has 5 hosts and 3 parallel cables to each of 7 spines (26 neighbours) and every spine 3 to
+// each of 6 leaves (18), so runs of parallel cables straddle the blocks' edges. Every pair of
+// vertices, joined or not, against a scan of every link.
+TEST(NameDirectory, CablesAcrossSearchBlocks) {
+  const Topology t = fixtures::two_tier(6, 7, 5, 3);
+  const NameDirectory names(t);
+  for (std::uint32_t a = 0; a < t.vertex_count(); ++a) {
+    for (std::uint32_t b = 0; b < t.vertex_count(); ++b) {
+      std::vector<LinkId> expected;
+      for (std::uint32_t l = 0; l < t.link_count(); ++l) {
+        if ((t.link_a[l].value() == a && t.link_b[l].value() == b) || (t.link_a[l].value() == b && t.link_b[l].value() == a)) {
+          expected.emplace_back(l);
+        }
+      }
+      std::vector<LinkId> got;
+      for (const Adjacency& adj : names.cables(VertexId(a), VertexId(b))) got.push_back(adj.link);
+      EXPECT_EQ(got, expected) << a << " " << b;
+      for (std::size_t k = 0; k <= expected.size(); ++k) {
+        EXPECT_EQ(names.cable(VertexId(a), VertexId(b), k), k < expected.size() ? expected[k] : LinkId::invalid());
+      }
+    }
+  }
+  EXPECT_EQ(t.neighbors(VertexId(30)).size(), 26U);  // a leaf: longer than a block
+}
+
 TEST(NameDirectory, SuggestsAndSaysHowLargeTheFabricIs) {
   auto f = fabric_of(lab32_text());
   ASSERT_TRUE(f.ok());

@@ -16,7 +16,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "core/ids.h"
@@ -65,17 +64,36 @@ class NameDirectory {
   void index() const;
   void index_switches() const;
   void index_cables() const;
-  // The first of scan's entries whose neighbour is not below `other`, and the end of scan's list.
-  [[nodiscard]] std::pair<const Adjacency*, const Adjacency*> first_joining(VertexId a, VertexId b, VertexId& other) const;
+  // A search for the cables joining two vertices: the list of the end with fewer neighbours
+  // (first .. last), narrowed to the n entries from `first` that hold the lower bound of the
+  // other end. block_of reads only the list's bounds and summary; lower_bound reads the block.
+  struct CableSearch {
+    const Adjacency* first = nullptr;
+    const Adjacency* last = nullptr;
+    std::size_t n = 0;
+    VertexId other;
+  };
+  [[nodiscard]] CableSearch block_of(VertexId a, VertexId b) const;
+  [[nodiscard]] static const Adjacency* lower_bound(const CableSearch& s);
   const Topology* topology_;
   mutable std::once_flag indexed_;
   mutable std::unordered_map<std::string, VertexId> vertex_by_name_;
   // Each vertex's neighbours sorted by (neighbour, link): the topology's adjacency transposed
-  // (vertex v's entries in cable_offset_[v] .. cable_offset_[v + 1]), for cables().
+  // (vertex v's entries from cable_index_[v].first to cable_index_[v + 1].first), for cables().
+  // For each list longer than one block of kCableBlock entries, the neighbour of every block's
+  // first entry (vertex v's from cable_index_[v].summary): a search reads the list's bounds and
+  // this short summary, which stay in cache, and then one block, instead of probing a long list
+  // that does not.
   mutable std::once_flag cables_indexed_;
   mutable std::atomic<bool> cables_ready_{false};  // set when cables_indexed_ has run: the hot paths test it inline
-  mutable std::vector<std::uint32_t> cable_offset_;
+  static constexpr std::uint32_t kCableBlock = 16;
+  struct CableIndex {
+    std::uint32_t first = 0;    // into cable_by_neighbor_
+    std::uint32_t summary = 0;  // into cable_summary_
+  };
+  mutable std::vector<CableIndex> cable_index_;
   mutable std::vector<Adjacency> cable_by_neighbor_;
+  mutable std::vector<std::uint32_t> cable_summary_;
   // Backend switches by (plane, tier, pod): the first vertex and the count of each group, for
   // printed_vertex (the topology numbers them by (plane, tier, pod, index)).
   mutable std::once_flag switches_indexed_;
