@@ -48,10 +48,11 @@ class NameDirectory {
   [[nodiscard]] VertexId printed_vertex(std::string_view name) const;
   // A link id or "A -- B" (every parallel cable between A and B, in id order).
   [[nodiscard]] Result<std::vector<LinkId>> links(std::string_view name, const SourceLocation& where, std::string_view field) const;
-  // The cables joining a and b, in link-id order (empty when none): a binary search of the
-  // neighbours of the end with fewer of them, kept sorted by (neighbour, link). No hashing, no
-  // allocation; cables(a, b)[k] is the cable a route names "A -- B #k". For the hot paths of large
-  // inputs (pinned routes).
+  // The cables joining a and b, in link-id order (empty when none): the neighbours of the end
+  // with fewer of them, kept sorted by (neighbour, link), searched through a summary of every
+  // 16th entry and then one block of 16 (block_of, lower_bound). No hashing, no allocation;
+  // cables(a, b)[k] is the cable a route names "A -- B #k". For the hot paths of large inputs
+  // (pinned routes).
   [[nodiscard]] std::span<const Adjacency> cables(VertexId a, VertexId b) const;
   // cables(a, b)[k], or LinkId::invalid() when fewer join them (no scan of the others).
   [[nodiscard]] LinkId cable(VertexId a, VertexId b, std::size_t k) const;

@@ -599,7 +599,7 @@ class FlowTableParser {
   // forward pass by walking on from `at`, where the previous hop ended (written `at_text`, empty
   // when unknown): the end written as at_text is `at` without a lookup, the other end is parsed
   // by the name directory's printed-name grammar and indexed directly, and the cable is the k-th
-  // of those joining the two (NameDirectory::cables, in link-id order). Appends the hop, moves
+  // of those joining the two in link-id order (NameDirectory::cable). Appends the hop, moves
   // `at` and `at_text` on and `rest` past the hop's '|'. kNo, having changed nothing, for
   // anything else (another spelling, an unknown name, a hop that does not continue the walk, no
   // such cable): route() then gives the hop to hop(), which resolves it or gives the located
