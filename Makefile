@@ -7,13 +7,19 @@ SAN_BUILD ?= build-san
 EXAMPLE ?= examples/b300-dual-plane.yaml
 PREFIX ?= /usr/local
 
-.PHONY: deps build install demo test test-release test-sanitize bench golden docs clean
+.PHONY: deps configure configure-sanitize build build-all install demo test test-release test-sanitize fuzz bench golden docs clean
 
 deps:
 	@bash scripts/setup.sh
 
-build: deps
+configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCT_WERROR=ON >/dev/null
+
+# The binary alone (make demo, make install); build-all adds the tests and the benchmarks.
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target clustertwin
+
+build-all: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # PREFIX/bin/clustertwin and PREFIX/share/clustertwin/{catalog,examples}; DESTDIR=/stage honoured.
@@ -27,21 +33,29 @@ demo: build
 	./$(BUILD)/src/cli/clustertwin trace 'GET https://api.example.com/v1/models' examples/platform/manifests \
 	  --from outside --dns examples/platform/dns/named.conf --spec examples/platform/cluster.yaml
 
-test-release: build
+test-release: build-all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test-sanitize: deps
+configure-sanitize: deps
 	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCT_WERROR=ON -DCT_SANITIZE=ON -DCT_BENCH=OFF >/dev/null
+
+test-sanitize: configure-sanitize
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test: test-release test-sanitize
 
-bench: build
+# The long fuzz run (not part of make test): FUZZ_CASES mutants of every input kind under ASan+UBSan.
+FUZZ_CASES ?= 1000
+fuzz: configure-sanitize
+	@cmake --build $(SAN_BUILD) -j $(JOBS) --target input_fuzz_test clustertwin
+	cd $(SAN_BUILD) && CT_FUZZ_CASES=$(FUZZ_CASES) ctest --output-on-failure -j $(JOBS) -R '^Kinds/InputFuzz\.'
+
+bench: build-all
 	@for b in $(BUILD)/bench/bench_*; do $$b --benchmark_min_time=0.5; done
 
 # Rewrite the golden files from the current build (review the diff before committing).
-golden: build
+golden: build-all
 	CT_UPDATE_GOLDEN=1 ./$(BUILD)/tests/golden/golden_test
 	cd $(BUILD) && CT_UPDATE_GOLDEN=1 ctest -R cli_golden -j $(JOBS) >/dev/null
 

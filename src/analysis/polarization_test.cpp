@@ -10,6 +10,7 @@
 #include "support/ecmp_test_support.h"
 #include "support/fabric_fixtures.h"
 #include "topology/builder.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -67,7 +68,7 @@ TEST(Polarization, TwoByTwoClosUsesHalfTheSecondTier) {
 
 // Real shapes built from specs with the project catalog.
 Topology build(const std::string& yaml) {
-  auto catalog = load_catalog(std::string(CT_SOURCE_DIR) + "/catalog");
+  auto catalog = load_catalog(ct::testing_support::source_dir() + "/catalog");
   EXPECT_TRUE(catalog.ok());
   auto spec = parse_spec("t.yaml", yaml);
   EXPECT_TRUE(spec.ok()) << format_diagnostics(spec.errors());
@@ -103,9 +104,9 @@ TEST(Polarization, FatTreeK8FromASpec) {
 // leaf's choice m = floor(32h / 2^32): 2 of each spine's 8 down cables, 8 of 32, and determined.
 // Per-switch seeds (ideal function): all 32, not determined.
 TEST(Polarization, Lab32DownCablesFollowTheLeafChoice) {
-  auto catalog = load_catalog(std::string(CT_SOURCE_DIR) + "/catalog");
+  auto catalog = load_catalog(ct::testing_support::source_dir() + "/catalog");
   ASSERT_TRUE(catalog.ok());
-  auto spec = load_spec(std::string(CT_SOURCE_DIR) + "/examples/lab-32.yaml", catalog.value());
+  auto spec = load_spec(ct::testing_support::source_dir() + "/examples/lab-32.yaml", catalog.value());
   ASSERT_TRUE(spec.ok()) << format_diagnostics(spec.errors());
   const Topology t = build_topology(spec.value(), catalog.value());
   for (SeedMode mode : {SeedMode::kSame, SeedMode::kPerSwitch}) {

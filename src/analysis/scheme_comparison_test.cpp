@@ -12,6 +12,7 @@
 #include "support/ecmp_test_support.h"
 #include "support/fabric_fixtures.h"
 #include "topology/builder.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -100,7 +101,7 @@ TEST(SchemeComparison, FlowletsAndQpsConserveLoad) {
 // One flow host0/nic0 -> host1/nic1 alone in the fabric: hashed, it runs on its plane-0 port at
 // 400G; split over both planes it runs 400G on each: 800G.
 TEST(SchemeComparison, PlaneSplitDoublesALoneFlow) {
-  auto catalog = load_catalog(std::string(CT_SOURCE_DIR) + "/catalog");
+  auto catalog = load_catalog(ct::testing_support::source_dir() + "/catalog");
   ASSERT_TRUE(catalog.ok());
   auto spec = parse_spec("p.yaml",
                          "name: p\nnodes: {model: hgx-b300, count: 16}\n"

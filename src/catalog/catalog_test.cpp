@@ -11,6 +11,7 @@
 #include "io/loaders.h"
 #include "report/catalog_report.h"
 #include "report/table.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -226,7 +227,7 @@ TEST(CatalogParser, NodeMustNameKnownNics) {
 class BundledCatalog : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto r = load_catalog(CT_SOURCE_DIR "/catalog");
+    auto r = load_catalog(ct::testing_support::source_dir() + "/catalog");
     ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
     catalog_ = new Catalog(std::move(r).value());
   }

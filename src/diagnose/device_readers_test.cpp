@@ -28,12 +28,13 @@
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(CT_SOURCE_DIR) + "/tests/golden/diagnose/" + name);
+  std::ifstream in(ct::testing_support::source_dir() + "/tests/golden/diagnose/" + name);
   std::stringstream s;
   s << in.rdbuf();
   EXPECT_FALSE(s.str().empty()) << name;
@@ -42,8 +43,8 @@ std::string fixture(const std::string& name) {
 
 const Fabric& fat_tree() {
   static const Fabric f = [] {
-    static const Catalog c = load_catalog(CT_SOURCE_DIR "/catalog").value();
-    std::ifstream in(CT_SOURCE_DIR "/examples/lab/fat-tree-4.yaml");
+    static const Catalog c = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
+    std::ifstream in(ct::testing_support::source_dir() + "/examples/lab/fat-tree-4.yaml");
     std::stringstream s;
     s << in.rdbuf();
     auto valid = validate_reading(read_spec("fat-tree-4.yaml", s.str()), c);

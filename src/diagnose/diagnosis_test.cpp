@@ -38,17 +38,18 @@
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
 const Catalog& catalog() {
-  static const Catalog c = load_catalog(CT_SOURCE_DIR "/catalog").value();
+  static const Catalog c = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
   return c;
 }
 
 Fabric fabric_of(const std::string& relative) {
-  std::ifstream in(std::string(CT_SOURCE_DIR) + "/" + relative);
+  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
   std::stringstream s;
   s << in.rdbuf();
   auto valid = validate_reading(read_spec(relative, s.str()), catalog());

@@ -13,6 +13,7 @@
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
 #include "support/fabric_fixtures.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -20,12 +21,12 @@ namespace {
 using ::testing::HasSubstr;
 
 const Catalog& catalog() {
-  static const Catalog c = load_catalog(CT_SOURCE_DIR "/catalog").value();
+  static const Catalog c = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
   return c;
 }
 
 std::string lab32_text() {
-  std::ifstream in(CT_SOURCE_DIR "/examples/lab-32.yaml");
+  std::ifstream in(ct::testing_support::source_dir() + "/examples/lab-32.yaml");
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
@@ -62,7 +63,7 @@ TEST(Fabric, RefusesAnUnknownHashFunction) {
 }
 
 std::string example_text(const std::string& name) {
-  std::ifstream in(std::string(CT_SOURCE_DIR "/examples/") + name);
+  std::ifstream in(std::string(ct::testing_support::source_dir() + "/examples/") + name);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();

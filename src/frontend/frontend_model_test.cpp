@@ -14,6 +14,7 @@
 #include "io/manifest_files.h"
 #include "report/trace_report.h"
 #include "routing/port_address.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -32,11 +33,11 @@ Manifests load(const std::string& text) {
 
 // examples/platform (its manifests and `extra` files, its DNS) as one frontend model.
 void load_platform(const std::vector<std::string>& extra, FrontendModel& out) {
-  std::vector<std::string> files{std::string(CT_SOURCE_DIR) + "/examples/platform/manifests"};
+  std::vector<std::string> files{ct::testing_support::source_dir() + "/examples/platform/manifests"};
   files.insert(files.end(), extra.begin(), extra.end());
   auto m = load_manifests(files);
   ASSERT_TRUE(m.ok()) << format_diagnostics(m.errors());
-  auto dns = load_dns(std::string(CT_SOURCE_DIR) + "/examples/platform/dns/named.conf");
+  auto dns = load_dns(ct::testing_support::source_dir() + "/examples/platform/dns/named.conf");
   ASSERT_TRUE(dns.ok()) << format_diagnostics(dns.errors());
   out = build_frontend_model(std::move(m).value(), std::move(dns).value(), std::nullopt);
 }

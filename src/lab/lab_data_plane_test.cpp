@@ -35,6 +35,7 @@
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -43,8 +44,8 @@ constexpr std::uint32_t kPackets = 400;
 constexpr std::uint32_t kPayload = 1000;
 
 Fabric fabric_from(const std::string& relative) {
-  static const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
-  std::ifstream in(std::string(CT_SOURCE_DIR) + "/" + relative);
+  static const Catalog catalog = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
+  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
   std::stringstream s;
   s << in.rdbuf();
   return build_fabric(validate_reading(read_spec(relative, s.str()), catalog).value(), catalog).value();

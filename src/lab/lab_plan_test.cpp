@@ -16,13 +16,14 @@
 #include "lab/lab_plan.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
 Result<Fabric> fabric_from(const std::string& relative, const std::string& extra = "") {
-  static const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
-  std::ifstream in(std::string(CT_SOURCE_DIR) + "/" + relative);
+  static const Catalog catalog = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
+  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
   std::stringstream s;
   s << in.rdbuf();
   auto valid = validate_reading(read_spec(relative, s.str() + extra), catalog);

@@ -12,6 +12,7 @@
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -30,7 +31,7 @@ constexpr const char* kFatTree4 =
 
 const Fabric& ft4() {
   static const Fabric fabric = [] {
-    const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
+    const Catalog catalog = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
     auto valid = validate_reading(read_spec("ft4.yaml", kFatTree4), catalog);
     EXPECT_TRUE(valid.ok()) << format_diagnostics(valid.errors());
     auto built = build_fabric(valid.value(), catalog);
@@ -95,7 +96,7 @@ TEST(HashStudy, ResolvesNamesThroughTheFabric) {
 
 // A fabric built from spec text (the catalog's sn2700 k = 4 fat tree with a routing block).
 Fabric fabric(const std::string& routing) {
-  const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
+  const Catalog catalog = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
   const std::string text = std::string(
                                "name: ft4\n"
                                "nodes: {model: homelab-node, count: 16}\n"

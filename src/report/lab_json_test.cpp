@@ -22,6 +22,7 @@
 #include "report/lab_json.h"
 #include "routing/port_address.h"
 #include "support/shipped_catalog.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -31,7 +32,7 @@ using nlohmann::json;
 const Fabric& leaf_spine() {
   static const Fabric fabric = [] {
     const Catalog& catalog = testing_support::real_catalog();
-    const ValidSpec spec = load_spec(CT_SOURCE_DIR "/examples/lab/leaf-spine-4.yaml", catalog).value();
+    const ValidSpec spec = load_spec(ct::testing_support::source_dir() + "/examples/lab/leaf-spine-4.yaml", catalog).value();
     return build_fabric(spec, catalog).value();
   }();
   return fabric;

@@ -17,6 +17,7 @@
 #include "spec/spec_parser.h"
 #include "core/suggest.h"
 #include "spec/validate.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -715,11 +716,11 @@ TEST(Validate, SyntaxErrorStopsBeforeValidation) {
 class Examples : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto c = load_catalog(std::string(CT_SOURCE_DIR) + "/catalog");
+    auto c = load_catalog(ct::testing_support::source_dir() + "/catalog");
     if (c) catalog_ = std::move(c).value();
     else catalog_errors_ = format_diagnostics(c.errors());
   }
-  static std::string path(const std::string& name) { return std::string(CT_SOURCE_DIR) + "/examples/" + name; }
+  static std::string path(const std::string& name) { return ct::testing_support::source_dir() + "/examples/" + name; }
   static Result<ValidSpec> load(const std::string& name) { return load_spec(path(name), *catalog_); }
 
   static std::optional<Catalog> catalog_;
@@ -846,7 +847,7 @@ TEST_F(Examples, BadCliFixturesReportTheirExpectedDiagnostics) {
   ASSERT_TRUE(catalog_.has_value()) << catalog_errors_;
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(std::string(CT_SOURCE_DIR) + "/tests/cli/bad")) files.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(ct::testing_support::source_dir() + "/tests/cli/bad")) files.push_back(e.path());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 10u);
   for (const auto& file : files) {

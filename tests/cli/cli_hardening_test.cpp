@@ -22,13 +22,14 @@
 #include <nlohmann/json.hpp>
 
 #include "io/files.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSource = CT_SOURCE_DIR;
+const std::string kSource = ct::testing_support::source_dir();
 const std::string kLab32 = kSource + "/examples/lab-32.yaml";
 const std::string kRoce = kSource + "/examples/lab-32-roce.yaml";
 
@@ -39,7 +40,7 @@ struct Ran {
 };
 
 fs::path work_dir(const std::string& name) {
-  const fs::path dir = fs::path(CT_BINARY_DIR) / "tests" / "cli" / "work" / ("hardening_" + name);
+  const fs::path dir = fs::path(ct::testing_support::binary_dir()) / "tests" / "cli" / "work" / ("hardening_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -48,11 +49,11 @@ fs::path work_dir(const std::string& name) {
 // Runs `clustertwin ARGS` (through bash, so ARGS may quote and `prefix` may set limits).
 Ran clustertwin(const std::string& args, const std::string& prefix = "") {
   static int serial = 0;
-  const fs::path dir = fs::path(CT_BINARY_DIR) / "tests" / "cli" / "work" / "hardening_runs";
+  const fs::path dir = fs::path(ct::testing_support::binary_dir()) / "tests" / "cli" / "work" / "hardening_runs";
   fs::create_directories(dir);
   const std::string stem = (dir / std::to_string(::getpid())).string() + "_" + std::to_string(serial++);
   const std::string command = "CLUSTERTWIN_CATALOG='" + kSource + "/catalog' bash -c \"" + prefix + " exec '" +
-                              CT_CLUSTERTWIN + "' \\\"\\$@\\\"\" clustertwin " + args + " >'" + stem + ".out' 2>'" +
+                              ct::testing_support::clustertwin_binary() + "' \\\"\\$@\\\"\" clustertwin " + args + " >'" + stem + ".out' 2>'" +
                               stem + ".err' </dev/null";
   const int status = std::system(command.c_str());
   Ran r;

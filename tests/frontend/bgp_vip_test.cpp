@@ -23,6 +23,7 @@
 #include "io/manifest_files.h"
 #include "support/netns.h"
 #include "routing/port_address.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -131,13 +132,13 @@ class BgpVip : public ::testing::Test {
 };
 
 TEST_F(BgpVip, LocalPolicyTwoSpeakersEcmpAndHoldTimer) {
-  auto m = load_manifests({std::string(CT_SOURCE_DIR) + "/examples/platform/manifests"});
+  auto m = load_manifests({ct::testing_support::source_dir() + "/examples/platform/manifests"});
   ASSERT_TRUE(m.ok());
   check(m.value(), 2, true);
 }
 
 TEST_F(BgpVip, ClusterPolicyEveryEligibleNodeAnnounces) {
-  auto m = load_manifests({std::string(CT_SOURCE_DIR) + "/examples/platform/manifests"});
+  auto m = load_manifests({ct::testing_support::source_dir() + "/examples/platform/manifests"});
   ASSERT_TRUE(m.ok());
   for (auto& s : m->services) {
     if (s.meta.name == "edge-envoy") s.external_traffic_policy = "Cluster";

@@ -18,6 +18,7 @@
 #include "io/dns_files.h"
 #include "support/netns.h"
 #include "routing/port_address.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -108,7 +109,7 @@ class BindDns : public ::testing::Test {
 };
 
 TEST_F(BindDns, ExampleViewsAnswerLikeNamed) {
-  auto m = load_dns(std::string(CT_SOURCE_DIR) + "/examples/platform/dns/named.conf");
+  auto m = load_dns(ct::testing_support::source_dir() + "/examples/platform/dns/named.conf");
   ASSERT_TRUE(m.ok()) << format_diagnostics(m.errors());
   // The example must exercise both views: an inside client gets the VIP, the guest the public address.
   EXPECT_EQ(resolve_dns(m.value(), parse_ipv4("10.10.1.5").value(), "chat.example.com").addresses(),
@@ -119,7 +120,7 @@ TEST_F(BindDns, ExampleViewsAnswerLikeNamed) {
 }
 
 TEST_F(BindDns, CatchAllViewFirstHidesTheInsideView) {
-  auto m = load_dns(std::string(CT_SOURCE_DIR) + "/examples/platform/dns/named.conf");
+  auto m = load_dns(ct::testing_support::source_dir() + "/examples/platform/dns/named.conf");
   ASSERT_TRUE(m.ok());
   DnsModel swapped = m.value();
   std::swap(swapped.conf.views[0], swapped.conf.views[1]);

@@ -16,8 +16,9 @@
 // a value to a 100 kB string, a list or a map (wrong types); an unknown key; a tab indent;
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
-// CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES: 100 in the sanitizer
-// build, 23 kinds = 2,300 cases; 40 per kind in the Release build, which CI runs first).
+// CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
+// 100 in the Release build, 23 kinds = 2,300 cases; 20 in the sanitizer build, where every kind
+// still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -36,14 +37,15 @@
 #include <gtest/gtest.h>
 
 #include "core/rng.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSource = CT_SOURCE_DIR;
-const std::string kBinary = CT_CLUSTERTWIN_BINARY;
+const std::string kSource = ct::testing_support::source_dir();
+const std::string kBinary = ct::testing_support::clustertwin_binary();
 constexpr auto kTimeLimit = std::chrono::seconds(20);
 
 std::string slurp(const std::string& path) {
@@ -378,7 +380,7 @@ class InputFuzz : public testing::TestWithParam<InputKind> {};
 
 TEST_P(InputFuzz, EveryMutationExitsCleanlyWithALocatedDiagnostic) {
   const InputKind& kind = GetParam();
-  const std::string work = std::string(CT_BINARY_DIR) + "/fuzz/" + kind.name;
+  const std::string work = ct::testing_support::binary_dir() + "/fuzz/" + kind.name;
   fs::remove_all(work);
   fs::create_directories(work);
   std::vector<std::string> seeds;

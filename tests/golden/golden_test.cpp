@@ -22,14 +22,15 @@
 #include "report/plan_report.h"
 #include "report/topology_export.h"
 #include "fabric/fabric.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kExamples = CT_SOURCE_DIR "/examples";
-const std::string kExpected = CT_SOURCE_DIR "/tests/golden/expected";
+const std::string kExamples = ct::testing_support::source_dir() + "/examples";
+const std::string kExpected = ct::testing_support::source_dir() + "/tests/golden/expected";
 // Examples small enough for their whole topology to be a readable golden file.
 const std::vector<std::string> kSmallExamples = {"homelab", "lab-32"};
 
@@ -106,7 +107,7 @@ std::string chart_gallery() {
 // The output as the CLI would write it, or the diagnostics when the example does not load.
 std::string produce(const GoldenCase& c) {
   if (c.output == Output::kChartGallery) return chart_gallery();
-  auto catalog = load_catalog(CT_SOURCE_DIR "/catalog");
+  auto catalog = load_catalog(ct::testing_support::source_dir() + "/catalog");
   if (!catalog) return "catalog error:\n" + format_diagnostics(catalog.errors());
   auto spec = load_spec(kExamples + "/" + c.example + ".yaml", catalog.value());
   if (!spec) return "spec error:\n" + format_diagnostics(spec.errors());

@@ -60,6 +60,7 @@
 #include "ib/topology_to_ib.h"
 #include "io/loaders.h"
 #include "fabric/fabric.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -280,9 +281,9 @@ std::string missing_tools() {
 // The lab-32 example (32 HGX nodes x 8 NICs, rail-optimized, 8 leaves, 4 spines), through the
 // real spec and topology builder.
 std::optional<IbFabric> lab32() {
-  auto catalog = load_catalog(std::string(CT_SOURCE_DIR) + "/catalog");
+  auto catalog = load_catalog(ct::testing_support::source_dir() + "/catalog");
   if (!catalog) return std::nullopt;
-  auto spec = load_spec(std::string(CT_SOURCE_DIR) + "/examples/lab-32.yaml", catalog.value());
+  auto spec = load_spec(ct::testing_support::source_dir() + "/examples/lab-32.yaml", catalog.value());
   if (!spec) return std::nullopt;
   auto built = build_fabric(spec.value(), catalog.value());
   if (!built) return std::nullopt;

@@ -2,7 +2,7 @@
 // the library's entry points (simulate(fabric, scenario), compile_workload): fabric/fabric.h
 // fabric_over with the node model of examples/lab-32.yaml (HGX H100) whose NVLink figure is
 // replaced by `nvlink` (bytes/s per GPU, both directions added; nullopt: no NVLink figure).
-// Header only, for tests (CT_SOURCE_DIR is defined by ct_add_test).
+// Header only, for tests (the shipped files are found through support/test_paths.h).
 #pragma once
 
 #include <fstream>
@@ -13,17 +13,18 @@
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/test_paths.h"
 
 namespace ct::fixtures {
 
 inline const Catalog& test_catalog() {
-  static const Catalog catalog = load_catalog(CT_SOURCE_DIR "/catalog").value();
+  static const Catalog catalog = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
   return catalog;
 }
 
 inline const ValidSpec& lab_spec() {
   static const ValidSpec spec = [] {
-    std::ifstream in(CT_SOURCE_DIR "/examples/lab-32.yaml");
+    std::ifstream in(ct::testing_support::source_dir() + "/examples/lab-32.yaml");
     std::stringstream text;
     text << in.rdbuf();
     return validate_reading(read_spec("lab-32.yaml", text.str()), test_catalog()).value();

@@ -11,17 +11,18 @@
 #include "io/files.h"
 #include "io/loaders.h"
 #include "topology/builder.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kCatalog = CT_SOURCE_DIR "/catalog";
-const std::string kLab32 = CT_SOURCE_DIR "/examples/lab-32.yaml";
+const std::string kCatalog = ct::testing_support::source_dir() + "/catalog";
+const std::string kLab32 = ct::testing_support::source_dir() + "/examples/lab-32.yaml";
 
 fs::path work_dir(const std::string& name) {
-  const fs::path dir = fs::path(CT_BINARY_DIR) / "tests" / "topology" / "work" / name;
+  const fs::path dir = fs::path(ct::testing_support::binary_dir()) / "tests" / "topology" / "work" / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -34,7 +35,7 @@ int run(const std::string& command) {
 }
 
 std::string clustertwin(const std::string& args) {
-  return std::string("'") + CT_CLUSTERTWIN + "' topology " + args + " --catalog '" + kCatalog + "'";
+  return std::string("'") + ct::testing_support::clustertwin_binary() + "' topology " + args + " --catalog '" + kCatalog + "'";
 }
 
 TEST(TopologyCommand, JsonMatchesTheInProcessBuild) {
@@ -116,7 +117,7 @@ TEST(TopologyCommand, AggregatedDotOfB300Renders) {
   const fs::path gv = dir / "b300.gv";
   const fs::path svg = dir / "b300.svg";
   const fs::path err = dir / "stderr.txt";
-  const std::string spec = CT_SOURCE_DIR "/examples/b300-dual-plane.yaml";
+  const std::string spec = ct::testing_support::source_dir() + "/examples/b300-dual-plane.yaml";
   ASSERT_EQ(run(clustertwin("'" + spec + "' --format dot -o '" + gv.string() + "' 2>'" + err.string() + "'")), 0);
   EXPECT_NE(read_text_file(err.string()).value().find("aggregated view"), std::string::npos);
   const std::string dot = read_text_file(gv.string()).value();

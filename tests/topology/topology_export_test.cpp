@@ -9,6 +9,7 @@
 #include "io/loaders.h"
 #include "report/topology_export.h"
 #include "topology/builder.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -20,12 +21,12 @@ struct Built {
 
 // The example built with the bundled catalog, or nullopt after reporting why not.
 std::optional<Built> build_example(const std::string& name) {
-  auto catalog = load_catalog(CT_SOURCE_DIR "/catalog");
+  auto catalog = load_catalog(ct::testing_support::source_dir() + "/catalog");
   if (!catalog) {
     ADD_FAILURE() << format_diagnostics(catalog.errors());
     return std::nullopt;
   }
-  auto spec = load_spec(CT_SOURCE_DIR "/examples/" + name, catalog.value());
+  auto spec = load_spec(ct::testing_support::source_dir() + "/examples/" + name, catalog.value());
   if (!spec) {
     ADD_FAILURE() << format_diagnostics(spec.errors());
     return std::nullopt;

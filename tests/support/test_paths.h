@@ -1,0 +1,18 @@
+// Where a test finds the shipped files, its own scratch space and the CLI binary. The paths are
+// compiled into test_paths.cpp alone, so that no other test object carries the checkout's absolute
+// path: a fresh clone in another folder (as CI makes) then compiles every other test file to the
+// same bytes, and ccache (CMakeLists.txt, CT_CCACHE) serves them from the cache the session filled.
+#pragma once
+
+#include <string>
+
+namespace ct::testing_support {
+
+// The source tree (catalog/, examples/, tests/), without a trailing slash.
+std::string source_dir();
+// The build tree (scratch folders of tests that run the CLI), without a trailing slash.
+std::string binary_dir();
+// The clustertwin binary of this build.
+std::string clustertwin_binary();
+
+}  // namespace ct::testing_support
