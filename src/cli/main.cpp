@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/build_info.h"
 #include "cli/command.h"
 #include "io/loaders.h"
 #include "core/suggest.h"
@@ -90,13 +91,18 @@ std::string quoted_command_line(int argc, char** argv) {
   return out;
 }
 
+// "clustertwin 0.1.0 (commit 5114a8d1c2f3)": --version.
+std::string version_line() { return std::string("clustertwin ") + CT_VERSION + " (commit " + std::string(build_commit()) + ")"; }
+
 }  // namespace
 }  // namespace ct::cli
 
 int main(int argc, char** argv) {
   using namespace ct::cli;
   if (unknown_command(argc, argv)) return kExitUsage;
-  CLI::App app{"clustertwin: a digital twin of an AI cluster's networks"};
+  // Named, so that usage lines say "clustertwin", not the path the binary was started by.
+  CLI::App app{"clustertwin: a digital twin of an AI cluster's networks", "clustertwin"};
+  app.set_version_flag("--version", version_line(), "Print the version and the commit it was built from, and exit");
   app.require_subcommand(1);
   struct Entry {
     const Command* command;

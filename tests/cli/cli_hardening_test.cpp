@@ -242,6 +242,42 @@ TEST(ExitCodes, BadValuesExitOneUsageExitsTwo) {
   }
 }
 
+// ---- issue 23 item 9: --version, and usage lines that do not name the build folder -------------
+
+// --version exits 0 with "clustertwin X.Y.Z (commit C)" on stdout, where C is what git says of this
+// source tree (a fresh clone of main: the commit itself); the binary is started by its absolute
+// path, which no usage line may repeat.
+TEST(Version, NamesTheVersionAndTheCommitItWasBuiltFrom) {
+  const Ran r = clustertwin("--version");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(r.out, m, std::regex(R"(clustertwin [0-9]+\.[0-9]+\.[0-9]+ \(commit ([^ ()]+)\)\n)")))
+      << r.out;
+  const fs::path head = work_dir("version") / "head";
+  const std::string git = "git -C '" + kSource + "' describe --always --dirty --abbrev=12 >'" + head.string() + "' 2>/dev/null";
+  if (std::system(git.c_str()) == 0) {
+    std::string expected = slurp(head);
+    while (!expected.empty() && expected.back() == '\n') expected.pop_back();
+    EXPECT_EQ(m[1].str(), expected);
+  } else {
+    EXPECT_EQ(m[1].str(), "unknown");
+  }
+}
+
+TEST(Version, UsageLinesSayClustertwinNotThePathOfTheBinary) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--help", "Usage: clustertwin [OPTIONS] SUBCOMMAND"},
+      {"plan --help", "Usage: clustertwin plan [OPTIONS] spec"},
+      {"ib route --help", "Usage: clustertwin ib route [OPTIONS]"},
+  };
+  for (const auto& [args, usage] : cases) {
+    const Ran r = clustertwin(args);
+    EXPECT_EQ(r.rc, 0) << args << "\n" << r.err;
+    EXPECT_NE(r.out.find(usage), std::string::npos) << args << "\n" << r.out;
+    EXPECT_EQ(r.out.find(ct::testing_support::clustertwin_binary()), std::string::npos) << args << "\n" << r.out;
+  }
+}
+
 // ---- item 22: --json everywhere, with the text's numbers -------------------------------------
 
 TEST(Json, EveryCommandOffersJson) {
