@@ -1,6 +1,7 @@
 #include "diagnose/counter_rates.h"
 
 #include <algorithm>
+#include <span>
 #include <string_view>
 #include <tuple>
 
@@ -30,27 +31,29 @@ std::string series_text(const CounterSample& c) {
          (c.transmit ? " transmit" : " receive");
 }
 
-}  // namespace
+// A sample of some scrape, tagged with a 64-bit hash of its series and its position.
+struct Ref {
+  std::uint64_t hash;
+  std::uint32_t seq;
+  const CounterSample* c;
+};
 
-Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOptions& options) {
-  CounterRates out;
-  out.scrapes = scrapes.size();
-  Diagnostics errors;
-  // Grouped without a map: every sample tagged with a 64-bit hash of its series and its position,
-  // sorted by (hash, series, time, position) so that a series is one run (the series itself is
-  // compared, so a hash collision cannot merge two), then the runs visited in (instance, device,
-  // kind, transmit first) order (deterministic output).
-  struct Ref {
-    std::uint64_t hash;
-    std::uint32_t seq;
-    const CounterSample* c;
-  };
+// One series: refs[begin, end), in time order.
+struct Run {
+  ViewKey key;
+  std::size_t begin, end;
+};
+
+// Every sample grouped into its series, without a map: the refs sorted by (hash, series, time,
+// position) so that a series is one run (the series itself is compared, so a hash collision cannot
+// merge two), then the runs in (instance, device, kind, transmit first) order (deterministic
+// output). `refs` is filled; the scrapes' own warnings are copied to `warnings`.
+std::vector<Run> series_runs(std::span<const Scrape> scrapes, std::vector<Ref>& refs, Diagnostics& warnings) {
   std::size_t total = 0;
   for (const Scrape& s : scrapes) total += s.samples.size();
-  std::vector<Ref> refs;
   refs.reserve(total);
   for (const Scrape& s : scrapes) {
-    for (const Diagnostic& w : s.warnings) out.warnings.push_back(w);
+    for (const Diagnostic& w : s.warnings) warnings.push_back(w);
     for (const CounterSample& c : s.samples) {
       refs.push_back(Ref{series_hash(c), static_cast<std::uint32_t>(refs.size()), &c});
     }
@@ -65,10 +68,6 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
     if (a.c->time_ms != b.c->time_ms) return a.c->time_ms < b.c->time_ms;
     return a.seq < b.seq;
   });
-  struct Run {
-    ViewKey key;
-    std::size_t begin, end;
-  };
   std::vector<Run> runs;
   for (std::size_t i = 0; i < refs.size();) {
     std::size_t j = i + 1;
@@ -77,41 +76,105 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
     i = j;
   }
   std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.key < b.key; });
-  std::vector<const CounterSample*> samples, unique;
-  for (const Run& run : runs) {
-    samples.clear();
-    for (std::size_t i = run.begin; i < run.end; ++i) samples.push_back(refs[i].c);
-    const CounterSample& first = *samples.front();
-    // Equal times: one sample if the counts agree, an error otherwise.
-    unique.clear();
-    bool bad = false;
-    for (const CounterSample* c : samples) {
-      if (!unique.empty() && unique.back()->time_ms == c->time_ms) {
-        if (unique.back()->count != c->count) {
-          errors.push_back(Diagnostic{c->where, "timestamp",
-                                      series_text(first) + ": a second sample at the same time " +
-                                          std::to_string(c->time_ms) + " ms with a different count (first at " +
-                                          unique.back()->where.file + ":" + std::to_string(unique.back()->where.line) +
-                                          ")"});
-          bad = true;
-        }
-        continue;
+  return runs;
+}
+
+// A run's samples at distinct times into `unique`: samples at an equal time are one sample when
+// their counts agree; false, with an error per disagreement, otherwise.
+bool distinct_times(std::span<const Ref> run, std::vector<const CounterSample*>& unique, Diagnostics& errors) {
+  const CounterSample& first = *run.front().c;
+  unique.clear();
+  bool bad = false;
+  for (const Ref& ref : run) {
+    const CounterSample* c = ref.c;
+    if (!unique.empty() && unique.back()->time_ms == c->time_ms) {
+      if (unique.back()->count != c->count) {
+        errors.push_back(Diagnostic{c->where, "timestamp",
+                                    series_text(first) + ": a second sample at the same time " + std::to_string(c->time_ms) +
+                                        " ms with a different count (first at " + unique.back()->where.file + ":" +
+                                        std::to_string(unique.back()->where.line) + ")"});
+        bad = true;
       }
-      unique.push_back(c);
+      continue;
     }
-    if (bad) continue;
+    unique.push_back(c);
+  }
+  return !bad;
+}
+
+// The delta from a to b when b < a is a wrap (see the header): the wrapped delta, or -1 when the
+// counter's width or the bound (-1: none) says it reset instead.
+double wrapped_delta(const CounterSample& a, const CounterSample& b, double bound) {
+  double wrapped = -1;
+  if (a.width == CounterWidth::k32 && a.count < (std::uint64_t{1} << 32) && b.count < (std::uint64_t{1} << 32)) {
+    wrapped = static_cast<double>((std::uint64_t{1} << 32) - a.count + b.count);
+  } else if (a.width == CounterWidth::k64 && a.count >= (std::uint64_t{1} << 63)) {
+    wrapped = static_cast<double>(b.count - a.count);  // modulo 2^64
+  }
+  return wrapped >= 0 && (bound < 0 || wrapped <= bound) ? wrapped : -1;
+}
+
+// The rate of one series from its samples at distinct times (>= 2): the sum of the deltas, each
+// wrap and reset counted in `r` and warned about.
+void series_rate(const std::vector<const CounterSample*>& unique, const RateOptions& options, SeriesRate& r,
+                 Diagnostics& warnings) {
+  const CounterSample& first = *unique.front();
+  const std::uint32_t unit = first.unit;
+  double counts = 0;
+  for (std::size_t i = 1; i < unique.size(); ++i) {
+    const CounterSample& a = *unique[i - 1];
+    const CounterSample& b = *unique[i];
+    if (b.count >= a.count) {
+      counts += static_cast<double>(b.count - a.count);
+      continue;
+    }
+    const double dt = static_cast<double>(b.time_ms - a.time_ms) / 1000.0;
+    const double bound = options.max_bytes_per_second > 0 ? options.max_bytes_per_second * dt / unit : -1;
+    const double wrapped = wrapped_delta(a, b, bound);
+    if (wrapped >= 0) {
+      counts += wrapped;
+      ++r.wraps;
+      warnings.push_back(Diagnostic{b.where, "series",
+                                    series_text(first) + ": counter wrapped at 2^" + (a.width == CounterWidth::k32 ? "32" : "64") +
+                                        " since " + a.where.file + ":" + std::to_string(a.where.line),
+                                    Severity::kWarning});
+    } else {
+      counts += static_cast<double>(b.count);
+      ++r.resets;
+      warnings.push_back(Diagnostic{b.where, "series",
+                                    series_text(first) + ": counter went back from " + std::to_string(a.count) + " to " +
+                                        std::to_string(b.count) + ": a reset (device restart); counted from zero",
+                                    Severity::kWarning});
+    }
+  }
+  r.bytes = counts * unit;
+  r.seconds = static_cast<double>(unique.back()->time_ms - unique.front()->time_ms) / 1000.0;
+  r.bytes_per_second = r.bytes / r.seconds;
+}
+
+}  // namespace
+
+Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOptions& options) {
+  CounterRates out;
+  out.scrapes = scrapes.size();
+  Diagnostics errors;
+  std::vector<Ref> refs;
+  const std::vector<Run> runs = series_runs(scrapes, refs, out.warnings);
+  std::vector<const CounterSample*> unique;
+  for (const Run& run : runs) {
+    if (!distinct_times(std::span<const Ref>(refs).subspan(run.begin, run.end - run.begin), unique, errors)) continue;
+    const CounterSample& first = *unique.front();
     if (unique.size() < 2) {
-      out.warnings.push_back(Diagnostic{unique.front()->where, "series",
-                                        series_text(first) + " is in only one scrape of " +
-                                            std::to_string(scrapes.size()) + " (no time to measure a rate over)",
+      out.warnings.push_back(Diagnostic{first.where, "series",
+                                        series_text(first) + " is in only one scrape of " + std::to_string(scrapes.size()) +
+                                            " (no time to measure a rate over)",
                                         Severity::kWarning});
       continue;
     }
     if (unique.size() < scrapes.size()) {
-      out.warnings.push_back(Diagnostic{unique.front()->where, "series",
-                                        series_text(first) + " is missing from " +
-                                            std::to_string(scrapes.size() - unique.size()) + " of " +
-                                            std::to_string(scrapes.size()) + " scrapes; rate from the others",
+      out.warnings.push_back(Diagnostic{first.where, "series",
+                                        series_text(first) + " is missing from " + std::to_string(scrapes.size() - unique.size()) +
+                                            " of " + std::to_string(scrapes.size()) + " scrapes; rate from the others",
                                         Severity::kWarning});
     }
     SeriesRate r;
@@ -119,46 +182,9 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
     r.device = first.device;
     r.kind = first.kind;
     r.transmit = first.transmit;
-    r.where = unique.front()->where;
+    r.where = first.where;
     r.samples = static_cast<std::uint32_t>(unique.size());
-    const std::uint32_t unit = unique.front()->unit;
-    double counts = 0;
-    for (std::size_t i = 1; i < unique.size(); ++i) {
-      const CounterSample& a = *unique[i - 1];
-      const CounterSample& b = *unique[i];
-      if (b.count >= a.count) {
-        counts += static_cast<double>(b.count - a.count);
-        continue;
-      }
-      const double dt = static_cast<double>(b.time_ms - a.time_ms) / 1000.0;
-      const double bound = options.max_bytes_per_second > 0 ? options.max_bytes_per_second * dt / unit : -1;
-      double wrapped = -1;
-      if (a.width == CounterWidth::k32 && a.count < (std::uint64_t{1} << 32) && b.count < (std::uint64_t{1} << 32)) {
-        wrapped = static_cast<double>((std::uint64_t{1} << 32) - a.count + b.count);
-      } else if (a.width == CounterWidth::k64 && a.count >= (std::uint64_t{1} << 63)) {
-        wrapped = static_cast<double>(b.count - a.count);  // modulo 2^64
-      }
-      if (wrapped >= 0 && (bound < 0 || wrapped <= bound)) {
-        counts += wrapped;
-        ++r.wraps;
-        out.warnings.push_back(Diagnostic{b.where, "series",
-                                          series_text(first) + ": counter wrapped at 2^" +
-                                              (a.width == CounterWidth::k32 ? "32" : "64") + " since " + a.where.file +
-                                              ":" + std::to_string(a.where.line),
-                                          Severity::kWarning});
-      } else {
-        counts += static_cast<double>(b.count);
-        ++r.resets;
-        out.warnings.push_back(Diagnostic{b.where, "series",
-                                          series_text(first) + ": counter went back from " + std::to_string(a.count) +
-                                              " to " + std::to_string(b.count) +
-                                              ": a reset (device restart); counted from zero",
-                                          Severity::kWarning});
-      }
-    }
-    r.bytes = counts * unit;
-    r.seconds = static_cast<double>(unique.back()->time_ms - unique.front()->time_ms) / 1000.0;
-    r.bytes_per_second = r.bytes / r.seconds;
+    series_rate(unique, options, r, out.warnings);
     out.series.push_back(std::move(r));
   }
   if (!errors.empty()) return errors;

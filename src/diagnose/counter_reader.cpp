@@ -108,6 +108,133 @@ class LineParser {
   std::size_t pos_ = 0;
 };
 
+// The label block `{name="value",...}` after the metric name: keeps `instance` and the interface
+// (`device` or `ifName`; `ifDescr` only when neither came before it). False, with an error, when a
+// label is malformed.
+bool read_labels(LineParser& p, std::string_view metric, std::string& label, CounterSample& sample, Diagnostics& errors) {
+  bool have_device = false;
+  p.advance();
+  for (;;) {
+    p.skip_blanks();
+    if (!p.at_end() && p.peek() == '}') {
+      p.advance();
+      return true;
+    }
+    const std::string_view lname = p.name();
+    p.skip_blanks();
+    if (lname.empty() || p.at_end() || p.peek() != '=') {
+      errors.push_back(p.error(std::string(metric), "expected label=\"value\""));
+      return false;
+    }
+    p.advance();
+    p.skip_blanks();
+    if (!p.quoted(label)) {
+      errors.push_back(p.error(std::string(metric) + "." + std::string(lname), "expected a quoted label value"));
+      return false;
+    }
+    if (lname == "instance") {
+      sample.instance = label;
+    } else if (lname == "device" || lname == "ifName" || (lname == "ifDescr" && !have_device)) {
+      sample.device = label;
+      have_device = true;
+    }
+    p.skip_blanks();
+    if (!p.at_end() && p.peek() == ',') p.advance();
+  }
+}
+
+// The optional timestamp after the value, in ms since 1970; `default_time_ms` when absent. False,
+// with an error, when it is missing and there is no default, or malformed, or out of range.
+bool read_timestamp(LineParser& p, std::string_view metric, std::int64_t default_time_ms, std::int64_t& time_ms,
+                    Diagnostics& errors) {
+  time_ms = default_time_ms;
+  if (p.at_end() && default_time_ms < 0) {
+    errors.push_back(p.error(std::string(metric), "sample has no timestamp; give the scrapes' spacing (--interval SECONDS, files in time order)"));
+    return false;
+  }
+  if (p.at_end()) return true;
+  const std::string_view ts = p.token();
+  const auto [ptr, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), time_ms);
+  if (ec != std::errc() || ptr != ts.data() + ts.size()) {
+    errors.push_back(p.error(std::string(metric), "timestamp '" + std::string(ts) + "' is not an integer (ms)"));
+    return false;
+  }
+  if (time_ms < 0 || time_ms > kMaxTimestampMs) {
+    errors.push_back(p.error(std::string(metric), "timestamp " + std::string(ts) + " is outside 0 .. year 9999 (ms since 1970)"));
+    return false;
+  }
+  p.skip_blanks();
+  if (!p.at_end()) {
+    errors.push_back(p.error(std::string(metric), "unexpected text after the timestamp"));
+    return false;
+  }
+  return true;
+}
+
+// The counter value: an exact integer first, then the format's floats (floored). False when it
+// is not a number (an error) or not a byte count (a warning: the sample is dropped).
+bool read_count(std::string_view value, const SourceLocation& where, std::string_view metric, std::string& value_text,
+                std::uint64_t& count, Scrape& scrape, Diagnostics& errors) {
+  const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), count);
+  if (ec == std::errc() && ptr == value.data() + value.size()) return true;
+  value_text.assign(value);
+  char* stop = nullptr;
+  const double v = std::strtod(value_text.c_str(), &stop);
+  if (stop != value_text.c_str() + value_text.size()) {
+    errors.push_back(Diagnostic{where, std::string(metric), "value '" + value_text + "' is not a number"});
+    return false;
+  }
+  if (!std::isfinite(v) || v < 0 || v >= 18446744073709551616.0) {
+    scrape.warnings.push_back(Diagnostic{where, std::string(metric),
+                                         "counter value " + value_text + " is not a byte count; sample dropped",
+                                         Severity::kWarning});
+    return false;
+  }
+  count = static_cast<std::uint64_t>(std::floor(v));
+  return true;
+}
+
+// Series identity: (hash, sample index) per sample, sorted after the last line so that a
+// duplicate is found without a hash map (the series are compared where hashes are equal).
+struct Seen {
+  std::uint64_t hash;
+  std::uint32_t index;
+  std::string_view metric;  // into the scrape's text
+};
+
+// Each sample against the earlier ones of equal hash: a series seen twice is an error at its
+// second line, naming the first. The errors are then in line order.
+void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>& samples, Diagnostics& errors) {
+  std::sort(seen.begin(), seen.end(),
+            [](const Seen& a, const Seen& b) { return a.hash != b.hash ? a.hash < b.hash : a.index < b.index; });
+  auto same = [](const CounterSample& a, const CounterSample& b) {
+    return a.instance == b.instance && a.device == b.device && a.transmit == b.transmit && a.kind == b.kind &&
+           a.width == b.width && a.unit == b.unit;
+  };
+  bool duplicates = false;
+  for (std::size_t i = 0; i < seen.size();) {
+    std::size_t j = i + 1;
+    while (j < seen.size() && seen[j].hash == seen[i].hash) ++j;
+    for (std::size_t b = i + 1; b < j; ++b) {
+      const CounterSample& later = samples[seen[b].index];
+      for (std::size_t a = i; a < b; ++a) {
+        const CounterSample& first = samples[seen[a].index];
+        if (!same(first, later)) continue;
+        errors.push_back(Diagnostic{later.where, std::string(seen[b].metric),
+                                    "duplicate series instance=\"" + later.instance + "\" device=\"" + later.device +
+                                        "\" (first at line " + std::to_string(first.where.line) + ")"});
+        duplicates = true;
+        break;
+      }
+    }
+    i = j;
+  }
+  if (duplicates) {
+    std::stable_sort(errors.begin(), errors.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.where.line < b.where.line; });
+  }
+}
+
 }  // namespace
 
 std::string_view counter_kind_name(CounterKind k) {
@@ -124,17 +251,8 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
   Scrape scrape;
   scrape.file = file;
   Diagnostics errors;
-  // Series identity within this scrape: a hash of it -> the samples that have it (index), so
-  // a duplicate is found without keeping a string key per series.
-  // Series identity: (hash, sample index) per sample, sorted after the last line so that a
-  // duplicate is found without a hash map (the series are compared where hashes are equal).
-  struct Seen {
-    std::uint64_t hash;
-    std::uint32_t index;
-    std::string_view metric;  // into `text`
-  };
-  std::vector<Seen> hashes;
-  hashes.reserve(text.size() / 64);
+  std::vector<Seen> seen;
+  seen.reserve(text.size() / 64);
   std::string label, value_text;
   LineCursor lines(text);
   std::string_view line;
@@ -150,41 +268,7 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     }
     const MetricInfo info = classify(metric);
     CounterSample sample;
-    bool have_device = false;
-    bool bad = false;
-    if (!p.at_end() && p.peek() == '{') {
-      p.advance();
-      for (;;) {
-        p.skip_blanks();
-        if (!p.at_end() && p.peek() == '}') {
-          p.advance();
-          break;
-        }
-        const std::string_view lname = p.name();
-        p.skip_blanks();
-        if (lname.empty() || p.at_end() || p.peek() != '=') {
-          errors.push_back(p.error(std::string(metric), "expected label=\"value\""));
-          bad = true;
-          break;
-        }
-        p.advance();
-        p.skip_blanks();
-        if (!p.quoted(label)) {
-          errors.push_back(p.error(std::string(metric) + "." + std::string(lname), "expected a quoted label value"));
-          bad = true;
-          break;
-        }
-        if (lname == "instance") {
-          sample.instance = label;
-        } else if (lname == "device" || lname == "ifName" || (lname == "ifDescr" && !have_device)) {
-          sample.device = label;
-          have_device = true;
-        }
-        p.skip_blanks();
-        if (!p.at_end() && p.peek() == ',') p.advance();
-      }
-    }
-    if (bad) continue;
+    if (!p.at_end() && p.peek() == '{' && !read_labels(p, metric, label, sample, errors)) continue;
     p.skip_blanks();
     const std::size_t value_col = p.pos();
     const std::string_view value = p.token();
@@ -193,52 +277,15 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
       continue;
     }
     p.skip_blanks();
-    std::int64_t time_ms = default_time_ms;
-    if (p.at_end() && default_time_ms < 0) {
-      errors.push_back(p.error(std::string(metric), "sample has no timestamp; give the scrapes' spacing (--interval SECONDS, files in time order)"));
-      continue;
-    }
-    if (!p.at_end()) {
-      const std::string_view ts = p.token();
-      const auto [ptr, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), time_ms);
-      if (ec != std::errc() || ptr != ts.data() + ts.size()) {
-        errors.push_back(p.error(std::string(metric), "timestamp '" + std::string(ts) + "' is not an integer (ms)"));
-        continue;
-      }
-      if (time_ms < 0 || time_ms > kMaxTimestampMs) {
-        errors.push_back(p.error(std::string(metric), "timestamp " + std::string(ts) + " is outside 0 .. year 9999 (ms since 1970)"));
-        continue;
-      }
-      p.skip_blanks();
-      if (!p.at_end()) {
-        errors.push_back(p.error(std::string(metric), "unexpected text after the timestamp"));
-        continue;
-      }
-    }
+    std::int64_t time_ms = 0;
+    if (!read_timestamp(p, metric, default_time_ms, time_ms, errors)) continue;
     if (!info.known) {
       ++scrape.ignored_lines;
       continue;
     }
     const SourceLocation where{file, line_no, static_cast<int>(value_col) + 1};
-    // Exact integers first; then the format's floats.
     std::uint64_t count = 0;
-    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), count);
-    if (ec != std::errc() || ptr != value.data() + value.size()) {
-      value_text.assign(value);
-      char* stop = nullptr;
-      const double v = std::strtod(value_text.c_str(), &stop);
-      if (stop != value_text.c_str() + value_text.size()) {
-        errors.push_back(Diagnostic{where, std::string(metric), "value '" + value_text + "' is not a number"});
-        continue;
-      }
-      if (!std::isfinite(v) || v < 0 || v >= 18446744073709551616.0) {
-        scrape.warnings.push_back(Diagnostic{where, std::string(metric),
-                                             "counter value " + value_text + " is not a byte count; sample dropped",
-                                             Severity::kWarning});
-        continue;
-      }
-      count = static_cast<std::uint64_t>(std::floor(v));
-    }
+    if (!read_count(value, where, metric, value_text, count, scrape, errors)) continue;
     sample.transmit = info.transmit;
     sample.kind = info.kind;
     sample.width = info.width;
@@ -246,38 +293,11 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     sample.unit = static_cast<std::uint32_t>(info.unit);
     sample.time_ms = time_ms;
     sample.where = where;
-    hashes.push_back(Seen{series_hash(metric, sample.instance, sample.device), static_cast<std::uint32_t>(scrape.samples.size()), metric});
+    const auto index = static_cast<std::uint32_t>(scrape.samples.size());
+    seen.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metric});
     scrape.samples.push_back(std::move(sample));
   }
-  std::sort(hashes.begin(), hashes.end(),
-            [](const Seen& a, const Seen& b) { return a.hash != b.hash ? a.hash < b.hash : a.index < b.index; });
-  auto same = [](const CounterSample& a, const CounterSample& b) {
-    return a.instance == b.instance && a.device == b.device && a.transmit == b.transmit && a.kind == b.kind &&
-           a.width == b.width && a.unit == b.unit;
-  };
-  bool duplicates = false;
-  for (std::size_t i = 0; i < hashes.size();) {
-    std::size_t j = i + 1;
-    while (j < hashes.size() && hashes[j].hash == hashes[i].hash) ++j;
-    // Within a run of equal hashes (in file order): each sample against the earlier ones.
-    for (std::size_t b = i + 1; b < j; ++b) {
-      const CounterSample& later = scrape.samples[hashes[b].index];
-      for (std::size_t a = i; a < b; ++a) {
-        const CounterSample& first = scrape.samples[hashes[a].index];
-        if (!same(first, later)) continue;
-        errors.push_back(Diagnostic{later.where, std::string(hashes[b].metric),
-                                    "duplicate series instance=\"" + later.instance + "\" device=\"" + later.device +
-                                        "\" (first at line " + std::to_string(first.where.line) + ")"});
-        duplicates = true;
-        break;
-      }
-    }
-    i = j;
-  }
-  if (duplicates) {
-    std::stable_sort(errors.begin(), errors.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) { return a.where.line < b.where.line; });
-  }
+  report_duplicates(seen, scrape.samples, errors);
   if (!errors.empty()) return errors;
   return scrape;
 }

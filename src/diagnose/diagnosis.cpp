@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -160,43 +161,19 @@ std::string counts_text(const std::vector<int>& counts) {
   return s;
 }
 
-}  // namespace
-
-std::size_t Diagnosis::imbalanced() const {
-  return static_cast<std::size_t>(std::count_if(groups.begin(), groups.end(), [](const GroupDiagnosis& g) { return g.imbalanced; }));
-}
-
-std::string_view cause_name(Cause c) {
-  switch (c) {
-    case Cause::kNone: return "none";
-    case Cause::kFailedMember: return "failed member";
-    case Cause::kDegradedMember: return "degraded member";
-    case Cause::kPolarization: return "polarization";
-    case Cause::kMissingEntropy: return "missing entropy";
-    case Cause::kBadLuck: return "bad luck";
-    case Cause::kUnexplained: return "unexplained";
+// Links of the group's members that have `flag` set, comma-separated.
+std::string member_links(const Topology& t, const GroupDiagnosis& gd, bool MemberStats::*flag) {
+  std::string names;
+  for (const MemberStats& m : gd.members) {
+    if (m.*flag) names += (names.empty() ? "" : ", ") + t.link_name(m.link);
   }
-  return "?";
+  return names;
 }
 
-std::string_view witness_state_name(WitnessState s) {
-  switch (s) {
-    case WitnessState::kAgrees: return "agrees";
-    case WitnessState::kDisagrees: return "disagrees";
-    case WitnessState::kMissing: return "missing";
-  }
-  return "?";
-}
-
-Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const DiagnoseOptions& options) {
-  const Topology& t = fabric.topology();
-  const ForwardingState& f = fabric.forwarding();
-  Diagnosis out;
-  out.scrapes = counters.rates.scrapes;
-  out.flows = counters.flows.size();
-  out.warnings = counters.rates.warnings;
-
-  // ---- rates per directed link and per host port ----
+// Rates: every mapped series becomes the rate of one direction of one link (the header's
+// "Rates"); NIC transmit counters also become the host's netdev or RDMA rate. Fills out.links,
+// out.hosts and out.unmapped.
+RateTable link_rates(const Topology& t, const Counters& counters, Diagnosis& out) {
   RateTable table(t.link_count());
   std::map<std::uint32_t, HostPortRate> hosts;
   std::set<std::string> unmapped;
@@ -233,359 +210,503 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
     const CounterKind src = table.switch_tx[d] >= 0 || table.switch_rx[d] >= 0 ? CounterKind::kSwitch : CounterKind::kNetdev;
     out.links.push_back(DirectedRate{l, d % 2 == 0, r, cap > 0 ? r / cap : 0, src});
   }
+  return table;
+}
 
-  // ---- the path oracle ----
+// What every group is judged against: the fabric, the counters, their rates and the model's walk
+// of the known flows.
+struct Evidence {
+  const Fabric& fabric;
+  const Counters& counters;
+  const DiagnoseOptions& options;
+  const RateTable& table;
+  const std::vector<HostPortRate>& hosts;
+  const OracleWalk& oracle;
+  bool have_flows = false;
+};
+
+// One group as the model sees it, beside its GroupDiagnosis.
+struct GroupModel {
+  VertexId sw;
+  std::uint32_t group = 0;
+  std::uint32_t n = 0;               // members
+  double sum_bps = 0;                // over the members that have a counter
+  std::vector<int> predicted;        // known flows the model puts on each member
+  std::vector<std::size_t> through;  // known flows through the group
+  std::string sw_name;
+};
+
+// Groups: the members' rates leaving the switch, max, mean, Jain's fairness and the idle members.
+// False when no member has a counter (the group is not judged).
+bool group_rates(const Evidence& e, GroupModel& gm, GroupDiagnosis& gd, const ForwardingState& f) {
+  const Topology& t = e.fabric.topology();
+  bool any = false;
+  for (const LinkId l : f.members(gm.group)) {
+    MemberStats m;
+    m.link = l;
+    m.up = e.fabric.walker().is_up(l, gm.sw);
+    const double r = e.table.rate(directed_link(l, m.up));
+    const double rev = e.table.rate(directed_link(l, !m.up));
+    m.counted = r >= 0;
+    m.bits_per_second = std::max(0.0, r);
+    m.reverse_bps = rev;
+    const double cap = static_cast<double>(t.capacity[l.value()].value());
+    m.utilization = cap > 0 ? m.bits_per_second / cap : 0;
+    any = any || m.counted;
+    gd.members.push_back(m);
+  }
+  if (!any) return false;
+  double sum = 0, sum2 = 0;
+  std::uint32_t counted = 0;
+  for (const MemberStats& m : gd.members) {
+    if (!m.counted) continue;
+    ++counted;
+    sum += m.bits_per_second;
+    sum2 += m.bits_per_second * m.bits_per_second;
+    gd.max_bps = std::max(gd.max_bps, m.bits_per_second);
+  }
+  gm.sum_bps = sum;
+  gd.mean_bps = sum / counted;
+  gd.jain = sum2 > 0 ? sum * sum / (counted * sum2) : 1.0;
+  for (MemberStats& m : gd.members) {
+    m.idle = m.counted && m.bits_per_second < e.options.idle_fraction * gd.max_bps;
+    if (m.idle) ++gd.idle;
+  }
+  return true;
+}
+
+// Degraded: a busy member that the model loads with k >= 1 flows but that carries less per flow
+// than degraded_fraction x the median per-flow rate of the other loaded members.
+void mark_degraded(GroupDiagnosis& gd, const std::vector<int>& predicted, const DiagnoseOptions& options) {
+  const auto n = static_cast<std::uint32_t>(gd.members.size());
+  for (std::uint32_t i = 0; i < n; ++i) {
+    MemberStats& m = gd.members[i];
+    if (!m.counted || m.idle || predicted[i] <= 0) continue;
+    std::vector<double> others;
+    for (std::uint32_t j = 0; j < n; ++j) {
+      if (j != i && gd.members[j].counted && !gd.members[j].idle && predicted[j] > 0) {
+        others.push_back(gd.members[j].bits_per_second / predicted[j]);
+      }
+    }
+    if (others.empty()) continue;
+    std::sort(others.begin(), others.end());
+    const std::size_t h = others.size() / 2;
+    const double median = others.size() % 2 ? others[h] : 0.5 * (others[h - 1] + others[h]);
+    m.per_flow_bps = m.bits_per_second / predicted[i];
+    m.degraded = m.per_flow_bps < options.degraded_fraction * median;
+    if (m.degraded) {
+      ++gd.degraded;
+      gd.degraded_reference_bps = median;
+    }
+  }
+}
+
+std::vector<std::size_t> flows_through(const OracleWalk& oracle, std::uint32_t g) {
+  std::vector<std::size_t> through;
+  for (std::size_t i = 0; i < oracle.decisions.size(); ++i) {
+    for (const auto& [group, member] : oracle.decisions[i]) {
+      if (group == g) through.push_back(i);
+    }
+  }
+  return through;
+}
+
+// Witness 1: the switch's own port counters, the members' rates.
+Witness switch_witness(const Evidence& e, const GroupModel& gm, const GroupDiagnosis& gd) {
+  const Topology& t = e.fabric.topology();
+  Witness w{"switch port counters", WitnessState::kAgrees, ""};
+  std::string rates;
+  bool from_switch = false;
+  for (std::uint32_t i = 0; i < gm.n; ++i) {
+    const MemberStats& m = gd.members[i];
+    rates += (i ? ", " : "") + t.vertex_name(t.other_end(m.link, gm.sw)) + " " +
+             (m.counted ? gbps_text(m.bits_per_second) : "no counter");
+    const std::size_t d = directed_link(m.link, m.up);
+    from_switch = from_switch || e.table.switch_tx[d] >= 0 || e.table.switch_rx[d] >= 0;
+  }
+  if (!from_switch) w.state = WitnessState::kMissing;
+  w.evidence = fmt::format("{}; {} idle, Jain's fairness {:.2f}", rates, gd.idle, gd.jain);
+  return w;
+}
+
+// What the hosts below a switch sent, summed over their NIC ports.
+struct HostTotals {
+  double netdev = 0, rdma = 0, utilization = 0;
+  int count = 0;
+  bool seen = false, rdma_seen = false;
+};
+
+// Witness 2: the NIC counters of the hosts below the switch, against what the group carried.
+Witness host_witness(const Evidence& e, const GroupModel& gm, HostTotals& h) {
+  const Topology& t = e.fabric.topology();
+  std::set<std::uint32_t> below;
+  for (const VertexId leaf : leaves_below(t, gm.sw)) below.insert(leaf.value());
+  for (const HostPortRate& p : e.hosts) {
+    if (!below.count(e.fabric.forwarding().leaf_of(p.port).value())) continue;
+    h.seen = true;
+    h.netdev += std::max(0.0, p.netdev_bps);
+    h.rdma += std::max(0.0, p.rdma_bps);
+    h.rdma_seen = h.rdma_seen || p.rdma_bps >= 0;
+    const double cap = static_cast<double>(t.capacity[p.port.value()].value());
+    h.utilization += cap > 0 ? std::max(std::max(0.0, p.netdev_bps), p.rdma_bps) / cap : 0;
+    ++h.count;
+  }
+  Witness w{"host NIC counters", WitnessState::kMissing, "no NIC counters of the hosts below " + gm.sw_name};
+  if (h.seen) {
+    const double sent = std::max(h.netdev, h.rdma);
+    w.state = sent >= 0.5 * gm.sum_bps ? WitnessState::kAgrees : WitnessState::kDisagrees;
+    w.evidence = fmt::format("hosts below {} sent {} (netdev {}, RDMA {}); the group carried {}", gm.sw_name, gbps_text(sent),
+                             gbps_text(h.netdev), h.rdma_seen ? gbps_text(h.rdma) : std::string("no counters"),
+                             gbps_text(gm.sum_bps));
+  }
+  return w;
+}
+
+// Witness 3: the path oracle agrees when the members it loads are exactly the busy ones.
+// `loads_idle`: it loads a member whose counters are idle.
+Witness oracle_witness(const Evidence& e, const GroupModel& gm, const GroupDiagnosis& gd, bool& loads_idle) {
+  Witness w{"path oracle", WitnessState::kMissing, "no flows given (--flows): the model cannot say where they go"};
+  if (e.have_flows && !gm.through.empty()) {
+    bool same = true;
+    for (std::uint32_t i = 0; i < gm.n; ++i) {
+      const bool busy = gd.members[i].counted && !gd.members[i].idle;
+      if (busy != (gm.predicted[i] > 0)) same = false;
+      if (gm.predicted[i] > 0 && gd.members[i].idle) loads_idle = true;
+    }
+    w.state = same ? WitnessState::kAgrees : WitnessState::kDisagrees;
+    w.evidence = fmt::format("the model ({}) puts the {} known flows through {} on members {}", e.fabric.ecmp().function_name(),
+                             gm.through.size(), gm.sw_name, counts_text(gm.predicted));
+  } else if (e.have_flows) {
+    w.evidence = "none of the known flows crosses " + gm.sw_name;
+  }
+  return w;
+}
+
+// Witness 4: the known flows' achieved rates. Flows on a degraded member against the others';
+// otherwise flows that share a member against those alone, or a saturated shared member.
+Witness throughput_witness(const Evidence& e, const GroupModel& gm, const GroupDiagnosis& gd) {
+  Witness w{"flow throughput", WitnessState::kMissing, "no flow results for flows through " + gm.sw_name};
+  if (gm.through.empty()) return w;
+  const std::vector<FlowResult>& flows = e.counters.flows;
+  double shared = 0, alone = 0, on_degraded = 0, elsewhere = 0;
+  int n_shared = 0, n_alone = 0, n_degraded = 0, n_elsewhere = 0;
+  bool saturated = false;
+  for (const std::size_t i : gm.through) {
+    for (const auto& [group, member] : e.oracle.decisions[i]) {
+      if (group != gm.group) continue;
+      if (gm.predicted[member] >= 2) {
+        shared += flows[i].bits_per_second;
+        ++n_shared;
+        saturated = saturated || gd.members[member].utilization >= 0.9;
+      } else {
+        alone += flows[i].bits_per_second;
+        ++n_alone;
+      }
+    }
+  }
+  for (const std::size_t i : gm.through) {
+    for (const auto& [group, member] : e.oracle.decisions[i]) {
+      if (group != gm.group) continue;
+      (gd.members[member].degraded ? on_degraded : elsewhere) += flows[i].bits_per_second;
+      ++(gd.members[member].degraded ? n_degraded : n_elsewhere);
+    }
+  }
+  if (n_degraded > 0 && n_elsewhere > 0) {
+    const double slow = on_degraded / n_degraded, fast = elsewhere / n_elsewhere;
+    w.state = slow < 0.8 * fast ? WitnessState::kAgrees : WitnessState::kDisagrees;
+    w.evidence = fmt::format("flows on the degraded member achieved {} on average, the others {}", gbps_text(slow),
+                             gbps_text(fast));
+  } else if (n_shared == 0) {
+    w.state = WitnessState::kDisagrees;
+    w.evidence = "no two known flows share a member in the model";
+  } else {
+    const double mean_shared = shared / n_shared;
+    const bool slower = n_alone > 0 && mean_shared < 0.8 * (alone / n_alone);
+    w.state = slower || saturated ? WitnessState::kAgrees : WitnessState::kDisagrees;
+    w.evidence = n_alone > 0 ? fmt::format("flows sharing a member achieved {} on average, flows alone {}",
+                                           gbps_text(mean_shared), gbps_text(alone / n_alone))
+                             : fmt::format("flows sharing a member achieved {} on average{}", gbps_text(mean_shared),
+                                           saturated ? " on a saturated member" : "");
+  }
+  return w;
+}
+
+// What the cause rules read besides the witnesses (the header's "Cause, first that holds").
+struct CauseFacts {
+  bool oracle_loads_idle = false;      // witness 3
+  bool idle_both_ways = false;         // without flows: a member idle both ways, the others busy both ways
+  std::uint32_t reachable = 0;         // members a flow can reach under polarization
+  bool busy_within_reach = true;       // every busy member among them
+  std::vector<std::string> coupled;    // the lower-tier switches that hash identically
+  std::size_t same_keys = 0;           // known flows whose masked key repeats an earlier one's
+};
+
+// Gathers the facts; marks each member reachable or not.
+CauseFacts cause_facts(const Evidence& e, const GroupModel& gm, GroupDiagnosis& gd, bool oracle_loads_idle) {
+  const Topology& t = e.fabric.topology();
+  CauseFacts c;
+  c.oracle_loads_idle = oracle_loads_idle;
+  const std::vector<bool> reach = gd.up && t.tier[gm.sw.value()] >= 2 ? reachable_members(e.fabric, gm.sw, gm.group, c.coupled)
+                                                                      : std::vector<bool>(gm.n, true);
+  for (std::uint32_t i = 0; i < gm.n; ++i) {
+    gd.members[i].reachable = reach[i];
+    if (reach[i]) ++c.reachable;
+  }
+  for (std::uint32_t i = 0; i < gm.n; ++i) {
+    if (gd.members[i].counted && !gd.members[i].idle && !reach[i]) c.busy_within_reach = false;
+  }
+  if (!e.have_flows) {
+    const double idle_below = e.options.idle_fraction * gd.max_bps;
+    bool others_both = true;
+    for (const MemberStats& m : gd.members) {
+      if (m.idle && m.reverse_bps >= 0 && m.reverse_bps < idle_below) c.idle_both_ways = true;
+      if (!m.idle && !(m.reverse_bps >= idle_below)) others_both = false;
+    }
+    c.idle_both_ways = c.idle_both_ways && others_both;
+  }
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint8_t, std::uint16_t, std::uint16_t>, int> keys;
+  const FieldMask mask = e.fabric.ecmp().effective_fields();
+  for (const std::size_t i : gm.through) {
+    const FlowKey k = masked(e.counters.flows[i].key, mask);
+    if (++keys[{k.src_ip, k.dst_ip, k.protocol, k.src_port, k.dst_port}] > 1) ++c.same_keys;
+  }
+  return c;
+}
+
+// The first cause that holds, in the header's order.
+Cause cause(const GroupDiagnosis& gd, const GroupModel& gm, const CauseFacts& c, bool have_flows) {
+  if (c.oracle_loads_idle || c.idle_both_ways) return Cause::kFailedMember;
+  if (gd.degraded > 0) return Cause::kDegradedMember;
+  if (c.reachable < gm.n && c.busy_within_reach) return Cause::kPolarization;
+  if (c.same_keys > 0) return Cause::kMissingEntropy;
+  if (have_flows && !gm.through.empty()) return Cause::kBadLuck;
+  return Cause::kUnexplained;
+}
+
+void explain_failed_member(const Evidence& e, const GroupModel& gm, const CauseFacts& c, GroupDiagnosis& gd) {
+  const std::string idle_names = member_links(e.fabric.topology(), gd, &MemberStats::idle);
+  gd.explanation = c.oracle_loads_idle
+                       ? fmt::format("the model sends known flows over {} but its counters are idle: the flows went "
+                                     "elsewhere, so the member is down or removed from the group",
+                                     idle_names)
+                       : fmt::format("{} is idle in both directions while the other members carry traffic both ways: "
+                                     "a failed or disabled member",
+                                     idle_names);
+  gd.fix = "repair or re-enable " + idle_names + "; until then the group has " + std::to_string(gm.n - gd.idle) + " members";
+  gd.predicted = e.have_flows ? "with every member healthy the model places the known flows " + counts_text(gm.predicted)
+                              : "the group's full width back: " + std::to_string(gm.n) + " members";
+}
+
+void explain_degraded_member(const Evidence& e, const GroupModel& gm, GroupDiagnosis& gd) {
+  const std::string degraded_names = member_links(e.fabric.topology(), gd, &MemberStats::degraded);
+  std::string degraded_rates;
+  for (const MemberStats& m : gd.members) {
+    if (m.degraded) degraded_rates += (degraded_rates.empty() ? "" : ", ") + gbps_text(m.per_flow_bps);
+  }
+  gd.explanation = fmt::format(
+      "{} carries traffic, so it is up, but runs at {} per flow the model gives it while the other loaded members "
+      "run at {} per flow (median): the member is degraded (a lower negotiated speed, errors and retransmits, or "
+      "a failing optic), not failed",
+      degraded_names, degraded_rates, gbps_text(gd.degraded_reference_bps));
+  gd.fix = "check " + degraded_names +
+           ": its negotiated speed (ethtool, ifHighSpeed), FEC and error counters; replace the cable or optic, or "
+           "take it out of the group until then";
+  gd.predicted = fmt::format("at full rate the member carries {} per flow like its twins: the group's flows ({}) "
+                             "finish together",
+                             gbps_text(gd.degraded_reference_bps), counts_text(gm.predicted));
+}
+
+// The fix's effect from the model: the known flows re-walked with per-switch seeds.
+void explain_polarization(const Evidence& e, const GroupModel& gm, const CauseFacts& c, GroupDiagnosis& gd) {
+  const EcmpConfig& ecmp = e.fabric.ecmp();
+  std::string coupled_list;
+  for (const auto& name : c.coupled) coupled_list += (coupled_list.empty() ? "" : ", ") + name;
+  gd.explanation = fmt::format(
+      "{} hashes with the same function, fields and seed as {} below it ({}, seed_mode {}): a flow that came up "
+      "through a given member there lands in the same part of the hash range here, so only {} of {} members can "
+      "ever be chosen",
+      gm.sw_name, coupled_list, ecmp.function_name(), seed_mode_name(ecmp.seed_mode), c.reachable, gm.n);
+  gd.fix = "per-switch seeds (routing.ecmp.seed_mode: per-switch; Linux: a distinct net.ipv4.fib_multipath_hash_seed per router)";
+  if (!e.have_flows) {
+    gd.predicted = fmt::format("every one of the {} members becomes reachable (now {})", gm.n, c.reachable);
+    return;
+  }
+  EcmpConfig fixed = ecmp;
+  fixed.seed_mode = SeedMode::kPerSwitch;
+  const SwitchHashes hashes(e.fabric.topology(), fixed);
+  const PathWalker walker(e.fabric.forwarding(), hashes);
+  const std::vector<int> after = member_counts(walk_flows(walker, e.counters.flows, nullptr), gm.group, gm.n);
+  const auto busy_after = std::count_if(after.begin(), after.end(), [](int k) { return k > 0; });
+  const auto busy_now = std::count_if(gm.predicted.begin(), gm.predicted.end(), [](int k) { return k > 0; });
+  gd.predicted = fmt::format("the model re-walks the {} known flows with per-switch seeds: members {} ({} of {} busy; now {})",
+                             gm.through.size(), counts_text(after), busy_after, gm.n, busy_now);
+}
+
+void explain_missing_entropy(const Evidence& e, const GroupModel& gm, const CauseFacts& c, GroupDiagnosis& gd) {
+  const int qps = e.options.qps_for_fix;
+  gd.explanation = fmt::format("{} of the {} known flows through {} hash the same key under the fields hashed ({}): "
+                               "no seed or function can separate them",
+                               c.same_keys + 1, gm.through.size(), gm.sw_name, field_list(e.fabric.ecmp().effective_fields()));
+  gd.fix = fmt::format("hash the ports (routing.ecmp.fields with src_port; Linux fib_multipath_hash_policy 1) and use "
+                       "{} QPs per connection so each connection has {} source ports",
+                       qps, qps);
+  gd.probability = p_any_collision(gm.n, gm.through.size());
+  gd.predicted = fmt::format("with distinct keys {} flows on {} members still collide with probability {:.3f}",
+                             gm.through.size(), gm.n, gd.probability);
+}
+
+// P(any collision) of k flows on n members; the fix's effect as the expected busiest member.
+void explain_bad_luck(const Evidence& e, const GroupModel& gm, GroupDiagnosis& gd) {
+  const std::uint32_t n = gm.n;
+  const std::uint64_t k = gm.through.size();
+  gd.probability = p_any_collision(n, k);
+  gd.explanation = fmt::format("{} independent flows on {} members ({}): P(any collision) = 1 - {}!/(({}-{})! {}^{}) = {:.4f}",
+                               k, n, counts_text(gm.predicted), n, n, std::min<std::uint64_t>(k, n), n, k, gd.probability);
+  const auto q = static_cast<std::uint32_t>(e.options.qps_for_fix);
+  gd.fix = fmt::format("{} QPs per connection (NCCL_IB_QPS_PER_CONNECTION), or packet spraying", q);
+  // The max-load recursion is O(n k^2) per load value: evaluated for small cases only.
+  if (static_cast<std::uint64_t>(n) * k * q <= 16384) {
+    const auto k32 = static_cast<std::uint32_t>(k);
+    const double now = expected_max_load(n, k32) / (static_cast<double>(k32) / n);
+    const double with_qps = expected_max_load(n, k32 * q) / (static_cast<double>(k32 * q) / n);
+    gd.predicted = fmt::format("expected busiest member at {:.2f}x the mean load with {} subflows (now {:.2f}x); spraying: 1.00x",
+                               with_qps, k32 * q, now);
+  } else {
+    gd.predicted = fmt::format("with {} subflows P(any collision) stays {:.3f} but each carries 1/{} of a flow; spraying: even",
+                               k * q, p_any_collision(n, k * q), q);
+  }
+}
+
+// Explanation, fix and predicted effect of gd.cause.
+void explain(const Evidence& e, const GroupModel& gm, const CauseFacts& c, GroupDiagnosis& gd) {
+  switch (gd.cause) {
+    case Cause::kFailedMember: explain_failed_member(e, gm, c, gd); return;
+    case Cause::kDegradedMember: explain_degraded_member(e, gm, gd); return;
+    case Cause::kPolarization: explain_polarization(e, gm, c, gd); return;
+    case Cause::kMissingEntropy: explain_missing_entropy(e, gm, c, gd); return;
+    case Cause::kBadLuck: explain_bad_luck(e, gm, gd); return;
+    case Cause::kNone:
+    case Cause::kUnexplained: break;
+  }
+  gd.explanation = "imbalanced, but without the flows (--flows) the model cannot tell bad luck from missing entropy";
+  gd.fix = "give the flows (iperf3 --json or a flows CSV) to the path oracle";
+}
+
+// Why the dashboards stayed green: averages under the alarm while a member is hot, no alarm on a
+// member at zero or a slow member, the hosts' average, netdev counters blind to RDMA.
+std::vector<std::string> green_reasons(const Evidence& e, const GroupModel& gm, const HostTotals& h, const GroupDiagnosis& gd) {
+  const Topology& t = e.fabric.topology();
+  const double alarm = e.options.alarm_threshold;
+  std::vector<std::string> green;
+  double mean_util = 0, max_util = 0;
+  for (const MemberStats& m : gd.members) {
+    mean_util += m.utilization / gm.n;
+    max_util = std::max(max_util, m.utilization);
+  }
+  if (mean_util < alarm && max_util >= alarm) {
+    green.push_back(fmt::format("the group's average utilization is {} (alarm at {}) while its busiest member runs at {}",
+                                percent(mean_util), percent(alarm), percent(max_util)));
+  } else if (max_util < alarm) {
+    green.push_back(fmt::format("no member crossed the {} alarm (busiest {})", percent(alarm), percent(max_util)));
+  }
+  const std::string idle_names = member_links(t, gd, &MemberStats::idle);
+  const std::string degraded_names = member_links(t, gd, &MemberStats::degraded);
+  if (!idle_names.empty()) green.push_back("no alarm watches for a member at zero: " + idle_names);
+  if (!degraded_names.empty()) {
+    green.push_back("no alarm compares a member's rate per flow with its twins': " + degraded_names + " is up and busy, only slower");
+  }
+  if (h.seen && h.count > 0 && h.utilization / h.count < alarm) {
+    green.push_back(fmt::format("the hosts below {} average {} NIC utilization", gm.sw_name, percent(h.utilization / h.count)));
+  }
+  if (h.rdma > 0 && h.netdev < 0.1 * h.rdma) {
+    green.push_back(fmt::format("host netdev counters saw {} while RDMA counters saw {}: RoCE bypasses the kernel, so a "
+                                "node_exporter network panel shows idle NICs",
+                                gbps_text(h.netdev), gbps_text(h.rdma)));
+  }
+  return green;
+}
+
+// Group g of switch s: its rates and, when imbalanced, the four witnesses, the cause and its fix,
+// and why the dashboards stayed green. Empty when no member has a counter.
+std::optional<GroupDiagnosis> judge_group(const Evidence& e, VertexId s, std::uint32_t g) {
+  const ForwardingState& f = e.fabric.forwarding();
+  GroupModel gm;
+  gm.sw = s;
+  gm.group = g;
+  gm.n = f.size(g);
+  GroupDiagnosis gd;
+  gd.sw = s;
+  gd.group = g;
+  gd.up = f.kind(g) == GroupKind::kUp;
+  if (!group_rates(e, gm, gd, f)) return std::nullopt;
+  gm.predicted = member_counts(e.oracle, g, gm.n);
+  if (e.have_flows) mark_degraded(gd, gm.predicted, e.options);
+  gd.imbalanced = gd.max_bps >= e.options.noise_floor_bps && (gd.idle > 0 || gd.degraded > 0);
+  gm.through = flows_through(e.oracle, g);
+  gd.flows = static_cast<std::uint32_t>(gm.through.size());
+  if (e.have_flows) {
+    for (std::uint32_t i = 0; i < gm.n; ++i) gd.members[i].predicted_flows = gm.predicted[i];
+  }
+  if (!gd.imbalanced) return gd;
+  gm.sw_name = e.fabric.topology().vertex_name(s);
+  HostTotals hosts;
+  bool oracle_loads_idle = false;
+  gd.witnesses.push_back(switch_witness(e, gm, gd));
+  gd.witnesses.push_back(host_witness(e, gm, hosts));
+  gd.witnesses.push_back(oracle_witness(e, gm, gd, oracle_loads_idle));
+  gd.witnesses.push_back(throughput_witness(e, gm, gd));
+  const CauseFacts facts = cause_facts(e, gm, gd, oracle_loads_idle);
+  gd.cause = cause(gd, gm, facts, e.have_flows);
+  explain(e, gm, facts, gd);
+  gd.green = green_reasons(e, gm, hosts, gd);
+  return gd;
+}
+}  // namespace
+
+std::size_t Diagnosis::imbalanced() const {
+  return static_cast<std::size_t>(std::count_if(groups.begin(), groups.end(), [](const GroupDiagnosis& g) { return g.imbalanced; }));
+}
+
+std::string_view cause_name(Cause c) {
+  switch (c) {
+    case Cause::kNone: return "none";
+    case Cause::kFailedMember: return "failed member";
+    case Cause::kDegradedMember: return "degraded member";
+    case Cause::kPolarization: return "polarization";
+    case Cause::kMissingEntropy: return "missing entropy";
+    case Cause::kBadLuck: return "bad luck";
+    case Cause::kUnexplained: return "unexplained";
+  }
+  return "?";
+}
+
+std::string_view witness_state_name(WitnessState s) {
+  switch (s) {
+    case WitnessState::kAgrees: return "agrees";
+    case WitnessState::kDisagrees: return "disagrees";
+    case WitnessState::kMissing: return "missing";
+  }
+  return "?";
+}
+
+Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const DiagnoseOptions& options) {
+  const Topology& t = fabric.topology();
+  const ForwardingState& f = fabric.forwarding();
+  Diagnosis out;
+  out.scrapes = counters.rates.scrapes;
+  out.flows = counters.flows.size();
+  out.warnings = counters.rates.warnings;
+  const RateTable table = link_rates(t, counters, out);
   const OracleWalk oracle = walk_flows(fabric.walker(), counters.flows, &out.warnings);
-  const bool have_flows = !counters.flows.empty();
-
-  // ---- groups ----
+  const Evidence e{fabric, counters, options, table, out.hosts, oracle, !counters.flows.empty()};
   for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
     if (t.kind[v] != VertexKind::kSwitch || t.network[v] != Network::kBackend) continue;
     const VertexId s(v);
     for (std::uint32_t g = f.first_group(s); g < f.first_group(s) + f.group_count(s); ++g) {
-      const std::uint32_t n = f.size(g);
-      if (n < 2 || (f.kind(g) != GroupKind::kUp && f.kind(g) != GroupKind::kDown)) continue;
-      GroupDiagnosis gd;
-      gd.sw = s;
-      gd.group = g;
-      gd.up = f.kind(g) == GroupKind::kUp;
-      bool any = false;
-      for (const LinkId l : f.members(g)) {
-        MemberStats m;
-        m.link = l;
-        m.up = fabric.walker().is_up(l, s);
-        const double r = table.rate(directed_link(l, m.up));
-        const double rev = table.rate(directed_link(l, !m.up));
-        m.counted = r >= 0;
-        m.bits_per_second = std::max(0.0, r);
-        m.reverse_bps = rev;
-        const double cap = static_cast<double>(t.capacity[l.value()].value());
-        m.utilization = cap > 0 ? m.bits_per_second / cap : 0;
-        any = any || m.counted;
-        gd.members.push_back(m);
-      }
-      if (!any) continue;
-      double sum = 0, sum2 = 0;
-      std::uint32_t counted = 0;
-      for (const MemberStats& m : gd.members) {
-        if (!m.counted) continue;
-        ++counted;
-        sum += m.bits_per_second;
-        sum2 += m.bits_per_second * m.bits_per_second;
-        gd.max_bps = std::max(gd.max_bps, m.bits_per_second);
-      }
-      gd.mean_bps = sum / counted;
-      gd.jain = sum2 > 0 ? sum * sum / (counted * sum2) : 1.0;
-      for (MemberStats& m : gd.members) {
-        m.idle = m.counted && m.bits_per_second < options.idle_fraction * gd.max_bps;
-        if (m.idle) ++gd.idle;
-      }
-      const std::vector<int> predicted = member_counts(oracle, g, n);
-      // Degraded: a busy member that the model loads with k >= 1 flows but that carries less per
-      // flow than degraded_fraction x the median per-flow rate of the other loaded members.
-      if (have_flows) {
-        for (std::uint32_t i = 0; i < n; ++i) {
-          MemberStats& m = gd.members[i];
-          if (!m.counted || m.idle || predicted[i] <= 0) continue;
-          std::vector<double> others;
-          for (std::uint32_t j = 0; j < n; ++j) {
-            if (j != i && gd.members[j].counted && !gd.members[j].idle && predicted[j] > 0) {
-              others.push_back(gd.members[j].bits_per_second / predicted[j]);
-            }
-          }
-          if (others.empty()) continue;
-          std::sort(others.begin(), others.end());
-          const std::size_t h = others.size() / 2;
-          const double median = others.size() % 2 ? others[h] : 0.5 * (others[h - 1] + others[h]);
-          m.per_flow_bps = m.bits_per_second / predicted[i];
-          m.degraded = m.per_flow_bps < options.degraded_fraction * median;
-          if (m.degraded) {
-            ++gd.degraded;
-            gd.degraded_reference_bps = median;
-          }
-        }
-      }
-      gd.imbalanced = gd.max_bps >= options.noise_floor_bps && (gd.idle > 0 || gd.degraded > 0);
-      std::vector<std::size_t> through;  // flows through g
-      for (std::size_t i = 0; i < oracle.decisions.size(); ++i) {
-        for (const auto& [group, member] : oracle.decisions[i]) {
-          if (group == g) through.push_back(i);
-        }
-      }
-      gd.flows = static_cast<std::uint32_t>(through.size());
-      if (have_flows) {
-        for (std::uint32_t i = 0; i < n; ++i) gd.members[i].predicted_flows = predicted[i];
-      }
-      if (!gd.imbalanced) {
-        // Only groups with traffic are reported.
-        if (gd.max_bps >= options.noise_floor_bps) out.groups.push_back(std::move(gd));
-        continue;
-      }
-      const std::string sw_name = t.vertex_name(s);
-      auto member_name = [&](std::uint32_t i) { return t.vertex_name(t.other_end(gd.members[i].link, s)); };
-
-      // ---- witness 1: switch counters ----
-      {
-        Witness w{"switch port counters", WitnessState::kAgrees, ""};
-        std::string rates;
-        bool from_switch = false;
-        for (std::uint32_t i = 0; i < n; ++i) {
-          rates += (i ? ", " : "") + member_name(i) + " " + (gd.members[i].counted ? gbps_text(gd.members[i].bits_per_second) : "no counter");
-          const std::size_t d = directed_link(gd.members[i].link, gd.members[i].up);
-          from_switch = from_switch || table.switch_tx[d] >= 0 || table.switch_rx[d] >= 0;
-        }
-        if (!from_switch) w.state = WitnessState::kMissing;
-        w.evidence = fmt::format("{}; {} idle, Jain's fairness {:.2f}", rates, gd.idle, gd.jain);
-        gd.witnesses.push_back(w);
-      }
-      // ---- witness 2: host NIC counters ----
-      double host_netdev = 0, host_rdma = 0, host_util = 0;
-      int host_count = 0;
-      bool host_seen = false, rdma_seen = false;
-      {
-        std::set<std::uint32_t> below;
-        for (const VertexId leaf : leaves_below(t, s)) below.insert(leaf.value());
-        for (const HostPortRate& h : out.hosts) {
-          if (!below.count(f.leaf_of(h.port).value())) continue;
-          host_seen = true;
-          host_netdev += std::max(0.0, h.netdev_bps);
-          host_rdma += std::max(0.0, h.rdma_bps);
-          rdma_seen = rdma_seen || h.rdma_bps >= 0;
-          const double cap = static_cast<double>(t.capacity[h.port.value()].value());
-          host_util += cap > 0 ? std::max(std::max(0.0, h.netdev_bps), h.rdma_bps) / cap : 0;
-          ++host_count;
-        }
-        Witness w{"host NIC counters", WitnessState::kMissing, "no NIC counters of the hosts below " + sw_name};
-        if (host_seen) {
-          const double sent = std::max(host_netdev, host_rdma);
-          w.state = sent >= 0.5 * sum ? WitnessState::kAgrees : WitnessState::kDisagrees;
-          w.evidence = fmt::format("hosts below {} sent {} (netdev {}, RDMA {}); the group carried {}", sw_name,
-                                   gbps_text(sent), gbps_text(host_netdev),
-                                   rdma_seen ? gbps_text(host_rdma) : std::string("no counters"), gbps_text(sum));
-        }
-        gd.witnesses.push_back(w);
-      }
-      // ---- witness 3: path oracle ----
-      bool oracle_loads_idle = false;
-      {
-        Witness w{"path oracle", WitnessState::kMissing, "no flows given (--flows): the model cannot say where they go"};
-        if (have_flows && !through.empty()) {
-          bool same = true;
-          for (std::uint32_t i = 0; i < n; ++i) {
-            const bool busy = gd.members[i].counted && !gd.members[i].idle;
-            if (busy != (predicted[i] > 0)) same = false;
-            if (predicted[i] > 0 && gd.members[i].idle) oracle_loads_idle = true;
-          }
-          w.state = same ? WitnessState::kAgrees : WitnessState::kDisagrees;
-          w.evidence = fmt::format("the model ({}) puts the {} known flows through {} on members {}", fabric.ecmp().function_name(),
-                                   through.size(), sw_name, counts_text(predicted));
-        } else if (have_flows) {
-          w.evidence = "none of the known flows crosses " + sw_name;
-        }
-        gd.witnesses.push_back(w);
-      }
-      // ---- witness 4: achieved throughput ----
-      {
-        Witness w{"flow throughput", WitnessState::kMissing, "no flow results for flows through " + sw_name};
-        if (!through.empty()) {
-          double shared = 0, alone = 0;
-          int n_shared = 0, n_alone = 0;
-          bool saturated = false;
-          for (const std::size_t i : through) {
-            for (const auto& [group, member] : oracle.decisions[i]) {
-              if (group != g) continue;
-              if (predicted[member] >= 2) {
-                shared += counters.flows[i].bits_per_second;
-                ++n_shared;
-                saturated = saturated || gd.members[member].utilization >= 0.9;
-              } else {
-                alone += counters.flows[i].bits_per_second;
-                ++n_alone;
-              }
-            }
-          }
-          // A degraded member: its flows against the others'.
-          double on_degraded = 0, elsewhere = 0;
-          int n_degraded = 0, n_elsewhere = 0;
-          for (const std::size_t i : through) {
-            for (const auto& [group, member] : oracle.decisions[i]) {
-              if (group != g) continue;
-              (gd.members[member].degraded ? on_degraded : elsewhere) += counters.flows[i].bits_per_second;
-              ++(gd.members[member].degraded ? n_degraded : n_elsewhere);
-            }
-          }
-          if (n_degraded > 0 && n_elsewhere > 0) {
-            const double slow = on_degraded / n_degraded, fast = elsewhere / n_elsewhere;
-            w.state = slow < 0.8 * fast ? WitnessState::kAgrees : WitnessState::kDisagrees;
-            w.evidence = fmt::format("flows on the degraded member achieved {} on average, the others {}", gbps_text(slow),
-                                     gbps_text(fast));
-          } else if (n_shared == 0) {
-            w.state = WitnessState::kDisagrees;
-            w.evidence = "no two known flows share a member in the model";
-          } else {
-            const double mean_shared = shared / n_shared;
-            const bool slower = n_alone > 0 && mean_shared < 0.8 * (alone / n_alone);
-            w.state = slower || saturated ? WitnessState::kAgrees : WitnessState::kDisagrees;
-            w.evidence = n_alone > 0 ? fmt::format("flows sharing a member achieved {} on average, flows alone {}",
-                                                   gbps_text(mean_shared), gbps_text(alone / n_alone))
-                                     : fmt::format("flows sharing a member achieved {} on average{}", gbps_text(mean_shared),
-                                                   saturated ? " on a saturated member" : "");
-          }
-        }
-        gd.witnesses.push_back(w);
-      }
-
-      // ---- cause ----
-      std::vector<std::string> coupled;
-      const std::vector<bool> reach = gd.up && t.tier[v] >= 2 ? reachable_members(fabric, s, g, coupled) : std::vector<bool>(n, true);
-      std::uint32_t reachable = 0;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        gd.members[i].reachable = reach[i];
-        if (reach[i]) ++reachable;
-      }
-      bool busy_within_reach = true;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (gd.members[i].counted && !gd.members[i].idle && !reach[i]) busy_within_reach = false;
-      }
-      bool idle_both_ways = false;
-      if (!have_flows) {
-        bool others_both = true;
-        for (std::uint32_t i = 0; i < n; ++i) {
-          const MemberStats& m = gd.members[i];
-          if (m.idle && m.reverse_bps >= 0 && m.reverse_bps < options.idle_fraction * gd.max_bps) idle_both_ways = true;
-          if (!m.idle && !(m.reverse_bps >= options.idle_fraction * gd.max_bps)) others_both = false;
-        }
-        idle_both_ways = idle_both_ways && others_both;
-      }
-      std::size_t same_keys = 0;
-      {
-        std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint8_t, std::uint16_t, std::uint16_t>, int> keys;
-        const FieldMask mask = fabric.ecmp().effective_fields();
-        for (const std::size_t i : through) {
-          const FlowKey k = masked(counters.flows[i].key, mask);
-          if (++keys[{k.src_ip, k.dst_ip, k.protocol, k.src_port, k.dst_port}] > 1) ++same_keys;
-        }
-      }
-      std::string idle_names;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (gd.members[i].idle) idle_names += (idle_names.empty() ? "" : ", ") + t.link_name(gd.members[i].link);
-      }
-      std::string degraded_names, degraded_rates;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (!gd.members[i].degraded) continue;
-        degraded_names += (degraded_names.empty() ? "" : ", ") + t.link_name(gd.members[i].link);
-        degraded_rates += (degraded_rates.empty() ? "" : ", ") + gbps_text(gd.members[i].per_flow_bps);
-      }
-      if (oracle_loads_idle || idle_both_ways) {
-        gd.cause = Cause::kFailedMember;
-        gd.explanation = oracle_loads_idle
-                             ? fmt::format("the model sends known flows over {} but its counters are idle: the flows went "
-                                           "elsewhere, so the member is down or removed from the group",
-                                           idle_names)
-                             : fmt::format("{} is idle in both directions while the other members carry traffic both ways: "
-                                           "a failed or disabled member",
-                                           idle_names);
-        gd.fix = "repair or re-enable " + idle_names + "; until then the group has " + std::to_string(n - gd.idle) + " members";
-        gd.predicted = have_flows ? "with every member healthy the model places the known flows " + counts_text(predicted)
-                                  : "the group's full width back: " + std::to_string(n) + " members";
-      } else if (gd.degraded > 0) {
-        gd.cause = Cause::kDegradedMember;
-        gd.explanation = fmt::format(
-            "{} carries traffic, so it is up, but runs at {} per flow the model gives it while the other loaded members "
-            "run at {} per flow (median): the member is degraded (a lower negotiated speed, errors and retransmits, or "
-            "a failing optic), not failed",
-            degraded_names, degraded_rates, gbps_text(gd.degraded_reference_bps));
-        gd.fix = "check " + degraded_names +
-                 ": its negotiated speed (ethtool, ifHighSpeed), FEC and error counters; replace the cable or optic, or "
-                 "take it out of the group until then";
-        gd.predicted = fmt::format("at full rate the member carries {} per flow like its twins: the group's flows ({}) "
-                                   "finish together",
-                                   gbps_text(gd.degraded_reference_bps), counts_text(predicted));
-      } else if (reachable < n && busy_within_reach) {
-        gd.cause = Cause::kPolarization;
-        std::string coupled_list;
-        for (const auto& c : coupled) coupled_list += (coupled_list.empty() ? "" : ", ") + c;
-        gd.explanation = fmt::format(
-            "{} hashes with the same function, fields and seed as {} below it ({}, seed_mode {}): a flow that came up "
-            "through a given member there lands in the same part of the hash range here, so only {} of {} members can "
-            "ever be chosen",
-            sw_name, coupled_list, fabric.ecmp().function_name(), seed_mode_name(fabric.ecmp().seed_mode), reachable, n);
-        EcmpConfig fixed = fabric.ecmp();
-        fixed.seed_mode = SeedMode::kPerSwitch;
-        gd.fix = "per-switch seeds (routing.ecmp.seed_mode: per-switch; Linux: a distinct net.ipv4.fib_multipath_hash_seed per router)";
-        if (have_flows) {
-          const SwitchHashes hashes(t, fixed);
-          const PathWalker walker(f, hashes);
-          const std::vector<int> after = member_counts(walk_flows(walker, counters.flows, nullptr), g, n);
-          const auto busy_after = std::count_if(after.begin(), after.end(), [](int c) { return c > 0; });
-          const auto busy_now = std::count_if(predicted.begin(), predicted.end(), [](int c) { return c > 0; });
-          gd.predicted = fmt::format("the model re-walks the {} known flows with per-switch seeds: members {} ({} of {} busy; now {})",
-                                     through.size(), counts_text(after), busy_after, n, busy_now);
-        } else {
-          gd.predicted = fmt::format("every one of the {} members becomes reachable (now {})", n, reachable);
-        }
-      } else if (same_keys > 0) {
-        gd.cause = Cause::kMissingEntropy;
-        gd.explanation = fmt::format("{} of the {} known flows through {} hash the same key under the fields hashed ({}): "
-                                     "no seed or function can separate them",
-                                     same_keys + 1, through.size(), sw_name, field_list(fabric.ecmp().effective_fields()));
-        gd.fix = fmt::format("hash the ports (routing.ecmp.fields with src_port; Linux fib_multipath_hash_policy 1) and use "
-                             "{} QPs per connection so each connection has {} source ports",
-                             options.qps_for_fix, options.qps_for_fix);
-        gd.probability = p_any_collision(n, through.size());
-        gd.predicted = fmt::format("with distinct keys {} flows on {} members still collide with probability {:.3f}",
-                                   through.size(), n, gd.probability);
-      } else if (have_flows && !through.empty()) {
-        gd.cause = Cause::kBadLuck;
-        const std::uint64_t k = through.size();
-        gd.probability = p_any_collision(n, k);
-        gd.explanation = fmt::format("{} independent flows on {} members ({}): P(any collision) = 1 - {}!/(({}-{})! {}^{}) = {:.4f}",
-                                     k, n, counts_text(predicted), n, n, std::min<std::uint64_t>(k, n), n, k, gd.probability);
-        const auto q = static_cast<std::uint32_t>(options.qps_for_fix);
-        gd.fix = fmt::format("{} QPs per connection (NCCL_IB_QPS_PER_CONNECTION), or packet spraying", q);
-        // The max-load recursion is O(n k^2) per load value: evaluated for small cases only.
-        if (static_cast<std::uint64_t>(n) * k * q <= 16384) {
-          const auto k32 = static_cast<std::uint32_t>(k);
-          const double now = expected_max_load(n, k32) / (static_cast<double>(k32) / n);
-          const double with_qps = expected_max_load(n, k32 * q) / (static_cast<double>(k32 * q) / n);
-          gd.predicted = fmt::format("expected busiest member at {:.2f}x the mean load with {} subflows (now {:.2f}x); spraying: 1.00x",
-                                     with_qps, k32 * q, now);
-        } else {
-          gd.predicted = fmt::format("with {} subflows P(any collision) stays {:.3f} but each carries 1/{} of a flow; spraying: even",
-                                     k * q, p_any_collision(n, k * q), q);
-        }
-      } else {
-        gd.cause = Cause::kUnexplained;
-        gd.explanation = "imbalanced, but without the flows (--flows) the model cannot tell bad luck from missing entropy";
-        gd.fix = "give the flows (iperf3 --json or a flows CSV) to the path oracle";
-      }
-
-      // ---- why the dashboards stayed green ----
-      double mean_util = 0, max_util = 0;
-      for (const MemberStats& m : gd.members) {
-        mean_util += m.utilization / n;
-        max_util = std::max(max_util, m.utilization);
-      }
-      if (mean_util < options.alarm_threshold && max_util >= options.alarm_threshold) {
-        gd.green.push_back(fmt::format("the group's average utilization is {} (alarm at {}) while its busiest member runs at {}",
-                                       percent(mean_util), percent(options.alarm_threshold), percent(max_util)));
-      } else if (max_util < options.alarm_threshold) {
-        gd.green.push_back(fmt::format("no member crossed the {} alarm (busiest {})", percent(options.alarm_threshold), percent(max_util)));
-      }
-      if (!idle_names.empty()) gd.green.push_back("no alarm watches for a member at zero: " + idle_names);
-      if (!degraded_names.empty()) {
-        gd.green.push_back("no alarm compares a member's rate per flow with its twins': " + degraded_names +
-                           " is up and busy, only slower");
-      }
-      if (host_seen && host_count > 0 && host_util / host_count < options.alarm_threshold) {
-        gd.green.push_back(fmt::format("the hosts below {} average {} NIC utilization", sw_name, percent(host_util / host_count)));
-      }
-      if (host_rdma > 0 && host_netdev < 0.1 * host_rdma) {
-        gd.green.push_back(fmt::format("host netdev counters saw {} while RDMA counters saw {}: RoCE bypasses the kernel, so a "
-                                       "node_exporter network panel shows idle NICs",
-                                       gbps_text(host_netdev), gbps_text(host_rdma)));
-      }
-      out.groups.push_back(std::move(gd));
+      if (f.size(g) < 2 || (f.kind(g) != GroupKind::kUp && f.kind(g) != GroupKind::kDown)) continue;
+      // Only groups with traffic are reported.
+      std::optional<GroupDiagnosis> gd = judge_group(e, s, g);
+      if (gd && gd->max_bps >= options.noise_floor_bps) out.groups.push_back(std::move(*gd));
     }
   }
   return out;

@@ -27,6 +27,11 @@
 //    19600 / 20800 = 0.942308. The same flows with member 3 at 0 are a failed member (the model
 //    loads a member whose counters are zero), and at 30 Gb/s (30 >= 24) the group is balanced
 //    enough to be no case at all (no idle, no degraded member).
+// 6. Missing entropy: case 1's counters with the two flows given the same 5-tuple (host 0 to
+//    host 2, one source port). Both hash the same key, so the model puts both on member 0, which
+//    is busy: the oracle agrees, no member is idle in the model's view, the leaf has no feeder
+//    (no polarization), and 2 of the 2 flows share a key. With distinct keys 2 flows on 2 members
+//    would still collide with P = 1 - 2!/(0! 2^2) = 0.5.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -252,6 +257,26 @@ TEST(Diagnose, TheSameMemberAtZeroIsFailedAndAtThreeQuartersIsNoCase) {
   EXPECT_EQ(g->degraded, 0u);
   const Diagnosis mild = run(f, four_flows_one_each(f, 30));
   EXPECT_EQ(imbalanced_group(mild, f, "p0/leaf/0"), nullptr);
+}
+
+TEST(Diagnose, TwoFlowsWithOneKeyAreMissingEntropy) {
+  const Fabric f = fabric_of("examples/lab/fat-tree-4.yaml");
+  const std::string leaf = "p0/pod0/leaf/0";
+  const VertexId sw = sw_named(f, leaf);
+  CounterInputs in = switch_counters(leaf, {{"p0/pod0/spine/0", 100}, {"p0/pod0/spine/1", 0}});
+  const int p0 = port_for(f, 0, 2, sw, 0);
+  in.flows = {{"flows.csv", flow_line(f.topology(), 0, 2, p0, 50) + flow_line(f.topology(), 0, 2, p0, 50)}};
+  const Diagnosis d = run(f, in);
+  const GroupDiagnosis* g = imbalanced_group(d, f, leaf);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kMissingEntropy) << g->explanation;
+  EXPECT_DOUBLE_EQ(g->probability, 0.5);
+  EXPECT_EQ(g->flows, 2u);
+  EXPECT_EQ(g->witnesses[2].state, WitnessState::kAgrees);
+  EXPECT_EQ(g->witnesses[3].state, WitnessState::kAgrees);  // both share a saturated member
+  EXPECT_EQ(g->explanation.find("2 of the 2 known flows through p0/pod0/leaf/0 hash the same key"), 0u) << g->explanation;
+  EXPECT_NE(g->fix.find("use 4 QPs per connection so each connection has 4 source ports"), std::string::npos) << g->fix;
+  EXPECT_EQ(g->predicted, "with distinct keys 2 flows on 2 members still collide with probability 0.500");
 }
 
 TEST(Diagnose, UnmappedSeriesAreListedNotGuessed) {
