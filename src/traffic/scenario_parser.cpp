@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -20,7 +21,7 @@ namespace {
 
 // An endpoint that was not written or did not resolve: no GPU has this id, so the value rules
 // (traffic/scenario_checks.h) see it as missing and judge nothing that depends on it.
-constexpr std::uint32_t kUnresolvedGpu = 0xFFFF'FFFF;
+constexpr std::uint32_t kUnresolvedGpu = std::numeric_limits<std::uint32_t>::max();
 
 bool parse_u64(std::string_view text, std::uint64_t& out) {
   if (text.empty()) return false;
@@ -187,7 +188,7 @@ class ScenarioParser {
                   {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, kMaxChannels, "channels"); }},
                   {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.qps, 1, kMaxQps, "queue pairs"); }},
                   {"iterations", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.iterations, 1, kMaxIterations, "iterations"); }},
-                  {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFF'FFFELL, "steps"); }},
+                  {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFFFFFELL, "steps"); }},
                   {"compute", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.compute); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.start); }},
                   {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, c.weight, 0, kMaxWeight, true); }}});
