@@ -94,6 +94,13 @@ enum class CollectiveKind : std::uint8_t { kAllReduce, kAllGather, kReduceScatte
 enum class CollectiveAlgorithm : std::uint8_t { kRing, kTree, kHalvingDoubling, kHierarchical, kSharp, kDirect };
 // How the steps of an algorithm are laid out in time (see "Models" above).
 enum class CollectiveModel : std::uint8_t { kPipelined, kStepwise };
+// Every value, in the order their names are listed to a user.
+inline constexpr CollectiveKind kAllCollectiveKinds[] = {CollectiveKind::kAllReduce, CollectiveKind::kAllGather,
+                                                         CollectiveKind::kReduceScatter, CollectiveKind::kAllToAll};
+inline constexpr CollectiveAlgorithm kAllCollectiveAlgorithms[] = {
+    CollectiveAlgorithm::kRing,         CollectiveAlgorithm::kTree,  CollectiveAlgorithm::kHalvingDoubling,
+    CollectiveAlgorithm::kHierarchical, CollectiveAlgorithm::kSharp, CollectiveAlgorithm::kDirect};
+inline constexpr CollectiveModel kAllCollectiveModels[] = {CollectiveModel::kPipelined, CollectiveModel::kStepwise};
 
 std::string_view collective_kind_name(CollectiveKind k);  // "all-reduce", ...
 std::string_view algorithm_name(CollectiveAlgorithm a);  // "ring", "tree", ...

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,17 @@ enum class PathModel : std::uint8_t {
   kSpray,     // per-packet spraying: one flow spread evenly over every member at every group
   kAdaptive,  // per-flow adaptive: each flow of a step takes the least-loaded member at each group
 };
+inline constexpr PathModel kAllPathModels[] = {PathModel::kEcmp, PathModel::kSpray, PathModel::kAdaptive};
+
+// How the GPUs of a selection (hosts x local indices) form a collective's groups: one group of
+// everything, one per local index (a rail), or one per host. A scenario file names them twice:
+// as a whole-fabric selection (`gpus: all | per-rail | per-host`) and as a mapping's `per:`
+// (none | rail | host).
+enum class GpuGrouping : std::uint8_t { kNone, kRail, kHost };
+inline constexpr GpuGrouping kAllGpuGroupings[] = {GpuGrouping::kNone, GpuGrouping::kRail, GpuGrouping::kHost};
+// The rank order inside each group: hosts then local indices as listed, or a seeded shuffle.
+enum class GpuOrder : std::uint8_t { kInOrder, kRandom };
+inline constexpr GpuOrder kAllGpuOrders[] = {GpuOrder::kInOrder, GpuOrder::kRandom};
 
 struct Endpoint {
   bool is_port = false;
@@ -79,6 +91,7 @@ struct CollectiveSpec {
 };
 
 enum class FaultKind : std::uint8_t { kDown, kDegrade, kRepair };
+inline constexpr FaultKind kAllFaultKinds[] = {FaultKind::kDown, FaultKind::kDegrade, FaultKind::kRepair};
 
 struct FaultSpec {
   FaultKind kind = FaultKind::kDown;
@@ -103,7 +116,16 @@ struct Scenario {
   [[nodiscard]] bool empty() const { return transfers.empty() && mice.empty() && collectives.empty(); }
 };
 
+// The names of each enumeration, one table each (traffic/scenario.cpp); parse_* is the inverse.
 std::string_view path_model_name(PathModel p);  // "ecmp", "spray", "adaptive"
 std::string_view fault_kind_name(FaultKind k);  // "down", "degrade", "repair"
+std::string_view gpu_selection_name(GpuGrouping g);  // the whole fabric: "all", "per-rail", "per-host"
+std::string_view gpu_grouping_name(GpuGrouping g);  // a mapping's `per:`: "none", "rail", "host"
+std::string_view gpu_order_name(GpuOrder o);  // "in-order", "random"
+std::optional<PathModel> parse_path_model(std::string_view name);
+std::optional<FaultKind> parse_fault_kind(std::string_view name);
+std::optional<GpuGrouping> parse_gpu_selection_name(std::string_view name);
+std::optional<GpuGrouping> parse_gpu_grouping(std::string_view name);
+std::optional<GpuOrder> parse_gpu_order(std::string_view name);
 
 }  // namespace ct

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -11,18 +12,16 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "core/rng.h"
-#include "core/suggest.h"
+#include "traffic/scenario_builder.h"
 #include "traffic/scenario_checks.h"
 #include "yaml/yaml_reader.h"
 
 namespace ct {
 namespace {
 
-constexpr std::uint64_t kOrderStream = 0x4F52'4445'5200;  // "ORDER": random rank order
 // An endpoint that was not written or did not resolve: no GPU has this id, so the value rules
 // (traffic/scenario_checks.h) see it as missing and judge nothing that depends on it.
-constexpr std::uint32_t kUnresolvedGpu = 0xFFFF'FFFF;
+constexpr std::uint32_t kUnresolvedGpu = std::numeric_limits<std::uint32_t>::max();
 
 bool parse_u64(std::string_view text, std::uint64_t& out) {
   if (text.empty()) return false;
@@ -33,9 +32,7 @@ bool parse_u64(std::string_view text, std::uint64_t& out) {
 class ScenarioParser {
  public:
   ScenarioParser(const std::string& file, const NameDirectory& names)
-      : r_(file), names_(names), t_(names.topology()) {
-    scenario_.file = file;
-  }
+      : r_(file), b_(file, names, r_.errors()), t_(names.topology()) {}
 
   Result<Scenario> parse(const std::string& text) {
     if (const auto root = r_.load(text)) {
@@ -47,10 +44,21 @@ class ScenarioParser {
         }
       }
     }
+    return b_.finish();
+  }
+
+  // A collective {kind: all-reduce, bytes: 1GiB, gpus: TEXT} read and judged as in a file, its
+  // GPU selection in a list's or a mapping's form (the --gpus flag's YAML forms).
+  Result<CollectiveSpec> parse_selection(const std::string& text, std::uint64_t seed) {
+    b_.set_seed(seed);
+    CollectiveSpec c;
+    c.bytes = Bytes(std::int64_t{1} << 30);
+    if (const auto root = r_.load(text)) {
+      read_gpus(*root, *root, "collective.gpus", c);
+      judge(c, *root, "collective", 0);
+    }
     if (!r_.errors().empty()) return r_.take_errors();
-    std::stable_sort(scenario_.faults.begin(), scenario_.faults.end(),
-                     [](const FaultSpec& a, const FaultSpec& b) { return a.at < b.at; });
-    return std::move(scenario_);
+    return c;
   }
 
  private:
@@ -58,6 +66,9 @@ class ScenarioParser {
   static constexpr auto kRequired = YamlReader::Presence::kRequired;
 
   SourceLocation location(const YAML::Node& node) const { return r_.at(node); }
+  ValueOrigin origin(const YAML::Node& key, const YAML::Node& value, const std::string& field) const {
+    return {r_.at(key, value), field};
+  }
   void error(SourceLocation where, std::string field, std::string message) {
     r_.error(std::move(where), std::move(field), std::move(message));
   }
@@ -92,25 +103,17 @@ class ScenarioParser {
       }
       return false;
     };
-    for (ScenarioProblem& p : check_item(item, t_)) {
-      const std::string field = p.field.empty() ? path : path + "." + p.field;
-      if (refused(field)) continue;
+    b_.judge(item, [&](const std::string& problem_field) -> std::optional<ValueOrigin> {
+      const std::string field = problem_field.empty() ? path : path + "." + problem_field;
+      if (refused(field)) return std::nullopt;
       const auto it = where_.find(field);
-      error(it != where_.end() ? it->second : location(node), field, std::move(p.message));
-    }
+      return ValueOrigin{it != where_.end() ? it->second : location(node), field};
+    });
   }
   void read_list(const YAML::Node& key, const YAML::Node& value, const std::string& field,
                  const YamlReader::ItemReader& read) {
     r_.list(key, value, field, read);
   }
-  // Appends the diagnostics of a failed lookup; true when it succeeded.
-  template <typename T>
-  bool found(const Result<T>& r) {
-    if (r) return true;
-    r_.errors().insert(r_.errors().end(), r.errors().begin(), r.errors().end());
-    return false;
-  }
-
   // ---- scalars ----
   std::optional<std::string> text(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
     return r_.text(key, value, field);
@@ -134,37 +137,18 @@ class ScenarioParser {
   }
 
   // ---- names (fabric/name_directory.h) ----
-  [[nodiscard]] std::uint64_t gpu_count() const {
-    return static_cast<std::uint64_t>(t_.host_count) * static_cast<std::uint64_t>(std::max(t_.gpus_per_host, 0));
-  }
-
   std::optional<Endpoint> endpoint(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
     const auto name = text(key, value, field);
     if (!name) return std::nullopt;
-    Endpoint e;
-    e.name = *name;
-    const SourceLocation where = r_.at(key, value);
-    if (const auto g = names_.gpu(*name, where, field)) {
-      e.gpu = g.value();
-      return e;
-    }
-    if (const auto p = names_.backend_port(*name, where, field)) {
-      e.is_port = true;
-      e.port = p.value();
-      return e;
-    }
-    error(key, value, field,
-          fmt::format("'{}' names no GPU (host<h>/gpu<g> or gpu<id>, {} GPUs) and no backend port (host<h>/nic<r>/p<p>)",
-                      echo(*name), gpu_count()));
-    return std::nullopt;
+    return b_.endpoint(*name, origin(key, value, field));
   }
 
   // ---- the schema ----
   void read_scenario(const YAML::Node& key, const YAML::Node& value) {
-    scenario_.at = location(key);
+    b_.set_location(location(key));
     read_mapping(key, value, "scenario",
-                 {{"name", [&](auto& k, auto& v, auto& f) { scenario_.name = text(k, v, f).value_or(""); }},
-                  {"seed", [&](auto& k, auto& v, auto& f) { scenario_.seed = r_.unsigned64(k, v, f).value_or(scenario_.seed); }},
+                 {{"name", [&](auto& k, auto& v, auto& f) { b_.set_name(text(k, v, f).value_or("")); }},
+                  {"seed", [&](auto& k, auto& v, auto& f) { b_.set_seed(r_.unsigned64(k, v, f).value_or(b_.scenario().seed)); }},
                   {"paths", [&](auto& k, auto& v, auto& f) { read_paths(k, v, f); }},
                   {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, convergence_); }},
                   {"collectives", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_collective(i, p); }); }},
@@ -180,21 +164,13 @@ class ScenarioParser {
   void read_paths(const YAML::Node& k, const YAML::Node& v, const std::string& f) {
     const auto name = text(k, v, f);
     if (!name) return;
-    static const std::map<std::string, PathModel> kModels = {
-        {"ecmp", PathModel::kEcmp}, {"spray", PathModel::kSpray}, {"adaptive", PathModel::kAdaptive}};
-    const auto it = kModels.find(*name);
-    if (it == kModels.end()) {
-      error(k, v, f, fmt::format("unknown path model '{}' (ecmp, spray, adaptive){}", *name,
-                                 did_you_mean(*name, {"ecmp", "spray", "adaptive"})));
-      return;
-    }
-    scenario_.paths = it->second;
+    if (const auto paths = b_.path_model(*name, origin(k, v, f))) b_.set_paths(*paths);
   }
 
   void read_collective(const YAML::Node& item, const std::string& path) {
     const std::size_t before = r_.errors().size();
     CollectiveSpec c;
-    c.name = fmt::format("collective{}", scenario_.collectives.size());
+    c.name = fmt::format("collective{}", b_.scenario().collectives.size());
     std::optional<std::string> algorithm;
     bool has_model = false;
     bool has_gpus = false;
@@ -212,7 +188,7 @@ class ScenarioParser {
                   {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, kMaxChannels, "channels"); }},
                   {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.qps, 1, kMaxQps, "queue pairs"); }},
                   {"iterations", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.iterations, 1, kMaxIterations, "iterations"); }},
-                  {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFF'FFFELL, "steps"); }},
+                  {"steps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.steps, 1, 0xFFFFFFFELL, "steps"); }},
                   {"compute", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.compute); }},
                   {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, c.start); }},
                   {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, c.weight, 0, kMaxWeight, true); }}});
@@ -226,28 +202,19 @@ class ScenarioParser {
     }
     read_gpus(gpus_key, gpus_value, gpus_field, c);
     judge(c, item, path, before);
-    scenario_.collectives.push_back(std::move(c));
+    b_.add(std::move(c));
   }
 
   void read_kind(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveKind& out) {
     const auto name = text(k, v, f);
     if (!name) return;
-    if (const auto kind = parse_collective_kind(*name)) {
-      out = *kind;
-      return;
-    }
-    error(k, v, f, fmt::format("unknown collective '{}' (all-reduce, all-gather, reduce-scatter, all-to-all){}", *name,
-                               did_you_mean(*name, {"all-reduce", "all-gather", "reduce-scatter", "all-to-all"})));
+    if (const auto kind = b_.collective_kind(*name, origin(k, v, f))) out = *kind;
   }
 
   bool read_model(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveModel& out) {
     const auto name = text(k, v, f);
     if (!name) return true;
-    if (const auto m = parse_collective_model(*name)) {
-      out = *m;
-      return true;
-    }
-    error(k, v, f, fmt::format("unknown model '{}' (pipelined, stepwise){}", *name, did_you_mean(*name, {"pipelined", "stepwise"})));
+    if (const auto m = b_.collective_model(*name, origin(k, v, f))) out = *m;
     return true;
   }
 
@@ -255,35 +222,17 @@ class ScenarioParser {
                                             CollectiveAlgorithm& out) {
     const auto name = text(k, v, f);
     if (!name) return std::string();
-    if (const auto a = parse_algorithm(*name)) {
-      out = *a;
-      return name;
-    }
-    const std::vector<std::string> all = {"ring", "tree", "halving-doubling", "hierarchical", "sharp", "direct"};
-    error(k, v, f, fmt::format("unknown algorithm '{}' (ring, tree, halving-doubling, hierarchical, sharp, direct){}",
-                               *name, did_you_mean(*name, all)));
+    if (const auto a = b_.algorithm(*name, origin(k, v, f))) out = *a;
     return name;
   }
 
   // GPU selectors: all, per-rail, per-host, a list, or {hosts, local, per, order}.
   void read_gpus(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveSpec& c) {
-    const auto hosts = static_cast<std::uint32_t>(t_.host_count);
-    const auto per_host = static_cast<std::uint32_t>(t_.gpus_per_host);
-    std::vector<std::uint32_t> all_hosts(hosts);
-    std::iota(all_hosts.begin(), all_hosts.end(), 0U);
-    std::vector<std::uint32_t> all_local(per_host);
-    std::iota(all_local.begin(), all_local.end(), 0U);
     if (v.IsScalar()) {
       c.gpus_text = v.Scalar();
-      static const std::map<std::string, std::string> kPer = {{"all", "none"}, {"per-rail", "rail"}, {"per-host", "host"}};
-      const auto it = kPer.find(v.Scalar());
-      if (it == kPer.end()) {
-        error(k, v, f, fmt::format("unknown GPU selector '{}' (all, per-rail, per-host, a list, or a mapping "
-                                   "{{hosts, local, per, order}}){}",
-                                   v.Scalar(), did_you_mean(v.Scalar(), {"all", "per-rail", "per-host"})));
-        return;
-      }
-      select(all_hosts, all_local, it->second, false, c);
+      const auto selection = b_.named_selection(v.Scalar(), origin(k, v, f), "GPU selector",
+                                                "a list, or a mapping {hosts, local, per, order}");
+      if (selection) c.groups = b_.groups(*selection);
       return;
     }
     if (v.IsSequence()) {
@@ -306,17 +255,26 @@ class ScenarioParser {
       c.groups.push_back(std::move(group));
       return;
     }
-    std::vector<std::uint32_t> host_range = all_hosts;
-    std::vector<std::uint32_t> local = all_local;
-    std::string per = "none";
-    bool random = false;
+    GpuSelection selection = b_.whole_fabric(GpuGrouping::kNone);
     c.gpus_text = "selection";
     read_mapping(k, v, f,
-                 {{"hosts", [&](auto& kk, auto& vv, auto& ff) { host_range = range(kk, vv, ff, hosts); }},
-                  {"local", [&](auto& kk, auto& vv, auto& ff) { local = indices(kk, vv, ff, per_host); }},
-                  {"per", [&](auto& kk, auto& vv, auto& ff) { per = choice(kk, vv, ff, {"none", "rail", "host"}, per); }},
-                  {"order", [&](auto& kk, auto& vv, auto& ff) { random = choice(kk, vv, ff, {"in-order", "random"}, "in-order") == "random"; }}});
-    select(host_range, local, per, random, c);
+                 {{"hosts", [&](auto& kk, auto& vv, auto& ff) { selection.hosts = range(kk, vv, ff, b_.host_count()); }},
+                  {"local", [&](auto& kk, auto& vv, auto& ff) { selection.local = indices(kk, vv, ff, b_.gpus_per_host()); }},
+                  {"per", [&](auto& kk, auto& vv, auto& ff) { selection.per = grouping(kk, vv, ff, selection.per); }},
+                  {"order", [&](auto& kk, auto& vv, auto& ff) { selection.order = order(kk, vv, ff); }}});
+    c.groups = b_.groups(selection);
+  }
+
+  GpuGrouping grouping(const YAML::Node& k, const YAML::Node& v, const std::string& f, GpuGrouping fallback) {
+    const auto name = text(k, v, f);
+    if (!name) return fallback;
+    return b_.gpu_grouping(*name, origin(k, v, f)).value_or(fallback);
+  }
+
+  GpuOrder order(const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+    const auto name = text(k, v, f);
+    if (!name) return GpuOrder::kInOrder;
+    return b_.gpu_order(*name, origin(k, v, f)).value_or(GpuOrder::kInOrder);
   }
 
   std::vector<std::uint32_t> range(const YAML::Node& k, const YAML::Node& v, const std::string& f, std::uint32_t limit) {
@@ -348,53 +306,10 @@ class ScenarioParser {
     return out;
   }
 
-  std::string choice(const YAML::Node& k, const YAML::Node& v, const std::string& f, const std::vector<std::string>& options,
-                     const std::string& fallback) {
-    const auto name = text(k, v, f);
-    if (!name) return fallback;
-    if (std::find(options.begin(), options.end(), *name) != options.end()) return *name;
-    std::string list;
-    for (const auto& o : options) list += (list.empty() ? "" : ", ") + o;
-    error(k, v, f, fmt::format("unknown value '{}' ({}){}", *name, list, did_you_mean(*name, options)));
-    return fallback;
-  }
-
-  // The groups of a selection: one of everything, one per local index (rail), or one per host.
-  void select(std::span<const std::uint32_t> hosts, std::span<const std::uint32_t> local, const std::string& per,
-              bool random, CollectiveSpec& c) {
-    const auto g = static_cast<std::uint32_t>(t_.gpus_per_host);
-    if (per == "rail") {
-      for (const std::uint32_t l : local) {
-        std::vector<std::uint32_t> group;
-        for (const std::uint32_t h : hosts) group.push_back(h * g + l);
-        c.groups.push_back(std::move(group));
-      }
-    } else if (per == "host") {
-      for (const std::uint32_t h : hosts) {
-        std::vector<std::uint32_t> group;
-        for (const std::uint32_t l : local) group.push_back(h * g + l);
-        c.groups.push_back(std::move(group));
-      }
-    } else {
-      std::vector<std::uint32_t> group;
-      for (const std::uint32_t h : hosts) {
-        for (const std::uint32_t l : local) group.push_back(h * g + l);
-      }
-      c.groups.push_back(std::move(group));
-    }
-    if (!random) return;
-    // A scattered job placement: Fisher-Yates over each group with the scenario's seed.
-    for (std::size_t i = 0; i < c.groups.size(); ++i) {
-      Rng rng(scenario_.seed, 0, stream_of({kOrderStream, scenario_.collectives.size(), i}));
-      auto& group = c.groups[i];
-      for (std::size_t j = group.size(); j > 1; --j) std::swap(group[j - 1], group[rng.uniform(j)]);
-    }
-  }
-
   void read_transfer(const YAML::Node& item, const std::string& path) {
     const std::size_t before = r_.errors().size();
     TransferSpec t;
-    t.name = fmt::format("transfer{}", scenario_.transfers.size());
+    t.name = fmt::format("transfer{}", b_.scenario().transfers.size());
     t.src.gpu = kUnresolvedGpu;
     t.dst.gpu = kUnresolvedGpu;
     bool has_bytes = false;
@@ -415,7 +330,7 @@ class ScenarioParser {
     if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
     if (!has_bytes) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
     judge(t, item, path, before);
-    scenario_.transfers.push_back(std::move(t));
+    b_.add(std::move(t));
   }
 
   static void assign(std::optional<Endpoint> e, Endpoint& out) {
@@ -425,7 +340,7 @@ class ScenarioParser {
   void read_mice(const YAML::Node& item, const std::string& path) {
     const std::size_t before = r_.errors().size();
     MiceSpec m;
-    m.name = fmt::format("mice{}", scenario_.mice.size());
+    m.name = fmt::format("mice{}", b_.scenario().mice.size());
     m.hosts.resize(static_cast<std::size_t>(t_.host_count));
     std::iota(m.hosts.begin(), m.hosts.end(), 0U);
     bool has_count = false;
@@ -442,7 +357,7 @@ class ScenarioParser {
     if (!has_count) error(where, path + ".count", "missing: how many small flows");
     if (!has_bytes) error(where, path + ".bytes", "missing: the size of each flow, e.g. 64KiB");
     judge(m, item, path, before);
-    scenario_.mice.push_back(std::move(m));
+    b_.add(std::move(m));
   }
 
   void read_fault(const YAML::Node& item, const std::string& path) {
@@ -483,13 +398,13 @@ class ScenarioParser {
       }
     }
     judge(fault, item, path, before);
-    scenario_.faults.push_back(std::move(fault));
+    b_.add(std::move(fault));
   }
 
   bool read_fault_kind(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultKind& out) {
-    const std::string name = choice(k, v, f, {"down", "degrade", "repair"}, "");
-    if (name.empty()) return true;  // reported
-    out = name == "down" ? FaultKind::kDown : name == "degrade" ? FaultKind::kDegrade : FaultKind::kRepair;
+    const auto name = text(k, v, f);
+    if (!name) return true;  // reported
+    if (const auto kind = b_.fault_kind(*name, origin(k, v, f))) out = *kind;
     return true;
   }
 
@@ -497,9 +412,7 @@ class ScenarioParser {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
-    auto links = names_.links(*name, r_.at(k, v), f);
-    if (!found(links)) return;
-    fault.links = std::move(links.value());
+    fault.links = b_.cable_links(*name, origin(k, v, f));
     if (fault.links.size() == 1 && name->find("--") == std::string::npos) fault.what = t_.link_name(fault.links[0]);
   }
 
@@ -507,29 +420,19 @@ class ScenarioParser {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
-    const auto s = names_.vertex(*name, r_.at(k, v), f);
-    if (!found(s)) return;
-    if (t_.kind[s.value().value()] != VertexKind::kSwitch) {
-      error(k, v, f, fmt::format("'{}' is not a switch (names such as p0/spine/3, p1/pod2/leaf/5, p0/core/1)", echo(*name)));
-      return;
-    }
-    for (const Adjacency& adj : t_.neighbors(s.value())) fault.links.push_back(adj.link);
-    std::sort(fault.links.begin(), fault.links.end());
+    fault.links = b_.switch_links(*name, origin(k, v, f));
   }
 
   void read_port(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultSpec& fault) {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
-    const auto p = names_.backend_port(*name, r_.at(k, v), f);
-    if (!found(p)) return;
-    fault.links = {LinkId(p.value().value())};  // a backend port's NIC link has the port's id (builder.h)
+    fault.links = b_.port_links(*name, origin(k, v, f));
   }
 
   YamlReader r_;
-  const NameDirectory& names_;
+  ScenarioBuilder b_;
   const Topology& t_;
-  Scenario scenario_;
   TimePs convergence_{0};
   std::map<std::string, SourceLocation> where_;  // field path -> where its value was written
   bool has_faults_ = false;
@@ -551,6 +454,11 @@ bool has_scenario_block(const std::string& text) {
 
 Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names) {
   return ScenarioParser(file, names).parse(text);
+}
+
+Result<CollectiveSpec> parse_gpu_selection(const std::string& file, const std::string& text, std::uint64_t seed,
+                                           const NameDirectory& names) {
+  return ScenarioParser(file, names).parse_selection(text, seed);
 }
 
 Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Fabric& fabric) {

@@ -41,7 +41,9 @@
 // of them are returned at once. This reader reads, resolves names and checks each value's type and
 // range where it is read (limits from traffic/scenario_checks.h); the rules between values (a
 // collective's shape, a transfer's two ends, mice hosts, a fault's fraction) are check_scenario's,
-// judged on each item as it is read and reported at the line of the value they are about.
+// judged on each item as it is read and reported at the line of the value they are about. The
+// Scenario is put together by the one builder (traffic/scenario_builder.h), which also builds
+// `simulate`'s flags (traffic/scenario_flags.h).
 #pragma once
 
 #include <string>
@@ -57,6 +59,13 @@ namespace ct {
 Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Fabric& fabric);
 // The same on a bare topology's directory (tests on hand-built fixtures).
 Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names);
+
+// A GPU selection in a list's or a mapping's form ("[0, host1/gpu2]", "{hosts: [0, 3], per: rail}"),
+// text of its own (the --gpus flag): the collective {kind: all-reduce, bytes: 1GiB, gpus: TEXT} of
+// a scenario with this seed, read and judged as a scenario file's would be. Only its groups and
+// gpus_text are meant for the caller.
+Result<CollectiveSpec> parse_gpu_selection(const std::string& file, const std::string& text, std::uint64_t seed,
+                                           const NameDirectory& names);
 
 // True when the YAML text parses and has a top-level `scenario:` key.
 bool has_scenario_block(const std::string& text);
