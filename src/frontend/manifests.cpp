@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -567,6 +569,303 @@ void read_issuer(Reader& r, const YamlValue& spec, Issuer& is) {
   }
 }
 
+// One reader per kind: the kind's top-level fields, its spec, and the object appended to `out`.
+// `spec` is the document's spec, or an empty mapping at the document when it has none.
+struct KindInput {
+  const YamlValue& doc;
+  const YamlValue& spec;
+  const ObjectMeta& meta;
+};
+
+void read_top(Reader& r, const KindInput& in, std::initializer_list<const char*> known) { r.check(&in.doc, "", known); }
+
+void read_namespace_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Namespace n;
+  n.meta = in.meta;
+  out.namespaces.push_back(std::move(n));
+}
+
+void read_node_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Node n;
+  n.meta = in.meta;
+  n.unschedulable = r.boolean(in.spec.get("unschedulable"), "spec.unschedulable", false);
+  if (const YamlValue* st = in.doc.get("status"); st && st->get("addresses") && st->get("addresses")->is_seq()) {
+    for (const auto& a : st->get("addresses")->items) {
+      if (r.str(a.get("type"), "type") == "InternalIP") n.internal_ip = r.str(a.get("address"), "address");
+    }
+  }
+  if (auto it = in.meta.annotations.find("clustertwin.io/host"); it != in.meta.annotations.end()) n.host = it->second;
+  out.nodes.push_back(std::move(n));
+}
+
+void read_service_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  Service s;
+  s.meta = in.meta;
+  r.check(spec, "spec", {"type", "selector", "ports", "externalTrafficPolicy", "loadBalancerIP", "clusterIP",
+                         "clusterIPs", "loadBalancerClass", "internalTrafficPolicy", "sessionAffinity",
+                         "ipFamilies", "ipFamilyPolicy", "allocateLoadBalancerNodePorts", "publishNotReadyAddresses",
+                         "externalIPs", "loadBalancerSourceRanges", "healthCheckNodePort", "externalName"});
+  if (spec->get("type")) s.type = r.str(spec->get("type"), "spec.type");
+  s.selector = r.labels(spec->get("selector"), "spec.selector");
+  if (const YamlValue* ports = r.seq(spec->get("ports"), "spec.ports")) {
+    for (const auto& p : ports->items) {
+      r.check(&p, "spec.ports[]", {"name", "port", "targetPort", "protocol", "nodePort", "appProtocol"});
+      ServicePort sp;
+      sp.name = r.str(p.get("name"), "spec.ports[].name");
+      sp.port = static_cast<int>(r.integer(p.get("port"), "spec.ports[].port", 0, 1, 65535));
+      sp.target_port = p.get("targetPort") ? r.str(p.get("targetPort"), "spec.ports[].targetPort") : std::to_string(sp.port);
+      if (p.get("protocol")) sp.protocol = r.str(p.get("protocol"), "spec.ports[].protocol");
+      s.ports.push_back(std::move(sp));
+    }
+  }
+  if (const YamlValue* etp = spec->get("externalTrafficPolicy")) {
+    s.external_traffic_policy = r.str(etp, "spec.externalTrafficPolicy");
+    s.where_policy = etp->where;
+    if (s.external_traffic_policy != "Cluster" && s.external_traffic_policy != "Local") {
+      r.error(etp->where, "spec.externalTrafficPolicy", "expected Cluster or Local");
+    }
+  } else {
+    s.where_policy = spec->where;
+  }
+  s.load_balancer_ip = r.str(spec->get("loadBalancerIP"), "spec.loadBalancerIP");
+  const Labels& annotations = in.meta.annotations;
+  if (auto it = annotations.find("metallb.universe.tf/loadBalancerIPs"); it != annotations.end()) s.load_balancer_ip = it->second;
+  if (auto it = annotations.find("metallb.universe.tf/address-pool"); it != annotations.end()) s.address_pool = it->second;
+  out.services.push_back(std::move(s));
+}
+
+void read_secret_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "type", "data", "stringData", "immutable"});
+  Secret sec;
+  sec.meta = in.meta;
+  sec.type = r.str(in.doc.get("type"), "type");
+  out.secrets.push_back(std::move(sec));
+}
+
+void read_workload_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  KubeWorkload w;
+  w.meta = in.meta;
+  read_workload(r, in.spec, w);
+  out.workloads.push_back(std::move(w));
+}
+
+void read_gateway_class_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  r.check(&in.spec, "spec", {"controllerName", "parametersRef", "description"});
+  GatewayClass gc;
+  gc.meta = in.meta;
+  gc.controller = r.str(in.spec.get("controllerName"), "spec.controllerName");
+  out.gateway_classes.push_back(std::move(gc));
+}
+
+void read_gateway_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Gateway g;
+  g.meta = in.meta;
+  read_gateway(r, in.spec, g);
+  out.gateways.push_back(std::move(g));
+}
+
+void read_route_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  HttpRoute route;
+  route.meta = in.meta;
+  read_route(r, in.spec, route);
+  out.routes.push_back(std::move(route));
+}
+
+void read_grant_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec"});
+  const YamlValue* spec = &in.spec;
+  ReferenceGrant g;
+  g.meta = in.meta;
+  r.check(spec, "spec", {"from", "to"});
+  if (const YamlValue* from = r.seq(spec->get("from"), "spec.from")) {
+    for (const auto& f : from->items) {
+      r.check(&f, "spec.from[]", {"group", "kind", "namespace"});
+      g.from.push_back({r.str(f.get("group"), "group"), r.str(f.get("kind"), "kind"), r.str(f.get("namespace"), "namespace")});
+    }
+  }
+  if (const YamlValue* to = r.seq(spec->get("to"), "spec.to")) {
+    for (const auto& t : to->items) {
+      r.check(&t, "spec.to[]", {"group", "kind", "name"});
+      g.to.push_back({r.str(t.get("group"), "group"), r.str(t.get("kind"), "kind"), r.str(t.get("name"), "name")});
+    }
+  }
+  out.grants.push_back(std::move(g));
+}
+
+void read_issuer_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Issuer is;
+  is.meta = in.meta;
+  read_issuer(r, in.spec, is);
+  out.issuers.push_back(std::move(is));
+}
+
+void read_certificate_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  Certificate c;
+  c.meta = in.meta;
+  r.check(spec, "spec", {"secretName", "dnsNames", "commonName", "isCA", "issuerRef", "duration", "renewBefore",
+                         "privateKey", "usages", "subject", "ipAddresses", "uris", "emailAddresses",
+                         "secretTemplate", "keystores", "revisionHistoryLimit", "additionalOutputFormats"});
+  c.secret_name = r.str(spec->get("secretName"), "spec.secretName");
+  c.dns_names = r.strings(spec->get("dnsNames"), "spec.dnsNames");
+  c.common_name = r.str(spec->get("commonName"), "spec.commonName");
+  c.is_ca = r.boolean(spec->get("isCA"), "spec.isCA", false);
+  if (const YamlValue* ir = spec->get("issuerRef")) c.issuer = read_ref(r, *ir, "spec.issuerRef", "Issuer", {"group", "kind", "name"});
+  else r.error(spec->where, "spec.issuerRef", "missing");
+  if (c.secret_name.empty()) r.error(spec->where, "spec.secretName", "missing");
+  out.certificates.push_back(std::move(c));
+}
+
+void read_address_pool_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  AddressPool p;
+  p.meta = in.meta;
+  r.check(&in.spec, "spec", {"addresses", "autoAssign", "avoidBuggyIPs", "serviceAllocation"});
+  p.addresses = r.strings(in.spec.get("addresses"), "spec.addresses");
+  p.auto_assign = r.boolean(in.spec.get("autoAssign"), "spec.autoAssign", true);
+  out.pools.push_back(std::move(p));
+}
+
+void read_bgp_advertisement_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  BgpAdvertisement a;
+  a.meta = in.meta;
+  r.check(spec, "spec", {"ipAddressPools", "ipAddressPoolSelectors", "nodeSelectors", "peers", "aggregationLength",
+                         "aggregationLengthV6", "localPref", "communities"});
+  a.pools = r.strings(spec->get("ipAddressPools"), "spec.ipAddressPools");
+  if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
+    for (const auto& s : ns->items) a.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
+  }
+  a.peers = r.strings(spec->get("peers"), "spec.peers");
+  out.bgp_advertisements.push_back(std::move(a));
+}
+
+void read_bgp_peer_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  BgpPeer p;
+  p.meta = in.meta;
+  r.check(spec, "spec", {"myASN", "peerASN", "peerAddress", "holdTime", "keepaliveTime", "nodeSelectors", "peerPort",
+                         "sourceAddress", "routerID", "password", "passwordSecret", "bfdProfile", "ebgpMultiHop",
+                         "vrf", "connectTime", "enableGracefulRestart", "disableMP", "dynamicASN", "interface"});
+  p.my_asn = static_cast<std::uint32_t>(r.integer(spec->get("myASN"), "spec.myASN", 0, 1, 4294967295LL));
+  p.peer_asn = static_cast<std::uint32_t>(r.integer(spec->get("peerASN"), "spec.peerASN", 0, 1, 4294967295LL));
+  p.peer_address = r.str(spec->get("peerAddress"), "spec.peerAddress");
+  for (const auto& [field, target] : {std::pair{"holdTime", &p.hold_time_s}, std::pair{"keepaliveTime", &p.keepalive_s}}) {
+    if (const YamlValue* v = spec->get(field)) {
+      std::string s = r.str(v, std::string("spec.") + field);
+      if (s.ends_with("s")) s.pop_back();
+      int x = 0;
+      auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+      if (ec != std::errc() || ptr != s.data() + s.size() || x < 0 || x > 65535 || (x > 0 && x < 3 && field == std::string("holdTime"))) {
+        r.error(v->where, std::string("spec.") + field, "expected a duration in whole seconds like 90s (0 or 3..65535)");
+      } else {
+        *target = x;
+      }
+    }
+  }
+  if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
+    for (const auto& s : ns->items) p.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
+  }
+  out.bgp_peers.push_back(std::move(p));
+}
+
+void read_l2_advertisement_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  L2Advertisement a;
+  a.meta = in.meta;
+  a.pools = r.strings(in.spec.get("ipAddressPools"), "spec.ipAddressPools");
+  out.l2_advertisements.push_back(std::move(a));
+}
+
+void read_claim_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  PersistentVolumeClaim c;
+  c.meta = in.meta;
+  read_claim_spec(r, &in.spec, "spec", c);
+  out.claims.push_back(std::move(c));
+}
+
+void read_storage_class_kind(Reader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "provisioner", "parameters", "reclaimPolicy", "allowVolumeExpansion",
+                   "volumeBindingMode", "mountOptions", "allowedTopologies"});
+  StorageClass sc;
+  sc.meta = in.meta;
+  sc.provisioner = r.str(in.doc.get("provisioner"), "provisioner");
+  sc.parameters = r.labels(in.doc.get("parameters"), "parameters");
+  auto it = in.meta.annotations.find("storageclass.kubernetes.io/is-default-class");
+  sc.is_default = it != in.meta.annotations.end() && it->second == "true";
+  out.storage_classes.push_back(std::move(sc));
+}
+
+// The kinds the model reads; any other kind is kept as an UnknownObject.
+struct KindReader {
+  const char* kind;
+  void (*read)(Reader& r, const KindInput& in, Manifests& out);
+};
+constexpr KindReader kKindReaders[] = {
+    {"Namespace", read_namespace_kind},
+    {"Node", read_node_kind},
+    {"Service", read_service_kind},
+    {"Secret", read_secret_kind},
+    {"Deployment", read_workload_kind},
+    {"StatefulSet", read_workload_kind},
+    {"DaemonSet", read_workload_kind},
+    {"GatewayClass", read_gateway_class_kind},
+    {"Gateway", read_gateway_kind},
+    {"HTTPRoute", read_route_kind},
+    {"ReferenceGrant", read_grant_kind},
+    {"Issuer", read_issuer_kind},
+    {"ClusterIssuer", read_issuer_kind},
+    {"Certificate", read_certificate_kind},
+    {"IPAddressPool", read_address_pool_kind},
+    {"BGPAdvertisement", read_bgp_advertisement_kind},
+    {"BGPPeer", read_bgp_peer_kind},
+    {"L2Advertisement", read_l2_advertisement_kind},
+    {"PersistentVolumeClaim", read_claim_kind},
+    {"StorageClass", read_storage_class_kind},
+};
+
+// The object's metadata, when the document is an object the model can take: a mapping with a
+// kind (not List), a name, and no earlier object of the same kind, namespace and name.
+std::optional<ObjectMeta> read_object_meta(Reader& r, const YamlValue& doc, std::map<std::string, SourceLocation>& seen) {
+  if (!doc.is_map()) {
+    r.error(doc.where, "", "a manifest document must be a mapping");
+    return std::nullopt;
+  }
+  if (doc.get("kind") == nullptr) {
+    r.error(doc.where, "kind", "missing: every manifest document needs apiVersion and kind");
+    return std::nullopt;
+  }
+  if (doc.get("kind")->scalar == "List") {
+    r.error(doc.where, "kind", "kind List is not read: write one document per object");
+    return std::nullopt;
+  }
+  ObjectMeta meta = read_meta(r, doc);
+  if (meta.name.empty()) {
+    r.error(doc.where, "metadata.name", "missing");
+    return std::nullopt;
+  }
+  const std::string key = meta.kind + "/" + meta.ns + "/" + meta.name;
+  if (auto [it, fresh] = seen.emplace(key, meta.where); !fresh) {
+    r.error(meta.where, "metadata.name",
+            fmt::format("duplicate object {} (first defined at {})", object_label(meta), where_text(it->second)));
+    return std::nullopt;
+  }
+  return meta;
+}
+
 Result<Manifests> parse_all(const std::vector<ManifestSource>& sources) {
   Manifests out;
   Diagnostics errors;
@@ -579,228 +878,19 @@ Result<Manifests> parse_all(const std::vector<ManifestSource>& sources) {
       continue;
     }
     for (const YamlValue& doc : docs.value()) {
-      if (!doc.is_map()) {
-        r.error(doc.where, "", "a manifest document must be a mapping");
-        continue;
-      }
-      if (doc.get("kind") == nullptr) {
-        r.error(doc.where, "kind", "missing: every manifest document needs apiVersion and kind");
-        continue;
-      }
-      if (doc.get("kind")->scalar == "List") {
-        r.error(doc.where, "kind", "kind List is not read: write one document per object");
-        continue;
-      }
-      ObjectMeta meta = read_meta(r, doc);
-      if (meta.name.empty()) {
-        r.error(doc.where, "metadata.name", "missing");
-        continue;
-      }
-      const std::string key = meta.kind + "/" + meta.ns + "/" + meta.name;
-      if (auto [it, fresh] = seen.emplace(key, meta.where); !fresh) {
-        r.error(meta.where, "metadata.name",
-                fmt::format("duplicate object {} (first defined at {})", object_label(meta), where_text(it->second)));
-        continue;
-      }
+      std::optional<ObjectMeta> meta = read_object_meta(r, doc, seen);
+      if (!meta) continue;
       YamlValue empty_spec;
       empty_spec.kind = YamlValue::Kind::kMapping;
       empty_spec.where = doc.where;
-      const YamlValue* spec = doc.get("spec") ? doc.get("spec") : &empty_spec;
-      const std::string& kind = meta.kind;
-      const auto top = [&](std::initializer_list<const char*> known) { r.check(&doc, "", known); };
-      if (kind == "Namespace") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Namespace n;
-        n.meta = meta;
-        out.namespaces.push_back(std::move(n));
-      } else if (kind == "Node") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Node n;
-        n.meta = meta;
-        n.unschedulable = r.boolean(spec->get("unschedulable"), "spec.unschedulable", false);
-        if (const YamlValue* st = doc.get("status"); st && st->get("addresses") && st->get("addresses")->is_seq()) {
-          for (const auto& a : st->get("addresses")->items) {
-            if (r.str(a.get("type"), "type") == "InternalIP") n.internal_ip = r.str(a.get("address"), "address");
-          }
-        }
-        if (auto it = meta.annotations.find("clustertwin.io/host"); it != meta.annotations.end()) n.host = it->second;
-        out.nodes.push_back(std::move(n));
-      } else if (kind == "Service") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Service s;
-        s.meta = meta;
-        r.check(spec, "spec", {"type", "selector", "ports", "externalTrafficPolicy", "loadBalancerIP", "clusterIP",
-                               "clusterIPs", "loadBalancerClass", "internalTrafficPolicy", "sessionAffinity",
-                               "ipFamilies", "ipFamilyPolicy", "allocateLoadBalancerNodePorts", "publishNotReadyAddresses",
-                               "externalIPs", "loadBalancerSourceRanges", "healthCheckNodePort", "externalName"});
-        if (spec->get("type")) s.type = r.str(spec->get("type"), "spec.type");
-        s.selector = r.labels(spec->get("selector"), "spec.selector");
-        if (const YamlValue* ports = r.seq(spec->get("ports"), "spec.ports")) {
-          for (const auto& p : ports->items) {
-            r.check(&p, "spec.ports[]", {"name", "port", "targetPort", "protocol", "nodePort", "appProtocol"});
-            ServicePort sp;
-            sp.name = r.str(p.get("name"), "spec.ports[].name");
-            sp.port = static_cast<int>(r.integer(p.get("port"), "spec.ports[].port", 0, 1, 65535));
-            sp.target_port = p.get("targetPort") ? r.str(p.get("targetPort"), "spec.ports[].targetPort") : std::to_string(sp.port);
-            if (p.get("protocol")) sp.protocol = r.str(p.get("protocol"), "spec.ports[].protocol");
-            s.ports.push_back(std::move(sp));
-          }
-        }
-        if (const YamlValue* etp = spec->get("externalTrafficPolicy")) {
-          s.external_traffic_policy = r.str(etp, "spec.externalTrafficPolicy");
-          s.where_policy = etp->where;
-          if (s.external_traffic_policy != "Cluster" && s.external_traffic_policy != "Local") {
-            r.error(etp->where, "spec.externalTrafficPolicy", "expected Cluster or Local");
-          }
-        } else {
-          s.where_policy = spec->where;
-        }
-        s.load_balancer_ip = r.str(spec->get("loadBalancerIP"), "spec.loadBalancerIP");
-        if (auto it = meta.annotations.find("metallb.universe.tf/loadBalancerIPs"); it != meta.annotations.end()) s.load_balancer_ip = it->second;
-        if (auto it = meta.annotations.find("metallb.universe.tf/address-pool"); it != meta.annotations.end()) s.address_pool = it->second;
-        out.services.push_back(std::move(s));
-      } else if (kind == "Secret") {
-        top({"apiVersion", "kind", "metadata", "type", "data", "stringData", "immutable"});
-        Secret sec;
-        sec.meta = meta;
-        sec.type = r.str(doc.get("type"), "type");
-        out.secrets.push_back(std::move(sec));
-      } else if (kind == "Deployment" || kind == "StatefulSet" || kind == "DaemonSet") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        KubeWorkload w;
-        w.meta = meta;
-        read_workload(r, *spec, w);
-        out.workloads.push_back(std::move(w));
-      } else if (kind == "GatewayClass") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        r.check(spec, "spec", {"controllerName", "parametersRef", "description"});
-        GatewayClass gc;
-        gc.meta = meta;
-        gc.controller = r.str(spec->get("controllerName"), "spec.controllerName");
-        out.gateway_classes.push_back(std::move(gc));
-      } else if (kind == "Gateway") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Gateway g;
-        g.meta = meta;
-        read_gateway(r, *spec, g);
-        out.gateways.push_back(std::move(g));
-      } else if (kind == "HTTPRoute") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        HttpRoute route;
-        route.meta = meta;
-        read_route(r, *spec, route);
-        out.routes.push_back(std::move(route));
-      } else if (kind == "ReferenceGrant") {
-        top({"apiVersion", "kind", "metadata", "spec"});
-        ReferenceGrant g;
-        g.meta = meta;
-        r.check(spec, "spec", {"from", "to"});
-        if (const YamlValue* from = r.seq(spec->get("from"), "spec.from")) {
-          for (const auto& f : from->items) {
-            r.check(&f, "spec.from[]", {"group", "kind", "namespace"});
-            g.from.push_back({r.str(f.get("group"), "group"), r.str(f.get("kind"), "kind"), r.str(f.get("namespace"), "namespace")});
-          }
-        }
-        if (const YamlValue* to = r.seq(spec->get("to"), "spec.to")) {
-          for (const auto& t : to->items) {
-            r.check(&t, "spec.to[]", {"group", "kind", "name"});
-            g.to.push_back({r.str(t.get("group"), "group"), r.str(t.get("kind"), "kind"), r.str(t.get("name"), "name")});
-          }
-        }
-        out.grants.push_back(std::move(g));
-      } else if (kind == "Issuer" || kind == "ClusterIssuer") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Issuer is;
-        is.meta = meta;
-        read_issuer(r, *spec, is);
-        out.issuers.push_back(std::move(is));
-      } else if (kind == "Certificate") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Certificate c;
-        c.meta = meta;
-        r.check(spec, "spec", {"secretName", "dnsNames", "commonName", "isCA", "issuerRef", "duration", "renewBefore",
-                               "privateKey", "usages", "subject", "ipAddresses", "uris", "emailAddresses",
-                               "secretTemplate", "keystores", "revisionHistoryLimit", "additionalOutputFormats"});
-        c.secret_name = r.str(spec->get("secretName"), "spec.secretName");
-        c.dns_names = r.strings(spec->get("dnsNames"), "spec.dnsNames");
-        c.common_name = r.str(spec->get("commonName"), "spec.commonName");
-        c.is_ca = r.boolean(spec->get("isCA"), "spec.isCA", false);
-        if (const YamlValue* ir = spec->get("issuerRef")) c.issuer = read_ref(r, *ir, "spec.issuerRef", "Issuer", {"group", "kind", "name"});
-        else r.error(spec->where, "spec.issuerRef", "missing");
-        if (c.secret_name.empty()) r.error(spec->where, "spec.secretName", "missing");
-        out.certificates.push_back(std::move(c));
-      } else if (kind == "IPAddressPool") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        AddressPool p;
-        p.meta = meta;
-        r.check(spec, "spec", {"addresses", "autoAssign", "avoidBuggyIPs", "serviceAllocation"});
-        p.addresses = r.strings(spec->get("addresses"), "spec.addresses");
-        p.auto_assign = r.boolean(spec->get("autoAssign"), "spec.autoAssign", true);
-        out.pools.push_back(std::move(p));
-      } else if (kind == "BGPAdvertisement") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        BgpAdvertisement a;
-        a.meta = meta;
-        r.check(spec, "spec", {"ipAddressPools", "ipAddressPoolSelectors", "nodeSelectors", "peers", "aggregationLength",
-                               "aggregationLengthV6", "localPref", "communities"});
-        a.pools = r.strings(spec->get("ipAddressPools"), "spec.ipAddressPools");
-        if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
-          for (const auto& s : ns->items) a.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
-        }
-        a.peers = r.strings(spec->get("peers"), "spec.peers");
-        out.bgp_advertisements.push_back(std::move(a));
-      } else if (kind == "BGPPeer") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        BgpPeer p;
-        p.meta = meta;
-        r.check(spec, "spec", {"myASN", "peerASN", "peerAddress", "holdTime", "keepaliveTime", "nodeSelectors", "peerPort",
-                               "sourceAddress", "routerID", "password", "passwordSecret", "bfdProfile", "ebgpMultiHop",
-                               "vrf", "connectTime", "enableGracefulRestart", "disableMP", "dynamicASN", "interface"});
-        p.my_asn = static_cast<std::uint32_t>(r.integer(spec->get("myASN"), "spec.myASN", 0, 1, 4294967295LL));
-        p.peer_asn = static_cast<std::uint32_t>(r.integer(spec->get("peerASN"), "spec.peerASN", 0, 1, 4294967295LL));
-        p.peer_address = r.str(spec->get("peerAddress"), "spec.peerAddress");
-        for (const auto& [field, target] : {std::pair{"holdTime", &p.hold_time_s}, std::pair{"keepaliveTime", &p.keepalive_s}}) {
-          if (const YamlValue* v = spec->get(field)) {
-            std::string s = r.str(v, std::string("spec.") + field);
-            if (s.ends_with("s")) s.pop_back();
-            int x = 0;
-            auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-            if (ec != std::errc() || ptr != s.data() + s.size() || x < 0 || x > 65535 || (x > 0 && x < 3 && field == std::string("holdTime"))) {
-              r.error(v->where, std::string("spec.") + field, "expected a duration in whole seconds like 90s (0 or 3..65535)");
-            } else {
-              *target = x;
-            }
-          }
-        }
-        if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
-          for (const auto& s : ns->items) p.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
-        }
-        out.bgp_peers.push_back(std::move(p));
-      } else if (kind == "L2Advertisement") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        L2Advertisement a;
-        a.meta = meta;
-        a.pools = r.strings(spec->get("ipAddressPools"), "spec.ipAddressPools");
-        out.l2_advertisements.push_back(std::move(a));
-      } else if (kind == "PersistentVolumeClaim") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        PersistentVolumeClaim c;
-        c.meta = meta;
-        read_claim_spec(r, spec, "spec", c);
-        out.claims.push_back(std::move(c));
-      } else if (kind == "StorageClass") {
-        top({"apiVersion", "kind", "metadata", "provisioner", "parameters", "reclaimPolicy", "allowVolumeExpansion",
-             "volumeBindingMode", "mountOptions", "allowedTopologies"});
-        StorageClass sc;
-        sc.meta = meta;
-        sc.provisioner = r.str(doc.get("provisioner"), "provisioner");
-        sc.parameters = r.labels(doc.get("parameters"), "parameters");
-        auto it = meta.annotations.find("storageclass.kubernetes.io/is-default-class");
-        sc.is_default = it != meta.annotations.end() && it->second == "true";
-        out.storage_classes.push_back(std::move(sc));
+      const KindInput in{doc, doc.get("spec") ? *doc.get("spec") : empty_spec, *meta};
+      const auto* reader = std::find_if(std::begin(kKindReaders), std::end(kKindReaders),
+                                        [&](const KindReader& k) { return meta->kind == k.kind; });
+      if (reader != std::end(kKindReaders)) {
+        reader->read(r, in, out);
       } else {
         UnknownObject u;
-        u.meta = meta;
+        u.meta = *meta;
         out.unknown.push_back(std::move(u));
       }
     }
