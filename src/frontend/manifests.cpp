@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "frontend/gateway_filters.h"
+#include "frontend/manifest_reader.h"
 #include "frontend/manifest_yaml.h"
 
 namespace ct {
@@ -87,125 +89,6 @@ const StorageClass* Manifests::find_storage_class(const std::string& name) const
 
 namespace {
 
-// Reads fields of one object: typed getters that record a diagnostic naming the field on a type
-// error, and a schema check that warns about fields the kind does not have.
-class Reader {
- public:
-  Reader(Diagnostics& errors, Diagnostics& warnings) : errors_(errors), warnings_(warnings) {}
-
-  void error(const SourceLocation& where, const std::string& field, const std::string& message) {
-    errors_.push_back({where, field, message, Severity::kError});
-  }
-
-  // Warns about keys of `map` that are not in `known` (a map that is not a mapping is an error).
-  bool check(const YamlValue* map, const std::string& path, std::initializer_list<const char*> known) {
-    if (map == nullptr) return false;
-    if (!map->is_map()) {
-      error(map->where, path, "expected a mapping");
-      return false;
-    }
-    for (std::size_t i = 0; i < map->entries.size(); ++i) {
-      const std::string& key = map->entries[i].first;
-      if (std::none_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) {
-        warnings_.push_back({map->key_where[i], path.empty() ? key : path + "." + key,
-                             "unknown field (ignored)", Severity::kWarning});
-      }
-    }
-    return true;
-  }
-
-  std::string str(const YamlValue* v, const std::string& field) {
-    if (v == nullptr || v->kind == YamlValue::Kind::kNull) return "";
-    if (!v->is_scalar()) {
-      error(v->where, field, "expected a string");
-      return "";
-    }
-    return v->scalar;
-  }
-
-  long long integer(const YamlValue* v, const std::string& field, long long fallback, long long lo, long long hi) {
-    if (v == nullptr) return fallback;
-    long long x = 0;
-    const std::string& s = v->scalar;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-    if (!v->is_scalar() || ec != std::errc() || p != s.data() + s.size()) {
-      error(v->where, field, fmt::format("expected an integer, got '{}'", s));
-      return fallback;
-    }
-    if (x < lo || x > hi) {
-      error(v->where, field, fmt::format("{} is out of range [{}, {}]", x, lo, hi));
-      return fallback;
-    }
-    return x;
-  }
-
-  bool boolean(const YamlValue* v, const std::string& field, bool fallback) {
-    if (v == nullptr) return fallback;
-    if (v->scalar == "true") return true;
-    if (v->scalar == "false") return false;
-    error(v->where, field, fmt::format("expected true or false, got '{}'", v->scalar));
-    return fallback;
-  }
-
-  std::vector<std::string> strings(const YamlValue* v, const std::string& field) {
-    std::vector<std::string> out;
-    if (v == nullptr) return out;
-    if (!v->is_seq()) {
-      error(v->where, field, "expected a list of strings");
-      return out;
-    }
-    for (const auto& item : v->items) out.push_back(str(&item, field + "[]"));
-    return out;
-  }
-
-  Labels labels(const YamlValue* v, const std::string& field) {
-    Labels out;
-    if (v == nullptr) return out;
-    if (!v->is_map()) {
-      error(v->where, field, "expected a mapping of strings");
-      return out;
-    }
-    for (const auto& [k, x] : v->entries) out[k] = str(&x, field + "." + k);
-    return out;
-  }
-
-  const YamlValue* seq(const YamlValue* v, const std::string& field) {
-    if (v == nullptr) return nullptr;
-    if (!v->is_seq()) {
-      error(v->where, field, "expected a list");
-      return nullptr;
-    }
-    return v;
-  }
-
-  std::vector<LabelRequirement> requirements(const YamlValue* v, const std::string& field) {
-    std::vector<LabelRequirement> out;
-    if (!seq(v, field)) return out;
-    for (const auto& e : v->items) {
-      check(&e, field + "[]", {"key", "operator", "values"});
-      LabelRequirement r{str(e.get("key"), field + ".key"), str(e.get("operator"), field + ".operator"),
-                         strings(e.get("values"), field + ".values")};
-      static const std::set<std::string> kOps = {"In", "NotIn", "Exists", "DoesNotExist"};
-      if (!kOps.contains(r.op)) error(e.where, field + ".operator", "expected In, NotIn, Exists or DoesNotExist");
-      out.push_back(std::move(r));
-    }
-    return out;
-  }
-
-  LabelSelector selector(const YamlValue* v, const std::string& field) {
-    LabelSelector s;
-    if (!check(v, field, {"matchLabels", "matchExpressions"})) return s;
-    s.present = true;
-    s.match_labels = labels(v->get("matchLabels"), field + ".matchLabels");
-    s.expressions = requirements(v->get("matchExpressions"), field + ".matchExpressions");
-    return s;
-  }
-
- private:
-  Diagnostics& errors_;
-  Diagnostics& warnings_;
-};
-
 bool cluster_scoped(const std::string& kind) {
   static const std::set<std::string> kKinds = {"Namespace", "Node", "GatewayClass", "ClusterIssuer", "StorageClass",
                                                "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
@@ -213,7 +96,7 @@ bool cluster_scoped(const std::string& kind) {
   return kKinds.contains(kind);
 }
 
-ObjectMeta read_meta(Reader& r, const YamlValue& doc) {
+ObjectMeta read_meta(ManifestReader& r, const YamlValue& doc) {
   ObjectMeta m;
   m.where = doc.where;
   m.api_version = r.str(doc.get("apiVersion"), "apiVersion");
@@ -233,21 +116,7 @@ ObjectMeta read_meta(Reader& r, const YamlValue& doc) {
   return m;
 }
 
-ObjectRef read_ref(Reader& r, const YamlValue& v, const std::string& field, const std::string& default_kind,
-                   std::initializer_list<const char*> known) {
-  r.check(&v, field, known);
-  ObjectRef ref;
-  ref.where = v.where;
-  ref.group = r.str(v.get("group"), field + ".group");
-  ref.kind = r.str(v.get("kind"), field + ".kind");
-  if (ref.kind.empty()) ref.kind = default_kind;
-  ref.ns = r.str(v.get("namespace"), field + ".namespace");
-  ref.name = r.str(v.get("name"), field + ".name");
-  if (ref.name.empty()) r.error(v.where, field + ".name", "is required");
-  return ref;
-}
-
-void read_gateway(Reader& r, const YamlValue& spec, Gateway& g) {
+void read_gateway(ManifestReader& r, const YamlValue& spec, Gateway& g) {
   r.check(&spec, "spec", {"gatewayClassName", "listeners", "addresses", "infrastructure", "backendTLS"});
   g.class_name = r.str(spec.get("gatewayClassName"), "spec.gatewayClassName");
   if (const YamlValue* ls = r.seq(spec.get("listeners"), "spec.listeners")) {
@@ -294,98 +163,7 @@ void read_gateway(Reader& r, const YamlValue& spec, Gateway& g) {
   }
 }
 
-// HTTPRouteFilter (apis/v1/httproute_types.go): the type names the one field that configures it.
-PathModifier read_path_modifier(Reader& r, const YamlValue* v, const std::string& field) {
-  PathModifier pm;
-  if (!r.check(v, field, {"type", "replaceFullPath", "replacePrefixMatch"})) return pm;
-  const std::string type = r.str(v->get("type"), field + ".type");
-  if (type == "ReplaceFullPath") {
-    pm.type = PathModifier::Type::kReplaceFullPath;
-    pm.value = r.str(v->get("replaceFullPath"), field + ".replaceFullPath");
-  } else if (type == "ReplacePrefixMatch") {
-    pm.type = PathModifier::Type::kReplacePrefixMatch;
-    pm.value = r.str(v->get("replacePrefixMatch"), field + ".replacePrefixMatch");
-  } else {
-    r.error(v->where, field + ".type", "expected ReplaceFullPath or ReplacePrefixMatch, got '" + type + "'");
-  }
-  if (!pm.value.empty() && !pm.value.starts_with("/")) r.error(v->where, field, "the path must start with '/'");
-  return pm;
-}
-
-HeaderModifier read_header_modifier(Reader& r, const YamlValue* v, const std::string& field) {
-  HeaderModifier hm;
-  if (!r.check(v, field, {"set", "add", "remove"})) return hm;
-  for (const char* which : {"set", "add"}) {
-    if (const YamlValue* xs = r.seq(v->get(which), field + "." + which)) {
-      for (const auto& x : xs->items) {
-        r.check(&x, field + "." + which + "[]", {"name", "value"});
-        std::string name = r.str(x.get("name"), field + "." + which + "[].name");
-        if (name.empty()) r.error(x.where, field + "." + which + "[].name", "is required");
-        (std::string(which) == "set" ? hm.set : hm.add).emplace_back(std::move(name), r.str(x.get("value"), field + "." + which + "[].value"));
-      }
-    }
-  }
-  hm.remove = r.strings(v->get("remove"), field + ".remove");
-  return hm;
-}
-
-RouteFilter read_filter(Reader& r, const YamlValue& x, const std::string& f) {
-  RouteFilter filter;
-  filter.where = x.where;
-  r.check(&x, f, {"type", "requestHeaderModifier", "responseHeaderModifier", "requestMirror", "requestRedirect", "urlRewrite",
-                  "extensionRef", "cors", "externalAuth"});
-  filter.type_name = r.str(x.get("type"), f + ".type");
-  const std::string& type = filter.type_name;
-  if (type == "RequestHeaderModifier" || type == "ResponseHeaderModifier") {
-    filter.type = type == "RequestHeaderModifier" ? RouteFilter::Type::kRequestHeaderModifier : RouteFilter::Type::kResponseHeaderModifier;
-    const std::string key = type == "RequestHeaderModifier" ? "requestHeaderModifier" : "responseHeaderModifier";
-    filter.headers = read_header_modifier(r, x.get(key), f + "." + key);
-  } else if (type == "RequestRedirect") {
-    filter.type = RouteFilter::Type::kRequestRedirect;
-    if (const YamlValue* rr = x.get("requestRedirect");
-        r.check(rr, f + ".requestRedirect", {"scheme", "hostname", "path", "port", "statusCode"})) {
-      filter.scheme = r.str(rr->get("scheme"), f + ".requestRedirect.scheme");
-      if (!filter.scheme.empty() && filter.scheme != "http" && filter.scheme != "https") {
-        r.error(rr->get("scheme")->where, f + ".requestRedirect.scheme", "expected http or https, got '" + filter.scheme + "'");
-      }
-      filter.hostname = r.str(rr->get("hostname"), f + ".requestRedirect.hostname");
-      filter.port = static_cast<int>(r.integer(rr->get("port"), f + ".requestRedirect.port", 0, 1, 65535));
-      filter.status_code = static_cast<int>(r.integer(rr->get("statusCode"), f + ".requestRedirect.statusCode", 302, 301, 308));
-      if (filter.status_code == 304 || filter.status_code == 305 || filter.status_code == 306) {
-        r.error(rr->get("statusCode")->where, f + ".requestRedirect.statusCode", "expected 301, 302, 303, 307 or 308");
-      }
-      filter.path = read_path_modifier(r, rr->get("path"), f + ".requestRedirect.path");
-    }
-  } else if (type == "URLRewrite") {
-    filter.type = RouteFilter::Type::kUrlRewrite;
-    if (const YamlValue* u = x.get("urlRewrite"); r.check(u, f + ".urlRewrite", {"hostname", "path"})) {
-      filter.hostname = r.str(u->get("hostname"), f + ".urlRewrite.hostname");
-      filter.path = read_path_modifier(r, u->get("path"), f + ".urlRewrite.path");
-    }
-  } else if (type == "RequestMirror") {
-    filter.type = RouteFilter::Type::kRequestMirror;
-    if (const YamlValue* rm = x.get("requestMirror"); r.check(rm, f + ".requestMirror", {"backendRef", "percent", "fraction"})) {
-      if (const YamlValue* b = rm->get("backendRef")) {
-        filter.mirror.ref = read_ref(r, *b, f + ".requestMirror.backendRef", "Service", {"group", "kind", "name", "namespace", "port"});
-        filter.mirror.port = static_cast<int>(r.integer(b->get("port"), f + ".requestMirror.backendRef.port", 0, 1, 65535));
-      } else {
-        r.error(rm->where, f + ".requestMirror.backendRef", "is required");
-      }
-    }
-  } else if (type == "ExtensionRef") {
-    filter.type = RouteFilter::Type::kExtensionRef;
-    if (const YamlValue* ext = x.get("extensionRef"); r.check(ext, f + ".extensionRef", {"group", "kind", "name"})) {
-      filter.extension = r.str(ext->get("kind"), f + ".extensionRef.kind") + " " + r.str(ext->get("name"), f + ".extensionRef.name");
-    }
-  } else {
-    r.error(x.where, f + ".type",
-            "expected RequestHeaderModifier, ResponseHeaderModifier, RequestMirror, RequestRedirect, URLRewrite or ExtensionRef, got '" +
-                type + "'");
-  }
-  return filter;
-}
-
-void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
+void read_route(ManifestReader& r, const YamlValue& spec, HttpRoute& route) {
   r.check(&spec, "spec", {"parentRefs", "hostnames", "rules"});
   if (const YamlValue* ps = r.seq(spec.get("parentRefs"), "spec.parentRefs")) {
     for (const auto& p : ps->items) {
@@ -473,7 +251,7 @@ void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
 }
 
 // A PersistentVolumeClaim's spec (also a StatefulSet's volumeClaimTemplates[].spec).
-void read_claim_spec(Reader& r, const YamlValue* spec, const std::string& f, PersistentVolumeClaim& c) {
+void read_claim_spec(ManifestReader& r, const YamlValue* spec, const std::string& f, PersistentVolumeClaim& c) {
   if (!r.check(spec, f, {"storageClassName", "accessModes", "resources", "volumeMode", "volumeName", "selector", "dataSource", "dataSourceRef"})) return;
   c.storage_class = r.str(spec->get("storageClassName"), f + ".storageClassName");
   c.access_modes = r.strings(spec->get("accessModes"), f + ".accessModes");
@@ -482,7 +260,7 @@ void read_claim_spec(Reader& r, const YamlValue* spec, const std::string& f, Per
   }
 }
 
-void read_workload(Reader& r, const YamlValue& spec, KubeWorkload& w) {
+void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
   r.check(&spec, "spec", {"replicas", "selector", "template", "serviceName", "volumeClaimTemplates", "strategy",
                           "updateStrategy", "minReadySeconds", "revisionHistoryLimit", "podManagementPolicy",
                           "progressDeadlineSeconds", "persistentVolumeClaimRetentionPolicy", "ordinals", "paused"});
@@ -542,7 +320,7 @@ void read_workload(Reader& r, const YamlValue& spec, KubeWorkload& w) {
   }
 }
 
-void read_issuer(Reader& r, const YamlValue& spec, Issuer& is) {
+void read_issuer(ManifestReader& r, const YamlValue& spec, Issuer& is) {
   r.check(&spec, "spec", {"selfSigned", "ca", "acme", "vault", "venafi"});
   if (spec.get("selfSigned")) is.type = Issuer::Type::kSelfSigned;
   if (const YamlValue* ca = spec.get("ca")) {
@@ -577,16 +355,16 @@ struct KindInput {
   const ObjectMeta& meta;
 };
 
-void read_top(Reader& r, const KindInput& in, std::initializer_list<const char*> known) { r.check(&in.doc, "", known); }
+void read_top(ManifestReader& r, const KindInput& in, std::initializer_list<const char*> known) { r.check(&in.doc, "", known); }
 
-void read_namespace_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_namespace_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   Namespace n;
   n.meta = in.meta;
   out.namespaces.push_back(std::move(n));
 }
 
-void read_node_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_node_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   Node n;
   n.meta = in.meta;
@@ -600,7 +378,7 @@ void read_node_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.nodes.push_back(std::move(n));
 }
 
-void read_service_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_service_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   const YamlValue* spec = &in.spec;
   Service s;
@@ -638,7 +416,7 @@ void read_service_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.services.push_back(std::move(s));
 }
 
-void read_secret_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_secret_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "type", "data", "stringData", "immutable"});
   Secret sec;
   sec.meta = in.meta;
@@ -646,7 +424,7 @@ void read_secret_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.secrets.push_back(std::move(sec));
 }
 
-void read_workload_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_workload_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   KubeWorkload w;
   w.meta = in.meta;
@@ -654,7 +432,7 @@ void read_workload_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.workloads.push_back(std::move(w));
 }
 
-void read_gateway_class_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_gateway_class_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   r.check(&in.spec, "spec", {"controllerName", "parametersRef", "description"});
   GatewayClass gc;
@@ -663,7 +441,7 @@ void read_gateway_class_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.gateway_classes.push_back(std::move(gc));
 }
 
-void read_gateway_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_gateway_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   Gateway g;
   g.meta = in.meta;
@@ -671,7 +449,7 @@ void read_gateway_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.gateways.push_back(std::move(g));
 }
 
-void read_route_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_route_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   HttpRoute route;
   route.meta = in.meta;
@@ -679,7 +457,7 @@ void read_route_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.routes.push_back(std::move(route));
 }
 
-void read_grant_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_grant_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec"});
   const YamlValue* spec = &in.spec;
   ReferenceGrant g;
@@ -700,7 +478,7 @@ void read_grant_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.grants.push_back(std::move(g));
 }
 
-void read_issuer_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_issuer_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   Issuer is;
   is.meta = in.meta;
@@ -708,7 +486,7 @@ void read_issuer_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.issuers.push_back(std::move(is));
 }
 
-void read_certificate_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_certificate_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   const YamlValue* spec = &in.spec;
   Certificate c;
@@ -726,7 +504,7 @@ void read_certificate_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.certificates.push_back(std::move(c));
 }
 
-void read_address_pool_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_address_pool_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   AddressPool p;
   p.meta = in.meta;
@@ -736,7 +514,7 @@ void read_address_pool_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.pools.push_back(std::move(p));
 }
 
-void read_bgp_advertisement_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_bgp_advertisement_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   const YamlValue* spec = &in.spec;
   BgpAdvertisement a;
@@ -751,7 +529,7 @@ void read_bgp_advertisement_kind(Reader& r, const KindInput& in, Manifests& out)
   out.bgp_advertisements.push_back(std::move(a));
 }
 
-void read_bgp_peer_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_bgp_peer_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   const YamlValue* spec = &in.spec;
   BgpPeer p;
@@ -781,7 +559,7 @@ void read_bgp_peer_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.bgp_peers.push_back(std::move(p));
 }
 
-void read_l2_advertisement_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_l2_advertisement_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   L2Advertisement a;
   a.meta = in.meta;
@@ -789,7 +567,7 @@ void read_l2_advertisement_kind(Reader& r, const KindInput& in, Manifests& out) 
   out.l2_advertisements.push_back(std::move(a));
 }
 
-void read_claim_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_claim_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   PersistentVolumeClaim c;
   c.meta = in.meta;
@@ -797,7 +575,7 @@ void read_claim_kind(Reader& r, const KindInput& in, Manifests& out) {
   out.claims.push_back(std::move(c));
 }
 
-void read_storage_class_kind(Reader& r, const KindInput& in, Manifests& out) {
+void read_storage_class_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "provisioner", "parameters", "reclaimPolicy", "allowVolumeExpansion",
                    "volumeBindingMode", "mountOptions", "allowedTopologies"});
   StorageClass sc;
@@ -812,7 +590,7 @@ void read_storage_class_kind(Reader& r, const KindInput& in, Manifests& out) {
 // The kinds the model reads; any other kind is kept as an UnknownObject.
 struct KindReader {
   const char* kind;
-  void (*read)(Reader& r, const KindInput& in, Manifests& out);
+  void (*read)(ManifestReader& r, const KindInput& in, Manifests& out);
 };
 constexpr KindReader kKindReaders[] = {
     {"Namespace", read_namespace_kind},
@@ -839,7 +617,7 @@ constexpr KindReader kKindReaders[] = {
 
 // The object's metadata, when the document is an object the model can take: a mapping with a
 // kind (not List), a name, and no earlier object of the same kind, namespace and name.
-std::optional<ObjectMeta> read_object_meta(Reader& r, const YamlValue& doc, std::map<std::string, SourceLocation>& seen) {
+std::optional<ObjectMeta> read_object_meta(ManifestReader& r, const YamlValue& doc, std::map<std::string, SourceLocation>& seen) {
   if (!doc.is_map()) {
     r.error(doc.where, "", "a manifest document must be a mapping");
     return std::nullopt;
@@ -869,7 +647,7 @@ std::optional<ObjectMeta> read_object_meta(Reader& r, const YamlValue& doc, std:
 Result<Manifests> parse_all(const std::vector<ManifestSource>& sources) {
   Manifests out;
   Diagnostics errors;
-  Reader r(errors, out.warnings);
+  ManifestReader r(errors, out.warnings);
   std::map<std::string, SourceLocation> seen;
   for (const auto& src : sources) {
     auto docs = parse_yaml_documents(src.text, src.path);
