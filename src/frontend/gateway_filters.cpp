@@ -191,6 +191,7 @@ constexpr const char* kUnmodelledFields[] = {"cors", "externalAuth"};
 // Kinds a rule may not hold together (IncompatibleFilters).
 constexpr std::pair<F, F> kIncompatible[] = {{F::kUrlRewrite, F::kRequestRedirect}};
 
+// Every RouteFilter::Type has its row.
 const FilterKind& kind_of(F type) {
   return *std::find_if(std::begin(kFilterKinds), std::end(kFilterKinds), [&](const FilterKind& k) { return k.type == type; });
 }

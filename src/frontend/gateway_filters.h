@@ -11,7 +11,7 @@
 // URLRewrite with RequestRedirect, or one filter kind twice (but RequestMirror and ExtensionRef),
 // is IncompatibleFilters; ReplacePrefixMatch on a rule with a match that is not PathPrefix is
 // UnsupportedValue. Adding a filter kind: its row in the table of gateway_filters.cpp, its reader
-// and its effect there, and its fields in RouteFilter (manifests.h).
+// and its effect there, and its enumerator and fields in RouteFilter (manifests.h).
 #pragma once
 
 #include <cstddef>
