@@ -339,184 +339,234 @@ Result<NamedConf> parse_named_conf(const std::string& text, const std::string& p
   return conf;
 }
 
+namespace {
+
+// ---- zone files: logical records, directives, then one record at a time -------------------------
+
+// A TTL: seconds, or units like 1h30m (s, m, h, d, w); nullopt past 2^31 - 1 (RFC 2181 section 8).
+std::optional<std::uint32_t> ttl_value(const std::string& s) {
+  std::uint64_t total = 0, cur = 0;
+  bool digits = false;
+  for (char c : s) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      cur = cur * 10 + static_cast<std::uint64_t>(c - '0');
+      digits = true;
+      if (cur > 0xFFFFFFFFull) return std::nullopt;
+    } else {
+      static const std::map<char, std::uint64_t> kUnits = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}, {'w', 604800}};
+      auto it = kUnits.find(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+      if (it == kUnits.end() || !digits) return std::nullopt;
+      total += cur * it->second;
+      cur = 0;
+      digits = false;
+    }
+  }
+  total += cur;
+  if (total > 0x7FFFFFFFull) return std::nullopt;
+  return static_cast<std::uint32_t>(total);
+}
+
+// One logical record: the tokens of the lines joined while parentheses are open, from `raw` (the
+// record's first line) on.
+struct LogicalRecord {
+  std::vector<std::string> tokens;
+  bool owner_blank = false;  // the first line starts with a blank: the previous owner
+  int depth = 0;             // parentheses left open at the end of the text (an error)
+};
+
+LogicalRecord read_logical_record(LineCursor& lines, std::string_view raw) {
+  LogicalRecord rec;
+  bool first = true;
+  do {
+    const std::string line(raw);
+    if (first) rec.owner_blank = !line.empty() && (line[0] == ' ' || line[0] == '\t');
+    first = false;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      const char c = line[i];
+      if (c == ';') break;
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++i;
+      } else if (c == '(') {
+        ++rec.depth;
+        ++i;
+      } else if (c == ')') {
+        --rec.depth;
+        ++i;
+      } else if (c == '"') {
+        const auto end = line.find('"', i + 1);
+        rec.tokens.push_back(line.substr(i, (end == std::string::npos ? line.size() : end + 1) - i));
+        i = end == std::string::npos ? line.size() : end + 1;
+      } else {
+        std::size_t j = i;
+        while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j])) && line[j] != ';' && line[j] != '(' &&
+               line[j] != ')')
+          ++j;
+        rec.tokens.push_back(line.substr(i, j - i));
+        i = j;
+      }
+    }
+  } while (rec.depth > 0 && lines.next(raw));
+  return rec;
+}
+
+// What the records of a zone file read so far leave for the next: the origin ($ORIGIN), the
+// default TTL ($TTL) and the last owner.
+struct ZoneState {
+  std::string origin;
+  std::uint32_t default_ttl = 0;
+  bool have_ttl = false;
+  std::string last_owner;
+  Diagnostics errors;
+
+  // A name as written, made absolute ('@' the origin; no final '.': relative to the origin).
+  [[nodiscard]] std::string absolute(const std::string& name) const {
+    if (name == "@") return origin;
+    if (name.ends_with(".")) return strip_dot(name);
+    return lower(name) + "." + origin;
+  }
+};
+
+// $ORIGIN, $TTL, or another directive (an error); false when the tokens are no directive.
+bool read_directive(ZoneState& s, const std::vector<std::string>& tokens, const SourceLocation& where) {
+  if (tokens[0] == "$ORIGIN") {
+    if (tokens.size() < 2) s.errors.push_back({where, "$ORIGIN", "missing name"});
+    else s.origin = s.absolute(tokens[1]);
+    return true;
+  }
+  if (tokens[0] == "$TTL") {
+    const auto t = tokens.size() >= 2 ? ttl_value(tokens[1]) : std::nullopt;
+    if (!t) s.errors.push_back({where, "$TTL", "expected a TTL (seconds, or like 1h30m) up to 2147483647"});
+    else {
+      s.default_ttl = *t;
+      s.have_ttl = true;
+    }
+    return true;
+  }
+  if (tokens[0].starts_with("$")) {
+    s.errors.push_back({where, tokens[0], "directive not modelled"});
+    return true;
+  }
+  return false;
+}
+
+// The record's data by type (A, AAAA, CNAME, NS, SOA; any other type kept as written); false,
+// with the error, when it is malformed. `ttl` is the record's own TTL, if it gives one.
+bool read_rdata(ZoneState& s, const std::vector<std::string>& rdata, const std::optional<std::uint32_t>& ttl, DnsRecord& r) {
+  const SourceLocation& where = r.where;
+  if (r.type == "A") {
+    if (rdata.size() != 1 || !parse_ipv4(rdata[0])) {
+      s.errors.push_back({where, "A", "expected one IPv4 address"});
+      return false;
+    }
+    r.data = rdata[0];
+  } else if (r.type == "AAAA") {
+    if (rdata.size() != 1 || rdata[0].find(':') == std::string::npos) {
+      s.errors.push_back({where, "AAAA", "expected one IPv6 address"});
+      return false;
+    }
+    r.data = lower(rdata[0]);
+  } else if (r.type == "CNAME" || r.type == "NS") {
+    if (rdata.size() != 1) {
+      s.errors.push_back({where, r.type, "expected one name"});
+      return false;
+    }
+    r.data = s.absolute(rdata[0]);
+  } else if (r.type == "SOA") {
+    if (rdata.size() != 7) {
+      s.errors.push_back({where, "SOA", fmt::format("expected MNAME RNAME SERIAL REFRESH RETRY EXPIRE MINIMUM, got {} fields", rdata.size())});
+      return false;
+    }
+    std::string d = s.absolute(rdata[0]) + ". " + s.absolute(rdata[1]) + ".";
+    for (std::size_t i = 2; i < 7; ++i) {
+      const auto v = ttl_value(rdata[i]);
+      if (!v) s.errors.push_back({where, "SOA", "bad number '" + rdata[i] + "'"});
+      d += " " + std::to_string(v.value_or(0));
+    }
+    r.data = d;
+    if (!ttl && !s.have_ttl) r.ttl = ttl_value(rdata[6]).value_or(0);
+  } else {
+    std::string d;
+    for (const auto& x : rdata) d += (d.empty() ? "" : " ") + x;
+    r.data = d;
+  }
+  return true;
+}
+
+// One resource record: owner (blank: the previous one), TTL and class in either order, type, data;
+// nullopt, with the error, when it is malformed.
+std::optional<DnsRecord> read_record(ZoneState& s, const LogicalRecord& rec, const SourceLocation& where) {
+  const std::vector<std::string>& tokens = rec.tokens;
+  std::size_t k = 0;
+  DnsRecord r;
+  r.where = where;
+  if (rec.owner_blank) {
+    r.name = s.last_owner;
+  } else {
+    r.name = s.absolute(tokens[0]);
+    k = 1;
+  }
+  s.last_owner = r.name;
+  std::optional<std::uint32_t> ttl;
+  for (int field = 0; field < 2 && k < tokens.size(); ++field) {
+    const std::string up = lower(tokens[k]);
+    if (up == "in") {
+      ++k;
+    } else if (std::isdigit(static_cast<unsigned char>(tokens[k][0]))) {
+      ttl = ttl_value(tokens[k]);
+      if (!ttl) s.errors.push_back({where, "ttl", "bad TTL '" + tokens[k] + "'"});
+      ++k;
+    }
+  }
+  if (k >= tokens.size()) {
+    s.errors.push_back({where, "", "missing record type"});
+    return std::nullopt;
+  }
+  r.type = tokens[k++];
+  for (char& c : r.type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::vector<std::string> rdata(tokens.begin() + static_cast<std::ptrdiff_t>(k), tokens.end());
+  if (!ttl && !s.have_ttl && r.type != "SOA") {
+    s.errors.push_back({where, "ttl", "no TTL and no $TTL before this record"});
+    return std::nullopt;
+  }
+  r.ttl = ttl ? *ttl : s.default_ttl;
+  if (!read_rdata(s, rdata, ttl, r)) return std::nullopt;
+  return r;
+}
+
+}  // namespace
+
 Result<Zone> parse_zone(const std::string& text, const std::string& origin_name, const std::string& path) {
   Zone z;
   z.origin = strip_dot(origin_name);
   z.file = path;
-  std::string origin = z.origin;
-  std::uint32_t default_ttl = 0;
-  bool have_ttl = false;
-  std::string last_owner = origin;
-  Diagnostics errors;
-  const auto absolute = [&](const std::string& name) {
-    if (name == "@") return origin;
-    if (name.ends_with(".")) return strip_dot(name);
-    return lower(name) + "." + origin;
-  };
-  const auto ttl_value = [](const std::string& s) -> std::optional<std::uint32_t> {
-    std::uint64_t total = 0, cur = 0;
-    bool digits = false;
-    for (char c : s) {
-      if (std::isdigit(static_cast<unsigned char>(c))) {
-        cur = cur * 10 + static_cast<std::uint64_t>(c - '0');
-        digits = true;
-        if (cur > 0xFFFFFFFFull) return std::nullopt;
-      } else {
-        static const std::map<char, std::uint64_t> kUnits = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}, {'w', 604800}};
-        auto it = kUnits.find(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-        if (it == kUnits.end() || !digits) return std::nullopt;
-        total += cur * it->second;
-        cur = 0;
-        digits = false;
-      }
-    }
-    total += cur;
-    if (total > 0x7FFFFFFFull) return std::nullopt;  // RFC 2181 section 8
-    return static_cast<std::uint32_t>(total);
-  };
+  ZoneState s;
+  s.origin = z.origin;
+  s.last_owner = s.origin;
   LineCursor lines(text);
   std::string_view raw;
   while (lines.next(raw)) {
-    // One logical record: lines joined while parentheses are open.
-    std::vector<std::string> tokens;
-    int depth = 0;
-    bool owner_blank = false;
     const int start_line = lines.number();
-    bool first = true;
-    do {
-      const std::string line(raw);
-      if (first) owner_blank = !line.empty() && (line[0] == ' ' || line[0] == '\t');
-      first = false;
-      std::size_t i = 0;
-      while (i < line.size()) {
-        const char c = line[i];
-        if (c == ';') break;
-        if (std::isspace(static_cast<unsigned char>(c))) {
-          ++i;
-        } else if (c == '(') {
-          ++depth;
-          ++i;
-        } else if (c == ')') {
-          --depth;
-          ++i;
-        } else if (c == '"') {
-          const auto end = line.find('"', i + 1);
-          tokens.push_back(line.substr(i, (end == std::string::npos ? line.size() : end + 1) - i));
-          i = end == std::string::npos ? line.size() : end + 1;
-        } else {
-          std::size_t j = i;
-          while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j])) && line[j] != ';' && line[j] != '(' &&
-                 line[j] != ')')
-            ++j;
-          tokens.push_back(line.substr(i, j - i));
-          i = j;
-        }
-      }
-    } while (depth > 0 && lines.next(raw));
+    const LogicalRecord rec = read_logical_record(lines, raw);
     const SourceLocation where{path, start_line, 1};
-    if (depth != 0) {
-      errors.push_back({where, "", "unbalanced parentheses"});
+    if (rec.depth != 0) {
+      s.errors.push_back({where, "", "unbalanced parentheses"});
       break;
     }
-    if (tokens.empty()) continue;
-    if (tokens[0] == "$ORIGIN") {
-      if (tokens.size() < 2) errors.push_back({where, "$ORIGIN", "missing name"});
-      else origin = absolute(tokens[1]);
+    if (rec.tokens.empty() || read_directive(s, rec.tokens, where)) continue;
+    auto r = read_record(s, rec, where);
+    if (!r) continue;
+    if (r->name != z.origin && !r->name.ends_with("." + z.origin)) {
+      s.errors.push_back({where, "", fmt::format("'{}' is outside the zone {}", r->name, z.origin)});
       continue;
     }
-    if (tokens[0] == "$TTL") {
-      const auto t = tokens.size() >= 2 ? ttl_value(tokens[1]) : std::nullopt;
-      if (!t) errors.push_back({where, "$TTL", "expected a TTL (seconds, or like 1h30m) up to 2147483647"});
-      else {
-        default_ttl = *t;
-        have_ttl = true;
-      }
-      continue;
-    }
-    if (tokens[0].starts_with("$")) {
-      errors.push_back({where, tokens[0], "directive not modelled"});
-      continue;
-    }
-    std::size_t k = 0;
-    DnsRecord r;
-    r.where = where;
-    if (owner_blank) {
-      r.name = last_owner;
-    } else {
-      r.name = absolute(tokens[0]);
-      k = 1;
-    }
-    last_owner = r.name;
-    std::optional<std::uint32_t> ttl;
-    for (int field = 0; field < 2 && k < tokens.size(); ++field) {
-      const std::string up = lower(tokens[k]);
-      if (up == "in") {
-        ++k;
-      } else if (std::isdigit(static_cast<unsigned char>(tokens[k][0]))) {
-        ttl = ttl_value(tokens[k]);
-        if (!ttl) errors.push_back({where, "ttl", "bad TTL '" + tokens[k] + "'"});
-        ++k;
-      }
-    }
-    if (k >= tokens.size()) {
-      errors.push_back({where, "", "missing record type"});
-      continue;
-    }
-    r.type = tokens[k++];
-    for (char& c : r.type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    std::vector<std::string> rdata(tokens.begin() + static_cast<std::ptrdiff_t>(k), tokens.end());
-    if (!ttl && !have_ttl && r.type != "SOA") {
-      errors.push_back({where, "ttl", "no TTL and no $TTL before this record"});
-      continue;
-    }
-    r.ttl = ttl ? *ttl : default_ttl;
-    if (r.type == "A") {
-      if (rdata.size() != 1 || !parse_ipv4(rdata[0])) {
-        errors.push_back({where, "A", "expected one IPv4 address"});
-        continue;
-      }
-      r.data = rdata[0];
-    } else if (r.type == "AAAA") {
-      if (rdata.size() != 1 || rdata[0].find(':') == std::string::npos) {
-        errors.push_back({where, "AAAA", "expected one IPv6 address"});
-        continue;
-      }
-      r.data = lower(rdata[0]);
-    } else if (r.type == "CNAME" || r.type == "NS") {
-      if (rdata.size() != 1) {
-        errors.push_back({where, r.type, "expected one name"});
-        continue;
-      }
-      r.data = absolute(rdata[0]);
-    } else if (r.type == "SOA") {
-      if (rdata.size() != 7) {
-        errors.push_back({where, "SOA", fmt::format("expected MNAME RNAME SERIAL REFRESH RETRY EXPIRE MINIMUM, got {} fields", rdata.size())});
-        continue;
-      }
-      std::string d = absolute(rdata[0]) + ". " + absolute(rdata[1]) + ".";
-      for (std::size_t i = 2; i < 7; ++i) {
-        const auto v = ttl_value(rdata[i]);
-        if (!v) errors.push_back({where, "SOA", "bad number '" + rdata[i] + "'"});
-        d += " " + std::to_string(v.value_or(0));
-      }
-      r.data = d;
-      if (!ttl && !have_ttl) r.ttl = ttl_value(rdata[6]).value_or(0);
-    } else {
-      std::string d;
-      for (const auto& x : rdata) d += (d.empty() ? "" : " ") + x;
-      r.data = d;
-    }
-    if (r.name != z.origin && !r.name.ends_with("." + z.origin)) {
-      errors.push_back({where, "", fmt::format("'{}' is outside the zone {}", r.name, z.origin)});
-      continue;
-    }
-    z.records.push_back(std::move(r));
+    z.records.push_back(std::move(*r));
   }
   const bool has_soa = std::any_of(z.records.begin(), z.records.end(), [&](const DnsRecord& r) {
     return r.type == "SOA" && r.name == z.origin;
   });
-  if (!has_soa && errors.empty()) errors.push_back({{path, 1, 1}, "SOA", "the zone has no SOA record at its origin " + z.origin});
-  if (!errors.empty()) return errors;
+  if (!has_soa && s.errors.empty()) s.errors.push_back({{path, 1, 1}, "SOA", "the zone has no SOA record at its origin " + z.origin});
+  if (!s.errors.empty()) return s.errors;
   return z;
 }
 

@@ -418,5 +418,20 @@ TEST(RequestTrace, JsonReplacesBytesThatAreNotUtf8) {
   EXPECT_NE(j.find("gw\xef\xbf\xbd"), std::string::npos) << j;
 }
 
+// Hop 3 maps a node to the spec's host by "hostN": N is one or more decimal digits and nothing
+// else. Every other text maps to no host (the hop's warning), where std::stoll used to read a
+// leading number out of "host+3", "host 3" or "host3a", and threw past 2^63 - 1.
+TEST(RequestTrace, SpecHostOfReadsHostAndDigitsOnly) {
+  EXPECT_EQ(spec_host_of("host0"), 0);
+  EXPECT_EQ(spec_host_of("host7"), 7);
+  EXPECT_EQ(spec_host_of("host31"), 31);
+  EXPECT_EQ(spec_host_of("host007"), 7);
+  EXPECT_EQ(spec_host_of("host9223372036854775807"), 9223372036854775807LL);
+  for (const char* bad : {"host", "host-1", "host+3", "host 3", " host3", "host3 ", "host3a", "host3/nic0", "Host3", "node-0",
+                          "", "host9223372036854775808", "host99999999999999999999"}) {
+    EXPECT_EQ(spec_host_of(bad), std::nullopt) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace ct

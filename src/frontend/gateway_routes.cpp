@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "frontend/gateway_filters.h"
+
 namespace ct {
 namespace {
 
@@ -38,20 +40,6 @@ Condition cond(std::string type, bool status, std::string reason, std::string me
 
 bool http_protocol(const std::string& p) { return p == "HTTP" || p == "HTTPS"; }
 
-bool grant_allows(const Manifests& m, const std::string& from_kind, const std::string& from_group, const std::string& from_ns,
-                  const std::string& to_kind, const std::string& to_ns, const std::string& to_name) {
-  for (const auto& g : m.grants) {
-    if (g.meta.ns != to_ns) continue;
-    const bool from = std::any_of(g.from.begin(), g.from.end(), [&](const ReferenceGrant::From& f) {
-      return f.kind == from_kind && f.group == from_group && f.ns == from_ns;
-    });
-    const bool to = std::any_of(g.to.begin(), g.to.end(), [&](const ReferenceGrant::To& t) {
-      return t.kind == to_kind && t.group.empty() && (t.name.empty() || t.name == to_name);
-    });
-    if (from && to) return true;
-  }
-  return false;
-}
 
 bool namespace_allowed(const Manifests& m, const Listener& l, const std::string& gateway_ns, const std::string& route_ns) {
   if (l.allowed_from == "All") return true;
@@ -142,6 +130,21 @@ bool match_accepts(const RouteMatch& match, const HttpRequest& r) {
 
 }  // namespace
 
+bool grant_allows(const Manifests& m, const std::string& from_kind, const std::string& from_group, const std::string& from_ns,
+                  const std::string& to_kind, const std::string& to_ns, const std::string& to_name) {
+  for (const auto& g : m.grants) {
+    if (g.meta.ns != to_ns) continue;
+    const bool from = std::any_of(g.from.begin(), g.from.end(), [&](const ReferenceGrant::From& f) {
+      return f.kind == from_kind && f.group == from_group && f.ns == from_ns;
+    });
+    const bool to = std::any_of(g.to.begin(), g.to.end(), [&](const ReferenceGrant::To& t) {
+      return t.kind == to_kind && t.group.empty() && (t.name.empty() || t.name == to_name);
+    });
+    if (from && to) return true;
+  }
+  return false;
+}
+
 bool ListenerStatus::programmed() const {
   return std::all_of(conditions.begin(), conditions.end(), [](const Condition& c) {
     return c.type == "Conflicted" ? !c.status : c.status;
@@ -210,9 +213,8 @@ std::string describe_upstream_request(const HttpRequest& r) {
 namespace {
 
 // Why a conformant controller would not accept the route at all (Accepted False), if it would not:
-// the filter rules of httproute_types.go and the regular expressions' syntax.
+// the regular expressions' syntax and the filter rules (gateway_filters.h).
 std::optional<Condition> route_invalid(const HttpRoute& route) {
-  using F = RouteFilter::Type;
   for (std::size_t ri = 0; ri < route.rules.size(); ++ri) {
     const RouteRule& rule = route.rules[ri];
     for (const auto& match : rule.matches) {
@@ -227,29 +229,267 @@ std::optional<Condition> route_invalid(const HttpRoute& route) {
         }
       }
     }
-    std::map<F, int> count;
-    for (const auto& f : rule.filters) ++count[f.type];
-    if (count[F::kUrlRewrite] > 0 && count[F::kRequestRedirect] > 0) {
-      return cond("Accepted", false, "IncompatibleFilters",
-                  fmt::format("rule {} ({}) has both URLRewrite and RequestRedirect, which may not be combined", ri, where_text(rule.where)));
+    if (auto invalid = filters_invalid(rule, ri)) return invalid;
+  }
+  return std::nullopt;
+}
+
+// Conflicted: another listener of the Gateway on the same port with an incompatible protocol, or
+// with the same hostname.
+Condition listener_conflict(const Gateway& g, std::size_t li) {
+  const Listener& l = g.listeners[li];
+  std::string conflict, conflict_msg;
+  for (std::size_t o = 0; o < g.listeners.size(); ++o) {
+    const Listener& x = g.listeners[o];
+    if (o == li || x.port != l.port) continue;
+    const bool compatible = (http_protocol(l.protocol) && http_protocol(x.protocol) && l.protocol == x.protocol) ||
+                            (l.protocol == "TLS" && x.protocol == "HTTPS") || (l.protocol == "HTTPS" && x.protocol == "TLS");
+    if (!compatible) {
+      conflict = "ProtocolConflict";
+      conflict_msg = fmt::format("port {} also has listener '{}' with protocol {}", l.port, x.name, x.protocol);
+    } else if (lower(x.hostname) == lower(l.hostname) && conflict.empty()) {
+      conflict = "HostnameConflict";
+      conflict_msg = fmt::format("listener '{}' has the same port {} and hostname '{}'", x.name, l.port, l.hostname);
     }
-    for (const auto& f : rule.filters) {
-      if (f.type != F::kRequestMirror && f.type != F::kExtensionRef && count[f.type] > 1) {
-        return cond("Accepted", false, "IncompatibleFilters",
-                    fmt::format("rule {} ({}) has the filter {} {} times", ri, where_text(rule.where), f.type_name, count[f.type]));
+  }
+  if (conflict.empty()) return cond("Conflicted", false, "NoConflicts");
+  return cond("Conflicted", true, conflict, conflict_msg);
+}
+
+// ResolvedRefs: the certificate references of a TLS-terminating listener (a Secret that exists,
+// or that cert-manager issues; another namespace's only through a ReferenceGrant).
+Condition listener_refs(const Manifests& m, const Gateway& g, const Listener& l) {
+  const bool cert_manager = g.meta.annotations.contains("cert-manager.io/issuer") ||
+                            g.meta.annotations.contains("cert-manager.io/cluster-issuer");
+  std::string refs_reason = "ResolvedRefs", refs_msg;
+  if (l.protocol == "HTTPS" && l.tls_mode == "Terminate" && l.certificate_refs.empty()) {
+    refs_reason = "InvalidCertificateRef";
+    refs_msg = "an HTTPS listener that terminates TLS needs tls.certificateRefs";
+  }
+  for (const auto& ref : l.certificate_refs) {
+    const std::string ns = ref.ns.empty() ? g.meta.ns : ref.ns;
+    if (ref.kind != "Secret" || !ref.group.empty()) {
+      refs_reason = "InvalidCertificateRef";
+      refs_msg = fmt::format("certificateRef kind {} is not a core Secret", ref.kind);
+    } else if (ns != g.meta.ns && !grant_allows(m, "Gateway", "gateway.networking.k8s.io", g.meta.ns, "Secret", ns, ref.name)) {
+      refs_reason = "RefNotPermitted";
+      refs_msg = fmt::format("Secret {}/{} is in another namespace and no ReferenceGrant there allows it", ns, ref.name);
+    } else if (!m.find_secret(ns, ref.name) && !m.certificate_for_secret(ns, ref.name) && !(cert_manager && ns == g.meta.ns)) {
+      refs_reason = "InvalidCertificateRef";
+      refs_msg = fmt::format("Secret {}/{} does not exist and no Certificate issues it", ns, ref.name);
+    }
+  }
+  return cond("ResolvedRefs", refs_reason == "ResolvedRefs", refs_reason, refs_msg);
+}
+
+// The Gateway's listeners' statuses (appended to out.listeners) and its own conditions: Accepted
+// stays True with reason ListenersNotValid when some listeners are invalid ("This can be the
+// reason when 'Accepted' is 'True' or 'False'"), and Programmed is True while at least one
+// listener is programmed.
+void gateway_status(const Manifests& m, std::size_t gi, GatewayModel& out) {
+  const Gateway& g = m.gateways[gi];
+  const std::size_t first = out.listeners.size();
+  std::vector<Condition> gc;
+  const bool has_class = std::any_of(m.gateway_classes.begin(), m.gateway_classes.end(),
+                                     [&](const GatewayClass& c) { return c.meta.name == g.class_name; });
+  if (has_class) gc.push_back(cond("Accepted", true, "Accepted"));
+  else gc.push_back(cond("Accepted", false, "Pending", "GatewayClass '" + g.class_name + "' not found"));
+  for (std::size_t li = 0; li < g.listeners.size(); ++li) {
+    ListenerStatus ls{gi, li, {}, 0};
+    ls.conditions.push_back(cond("Accepted", true, "Accepted"));
+    ls.conditions.push_back(listener_conflict(g, li));
+    ls.conditions.push_back(listener_refs(m, g, g.listeners[li]));
+    const bool ok = !ls.conditions[1].status && ls.conditions[2].status && has_class;
+    ls.conditions.push_back(cond("Programmed", ok, ok ? "Programmed" : "Invalid"));
+    out.listeners.push_back(std::move(ls));
+  }
+  const std::size_t programmed = static_cast<std::size_t>(std::count_if(
+      out.listeners.begin() + static_cast<std::ptrdiff_t>(first), out.listeners.end(),
+      [](const ListenerStatus& x) { return x.programmed(); }));
+  if (has_class && programmed < g.listeners.size()) {
+    gc.front() = cond("Accepted", true, "ListenersNotValid",
+                      fmt::format("{} of {} listener(s) are invalid", g.listeners.size() - programmed, g.listeners.size()));
+  }
+  if (!has_class) gc.push_back(cond("Programmed", false, "Pending", "waiting for the GatewayClass"));
+  else if (programmed > 0) gc.push_back(cond("Programmed", true, "Programmed"));
+  else gc.push_back(cond("Programmed", false, "Invalid", "no listener is programmed"));
+  out.gateway_conditions.push_back(std::move(gc));
+}
+
+// ResolvedRefs of a route (its rules' backendRefs and the filters' backends): the first reference
+// that does not resolve. A property of the route, reported under every parent.
+Condition route_refs(const Manifests& m, const GatewayModel& out, const HttpRoute& route) {
+  Condition refs = cond("ResolvedRefs", true, "ResolvedRefs");
+  for (const auto& rule : route.rules) {
+    std::vector<const BackendRef*> refs_of_rule;
+    for (const auto& b : rule.backends) refs_of_rule.push_back(&b);
+    for (const BackendRef* b : filter_backends(rule)) refs_of_rule.push_back(b);
+    for (const BackendRef* bp : refs_of_rule) {
+      const BackendRef& b = *bp;
+      const std::string ns = b.ref.ns.empty() ? route.meta.ns : b.ref.ns;
+      const auto found = out.service_index.find(ns + "/" + b.ref.name);
+      const Service* s = found == out.service_index.end() ? nullptr : &m.services[found->second];
+      std::string reason, msg;
+      if (b.ref.kind != "Service" || !b.ref.group.empty()) {
+        reason = "InvalidKind";
+        msg = fmt::format("backendRef kind {} is not supported", b.ref.kind);
+      } else if (ns != route.meta.ns &&
+                 !grant_allows(m, "HTTPRoute", "gateway.networking.k8s.io", route.meta.ns, "Service", ns, b.ref.name)) {
+        reason = "RefNotPermitted";
+        msg = fmt::format("Service {}/{} is in another namespace and no ReferenceGrant there allows it", ns, b.ref.name);
+      } else if (s == nullptr) {
+        reason = "BackendNotFound";
+        msg = fmt::format("Service {}/{} not found", ns, b.ref.name);
+      } else if (std::none_of(s->ports.begin(), s->ports.end(), [&](const ServicePort& p) { return p.port == b.port; })) {
+        reason = "BackendNotFound";
+        msg = fmt::format("Service {}/{} has no port {}", ns, b.ref.name, b.port);
       }
-      if (f.path.type == PathModifier::Type::kReplacePrefixMatch) {
-        for (const auto& match : rule.matches) {
-          if (match.path.type != PathMatch::Type::kPathPrefix) {
-            return cond("Accepted", false, "UnsupportedValue",
-                        fmt::format("rule {} ({}): ReplacePrefixMatch is only compatible with a PathPrefix match, not {}", ri,
-                                    where_text(f.where), describe_match(match)));
-          }
+      if (!reason.empty() && refs.status) refs = cond("ResolvedRefs", false, reason, msg);
+    }
+  }
+  return refs;
+}
+
+// The listeners of Gateway gi that parentRef p selects and that take the route, with the
+// hostnames they share; `relevant` and `allowed` say whether any listener was selected, and
+// whether any of those allowed the route's kind and namespace.
+std::vector<ListenerAttachment> attachments(const Manifests& m, const HttpRoute& route, const ParentRef& p, std::size_t gi,
+                                            bool& relevant, bool& allowed) {
+  std::vector<ListenerAttachment> out;
+  const Gateway& g = m.gateways[gi];
+  for (std::size_t li = 0; li < g.listeners.size(); ++li) {
+    const Listener& l = g.listeners[li];
+    if (!p.section.empty() && l.name != p.section) continue;
+    if (p.port != 0 && l.port != p.port) continue;
+    relevant = true;
+    if (!kind_allowed(l) || !namespace_allowed(m, l, g.meta.ns, route.meta.ns)) continue;
+    allowed = true;
+    ListenerAttachment a{gi, li, {}};
+    if (route.hostnames.empty()) {
+      a.hostnames.push_back(lower(l.hostname));
+    } else {
+      for (const auto& h : route.hostnames) {
+        if (auto x = intersect(lower(l.hostname), lower(h))) {
+          if (std::find(a.hostnames.begin(), a.hostnames.end(), *x) == a.hostnames.end()) a.hostnames.push_back(*x);
         }
       }
     }
+    if (!a.hostnames.empty()) out.push_back(std::move(a));
   }
-  return std::nullopt;
+  return out;
+}
+
+// The status of one parentRef of a route: Accepted (or why not) and the listeners it attaches to,
+// then the route's ResolvedRefs.
+RouteParentStatus parent_status(const Manifests& m, std::size_t ri, std::size_t pi, const std::optional<Condition>& invalid,
+                                const Condition& refs) {
+  const HttpRoute& route = m.routes[ri];
+  const ParentRef& p = route.parents[pi];
+  RouteParentStatus ps{ri, pi, {}, {}};
+  const std::string gns = p.ref.ns.empty() ? route.meta.ns : p.ref.ns;
+  std::size_t gi = m.gateways.size();
+  for (std::size_t g = 0; g < m.gateways.size(); ++g) {
+    if (m.gateways[g].meta.ns == gns && m.gateways[g].meta.name == p.ref.name) gi = g;
+  }
+  if (p.ref.kind != "Gateway") {
+    ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent", "parentRef kind " + p.ref.kind + " is not a Gateway"));
+  } else if (gi == m.gateways.size()) {
+    ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent", fmt::format("Gateway {}/{} not found", gns, p.ref.name)));
+  } else {
+    bool relevant = false, allowed = false;
+    ps.attachments = attachments(m, route, p, gi, relevant, allowed);
+    if (!relevant) {
+      ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent",
+                                   fmt::format("Gateway {}/{} has no listener{}{}", gns, p.ref.name,
+                                               p.section.empty() ? "" : " named '" + p.section + "'",
+                                               p.port ? fmt::format(" on port {}", p.port) : "")));
+    } else if (!allowed) {
+      ps.conditions.push_back(cond("Accepted", false, "NotAllowedByListeners",
+                                   fmt::format("no listener of Gateway {}/{} allows HTTPRoutes from namespace '{}'", gns,
+                                               p.ref.name, route.meta.ns)));
+    } else if (ps.attachments.empty()) {
+      ps.conditions.push_back(cond("Accepted", false, "NoMatchingListenerHostname",
+                                   "no hostname of the route intersects a listener hostname"));
+    } else if (invalid) {
+      ps.conditions.push_back(*invalid);
+    } else {
+      ps.conditions.push_back(cond("Accepted", true, "Accepted"));
+    }
+  }
+  ps.conditions.push_back(refs);
+  return ps;
+}
+
+// One entry per (hostname, rule, match) of route ri on a listener it attaches to.
+void add_entries(const HttpRoute& route, std::size_t ri, const std::vector<std::string>& hostnames, ListenerTable& table) {
+  for (const auto& host : hostnames) {
+    for (std::size_t rule = 0; rule < route.rules.size(); ++rule) {
+      for (std::size_t mi = 0; mi < route.rules[rule].matches.size(); ++mi) {
+        const RouteMatch& match = route.rules[rule].matches[mi];
+        RouteEntry e;
+        e.route = ri;
+        e.rule = rule;
+        e.match = mi;
+        e.hostname = host;
+        e.host_exact = !host.empty() && !is_wildcard(host);
+        e.host_length = host.size();
+        e.path_exact = match.path.type == PathMatch::Type::kExact;
+        e.path_regex = match.path.type == PathMatch::Type::kRegularExpression;
+        e.path_length = e.path_exact ? 0 : match.path.value.size();
+        e.has_method = !match.method.empty();
+        e.headers = match.headers.size();
+        e.query = match.query.size();
+        table.entries.push_back(std::move(e));
+      }
+    }
+  }
+}
+
+// Orders a listener's entries by precedence and indexes them by hostname.
+void index_table(const Manifests& m, ListenerTable& table) {
+  auto& es = table.entries;
+  std::stable_sort(es.begin(), es.end(), [&](const RouteEntry& a, const RouteEntry& b) { return precedes(m, a, b); });
+  // Hostname is the first key, so each hostname's entries are contiguous... per (exact, length)
+  // class; group them by hostname with a stable partition inside each class.
+  std::stable_sort(es.begin(), es.end(), [](const RouteEntry& a, const RouteEntry& b) {
+    return std::make_tuple(!a.host_exact, ~a.host_length, a.hostname) < std::make_tuple(!b.host_exact, ~b.host_length, b.hostname);
+  });
+  for (std::uint32_t i = 0; i < es.size();) {
+    std::uint32_t j = i;
+    while (j < es.size() && es[j].hostname == es[i].hostname) ++j;
+    if (es[i].hostname.empty()) table.any = {i, j};
+    else if (is_wildcard(es[i].hostname)) table.wildcard[es[i].hostname.substr(1)] = {i, j};
+    else table.exact[es[i].hostname] = {i, j};
+    i = j;
+  }
+}
+
+// The rules of an indexed table that no request reaches: every match is covered by an earlier
+// entry of another rule for the same hostname (entries of one hostname are contiguous, so only
+// that range is searched).
+void find_shadowed(const Manifests& m, const ListenerTable& table, std::vector<ShadowedRule>& shadowed) {
+  const auto& es = table.entries;
+  std::map<std::pair<std::size_t, std::size_t>, std::pair<std::size_t, std::size_t>> shadow_of;  // (route, rule) -> by
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> unshadowed;
+  std::size_t group_begin = 0;
+  for (std::size_t j = 0; j < es.size(); ++j) {
+    if (es[j].hostname != es[group_begin].hostname) group_begin = j;
+    const RouteMatch& mj = m.routes[es[j].route].rules[es[j].rule].matches[es[j].match];
+    bool found = false;
+    for (std::size_t i = group_begin; i < j && !found; ++i) {
+      if (es[i].route == es[j].route && es[i].rule == es[j].rule) continue;
+      const RouteMatch& mi = m.routes[es[i].route].rules[es[i].rule].matches[es[i].match];
+      if (match_covers(mi, mj)) {
+        shadow_of.emplace(std::make_pair(es[j].route, es[j].rule), std::make_pair(es[i].route, es[i].rule));
+        found = true;
+      }
+    }
+    if (!found) ++unshadowed[{es[j].route, es[j].rule}];
+  }
+  for (const auto& [rr, by] : shadow_of) {
+    if (unshadowed.contains(rr)) continue;
+    shadowed.push_back({rr.first, rr.second, by.first, by.second, listener_label(m, table.gateway, table.listener)});
+  }
 }
 
 }  // namespace
@@ -257,81 +497,10 @@ std::optional<Condition> route_invalid(const HttpRoute& route) {
 GatewayModel build_gateway_model(const Manifests& m) {
   GatewayModel out;
   for (std::size_t i = 0; i < m.services.size(); ++i) out.service_index.emplace(m.services[i].meta.ns + "/" + m.services[i].meta.name, i);
-  const auto find_service = [&](const std::string& ns, const std::string& name) -> const Service* {
-    auto it = out.service_index.find(ns + "/" + name);
-    return it == out.service_index.end() ? nullptr : &m.services[it->second];
-  };
   std::vector<std::size_t> first_listener(m.gateways.size() + 1, 0);
-  // Gateways and listeners.
   for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
-    const Gateway& g = m.gateways[gi];
     first_listener[gi] = out.listeners.size();
-    std::vector<Condition> gc;
-    const bool has_class = std::any_of(m.gateway_classes.begin(), m.gateway_classes.end(),
-                                       [&](const GatewayClass& c) { return c.meta.name == g.class_name; });
-    if (has_class) gc.push_back(cond("Accepted", true, "Accepted"));
-    else gc.push_back(cond("Accepted", false, "Pending", "GatewayClass '" + g.class_name + "' not found"));
-    const bool cert_manager = g.meta.annotations.contains("cert-manager.io/issuer") ||
-                              g.meta.annotations.contains("cert-manager.io/cluster-issuer");
-    for (std::size_t li = 0; li < g.listeners.size(); ++li) {
-      const Listener& l = g.listeners[li];
-      ListenerStatus ls{gi, li, {}, 0};
-      // Conflicts among listeners on the same port.
-      std::string conflict, conflict_msg;
-      for (std::size_t o = 0; o < g.listeners.size(); ++o) {
-        const Listener& x = g.listeners[o];
-        if (o == li || x.port != l.port) continue;
-        const bool compatible = (http_protocol(l.protocol) && http_protocol(x.protocol) && l.protocol == x.protocol) ||
-                                (l.protocol == "TLS" && x.protocol == "HTTPS") || (l.protocol == "HTTPS" && x.protocol == "TLS");
-        if (!compatible) {
-          conflict = "ProtocolConflict";
-          conflict_msg = fmt::format("port {} also has listener '{}' with protocol {}", l.port, x.name, x.protocol);
-        } else if (lower(x.hostname) == lower(l.hostname) && conflict.empty()) {
-          conflict = "HostnameConflict";
-          conflict_msg = fmt::format("listener '{}' has the same port {} and hostname '{}'", x.name, l.port, l.hostname);
-        }
-      }
-      ls.conditions.push_back(cond("Accepted", true, "Accepted"));
-      if (conflict.empty()) ls.conditions.push_back(cond("Conflicted", false, "NoConflicts"));
-      else ls.conditions.push_back(cond("Conflicted", true, conflict, conflict_msg));
-      // Certificate references of a TLS-terminating listener.
-      std::string refs_reason = "ResolvedRefs", refs_msg;
-      if (l.protocol == "HTTPS" && l.tls_mode == "Terminate" && l.certificate_refs.empty()) {
-        refs_reason = "InvalidCertificateRef";
-        refs_msg = "an HTTPS listener that terminates TLS needs tls.certificateRefs";
-      }
-      for (const auto& ref : l.certificate_refs) {
-        const std::string ns = ref.ns.empty() ? g.meta.ns : ref.ns;
-        if (ref.kind != "Secret" || !ref.group.empty()) {
-          refs_reason = "InvalidCertificateRef";
-          refs_msg = fmt::format("certificateRef kind {} is not a core Secret", ref.kind);
-        } else if (ns != g.meta.ns && !grant_allows(m, "Gateway", "gateway.networking.k8s.io", g.meta.ns, "Secret", ns, ref.name)) {
-          refs_reason = "RefNotPermitted";
-          refs_msg = fmt::format("Secret {}/{} is in another namespace and no ReferenceGrant there allows it", ns, ref.name);
-        } else if (!m.find_secret(ns, ref.name) && !m.certificate_for_secret(ns, ref.name) && !(cert_manager && ns == g.meta.ns)) {
-          refs_reason = "InvalidCertificateRef";
-          refs_msg = fmt::format("Secret {}/{} does not exist and no Certificate issues it", ns, ref.name);
-        }
-      }
-      ls.conditions.push_back(cond("ResolvedRefs", refs_reason == "ResolvedRefs", refs_reason, refs_msg));
-      const bool ok = conflict.empty() && refs_reason == "ResolvedRefs" && has_class;
-      ls.conditions.push_back(cond("Programmed", ok, ok ? "Programmed" : "Invalid"));
-      out.listeners.push_back(std::move(ls));
-    }
-    // The Gateway's own conditions: Accepted stays True with reason ListenersNotValid when some
-    // listeners are invalid ("This can be the reason when 'Accepted' is 'True' or 'False'"), and
-    // Programmed is True while at least one listener is programmed.
-    const std::size_t programmed = static_cast<std::size_t>(std::count_if(
-        out.listeners.begin() + static_cast<std::ptrdiff_t>(first_listener[gi]), out.listeners.end(),
-        [](const ListenerStatus& x) { return x.programmed(); }));
-    if (has_class && programmed < g.listeners.size()) {
-      gc.front() = cond("Accepted", true, "ListenersNotValid",
-                        fmt::format("{} of {} listener(s) are invalid", g.listeners.size() - programmed, g.listeners.size()));
-    }
-    if (!has_class) gc.push_back(cond("Programmed", false, "Pending", "waiting for the GatewayClass"));
-    else if (programmed > 0) gc.push_back(cond("Programmed", true, "Programmed"));
-    else gc.push_back(cond("Programmed", false, "Invalid", "no listener is programmed"));
-    out.gateway_conditions.push_back(std::move(gc));
+    gateway_status(m, gi, out);
   }
   first_listener[m.gateways.size()] = out.listeners.size();
   out.tables.resize(out.listeners.size());
@@ -339,120 +508,20 @@ GatewayModel build_gateway_model(const Manifests& m) {
     out.tables[i].gateway = out.listeners[i].gateway;
     out.tables[i].listener = out.listeners[i].listener;
   }
-
-  // Route attachment and references.
+  // Route attachment and references; an accepted parent's listeners get the route's entries.
   std::vector<bool> accepted_somewhere(m.routes.size(), false);
   for (std::size_t ri = 0; ri < m.routes.size(); ++ri) {
     const HttpRoute& route = m.routes[ri];
-    // ResolvedRefs is a property of the route, reported under every parent.
-    Condition refs = cond("ResolvedRefs", true, "ResolvedRefs");
+    const Condition refs = route_refs(m, out, route);
     const std::optional<Condition> invalid = route_invalid(route);
-    for (const auto& rule : route.rules) {
-      std::vector<const BackendRef*> refs_of_rule;
-      for (const auto& b : rule.backends) refs_of_rule.push_back(&b);
-      for (const auto& f : rule.filters) {
-        if (f.type == RouteFilter::Type::kRequestMirror) refs_of_rule.push_back(&f.mirror);
-      }
-      for (const BackendRef* bp : refs_of_rule) {
-        const BackendRef& b = *bp;
-        const std::string ns = b.ref.ns.empty() ? route.meta.ns : b.ref.ns;
-        std::string reason, msg;
-        if (b.ref.kind != "Service" || !b.ref.group.empty()) {
-          reason = "InvalidKind";
-          msg = fmt::format("backendRef kind {} is not supported", b.ref.kind);
-        } else if (ns != route.meta.ns &&
-                   !grant_allows(m, "HTTPRoute", "gateway.networking.k8s.io", route.meta.ns, "Service", ns, b.ref.name)) {
-          reason = "RefNotPermitted";
-          msg = fmt::format("Service {}/{} is in another namespace and no ReferenceGrant there allows it", ns, b.ref.name);
-        } else if (const Service* s = find_service(ns, b.ref.name); s == nullptr) {
-          reason = "BackendNotFound";
-          msg = fmt::format("Service {}/{} not found", ns, b.ref.name);
-        } else if (std::none_of(s->ports.begin(), s->ports.end(), [&](const ServicePort& p) { return p.port == b.port; })) {
-          reason = "BackendNotFound";
-          msg = fmt::format("Service {}/{} has no port {}", ns, b.ref.name, b.port);
-        }
-        if (!reason.empty() && refs.status) refs = cond("ResolvedRefs", false, reason, msg);
-      }
-    }
     for (std::size_t pi = 0; pi < route.parents.size(); ++pi) {
-      const ParentRef& p = route.parents[pi];
-      RouteParentStatus ps{ri, pi, {}, {}};
-      const std::string gns = p.ref.ns.empty() ? route.meta.ns : p.ref.ns;
-      std::size_t gi = m.gateways.size();
-      for (std::size_t g = 0; g < m.gateways.size(); ++g) {
-        if (m.gateways[g].meta.ns == gns && m.gateways[g].meta.name == p.ref.name) gi = g;
-      }
-      if (p.ref.kind != "Gateway") {
-        ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent", "parentRef kind " + p.ref.kind + " is not a Gateway"));
-      } else if (gi == m.gateways.size()) {
-        ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent", fmt::format("Gateway {}/{} not found", gns, p.ref.name)));
-      } else {
-        const Gateway& g = m.gateways[gi];
-        bool relevant = false, allowed = false;
-        for (std::size_t li = 0; li < g.listeners.size(); ++li) {
-          const Listener& l = g.listeners[li];
-          if (!p.section.empty() && l.name != p.section) continue;
-          if (p.port != 0 && l.port != p.port) continue;
-          relevant = true;
-          if (!kind_allowed(l) || !namespace_allowed(m, l, g.meta.ns, route.meta.ns)) continue;
-          allowed = true;
-          ListenerAttachment a{gi, li, {}};
-          if (route.hostnames.empty()) {
-            a.hostnames.push_back(lower(l.hostname));
-          } else {
-            for (const auto& h : route.hostnames) {
-              if (auto x = intersect(lower(l.hostname), lower(h))) {
-                if (std::find(a.hostnames.begin(), a.hostnames.end(), *x) == a.hostnames.end()) a.hostnames.push_back(*x);
-              }
-            }
-          }
-          if (!a.hostnames.empty()) ps.attachments.push_back(std::move(a));
-        }
-        if (!relevant) {
-          ps.conditions.push_back(cond("Accepted", false, "NoMatchingParent",
-                                       fmt::format("Gateway {}/{} has no listener{}{}", gns, p.ref.name,
-                                                   p.section.empty() ? "" : " named '" + p.section + "'",
-                                                   p.port ? fmt::format(" on port {}", p.port) : "")));
-        } else if (!allowed) {
-          ps.conditions.push_back(cond("Accepted", false, "NotAllowedByListeners",
-                                       fmt::format("no listener of Gateway {}/{} allows HTTPRoutes from namespace '{}'", gns,
-                                                   p.ref.name, route.meta.ns)));
-        } else if (ps.attachments.empty()) {
-          ps.conditions.push_back(cond("Accepted", false, "NoMatchingListenerHostname",
-                                       "no hostname of the route intersects a listener hostname"));
-        } else if (invalid) {
-          ps.conditions.push_back(*invalid);
-        } else {
-          ps.conditions.push_back(cond("Accepted", true, "Accepted"));
-        }
-      }
-      ps.conditions.push_back(refs);
+      RouteParentStatus ps = parent_status(m, ri, pi, invalid, refs);
       if (ps.accepted()) {
         accepted_somewhere[ri] = true;
         for (const auto& a : ps.attachments) {
           const std::size_t t = first_listener[a.gateway] + a.listener;
           ++out.listeners[t].attached_routes;
-          for (const auto& host : a.hostnames) {
-            for (std::size_t rule = 0; rule < route.rules.size(); ++rule) {
-              for (std::size_t mi = 0; mi < route.rules[rule].matches.size(); ++mi) {
-                const RouteMatch& match = route.rules[rule].matches[mi];
-                RouteEntry e;
-                e.route = ri;
-                e.rule = rule;
-                e.match = mi;
-                e.hostname = host;
-                e.host_exact = !host.empty() && !is_wildcard(host);
-                e.host_length = host.size();
-                e.path_exact = match.path.type == PathMatch::Type::kExact;
-                e.path_regex = match.path.type == PathMatch::Type::kRegularExpression;
-                e.path_length = e.path_exact ? 0 : match.path.value.size();
-                e.has_method = !match.method.empty();
-                e.headers = match.headers.size();
-                e.query = match.query.size();
-                out.tables[t].entries.push_back(std::move(e));
-              }
-            }
-          }
+          add_entries(route, ri, a.hostnames, out.tables[t]);
         }
       }
       out.parents.push_back(std::move(ps));
@@ -461,47 +530,9 @@ GatewayModel build_gateway_model(const Manifests& m) {
   for (std::size_t ri = 0; ri < m.routes.size(); ++ri) {
     if (!accepted_somewhere[ri]) out.unattached_routes.push_back(ri);
   }
-
-  // Order each listener's entries and index them by hostname.
   for (auto& table : out.tables) {
-    auto& es = table.entries;
-    std::stable_sort(es.begin(), es.end(), [&](const RouteEntry& a, const RouteEntry& b) { return precedes(m, a, b); });
-    // Hostname is the first key, so each hostname's entries are contiguous... per (exact, length)
-    // class; group them by hostname with a stable partition inside each class.
-    std::stable_sort(es.begin(), es.end(), [](const RouteEntry& a, const RouteEntry& b) {
-      return std::make_tuple(!a.host_exact, ~a.host_length, a.hostname) < std::make_tuple(!b.host_exact, ~b.host_length, b.hostname);
-    });
-    for (std::uint32_t i = 0; i < es.size();) {
-      std::uint32_t j = i;
-      while (j < es.size() && es[j].hostname == es[i].hostname) ++j;
-      if (es[i].hostname.empty()) table.any = {i, j};
-      else if (is_wildcard(es[i].hostname)) table.wildcard[es[i].hostname.substr(1)] = {i, j};
-      else table.exact[es[i].hostname] = {i, j};
-      i = j;
-    }
-    // Shadowed matches: an earlier entry for the same hostname whose match covers this one (entries
-    // of one hostname are contiguous, so only that range is searched).
-    std::map<std::pair<std::size_t, std::size_t>, std::pair<std::size_t, std::size_t>> shadow_of;  // (route, rule) -> by
-    std::map<std::pair<std::size_t, std::size_t>, std::size_t> unshadowed;
-    std::size_t group_begin = 0;
-    for (std::size_t j = 0; j < es.size(); ++j) {
-      if (es[j].hostname != es[group_begin].hostname) group_begin = j;
-      const RouteMatch& mj = m.routes[es[j].route].rules[es[j].rule].matches[es[j].match];
-      bool found = false;
-      for (std::size_t i = group_begin; i < j && !found; ++i) {
-        if (es[i].route == es[j].route && es[i].rule == es[j].rule) continue;
-        const RouteMatch& mi = m.routes[es[i].route].rules[es[i].rule].matches[es[i].match];
-        if (match_covers(mi, mj)) {
-          shadow_of.emplace(std::make_pair(es[j].route, es[j].rule), std::make_pair(es[i].route, es[i].rule));
-          found = true;
-        }
-      }
-      if (!found) ++unshadowed[{es[j].route, es[j].rule}];
-    }
-    for (const auto& [rr, by] : shadow_of) {
-      if (unshadowed.contains(rr)) continue;
-      out.shadowed.push_back({rr.first, rr.second, by.first, by.second, listener_label(m, table.gateway, table.listener)});
-    }
+    index_table(m, table);
+    find_shadowed(m, table, out.shadowed);
   }
   return out;
 }
@@ -631,12 +662,9 @@ std::string why_precedes(const Manifests& m, const RouteEntry& a, const RouteEnt
   return fmt::format("same route, equal specificity: the first rule in list order wins (rule {} before rule {})", a.rule, b.rule);
 }
 
-}  // namespace
-
-RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const std::string& hint) {
-  RouteDecision d;
-  const std::string protocol = r.scheme == "https" ? "HTTPS" : "HTTP";
-  // The Gateway.
+// The Gateway that takes the request: the one the hint names, else the first with a listener on
+// the request's port. False (status 0, the connection refused) when none.
+bool pick_gateway(const Manifests& m, const HttpRequest& r, const std::string& hint, RouteDecision& d) {
   std::vector<std::size_t> candidates;
   for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
     const Gateway& gw = m.gateways[gi];
@@ -649,7 +677,7 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     d.status = 0;
     d.reasons.push_back(fmt::format("no Gateway{} has a listener on port {}: the connection is refused",
                                     hint.empty() ? "" : " named '" + hint + "'", r.port));
-    return d;
+    return false;
   }
   d.has_gateway = true;
   d.gateway = candidates.front();
@@ -658,7 +686,15 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     d.reasons.push_back(fmt::format("{} Gateways listen on port {}; taking the first, {}/{} (pick one with --gateway)",
                                     candidates.size(), r.port, gw.meta.ns, gw.meta.name));
   }
-  // The listener: by SNI for HTTPS, by Host for HTTP.
+  return true;
+}
+
+// The listener of the Gateway: by SNI for HTTPS, by Host for HTTP. False when none takes the
+// request (the TLS handshake fails, or 404) or when Host would pick another listener than SNI
+// (421).
+bool pick_request_listener(const Manifests& m, const GatewayModel& g, const HttpRequest& r, RouteDecision& d) {
+  const Gateway& gw = m.gateways[d.gateway];
+  const std::string protocol = r.scheme == "https" ? "HTTPS" : "HTTP";
   const std::string selector_host = r.scheme == "https" ? r.sni : r.host;
   const auto li = pick_listener(m, g, d.gateway, r.port, protocol, selector_host);
   if (!li) {
@@ -666,7 +702,7 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     d.reasons.push_back(fmt::format("no programmed {} listener of Gateway {}/{} on port {} matches {} '{}'{}", protocol,
                                     gw.meta.ns, gw.meta.name, r.port, r.scheme == "https" ? "SNI" : "Host", selector_host,
                                     r.scheme == "https" ? ": the TLS handshake fails" : ""));
-    return d;
+    return false;
   }
   d.has_listener = true;
   d.listener = *li;
@@ -683,20 +719,28 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
       d.status = 421;
       d.reasons.push_back(fmt::format("Host '{}' differs from SNI '{}' and would select another listener: 421 Misdirected Request",
                                       r.host, r.sni));
-      return d;
+      return false;
     }
     d.reasons.push_back(fmt::format("Host '{}' differs from SNI '{}' but selects the same listener", r.host, r.sni));
   }
-  // The rule: walk the hostname groups in precedence order.
-  const ListenerTable& t = g.tables[*li];
+  return true;
+}
+
+// The entry that takes the request (the first that accepts it, walking the hostname groups in
+// precedence order) and, for the explanation, the best entry of another route that accepts it
+// too (or else another rule of the same route).
+struct Winner {
+  const RouteEntry* entry = nullptr;
+  const RouteEntry* runner_up = nullptr;
+};
+
+Winner find_winner(const Manifests& m, const ListenerTable& t, const HttpRequest& r) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
   if (auto it = t.exact.find(r.host); it != t.exact.end()) ranges.push_back(it->second);
   for (std::size_t dot = r.host.find('.', 0); dot != std::string::npos; dot = r.host.find('.', dot + 1)) {
     if (auto it = t.wildcard.find(r.host.substr(dot)); it != t.wildcard.end() && dot > 0) ranges.push_back(it->second);
   }
   ranges.push_back(t.any);
-  // The winner is the first entry that accepts the request; for the explanation, the best entry
-  // of another route that accepts it too (or else another rule of the same route).
   const RouteEntry* winner = nullptr;
   const RouteEntry* other_route = nullptr;
   const RouteEntry* same_route = nullptr;
@@ -711,22 +755,12 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     }
     if (other_route) break;
   }
-  const RouteEntry* runner_up = other_route ? other_route : same_route;
-  if (winner == nullptr) {
-    d.status = 404;
-    d.reasons.push_back(fmt::format("no rule attached to listener '{}' matches {} {} on host '{}': 404", l.name, r.method,
-                                    r.path, r.host));
-    return d;
-  }
-  d.has_entry = true;
-  d.entry = *winner;
-  const HttpRoute& route = m.routes[winner->route];
-  const RouteRule& rule = route.rules[winner->rule];
-  d.reasons.push_back(fmt::format("HTTPRoute {} rule {} ({}) matches: {} on {}", route_label(m, winner->route), winner->rule,
-                                  where_text(rule.where), describe_match(rule.matches[winner->match]),
-                                  entry_host_text(*winner)));
-  if (runner_up) d.reasons.push_back(why_precedes(m, *winner, *runner_up));
-  // Backends.
+  return {winner, other_route ? other_route : same_route};
+}
+
+// The rule's backendRefs, each with its share of the weight and why it is invalid, if it is.
+// Returns the weight of the valid ones.
+int resolve_backends(const Manifests& m, const GatewayModel& g, const HttpRoute& route, const RouteRule& rule, RouteDecision& d) {
   int total = 0;
   for (const auto& b : rule.backends) total += b.weight;
   int valid_weight = 0;
@@ -758,98 +792,44 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     if (c.valid) valid_weight += b.weight;
     d.backends.push_back(std::move(c));
   }
-  // Filters, in list order, on the request as it will reach the backend.
-  using F = RouteFilter::Type;
-  HttpRequest up = r;
-  const RouteMatch& matched = rule.matches[winner->match];
-  const RouteFilter* redirect = nullptr;
-  bool responds = false;  // a filter that may answer by itself (an extension)
-  for (const RouteFilter& f : rule.filters) {
-    switch (f.type) {
-      case F::kRequestHeaderModifier: {
-        const auto same = [](const std::string& x) { return [x](const auto& kv) { return lower(kv.first) == lower(x); }; };
-        for (const auto& [name, value] : f.headers.set) {
-          std::erase_if(up.headers, same(name));
-          up.headers.emplace_back(name, value);
-        }
-        for (const auto& [name, value] : f.headers.add) {
-          const auto it = std::find_if(up.headers.begin(), up.headers.end(), same(name));
-          if (it == up.headers.end()) up.headers.emplace_back(name, value);
-          else it->second += "," + value;
-        }
-        for (const auto& name : f.headers.remove) std::erase_if(up.headers, same(name));
-        d.reasons.push_back(fmt::format("RequestHeaderModifier ({}): set {}, add {}, remove {}", where_text(f.where), f.headers.set.size(),
-                                        f.headers.add.size(), f.headers.remove.size()));
-        break;
-      }
-      case F::kUrlRewrite: {
-        if (!f.hostname.empty()) {
-          up.host = lower(f.hostname);
-          for (auto& [name, value] : up.headers) {
-            if (lower(name) == "host") value = f.hostname;
-          }
-        }
-        if (f.path.type == PathModifier::Type::kReplaceFullPath) up.path = f.path.value.empty() ? "/" : f.path.value;
-        if (f.path.type == PathModifier::Type::kReplacePrefixMatch) up.path = replace_prefix_match(matched.path.value, f.path.value, up.path);
-        d.reasons.push_back(fmt::format("URLRewrite ({}): Host {} -> {}, path {} -> {}", where_text(f.where), r.host, up.host, r.path, up.path));
-        break;
-      }
-      case F::kRequestMirror: {
-        const std::string ns = f.mirror.ref.ns.empty() ? route.meta.ns : f.mirror.ref.ns;
-        BackendChoice c;
-        c.service = ns + "/" + f.mirror.ref.name;
-        c.port = f.mirror.port;
-        const auto found = g.service_index.find(c.service);
-        if (f.mirror.ref.kind != "Service") {
-          c.valid = false;
-          c.problem = "InvalidKind: " + f.mirror.ref.kind;
-        } else if (ns != route.meta.ns &&
-                   !grant_allows(m, "HTTPRoute", "gateway.networking.k8s.io", route.meta.ns, "Service", ns, f.mirror.ref.name)) {
-          c.valid = false;
-          c.problem = "RefNotPermitted: no ReferenceGrant in namespace " + ns;
-        } else if (found == g.service_index.end()) {
-          c.valid = false;
-          c.problem = "BackendNotFound: no Service " + c.service;
-        }
-        d.reasons.push_back(fmt::format("RequestMirror ({}): a copy of the request goes to Service {} port {}, its responses ignored{}",
-                                        where_text(f.where), c.service, c.port, c.valid ? "" : " -- but " + c.problem));
-        d.mirrors.push_back(std::move(c));
-        break;
-      }
-      case F::kRequestRedirect:
-        redirect = &f;
-        break;
-      case F::kResponseHeaderModifier:
-        d.reasons.push_back(fmt::format("ResponseHeaderModifier ({}) changes the response's headers, not the request's", where_text(f.where)));
-        break;
-      case F::kExtensionRef:
-        responds = true;
-        d.reasons.push_back(fmt::format("filter ExtensionRef {} ({}) runs before the backends (implementation-specific, not modelled)",
-                                        f.extension, where_text(f.where)));
-        break;
-    }
-  }
-  if (redirect != nullptr) {
-    // "If redirect scheme is not-empty, the redirect port MUST be the well-known port associated
-    // with the redirect scheme ... If redirect scheme is empty, the redirect port MUST be the Gateway
-    // Listener port." No port in Location for http:80 and https:443.
-    const std::string scheme = redirect->scheme.empty() ? r.scheme : redirect->scheme;
-    const int port = redirect->port != 0 ? redirect->port : (!redirect->scheme.empty() ? (scheme == "https" ? 443 : 80) : l.port);
-    std::string path = r.path;
-    if (redirect->path.type == PathModifier::Type::kReplaceFullPath) path = redirect->path.value.empty() ? "/" : redirect->path.value;
-    if (redirect->path.type == PathModifier::Type::kReplacePrefixMatch) path = replace_prefix_match(matched.path.value, redirect->path.value, path);
-    const bool default_port = (scheme == "http" && port == 80) || (scheme == "https" && port == 443);
-    d.location = scheme + "://" + (redirect->hostname.empty() ? r.host : lower(redirect->hostname)) +
-                 (default_port ? "" : ":" + std::to_string(port)) + path;
-    for (std::size_t i = 0; i < r.query.size(); ++i) d.location += (i ? "&" : "?") + r.query[i].first + "=" + r.query[i].second;
-    d.status = redirect->status_code;
-    d.reasons.push_back(fmt::format("RequestRedirect ({}): {} Location: {} (no backend is called)", where_text(redirect->where),
-                                    redirect->status_code, d.location));
+  return valid_weight;
+}
+
+}  // namespace
+
+RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const std::string& hint) {
+  RouteDecision d;
+  if (!pick_gateway(m, r, hint, d) || !pick_request_listener(m, g, r, d)) return d;
+  const Listener& l = m.gateways[d.gateway].listeners[g.listeners[d.listener].listener];
+  const Winner winner = find_winner(m, g.tables[d.listener], r);
+  if (winner.entry == nullptr) {
+    d.status = 404;
+    d.reasons.push_back(fmt::format("no rule attached to listener '{}' matches {} {} on host '{}': 404", l.name, r.method,
+                                    r.path, r.host));
     return d;
   }
+  const RouteEntry& entry = *winner.entry;
+  d.has_entry = true;
+  d.entry = entry;
+  const HttpRoute& route = m.routes[entry.route];
+  const RouteRule& rule = route.rules[entry.rule];
+  const RouteMatch& matched = rule.matches[entry.match];
+  d.reasons.push_back(fmt::format("HTTPRoute {} rule {} ({}) matches: {} on {}", route_label(m, entry.route), entry.rule,
+                                  where_text(rule.where), describe_match(matched), entry_host_text(entry)));
+  if (winner.runner_up) d.reasons.push_back(why_precedes(m, entry, *winner.runner_up));
+  const int valid_weight = resolve_backends(m, g, route, rule, d);
+  FilterEffect effect = apply_filters(m, g, route, rule, matched, r);
+  d.reasons.insert(d.reasons.end(), effect.reasons.begin(), effect.reasons.end());
+  d.mirrors = std::move(effect.mirrors);
+  if (effect.redirect != nullptr) {
+    apply_redirect(*effect.redirect, r, matched, l.port, d);
+    return d;
+  }
+  int total = 0;
+  for (const auto& b : rule.backends) total += b.weight;
   if (rule.backends.empty()) {
-    d.status = responds ? 200 : 500;
-    if (!responds) d.reasons.push_back("the rule has no backendRefs and no filter that answers: 500");
+    d.status = effect.responds ? 200 : 500;
+    if (!effect.responds) d.reasons.push_back("the rule has no backendRefs and no filter that answers: 500");
   } else if (valid_weight == 0) {
     d.status = 500;
     d.reasons.push_back("every backendRef of the rule is invalid: 500");
@@ -861,7 +841,7 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
                                       100.0 * (total - valid_weight) / total));
     }
   }
-  d.upstream = std::move(up);
+  d.upstream = std::move(effect.upstream);
   if (d.forwarded && describe_upstream_request(d.upstream) != describe_upstream_request(r)) {
     d.reasons.push_back("the request as it reaches the backend: " + describe_upstream_request(d.upstream));
   }

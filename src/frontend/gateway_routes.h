@@ -21,7 +21,7 @@
 //   they are RE2, matching the whole value (route_regex.h), and a RegularExpression path ranks after
 //   every Exact path and before every PathPrefix, longer patterns first (the spec: "the precedence
 //   of RegularExpression path matches are implementation-specific").
-//   Filters, in list order: RequestHeaderModifier (set, then add, then remove), URLRewrite
+//   Filters (gateway_filters.h), in list order: RequestHeaderModifier (set, then add, then remove), URLRewrite
 //   (hostname; ReplaceFullPath / ReplacePrefixMatch), RequestMirror (a copy to another backend,
 //   responses ignored), RequestRedirect (a 3xx with a Location, no backend); the decision carries
 //   the request as it reaches the backend. URLRewrite with RequestRedirect, or one filter type twice
@@ -169,6 +169,11 @@ struct RouteDecision {
 // on the request's port (several: the first in file order, said in the reasons).
 RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const HttpRequest& request,
                               const std::string& gateway_hint);
+
+// True when a ReferenceGrant in namespace to_ns lets objects of from_kind (from_group) in from_ns
+// refer to the to_kind named to_name there (any name of that kind when the grant names none).
+bool grant_allows(const Manifests& m, const std::string& from_kind, const std::string& from_group, const std::string& from_ns,
+                  const std::string& to_kind, const std::string& to_ns, const std::string& to_name);
 
 // Hostname helpers (exposed for tests and the TLS check).
 bool hostname_matches(const std::string& pattern, const std::string& host);  // pattern "" = any

@@ -580,5 +580,26 @@ TEST(GatewayFilters, IncompatibleFiltersAreNotAccepted) {
   EXPECT_EQ(send(k, "GET http://h/").mirrors.size(), 2u);
 }
 
+// The reader knows the filter kinds of HTTPRouteFilter by their type and the one field that
+// configures each; a type it does not know is an error naming the six it reads, and the messages
+// of the conflicts name the kinds as written (gateway_filters.h). The URLRewrite + RequestRedirect
+// message is the one the IncompatibleFilters test above provokes.
+TEST(GatewayFilters, ReaderNamesTheKindsItReads) {
+  const auto bad = parse_manifests({{"t.yaml", kBase + kOpenGateway + route("x", rules({rule("", to("a"), "{type: CORS, cors: {}}")}))}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(format_diagnostics(bad.errors())
+                .find("expected RequestHeaderModifier, ResponseHeaderModifier, RequestMirror, RequestRedirect, URLRewrite or "
+                      "ExtensionRef, got 'CORS'"),
+            std::string::npos)
+      << format_diagnostics(bad.errors());
+  const auto f = load(route("x", rules({rule("", "", "{type: RequestRedirect, requestRedirect: {scheme: https}}, "
+                                                    "{type: URLRewrite, urlRewrite: {hostname: y}}")})));
+  EXPECT_NE(parent_status(f, "x").conditions[0].message.find("has both URLRewrite and RequestRedirect, which may not be combined"),
+            std::string::npos);
+  const auto g = load(route("x", rules({rule("", to("a"), "{type: RequestHeaderModifier, requestHeaderModifier: {remove: [x]}}, "
+                                                          "{type: RequestHeaderModifier, requestHeaderModifier: {remove: [y]}}")})));
+  EXPECT_NE(parent_status(g, "x").conditions[0].message.find("has the filter RequestHeaderModifier 2 times"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ct

@@ -6,10 +6,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "frontend/gateway_filters.h"
+#include "frontend/manifest_reader.h"
 #include "frontend/manifest_yaml.h"
 
 namespace ct {
@@ -85,125 +89,6 @@ const StorageClass* Manifests::find_storage_class(const std::string& name) const
 
 namespace {
 
-// Reads fields of one object: typed getters that record a diagnostic naming the field on a type
-// error, and a schema check that warns about fields the kind does not have.
-class Reader {
- public:
-  Reader(Diagnostics& errors, Diagnostics& warnings) : errors_(errors), warnings_(warnings) {}
-
-  void error(const SourceLocation& where, const std::string& field, const std::string& message) {
-    errors_.push_back({where, field, message, Severity::kError});
-  }
-
-  // Warns about keys of `map` that are not in `known` (a map that is not a mapping is an error).
-  bool check(const YamlValue* map, const std::string& path, std::initializer_list<const char*> known) {
-    if (map == nullptr) return false;
-    if (!map->is_map()) {
-      error(map->where, path, "expected a mapping");
-      return false;
-    }
-    for (std::size_t i = 0; i < map->entries.size(); ++i) {
-      const std::string& key = map->entries[i].first;
-      if (std::none_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) {
-        warnings_.push_back({map->key_where[i], path.empty() ? key : path + "." + key,
-                             "unknown field (ignored)", Severity::kWarning});
-      }
-    }
-    return true;
-  }
-
-  std::string str(const YamlValue* v, const std::string& field) {
-    if (v == nullptr || v->kind == YamlValue::Kind::kNull) return "";
-    if (!v->is_scalar()) {
-      error(v->where, field, "expected a string");
-      return "";
-    }
-    return v->scalar;
-  }
-
-  long long integer(const YamlValue* v, const std::string& field, long long fallback, long long lo, long long hi) {
-    if (v == nullptr) return fallback;
-    long long x = 0;
-    const std::string& s = v->scalar;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-    if (!v->is_scalar() || ec != std::errc() || p != s.data() + s.size()) {
-      error(v->where, field, fmt::format("expected an integer, got '{}'", s));
-      return fallback;
-    }
-    if (x < lo || x > hi) {
-      error(v->where, field, fmt::format("{} is out of range [{}, {}]", x, lo, hi));
-      return fallback;
-    }
-    return x;
-  }
-
-  bool boolean(const YamlValue* v, const std::string& field, bool fallback) {
-    if (v == nullptr) return fallback;
-    if (v->scalar == "true") return true;
-    if (v->scalar == "false") return false;
-    error(v->where, field, fmt::format("expected true or false, got '{}'", v->scalar));
-    return fallback;
-  }
-
-  std::vector<std::string> strings(const YamlValue* v, const std::string& field) {
-    std::vector<std::string> out;
-    if (v == nullptr) return out;
-    if (!v->is_seq()) {
-      error(v->where, field, "expected a list of strings");
-      return out;
-    }
-    for (const auto& item : v->items) out.push_back(str(&item, field + "[]"));
-    return out;
-  }
-
-  Labels labels(const YamlValue* v, const std::string& field) {
-    Labels out;
-    if (v == nullptr) return out;
-    if (!v->is_map()) {
-      error(v->where, field, "expected a mapping of strings");
-      return out;
-    }
-    for (const auto& [k, x] : v->entries) out[k] = str(&x, field + "." + k);
-    return out;
-  }
-
-  const YamlValue* seq(const YamlValue* v, const std::string& field) {
-    if (v == nullptr) return nullptr;
-    if (!v->is_seq()) {
-      error(v->where, field, "expected a list");
-      return nullptr;
-    }
-    return v;
-  }
-
-  std::vector<LabelRequirement> requirements(const YamlValue* v, const std::string& field) {
-    std::vector<LabelRequirement> out;
-    if (!seq(v, field)) return out;
-    for (const auto& e : v->items) {
-      check(&e, field + "[]", {"key", "operator", "values"});
-      LabelRequirement r{str(e.get("key"), field + ".key"), str(e.get("operator"), field + ".operator"),
-                         strings(e.get("values"), field + ".values")};
-      static const std::set<std::string> kOps = {"In", "NotIn", "Exists", "DoesNotExist"};
-      if (!kOps.contains(r.op)) error(e.where, field + ".operator", "expected In, NotIn, Exists or DoesNotExist");
-      out.push_back(std::move(r));
-    }
-    return out;
-  }
-
-  LabelSelector selector(const YamlValue* v, const std::string& field) {
-    LabelSelector s;
-    if (!check(v, field, {"matchLabels", "matchExpressions"})) return s;
-    s.present = true;
-    s.match_labels = labels(v->get("matchLabels"), field + ".matchLabels");
-    s.expressions = requirements(v->get("matchExpressions"), field + ".matchExpressions");
-    return s;
-  }
-
- private:
-  Diagnostics& errors_;
-  Diagnostics& warnings_;
-};
-
 bool cluster_scoped(const std::string& kind) {
   static const std::set<std::string> kKinds = {"Namespace", "Node", "GatewayClass", "ClusterIssuer", "StorageClass",
                                                "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
@@ -211,7 +96,7 @@ bool cluster_scoped(const std::string& kind) {
   return kKinds.contains(kind);
 }
 
-ObjectMeta read_meta(Reader& r, const YamlValue& doc) {
+ObjectMeta read_meta(ManifestReader& r, const YamlValue& doc) {
   ObjectMeta m;
   m.where = doc.where;
   m.api_version = r.str(doc.get("apiVersion"), "apiVersion");
@@ -231,21 +116,7 @@ ObjectMeta read_meta(Reader& r, const YamlValue& doc) {
   return m;
 }
 
-ObjectRef read_ref(Reader& r, const YamlValue& v, const std::string& field, const std::string& default_kind,
-                   std::initializer_list<const char*> known) {
-  r.check(&v, field, known);
-  ObjectRef ref;
-  ref.where = v.where;
-  ref.group = r.str(v.get("group"), field + ".group");
-  ref.kind = r.str(v.get("kind"), field + ".kind");
-  if (ref.kind.empty()) ref.kind = default_kind;
-  ref.ns = r.str(v.get("namespace"), field + ".namespace");
-  ref.name = r.str(v.get("name"), field + ".name");
-  if (ref.name.empty()) r.error(v.where, field + ".name", "is required");
-  return ref;
-}
-
-void read_gateway(Reader& r, const YamlValue& spec, Gateway& g) {
+void read_gateway(ManifestReader& r, const YamlValue& spec, Gateway& g) {
   r.check(&spec, "spec", {"gatewayClassName", "listeners", "addresses", "infrastructure", "backendTLS"});
   g.class_name = r.str(spec.get("gatewayClassName"), "spec.gatewayClassName");
   if (const YamlValue* ls = r.seq(spec.get("listeners"), "spec.listeners")) {
@@ -292,98 +163,7 @@ void read_gateway(Reader& r, const YamlValue& spec, Gateway& g) {
   }
 }
 
-// HTTPRouteFilter (apis/v1/httproute_types.go): the type names the one field that configures it.
-PathModifier read_path_modifier(Reader& r, const YamlValue* v, const std::string& field) {
-  PathModifier pm;
-  if (!r.check(v, field, {"type", "replaceFullPath", "replacePrefixMatch"})) return pm;
-  const std::string type = r.str(v->get("type"), field + ".type");
-  if (type == "ReplaceFullPath") {
-    pm.type = PathModifier::Type::kReplaceFullPath;
-    pm.value = r.str(v->get("replaceFullPath"), field + ".replaceFullPath");
-  } else if (type == "ReplacePrefixMatch") {
-    pm.type = PathModifier::Type::kReplacePrefixMatch;
-    pm.value = r.str(v->get("replacePrefixMatch"), field + ".replacePrefixMatch");
-  } else {
-    r.error(v->where, field + ".type", "expected ReplaceFullPath or ReplacePrefixMatch, got '" + type + "'");
-  }
-  if (!pm.value.empty() && !pm.value.starts_with("/")) r.error(v->where, field, "the path must start with '/'");
-  return pm;
-}
-
-HeaderModifier read_header_modifier(Reader& r, const YamlValue* v, const std::string& field) {
-  HeaderModifier hm;
-  if (!r.check(v, field, {"set", "add", "remove"})) return hm;
-  for (const char* which : {"set", "add"}) {
-    if (const YamlValue* xs = r.seq(v->get(which), field + "." + which)) {
-      for (const auto& x : xs->items) {
-        r.check(&x, field + "." + which + "[]", {"name", "value"});
-        std::string name = r.str(x.get("name"), field + "." + which + "[].name");
-        if (name.empty()) r.error(x.where, field + "." + which + "[].name", "is required");
-        (std::string(which) == "set" ? hm.set : hm.add).emplace_back(std::move(name), r.str(x.get("value"), field + "." + which + "[].value"));
-      }
-    }
-  }
-  hm.remove = r.strings(v->get("remove"), field + ".remove");
-  return hm;
-}
-
-RouteFilter read_filter(Reader& r, const YamlValue& x, const std::string& f) {
-  RouteFilter filter;
-  filter.where = x.where;
-  r.check(&x, f, {"type", "requestHeaderModifier", "responseHeaderModifier", "requestMirror", "requestRedirect", "urlRewrite",
-                  "extensionRef", "cors", "externalAuth"});
-  filter.type_name = r.str(x.get("type"), f + ".type");
-  const std::string& type = filter.type_name;
-  if (type == "RequestHeaderModifier" || type == "ResponseHeaderModifier") {
-    filter.type = type == "RequestHeaderModifier" ? RouteFilter::Type::kRequestHeaderModifier : RouteFilter::Type::kResponseHeaderModifier;
-    const std::string key = type == "RequestHeaderModifier" ? "requestHeaderModifier" : "responseHeaderModifier";
-    filter.headers = read_header_modifier(r, x.get(key), f + "." + key);
-  } else if (type == "RequestRedirect") {
-    filter.type = RouteFilter::Type::kRequestRedirect;
-    if (const YamlValue* rr = x.get("requestRedirect");
-        r.check(rr, f + ".requestRedirect", {"scheme", "hostname", "path", "port", "statusCode"})) {
-      filter.scheme = r.str(rr->get("scheme"), f + ".requestRedirect.scheme");
-      if (!filter.scheme.empty() && filter.scheme != "http" && filter.scheme != "https") {
-        r.error(rr->get("scheme")->where, f + ".requestRedirect.scheme", "expected http or https, got '" + filter.scheme + "'");
-      }
-      filter.hostname = r.str(rr->get("hostname"), f + ".requestRedirect.hostname");
-      filter.port = static_cast<int>(r.integer(rr->get("port"), f + ".requestRedirect.port", 0, 1, 65535));
-      filter.status_code = static_cast<int>(r.integer(rr->get("statusCode"), f + ".requestRedirect.statusCode", 302, 301, 308));
-      if (filter.status_code == 304 || filter.status_code == 305 || filter.status_code == 306) {
-        r.error(rr->get("statusCode")->where, f + ".requestRedirect.statusCode", "expected 301, 302, 303, 307 or 308");
-      }
-      filter.path = read_path_modifier(r, rr->get("path"), f + ".requestRedirect.path");
-    }
-  } else if (type == "URLRewrite") {
-    filter.type = RouteFilter::Type::kUrlRewrite;
-    if (const YamlValue* u = x.get("urlRewrite"); r.check(u, f + ".urlRewrite", {"hostname", "path"})) {
-      filter.hostname = r.str(u->get("hostname"), f + ".urlRewrite.hostname");
-      filter.path = read_path_modifier(r, u->get("path"), f + ".urlRewrite.path");
-    }
-  } else if (type == "RequestMirror") {
-    filter.type = RouteFilter::Type::kRequestMirror;
-    if (const YamlValue* rm = x.get("requestMirror"); r.check(rm, f + ".requestMirror", {"backendRef", "percent", "fraction"})) {
-      if (const YamlValue* b = rm->get("backendRef")) {
-        filter.mirror.ref = read_ref(r, *b, f + ".requestMirror.backendRef", "Service", {"group", "kind", "name", "namespace", "port"});
-        filter.mirror.port = static_cast<int>(r.integer(b->get("port"), f + ".requestMirror.backendRef.port", 0, 1, 65535));
-      } else {
-        r.error(rm->where, f + ".requestMirror.backendRef", "is required");
-      }
-    }
-  } else if (type == "ExtensionRef") {
-    filter.type = RouteFilter::Type::kExtensionRef;
-    if (const YamlValue* ext = x.get("extensionRef"); r.check(ext, f + ".extensionRef", {"group", "kind", "name"})) {
-      filter.extension = r.str(ext->get("kind"), f + ".extensionRef.kind") + " " + r.str(ext->get("name"), f + ".extensionRef.name");
-    }
-  } else {
-    r.error(x.where, f + ".type",
-            "expected RequestHeaderModifier, ResponseHeaderModifier, RequestMirror, RequestRedirect, URLRewrite or ExtensionRef, got '" +
-                type + "'");
-  }
-  return filter;
-}
-
-void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
+void read_route(ManifestReader& r, const YamlValue& spec, HttpRoute& route) {
   r.check(&spec, "spec", {"parentRefs", "hostnames", "rules"});
   if (const YamlValue* ps = r.seq(spec.get("parentRefs"), "spec.parentRefs")) {
     for (const auto& p : ps->items) {
@@ -471,7 +251,7 @@ void read_route(Reader& r, const YamlValue& spec, HttpRoute& route) {
 }
 
 // A PersistentVolumeClaim's spec (also a StatefulSet's volumeClaimTemplates[].spec).
-void read_claim_spec(Reader& r, const YamlValue* spec, const std::string& f, PersistentVolumeClaim& c) {
+void read_claim_spec(ManifestReader& r, const YamlValue* spec, const std::string& f, PersistentVolumeClaim& c) {
   if (!r.check(spec, f, {"storageClassName", "accessModes", "resources", "volumeMode", "volumeName", "selector", "dataSource", "dataSourceRef"})) return;
   c.storage_class = r.str(spec->get("storageClassName"), f + ".storageClassName");
   c.access_modes = r.strings(spec->get("accessModes"), f + ".accessModes");
@@ -480,7 +260,7 @@ void read_claim_spec(Reader& r, const YamlValue* spec, const std::string& f, Per
   }
 }
 
-void read_workload(Reader& r, const YamlValue& spec, KubeWorkload& w) {
+void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
   r.check(&spec, "spec", {"replicas", "selector", "template", "serviceName", "volumeClaimTemplates", "strategy",
                           "updateStrategy", "minReadySeconds", "revisionHistoryLimit", "podManagementPolicy",
                           "progressDeadlineSeconds", "persistentVolumeClaimRetentionPolicy", "ordinals", "paused"});
@@ -540,7 +320,7 @@ void read_workload(Reader& r, const YamlValue& spec, KubeWorkload& w) {
   }
 }
 
-void read_issuer(Reader& r, const YamlValue& spec, Issuer& is) {
+void read_issuer(ManifestReader& r, const YamlValue& spec, Issuer& is) {
   r.check(&spec, "spec", {"selfSigned", "ca", "acme", "vault", "venafi"});
   if (spec.get("selfSigned")) is.type = Issuer::Type::kSelfSigned;
   if (const YamlValue* ca = spec.get("ca")) {
@@ -567,10 +347,307 @@ void read_issuer(Reader& r, const YamlValue& spec, Issuer& is) {
   }
 }
 
+// One reader per kind: the kind's top-level fields, its spec, and the object appended to `out`.
+// `spec` is the document's spec, or an empty mapping at the document when it has none.
+struct KindInput {
+  const YamlValue& doc;
+  const YamlValue& spec;
+  const ObjectMeta& meta;
+};
+
+void read_top(ManifestReader& r, const KindInput& in, std::initializer_list<const char*> known) { r.check(&in.doc, "", known); }
+
+void read_namespace_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Namespace n;
+  n.meta = in.meta;
+  out.namespaces.push_back(std::move(n));
+}
+
+void read_node_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Node n;
+  n.meta = in.meta;
+  n.unschedulable = r.boolean(in.spec.get("unschedulable"), "spec.unschedulable", false);
+  if (const YamlValue* st = in.doc.get("status"); st && st->get("addresses") && st->get("addresses")->is_seq()) {
+    for (const auto& a : st->get("addresses")->items) {
+      if (r.str(a.get("type"), "type") == "InternalIP") n.internal_ip = r.str(a.get("address"), "address");
+    }
+  }
+  if (auto it = in.meta.annotations.find("clustertwin.io/host"); it != in.meta.annotations.end()) n.host = it->second;
+  out.nodes.push_back(std::move(n));
+}
+
+void read_service_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  Service s;
+  s.meta = in.meta;
+  r.check(spec, "spec", {"type", "selector", "ports", "externalTrafficPolicy", "loadBalancerIP", "clusterIP",
+                         "clusterIPs", "loadBalancerClass", "internalTrafficPolicy", "sessionAffinity",
+                         "ipFamilies", "ipFamilyPolicy", "allocateLoadBalancerNodePorts", "publishNotReadyAddresses",
+                         "externalIPs", "loadBalancerSourceRanges", "healthCheckNodePort", "externalName"});
+  if (spec->get("type")) s.type = r.str(spec->get("type"), "spec.type");
+  s.selector = r.labels(spec->get("selector"), "spec.selector");
+  if (const YamlValue* ports = r.seq(spec->get("ports"), "spec.ports")) {
+    for (const auto& p : ports->items) {
+      r.check(&p, "spec.ports[]", {"name", "port", "targetPort", "protocol", "nodePort", "appProtocol"});
+      ServicePort sp;
+      sp.name = r.str(p.get("name"), "spec.ports[].name");
+      sp.port = static_cast<int>(r.integer(p.get("port"), "spec.ports[].port", 0, 1, 65535));
+      sp.target_port = p.get("targetPort") ? r.str(p.get("targetPort"), "spec.ports[].targetPort") : std::to_string(sp.port);
+      if (p.get("protocol")) sp.protocol = r.str(p.get("protocol"), "spec.ports[].protocol");
+      s.ports.push_back(std::move(sp));
+    }
+  }
+  if (const YamlValue* etp = spec->get("externalTrafficPolicy")) {
+    s.external_traffic_policy = r.str(etp, "spec.externalTrafficPolicy");
+    s.where_policy = etp->where;
+    if (s.external_traffic_policy != "Cluster" && s.external_traffic_policy != "Local") {
+      r.error(etp->where, "spec.externalTrafficPolicy", "expected Cluster or Local");
+    }
+  } else {
+    s.where_policy = spec->where;
+  }
+  s.load_balancer_ip = r.str(spec->get("loadBalancerIP"), "spec.loadBalancerIP");
+  const Labels& annotations = in.meta.annotations;
+  if (auto it = annotations.find("metallb.universe.tf/loadBalancerIPs"); it != annotations.end()) s.load_balancer_ip = it->second;
+  if (auto it = annotations.find("metallb.universe.tf/address-pool"); it != annotations.end()) s.address_pool = it->second;
+  out.services.push_back(std::move(s));
+}
+
+void read_secret_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "type", "data", "stringData", "immutable"});
+  Secret sec;
+  sec.meta = in.meta;
+  sec.type = r.str(in.doc.get("type"), "type");
+  out.secrets.push_back(std::move(sec));
+}
+
+void read_workload_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  KubeWorkload w;
+  w.meta = in.meta;
+  read_workload(r, in.spec, w);
+  out.workloads.push_back(std::move(w));
+}
+
+void read_gateway_class_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  r.check(&in.spec, "spec", {"controllerName", "parametersRef", "description"});
+  GatewayClass gc;
+  gc.meta = in.meta;
+  gc.controller = r.str(in.spec.get("controllerName"), "spec.controllerName");
+  out.gateway_classes.push_back(std::move(gc));
+}
+
+void read_gateway_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Gateway g;
+  g.meta = in.meta;
+  read_gateway(r, in.spec, g);
+  out.gateways.push_back(std::move(g));
+}
+
+void read_route_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  HttpRoute route;
+  route.meta = in.meta;
+  read_route(r, in.spec, route);
+  out.routes.push_back(std::move(route));
+}
+
+void read_grant_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec"});
+  const YamlValue* spec = &in.spec;
+  ReferenceGrant g;
+  g.meta = in.meta;
+  r.check(spec, "spec", {"from", "to"});
+  if (const YamlValue* from = r.seq(spec->get("from"), "spec.from")) {
+    for (const auto& f : from->items) {
+      r.check(&f, "spec.from[]", {"group", "kind", "namespace"});
+      g.from.push_back({r.str(f.get("group"), "group"), r.str(f.get("kind"), "kind"), r.str(f.get("namespace"), "namespace")});
+    }
+  }
+  if (const YamlValue* to = r.seq(spec->get("to"), "spec.to")) {
+    for (const auto& t : to->items) {
+      r.check(&t, "spec.to[]", {"group", "kind", "name"});
+      g.to.push_back({r.str(t.get("group"), "group"), r.str(t.get("kind"), "kind"), r.str(t.get("name"), "name")});
+    }
+  }
+  out.grants.push_back(std::move(g));
+}
+
+void read_issuer_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Issuer is;
+  is.meta = in.meta;
+  read_issuer(r, in.spec, is);
+  out.issuers.push_back(std::move(is));
+}
+
+void read_certificate_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  Certificate c;
+  c.meta = in.meta;
+  r.check(spec, "spec", {"secretName", "dnsNames", "commonName", "isCA", "issuerRef", "duration", "renewBefore",
+                         "privateKey", "usages", "subject", "ipAddresses", "uris", "emailAddresses",
+                         "secretTemplate", "keystores", "revisionHistoryLimit", "additionalOutputFormats"});
+  c.secret_name = r.str(spec->get("secretName"), "spec.secretName");
+  c.dns_names = r.strings(spec->get("dnsNames"), "spec.dnsNames");
+  c.common_name = r.str(spec->get("commonName"), "spec.commonName");
+  c.is_ca = r.boolean(spec->get("isCA"), "spec.isCA", false);
+  if (const YamlValue* ir = spec->get("issuerRef")) c.issuer = read_ref(r, *ir, "spec.issuerRef", "Issuer", {"group", "kind", "name"});
+  else r.error(spec->where, "spec.issuerRef", "missing");
+  if (c.secret_name.empty()) r.error(spec->where, "spec.secretName", "missing");
+  out.certificates.push_back(std::move(c));
+}
+
+void read_address_pool_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  AddressPool p;
+  p.meta = in.meta;
+  r.check(&in.spec, "spec", {"addresses", "autoAssign", "avoidBuggyIPs", "serviceAllocation"});
+  p.addresses = r.strings(in.spec.get("addresses"), "spec.addresses");
+  p.auto_assign = r.boolean(in.spec.get("autoAssign"), "spec.autoAssign", true);
+  out.pools.push_back(std::move(p));
+}
+
+void read_bgp_advertisement_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  BgpAdvertisement a;
+  a.meta = in.meta;
+  r.check(spec, "spec", {"ipAddressPools", "ipAddressPoolSelectors", "nodeSelectors", "peers", "aggregationLength",
+                         "aggregationLengthV6", "localPref", "communities"});
+  a.pools = r.strings(spec->get("ipAddressPools"), "spec.ipAddressPools");
+  if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
+    for (const auto& s : ns->items) a.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
+  }
+  a.peers = r.strings(spec->get("peers"), "spec.peers");
+  out.bgp_advertisements.push_back(std::move(a));
+}
+
+void read_bgp_peer_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  BgpPeer p;
+  p.meta = in.meta;
+  r.check(spec, "spec", {"myASN", "peerASN", "peerAddress", "holdTime", "keepaliveTime", "nodeSelectors", "peerPort",
+                         "sourceAddress", "routerID", "password", "passwordSecret", "bfdProfile", "ebgpMultiHop",
+                         "vrf", "connectTime", "enableGracefulRestart", "disableMP", "dynamicASN", "interface"});
+  p.my_asn = static_cast<std::uint32_t>(r.integer(spec->get("myASN"), "spec.myASN", 0, 1, 4294967295LL));
+  p.peer_asn = static_cast<std::uint32_t>(r.integer(spec->get("peerASN"), "spec.peerASN", 0, 1, 4294967295LL));
+  p.peer_address = r.str(spec->get("peerAddress"), "spec.peerAddress");
+  for (const auto& [field, target] : {std::pair{"holdTime", &p.hold_time_s}, std::pair{"keepaliveTime", &p.keepalive_s}}) {
+    if (const YamlValue* v = spec->get(field)) {
+      std::string s = r.str(v, std::string("spec.") + field);
+      if (s.ends_with("s")) s.pop_back();
+      int x = 0;
+      auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+      if (ec != std::errc() || ptr != s.data() + s.size() || x < 0 || x > 65535 || (x > 0 && x < 3 && field == std::string("holdTime"))) {
+        r.error(v->where, std::string("spec.") + field, "expected a duration in whole seconds like 90s (0 or 3..65535)");
+      } else {
+        *target = x;
+      }
+    }
+  }
+  if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
+    for (const auto& s : ns->items) p.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
+  }
+  out.bgp_peers.push_back(std::move(p));
+}
+
+void read_l2_advertisement_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  L2Advertisement a;
+  a.meta = in.meta;
+  a.pools = r.strings(in.spec.get("ipAddressPools"), "spec.ipAddressPools");
+  out.l2_advertisements.push_back(std::move(a));
+}
+
+void read_claim_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  PersistentVolumeClaim c;
+  c.meta = in.meta;
+  read_claim_spec(r, &in.spec, "spec", c);
+  out.claims.push_back(std::move(c));
+}
+
+void read_storage_class_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "provisioner", "parameters", "reclaimPolicy", "allowVolumeExpansion",
+                   "volumeBindingMode", "mountOptions", "allowedTopologies"});
+  StorageClass sc;
+  sc.meta = in.meta;
+  sc.provisioner = r.str(in.doc.get("provisioner"), "provisioner");
+  sc.parameters = r.labels(in.doc.get("parameters"), "parameters");
+  auto it = in.meta.annotations.find("storageclass.kubernetes.io/is-default-class");
+  sc.is_default = it != in.meta.annotations.end() && it->second == "true";
+  out.storage_classes.push_back(std::move(sc));
+}
+
+// The kinds the model reads; any other kind is kept as an UnknownObject.
+struct KindReader {
+  const char* kind;
+  void (*read)(ManifestReader& r, const KindInput& in, Manifests& out);
+};
+constexpr KindReader kKindReaders[] = {
+    {"Namespace", read_namespace_kind},
+    {"Node", read_node_kind},
+    {"Service", read_service_kind},
+    {"Secret", read_secret_kind},
+    {"Deployment", read_workload_kind},
+    {"StatefulSet", read_workload_kind},
+    {"DaemonSet", read_workload_kind},
+    {"GatewayClass", read_gateway_class_kind},
+    {"Gateway", read_gateway_kind},
+    {"HTTPRoute", read_route_kind},
+    {"ReferenceGrant", read_grant_kind},
+    {"Issuer", read_issuer_kind},
+    {"ClusterIssuer", read_issuer_kind},
+    {"Certificate", read_certificate_kind},
+    {"IPAddressPool", read_address_pool_kind},
+    {"BGPAdvertisement", read_bgp_advertisement_kind},
+    {"BGPPeer", read_bgp_peer_kind},
+    {"L2Advertisement", read_l2_advertisement_kind},
+    {"PersistentVolumeClaim", read_claim_kind},
+    {"StorageClass", read_storage_class_kind},
+};
+
+// The object's metadata, when the document is an object the model can take: a mapping with a
+// kind (not List), a name, and no earlier object of the same kind, namespace and name.
+std::optional<ObjectMeta> read_object_meta(ManifestReader& r, const YamlValue& doc, std::map<std::string, SourceLocation>& seen) {
+  if (!doc.is_map()) {
+    r.error(doc.where, "", "a manifest document must be a mapping");
+    return std::nullopt;
+  }
+  if (doc.get("kind") == nullptr) {
+    r.error(doc.where, "kind", "missing: every manifest document needs apiVersion and kind");
+    return std::nullopt;
+  }
+  if (doc.get("kind")->scalar == "List") {
+    r.error(doc.where, "kind", "kind List is not read: write one document per object");
+    return std::nullopt;
+  }
+  ObjectMeta meta = read_meta(r, doc);
+  if (meta.name.empty()) {
+    r.error(doc.where, "metadata.name", "missing");
+    return std::nullopt;
+  }
+  const std::string key = meta.kind + "/" + meta.ns + "/" + meta.name;
+  if (auto [it, fresh] = seen.emplace(key, meta.where); !fresh) {
+    r.error(meta.where, "metadata.name",
+            fmt::format("duplicate object {} (first defined at {})", object_label(meta), where_text(it->second)));
+    return std::nullopt;
+  }
+  return meta;
+}
+
 Result<Manifests> parse_all(const std::vector<ManifestSource>& sources) {
   Manifests out;
   Diagnostics errors;
-  Reader r(errors, out.warnings);
+  ManifestReader r(errors, out.warnings);
   std::map<std::string, SourceLocation> seen;
   for (const auto& src : sources) {
     auto docs = parse_yaml_documents(src.text, src.path);
@@ -579,228 +656,19 @@ Result<Manifests> parse_all(const std::vector<ManifestSource>& sources) {
       continue;
     }
     for (const YamlValue& doc : docs.value()) {
-      if (!doc.is_map()) {
-        r.error(doc.where, "", "a manifest document must be a mapping");
-        continue;
-      }
-      if (doc.get("kind") == nullptr) {
-        r.error(doc.where, "kind", "missing: every manifest document needs apiVersion and kind");
-        continue;
-      }
-      if (doc.get("kind")->scalar == "List") {
-        r.error(doc.where, "kind", "kind List is not read: write one document per object");
-        continue;
-      }
-      ObjectMeta meta = read_meta(r, doc);
-      if (meta.name.empty()) {
-        r.error(doc.where, "metadata.name", "missing");
-        continue;
-      }
-      const std::string key = meta.kind + "/" + meta.ns + "/" + meta.name;
-      if (auto [it, fresh] = seen.emplace(key, meta.where); !fresh) {
-        r.error(meta.where, "metadata.name",
-                fmt::format("duplicate object {} (first defined at {})", object_label(meta), where_text(it->second)));
-        continue;
-      }
+      std::optional<ObjectMeta> meta = read_object_meta(r, doc, seen);
+      if (!meta) continue;
       YamlValue empty_spec;
       empty_spec.kind = YamlValue::Kind::kMapping;
       empty_spec.where = doc.where;
-      const YamlValue* spec = doc.get("spec") ? doc.get("spec") : &empty_spec;
-      const std::string& kind = meta.kind;
-      const auto top = [&](std::initializer_list<const char*> known) { r.check(&doc, "", known); };
-      if (kind == "Namespace") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Namespace n;
-        n.meta = meta;
-        out.namespaces.push_back(std::move(n));
-      } else if (kind == "Node") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Node n;
-        n.meta = meta;
-        n.unschedulable = r.boolean(spec->get("unschedulable"), "spec.unschedulable", false);
-        if (const YamlValue* st = doc.get("status"); st && st->get("addresses") && st->get("addresses")->is_seq()) {
-          for (const auto& a : st->get("addresses")->items) {
-            if (r.str(a.get("type"), "type") == "InternalIP") n.internal_ip = r.str(a.get("address"), "address");
-          }
-        }
-        if (auto it = meta.annotations.find("clustertwin.io/host"); it != meta.annotations.end()) n.host = it->second;
-        out.nodes.push_back(std::move(n));
-      } else if (kind == "Service") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Service s;
-        s.meta = meta;
-        r.check(spec, "spec", {"type", "selector", "ports", "externalTrafficPolicy", "loadBalancerIP", "clusterIP",
-                               "clusterIPs", "loadBalancerClass", "internalTrafficPolicy", "sessionAffinity",
-                               "ipFamilies", "ipFamilyPolicy", "allocateLoadBalancerNodePorts", "publishNotReadyAddresses",
-                               "externalIPs", "loadBalancerSourceRanges", "healthCheckNodePort", "externalName"});
-        if (spec->get("type")) s.type = r.str(spec->get("type"), "spec.type");
-        s.selector = r.labels(spec->get("selector"), "spec.selector");
-        if (const YamlValue* ports = r.seq(spec->get("ports"), "spec.ports")) {
-          for (const auto& p : ports->items) {
-            r.check(&p, "spec.ports[]", {"name", "port", "targetPort", "protocol", "nodePort", "appProtocol"});
-            ServicePort sp;
-            sp.name = r.str(p.get("name"), "spec.ports[].name");
-            sp.port = static_cast<int>(r.integer(p.get("port"), "spec.ports[].port", 0, 1, 65535));
-            sp.target_port = p.get("targetPort") ? r.str(p.get("targetPort"), "spec.ports[].targetPort") : std::to_string(sp.port);
-            if (p.get("protocol")) sp.protocol = r.str(p.get("protocol"), "spec.ports[].protocol");
-            s.ports.push_back(std::move(sp));
-          }
-        }
-        if (const YamlValue* etp = spec->get("externalTrafficPolicy")) {
-          s.external_traffic_policy = r.str(etp, "spec.externalTrafficPolicy");
-          s.where_policy = etp->where;
-          if (s.external_traffic_policy != "Cluster" && s.external_traffic_policy != "Local") {
-            r.error(etp->where, "spec.externalTrafficPolicy", "expected Cluster or Local");
-          }
-        } else {
-          s.where_policy = spec->where;
-        }
-        s.load_balancer_ip = r.str(spec->get("loadBalancerIP"), "spec.loadBalancerIP");
-        if (auto it = meta.annotations.find("metallb.universe.tf/loadBalancerIPs"); it != meta.annotations.end()) s.load_balancer_ip = it->second;
-        if (auto it = meta.annotations.find("metallb.universe.tf/address-pool"); it != meta.annotations.end()) s.address_pool = it->second;
-        out.services.push_back(std::move(s));
-      } else if (kind == "Secret") {
-        top({"apiVersion", "kind", "metadata", "type", "data", "stringData", "immutable"});
-        Secret sec;
-        sec.meta = meta;
-        sec.type = r.str(doc.get("type"), "type");
-        out.secrets.push_back(std::move(sec));
-      } else if (kind == "Deployment" || kind == "StatefulSet" || kind == "DaemonSet") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        KubeWorkload w;
-        w.meta = meta;
-        read_workload(r, *spec, w);
-        out.workloads.push_back(std::move(w));
-      } else if (kind == "GatewayClass") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        r.check(spec, "spec", {"controllerName", "parametersRef", "description"});
-        GatewayClass gc;
-        gc.meta = meta;
-        gc.controller = r.str(spec->get("controllerName"), "spec.controllerName");
-        out.gateway_classes.push_back(std::move(gc));
-      } else if (kind == "Gateway") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Gateway g;
-        g.meta = meta;
-        read_gateway(r, *spec, g);
-        out.gateways.push_back(std::move(g));
-      } else if (kind == "HTTPRoute") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        HttpRoute route;
-        route.meta = meta;
-        read_route(r, *spec, route);
-        out.routes.push_back(std::move(route));
-      } else if (kind == "ReferenceGrant") {
-        top({"apiVersion", "kind", "metadata", "spec"});
-        ReferenceGrant g;
-        g.meta = meta;
-        r.check(spec, "spec", {"from", "to"});
-        if (const YamlValue* from = r.seq(spec->get("from"), "spec.from")) {
-          for (const auto& f : from->items) {
-            r.check(&f, "spec.from[]", {"group", "kind", "namespace"});
-            g.from.push_back({r.str(f.get("group"), "group"), r.str(f.get("kind"), "kind"), r.str(f.get("namespace"), "namespace")});
-          }
-        }
-        if (const YamlValue* to = r.seq(spec->get("to"), "spec.to")) {
-          for (const auto& t : to->items) {
-            r.check(&t, "spec.to[]", {"group", "kind", "name"});
-            g.to.push_back({r.str(t.get("group"), "group"), r.str(t.get("kind"), "kind"), r.str(t.get("name"), "name")});
-          }
-        }
-        out.grants.push_back(std::move(g));
-      } else if (kind == "Issuer" || kind == "ClusterIssuer") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Issuer is;
-        is.meta = meta;
-        read_issuer(r, *spec, is);
-        out.issuers.push_back(std::move(is));
-      } else if (kind == "Certificate") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        Certificate c;
-        c.meta = meta;
-        r.check(spec, "spec", {"secretName", "dnsNames", "commonName", "isCA", "issuerRef", "duration", "renewBefore",
-                               "privateKey", "usages", "subject", "ipAddresses", "uris", "emailAddresses",
-                               "secretTemplate", "keystores", "revisionHistoryLimit", "additionalOutputFormats"});
-        c.secret_name = r.str(spec->get("secretName"), "spec.secretName");
-        c.dns_names = r.strings(spec->get("dnsNames"), "spec.dnsNames");
-        c.common_name = r.str(spec->get("commonName"), "spec.commonName");
-        c.is_ca = r.boolean(spec->get("isCA"), "spec.isCA", false);
-        if (const YamlValue* ir = spec->get("issuerRef")) c.issuer = read_ref(r, *ir, "spec.issuerRef", "Issuer", {"group", "kind", "name"});
-        else r.error(spec->where, "spec.issuerRef", "missing");
-        if (c.secret_name.empty()) r.error(spec->where, "spec.secretName", "missing");
-        out.certificates.push_back(std::move(c));
-      } else if (kind == "IPAddressPool") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        AddressPool p;
-        p.meta = meta;
-        r.check(spec, "spec", {"addresses", "autoAssign", "avoidBuggyIPs", "serviceAllocation"});
-        p.addresses = r.strings(spec->get("addresses"), "spec.addresses");
-        p.auto_assign = r.boolean(spec->get("autoAssign"), "spec.autoAssign", true);
-        out.pools.push_back(std::move(p));
-      } else if (kind == "BGPAdvertisement") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        BgpAdvertisement a;
-        a.meta = meta;
-        r.check(spec, "spec", {"ipAddressPools", "ipAddressPoolSelectors", "nodeSelectors", "peers", "aggregationLength",
-                               "aggregationLengthV6", "localPref", "communities"});
-        a.pools = r.strings(spec->get("ipAddressPools"), "spec.ipAddressPools");
-        if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
-          for (const auto& s : ns->items) a.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
-        }
-        a.peers = r.strings(spec->get("peers"), "spec.peers");
-        out.bgp_advertisements.push_back(std::move(a));
-      } else if (kind == "BGPPeer") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        BgpPeer p;
-        p.meta = meta;
-        r.check(spec, "spec", {"myASN", "peerASN", "peerAddress", "holdTime", "keepaliveTime", "nodeSelectors", "peerPort",
-                               "sourceAddress", "routerID", "password", "passwordSecret", "bfdProfile", "ebgpMultiHop",
-                               "vrf", "connectTime", "enableGracefulRestart", "disableMP", "dynamicASN", "interface"});
-        p.my_asn = static_cast<std::uint32_t>(r.integer(spec->get("myASN"), "spec.myASN", 0, 1, 4294967295LL));
-        p.peer_asn = static_cast<std::uint32_t>(r.integer(spec->get("peerASN"), "spec.peerASN", 0, 1, 4294967295LL));
-        p.peer_address = r.str(spec->get("peerAddress"), "spec.peerAddress");
-        for (const auto& [field, target] : {std::pair{"holdTime", &p.hold_time_s}, std::pair{"keepaliveTime", &p.keepalive_s}}) {
-          if (const YamlValue* v = spec->get(field)) {
-            std::string s = r.str(v, std::string("spec.") + field);
-            if (s.ends_with("s")) s.pop_back();
-            int x = 0;
-            auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-            if (ec != std::errc() || ptr != s.data() + s.size() || x < 0 || x > 65535 || (x > 0 && x < 3 && field == std::string("holdTime"))) {
-              r.error(v->where, std::string("spec.") + field, "expected a duration in whole seconds like 90s (0 or 3..65535)");
-            } else {
-              *target = x;
-            }
-          }
-        }
-        if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
-          for (const auto& s : ns->items) p.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
-        }
-        out.bgp_peers.push_back(std::move(p));
-      } else if (kind == "L2Advertisement") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        L2Advertisement a;
-        a.meta = meta;
-        a.pools = r.strings(spec->get("ipAddressPools"), "spec.ipAddressPools");
-        out.l2_advertisements.push_back(std::move(a));
-      } else if (kind == "PersistentVolumeClaim") {
-        top({"apiVersion", "kind", "metadata", "spec", "status"});
-        PersistentVolumeClaim c;
-        c.meta = meta;
-        read_claim_spec(r, spec, "spec", c);
-        out.claims.push_back(std::move(c));
-      } else if (kind == "StorageClass") {
-        top({"apiVersion", "kind", "metadata", "provisioner", "parameters", "reclaimPolicy", "allowVolumeExpansion",
-             "volumeBindingMode", "mountOptions", "allowedTopologies"});
-        StorageClass sc;
-        sc.meta = meta;
-        sc.provisioner = r.str(doc.get("provisioner"), "provisioner");
-        sc.parameters = r.labels(doc.get("parameters"), "parameters");
-        auto it = meta.annotations.find("storageclass.kubernetes.io/is-default-class");
-        sc.is_default = it != meta.annotations.end() && it->second == "true";
-        out.storage_classes.push_back(std::move(sc));
+      const KindInput in{doc, doc.get("spec") ? *doc.get("spec") : empty_spec, *meta};
+      const auto* reader = std::find_if(std::begin(kKindReaders), std::end(kKindReaders),
+                                        [&](const KindReader& k) { return meta->kind == k.kind; });
+      if (reader != std::end(kKindReaders)) {
+        reader->read(r, in, out);
       } else {
         UnknownObject u;
-        u.meta = meta;
+        u.meta = *meta;
         out.unknown.push_back(std::move(u));
       }
     }

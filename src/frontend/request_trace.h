@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/dns_views.h"
@@ -117,6 +118,11 @@ struct RequestTrace {
   int bgp_hold_s = 0;      // the VIP's hold time (hop 2), when reached
   std::vector<NodeSurvival> survival;  // per node touched, by name
 };
+
+// The spec host a node names (its clustertwin.io/host annotation, else its name): "hostN" with N
+// one or more decimal digits and nothing else -> N; nullopt for any other text (a sign, a space,
+// a trailing character, a number past 2^63 - 1). Hop 3 then says the node maps to no host.
+std::optional<long long> spec_host_of(std::string_view name);
 
 // Errors: a malformed request or --from.
 Result<RequestTrace> trace_request(const FrontendModel& model, const TraceRequest& request);
