@@ -15,8 +15,8 @@
 
 #include "ib/fat_tree_fabric.h"
 #include "ib/ib_checks.h"
-#include "ib/ib_routing.h"
 #include "ib/ibnetdiscover.h"
+#include "ib/subnet_manager.h"
 
 namespace ct {
 namespace {

@@ -9,6 +9,9 @@
 
 namespace ct {
 
+// The value of a Result that has nothing to say but "done" (Result<Unit>: a write, a command run).
+struct Unit {};
+
 template <typename T>
 class Result {
  public:

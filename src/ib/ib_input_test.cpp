@@ -12,9 +12,9 @@
 #include "ib/fat_tree_fabric.h"
 #include "ib/ib_checks.h"
 #include "ib/ib_ranking.h"
-#include "ib/ib_routing.h"
 #include "ib/ibnetdiscover.h"
 #include "ib/lft_dump.h"
+#include "ib/subnet_manager.h"
 #include "ib/switch_graph.h"
 
 #include "support/ib_fixtures.h"

@@ -1,19 +1,13 @@
 // What a subnet manager programs into a fabric: a LID assignment and, per switch, a linear
 // forwarding table (LFT) mapping each destination LID to an output port (0 = the switch itself,
 // kNoPath = unrouted). Routing is destination-based: a packet's path is fixed by its DLID alone.
-//
-// Engines (each file opens with its algorithm and the OpenSM behaviour it follows):
-//   minhop   min-hop with per-port path-count balancing      (minhop_engine.cpp, OpenSM default)
-//   updn     up*/down* on ranks from root switches            (updn_engine.cpp, OpenSM -R updn)
-//   ftree    fat-tree routing balanced by destination          (ftree_engine.cpp, OpenSM -R ftree)
-// Engines never include io/; every result is a pure function of (fabric, options).
+// The engines fill it (routing_engines.h); route_fabric() in subnet_manager.h runs them.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/result.h"
 #include "ib/ib_fabric.h"
 #include "ib/lid_assignment.h"
 
@@ -61,9 +55,5 @@ class IbRouting {
   std::vector<std::uint8_t> lft_;
   std::vector<std::uint32_t> switch_index_;
 };
-
-// Assigns LIDs and runs the chosen engine. Errors: too many LIDs, updn without roots, ftree on a
-// fabric that is not a fat tree (the message says which rule failed and where), bad options.
-Result<IbRouting> route_fabric(const IbFabric& fabric, const IbRoutingOptions& options);
 
 }  // namespace ct

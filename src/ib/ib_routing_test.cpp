@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "ib/ib_checks.h"
-#include "ib/ib_routing.h"
 #include "ib/ibnetdiscover.h"
+#include "ib/subnet_manager.h"
 #include "ib/switch_graph.h"
 
 #include "support/ib_fixtures.h"

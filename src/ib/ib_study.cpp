@@ -7,6 +7,7 @@
 
 #include "ib/fabric_edits.h"
 #include "ib/ib_ranking.h"
+#include "ib/subnet_manager.h"
 #include "ib/switch_graph.h"
 
 namespace ct {

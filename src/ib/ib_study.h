@@ -1,7 +1,7 @@
 // The InfiniBand subnet manager model as library calls: what `clustertwin ib route` and
 // `ib trace` compute, as values for the reports (report/ib_report.h).
 //
-// study_ib_route: LIDs and LFTs from one of the engines (ib_routing.h), or another subnet
+// study_ib_route: LIDs and LFTs from one of the engines (subnet_manager.h), or another subnet
 // manager's LFTs read back onto the fabric (lft_dump.h), then the checks of ib_checks.h:
 // reachability of every (source port, destination LID) pair, credit loops, the uplink balance by
 // switch rank (ib_ranking.h: the roots given, else detected), and the max link load of shift and

@@ -1,4 +1,4 @@
-// The three routing engines behind route_fabric() (ib_routing.h). Each fills routing's LFTs
+// The three routing engines behind route_fabric() (subnet_manager.h). Each fills routing's LFTs
 // (LIDs already assigned, tables reset) and returns the diagnostics that stop it, if any.
 #pragma once
 

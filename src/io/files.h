@@ -10,8 +10,6 @@
 
 namespace ct {
 
-struct Unit {};
-
 Result<std::string> read_text_file(const std::string& path);
 // Every file's text as a Source{path, text} (an aggregate of two strings: CatalogSource,
 // ManifestSource), in the order given; the files that cannot be read are all reported at once.

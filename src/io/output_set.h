@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "core/result.h"
-#include "io/files.h"
 
 namespace ct {
 

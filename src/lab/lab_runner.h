@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "core/result.h"
-#include "io/files.h"
 #include "lab/lab_plan.h"
 #include "routing/flow_key.h"
 

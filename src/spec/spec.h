@@ -134,7 +134,6 @@ struct Spec {
   NodesSpec nodes;
   BackendSpec backend;
   FrontendSpec frontend;
-  std::string routing_yaml;  // the routing: block re-emitted as YAML (empty if absent)
   SourceLocation routing_where;
   RoutingSpec routing;  // the same block, read field by field
   ReliabilitySpec reliability;

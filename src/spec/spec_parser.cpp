@@ -159,10 +159,6 @@ class SpecParser {
   void read_routing(const YAML::Node& key, const YAML::Node& value) {
     spec_.routing_where = r_.at(key);
     read_routing_spec(r_, key, value, spec_.routing);
-    if (value.IsNull()) return;
-    YAML::Emitter out;
-    out << value;
-    spec_.routing_yaml = out.c_str();
   }
 
   YamlReader r_;

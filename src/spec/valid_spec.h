@@ -100,7 +100,6 @@ class ValidSpec {
   long long node_count = 0;
   ValidBackend backend;
   std::optional<ValidFrontend> frontend;
-  std::string routing_yaml;
   SourceLocation routing_where;  // the `routing:` key, for diagnostics of later stages
   RoutingSpec routing;           // shape-checked; names resolved by routing/ecmp_config.h
   ValidReliability reliability;

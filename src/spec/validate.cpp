@@ -141,7 +141,6 @@ class SpecValidator {
 
   Result<ValidSpec> run() {
     out_.file = spec_.file;
-    out_.routing_yaml = spec_.routing_yaml;
     out_.routing_where = spec_.routing_where;
     out_.routing = spec_.routing;
     check_routing_spec(spec_.routing, errors_);

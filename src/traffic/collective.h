@@ -2,8 +2,8 @@
 // fluid engine. Ranks are 0 .. n-1 in the order of the GPU list; a transfer from rank i at step k
 // on channel c waits for every transfer of rank i's previous step on that channel, in or out (its
 // data has arrived and its own previous send is done): "each step waiting for the previous".
-// Nothing here knows the fabric; the simulator (sim/flow/flow_simulation.h) maps ranks to GPUs,
-// same-host transfers to NVLink and the others to network flows.
+// Nothing here knows the fabric; the workload compiler (workload/workload_compiler.h) maps ranks to
+// GPUs, same-host transfers to NVLink and the others to network flows.
 //
 // Sizes follow nccl-tests (doc/PERFORMANCE.md in NVIDIA/nccl-tests): `bytes` is S, the buffer size
 // nccl-tests reports: all-reduce S in, S out per rank; all-gather S = the gathered output (n
@@ -54,7 +54,7 @@
 //                    the node. Ranks per node must be equal; their order within a node is kept.
 //   sharp            in-network reduction (SHARP): every rank sends S once into the switch tree and
 //                    receives the result once; the switches reduce. No GPU-to-GPU transfers: the
-//                    simulator builds the aggregation tree on the fabric.
+//                    workload compiler builds the aggregation tree on the fabric.
 //   direct           all-to-all: every rank sends S_c / n to every other rank at once.
 //
 // Models. `stepwise` plans the steps above one after the other, each waiting for the previous
@@ -142,7 +142,7 @@ class CollectivePlan {
  public:
   std::uint32_t ranks = 0;
   std::uint32_t steps = 0;
-  bool in_network = false;  // sharp: no transfers, the simulator builds the switch tree
+  bool in_network = false;  // sharp: no transfers, the workload compiler builds the switch tree
   std::vector<CollectiveTransfer> transfers;  // by step, then in the order the algorithm makes them
 
   // Transfers t must wait for (indices into transfers, all earlier).

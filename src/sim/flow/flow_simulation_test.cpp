@@ -67,7 +67,7 @@ TEST(FlowSimulation, RingAllReduceMatchesTheClosedForm) {
   const Topology t = fixture(2, 2, 4, nanoseconds(500));
   Scenario s;
   s.collectives.push_back(collective(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, kGiB, 8));
-  s.collectives.back().model = CollectiveModel::kStepwise;  // pipelined: src/workload/collective_model_test.cpp
+  s.collectives.back().model = CollectiveModel::kStepwise;  // pipelined: tests/model/collective_model_test.cpp
   const SimulationResult r = run(t, s);
   ASSERT_EQ(r.operations.size(), 1U);
   EXPECT_TRUE(r.operations[0].complete);

@@ -175,8 +175,10 @@ TEST(SpecParser, ReadsEveryFieldWithItsLine) {
   EXPECT_EQ(s.frontend.speed.value, "200G");
   EXPECT_DOUBLE_EQ(s.frontend.oversubscription.value, 3.0);
   EXPECT_EQ(s.routing_where.line, 17);
-  EXPECT_THAT(s.routing_yaml, HasSubstr("ecmp"));
-  EXPECT_THAT(s.routing_yaml, HasSubstr("crc32"));
+  EXPECT_TRUE(s.routing.present);
+  EXPECT_EQ(s.routing.ecmp_where.line, 18);
+  EXPECT_EQ(s.routing.hash.value, "crc32");
+  EXPECT_EQ(s.routing.hash.where.line, 18);
 }
 
 TEST(SpecParser, UnknownFieldIsNamedWithSuggestion) {
@@ -383,7 +385,7 @@ TEST(Validate, ExplicitValuesOverrideDefaults) {
   EXPECT_EQ(r->frontend->nic.id, "fx-dpu400");  // the node's frontend NIC
   EXPECT_EQ(r->frontend->speed, gbps(400));
   EXPECT_DOUBLE_EQ(r->frontend->oversubscription, 2.0);
-  EXPECT_THAT(r->routing_yaml, HasSubstr("crc32"));
+  EXPECT_EQ(r->routing.hash.value, "crc32");
   EXPECT_EQ(r->routing_where.line, 12);
 }
 
