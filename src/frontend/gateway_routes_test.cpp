@@ -2,6 +2,7 @@
 // comes from (kubernetes-sigs/gateway-api, apis/v1/httproute_types.go and gateway_types.go) and
 // states the expected answer before the code checks it.
 #include "frontend/gateway_routes.h"
+#include "frontend/manifest_parser.h"
 
 #include <gtest/gtest.h>
 

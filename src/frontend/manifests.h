@@ -337,9 +337,6 @@ struct ManifestSource {
   std::string text;
 };
 
-// Parses every document of every source. Errors (YAML syntax, a document without kind or name, a
-// field of the wrong type, the same kind/namespace/name twice) are returned all at once; unknown
-// fields of known kinds become warnings in Manifests::warnings; unknown kinds go to `unknown`.
-Result<Manifests> parse_manifests(const std::vector<ManifestSource>& sources);
+// The reader that fills a Manifests from these: frontend/manifest_parser.h.
 
 }  // namespace ct

@@ -1,6 +1,6 @@
 // Manifest loading: multi-document files, unknown kinds listed, unknown fields warned about with
 // their line, and bad input rejected with file:line:column and the field.
-#include "frontend/manifests.h"
+#include "frontend/manifest_parser.h"
 
 #include <gtest/gtest.h>
 

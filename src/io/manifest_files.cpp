@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "frontend/manifest_parser.h"
 #include "io/files.h"
 
 namespace ct {

@@ -6,6 +6,7 @@
 
 #include "frontend/bgp_vip.h"
 #include "frontend/cert_chain.h"
+#include "frontend/manifest_parser.h"
 #include "support/gateway_yaml.h"
 #include "frontend/pod_placement.h"
 #include "frontend/request_trace.h"

@@ -1,0 +1,615 @@
+// The manifest reader: each document's metadata, then the reader of its kind (frontend/manifest_parser.h).
+#include "frontend/manifest_parser.h"
+
+#include <algorithm>
+#include <charconv>
+#include <iterator>
+#include <optional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "frontend/gateway_filters.h"
+#include "frontend/manifest_reader.h"
+#include "frontend/manifest_yaml.h"
+
+namespace ct {
+
+namespace {
+
+bool cluster_scoped(const std::string& kind) {
+  static const std::set<std::string> kKinds = {"Namespace", "Node", "GatewayClass", "ClusterIssuer", "StorageClass",
+                                               "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
+                                               "CustomResourceDefinition"};
+  return kKinds.contains(kind);
+}
+
+ObjectMeta read_meta(ManifestReader& r, const YamlValue& doc) {
+  ObjectMeta m;
+  m.where = doc.where;
+  m.api_version = r.str(doc.get("apiVersion"), "apiVersion");
+  m.kind = r.str(doc.get("kind"), "kind");
+  const YamlValue* md = doc.get("metadata");
+  if (r.check(md, "metadata",
+              {"name", "namespace", "labels", "annotations", "creationTimestamp", "uid", "resourceVersion",
+               "generation", "ownerReferences", "finalizers", "generateName", "managedFields"})) {
+    m.name = r.str(md->get("name"), "metadata.name");
+    m.ns = r.str(md->get("namespace"), "metadata.namespace");
+    m.labels = r.labels(md->get("labels"), "metadata.labels");
+    m.annotations = r.labels(md->get("annotations"), "metadata.annotations");
+    m.creation_timestamp = r.str(md->get("creationTimestamp"), "metadata.creationTimestamp");
+  }
+  if (cluster_scoped(m.kind)) m.ns.clear();
+  else if (m.ns.empty()) m.ns = "default";
+  return m;
+}
+
+void read_gateway(ManifestReader& r, const YamlValue& spec, Gateway& g) {
+  r.check(&spec, "spec", {"gatewayClassName", "listeners", "addresses", "infrastructure", "backendTLS"});
+  g.class_name = r.str(spec.get("gatewayClassName"), "spec.gatewayClassName");
+  if (const YamlValue* ls = r.seq(spec.get("listeners"), "spec.listeners")) {
+    for (const auto& l : ls->items) {
+      const std::string f = "spec.listeners[]";
+      r.check(&l, f, {"name", "hostname", "port", "protocol", "tls", "allowedRoutes"});
+      Listener x;
+      x.where = l.where;
+      x.name = r.str(l.get("name"), f + ".name");
+      x.hostname = r.str(l.get("hostname"), f + ".hostname");
+      x.port = static_cast<int>(r.integer(l.get("port"), f + ".port", 0, 1, 65535));
+      x.protocol = r.str(l.get("protocol"), f + ".protocol");
+      if (const YamlValue* tls = l.get("tls"); r.check(tls, f + ".tls", {"mode", "certificateRefs", "options", "frontendValidation"})) {
+        if (const YamlValue* mode = tls->get("mode")) x.tls_mode = r.str(mode, f + ".tls.mode");
+        if (const YamlValue* refs = r.seq(tls->get("certificateRefs"), f + ".tls.certificateRefs")) {
+          for (const auto& c : refs->items) {
+            x.certificate_refs.push_back(read_ref(r, c, f + ".tls.certificateRefs[]", "Secret", {"group", "kind", "name", "namespace"}));
+          }
+        }
+      }
+      if (const YamlValue* ar = l.get("allowedRoutes"); r.check(ar, f + ".allowedRoutes", {"namespaces", "kinds"})) {
+        if (const YamlValue* ns = ar->get("namespaces"); r.check(ns, f + ".allowedRoutes.namespaces", {"from", "selector"})) {
+          if (const YamlValue* from = ns->get("from")) x.allowed_from = r.str(from, f + ".allowedRoutes.namespaces.from");
+          x.allowed_selector = r.selector(ns->get("selector"), f + ".allowedRoutes.namespaces.selector");
+          if (x.allowed_from != "All" && x.allowed_from != "Same" && x.allowed_from != "Selector") {
+            r.error(ns->where, f + ".allowedRoutes.namespaces.from", "expected All, Same or Selector, got '" + x.allowed_from + "'");
+          }
+        }
+        if (const YamlValue* kinds = r.seq(ar->get("kinds"), f + ".allowedRoutes.kinds")) {
+          for (const auto& k : kinds->items) {
+            r.check(&k, f + ".allowedRoutes.kinds[]", {"group", "kind"});
+            x.allowed_kinds.push_back(r.str(k.get("kind"), f + ".allowedRoutes.kinds[].kind"));
+          }
+        }
+      }
+      g.listeners.push_back(std::move(x));
+    }
+  }
+  if (const YamlValue* as = r.seq(spec.get("addresses"), "spec.addresses")) {
+    for (const auto& a : as->items) {
+      r.check(&a, "spec.addresses[]", {"type", "value"});
+      g.addresses.push_back(r.str(a.get("value"), "spec.addresses[].value"));
+    }
+  }
+}
+
+void read_route(ManifestReader& r, const YamlValue& spec, HttpRoute& route) {
+  r.check(&spec, "spec", {"parentRefs", "hostnames", "rules"});
+  if (const YamlValue* ps = r.seq(spec.get("parentRefs"), "spec.parentRefs")) {
+    for (const auto& p : ps->items) {
+      ParentRef pr;
+      pr.ref = read_ref(r, p, "spec.parentRefs[]", "Gateway", {"group", "kind", "namespace", "name", "sectionName", "port"});
+      pr.section = r.str(p.get("sectionName"), "spec.parentRefs[].sectionName");
+      pr.port = static_cast<int>(r.integer(p.get("port"), "spec.parentRefs[].port", 0, 1, 65535));
+      route.parents.push_back(std::move(pr));
+    }
+  }
+  route.hostnames = r.strings(spec.get("hostnames"), "spec.hostnames");
+  if (const YamlValue* rules = r.seq(spec.get("rules"), "spec.rules")) {
+    for (const auto& ru : rules->items) {
+      const std::string f = "spec.rules[]";
+      r.check(&ru, f, {"name", "matches", "filters", "backendRefs", "timeouts", "retry", "sessionPersistence"});
+      RouteRule rule;
+      rule.where = ru.where;
+      rule.name = r.str(ru.get("name"), f + ".name");
+      if (const YamlValue* ms = r.seq(ru.get("matches"), f + ".matches")) {
+        for (const auto& m : ms->items) {
+          r.check(&m, f + ".matches[]", {"path", "headers", "queryParams", "method"});
+          RouteMatch match;
+          match.where = m.where;
+          if (const YamlValue* p = m.get("path"); r.check(p, f + ".matches[].path", {"type", "value"})) {
+            const std::string type = p->get("type") ? r.str(p->get("type"), f + ".matches[].path.type") : "PathPrefix";
+            if (type == "Exact") match.path.type = PathMatch::Type::kExact;
+            else if (type == "PathPrefix") match.path.type = PathMatch::Type::kPathPrefix;
+            else if (type == "RegularExpression") match.path.type = PathMatch::Type::kRegularExpression;
+            else r.error(p->get("type")->where, f + ".matches[].path.type", "expected Exact, PathPrefix or RegularExpression, got '" + type + "'");
+            if (p->get("value")) match.path.value = r.str(p->get("value"), f + ".matches[].path.value");
+            if (match.path.type == PathMatch::Type::kRegularExpression) {
+              match.path.regex = std::make_shared<const RouteRegex>(match.path.value);
+            } else if (!match.path.value.starts_with("/")) {
+              r.error(p->where, f + ".matches[].path.value", "must start with '/'");
+            }
+          }
+          for (const char* which : {"headers", "queryParams"}) {
+            const std::string wf = f + ".matches[]." + which + "[]";
+            if (const YamlValue* hs = r.seq(m.get(which), f + ".matches[]." + which)) {
+              for (const auto& h : hs->items) {
+                r.check(&h, wf, {"type", "name", "value"});
+                NameValue nv{r.str(h.get("name"), wf + ".name"), r.str(h.get("value"), wf + ".value"), "Exact", nullptr};
+                if (h.get("type")) nv.type = r.str(h.get("type"), wf + ".type");
+                if (nv.type == "RegularExpression") nv.regex = std::make_shared<const RouteRegex>(nv.value);
+                else if (nv.type != "Exact") r.error(h.get("type")->where, wf + ".type", "expected Exact or RegularExpression, got '" + nv.type + "'");
+                if (nv.name.empty()) r.error(h.where, wf + ".name", "is required");
+                (std::string(which) == "headers" ? match.headers : match.query).push_back(std::move(nv));
+              }
+            }
+          }
+          match.method = r.str(m.get("method"), f + ".matches[].method");
+          rule.matches.push_back(std::move(match));
+        }
+      }
+      if (const YamlValue* fs = r.seq(ru.get("filters"), f + ".filters")) {
+        for (const auto& x : fs->items) {
+          rule.filters.push_back(read_filter(r, x, f + ".filters[]"));
+        }
+      }
+      if (const YamlValue* bs = r.seq(ru.get("backendRefs"), f + ".backendRefs")) {
+        for (const auto& b : bs->items) {
+          BackendRef br;
+          br.ref = read_ref(r, b, f + ".backendRefs[]", "Service", {"group", "kind", "name", "namespace", "port", "weight", "filters"});
+          br.port = static_cast<int>(r.integer(b.get("port"), f + ".backendRefs[].port", 0, 1, 65535));
+          br.weight = static_cast<int>(r.integer(b.get("weight"), f + ".backendRefs[].weight", 1, 0, 1000000));
+          rule.backends.push_back(std::move(br));
+        }
+      }
+      if (rule.matches.empty()) {
+        RouteMatch all;
+        all.where = rule.where;
+        rule.matches.push_back(all);
+      }
+      route.rules.push_back(std::move(rule));
+    }
+  }
+  if (route.rules.empty()) {  // the API's default: one rule matching PathPrefix "/" with no backends
+    RouteRule rule;
+    rule.where = spec.where;
+    RouteMatch all;
+    all.where = spec.where;
+    rule.matches.push_back(all);
+    route.rules.push_back(std::move(rule));
+  }
+}
+
+// A PersistentVolumeClaim's spec (also a StatefulSet's volumeClaimTemplates[].spec).
+void read_claim_spec(ManifestReader& r, const YamlValue* spec, const std::string& f, PersistentVolumeClaim& c) {
+  if (!r.check(spec, f, {"storageClassName", "accessModes", "resources", "volumeMode", "volumeName", "selector", "dataSource", "dataSourceRef"})) return;
+  c.storage_class = r.str(spec->get("storageClassName"), f + ".storageClassName");
+  c.access_modes = r.strings(spec->get("accessModes"), f + ".accessModes");
+  if (const YamlValue* res = spec->get("resources"); res && res->get("requests")) {
+    c.request = r.str(res->get("requests")->get("storage"), f + ".resources.requests.storage");
+  }
+}
+
+void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
+  r.check(&spec, "spec", {"replicas", "selector", "template", "serviceName", "volumeClaimTemplates", "strategy",
+                          "updateStrategy", "minReadySeconds", "revisionHistoryLimit", "podManagementPolicy",
+                          "progressDeadlineSeconds", "persistentVolumeClaimRetentionPolicy", "ordinals", "paused"});
+  w.where_replicas = spec.get("replicas") ? spec.get("replicas")->where : spec.where;
+  w.replicas = static_cast<int>(r.integer(spec.get("replicas"), "spec.replicas", 1, 0, 100000));
+  w.selector = r.selector(spec.get("selector"), "spec.selector");
+  if (const YamlValue* vcts = r.seq(spec.get("volumeClaimTemplates"), "spec.volumeClaimTemplates")) {
+    for (const auto& v : vcts->items) {
+      r.check(&v, "spec.volumeClaimTemplates[]", {"apiVersion", "kind", "metadata", "spec"});
+      PersistentVolumeClaim c;
+      c.meta.kind = "PersistentVolumeClaim";
+      c.meta.where = v.where;
+      if (const YamlValue* md = v.get("metadata")) c.meta.name = r.str(md->get("name"), "spec.volumeClaimTemplates[].metadata.name");
+      if (c.meta.name.empty()) r.error(v.where, "spec.volumeClaimTemplates[].metadata.name", "is required");
+      read_claim_spec(r, v.get("spec"), "spec.volumeClaimTemplates[].spec", c);
+      w.claim_templates.push_back(std::move(c));
+    }
+  }
+  const YamlValue* t = spec.get("template");
+  if (!r.check(t, "spec.template", {"metadata", "spec"})) return;
+  if (const YamlValue* md = t->get("metadata")) w.pod_labels = r.labels(md->get("labels"), "spec.template.metadata.labels");
+  const YamlValue* ps = t->get("spec");
+  if (ps == nullptr || !ps->is_map()) return;
+  w.where_placement = ps->where;
+  w.node_selector = r.labels(ps->get("nodeSelector"), "spec.template.spec.nodeSelector");
+  if (const YamlValue* aff = ps->get("affinity")) {
+    const YamlValue* na = aff->get("nodeAffinity");
+    const YamlValue* req = na ? na->get("requiredDuringSchedulingIgnoredDuringExecution") : nullptr;
+    const YamlValue* terms = req ? req->get("nodeSelectorTerms") : nullptr;
+    if (terms && terms->is_seq() && !terms->items.empty()) {
+      w.required_node_affinity = r.requirements(terms->items[0].get("matchExpressions"),
+                                                "spec.template.spec.affinity.nodeAffinity...matchExpressions");
+    }
+    const YamlValue* pa = aff->get("podAntiAffinity");
+    const YamlValue* preq = pa ? pa->get("requiredDuringSchedulingIgnoredDuringExecution") : nullptr;
+    if (preq && preq->is_seq()) {
+      for (const auto& term : preq->items) {
+        if (r.str(term.get("topologyKey"), "topologyKey") == "kubernetes.io/hostname") w.anti_affinity_per_host = true;
+      }
+    }
+  }
+  if (const YamlValue* tsc = r.seq(ps->get("topologySpreadConstraints"), "spec.template.spec.topologySpreadConstraints")) {
+    for (const auto& c : tsc->items) {
+      TopologySpread s;
+      s.max_skew = static_cast<int>(r.integer(c.get("maxSkew"), "topologySpreadConstraints[].maxSkew", 1, 1, 1000));
+      s.topology_key = r.str(c.get("topologyKey"), "topologySpreadConstraints[].topologyKey");
+      if (c.get("whenUnsatisfiable")) s.when_unsatisfiable = r.str(c.get("whenUnsatisfiable"), "whenUnsatisfiable");
+      w.spread.push_back(s);
+    }
+  }
+  if (const YamlValue* vols = r.seq(ps->get("volumes"), "spec.template.spec.volumes")) {
+    for (const auto& v : vols->items) {
+      if (const YamlValue* pvc = v.get("persistentVolumeClaim")) {
+        w.claims.push_back(r.str(pvc->get("claimName"), "spec.template.spec.volumes[].persistentVolumeClaim.claimName"));
+      }
+    }
+  }
+}
+
+void read_issuer(ManifestReader& r, const YamlValue& spec, Issuer& is) {
+  r.check(&spec, "spec", {"selfSigned", "ca", "acme", "vault", "venafi"});
+  if (spec.get("selfSigned")) is.type = Issuer::Type::kSelfSigned;
+  if (const YamlValue* ca = spec.get("ca")) {
+    is.type = Issuer::Type::kCa;
+    r.check(ca, "spec.ca", {"secretName", "crlDistributionPoints", "ocspServers", "issuingCertificateURLs"});
+    is.ca_secret = r.str(ca->get("secretName"), "spec.ca.secretName");
+  }
+  if (const YamlValue* acme = spec.get("acme")) {
+    is.type = Issuer::Type::kAcme;
+    r.check(acme, "spec.acme", {"server", "email", "privateKeySecretRef", "solvers", "skipTLSVerify", "externalAccountBinding",
+                                "preferredChain", "caBundle", "disableAccountKeyGeneration", "enableDurationFeature", "profile"});
+    is.acme_server = r.str(acme->get("server"), "spec.acme.server");
+    if (const YamlValue* solvers = r.seq(acme->get("solvers"), "spec.acme.solvers")) {
+      for (const auto& s : solvers->items) {
+        if (const YamlValue* h = s.get("http01")) {
+          is.http01 = true;
+          const YamlValue* gw = h->get("gatewayHTTPRoute");
+          const YamlValue* prs = gw ? gw->get("parentRefs") : nullptr;
+          if (prs && prs->is_seq() && !prs->items.empty()) is.http01_gateway = r.str(prs->items[0].get("name"), "parentRefs[].name");
+        }
+        if (s.get("dns01")) is.dns01 = true;
+      }
+    }
+  }
+}
+
+// One reader per kind: the kind's top-level fields, its spec, and the object appended to `out`.
+// `spec` is the document's spec, or an empty mapping at the document when it has none.
+struct KindInput {
+  const YamlValue& doc;
+  const YamlValue& spec;
+  const ObjectMeta& meta;
+};
+
+void read_top(ManifestReader& r, const KindInput& in, std::initializer_list<const char*> known) { r.check(&in.doc, "", known); }
+
+void read_namespace_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Namespace n;
+  n.meta = in.meta;
+  out.namespaces.push_back(std::move(n));
+}
+
+void read_node_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Node n;
+  n.meta = in.meta;
+  n.unschedulable = r.boolean(in.spec.get("unschedulable"), "spec.unschedulable", false);
+  if (const YamlValue* st = in.doc.get("status"); st && st->get("addresses") && st->get("addresses")->is_seq()) {
+    for (const auto& a : st->get("addresses")->items) {
+      if (r.str(a.get("type"), "type") == "InternalIP") n.internal_ip = r.str(a.get("address"), "address");
+    }
+  }
+  if (auto it = in.meta.annotations.find("clustertwin.io/host"); it != in.meta.annotations.end()) n.host = it->second;
+  out.nodes.push_back(std::move(n));
+}
+
+void read_service_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  Service s;
+  s.meta = in.meta;
+  r.check(spec, "spec", {"type", "selector", "ports", "externalTrafficPolicy", "loadBalancerIP", "clusterIP",
+                         "clusterIPs", "loadBalancerClass", "internalTrafficPolicy", "sessionAffinity",
+                         "ipFamilies", "ipFamilyPolicy", "allocateLoadBalancerNodePorts", "publishNotReadyAddresses",
+                         "externalIPs", "loadBalancerSourceRanges", "healthCheckNodePort", "externalName"});
+  if (spec->get("type")) s.type = r.str(spec->get("type"), "spec.type");
+  s.selector = r.labels(spec->get("selector"), "spec.selector");
+  if (const YamlValue* ports = r.seq(spec->get("ports"), "spec.ports")) {
+    for (const auto& p : ports->items) {
+      r.check(&p, "spec.ports[]", {"name", "port", "targetPort", "protocol", "nodePort", "appProtocol"});
+      ServicePort sp;
+      sp.name = r.str(p.get("name"), "spec.ports[].name");
+      sp.port = static_cast<int>(r.integer(p.get("port"), "spec.ports[].port", 0, 1, 65535));
+      sp.target_port = p.get("targetPort") ? r.str(p.get("targetPort"), "spec.ports[].targetPort") : std::to_string(sp.port);
+      if (p.get("protocol")) sp.protocol = r.str(p.get("protocol"), "spec.ports[].protocol");
+      s.ports.push_back(std::move(sp));
+    }
+  }
+  if (const YamlValue* etp = spec->get("externalTrafficPolicy")) {
+    s.external_traffic_policy = r.str(etp, "spec.externalTrafficPolicy");
+    s.where_policy = etp->where;
+    if (s.external_traffic_policy != "Cluster" && s.external_traffic_policy != "Local") {
+      r.error(etp->where, "spec.externalTrafficPolicy", "expected Cluster or Local");
+    }
+  } else {
+    s.where_policy = spec->where;
+  }
+  s.load_balancer_ip = r.str(spec->get("loadBalancerIP"), "spec.loadBalancerIP");
+  const Labels& annotations = in.meta.annotations;
+  if (auto it = annotations.find("metallb.universe.tf/loadBalancerIPs"); it != annotations.end()) s.load_balancer_ip = it->second;
+  if (auto it = annotations.find("metallb.universe.tf/address-pool"); it != annotations.end()) s.address_pool = it->second;
+  out.services.push_back(std::move(s));
+}
+
+void read_secret_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "type", "data", "stringData", "immutable"});
+  Secret sec;
+  sec.meta = in.meta;
+  sec.type = r.str(in.doc.get("type"), "type");
+  out.secrets.push_back(std::move(sec));
+}
+
+void read_workload_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  KubeWorkload w;
+  w.meta = in.meta;
+  read_workload(r, in.spec, w);
+  out.workloads.push_back(std::move(w));
+}
+
+void read_gateway_class_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  r.check(&in.spec, "spec", {"controllerName", "parametersRef", "description"});
+  GatewayClass gc;
+  gc.meta = in.meta;
+  gc.controller = r.str(in.spec.get("controllerName"), "spec.controllerName");
+  out.gateway_classes.push_back(std::move(gc));
+}
+
+void read_gateway_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Gateway g;
+  g.meta = in.meta;
+  read_gateway(r, in.spec, g);
+  out.gateways.push_back(std::move(g));
+}
+
+void read_route_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  HttpRoute route;
+  route.meta = in.meta;
+  read_route(r, in.spec, route);
+  out.routes.push_back(std::move(route));
+}
+
+void read_grant_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec"});
+  const YamlValue* spec = &in.spec;
+  ReferenceGrant g;
+  g.meta = in.meta;
+  r.check(spec, "spec", {"from", "to"});
+  if (const YamlValue* from = r.seq(spec->get("from"), "spec.from")) {
+    for (const auto& f : from->items) {
+      r.check(&f, "spec.from[]", {"group", "kind", "namespace"});
+      g.from.push_back({r.str(f.get("group"), "group"), r.str(f.get("kind"), "kind"), r.str(f.get("namespace"), "namespace")});
+    }
+  }
+  if (const YamlValue* to = r.seq(spec->get("to"), "spec.to")) {
+    for (const auto& t : to->items) {
+      r.check(&t, "spec.to[]", {"group", "kind", "name"});
+      g.to.push_back({r.str(t.get("group"), "group"), r.str(t.get("kind"), "kind"), r.str(t.get("name"), "name")});
+    }
+  }
+  out.grants.push_back(std::move(g));
+}
+
+void read_issuer_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  Issuer is;
+  is.meta = in.meta;
+  read_issuer(r, in.spec, is);
+  out.issuers.push_back(std::move(is));
+}
+
+void read_certificate_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  Certificate c;
+  c.meta = in.meta;
+  r.check(spec, "spec", {"secretName", "dnsNames", "commonName", "isCA", "issuerRef", "duration", "renewBefore",
+                         "privateKey", "usages", "subject", "ipAddresses", "uris", "emailAddresses",
+                         "secretTemplate", "keystores", "revisionHistoryLimit", "additionalOutputFormats"});
+  c.secret_name = r.str(spec->get("secretName"), "spec.secretName");
+  c.dns_names = r.strings(spec->get("dnsNames"), "spec.dnsNames");
+  c.common_name = r.str(spec->get("commonName"), "spec.commonName");
+  c.is_ca = r.boolean(spec->get("isCA"), "spec.isCA", false);
+  if (const YamlValue* ir = spec->get("issuerRef")) c.issuer = read_ref(r, *ir, "spec.issuerRef", "Issuer", {"group", "kind", "name"});
+  else r.error(spec->where, "spec.issuerRef", "missing");
+  if (c.secret_name.empty()) r.error(spec->where, "spec.secretName", "missing");
+  out.certificates.push_back(std::move(c));
+}
+
+void read_address_pool_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  AddressPool p;
+  p.meta = in.meta;
+  r.check(&in.spec, "spec", {"addresses", "autoAssign", "avoidBuggyIPs", "serviceAllocation"});
+  p.addresses = r.strings(in.spec.get("addresses"), "spec.addresses");
+  p.auto_assign = r.boolean(in.spec.get("autoAssign"), "spec.autoAssign", true);
+  out.pools.push_back(std::move(p));
+}
+
+void read_bgp_advertisement_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  BgpAdvertisement a;
+  a.meta = in.meta;
+  r.check(spec, "spec", {"ipAddressPools", "ipAddressPoolSelectors", "nodeSelectors", "peers", "aggregationLength",
+                         "aggregationLengthV6", "localPref", "communities"});
+  a.pools = r.strings(spec->get("ipAddressPools"), "spec.ipAddressPools");
+  if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
+    for (const auto& s : ns->items) a.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
+  }
+  a.peers = r.strings(spec->get("peers"), "spec.peers");
+  out.bgp_advertisements.push_back(std::move(a));
+}
+
+void read_bgp_peer_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  const YamlValue* spec = &in.spec;
+  BgpPeer p;
+  p.meta = in.meta;
+  r.check(spec, "spec", {"myASN", "peerASN", "peerAddress", "holdTime", "keepaliveTime", "nodeSelectors", "peerPort",
+                         "sourceAddress", "routerID", "password", "passwordSecret", "bfdProfile", "ebgpMultiHop",
+                         "vrf", "connectTime", "enableGracefulRestart", "disableMP", "dynamicASN", "interface"});
+  p.my_asn = static_cast<std::uint32_t>(r.integer(spec->get("myASN"), "spec.myASN", 0, 1, 4294967295LL));
+  p.peer_asn = static_cast<std::uint32_t>(r.integer(spec->get("peerASN"), "spec.peerASN", 0, 1, 4294967295LL));
+  p.peer_address = r.str(spec->get("peerAddress"), "spec.peerAddress");
+  for (const auto& [field, target] : {std::pair{"holdTime", &p.hold_time_s}, std::pair{"keepaliveTime", &p.keepalive_s}}) {
+    if (const YamlValue* v = spec->get(field)) {
+      std::string s = r.str(v, std::string("spec.") + field);
+      if (s.ends_with("s")) s.pop_back();
+      int x = 0;
+      auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+      if (ec != std::errc() || ptr != s.data() + s.size() || x < 0 || x > 65535 || (x > 0 && x < 3 && field == std::string("holdTime"))) {
+        r.error(v->where, std::string("spec.") + field, "expected a duration in whole seconds like 90s (0 or 3..65535)");
+      } else {
+        *target = x;
+      }
+    }
+  }
+  if (const YamlValue* ns = r.seq(spec->get("nodeSelectors"), "spec.nodeSelectors")) {
+    for (const auto& s : ns->items) p.node_selectors.push_back(r.selector(&s, "spec.nodeSelectors[]"));
+  }
+  out.bgp_peers.push_back(std::move(p));
+}
+
+void read_l2_advertisement_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  L2Advertisement a;
+  a.meta = in.meta;
+  a.pools = r.strings(in.spec.get("ipAddressPools"), "spec.ipAddressPools");
+  out.l2_advertisements.push_back(std::move(a));
+}
+
+void read_claim_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  PersistentVolumeClaim c;
+  c.meta = in.meta;
+  read_claim_spec(r, &in.spec, "spec", c);
+  out.claims.push_back(std::move(c));
+}
+
+void read_storage_class_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "provisioner", "parameters", "reclaimPolicy", "allowVolumeExpansion",
+                   "volumeBindingMode", "mountOptions", "allowedTopologies"});
+  StorageClass sc;
+  sc.meta = in.meta;
+  sc.provisioner = r.str(in.doc.get("provisioner"), "provisioner");
+  sc.parameters = r.labels(in.doc.get("parameters"), "parameters");
+  auto it = in.meta.annotations.find("storageclass.kubernetes.io/is-default-class");
+  sc.is_default = it != in.meta.annotations.end() && it->second == "true";
+  out.storage_classes.push_back(std::move(sc));
+}
+
+// The kinds the model reads; any other kind is kept as an UnknownObject.
+struct KindReader {
+  const char* kind;
+  void (*read)(ManifestReader& r, const KindInput& in, Manifests& out);
+};
+constexpr KindReader kKindReaders[] = {
+    {"Namespace", read_namespace_kind},
+    {"Node", read_node_kind},
+    {"Service", read_service_kind},
+    {"Secret", read_secret_kind},
+    {"Deployment", read_workload_kind},
+    {"StatefulSet", read_workload_kind},
+    {"DaemonSet", read_workload_kind},
+    {"GatewayClass", read_gateway_class_kind},
+    {"Gateway", read_gateway_kind},
+    {"HTTPRoute", read_route_kind},
+    {"ReferenceGrant", read_grant_kind},
+    {"Issuer", read_issuer_kind},
+    {"ClusterIssuer", read_issuer_kind},
+    {"Certificate", read_certificate_kind},
+    {"IPAddressPool", read_address_pool_kind},
+    {"BGPAdvertisement", read_bgp_advertisement_kind},
+    {"BGPPeer", read_bgp_peer_kind},
+    {"L2Advertisement", read_l2_advertisement_kind},
+    {"PersistentVolumeClaim", read_claim_kind},
+    {"StorageClass", read_storage_class_kind},
+};
+
+// The object's metadata, when the document is an object the model can take: a mapping with a
+// kind (not List), a name, and no earlier object of the same kind, namespace and name.
+std::optional<ObjectMeta> read_object_meta(ManifestReader& r, const YamlValue& doc, std::map<std::string, SourceLocation>& seen) {
+  if (!doc.is_map()) {
+    r.error(doc.where, "", "a manifest document must be a mapping");
+    return std::nullopt;
+  }
+  if (doc.get("kind") == nullptr) {
+    r.error(doc.where, "kind", "missing: every manifest document needs apiVersion and kind");
+    return std::nullopt;
+  }
+  if (doc.get("kind")->scalar == "List") {
+    r.error(doc.where, "kind", "kind List is not read: write one document per object");
+    return std::nullopt;
+  }
+  ObjectMeta meta = read_meta(r, doc);
+  if (meta.name.empty()) {
+    r.error(doc.where, "metadata.name", "missing");
+    return std::nullopt;
+  }
+  const std::string key = meta.kind + "/" + meta.ns + "/" + meta.name;
+  if (auto [it, fresh] = seen.emplace(key, meta.where); !fresh) {
+    r.error(meta.where, "metadata.name",
+            fmt::format("duplicate object {} (first defined at {})", object_label(meta), where_text(it->second)));
+    return std::nullopt;
+  }
+  return meta;
+}
+
+Result<Manifests> parse_all(const std::vector<ManifestSource>& sources) {
+  Manifests out;
+  Diagnostics errors;
+  ManifestReader r(errors, out.warnings);
+  std::map<std::string, SourceLocation> seen;
+  for (const auto& src : sources) {
+    auto docs = parse_yaml_documents(src.text, src.path);
+    if (!docs) {
+      errors.insert(errors.end(), docs.errors().begin(), docs.errors().end());
+      continue;
+    }
+    for (const YamlValue& doc : docs.value()) {
+      std::optional<ObjectMeta> meta = read_object_meta(r, doc, seen);
+      if (!meta) continue;
+      YamlValue empty_spec;
+      empty_spec.kind = YamlValue::Kind::kMapping;
+      empty_spec.where = doc.where;
+      const KindInput in{doc, doc.get("spec") ? *doc.get("spec") : empty_spec, *meta};
+      const auto* reader = std::find_if(std::begin(kKindReaders), std::end(kKindReaders),
+                                        [&](const KindReader& k) { return meta->kind == k.kind; });
+      if (reader != std::end(kKindReaders)) {
+        reader->read(r, in, out);
+      } else {
+        UnknownObject u;
+        u.meta = *meta;
+        out.unknown.push_back(std::move(u));
+      }
+    }
+  }
+  if (has_errors(errors)) return errors;
+  return out;
+}
+
+}  // namespace
+
+Result<Manifests> parse_manifests(const std::vector<ManifestSource>& sources) { return parse_all(sources); }
+
+}  // namespace ct
