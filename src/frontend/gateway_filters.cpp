@@ -281,4 +281,14 @@ void apply_redirect(const RouteFilter& redirect, const HttpRequest& r, const Rou
                                   redirect.status_code, d.location));
 }
 
+std::string replace_prefix_match(const std::string& prefix, const std::string& replacement, const std::string& path) {
+  std::string p = prefix;
+  while (!p.empty() && p.back() == '/') p.pop_back();
+  std::string v = replacement;
+  while (!v.empty() && v.back() == '/') v.pop_back();
+  const std::string rest = path.starts_with(p) ? path.substr(p.size()) : path;
+  std::string out = v + rest;
+  return out.empty() ? "/" : out;
+}
+
 }  // namespace ct

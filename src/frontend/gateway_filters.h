@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/gateway_routes.h"
+#include "frontend/gateway_model.h"
 #include "frontend/manifest_reader.h"
 #include "frontend/manifests.h"
 
@@ -55,5 +55,9 @@ FilterEffect apply_filters(const Manifests& m, const GatewayModel& g, const Http
 // in the Location for http:80 and https:443; the query is kept.
 void apply_redirect(const RouteFilter& redirect, const HttpRequest& request, const RouteMatch& matched, int listener_port,
                     RouteDecision& d);
+
+// HTTPPathModifier ReplacePrefixMatch: `path` matched PathPrefix `prefix`; its prefix becomes
+// `replacement`, whole elements, trailing '/' of both ignored (the table in httproute_types.go).
+std::string replace_prefix_match(const std::string& prefix, const std::string& replacement, const std::string& path);
 
 }  // namespace ct

@@ -1,6 +1,7 @@
 // Gateway API v1 rules, one test each, worked by hand. Each test quotes the specification text it
 // comes from (kubernetes-sigs/gateway-api, apis/v1/httproute_types.go and gateway_types.go) and
 // states the expected answer before the code checks it.
+#include "frontend/gateway_filters.h"
 #include "frontend/gateway_routes.h"
 #include "frontend/manifest_parser.h"
 
