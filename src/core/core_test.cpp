@@ -11,6 +11,7 @@
 #include "core/ids.h"
 #include "core/result.h"
 #include "core/rng.h"
+#include "core/text.h"
 #include "core/threads.h"
 #include "core/units.h"
 
@@ -136,6 +137,35 @@ TEST(LineCursor, NumbersLinesAndDropsCarriageReturns) {
   EXPECT_EQ(count, 1);
   LineCursor empty("");
   EXPECT_FALSE(empty.next(line));
+}
+
+// Each reader names what it trims: the default is spaces and tabs; kSpaceTabCr also drops '\r';
+// kWhiteSpace is std::isspace's set; a leading and a trailing set may differ (a CSV cell keeps a
+// leading '\r' and drops a trailing one). A blank text trims to "".
+TEST(Text, TrimsTheNamedSet) {
+  EXPECT_EQ(trim("  a b \t"), "a b");
+  EXPECT_EQ(trim("ab"), "ab");
+  EXPECT_EQ(trim(" \t "), "");
+  EXPECT_EQ(trim(""), "");
+  EXPECT_EQ(trim(" a\r"), "a\r");
+  EXPECT_EQ(trim(" a\r ", kSpaceTabCr), "a");
+  EXPECT_EQ(trim("\n\v a\f\r", kWhiteSpace), "a");
+  EXPECT_EQ(trim("\n a\n"), "\n a\n");
+  EXPECT_EQ(trim("\r a \r", kSpaceTab, kSpaceTabCr), "\r a");
+}
+
+TEST(Text, LowerWordsAndTakeWord) {
+  EXPECT_EQ(lower("Host-A.Example.COM"), "host-a.example.com");
+  EXPECT_EQ(lower("\xC3\x89"), "\xC3\x89");  // bytes above ASCII are left alone
+  EXPECT_EQ(words(" a\tbb  c "), (std::vector<std::string_view>{"a", "bb", "c"}));
+  EXPECT_TRUE(words(" \t").empty());
+  EXPECT_EQ(words("a\rb"), (std::vector<std::string_view>{"a\rb"}));
+  std::string_view rest = "host3/nic1";
+  EXPECT_TRUE(take_word(rest, "host"));
+  EXPECT_EQ(rest, "3/nic1");
+  EXPECT_FALSE(take_word(rest, "/nic"));
+  EXPECT_EQ(rest, "3/nic1");
+  EXPECT_TRUE(take_word(rest, ""));
 }
 
 // Every index runs exactly once, 0 on the calling thread; the refused-thread path (tested through

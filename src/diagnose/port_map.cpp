@@ -7,16 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "core/text_lines.h"
 
 namespace ct {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 struct Cell {
   std::string_view text;
@@ -39,7 +34,7 @@ Cells split(std::string_view line) {
   for (;;) {
     const std::size_t comma = line.find(',', start);
     const std::string_view raw = line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    if (cells.count < kMaxCells) cells.cell[cells.count] = Cell{trim(raw), static_cast<int>(start) + 1};
+    if (cells.count < kMaxCells) cells.cell[cells.count] = Cell{trim(raw, kSpaceTab, kSpaceTabCr), static_cast<int>(start) + 1};
     ++cells.count;
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -69,7 +64,7 @@ Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file
   std::string_view line;
   while (lines.next(line)) {
     const int line_no = lines.number();
-    const std::string_view t = trim(line);
+    const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
     if (t.empty() || t.front() == '#' || t.starts_with("instance")) continue;
     const Cells cells = split(line);
     auto where = [&](std::size_t i) {

@@ -1,20 +1,16 @@
 #include "frontend/gateway_routes.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
 
+#include "core/text.h"
+
 namespace ct {
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool is_wildcard(const std::string& h) { return h.starts_with("*."); }
 

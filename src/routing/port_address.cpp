@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "routing/flow_key.h"
 
 namespace ct {
@@ -21,12 +22,6 @@ bool take_number(std::string_view& text, long long& out) {
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 10);
   if (ec != std::errc() || ptr == text.data()) return false;
   text.remove_prefix(static_cast<std::size_t>(ptr - text.data()));
-  return true;
-}
-
-bool take_prefix(std::string_view& text, std::string_view prefix) {
-  if (!text.starts_with(prefix)) return false;
-  text.remove_prefix(prefix.size());
   return true;
 }
 
@@ -88,7 +83,7 @@ std::optional<std::uint32_t> parse_ipv4(const std::string& text) {
   std::uint32_t address = 0;
   for (int i = 0; i < 4; ++i) {
     long long octet = 0;
-    if (i > 0 && !take_prefix(rest, ".")) return std::nullopt;
+    if (i > 0 && !take_word(rest, ".")) return std::nullopt;
     if (!take_number(rest, octet) || octet < 0 || octet > 255) return std::nullopt;
     address = (address << 8) | static_cast<std::uint32_t>(octet);
   }
@@ -101,10 +96,10 @@ std::optional<VertexId> parse_port_name(const Topology& topology, const std::str
   long long host = 0;
   long long rail = 0;
   long long plane = 0;
-  if (!take_prefix(rest, "host") || !take_number(rest, host)) return std::nullopt;
-  if (take_prefix(rest, "/nic")) {
+  if (!take_word(rest, "host") || !take_number(rest, host)) return std::nullopt;
+  if (take_word(rest, "/nic")) {
     if (!take_number(rest, rail)) return std::nullopt;
-    if (take_prefix(rest, "/p") && !take_number(rest, plane)) return std::nullopt;
+    if (take_word(rest, "/p") && !take_number(rest, plane)) return std::nullopt;
   }
   if (!rest.empty()) return std::nullopt;
   if (host < 0 || rail < 0 || plane < 0) return std::nullopt;

@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/suggest.h"
+#include "core/text.h"
 #include "core/text_lines.h"
 #include "routing/port_address.h"
 #include "yaml/yaml_reader.h"
@@ -32,13 +33,6 @@ struct Record {
   std::string prefix;  // "flows[3]." in YAML, "" in CSV
   std::map<std::string, Cell> cells;
 };
-
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
 
 template <typename Int>
 bool parse_int(const std::string& text, Int& out) {
@@ -204,7 +198,7 @@ void read_csv(const std::string& text, FlowResolver& resolver) {
   std::string_view raw;
   while (lines.next(raw)) {
     const int line = lines.number();
-    if (trim(raw).empty() || trim(raw).starts_with('#')) continue;
+    if (trim(raw, kSpaceTabCr).empty() || trim(raw, kSpaceTabCr).starts_with('#')) continue;
     // Cells with the column where each begins.
     std::vector<std::pair<std::string, int>> cells;
     std::size_t from = 0;
@@ -213,7 +207,7 @@ void read_csv(const std::string& text, FlowResolver& resolver) {
       const std::string_view piece = raw.substr(from, comma == std::string_view::npos ? raw.npos : comma - from);
       const auto lead = piece.find_first_not_of(" \t");
       const int column = static_cast<int>(from + (lead == std::string_view::npos ? 0 : lead)) + 1;
-      cells.emplace_back(trim(piece), column);
+      cells.emplace_back(trim(piece, kSpaceTabCr), column);
       if (comma == std::string_view::npos) break;
       from = comma + 1;
     }

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "core/suggest.h"
+#include "core/text.h"
 #include "routing/port_address.h"
 
 namespace ct {
@@ -40,13 +41,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)>
     "flow", "src", "dst", "bytes", "start_s", "operation", "after", "delay_s", "weight", "udp_src_port", "path",
     "instance", "iteration", "step", "channel", "qp", "end_s", "rate_gbps", "reroutes", "status", "bytes_left"};
 
-[[gnu::always_inline]] inline std::string_view trim(std::string_view s) {
-  // Most cells start and end with a printing character: nothing to trim.
-  if (!s.empty() && static_cast<unsigned char>(s.front()) > ' ' && static_cast<unsigned char>(s.back()) > ' ') return s;
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+// A cell drops spaces and tabs in front, and a CRLF file's '\r' too at its end.
+[[gnu::always_inline]] inline std::string_view trim_cell(std::string_view s) { return trim(s, kSpaceTab, kSpaceTabCr); }
 
 // The first ',' in s at or after i, or s.size(). Sixteen bytes at a time where SSE2 is there (every
 // x86-64), then eight at a time: a byte of w ^ ",,,,,,,," is zero exactly where w has a comma, and
@@ -176,7 +172,7 @@ class FlowTableParser {
       at = end + 1;
       ++line_no_;
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (trim(line).empty() || trim(line).front() == '#') continue;
+      if (trim_cell(line).empty() || trim_cell(line).front() == '#') continue;
       if (!split(line)) continue;
       if (!header) {
         header = true;
@@ -243,7 +239,7 @@ class FlowTableParser {
         continue;
       }
       const std::size_t comma = find_comma(line, i);
-      cells_.push_back({trim(line.substr(i, comma - i)), column});
+      cells_.push_back({trim_cell(line.substr(i, comma - i)), column});
       if (comma >= line.size()) break;
       i = comma + 1;
     }
@@ -271,11 +267,11 @@ class FlowTableParser {
       if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) != 0) return false;
       for (auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma))); bits != 0; bits &= bits - 1) {
         const std::size_t at = base + static_cast<std::size_t>(std::countr_zero(bits));
-        cells_.push_back({trim(line.substr(start, at - start)), static_cast<int>(start) + 1});
+        cells_.push_back({trim_cell(line.substr(start, at - start)), static_cast<int>(start) + 1});
         start = at + 1;
       }
     }
-    cells_.push_back({trim(line.substr(start)), static_cast<int>(start) + 1});
+    cells_.push_back({trim_cell(line.substr(start)), static_cast<int>(start) + 1});
     return true;
   }
 #endif
@@ -399,7 +395,7 @@ class FlowTableParser {
     std::string_view rest = text;
     auto strip = [&](std::string_view suffix) {
       if (rest.size() > suffix.size() && rest.ends_with(suffix)) {
-        rest = trim(rest.substr(0, rest.size() - suffix.size()));
+        rest = trim_cell(rest.substr(0, rest.size() - suffix.size()));
         return true;
       }
       return false;
@@ -425,14 +421,14 @@ class FlowTableParser {
     }
     std::size_t which = 0;
     if (const std::size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
-      const std::string_view k = trim(rest.substr(hash + 1));
+      const std::string_view k = trim_cell(rest.substr(hash + 1));
       const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
       if (k.empty() || ec != std::errc() || p != k.data() + k.size()) {
         error(line_no_, c.column, "path", fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", clip(text)));
         hops_.emplace(text, r);
         return r;
       }
-      rest = trim(rest.substr(0, hash));
+      rest = trim_cell(rest.substr(0, hash));
     }
     if (rest.find("--") == std::string_view::npos && !all_digits(rest)) {
       auto sw = names_.backend_switch(rest, where, "path");
@@ -487,7 +483,7 @@ class FlowTableParser {
 
   // A vertex by name, resolved once per distinct spelling.
   std::optional<VertexId> vertex_named(std::string_view name, const SourceLocation& where) {
-    name = trim(name);
+    name = trim_cell(name);
     if (auto it = vertices_.find(name); it != vertices_.end()) {
       if (it->second.valid()) return it->second;
       return std::nullopt;
@@ -707,7 +703,7 @@ class FlowTableParser {
         if (w == Walked::kMore) continue;
       }
       const std::size_t bar = rest.find('|');
-      const std::string_view text = trim(rest.substr(0, bar));
+      const std::string_view text = trim_cell(rest.substr(0, bar));
       at_text = {};
       const ResolvedHop h = hop(text, c);
       if (!h.ok) {
