@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "routing/port_address.h"
+#include "core/csv_cursor.h"
 #include "core/text.h"
 #include "core/text_lines.h"
 
@@ -78,23 +79,21 @@ Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std:
   std::vector<FlowResult> flows;
   Diagnostics errors;
   static const char* kFields[] = {"src_ip", "dst_ip", "protocol", "src_port", "dst_port", "bits_per_second"};
-  LineCursor lines(text);
+  CsvCursor csv(file, text);
   std::string_view raw;
-  while (lines.next(raw)) {
-    const int line_no = lines.number();
+  while (csv.next_line(raw)) {
+    const int line_no = csv.line_number();
+    // Columns count from the line's first printing byte.
     const std::string_view line = trim(raw, kSpaceTab, kSpaceTabCr);
     if (line.empty() || line.front() == '#' || line.starts_with("src_ip")) continue;
-    std::vector<std::string_view> cells;
-    std::vector<int> columns;
-    std::size_t start = 0;
-    for (;;) {
-      const std::size_t comma = line.find(',', start);
-      cells.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start), kSpaceTab, kSpaceTabCr));
-      columns.push_back(static_cast<int>(start) + 1);
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
+    if (!csv.split(line)) {
+      errors.push_back(csv.error());
+      errors.back().field = "flow";
+      continue;
     }
-    auto where = [&](std::size_t i) { return SourceLocation{file, line_no, columns[std::min(i, columns.size() - 1)]}; };
+    std::vector<std::string_view> cells;
+    for (const CsvCell& c : csv.cells()) cells.push_back(c.text);
+    auto where = [&](std::size_t i) { return SourceLocation{file, line_no, csv.cells()[std::min(i, cells.size() - 1)].column}; };
     if (cells.size() != 6) {
       errors.push_back(Diagnostic{where(0), "flow", "expected src_ip,dst_ip,protocol,src_port,dst_port,bits_per_second"});
       continue;

@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "core/csv_cursor.h"
 #include "core/suggest.h"
 #include "core/text.h"
-#include "core/text_lines.h"
 #include "routing/port_address.h"
 #include "yaml/yaml_reader.h"
 
@@ -194,22 +194,21 @@ bool known_column(const std::string& name) {
 void read_csv(const std::string& text, FlowResolver& resolver) {
   const std::string& file = resolver.file();
   std::vector<std::string> header;
-  LineCursor lines(text);
+  CsvCursor csv(file, text, kSpaceTabCr, kSpaceTabCr);
   std::string_view raw;
-  while (lines.next(raw)) {
-    const int line = lines.number();
+  while (csv.next_line(raw)) {
+    const int line = csv.line_number();
     if (trim(raw, kSpaceTabCr).empty() || trim(raw, kSpaceTabCr).starts_with('#')) continue;
-    // Cells with the column where each begins.
+    if (!csv.split(raw)) {
+      const Diagnostic& e = csv.error();
+      resolver.error(e.where, e.field, e.message);
+      continue;
+    }
+    // Cells with the column where each one's text begins (past its spaces and tabs).
     std::vector<std::pair<std::string, int>> cells;
-    std::size_t from = 0;
-    while (true) {
-      const std::size_t comma = raw.find(',', from);
-      const std::string_view piece = raw.substr(from, comma == std::string_view::npos ? raw.npos : comma - from);
-      const auto lead = piece.find_first_not_of(" \t");
-      const int column = static_cast<int>(from + (lead == std::string_view::npos ? 0 : lead)) + 1;
-      cells.emplace_back(trim(piece, kSpaceTabCr), column);
-      if (comma == std::string_view::npos) break;
-      from = comma + 1;
+    for (const CsvCell& c : csv.cells()) {
+      const auto lead = c.raw(raw).find_first_not_of(" \t");
+      cells.emplace_back(c.text, c.column + static_cast<int>(lead == std::string_view::npos ? 0 : lead));
     }
     if (header.empty()) {
       for (const auto& [name, column] : cells) {

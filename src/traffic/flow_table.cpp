@@ -13,7 +13,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <limits>
 #include <optional>
 #include <span>
@@ -21,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "core/csv_cursor.h"
 #include "core/suggest.h"
 #include "core/text.h"
 #include "routing/port_address.h"
@@ -43,34 +43,6 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)>
 
 // A cell drops spaces and tabs in front, and a CRLF file's '\r' too at its end.
 [[gnu::always_inline]] inline std::string_view trim_cell(std::string_view s) { return trim(s, kSpaceTab, kSpaceTabCr); }
-
-// The first ',' in s at or after i, or s.size(). Sixteen bytes at a time where SSE2 is there (every
-// x86-64), then eight at a time: a byte of w ^ ",,,,,,,," is zero exactly where w has a comma, and
-// ~(((x & 7f..) + 7f..) | x | 7f..) sets the top bit of exactly the zero bytes of x (no carry
-// crosses a byte: each byte's sum is at most 0xfe).
-std::size_t find_comma(std::string_view s, std::size_t i) {
-#if defined(__SSE2__)
-  const __m128i commas = _mm_set1_epi8(',');
-  for (; i + 16 <= s.size(); i += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    const auto hits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, commas)));
-    if (hits != 0) return i + static_cast<std::size_t>(std::countr_zero(hits));
-  }
-#endif
-  if constexpr (std::endian::native == std::endian::little) {
-    constexpr std::uint64_t kCommas = 0x2C2C'2C2C'2C2C'2C2CULL;
-    constexpr std::uint64_t kLow7 = 0x7F7F'7F7F'7F7F'7F7FULL;
-    for (; i + 8 <= s.size(); i += 8) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, s.data() + i, 8);
-      const std::uint64_t x = w ^ kCommas;
-      const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);
-      if (zero != 0) return i + static_cast<std::size_t>(std::countr_zero(zero)) / 8;
-    }
-  }
-  while (i < s.size() && s[i] != ',') ++i;
-  return i;
-}
 
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -152,7 +124,7 @@ struct TowardSwitch {
 class FlowTableParser {
  public:
   FlowTableParser(const std::string& file, std::string_view text, const NameDirectory& names)
-      : file_(file), text_(text), names_(names), t_(names.topology()) {
+      : file_(file), text_(text), csv_(file, text), names_(names), t_(names.topology()) {
     table_.file = file;
   }
 
@@ -163,17 +135,15 @@ class FlowTableParser {
     // Likewise the pinned hops: each takes 24 bytes of text or more ("A -- B up | ", the shortest
     // names), so this is room for all of them but in tables of short names.
     table_.hops.reserve(std::min<std::size_t>(text_.size() / 24 + 16, std::size_t{1} << 23));
-    std::size_t at = 0;
     bool header = false;
-    while (at < text_.size() && errors_.size() < kMaxErrors) {
-      std::size_t end = text_.find('\n', at);
-      if (end == std::string_view::npos) end = text_.size();
-      std::string_view line = text_.substr(at, end - at);
-      at = end + 1;
-      ++line_no_;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    std::string_view line;
+    while (errors_.size() < kMaxErrors && csv_.next_line(line)) {
+      line_no_ = csv_.line_number();
       if (trim_cell(line).empty() || trim_cell(line).front() == '#') continue;
-      if (!split(line)) continue;
+      if (!csv_.split(line)) {
+        error(csv_.error().where.line, csv_.error().where.column, "", csv_.error().message);
+        continue;
+      }
       if (!header) {
         header = true;
         read_header();
@@ -191,10 +161,7 @@ class FlowTableParser {
   }
 
  private:
-  struct Cell {
-    std::string_view text;
-    int column = 1;  // 1-based byte column of the cell's start
-  };
+  using Cell = CsvCell;
 
   void error(int line, int column, std::string_view field, std::string message) {
     if (errors_.size() < kMaxErrors) errors_.push_back(Diagnostic{{file_, line, column}, std::string(field), std::move(message)});
@@ -203,93 +170,20 @@ class FlowTableParser {
     error(line_no_, c.column, kColumnNames[static_cast<std::size_t>(col)], std::move(message));
   }
 
-  // Splits a line into cells (quoted cells unescaped into stable storage).
-  bool split(std::string_view line) {
-#if defined(__SSE2__)
-    if (split_unquoted(line)) return true;
-#endif
-    cells_.clear();
-    std::size_t i = 0;
-    while (true) {
-      const int column = static_cast<int>(i) + 1;
-      if (i < line.size() && line[i] == '"') {
-        std::string value;
-        std::size_t j = i + 1;
-        bool closed = false;
-        for (; j < line.size(); ++j) {
-          if (line[j] != '"') {
-            value += line[j];
-          } else if (j + 1 < line.size() && line[j + 1] == '"') {
-            value += '"';
-            ++j;
-          } else {
-            closed = true;
-            ++j;
-            break;
-          }
-        }
-        if (!closed || (j < line.size() && line[j] != ',')) {
-          error(line_no_, column, "", "a quoted cell must end with '\"' followed by ',' or the end of the line");
-          return false;
-        }
-        unquoted_.push_back(std::move(value));
-        cells_.push_back({unquoted_.back(), column});
-        if (j >= line.size()) break;
-        i = j + 1;
-        continue;
-      }
-      const std::size_t comma = find_comma(line, i);
-      cells_.push_back({trim_cell(line.substr(i, comma - i)), column});
-      if (comma >= line.size()) break;
-      i = comma + 1;
-    }
-    return true;
-  }
-
-#if defined(__SSE2__)
-  // split() for a line without a '"' (every line --csv-flows writes): one pass over it sixteen
-  // bytes at a time, the commas' bits then walked to cut the cells. False, with cells_ in any
-  // state, when the line has a '"': split() then reads it cell by cell.
-  bool split_unquoted(std::string_view line) {
-    cells_.clear();
-    const __m128i comma = _mm_set1_epi8(',');
-    const __m128i quote = _mm_set1_epi8('"');
-    std::size_t start = 0;
-    for (std::size_t base = 0; base < line.size(); base += 16) {
-      __m128i v;
-      if (line.size() - base >= 16) {
-        v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + base));
-      } else {
-        alignas(16) char tail[16] = {};
-        std::memcpy(tail, line.data() + base, line.size() - base);
-        v = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
-      }
-      if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) != 0) return false;
-      for (auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma))); bits != 0; bits &= bits - 1) {
-        const std::size_t at = base + static_cast<std::size_t>(std::countr_zero(bits));
-        cells_.push_back({trim_cell(line.substr(start, at - start)), static_cast<int>(start) + 1});
-        start = at + 1;
-      }
-    }
-    cells_.push_back({trim_cell(line.substr(start)), static_cast<int>(start) + 1});
-    return true;
-  }
-#endif
-
   void read_header() {
-    column_of_cell_.assign(cells_.size(), Column::kCount);
+    column_of_cell_.assign(csv_.cells().size(), Column::kCount);
     std::array<bool, static_cast<std::size_t>(Column::kCount)> seen{};
-    for (std::size_t i = 0; i < cells_.size(); ++i) {
-      const std::string_view name = cells_[i].text;
+    for (std::size_t i = 0; i < csv_.cells().size(); ++i) {
+      const std::string_view name = csv_.cells()[i].text;
       const auto it = std::find(kColumnNames.begin(), kColumnNames.end(), name);
       if (it == kColumnNames.end()) {
         const std::vector<std::string> all(kColumnNames.begin(), kColumnNames.end());
-        error(line_no_, cells_[i].column, "header",
+        error(line_no_, csv_.cells()[i].column, "header",
               fmt::format("unknown column '{}'{}", name, did_you_mean(std::string(name), all)));
         continue;
       }
       const auto k = static_cast<std::size_t>(it - kColumnNames.begin());
-      if (seen[k]) error(line_no_, cells_[i].column, "header", fmt::format("column '{}' appears twice", name));
+      if (seen[k]) error(line_no_, csv_.cells()[i].column, "header", fmt::format("column '{}' appears twice", name));
       seen[k] = true;
       column_of_cell_[i] = static_cast<Column>(k);
     }
@@ -758,8 +652,8 @@ class FlowTableParser {
     TableFlow f;
     f.line = line_no_;
     const std::size_t errors_before = errors_.size();
-    if (cells_.size() != column_of_cell_.size()) {
-      error(line_no_, 1, "", fmt::format("{} cells, but the header names {} columns", cells_.size(), column_of_cell_.size()));
+    if (csv_.cells().size() != column_of_cell_.size()) {
+      error(line_no_, 1, "", fmt::format("{} cells, but the header names {} columns", csv_.cells().size(), column_of_cell_.size()));
       return;
     }
     const auto row = static_cast<std::uint32_t>(table_.flows.size());
@@ -769,8 +663,8 @@ class FlowTableParser {
     const Cell* dst = nullptr;
     std::string_view operation = "flows";
     const Cell* operation_cell = nullptr;
-    for (std::size_t i = 0; i < cells_.size(); ++i) {
-      const Cell& c = cells_[i];
+    for (std::size_t i = 0; i < csv_.cells().size(); ++i) {
+      const Cell& c = csv_.cells()[i];
       const Column col = column_of_cell_[i];
       switch (col) {
         case Column::kFlow:
@@ -960,14 +854,13 @@ class FlowTableParser {
 
   const std::string& file_;
   std::string_view text_;
+  CsvCursor csv_;
   const NameDirectory& names_;
   const Topology& t_;
   FlowTable table_;
   Diagnostics errors_;
   int line_no_ = 0;
-  std::vector<Cell> cells_;
   std::vector<Column> column_of_cell_;
-  std::deque<std::string> unquoted_;  // stable storage for unescaped quoted cells
   std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
   std::unordered_map<std::string_view, ResolvedHop> hops_;
   std::unordered_map<std::string_view, VertexId> vertices_;
