@@ -1,5 +1,5 @@
 // Small text helpers shared by the readers: trimming, ASCII lower case, splitting into words and
-// taking a fixed word off the front of a text. Everything here works on bytes (ASCII); nothing
+// taking a fixed word or a number off the front of a text. Everything here works on bytes (ASCII); nothing
 // depends on the locale.
 //
 // The readers differ in what they call blank, and each keeps its own rule: the sets below are
@@ -11,9 +11,11 @@
 //   trim("\r a \r", kSpaceTab, kSpaceTabCr) -> "\r a"     (leading set, trailing set)
 //   words(" a\tbb  c")                      -> {"a", "bb", "c"}
 //   take_word(rest = "host3", "host")       -> true, rest == "3"
+//   take_number(rest = "3/nic1", n)         -> true, n == 3, rest == "/nic1"
 #pragma once
 
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -70,6 +72,15 @@ std::vector<std::string_view> words(std::string_view s);
 inline bool take_word(std::string_view& rest, std::string_view word) {
   if (!rest.starts_with(word)) return false;
   rest.remove_prefix(word.size());
+  return true;
+}
+
+// When `rest` starts with a decimal number (std::from_chars: an optional '-', then digits, in
+// range): stores it in `out`, removes it and returns true; else leaves `rest` as it is.
+inline bool take_number(std::string_view& rest, long long& out) {
+  const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), out, 10);
+  if (ec != std::errc() || ptr == rest.data()) return false;
+  rest.remove_prefix(static_cast<std::size_t>(ptr - rest.data()));
   return true;
 }
 

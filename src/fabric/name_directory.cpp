@@ -240,7 +240,7 @@ Result<VertexId> NameDirectory::backend_port(std::string_view name, const Source
   const std::string text(name);
   std::optional<VertexId> v;
   if (auto a = parse_ipv4(text); a && addressable(*topology_)) v = port_of_address(*topology_, *a);
-  if (!v) v = parse_port_name(*topology_, text);
+  if (!v) v = port_spelled(text);
   if (v) return *v;
   index();
   return Diagnostic{unknown(name, where, field, false).where, std::string(field),
@@ -248,6 +248,24 @@ Result<VertexId> NameDirectory::backend_port(std::string_view name, const Source
                                 "{} NIC(s) each, {} plane(s)",
                                 text, topology_->planes > 1 ? "/p0" : "", topology_->host_count - 1,
                                 topology_->ports_per_host, topology_->planes)};
+}
+
+// The port grammar; the numbers as std::from_chars reads them ("host03" is host 3).
+std::optional<VertexId> NameDirectory::port_spelled(std::string_view name) const {
+  const Topology& t = *topology_;
+  std::string_view rest(name);
+  long long host = 0;
+  long long rail = 0;
+  long long plane = 0;
+  if (!take_word(rest, "host") || !take_number(rest, host)) return std::nullopt;
+  if (take_word(rest, "/nic")) {
+    if (!take_number(rest, rail)) return std::nullopt;
+    if (take_word(rest, "/p") && !take_number(rest, plane)) return std::nullopt;
+  }
+  if (!rest.empty()) return std::nullopt;
+  if (host < 0 || rail < 0 || plane < 0) return std::nullopt;
+  if (host >= t.host_count || rail >= t.ports_per_host || plane >= t.planes) return std::nullopt;
+  return t.port_of(HostId(static_cast<std::uint32_t>(host)), static_cast<int>(rail), static_cast<int>(plane));
 }
 
 Result<std::uint32_t> NameDirectory::gpu(std::string_view name, const SourceLocation& where,

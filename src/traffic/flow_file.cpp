@@ -13,6 +13,7 @@
 #include "core/csv_cursor.h"
 #include "core/suggest.h"
 #include "core/text.h"
+#include "fabric/name_directory.h"
 #include "routing/port_address.h"
 #include "yaml/yaml_reader.h"
 
@@ -45,7 +46,8 @@ bool parse_int(const std::string& text, Int& out) {
 // Turns records into flows, collecting every problem.
 class FlowResolver {
  public:
-  FlowResolver(const std::string& file, const Topology& topology) : file_(file), topology_(topology) {}
+  FlowResolver(const std::string& file, const NameDirectory& names)
+      : file_(file), names_(names), topology_(names.topology()) {}
 
   void add(const Record& r) {
     Flow f;
@@ -99,7 +101,7 @@ class FlowResolver {
     if (auto address = parse_ipv4(c->text)) {
       v = port_of_address(topology_, *address);
     } else {
-      v = parse_port_name(topology_, c->text);
+      v = names_.port_spelled(c->text);
     }
     if (!v) {
       error(c->where, r.prefix + name,
@@ -180,6 +182,7 @@ class FlowResolver {
   }
 
   const std::string& file_;
+  const NameDirectory& names_;
   const Topology& topology_;
   std::vector<Flow> flows_;
   Diagnostics errors_;
@@ -293,8 +296,8 @@ void read_yaml(const std::string& text, FlowResolver& resolver) {
 
 }  // namespace
 
-Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const Topology& topology) {
-  FlowResolver resolver(file, topology);
+Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const NameDirectory& names) {
+  FlowResolver resolver(file, names);
   if (file.ends_with(".csv")) {
     read_csv(text, resolver);
   } else {

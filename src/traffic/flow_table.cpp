@@ -23,7 +23,6 @@
 #include "core/csv_cursor.h"
 #include "core/suggest.h"
 #include "core/text.h"
-#include "routing/port_address.h"
 
 namespace ct {
 namespace {
@@ -367,12 +366,11 @@ class FlowTableParser {
     return r;
   }
 
-  // A backend port by its printed name ("host3/nic1/p0"), parsed by the name directory's own port
-  // grammar (routing/port_address.h) without a lookup; nullopt for anything else.
+  // A backend port by its printed name ("host3/nic1/p0"), parsed by the name directory's port
+  // grammar (NameDirectory::port_spelled) without a lookup; nullopt for anything else.
   std::optional<VertexId> port_named(std::string_view name) {
     if (!name.starts_with("host") || name.find("/nic") == std::string_view::npos) return std::nullopt;
-    scratch_.assign(name);
-    return parse_port_name(t_, scratch_);
+    return names_.port_spelled(name);
   }
 
   // A vertex by name, resolved once per distinct spelling.
@@ -864,7 +862,6 @@ class FlowTableParser {
   std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
   std::unordered_map<std::string_view, ResolvedHop> hops_;
   std::unordered_map<std::string_view, VertexId> vertices_;
-  std::string scratch_;  // a name being parsed (reused: no allocation per name)
   static constexpr std::uint32_t kNoRow = 0xFFFF'FFFFU;
   bool ids_dense_ = true;  // every id so far is its row: row_of_id_ is empty
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
