@@ -1,9 +1,5 @@
 #include "core/csv_cursor.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <bit>
 #include <cassert>
 #include <cstdint>
@@ -47,48 +43,6 @@ CsvCursor::CsvCursor(std::string file, std::string_view text, const CharSet& lea
     : file_(std::move(file)), lines_(text), leading_(leading), trailing_(trailing) {
   assert(leading.at_most_space() && trailing.at_most_space());
 }
-
-[[gnu::always_inline]] inline std::string_view CsvCursor::trim_cell(std::string_view s) const {
-  // Most cells begin and end with a printing byte, which no set holds: nothing to trim.
-  if (!s.empty() && static_cast<unsigned char>(s.front()) > ' ' && static_cast<unsigned char>(s.back()) > ' ') return s;
-  return trim(s, leading_, trailing_);
-}
-
-bool CsvCursor::split(std::string_view line) {
-#if defined(__SSE2__)
-  if (split_unquoted(line)) return true;
-#endif
-  return split_cells(line);
-}
-
-#if defined(__SSE2__)
-// split() for a line without a '"': one pass over it sixteen bytes at a time, the commas' bits then
-// walked to cut the cells. False, with cells_ in any state, when the line has a '"'.
-bool CsvCursor::split_unquoted(std::string_view line) {
-  cells_.clear();
-  const __m128i comma = _mm_set1_epi8(',');
-  const __m128i quote = _mm_set1_epi8('"');
-  std::size_t start = 0;
-  for (std::size_t base = 0; base < line.size(); base += 16) {
-    __m128i v;
-    if (line.size() - base >= 16) {
-      v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + base));
-    } else {
-      alignas(16) char tail[16] = {};
-      std::memcpy(tail, line.data() + base, line.size() - base);
-      v = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
-    }
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) != 0) return false;
-    for (auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma))); bits != 0; bits &= bits - 1) {
-      const std::size_t at = base + static_cast<std::size_t>(std::countr_zero(bits));
-      cells_.push_back({trim_cell(line.substr(start, at - start)), static_cast<int>(start) + 1, static_cast<int>(at - start)});
-      start = at + 1;
-    }
-  }
-  cells_.push_back({trim_cell(line.substr(start)), static_cast<int>(start) + 1, static_cast<int>(line.size() - start)});
-  return true;
-}
-#endif
 
 // Cell by cell: a quoted cell read to its closing '"', any other cut at its comma.
 bool CsvCursor::split_cells(std::string_view line) {

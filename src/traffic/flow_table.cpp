@@ -123,7 +123,7 @@ struct TowardSwitch {
 class FlowTableParser {
  public:
   FlowTableParser(const std::string& file, std::string_view text, const NameDirectory& names)
-      : file_(file), text_(text), csv_(file, text), names_(names), t_(names.topology()) {
+      : file_(file), text_(text), names_(names), t_(names.topology()), csv_(file, text) {
     table_.file = file;
   }
 
@@ -852,7 +852,6 @@ class FlowTableParser {
 
   const std::string& file_;
   std::string_view text_;
-  CsvCursor csv_;
   const NameDirectory& names_;
   const Topology& t_;
   FlowTable table_;
@@ -866,6 +865,7 @@ class FlowTableParser {
   bool ids_dense_ = true;  // every id so far is its row: row_of_id_ is empty
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
   std::unordered_map<std::uint32_t, TowardSwitch> toward_;
+  CsvCursor csv_;
 };
 
 // Inflates gzip data (RFC 1952; concatenated members too) into text. Limit: 4 GiB of text.
