@@ -168,6 +168,15 @@ TEST(Text, LowerWordsAndTakeWord) {
   EXPECT_FALSE(take_word(rest, "/nic"));
   EXPECT_EQ(rest, "3/nic1");
   EXPECT_TRUE(take_word(rest, ""));
+  long long n = 0;
+  EXPECT_TRUE(take_number(rest, n));
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(rest, "/nic1");
+  EXPECT_FALSE(take_number(rest, n));
+  EXPECT_TRUE(all_digits("0123"));
+  EXPECT_FALSE(all_digits(""));
+  EXPECT_FALSE(all_digits("12a"));
+  EXPECT_FALSE(all_digits("-1"));
 }
 
 // The cells of `line` as (text, column, width).

@@ -75,6 +75,15 @@ inline bool take_word(std::string_view& rest, std::string_view word) {
   return true;
 }
 
+// True when s is one or more ASCII digits.
+inline bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (const char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
 // When `rest` starts with a decimal number (std::from_chars: an optional '-', then digits, in
 // range): stores it in `out`, removes it and returns true; else leaves `rest` as it is.
 inline bool take_number(std::string_view& rest, long long& out) {

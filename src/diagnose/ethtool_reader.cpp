@@ -13,14 +13,6 @@ namespace {
 constexpr std::string_view kHeader = "NIC statistics:";
 constexpr std::size_t kMaxNameLength = 32;  // ETH_GSTRING_LEN
 
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
 // "tx3_bytes" (mlx5) or "tx_queue_3_bytes" (virtio, veth, ena): a per-queue byte counter.
 std::optional<bool> queue_bytes(std::string_view name) {
   for (const bool tx : {true, false}) {

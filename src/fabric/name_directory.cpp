@@ -12,10 +12,6 @@
 namespace ct {
 namespace {
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // A canonical decimal (no sign, no leading zero, below 2^32) at the front of `rest`, consumed.
 bool take_canonical(std::string_view& rest, std::uint32_t& out) {
   std::size_t n = 0;

@@ -43,10 +43,6 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)>
 // A cell drops spaces and tabs in front, and a CRLF file's '\r' too at its end.
 [[gnu::always_inline]] inline std::string_view trim_cell(std::string_view s) { return trim(s, kSpaceTab, kSpaceTabCr); }
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // Seconds as written ("0.000123456789", "12", "1e-3") to picoseconds: a plain decimal is read
 // exactly (digits past the 12th decimal round half up); an exponent form goes through a double.
 // nullopt: not a number, negative, or above 10^6 s.
