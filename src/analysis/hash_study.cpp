@@ -105,7 +105,7 @@ std::optional<std::string> linux_seed_note(const Topology& t, const SwitchHashes
 Result<GeneratedFlows> make_flows(const Fabric& fabric, const HashStudyOptions& o) {
   const Topology& t = fabric.topology();
   if (o.flows_text) {
-    auto flows = parse_flow_file(o.flows_file, *o.flows_text, t);
+    auto flows = parse_flow_file(o.flows_file, *o.flows_text, fabric.names());
     if (!flows) return flows.errors();
     return GeneratedFlows{std::move(flows).value(),
                           fmt::format("{} (explicit; Monte Carlo trials redraw the source ports)", o.flows_file), {}};

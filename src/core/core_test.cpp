@@ -2,15 +2,18 @@
 #include <atomic>
 #include <cmath>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "core/text_lines.h"
+#include "core/csv_cursor.h"
 #include "core/diagnostic.h"
 #include "core/ids.h"
 #include "core/result.h"
 #include "core/rng.h"
+#include "core/text.h"
+#include "core/text_lines.h"
 #include "core/threads.h"
 #include "core/units.h"
 
@@ -136,6 +139,106 @@ TEST(LineCursor, NumbersLinesAndDropsCarriageReturns) {
   EXPECT_EQ(count, 1);
   LineCursor empty("");
   EXPECT_FALSE(empty.next(line));
+}
+
+// Each reader names what it trims: the default is spaces and tabs; kSpaceTabCr also drops '\r';
+// kWhiteSpace is std::isspace's set; a leading and a trailing set may differ (a CSV cell keeps a
+// leading '\r' and drops a trailing one). A blank text trims to "".
+TEST(Text, TrimsTheNamedSet) {
+  EXPECT_EQ(trim("  a b \t"), "a b");
+  EXPECT_EQ(trim("ab"), "ab");
+  EXPECT_EQ(trim(" \t "), "");
+  EXPECT_EQ(trim(""), "");
+  EXPECT_EQ(trim(" a\r"), "a\r");
+  EXPECT_EQ(trim(" a\r ", kSpaceTabCr), "a");
+  EXPECT_EQ(trim("\n\v a\f\r", kWhiteSpace), "a");
+  EXPECT_EQ(trim("\n a\n"), "\n a\n");
+  EXPECT_EQ(trim("\r a \r", kSpaceTab, kSpaceTabCr), "\r a");
+}
+
+TEST(Text, LowerWordsAndTakeWord) {
+  EXPECT_EQ(lower("Host-A.Example.COM"), "host-a.example.com");
+  EXPECT_EQ(lower("\xC3\x89"), "\xC3\x89");  // bytes above ASCII are left alone
+  EXPECT_EQ(words(" a\tbb  c "), (std::vector<std::string_view>{"a", "bb", "c"}));
+  EXPECT_TRUE(words(" \t").empty());
+  EXPECT_EQ(words("a\rb"), (std::vector<std::string_view>{"a\rb"}));
+  std::string_view rest = "host3/nic1";
+  EXPECT_TRUE(take_word(rest, "host"));
+  EXPECT_EQ(rest, "3/nic1");
+  EXPECT_FALSE(take_word(rest, "/nic"));
+  EXPECT_EQ(rest, "3/nic1");
+  EXPECT_TRUE(take_word(rest, ""));
+  long long n = 0;
+  EXPECT_TRUE(take_number(rest, n));
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(rest, "/nic1");
+  EXPECT_FALSE(take_number(rest, n));
+  EXPECT_TRUE(all_digits("0123"));
+  EXPECT_FALSE(all_digits(""));
+  EXPECT_FALSE(all_digits("12a"));
+  EXPECT_FALSE(all_digits("-1"));
+}
+
+// The cells of `line` as (text, column, width).
+std::vector<std::tuple<std::string, int, int>> csv_cells(std::string_view line) {
+  CsvCursor csv("t.csv", line);
+  EXPECT_TRUE(csv.split(line));
+  std::vector<std::tuple<std::string, int, int>> out;
+  for (const CsvCell& c : csv.cells()) out.emplace_back(std::string(c.text), c.column, c.width);
+  return out;
+}
+using CsvCells = std::vector<std::tuple<std::string, int, int>>;
+
+// Plain cells: cut at each comma, spaces and tabs trimmed (a '\r' only at a cell's end), the
+// column where the cell begins; an empty line is one empty cell. Lines longer than sixteen bytes
+// take the fast path, shorter ones its tail; both cut alike.
+TEST(CsvCursor, CutsAndTrimsPlainCells) {
+  EXPECT_EQ(csv_cells("a, b ,\tc"), (CsvCells{{"a", 1, 1}, {"b", 3, 3}, {"c", 7, 2}}));
+  EXPECT_EQ(csv_cells(""), (CsvCells{{"", 1, 0}}));
+  EXPECT_EQ(csv_cells(",,"), (CsvCells{{"", 1, 0}, {"", 2, 0}, {"", 3, 0}}));
+  EXPECT_EQ(csv_cells("x\r ,\ry"), (CsvCells{{"x", 1, 3}, {"\ry", 5, 2}}));
+  EXPECT_EQ(csv_cells("0123456789abcdef,0123456789abcdefgh, z"),
+            (CsvCells{{"0123456789abcdef", 1, 16}, {"0123456789abcdefgh", 18, 18}, {"z", 37, 2}}));
+}
+
+// RFC 4180 quoting: "" is one '"', commas and blanks inside quotes are text; a quote that does not
+// open the cell is text too.
+TEST(CsvCursor, ReadsQuotedCells) {
+  EXPECT_EQ(csv_cells(R"("a,b", "x" ,"say ""hi""","")"),
+            (CsvCells{{"a,b", 1, 5}, {"\"x\"", 7, 5}, {"say \"hi\"", 13, 12}, {"", 26, 2}}));
+  EXPECT_EQ(csv_cells(R"(" padded ",0123456789abcdef0123)"), (CsvCells{{" padded ", 1, 10}, {"0123456789abcdef0123", 12, 20}}));
+}
+
+// A quote left open, or followed by anything but ',', is an error at the quote's line and column;
+// the next line reads on.
+TEST(CsvCursor, LocatesBadQuotes) {
+  CsvCursor csv("t.csv", "a,b\nx,\"open\n\"ab\"c,d\nok\r\n");
+  std::string_view line;
+  ASSERT_TRUE(csv.next_line(line));
+  EXPECT_TRUE(csv.split(line));
+  ASSERT_TRUE(csv.next_line(line));
+  EXPECT_FALSE(csv.split(line));
+  EXPECT_EQ(format_diagnostic(csv.error()),
+            "t.csv:2:3: error: a quoted cell must end with '\"' followed by ',' or the end of the line");
+  ASSERT_TRUE(csv.next_line(line));
+  EXPECT_FALSE(csv.split(line));
+  EXPECT_EQ(csv.error().where.line, 3);
+  EXPECT_EQ(csv.error().where.column, 1);
+  ASSERT_TRUE(csv.next_line(line));
+  EXPECT_TRUE(csv.split(line));
+  EXPECT_EQ(csv.cells().front().text, "ok");
+  EXPECT_EQ(csv.line_number(), 4);
+  EXPECT_FALSE(csv.next_line(line));
+}
+
+// A reader may trim '\r' at both ends of a cell (the flow file does).
+TEST(CsvCursor, TrimsTheReadersSets) {
+  CsvCursor csv("t.csv", "\r a ,b", kSpaceTabCr, kSpaceTabCr);
+  std::string_view line;
+  ASSERT_TRUE(csv.next_line(line));
+  ASSERT_TRUE(csv.split(line));
+  EXPECT_EQ(csv.cells()[0].text, "a");
+  EXPECT_EQ(csv.cells()[0].raw(line), "\r a ");
 }
 
 // Every index runs exactly once, 0 on the calling thread; the refused-thread path (tested through

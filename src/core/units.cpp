@@ -8,14 +8,10 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
+
 namespace ct {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 Diagnostic failure(std::string message) { return Diagnostic{{}, "", std::move(message)}; }
 

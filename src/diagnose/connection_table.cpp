@@ -6,22 +6,11 @@
 #include <tuple>
 
 #include "analysis/birthday.h"
+#include "core/text.h"
 #include "core/text_lines.h"
 
 namespace ct {
 namespace {
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
 
 bool parse_u64(std::string_view s, std::uint64_t& v) {
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);

@@ -4,6 +4,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/text.h"
 #include "core/text_lines.h"
 
 namespace ct {
@@ -11,20 +12,6 @@ namespace {
 
 constexpr std::string_view kHeader = "NIC statistics:";
 constexpr std::size_t kMaxNameLength = 32;  // ETH_GSTRING_LEN
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
 
 // "tx3_bytes" (mlx5) or "tx_queue_3_bytes" (virtio, veth, ena): a per-queue byte counter.
 std::optional<bool> queue_bytes(std::string_view name) {

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "routing/port_address.h"
+#include "core/csv_cursor.h"
+#include "core/text.h"
 #include "core/text_lines.h"
 
 namespace ct {
@@ -20,12 +22,6 @@ Result<VertexId> port_by_address(const std::string& text, const Topology& topolo
   const auto port = port_of_address(topology, *address);
   if (!port) return Diagnostic{where, field, "address " + text + " is no backend port of this fabric (10.<16p+r>.<h/256>.<h%256>)"};
   return *port;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
 }
 
 }  // namespace
@@ -83,23 +79,21 @@ Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std:
   std::vector<FlowResult> flows;
   Diagnostics errors;
   static const char* kFields[] = {"src_ip", "dst_ip", "protocol", "src_port", "dst_port", "bits_per_second"};
-  LineCursor lines(text);
+  CsvCursor csv(file, text);
   std::string_view raw;
-  while (lines.next(raw)) {
-    const int line_no = lines.number();
-    const std::string_view line = trim(raw);
+  while (csv.next_line(raw)) {
+    const int line_no = csv.line_number();
+    // Columns count from the line's first printing byte.
+    const std::string_view line = trim(raw, kSpaceTab, kSpaceTabCr);
     if (line.empty() || line.front() == '#' || line.starts_with("src_ip")) continue;
-    std::vector<std::string_view> cells;
-    std::vector<int> columns;
-    std::size_t start = 0;
-    for (;;) {
-      const std::size_t comma = line.find(',', start);
-      cells.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
-      columns.push_back(static_cast<int>(start) + 1);
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
+    if (!csv.split(line)) {
+      errors.push_back(csv.error());
+      errors.back().field = "flow";
+      continue;
     }
-    auto where = [&](std::size_t i) { return SourceLocation{file, line_no, columns[std::min(i, columns.size() - 1)]}; };
+    std::vector<std::string_view> cells;
+    for (const CsvCell& c : csv.cells()) cells.push_back(c.text);
+    auto where = [&](std::size_t i) { return SourceLocation{file, line_no, csv.cells()[std::min(i, cells.size() - 1)].column}; };
     if (cells.size() != 6) {
       errors.push_back(Diagnostic{where(0), "flow", "expected src_ip,dst_ip,protocol,src_port,dst_port,bits_per_second"});
       continue;
@@ -158,18 +152,6 @@ struct QpAddress {
   int line = 0;
 };
 
-std::vector<std::string_view> words(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
-}
-
 constexpr std::uint32_t kMaxQpn = 0xFFFFFF;  // QPNs are 24 bits (IBTA)
 constexpr std::uint16_t kRoceV2Port = 4791;
 
@@ -198,7 +180,7 @@ Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::
   std::string_view line;
   while (lines.next(line)) {
     const int n = lines.number();
-    const std::string_view t = trim(line);
+    const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
     if (t.find("RDMA_Read") != std::string_view::npos) read_test = true;
     if (t.starts_with("local address:") || t.starts_with("remote address:")) {
       last = t.starts_with("local") ? &local : &remote;
@@ -219,7 +201,7 @@ Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::
       continue;
     }
     if (t.starts_with("GID:") && last != nullptr && !last->empty() && !last->back().has_gid) {
-      const std::string_view g = trim(t.substr(4));
+      const std::string_view g = trim(t.substr(4), kSpaceTab, kSpaceTabCr);
       std::uint32_t bytes[16];
       std::size_t count = 0, at = 0;
       bool good = true;

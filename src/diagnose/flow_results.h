@@ -3,7 +3,7 @@
 //   iperf3 --json (client side): start.connected[0] (local_host, local_port, remote_host,
 //     remote_port), start.test_start.protocol ("TCP" / "UDP") and .reverse (1: the server sent),
 //     and the achieved rate end.sum_received.bits_per_second (TCP) or end.sum.bits_per_second (UDP).
-//   a flows CSV (what `clustertwin lab run` writes for its own sender):
+//   a flows CSV (what `clustertwin lab run` writes for its own sender; core/csv_cursor.h):
 //     src_ip,dst_ip,protocol,src_port,dst_port,bits_per_second
 //   perftest (ib_write_bw, ib_send_bw, ib_read_bw) report text, the sender's side:
 //     " local address: LID 0000 QPN 0x0108 PSN 0x5a5f2f RKey 0x1fffbd VAddr 0x007f8b8c5ec000"

@@ -1,53 +1,15 @@
 #include "diagnose/port_map.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "core/text_lines.h"
+#include "core/csv_cursor.h"
+#include "core/text.h"
 
 namespace ct {
-namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-struct Cell {
-  std::string_view text;
-  int column = 1;
-};
-
-// Up to kMaxCells cells of a line (no allocation: one line per interface of a fabric); `count` is
-// the number of fields, which may exceed the cells kept.
-constexpr std::size_t kMaxCells = 6;
-struct Cells {
-  std::array<Cell, kMaxCells> cell;
-  std::size_t count = 0;
-  [[nodiscard]] std::size_t size() const { return count; }
-  const Cell& operator[](std::size_t i) const { return cell[i]; }
-};
-
-Cells split(std::string_view line) {
-  Cells cells;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = line.find(',', start);
-    const std::string_view raw = line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    if (cells.count < kMaxCells) cells.cell[cells.count] = Cell{trim(raw), static_cast<int>(start) + 1};
-    ++cells.count;
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return cells;
-}
-
-}  // namespace
 
 bool PortMap::add(std::string instance, std::string device, MappedPort port) {
   const bool added = ports_[std::move(instance)].emplace(std::move(device), port).second;
@@ -65,16 +27,19 @@ const MappedPort* PortMap::find(std::string_view instance, std::string_view devi
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names) {
   PortMap map;
   Diagnostics errors;
-  LineCursor lines(text);
+  CsvCursor csv(file, text);
   std::string_view line;
-  while (lines.next(line)) {
-    const int line_no = lines.number();
-    const std::string_view t = trim(line);
+  while (csv.next_line(line)) {
+    const int line_no = csv.line_number();
+    const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
     if (t.empty() || t.front() == '#' || t.starts_with("instance")) continue;
-    const Cells cells = split(line);
-    auto where = [&](std::size_t i) {
-      return SourceLocation{file, line_no, i < std::min(cells.size(), kMaxCells) ? cells[i].column : 1};
-    };
+    if (!csv.split(line)) {
+      errors.push_back(csv.error());
+      errors.back().field = "map";
+      continue;
+    }
+    const std::vector<CsvCell>& cells = csv.cells();
+    auto where = [&](std::size_t i) { return SourceLocation{file, line_no, cells[i].column}; };
     if (cells.size() < 4 || cells.size() > 5) {
       errors.push_back(Diagnostic{where(0), "map", "expected instance,device,vertex,peer[,cable], got " +
                                                        std::to_string(cells.size()) + " fields"});

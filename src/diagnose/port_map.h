@@ -3,7 +3,8 @@
 // terminates and at which end, so a transmit counter becomes the rate of one direction of one
 // link (routing/path_walker.h: directed link 2 x link + (down ? 1 : 0)).
 //
-// CSV, one interface a line, `#` comments, an optional header line starting with "instance":
+// CSV (core/csv_cursor.h: a cell may be quoted), one interface a line, `#` comments, an optional
+// header line starting with "instance":
 //   instance,device,vertex,peer[,cable]
 //   leaf0-exporter,swp1,p0/leaf/0,p0/spine/1
 // vertex: the topology name of the switch or NIC port that owns the interface; peer: the

@@ -1,26 +1,16 @@
 #include "fabric/name_directory.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 #include <fmt/format.h>
 
 #include "routing/port_address.h"
 #include "core/suggest.h"
+#include "core/text.h"
 
 namespace ct {
 namespace {
-
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // A canonical decimal (no sign, no leading zero, below 2^32) at the front of `rest`, consumed.
 bool take_canonical(std::string_view& rest, std::uint32_t& out) {
@@ -30,12 +20,6 @@ bool take_canonical(std::string_view& rest, std::uint32_t& out) {
   if (n == 0 || (n > 1 && rest[0] == '0') || v > 0xFFFF'FFFFU) return false;
   out = static_cast<std::uint32_t>(v);
   rest.remove_prefix(n);
-  return true;
-}
-
-bool take_word(std::string_view& rest, std::string_view word) {
-  if (!rest.starts_with(word)) return false;
-  rest.remove_prefix(word.size());
   return true;
 }
 
@@ -227,7 +211,7 @@ Diagnostic NameDirectory::unknown(std::string_view name, const SourceLocation& w
 
 Result<VertexId> NameDirectory::vertex(std::string_view name, const SourceLocation& where, std::string_view field) const {
   index();
-  name = trim(name);
+  name = trim(name, kWhiteSpace);
   if (auto it = vertex_by_name_.find(std::string(name)); it != vertex_by_name_.end()) return it->second;
   if (auto port = backend_port(name, where, field)) return port.value();
   return unknown(name, where, field, false);
@@ -236,7 +220,7 @@ Result<VertexId> NameDirectory::vertex(std::string_view name, const SourceLocati
 Result<VertexId> NameDirectory::backend_switch(std::string_view name, const SourceLocation& where,
                                                std::string_view field) const {
   index();
-  name = trim(name);
+  name = trim(name, kWhiteSpace);
   const Topology& t = *topology_;
   if (auto it = vertex_by_name_.find(std::string(name)); it != vertex_by_name_.end()) {
     const auto v = it->second.value();
@@ -248,11 +232,11 @@ Result<VertexId> NameDirectory::backend_switch(std::string_view name, const Sour
 
 Result<VertexId> NameDirectory::backend_port(std::string_view name, const SourceLocation& where,
                                              std::string_view field) const {
-  name = trim(name);
+  name = trim(name, kWhiteSpace);
   const std::string text(name);
   std::optional<VertexId> v;
   if (auto a = parse_ipv4(text); a && addressable(*topology_)) v = port_of_address(*topology_, *a);
-  if (!v) v = parse_port_name(*topology_, text);
+  if (!v) v = port_spelled(text);
   if (v) return *v;
   index();
   return Diagnostic{unknown(name, where, field, false).where, std::string(field),
@@ -262,10 +246,28 @@ Result<VertexId> NameDirectory::backend_port(std::string_view name, const Source
                                 topology_->ports_per_host, topology_->planes)};
 }
 
+// The port grammar; the numbers as std::from_chars reads them ("host03" is host 3).
+std::optional<VertexId> NameDirectory::port_spelled(std::string_view name) const {
+  const Topology& t = *topology_;
+  std::string_view rest(name);
+  long long host = 0;
+  long long rail = 0;
+  long long plane = 0;
+  if (!take_word(rest, "host") || !take_number(rest, host)) return std::nullopt;
+  if (take_word(rest, "/nic")) {
+    if (!take_number(rest, rail)) return std::nullopt;
+    if (take_word(rest, "/p") && !take_number(rest, plane)) return std::nullopt;
+  }
+  if (!rest.empty()) return std::nullopt;
+  if (host < 0 || rail < 0 || plane < 0) return std::nullopt;
+  if (host >= t.host_count || rail >= t.ports_per_host || plane >= t.planes) return std::nullopt;
+  return t.port_of(HostId(static_cast<std::uint32_t>(host)), static_cast<int>(rail), static_cast<int>(plane));
+}
+
 Result<std::uint32_t> NameDirectory::gpu(std::string_view name, const SourceLocation& where,
                                           std::string_view field) const {
   const Topology& t = *topology_;
-  name = trim(name);
+  name = trim(name, kWhiteSpace);
   const auto per_host = static_cast<std::uint64_t>(std::max(t.gpus_per_host, 0));
   const std::uint64_t count = static_cast<std::uint64_t>(std::max<long long>(t.host_count, 0)) * per_host;
   const auto number = [](std::string_view digits, std::uint64_t& out) {
@@ -304,7 +306,7 @@ Result<std::uint32_t> NameDirectory::gpu(std::string_view name, const SourceLoca
 Result<std::vector<LinkId>> NameDirectory::links(std::string_view name, const SourceLocation& where,
                                                  std::string_view field) const {
   const Topology& t = *topology_;
-  name = trim(name);
+  name = trim(name, kWhiteSpace);
   if (all_digits(name) && name.size() <= 10) {
     std::uint64_t id = 0;
     std::from_chars(name.data(), name.data() + name.size(), id);

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,6 +39,10 @@ class NameDirectory {
   // A backend port: "host12/nic3/p1", "host12/nic3" (plane 0), "host12" (NIC 0, plane 0) or its
   // IPv4 address (routing/port_address.h).
   [[nodiscard]] Result<VertexId> backend_port(std::string_view name, const SourceLocation& where, std::string_view field) const;
+  // A backend port by the port grammar alone, as written: "host12/nic3/p1", "host12/nic3" (plane
+  // 0) or "host12" (NIC 0, plane 0); nullopt for anything else (no trimming, no address, no
+  // diagnostic: backend_port gives those). For readers with their own messages and hot paths.
+  [[nodiscard]] std::optional<VertexId> port_spelled(std::string_view name) const;
   // A GPU by its global id g = host x gpus_per_host + local: "host3/gpu2", "gpu26" or "26".
   [[nodiscard]] Result<std::uint32_t> gpu(std::string_view name, const SourceLocation& where, std::string_view field) const;
   // A backend port or switch by the exact name Topology::vertex_name prints ("host3/nic1/p0",

@@ -1,23 +1,15 @@
 #include "frontend/cert_chain.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/text.h"
 #include "frontend/bgp_vip.h"
 #include "routing/port_address.h"
 
 namespace ct {
-namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-}  // namespace
 
 bool tls_name_covers(const std::string& dns_name, const std::string& host) {
   const std::string n = lower(dns_name), h = lower(host);

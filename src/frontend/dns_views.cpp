@@ -1,5 +1,6 @@
 #include "frontend/dns_views.h"
 
+#include "core/text.h"
 #include "core/text_lines.h"
 #include "routing/port_address.h"
 
@@ -14,11 +15,6 @@
 
 namespace ct {
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string strip_dot(std::string s) {
   if (s.size() > 1 && s.back() == '.') s.pop_back();

@@ -1,22 +1,17 @@
 #include "frontend/gateway_filters.h"
 
 #include <algorithm>
-#include <cctype>
 #include <iterator>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "core/text.h"
+
 namespace ct {
 namespace {
 
 using F = RouteFilter::Type;
-
-// ASCII lower case (header names and hostnames compare case-insensitively).
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // HTTPPathModifier: how a URLRewrite or RequestRedirect filter changes the path.
 PathModifier read_path_modifier(ManifestReader& r, const YamlValue* v, const std::string& field) {

@@ -1,22 +1,17 @@
 #include "frontend/gateway_routes.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "frontend/gateway_filters.h"
 
 namespace ct {
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool is_wildcard(const std::string& h) { return h.starts_with("*."); }
 

@@ -4,21 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "core/text_lines.h"
 
 namespace ct {
-namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 Result<IbNodeId> find_node(const IbFabric& fabric, std::string_view key) {
-  key = trim(key);
+  key = trim(key, kSpaceTabCr);
   if (const auto n = fabric.find(key)) return *n;
   if (key.size() > 2 && key[0] == '0' && (key[1] == 'x' || key[1] == 'X')) {
     std::uint64_t guid = 0;
@@ -39,7 +30,7 @@ Result<std::vector<IbNodeId>> parse_node_list(const IbFabric& fabric, std::strin
   while (lines.next(line)) {
     const int line_no = lines.number();
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim(line);
+    line = trim(line, kSpaceTabCr);
     if (line.empty()) continue;
     auto node = find_node(fabric, line);
     if (!node) {
@@ -110,7 +101,7 @@ Result<std::size_t> apply_failures(IbFabric& fabric, const std::vector<std::stri
     auto node = find_node(fabric, s.substr(0, colon));
     if (!node) return fail(node.errors()[0].message);
     int port = 0;
-    const auto digits = trim(s.substr(colon + 1));
+    const auto digits = trim(s.substr(colon + 1), kSpaceTabCr);
     const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
     if (ec != std::errc() || ptr != digits.data() + digits.size() || port < 1 || port > fabric.ports(node.value())) {
       return fail(fmt::format("port must be 1..{}", fabric.ports(node.value())));

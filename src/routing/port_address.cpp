@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "routing/flow_key.h"
 
 namespace ct {
@@ -15,20 +16,6 @@ constexpr long long kMaxHosts = 65536;
 constexpr int kMaxRailsOrPlanes = 16;
 constexpr std::uint32_t kDenseBase = 10u << 24;  // 10.0.0.0
 constexpr unsigned long long kAddresses = 1ull << 32;
-
-// Reads a decimal number at the front of `text` and removes it; false when none is there.
-bool take_number(std::string_view& text, long long& out) {
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 10);
-  if (ec != std::errc() || ptr == text.data()) return false;
-  text.remove_prefix(static_cast<std::size_t>(ptr - text.data()));
-  return true;
-}
-
-bool take_prefix(std::string_view& text, std::string_view prefix) {
-  if (!text.starts_with(prefix)) return false;
-  text.remove_prefix(prefix.size());
-  return true;
-}
 
 }  // namespace
 
@@ -88,28 +75,12 @@ std::optional<std::uint32_t> parse_ipv4(const std::string& text) {
   std::uint32_t address = 0;
   for (int i = 0; i < 4; ++i) {
     long long octet = 0;
-    if (i > 0 && !take_prefix(rest, ".")) return std::nullopt;
+    if (i > 0 && !take_word(rest, ".")) return std::nullopt;
     if (!take_number(rest, octet) || octet < 0 || octet > 255) return std::nullopt;
     address = (address << 8) | static_cast<std::uint32_t>(octet);
   }
   if (!rest.empty()) return std::nullopt;
   return address;
-}
-
-std::optional<VertexId> parse_port_name(const Topology& topology, const std::string& name) {
-  std::string_view rest(name);
-  long long host = 0;
-  long long rail = 0;
-  long long plane = 0;
-  if (!take_prefix(rest, "host") || !take_number(rest, host)) return std::nullopt;
-  if (take_prefix(rest, "/nic")) {
-    if (!take_number(rest, rail)) return std::nullopt;
-    if (take_prefix(rest, "/p") && !take_number(rest, plane)) return std::nullopt;
-  }
-  if (!rest.empty()) return std::nullopt;
-  if (host < 0 || rail < 0 || plane < 0) return std::nullopt;
-  if (host >= topology.host_count || rail >= topology.ports_per_host || plane >= topology.planes) return std::nullopt;
-  return topology.port_of(HostId(static_cast<std::uint32_t>(host)), static_cast<int>(rail), static_cast<int>(plane));
 }
 
 }  // namespace ct

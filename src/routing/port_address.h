@@ -41,8 +41,4 @@ std::string format_ipv4(std::uint32_t address);
 // Parses a dotted quad; nullopt when `text` is not one.
 std::optional<std::uint32_t> parse_ipv4(const std::string& text);
 
-// Parses "host12/nic3/p1", "host12/nic3" (plane 0) or "host12" (NIC 0, plane 0) to its backend
-// port; nullopt when the name is malformed or names no port of the topology.
-std::optional<VertexId> parse_port_name(const Topology& topology, const std::string& name);
-
 }  // namespace ct

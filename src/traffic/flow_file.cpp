@@ -10,8 +10,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "core/csv_cursor.h"
 #include "core/suggest.h"
-#include "core/text_lines.h"
+#include "core/text.h"
+#include "fabric/name_directory.h"
 #include "routing/port_address.h"
 #include "yaml/yaml_reader.h"
 
@@ -33,13 +35,6 @@ struct Record {
   std::map<std::string, Cell> cells;
 };
 
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
-
 template <typename Int>
 bool parse_int(const std::string& text, Int& out) {
   const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);
@@ -51,7 +46,8 @@ bool parse_int(const std::string& text, Int& out) {
 // Turns records into flows, collecting every problem.
 class FlowResolver {
  public:
-  FlowResolver(const std::string& file, const Topology& topology) : file_(file), topology_(topology) {}
+  FlowResolver(const std::string& file, const NameDirectory& names)
+      : file_(file), names_(names), topology_(names.topology()) {}
 
   void add(const Record& r) {
     Flow f;
@@ -105,7 +101,7 @@ class FlowResolver {
     if (auto address = parse_ipv4(c->text)) {
       v = port_of_address(topology_, *address);
     } else {
-      v = parse_port_name(topology_, c->text);
+      v = names_.port_spelled(c->text);
     }
     if (!v) {
       error(c->where, r.prefix + name,
@@ -186,6 +182,7 @@ class FlowResolver {
   }
 
   const std::string& file_;
+  const NameDirectory& names_;
   const Topology& topology_;
   std::vector<Flow> flows_;
   Diagnostics errors_;
@@ -200,22 +197,21 @@ bool known_column(const std::string& name) {
 void read_csv(const std::string& text, FlowResolver& resolver) {
   const std::string& file = resolver.file();
   std::vector<std::string> header;
-  LineCursor lines(text);
+  CsvCursor csv(file, text, kSpaceTabCr, kSpaceTabCr);
   std::string_view raw;
-  while (lines.next(raw)) {
-    const int line = lines.number();
-    if (trim(raw).empty() || trim(raw).starts_with('#')) continue;
-    // Cells with the column where each begins.
+  while (csv.next_line(raw)) {
+    const int line = csv.line_number();
+    if (trim(raw, kSpaceTabCr).empty() || trim(raw, kSpaceTabCr).starts_with('#')) continue;
+    if (!csv.split(raw)) {
+      const Diagnostic& e = csv.error();
+      resolver.error(e.where, e.field, e.message);
+      continue;
+    }
+    // Cells with the column where each one's text begins (past its spaces and tabs).
     std::vector<std::pair<std::string, int>> cells;
-    std::size_t from = 0;
-    while (true) {
-      const std::size_t comma = raw.find(',', from);
-      const std::string_view piece = raw.substr(from, comma == std::string_view::npos ? raw.npos : comma - from);
-      const auto lead = piece.find_first_not_of(" \t");
-      const int column = static_cast<int>(from + (lead == std::string_view::npos ? 0 : lead)) + 1;
-      cells.emplace_back(trim(piece), column);
-      if (comma == std::string_view::npos) break;
-      from = comma + 1;
+    for (const CsvCell& c : csv.cells()) {
+      const auto lead = c.raw(raw).find_first_not_of(" \t");
+      cells.emplace_back(c.text, c.column + static_cast<int>(lead == std::string_view::npos ? 0 : lead));
     }
     if (header.empty()) {
       for (const auto& [name, column] : cells) {
@@ -300,8 +296,8 @@ void read_yaml(const std::string& text, FlowResolver& resolver) {
 
 }  // namespace
 
-Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const Topology& topology) {
-  FlowResolver resolver(file, topology);
+Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const NameDirectory& names) {
+  FlowResolver resolver(file, names);
   if (file.ends_with(".csv")) {
     read_csv(text, resolver);
   } else {

@@ -5,7 +5,7 @@
 //     - {src: host0/nic0, dst: host5/nic1, src_port: 49152, size: 1GiB}
 //     - {src: 10.0.0.1, dst: 10.1.0.5, protocol: udp, src_port: 50000, dst_port: 4791, bursts: 8, idle_us: 200}
 // CSV: a header line naming the columns (any order), then one flow per line; `#` starts a comment
-// line; cells are separated by commas (no quoting):
+// line; cells are separated by commas, a cell may be quoted as in RFC 4180 (core/csv_cursor.h):
 //   src,dst,src_port,size
 //   host0/nic0,host5/nic1,49152,1GiB
 // Fields:
@@ -25,12 +25,14 @@
 #include <vector>
 
 #include "core/result.h"
-#include "topology/topology.h"
 #include "traffic/flow.h"
 
 namespace ct {
 
+class NameDirectory;
+
 // The format follows the file name: *.csv is CSV, anything else YAML.
-Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const Topology& topology);
+// Ports are named through the fabric's NameDirectory (fabric/name_directory.h).
+Result<std::vector<Flow>> parse_flow_file(const std::string& file, const std::string& text, const NameDirectory& names);
 
 }  // namespace ct

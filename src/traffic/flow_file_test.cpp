@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "fabric/name_directory.h"
 #include "routing/port_address.h"
 #include "support/fabric_fixtures.h"
 #include "traffic/flow_file.h"
@@ -14,9 +15,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const Topology& fabric() {
+const NameDirectory& fabric() {
   static const Topology t = fixtures::two_tier(2, 2, 4);
-  return t;
+  static const NameDirectory names(t);
+  return names;
 }
 
 TEST(FlowFile, ReadsYamlByNameAndAddress) {
@@ -61,6 +63,20 @@ TEST(FlowFile, ReadsCsvWithColumnsInAnyOrder) {
   EXPECT_EQ(r.value()[0].size, Bytes(64'000'000));
   EXPECT_EQ(r.value()[1].key.src_port, 50001);
   EXPECT_EQ(r.value()[1].label, "f.csv:5");
+}
+
+// Cells may be quoted as in RFC 4180 (core/csv_cursor.h): the quoted text is the cell; a quote
+// left open is an error at its line and column.
+TEST(FlowFile, ReadsQuotedCsvCells) {
+  auto r = parse_flow_file("q.csv", "src,\"dst\",src_port\n\"host1\",host7,\"50000\"\n", fabric());
+  ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_EQ(r.value()[0].src, VertexId(1u));
+  EXPECT_EQ(r.value()[0].dst, VertexId(7u));
+  EXPECT_EQ(r.value()[0].key.src_port, 50000);
+  auto open = parse_flow_file("o.csv", "src,dst,src_port\nhost1,\"host7,1\n", fabric());
+  ASSERT_FALSE(open.ok());
+  EXPECT_THAT(format_diagnostic(open.errors().front()), HasSubstr("o.csv:2:7: error: a quoted cell must end with '\"'"));
 }
 
 TEST(FlowFile, CsvErrorsNameLineColumnAndField) {

@@ -13,7 +13,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <limits>
 #include <optional>
 #include <span>
@@ -21,8 +20,9 @@
 
 #include <fmt/format.h>
 
+#include "core/csv_cursor.h"
 #include "core/suggest.h"
-#include "routing/port_address.h"
+#include "core/text.h"
 
 namespace ct {
 namespace {
@@ -40,45 +40,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)>
     "flow", "src", "dst", "bytes", "start_s", "operation", "after", "delay_s", "weight", "udp_src_port", "path",
     "instance", "iteration", "step", "channel", "qp", "end_s", "rate_gbps", "reroutes", "status", "bytes_left"};
 
-[[gnu::always_inline]] inline std::string_view trim(std::string_view s) {
-  // Most cells start and end with a printing character: nothing to trim.
-  if (!s.empty() && static_cast<unsigned char>(s.front()) > ' ' && static_cast<unsigned char>(s.back()) > ' ') return s;
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-// The first ',' in s at or after i, or s.size(). Sixteen bytes at a time where SSE2 is there (every
-// x86-64), then eight at a time: a byte of w ^ ",,,,,,,," is zero exactly where w has a comma, and
-// ~(((x & 7f..) + 7f..) | x | 7f..) sets the top bit of exactly the zero bytes of x (no carry
-// crosses a byte: each byte's sum is at most 0xfe).
-std::size_t find_comma(std::string_view s, std::size_t i) {
-#if defined(__SSE2__)
-  const __m128i commas = _mm_set1_epi8(',');
-  for (; i + 16 <= s.size(); i += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    const auto hits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, commas)));
-    if (hits != 0) return i + static_cast<std::size_t>(std::countr_zero(hits));
-  }
-#endif
-  if constexpr (std::endian::native == std::endian::little) {
-    constexpr std::uint64_t kCommas = 0x2C2C'2C2C'2C2C'2C2CULL;
-    constexpr std::uint64_t kLow7 = 0x7F7F'7F7F'7F7F'7F7FULL;
-    for (; i + 8 <= s.size(); i += 8) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, s.data() + i, 8);
-      const std::uint64_t x = w ^ kCommas;
-      const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);
-      if (zero != 0) return i + static_cast<std::size_t>(std::countr_zero(zero)) / 8;
-    }
-  }
-  while (i < s.size() && s[i] != ',') ++i;
-  return i;
-}
-
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
+// A cell drops spaces and tabs in front, and a CRLF file's '\r' too at its end.
+[[gnu::always_inline]] inline std::string_view trim_cell(std::string_view s) { return trim(s, kSpaceTab, kSpaceTabCr); }
 
 // Seconds as written ("0.000123456789", "12", "1e-3") to picoseconds: a plain decimal is read
 // exactly (digits past the 12th decimal round half up); an exponent form goes through a double.
@@ -156,7 +119,7 @@ struct TowardSwitch {
 class FlowTableParser {
  public:
   FlowTableParser(const std::string& file, std::string_view text, const NameDirectory& names)
-      : file_(file), text_(text), names_(names), t_(names.topology()) {
+      : file_(file), text_(text), names_(names), t_(names.topology()), csv_(file, text) {
     table_.file = file;
   }
 
@@ -167,17 +130,15 @@ class FlowTableParser {
     // Likewise the pinned hops: each takes 24 bytes of text or more ("A -- B up | ", the shortest
     // names), so this is room for all of them but in tables of short names.
     table_.hops.reserve(std::min<std::size_t>(text_.size() / 24 + 16, std::size_t{1} << 23));
-    std::size_t at = 0;
     bool header = false;
-    while (at < text_.size() && errors_.size() < kMaxErrors) {
-      std::size_t end = text_.find('\n', at);
-      if (end == std::string_view::npos) end = text_.size();
-      std::string_view line = text_.substr(at, end - at);
-      at = end + 1;
-      ++line_no_;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (trim(line).empty() || trim(line).front() == '#') continue;
-      if (!split(line)) continue;
+    std::string_view line;
+    while (errors_.size() < kMaxErrors && csv_.next_line(line)) {
+      line_no_ = csv_.line_number();
+      if (trim_cell(line).empty() || trim_cell(line).front() == '#') continue;
+      if (!csv_.split(line)) {
+        error(csv_.error().where.line, csv_.error().where.column, "", csv_.error().message);
+        continue;
+      }
       if (!header) {
         header = true;
         read_header();
@@ -195,10 +156,7 @@ class FlowTableParser {
   }
 
  private:
-  struct Cell {
-    std::string_view text;
-    int column = 1;  // 1-based byte column of the cell's start
-  };
+  using Cell = CsvCell;
 
   void error(int line, int column, std::string_view field, std::string message) {
     if (errors_.size() < kMaxErrors) errors_.push_back(Diagnostic{{file_, line, column}, std::string(field), std::move(message)});
@@ -207,93 +165,20 @@ class FlowTableParser {
     error(line_no_, c.column, kColumnNames[static_cast<std::size_t>(col)], std::move(message));
   }
 
-  // Splits a line into cells (quoted cells unescaped into stable storage).
-  bool split(std::string_view line) {
-#if defined(__SSE2__)
-    if (split_unquoted(line)) return true;
-#endif
-    cells_.clear();
-    std::size_t i = 0;
-    while (true) {
-      const int column = static_cast<int>(i) + 1;
-      if (i < line.size() && line[i] == '"') {
-        std::string value;
-        std::size_t j = i + 1;
-        bool closed = false;
-        for (; j < line.size(); ++j) {
-          if (line[j] != '"') {
-            value += line[j];
-          } else if (j + 1 < line.size() && line[j + 1] == '"') {
-            value += '"';
-            ++j;
-          } else {
-            closed = true;
-            ++j;
-            break;
-          }
-        }
-        if (!closed || (j < line.size() && line[j] != ',')) {
-          error(line_no_, column, "", "a quoted cell must end with '\"' followed by ',' or the end of the line");
-          return false;
-        }
-        unquoted_.push_back(std::move(value));
-        cells_.push_back({unquoted_.back(), column});
-        if (j >= line.size()) break;
-        i = j + 1;
-        continue;
-      }
-      const std::size_t comma = find_comma(line, i);
-      cells_.push_back({trim(line.substr(i, comma - i)), column});
-      if (comma >= line.size()) break;
-      i = comma + 1;
-    }
-    return true;
-  }
-
-#if defined(__SSE2__)
-  // split() for a line without a '"' (every line --csv-flows writes): one pass over it sixteen
-  // bytes at a time, the commas' bits then walked to cut the cells. False, with cells_ in any
-  // state, when the line has a '"': split() then reads it cell by cell.
-  bool split_unquoted(std::string_view line) {
-    cells_.clear();
-    const __m128i comma = _mm_set1_epi8(',');
-    const __m128i quote = _mm_set1_epi8('"');
-    std::size_t start = 0;
-    for (std::size_t base = 0; base < line.size(); base += 16) {
-      __m128i v;
-      if (line.size() - base >= 16) {
-        v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + base));
-      } else {
-        alignas(16) char tail[16] = {};
-        std::memcpy(tail, line.data() + base, line.size() - base);
-        v = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
-      }
-      if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) != 0) return false;
-      for (auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma))); bits != 0; bits &= bits - 1) {
-        const std::size_t at = base + static_cast<std::size_t>(std::countr_zero(bits));
-        cells_.push_back({trim(line.substr(start, at - start)), static_cast<int>(start) + 1});
-        start = at + 1;
-      }
-    }
-    cells_.push_back({trim(line.substr(start)), static_cast<int>(start) + 1});
-    return true;
-  }
-#endif
-
   void read_header() {
-    column_of_cell_.assign(cells_.size(), Column::kCount);
+    column_of_cell_.assign(csv_.cells().size(), Column::kCount);
     std::array<bool, static_cast<std::size_t>(Column::kCount)> seen{};
-    for (std::size_t i = 0; i < cells_.size(); ++i) {
-      const std::string_view name = cells_[i].text;
+    for (std::size_t i = 0; i < csv_.cells().size(); ++i) {
+      const std::string_view name = csv_.cells()[i].text;
       const auto it = std::find(kColumnNames.begin(), kColumnNames.end(), name);
       if (it == kColumnNames.end()) {
         const std::vector<std::string> all(kColumnNames.begin(), kColumnNames.end());
-        error(line_no_, cells_[i].column, "header",
+        error(line_no_, csv_.cells()[i].column, "header",
               fmt::format("unknown column '{}'{}", name, did_you_mean(std::string(name), all)));
         continue;
       }
       const auto k = static_cast<std::size_t>(it - kColumnNames.begin());
-      if (seen[k]) error(line_no_, cells_[i].column, "header", fmt::format("column '{}' appears twice", name));
+      if (seen[k]) error(line_no_, csv_.cells()[i].column, "header", fmt::format("column '{}' appears twice", name));
       seen[k] = true;
       column_of_cell_[i] = static_cast<Column>(k);
     }
@@ -399,7 +284,7 @@ class FlowTableParser {
     std::string_view rest = text;
     auto strip = [&](std::string_view suffix) {
       if (rest.size() > suffix.size() && rest.ends_with(suffix)) {
-        rest = trim(rest.substr(0, rest.size() - suffix.size()));
+        rest = trim_cell(rest.substr(0, rest.size() - suffix.size()));
         return true;
       }
       return false;
@@ -425,14 +310,14 @@ class FlowTableParser {
     }
     std::size_t which = 0;
     if (const std::size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
-      const std::string_view k = trim(rest.substr(hash + 1));
+      const std::string_view k = trim_cell(rest.substr(hash + 1));
       const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
       if (k.empty() || ec != std::errc() || p != k.data() + k.size()) {
         error(line_no_, c.column, "path", fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", clip(text)));
         hops_.emplace(text, r);
         return r;
       }
-      rest = trim(rest.substr(0, hash));
+      rest = trim_cell(rest.substr(0, hash));
     }
     if (rest.find("--") == std::string_view::npos && !all_digits(rest)) {
       auto sw = names_.backend_switch(rest, where, "path");
@@ -477,17 +362,16 @@ class FlowTableParser {
     return r;
   }
 
-  // A backend port by its printed name ("host3/nic1/p0"), parsed by the name directory's own port
-  // grammar (routing/port_address.h) without a lookup; nullopt for anything else.
+  // A backend port by its printed name ("host3/nic1/p0"), parsed by the name directory's port
+  // grammar (NameDirectory::port_spelled) without a lookup; nullopt for anything else.
   std::optional<VertexId> port_named(std::string_view name) {
     if (!name.starts_with("host") || name.find("/nic") == std::string_view::npos) return std::nullopt;
-    scratch_.assign(name);
-    return parse_port_name(t_, scratch_);
+    return names_.port_spelled(name);
   }
 
   // A vertex by name, resolved once per distinct spelling.
   std::optional<VertexId> vertex_named(std::string_view name, const SourceLocation& where) {
-    name = trim(name);
+    name = trim_cell(name);
     if (auto it = vertices_.find(name); it != vertices_.end()) {
       if (it->second.valid()) return it->second;
       return std::nullopt;
@@ -707,7 +591,7 @@ class FlowTableParser {
         if (w == Walked::kMore) continue;
       }
       const std::size_t bar = rest.find('|');
-      const std::string_view text = trim(rest.substr(0, bar));
+      const std::string_view text = trim_cell(rest.substr(0, bar));
       at_text = {};
       const ResolvedHop h = hop(text, c);
       if (!h.ok) {
@@ -762,8 +646,8 @@ class FlowTableParser {
     TableFlow f;
     f.line = line_no_;
     const std::size_t errors_before = errors_.size();
-    if (cells_.size() != column_of_cell_.size()) {
-      error(line_no_, 1, "", fmt::format("{} cells, but the header names {} columns", cells_.size(), column_of_cell_.size()));
+    if (csv_.cells().size() != column_of_cell_.size()) {
+      error(line_no_, 1, "", fmt::format("{} cells, but the header names {} columns", csv_.cells().size(), column_of_cell_.size()));
       return;
     }
     const auto row = static_cast<std::uint32_t>(table_.flows.size());
@@ -773,8 +657,8 @@ class FlowTableParser {
     const Cell* dst = nullptr;
     std::string_view operation = "flows";
     const Cell* operation_cell = nullptr;
-    for (std::size_t i = 0; i < cells_.size(); ++i) {
-      const Cell& c = cells_[i];
+    for (std::size_t i = 0; i < csv_.cells().size(); ++i) {
+      const Cell& c = csv_.cells()[i];
       const Column col = column_of_cell_[i];
       switch (col) {
         case Column::kFlow:
@@ -969,17 +853,15 @@ class FlowTableParser {
   FlowTable table_;
   Diagnostics errors_;
   int line_no_ = 0;
-  std::vector<Cell> cells_;
   std::vector<Column> column_of_cell_;
-  std::deque<std::string> unquoted_;  // stable storage for unescaped quoted cells
   std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
   std::unordered_map<std::string_view, ResolvedHop> hops_;
   std::unordered_map<std::string_view, VertexId> vertices_;
-  std::string scratch_;  // a name being parsed (reused: no allocation per name)
   static constexpr std::uint32_t kNoRow = 0xFFFF'FFFFU;
   bool ids_dense_ = true;  // every id so far is its row: row_of_id_ is empty
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
   std::unordered_map<std::uint32_t, TowardSwitch> toward_;
+  CsvCursor csv_;
 };
 
 // Inflates gzip data (RFC 1952; concatenated members too) into text. Limit: 4 GiB of text.

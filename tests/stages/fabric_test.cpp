@@ -151,6 +151,21 @@ TEST(NameDirectory, ResolvesEveryPrintedName) {
   EXPECT_EQ(by_id.value(), l.value());
 }
 
+// The port grammar as written: the three spellings of a port, numbers as std::from_chars reads
+// them ("host03" is host 3); nothing trimmed, no address, nothing outside the fabric.
+TEST(NameDirectory, SpellsPortsByTheGrammarAlone) {
+  auto f = fabric_of(lab32_text());
+  ASSERT_TRUE(f.ok());
+  const Topology& t = f->topology();
+  const NameDirectory& n = f->names();
+  EXPECT_EQ(n.port_spelled("host3"), t.port_of(HostId(3u), 0, 0));
+  EXPECT_EQ(n.port_spelled("host3/nic1"), t.port_of(HostId(3u), 1, 0));
+  EXPECT_EQ(n.port_spelled("host03/nic1/p0"), t.port_of(HostId(3u), 1, 0));
+  for (const char* bad : {" host3", "host3 ", "host", "host3/nic", "host3/gpu0", "host-1", "10.1.0.3", "host32", "p0/leaf/0"}) {
+    EXPECT_EQ(n.port_spelled(bad), std::nullopt) << bad;
+  }
+}
+
 // cables(a, b) against a plain pass over every link: the links with ends {a, b}, in id order, from
 // either end; none for two vertices no cable joins.
 TEST(NameDirectory, CablesAreEveryLinkJoiningTwoVerticesInIdOrder) {

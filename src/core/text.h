@@ -1,0 +1,96 @@
+// Small text helpers shared by the readers: trimming, ASCII lower case, splitting into words and
+// taking a fixed word or a number off the front of a text. Everything here works on bytes (ASCII); nothing
+// depends on the locale.
+//
+// The readers differ in what they call blank, and each keeps its own rule: the sets below are
+// named so a reader says which one it trims (a CSV cell drops a trailing '\r' but not a leading
+// one; a name typed on the command line drops any white space).
+//
+//   trim("  a b \t")                        -> "a b"      (kSpaceTab)
+//   trim(" a\r", kSpaceTab)                 -> "a\r"
+//   trim("\r a \r", kSpaceTab, kSpaceTabCr) -> "\r a"     (leading set, trailing set)
+//   words(" a\tbb  c")                      -> {"a", "bb", "c"}
+//   take_word(rest = "host3", "host")       -> true, rest == "3"
+//   take_number(rest = "3/nic1", n)         -> true, n == 3, rest == "/nic1"
+#pragma once
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ct {
+
+// A set of bytes, tested in one step (the readers trim every cell of a file).
+class CharSet {
+ public:
+  consteval explicit CharSet(std::string_view chars) {
+    for (const char c : chars) {
+      const auto u = static_cast<unsigned char>(c);
+      bits_[u >> 6] |= std::uint64_t{1} << (u & 63);
+    }
+  }
+  [[nodiscard]] constexpr bool contains(char c) const {
+    const auto u = static_cast<unsigned char>(c);
+    return ((bits_[u >> 6] >> (u & 63)) & 1) != 0;
+  }
+  // Every member is a control byte or ' ' (so a byte above ' ' is no member).
+  [[nodiscard]] constexpr bool at_most_space() const {
+    return (bits_[0] >> 33) == 0 && bits_[1] == 0 && bits_[2] == 0 && bits_[3] == 0;
+  }
+
+ private:
+  std::array<std::uint64_t, 4> bits_{};
+};
+
+inline constexpr CharSet kSpaceTab{" \t"};
+inline constexpr CharSet kSpaceTabCr{" \t\r"};
+// What std::isspace calls space in the "C" locale.
+inline constexpr CharSet kWhiteSpace{" \t\n\v\f\r"};
+
+// s without the bytes of `leading` at its front and of `trailing` at its back.
+[[gnu::always_inline]] inline std::string_view trim(std::string_view s, const CharSet& leading, const CharSet& trailing) {
+  // Most cells start and end with a printing character: nothing to trim.
+  if (!s.empty() && !leading.contains(s.front()) && !trailing.contains(s.back())) return s;
+  while (!s.empty() && leading.contains(s.front())) s.remove_prefix(1);
+  while (!s.empty() && trailing.contains(s.back())) s.remove_suffix(1);
+  return s;
+}
+[[gnu::always_inline]] inline std::string_view trim(std::string_view s, const CharSet& blanks = kSpaceTab) {
+  return trim(s, blanks, blanks);
+}
+
+// ASCII lower case ("C" locale std::tolower), byte by byte.
+std::string lower(std::string s);
+
+// The runs of s between spaces and tabs, in order; none for a blank s.
+std::vector<std::string_view> words(std::string_view s);
+
+// When `rest` starts with `word`: removes it and returns true; else leaves `rest` as it is.
+inline bool take_word(std::string_view& rest, std::string_view word) {
+  if (!rest.starts_with(word)) return false;
+  rest.remove_prefix(word.size());
+  return true;
+}
+
+// True when s is one or more ASCII digits.
+inline bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (const char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// When `rest` starts with a decimal number (std::from_chars: an optional '-', then digits, in
+// range): stores it in `out`, removes it and returns true; else leaves `rest` as it is.
+inline bool take_number(std::string_view& rest, long long& out) {
+  const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), out, 10);
+  if (ec != std::errc() || ptr == rest.data()) return false;
+  rest.remove_prefix(static_cast<std::size_t>(ptr - rest.data()));
+  return true;
+}
+
+}  // namespace ct
