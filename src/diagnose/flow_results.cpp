@@ -168,114 +168,121 @@ std::uint16_t roce_udp_source_port(std::uint32_t local_qpn, std::uint32_t remote
 
 bool looks_like_perftest(std::string_view text) { return text.find("BW average[") != std::string_view::npos; }
 
-Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::string& file, const Topology& topology) {
+namespace {
+
+// What read_perftest has gathered so far: the QP address pairs, the result header's unit and the
+// last result row's average.
+struct PerftestRun {
   Diagnostics errors;
   std::vector<QpAddress> local, remote;
-  std::vector<QpAddress>* last = nullptr;
-  double factor = 0;  // bits/s per reported unit
+  std::vector<QpAddress>* last = nullptr;  // the list the next GID line belongs to
+  double factor = 0;                       // bits/s per reported unit
   int header_line = 0, row_line = 0;
   double average = -1;
   bool read_test = false;
-  LineCursor lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    const int n = lines.number();
-    const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
-    if (t.find("RDMA_Read") != std::string_view::npos) read_test = true;
-    if (t.starts_with("local address:") || t.starts_with("remote address:")) {
-      last = t.starts_with("local") ? &local : &remote;
-      QpAddress a;
-      a.line = n;
-      const std::vector<std::string_view> w = words(t);
-      const auto q = std::find(w.begin(), w.end(), "QPN");
-      std::uint32_t qpn = 0;
-      const bool ok = q != w.end() && q + 1 != w.end() && q[1].starts_with("0x") &&
-                      std::from_chars(q[1].data() + 2, q[1].data() + q[1].size(), qpn, 16).ptr == q[1].data() + q[1].size();
-      if (!ok || qpn > kMaxQpn) {
-        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "QPN", "missing or not a 24-bit hex QP number (0x0..0xffffff)"});
-        last = nullptr;
-        continue;
-      }
-      a.qpn = qpn;
-      last->push_back(a);
-      continue;
-    }
-    if (t.starts_with("GID:") && last != nullptr && !last->empty() && !last->back().has_gid) {
-      const std::string_view g = trim(t.substr(4), kSpaceTab, kSpaceTabCr);
-      std::uint32_t bytes[16];
-      std::size_t count = 0, at = 0;
-      bool good = true;
-      while (good && at <= g.size() && count < 17) {
-        const std::size_t colon = std::min(g.find(':', at), g.size());
-        std::uint32_t b = 0;
-        const auto r = std::from_chars(g.data() + at, g.data() + colon, b);
-        good = r.ec == std::errc() && r.ptr == g.data() + colon && b <= 255;
-        if (good && count < 16) bytes[count] = b;
-        ++count;
-        at = colon + 1;
-      }
-      if (!good || count != 16) {
-        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "GID", "not 16 decimal bytes 0..255 separated by ':'"});
-        continue;
-      }
-      bool mapped = bytes[10] == 255 && bytes[11] == 255;
-      for (int i = 0; i < 10; ++i) mapped = mapped && bytes[i] == 0;
-      if (!mapped) {
-        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "GID",
+};
+
+// "local address: LID ... QPN 0x... PSN ..." or "remote address: ...".
+void read_qp_address(std::string_view t, int n, const std::string& file, PerftestRun& run) {
+  run.last = t.starts_with("local") ? &run.local : &run.remote;
+  QpAddress a;
+  a.line = n;
+  const std::vector<std::string_view> w = words(t);
+  const auto q = std::find(w.begin(), w.end(), "QPN");
+  std::uint32_t qpn = 0;
+  const bool ok = q != w.end() && q + 1 != w.end() && q[1].starts_with("0x") &&
+                  std::from_chars(q[1].data() + 2, q[1].data() + q[1].size(), qpn, 16).ptr == q[1].data() + q[1].size();
+  if (!ok || qpn > kMaxQpn) {
+    run.errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "QPN", "missing or not a 24-bit hex QP number (0x0..0xffffff)"});
+    run.last = nullptr;
+    return;
+  }
+  a.qpn = qpn;
+  run.last->push_back(a);
+}
+
+// "GID: 00:00:...:255:255:a:b:c:d" after an address line: an IPv4-mapped GID gives the QP's address.
+void read_gid(std::string_view t, int n, const std::string& file, PerftestRun& run) {
+  const std::string_view g = trim(t.substr(4), kSpaceTab, kSpaceTabCr);
+  std::uint32_t bytes[16];
+  std::size_t count = 0, at = 0;
+  bool good = true;
+  while (good && at <= g.size() && count < 17) {
+    const std::size_t colon = std::min(g.find(':', at), g.size());
+    std::uint32_t b = 0;
+    const auto r = std::from_chars(g.data() + at, g.data() + colon, b);
+    good = r.ec == std::errc() && r.ptr == g.data() + colon && b <= 255;
+    if (good && count < 16) bytes[count] = b;
+    ++count;
+    at = colon + 1;
+  }
+  if (!good || count != 16) {
+    run.errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "GID", "not 16 decimal bytes 0..255 separated by ':'"});
+    return;
+  }
+  bool mapped = bytes[10] == 255 && bytes[11] == 255;
+  for (int i = 0; i < 10; ++i) mapped = mapped && bytes[i] == 0;
+  if (!mapped) {
+    run.errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "GID",
                                     "not an IPv4-mapped GID (RoCEv2): the flow's address in the fabric is unknown"});
-        continue;
-      }
-      last->back().ipv4 = (bytes[12] << 24) | (bytes[13] << 16) | (bytes[14] << 8) | bytes[15];
-      last->back().has_gid = true;
-      continue;
-    }
-    if (t.starts_with("#bytes") && t.find("BW average[") != std::string_view::npos) {
-      header_line = n;
-      if (t.find("BW average[Gb/sec]") != std::string_view::npos) {
-        factor = 1e9;
-      } else if (t.find("BW average[MB/sec]") != std::string_view::npos) {
-        factor = 8.0 * 1048576.0;
-      } else {
-        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "BW average", "unit neither MB/sec nor Gb/sec"});
-      }
-      continue;
-    }
-    if (header_line > 0 && !t.empty() && t.front() >= '0' && t.front() <= '9') {
-      const std::vector<std::string_view> w = words(t);
-      if (w.size() < 4) {
-        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "result",
+    return;
+  }
+  run.last->back().ipv4 = (bytes[12] << 24) | (bytes[13] << 16) | (bytes[14] << 8) | bytes[15];
+  run.last->back().has_gid = true;
+}
+
+// "#bytes #iterations BW peak[...] BW average[...] ...": the unit of the result rows.
+void read_result_header(std::string_view t, int n, const std::string& file, PerftestRun& run) {
+  run.header_line = n;
+  if (t.find("BW average[Gb/sec]") != std::string_view::npos) {
+    run.factor = 1e9;
+  } else if (t.find("BW average[MB/sec]") != std::string_view::npos) {
+    run.factor = 8.0 * 1048576.0;
+  } else {
+    run.errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "BW average", "unit neither MB/sec nor Gb/sec"});
+  }
+}
+
+// A result row under the header: #bytes #iterations BW-peak BW-average; the last one counts.
+void read_result_row(std::string_view t, int n, const std::string& file, PerftestRun& run) {
+  const std::vector<std::string_view> w = words(t);
+  if (w.size() < 4) {
+    run.errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "result",
                                     "expected #bytes #iterations BW-peak BW-average, got " + std::to_string(w.size()) + " fields"});
-        continue;
-      }
-      std::uint64_t bytes = 0, iterations = 0;
-      const bool ints = std::from_chars(w[0].data(), w[0].data() + w[0].size(), bytes).ptr == w[0].data() + w[0].size() &&
-                        std::from_chars(w[1].data(), w[1].data() + w[1].size(), iterations).ptr == w[1].data() + w[1].size();
-      const std::string avg(w[3]);
-      char* stop = nullptr;
-      const double a = std::strtod(avg.c_str(), &stop);
-      if (!ints || bytes == 0 || stop != avg.c_str() + avg.size() || !std::isfinite(a) || a < 0) {
-        errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "BW average",
+    return;
+  }
+  std::uint64_t bytes = 0, iterations = 0;
+  const bool ints = std::from_chars(w[0].data(), w[0].data() + w[0].size(), bytes).ptr == w[0].data() + w[0].size() &&
+                    std::from_chars(w[1].data(), w[1].data() + w[1].size(), iterations).ptr == w[1].data() + w[1].size();
+  const std::string avg(w[3]);
+  char* stop = nullptr;
+  const double a = std::strtod(avg.c_str(), &stop);
+  if (!ints || bytes == 0 || stop != avg.c_str() + avg.size() || !std::isfinite(a) || a < 0) {
+    run.errors.push_back(Diagnostic{SourceLocation{file, n, 1}, "BW average",
                                     "'" + std::string(t.substr(0, 60)) + "': #bytes > 0, #iterations and a BW average >= 0 expected"});
-        continue;
-      }
-      average = a;
-      row_line = n;
-    }
+    return;
   }
-  if (header_line == 0) errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "#bytes", "missing: no perftest result header"});
-  else if (average < 0 && errors.empty()) {
-    errors.push_back(Diagnostic{SourceLocation{file, header_line, 1}, "BW average", "missing: no result row (the test did not finish)"});
+  run.average = a;
+  run.row_line = n;
+}
+
+// The whole output read: one flow per QP pair, the average shared evenly between them.
+Result<std::vector<FlowResult>> perftest_flows(PerftestRun& run, const std::string& file, const Topology& topology) {
+  Diagnostics& errors = run.errors;
+  if (run.header_line == 0) errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "#bytes", "missing: no perftest result header"});
+  else if (run.average < 0 && errors.empty()) {
+    errors.push_back(Diagnostic{SourceLocation{file, run.header_line, 1}, "BW average", "missing: no result row (the test did not finish)"});
   }
-  if (local.empty() || local.size() != remote.size()) {
+  if (run.local.empty() || run.local.size() != run.remote.size()) {
     errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "address",
-                                std::to_string(local.size()) + " local and " + std::to_string(remote.size()) +
+                                std::to_string(run.local.size()) + " local and " + std::to_string(run.remote.size()) +
                                     " remote QP addresses: one of each per QP expected"});
   }
   if (!errors.empty()) return errors;
   std::vector<FlowResult> out;
-  for (std::size_t i = 0; i < local.size(); ++i) {
-    const QpAddress& l = local[i];
-    const QpAddress& r = remote[i];
+  for (std::size_t i = 0; i < run.local.size(); ++i) {
+    const QpAddress& l = run.local[i];
+    const QpAddress& r = run.remote[i];
     for (const QpAddress* q : {&l, &r}) {
       if (!q->has_gid) errors.push_back(Diagnostic{SourceLocation{file, q->line, 1}, "GID", "missing after this address line"});
     }
@@ -288,19 +295,42 @@ Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::
       continue;
     }
     FlowResult f;
-    f.src = read_test ? rp.value() : lp.value();
-    f.dst = read_test ? lp.value() : rp.value();
+    f.src = run.read_test ? rp.value() : lp.value();
+    f.dst = run.read_test ? lp.value() : rp.value();
     f.key.src_ip = port_address(topology, f.src);
     f.key.dst_ip = port_address(topology, f.dst);
     f.key.protocol = kIpProtoUdp;
     f.key.src_port = roce_udp_source_port(l.qpn, r.qpn);
     f.key.dst_port = kRoceV2Port;
-    f.bits_per_second = average * factor / static_cast<double>(local.size());
-    f.where = SourceLocation{file, row_line, 1};
+    f.bits_per_second = run.average * run.factor / static_cast<double>(run.local.size());
+    f.where = SourceLocation{file, run.row_line, 1};
     out.push_back(f);
   }
   if (!errors.empty()) return errors;
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::string& file, const Topology& topology) {
+  PerftestRun run;
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int n = lines.number();
+    const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
+    if (t.find("RDMA_Read") != std::string_view::npos) run.read_test = true;
+    if (t.starts_with("local address:") || t.starts_with("remote address:")) {
+      read_qp_address(t, n, file, run);
+    } else if (t.starts_with("GID:") && run.last != nullptr && !run.last->empty() && !run.last->back().has_gid) {
+      read_gid(t, n, file, run);
+    } else if (t.starts_with("#bytes") && t.find("BW average[") != std::string_view::npos) {
+      read_result_header(t, n, file, run);
+    } else if (run.header_line > 0 && !t.empty() && t.front() >= '0' && t.front() <= '9') {
+      read_result_row(t, n, file, run);
+    }
+  }
+  return perftest_flows(run, file, topology);
 }
 
 }  // namespace ct
