@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -47,7 +48,9 @@ void ring_pipelined(CollectivePlan& plan, std::span<const std::uint32_t> ring, B
 }
 
 // The first step not to plan.
-std::uint32_t step_limit(const CollectiveShape& s) { return s.steps_limit == 0 ? 0xFFFF'FFFFU : s.steps_limit; }
+std::uint32_t step_limit(const CollectiveShape& s) {
+  return s.steps_limit == 0 ? std::numeric_limits<std::uint32_t>::max() : s.steps_limit;
+}
 
 // Ranks grouped by node, nodes in order of first appearance, ranks in their order.
 std::vector<std::vector<std::uint32_t>> ranks_by_node(const CollectiveShape& s) {
