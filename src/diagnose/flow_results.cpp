@@ -271,7 +271,8 @@ Result<std::vector<FlowResult>> perftest_flows(PerftestRun& run, const std::stri
   Diagnostics& errors = run.errors;
   if (run.header_line == 0) errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "#bytes", "missing: no perftest result header"});
   else if (run.average < 0 && errors.empty()) {
-    errors.push_back(Diagnostic{SourceLocation{file, run.header_line, 1}, "BW average", "missing: no result row (the test did not finish)"});
+    errors.push_back(
+        Diagnostic{SourceLocation{file, run.header_line, 1}, "BW average", "missing: no result row (the test did not finish)"});
   }
   if (run.local.empty() || run.local.size() != run.remote.size()) {
     errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "address",
