@@ -181,24 +181,21 @@ std::string route_table_html(const Manifests& m, const GatewayModel& g, const st
   return doc.render();
 }
 
-std::string route_decision_html(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const RouteDecision& d,
-                                const std::string& command_line) {
-  HtmlDocument doc(fmt::format("route: {} {}://{}{}", r.method, r.scheme, r.sni.empty() ? r.host : r.sni, r.path), command_line);
-  // The decision's facts.
+namespace {
+
+// The decision's facts: the request, the status and what was chosen on the way.
+std::vector<std::pair<std::string, std::string>> decision_facts(const Manifests& m, const GatewayModel& g, const HttpRequest& r,
+                                                                const RouteDecision& d) {
   std::vector<std::pair<std::string, std::string>> facts{{"request", request_text(r)}, {"status", std::to_string(d.status)},
                                                          {"result", status_word(d.status)}};
-  std::string listener;
   if (d.has_gateway) facts.emplace_back("Gateway", m.gateways[d.gateway].meta.ns + "/" + m.gateways[d.gateway].meta.name);
   if (d.has_listener) {
     const auto& ls = g.listeners[d.listener];
-    listener = m.gateways[ls.gateway].listeners[ls.listener].name;
-    facts.emplace_back("listener", listener);
+    facts.emplace_back("listener", m.gateways[ls.gateway].listeners[ls.listener].name);
   }
-  std::string rule_text;
   if (d.has_entry) {
     const RouteRule& rule = m.routes[d.entry.route].rules[d.entry.rule];
-    rule_text = fmt::format("{} rule {}", route_label(m, d.entry.route), d.entry.rule);
-    facts.emplace_back("route rule", rule_text);
+    facts.emplace_back("route rule", fmt::format("{} rule {}", route_label(m, d.entry.route), d.entry.rule));
     facts.emplace_back("match", describe_match(rule.matches[d.entry.match]));
     facts.emplace_back("rule defined at", where_text(rule.matches[d.entry.match].where));
   }
@@ -207,11 +204,13 @@ std::string route_decision_html(const Manifests& m, const GatewayModel& g, const
   for (const auto& mirror : d.mirrors) {
     facts.emplace_back("mirror", fmt::format("{} port {}{}", mirror.service, mirror.port, mirror.valid ? "" : " (" + mirror.problem + ")"));
   }
-  doc.add_section("Decision", "decision");
-  doc.add_facts("decision", facts);
+  return facts;
+}
 
-  // The path: each step ok (green) up to the one that decided a failure (vermillion); later steps
-  // not reached (dashed). A redirect answers at the rule: the backends are skipped.
+// The path: each step ok (green) up to the one that decided a failure (vermillion); later steps
+// not reached (dashed). A redirect answers at the rule: the backends are skipped.
+StepDiagram decision_path(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const RouteDecision& d,
+                          const std::string& command_line) {
   const bool answered = d.status == 200 || !d.location.empty();
   const bool misdirected = d.status == 421;
   enum class Outcome { kOk, kFailed, kNotReached, kSkipped };
@@ -229,6 +228,7 @@ std::string route_decision_html(const Manifests& m, const GatewayModel& g, const
   const auto step = [&](std::string id, std::string label, Outcome o, std::string detail) {
     return Step{std::move(id), std::move(label), word(o), std::move(detail), group(o), o == Outcome::kNotReached || o == Outcome::kSkipped, {}};
   };
+  const std::string rule_text = d.has_entry ? fmt::format("{} rule {}", route_label(m, d.entry.route), d.entry.rule) : "";
   StepDiagram path;
   path.frame = PlotFrame{"decision-path", "The decision path", "steps of the decision (marked: what was chosen)", "", command_line};
   path.steps.push_back(step("request", "request", Outcome::kOk, request_text(r)));
@@ -275,9 +275,11 @@ std::string route_decision_html(const Manifests& m, const GatewayModel& g, const
       }
     }
   }
-  doc.add_section("Decision path", "path");
-  doc.add_figure(render_step_diagram(path));
+  return path;
+}
 
+// The backends the rule offers, with their weights' shares of the requests.
+void add_backends(const RouteDecision& d, const std::string& command_line, HtmlDocument& doc) {
   doc.add_section("Backends", "backends");
   TextTable backends({{"backend"}, {"port", Align::kRight}, {"weight", Align::kRight}, {"share", Align::kRight}, {"status"}});
   for (const auto& b : d.backends) {
@@ -296,6 +298,18 @@ std::string route_decision_html(const Manifests& m, const GatewayModel& g, const
   } else {
     doc.add_paragraph("No backend: the request is not forwarded.");
   }
+}
+
+}  // namespace
+
+std::string route_decision_html(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const RouteDecision& d,
+                                const std::string& command_line) {
+  HtmlDocument doc(fmt::format("route: {} {}://{}{}", r.method, r.scheme, r.sni.empty() ? r.host : r.sni, r.path), command_line);
+  doc.add_section("Decision", "decision");
+  doc.add_facts("decision", decision_facts(m, g, r, d));
+  doc.add_section("Decision path", "path");
+  doc.add_figure(render_step_diagram(decision_path(m, g, r, d, command_line)));
+  add_backends(d, command_line, doc);
   doc.add_section("Why", "why");
   TextTable reasons({{"#", Align::kRight}, {"reason"}});
   for (std::size_t i = 0; i < d.reasons.size(); ++i) reasons.add_row({std::to_string(i + 1), d.reasons[i]});
