@@ -10,14 +10,8 @@
 namespace ct {
 namespace {
 
-// 2 leaves x 4 hosts, 2 spines, 2 parallel cables per leaf-spine pair; 2 GPUs per host on the
-// single rail: 16 GPUs. Vertices: ports 0-7, leaves 8-9, spines 10-11. Links: NIC links 0-7, then
-// leaf-spine by (leaf, spine, parallel): leaf 0 - spine 1 are links 10 and 11.
-Topology fabric() {
-  Topology t = fixtures::two_tier(2, 2, 4, 2);
-  t.gpus_per_host = 2;
-  return t;
-}
+// 16 GPUs on two leaves and two spines (fixtures::two_tier_16_gpus: its comment numbers the links).
+Topology fabric() { return fixtures::two_tier_16_gpus(); }
 
 const char* kGood = R"(scenario:
   name: demo

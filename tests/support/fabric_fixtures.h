@@ -45,6 +45,16 @@ inline Topology two_tier(std::uint32_t leaves, std::uint32_t spines, std::uint32
   return t;
 }
 
+// two_tier(2, 2, 4, 2) with 2 GPUs per host on the single rail: 16 GPUs, the scenario tests'
+// fabric. Vertices: ports 0-7, leaves 8-9, spines 10-11. Links: NIC links 0-7, then leaf-spine by
+// (leaf, spine, parallel): leaf 0 - spine 0 are links 8 and 9, leaf 0 - spine 1 are 10 and 11,
+// leaf 1 - spine 0 are 12 and 13.
+inline Topology two_tier_16_gpus() {
+  Topology t = two_tier(2, 2, 4, 2);
+  t.gpus_per_host = 2;
+  return t;
+}
+
 // The 4-ary fat tree of Al-Fares et al. (SIGCOMM 2008): 4 pods of 2 edge (leaf) and 2 aggregation
 // (spine) switches, complete within a pod; aggregation j of every pod to cores 2j and 2j+1;
 // 16 single-NIC hosts, 2 per edge. Every switch has 2 up links: the smallest Clos in which two
