@@ -1,8 +1,8 @@
 # Writes OUT (a C++ file defining ct::cli::build_commit()) with the commit the tree was built from:
-# `git describe --always --dirty --abbrev=12` in SOURCE, or "unknown" outside a git checkout. Run at
-# every build (src/cli/CMakeLists.txt); the file is rewritten only when the text changes, so an
-# unchanged commit neither recompiles nor relinks anything.
-execute_process(COMMAND git -C "${SOURCE}" describe --always --dirty --abbrev=12
+# `git describe --always --dirty --abbrev=12 --exclude=*` in SOURCE (the commit's hash, never a
+# tag), or "unknown" outside a git checkout. Run at every build (src/cli/CMakeLists.txt); the file
+# is rewritten only when the text changes, so an unchanged commit neither recompiles nor relinks.
+execute_process(COMMAND git -C "${SOURCE}" describe --always --dirty --abbrev=12 --exclude=*
                 OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE failed)
 if(failed OR commit STREQUAL "")
   set(commit "unknown")

@@ -6,8 +6,9 @@
 
 namespace ct::cli {
 
-// `git describe --always --dirty --abbrev=12` of the source tree at build time ("-dirty": built
-// with uncommitted changes), or "unknown" when the tree was not a git checkout.
+// `git describe --always --dirty --abbrev=12 --exclude=*` of the source tree at build time: the
+// commit's 12-digit hash ("-dirty" after it: built with uncommitted changes), or "unknown" when the
+// tree was not a git checkout.
 std::string_view build_commit();
 
 }  // namespace ct::cli
