@@ -41,6 +41,7 @@ int run_trace(const TraceOptions& o, const Context& context) {
   if (!o.dns.empty()) {
     auto d = load_dns(o.dns);
     if (!d) return report_errors(d.errors());
+    std::cerr << format_diagnostics(d->warnings);
     dns = std::move(d).value();
   }
   std::optional<Topology> topology;
