@@ -759,9 +759,9 @@ RecursionChoice recursion_for(const NamedConf& conf, std::size_t view, std::uint
   const RecursionOptions& o = conf.options;
   RecursionChoice out;
   const bool on = v.recursion.value_or(o.recursion.value_or(true));
-  const std::string from = v.recursion ? "the view's" : o.recursion ? "the options'" : "named's default";
+  const std::string from = v.recursion ? "set in the view" : o.recursion ? "set in options" : "named's default";
   if (!on) {
-    out.why = "recursion no (" + from + ")";
+    out.why = "recursion no, " + from;
     return out;
   }
   static const std::vector<AddressMatchElement> kDefault = {
@@ -782,8 +782,8 @@ RecursionChoice recursion_for(const NamedConf& conf, std::size_t view, std::uint
   }
   const AclDecision d = match_address_list(conf, *list, client);
   out.available = d.match == AclMatch::kAccept;
-  out.why = out.available ? fmt::format("recursion yes ({}) and {} element {} accepts {}", from, name, element_text(*d.element), format_ipv4(client))
-                          : fmt::format("recursion yes ({}) but {} does not accept {}", from, name, format_ipv4(client));
+  out.why = out.available ? fmt::format("recursion yes, {}, and {} element {} accepts {}", from, name, element_text(*d.element), format_ipv4(client))
+                          : fmt::format("recursion yes, {}, but {} does not accept {}", from, name, format_ipv4(client));
   return out;
 }
 
@@ -935,7 +935,7 @@ DnsAnswer resolve_dns(const DnsModel& dns, std::uint32_t client, const std::stri
     if (restart == 0) a.zone = z;
     if (!z || (*z != *a.zone && !recurse)) {
       a.chain_stops_at = qname;
-      a.reasons.push_back(fmt::format("named answers the CNAME alone: {} is {}, and view \"{}\" does not recurse for this client ({})",
+      a.reasons.push_back(fmt::format("named answers the CNAME alone: {} is {}, and view \"{}\" does not recurse for this client: {}",
                                       qname, z ? "in zone " + zones[*z].origin + ", another zone of the view" : "outside the view's zones",
                                       view_name, rc.why));
       return a;

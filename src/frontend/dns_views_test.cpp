@@ -215,7 +215,7 @@ view c { match-clients { any; }; recursion yes; };
   ASSERT_TRUE(conf.ok()) << format_diagnostics(conf.errors());
   EXPECT_TRUE(recursion_for(conf.value(), 0, ip("10.1.1.7")).available);
   EXPECT_FALSE(recursion_for(conf.value(), 0, ip("10.1.2.7")).available);
-  EXPECT_EQ(recursion_for(conf.value(), 1, ip("10.2.0.1")).why, "recursion no (the options')");
+  EXPECT_EQ(recursion_for(conf.value(), 1, ip("10.2.0.1")).why, "recursion no, set in options");
   EXPECT_TRUE(recursion_for(conf.value(), 2, ip("10.3.0.1")).available);   // allow-query of the options
   EXPECT_FALSE(recursion_for(conf.value(), 2, ip("192.0.2.1")).available);
 }
