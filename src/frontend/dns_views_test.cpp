@@ -309,6 +309,14 @@ TEST(DnsViews, IncludeReadsThroughTheSeam) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(format_diagnostic(missing.errors()[0]), "z.db:3:1: error: $INCLUDE: cannot open nope.inc");
   EXPECT_FALSE(parse_zone("$TTL 300\n@ IN SOA ns hm 1 2 3 4 5\n$INCLUDE a.inc\n", "example.com", "z.db").ok());
+  // d1.inc includes d2.inc includes ... : with z.db, the 16th file may include no more.
+  const ZoneIncludeReader deep = [](const std::string& name, const SourceLocation&) -> Result<ZoneText> {
+    const int n = std::stoi(name.substr(1));
+    return ZoneText{name, fmt::format("$INCLUDE d{}.inc\n", n + 1)};
+  };
+  auto too_deep = parse_zone("$TTL 300\n@ IN SOA ns hm 1 2 3 4 5\n$INCLUDE d1.inc\n", "example.com", "z.db", deep);
+  ASSERT_FALSE(too_deep.ok());
+  EXPECT_EQ(format_diagnostic(too_deep.errors()[0]), "d15.inc:1:1: error: $INCLUDE: included files nest deeper than 16 levels");
 }
 
 }  // namespace
