@@ -63,6 +63,7 @@ int write_all(const std::vector<ExportedFile>& files, const ExportOptions& o) {
 int run_dns(const ExportOptions& o) {
   auto dns = load_dns(o.named_conf);
   if (!dns) return report_errors(dns.errors());
+  std::cerr << format_diagnostics(dns->warnings);
   const std::string dir = o.directory.empty() ? (o.output.empty() ? "." : std::filesystem::absolute(o.output).string()) : o.directory;
   return write_all(export_named(dns.value(), {dir, o.listen_on, ""}), o);
 }

@@ -41,6 +41,7 @@ int run_trace(const TraceOptions& o, const Context& context) {
   if (!o.dns.empty()) {
     auto d = load_dns(o.dns);
     if (!d) return report_errors(d.errors());
+    std::cerr << format_diagnostics(d->warnings);
     dns = std::move(d).value();
   }
   std::optional<Topology> topology;
@@ -67,7 +68,7 @@ Runner setup_trace(CLI::App& app, Context& context) {
   app.add_option("request", o->request, "The request: '[METHOD] http(s)://host[:port]/path[?query]'")->required();
   app.add_option("manifests", o->manifests, "Kubernetes manifest files or folders")->required()->check(CLI::ExistingPath);
   app.add_option("--from", o->from, "The client: inside, outside (per the DNS views) or an IPv4 address")->capture_default_str();
-  app.add_option("--dns", o->dns, "BIND named.conf with the DNS views (zone files relative to it)")->check(CLI::ExistingFile);
+  app.add_option("--dns", o->dns, "BIND named.conf with the DNS views (zone files and $INCLUDEs relative to its folder, for named's directory)")->check(CLI::ExistingFile);
   app.add_option("--spec", context.spec_path, "Cluster spec with the frontend network (the frontend switches and links)");
   app.add_option("-H,--header", o->headers, "A request header 'Name: value' (repeatable)");
   app.add_option("--sport", o->sport, "The client's TCP source port")->check(CLI::Range(1, 65535))->capture_default_str();

@@ -153,6 +153,12 @@ Result<std::vector<AddressMatchElement>> address_list(const std::vector<Statemen
       out.push_back(std::move(e));
       continue;
     }
+    if (words.size() == 2 && words[0] == "key" && !st.has_block) {
+      e.kind = AddressMatchElement::Kind::kKey;
+      e.acl = words[1];
+      out.push_back(std::move(e));
+      continue;
+    }
     if (words.size() != 1 || st.has_block) return Diagnostic{st.where, "match-clients", "expected one address match element"};
     const std::string& w = words[0];
     if (w == "any") e.kind = AddressMatchElement::Kind::kAny;
@@ -183,41 +189,62 @@ Result<std::vector<AddressMatchElement>> address_list(const std::vector<Statemen
   return out;
 }
 
-// +1 match, -1 rejected (negated match), 0 no match.
-int match_element(const NamedConf& conf, const AddressMatchElement& e, std::uint32_t client, int depth) {
-  int r = 0;
+const Acl* find_acl(const NamedConf& conf, const std::string& name) {
+  for (const auto& a : conf.acls) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+std::string element_text(const AddressMatchElement& e);
+
+AclMatch evaluate_list(const NamedConf& conf, const std::vector<AddressMatchElement>& list, std::uint32_t client, int depth,
+                       const AddressMatchElement** decided, std::vector<std::string>* notes);
+
+// Whether one element matches the client (before its own '!'): a nested list or ACL matches only
+// when it accepts; its rejection is noted and is no match here.
+bool element_matches(const NamedConf& conf, const AddressMatchElement& e, std::uint32_t client, int depth,
+                     std::vector<std::string>* notes) {
   switch (e.kind) {
-    case AddressMatchElement::Kind::kAny: r = 1; break;
-    case AddressMatchElement::Kind::kNone: r = 0; break;
-    case AddressMatchElement::Kind::kLocalhost: r = (client >> 24) == 127 ? 1 : 0; break;
-    case AddressMatchElement::Kind::kLocalnets: r = 0; break;
+    case AddressMatchElement::Kind::kAny:
+    case AddressMatchElement::Kind::kNone: return true;
+    case AddressMatchElement::Kind::kLocalhost: return (client >> 24) == 127;
+    case AddressMatchElement::Kind::kLocalnets:
+    case AddressMatchElement::Kind::kKey: return false;
     case AddressMatchElement::Kind::kPrefix: {
       const std::uint32_t mask = e.prefix == 0 ? 0 : ~std::uint32_t{0} << (32 - e.prefix);
-      r = (client & mask) == (e.address & mask) ? 1 : 0;
-      break;
+      return (client & mask) == (e.address & mask);
     }
     case AddressMatchElement::Kind::kAcl:
     case AddressMatchElement::Kind::kList: {
       const std::vector<AddressMatchElement>* list = &e.list;
       if (e.kind == AddressMatchElement::Kind::kAcl) {
-        list = nullptr;
-        for (const auto& a : conf.acls) {
-          if (a.name == e.acl) list = &a.elements;
-        }
-        if (list == nullptr || depth > 16) return 0;
+        const Acl* acl = find_acl(conf, e.acl);
+        if (acl == nullptr || depth > 16) return false;
+        list = &acl->elements;
       }
-      for (const auto& x : *list) {
-        if (const int m = match_element(conf, x, client, depth + 1); m != 0) {
-          r = m;
-          break;
-        }
+      const AddressMatchElement* inner = nullptr;
+      const AclMatch m = evaluate_list(conf, *list, client, depth + 1, &inner, notes);
+      if (m == AclMatch::kReject && notes != nullptr) {
+        notes->push_back(fmt::format("{} is rejected by {} inside {}: no match for that element, the next one is tried",
+                                     format_ipv4(client), element_text(*inner),
+                                     e.kind == AddressMatchElement::Kind::kAcl ? "ACL \"" + e.acl + "\"" : std::string("a nested list")));
       }
-      break;
+      return m == AclMatch::kAccept;
     }
   }
-  if (r == 0) return 0;
-  // A negated element that matches rejects; a negated list that rejected... matches ("!" inverts).
-  return e.negated ? -r : r;
+  return false;
+}
+
+AclMatch evaluate_list(const NamedConf& conf, const std::vector<AddressMatchElement>& list, std::uint32_t client, int depth,
+                       const AddressMatchElement** decided, std::vector<std::string>* notes) {
+  for (const auto& e : list) {
+    if (!element_matches(conf, e, client, depth, notes)) continue;
+    *decided = &e;
+    const bool accepts = e.kind != AddressMatchElement::Kind::kNone;  // none is !any
+    return accepts != e.negated ? AclMatch::kAccept : AclMatch::kReject;
+  }
+  return AclMatch::kNoMatch;
 }
 
 std::string element_text(const AddressMatchElement& e) {
@@ -228,6 +255,7 @@ std::string element_text(const AddressMatchElement& e) {
     case AddressMatchElement::Kind::kLocalhost: return s + "localhost";
     case AddressMatchElement::Kind::kLocalnets: return s + "localnets";
     case AddressMatchElement::Kind::kPrefix: return s + fmt::format("{}/{}", format_ipv4(e.address), e.prefix);
+    case AddressMatchElement::Kind::kKey: return s + "key \"" + e.acl + "\"";
     case AddressMatchElement::Kind::kAcl: return s + "\"" + e.acl + "\"";
     case AddressMatchElement::Kind::kList: {
       s += "{ ";
@@ -236,6 +264,79 @@ std::string element_text(const AddressMatchElement& e) {
     }
   }
   return s;
+}
+
+// `recursion yes|no;` or one of the address lists that decide who may recurse; false when `st`
+// is none of them.
+bool read_recursion_option(const Statement& st, RecursionOptions& r, Diagnostics& errors) {
+  const std::string& kw = st.words[0].text;
+  if (kw == "recursion") {
+    const std::string v = st.words.size() == 2 ? lower(st.words[1].text) : "";
+    if (v == "yes" || v == "true" || v == "1") r.recursion = true;
+    else if (v == "no" || v == "false" || v == "0") r.recursion = false;
+    else errors.push_back({st.where, "recursion", "expected yes or no"});
+    return true;
+  }
+  std::optional<std::vector<AddressMatchElement>>* target = kw == "allow-recursion"     ? &r.allow_recursion
+                                                           : kw == "allow-query-cache" ? &r.allow_query_cache
+                                                           : kw == "allow-query"       ? &r.allow_query
+                                                                                       : nullptr;
+  if (target == nullptr) return false;
+  if (!st.has_block || st.words.size() != 1) {
+    errors.push_back({st.where, kw, "expected " + kw + " { LIST; }"});
+    return true;
+  }
+  auto list = address_list(st.block);
+  if (!list) errors.insert(errors.end(), list.errors().begin(), list.errors().end());
+  else *target = std::move(list).value();
+  return true;
+}
+
+// Every ACL and key an address match list names, at any depth, is defined.
+void check_list_names(const NamedConf& conf, const std::vector<AddressMatchElement>& list, Diagnostics& errors) {
+  for (const auto& e : list) {
+    if (e.kind == AddressMatchElement::Kind::kAcl && find_acl(conf, e.acl) == nullptr) {
+      errors.push_back({e.where, "match-clients", "undefined ACL '" + e.acl + "'"});
+    }
+    if (e.kind == AddressMatchElement::Kind::kKey &&
+        std::none_of(conf.keys.begin(), conf.keys.end(), [&](const TsigKey& k) { return k.name == e.acl; })) {
+      errors.push_back({e.where, "match-clients", "undefined key '" + e.acl + "'"});
+    }
+    if (e.kind == AddressMatchElement::Kind::kList) check_list_names(conf, e.list, errors);
+  }
+}
+
+void check_names(const NamedConf& conf, Diagnostics& errors) {
+  const auto check_options = [&](const RecursionOptions& r) {
+    for (const auto* l : {&r.allow_recursion, &r.allow_query_cache, &r.allow_query}) {
+      if (*l) check_list_names(conf, **l, errors);
+    }
+  };
+  for (const auto& a : conf.acls) check_list_names(conf, a.elements, errors);
+  check_options(conf.options);
+  for (const auto& v : conf.views) {
+    check_list_names(conf, v.match_clients, errors);
+    check_options(v.recursion);
+  }
+}
+
+std::optional<TsigKey> read_key(const Statement& st, Diagnostics& errors) {
+  TsigKey k;
+  k.where = st.where;
+  if (st.words.size() != 2 || !st.has_block) {
+    errors.push_back({st.where, "key", "expected key NAME { algorithm ALG; secret \"...\"; }"});
+    return std::nullopt;
+  }
+  k.name = st.words[1].text;
+  for (const auto& s : st.block) {
+    if (s.words.size() == 2 && s.words[0].text == "algorithm") k.algorithm = s.words[1].text;
+    if (s.words.size() == 2 && s.words[0].text == "secret") k.secret = s.words[1].text;
+  }
+  if (k.algorithm.empty() || k.secret.empty()) {
+    errors.push_back({st.where, "key", "key '" + k.name + "' needs an algorithm and a secret"});
+    return std::nullopt;
+  }
+  return k;
 }
 
 }  // namespace
@@ -288,6 +389,12 @@ Result<NamedConf> parse_named_conf(const std::string& text, const std::string& p
         continue;
       }
       conf.acls.push_back({st.words[1].text, std::move(list).value(), st.where});
+    } else if (kw == "key") {
+      if (auto k = read_key(st, errors)) conf.keys.push_back(std::move(*k));
+    } else if (kw == "options") {
+      for (const auto& s : st.block) {
+        if (!s.words.empty()) read_recursion_option(s, conf.options, errors);
+      }
     } else if (kw == "view") {
       DnsView v;
       v.where = st.where;
@@ -308,6 +415,8 @@ Result<NamedConf> parse_named_conf(const std::string& text, const std::string& p
           v.match_clients = std::move(list).value();
         } else if (s.words[0].text == "zone") {
           if (auto z = read_zone(s)) v.zones.push_back(std::move(*z));
+        } else {
+          read_recursion_option(s, v.recursion, errors);
         }
       }
       conf.views.push_back(std::move(v));
@@ -322,15 +431,7 @@ Result<NamedConf> parse_named_conf(const std::string& text, const std::string& p
       conf.views.push_back(std::move(implicit));
     }
   }
-  std::set<std::string> acl_names;
-  for (const auto& a : conf.acls) acl_names.insert(a.name);
-  for (const auto& v : conf.views) {
-    for (const auto& e : v.match_clients) {
-      if (e.kind == AddressMatchElement::Kind::kAcl && !acl_names.contains(e.acl)) {
-        errors.push_back({e.where, "match-clients", "undefined ACL '" + e.acl + "'"});
-      }
-    }
-  }
+  check_names(conf, errors);
   if (!errors.empty()) return errors;
   return conf;
 }
@@ -411,9 +512,13 @@ LogicalRecord read_logical_record(LineCursor& lines, std::string_view raw) {
 struct ZoneState {
   std::string origin;
   std::uint32_t default_ttl = 0;
-  bool have_ttl = false;
+  bool have_ttl = false;                 // a default TTL is known ($TTL, or an SOA's minimum)
+  std::optional<std::uint32_t> last_ttl;  // the last TTL a record wrote (RFC 1035's default)
+  bool warned_1035 = false;
   std::string last_owner;
   Diagnostics errors;
+  Diagnostics warnings;
+  std::vector<std::string> files;  // the $INCLUDE stack, outermost first
 
   // A name as written, made absolute ('@' the origin; no final '.': relative to the origin).
   [[nodiscard]] std::string absolute(const std::string& name) const {
@@ -480,7 +585,12 @@ bool read_rdata(ZoneState& s, const std::vector<std::string>& rdata, const std::
       d += " " + std::to_string(v.value_or(0));
     }
     r.data = d;
-    if (!ttl && !s.have_ttl) r.ttl = ttl_value(rdata[6]).value_or(0);
+    if (!ttl && !s.have_ttl && !s.last_ttl) {
+      r.ttl = ttl_value(rdata[6]).value_or(0);
+      s.default_ttl = r.ttl;
+      s.have_ttl = true;
+      s.warnings.push_back({where, "ttl", "no TTL specified; using SOA MINTTL instead", Severity::kWarning});
+    }
   } else {
     std::string d;
     for (const auto& x : rdata) d += (d.empty() ? "" : " ") + x;
@@ -521,24 +631,68 @@ std::optional<DnsRecord> read_record(ZoneState& s, const LogicalRecord& rec, con
   r.type = tokens[k++];
   for (char& c : r.type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   const std::vector<std::string> rdata(tokens.begin() + static_cast<std::ptrdiff_t>(k), tokens.end());
-  if (!ttl && !s.have_ttl && r.type != "SOA") {
-    s.errors.push_back({where, "ttl", "no TTL and no $TTL before this record"});
+  if (ttl) {
+    r.ttl = *ttl;
+    s.last_ttl = ttl;
+  } else if (s.have_ttl) {
+    r.ttl = s.default_ttl;
+  } else if (s.last_ttl) {
+    r.ttl = *s.last_ttl;
+    if (!s.warned_1035) s.warnings.push_back({where, "ttl", "using RFC1035 TTL semantics", Severity::kWarning});
+    s.warned_1035 = true;
+  } else if (r.type != "SOA") {
+    s.errors.push_back({where, "ttl", "no TTL specified; zone rejected (no $TTL, no TTL before this record)"});
     return std::nullopt;
   }
-  r.ttl = ttl ? *ttl : s.default_ttl;
   if (!read_rdata(s, rdata, ttl, r)) return std::nullopt;
   return r;
 }
 
 }  // namespace
 
-Result<Zone> parse_zone(const std::string& text, const std::string& origin_name, const std::string& path) {
-  Zone z;
-  z.origin = strip_dot(origin_name);
-  z.file = path;
-  ZoneState s;
-  s.origin = z.origin;
+namespace {
+
+void read_zone_text(ZoneState& s, Zone& z, const std::string& text, const std::string& path, const ZoneIncludeReader& include);
+
+// `$INCLUDE FILE [ORIGIN]`: FILE as named opens it (the reader resolves it), read with ORIGIN or
+// the current origin; the origin and the last owner are the includer's again afterwards.
+void read_include(ZoneState& s, Zone& z, const std::vector<std::string>& tokens, const SourceLocation& where,
+                  const ZoneIncludeReader& include) {
+  if (tokens.size() < 2 || tokens.size() > 3) {
+    s.errors.push_back({where, "$INCLUDE", "expected $INCLUDE FILE [ORIGIN]"});
+    return;
+  }
+  if (!include) {
+    s.errors.push_back({where, "$INCLUDE", "cannot read included files here"});
+    return;
+  }
+  if (static_cast<int>(s.files.size()) >= kMaxZoneIncludeDepth) {
+    s.errors.push_back({where, "$INCLUDE", fmt::format("included files nest deeper than {} levels", kMaxZoneIncludeDepth)});
+    return;
+  }
+  std::string name = tokens[1];
+  if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+  auto file = include(name, where);
+  if (!file) {
+    for (auto d : file.errors()) s.errors.push_back({where, "$INCLUDE", d.message});
+    return;
+  }
+  if (std::find(s.files.begin(), s.files.end(), file->path) != s.files.end()) {
+    std::string chain;
+    for (const auto& f : s.files) chain += f + " includes ";
+    s.errors.push_back({where, "$INCLUDE", "include loop: " + chain + file->path});
+    return;
+  }
+  const std::string origin = s.origin, owner = s.last_owner;
+  if (tokens.size() == 3) s.origin = s.absolute(tokens[2]);
   s.last_owner = s.origin;
+  read_zone_text(s, z, file->text, file->path, include);
+  s.origin = origin;
+  s.last_owner = owner;
+}
+
+void read_zone_text(ZoneState& s, Zone& z, const std::string& text, const std::string& path, const ZoneIncludeReader& include) {
+  s.files.push_back(path);
   LineCursor lines(text);
   std::string_view raw;
   while (lines.next(raw)) {
@@ -549,7 +703,12 @@ Result<Zone> parse_zone(const std::string& text, const std::string& origin_name,
       s.errors.push_back({where, "", "unbalanced parentheses"});
       break;
     }
-    if (rec.tokens.empty() || read_directive(s, rec.tokens, where)) continue;
+    if (rec.tokens.empty()) continue;
+    if (rec.tokens[0] == "$INCLUDE") {
+      read_include(s, z, rec.tokens, where, include);
+      continue;
+    }
+    if (read_directive(s, rec.tokens, where)) continue;
     auto r = read_record(s, rec, where);
     if (!r) continue;
     if (r->name != z.origin && !r->name.ends_with("." + z.origin)) {
@@ -558,11 +717,26 @@ Result<Zone> parse_zone(const std::string& text, const std::string& origin_name,
     }
     z.records.push_back(std::move(*r));
   }
+  s.files.pop_back();
+}
+
+}  // namespace
+
+Result<Zone> parse_zone(const std::string& text, const std::string& origin_name, const std::string& path,
+                        const ZoneIncludeReader& include) {
+  Zone z;
+  z.origin = strip_dot(origin_name);
+  z.file = path;
+  ZoneState s;
+  s.origin = z.origin;
+  s.last_owner = s.origin;
+  read_zone_text(s, z, text, path, include);
   const bool has_soa = std::any_of(z.records.begin(), z.records.end(), [&](const DnsRecord& r) {
     return r.type == "SOA" && r.name == z.origin;
   });
   if (!has_soa && s.errors.empty()) s.errors.push_back({{path, 1, 1}, "SOA", "the zone has no SOA record at its origin " + z.origin});
   if (!s.errors.empty()) return s.errors;
+  z.warnings = std::move(s.warnings);
   return z;
 }
 
@@ -574,40 +748,160 @@ std::vector<std::string> DnsAnswer::addresses() const {
   return out;
 }
 
+AclDecision match_address_list(const NamedConf& conf, const std::vector<AddressMatchElement>& list, std::uint32_t client) {
+  AclDecision d;
+  d.match = evaluate_list(conf, list, client, 0, &d.element, &d.notes);
+  return d;
+}
+
+RecursionChoice recursion_for(const NamedConf& conf, std::size_t view, std::uint32_t client) {
+  const RecursionOptions& v = conf.views[view].recursion;
+  const RecursionOptions& o = conf.options;
+  RecursionChoice out;
+  const bool on = v.recursion.value_or(o.recursion.value_or(true));
+  const std::string from = v.recursion ? "set in the view" : o.recursion ? "set in options" : "named's default";
+  if (!on) {
+    out.why = "recursion no, " + from;
+    return out;
+  }
+  static const std::vector<AddressMatchElement> kDefault = {
+      {AddressMatchElement::Kind::kLocalnets, false, 0, 32, "", {}, {}},
+      {AddressMatchElement::Kind::kLocalhost, false, 0, 32, "", {}, {}}};
+  const std::vector<AddressMatchElement>* list = &kDefault;
+  std::string name = "the default allow-recursion { localnets; localhost; }";
+  const std::pair<const std::optional<std::vector<AddressMatchElement>>*, const char*> chain[] = {
+      {&v.allow_recursion, "allow-recursion"}, {&o.allow_recursion, "allow-recursion"},
+      {&v.allow_query_cache, "allow-query-cache"}, {&o.allow_query_cache, "allow-query-cache"},
+      {&v.allow_query, "allow-query"}, {&o.allow_query, "allow-query"}};
+  for (const auto& [l, what] : chain) {
+    if (*l) {
+      list = &**l;
+      name = what;
+      break;
+    }
+  }
+  const AclDecision d = match_address_list(conf, *list, client);
+  out.available = d.match == AclMatch::kAccept;
+  out.why = out.available ? fmt::format("recursion yes, {}, and {} element {} accepts {}", from, name, element_text(*d.element), format_ipv4(client))
+                          : fmt::format("recursion yes, {}, but {} does not accept {}", from, name, format_ipv4(client));
+  return out;
+}
+
 ViewChoice select_view(const NamedConf& conf, std::uint32_t client) {
   ViewChoice out;
   for (std::size_t v = 0; v < conf.views.size(); ++v) {
     const DnsView& view = conf.views[v];
+    const std::string where = fmt::format("view \"{}\" ({}:{})", view.name, view.where.file, view.where.line);
     if (!view.has_match_clients) {
-      out.reasons.push_back(fmt::format("view \"{}\" ({}:{}) has no match-clients: it matches every client", view.name,
-                                        view.where.file, view.where.line));
+      out.reasons.push_back(where + " has no match-clients: it matches every client");
       out.view = v;
       return out;
     }
-    int decision = 0;
-    const AddressMatchElement* decided = nullptr;
-    for (const auto& e : view.match_clients) {
-      if (const int m = match_element(conf, e, client, 0); m != 0) {
-        decision = m;
-        decided = &e;
-        break;
-      }
-    }
-    if (decision > 0) {
-      out.reasons.push_back(fmt::format("view \"{}\" ({}:{}): match-clients element {} matches {}: the first matching view wins",
-                                        view.name, view.where.file, view.where.line, element_text(*decided), format_ipv4(client)));
+    const AclDecision d = match_address_list(conf, view.match_clients, client);
+    for (const auto& n : d.notes) out.reasons.push_back(where + ": " + n);
+    if (d.match == AclMatch::kAccept) {
+      out.reasons.push_back(fmt::format("{}: match-clients element {} matches {}: the first matching view wins", where,
+                                        element_text(*d.element), format_ipv4(client)));
       out.view = v;
       return out;
     }
-    out.reasons.push_back(decision < 0 ? fmt::format("view \"{}\" ({}:{}): {} is rejected by {}", view.name, view.where.file,
-                                                     view.where.line, format_ipv4(client), element_text(*decided))
-                                       : fmt::format("view \"{}\" ({}:{}): no match-clients element matches {}", view.name,
-                                                     view.where.file, view.where.line, format_ipv4(client)));
+    out.reasons.push_back(d.match == AclMatch::kReject
+                              ? fmt::format("{}: {} is rejected by {}", where, format_ipv4(client), element_text(*d.element))
+                              : fmt::format("{}: no match-clients element matches {}", where, format_ipv4(client)));
   }
   return out;
 }
 
-DnsAnswer resolve_dns(const DnsModel& dns, std::uint32_t client, const std::string& qname_in, const std::string& type) {
+namespace {
+
+// The zone of the view with the longest origin that `qname` is under.
+std::optional<std::size_t> zone_for(const std::vector<Zone>& zones, const std::string& qname) {
+  std::optional<std::size_t> best;
+  for (std::size_t z = 0; z < zones.size(); ++z) {
+    const std::string& o = zones[z].origin;
+    if ((qname == o || qname.ends_with("." + o)) && (!best || o.size() > zones[*best].origin.size())) best = z;
+  }
+  return best;
+}
+
+// What one zone answers for one name: records of the type, a CNAME to follow, NODATA or NXDOMAIN.
+struct ZoneLookup {
+  enum class Kind { kAnswer, kCname, kNodata, kNxdomain };
+  Kind kind = Kind::kNxdomain;
+  std::vector<DnsRecord> records;  // the answer (owner set to the name for a wildcard), or the CNAME
+  std::string reason;
+};
+
+// The wildcard "*.<closest encloser>" for a name that does not exist in the zone.
+ZoneLookup wildcard_lookup(const Zone& zone, const std::string& qname, const std::string& type) {
+  std::string encloser = qname;
+  while (encloser != zone.origin) {
+    encloser = encloser.substr(encloser.find('.') + 1);
+    const bool exists = encloser == zone.origin || std::any_of(zone.records.begin(), zone.records.end(), [&](const DnsRecord& r) {
+      return r.name == encloser || r.name.ends_with("." + encloser);
+    });
+    if (exists) break;
+  }
+  const std::string wild = "*." + encloser;
+  ZoneLookup l;
+  bool owns = false;
+  const DnsRecord* cname = nullptr;
+  for (const auto& r : zone.records) {
+    if (r.name != wild) continue;
+    owns = true;
+    if (r.type == type) l.records.push_back(r);
+    if (r.type == "CNAME" && cname == nullptr) cname = &r;
+  }
+  if (!l.records.empty() || (cname != nullptr && type != "CNAME")) {
+    if (l.records.empty()) l.records.push_back(*cname);
+    for (auto& r : l.records) r.name = qname;
+    l.kind = l.records[0].type == type ? ZoneLookup::Kind::kAnswer : ZoneLookup::Kind::kCname;
+    l.reason = fmt::format("{} is answered by the wildcard {} ({}:{})", qname, wild, l.records[0].where.file, l.records[0].where.line);
+  } else if (owns) {
+    l.kind = ZoneLookup::Kind::kNodata;
+    l.reason = fmt::format("{} matches the wildcard {} in zone {}, which has no {} record: NODATA", qname, wild, zone.origin, type);
+  } else {
+    l.reason = fmt::format("{} does not exist in zone {} ({})", qname, zone.origin, zone.file);
+  }
+  return l;
+}
+
+ZoneLookup lookup_in_zone(const Zone& zone, const std::string& qname, const std::string& type) {
+  ZoneLookup l;
+  const DnsRecord* cname = nullptr;
+  bool exists = false;
+  for (const auto& r : zone.records) {
+    if (r.name == qname) {
+      exists = true;
+      if (r.type == type) l.records.push_back(r);
+      if (r.type == "CNAME" && cname == nullptr) cname = &r;
+    } else if (r.name.ends_with("." + qname)) {
+      exists = true;
+    }
+  }
+  if (!l.records.empty()) {
+    l.kind = ZoneLookup::Kind::kAnswer;
+    l.reason = fmt::format("{} {} in zone {} ({}:{}): {}", qname, type, zone.origin, l.records[0].where.file, l.records[0].where.line,
+                           l.records[0].data);
+  } else if (cname != nullptr && type != "CNAME") {
+    l.kind = ZoneLookup::Kind::kCname;
+    l.records.push_back(*cname);
+    l.reason = fmt::format("{} is a CNAME for {} ({}:{})", qname, cname->data, cname->where.file, cname->where.line);
+  } else if (exists) {
+    l.kind = ZoneLookup::Kind::kNodata;
+    l.reason = fmt::format("{} exists in zone {} but has no {} record: NODATA", qname, zone.origin, type);
+  } else {
+    return wildcard_lookup(zone, qname, type);
+  }
+  return l;
+}
+
+bool same_record(const DnsRecord& a, const DnsRecord& b) { return a.name == b.name && a.type == b.type && a.data == b.data; }
+
+}  // namespace
+
+DnsAnswer resolve_dns(const DnsModel& dns, std::uint32_t client, const std::string& qname_in, const std::string& type,
+                      bool recursion_desired) {
   DnsAnswer a;
   ViewChoice choice = select_view(dns.conf, client);
   a.reasons = choice.reasons;
@@ -617,87 +911,53 @@ DnsAnswer resolve_dns(const DnsModel& dns, std::uint32_t client, const std::stri
     return a;
   }
   a.view = choice.view;
+  const std::string& view_name = dns.conf.views[*a.view].name;
+  const RecursionChoice rc = recursion_for(dns.conf, *a.view, client);
+  a.recursion_available = rc.available;
+  const bool recurse = rc.available && recursion_desired;
   const auto& zones = dns.zones[*choice.view];
   std::string qname = strip_dot(qname_in);
-  for (int hops = 0; hops < 16; ++hops) {
-    // The zone with the longest origin the name is under.
-    std::optional<std::size_t> best;
-    for (std::size_t z = 0; z < zones.size(); ++z) {
-      const std::string& o = zones[z].origin;
-      if ((qname == o || qname.ends_with("." + o)) && (!best || o.size() > zones[*best].origin.size())) best = z;
-    }
-    if (!best) {
-      if (hops == 0) {
-        a.rcode = "REFUSED";
-        a.reasons.push_back(fmt::format("view \"{}\" has no zone for {}: REFUSED (recursion is not modelled)",
-                                        dns.conf.views[*a.view].name, qname));
-      } else {
-        a.reasons.push_back(fmt::format("the CNAME target {} is outside this view's zones: the resolver continues from there", qname));
-      }
+  for (int restart = 0;; ++restart) {
+    const auto z = zone_for(zones, qname);
+    if (!z && recurse) {
+      a.rcode = "RECURSIVE";
+      a.recursive_lookup = qname;
+      a.reasons.push_back(fmt::format("view \"{}\" has no zone for {} and recurses for this client ({}): named looks it up in the wider "
+                                      "DNS, outside the model", view_name, qname, rc.why));
       return a;
     }
-    if (hops == 0) a.zone = best;
-    const Zone& zone = zones[*best];
-    std::vector<const DnsRecord*> at_name, cname;
-    bool below = false;
-    for (const auto& r : zone.records) {
-      if (r.name == qname) {
-        if (r.type == type) at_name.push_back(&r);
-        if (r.type == "CNAME") cname.push_back(&r);
-      } else if (r.name.ends_with("." + qname)) {
-        below = true;
-      }
-    }
-    const bool exists = below || std::any_of(zone.records.begin(), zone.records.end(), [&](const DnsRecord& r) { return r.name == qname; });
-    if (!at_name.empty()) {
-      for (const auto* r : at_name) a.answer.push_back(*r);
-      a.reasons.push_back(fmt::format("{} {} in zone {} ({}:{}): {}", qname, type, zone.origin, zone.file, at_name[0]->where.line,
-                                      at_name[0]->data));
+    if (!z && restart == 0) {
+      a.rcode = "REFUSED";
+      a.reasons.push_back(fmt::format("view \"{}\" has no zone for {} and does not recurse for this client ({}): REFUSED", view_name,
+                                      qname, rc.why));
       return a;
     }
-    if (!cname.empty() && type != "CNAME") {
-      a.answer.push_back(*cname[0]);
-      a.reasons.push_back(fmt::format("{} is a CNAME for {} ({}:{})", qname, cname[0]->data, zone.file, cname[0]->where.line));
-      qname = cname[0]->data;
-      continue;
-    }
-    if (exists) {
-      a.reasons.push_back(fmt::format("{} exists in zone {} but has no {} record: NODATA", qname, zone.origin, type));
+    if (restart == 0) a.zone = z;
+    if (!z || (*z != *a.zone && !recurse)) {
+      a.chain_stops_at = qname;
+      a.reasons.push_back(fmt::format("named answers the CNAME alone: {} is {}, and view \"{}\" does not recurse for this client: {}",
+                                      qname, z ? "in zone " + zones[*z].origin + ", another zone of the view" : "outside the view's zones",
+                                      view_name, rc.why));
       return a;
     }
-    // Wildcard at the closest encloser.
-    std::string encloser = qname;
-    while (encloser != zone.origin) {
-      encloser = encloser.substr(encloser.find('.') + 1);
-      const bool encloser_exists = encloser == zone.origin || std::any_of(zone.records.begin(), zone.records.end(), [&](const DnsRecord& r) {
-        return r.name == encloser || r.name.ends_with("." + encloser);
-      });
-      if (encloser_exists) break;
+    ZoneLookup l = lookup_in_zone(zones[*z], qname, type);
+    a.reasons.push_back(l.reason);
+    for (const auto& r : l.records) {
+      if (std::none_of(a.answer.begin(), a.answer.end(), [&](const DnsRecord& x) { return same_record(x, r); })) a.answer.push_back(r);
     }
-    const std::string wild = "*." + encloser;
-    std::vector<const DnsRecord*> wild_records;
-    for (const auto& r : zone.records) {
-      if (r.name == wild && (r.type == type || r.type == "CNAME")) wild_records.push_back(&r);
+    if (l.kind == ZoneLookup::Kind::kNxdomain) {
+      a.rcode = "NXDOMAIN";
+      a.reasons.back() += restart == 0 ? ": NXDOMAIN" : ": the CNAME chain ends in NXDOMAIN";
     }
-    if (!wild_records.empty()) {
-      DnsRecord r = *wild_records[0];
-      r.name = qname;
-      a.answer.push_back(r);
-      a.reasons.push_back(fmt::format("{} is answered by the wildcard {} ({}:{})", qname, wild, zone.file, r.where.line));
-      if (r.type == "CNAME") {
-        qname = r.data;
-        continue;
-      }
+    if (l.kind != ZoneLookup::Kind::kCname) return a;
+    if (restart == kMaxRestarts) {
+      a.rcode = "SERVFAIL";
+      a.reasons.push_back(fmt::format("the CNAME chain needs more than {} restarts (a loop, or too long): named answers SERVFAIL, "
+                                      "\"max. restarts reached\"", kMaxRestarts));
       return a;
     }
-    if (hops == 0) a.rcode = "NXDOMAIN";
-    a.reasons.push_back(fmt::format("{} does not exist in zone {} ({}): {}", qname, zone.origin, zone.file,
-                                    hops == 0 ? "NXDOMAIN" : "the CNAME chain ends in NXDOMAIN"));
-    if (hops > 0) a.rcode = "NXDOMAIN";
-    return a;
+    qname = l.records[0].data;
   }
-  a.reasons.push_back("CNAME chain longer than 16: stopped");
-  return a;
 }
 
 std::vector<std::string> dns_names(const DnsModel& dns) {
@@ -718,12 +978,28 @@ std::vector<ExportedFile> export_named(const DnsModel& dns, const DnsExportOptio
   const std::function<std::string(const AddressMatchElement&)> elem = [&](const AddressMatchElement& e) {
     return element_text(e);
   };
+  for (const auto& k : dns.conf.keys) {
+    conf += "key \"" + k.name + "\" {\n    algorithm " + k.algorithm + ";\n    secret \"" + k.secret + "\";\n};\n";
+  }
+  const auto recursion_text = [&](const RecursionOptions& r, const std::string& indent) {
+    std::string text;
+    if (r.recursion) text += indent + (*r.recursion ? "recursion yes;\n" : "recursion no;\n");
+    const std::pair<const std::optional<std::vector<AddressMatchElement>>*, const char*> lists[] = {
+        {&r.allow_recursion, "allow-recursion"}, {&r.allow_query_cache, "allow-query-cache"}, {&r.allow_query, "allow-query"}};
+    for (const auto& [l, name] : lists) {
+      if (!*l) continue;
+      text += indent + name + " {";
+      for (const auto& e : **l) text += " " + elem(e) + ";";
+      text += " };\n";
+    }
+    return text;
+  };
   for (const auto& a : dns.conf.acls) {
     conf += "acl \"" + a.name + "\" {\n";
     for (const auto& e : a.elements) conf += "    " + elem(e) + ";\n";
     conf += "};\n";
   }
-  conf += "options {\n    directory \"" + o.directory + "\";\n    recursion no;\n";
+  conf += "options {\n    directory \"" + o.directory + "\";\n" + recursion_text(dns.conf.options, "    ");
   if (!o.listen_on.empty()) conf += "    listen-on { " + o.listen_on + "; };\n    listen-on-v6 { none; };\n";
   if (!o.pid_file.empty()) {
     conf += "    pid-file \"" + o.pid_file + "\";\n";
@@ -738,6 +1014,7 @@ std::vector<ExportedFile> export_named(const DnsModel& dns, const DnsExportOptio
       for (const auto& e : view.match_clients) conf += " " + elem(e) + ";";
       conf += " };\n";
     }
+    conf += recursion_text(view.recursion, "    ");
     for (std::size_t z = 0; z < view.zones.size(); ++z) {
       const Zone& zone = dns.zones[v][z];
       const std::string file = view.name + "." + zone.origin + ".db";

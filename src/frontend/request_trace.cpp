@@ -120,6 +120,23 @@ Result<Client> choose_client(const FrontendModel& f, const std::string& from) {
   return c;
 }
 
+// What a stub resolver does with a CNAME answered alone: glibc's getaddrinfo (and musl's) takes no
+// address from it and asks no more; one that chases CNAMEs itself (systemd-resolved) sends a
+// second query for the target to the same server from the same address, so the same view answers.
+std::string stub_after_cname(const DnsModel& dns, std::uint32_t client, const DnsAnswer& a) {
+  const DnsAnswer again = resolve_dns(dns, client, a.chain_stops_at);
+  const std::string& view = dns.conf.views[*a.view].name;
+  std::string outcome;
+  if (!again.addresses().empty()) outcome = fmt::format("{}", fmt::join(again.addresses(), ", "));
+  else if (!again.chain_stops_at.empty()) outcome = "another CNAME alone, to " + again.chain_stops_at;
+  else if (again.rcode == "RECURSIVE") outcome = "a recursive lookup outside the model";
+  else outcome = again.rcode + " with no address";
+  return fmt::format("a stub resolver: glibc's getaddrinfo finds no address in this answer and asks no more (the lookup fails); "
+                     "one that follows CNAMEs itself (systemd-resolved) asks again for {}, and view \"{}\" answers that second "
+                     "query too (views are chosen by the client's address): {}",
+                     a.chain_stops_at, view, outcome);
+}
+
 // Hop 1: the address the client connects to; nullopt when the name resolves to none.
 std::optional<std::uint32_t> dns_hop(const FrontendModel& f, const RequestTrace& t, std::uint32_t client, RequestHop& h) {
   const Manifests& m = f.manifests;
@@ -157,6 +174,13 @@ std::optional<std::uint32_t> dns_hop(const FrontendModel& f, const RequestTrace&
   if (addrs.empty()) {
     h.status = HopStatus::kFailed;
     h.summary = fmt::format("{} from {}: {} with no address", name, t.client, a.rcode);
+    if (!a.chain_stops_at.empty()) {
+      h.summary = fmt::format("{} from {}: NOERROR with the CNAME alone (to {}), no address", name, t.client, a.chain_stops_at);
+      h.details.push_back(stub_after_cname(*f.dns, client, a));
+    }
+    if (a.rcode == "RECURSIVE") {
+      h.summary = fmt::format("{} from {}: named resolves {} recursively, outside the model", name, t.client, a.recursive_lookup);
+    }
     return std::nullopt;
   }
   if (!a.answer.empty()) h.where = where_text(a.answer.back().where);

@@ -27,11 +27,19 @@ Result<DnsModel> load_dns(const std::string& path) {
         }
         continue;
       }
-      auto zone = parse_zone(zt.value(), ref.name, file.string());
+      // named opens an included file as it opens a zone file: relative to its working folder.
+      const ZoneIncludeReader include = [&](const std::string& name, const SourceLocation&) -> Result<ZoneText> {
+        const std::filesystem::path p = (std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name).lexically_normal();
+        auto included = read_text_file(p.string());
+        if (!included) return included.errors();
+        return ZoneText{p.string(), std::move(included).value()};
+      };
+      auto zone = parse_zone(zt.value(), ref.name, file.lexically_normal().string(), include);
       if (!zone) {
         errors.insert(errors.end(), zone.errors().begin(), zone.errors().end());
         continue;
       }
+      model.warnings.insert(model.warnings.end(), zone->warnings.begin(), zone->warnings.end());
       zones.push_back(std::move(zone).value());
     }
     model.zones.push_back(std::move(zones));

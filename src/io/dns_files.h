@@ -1,6 +1,9 @@
-// Reading a BIND configuration: named.conf, then every zone file it names. Relative zone file
-// names are taken relative to named.conf's folder (named itself resolves them against its
-// `directory` option, a path on the name server).
+// Reading a BIND configuration: named.conf, then every zone file it names and every file those
+// $INCLUDE. named opens both kinds of name relative to its working folder, the `directory` option,
+// a path on the name server; the twin reads a copy of the configuration, and named.conf's folder
+// stands for that working folder: zone files and included files are taken relative to it (an
+// included file not relative to the file that includes it). The zones' load warnings are in
+// DnsModel::warnings.
 #pragma once
 
 #include <string>

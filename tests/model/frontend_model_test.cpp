@@ -287,6 +287,33 @@ TEST(RequestTrace, ExamplePlatformFromInside) {
   EXPECT_EQ(x->http_status, 0);
 }
 
+// A CNAME into a zone the inside view does not hold (ext.example.com -> www.example.org, added to
+// the example's internal zone), with recursion off as the example has it: named answers the
+// CNAME alone; the trace fails at hop 1 and says what a stub resolver then does: glibc asks no
+// more, one that follows CNAMEs asks again, and the same view ("internal") refuses that query.
+TEST(RequestTrace, CnameOutOfTheViewSaysWhatTheStubDoes) {
+  FrontendModel f;
+  ASSERT_NO_FATAL_FAILURE(load_platform({}, f));
+  Zone& internal = f.dns->zones[0][0];
+  DnsRecord ext = internal.records.back();
+  ext.name = "ext.example.com";
+  ext.type = "CNAME";
+  ext.data = "www.example.org";
+  internal.records.push_back(ext);
+  TraceRequest r = api_models_request();
+  r.request = "GET https://ext.example.com/";
+  auto t = trace_request(f, r);
+  ASSERT_TRUE(t.ok());
+  const RequestHop& h = t->hops[0];
+  EXPECT_EQ(h.status, HopStatus::kFailed);
+  EXPECT_EQ(h.summary, "ext.example.com from 10.10.0.5: NOERROR with the CNAME alone (to www.example.org), no address");
+  ASSERT_FALSE(h.details.empty());
+  EXPECT_NE(h.details.back().find("glibc's getaddrinfo finds no address in this answer and asks no more"), std::string::npos);
+  EXPECT_NE(h.details.back().find("asks again for www.example.org, and view \"internal\" answers that second query too"),
+            std::string::npos) << h.details.back();
+  EXPECT_NE(h.details.back().find(": REFUSED with no address"), std::string::npos) << h.details.back();
+}
+
 // The same trace's choices and what each node's death does, by hand from the example: the router
 // has two next hops, node-0 (this flow's, hash index 0) and node-1, each with one edge-envoy pod;
 // ml/vllm has one endpoint, vllm-0 on node-3; model-weights has 3 replicas among the 4 Longhorn
