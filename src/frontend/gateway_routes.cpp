@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/text.h"
 #include "frontend/gateway_filters.h"
@@ -604,6 +605,36 @@ bool pick_gateway(const Manifests& m, const HttpRequest& r, const std::string& h
   return true;
 }
 
+// Why each listener of the Gateway on the request's port did not take it: another protocol,
+// another hostname, or not programmed (with the conditions that say why), so that no 404 or failed
+// handshake comes without its reason.
+void explain_no_listener(const Manifests& m, const GatewayModel& g, std::size_t gateway, int port, const std::string& protocol,
+                         const std::string& host, std::vector<std::string>& reasons) {
+  for (std::size_t i = 0; i < g.listeners.size(); ++i) {
+    if (g.listeners[i].gateway != gateway) continue;
+    const Listener& l = m.gateways[gateway].listeners[g.listeners[i].listener];
+    if (l.port != port) continue;
+    const std::string name = fmt::format("listener '{}' ({})", l.name, where_text(l.where));
+    if (l.protocol != protocol) {
+      reasons.push_back(fmt::format("{} on port {} is {}, not {}", name, port, l.protocol, protocol));
+    } else if (!hostname_matches(l.hostname, host)) {
+      reasons.push_back(fmt::format("{} takes hostname '{}' only", name, l.hostname));
+    } else if (!g.listeners[i].programmed()) {
+      std::vector<std::string> why;
+      for (const Condition& c : g.gateway_conditions[gateway]) {
+        if (c.type == "Accepted" && !c.status) why.push_back(fmt::format("Gateway Accepted=False ({}): {}", c.reason, c.message));
+      }
+      for (const Condition& c : g.listeners[i].conditions) {
+        const bool bad = c.type == "Conflicted" ? c.status : !c.status;
+        if (bad && c.type != "Programmed") {
+          why.push_back(fmt::format("{}={} ({}){}", c.type, c.status ? "True" : "False", c.reason, c.message.empty() ? "" : ": " + c.message));
+        }
+      }
+      reasons.push_back(fmt::format("{} would match but is not programmed: {}", name, fmt::join(why, "; ")));
+    }
+  }
+}
+
 // The listener of the Gateway: by SNI for HTTPS, by Host for HTTP. False when none takes the
 // request (the TLS handshake fails, or 404) or when Host would pick another listener than SNI
 // (421).
@@ -617,6 +648,7 @@ bool pick_request_listener(const Manifests& m, const GatewayModel& g, const Http
     d.reasons.push_back(fmt::format("no programmed {} listener of Gateway {}/{} on port {} matches {} '{}'{}", protocol,
                                     gw.meta.ns, gw.meta.name, r.port, r.scheme == "https" ? "SNI" : "Host", selector_host,
                                     r.scheme == "https" ? ": the TLS handshake fails" : ""));
+    explain_no_listener(m, g, d.gateway, r.port, protocol, selector_host, d.reasons);
     return false;
   }
   d.has_listener = true;

@@ -350,6 +350,30 @@ TEST(GatewayListeners, ConflictsAndCertificateRefs) {
   EXPECT_EQ(g.g.gateway_conditions[0][1].reason, "Programmed");
 }
 
+// No 404 without its reason: a request to port 80 for a.example.com reaches no programmed listener
+// of the Gateway above; the decision names each listener on the port and why it did not take the
+// request (here both conflict: HostnameConflict). Port 8443 over HTTP: "tls" is HTTPS, and "plain"
+// conflicts. A Gateway whose GatewayClass is missing names that too.
+TEST(GatewayListeners, NoListenerSaysWhyForEachListenerOnThePort) {
+  const auto f = load(gateway({"{name: one, port: 80, protocol: HTTP, hostname: a.example.com}",
+                               "{name: two, port: 80, protocol: HTTP, hostname: a.example.com}",
+                               "{name: other, port: 80, protocol: HTTP, hostname: b.example.com}"},
+                              "apps"),
+                      false);
+  const auto d = send(f, "GET http://a.example.com/");
+  EXPECT_EQ(d.status, 404);
+  ASSERT_EQ(d.reasons.size(), 4u);
+  EXPECT_NE(d.reasons[1].find("listener 'one' (t.yaml:"), std::string::npos) << d.reasons[1];
+  EXPECT_NE(d.reasons[1].find("would match but is not programmed: Conflicted=True (HostnameConflict)"), std::string::npos) << d.reasons[1];
+  EXPECT_NE(d.reasons[3].find("listener 'other' (t.yaml:"), std::string::npos) << d.reasons[3];
+  EXPECT_NE(d.reasons[3].find("takes hostname 'b.example.com' only"), std::string::npos) << d.reasons[3];
+  const auto orphan = load(gateway({"{name: http, port: 80, protocol: HTTP}"}, "apps", "missing"), false);
+  const auto o = send(orphan, "GET http://a.example.com/");
+  EXPECT_EQ(o.status, 404);
+  ASSERT_EQ(o.reasons.size(), 2u);
+  EXPECT_NE(o.reasons[1].find("Gateway Accepted=False (Pending): GatewayClass 'missing' not found"), std::string::npos) << o.reasons[1];
+}
+
 // Shadowed rules: rule 1 of "late" (PathPrefix /api/v1, created later) can never be reached when
 // "early" (older) has PathPrefix /api/v1 too: every request it matches goes to early. Rule 0 of
 // "late" (Exact /api/v1/x) is reachable (Exact beats PathPrefix).
