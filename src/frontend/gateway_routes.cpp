@@ -591,6 +591,7 @@ bool pick_gateway(const Manifests& m, const HttpRequest& r, const std::string& h
   }
   if (candidates.empty()) {
     d.status = 0;
+    d.outcome = RouteOutcome::kConnectionRefused;
     d.reasons.push_back(fmt::format("no Gateway{} has a listener on port {}: the connection is refused",
                                     hint.empty() ? "" : " named '" + hint + "'", r.port));
     return false;
@@ -645,9 +646,14 @@ bool pick_request_listener(const Manifests& m, const GatewayModel& g, const Http
   const auto li = pick_listener(m, g, d.gateway, r.port, protocol, selector_host);
   if (!li) {
     d.status = r.scheme == "https" ? 0 : 404;
+    d.outcome = r.scheme == "https" ? RouteOutcome::kTlsHandshakeFailed : RouteOutcome::kNotFound;
     d.reasons.push_back(fmt::format("no programmed {} listener of Gateway {}/{} on port {} matches {} '{}'{}", protocol,
                                     gw.meta.ns, gw.meta.name, r.port, r.scheme == "https" ? "SNI" : "Host", selector_host,
                                     r.scheme == "https" ? ": the TLS handshake fails" : ""));
+    if (d.outcome == RouteOutcome::kTlsHandshakeFailed) {
+      d.tls_error = fmt::format("no programmed HTTPS listener of Gateway {}/{} on port {} takes SNI '{}'", gw.meta.ns,
+                                gw.meta.name, r.port, selector_host);
+    }
     explain_no_listener(m, g, d.gateway, r.port, protocol, selector_host, d.reasons);
     return false;
   }
@@ -664,6 +670,7 @@ bool pick_request_listener(const Manifests& m, const GatewayModel& g, const Http
     const auto by_host = pick_listener(m, g, d.gateway, r.port, protocol, r.host);
     if (by_host != li) {
       d.status = 421;
+      d.outcome = RouteOutcome::kMisdirected;
       d.reasons.push_back(fmt::format("Host '{}' differs from SNI '{}' and would select another listener: 421 Misdirected Request",
                                       r.host, r.sni));
       return false;
@@ -751,6 +758,7 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
   const Winner winner = find_winner(m, g.tables[d.listener], r);
   if (winner.entry == nullptr) {
     d.status = 404;
+    d.outcome = RouteOutcome::kNotFound;
     d.reasons.push_back(fmt::format("no rule attached to listener '{}' matches {} {} on host '{}': 404", l.name, r.method,
                                     r.path, r.host));
     return d;
@@ -776,12 +784,15 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
   for (const auto& b : rule.backends) total += b.weight;
   if (rule.backends.empty()) {
     d.status = effect.responds ? 200 : 500;
+    d.outcome = effect.responds ? RouteOutcome::kAnsweredByFilter : RouteOutcome::kBackendError;
     if (!effect.responds) d.reasons.push_back("the rule has no backendRefs and no filter that answers: 500");
   } else if (valid_weight == 0) {
     d.status = 500;
+    d.outcome = RouteOutcome::kBackendError;
     d.reasons.push_back("every backendRef of the rule is invalid: 500");
   } else {
     d.status = 200;
+    d.outcome = RouteOutcome::kForwarded;
     d.forwarded = true;
     if (valid_weight < total) {
       d.reasons.push_back(fmt::format("{:.0f}% of requests go to invalid backends and get 500",

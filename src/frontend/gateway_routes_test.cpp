@@ -374,6 +374,30 @@ TEST(GatewayListeners, NoListenerSaysWhyForEachListenerOnThePort) {
   EXPECT_NE(o.reasons[1].find("Gateway Accepted=False (Pending): GatewayClass 'missing' not found"), std::string::npos) << o.reasons[1];
 }
 
+// Every way a request ends has its own outcome, so that status 0 is never read as a status:
+// nothing on port 9 -> connection_refused; HTTPS on 443 where the only listener takes a.example.com
+// and SNI is b.example.com -> tls_handshake_failed, with tls_error; HTTP to a path no rule takes
+// -> not_found (404); the open Gateway's rule to a missing Service -> backend_error (500).
+TEST(GatewayListeners, EveryOutcomeIsNamed) {
+  const auto f = load(gateway({"{name: tls, port: 443, protocol: HTTPS, hostname: a.example.com, tls: {certificateRefs: [{name: s}]}}"},
+                              "apps") +
+                          document("v1", "Secret", "name: s, namespace: apps", "type: kubernetes.io/tls\n"),
+                      false);
+  const auto refused = send(f, "GET http://a.example.com:9/");
+  EXPECT_EQ(refused.status, 0);
+  EXPECT_EQ(to_string(refused.outcome), "connection_refused");
+  const auto tls = send(f, "GET https://b.example.com/");
+  EXPECT_EQ(tls.status, 0);
+  EXPECT_EQ(to_string(tls.outcome), "tls_handshake_failed");
+  EXPECT_EQ(tls.tls_error, "no programmed HTTPS listener of Gateway apps/gw on port 443 takes SNI 'b.example.com'");
+  const auto open = load(route("x", rules({rule("{path: {value: /api}}", to("missing"))})));
+  EXPECT_EQ(to_string(send(open, "GET http://h/other").outcome), "not_found");
+  const auto broken = send(open, "GET http://h/api");
+  EXPECT_EQ(broken.status, 500);
+  EXPECT_EQ(to_string(broken.outcome), "backend_error");
+  EXPECT_EQ(to_string(send(load(route("y", rules({rule("", to("a"))}))), "GET http://h/").outcome), "forwarded");
+}
+
 // Shadowed rules: rule 1 of "late" (PathPrefix /api/v1, created later) can never be reached when
 // "early" (older) has PathPrefix /api/v1 too: every request it matches goes to early. Rule 0 of
 // "late" (Exact /api/v1/x) is reachable (Exact beats PathPrefix).
