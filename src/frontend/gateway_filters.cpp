@@ -272,6 +272,7 @@ void apply_redirect(const RouteFilter& redirect, const HttpRequest& r, const Rou
                (default_port ? "" : ":" + std::to_string(port)) + path;
   for (std::size_t i = 0; i < r.query.size(); ++i) d.location += (i ? "&" : "?") + r.query[i].first + "=" + r.query[i].second;
   d.status = redirect.status_code;
+  d.outcome = RouteOutcome::kRedirect;
   d.reasons.push_back(fmt::format("RequestRedirect ({}): {} Location: {} (no backend is called)", where_text(redirect.where),
                                   redirect.status_code, d.location));
 }

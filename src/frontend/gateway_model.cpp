@@ -23,6 +23,20 @@ bool grant_allows(const Manifests& m, const std::string& from_kind, const std::s
   return false;
 }
 
+std::string to_string(RouteOutcome o) {
+  switch (o) {
+    case RouteOutcome::kConnectionRefused: return "connection_refused";
+    case RouteOutcome::kTlsHandshakeFailed: return "tls_handshake_failed";
+    case RouteOutcome::kNotFound: return "not_found";
+    case RouteOutcome::kMisdirected: return "misdirected";
+    case RouteOutcome::kRedirect: return "redirect";
+    case RouteOutcome::kForwarded: return "forwarded";
+    case RouteOutcome::kAnsweredByFilter: return "answered_by_filter";
+    case RouteOutcome::kBackendError: return "backend_error";
+  }
+  return "?";
+}
+
 bool ListenerStatus::programmed() const {
   return std::all_of(conditions.begin(), conditions.end(), [](const Condition& c) {
     return c.type == "Conflicted" ? !c.status : c.status;

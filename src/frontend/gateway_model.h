@@ -110,8 +110,28 @@ struct BackendChoice {
   std::string problem;  // why not valid (reason: message)
 };
 
+// What became of a request, so that a client reading `route --json` need not infer it from the
+// status (which is 0 for both the first two):
+//   kConnectionRefused   no Gateway listens on the port: no TCP connection, no HTTP status (0)
+//   kTlsHandshakeFailed  an HTTPS request no programmed listener takes by its SNI: the handshake
+//                        fails before HTTP, no HTTP status (0); RouteDecision::tls_error says why
+//   kNotFound            404: no listener for the Host (HTTP), or no rule of the listener matches
+//   kMisdirected         421: the Host would select another listener than the SNI did
+//   kRedirect            301, 302, 303, 307 or 308 from a RequestRedirect filter (Location set)
+//   kForwarded           200: sent to a backend (some weight may still go to invalid ones: 500s)
+//   kAnsweredByFilter    200 from a filter that answers by itself (ExtensionRef), no backend
+//   kBackendError        500: the rule's backends are all invalid, or it has none and no filter
+enum class RouteOutcome {
+  kConnectionRefused, kTlsHandshakeFailed, kNotFound, kMisdirected, kRedirect, kForwarded, kAnsweredByFilter, kBackendError
+};
+// "connection_refused", "tls_handshake_failed", "not_found", "misdirected", "redirect",
+// "forwarded", "answered_by_filter", "backend_error".
+std::string to_string(RouteOutcome o);
+
 struct RouteDecision {
-  int status = 404;  // 200 (forwarded), 404, 421, 500
+  int status = 404;  // 0 (no HTTP response: see outcome), 200, 301/302/303/307/308, 404, 421, 500
+  RouteOutcome outcome = RouteOutcome::kNotFound;
+  std::string tls_error;  // kTlsHandshakeFailed: the failure in one line (the reasons say more)
   bool has_gateway = false;
   std::size_t gateway = 0;
   bool has_listener = false;

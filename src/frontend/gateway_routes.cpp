@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/text.h"
 #include "frontend/gateway_filters.h"
@@ -590,6 +591,7 @@ bool pick_gateway(const Manifests& m, const HttpRequest& r, const std::string& h
   }
   if (candidates.empty()) {
     d.status = 0;
+    d.outcome = RouteOutcome::kConnectionRefused;
     d.reasons.push_back(fmt::format("no Gateway{} has a listener on port {}: the connection is refused",
                                     hint.empty() ? "" : " named '" + hint + "'", r.port));
     return false;
@@ -604,6 +606,36 @@ bool pick_gateway(const Manifests& m, const HttpRequest& r, const std::string& h
   return true;
 }
 
+// Why each listener of the Gateway on the request's port did not take it: another protocol,
+// another hostname, or not programmed (with the conditions that say why), so that no 404 or failed
+// handshake comes without its reason.
+void explain_no_listener(const Manifests& m, const GatewayModel& g, std::size_t gateway, int port, const std::string& protocol,
+                         const std::string& host, std::vector<std::string>& reasons) {
+  for (std::size_t i = 0; i < g.listeners.size(); ++i) {
+    if (g.listeners[i].gateway != gateway) continue;
+    const Listener& l = m.gateways[gateway].listeners[g.listeners[i].listener];
+    if (l.port != port) continue;
+    const std::string name = fmt::format("listener '{}' ({})", l.name, where_text(l.where));
+    if (l.protocol != protocol) {
+      reasons.push_back(fmt::format("{} on port {} is {}, not {}", name, port, l.protocol, protocol));
+    } else if (!hostname_matches(l.hostname, host)) {
+      reasons.push_back(fmt::format("{} takes hostname '{}' only", name, l.hostname));
+    } else if (!g.listeners[i].programmed()) {
+      std::vector<std::string> why;
+      for (const Condition& c : g.gateway_conditions[gateway]) {
+        if (c.type == "Accepted" && !c.status) why.push_back(fmt::format("Gateway Accepted=False ({}): {}", c.reason, c.message));
+      }
+      for (const Condition& c : g.listeners[i].conditions) {
+        const bool bad = c.type == "Conflicted" ? c.status : !c.status;
+        if (bad && c.type != "Programmed") {
+          why.push_back(fmt::format("{}={} ({}){}", c.type, c.status ? "True" : "False", c.reason, c.message.empty() ? "" : ": " + c.message));
+        }
+      }
+      reasons.push_back(fmt::format("{} would match but is not programmed: {}", name, fmt::join(why, "; ")));
+    }
+  }
+}
+
 // The listener of the Gateway: by SNI for HTTPS, by Host for HTTP. False when none takes the
 // request (the TLS handshake fails, or 404) or when Host would pick another listener than SNI
 // (421).
@@ -614,9 +646,15 @@ bool pick_request_listener(const Manifests& m, const GatewayModel& g, const Http
   const auto li = pick_listener(m, g, d.gateway, r.port, protocol, selector_host);
   if (!li) {
     d.status = r.scheme == "https" ? 0 : 404;
+    d.outcome = r.scheme == "https" ? RouteOutcome::kTlsHandshakeFailed : RouteOutcome::kNotFound;
     d.reasons.push_back(fmt::format("no programmed {} listener of Gateway {}/{} on port {} matches {} '{}'{}", protocol,
                                     gw.meta.ns, gw.meta.name, r.port, r.scheme == "https" ? "SNI" : "Host", selector_host,
                                     r.scheme == "https" ? ": the TLS handshake fails" : ""));
+    if (d.outcome == RouteOutcome::kTlsHandshakeFailed) {
+      d.tls_error = fmt::format("no programmed HTTPS listener of Gateway {}/{} on port {} takes SNI '{}'", gw.meta.ns,
+                                gw.meta.name, r.port, selector_host);
+    }
+    explain_no_listener(m, g, d.gateway, r.port, protocol, selector_host, d.reasons);
     return false;
   }
   d.has_listener = true;
@@ -632,6 +670,7 @@ bool pick_request_listener(const Manifests& m, const GatewayModel& g, const Http
     const auto by_host = pick_listener(m, g, d.gateway, r.port, protocol, r.host);
     if (by_host != li) {
       d.status = 421;
+      d.outcome = RouteOutcome::kMisdirected;
       d.reasons.push_back(fmt::format("Host '{}' differs from SNI '{}' and would select another listener: 421 Misdirected Request",
                                       r.host, r.sni));
       return false;
@@ -719,6 +758,7 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
   const Winner winner = find_winner(m, g.tables[d.listener], r);
   if (winner.entry == nullptr) {
     d.status = 404;
+    d.outcome = RouteOutcome::kNotFound;
     d.reasons.push_back(fmt::format("no rule attached to listener '{}' matches {} {} on host '{}': 404", l.name, r.method,
                                     r.path, r.host));
     return d;
@@ -744,12 +784,15 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
   for (const auto& b : rule.backends) total += b.weight;
   if (rule.backends.empty()) {
     d.status = effect.responds ? 200 : 500;
+    d.outcome = effect.responds ? RouteOutcome::kAnsweredByFilter : RouteOutcome::kBackendError;
     if (!effect.responds) d.reasons.push_back("the rule has no backendRefs and no filter that answers: 500");
   } else if (valid_weight == 0) {
     d.status = 500;
+    d.outcome = RouteOutcome::kBackendError;
     d.reasons.push_back("every backendRef of the rule is invalid: 500");
   } else {
     d.status = 200;
+    d.outcome = RouteOutcome::kForwarded;
     d.forwarded = true;
     if (valid_weight < total) {
       d.reasons.push_back(fmt::format("{:.0f}% of requests go to invalid backends and get 500",

@@ -350,6 +350,54 @@ TEST(GatewayListeners, ConflictsAndCertificateRefs) {
   EXPECT_EQ(g.g.gateway_conditions[0][1].reason, "Programmed");
 }
 
+// No 404 without its reason: a request to port 80 for a.example.com reaches no programmed listener
+// of the Gateway above; the decision names each listener on the port and why it did not take the
+// request (here both conflict: HostnameConflict). Port 8443 over HTTP: "tls" is HTTPS, and "plain"
+// conflicts. A Gateway whose GatewayClass is missing names that too.
+TEST(GatewayListeners, NoListenerSaysWhyForEachListenerOnThePort) {
+  const auto f = load(gateway({"{name: one, port: 80, protocol: HTTP, hostname: a.example.com}",
+                               "{name: two, port: 80, protocol: HTTP, hostname: a.example.com}",
+                               "{name: other, port: 80, protocol: HTTP, hostname: b.example.com}"},
+                              "apps"),
+                      false);
+  const auto d = send(f, "GET http://a.example.com/");
+  EXPECT_EQ(d.status, 404);
+  ASSERT_EQ(d.reasons.size(), 4u);
+  EXPECT_NE(d.reasons[1].find("listener 'one' (t.yaml:"), std::string::npos) << d.reasons[1];
+  EXPECT_NE(d.reasons[1].find("would match but is not programmed: Conflicted=True (HostnameConflict)"), std::string::npos) << d.reasons[1];
+  EXPECT_NE(d.reasons[3].find("listener 'other' (t.yaml:"), std::string::npos) << d.reasons[3];
+  EXPECT_NE(d.reasons[3].find("takes hostname 'b.example.com' only"), std::string::npos) << d.reasons[3];
+  const auto orphan = load(gateway({"{name: http, port: 80, protocol: HTTP}"}, "apps", "missing"), false);
+  const auto o = send(orphan, "GET http://a.example.com/");
+  EXPECT_EQ(o.status, 404);
+  ASSERT_EQ(o.reasons.size(), 2u);
+  EXPECT_NE(o.reasons[1].find("Gateway Accepted=False (Pending): GatewayClass 'missing' not found"), std::string::npos) << o.reasons[1];
+}
+
+// Every way a request ends has its own outcome, so that status 0 is never read as a status:
+// nothing on port 9 -> connection_refused; HTTPS on 443 where the only listener takes a.example.com
+// and SNI is b.example.com -> tls_handshake_failed, with tls_error; HTTP to a path no rule takes
+// -> not_found (404); the open Gateway's rule to a missing Service -> backend_error (500).
+TEST(GatewayListeners, EveryOutcomeIsNamed) {
+  const auto f = load(gateway({"{name: tls, port: 443, protocol: HTTPS, hostname: a.example.com, tls: {certificateRefs: [{name: s}]}}"},
+                              "apps") +
+                          document("v1", "Secret", "name: s, namespace: apps", "type: kubernetes.io/tls\n"),
+                      false);
+  const auto refused = send(f, "GET http://a.example.com:9/");
+  EXPECT_EQ(refused.status, 0);
+  EXPECT_EQ(to_string(refused.outcome), "connection_refused");
+  const auto tls = send(f, "GET https://b.example.com/");
+  EXPECT_EQ(tls.status, 0);
+  EXPECT_EQ(to_string(tls.outcome), "tls_handshake_failed");
+  EXPECT_EQ(tls.tls_error, "no programmed HTTPS listener of Gateway apps/gw on port 443 takes SNI 'b.example.com'");
+  const auto open = load(route("x", rules({rule("{path: {value: /api}}", to("missing"))})));
+  EXPECT_EQ(to_string(send(open, "GET http://h/other").outcome), "not_found");
+  const auto broken = send(open, "GET http://h/api");
+  EXPECT_EQ(broken.status, 500);
+  EXPECT_EQ(to_string(broken.outcome), "backend_error");
+  EXPECT_EQ(to_string(send(load(route("y", rules({rule("", to("a"))}))), "GET http://h/").outcome), "forwarded");
+}
+
 // Shadowed rules: rule 1 of "late" (PathPrefix /api/v1, created later) can never be reached when
 // "early" (older) has PathPrefix /api/v1 too: every request it matches goes to early. Rule 0 of
 // "late" (Exact /api/v1/x) is reachable (Exact beats PathPrefix).

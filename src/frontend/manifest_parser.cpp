@@ -12,8 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "frontend/gateway_filters.h"
 #include "frontend/manifest_reader.h"
+#include "frontend/manifest_values.h"
 #include "frontend/manifest_yaml.h"
 
 namespace ct {
@@ -27,6 +29,100 @@ bool cluster_scoped(const std::string& kind) {
   return kKinds.contains(kind);
 }
 
+// An address the model reads as IPv4; an IPv6 address (with a ':') is left to the API's own check.
+std::string ipv4_or_v6_problem(std::string_view text) {
+  return text.find(':') != std::string_view::npos ? std::string() : ipv4_problem(text);
+}
+
+// A pod template's containers and initContainers: lists of containers, each named by a DNS label
+// unique across both lists, with its ports (containerPort 1..65535, names unique) and resource
+// quantities. The model runs no container; they are read so that what the API server refuses is
+// refused here, where it is written.
+void read_containers(ManifestReader& r, const YamlValue& pod) {
+  std::map<std::string, int> names;  // container name -> line of the first
+  for (const char* which : {"containers", "initContainers"}) {
+    const std::string f = std::string("spec.template.spec.") + which;
+    const YamlValue* cs = r.seq(pod.get(which), f);
+    if (cs == nullptr) continue;
+    for (std::size_t i = 0; i < cs->items.size(); ++i) {
+      const YamlValue& c = cs->items[i];
+      const std::string cf = fmt::format("{}[{}]", f, i);
+      if (!c.is_map()) {
+        r.error(c.where, cf, "expected a container (a mapping with name and image)");
+        continue;
+      }
+      const std::string name = r.checked(c.get("name"), cf + ".name", dns_label_problem);
+      if (name.empty()) {
+        r.error(c.where, cf + ".name", "is required: every container is named");
+      } else if (const auto [it, fresh] = names.emplace(name, c.get("name")->where.line); !fresh) {
+        r.error(c.get("name")->where, cf + ".name",
+                fmt::format("duplicate container name '{}' (first at line {}): names are unique across containers and initContainers",
+                            name, it->second));
+      }
+      if (const YamlValue* ports = r.seq(c.get("ports"), cf + ".ports")) {
+        for (std::size_t k = 0; k < ports->items.size(); ++k) {
+          const YamlValue& p = ports->items[k];
+          const std::string pf = fmt::format("{}.ports[{}]", cf, k);
+          if (!p.is_map()) {
+            r.error(p.where, pf, "expected a port (a mapping with containerPort)");
+            continue;
+          }
+          r.integer(p.get("containerPort"), pf + ".containerPort", 0, 1, 65535);
+          if (p.get("containerPort") == nullptr) r.error(p.where, pf + ".containerPort", "is required");
+          r.checked(p.get("name"), pf + ".name", dns_label_problem);
+        }
+        r.unique(ports, cf + ".ports");
+      }
+      const YamlValue* res = c.get("resources");
+      if (!r.check(res, cf + ".resources", {"requests", "limits", "claims"})) continue;
+      for (const char* kind : {"requests", "limits"}) {
+        const YamlValue* amounts = res->get(kind);
+        if (amounts == nullptr) continue;
+        if (!amounts->is_map()) {
+          r.error(amounts->where, cf + ".resources." + kind, "expected a mapping of resource names to quantities");
+          continue;
+        }
+        for (const auto& [resource, amount] : amounts->entries) {
+          r.checked(&amount, cf + ".resources." + kind + "." + resource, quantity_problem);
+        }
+      }
+    }
+  }
+}
+
+// A Service's ports: the same port number and protocol twice is refused as the API server does.
+void unique_port_numbers(ManifestReader& r, const YamlValue& list, const std::vector<ServicePort>& ports) {
+  std::map<std::pair<int, std::string>, int> first;  // (port, protocol) -> line
+  for (std::size_t i = 0; i < ports.size() && i < list.items.size(); ++i) {
+    if (ports[i].port == 0) continue;
+    const SourceLocation& where = list.items[i].get("port") ? list.items[i].get("port")->where : list.items[i].where;
+    if (const auto [it, fresh] = first.emplace(std::make_pair(ports[i].port, ports[i].protocol), where.line); !fresh) {
+      r.error(where, fmt::format("spec.ports[{}].port", i),
+              fmt::format("duplicate port {}/{} (first at line {})", ports[i].port, ports[i].protocol, it->second));
+    }
+  }
+}
+
+// The address annotations the model reads (MetalLB's loadBalancerIPs, a comma-separated list, and
+// clustertwin.io/public-address), checked where they are written.
+void check_address_annotations(ManifestReader& r, const YamlValue& doc) {
+  const YamlValue* md = doc.get("metadata");
+  const YamlValue* annotations = md != nullptr && md->is_map() ? md->get("annotations") : nullptr;
+  if (annotations == nullptr || !annotations->is_map()) return;
+  for (const char* key : {"metallb.universe.tf/loadBalancerIPs", "clustertwin.io/public-address"}) {
+    const YamlValue* v = annotations->get(key);
+    if (v == nullptr || !v->is_scalar()) continue;
+    for (std::size_t start = 0; start <= v->scalar.size();) {
+      const std::size_t comma = std::min(v->scalar.find(',', start), v->scalar.size());
+      const std::string one(trim(std::string_view(v->scalar).substr(start, comma - start)));
+      if (const std::string problem = ipv4_or_v6_problem(one); !problem.empty()) {
+        r.error(v->where, std::string("metadata.annotations.") + key, fmt::format("'{}': {}", one, problem));
+      }
+      start = comma + 1;
+    }
+  }
+}
+
 ObjectMeta read_meta(ManifestReader& r, const YamlValue& doc) {
   ObjectMeta m;
   m.where = doc.where;
@@ -36,8 +132,11 @@ ObjectMeta read_meta(ManifestReader& r, const YamlValue& doc) {
   if (r.check(md, "metadata",
               {"name", "namespace", "labels", "annotations", "creationTimestamp", "uid", "resourceVersion",
                "generation", "ownerReferences", "finalizers", "generateName", "managedFields"})) {
-    m.name = r.str(md->get("name"), "metadata.name");
-    m.ns = r.str(md->get("namespace"), "metadata.namespace");
+    // Namespaces and Services are named by DNS labels (they become DNS names themselves), other
+    // kinds by DNS subdomains.
+    const bool label_named = m.kind == "Namespace" || m.kind == "Service";
+    m.name = r.checked(md->get("name"), "metadata.name", label_named ? dns_label_problem : dns_subdomain_problem);
+    m.ns = r.checked(md->get("namespace"), "metadata.namespace", dns_label_problem);
     m.labels = r.labels(md->get("labels"), "metadata.labels");
     m.annotations = r.labels(md->get("annotations"), "metadata.annotations");
     m.creation_timestamp = r.str(md->get("creationTimestamp"), "metadata.creationTimestamp");
@@ -56,8 +155,9 @@ void read_gateway(ManifestReader& r, const YamlValue& spec, Gateway& g) {
       r.check(&l, f, {"name", "hostname", "port", "protocol", "tls", "allowedRoutes"});
       Listener x;
       x.where = l.where;
-      x.name = r.str(l.get("name"), f + ".name");
-      x.hostname = r.str(l.get("hostname"), f + ".hostname");
+      x.name = r.checked(l.get("name"), f + ".name", dns_subdomain_problem);
+      if (x.name.empty()) r.error(l.where, f + ".name", "is required: a listener is named");
+      x.hostname = r.checked(l.get("hostname"), f + ".hostname", [](std::string_view h) { return hostname_problem(h, true); });
       x.port = static_cast<int>(r.integer(l.get("port"), f + ".port", 0, 1, 65535));
       x.protocol = r.str(l.get("protocol"), f + ".protocol");
       if (const YamlValue* tls = l.get("tls"); r.check(tls, f + ".tls", {"mode", "certificateRefs", "options", "frontendValidation"})) {
@@ -85,11 +185,15 @@ void read_gateway(ManifestReader& r, const YamlValue& spec, Gateway& g) {
       }
       g.listeners.push_back(std::move(x));
     }
+    r.unique(ls, "spec.listeners");
   }
   if (const YamlValue* as = r.seq(spec.get("addresses"), "spec.addresses")) {
     for (const auto& a : as->items) {
       r.check(&a, "spec.addresses[]", {"type", "value"});
-      g.addresses.push_back(r.str(a.get("value"), "spec.addresses[].value"));
+      const std::string type = r.str(a.get("type"), "spec.addresses[].type");
+      g.addresses.push_back(type.empty() || type == "IPAddress"
+                                ? r.checked(a.get("value"), "spec.addresses[].value", ipv4_or_v6_problem)
+                                : r.str(a.get("value"), "spec.addresses[].value"));
     }
   }
 }
@@ -105,14 +209,14 @@ void read_route(ManifestReader& r, const YamlValue& spec, HttpRoute& route) {
       route.parents.push_back(std::move(pr));
     }
   }
-  route.hostnames = r.strings(spec.get("hostnames"), "spec.hostnames");
+  route.hostnames = r.strings(spec.get("hostnames"), "spec.hostnames", [](std::string_view h) { return hostname_problem(h, true); });
   if (const YamlValue* rules = r.seq(spec.get("rules"), "spec.rules")) {
     for (const auto& ru : rules->items) {
       const std::string f = "spec.rules[]";
       r.check(&ru, f, {"name", "matches", "filters", "backendRefs", "timeouts", "retry", "sessionPersistence"});
       RouteRule rule;
       rule.where = ru.where;
-      rule.name = r.str(ru.get("name"), f + ".name");
+      rule.name = r.checked(ru.get("name"), f + ".name", dns_subdomain_problem);
       if (const YamlValue* ms = r.seq(ru.get("matches"), f + ".matches")) {
         for (const auto& m : ms->items) {
           r.check(&m, f + ".matches[]", {"path", "headers", "queryParams", "method"});
@@ -170,6 +274,7 @@ void read_route(ManifestReader& r, const YamlValue& spec, HttpRoute& route) {
       }
       route.rules.push_back(std::move(rule));
     }
+    r.unique(rules, "spec.rules");  // the names given (a rule's name is optional)
   }
   if (route.rules.empty()) {  // the API's default: one rule matching PathPrefix "/" with no backends
     RouteRule rule;
@@ -187,7 +292,7 @@ void read_claim_spec(ManifestReader& r, const YamlValue* spec, const std::string
   c.storage_class = r.str(spec->get("storageClassName"), f + ".storageClassName");
   c.access_modes = r.strings(spec->get("accessModes"), f + ".accessModes");
   if (const YamlValue* res = spec->get("resources"); res && res->get("requests")) {
-    c.request = r.str(res->get("requests")->get("storage"), f + ".resources.requests.storage");
+    c.request = r.checked(res->get("requests")->get("storage"), f + ".resources.requests.storage", quantity_problem);
   }
 }
 
@@ -204,7 +309,7 @@ void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
       PersistentVolumeClaim c;
       c.meta.kind = "PersistentVolumeClaim";
       c.meta.where = v.where;
-      if (const YamlValue* md = v.get("metadata")) c.meta.name = r.str(md->get("name"), "spec.volumeClaimTemplates[].metadata.name");
+      if (const YamlValue* md = v.get("metadata")) c.meta.name = r.checked(md->get("name"), "spec.volumeClaimTemplates[].metadata.name", dns_subdomain_problem);
       if (c.meta.name.empty()) r.error(v.where, "spec.volumeClaimTemplates[].metadata.name", "is required");
       read_claim_spec(r, v.get("spec"), "spec.volumeClaimTemplates[].spec", c);
       w.claim_templates.push_back(std::move(c));
@@ -216,6 +321,8 @@ void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
   const YamlValue* ps = t->get("spec");
   if (ps == nullptr || !ps->is_map()) return;
   w.where_placement = ps->where;
+  read_containers(r, *ps);
+  r.unique(r.seq(ps->get("volumes"), "spec.template.spec.volumes"), "spec.template.spec.volumes");
   w.node_selector = r.labels(ps->get("nodeSelector"), "spec.template.spec.nodeSelector");
   if (const YamlValue* aff = ps->get("affinity")) {
     const YamlValue* na = aff->get("nodeAffinity");
@@ -302,7 +409,7 @@ void read_node_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   n.unschedulable = r.boolean(in.spec.get("unschedulable"), "spec.unschedulable", false);
   if (const YamlValue* st = in.doc.get("status"); st && st->get("addresses") && st->get("addresses")->is_seq()) {
     for (const auto& a : st->get("addresses")->items) {
-      if (r.str(a.get("type"), "type") == "InternalIP") n.internal_ip = r.str(a.get("address"), "address");
+      if (r.str(a.get("type"), "type") == "InternalIP") n.internal_ip = r.checked(a.get("address"), "status.addresses[].address", ipv4_or_v6_problem);
     }
   }
   if (auto it = in.meta.annotations.find("clustertwin.io/host"); it != in.meta.annotations.end()) n.host = it->second;
@@ -330,6 +437,8 @@ void read_service_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
       if (p.get("protocol")) sp.protocol = r.str(p.get("protocol"), "spec.ports[].protocol");
       s.ports.push_back(std::move(sp));
     }
+    r.unique(ports, "spec.ports");
+    unique_port_numbers(r, *ports, s.ports);
   }
   if (const YamlValue* etp = spec->get("externalTrafficPolicy")) {
     s.external_traffic_policy = r.str(etp, "spec.externalTrafficPolicy");
@@ -340,7 +449,8 @@ void read_service_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   } else {
     s.where_policy = spec->where;
   }
-  s.load_balancer_ip = r.str(spec->get("loadBalancerIP"), "spec.loadBalancerIP");
+  s.load_balancer_ip = r.checked(spec->get("loadBalancerIP"), "spec.loadBalancerIP", ipv4_or_v6_problem);
+  check_address_annotations(r, in.doc);
   const Labels& annotations = in.meta.annotations;
   if (auto it = annotations.find("metallb.universe.tf/loadBalancerIPs"); it != annotations.end()) s.load_balancer_ip = it->second;
   if (auto it = annotations.find("metallb.universe.tf/address-pool"); it != annotations.end()) s.address_pool = it->second;
@@ -426,7 +536,7 @@ void read_certificate_kind(ManifestReader& r, const KindInput& in, Manifests& ou
                          "privateKey", "usages", "subject", "ipAddresses", "uris", "emailAddresses",
                          "secretTemplate", "keystores", "revisionHistoryLimit", "additionalOutputFormats"});
   c.secret_name = r.str(spec->get("secretName"), "spec.secretName");
-  c.dns_names = r.strings(spec->get("dnsNames"), "spec.dnsNames");
+  c.dns_names = r.strings(spec->get("dnsNames"), "spec.dnsNames", [](std::string_view h) { return hostname_problem(h, true); });
   c.common_name = r.str(spec->get("commonName"), "spec.commonName");
   c.is_ca = r.boolean(spec->get("isCA"), "spec.isCA", false);
   if (const YamlValue* ir = spec->get("issuerRef")) c.issuer = read_ref(r, *ir, "spec.issuerRef", "Issuer", {"group", "kind", "name"});
@@ -440,7 +550,7 @@ void read_address_pool_kind(ManifestReader& r, const KindInput& in, Manifests& o
   AddressPool p;
   p.meta = in.meta;
   r.check(&in.spec, "spec", {"addresses", "autoAssign", "avoidBuggyIPs", "serviceAllocation"});
-  p.addresses = r.strings(in.spec.get("addresses"), "spec.addresses");
+  p.addresses = r.strings(in.spec.get("addresses"), "spec.addresses", pool_entry_problem);
   p.auto_assign = r.boolean(in.spec.get("autoAssign"), "spec.autoAssign", true);
   out.pools.push_back(std::move(p));
 }
@@ -470,7 +580,7 @@ void read_bgp_peer_kind(ManifestReader& r, const KindInput& in, Manifests& out) 
                          "vrf", "connectTime", "enableGracefulRestart", "disableMP", "dynamicASN", "interface"});
   p.my_asn = static_cast<std::uint32_t>(r.integer(spec->get("myASN"), "spec.myASN", 0, 1, 4294967295LL));
   p.peer_asn = static_cast<std::uint32_t>(r.integer(spec->get("peerASN"), "spec.peerASN", 0, 1, 4294967295LL));
-  p.peer_address = r.str(spec->get("peerAddress"), "spec.peerAddress");
+  p.peer_address = r.checked(spec->get("peerAddress"), "spec.peerAddress", ipv4_or_v6_problem);
   for (const auto& [field, target] : {std::pair{"holdTime", &p.hold_time_s}, std::pair{"keepaliveTime", &p.keepalive_s}}) {
     if (const YamlValue* v = spec->get(field)) {
       std::string s = r.str(v, std::string("spec.") + field);
@@ -556,6 +666,14 @@ std::optional<ObjectMeta> read_object_meta(ManifestReader& r, const YamlValue& d
   if (doc.get("kind") == nullptr) {
     r.error(doc.where, "kind", "missing: every manifest document needs apiVersion and kind");
     return std::nullopt;
+  }
+  if (const YamlValue* kind = doc.get("kind"); !kind->is_scalar() || kind->scalar.empty()) {
+    r.error(kind->where, "kind", "must be a non-empty kind name (Service, Gateway, ...)");
+    return std::nullopt;
+  }
+  if (const YamlValue* api = doc.get("apiVersion"); api == nullptr || !api->is_scalar() || api->scalar.empty()) {
+    r.error(api != nullptr ? api->where : doc.where, "apiVersion",
+            "missing: every manifest document needs apiVersion (v1, apps/v1, gateway.networking.k8s.io/v1, ...) and kind");
   }
   if (doc.get("kind")->scalar == "List") {
     r.error(doc.where, "kind", "kind List is not read: write one document per object");

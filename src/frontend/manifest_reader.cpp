@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
+
+#include "yaml/yaml_reader.h"
 
 namespace ct {
 
@@ -45,6 +48,26 @@ std::string ManifestReader::str(const YamlValue* v, const std::string& field) {
   return v->scalar;
 }
 
+std::string ManifestReader::checked(const YamlValue* v, const std::string& field, std::string (*rule)(std::string_view)) {
+  std::string s = str(v, field);
+  if (s.empty()) return s;
+  if (const std::string problem = rule(s); !problem.empty()) error(v->where, field, fmt::format("'{}': {}", echo(s), problem));
+  return s;
+}
+
+void ManifestReader::unique(const YamlValue* list, const std::string& field, const char* key) {
+  if (list == nullptr || !list->is_seq()) return;
+  std::map<std::string, int> first;  // key -> line of the first item with it
+  for (std::size_t i = 0; i < list->items.size(); ++i) {
+    const YamlValue* k = list->items[i].is_map() ? list->items[i].get(key) : nullptr;
+    if (k == nullptr || !k->is_scalar() || k->scalar.empty()) continue;
+    if (const auto [it, fresh] = first.emplace(k->scalar, k->where.line); !fresh) {
+      error(k->where, fmt::format("{}[{}].{}", field, i, key),
+            fmt::format("duplicate {} '{}' (first at line {}): the API keys {} by {}", key, echo(k->scalar), it->second, field, key));
+    }
+  }
+}
+
 long long ManifestReader::integer(const YamlValue* v, const std::string& field, long long fallback, long long lo, long long hi) {
   if (v == nullptr) return fallback;
   long long x = 0;
@@ -80,6 +103,18 @@ std::vector<std::string> ManifestReader::strings(const YamlValue* v, const std::
   return out;
 }
 
+std::vector<std::string> ManifestReader::strings(const YamlValue* v, const std::string& field,
+                                                std::string (*rule)(std::string_view)) {
+  std::vector<std::string> out;
+  if (v == nullptr) return out;
+  if (!v->is_seq()) {
+    error(v->where, field, "expected a list of strings");
+    return out;
+  }
+  for (std::size_t i = 0; i < v->items.size(); ++i) out.push_back(checked(&v->items[i], fmt::format("{}[{}]", field, i), rule));
+  return out;
+}
+
 Labels ManifestReader::labels(const YamlValue* v, const std::string& field) {
   Labels out;
   if (v == nullptr) return out;
@@ -94,7 +129,7 @@ Labels ManifestReader::labels(const YamlValue* v, const std::string& field) {
 const YamlValue* ManifestReader::seq(const YamlValue* v, const std::string& field) {
   if (v == nullptr) return nullptr;
   if (!v->is_seq()) {
-    error(v->where, field, "expected a list");
+    error(v->where, field, v->is_scalar() ? fmt::format("expected a list, got '{}'", echo(v->scalar)) : "expected a list, got a mapping");
     return nullptr;
   }
   return v;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,18 @@ class ManifestReader {
   bool check(const YamlValue* map, const std::string& path, const char* const* known_begin, const char* const* known_end);
 
   std::string str(const YamlValue* v, const std::string& field);
+  // A string that must follow `rule` (manifest_values.h); an empty or absent value is not checked
+  // (the caller says when one is required). The value is returned as written either way.
+  std::string checked(const YamlValue* v, const std::string& field, std::string (*rule)(std::string_view));
+  // A list the API keys by `key` (listeners, ports, containers, volumes ...): the second item with
+  // a key already used is an error at its key, naming the line of the first.
+  void unique(const YamlValue* list, const std::string& field, const char* key = "name");
   // An integer in [lo, hi].
   long long integer(const YamlValue* v, const std::string& field, long long fallback, long long lo, long long hi);
   bool boolean(const YamlValue* v, const std::string& field, bool fallback);
   std::vector<std::string> strings(const YamlValue* v, const std::string& field);
+  // The same, each item checked against `rule` where it is written.
+  std::vector<std::string> strings(const YamlValue* v, const std::string& field, std::string (*rule)(std::string_view));
   Labels labels(const YamlValue* v, const std::string& field);
   // The value when it is a list, else nullptr.
   const YamlValue* seq(const YamlValue* v, const std::string& field);

@@ -1,6 +1,7 @@
 // Manifest loading: multi-document files, unknown kinds listed, unknown fields warned about with
 // their line, and bad input rejected with file:line:column and the field.
 #include "frontend/manifest_parser.h"
+#include "frontend/manifest_values.h"
 
 #include <gtest/gtest.h>
 
@@ -36,9 +37,9 @@ TEST(Manifests, SyntaxAndTypeErrorsNameTheLine) {
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.errors()[0].where.file, "s.yaml");
   EXPECT_GT(m.errors()[0].where.line, 0);
-  auto t = parse_manifests({{"t.yaml", "kind: Service\nmetadata: {name: a}\nspec:\n  ports: [{port: eighty}]\n"}});
+  auto t = parse_manifests({{"t.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec:\n  ports: [{port: eighty}]\n"}});
   ASSERT_FALSE(t.ok());
-  EXPECT_EQ(format_diagnostic(t.errors()[0]), "t.yaml:4:18: error: spec.ports[].port: expected an integer, got 'eighty'");
+  EXPECT_EQ(format_diagnostic(t.errors()[0]), "t.yaml:5:18: error: spec.ports[].port: expected an integer, got 'eighty'");
   auto u = parse_manifests({{"u.yaml", "apiVersion: v1\nmetadata: {name: a}\n"}});
   ASSERT_FALSE(u.ok());
   EXPECT_EQ(u.errors()[0].field, "kind");
@@ -62,6 +63,53 @@ TEST(Manifests, AliasBombAndInvalidUtf8AreRefused) {
   ASSERT_FALSE(u.ok());
   EXPECT_EQ(u.errors()[0].where.line, 3);
   EXPECT_NE(u.errors()[0].message.find("invalid UTF-8 (byte 0xFF"), std::string::npos) << u.errors()[0].message;
+}
+
+// The value grammars the API server checks (manifest_values.h), case by case: "" is valid, else
+// the rule broken. Quantities: one suffix at most, so 1e400Gi is no quantity; 1e400 is one, but past
+// 2^63 - 1 (about 9.2e18); 8Ei = 2^63 exactly is one too many, 7Ei fits.
+TEST(ManifestValues, QuantitiesFollowTheApiGrammarAndFitInt64) {
+  for (const char* ok : {"60Gi", "1", "0.5", ".5", "5.", "100m", "1e3", "1E-3", "+2k", "7Ei", "0e999999"}) {
+    EXPECT_EQ(quantity_problem(ok), "") << ok;
+  }
+  EXPECT_NE(quantity_problem("60Gallons").find("'Gallons' is not a suffix"), std::string::npos);
+  EXPECT_NE(quantity_problem("1e400Gi").find("'e400Gi' is not a suffix"), std::string::npos);
+  EXPECT_NE(quantity_problem("1e400").find("too large"), std::string::npos);
+  EXPECT_NE(quantity_problem("8Ei").find("too large"), std::string::npos);
+  EXPECT_EQ(quantity_problem("-1Gi"), "must not be negative");
+  for (const char* bad : {"", "Gi", ".", "1.2.3", "1 Gi", "0x10"}) EXPECT_NE(quantity_problem(bad), "") << bad;
+}
+
+// DNS-1123: a label is 1..63 of [a-z0-9-] with a letter or digit at each end; a subdomain 1..253 of
+// such labels joined by dots. Hostnames (Gateway API) may start with "*." and are no IP address.
+TEST(ManifestValues, NamesAndHostnamesFollowDns1123) {
+  EXPECT_EQ(dns_label_problem(std::string(63, 'a')), "");
+  EXPECT_NE(dns_label_problem(std::string(64, 'a')).find("64 characters, more than the 63"), std::string::npos);
+  for (const char* bad : {"", "-a", "a-", "a.b", "A", "a_b"}) EXPECT_NE(dns_label_problem(bad), "") << bad;
+  const std::string label(63, 'a');
+  const std::string longest = label + "." + label + "." + label + "." + std::string(61, 'a');  // 253
+  EXPECT_EQ(dns_subdomain_problem(longest), "");
+  EXPECT_NE(dns_subdomain_problem(longest + "a").find("254 characters"), std::string::npos);
+  EXPECT_NE(dns_subdomain_problem("a..b"), "");
+  EXPECT_EQ(hostname_problem("*.example.com", true), "");
+  EXPECT_NE(hostname_problem("*.example.com", false), "");
+  EXPECT_NE(hostname_problem("a.*.com", true), "");
+  EXPECT_EQ(hostname_problem("192.0.2.1", true), "an IP address is not a hostname");
+  EXPECT_NE(hostname_problem("example.com:443", true), "");
+}
+
+// IPv4 octets are 0..255; a pool is a CIDR with a prefix of /0../32 or a range low-high.
+TEST(ManifestValues, AddressesAndPools) {
+  EXPECT_EQ(ipv4_problem("192.0.2.255"), "");
+  for (const char* bad : {"192.0.2.311", "192.0.2", "192.0.2.1.1", "192.0.2.-1", ""}) EXPECT_NE(ipv4_problem(bad), "") << bad;
+  for (const char* ok : {"198.51.100.10/32", "198.51.100.0/24", "0.0.0.0/0", "198.51.100.10-198.51.100.20", "2001:db8::/64"}) {
+    EXPECT_EQ(pool_entry_problem(ok), "") << ok;
+  }
+  EXPECT_NE(pool_entry_problem("198.51.100.10/33").find("'/33'"), std::string::npos);
+  EXPECT_NE(pool_entry_problem("198.51.100.20-198.51.100.10").find("above its last"), std::string::npos);
+  for (const char* bad : {"198.51.100.10", "198.51.100.300/24", "198.51.100.0/", "198.51.100.0/2x"}) {
+    EXPECT_NE(pool_entry_problem(bad), "") << bad;
+  }
 }
 
 }  // namespace

@@ -403,7 +403,81 @@ const BackendChoice* route_hop(const Manifests& m, const RouteDecision& d, Reque
                                          "", &b == backend});
   }
   h.choices.push_back(std::move(backends));
+  if (backend == nullptr && !d.backends.empty()) {
+    // Every backendRef is invalid: name each with its reason, as `route` does (BackendNotFound
+    // and the missing Service, RefNotPermitted, InvalidKind).
+    std::vector<std::string> problems;
+    for (const auto& b : d.backends) {
+      problems.push_back(fmt::format("{} port {}: {}", b.service, b.port, b.problem));
+      h.details.push_back(fmt::format("backendRef {} port {} is invalid: {}", b.service, b.port, b.problem));
+    }
+    h.summary += fmt::format(" ({})", fmt::join(problems, "; "));
+  }
   return backend;
+}
+
+// "{app: vllm, tier: api}".
+std::string labels_text(const Labels& labels) {
+  std::vector<std::string> pairs;
+  for (const auto& [k, v] : labels) pairs.push_back(k + ": " + v);
+  return fmt::format("{{{}}}", fmt::join(pairs, ", "));
+}
+
+// The workloads of the Service's namespace whose pod template carries every label of its
+// selector, placed or not (service_endpoints counts only placed pods).
+std::vector<std::size_t> workloads_selected(const Manifests& m, const Service& svc) {
+  std::vector<std::size_t> out;
+  if (svc.selector.empty()) return out;
+  for (std::size_t wi = 0; wi < m.workloads.size(); ++wi) {
+    const KubeWorkload& w = m.workloads[wi];
+    if (w.meta.ns != svc.meta.ns) continue;
+    if (std::all_of(svc.selector.begin(), svc.selector.end(), [&](const auto& kv) {
+          const auto it = w.pod_labels.find(kv.first);
+          return it != w.pod_labels.end() && it->second == kv.second;
+        })) {
+      out.push_back(wi);
+    }
+  }
+  return out;
+}
+
+// Hop 7 when the Service selects a workload none of whose pods runs: the workload decides, at
+// `replicas: 0`, or with its pods Pending and why each node refuses them (pod_placement.h).
+void unplaced_pods_hop(const FrontendModel& f, std::size_t workload, RequestHop& h) {
+  const KubeWorkload& w = f.manifests.workloads[workload];
+  h.decided_by = object_label(w.meta);
+  h.status = HopStatus::kFailed;
+  std::vector<const PlacedPod*> pending;
+  for (const auto& p : f.placement.pods) {
+    if (p.workload == workload) pending.push_back(&p);
+  }
+  if (pending.empty()) {
+    h.where = where_text(w.where_replicas);
+    h.summary = w.meta.kind == "DaemonSet"
+                    ? fmt::format("{} runs no pod: no node satisfies its nodeSelector/affinity: 503", object_label(w.meta))
+                    : fmt::format("{} has replicas: 0: no pod to serve: 503", object_label(w.meta));
+  } else {
+    h.where = where_text(w.where_placement);
+    std::vector<std::string> rules;
+    if (!w.node_selector.empty()) rules.push_back("nodeSelector " + labels_text(w.node_selector));
+    if (!w.required_node_affinity.empty()) rules.push_back("its required nodeAffinity");
+    const std::size_t feasible = static_cast<std::size_t>(std::count_if(
+        f.manifests.nodes.begin(), f.manifests.nodes.end(), [&](const Node& n) { return node_infeasible(w, n).empty(); }));
+    h.summary = fmt::format("{} pod(s) of {} Pending: {}: 503", pending.size(), object_label(w.meta),
+                            f.manifests.nodes.empty() ? std::string("the manifests have no Node")
+                            : feasible == 0 ? fmt::format("none of the {} node(s) satisfies {}", f.manifests.nodes.size(),
+                                                          rules.empty() ? std::string("its placement") : fmt::format("{}", fmt::join(rules, " and ")))
+                                            : pending.front()->why.substr(pending.front()->why.find(": ") + 2));
+    for (const auto& n : f.manifests.nodes) {
+      if (const std::string why = node_infeasible(w, n); !why.empty()) h.details.push_back(fmt::format("{}: {}", n.meta.name, why));
+    }
+  }
+  HopChoice pod_choice{"pod", object_label(w.meta), {}};
+  for (const PlacedPod* p : pending) {
+    h.details.insert(h.details.begin() + static_cast<std::ptrdiff_t>(pod_choice.options.size()), p->name + ": " + p->why);
+    pod_choice.options.push_back(HopOption{p->name, "Pending", "", false});
+  }
+  h.choices.push_back(std::move(pod_choice));
 }
 
 // Hop 6: the backend Service's endpoints (empty: 503, the request stops).
@@ -425,9 +499,21 @@ std::vector<const PlacedPod*> service_hop(const FrontendModel& f, const RouteDec
   if (d.backends.size() > 1) h.details.push_back(fmt::format("the rule has {} backends; following the heaviest, {} ({:.0f}%)", d.backends.size(),
                                                              backend.service, 100 * backend.share));
   if (eps.empty()) {
-    h.status = HopStatus::kFailed;
-    h.summary = fmt::format("{} port {} has no endpoints (no placed pod matches its selector): 503", backend.service, backend.port);
     t.http_status = 503;
+    const std::vector<std::size_t> selected = workloads_selected(m, *svc);
+    if (selected.empty()) {
+      h.status = HopStatus::kFailed;
+      h.summary = fmt::format("{} port {} has no endpoints: no workload's pods carry its selector {}: 503", backend.service,
+                              backend.port, labels_text(svc->selector));
+      return eps;
+    }
+    // The Service is right; the pods it selects are not running: the workload is to blame (hop 7).
+    h.status = HopStatus::kWarning;
+    std::vector<std::string> names;
+    for (std::size_t wi : selected) names.push_back(object_label(m.workloads[wi].meta));
+    h.summary = fmt::format("{} port {} selects the pods of {}, none of them running: 0 endpoints", backend.service,
+                            backend.port, fmt::join(names, ", "));
+    unplaced_pods_hop(f, selected.front(), t.hops[6]);
     return eps;
   }
   h.status = HopStatus::kOk;

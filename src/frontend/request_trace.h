@@ -7,9 +7,12 @@
 //               frontend network, topology/builder.h), when a spec is given
 //   4 gateway   the Gateway's data-plane pod on that node, the listener, TLS: the Secret, the
 //               Certificate and Issuer chain, name coverage and issuability (cert_chain.h)
-//   5 route     the HTTPRoute rule and why it wins (gateway_routes.h)
-//   6 service   the backend Service and its endpoints
-//   7 pod       the pods and their nodes (pod_placement.h)
+//   5 route     the HTTPRoute rule and why it wins (gateway_routes.h); when every backendRef is
+//               invalid (500), each is named with its reason (BackendNotFound and the Service, ...)
+//   6 service   the backend Service and its endpoints; a Service that selects a workload none of
+//               whose pods runs is a warning, and hop 7 fails instead, decided by that workload
+//   7 pod       the pods and their nodes (pod_placement.h); or why the selected workload runs no
+//               pod: `replicas: 0`, or its pods Pending and why each node refuses them
 //   8 storage   the pods' volumes: PVC -> StorageClass -> Longhorn engine and replicas
 //               (volume_replicas.h)
 // A hop that fails stops the request; the hops after it are "not reached".

@@ -187,7 +187,7 @@ namespace {
 std::vector<std::pair<std::string, std::string>> decision_facts(const Manifests& m, const GatewayModel& g, const HttpRequest& r,
                                                                 const RouteDecision& d) {
   std::vector<std::pair<std::string, std::string>> facts{{"request", request_text(r)}, {"status", std::to_string(d.status)},
-                                                         {"result", status_word(d.status)}};
+                                                         {"result", result_word(d)}};
   if (d.has_gateway) facts.emplace_back("Gateway", m.gateways[d.gateway].meta.ns + "/" + m.gateways[d.gateway].meta.name);
   if (d.has_listener) {
     const auto& ls = g.listeners[d.listener];
@@ -266,7 +266,7 @@ StepDiagram decision_path(const Manifests& m, const GatewayModel& g, const HttpR
     path.steps.back().choices.push_back(std::move(backends));
   }
   const Outcome result = answered ? Outcome::kOk : Outcome::kFailed;
-  path.steps.push_back(step("result", status_word(d.status), result, ""));
+  path.steps.push_back(step("result", result_word(d), result, ""));
   for (const Outcome o : {Outcome::kOk, Outcome::kFailed, Outcome::kSkipped, Outcome::kNotReached}) {
     for (const Step& st : path.steps) {
       if (st.group == group(o)) {

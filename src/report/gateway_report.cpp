@@ -8,9 +8,14 @@
 
 namespace ct {
 
+std::string result_word(const RouteDecision& d) {
+  if (d.outcome == RouteOutcome::kTlsHandshakeFailed) return "no HTTP response: the TLS handshake fails";
+  return status_word(d.status);
+}
+
 std::string status_word(int status) {
   switch (status) {
-    case 0: return "no connection";
+    case 0: return "no connection: nothing listens on the port";
     case 200: return "200 forwarded";
     case 404: return "404 Not Found";
     case 421: return "421 Misdirected Request";
@@ -80,7 +85,7 @@ std::string route_decision_text(const Manifests& m, const GatewayModel& g, const
     out += fmt::format("Route:    {} rule {}: {} ({})\n", route_label(m, d.entry.route), d.entry.rule,
                        describe_match(rule.matches[d.entry.match]), where_text(rule.matches[d.entry.match].where));
   }
-  out += "Result:   " + status_word(d.status) + "\n";
+  out += "Result:   " + result_word(d) + "\n";
   if (!d.location.empty()) out += "Location: " + d.location + "\n";
   if (d.forwarded) out += "Upstream: " + describe_upstream_request(d.upstream) + "\n";
   for (const auto& mirror : d.mirrors) out += fmt::format("Mirror:   {} port {}{}\n", mirror.service, mirror.port, mirror.valid ? "" : " (" + mirror.problem + ")");
@@ -100,7 +105,9 @@ std::string route_decision_text(const Manifests& m, const GatewayModel& g, const
 std::string route_decision_json(const Manifests& m, const GatewayModel& g, const HttpRequest& r, const RouteDecision& d) {
   nlohmann::json j;
   j["request"] = {{"method", r.method}, {"scheme", r.scheme}, {"host", r.host}, {"sni", r.sni}, {"port", r.port}, {"path", r.path}};
-  j["status"] = d.status;
+  j["status"] = d.status;  // 0: no HTTP response; "outcome" says which way
+  j["outcome"] = to_string(d.outcome);
+  if (!d.tls_error.empty()) j["tlsError"] = d.tls_error;
   if (d.has_gateway) j["gateway"] = m.gateways[d.gateway].meta.ns + "/" + m.gateways[d.gateway].meta.name;
   if (d.has_listener) {
     const auto& ls = g.listeners[d.listener];

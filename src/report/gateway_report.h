@@ -16,6 +16,9 @@ std::string route_table_json(const Manifests& m, const GatewayModel& g);
 // Pieces the text, JSON and HTML (gateway_html.h) share:
 // "200 forwarded", "404 Not Found", ...
 std::string status_word(int status);
+// The decision's result for people: status_word, but "no HTTP response: the TLS handshake fails"
+// where no listener takes an HTTPS request's SNI (status 0 there too).
+std::string result_word(const RouteDecision& d);
 // "Accepted=True (Accepted), Programmed=False (Invalid)".
 std::string conditions_text(const std::vector<Condition>& cs);
 // A rule's backendRefs as the route table prints them: "vllm:8000", "a:80 w3, b:80 w1", "(filters only)".

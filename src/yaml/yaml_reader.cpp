@@ -6,9 +6,11 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "core/suggest.h"
+#include "core/text.h"
 
 namespace ct {
 namespace {
@@ -154,6 +156,58 @@ void YamlReader::error(const YAML::Node& key, const YAML::Node& value, const std
 
 // ---- loading ----
 
+// The line and column (1-based; the column counts bytes) of text[offset].
+SourceLocation YamlReader::at_offset(const std::string& text, std::size_t offset) const {
+  const auto line_start = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+  const std::size_t column = offset - (line_start == std::string::npos ? 0 : line_start + 1);
+  const auto lines = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  return {file_, static_cast<int>(lines) + 1, static_cast<int>(column) + 1};
+}
+
+// YAML 1.2 section 5.1: a stream holds printable characters only; of the C0 controls, tab, line
+// feed and carriage return. yaml-cpp reads a NUL as the end of a scalar or as an escape, so the
+// byte is refused here, by name, where it is.
+bool YamlReader::check_characters(const std::string& text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') continue;
+    error(at_offset(text, i), "",
+          c == 0 ? std::string("a NUL byte (0x00): YAML text cannot contain NUL; is this a binary or UTF-16 file?")
+                 : fmt::format("a control character (byte 0x{:02X}): YAML text allows only tab, line feed and carriage return "
+                               "among control characters (YAML 1.2 section 5.1)",
+                               c));
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Where nesting first goes past kMaxYamlDepth in flow style ('[' and '{' outside quotes and
+// comments), or npos: the place to blame when yaml-cpp's own depth guard stops the parse, since
+// its mark is where its scanner had got to, often the end of the line.
+std::size_t flow_depth_offset(const std::string& text) {
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
+      i = text.find('\n', i);
+      if (i == std::string::npos) break;
+    } else if (c == '"' || c == '\'') {
+      for (++i; i < text.size() && text[i] != c; ++i) {
+        if (c == '"' && text[i] == '\\') ++i;
+      }
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxYamlDepth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 void YamlReader::syntax_error(const std::string& text, const YAML::Exception& e) {
   if (!e.mark.is_null() && e.mark.pos >= 0 && static_cast<std::size_t>(e.mark.pos) >= text.size()) {
     // Just after the last character that is not white space: where a truncated file stops,
@@ -174,8 +228,24 @@ void YamlReader::syntax_error(const std::string& text, const YAML::Exception& e)
 std::optional<std::vector<YAML::Node>> YamlReader::parse_checked(
     const std::string& text, const std::function<std::vector<YAML::Node>()>& parse) {
   std::vector<YAML::Node> documents;
+  if (!check_characters(text)) return std::nullopt;
   try {
     documents = parse();
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's recursive parser stops itself (no stack overflow) far below what would
+    // overflow; the walk below would refuse anything past kMaxYamlDepth anyway.
+    const std::size_t flow = flow_depth_offset(text);
+    const SourceLocation where = flow != std::string::npos ? at_offset(text, flow) : at(e.mark);
+    const std::size_t from = std::min(text.size(), flow != std::string::npos ? flow : static_cast<std::size_t>(std::max(0, e.mark.pos)));
+    // What is there: the line from that place on, or the whole line when nothing follows.
+    const std::size_t line_end = std::min(text.find('\n', from), text.size());
+    const std::size_t line_start = from == 0 ? 0 : text.rfind('\n', from - 1) + 1;  // npos + 1 = 0
+    std::string_view here = trim(std::string_view(text).substr(from, line_end - from));
+    if (here.empty()) here = trim(std::string_view(text).substr(line_start, line_end - line_start));
+    error(where, "",
+          fmt::format("nested deeper than {} levels (the parser gave up at {} levels; here: '{}'); refused", kMaxYamlDepth,
+                      e.depth(), echo(here.substr(0, 20))));
+    return std::nullopt;
   } catch (const YAML::Exception& e) {
     syntax_error(text, e);
     return std::nullopt;
@@ -196,8 +266,9 @@ std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& t
   return parse_checked(text, [&] { return YAML::LoadAll(text); });
 }
 
-// Depth, node count (aliases expanded) and UTF-8 of every scalar, in one walk that stops at the
-// first bound crossed. The path of keys is built only for a diagnostic.
+// Depth, node count (aliases expanded), UTF-8 of every scalar and keys written twice in a mapping,
+// in one walk that stops at the first bound crossed. The path of keys is built only for a
+// diagnostic.
 void YamlReader::check_tree(const YAML::Node& root) {
   std::size_t nodes = 0;
   bool stop = false;
@@ -237,12 +308,17 @@ void YamlReader::check_tree(const YAML::Node& root) {
         path.pop_back();
       }
     } else if (n.IsMap()) {
+      std::map<std::string_view, int, std::less<>> keys;  // scalar key -> line where first written
       for (const auto& entry : n) {
         if (stop) break;
         const YAML::Node& key = entry.first;
         if (key.IsScalar()) {
           check_scalar(key);
           path.push_back(echo(key.Scalar()));
+          const SourceLocation where = at(key);
+          if (const auto [first, fresh] = keys.emplace(key.Scalar(), where.line); !fresh) {
+            error(where, path_text(), fmt::format("field written twice (first at line {})", first->second));
+          }
         } else {
           path.push_back("?");
           walk(key, depth + 1);

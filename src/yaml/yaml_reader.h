@@ -3,8 +3,14 @@
 // messages.
 //
 // A file is read in two steps.
-//   1. load(): yaml-cpp parses the text; then one bounded walk over the tree refuses what could hang
-//      or mislead a later step: more than kMaxDepth levels of nesting, more than kMaxNodes nodes
+//   1. load(): the text is checked for bytes no YAML stream may hold (a NUL or another control
+//      character but tab, line feed and carriage return, YAML 1.2 section 5.1), named and placed at
+//      their line and column; yaml-cpp parses it (its recursive parser stops itself at 500 levels;
+//      that is reported as too deep, at the first flow bracket past kMaxYamlDepth when there is
+//      one); then one bounded walk over the tree refuses what could hang or mislead a later step:
+//      a key written twice in one mapping (the first line named; the Kubernetes API server and
+//      kubectl refuse these too, where yaml-cpp would keep the first silently), more than
+//      kMaxYamlDepth levels of nesting, more than kMaxYamlNodes nodes
 //      once aliases are expanded (a "billion laughs" file of nine aliases of ten aliases expands to
 //      10^9 nodes; the walk stops at the first node past the bound, so it costs at most kMaxNodes
 //      steps), and scalars that are not valid UTF-8 (RFC 3629; a YAML stream must be Unicode, and
@@ -157,6 +163,8 @@ class YamlReader {
  private:
   bool plain_scalar(const YAML::Node& key, const YAML::Node& value, const std::string& field, const char* expected);
   void check_tree(const YAML::Node& root);
+  bool check_characters(const std::string& text);
+  [[nodiscard]] SourceLocation at_offset(const std::string& text, std::size_t offset) const;
   void syntax_error(const std::string& text, const YAML::Exception& e);
   // The documents `parse` makes of `text`, each walked by check_tree; nullopt after a diagnostic.
   std::optional<std::vector<YAML::Node>> parse_checked(const std::string& text,

@@ -187,10 +187,57 @@ TEST(YamlReader, DeepNestingIsRefused) {
   const Read r = read(deep);
   EXPECT_FALSE(r.loaded);
   EXPECT_THAT(only(r).message, HasSubstr("nested deeper than 64 levels"));
-  // Far deeper than yaml-cpp's own guard: a syntax error, not a stack overflow.
-  const Read very = read(std::string(100'000, '['));
+  // Far deeper than yaml-cpp's own guard (500 levels): no stack overflow, and the message says
+  // what is there and where: the 65th '[' of line 2 is at column 8 + 64 = 72.
+  const Read very = read("name: a\ncount: " + std::string(100'000, '[') + std::string(100'000, ']') + "\n");
   EXPECT_FALSE(very.loaded);
-  EXPECT_THAT(only(very).message, HasSubstr("YAML syntax error"));
+  EXPECT_EQ(format_diagnostic(only(very)),
+            "t.yaml:2:72: error: nested deeper than 64 levels (the parser gave up at 500 levels; here: "
+            "'[[[[[[[[[[[[[[[[[[[['); refused");
+  // Block nesting, 1000 levels of "- " each indented one more: the parser's own place.
+  std::string block = "count:\n";
+  for (int i = 1; i <= 1000; ++i) block += std::string(static_cast<std::size_t>(i), ' ') + "-\n";
+  const Read blocks = read(block);
+  EXPECT_FALSE(blocks.loaded);
+  EXPECT_THAT(only(blocks).message, HasSubstr("nested deeper than 64 levels"));
+  EXPECT_GT(only(blocks).where.line, 1);
+}
+
+// A key written twice in any mapping of the file, at any depth, is refused by load() with the line
+// of the first (yaml-cpp keeps both and hands out the first; kubectl refuses the file). Every key
+// twice is reported, each at its second occurrence, with its dotted path.
+TEST(YamlReader, DuplicateKeysAreRefusedAtLoad) {
+  YamlReader r("m.yaml");
+  const auto docs = r.load_all(
+      "kind: Gateway\n"             // 1
+      "kind: GatewayClass\n"        // 2: again
+      "spec:\n"                     // 3
+      "  listeners:\n"              // 4
+      "  - name: http\n"            // 5
+      "    port: 80\n"              // 6
+      "    port: 8080\n"            // 7: again
+      "---\n"
+      "a: {b: 1, b: 2}\n");         // 9: again, at column 11
+  EXPECT_FALSE(docs.has_value());
+  ASSERT_EQ(r.errors().size(), 3u) << format_diagnostics(r.errors());
+  EXPECT_EQ(format_diagnostic(r.errors()[0]), "m.yaml:2:1: error: kind: field written twice (first at line 1)");
+  EXPECT_EQ(format_diagnostic(r.errors()[1]),
+            "m.yaml:7:5: error: spec.listeners[0].port: field written twice (first at line 6)");
+  EXPECT_EQ(format_diagnostic(r.errors()[2]), "m.yaml:9:11: error: a.b: field written twice (first at line 9)");
+}
+
+// A NUL byte is named and placed (yaml-cpp alone reads it as an escape or the end of a scalar);
+// other control characters but tab, LF and CR likewise. The NUL of "b\0" is line 2, column 10.
+TEST(YamlReader, NulAndControlBytesAreNamedWhereTheyAre) {
+  const Read nul = read(std::string("count: 3\nname: ab\0c\n", 20));
+  EXPECT_FALSE(nul.loaded);
+  EXPECT_EQ(format_diagnostic(only(nul)),
+            "t.yaml:2:9: error: a NUL byte (0x00): YAML text cannot contain NUL; is this a binary or UTF-16 file?");
+  const Read bell = read("count: 3\n\x07name: a\n");
+  EXPECT_FALSE(bell.loaded);
+  EXPECT_EQ(only(bell).where.line, 2);
+  EXPECT_THAT(only(bell).message, HasSubstr("a control character (byte 0x07)"));
+  EXPECT_TRUE(read("count: 3\r\nname: a\tb\r\n").errors.empty());
 }
 
 TEST(YamlReader, AllDiagnosticsAtOnceInFileOrder) {

@@ -343,7 +343,10 @@ std::vector<InputKind> input_kinds() {
        {"examples/platform/manifests/30-gateway.yaml", "examples/platform/manifests/40-routes.yaml",
         "examples/platform/manifests/10-metallb.yaml", "examples/platform/manifests/20-cert-manager.yaml",
         "examples/platform/manifests/21-certificates.yaml", "examples/platform/manifests/50-apps.yaml",
-        "examples/platform/manifests/60-storage.yaml", "tests/frontend/45-filters.yaml"},
+        "examples/platform/manifests/60-storage.yaml", "tests/frontend/45-filters.yaml",
+        // malformed on purpose (issue 22): keys and names written twice, values the API refuses
+        "tests/frontend/bad/duplicate-key.yaml", "tests/frontend/bad/duplicate-names.yaml",
+        "tests/frontend/bad/bad-values.yaml"},
        ".yaml", manifests_args},
       {"named_conf", {"examples/platform/dns/named.conf", "tests/fuzz/seeds/named-views.conf"}, ".conf", named_conf_args},
       {"zone", {"examples/platform/dns/db.example.com.internal", "examples/platform/dns/db.example.com.external"}, ".zone",

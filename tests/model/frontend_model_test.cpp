@@ -431,6 +431,70 @@ spec:
   EXPECT_NE(h8.summary.find("3 replica(s)"), std::string::npos) << h8.summary;
 }
 
+// The trace blames the object that broke the request (issue 22 item 11), on the example plus three
+// broken apps of ml on api.example.com:
+//   /gpu    Service gpu selects Deployment gpu, whose nodeSelector gpu: h100 no node of the example
+//           carries: hop 6 is a warning (the Service is right, 0 endpoints), hop 7 FAILED decided by
+//           Deployment ml/gpu: 1 pod Pending, none of the 6 nodes satisfies the nodeSelector, 503;
+//   /idle   Service idle selects Deployment idle at replicas: 0: hop 7 FAILED decided by the
+//           Deployment, "replicas: 0", 503;
+//   /ghost  the rule's only backendRef names Service ghost, which no manifest defines: hop 5 FAILED,
+//           500, its summary naming BackendNotFound and ml/ghost as `route` does.
+TEST(RequestTrace, BlamesTheWorkloadOrTheMissingService) {
+  const std::string extra = testing::TempDir() + "/ct-broken-apps.yaml";
+  {
+    std::ofstream out(extra);
+    for (const char* app : {"gpu", "idle"}) {
+      out << "apiVersion: v1\nkind: Service\nmetadata: {name: " << app << ", namespace: ml}\nspec: {selector: {app: " << app
+          << "}, ports: [{port: 80}]}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " << app
+          << ", namespace: ml}\nspec:\n  replicas: " << (std::string(app) == "idle" ? 0 : 1) << "\n  selector: {matchLabels: {app: "
+          << app << "}}\n  template:\n    metadata: {labels: {app: " << app << "}}\n    spec:\n"
+          << (std::string(app) == "gpu" ? "      nodeSelector: {gpu: h100}\n" : "") << "      containers: [{name: " << app
+          << ", image: x}]\n---\n";
+    }
+    out << R"(apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: broken, namespace: ml}
+spec:
+  parentRefs: [{name: edge, namespace: infra, sectionName: https-public}]
+  hostnames: [api.example.com]
+  rules:
+  - matches: [{path: {value: /gpu}}]
+    backendRefs: [{name: gpu, port: 80}]
+  - matches: [{path: {value: /idle}}]
+    backendRefs: [{name: idle, port: 80}]
+  - matches: [{path: {value: /ghost}}]
+    backendRefs: [{name: ghost, port: 80}]
+)";
+  }
+  FrontendModel f;
+  ASSERT_NO_FATAL_FAILURE(load_platform({extra}, f));
+  TraceRequest r = api_models_request();
+  r.request = "GET https://api.example.com/gpu";
+  auto gpu = trace_request(f, r);
+  ASSERT_TRUE(gpu.ok()) << format_diagnostics(gpu.errors());
+  EXPECT_EQ(gpu->hops[5].status, HopStatus::kWarning) << gpu->hops[5].summary;
+  EXPECT_EQ(gpu->hops[6].status, HopStatus::kFailed);
+  EXPECT_EQ(gpu->hops[6].decided_by, "Deployment ml/gpu");
+  EXPECT_EQ(gpu->hops[6].summary,
+            "1 pod(s) of Deployment ml/gpu Pending: none of the 6 node(s) satisfies nodeSelector {gpu: h100}: 503");
+  EXPECT_EQ(gpu->http_status, 503);
+  r.request = "GET https://api.example.com/idle";
+  auto idle = trace_request(f, r);
+  ASSERT_TRUE(idle.ok());
+  EXPECT_EQ(idle->hops[6].status, HopStatus::kFailed);
+  EXPECT_EQ(idle->hops[6].decided_by, "Deployment ml/idle");
+  EXPECT_EQ(idle->hops[6].summary, "Deployment ml/idle has replicas: 0: no pod to serve: 503");
+  EXPECT_NE(idle->hops[6].where.find("ct-broken-apps.yaml:"), std::string::npos) << idle->hops[6].where;
+  r.request = "GET https://api.example.com/ghost";
+  auto ghost = trace_request(f, r);
+  ASSERT_TRUE(ghost.ok());
+  EXPECT_EQ(ghost->hops[4].status, HopStatus::kFailed);
+  EXPECT_EQ(ghost->hops[4].summary, "PathPrefix /ghost -> 500 (ml/ghost port 80: BackendNotFound: no Service ml/ghost)");
+  EXPECT_EQ(ghost->hops[5].status, HopStatus::kNotReached);
+  EXPECT_EQ(ghost->http_status, 500);
+}
+
 // A zone file may hold bytes that are not UTF-8 (BIND's master files are octets); JSON strings may
 // not. `trace --json` writes such a byte as U+FFFD (EF BF BD) instead of aborting (the fuzz test's
 // zone kind found the abort).
