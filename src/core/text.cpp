@@ -2,7 +2,23 @@
 
 #include <cctype>
 
+#include <fmt/format.h>
+
 namespace ct {
+
+std::string excerpt(std::string_view s, std::size_t max) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && i < max; ++i) {
+    const auto ch = static_cast<unsigned char>(s[i]);
+    if (ch < 0x20 || ch > 0x7e) {
+      out += fmt::format("\\x{:02x}", ch);
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  if (s.size() > max) out += "...";
+  return out;
+}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -62,6 +62,12 @@ inline constexpr CharSet kWhiteSpace{" \t\n\v\f\r"};
   return trim(s, blanks, blanks);
 }
 
+// At most `max` bytes of s for a message that quotes it, control bytes and bytes above 0x7e
+// escaped as \xNN, "..." when cut: a value from a file is never echoed whole or raw.
+//   excerpt("a\x1bb")        -> "a\x1bb" (the escape spelled out)
+//   excerpt(50 x 'a', 40)    -> 40 x 'a' + "..."
+std::string excerpt(std::string_view s, std::size_t max = 40);
+
 // ASCII lower case ("C" locale std::tolower), byte by byte.
 std::string lower(std::string s);
 

@@ -36,89 +36,10 @@ void NameDirectory::index() const {
 }
 
 void NameDirectory::index_cables() const {
-  if (cables_ready_.load(std::memory_order_acquire)) return;
   std::call_once(cables_indexed_, [this] {
-    // The adjacency transposed: walking the vertices u in order, each (u, link) in u's link-id
-    // order is appended to its neighbour's list, so every list comes out sorted by (u, link)
-    // without a comparison sort (a counting sort, like Topology::finalize).
-    const Topology& t = *topology_;
-    const std::size_t n = t.vertex_count();
-    std::vector<std::uint32_t> offset(n + 1, 0);
-    for (std::size_t v = 0; v < n; ++v) {
-      offset[v + 1] = offset[v] + static_cast<std::uint32_t>(t.neighbors(VertexId(v)).size());
-    }
-    cable_by_neighbor_.resize(offset[n]);
-    std::vector<std::uint32_t> cursor(offset.begin(), offset.end() - 1);
-    for (std::size_t u = 0; u < n; ++u) {
-      for (const Adjacency& adj : t.neighbors(VertexId(u))) {
-        cable_by_neighbor_[cursor[adj.neighbor.value()]++] = {VertexId(u), adj.link};
-      }
-    }
-    cable_index_.assign(n + 1, CableIndex{});
-    for (std::size_t v = 0; v < n; ++v) {
-      cable_index_[v] = {offset[v], static_cast<std::uint32_t>(cable_summary_.size())};
-      const std::uint32_t size = offset[v + 1] - offset[v];
-      if (size <= kCableBlock) continue;
-      for (std::uint32_t i = 0; i < size; i += kCableBlock) {
-        cable_summary_.push_back(cable_by_neighbor_[offset[v] + i].neighbor.value());
-      }
-    }
-    cable_index_[n] = {offset[n], static_cast<std::uint32_t>(cable_summary_.size())};
+    cable_index_ = std::make_unique<CableIndex>(*topology_);
     cables_ready_.store(true, std::memory_order_release);
   });
-}
-
-NameDirectory::CableSearch NameDirectory::block_of(VertexId a, VertexId b) const {
-  const CableIndex* const ia = cable_index_.data() + a.value();
-  const CableIndex* const ib = cable_index_.data() + b.value();
-  const bool a_smaller = ia[1].first - ia[0].first <= ib[1].first - ib[0].first;
-  const CableIndex* const is = a_smaller ? ia : ib;
-  CableSearch s;
-  s.other = a_smaller ? b : a;
-  s.first = cable_by_neighbor_.data() + is[0].first;
-  s.last = cable_by_neighbor_.data() + is[1].first;
-  s.n = static_cast<std::size_t>(s.last - s.first);
-  if (s.n > kCableBlock) {
-    // The blocks after the first whose first neighbour is below `other`: the lower bound is in
-    // the last of them (or at the next block's start), so only that block is searched.
-    const std::uint32_t* const summary = cable_summary_.data() + is[0].summary;
-    const std::size_t blocks = (s.n + kCableBlock - 1) / kCableBlock;
-    std::size_t below = 0;
-    for (std::size_t j = 1; j < blocks; ++j) below += static_cast<std::size_t>(summary[j] < s.other.value());
-    s.first += below * kCableBlock;
-    s.n = std::min<std::size_t>(kCableBlock, static_cast<std::size_t>(s.last - s.first));
-  }
-  return s;
-}
-
-const Adjacency* NameDirectory::lower_bound(const CableSearch& s) {
-  // The first entry whose neighbour is not below `other`: a lower bound without branches (the
-  // comparison's 0 or 1 scales the step), since the walk's lookups are unpredictable.
-  const Adjacency* first = s.first;
-  for (std::size_t n = s.n; n > 1;) {
-    const std::size_t half = n / 2;
-    first += static_cast<std::size_t>(first[half - 1].neighbor.value() < s.other.value()) * half;
-    n -= half;
-  }
-  if (first != s.last) first += static_cast<std::size_t>(first->neighbor.value() < s.other.value());
-  return first;
-}
-
-std::span<const Adjacency> NameDirectory::cables(VertexId a, VertexId b) const {
-  index_cables();
-  const CableSearch s = block_of(a, b);
-  const Adjacency* const first = lower_bound(s);
-  const Adjacency* end = first;
-  while (end != s.last && end->neighbor == s.other) ++end;
-  return {first, end};
-}
-
-LinkId NameDirectory::cable(VertexId a, VertexId b, std::size_t k) const {
-  index_cables();
-  const CableSearch s = block_of(a, b);
-  const Adjacency* const first = lower_bound(s);
-  if (static_cast<std::size_t>(s.last - first) <= k || first[k].neighbor != s.other) return LinkId::invalid();
-  return first[k].link;
 }
 
 void NameDirectory::index_switches() const {
@@ -326,7 +247,7 @@ Result<std::vector<LinkId>> NameDirectory::links(std::string_view name, const So
   if (!a) errors.insert(errors.end(), a.errors().begin(), a.errors().end());
   if (!b) errors.insert(errors.end(), b.errors().begin(), b.errors().end());
   if (!errors.empty()) return errors;
-  const std::span<const Adjacency> joining = cables(a.value(), b.value());
+  const std::span<const Adjacency> joining = cable_index().cables(a.value(), b.value());
   if (joining.empty()) {
     return Diagnostic{where, std::string(field),
                       fmt::format("no cable joins {} and {}", t.vertex_name(a.value()), t.vertex_name(b.value()))};

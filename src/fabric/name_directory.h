@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -21,6 +22,7 @@
 
 #include "core/ids.h"
 #include "core/result.h"
+#include "topology/cable_index.h"
 #include "topology/topology.h"
 
 namespace ct {
@@ -43,6 +45,12 @@ class NameDirectory {
   // 0) or "host12" (NIC 0, plane 0); nullopt for anything else (no trimming, no address, no
   // diagnostic: backend_port gives those). For readers with their own messages and hot paths.
   [[nodiscard]] std::optional<VertexId> port_spelled(std::string_view name) const;
+  // port_spelled for a name that names its NIC ("host12/nic3/p1", "host12/nic3"); nullopt for
+  // "host12" alone (a reader's other rules may give it another meaning) and anything else.
+  [[nodiscard]] std::optional<VertexId> nic_port_spelled(std::string_view name) const {
+    if (!name.starts_with("host") || name.find("/nic") == std::string_view::npos) return std::nullopt;
+    return port_spelled(name);
+  }
   // A GPU by its global id g = host x gpus_per_host + local: "host3/gpu2", "gpu26" or "26".
   [[nodiscard]] Result<std::uint32_t> gpu(std::string_view name, const SourceLocation& where, std::string_view field) const;
   // A backend port or switch by the exact name Topology::vertex_name prints ("host3/nic1/p0",
@@ -53,14 +61,12 @@ class NameDirectory {
   [[nodiscard]] VertexId printed_vertex(std::string_view name) const;
   // A link id or "A -- B" (every parallel cable between A and B, in id order).
   [[nodiscard]] Result<std::vector<LinkId>> links(std::string_view name, const SourceLocation& where, std::string_view field) const;
-  // The cables joining a and b, in link-id order (empty when none): the neighbours of the end
-  // with fewer of them, kept sorted by (neighbour, link), searched through a summary of every
-  // 16th entry and then one block of 16 (block_of, lower_bound). No hashing, no allocation;
-  // cables(a, b)[k] is the cable a route names "A -- B #k". For the hot paths of large inputs
-  // (pinned routes).
-  [[nodiscard]] std::span<const Adjacency> cables(VertexId a, VertexId b) const;
-  // cables(a, b)[k], or LinkId::invalid() when fewer join them (no scan of the others).
-  [[nodiscard]] LinkId cable(VertexId a, VertexId b, std::size_t k) const;
+  // The cables joining two vertices (topology/cable_index.h), indexed on first use (thread-safe).
+  // For the hot paths of large inputs (pinned routes): "A -- B #k" is cable_index().cable(a, b, k).
+  [[nodiscard]] const CableIndex& cable_index() const {
+    if (!cables_ready_.load(std::memory_order_acquire)) index_cables();
+    return *cable_index_;
+  }
 
   [[nodiscard]] const Topology& topology() const { return *topology_; }
 
@@ -70,36 +76,12 @@ class NameDirectory {
   void index() const;
   void index_switches() const;
   void index_cables() const;
-  // A search for the cables joining two vertices: the list of the end with fewer neighbours
-  // (first .. last), narrowed to the n entries from `first` that hold the lower bound of the
-  // other end. block_of reads only the list's bounds and summary; lower_bound reads the block.
-  struct CableSearch {
-    const Adjacency* first = nullptr;
-    const Adjacency* last = nullptr;
-    std::size_t n = 0;
-    VertexId other;
-  };
-  [[nodiscard]] CableSearch block_of(VertexId a, VertexId b) const;
-  [[nodiscard]] static const Adjacency* lower_bound(const CableSearch& s);
   const Topology* topology_;
   mutable std::once_flag indexed_;
   mutable std::unordered_map<std::string, VertexId> vertex_by_name_;
-  // Each vertex's neighbours sorted by (neighbour, link): the topology's adjacency transposed
-  // (vertex v's entries from cable_index_[v].first to cable_index_[v + 1].first), for cables().
-  // For each list longer than one block of kCableBlock entries, the neighbour of every block's
-  // first entry (vertex v's from cable_index_[v].summary): a search reads the list's bounds and
-  // this short summary, which stay in cache, and then one block, instead of probing a long list
-  // that does not.
   mutable std::once_flag cables_indexed_;
-  mutable std::atomic<bool> cables_ready_{false};  // set when cables_indexed_ has run: the hot paths test it inline
-  static constexpr std::uint32_t kCableBlock = 16;
-  struct CableIndex {
-    std::uint32_t first = 0;    // into cable_by_neighbor_
-    std::uint32_t summary = 0;  // into cable_summary_
-  };
-  mutable std::vector<CableIndex> cable_index_;
-  mutable std::vector<Adjacency> cable_by_neighbor_;
-  mutable std::vector<std::uint32_t> cable_summary_;
+  mutable std::atomic<bool> cables_ready_{false};  // set when cables_indexed_ has run: cable_index() tests it inline
+  mutable std::unique_ptr<CableIndex> cable_index_;
   // Backend switches by (plane, tier, pod): the first vertex and the count of each group, for
   // printed_vertex (the topology numbers them by (plane, tier, pod, index)).
   mutable std::once_flag switches_indexed_;

@@ -23,6 +23,7 @@
 #include "core/csv_cursor.h"
 #include "core/suggest.h"
 #include "core/text.h"
+#include "fabric/route_pins.h"
 
 namespace ct {
 namespace {
@@ -102,24 +103,10 @@ struct ResolvedEndpoint {
   VertexId port;
 };
 
-struct ResolvedHop {
-  bool ok = false;
-  bool is_switch = false;  // a named switch: the route through it
-  VertexId sw;
-  bool directed = false;   // a direction was written (or an NVLink hop)
-  RouteHop hop;
-};
-
-// Shortest paths toward one switch (BFS over the cables), lowest link id among equal parents.
-struct TowardSwitch {
-  std::vector<std::uint32_t> distance;
-  std::vector<LinkId> parent;  // the link toward the switch
-};
-
 class FlowTableParser {
  public:
   FlowTableParser(const std::string& file, std::string_view text, const NameDirectory& names)
-      : file_(file), text_(text), names_(names), t_(names.topology()), csv_(file, text) {
+      : file_(file), text_(text), names_(names), t_(names.topology()), pinner_(names, file, "path"), csv_(file, text) {
     table_.file = file;
   }
 
@@ -200,7 +187,7 @@ class FlowTableParser {
     std::uint64_t v = 0;
     const auto [p, ec] = std::from_chars(c.text.data(), c.text.data() + c.text.size(), v);
     if (c.text.empty() || ec != std::errc() || p != c.text.data() + c.text.size() || v > max) {
-      error(c, col, fmt::format("'{}': expected an integer in 0..{}", clip(c.text), max));
+      error(c, col, fmt::format("'{}': expected an integer in 0..{}", excerpt(c.text), max));
       return std::nullopt;
     }
     return v;
@@ -208,23 +195,8 @@ class FlowTableParser {
 
   std::optional<std::int64_t> seconds_cell(const Cell& c, Column col) {
     if (auto ps = seconds_to_ps(c.text)) return ps;
-    error(c, col, fmt::format("'{}': expected seconds in [0, 1e6] (e.g. 0.000125)", clip(c.text)));
+    error(c, col, fmt::format("'{}': expected seconds in [0, 1e6] (e.g. 0.000125)", excerpt(c.text)));
     return std::nullopt;
-  }
-
-  // At most 40 characters of a value in a message, control characters escaped.
-  static std::string clip(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size() && i < 40; ++i) {
-      const auto ch = static_cast<unsigned char>(s[i]);
-      if (ch < 0x20 || ch == 0x7f || ch >= 0x80) {
-        out += fmt::format("\\x{:02x}", ch);
-      } else {
-        out += static_cast<char>(ch);
-      }
-    }
-    if (s.size() > 40) out += "...";
-    return out;
   }
 
   ResolvedEndpoint endpoint(const Cell& c, Column col) {
@@ -233,7 +205,7 @@ class FlowTableParser {
       return {true, kNoTableGpu, port};
     }
     if (auto it = endpoints_.find(c.text); it != endpoints_.end()) {
-      if (!it->second.ok) error(c, col, fmt::format("'{}': see the first use of this name", clip(c.text)));
+      if (!it->second.ok) error(c, col, fmt::format("'{}': see the first use of this name", excerpt(c.text)));
       return it->second;
     }
     ResolvedEndpoint r;
@@ -246,7 +218,7 @@ class FlowTableParser {
       } else {
         take(g.errors());
       }
-    } else if (const auto port = port_named(c.text)) {
+    } else if (const auto port = names_.nic_port_spelled(c.text)) {
       r.port = *port;
       r.ok = true;
     } else {
@@ -265,380 +237,6 @@ class FlowTableParser {
   void take(const Diagnostics& ds) {
     for (const Diagnostic& d : ds) {
       if (errors_.size() < kMaxErrors) errors_.push_back(d);
-    }
-  }
-
-  // One hop's text, resolved once per distinct text.
-  ResolvedHop hop(std::string_view text, const Cell& c) {
-    if (auto it = hops_.find(text); it != hops_.end()) return it->second;
-    ResolvedHop r;
-    const SourceLocation where{file_, line_no_, c.column};
-    if (text.find('*') != std::string_view::npos) {
-      error(line_no_, c.column, "path",
-            fmt::format("'{}': a hop with a share (*x, a sprayed flow) cannot be pinned; leave the path empty so that the "
-                        "fabric routes the flow again",
-                        clip(text)));
-      hops_.emplace(text, r);
-      return r;
-    }
-    std::string_view rest = text;
-    auto strip = [&](std::string_view suffix) {
-      if (rest.size() > suffix.size() && rest.ends_with(suffix)) {
-        rest = trim_cell(rest.substr(0, rest.size() - suffix.size()));
-        return true;
-      }
-      return false;
-    };
-    if (strip(" nvlink out") || strip(" nvlink in")) {
-      const bool out = text.ends_with("out");
-      auto g = names_.gpu(rest, where, "path");
-      if (g) {
-        r.ok = true;
-        r.directed = true;
-        r.hop = {out ? RouteHopKind::kNvlinkOut : RouteHopKind::kNvlinkIn, g.value()};
-      } else {
-        take(g.errors());
-      }
-      hops_.emplace(text, r);
-      return r;
-    }
-    int direction = 0;  // 1 up, -1 down, 0 not written
-    if (strip(" up")) {
-      direction = 1;
-    } else if (strip(" down")) {
-      direction = -1;
-    }
-    std::size_t which = 0;
-    if (const std::size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
-      const std::string_view k = trim_cell(rest.substr(hash + 1));
-      const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
-      if (k.empty() || ec != std::errc() || p != k.data() + k.size()) {
-        error(line_no_, c.column, "path", fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", clip(text)));
-        hops_.emplace(text, r);
-        return r;
-      }
-      rest = trim_cell(rest.substr(0, hash));
-    }
-    if (rest.find("--") == std::string_view::npos && !all_digits(rest)) {
-      auto sw = names_.backend_switch(rest, where, "path");
-      if (sw) {
-        r.ok = true;
-        r.is_switch = true;
-        r.sw = sw.value();
-      } else {
-        take(sw.errors());
-      }
-      hops_.emplace(text, r);
-      return r;
-    }
-    std::vector<LinkId> cables;
-    if (const std::size_t sep = rest.find("--"); sep != std::string_view::npos) {
-      // "A -- B": both ends through the name directory (once per distinct name), then the cables
-      // that join them in id order (the directory's meaning, without its per-call copies).
-      const auto a = vertex_named(rest.substr(0, sep), where);
-      const auto b = vertex_named(rest.substr(sep + 2), where);
-      if (a && b) {
-        for (const Adjacency& adj : names_.cables(*a, *b)) cables.push_back(adj.link);
-        if (cables.empty()) {
-          error(line_no_, c.column, "path",
-                fmt::format("no cable joins {} and {}", t_.vertex_name(*a), t_.vertex_name(*b)));
-        }
-      }
-    } else if (auto links = names_.links(rest, where, "path")) {
-      cables = std::move(links).value();
-    } else {
-      take(links.errors());
-    }
-    if (!cables.empty() && which >= cables.size()) {
-      error(line_no_, c.column, "path",
-            fmt::format("'{}': cable #{} does not exist ({} cable(s) join them, #0..#{})", clip(text), which,
-                        cables.size(), cables.size() - 1));
-    } else if (!cables.empty()) {
-      r.ok = true;
-      r.directed = direction != 0;
-      r.hop = {direction < 0 ? RouteHopKind::kLinkDown : RouteHopKind::kLinkUp, cables[which].value()};
-    }
-    hops_.emplace(text, r);
-    return r;
-  }
-
-  // A backend port by its printed name ("host3/nic1/p0"), parsed by the name directory's port
-  // grammar (NameDirectory::port_spelled) without a lookup; nullopt for anything else.
-  std::optional<VertexId> port_named(std::string_view name) {
-    if (!name.starts_with("host") || name.find("/nic") == std::string_view::npos) return std::nullopt;
-    return names_.port_spelled(name);
-  }
-
-  // A vertex by name, resolved once per distinct spelling.
-  std::optional<VertexId> vertex_named(std::string_view name, const SourceLocation& where) {
-    name = trim_cell(name);
-    if (auto it = vertices_.find(name); it != vertices_.end()) {
-      if (it->second.valid()) return it->second;
-      return std::nullopt;
-    }
-    if (auto port = port_named(name)) {
-      vertices_.emplace(name, *port);
-      return port;
-    }
-    auto v = names_.vertex(name, where, "path");
-    if (!v) take(v.errors());
-    vertices_.emplace(name, v ? v.value() : VertexId::invalid());
-    return v ? std::optional<VertexId>(v.value()) : std::nullopt;
-  }
-
-  const TowardSwitch& toward(VertexId sw) {
-    auto [it, fresh] = toward_.try_emplace(sw.value());
-    if (!fresh) return it->second;
-    TowardSwitch& tw = it->second;
-    constexpr std::uint32_t kFar = std::numeric_limits<std::uint32_t>::max();
-    tw.distance.assign(t_.vertex_count(), kFar);
-    tw.parent.assign(t_.vertex_count(), LinkId::invalid());
-    std::vector<VertexId> queue{sw};
-    tw.distance[sw.value()] = 0;
-    for (std::size_t q = 0; q < queue.size(); ++q) {
-      const VertexId v = queue[q];
-      for (const Adjacency& a : t_.neighbors(v)) {
-        const std::uint32_t u = a.neighbor.value();
-        if (tw.distance[u] == kFar) {
-          tw.distance[u] = tw.distance[v.value()] + 1;
-          queue.push_back(a.neighbor);
-        }
-        if (tw.distance[u] == tw.distance[v.value()] + 1 &&
-            (!tw.parent[u].valid() || a.link.value() < tw.parent[u].value())) {
-          tw.parent[u] = a.link;
-        }
-      }
-    }
-    return tw;
-  }
-
-  [[nodiscard]] RouteHop directed_hop(LinkId l, VertexId from) const {
-    return {t_.link_a[l.value()] == from ? RouteHopKind::kLinkUp : RouteHopKind::kLinkDown, l.value()};
-  }
-
-  void route_through(VertexId sw, TableFlow& f, const Cell& c) {
-    if (!f.src_port.valid() || !f.dst_port.valid()) {
-      error(c, Column::kPath, "a route through a named switch needs port endpoints (src and dst)");
-      return;
-    }
-    const TowardSwitch& tw = toward(sw);
-    if (!tw.parent[f.src_port.value()].valid() || !tw.parent[f.dst_port.value()].valid()) {
-      error(c, Column::kPath, fmt::format("no path from {} through {} to {}", t_.vertex_name(f.src_port),
-                                          t_.vertex_name(sw), t_.vertex_name(f.dst_port)));
-      return;
-    }
-    for (VertexId v = f.src_port; v != sw;) {
-      const LinkId l = tw.parent[v.value()];
-      table_.hops.push_back(directed_hop(l, v));
-      v = t_.other_end(l, v);
-    }
-    const std::size_t down_begin = table_.hops.size();
-    for (VertexId v = f.dst_port; v != sw;) {
-      const LinkId l = tw.parent[v.value()];
-      const VertexId up = t_.other_end(l, v);
-      table_.hops.push_back(directed_hop(l, up));
-      v = up;
-    }
-    std::reverse(table_.hops.begin() + static_cast<std::ptrdiff_t>(down_begin), table_.hops.end());
-  }
-
-  // How the fast path left a hop: not taken (hop() resolves it or says why), or taken with more
-  // hops after its '|', or taken as the last.
-  enum class Walked : std::uint8_t { kNo, kMore, kLast };
-
-  // a == b for the short names of a route, eight bytes at a time without a library call.
-  static bool same(std::string_view a, std::string_view b) {
-    const std::size_t n = a.size();
-    if (n != b.size()) return false;
-    if (n < 8) return a == b;
-    const auto at = [](std::string_view s, std::size_t i) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, s.data() + i, 8);
-      return w;
-    };
-    for (std::size_t i = 0; i + 8 < n; i += 8) {
-      if (at(a, i) != at(b, i)) return false;
-    }
-    return at(a, n - 8) == at(b, n - 8);  // the last eight bytes (overlapping the loop's)
-  }
-
-  // The end of a name as the topology prints it at p: the first space, tab or '|' (or e); sixteen
-  // bytes at a time where SSE2 is there.
-  static const char* name_end(const char* p, const char* e) {
-#if defined(__SSE2__)
-    const __m128i space = _mm_set1_epi8(' ');
-    const __m128i bar = _mm_set1_epi8('|');
-    const __m128i tab = _mm_set1_epi8('\t');
-    for (; e - p >= 16; p += 16) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, bar)), _mm_cmpeq_epi8(v, tab));
-      if (const auto bits = static_cast<unsigned>(_mm_movemask_epi8(hit)); bits != 0) return p + std::countr_zero(bits);
-    }
-#endif
-    while (p != e && *p != ' ' && *p != '|' && *p != '\t') ++p;
-    return p;
-  }
-
-  // The first hop of `rest`, "A -- B[ #k][ up|down]" as --csv-flows writes it, resolved in one
-  // forward pass by walking on from `at`, where the previous hop ended (written `at_text`, empty
-  // when unknown): the end written as at_text is `at` without a lookup, the other end is parsed
-  // by the name directory's printed-name grammar and indexed directly, and the cable is the k-th
-  // of those joining the two in link-id order (NameDirectory::cable). Appends the hop, moves
-  // `at` and `at_text` on and `rest` past the hop's '|'. kNo, having changed nothing, for
-  // anything else (another spelling, an unknown name, a hop that does not continue the walk, no
-  // such cable): route() then gives the hop to hop(), which resolves it or gives the located
-  // diagnostic.
-  Walked walk(std::string_view& rest, VertexId& at, std::string_view& at_text) {
-    const char* p = rest.data();
-    const char* const e = p + rest.size();
-    while (p != e && (*p == ' ' || *p == '\t')) ++p;
-    // The ends' texts; `far_is_b` says which one is not where the walk stands, and `known` that
-    // the other was matched to at_text already (a name ends at a space, tab or '|').
-    std::string_view a_text;
-    std::string_view b_text;
-    bool far_is_b = true;
-    bool known = false;
-    const std::size_t at_size = at_text.size();
-    if (at_size != 0 && static_cast<std::size_t>(e - p) > at_size + 4 && same(std::string_view(p, at_size), at_text) &&
-        std::memcmp(p + at_size, " -- ", 4) == 0) {
-      // "at -- far": an up hop as --csv-flows writes it.
-      a_text = std::string_view(p, at_size);
-      p += at_size + 4;
-      known = true;
-    } else {
-      const char* const a_begin = p;
-      p = name_end(p, e);
-      a_text = std::string_view(a_begin, static_cast<std::size_t>(p - a_begin));
-      if (a_text.empty() || e - p < 4 || std::memcmp(p, " -- ", 4) != 0) return Walked::kNo;
-      p += 4;
-      if (at_size != 0 && static_cast<std::size_t>(e - p) >= at_size && same(std::string_view(p, at_size), at_text) &&
-          (static_cast<std::size_t>(e - p) == at_size || p[at_size] == ' ' || p[at_size] == '|' || p[at_size] == '\t')) {
-        // "far -- at": a down hop.
-        b_text = std::string_view(p, at_size);
-        p += at_size;
-        far_is_b = false;
-        known = true;
-      }
-    }
-    if (far_is_b) {
-      const char* const b_begin = p;
-      p = name_end(p, e);
-      b_text = std::string_view(b_begin, static_cast<std::size_t>(p - b_begin));
-      if (b_text.empty()) return Walked::kNo;
-    }
-    std::uint32_t which = 0;
-    if (e - p >= 3 && p[0] == ' ' && p[1] == '#') {
-      p += 2;
-      const char* const digits = p;
-      for (; p != e && *p >= '0' && *p <= '9' && p - digits < 9; ++p) which = which * 10 + static_cast<std::uint32_t>(*p - '0');
-      if (p == digits || (p != e && *p >= '0' && *p <= '9')) return Walked::kNo;
-    }
-    int direction = 0;  // 1 up, -1 down, 0 not written
-    if (e - p >= 3 && p[0] == ' ' && p[1] == 'u' && p[2] == 'p') {
-      direction = 1;
-      p += 3;
-    } else if (e - p >= 5 && std::memcmp(p, " down", 5) == 0) {
-      direction = -1;
-      p += 5;
-    }
-    while (p != e && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
-    Walked next = Walked::kLast;
-    if (p != e) {
-      if (*p != '|') return Walked::kNo;
-      ++p;
-      next = Walked::kMore;
-    }
-    VertexId far;
-    if (known) {
-      far = names_.printed_vertex(far_is_b ? b_text : a_text);
-    } else {
-      const VertexId a = names_.printed_vertex(a_text);
-      const VertexId b = names_.printed_vertex(b_text);
-      if (!a.valid() || !b.valid() || (a != at && b != at)) return Walked::kNo;
-      far_is_b = a == at;
-      far = far_is_b ? b : a;
-    }
-    if (!far.valid() || far == at) return Walked::kNo;
-    const VertexId near = at;
-    const LinkId link = names_.cable(near, far, which);
-    if (!link.valid()) return Walked::kNo;
-    // Up is from the cable's lower end: between tiers, the lower tier's end (topology.h), else look.
-    const bool up = t_.tier[near.value()] != t_.tier[far.value()] ? t_.tier[near.value()] < t_.tier[far.value()]
-                                                                   : t_.link_a[link.value()] == near;
-    assert(up == (t_.link_a[link.value()] == near));
-    if ((direction == 1 && !up) || (direction == -1 && up)) return Walked::kNo;
-    table_.hops.push_back({up ? RouteHopKind::kLinkUp : RouteHopKind::kLinkDown, link.value()});
-    at = far;
-    at_text = far_is_b ? b_text : a_text;
-    rest = std::string_view(p, static_cast<std::size_t>(e - p));
-    return next;
-  }
-
-  void route(const Cell& c, TableFlow& f, std::string_view src_text) {
-    f.route_begin = static_cast<std::uint32_t>(table_.hops.size());
-    std::string_view rest = c.text;
-    VertexId at = f.src_port;  // where the walk stands (invalid: unknown)
-    // The walk matches the text where it stands as a whole name: src's text, if it is one.
-    const bool src_is_name = name_end(src_text.data(), src_text.data() + src_text.size()) == src_text.data() + src_text.size();
-    std::string_view at_text = f.src_port.valid() && src_is_name ? src_text : std::string_view();
-    std::size_t n = 0;
-    bool ok = true;
-    while (ok) {
-      ++n;
-      if (at.valid()) {
-        const Walked w = walk(rest, at, at_text);
-        if (w == Walked::kLast) break;
-        if (w == Walked::kMore) continue;
-      }
-      const std::size_t bar = rest.find('|');
-      const std::string_view text = trim_cell(rest.substr(0, bar));
-      at_text = {};
-      const ResolvedHop h = hop(text, c);
-      if (!h.ok) {
-        ok = false;
-      } else if (h.is_switch) {
-        if (n == 1 && bar == std::string_view::npos) {
-          route_through(h.sw, f, c);
-          at = f.dst_port;
-        } else {
-          error(c, Column::kPath, fmt::format("hop {}: '{}' is a switch; a route is one switch or a list of links",
-                                              n, clip(text)));
-          ok = false;
-        }
-      } else if (h.hop.kind == RouteHopKind::kNvlinkOut || h.hop.kind == RouteHopKind::kNvlinkIn) {
-        table_.hops.push_back(h.hop);
-      } else {
-        RouteHop hp = h.hop;
-        const LinkId l(hp.index);
-        if (!h.directed) {
-          if (at == t_.link_a[l.value()]) {
-            hp.kind = RouteHopKind::kLinkUp;
-          } else if (at == t_.link_b[l.value()]) {
-            hp.kind = RouteHopKind::kLinkDown;
-          } else {
-            error(c, Column::kPath, fmt::format("hop {}: '{}': give its direction (up or down); it does not continue "
-                                                "a walk from src",
-                                                n, clip(text)));
-            ok = false;
-            break;
-          }
-        }
-        const VertexId from = hp.kind == RouteHopKind::kLinkUp ? t_.link_a[l.value()] : t_.link_b[l.value()];
-        if (at.valid() && from != at) {
-          error(c, Column::kPath, fmt::format("hop {}: '{}' starts at {}, but the route is at {}", n, clip(text),
-                                              t_.vertex_name(from), t_.vertex_name(at)));
-          ok = false;
-          break;
-        }
-        at = t_.other_end(l, from);
-        table_.hops.push_back(hp);
-      }
-      if (bar == std::string_view::npos) break;
-      rest = rest.substr(bar + 1);
-    }
-    f.route_size = static_cast<std::uint32_t>(table_.hops.size() - f.route_begin);
-    if (ok && f.route_size > 0 && f.dst_port.valid() && at.valid() && at != f.dst_port) {
-      error(c, Column::kPath, fmt::format("the route ends at {}, not at dst {}", t_.vertex_name(at), t_.vertex_name(f.dst_port)));
     }
   }
 
@@ -704,7 +302,7 @@ class FlowTableParser {
             double w = 0;
             const auto [p, ec] = std::from_chars(c.text.data(), c.text.data() + c.text.size(), w);
             if (ec != std::errc() || p != c.text.data() + c.text.size() || !std::isfinite(w) || w <= 0 || w > kMaxWeight) {
-              error(c, col, fmt::format("'{}': expected a number in (0, 1e6]", clip(c.text)));
+              error(c, col, fmt::format("'{}': expected a number in (0, 1e6]", excerpt(c.text)));
             } else {
               f.weight = w;
             }
@@ -758,7 +356,9 @@ class FlowTableParser {
     if (after != nullptr && !after->text.empty()) read_after(*after, f, row);
     if (errors_.size() == errors_before) {
       if (pinned) {
-        route(*path, f, src->text);
+        f.route_begin = static_cast<std::uint32_t>(table_.hops.size());
+        pinner_.pin(path->text, {f.src_port, f.dst_port, src->text}, line_no_, path->column, table_.hops, errors_, kMaxErrors);
+        f.route_size = static_cast<std::uint32_t>(table_.hops.size() - f.route_begin);
       } else {
         check_routable(f, *src);
       }
@@ -792,7 +392,7 @@ class FlowTableParser {
     if (std::find(table_.operations.begin(), table_.operations.end(), name) != table_.operations.end()) {
       error(line_no_, cell == nullptr ? 1 : cell->column, "operation",
             fmt::format("operation '{}' appeared before, then others: the rows of one operation must be contiguous",
-                        clip(name)));
+                        excerpt(name)));
     }
     table_.operations.emplace_back(name);
     return static_cast<std::uint32_t>(table_.operations.size() - 1);
@@ -809,7 +409,7 @@ class FlowTableParser {
       std::uint64_t v = 0;
       const auto [p, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
       if (ec != std::errc() || p != id.data() + id.size() || v > kMaxId) {
-        error(c, Column::kAfter, fmt::format("'{}': expected flow ids separated by spaces", clip(id)));
+        error(c, Column::kAfter, fmt::format("'{}': expected flow ids separated by spaces", excerpt(id)));
         return;
       }
       const std::uint32_t earlier = row_of(static_cast<std::uint32_t>(v));
@@ -855,12 +455,10 @@ class FlowTableParser {
   int line_no_ = 0;
   std::vector<Column> column_of_cell_;
   std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
-  std::unordered_map<std::string_view, ResolvedHop> hops_;
-  std::unordered_map<std::string_view, VertexId> vertices_;
   static constexpr std::uint32_t kNoRow = 0xFFFF'FFFFU;
   bool ids_dense_ = true;  // every id so far is its row: row_of_id_ is empty
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
-  std::unordered_map<std::uint32_t, TowardSwitch> toward_;
+  RoutePinner pinner_;
   CsvCursor csv_;
 };
 

@@ -43,18 +43,9 @@
 #include "core/result.h"
 #include "core/units.h"
 #include "fabric/name_directory.h"
+#include "routing/route_hop.h"
 
 namespace ct {
-
-enum class RouteHopKind : std::uint8_t { kLinkUp, kLinkDown, kNvlinkOut, kNvlinkIn };
-
-// One hop of a pinned route: a direction of a cable (index = LinkId; up = from link_a to link_b)
-// or a GPU's NVLink egress or ingress (index = global GPU id).
-struct RouteHop {
-  RouteHopKind kind = RouteHopKind::kLinkUp;
-  std::uint32_t index = 0;
-  friend bool operator==(const RouteHop&, const RouteHop&) = default;
-};
 
 inline constexpr std::uint32_t kNoTableGpu = 0xFFFF'FFFFU;
 
