@@ -30,7 +30,7 @@ CableIndex::CableIndex(const Topology& t) {
   bounds_[n] = {offset[n], static_cast<std::uint32_t>(summary_.size())};
 }
 
-CableIndex::Search CableIndex::block_of(VertexId a, VertexId b) const {
+[[gnu::always_inline]] inline CableIndex::Search CableIndex::block_of(VertexId a, VertexId b) const {
   const Bounds* const ia = bounds_.data() + a.value();
   const Bounds* const ib = bounds_.data() + b.value();
   const bool a_smaller = ia[1].first - ia[0].first <= ib[1].first - ib[0].first;
@@ -53,7 +53,7 @@ CableIndex::Search CableIndex::block_of(VertexId a, VertexId b) const {
   return s;
 }
 
-const Adjacency* CableIndex::lower_bound(const Search& s) {
+[[gnu::always_inline]] inline const Adjacency* CableIndex::lower_bound(const Search& s) {
   // The first entry whose neighbour is not below `other`: the comparison's 0 or 1 scales the step.
   const Adjacency* first = s.first;
   for (std::size_t n = s.n; n > 1;) {

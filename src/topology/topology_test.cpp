@@ -13,7 +13,6 @@
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
 #include "topology/builder.h"
-#include "topology/cable_index.h"
 #include "topology/topology.h"
 
 namespace ct {
@@ -462,50 +461,6 @@ TEST(Media, ChosenPerTierFromCableLengths) {
   const Topology t = build(backend_yaml("node8", 32, kRail32 + "  cable_length_m: {leaf: 1, spine: 200}\n"));
   EXPECT_EQ(catalog().optics[t.media[0]].id, "dac400");
   EXPECT_EQ(catalog().optics[t.media[511]].id, "t400-500m");
-}
-
-}  // namespace
-}  // namespace ct
-
-namespace ct {
-namespace {
-
-// CableIndex against a scan of the adjacency, on a graph built by hand: one switch joined to 40
-// others (so its list is past one block of 16 and the summary is used), with 0 to 3 parallel
-// cables per pair, added in an order that is not the pairs' order. Expected for every pair (a, b)
-// in both orders: the cables are exactly the links joining them, in link-id order; cable(a, b, k)
-// is the k-th of them and invalid past the last.
-TEST(CableIndex, AgreesWithAScanOnEveryPair) {
-  Topology t;
-  std::vector<VertexId> v;
-  for (int i = 0; i < 41; ++i) v.push_back(t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, i == 0 ? 1 : 0, 0, static_cast<std::uint32_t>(i), 64));
-  for (int round = 0; round < 3; ++round) {
-    for (int i = 40; i >= 1; --i) {
-      if ((i * 7 + round) % 4 != 0) t.add_link(v[static_cast<std::size_t>(i)], v[0], gbps(400), TimePs(0), -1);
-    }
-  }
-  t.add_link(v[1], v[2], gbps(400), TimePs(0), -1);
-  t.finalize();
-  const CableIndex index(t);
-  for (const VertexId a : v) {
-    for (const VertexId b : v) {
-      std::vector<std::uint32_t> want;
-      for (std::uint32_t l = 0; l < t.link_count(); ++l) {
-        if ((t.link_a[l] == a && t.link_b[l] == b) || (t.link_a[l] == b && t.link_b[l] == a)) want.push_back(l);
-      }
-      std::vector<std::uint32_t> got;
-      for (const Adjacency& adj : index.cables(a, b)) got.push_back(adj.link.value());
-      ASSERT_EQ(got, want) << a.value() << " -- " << b.value();
-      for (std::size_t k = 0; k <= want.size(); ++k) {
-        const LinkId l = index.cable(a, b, k);
-        if (k < want.size()) {
-          EXPECT_EQ(l.value(), want[k]);
-        } else {
-          EXPECT_FALSE(l.valid());
-        }
-      }
-    }
-  }
 }
 
 }  // namespace

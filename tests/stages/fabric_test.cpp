@@ -181,21 +181,21 @@ TEST(NameDirectory, CablesAreEveryLinkJoiningTwoVerticesInIdOrder) {
     }
     for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
       std::vector<LinkId> got;
-      for (const Adjacency& adj : f->names().cables(x, y)) {
+      for (const Adjacency& adj : f->names().cable_index().cables(x, y)) {
         EXPECT_TRUE(adj.neighbor == x || adj.neighbor == y);
         got.push_back(adj.link);
       }
       EXPECT_EQ(got, expected) << t.link_name(LinkId(l));
       for (std::size_t k = 0; k <= expected.size(); ++k) {
-        EXPECT_EQ(f->names().cable(x, y, k), k < expected.size() ? expected[k] : LinkId::invalid()) << t.link_name(LinkId(l));
+        EXPECT_EQ(f->names().cable_index().cable(x, y, k), k < expected.size() ? expected[k] : LinkId::invalid()) << t.link_name(LinkId(l));
       }
     }
   }
   const SourceLocation cmd{"command line", 0, 0};
   const VertexId leaf0 = f->names().vertex("p0/leaf/0", cmd, "--x").value();
   const VertexId leaf1 = f->names().vertex("p0/leaf/1", cmd, "--x").value();
-  EXPECT_TRUE(f->names().cables(leaf0, leaf1).empty());
-  EXPECT_FALSE(f->names().cable(leaf0, leaf1, 0).valid());
+  EXPECT_TRUE(f->names().cable_index().cables(leaf0, leaf1).empty());
+  EXPECT_FALSE(f->names().cable_index().cable(leaf0, leaf1, 0).valid());
 }
 
 // Lists longer than a search block (16 entries) are searched through their summary: here every
@@ -214,10 +214,10 @@ TEST(NameDirectory, CablesAcrossSearchBlocks) {
         }
       }
       std::vector<LinkId> got;
-      for (const Adjacency& adj : names.cables(VertexId(a), VertexId(b))) got.push_back(adj.link);
+      for (const Adjacency& adj : names.cable_index().cables(VertexId(a), VertexId(b))) got.push_back(adj.link);
       EXPECT_EQ(got, expected) << a << " " << b;
       for (std::size_t k = 0; k <= expected.size(); ++k) {
-        EXPECT_EQ(names.cable(VertexId(a), VertexId(b), k), k < expected.size() ? expected[k] : LinkId::invalid());
+        EXPECT_EQ(names.cable_index().cable(VertexId(a), VertexId(b), k), k < expected.size() ? expected[k] : LinkId::invalid());
       }
     }
   }
