@@ -20,14 +20,16 @@ namespace {
 bool is_problem(const Condition& c) { return c.type == "Conflicted" ? c.status : !c.status; }
 
 // Conditions as a page's table cell: healthy ones by name in one short line ("healthy: Accepted,
-// Programmed, ResolvedRefs, not Conflicted"), problems in full (type=status (reason)) first.
+// Programmed, ResolvedRefs, not Conflicted"; a reason other than the type's own name kept, as in
+// "Accepted (ListenersNotValid)"), problems in full (type=status (reason)) first.
 std::string conditions_cell(const std::vector<Condition>& cs) {
   std::string problems, healthy;
   for (const Condition& c : cs) {
     if (is_problem(c)) {
       problems += (problems.empty() ? "" : ", ") + fmt::format("{}={} ({})", c.type, c.status ? "True" : "False", c.reason);
     } else {
-      healthy += (healthy.empty() ? "" : ", ") + (c.status ? c.type : "not " + c.type);
+      const std::string name = c.status ? c.type : "not " + c.type;
+      healthy += (healthy.empty() ? "" : ", ") + (c.status && c.reason != c.type ? name + " (" + c.reason + ")" : name);
     }
   }
   if (problems.empty()) return healthy.empty() ? "none" : "healthy: " + healthy;
@@ -140,7 +142,7 @@ std::string route_table_html(const Manifests& m, const GatewayModel& g, const st
   doc.add_table(listeners, "listeners");
   for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
     doc.add_paragraph(fmt::format("Gateway {}/{} ({}): {}", m.gateways[gi].meta.ns, m.gateways[gi].meta.name,
-                                  where_text(m.gateways[gi].meta.where), conditions_cell(g.gateway_conditions[gi])));
+                                  where_text(m.gateways[gi].meta.where), conditions_text(g.gateway_conditions[gi])));
   }
   for (const ListenerStatus& ls : g.listeners) {
     for (const Condition& c : ls.conditions) {

@@ -164,7 +164,7 @@ def check_routes(browser, html, j):
     # Issue 23 item 21: a healthy listener's conditions in one short line, problems in full.
     for row, l in zip(page.table("listeners"), listeners):
         healthy = not any(bad(c) for c in l["conditions"])
-        expect(row["conditions"].startswith("healthy: ") == healthy and ("(" not in row["conditions"]) == healthy,
+        expect(row["conditions"].startswith("healthy: ") == healthy and ("=" not in row["conditions"]) == healthy,
                f"listener conditions {row['conditions']!r}")
     rows = page.table("route-table")
     want = [(e["hostname"] or "*any*", e["match"], e["route"], str(e["rule"])) for l in listeners for e in l["table"]]
