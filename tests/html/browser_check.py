@@ -86,9 +86,10 @@ _COLLECT = """
 
 # Measured in the page after load (issue 23, item 22), per plot: label boxes from SVG getBBox()
 # mapped through getCTM() (so slanted labels are the rotated rectangles they are), each trimmed by
-# 0.5 px at the sides and 20 % of its height at top and bottom (a font box's ascent and descent
-# padding, empty for most glyphs). Problems returned:
-#   * two labels whose boxes intersect (separating-axis test on the two quadrilaterals);
+# 20 % of its height at top and bottom (a font box's ascent and descent padding, empty for most
+# glyphs). Problems returned:
+#   * two labels closer than 3 px side by side or overlapping ("0 0.000318" must not read
+#     "00.000318"; separating-axis test on the two quadrilaterals, each widened 1.5 px a side);
 #   * a label over a data mark (ct-bar, ct-bin, ct-span rectangles) or struck through by a bundle
 #     line (a ct-edge's line), unless it is painted later on an opaque ct-label-bg box;
 #   * a label outside the chart (cut off by the SVG's edge);
@@ -97,9 +98,9 @@ _COLLECT = """
 _LAYOUT = """
 (() => {
   const out = [];
-  const quad = (el, trim) => {
+  const quad = (el, trim, pad) => {
     const b = el.getBBox(), m = el.getCTM();
-    const dx = Math.min(0.5, b.width / 2), dy = trim ? b.height * 0.2 : 0;
+    const dx = pad ? -pad : 0, dy = trim ? b.height * 0.2 : 0;
     const pts = [[b.x + dx, b.y + dy], [b.x + b.width - dx, b.y + dy], [b.x + b.width - dx, b.y + b.height - dy],
                  [b.x + dx, b.y + b.height - dy]];
     return pts.map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
@@ -130,9 +131,9 @@ _LAYOUT = """
   for (const svg of document.querySelectorAll('svg.ct-plot')) {
     const id = svg.dataset.plot, W = svg.viewBox.baseVal.width, H = svg.viewBox.baseVal.height;
     const labels = Array.from(svg.querySelectorAll('text')).filter(t => own(t) !== '')
-                        .map(t => ({el: t, text: own(t), q: quad(t, true)}));
+                        .map(t => ({el: t, text: own(t), q: quad(t, true, 1.5), inner: quad(t, true, 0)}));
     for (let i = 0; i < labels.length; i++) {
-      for (const [x, y] of labels[i].q) {
+      for (const [x, y] of labels[i].inner) {
         if (x < -1 || y < -1 || x > W + 1 || y > H + 1) {
           out.push(`plot ${id}: label ${JSON.stringify(labels[i].text)} outside the chart`); break;
         }
@@ -146,14 +147,14 @@ _LAYOUT = """
     const lines = Array.from(svg.querySelectorAll('.ct-edge line'));
     for (const l of labels) {
       for (const r of rects) {
-        if (overlap(l.q, quad(r, false)))
+        if (overlap(l.inner, quad(r, false, 0)))
           out.push(`plot ${id}: label ${JSON.stringify(l.text)} over the mark ${JSON.stringify(r.textContent)}`);
       }
       const boxed = l.el.previousElementSibling && l.el.previousElementSibling.classList.contains('ct-label-bg');
       for (const e of lines) {
         const later = e.compareDocumentPosition(l.el) & Node.DOCUMENT_POSITION_FOLLOWING;
         if (boxed && later) continue;
-        if (overlap(l.q, lineQuad(e)))
+        if (overlap(l.inner, lineQuad(e)))
           out.push(`plot ${id}: label ${JSON.stringify(l.text)} struck through by a line ${e.parentNode.dataset.from || ''}-${e.parentNode.dataset.to || ''}`);
       }
     }

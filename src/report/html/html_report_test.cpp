@@ -98,9 +98,10 @@ TEST(BarChart, OneBarPerSeriesAndCategoryWithHooks) {
   // Layout by hand: the plot spans x 84..700 (616 px), so each category gets 308 px, its bars 80 %
   // of it shared by 3 series: 82.13 px each (drawn 92 % wide: 75.6). xor is the second series of
   // the first group: x = 84 + 30.8 + 82.13 = 196.9. The y axis spans 250 px from 0 to 4 (top at
-  // y = 64), so the bar of 4 is 250 px high and the bar of 2 half of it.
-  EXPECT_NE(svg.find("data-value=\"4\" x=\"196.9\" y=\"64.0\" width=\"75.6\" height=\"250.0\""), std::string::npos);
-  EXPECT_NE(svg.find("data-series=\"crc16\" data-category=\"spine\" data-value=\"2\" x=\"422.8\" y=\"189.0\" "
+  // y = 64 + 14 = 78, below the line of the axis' name), so the bar of 4 is 250 px high and the bar
+  // of 2 half of it.
+  EXPECT_NE(svg.find("data-value=\"4\" x=\"196.9\" y=\"78.0\" width=\"75.6\" height=\"250.0\""), std::string::npos);
+  EXPECT_NE(svg.find("data-series=\"crc16\" data-category=\"spine\" data-value=\"2\" x=\"422.8\" y=\"203.0\" "
                      "width=\"75.6\" height=\"125.0\""), std::string::npos);
   EXPECT_EQ(svg, render_bar_chart(c));
 }
@@ -132,8 +133,8 @@ TEST(LineChart, StepSeriesCountsItsPointsAndLeavesOutNonPositiveOnLogAxes) {
 
 // Nine series of 30-character names cannot share one legend row of 616 px (each item is
 // 40 + 6.5 x 30 = 235 px, two per row): five rows, so the plot starts 4 x 18 = 72 px lower
-// (y = 136) and the chart is 72 px taller. A command line of 200 characters wraps at spaces into
-// lines of at most 120.
+// (y = 64 + 14 + 72 = 150, under the line of the axis' name) and the chart is 72 px taller. A
+// command line of 200 characters wraps at spaces into lines of at most 120.
 TEST(Layout, LegendRowsAndCommandLinesGrowTheChart) {
   BarChart c;
   c.frame = {"many", "many series", "x", "y", "clustertwin hash " + std::string(100, 'a') + " " + std::string(80, 'b')};
@@ -142,10 +143,10 @@ TEST(Layout, LegendRowsAndCommandLinesGrowTheChart) {
   const std::string svg = render_bar_chart(c);
   EXPECT_EQ(count(svg, "class=\"ct-legend-item\""), 9U);
   EXPECT_NE(svg.find("y1=\"110.0\""), std::string::npos);  // the fifth legend row: 38 + 4 x 18
-  EXPECT_NE(svg.find("x1=\"84.0\" y1=\"136.0\" x2=\"84.0\" y2=\"386.0\""), std::string::npos);  // y axis
+  EXPECT_NE(svg.find("x1=\"84.0\" y1=\"150.0\" x2=\"84.0\" y2=\"400.0\""), std::string::npos);  // y axis
   EXPECT_EQ(count(svg, "class=\"ct-command\""), 2U);
-  // 64 + 72 (legend) + 250 (plot) + 72 (bottom margin) + 11 (second command line) = 469.
-  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 469.0\""), std::string::npos);
+  // 64 + 14 (axis name) + 72 (legend) + 250 (plot) + 72 (bottom margin) + 11 (second command line) = 483.
+  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 483.0\""), std::string::npos);
 }
 
 TEST(Histogram, OneRectPerBin) {
@@ -182,7 +183,7 @@ TEST(NodeLink, NodesAndEdgesCarryTheirCounts) {
 }
 
 // Long category names slant at 60 degrees: the chart grows by the longest label's drop, by hand
-// ceil(6.5 px x 20 characters x sin 60 (0.866)) = ceil(112.58) = 113 px: 64 + 250 + 72 + 113 = 499.
+// ceil(6.5 px x 20 characters x sin 60 (0.866)) = ceil(112.58) = 113 px: 64 + 14 + 250 + 72 + 113 = 513.
 // The first category's centre is at 84 + 308 / 2 = 238 px: (238 - 4) / 3.25 = 72 characters fit.
 TEST(BarChart, SlantedLabelsRotateAndGrowTheChart) {
   BarChart c;
@@ -191,7 +192,7 @@ TEST(BarChart, SlantedLabelsRotateAndGrowTheChart) {
   c.series = {{"entries", {2, 1}}};
   c.slant_labels = true;
   const std::string svg = render_bar_chart(c);
-  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 499.0\""), std::string::npos);
+  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 513.0\""), std::string::npos);
   EXPECT_EQ(count(svg, "transform=\"rotate(-60 "), 2U);
   EXPECT_NE(svg.find(">a.apps.example.com.x<title>"), std::string::npos);
   c.slant_labels = false;
@@ -294,7 +295,7 @@ TEST(BarChart, ReferenceLabelsAreLegendItems) {
 // Issue 23 item 19: two series share each whole-number bin side by side, each half its width, in
 // opaque colours; the bin reads "7", not "[7, 8)". Bins 7 and 8 on an axis from 7 to 9 (616 px,
 // 308 px a bin): series 0 at x = 84, series 1 at 84 + 154 = 238, each 154 px wide; the tick "7"
-// at the bin's centre, 238, under the plot (64 + 250 + 18 = 332).
+// at the bin's centre, 238, under the plot (64 + 14 + 250 + 18 = 346).
 TEST(Histogram, SeriesSideBySideAndWholeNumberBinsNamedByTheirValue) {
   Histogram h;
   h.frame = {"hist", "destinations per uplink", "destinations", "uplinks", "cmd"};
@@ -306,7 +307,7 @@ TEST(Histogram, SeriesSideBySideAndWholeNumberBinsNamedByTheirValue) {
             std::string::npos);
   EXPECT_NE(svg.find("width=\"154.0\""), std::string::npos);
   EXPECT_NE(svg.find("<title>after failures: 7: 224</title>"), std::string::npos);
-  EXPECT_NE(svg.find("x=\"238.0\" y=\"332.0\" text-anchor=\"middle\">7</text>"), std::string::npos);
+  EXPECT_NE(svg.find("x=\"238.0\" y=\"346.0\" text-anchor=\"middle\">7</text>"), std::string::npos);
 }
 
 // Issue 23 item 15: a Gantt bar per operation and iteration, at its start and end.
@@ -330,7 +331,7 @@ TEST(LineChart, CoincidingSeriesAreDrawnDistinctly) {
   c.may_coincide = true;
   for (const char* name : {"a", "b", "c"}) c.series.push_back({name, {{0, 100}, {1, 100}}, true, false, false});
   const std::string svg = render_line_chart(c);
-  EXPECT_NE(svg.find("data-series=\"a\" data-points=\"2\" d=\"M84.0 64.0H700.0V64.0\" fill=\"none\" stroke=\"#0072B2\" stroke-width=\"6.0\"/>"),
+  EXPECT_NE(svg.find("data-series=\"a\" data-points=\"2\" d=\"M84.0 78.0H700.0V78.0\" fill=\"none\" stroke=\"#0072B2\" stroke-width=\"6.0\"/>"),
             std::string::npos);
   EXPECT_NE(svg.find("stroke-width=\"4.0\" stroke-dasharray=\"12 4\""), std::string::npos);
   EXPECT_NE(svg.find("stroke-width=\"2.0\" stroke-dasharray=\"6 4\""), std::string::npos);

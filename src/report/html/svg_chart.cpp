@@ -134,6 +134,14 @@ Layout make_layout(const PlotFrame& f, const std::vector<std::string>& legend_na
   return l;
 }
 
+// A chart with a y axis: its name gets a line of its own between the legend and the plot.
+constexpr double kYLabelLine = 14;
+Layout make_axes_layout(const PlotFrame& f, const std::vector<std::string>& legend_names) {
+  Layout l = make_layout(f, legend_names);
+  l.top += kYLabelLine;
+  return l;
+}
+
 std::string close_svg(const Layout& l, double height) {
   std::string out;
   const std::size_t n = l.command_lines.size();
@@ -177,9 +185,10 @@ std::string y_axis(const Axis& a, const std::string& label, double top) {
   }
   out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", px(kLeft), px(top),
                      px(top + kPlotHeight));
-  out += fmt::format(
-      "<text class=\"ct-y-label\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
-      px(top + kPlotHeight / 2), attr(label));
+  // The axis' name above it, left-aligned: a rotated name beside the ticks meets wide tick labels
+  // ("1,000,000").
+  out += fmt::format("<text class=\"ct-y-label\" x=\"8\" y=\"{}\" font-style=\"italic\" fill=\"#333\">{}</text>\n",
+                     px(top - 10), attr(label));
   return out + "</g>\n";
 }
 
@@ -206,16 +215,22 @@ std::string x_axis_numeric(const Axis& a, const std::string& label, double top) 
   return out + "</g>\n";
 }
 
-// Reference lines across the plot; their labels are legend items (reference_keys), so a label
-// never lies over a bar or a curve.
+// Reference lines across the plot, each with its own dash pattern; their labels are legend items
+// (reference_keys), so a label never lies over a bar or a curve.
+const char* reference_dash(std::size_t i) {
+  static const char* const kDashes[] = {"6 4", "2 3", "10 3 2 3"};
+  return kDashes[i % 3];
+}
+
 std::string references(const std::vector<ReferenceLine>& refs, const Axis& y) {
   std::string out;
-  for (const auto& r : refs) {
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const ReferenceLine& r = refs[i];
     const double py = y.map(std::clamp(r.value, y.lo, y.hi));
     out += fmt::format(
         "<line class=\"ct-ref\" data-value=\"{0}\" x1=\"{1}\" y1=\"{3}\" x2=\"{2}\" y2=\"{3}\" stroke=\"#000\" "
-        "stroke-dasharray=\"6 4\"><title>{4}</title></line>\n",
-        value_text(r.value), px(kLeft), px(kRight), px(py), attr(r.label));
+        "stroke-width=\"1.5\" stroke-dasharray=\"{5}\"><title>{4}</title></line>\n",
+        value_text(r.value), px(kLeft), px(kRight), px(py), attr(r.label), reference_dash(i));
   }
   return out;
 }
@@ -227,8 +242,8 @@ std::string reference_keys(const Layout& l, const std::vector<ReferenceLine>& re
     const double x = l.legend_x[first + i], y = l.legend_y[first + i];
     out += fmt::format(
         "<g class=\"ct-ref-key\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#000\" stroke-width=\"2\" "
-        "stroke-dasharray=\"5 3\"/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
-        px(x), px(y), px(x + 18), px(y), px(x + 24), px(y + 4), attr(refs[i].label));
+        "stroke-dasharray=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
+        px(x), px(y), px(x + 18), px(y), reference_dash(i), px(x + 24), px(y + 4), attr(refs[i].label));
   }
   return out;
 }
@@ -264,7 +279,7 @@ std::string render_bar_chart(const BarChart& chart) {
     names.push_back(s.name), all_values.insert(all_values.end(), s.values.begin(), s.values.end());
     colours.push_back(s.colour >= 0 ? s.colour : static_cast<int>(colours.size()));
   }
-  const Layout l = make_layout(chart.frame, with_references(names, chart.references));
+  const Layout l = make_axes_layout(chart.frame, with_references(names, chart.references));
   // Slanted labels at 60 degrees: the longest (6.5 px a character) reaches sin(60) of its length
   // down; each is cut to what fits left of its category's centre (cos(60) x 6.5 = 3.25 px a character).
   // Labels wider than their category's slot are slanted too, whatever the caller asked.
@@ -341,7 +356,7 @@ std::string render_line_chart(const LineChart& chart) {
     widths.push_back(stacked ? 2.0 + 2.0 * static_cast<double>(n_series - 1 - i) : 2.0);
   }
   for (const auto& s : chart.series) names.push_back(s.name);
-  const Layout l = make_layout(chart.frame, with_references(names, chart.references));
+  const Layout l = make_axes_layout(chart.frame, with_references(names, chart.references));
   const double height = chart_height(l), top = l.top;
   const double inf = std::numeric_limits<double>::infinity();
   double x0 = inf, x1 = -inf, y0 = inf, y1 = -inf;
@@ -405,7 +420,7 @@ std::string render_line_chart(const LineChart& chart) {
 std::string render_histogram(const Histogram& chart) {
   std::vector<std::string> names;
   for (const auto& s : chart.series) names.push_back(s.name);
-  const Layout l = make_layout(chart.frame, with_references(names, chart.references));
+  const Layout l = make_axes_layout(chart.frame, with_references(names, chart.references));
   const double height = chart_height(l), top = l.top;
   const double inf = std::numeric_limits<double>::infinity();
   double x0 = inf, x1 = -inf, y1 = 0;
