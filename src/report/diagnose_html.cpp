@@ -9,19 +9,19 @@
 
 #include "report/diagnose_report.h"
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/html/svg_chart.h"
 #include "report/table.h"
 
 namespace ct {
 namespace {
 
-constexpr double kGbps = 1e9;
 // Members named under their bars with their state ("spine/1 (IDLE)") in groups this small; wider
 // groups show the names only (the busiest is the reference line's label, the rest in the table).
 constexpr std::size_t kMarkedMembers = 4;
 
-// Six significant digits: what the page shows of a quantity the JSON gives unrounded.
-std::string figure(double v) { return fmt::format("{:.6g}", v); }
+// A rate as the pages show it (report/html/page_numbers.h): "82.8 Mb/s".
+std::string rate(double bits_per_second) { return page_quantity(bits_per_second, "b/s"); }
 
 PlotFrame frame(std::string id, std::string title, std::string x, std::string y, const std::string& command_line) {
   return PlotFrame{std::move(id), std::move(title), std::move(x), std::move(y), command_line};
@@ -82,13 +82,13 @@ void summary(const Diagnosis& d, HtmlDocument& doc) {
   doc.add_paragraph(fmt::format("Diagnosis from {} scrapes, {} mapped directed links, {} host ports, {} known flows.",
                                 d.scrapes, d.links.size(), d.hosts.size(), d.flows));
   for (const Diagnostic& w : d.warnings) doc.add_paragraph("warning: " + w.message);
-  doc.add_facts("summary", {{"scrapes", fmt::format("{}", d.scrapes)},
-                            {"mapped directed links", fmt::format("{}", d.links.size())},
-                            {"host ports", fmt::format("{}", d.hosts.size())},
-                            {"known flows", fmt::format("{}", d.flows)},
-                            {"ECMP groups with traffic", fmt::format("{}", d.groups.size())},
-                            {"imbalanced groups", fmt::format("{}", d.imbalanced())},
-                            {"unmapped series", fmt::format("{}", d.unmapped.size())}});
+  doc.add_facts("summary", {{"scrapes", page_number(static_cast<double>(d.scrapes))},
+                            {"mapped directed links", page_number(static_cast<double>(d.links.size()))},
+                            {"host ports", page_number(static_cast<double>(d.hosts.size()))},
+                            {"known flows", page_number(static_cast<double>(d.flows))},
+                            {"ECMP groups with traffic", page_number(static_cast<double>(d.groups.size()))},
+                            {"imbalanced groups", page_number(static_cast<double>(d.imbalanced()))},
+                            {"unmapped series", page_number(static_cast<double>(d.unmapped.size()))}});
 }
 
 // Every judged group as a heat-strip row; beyond kHeatRowsShown, the imbalanced ones first.
@@ -114,17 +114,22 @@ void groups(const Diagnosis& d, const Topology& t, const std::string& command_li
     doc.add_paragraph(fmt::format("{} of {} groups shown, the imbalanced first; every group is in the table below.",
                                   shown.size(), d.groups.size()));
   }
+  double largest = 0;
+  for (const GroupDiagnosis* g : shown) {
+    for (const MemberStats& m : g->members) largest = std::max(largest, m.bits_per_second);
+  }
+  const UnitScale scale = unit_scale(largest, "b/s");
   HeatStrip strip;
   strip.frame = frame("group-members", "Rate per member link of each ECMP group", "member link of the group",
-                      "Gb/s leaving the switch", command_line);
+                      scale.unit + " leaving the switch", command_line);
   for (const GroupDiagnosis* g : shown) {
     HeatRow row;
     row.label = group_label(t, *g);
     for (const MemberStats& m : g->members) {
-      row.values.push_back(m.bits_per_second / kGbps);
+      row.values.push_back(m.bits_per_second / scale.divisor);
       const std::string mark = state_mark(*g, m);
-      row.cell_labels.push_back(fmt::format("{}{}, {} Gb/s", far_end(t, *g, m), mark.empty() ? "" : " (" + mark + ")",
-                                            figure(m.bits_per_second / kGbps)));
+      row.cell_labels.push_back(fmt::format("{}{}, {}", far_end(t, *g, m), mark.empty() ? "" : " (" + mark + ")",
+                                            rate(m.bits_per_second)));
     }
     strip.rows.push_back(std::move(row));
   }
@@ -145,8 +150,7 @@ void verdict(const GroupDiagnosis& g, std::size_t index, bool chart, const Topol
     if (g.members[i].bits_per_second > g.members[busiest].bits_per_second) busiest = i;
     if (g.members[i].idle) idle.push_back(far_end(t, g, g.members[i]));
     if (g.members[i].degraded) {
-      degraded.push_back(fmt::format("{} at {} Gb/s", far_end(t, g, g.members[i]),
-                                     figure(g.members[i].bits_per_second / kGbps)));
+      degraded.push_back(fmt::format("{} at {}", far_end(t, g, g.members[i]), rate(g.members[i].bits_per_second)));
     }
   }
   const MemberStats& hot = g.members[busiest];
@@ -156,43 +160,43 @@ void verdict(const GroupDiagnosis& g, std::size_t index, bool chart, const Topol
     return out;
   };
   if (!idle.empty()) {
-    doc.add_paragraph(fmt::format("{} carries {}% of the group's {} Gb/s while {} sit{} at zero.", far_end(t, g, hot),
-                                  figure(total > 0 ? 100.0 * hot.bits_per_second / total : 0.0), figure(total / kGbps),
+    doc.add_paragraph(fmt::format("{} carries {} of the group's {} while {} sit{} at zero.", far_end(t, g, hot),
+                                  page_percent(total > 0 ? hot.bits_per_second / total : 0.0), rate(total),
                                   join(idle), idle.size() == 1 ? "s" : ""));
   } else if (!degraded.empty()) {
-    doc.add_paragraph(fmt::format("No member is idle, but {} carr{} less than the busiest member's {} Gb/s.",
-                                  join(degraded), degraded.size() == 1 ? "ies" : "y", figure(g.max_bps / kGbps)));
+    doc.add_paragraph(fmt::format("No member is idle, but {} carr{} less than the busiest member's {}.",
+                                  join(degraded), degraded.size() == 1 ? "ies" : "y", rate(g.max_bps)));
   }
   if (chart) {
+    const UnitScale scale = unit_scale(g.max_bps, "b/s");
     BarChart bars;
     bars.frame = frame(fmt::format("group-{}-members", index), fmt::format("{}: rate per member ({})", label, cause_name(g.cause)),
-                       fmt::format("member (far end of the link from {})", t.vertex_name(g.sw)), "Gb/s leaving the switch",
-                       command_line);
+                       fmt::format("member (far end of the link from {})", t.vertex_name(g.sw)),
+                       scale.unit + " leaving the switch", command_line);
     BarSeries series{"switch port counters", {}};
     for (std::size_t i = 0; i < g.members.size(); ++i) {
       const std::string mark = state_mark(g, g.members[i]);
       const bool marked = g.members.size() <= kMarkedMembers && !mark.empty();
       bars.categories.push_back(marked ? names[i] + " (" + mark + ")" : names[i]);
-      series.values.push_back(g.members[i].bits_per_second / kGbps);
+      series.values.push_back(g.members[i].bits_per_second / scale.divisor);
     }
     bars.series.push_back(std::move(series));
-    bars.references.push_back(ReferenceLine{g.mean_bps / kGbps,
-                                            fmt::format("group mean {} Gb/s (what a per-group panel shows)",
-                                                        figure(g.mean_bps / kGbps))});
+    bars.references.push_back(ReferenceLine{g.mean_bps / scale.divisor,
+                                            fmt::format("group mean {} (what a per-group panel shows)", rate(g.mean_bps))});
     if (g.idle > 0) {
-      bars.references.push_back(ReferenceLine{hot.bits_per_second / kGbps, fmt::format("busiest: {}", names[busiest])});
+      bars.references.push_back(ReferenceLine{hot.bits_per_second / scale.divisor, fmt::format("busiest: {}", names[busiest])});
     }
     doc.add_figure(render_bar_chart(bars));
   }
   std::vector<std::pair<std::string, std::string>> facts{
       {"cause", std::string(cause_name(g.cause))},
       {"busiest member", far_end(t, g, hot)},
-      {"busiest member (Gb/s)", figure(g.max_bps / kGbps)},
-      {"group mean (Gb/s)", figure(g.mean_bps / kGbps)},
-      {"busiest member's share of the group's traffic (%)", figure(total > 0 ? 100.0 * hot.bits_per_second / total : 0.0)},
-      {"Jain's fairness", figure(g.jain)},
-      {"idle members", fmt::format("{}", g.idle)}};
-  if (g.probability >= 0) facts.emplace_back("P(any collision)", figure(g.probability));
+      {"busiest member's rate", rate(g.max_bps)},
+      {"group mean", rate(g.mean_bps)},
+      {"busiest member's share of the group's traffic", page_percent(total > 0 ? hot.bits_per_second / total : 0.0)},
+      {"Jain's fairness", page_number(g.jain)},
+      {"idle members", page_number(static_cast<double>(g.idle))}};
+  if (g.probability >= 0) facts.emplace_back("P(any collision)", page_number(g.probability));
   doc.add_facts(fmt::format("group-{}", index), facts);
   doc.add_table(diagnose_members_table(g, t), fmt::format("group-{}-members", index));
   TextTable witnesses({{"witness"}, {"state"}, {"evidence"}}, "Witnesses");

@@ -1,5 +1,7 @@
 #include "report/gateway_html.h"
 
+#include <algorithm>
+
 #include <map>
 #include <utility>
 
@@ -7,6 +9,7 @@
 
 #include "report/gateway_report.h"
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/html/svg_chart.h"
 #include "report/table.h"
 
@@ -15,6 +18,23 @@ namespace {
 
 // A condition that reports a problem: Conflicted=True, or any other type False.
 bool is_problem(const Condition& c) { return c.type == "Conflicted" ? c.status : !c.status; }
+
+// Conditions as a page's table cell: healthy ones by name in one short line ("healthy: Accepted,
+// Programmed, ResolvedRefs, not Conflicted"; a reason other than the type's own name kept, as in
+// "Accepted (ListenersNotValid)"), problems in full (type=status (reason)) first.
+std::string conditions_cell(const std::vector<Condition>& cs) {
+  std::string problems, healthy;
+  for (const Condition& c : cs) {
+    if (is_problem(c)) {
+      problems += (problems.empty() ? "" : ", ") + fmt::format("{}={} ({})", c.type, c.status ? "True" : "False", c.reason);
+    } else {
+      const std::string name = c.status ? c.type : "not " + c.type;
+      healthy += (healthy.empty() ? "" : ", ") + (c.status && c.reason != c.type ? name + " (" + c.reason + ")" : name);
+    }
+  }
+  if (problems.empty()) return healthy.empty() ? "none" : "healthy: " + healthy;
+  return healthy.empty() ? problems : problems + "; healthy: " + healthy;
+}
 
 std::string problem_kind(const std::string& object, const Condition& c) {
   return fmt::format("{}: {} {}", object, c.type, c.reason);
@@ -117,7 +137,7 @@ std::string route_table_html(const Manifests& m, const GatewayModel& g, const st
   for (const ListenerStatus& ls : g.listeners) {
     const Listener& l = m.gateways[ls.gateway].listeners[ls.listener];
     listeners.add_row({listener_name(m, ls), std::to_string(l.port), l.protocol, l.hostname.empty() ? "any" : l.hostname,
-                       conditions_text(ls.conditions), std::to_string(ls.attached_routes), where_text(l.where)});
+                       conditions_cell(ls.conditions), std::to_string(ls.attached_routes), where_text(l.where)});
   }
   doc.add_table(listeners, "listeners");
   for (std::size_t gi = 0; gi < m.gateways.size(); ++gi) {
@@ -151,7 +171,7 @@ std::string route_table_html(const Manifests& m, const GatewayModel& g, const st
     const ParentRef& pr = r.parents[p.parent];
     routes.add_row({route_label(m, p.route),
                     fmt::format("{}/{}{}", pr.ref.ns.empty() ? r.meta.ns : pr.ref.ns, pr.ref.name, pr.section.empty() ? "" : "/" + pr.section),
-                    p.accepted() ? "yes" : "no", conditions_text(p.conditions), where_text(r.meta.where)});
+                    p.accepted() ? "yes" : "no", conditions_cell(p.conditions), where_text(r.meta.where)});
   }
   doc.add_table(routes, "routes");
   for (const RouteParentStatus& p : g.parents) {
@@ -283,7 +303,7 @@ void add_backends(const RouteDecision& d, const std::string& command_line, HtmlD
   doc.add_section("Backends", "backends");
   TextTable backends({{"backend"}, {"port", Align::kRight}, {"weight", Align::kRight}, {"share", Align::kRight}, {"status"}});
   for (const auto& b : d.backends) {
-    backends.add_row({b.service, std::to_string(b.port), std::to_string(b.weight), fmt::format("{:.6g}%", 100 * b.share),
+    backends.add_row({b.service, std::to_string(b.port), std::to_string(b.weight), page_percent(b.share),
                       b.valid ? "ok" : b.problem});
   }
   doc.add_table(backends, "backends");
@@ -291,9 +311,18 @@ void add_backends(const RouteDecision& d, const std::string& command_line, HtmlD
     BarChart shares;
     shares.frame = PlotFrame{"backend-shares", "Share of the requests per backend", "backend (Service)", "share of requests (%)",
                              command_line};
-    BarSeries s{"share (weight / total)", {}};
-    for (const auto& b : d.backends) shares.categories.push_back(b.service), s.values.push_back(100 * b.share);
-    shares.series.push_back(std::move(s));
+    // A backend that cannot serve (no such Service: the request gets a 500) is its own series, in
+    // vermillion: its share is what fails, not what is served.
+    BarSeries served{"served (weight / total)", {}};
+    BarSeries failed{fmt::format("fails: backend missing or invalid (HTTP {})", d.status), {}, 5};
+    for (const auto& b : d.backends) {
+      shares.categories.push_back(b.service);
+      served.values.push_back(b.valid ? 100 * b.share : 0.0);
+      failed.values.push_back(b.valid ? 0.0 : 100 * b.share);
+    }
+    const bool any_failed = std::any_of(d.backends.begin(), d.backends.end(), [](const auto& b) { return !b.valid; });
+    shares.series.push_back(std::move(served));
+    if (any_failed) shares.series.push_back(std::move(failed));
     doc.add_figure(render_bar_chart(shares));
   } else {
     doc.add_paragraph("No backend: the request is not forwarded.");

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/html/svg_chart.h"
 #include "routing/load_balancing.h"
 #include "routing/path_walker.h"
@@ -25,8 +26,7 @@ const char* tier_word(int tier) {
 }
 
 // Six significant digits: what the page shows of a quantity the JSON gives unrounded.
-std::string figure(double v) { return fmt::format("{:.6g}", v); }
-std::string gbps(double bps) { return fmt::format("{:.6g} Gb/s", bps / 1e9); }
+std::string rate(double bps) { return page_quantity(bps, "b/s"); }
 
 PlotFrame frame(std::string id, std::string title, std::string x, std::string y, const std::string& command_line) {
   return PlotFrame{std::move(id), std::move(title), std::move(x), std::move(y), command_line};
@@ -42,14 +42,14 @@ void summary(const HashStudy& in, HtmlDocument& doc) {
                                 t.planes, t.tiers, t.link_count(), in.flow_source));
   for (const std::string& n : in.notes) doc.add_paragraph("note: " + n);
   for (const std::string& w : in.warnings) doc.add_paragraph("warning: " + w);
-  doc.add_facts("summary", {{"flows", fmt::format("{}", in.flows.size())},
-                            {"flows with a path", fmt::format("{}", reached)},
-                            {"collisions", fmt::format("{}", s.collisions.size())},
-                            {"uplinks in play", fmt::format("{}", s.loads.uplinks.links)},
-                            {"idle uplinks", fmt::format("{}", s.loads.uplinks.idle)},
-                            {"busiest uplink (flows)", figure(s.loads.uplinks.busiest)},
-                            {"slowest flow", gbps(s.loads.slowest)},
-                            {"mean flow", gbps(s.loads.mean_throughput)}});
+  doc.add_facts("summary", {{"flows", page_number(static_cast<double>(in.flows.size()))},
+                            {"flows with a path", page_number(static_cast<double>(reached))},
+                            {"collisions", page_number(static_cast<double>(s.collisions.size()))},
+                            {"uplinks in play", page_number(static_cast<double>(s.loads.uplinks.links))},
+                            {"idle uplinks", page_number(static_cast<double>(s.loads.uplinks.idle))},
+                            {"busiest uplink (flows)", page_number(s.loads.uplinks.busiest)},
+                            {"slowest flow", rate(s.loads.slowest)},
+                            {"mean flow", rate(s.loads.mean_throughput)}});
 }
 
 // One heat strip per (tier, direction) of the groups entered: a row per group, a cell per member.
@@ -84,7 +84,7 @@ void loads(const HashStudy& in, const HashReportOptions& options, const std::str
       for (LinkId link : f.members(g->group)) {
         const double x = l.load[directed_link(link, !down)];
         row.values.push_back(x);
-        row.cell_labels.push_back(fmt::format("{} #{}: {} flows", t.link_name(link), link.value(), figure(x)));
+        row.cell_labels.push_back(fmt::format("{} #{}: {} flows", t.link_name(link), link.value(), page_number(x)));
         max = std::max(max, x);
       }
       strip.rows.push_back(std::move(row));
@@ -107,15 +107,15 @@ void monte_carlo(const HashStudy& in, const std::string& command_line, HtmlDocum
   doc.add_paragraph(fmt::format("{} trials, seed {}: every flow draws a fresh RoCE source port each trial; the closed "
                                 "forms assume independent uniform hashing at the source leaves (balls into bins).",
                                 r.trials, in.seed));
-  const auto or_dash = [](bool known, double v) { return known ? figure(v) : std::string("-"); };
+  const auto or_dash = [](bool known, double v) { return known ? page_number(v) : std::string("-"); };
   doc.add_facts("monte-carlo",
-                {{"P(collision on first-tier uplinks), simulated", figure(r.p_first_collision)},
+                {{"P(collision on first-tier uplinks), simulated", page_number(r.p_first_collision)},
                  {"P(collision on first-tier uplinks), closed form", or_dash(closed, std::max(0.0, c.p_collision))},
-                 {"P(collision anywhere), simulated", figure(r.p_any_collision)},
-                 {"E[idle first-tier uplinks], simulated", figure(r.mean_idle)},
+                 {"P(collision anywhere), simulated", page_number(r.p_any_collision)},
+                 {"E[idle first-tier uplinks], simulated", page_number(r.mean_idle)},
                  {"E[idle first-tier uplinks], closed form", or_dash(closed, c.expected_idle)},
-                 {"E[slowest flow] (Gb/s), simulated", figure(r.mean_slowest / 1e9)},
-                 {"E[slowest flow] (Gb/s), closed form", or_dash(c.slowest_applicable, c.expected_slowest / 1e9)}});
+                 {"E[slowest flow], simulated", rate(r.mean_slowest)},
+                 {"E[slowest flow], closed form", c.slowest_applicable ? rate(c.expected_slowest) : std::string("-")}});
   // The busiest first-tier uplink: share of trials per load, beside the exact distribution.
   const std::size_t top = std::max(r.busiest_histogram.size(), c.busiest_pmf.size());
   if (top == 0) return;

@@ -6,13 +6,13 @@
 #include <fmt/format.h>
 
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/html/svg_chart.h"
 #include "report/ib_report.h"
 
 namespace ct {
 namespace {
 
-std::string figure(double v) { return fmt::format("{:.6g}", v); }
 
 PlotFrame frame(std::string id, std::string title, std::string x, std::string y, const std::string& command_line) {
   return PlotFrame{std::move(id), std::move(title), std::move(x), std::move(y), command_line};
@@ -20,17 +20,17 @@ PlotFrame frame(std::string id, std::string title, std::string x, std::string y,
 
 std::vector<std::pair<std::string, std::string>> facts(const IbRoutedFabric& r) {
   std::vector<std::pair<std::string, std::string>> out{
-      {"pairs checked", fmt::format("{}", r.reach.pairs)},
-      {"pairs delivered", fmt::format("{}", r.reach.pairs - r.reach.unreachable)},
-      {"pairs unreachable", fmt::format("{}", r.reach.unreachable)},
+      {"pairs checked", page_number(static_cast<double>(r.reach.pairs))},
+      {"pairs delivered", page_number(static_cast<double>(r.reach.pairs - r.reach.unreachable))},
+      {"pairs unreachable", page_number(static_cast<double>(r.reach.unreachable))},
       {"credit loop", r.loops.ok() ? "none" : "found"},
-      {"shift permutations: worst max link load", fmt::format("{}", r.shift.worst_max_load)},
-      {"shift permutations: mean max link load", figure(r.shift.mean_max_load)},
-      {"random permutations: worst max link load", fmt::format("{}", r.random.worst_max_load)},
-      {"random permutations: mean max link load", figure(r.random.mean_max_load)}};
+      {"shift permutations: worst max link load", page_number(static_cast<double>(r.shift.worst_max_load))},
+      {"shift permutations: mean max link load", page_number(r.shift.mean_max_load)},
+      {"random permutations: worst max link load", page_number(static_cast<double>(r.random.worst_max_load))},
+      {"random permutations: mean max link load", page_number(r.random.mean_max_load)}};
   for (const RankBalance& b : r.balance) {
     out.emplace_back(fmt::format("rank {} uplinks: destinations min / mean / max", b.rank),
-                     fmt::format("{} / {} / {}", b.min, figure(b.mean), b.max));
+                     fmt::format("{} / {} / {}", page_number(b.min), page_number(b.mean), page_number(b.max)));
   }
   return out;
 }
@@ -101,11 +101,11 @@ std::string ib_route_html(const IbRouteStudy& study, const std::string& command_
   std::string subnet = ib_subnet_line(study.healthy.fabric, study.origin);
   if (!subnet.empty() && subnet.back() == '\n') subnet.pop_back();
   doc.add_paragraph(fmt::format("{}; {}", subnet, study.source));
-  doc.add_facts("routing", facts(study.healthy));
+  doc.add_facts("routing", facts(study.healthy), "healthy fabric");
   if (study.failed_cables) {
     doc.add_paragraph(fmt::format("{} cable(s) removed, {} left{}", study.removed, study.cables_left,
                                   study.same_lfts ? "; the same LFTs, before any rerouting" : "; rerouted"));
-    if (study.degraded) doc.add_facts("degraded", facts(*study.degraded));
+    if (study.degraded) doc.add_facts("degraded", facts(*study.degraded), "after failures");
     for (const Diagnostic& d : study.degraded_errors) doc.add_paragraph("after failures: " + d.message);
   }
   plots(study, command_line, doc);

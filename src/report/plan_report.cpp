@@ -539,7 +539,14 @@ BarChart scale_chart(const Plan& p, const std::string& command_line) {
     if (s.chosen) name += " (this design)";
     c.series.push_back({name, {static_cast<double>(s.gpus_2_tiers), static_cast<double>(s.gpus_3_tiers)}});
   }
-  c.references.push_back({static_cast<double>(p.gpus), fmt::format("this design: {} GPUs", count_text(p.gpus))});
+  // The line marks how far this design reaches (its option at its tier count), not its size.
+  for (const auto& s : p.scale_limits) {
+    if (!s.chosen) continue;
+    const long long reach = p.tiers <= 2 ? s.gpus_2_tiers : s.gpus_3_tiers;
+    c.references.push_back({static_cast<double>(reach),
+                            fmt::format("this design's reach: {} GPUs with {} tiers ({} built)", count_text(reach),
+                                        std::min(p.tiers, 3), count_text(p.gpus))});
+  }
   return c;
 }
 

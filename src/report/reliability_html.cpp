@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/html/svg_chart.h"
 #include "report/reliability_report.h"
 
 namespace ct {
 namespace {
 
-std::string figure(double v) { return fmt::format("{:.6g}", v); }
 
 PlotFrame frame(std::string id, std::string title, std::string x, std::string y, const std::string& command_line) {
   return PlotFrame{std::move(id), std::move(title), std::move(x), std::move(y), command_line};
@@ -27,13 +27,13 @@ void design(const ReliabilityStudy& s, const std::string& command_line, HtmlDocu
                                 "exponential up and repair times).",
                                 s.name, m.hosts, m.gpus, planes_name(m.planes), m.tiers, m.job_gpus,
                                 m.job.horizon_hours));
-  doc.add_facts("design", {{"P(at least one element down)", figure(d.fabric.p_any_down)},
-                           {"E[elements down]", figure(d.fabric.expected_down)},
-                           {"interruptions, closed form", figure(d.closed.expected_interruptions)},
-                           {"interruptions, Monte Carlo mean", figure(d.mc.interruptions.mean)},
-                           {"goodput lost (h), closed form", figure(d.closed.expected_lost_hours)},
-                           {"goodput lost (h), Monte Carlo mean", figure(d.mc.lost_hours.mean)},
-                           {"Monte Carlo trials", fmt::format("{}", d.mc.trials)}});
+  doc.add_facts("design", {{"P(at least one element down)", page_number(d.fabric.p_any_down)},
+                           {"E[elements down]", page_number(d.fabric.expected_down)},
+                           {"interruptions, closed form", page_number(d.closed.expected_interruptions)},
+                           {"interruptions, Monte Carlo mean", page_number(d.mc.interruptions.mean)},
+                           {"goodput lost (h), closed form", page_number(d.closed.expected_lost_hours)},
+                           {"goodput lost (h), Monte Carlo mean", page_number(d.mc.lost_hours.mean)},
+                           {"Monte Carlo trials", page_number(static_cast<double>(d.mc.trials))}});
   BarChart chart;
   chart.frame = frame("p-k-down", "Elements down at a given moment, per class (closed form)", "element class",
                       "probability", command_line);
@@ -72,10 +72,10 @@ void planes(const ReliabilityStudy& s, const std::string& command_line, HtmlDocu
     lost.categories.push_back(name);
     closed.values.push_back(d.closed.expected_lost_hours);
     simulated.values.push_back(d.mc.lost_hours.mean);
-    facts.emplace_back(name + ": hours lost, closed form", figure(d.closed.expected_lost_hours));
-    facts.emplace_back(name + ": hours lost, Monte Carlo mean", figure(d.mc.lost_hours.mean));
+    facts.emplace_back(name + ": hours lost, closed form", page_number(d.closed.expected_lost_hours));
+    facts.emplace_back(name + ": hours lost, Monte Carlo mean", page_number(d.mc.lost_hours.mean));
     facts.emplace_back(name + ": hours lost, 95% interval",
-                       fmt::format("{} to {}", figure(d.mc.lost_hours.low()), figure(d.mc.lost_hours.high())));
+                       fmt::format("{} to {}", page_number(d.mc.lost_hours.low()), page_number(d.mc.lost_hours.high())));
     HistogramSeries h{name, {}};
     for (std::size_t k = 0; k < d.mc.interruption_share.size(); ++k) {
       h.bins.push_back(HistogramBin{static_cast<double>(k), static_cast<double>(k + 1), 100.0 * d.mc.interruption_share[k]});

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/html/svg_chart.h"
 
 namespace ct {
@@ -13,8 +14,8 @@ namespace {
 
 constexpr double kMsPerSecond = 1e3;
 constexpr double kGB = 1e9;
+constexpr std::size_t kMarkedPoints = 8;  // a CDF of at most this many points shows each as a marker
 
-std::string figure(double v) { return fmt::format("{:.6g}", v); }
 double ms(TimePs t) { return to_seconds(t) * kMsPerSecond; }
 
 PlotFrame frame(std::string id, std::string title, std::string x, std::string y, const std::string& command_line) {
@@ -30,42 +31,42 @@ void summary(const SimulateReportInput& in, HtmlDocument& doc) {
   doc.add_section("Summary", "summary");
   doc.add_paragraph(in.title);
   for (const std::string& n : r.notes) doc.add_paragraph("note: " + n);
-  doc.add_facts("summary", {{"makespan (s)", r.unbounded ? std::string("unbounded") : figure(to_seconds(r.makespan))},
-                            {"flows", fmt::format("{}", r.flows.size())},
-                            {"instants", fmt::format("{}", r.instants)},
-                            {"re-solves", fmt::format("{}", r.solves)},
-                            {"flows rerouted", fmt::format("{}", r.rerouted_flows)},
-                            {"share of workers' time on the network", figure(in.workers.network_share)},
-                            {"share lost to the slowest path", figure(in.workers.waiting_share)}});
+  doc.add_facts("summary",
+                {{"makespan", r.unbounded ? std::string("unbounded") : page_quantity(to_seconds(r.makespan), "s")},
+                 {"flows", page_number(static_cast<double>(r.flows.size()))},
+                 {"instants", page_number(static_cast<double>(r.instants))},
+                 {"re-solves", page_number(static_cast<double>(r.solves))},
+                 {"flows rerouted", page_number(static_cast<double>(r.rerouted_flows))},
+                 {"share of workers' time on the network", page_percent(in.workers.network_share)},
+                 {"share lost to the slowest path", page_percent(in.workers.waiting_share)}});
   std::vector<std::pair<std::string, std::string>> ops;
   for (const OperationResult& op : r.operations) {
     const double t = op.complete ? mean_iteration_seconds(op) : -1.0;
-    ops.emplace_back(op.name + ": time (s)", t < 0 ? std::string("never finishes") : figure(t));
+    ops.emplace_back(op.name + ": time", t < 0 ? std::string("never finishes") : page_quantity(t, "s"));
     if (whole(op) && t > 0) {
-      const double algbw = static_cast<double>(op.bytes.value()) / t / kGB;
-      ops.emplace_back(op.name + ": busbw (GB/s)", figure(algbw * op.bus_factor));
+      const double algbw = static_cast<double>(op.bytes.value()) / t;
+      ops.emplace_back(op.name + ": busbw", page_quantity(algbw * op.bus_factor, "B/s"));
     }
   }
   doc.add_facts("operations", ops);
 }
 
-// A row per operation: at y = k while idle, k + 0.8 while an iteration runs.
+// A Gantt row per operation that ran, a bar per iteration from its start to its end (one that
+// never ended runs to the makespan, outlined dashed).
 void timeline(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
-  LineChart chart;
-  chart.frame = frame("timeline", "Operations over time (raised: an iteration running)", "time (ms)",
-                      "operation (row, from 0)", command_line);
-  double k = 0;
+  Timeline chart;
+  chart.frame = frame("timeline", "Operations over time (a bar per iteration)", "time (ms)", "operation", command_line);
   for (const OperationResult& op : in.result.operations) {
-    LineSeries s{op.name, {}, false, false, false};
-    for (const IterationSpan& it : op.iterations) {
+    TimelineRow row{op.name, {}};
+    for (std::size_t k = 0; k < op.iterations.size(); ++k) {
+      const IterationSpan& it = op.iterations[k];
       if (it.start.value() < 0) continue;
-      const double end = ms(it.end.value() < 0 ? in.result.makespan : it.end);
-      s.points.insert(s.points.end(), {{ms(it.start), k}, {ms(it.start), k + 0.8}, {end, k + 0.8}, {end, k}});
+      const bool open = it.end.value() < 0;
+      row.spans.push_back({ms(it.start), ms(open ? in.result.makespan : it.end), fmt::format("iteration {}", k + 1), open});
     }
-    k += 1;
-    if (!s.points.empty()) chart.series.push_back(std::move(s));
+    if (!row.spans.empty()) chart.rows.push_back(std::move(row));
   }
-  if (!chart.series.empty()) doc.add_figure(render_line_chart(chart));
+  if (!chart.rows.empty()) doc.add_figure(render_timeline(chart));
 }
 
 // Completion times of each operation's flows as a CDF (nearest-rank quantiles beyond kCdfPoints).
@@ -75,6 +76,7 @@ void completion(const SimulateReportInput& in, const std::string& command_line, 
   chart.frame = frame("completion-cdf", "Flow completion times", "completion time, end - start (ms)",
                       "share of the operation's flows (%)", command_line);
   chart.log_x = true;  // mice finish in microseconds beside collectives of milliseconds
+  chart.may_coincide = true;  // operations of one size finish together
   for (const OperationResult& op : r.operations) {
     std::vector<double> fct;
     for (std::uint32_t f = op.flows_begin; f < op.flows_end; ++f) {
@@ -85,7 +87,9 @@ void completion(const SimulateReportInput& in, const std::string& command_line, 
     std::sort(fct.begin(), fct.end());
     const std::size_t total = op.flows_end - op.flows_begin;
     const std::size_t n = std::min(fct.size(), kCdfPoints);
-    LineSeries s{op.name, {}, true, false, false};
+    // The CDF rises from 0 at the fastest flow: a one-flow operation is a visible step, and so is
+    // any operation whose flows all finish at once. Few points get markers too.
+    LineSeries s{op.name, {{fct.front(), 0.0}}, true, n <= kMarkedPoints, false};
     for (std::size_t i = 1; i <= n; ++i) {
       const std::size_t rank = (i * fct.size() + n - 1) / n;  // nearest rank of quantile i / n
       s.points.emplace_back(fct[rank - 1], 100.0 * static_cast<double>(rank) / static_cast<double>(total));
@@ -101,6 +105,7 @@ void utilization(const SimulateReportInput& in, const std::string& command_line,
   LineChart chart;
   chart.frame = frame("link-utilization", "Utilization of the hottest links", "time (ms)",
                       "load / nominal capacity (%)", command_line);
+  chart.may_coincide = true;  // the hottest links are often all pinned at 100 %
   const double bin = ms(r.series_bin);
   for (std::size_t i = 0; i < r.series.size() && i < kSeriesShown; ++i) {
     const LinkSeries& series = r.series[i];

@@ -8,16 +8,16 @@
 
 #include "report/connection_report.h"
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/html/svg_chart.h"
 #include "report/table.h"
 
 namespace ct {
 namespace {
 
-constexpr double kGbps = 1e9;
-
-// Six significant digits: what the page shows of a quantity the JSON gives unrounded.
-std::string figure(double v) { return fmt::format("{:.6g}", v); }
+std::string count(std::size_t n) { return page_number(static_cast<double>(n)); }
+// A probability as shown: a float sum that lands a hair below zero is zero (never "-0").
+std::string probability(double p) { return page_number(std::max(p, 0.0)); }
 std::string bytes_count(double b) { return count_text(static_cast<long long>(b)) + " B"; }
 double percent(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
 
@@ -46,16 +46,16 @@ void summary(const TrafficSummary& s, const TrafficOptions& o, const std::string
   doc.add_section("Summary", "summary");
   doc.add_paragraph(fmt::format("Connections read from {}.", source));
   const std::size_t mice = s.connections - s.elephants - s.bytes_unknown;
-  doc.add_facts("summary", {{"connections", fmt::format("{}", s.connections)},
-                            {"connections without byte accounting", fmt::format("{}", s.bytes_unknown)},
+  doc.add_facts("summary", {{"connections", count(s.connections)},
+                            {"connections without byte accounting", count(s.bytes_unknown)},
                             {"bytes in total", bytes_count(s.total_bytes)},
                             {"elephant threshold", bytes_count(static_cast<double>(o.elephant_bytes))},
-                            {"mice", fmt::format("{}", mice)},
-                            {"elephants", fmt::format("{}", s.elephants)},
+                            {"mice", count(mice)},
+                            {"elephants", count(s.elephants)},
                             {"bytes in elephants", bytes_count(s.elephant_bytes)},
-                            {"elephants' share of the bytes (%)", figure(percent(s.elephant_bytes, s.total_bytes))},
-                            {"top connection's share of the bytes (%)", figure(100.0 * s.top1_share)},
-                            {"top 10's share of the bytes (%)", figure(100.0 * s.top10_share)}});
+                            {"elephants' share of the bytes", page_percent(percent(s.elephant_bytes, s.total_bytes) / 100)},
+                            {"top connection's share of the bytes", page_percent(s.top1_share)},
+                            {"top 10's share of the bytes", page_percent(s.top10_share)}});
 }
 
 void sizes(const TrafficSummary& s, const TrafficOptions& o, const std::string& command_line, HtmlDocument& doc) {
@@ -145,12 +145,12 @@ void ecmp(const TrafficSummary& s, const TrafficOptions& o, const std::string& c
   }
   const double per_member = static_cast<double>(s.elephants) / s.width;
   std::vector<std::pair<std::string, std::string>> facts{
-      {"members of a leaf up group", fmt::format("{}", s.width)},
-      {"connections per member", figure(s.connections_per_member)},
-      {"elephants", fmt::format("{}", s.elephants)},
-      {"elephants per member, mean", figure(per_member)}};
-  if (s.elephant_collision >= 0) facts.emplace_back("P(any two elephants on one member)", figure(s.elephant_collision));
-  if (s.elephant_max_load >= 0) facts.emplace_back("elephants on the busiest member, expected", figure(s.elephant_max_load));
+      {"members of a leaf up group", count(s.width)},
+      {"connections per member", page_number(s.connections_per_member)},
+      {"elephants", count(s.elephants)},
+      {"elephants per member, mean", page_number(per_member)}};
+  if (s.elephant_collision >= 0) facts.emplace_back("P(any two elephants on one member)", probability(s.elephant_collision));
+  if (s.elephant_max_load >= 0) facts.emplace_back("elephants on the busiest member, expected", page_number(s.elephant_max_load));
   doc.add_facts("ecmp", facts);
   doc.add_paragraph(fmt::format("The many mice spread over the {} members but carry few of the bytes; each elephant "
                                 "takes one member, whose bandwidth it shares with any other elephant hashed there.",
@@ -163,13 +163,14 @@ void ecmp(const TrafficSummary& s, const TrafficOptions& o, const std::string& c
                         "P(any collision) (%)", command_line);
     LineSeries birthday{fmt::format("k independent elephants on {} members", s.width), {}, false, true, false};
     for (std::size_t k = 0; k < s.collision_curve.size(); ++k) {
-      birthday.points.emplace_back(static_cast<double>(k + 1), 100.0 * s.collision_curve[k]);
+      birthday.points.emplace_back(static_cast<double>(k + 1), 100.0 * std::max(s.collision_curve[k], 0.0));
     }
     curve.series.push_back(std::move(birthday));
     if (s.elephant_collision >= 0) {
-      curve.series.push_back(LineSeries{fmt::format("this host: {} elephant{}", s.elephants, s.elephants == 1 ? "" : "s"),
-                                        {{static_cast<double>(s.elephants), 100.0 * s.elephant_collision}}, false, true,
-                                        false});
+      LineSeries host{fmt::format("this host: {} elephant{}", s.elephants, s.elephants == 1 ? "" : "s"),
+                      {{static_cast<double>(s.elephants), 100.0 * std::max(s.elephant_collision, 0.0)}}, false, true, false};
+      host.highlight = true;  // on the curve's own point: drawn larger, outlined, above it
+      curve.series.push_back(std::move(host));
     }
     doc.add_figure(render_line_chart(curve));
   }
@@ -189,13 +190,14 @@ void nic(const TrafficSummary& s, const std::string& command_line, HtmlDocument&
   doc.add_section("NIC counters", "nic");
   doc.add_paragraph("What the hosts' NICs sent: netdev counts what went through the kernel's sockets (the tables "
                     "above), RDMA what the NIC moved past the kernel, which no socket table or conntrack entry shows.");
-  const auto rate = [](double bps) { return bps < 0 ? std::string("none") : figure(bps / kGbps); };
-  doc.add_facts("nic", {{"netdev (Gb/s)", rate(s.netdev_bps)}, {"RDMA (Gb/s)", rate(s.rdma_bps)}});
+  const auto rate = [](double bps) { return bps < 0 ? std::string("none") : page_quantity(bps, "b/s"); };
+  doc.add_facts("nic", {{"netdev", rate(s.netdev_bps)}, {"RDMA", rate(s.rdma_bps)}});
+  const UnitScale scale = unit_scale(std::max(s.netdev_bps, s.rdma_bps), "b/s");
   BarChart bars;
-  bars.frame = frame("nic-rates", "Transmit rate of the hosts' NICs", "counter", "Gb/s", command_line);
+  bars.frame = frame("nic-rates", "Transmit rate of the hosts' NICs", "counter", scale.unit, command_line);
   BarSeries series{"transmit", {}};
-  if (s.netdev_bps >= 0) bars.categories.emplace_back("netdev (sockets)"), series.values.push_back(s.netdev_bps / kGbps);
-  if (s.rdma_bps >= 0) bars.categories.emplace_back("RDMA (past the kernel)"), series.values.push_back(s.rdma_bps / kGbps);
+  if (s.netdev_bps >= 0) bars.categories.emplace_back("netdev (sockets)"), series.values.push_back(s.netdev_bps / scale.divisor);
+  if (s.rdma_bps >= 0) bars.categories.emplace_back("RDMA (past the kernel)"), series.values.push_back(s.rdma_bps / scale.divisor);
   bars.series.push_back(std::move(series));
   doc.add_figure(render_bar_chart(bars));
 }

@@ -101,6 +101,12 @@ std::string chart_gallery() {
   d.edges = {{"hosts", "leaf", "32 x 400G", 32}, {"leaf", "spine", "16 x 400G", 16}};
   d.legend = {"plane 0"};
   doc.add_figure(render_node_link(d));
+  doc.add_section("Timeline", "timeline");
+  Timeline tl;
+  tl.frame = {"gallery-timeline", "Operations over time", "time (ms)", "operation", cmd};
+  tl.rows = {{"all-reduce", {{0, 4, "iteration 1", false}, {4, 9, "iteration 2", false}}},
+             {"mice", {{1, 12, "iteration 1", true}}}};
+  doc.add_figure(render_timeline(tl));
   return doc.render();
 }
 

@@ -9,9 +9,11 @@ per report. `check_report(path, plots)` opens the file by file:// and asserts
   * no network request other than the file itself (the report is self-contained);
   * a screenshot is a non-empty PNG (kept in the browser's temporary folder; copied to the folder
     $CT_KEEP_SCREENSHOTS names, when set);
+  * no two labels overlap, no label lies over a bar or under a bundle line or outside its chart,
+    every chart has a visible mark (_LAYOUT below, issue 23); printed, no text box cuts its lines;
   * every expected plot is there: <svg class="ct-plot" data-plot=ID> with the kind and the counts
     of hooked elements given (svg_chart.h: ct-bar, ct-line, ct-point, ct-bin, ct-cell, ct-node,
-    ct-edge, ct-step, ct-option, ct-arrow, ct-legend-item), and its title, axis labels and command
+    ct-edge, ct-step, ct-option, ct-arrow, ct-span, ct-legend-item), and its title, axis labels and command
     line present;
 
 and returns a `Page` with what the browser shows: the tables (data-table id -> header + rows of
@@ -43,14 +45,17 @@ import websocket  # Debian python3-websocket
 
 CHROMIUM = os.environ.get("CT_CHROMIUM", "/usr/bin/chromium")
 HOOKS = ["ct-bar", "ct-line", "ct-point", "ct-bin", "ct-cell", "ct-node", "ct-edge", "ct-legend-item", "ct-ref",
-         "ct-step", "ct-option", "ct-arrow"]
+         "ct-step", "ct-option", "ct-arrow", "ct-span"]
 
 # Collected in the page after load: every plot's hooked elements with their data-* attributes, every
 # table's visible cell texts, and the navigation timing.
 _COLLECT = """
 (() => {
   const data = el => Object.assign({text: el.textContent,
-                                     texts: Array.from(el.querySelectorAll('text')).map(t => t.textContent)},
+                                     texts: Array.from(el.querySelectorAll('text')).map(t => t.textContent),
+                                     stroke_width: el.getAttribute('stroke-width') || '',
+                                     dash: el.getAttribute('stroke-dasharray') || '',
+                                     r: el.getAttribute('r') || ''},
                                     el.dataset);
   const plots = {};
   for (const svg of document.querySelectorAll('svg.ct-plot')) {
@@ -70,7 +75,7 @@ _COLLECT = """
   for (const t of document.querySelectorAll('table.ct-table')) {
     const rows = Array.from(t.querySelectorAll('tr')).map(r => Array.from(r.cells).map(c => c.innerText));
     if (tables[t.dataset.table]) throw new Error('two tables named ' + t.dataset.table);
-    tables[t.dataset.table] = {header: rows[0] || [], rows: rows.slice(1)};
+    tables[t.dataset.table] = {header: rows[0] || [], rows: rows.slice(1), caption: t.caption ? t.caption.textContent : ''};
   }
   const nav = performance.getEntriesByType('navigation')[0];
   return {plots, tables, load_ms: nav ? nav.loadEventEnd : -1,
@@ -78,6 +83,102 @@ _COLLECT = """
           text: document.body.innerText};
 })()
 """.replace("HOOKS", json.dumps(HOOKS))
+
+# Measured in the page after load (issue 23, item 22), per plot: label boxes from SVG getBBox()
+# mapped through getCTM() (so slanted labels are the rotated rectangles they are), each trimmed by
+# 20 % of its height at top and bottom (a font box's ascent and descent padding, empty for most
+# glyphs). Problems returned:
+#   * two labels closer than 3 px side by side or overlapping ("0 0.000318" must not read
+#     "00.000318"; separating-axis test on the two quadrilaterals, each widened 1.5 px a side);
+#   * a label over a data mark (ct-bar, ct-bin, ct-span rectangles) or struck through by a bundle
+#     line (a ct-edge's line), unless it is painted later on an opaque ct-label-bg box;
+#   * a label outside the chart (cut off by the SVG's edge);
+#   * a chart with no visible mark, and a line series with no extent and no marker (a one-point
+#     path draws nothing).
+_LAYOUT = """
+(() => {
+  const out = [];
+  const quad = (el, trim, pad) => {
+    const b = el.getBBox(), m = el.getCTM();
+    const dx = pad ? -pad : 0, dy = trim ? b.height * 0.2 : 0;
+    const pts = [[b.x + dx, b.y + dy], [b.x + b.width - dx, b.y + dy], [b.x + b.width - dx, b.y + b.height - dy],
+                 [b.x + dx, b.y + b.height - dy]];
+    return pts.map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+  };
+  const lineQuad = el => {
+    const m = el.getCTM(), a = [el.x1.baseVal.value, el.y1.baseVal.value], b = [el.x2.baseVal.value, el.y2.baseVal.value];
+    return [a, b].map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+  };
+  const project = (poly, nx, ny) => {
+    let lo = Infinity, hi = -Infinity;
+    for (const [x, y] of poly) { const d = nx * x + ny * y; lo = Math.min(lo, d); hi = Math.max(hi, d); }
+    return [lo, hi];
+  };
+  const overlap = (P, Q) => {
+    for (const poly of [P, Q]) {
+      for (let i = 0; i < poly.length; i++) {
+        const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % poly.length];
+        const nx = y2 - y1, ny = x1 - x2;
+        if (nx === 0 && ny === 0) continue;
+        const [a0, a1] = project(P, nx, ny), [b0, b1] = project(Q, nx, ny);
+        if (a1 <= b0 || b1 <= a0) return false;
+      }
+    }
+    return true;
+  };
+  const own = el => Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim();
+  const visibleRect = r => r.width.baseVal.value > 0.5 && r.height.baseVal.value > 0.5;
+  for (const svg of document.querySelectorAll('svg.ct-plot')) {
+    const id = svg.dataset.plot, W = svg.viewBox.baseVal.width, H = svg.viewBox.baseVal.height;
+    const labels = Array.from(svg.querySelectorAll('text')).filter(t => own(t) !== '')
+                        .map(t => ({el: t, text: own(t), q: quad(t, true, 1.5), inner: quad(t, true, 0)}));
+    for (let i = 0; i < labels.length; i++) {
+      for (const [x, y] of labels[i].inner) {
+        if (x < -1 || y < -1 || x > W + 1 || y > H + 1) {
+          out.push(`plot ${id}: label ${JSON.stringify(labels[i].text)} outside the chart`); break;
+        }
+      }
+      for (let j = i + 1; j < labels.length; j++) {
+        if (overlap(labels[i].q, labels[j].q))
+          out.push(`plot ${id}: labels ${JSON.stringify(labels[i].text)} and ${JSON.stringify(labels[j].text)} overlap`);
+      }
+    }
+    const rects = Array.from(svg.querySelectorAll('rect.ct-bar, rect.ct-bin, rect.ct-span')).filter(visibleRect);
+    const lines = Array.from(svg.querySelectorAll('.ct-edge line'));
+    for (const l of labels) {
+      for (const r of rects) {
+        if (overlap(l.inner, quad(r, false, 0)))
+          out.push(`plot ${id}: label ${JSON.stringify(l.text)} over the mark ${JSON.stringify(r.textContent)}`);
+      }
+      const boxed = l.el.previousElementSibling && l.el.previousElementSibling.classList.contains('ct-label-bg');
+      for (const e of lines) {
+        const later = e.compareDocumentPosition(l.el) & Node.DOCUMENT_POSITION_FOLLOWING;
+        if (boxed && later) continue;
+        if (overlap(l.inner, lineQuad(e)))
+          out.push(`plot ${id}: label ${JSON.stringify(l.text)} struck through by a line ${e.parentNode.dataset.from || ''}-${e.parentNode.dataset.to || ''}`);
+      }
+    }
+    let marks = 0;
+    for (const el of svg.querySelectorAll('.ct-bar, .ct-bin, .ct-cell, .ct-span')) marks += visibleRect(el) ? 1 : 0;
+    for (const el of svg.querySelectorAll('.ct-node, .ct-step, .ct-edge')) marks += 1;
+    for (const el of svg.querySelectorAll('circle.ct-point')) marks += el.r.baseVal.value > 0 ? 1 : 0;
+    for (const el of svg.querySelectorAll('path.ct-line')) {
+      const b = el.getBBox();
+      const markers = svg.querySelectorAll(`circle.ct-point[data-series="${CSS.escape(el.dataset.series)}"]`).length;
+      if (b.width > 0.5 || b.height > 0.5) marks += 1;
+      else if (markers === 0) out.push(`plot ${id}: line ${JSON.stringify(el.dataset.series)} has no visible extent`);
+    }
+    if (marks === 0) out.push(`plot ${id}: no visible mark`);
+  }
+  return out;
+})()
+"""
+
+# Under print media: every <pre> whose lines are wider than its box (cut off on paper).
+_PRINT_CUT = """
+Array.from(document.querySelectorAll('pre')).filter(p => p.scrollWidth > p.clientWidth + 1)
+     .map(p => `printed, a text box cuts its lines (${p.scrollWidth} px of text in ${p.clientWidth} px)`)
+"""
 
 
 class CheckError(AssertionError):
@@ -208,6 +309,15 @@ class Browser:
                                 session=session, events=events)
             if "exceptionDetails" in result:
                 raise CheckError(f"{path}: collecting the page failed: {result['exceptionDetails']}")
+            layout = self._call("Runtime.evaluate", {"expression": _LAYOUT, "returnByValue": True},
+                                session=session, events=events)
+            if "exceptionDetails" in layout:
+                raise CheckError(f"{path}: measuring the page failed: {layout['exceptionDetails']}")
+            # Printed (a postmortem's PDF), no preformatted box may cut its lines.
+            self._call("Emulation.setEmulatedMedia", {"media": "print"}, session=session, events=events)
+            cut = self._call("Runtime.evaluate", {"expression": _PRINT_CUT, "returnByValue": True},
+                             session=session, events=events)
+            self._call("Emulation.setEmulatedMedia", {"media": ""}, session=session, events=events)
             shot = self._call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True},
                               session=session, events=events)
             png = base64.b64decode(shot["data"])
@@ -233,6 +343,7 @@ class Browser:
             elif m == "Log.entryAdded" and p["entry"]["level"] in ("error", "warning"):
                 problems.append(f"log {p['entry']['level']}: {p['entry']['text']} {p['entry'].get('url', '')}")
         page = Page(path, result["result"]["value"], screenshot, requests, problems)
+        page.layout = layout["result"]["value"] + cut["result"]["value"]
         page.url = url
         return page
 
@@ -241,7 +352,7 @@ class Browser:
         {"kind": ..., hook: count, ..., "series": [names]}; `tables` lists table ids that must be
         there. Returns the Page."""
         page = self.open(path)
-        errors = list(page.problems)
+        errors = list(page.problems) + list(page.layout)
         others = [u for u in page.requests if u != page.url]
         if others:
             errors.append(f"network requests besides the file: {others}")
@@ -342,10 +453,40 @@ def close(a, b, rel):
     return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-300
 
 
+_SI = {"p": 1e-12, "n": 1e-9, "\u00b5": 1e-6, "m": 1e-3, "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+_POLICY = re.compile(r"(-?[0-9][0-9,]*(?:\.[0-9]+)?(?:e-?[0-9]+)?)(%| ([pnmkMGTP\u00b5]?)([A-Za-z/]+))?")
+
+
+def quantity(text):
+    """A number as the pages print it (src/report/html/page_numbers.h), checked against the policy,
+    as a float in base units: "32,768" -> 32768, "0.0695", "3.18e-4", "41.3 ms" -> 0.0413,
+    "69.5 Mb/s" -> 6.95e7, "12.5%" -> 0.125. Raises CheckError on text the policy never prints: a
+    negative zero, more than three significant figures after the point, a whole number with a
+    fraction ("7.0"), or "1e+15"."""
+    t = text.strip()
+    m = _POLICY.fullmatch(t)
+    expect(m is not None, f"{text!r} is not a number as the pages print them")
+    digits = m.group(1).lstrip("-").replace(",", "")
+    expect(m.group(1) != "-0" and not re.fullmatch(r"-0(\.0*)?", m.group(1)), f"{text!r}: negative zero")
+    mantissa = digits.split("e")[0]
+    if "." in mantissa:
+        whole, frac = mantissa.split(".")
+        significant = (whole.lstrip("0") + frac).lstrip("0")
+        expect(len(significant) <= 3 and not frac.endswith("0"), f"{text!r}: more than three significant figures")
+        expect(abs(float(mantissa)) < 100, f"{text!r}: a fraction on a number of three integer digits")
+    v = float(m.group(1).replace(",", ""))
+    if m.group(2) == "%":
+        return v / 100
+    if m.group(2):
+        v *= _SI[m.group(3)]
+    return v
+
+
 def shown(text, want, what):
-    """A figure printed with six significant digits ("0.0648", "12.5 Gb/s") against the JSON's."""
-    got = float(text.split()[0])
-    expect(close(got, want, 5e-6), f"{what}: page {text!r}, JSON {want}")
+    """A figure as the page prints it (three significant figures, SI prefixes; quantity()) against
+    the JSON's, in base units (b/s, s, B/s; a share for a percentage)."""
+    got = quantity(text)
+    expect(close(got, want, 5e-3) or abs(got - want) < 1e-12, f"{what}: page {text!r}, JSON {want}")
 
 
 def value(element, want, what, key="value"):
@@ -357,6 +498,13 @@ def value(element, want, what, key="value"):
 def facts(page, table_id):
     """A facts table (quantity, value) as a dict."""
     return {row["quantity"]: row["value"] for row in page.table(table_id)}
+
+
+def count(text):
+    """A whole number as the pages print it ("32,768")."""
+    v = quantity(text)
+    expect(v == int(v), f"{text!r} is not a whole number")
+    return int(v)
 
 
 def number(text):

@@ -15,12 +15,13 @@ import browser_check  # noqa: E402
 from browser_check import CheckError  # noqa: E402
 
 PLOT = ('<svg class="ct-plot" data-plot="p" data-kind="bar" xmlns="http://www.w3.org/2000/svg" width="200" '
-        'height="100"><text class="ct-title">t</text><text class="ct-x-label">x (s)</text>'
+        'height="100" viewBox="0 0 200 100"><text class="ct-title" x="100" y="14" text-anchor="middle">t</text>'
+        '<text class="ct-x-label" x="100" y="80" text-anchor="middle">x (s)</text>'
         '<g class="ct-legend-item" data-series="a"></g>'
-        '<rect class="ct-bar" data-series="a" data-value="1" width="10" height="10"/>'
-        '<rect class="ct-bar" data-series="a" data-value="2" width="10" height="20"/>'
-        '<text class="ct-command">$ clustertwin x</text></svg>')
-GOOD = f"<!DOCTYPE html><html><head><meta charset=utf-8><title>t</title></head><body>{PLOT}</body></html>"
+        '<rect class="ct-bar" data-series="a" data-value="1" x="40" y="50" width="10" height="10"/>'
+        '<rect class="ct-bar" data-series="a" data-value="2" x="60" y="40" width="10" height="20"/>'
+        '<text class="ct-command" x="4" y="96" font-size="9">$ clustertwin x</text></svg>')
+GOOD = f"<!DOCTYPE html><html><head><meta charset=utf-8><title>t</title></head><body>{PLOT}<pre>text</pre></body></html>"
 EXPECTED = {"p": {"kind": "bar", "ct-bar": 2, "series": ["a"]}}
 
 # page body -> a phrase the error must contain
@@ -29,10 +30,19 @@ BROKEN = {
     "exception": (GOOD.replace("</body>", "<script>null.x()</script></body>"), "exception"),
     # A TEST-NET-1 address (RFC 5737): never routed; the request is what counts, not its answer.
     "network": (GOOD.replace("</body>", '<img src="http://192.0.2.1/x.png"></body>'), "network requests"),
-    "count": (GOOD.replace('<rect class="ct-bar" data-series="a" data-value="2" width="10" height="20"/>', ""),
+    "count": (GOOD.replace('<rect class="ct-bar" data-series="a" data-value="2" x="60" y="40" width="10" height="20"/>', ""),
               "ct-bar is 1, expected 2"),
     "missing": (GOOD.replace('data-plot="p"', 'data-plot="q"'), "no plot data-plot='p'"),
     "no-command": (GOOD.replace("$ clustertwin x", ""), "no command"),
+    # Issue 23 item 22: what a reader cannot read or cannot see.
+    "overlap": (GOOD.replace("</svg>", '<text x="96" y="15">label</text></svg>'), "overlap"),
+    "over-a-bar": (GOOD.replace("</svg>", '<text x="40" y="58">0.5</text></svg>'), "over the mark"),
+    "cut-off": (GOOD.replace("</svg>", '<text x="170" y="40">a long label</text></svg>'), "outside the chart"),
+    "no-mark": (GOOD.replace('height="10"/>', 'height="0"/>').replace('height="20"/>', 'height="0"/>'), "no visible mark"),
+    "one-point-line": (GOOD.replace("</svg>", '<path class="ct-line" data-series="a" d="M100 30" stroke="#000"/></svg>'),
+                       "has no visible extent"),
+    "cut-in-print": (GOOD.replace("<pre>text</pre>", "<pre style='white-space:pre !important'>" + "x" * 400 + "</pre>"),
+                     "cuts its lines"),
 }
 
 
@@ -69,6 +79,7 @@ def main():
             "gallery-histogram": {"kind": "histogram", "ct-bin": 6, "series": ["ftree", "updn"]},
             "gallery-heat": {"kind": "heat", "ct-cell": 8},
             "gallery-diagram": {"kind": "diagram", "ct-node": 3, "ct-edge": 2, "series": ["plane 0"]},
+            "gallery-timeline": {"kind": "timeline", "ct-span": 3},
         })
         idle = [c for c in page.elements("gallery-heat", "ct-cell") if c["value"] == "0"]
         if [(c["row"], c["column"]) for c in idle] != [("p0/leaf/0", "1")]:

@@ -32,11 +32,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_check  # noqa: E402
-from browser_check import expect, close, shown, value, facts  # noqa: E402
+from browser_check import expect, close, count, shown, value, facts  # noqa: E402
 
 HASH = ["hash", "examples/lab-32-roce.yaml", "--elephants", "4", "--trials", "500", "--seed", "3", "--compare",
         "--threads", "2"]
 SIMULATE = ["simulate", "examples/lab-32.yaml", "--scenario", "examples/scenarios/mice-lab32.yaml"]
+# Three operations of one flow each (issue 23 item 15: a one-point CDF must still be drawn).
+SIMULATE_ONE_FLOW = ["simulate", "examples/lab-32.yaml", "--scenario", "examples/scenarios/straggler-lab32.yaml"]
 RELIABILITY = ["reliability", "examples/b300-dual-plane.yaml", "--repair-hours", "24", "--trials", "100", "--threads", "2"]
 IB_ROUTE = ["ib", "route", "examples/lab-32.yaml", "--engine", "updn", "--fail", "p0/leaf/0,p0/spine/0"]
 
@@ -53,14 +55,14 @@ def check_hash(browser, html, j):
         "schemes-slowest": {"kind": "bar", "ct-bar": len(applicable)},
     }, tables=["summary", "monte-carlo"])
     f = facts(page, "summary")
-    expect(int(f["flows"]) == len(j["flows"]), f"flows {f['flows']}")
-    expect(int(f["flows with a path"]) == sum(1 for x in j["flows"] if x["reached"]), "flows with a path")
-    expect(int(f["collisions"]) == len(j["collisions"]), f"collisions {f['collisions']}")
+    expect(count(f["flows"]) == len(j["flows"]), f"flows {f['flows']}")
+    expect(count(f["flows with a path"]) == sum(1 for x in j["flows"] if x["reached"]), "flows with a path")
+    expect(count(f["collisions"]) == len(j["collisions"]), f"collisions {f['collisions']}")
     up = j["loads"]["uplinks"]
-    expect(int(f["uplinks in play"]) == up["links"] and int(f["idle uplinks"]) == up["idle"], f"uplinks {f}")
+    expect(count(f["uplinks in play"]) == up["links"] and count(f["idle uplinks"]) == up["idle"], f"uplinks {f}")
     shown(f["busiest uplink (flows)"], up["busiest"], "busiest uplink")
-    shown(f["slowest flow"], j["loads"]["slowest_bps"] / 1e9, "slowest flow")
-    shown(f["mean flow"], j["loads"]["mean_bps"] / 1e9, "mean flow")
+    shown(f["slowest flow"], j["loads"]["slowest_bps"], "slowest flow")
+    shown(f["mean flow"], j["loads"]["mean_bps"], "mean flow")
 
     # Heat strips: every entered group is one row, whatever strip (tier, direction) holds it.
     rows = {}
@@ -91,7 +93,7 @@ def check_hash(browser, html, j):
     shown(m["P(collision anywhere), simulated"], mc["p_any_collision"]["simulated"], "P(any)")
     shown(m["E[idle first-tier uplinks], simulated"], mc["idle_first_tier_uplinks"]["simulated"], "idle")
     shown(m["E[idle first-tier uplinks], closed form"], mc["idle_first_tier_uplinks"]["closed_form"], "idle cf")
-    shown(m["E[slowest flow] (Gb/s), simulated"], mc["slowest_flow_bps"]["simulated"] / 1e9, "slowest")
+    shown(m["E[slowest flow], simulated"], mc["slowest_flow_bps"]["simulated"], "slowest")
 
     # Schemes: one bar each, in the JSON's order.
     for plot_id, field, scale in (("schemes-busiest", "busiest", 1), ("schemes-slowest", "slowest_bps", 1e-9)):
@@ -108,36 +110,47 @@ def check_simulate(browser, html, j):
     series = j["series"]["links"][:4]
     collectives = [o for o in ops if o["kind"] == "collective" and o["busbw_GBps"] is not None]
     plots = {
-        "timeline": {"kind": "line", "ct-line": len(with_iterations), "series": [o["name"] for o in with_iterations]},
+        # Issue 23 item 15: a Gantt bar per operation and iteration.
+        "timeline": {"kind": "timeline", "ct-span": sum(1 for o in ops for it in o["iterations"] if it["start_s"] is not None)},
         "link-utilization": {"kind": "line", "ct-line": len(series), "series": [s["name"] for s in series]},
     }
     if collectives:
         plots["busbw"] = {"kind": "bar", "ct-bar": 2 * len(collectives)}
     page = browser.check_report(html, plots, tables=["summary", "operations"])
     f = facts(page, "summary")
-    shown(f["makespan (s)"], j["makespan_s"], "makespan")
+    shown(f["makespan"], j["makespan_s"], "makespan")
+    expect(f["makespan"].endswith(" ms") or f["makespan"].endswith(" s") or f["makespan"].endswith("\u00b5s"),
+           f"makespan {f['makespan']!r} with its unit")
     for key, field in (("flows", "flows"), ("instants", "instants"), ("re-solves", "solves"),
                        ("flows rerouted", "rerouted_flows")):
-        expect(int(f[key]) == j[field], f"{key}: page {f[key]}, JSON {j[field]}")
+        expect(count(f[key]) == j[field], f"{key}: page {f[key]}, JSON {j[field]}")
     shown(f["share of workers' time on the network"], j["network_share"], "network share")
     shown(f["share lost to the slowest path"], j["waiting_share"], "waiting share")
     o = facts(page, "operations")
     for op in ops:
         if op["time_s"] is not None:
-            shown(o[op["name"] + ": time (s)"], op["time_s"], op["name"] + " time")
+            shown(o[op["name"] + ": time"], op["time_s"], op["name"] + " time")
         if op["busbw_GBps"] is not None:
-            shown(o[op["name"] + ": busbw (GB/s)"], op["busbw_GBps"], op["name"] + " busbw")
-    lines = {e["series"]: e for e in page.elements("timeline", "ct-line")}
+            shown(o[op["name"] + ": busbw"], op["busbw_GBps"] * 1e9, op["name"] + " busbw")
+    spans = page.elements("timeline", "ct-span")
     for op in with_iterations:
-        started = sum(1 for it in op["iterations"] if it["start_s"] is not None)
-        expect(int(lines[op["name"]]["points"]) == 4 * started, f"timeline {op['name']}: {lines[op['name']]}")
+        mine = [s for s in spans if s["row"] == op["name"]]
+        started = [it for it in op["iterations"] if it["start_s"] is not None]
+        expect(len(mine) == len(started), f"timeline {op['name']}: {len(mine)} bars, {len(started)} iterations")
+        for bar, it in zip(mine, started):
+            value(bar, it["start_s"] * 1e3, f"timeline {op['name']} start", key="start")
+            if it["end_s"] is not None:
+                value(bar, it["end_s"] * 1e3, f"timeline {op['name']} end", key="end")
     lines = page.elements("link-utilization", "ct-line")
     for line, s in zip(lines, series):
         expect(int(line["points"]) == len(s["utilization"]) + 1, f"utilization {s['name']}: {line['points']} points")
+    # Issue 23 item 15: lines that may lie on one another each have their own width and dashes.
+    styles = [(line["stroke_width"], line["dash"]) for line in lines]
+    expect(len(set(styles)) == len(styles), f"hottest links drawn alike: {styles}")
     cdf = page.plots.get("completion-cdf")
     expect(cdf is not None and cdf["kind"] == "line" and len(cdf["elements"]["ct-line"]) >= 1, "completion CDF")
     for line in cdf["elements"]["ct-line"]:
-        expect(1 <= int(line["points"]) <= 256, f"CDF {line['series']}: {line['points']} points")
+        expect(2 <= int(line["points"]) <= 257, f"CDF {line['series']}: {line['points']} points")
     if collectives:
         bars = page.elements("busbw", "ct-bar")
         for op in collectives:
@@ -166,7 +179,7 @@ def check_reliability(browser, html, j):
     shown(f["interruptions, Monte Carlo mean"], d["monte_carlo"]["interruptions"]["mean"], "interruptions mc")
     shown(f["goodput lost (h), closed form"], d["closed_form"]["expected_lost_hours"], "lost cf")
     shown(f["goodput lost (h), Monte Carlo mean"], d["monte_carlo"]["lost_hours"]["mean"], "lost mc")
-    expect(int(f["Monte Carlo trials"]) == d["monte_carlo"]["trials"], "trials")
+    expect(count(f["Monte Carlo trials"]) == d["monte_carlo"]["trials"], "trials")
     by_class = {c["name"]: c for c in classes}
     for bar in page.elements("p-k-down", "ct-bar"):
         k = ["0 down", "1 down", "2 down", "3 or more down"].index(bar["series"])
@@ -202,34 +215,36 @@ def check_ib_route(browser, html, j):
         "uplink-balance": {"kind": "histogram", "series": [f"rank {b['rank']}{s}" for s, b in ranks]},
         "switch-hops": {"kind": "bar", "series": ["healthy"] + (["after failures"] if after else [])},
     }, tables=["routing"] + (["degraded"] if after else []))
+    # Issue 23 item 19: the first table says it is the healthy fabric's.
+    expect(page.tables["routing"]["caption"] == "healthy fabric", f"routing caption {page.tables['routing']['caption']!r}")
     for table_id, r in (("routing", healthy), ("degraded", after)):
         if r is None:
             continue
         f = facts(page, table_id)
         reach = r["reachability"]
-        expect(int(f["pairs checked"]) == reach["pairs"] and int(f["pairs delivered"]) == reach["delivered"] and
-               int(f["pairs unreachable"]) == reach["unreachable"], f"{table_id} reachability {f}")
+        expect(count(f["pairs checked"]) == reach["pairs"] and count(f["pairs delivered"]) == reach["delivered"] and
+               count(f["pairs unreachable"]) == reach["unreachable"], f"{table_id} reachability {f}")
         expect(f["credit loop"] == ("found" if r["credit_loops"]["found"] else "none"), "credit loop")
         for kind in ("shift", "random"):
             p = r[kind + "_permutations"]
-            expect(int(f[f"{kind} permutations: worst max link load"]) == p["worst_max_load"], f"{kind} worst")
+            expect(count(f[f"{kind} permutations: worst max link load"]) == p["worst_max_load"], f"{kind} worst")
             shown(f[f"{kind} permutations: mean max link load"], p["mean_max_load"], f"{kind} mean")
         for b in r["uplink_balance"]:
             lo, mean, hi = f[f"rank {b['rank']} uplinks: destinations min / mean / max"].split(" / ")
-            expect(int(lo) == b["min"] and int(hi) == b["max"], f"{table_id} rank {b['rank']}: {lo} / {hi}")
+            expect(count(lo) == b["min"] and count(hi) == b["max"], f"{table_id} rank {b['rank']}: {lo} / {hi}")
             shown(mean, b["mean"], f"{table_id} rank {b['rank']} mean")
     # The histogram holds every uplink once; with unit bins its min, max and mean are the JSON's.
     bins = page.elements("uplink-balance", "ct-bin")
     unit = all(float(b["hi"]) - float(b["lo"]) == 1 for b in bins)
     for suffix, b in ranks:
         mine = [x for x in bins if x["series"] == f"rank {b['rank']}{suffix}"]
-        count = sum(float(x["value"]) for x in mine)
-        expect(count == b["uplinks"], f"rank {b['rank']}{suffix}: {count} uplinks in the histogram, JSON {b['uplinks']}")
+        uplinks = sum(float(x["value"]) for x in mine)
+        expect(uplinks == b["uplinks"], f"rank {b['rank']}{suffix}: {uplinks} uplinks in the histogram, JSON {b['uplinks']}")
         expect(min(float(x["lo"]) for x in mine) <= b["min"] < max(float(x["hi"]) for x in mine), "histogram range")
         if unit:
             expect(min(float(x["lo"]) for x in mine) == b["min"] and max(float(x["lo"]) for x in mine) == b["max"],
                    f"rank {b['rank']}{suffix} histogram range")
-            mean = sum(float(x["lo"]) * float(x["value"]) for x in mine) / count
+            mean = sum(float(x["lo"]) * float(x["value"]) for x in mine) / uplinks
             expect(close(mean, b["mean"], 1e-12), f"rank {b['rank']}{suffix}: mean {mean}, JSON {b['mean']}")
     for suffix, r in fabrics:
         name = "after failures" if suffix else "healthy"
@@ -241,6 +256,7 @@ def check_ib_route(browser, html, j):
 
 def main():
     return browser_check.run_pages((("hash", HASH, check_hash), ("simulate", SIMULATE, check_simulate),
+                                    ("simulate-one-flow", SIMULATE_ONE_FLOW, check_simulate),
                                     ("reliability", RELIABILITY, check_reliability),
                                     ("ib-route", IB_ROUTE, check_ib_route)), "ct-command-pages-")
 

@@ -64,6 +64,12 @@ def check_trace(browser, html, j):
            "fatal nodes")
 
     steps = page.elements("hops", "ct-step")
+    # Issue 23 item 21: a choice's heading wraps, never cut ("replica model-we...").
+    for step, h in zip(steps, hops):
+        headings = " ".join(step["texts"])
+        for c in h["choices"]:
+            label = [c["what"]] + ([c["of"]] if c["what"] in ("replica", "engine") else [])
+            expect(all(word in headings.split() for word in " ".join(label).split()), f"hop {h['hop']}: heading {label} cut in {headings!r}")
     for step, h in zip(steps, hops):
         options = [o for c in h["choices"] for o in c["options"]]
         expect(step["step"] == f"hop{h['hop']}" and step["status"] == h["status"], f"step {step} vs hop {h['hop']}")
@@ -94,9 +100,12 @@ def check_trace(browser, html, j):
     return page
 
 
+def bad(c):
+    """A condition that reports a problem: Conflicted True, any other type False."""
+    return c["status"] == "True" if c["type"] == "Conflicted" else c["status"] == "False"
+
+
 def problems_of(j):
-    def bad(c):
-        return c["status"] == "True" if c["type"] == "Conflicted" else c["status"] == "False"
     counts = {}
     def add(kind):
         counts[kind] = counts.get(kind, 0) + 1
@@ -152,6 +161,11 @@ def check_routes(browser, html, j):
     for key, value in want.items():
         expect(int(f[key]) == value, f"summary {key}: page {f[key]}, JSON {value}")
     expect(len(page.table("listeners")) == len(listeners), "listener rows")
+    # Issue 23 item 21: a healthy listener's conditions in one short line, problems in full.
+    for row, l in zip(page.table("listeners"), listeners):
+        healthy = not any(bad(c) for c in l["conditions"])
+        expect(row["conditions"].startswith("healthy: ") == healthy and ("=" not in row["conditions"]) == healthy,
+               f"listener conditions {row['conditions']!r}")
     rows = page.table("route-table")
     want = [(e["hostname"] or "*any*", e["match"], e["route"], str(e["rule"])) for l in listeners for e in l["table"]]
     expect([(r["hostname"], r["match"], r["route"], r["rule"]) for r in rows] == want, f"route table {rows}")
@@ -165,7 +179,8 @@ def check_route(browser, html, j):
     status = j["status"]
     page = browser.check_report(html, {
         "decision-path": {"kind": "steps", "ct-step": 6, "ct-arrow": 5},
-        "backend-shares": {"kind": "bar", "ct-bar": len(j["backends"])},
+        # Issue 23 item 21: a backend that cannot serve is a series of its own (what fails).
+        "backend-shares": {"kind": "bar", "ct-bar": len(j["backends"]) * (2 if any(not b["valid"] for b in j["backends"]) else 1)},
     }, tables=["decision", "backends", "reasons"])
     f = facts(page, "decision")
     expect(int(f["status"]) == status, f"status {f['status']}")
@@ -184,9 +199,11 @@ def check_route(browser, html, j):
     expect([(o["option"], o["taken"] == "1") for o in backends] ==
            [(b["service"], b["valid"] and b["weight"] > 0) for b in j["backends"]],
            f"backend options {backends}")
-    for bar, b in zip(page.elements("backend-shares", "ct-bar"), j["backends"]):
-        expect(bar["category"] == b["service"] and abs(float(bar["value"]) - 100 * b["share"]) <= 1e-12 * 100,
-               f"share bar {bar} vs {b}")
+    bars = {(bar["series"].split(" ")[0], bar["category"]): float(bar["value"])
+            for bar in page.elements("backend-shares", "ct-bar")}
+    for b in j["backends"]:
+        got = bars[("served" if b["valid"] else "fails:", b["service"])]
+        expect(abs(got - 100 * b["share"]) <= 1e-12 * 100, f"share bar {got} vs {b}")
     rows = page.table("backends")
     expect([(r["backend"], r["port"], r["weight"], r["status"]) for r in rows] ==
            [(b["service"], str(b["port"]), str(b["weight"]), "ok" if b["valid"] else b["problem"]) for b in j["backends"]],

@@ -92,7 +92,11 @@ def check_plan_page(browser, html, plan, want_command):
     marked = [e["series"] for e in page.elements("scale-limits", "ct-legend-item") if "(this design)" in e["series"]]
     expect(len(marked) == sum(1 for s in limits if s["chosen"]), f"this design marked on {marked}")
     refs = page.elements("scale-limits", "ct-ref")
-    expect(float(refs[0]["value"]) == plan["gpus"], f"reference line at {refs[0]['value']}, JSON {plan['gpus']}")
+    # Issue 23 item 20: the line marks this design's reach (its option at its tier count), not its size.
+    chosen = [s for s in limits if s["chosen"]]
+    reach = chosen[0]["gpus_2_tiers" if plan["tiers"] <= 2 else "gpus_3_tiers"] if chosen else None
+    expect(len(refs) == len(chosen) and (not chosen or float(refs[0]["value"]) == reach),
+           f"reference line at {refs[0]['value'] if refs else None}, this design's reach {reach}")
     table = page.table("scale-limits")
     expect(len(table) == len(limits), "scale-limits rows")
     for s, row in zip(limits, table):

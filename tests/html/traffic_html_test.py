@@ -28,7 +28,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_check  # noqa: E402
-from browser_check import expect, close, shown, value, facts  # noqa: E402
+from browser_check import expect, close, count, shown, value, facts  # noqa: E402
 
 T = "tests/golden/traffic/"
 SS = ["traffic", "examples/lab-32.yaml", "--ss", T + "host-ss.txt", "--counters", T + "host-t0.prom", T + "host-t1.prom"]
@@ -83,13 +83,13 @@ def check(browser, html, j, text):
     mice = j["connections"] - j["elephants"] - j["bytes_unknown"]
     for key, want in (("connections", j["connections"]), ("connections without byte accounting", j["bytes_unknown"]),
                       ("mice", mice), ("elephants", j["elephants"])):
-        expect(int(f[key]) == want, f"summary {key}: page {f[key]}, JSON {want}")
+        expect(count(f[key]) == want, f"summary {key}: page {f[key]}, JSON {want}")
     expect(byte_count(f["bytes in total"]) == total, f"total bytes {f['bytes in total']}")
     expect(byte_count(f["elephant threshold"]) == j["elephant_threshold_bytes"], "threshold")
     expect(byte_count(f["bytes in elephants"]) == j["elephant_bytes"], "elephant bytes")
-    shown(f["elephants' share of the bytes (%)"], 100 * j["elephant_bytes"] / total, "elephant share")
-    shown(f["top connection's share of the bytes (%)"], 100 * j["top1_share"], "top1")
-    shown(f["top 10's share of the bytes (%)"], 100 * j["top10_share"], "top10")
+    shown(f["elephants' share of the bytes"], j["elephant_bytes"] / total, "elephant share")
+    shown(f["top connection's share of the bytes"], j["top1_share"], "top1")
+    shown(f["top 10's share of the bytes"], j["top10_share"], "top10")
 
     # Size decades: contiguous, each [10^k, 10^(k+1)), mice and elephants adding up.
     expect(sum(d["mice"] for d in sizes) == mice and sum(d["elephants"] for d in sizes) == j["elephants"],
@@ -110,11 +110,11 @@ def check(browser, html, j, text):
     expect(sizes[-1]["to_bytes"] / unit <= 1e4 and (unit == 1 or sizes[-1]["to_bytes"] / unit > 10),
            f"size axis in {unit_name} up to {sizes[-1]['to_bytes']} B")
     points = page.elements("size-cdf", "ct-point")
-    count = byte_sum = 0
+    seen = byte_sum = 0
     for k, d in enumerate(sizes):
-        count += d["mice"] + d["elephants"]
+        seen += d["mice"] + d["elephants"]
         byte_sum += d["bytes"]
-        for series, want in (("connections", 100 * count / known), ("bytes", 100 * byte_sum / total)):
+        for series, want in (("connections", 100 * seen / known), ("bytes", 100 * byte_sum / total)):
             p = [x for x in points if x["series"] == series][k]
             value(p, d["to_bytes"] / unit, f"{series} CDF x", "x")
             value(p, want, f"{series} CDF at {d['to_bytes']}", "y")
@@ -142,11 +142,12 @@ def check(browser, html, j, text):
 
     if n:
         e = facts(page, "ecmp")
-        expect(int(e["members of a leaf up group"]) == n and int(e["elephants"]) == j["elephants"], f"ecmp {e}")
+        expect(count(e["members of a leaf up group"]) == n and count(e["elephants"]) == j["elephants"], f"ecmp {e}")
         shown(e["connections per member"], j["connections_per_member"], "connections per member")
         shown(e["elephants per member, mean"], j["elephants"] / n, "elephants per member")
         if j["elephant_collision_probability"] is not None:
-            shown(e["P(any two elephants on one member)"], j["elephant_collision_probability"], "P(any collision)")
+            # Issue 23 item 17: a probability that sums a hair below zero shows as 0, never "-0".
+            shown(e["P(any two elephants on one member)"], max(j["elephant_collision_probability"], 0.0), "P(any collision)")
         if j["elephant_expected_max_load"] is not None:
             shown(e["elephants on the busiest member, expected"], j["elephant_expected_max_load"], "E[max]")
     if curve:
@@ -162,7 +163,9 @@ def check(browser, html, j, text):
         mark = [p for p in points if p["series"].startswith("this host")]
         expect(len(mark) == 1, f"this host's mark {mark}")
         value(mark[0], j["elephants"], "this host: elephants", "x")
-        value(mark[0], 100 * j["elephant_collision_probability"], "this host: P", "y")
+        value(mark[0], 100 * max(j["elephant_collision_probability"], 0.0), "this host: P", "y")
+        # Issue 23 item 17: the host's marker is larger than the curve's, so it shows over them.
+        expect(float(mark[0]["r"]) > max(float(p["r"]) for p in birthday), f"this host's marker r={mark[0]['r']}")
     if "elephant-load" in plots:
         bars = {b["category"]: b for b in page.elements("elephant-load", "ct-bar")}
         value(bars["mean per member"], j["elephants"] / n, "mean elephants per member")
@@ -170,13 +173,15 @@ def check(browser, html, j, text):
     if nic:
         f = facts(page, "nic")
         bars = {b["category"]: b for b in page.elements("nic-rates", "ct-bar")}
-        for key, field, category in (("netdev (Gb/s)", "netdev_bps", "netdev (sockets)"),
-                                     ("RDMA (Gb/s)", "rdma_bps", "RDMA (past the kernel)")):
+        unit = page.plots["nic-rates"]["y_label"]
+        scale = {"b/s": 1.0, "kb/s": 1e3, "Mb/s": 1e6, "Gb/s": 1e9, "Tb/s": 1e12}[unit]
+        for key, field, category in (("netdev", "netdev_bps", "netdev (sockets)"),
+                                     ("RDMA", "rdma_bps", "RDMA (past the kernel)")):
             if j[field] is None:
                 expect(f[key] == "none" and category not in bars, f"nic {key}")
             else:
-                shown(f[key], j[field] / 1e9, key)
-                value(bars[category], j[field] / 1e9, category)
+                shown(f[key], j[field], key)
+                value(bars[category], j[field] / scale, category)
     expect(text.rstrip("\n") in page.text, "the text report is not on the page verbatim")
     return page
 

@@ -18,6 +18,7 @@ constexpr const char* kStyle =
     "th,td{border:1px solid #ddd;padding:.2em .6em;vertical-align:top}th{background:#f4f4f4;text-align:left}"
     "td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}"
     "pre{background:#f8f8f8;padding:.6em;overflow-x:auto}"
+    "@media print{pre{white-space:pre-wrap;overflow-wrap:anywhere}}"
     "svg.ct-plot{display:block;margin:1em 0;max-width:100%;height:auto}"
     "footer{margin-top:3em;font-size:.85em;color:#555}"
     "figure{margin:0}@media print{body{margin:0;max-width:none}figure,table{break-inside:avoid}}";
@@ -65,10 +66,13 @@ void HtmlDocument::add_preformatted(const std::string& text) {
   current().body += "<pre>" + html_escape(text) + "</pre>\n";
 }
 
-void HtmlDocument::add_facts(const std::string& id, const std::vector<std::pair<std::string, std::string>>& facts) {
+void HtmlDocument::add_facts(const std::string& id, const std::vector<std::pair<std::string, std::string>>& facts,
+                             const std::string& caption) {
   assert(valid_id(id));
   std::string& b = current().body;
-  b += "<table class=\"ct-table ct-facts\" data-table=\"" + id + "\">\n<tr><th>quantity</th><th>value</th></tr>\n";
+  b += "<table class=\"ct-table ct-facts\" data-table=\"" + id + "\">\n";
+  if (!caption.empty()) b += "<caption>" + html_escape(caption) + "</caption>\n";
+  b += "<tr><th>quantity</th><th>value</th></tr>\n";
   for (const auto& [key, value] : facts) b += "<tr><td>" + html_escape(key) + "</td><td>" + html_escape(value) + "</td></tr>\n";
   b += "</table>\n";
 }

@@ -41,8 +41,9 @@ class HtmlDocument {
   void add_paragraph(const std::string& text);
   // Preformatted text (<pre>), e.g. a note kept as the text report prints it.
   void add_preformatted(const std::string& text);
-  // Key figures as a two-column table (quantity, value), data-table=`id`.
-  void add_facts(const std::string& id, const std::vector<std::pair<std::string, std::string>>& facts);
+  // Key figures as a two-column table (quantity, value), data-table=`id`, with a caption if given.
+  void add_facts(const std::string& id, const std::vector<std::pair<std::string, std::string>>& facts,
+                 const std::string& caption = "");
   // A table with the text report's cells, title as caption; right-aligned columns stay right-aligned.
   void add_table(const TextTable& table, const std::string& id);
   // An SVG element as rendered by svg_chart.h (trusted markup: it escapes its own texts).

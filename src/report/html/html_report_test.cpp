@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/html/svg_chart.h"
 
 namespace ct {
@@ -40,12 +41,38 @@ TEST(HtmlDocument, SelfContainedWithEscapedTextsAndTableHooks) {
   EXPECT_EQ(html, doc.render());
 }
 
-TEST(PlotNumber, GroupsIntegersAndKeepsThreeDigitsOtherwise) {
-  EXPECT_EQ(plot_number(32768), "32,768");
-  EXPECT_EQ(plot_number(0), "0");
-  EXPECT_EQ(plot_number(-1500), "-1,500");
-  EXPECT_EQ(plot_number(0.78125), "0.781");
-  EXPECT_EQ(plot_number(2.5e15), "2.5e+15");
+// The numbers policy (page_numbers.h), worked by hand: three significant figures, integer digits
+// never rounded away, integers whole, SI prefixes, no negative zero.
+TEST(PageNumber, SignificantFiguresByMagnitudeIntegersWholeNoNegativeZero) {
+  EXPECT_EQ(page_number(32768), "32,768");
+  EXPECT_EQ(page_number(0), "0");
+  EXPECT_EQ(page_number(-0.0), "0");
+  EXPECT_EQ(page_number(-1e-7 * 0), "0");
+  EXPECT_EQ(page_number(-0.0004), "-4e-4");
+  EXPECT_EQ(page_number(-1500), "-1,500");
+  EXPECT_EQ(page_number(7), "7");
+  EXPECT_EQ(page_number(0.78125), "0.781");
+  EXPECT_EQ(page_number(0.515625), "0.516");
+  EXPECT_EQ(page_number(0.0694926), "0.0695");
+  EXPECT_EQ(page_number(1.5), "1.5");
+  EXPECT_EQ(page_number(12.345), "12.3");
+  EXPECT_EQ(page_number(1234.5), "1,235");
+  EXPECT_EQ(page_number(0.000318), "3.18e-4");
+  EXPECT_EQ(page_number(2.5e15), "2.5e15");
+  EXPECT_EQ(page_number(0.99996), "1");
+}
+
+TEST(PageNumber, QuantitiesTakeTheSiPrefixThatKeepsTheMantissaUnderAThousand) {
+  EXPECT_EQ(page_quantity(0.0412978, "s"), "41.3 ms");
+  EXPECT_EQ(page_quantity(69.4926e6, "b/s"), "69.5 Mb/s");
+  EXPECT_EQ(page_quantity(400e9, "b/s"), "400 Gb/s");
+  EXPECT_EQ(page_quantity(0.9999996, "s"), "1 s");
+  EXPECT_EQ(page_quantity(999.96e-6, "s"), "1 ms");
+  EXPECT_EQ(page_quantity(2.5e-6, "s"), "2.5 \u00b5s");
+  EXPECT_EQ(page_quantity(0, "s"), "0 s");
+  EXPECT_EQ(page_quantity(-0.0, "B"), "0 B");
+  EXPECT_EQ(page_percent(0.125), "12.5%");
+  EXPECT_EQ(page_percent(1), "100%");
 }
 
 // Three schemes x two categories: six bars, each with its series, category and exact value.
@@ -71,9 +98,10 @@ TEST(BarChart, OneBarPerSeriesAndCategoryWithHooks) {
   // Layout by hand: the plot spans x 84..700 (616 px), so each category gets 308 px, its bars 80 %
   // of it shared by 3 series: 82.13 px each (drawn 92 % wide: 75.6). xor is the second series of
   // the first group: x = 84 + 30.8 + 82.13 = 196.9. The y axis spans 250 px from 0 to 4 (top at
-  // y = 64), so the bar of 4 is 250 px high and the bar of 2 half of it.
-  EXPECT_NE(svg.find("data-value=\"4\" x=\"196.9\" y=\"64.0\" width=\"75.6\" height=\"250.0\""), std::string::npos);
-  EXPECT_NE(svg.find("data-series=\"crc16\" data-category=\"spine\" data-value=\"2\" x=\"422.8\" y=\"189.0\" "
+  // y = 64 + 14 = 78, below the line of the axis' name), so the bar of 4 is 250 px high and the bar
+  // of 2 half of it.
+  EXPECT_NE(svg.find("data-value=\"4\" x=\"196.9\" y=\"78.0\" width=\"75.6\" height=\"250.0\""), std::string::npos);
+  EXPECT_NE(svg.find("data-series=\"crc16\" data-category=\"spine\" data-value=\"2\" x=\"422.8\" y=\"203.0\" "
                      "width=\"75.6\" height=\"125.0\""), std::string::npos);
   EXPECT_EQ(svg, render_bar_chart(c));
 }
@@ -105,8 +133,8 @@ TEST(LineChart, StepSeriesCountsItsPointsAndLeavesOutNonPositiveOnLogAxes) {
 
 // Nine series of 30-character names cannot share one legend row of 616 px (each item is
 // 40 + 6.5 x 30 = 235 px, two per row): five rows, so the plot starts 4 x 18 = 72 px lower
-// (y = 136) and the chart is 72 px taller. A command line of 200 characters wraps at spaces into
-// lines of at most 120.
+// (y = 64 + 14 + 72 = 150, under the line of the axis' name) and the chart is 72 px taller. A
+// command line of 200 characters wraps at spaces into lines of at most 120.
 TEST(Layout, LegendRowsAndCommandLinesGrowTheChart) {
   BarChart c;
   c.frame = {"many", "many series", "x", "y", "clustertwin hash " + std::string(100, 'a') + " " + std::string(80, 'b')};
@@ -115,10 +143,10 @@ TEST(Layout, LegendRowsAndCommandLinesGrowTheChart) {
   const std::string svg = render_bar_chart(c);
   EXPECT_EQ(count(svg, "class=\"ct-legend-item\""), 9U);
   EXPECT_NE(svg.find("y1=\"110.0\""), std::string::npos);  // the fifth legend row: 38 + 4 x 18
-  EXPECT_NE(svg.find("x1=\"84.0\" y1=\"136.0\" x2=\"84.0\" y2=\"386.0\""), std::string::npos);  // y axis
+  EXPECT_NE(svg.find("x1=\"84.0\" y1=\"150.0\" x2=\"84.0\" y2=\"400.0\""), std::string::npos);  // y axis
   EXPECT_EQ(count(svg, "class=\"ct-command\""), 2U);
-  // 64 + 72 (legend) + 250 (plot) + 72 (bottom margin) + 11 (second command line) = 469.
-  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 469.0\""), std::string::npos);
+  // 64 + 14 (axis name) + 72 (legend) + 250 (plot) + 72 (bottom margin) + 11 (second command line) = 483.
+  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 483.0\""), std::string::npos);
 }
 
 TEST(Histogram, OneRectPerBin) {
@@ -155,7 +183,7 @@ TEST(NodeLink, NodesAndEdgesCarryTheirCounts) {
 }
 
 // Long category names slant at 60 degrees: the chart grows by the longest label's drop, by hand
-// ceil(6.5 px x 20 characters x sin 60 (0.866)) = ceil(112.58) = 113 px: 64 + 250 + 72 + 113 = 499.
+// ceil(6.5 px x 20 characters x sin 60 (0.866)) = ceil(112.58) = 113 px: 64 + 14 + 250 + 72 + 113 = 513.
 // The first category's centre is at 84 + 308 / 2 = 238 px: (238 - 4) / 3.25 = 72 characters fit.
 TEST(BarChart, SlantedLabelsRotateAndGrowTheChart) {
   BarChart c;
@@ -164,7 +192,7 @@ TEST(BarChart, SlantedLabelsRotateAndGrowTheChart) {
   c.series = {{"entries", {2, 1}}};
   c.slant_labels = true;
   const std::string svg = render_bar_chart(c);
-  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 499.0\""), std::string::npos);
+  EXPECT_NE(svg.find("viewBox=\"0 0 720.0 513.0\""), std::string::npos);
   EXPECT_EQ(count(svg, "transform=\"rotate(-60 "), 2U);
   EXPECT_NE(svg.find(">a.apps.example.com.x<title>"), std::string::npos);
   c.slant_labels = false;
@@ -204,6 +232,124 @@ TEST(StepDiagram, StepsOptionsAndArrowsCarryTheirHooks) {
   // More than six steps: 120 px each, 2 x 8 px margins.
   for (int i = 0; i < 5; ++i) d.steps.push_back({"x" + std::to_string(i), "x", "ok", "", 2, false, {}});
   EXPECT_NE(render_step_diagram(d).find("viewBox=\"0 0 976.0 "), std::string::npos);
+}
+
+
+// Issue 23 item 16: a heat strip of flow counts 0..2 keys 0, 1, 2 (never 0.5 or 1.5 flows).
+TEST(HeatStrip, WholeNumberCellsGetWholeNumberKeys) {
+  HeatStrip h;
+  h.frame = {"heat", "uplink load", "member link", "flows on the link", "cmd"};
+  h.rows = {{"p0/spine/0", {0, 1, 0, 2}, {}}};
+  const std::string svg = render_heat_strip(h);
+  const std::string key = svg.substr(svg.find("ct-heat-key"), svg.find("</g>", svg.find("ct-heat-key")) - svg.find("ct-heat-key"));
+  for (const char* k : {">0</text>", ">1</text>", ">2</text>"}) EXPECT_NE(key.find(k), std::string::npos) << k;
+  for (const char* k : {">0.5</text>", ">1.5</text>"}) EXPECT_EQ(key.find(k), std::string::npos) << k;
+  EXPECT_EQ(count(key, "<rect"), 3U);
+}
+
+// Issue 23 items 16, 17: a value label is drawn only over a bar it fits (616 px / 10 categories
+// x 0.8 / 2 series = 24.6 px a bar; "3.18e-4" at 10 px is about 42 px), so labels never run into
+// the next bar; one bar per category keeps its label.
+TEST(BarChart, ValueLabelsOnlyWhereTheyFitTheirBar) {
+  BarChart c;
+  c.frame = {"narrow", "shares", "member", "share (%)", "cmd"};
+  for (int i = 0; i < 10; ++i) c.categories.push_back(std::to_string(i));
+  c.series = {{"each", std::vector<double>(10, 0.000318)}, {"cumulative", std::vector<double>(10, 99.5)}};
+  EXPECT_EQ(render_bar_chart(c).find(">3.18e-4</text>"), std::string::npos);
+  BarChart wide;
+  wide.frame = c.frame;
+  wide.categories = {"a"};
+  wide.series = {{"each", {0.000318}}};
+  EXPECT_NE(render_bar_chart(wide).find(">3.18e-4</text>"), std::string::npos);
+}
+
+// Issue 23 item 21: whole-number bars tick at whole numbers: values 1 and 2 give nice(2/5) = 0.5,
+// raised to 1, so ticks 0, 1, 2 and no 0.5.
+TEST(BarChart, WholeNumberValuesTickAtWholeNumbers) {
+  BarChart c;
+  c.frame = {"counts", "rules per hostname", "hostname", "entries", "cmd"};
+  c.categories = {"a", "b"};
+  c.series = {{"entries", {1, 2}}};
+  const std::string svg = render_bar_chart(c);
+  for (const char* tick : {">0</text>", ">1</text>", ">2</text>"}) EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  EXPECT_EQ(svg.find(">0.5</text>"), std::string::npos);
+  EXPECT_EQ(svg.find(">1.5</text>"), std::string::npos);
+}
+
+// Issues 23 items 18, 20: a reference line's label is a legend item (a dashed key), not text over
+// the plot where bars are.
+TEST(BarChart, ReferenceLabelsAreLegendItems) {
+  BarChart c;
+  c.frame = {"refs", "members", "member", "Mb/s", "cmd"};
+  c.categories = {"a", "b"};
+  c.series = {{"rate", {0, 166}}};
+  c.references = {{82.8, "group mean 82.8 Mb/s"}};
+  const std::string svg = render_bar_chart(c);
+  const std::size_t key = svg.find("class=\"ct-ref-key\"");
+  ASSERT_NE(key, std::string::npos);
+  EXPECT_LT(key, svg.find("class=\"ct-bar\""));
+  EXPECT_NE(svg.find(">group mean 82.8 Mb/s</text>", key), std::string::npos);
+  EXPECT_EQ(count(svg, ">group mean 82.8 Mb/s</text>"), 1U);
+}
+
+// Issue 23 item 19: two series share each whole-number bin side by side, each half its width, in
+// opaque colours; the bin reads "7", not "[7, 8)". Bins 7 and 8 on an axis from 7 to 9 (616 px,
+// 308 px a bin): series 0 at x = 84, series 1 at 84 + 154 = 238, each 154 px wide; the tick "7"
+// at the bin's centre, 238, under the plot (64 + 14 + 250 + 18 = 346).
+TEST(Histogram, SeriesSideBySideAndWholeNumberBinsNamedByTheirValue) {
+  Histogram h;
+  h.frame = {"hist", "destinations per uplink", "destinations", "uplinks", "cmd"};
+  h.series = {{"healthy", {{7, 8, 256}, {8, 9, 0}}}, {"after failures", {{7, 8, 224}, {8, 9, 16}}}};
+  const std::string svg = render_histogram(h);
+  EXPECT_EQ(svg.find("fill-opacity"), std::string::npos);
+  EXPECT_NE(svg.find("data-series=\"healthy\" data-lo=\"7\" data-hi=\"8\" data-value=\"256\" x=\"84.0\""), std::string::npos);
+  EXPECT_NE(svg.find("data-series=\"after failures\" data-lo=\"7\" data-hi=\"8\" data-value=\"224\" x=\"238.0\""),
+            std::string::npos);
+  EXPECT_NE(svg.find("width=\"154.0\""), std::string::npos);
+  EXPECT_NE(svg.find("<title>after failures: 7: 224</title>"), std::string::npos);
+  EXPECT_NE(svg.find("x=\"238.0\" y=\"346.0\" text-anchor=\"middle\">7</text>"), std::string::npos);
+}
+
+// Issue 23 item 15: a Gantt bar per operation and iteration, at its start and end.
+TEST(Timeline, OneBarPerSpanAtItsTimes) {
+  Timeline t;
+  t.frame = {"timeline", "operations", "time (ms)", "operation", "cmd"};
+  t.rows = {{"all-reduce", {{0, 4, "iteration 1", false}, {4, 9, "iteration 2", false}}}, {"rpc", {{1, 10, "iteration 1", true}}}};
+  const std::string svg = render_timeline(t);
+  EXPECT_NE(svg.find("data-kind=\"timeline\""), std::string::npos);
+  EXPECT_EQ(count(svg, "class=\"ct-span\""), 3U);
+  EXPECT_NE(svg.find("data-row=\"all-reduce\" data-span=\"1\" data-start=\"4\" data-end=\"9\" data-open=\"0\""),
+            std::string::npos);
+  EXPECT_NE(svg.find("data-row=\"rpc\" data-span=\"0\" data-start=\"1\" data-end=\"10\" data-open=\"1\""), std::string::npos);
+  EXPECT_EQ(svg, render_timeline(t));
+}
+
+// Issue 23 item 15: series that may coincide get distinct widths and dash patterns.
+TEST(LineChart, CoincidingSeriesAreDrawnDistinctly) {
+  LineChart c;
+  c.frame = {"util", "hottest links", "time (ms)", "load (%)", "cmd"};
+  c.may_coincide = true;
+  for (const char* name : {"a", "b", "c"}) c.series.push_back({name, {{0, 100}, {1, 100}}, true, false, false});
+  const std::string svg = render_line_chart(c);
+  EXPECT_NE(svg.find("data-series=\"a\" data-points=\"2\" d=\"M84.0 78.0H700.0V78.0\" fill=\"none\" stroke=\"#0072B2\" stroke-width=\"6.0\"/>"),
+            std::string::npos);
+  EXPECT_NE(svg.find("stroke-width=\"4.0\" stroke-dasharray=\"12 4\""), std::string::npos);
+  EXPECT_NE(svg.find("stroke-width=\"2.0\" stroke-dasharray=\"6 4\""), std::string::npos);
+}
+
+// Issue 23 item 20: a bundle's label sits on an opaque box over its line.
+TEST(NodeLink, BundleLabelsSitOnABoxOverTheirLine) {
+  NodeLinkDiagram d;
+  d.frame = {"fabric", "two tiers", "shapes", "", "cmd"};
+  d.nodes = {{"hosts", "hosts", "", 0, 4, 7}, {"leaf", "leaf", "", 1, 4, 0}};
+  d.edges = {{"hosts", "leaf", "32 x 400G", 32}};
+  const std::string svg = render_node_link(d);
+  const std::size_t line = svg.find("<line", svg.find("class=\"ct-edge\""));
+  const std::size_t box = svg.find("class=\"ct-label-bg\"");
+  const std::size_t label = svg.find(">32 x 400G</text>");
+  ASSERT_NE(box, std::string::npos);
+  EXPECT_LT(line, box);
+  EXPECT_LT(box, label);
 }
 
 }  // namespace

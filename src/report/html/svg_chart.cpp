@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "report/html/html_document.h"
+#include "report/html/page_numbers.h"
 #include "report/table.h"
 
 namespace ct {
@@ -63,7 +64,7 @@ struct Axis {
 };
 
 // Ticks span [min, max] (about five of them), widened to nice values; a log axis spans whole decades.
-Axis make_axis(double min, double max, bool log, double p0, double p1, bool from_zero) {
+Axis make_axis(double min, double max, bool log, double p0, double p1, bool from_zero, bool integer = false) {
   Axis a;
   a.log = log;
   a.p0 = p0;
@@ -83,7 +84,7 @@ Axis make_axis(double min, double max, bool log, double p0, double p1, bool from
   }
   if (from_zero) min = std::min(min, 0.0), max = std::max(max, 0.0);
   if (max <= min) max = min + 1;
-  const double step = nice_step((max - min) / 5);
+  const double step = integer ? std::max(1.0, nice_step((max - min) / 5)) : nice_step((max - min) / 5);
   a.lo = std::floor(min / step + 1e-9) * step;
   a.hi = std::ceil(max / step - 1e-9) * step;
   if (a.hi <= a.lo) a.hi = a.lo + step;
@@ -133,6 +134,14 @@ Layout make_layout(const PlotFrame& f, const std::vector<std::string>& legend_na
   return l;
 }
 
+// A chart with a y axis: its name gets a line of its own between the legend and the plot.
+constexpr double kYLabelLine = 14;
+Layout make_axes_layout(const PlotFrame& f, const std::vector<std::string>& legend_names) {
+  Layout l = make_layout(f, legend_names);
+  l.top += kYLabelLine;
+  return l;
+}
+
 std::string close_svg(const Layout& l, double height) {
   std::string out;
   const std::size_t n = l.command_lines.size();
@@ -146,18 +155,20 @@ std::string close_svg(const Layout& l, double height) {
 
 // The legend: a swatch and the series name per item, placed by the layout; item i takes colour i
 // unless `colours` says otherwise.
-std::string legend(const Layout& l, const std::vector<std::string>& names, const std::vector<bool>& dashed = {},
+// `dashes`: a dash pattern per item ("" or missing: a solid swatch).
+std::string legend(const Layout& l, const std::vector<std::string>& names, const std::vector<std::string>& dashes = {},
                    const std::vector<int>& colours = {}) {
   std::string out = "<g class=\"ct-legend\">\n";
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const bool dash = i < dashed.size() && dashed[i];
+    const std::string pattern = i < dashes.size() ? dashes[i] : "";
+    const bool dash = !pattern.empty();
     const double x = l.legend_x[i], y = l.legend_y[i];
     out += fmt::format(
         "<g class=\"ct-legend-item\" data-series=\"{}\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
         "stroke-width=\"{}\"{}/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
         attr(names[i]), px(x), px(y), px(x + 18), px(y),
         colour(i < colours.size() ? static_cast<std::size_t>(std::max(colours[i], 0)) : i), dash ? "2" : "8",
-        dash ? " stroke-dasharray=\"5 3\"" : "", px(x + 24), px(y + 4), attr(names[i]));
+        dash ? " stroke-dasharray=\"" + pattern + "\"" : "", px(x + 24), px(y + 4), attr(names[i]));
   }
   return out + "</g>\n";
 }
@@ -170,13 +181,14 @@ std::string y_axis(const Axis& a, const std::string& label, double top) {
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e5e5e5\"/><text x=\"{3}\" y=\"{4}\" "
         "text-anchor=\"end\">{5}</text>\n",
-        px(kLeft), px(y), px(kRight), px(kLeft - 6), px(y + 4), plot_number(t));
+        px(kLeft), px(y), px(kRight), px(kLeft - 6), px(y + 4), page_number(t));
   }
   out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", px(kLeft), px(top),
                      px(top + kPlotHeight));
-  out += fmt::format(
-      "<text class=\"ct-y-label\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
-      px(top + kPlotHeight / 2), attr(label));
+  // The axis' name above it, left-aligned: a rotated name beside the ticks meets wide tick labels
+  // ("1,000,000").
+  out += fmt::format("<text class=\"ct-y-label\" x=\"8\" y=\"{}\" font-style=\"italic\" fill=\"#333\">{}</text>\n",
+                     px(top - 10), attr(label));
   return out + "</g>\n";
 }
 
@@ -197,23 +209,58 @@ std::string x_axis_numeric(const Axis& a, const std::string& label, double top) 
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/><text x=\"{0}\" y=\"{3}\" "
         "text-anchor=\"middle\">{4}</text>\n",
-        px(x), px(base), px(base + 5), px(base + 18), plot_number(t));
+        px(x), px(base), px(base + 5), px(base + 18), page_number(t));
   }
   out += x_label_and_baseline(label, top);
   return out + "</g>\n";
 }
 
+// Reference lines across the plot, each with its own dash pattern; their labels are legend items
+// (reference_keys), so a label never lies over a bar or a curve.
+const char* reference_dash(std::size_t i) {
+  static const char* const kDashes[] = {"6 4", "2 3", "10 3 2 3"};
+  return kDashes[i % 3];
+}
+
 std::string references(const std::vector<ReferenceLine>& refs, const Axis& y) {
   std::string out;
-  for (const auto& r : refs) {
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const ReferenceLine& r = refs[i];
     const double py = y.map(std::clamp(r.value, y.lo, y.hi));
     out += fmt::format(
         "<line class=\"ct-ref\" data-value=\"{0}\" x1=\"{1}\" y1=\"{3}\" x2=\"{2}\" y2=\"{3}\" stroke=\"#000\" "
-        "stroke-dasharray=\"6 4\"/><text x=\"{2}\" y=\"{4}\" text-anchor=\"end\" font-size=\"11\" "
-        "paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">{5}</text>\n",
-        value_text(r.value), px(kLeft), px(kRight), px(py), px(py - 4), attr(r.label));
+        "stroke-width=\"1.5\" stroke-dasharray=\"{5}\"><title>{4}</title></line>\n",
+        value_text(r.value), px(kLeft), px(kRight), px(py), attr(r.label), reference_dash(i));
   }
   return out;
+}
+
+// The reference lines' legend items, after the `first` series items of the layout.
+std::string reference_keys(const Layout& l, const std::vector<ReferenceLine>& refs, std::size_t first) {
+  std::string out;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const double x = l.legend_x[first + i], y = l.legend_y[first + i];
+    out += fmt::format(
+        "<g class=\"ct-ref-key\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#000\" stroke-width=\"2\" "
+        "stroke-dasharray=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
+        px(x), px(y), px(x + 18), px(y), reference_dash(i), px(x + 24), px(y + 4), attr(refs[i].label));
+  }
+  return out;
+}
+
+std::vector<std::string> with_references(std::vector<std::string> names, const std::vector<ReferenceLine>& refs) {
+  for (const auto& r : refs) names.push_back(r.label);
+  return names;
+}
+
+bool all_whole(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v) && v == std::round(v); });
+}
+
+// About how wide a label of `text` is at `font_size` px (digits and most letters of a sans-serif
+// face are under 0.6 em).
+double text_width(const std::string& text, double font_size) {
+  return 0.6 * font_size * static_cast<double>(display_width(text));
 }
 
 double chart_height(const Layout& l) { return l.top + kPlotHeight + 72 + l.extra_bottom; }
@@ -226,13 +273,22 @@ std::string fit(const std::string& text, std::size_t width);
 
 std::string render_bar_chart(const BarChart& chart) {
   std::vector<std::string> names;
-  for (const auto& s : chart.series) names.push_back(s.name);
-  const Layout l = make_layout(chart.frame, names);
+  std::vector<double> all_values;
+  std::vector<int> colours;
+  for (const auto& s : chart.series) {
+    names.push_back(s.name), all_values.insert(all_values.end(), s.values.begin(), s.values.end());
+    colours.push_back(s.colour >= 0 ? s.colour : static_cast<int>(colours.size()));
+  }
+  const Layout l = make_axes_layout(chart.frame, with_references(names, chart.references));
   // Slanted labels at 60 degrees: the longest (6.5 px a character) reaches sin(60) of its length
   // down; each is cut to what fits left of its category's centre (cos(60) x 6.5 = 3.25 px a character).
+  // Labels wider than their category's slot are slanted too, whatever the caller asked.
   std::size_t longest = 0;
   for (const auto& c : chart.categories) longest = std::max(longest, display_width(c));
-  const double drop = chart.slant_labels ? std::ceil(6.5 * static_cast<double>(longest) * 0.866) : 0;
+  const double slot = (kRight - kLeft) / static_cast<double>(std::max<std::size_t>(chart.categories.size(), 1));
+  bool slant = chart.slant_labels;
+  for (const auto& c : chart.categories) slant = slant || text_width(c, 12) + 6 > slot;
+  const double drop = slant ? std::ceil(6.5 * static_cast<double>(longest) * 0.866) : 0;
   const double height = chart_height(l) + drop, top = l.top;
   double max = 0, min_positive = std::numeric_limits<double>::infinity();
   for (const auto& s : chart.series) {
@@ -246,8 +302,9 @@ std::string render_bar_chart(const BarChart& chart) {
     max = std::max(max, r.value);
     if (r.value > 0) min_positive = std::min(min_positive, r.value);
   }
-  const Axis y = make_axis(chart.log_y ? min_positive : 0, max, chart.log_y, top + kPlotHeight, top, true);
-  std::string out = open_svg(chart.frame, "bar", height) + legend(l, names) + y_axis(y, chart.frame.y_label, top);
+  const Axis y = make_axis(chart.log_y ? min_positive : 0, max, chart.log_y, top + kPlotHeight, top, true, all_whole(all_values));
+  std::string out = open_svg(chart.frame, "bar", height) + legend(l, names, {}, colours) +
+                    reference_keys(l, chart.references, names.size()) + y_axis(y, chart.frame.y_label, top);
   const std::size_t n = chart.categories.size(), m = chart.series.size();
   const double group = (kRight - kLeft) / static_cast<double>(std::max<std::size_t>(n, 1));
   const double bar = group * 0.8 / static_cast<double>(std::max<std::size_t>(m, 1));
@@ -264,14 +321,15 @@ std::string render_bar_chart(const BarChart& chart) {
           "<rect class=\"ct-bar\" data-series=\"{}\" data-category=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" "
           "width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}, {}: {}</title></rect>\n",
           attr(chart.series[si].name), attr(chart.categories[c]), value_text(v), px(x), px(bar_top), px(bar * 0.92), px(h),
-          colour(si), attr(chart.series[si].name), attr(chart.categories[c]), plot_number(v));
-      if (labels) {
+          colour(static_cast<std::size_t>(colours[si])), attr(chart.series[si].name), attr(chart.categories[c]), page_number(v));
+      // A value label only where it fits over its own bar, with a gap to the next one.
+      if (labels && text_width(page_number(v), 10) + 4 <= bar) {
         out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\">{}</text>\n",
-                           px(x + bar * 0.46), px(bar_top - 3), plot_number(v));
+                           px(x + bar * 0.46), px(bar_top - 3), page_number(v));
       }
     }
     const double cx = kLeft + group * (static_cast<double>(c) + 0.5);
-    if (chart.slant_labels) {
+    if (slant) {
       const auto fits = static_cast<std::size_t>(std::max(4.0, (cx - 4) / 3.25));
       out += fmt::format(
           "<text class=\"ct-category\" x=\"{0}\" y=\"{1}\" text-anchor=\"end\" transform=\"rotate(-60 {0} {1})\">{2}<title>{3}</title></text>\n",
@@ -287,9 +345,18 @@ std::string render_bar_chart(const BarChart& chart) {
 
 std::string render_line_chart(const LineChart& chart) {
   std::vector<std::string> names;
-  std::vector<bool> dashed;
-  for (const auto& s : chart.series) names.push_back(s.name), dashed.push_back(s.dashed);
-  const Layout l = make_layout(chart.frame, names);
+  // Series that may coincide: the first widest and solid, each next narrower with its own dashes.
+  static const char* const kPatterns[] = {"", "12 4", "6 4", "2 3", "12 3 2 3"};
+  const std::size_t n_series = chart.series.size();
+  std::vector<std::string> dashes;
+  std::vector<double> widths;
+  for (std::size_t i = 0; i < n_series; ++i) {
+    const bool stacked = chart.may_coincide && n_series > 1;
+    dashes.emplace_back(chart.series[i].dashed ? "6 4" : (stacked ? kPatterns[i % 5] : ""));
+    widths.push_back(stacked ? 2.0 + 2.0 * static_cast<double>(n_series - 1 - i) : 2.0);
+  }
+  for (const auto& s : chart.series) names.push_back(s.name);
+  const Layout l = make_axes_layout(chart.frame, with_references(names, chart.references));
   const double height = chart_height(l), top = l.top;
   const double inf = std::numeric_limits<double>::infinity();
   double x0 = inf, x1 = -inf, y0 = inf, y1 = -inf;
@@ -307,9 +374,11 @@ std::string render_line_chart(const LineChart& chart) {
   if (y0 > y1) y0 = 0, y1 = 1;
   const Axis xa = make_axis(x0, x1, chart.log_x, kLeft, kRight, false);
   const Axis ya = make_axis(y0, y1, chart.log_y, top + kPlotHeight, top, !chart.log_y && y0 >= 0);
-  std::string out = open_svg(chart.frame, "line", height) + legend(l, names, dashed) +
+  std::string out = open_svg(chart.frame, "line", height) + legend(l, names, dashes) +
+                    reference_keys(l, chart.references, names.size()) +
                     y_axis(ya, chart.frame.y_label, top) + x_axis_numeric(xa, chart.frame.x_label, top) +
                     "<g class=\"ct-lines\">\n";
+  std::string highlighted;
   for (std::size_t si = 0; si < chart.series.size(); ++si) {
     const LineSeries& s = chart.series[si];
     std::string d;
@@ -329,51 +398,75 @@ std::string render_line_chart(const LineChart& chart) {
       prev_y = px_y;
       if (s.markers) {
         markers += fmt::format(
-            "<circle class=\"ct-point\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" cx=\"{}\" cy=\"{}\" r=\"3\" "
-            "fill=\"{}\"><title>{}: ({}, {})</title></circle>\n",
-            attr(s.name), value_text(x), value_text(y), px(px_x), px(px_y), colour(si), attr(s.name), plot_number(x),
-            plot_number(y));
+            "<circle class=\"ct-point\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" cx=\"{}\" cy=\"{}\" r=\"{}\" "
+            "fill=\"{}\"{}><title>{}: ({}, {})</title></circle>\n",
+            attr(s.name), value_text(x), value_text(y), px(px_x), px(px_y), s.highlight ? "7" : "3", colour(si),
+            s.highlight ? " stroke=\"#000\" stroke-width=\"2\"" : "", attr(s.name), page_number(x), page_number(y));
       }
       ++n;
     }
     (void)prev_y;
     out += fmt::format(
         "<path class=\"ct-line\" data-series=\"{}\" data-points=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
-        "stroke-width=\"2\"{}/>\n",
-        attr(s.name), n, d.empty() ? "M0 0" : d, colour(si), s.dashed ? " stroke-dasharray=\"6 4\"" : "");
-    out += markers;
+        "stroke-width=\"{}\"{}/>\n",
+        attr(s.name), n, d.empty() ? "M0 0" : d, colour(si), px(widths[si]),
+        dashes[si].empty() ? "" : " stroke-dasharray=\"" + dashes[si] + "\"");
+    (s.highlight ? highlighted : out) += markers;
   }
-  out += "</g>\n" + references(chart.references, ya);
+  out += highlighted + "</g>\n" + references(chart.references, ya);
   return out + close_svg(l, height);
 }
 
 std::string render_histogram(const Histogram& chart) {
   std::vector<std::string> names;
   for (const auto& s : chart.series) names.push_back(s.name);
-  const Layout l = make_layout(chart.frame, names);
+  const Layout l = make_axes_layout(chart.frame, with_references(names, chart.references));
   const double height = chart_height(l), top = l.top;
   const double inf = std::numeric_limits<double>::infinity();
   double x0 = inf, x1 = -inf, y1 = 0;
+  // Whole-number bins [k, k + 1): each is the value k, ticked at its centre and named "k".
+  bool unit_bins = true;
   for (const auto& s : chart.series) {
-    for (const auto& b : s.bins) x0 = std::min(x0, b.lo), x1 = std::max(x1, b.hi), y1 = std::max(y1, b.count);
+    for (const auto& b : s.bins) {
+      x0 = std::min(x0, b.lo), x1 = std::max(x1, b.hi), y1 = std::max(y1, b.count);
+      unit_bins = unit_bins && b.lo == std::round(b.lo) && b.hi == b.lo + 1;
+    }
   }
   for (const auto& r : chart.references) y1 = std::max(y1, r.value);
   if (x0 > x1) x0 = 0, x1 = 1;
-  const Axis xa = make_axis(x0, x1, false, kLeft, kRight, false);
-  const Axis ya = make_axis(0, y1, false, top + kPlotHeight, top, true);
+  const Axis xa = make_axis(x0, x1, false, kLeft, kRight, false, unit_bins);
+  const Axis ya = make_axis(0, y1, false, top + kPlotHeight, top, true, true);
+  std::string x_axis;
+  if (unit_bins) {
+    x_axis = "<g class=\"ct-axis ct-x-axis\">\n";
+    for (const double t : xa.ticks) {
+      if (t >= xa.hi) continue;
+      const double x = (xa.map(t) + xa.map(t + 1)) / 2;
+      x_axis += fmt::format(
+          "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/><text x=\"{0}\" y=\"{3}\" "
+          "text-anchor=\"middle\">{4}</text>\n",
+          px(x), px(top + kPlotHeight), px(top + kPlotHeight + 5), px(top + kPlotHeight + 18), page_number(t));
+    }
+    x_axis += x_label_and_baseline(chart.frame.x_label, top) + "</g>\n";
+  } else {
+    x_axis = x_axis_numeric(xa, chart.frame.x_label, top);
+  }
   std::string out = open_svg(chart.frame, "histogram", height) + legend(l, names) +
-                    y_axis(ya, chart.frame.y_label, top) + x_axis_numeric(xa, chart.frame.x_label, top) +
+                    reference_keys(l, chart.references, names.size()) + y_axis(ya, chart.frame.y_label, top) + x_axis +
                     "<g class=\"ct-bins\">\n";
-  const bool overlap = chart.series.size() > 1;
+  // Several series share each bin side by side (no translucent blend: every colour is a legend's).
+  const double share = 1.0 / static_cast<double>(std::max<std::size_t>(chart.series.size(), 1));
   for (std::size_t si = 0; si < chart.series.size(); ++si) {
     for (const auto& b : chart.series[si].bins) {
-      const double left = xa.map(b.lo), right = xa.map(b.hi), bin_top = ya.map(b.count);
+      const double span = xa.map(b.hi) - xa.map(b.lo);
+      const double left = xa.map(b.lo) + span * share * static_cast<double>(si), bin_top = ya.map(b.count);
+      const std::string range = unit_bins ? page_number(b.lo) : fmt::format("[{}, {})", page_number(b.lo), page_number(b.hi));
       out += fmt::format(
           "<rect class=\"ct-bin\" data-series=\"{}\" data-lo=\"{}\" data-hi=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" "
-          "width=\"{}\" height=\"{}\" fill=\"{}\"{} stroke=\"#fff\" stroke-width=\"0.5\"><title>{}: [{}, {}): {}</title></rect>\n",
+          "width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.5\"><title>{}: {}: {}</title></rect>\n",
           attr(chart.series[si].name), value_text(b.lo), value_text(b.hi), value_text(b.count), px(left), px(bin_top),
-          px(std::max(0.0, right - left)), px(std::max(0.0, ya.p0 - bin_top)), colour(si), overlap ? " fill-opacity=\"0.6\"" : "",
-          attr(chart.series[si].name), plot_number(b.lo), plot_number(b.hi), plot_number(b.count));
+          px(std::max(0.0, span * share)), px(std::max(0.0, ya.p0 - bin_top)), colour(si), attr(chart.series[si].name), range,
+          page_number(b.count));
     }
   }
   out += "</g>\n" + references(chart.references, ya);
@@ -405,15 +498,24 @@ std::string render_heat_strip(const HeatStrip& chart) {
   const double height = top + kRow * static_cast<double>(chart.rows.size()) + 96 + l.extra_bottom;
   const double cell = (kRight - kLabelWidth) / static_cast<double>(cells);
   std::string out = open_svg(chart.frame, "heat", height);
-  // Colour key: five swatches from 0 to max, in the unit of y_label.
-  out += "<g class=\"ct-legend ct-heat-key\">\n";
+  // Colour key: five swatches from 0 to max, in the unit of y_label; whole-number cells (flow
+  // counts) get whole-number swatches (0 to max, at most five).
+  bool whole = true;
+  for (const auto& r : chart.rows) whole = whole && all_whole(r.values);
+  whole = whole && max == std::round(max);
+  std::vector<double> key;
   for (int i = 0; i <= 4; ++i) {
-    const double v = max * i / 4.0;
+    const double v = whole ? std::round(max * i / 4.0) : max * i / 4.0;
+    if (key.empty() || v != key.back()) key.push_back(v);
+  }
+  out += "<g class=\"ct-legend ct-heat-key\">\n";
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const double x = kLabelWidth + 90.0 * static_cast<double>(i);
     out += fmt::format(
         "<rect x=\"{0}\" y=\"30\" width=\"14\" height=\"12\" fill=\"{1}\" stroke=\"#999\"/><text x=\"{2}\" y=\"40\">{3}</text>\n",
-        px(kLabelWidth + 90.0 * i), heat_colour(i / 4.0), px(kLabelWidth + 90.0 * i + 18), plot_number(v));
+        px(x), heat_colour(key[i] / max), px(x + 18), page_number(key[i]));
   }
-  out += fmt::format("<text x=\"{}\" y=\"40\" text-anchor=\"end\">{}</text>\n</g>\n", px(kLabelWidth - 8),
+  out += fmt::format("<text class=\"ct-y-label\" x=\"{}\" y=\"40\" text-anchor=\"end\">{}</text>\n</g>\n", px(kLabelWidth - 8),
                      attr(chart.frame.y_label));
   for (std::size_t r = 0; r < chart.rows.size(); ++r) {
     const HeatRow& row = chart.rows[r];
@@ -428,10 +530,10 @@ std::string render_heat_strip(const HeatStrip& chart) {
           "<rect class=\"ct-cell\" data-row=\"{}\" data-column=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" "
           "height=\"{}\" fill=\"{}\" stroke=\"#999\" stroke-width=\"0.5\"><title>{}{}</title></rect>\n",
           attr(row.label), c, value_text(v), px(x), px(y + 1), px(cell), px(kRow - 2), heat_colour(v / max), attr(tip),
-          plot_number(v));
+          page_number(v));
       if (cell >= 30) {
         out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\"{}>{}</text>\n", px(x + cell / 2),
-                           px(y + kRow / 2 + 4), v / max > 0.6 ? " fill=\"#fff\"" : "", plot_number(v));
+                           px(y + kRow / 2 + 4), v / max > 0.6 ? " fill=\"#fff\"" : "", page_number(v));
       }
     }
     out += "</g>\n";
@@ -439,6 +541,58 @@ std::string render_heat_strip(const HeatStrip& chart) {
   const double base = top + kRow * static_cast<double>(chart.rows.size());
   out += fmt::format("<text class=\"ct-x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      px((kLabelWidth + kRight) / 2), px(base + 22), attr(chart.frame.x_label));
+  return out + close_svg(l, height);
+}
+
+std::string render_timeline(const Timeline& chart) {
+  constexpr double kRow = 24, kNames = 170;
+  const Layout l = make_layout(chart.frame, {});
+  const double top = kTop - 16;
+  const double rows_height = kRow * static_cast<double>(std::max<std::size_t>(chart.rows.size(), 1));
+  const double base = top + rows_height;
+  const double height = base + 72 + l.extra_bottom;
+  const double inf = std::numeric_limits<double>::infinity();
+  double x1 = -inf;
+  for (const auto& r : chart.rows) {
+    for (const auto& s : r.spans) x1 = std::max(x1, s.end);
+  }
+  if (!(x1 > 0)) x1 = 1;
+  const Axis xa = make_axis(0, x1, false, kNames, kRight, true);
+  std::string out = open_svg(chart.frame, "timeline", height);
+  out += "<g class=\"ct-axis ct-x-axis\">\n";
+  for (const double t : xa.ticks) {
+    const double x = xa.map(t);
+    out += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e5e5e5\"/><text x=\"{0}\" y=\"{3}\" "
+        "text-anchor=\"middle\">{4}</text>\n",
+        px(x), px(top), px(base + 5), px(base + 18), page_number(t));
+  }
+  out += fmt::format(
+      "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333\"/>\n"
+      "<text class=\"ct-x-label\" x=\"{3}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>\n"
+      "<text class=\"ct-y-label\" x=\"8\" y=\"{6}\" font-style=\"italic\" fill=\"#555\">{7}</text>\n</g>\n",
+      px(kNames), px(kRight), px(base), px((kNames + kRight) / 2), px(base + 38), attr(chart.frame.x_label), px(top - 6),
+      attr(chart.frame.y_label));
+  const auto name_chars = static_cast<std::size_t>((kNames - 16) / 7.2);
+  out += "<g class=\"ct-spans\">\n";
+  for (std::size_t r = 0; r < chart.rows.size(); ++r) {
+    const TimelineRow& row = chart.rows[r];
+    const double y = top + kRow * static_cast<double>(r);
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}<title>{}</title></text>\n", px(kNames - 8),
+                       px(y + kRow / 2 + 4), attr(fit(row.name, name_chars)), attr(row.name));
+    for (std::size_t k = 0; k < row.spans.size(); ++k) {
+      const TimelineSpan& s = row.spans[k];
+      const double x = xa.map(s.start), w = std::max(1.0, xa.map(s.end) - x);
+      out += fmt::format(
+          "<rect class=\"ct-span\" data-row=\"{}\" data-span=\"{}\" data-start=\"{}\" data-end=\"{}\" data-open=\"{}\" "
+          "x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1\"{}>"
+          "<title>{}, {}: {} to {}</title></rect>\n",
+          attr(row.name), k, value_text(s.start), value_text(s.end), s.open ? 1 : 0, px(x), px(y + 3), px(w), px(kRow - 6),
+          colour(r), s.open ? "#000" : "#fff", s.open ? " stroke-dasharray=\"4 2\"" : "", attr(row.name), attr(s.label),
+          page_number(s.start), s.open ? std::string("not finished") : page_number(s.end));
+    }
+  }
+  out += "</g>\n";
   return out + close_svg(l, height);
 }
 
@@ -480,12 +634,16 @@ std::string render_node_link(const NodeLinkDiagram& d) {
     const std::size_t lo = a_low ? a : b, hi = a_low ? b : a;
     const double x1 = cx[lo], y1 = layer_y(d.nodes[lo].layer), x2 = cx[hi], y2 = layer_y(d.nodes[hi].layer) + kBoxHeight;
     const double w = 1 + std::log10(static_cast<double>(std::max(e.count, 1LL)));
+    // The label on an opaque box over the line's midpoint: the line stops at the box, never
+    // striking through the text.
+    const double label_w = text_width(e.label, 10) + 8, mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
     out += fmt::format(
         "<g class=\"ct-edge\" data-from=\"{}\" data-to=\"{}\" data-count=\"{}\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" "
-        "y2=\"{}\" stroke=\"#777\" stroke-width=\"{}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\" "
-        "paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">{}</text><title>{}</title></g>\n",
-        attr(e.from), attr(e.to), e.count, px(x1), px(y1), px(x2), px(y2), px(w), px((x1 + x2) / 2), px((y1 + y2) / 2 + 4),
-        attr(e.label), attr(d.nodes[a].label + " - " + d.nodes[b].label + ": " + e.label));
+        "y2=\"{}\" stroke=\"#777\" stroke-width=\"{}\"/><rect class=\"ct-label-bg\" x=\"{}\" y=\"{}\" width=\"{}\" "
+        "height=\"16\" rx=\"3\" fill=\"#fff\" stroke=\"#bbb\" stroke-width=\"0.5\"/><text x=\"{}\" y=\"{}\" "
+        "text-anchor=\"middle\" font-size=\"10\">{}</text><title>{}</title></g>\n",
+        attr(e.from), attr(e.to), e.count, px(x1), px(y1), px(x2), px(y2), px(w), px(mx - label_w / 2), px(my - 8),
+        px(label_w), px(mx), px(my + 3.5), attr(e.label), attr(d.nodes[a].label + " - " + d.nodes[b].label + ": " + e.label));
   }
   out += "</g>\n<g class=\"ct-nodes\">\n";
   for (std::size_t i = 0; i < d.nodes.size(); ++i) {
@@ -532,16 +690,20 @@ std::string render_step_diagram(const StepDiagram& d) {
   for (const auto& item : d.legend) names.push_back(item.name), groups.push_back(item.group);
   const Layout l = make_layout(d.frame, names);
   const double top = l.top - 10;
-  // Lines under a box: per choice a heading, the options shown and "+N more".
+  const auto label_chars = static_cast<std::size_t>(std::max(4.0, (box - 6) / 6.4));
+  const auto option_chars = static_cast<std::size_t>(std::max(4.0, (box - 14) / 5.8));
+  // A choice's heading wraps at spaces (never cut: "replica model-weights" on two lines).
+  const auto heading = [&](const StepChoice& c) { return wrap_words(c.label, option_chars + 2); };
+  // Lines under a box: per choice its heading, the options shown and "+N more".
   std::size_t lines = 0;
   for (const auto& step : d.steps) {
     std::size_t mine = 0;
-    for (const auto& c : step.choices) mine += 1 + std::min(c.options.size(), kStepOptionsShown) + (c.options.size() > kStepOptionsShown ? 1 : 0);
+    for (const auto& c : step.choices) {
+      mine += heading(c).size() + std::min(c.options.size(), kStepOptionsShown) + (c.options.size() > kStepOptionsShown ? 1 : 0);
+    }
     lines = std::max(lines, mine);
   }
   const double height = top + kBox + 16 + kLine * static_cast<double>(lines) + 56 + l.extra_bottom;
-  const auto label_chars = static_cast<std::size_t>(std::max(4.0, (box - 6) / 6.4));
-  const auto option_chars = static_cast<std::size_t>(std::max(4.0, (box - 14) / 5.8));
   std::string out = open_svg(d.frame, "steps", height, width) + legend(l, names, {}, groups);
   out += "<g class=\"ct-arrows\">\n";
   for (std::size_t i = 0; i + 1 < d.steps.size(); ++i) {
@@ -583,9 +745,11 @@ std::string render_step_diagram(const StepDiagram& d) {
                        attr(fit(s.status, label_chars)));
     double y = top + kBox + 16;
     for (const auto& ch : s.choices) {
-      out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" font-style=\"italic\" fill=\"#555\">{}</text>\n", px(x),
-                         px(y), attr(fit(ch.label, option_chars + 2)));
-      y += kLine;
+      for (const std::string& line : heading(ch)) {
+        out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" font-style=\"italic\" fill=\"#555\">{}</text>\n", px(x),
+                           px(y), attr(fit(line, option_chars + 2)));
+        y += kLine;
+      }
       for (std::size_t k = 0; k < ch.options.size() && k < kStepOptionsShown; ++k) {
         const StepOption& o = ch.options[k];
         out += fmt::format(
@@ -608,14 +772,6 @@ std::string render_step_diagram(const StepDiagram& d) {
   out += fmt::format("<text class=\"ct-x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", px(width / 2),
                      px(height - 30 - l.extra_bottom), attr(d.frame.x_label));
   return out + close_svg(l, height);
-}
-
-std::string plot_number(double v) {
-  if (!std::isfinite(v)) return std::isnan(v) ? "NaN" : (v > 0 ? "inf" : "-inf");
-  if (std::abs(v) < 1e15 && std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, std::abs(v))) {
-    return count_text(static_cast<long long>(std::round(v)));
-  }
-  return fmt::format("{:.3g}", v);
 }
 
 }  // namespace ct

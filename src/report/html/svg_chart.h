@@ -1,8 +1,8 @@
 // Small SVG charts for the HTML reports (html_document.h): grouped bars, lines and steps (CDFs,
 // time series), histograms, heat strips (one row per ECMP group, one cell per member link),
 // layered node-link drawings (aggregated fabrics) and step diagrams (a request hop by hop). Each render_* is a pure function of its input and
-// returns one <svg> element: same chart, same bytes (coordinates to 0.1 px, values printed in
-// shortest round-trip form by fmt, which ignores the locale).
+// returns one <svg> element: same chart, same bytes (coordinates to 0.1 px, data hooks in shortest
+// round-trip form by fmt, which ignores the locale; the numbers a reader sees by page_numbers.h).
 //
 // Every chart carries a title, axis labels with units, a legend naming each series, and the command
 // line that produced it (PlotFrame). Charts are 720 px wide; the legend flows into as many rows as
@@ -12,11 +12,12 @@
 // log axes tick at the powers of ten.
 //
 // Test hooks (tests/html/browser_check.py):
-//   <svg class="ct-plot" data-plot="ID" data-kind="bar|line|histogram|heat|diagram|steps">
+//   <svg class="ct-plot" data-plot="ID" data-kind="bar|line|histogram|heat|diagram|steps|timeline">
 //   bars        <rect class="ct-bar" data-series="S" data-category="C" data-value="V">
 //   lines       <path class="ct-line" data-series="S" data-points="N">, and per point
 //               <circle class="ct-point" data-series="S" data-x="X" data-y="Y"> (when markers)
 //   histogram   <rect class="ct-bin" data-series="S" data-lo="A" data-hi="B" data-value="N">
+//   timeline    <rect class="ct-span" data-row="R" data-span="K" data-start="A" data-end="B" data-open="0|1">
 //   heat cells  <rect class="ct-cell" data-row="R" data-column="I" data-value="V">
 //   diagram     <g class="ct-node" data-node="ID" data-count="N">, <g class="ct-edge" data-from="A"
 //               data-to="B" data-count="N">
@@ -56,6 +57,7 @@ struct ReferenceLine {
 struct BarSeries {
   std::string name;
   std::vector<double> values;  // one per category
+  int colour = -1;             // a kOkabeIto index (5, vermillion: what fails); -1: the series' order
 };
 
 // Grouped bars: one group per category, one bar per series within it.
@@ -65,7 +67,8 @@ struct BarChart {
   std::vector<BarSeries> series;    // PRECONDITION: each has categories.size() values
   std::vector<ReferenceLine> references;
   bool log_y = false;               // log scale; values <= 0 draw no bar (still hooked, height 0)
-  bool slant_labels = false;        // category labels at 60 degrees (long names), cut to fit on the
+  bool slant_labels = false;        // category labels at 60 degrees (long names; also whenever a label
+                                    // is wider than its slot), cut to fit on the
                                     // left (the whole name in a <title>); the chart grows
 };
 std::string render_bar_chart(const BarChart& chart);
@@ -76,6 +79,8 @@ struct LineSeries {
   bool step = false;     // a step function (CDF, utilization over time): horizontal then vertical
   bool markers = false;  // a circle per point (hooked as ct-point)
   bool dashed = false;   // e.g. a closed form beside a measurement
+  bool highlight = false;  // markers drawn larger and outlined, above every series (a point that
+                           // lies on another series' curve, e.g. this host on the closed form)
 };
 
 struct LineChart {
@@ -83,6 +88,8 @@ struct LineChart {
   std::vector<LineSeries> series;
   std::vector<ReferenceLine> references;
   bool log_x = false, log_y = false;  // points with a coordinate <= 0 are left out on a log axis
+  bool may_coincide = false;  // series may lie on one another (links pinned at 100 %): each is drawn
+                              // narrower than the one before, with its own dash pattern, so all show
 };
 std::string render_line_chart(const LineChart& chart);
 
@@ -94,7 +101,8 @@ struct HistogramSeries {
   std::string name;
   std::vector<HistogramBin> bins;
 };
-// Histograms on a shared x axis; several series overlap translucently.
+// Histograms on a shared x axis; several series share each bin side by side. Bins all [k, k + 1)
+// with whole k are whole numbers: ticked and named "k" at the bin's centre, not as a range.
 struct Histogram {
   PlotFrame frame;
   std::vector<HistogramSeries> series;
@@ -115,6 +123,25 @@ struct HeatStrip {
   double max_value = 0;  // 0: the largest value shown
 };
 std::string render_heat_strip(const HeatStrip& chart);
+
+// A Gantt-style timeline: one row per activity (an operation), one bar per span of it (an
+// iteration) from its start to its end on a shared time axis; a span that never ended is drawn to
+// the axis' end with a dashed outline. Row names sit left of the rows, cut to fit (the whole name
+// in a <title>); rows take the palette's colours in order.
+struct TimelineSpan {
+  double start = 0, end = 0;  // x units (e.g. ms); PRECONDITION: start <= end
+  std::string label;          // the tooltip, e.g. "iteration 2"
+  bool open = false;          // never ended (end is where the run stopped)
+};
+struct TimelineRow {
+  std::string name;
+  std::vector<TimelineSpan> spans;
+};
+struct Timeline {
+  PlotFrame frame;  // x_label: the time axis with unit; y_label names the rows
+  std::vector<TimelineRow> rows;
+};
+std::string render_timeline(const Timeline& chart);
 
 // A layered drawing: layer 0 at the bottom. Nodes of a layer spread evenly across the width in the
 // order given; edges are straight lines whose width grows with log(count), labelled.
@@ -174,9 +201,5 @@ struct StepDiagram {
   std::vector<StepLegendItem> legend;  // one item per group used
 };
 std::string render_step_diagram(const StepDiagram& diagram);
-
-// A number as shown on axes and labels: whole numbers below 10^15 with thousands separators
-// ("32,768"), anything else with three significant digits ("0.781", "2.5e+15").
-std::string plot_number(double v);
 
 }  // namespace ct
