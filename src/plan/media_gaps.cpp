@@ -35,7 +35,7 @@ std::string reason(const Catalog& catalog, BitsPerSecond speed, double length_m,
 
 }  // namespace
 
-Diagnostics media_gaps(const PlanInputs& in, const Topology& t, const Catalog& catalog) {
+Diagnostics media_gaps(const MediaSources& in, const Topology& t, const Catalog& catalog) {
   // (frontend?, length tier, speed) -> links without a medium
   std::map<std::tuple<bool, int, std::uint64_t>, long long> gaps;
   for (std::size_t l = 0; l < t.link_count(); ++l) {
@@ -47,7 +47,7 @@ Diagnostics media_gaps(const PlanInputs& in, const Topology& t, const Catalog& c
   Diagnostics out;
   for (const auto& [key, links] : gaps) {
     const auto& [frontend, tier, bps] = key;
-    if (frontend && !in.frontend) continue;
+    if (frontend && !in.frontend_speed) continue;
     const BitsPerSecond speed(bps);
     const double length = in.cable_length_m[tier];
     const OpticModel* longest = nullptr;
@@ -64,7 +64,7 @@ Diagnostics media_gaps(const PlanInputs& in, const Topology& t, const Catalog& c
     d.severity = Severity::kWarning;
     d.field = longest != nullptr ? fmt::format("backend.cable_length_m.{}", kLengthNames[tier])
                                  : (frontend ? "frontend.speed" : "backend.port_speed");
-    d.where = longest != nullptr ? in.cable_length_where[tier] : (frontend ? in.frontend->speed_where : in.port_speed_where);
+    d.where = longest != nullptr ? in.cable_length[tier] : (frontend ? *in.frontend_speed : in.backend_speed);
     d.message = fmt::format(
         "the catalog has no medium for the {} {} {} links of {:g} m ({} links): {}; their modules, power and cost are "
         "left out of the plan (\"no catalog optic\"); to plan them, add to the catalog's optics.yaml {}",

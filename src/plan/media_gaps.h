@@ -11,15 +11,24 @@
 // the catalog lacks is an error because nothing can be planned without it.
 #pragma once
 
+#include <optional>
+
 #include "catalog/catalog.h"
 #include "core/diagnostic.h"
-#include "plan/planner.h"
 #include "topology/topology.h"
 
 namespace ct {
 
+// What decides a link's medium, and where the spec set it (for the warnings' locations).
+struct MediaSources {
+  SourceLocation backend_speed;                  // backend.port_speed, else the backend: key
+  std::optional<SourceLocation> frontend_speed;  // frontend.speed, else the frontend: key; none without a frontend
+  double cable_length_m[3] = {0, 0, 0};          // NIC-leaf, leaf-spine, spine-core (frontend: the first two)
+  SourceLocation cable_length[3];
+};
+
 // One warning per (network, cable-length tier, speed) with links lacking a medium, backend first,
 // then by tier; located at the spec field that set the speed (a length when only reach is short).
-Diagnostics media_gaps(const PlanInputs& inputs, const Topology& topology, const Catalog& catalog);
+Diagnostics media_gaps(const MediaSources& sources, const Topology& topology, const Catalog& catalog);
 
 }  // namespace ct

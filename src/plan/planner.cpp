@@ -647,7 +647,13 @@ Plan plan(const PlanInputs& in, const Topology& t, const Catalog& catalog) {
   p.power = make_bill(p.total_tiers, p.total_media, in.switch_model, in.nic, p.nics, catalog, true);
   p.cost = make_bill(p.total_tiers, p.total_media, in.switch_model, in.nic, p.nics, catalog, false);
   if (in.frontend && t.frontend_ports_per_host > 0) p.frontend = plan_frontend(*in.frontend, in.node, t, catalog);
-  p.warnings = media_gaps(in, t, catalog);
+  MediaSources sources{in.port_speed_where, std::nullopt, {}, {}};
+  if (in.frontend) sources.frontend_speed = in.frontend->speed_where;
+  for (int i = 0; i < 3; ++i) {
+    sources.cable_length_m[i] = in.cable_length_m[i];
+    sources.cable_length[i] = in.cable_length_where[i];
+  }
+  p.warnings = media_gaps(sources, t, catalog);
   return p;
 }
 
