@@ -6,7 +6,10 @@
 //       Assigns LIDs, routes, prints reachability, credit loops, uplink balance and permutation
 //       loads; --lft writes the LFTs as dump_fts prints them; --html FILE the page with plots
 //       (report/ib_html.h). With --fail, the same again after
-//       removing those cables (and --lft writes the tables of the degraded fabric).
+//       removing those cables (and --lft writes the tables of the degraded fabric); a cable is
+//       named as every command names a link ("A -- B", a link id) or as NODE,NODE, NODE:PORT,
+//       NODE. A --fail that names no cable, or a degraded fabric the engine refuses, is an error
+//       before any output.
 //       --check-lft DUMP checks another SM's tables (dump_fts or opensm-lfts.dump) instead of
 //       routing; with --fail, the same tables on the degraded fabric (before any rerouting).
 //   ib trace  SRC DST [same fabric and engine options]
@@ -21,6 +24,8 @@
 // function (report/ib_report.h); this file parses the options and prints.
 #include <memory>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/progress.h"
@@ -60,11 +65,14 @@ IbRequest request_of(const IbOptions& o, const Context& context) {
 // The spec's built fabric, or null with --ibnetdiscover.
 const Fabric* spec_fabric(const Context& context) { return context.fabric ? &*context.fabric : nullptr; }
 
-// The degraded fabric failed (e.g. ftree refuses it): the report so far goes to stdout, never to
-// an -o or --lft file, so a file is written only by a run that exits 0.
-int fail_after(const IbOptions& o, const std::string& partial, const Diagnostics& errors) {
-  if (o.output.empty() || o.output == "-") emit("", partial);
-  return report_errors(errors);
+// The degraded fabric failed (e.g. ftree refuses it): the run failed, so it prints the errors
+// alone (exit 1), never half a report, and writes no file. The errors say the healthy fabric routed.
+int fail_after(const Diagnostics& errors, std::size_t removed) {
+  Diagnostics out = errors;
+  for (Diagnostic& d : out) {
+    d.message = fmt::format("after removing {} cable(s) (--fail; the intact fabric routed): {}", removed, d.message);
+  }
+  return report_errors(out);
 }
 
 // One fabric source, SPEC or --ibnetdiscover FILE, is a usage rule: exit 2 before anything loads.
@@ -78,8 +86,8 @@ int run_route(const IbOptions& o, const Context& context) {
   progress.finish();
   if (!study) return report_errors(study.errors());
   const IbRouteStudy& s = study.value();
+  if (!s.degraded_errors.empty()) return fail_after(s.degraded_errors, s.removed);
   const std::string out = o.json ? ib_route_json(s) : ib_route_report(s);
-  if (!s.degraded_errors.empty()) return fail_after(o, out, s.degraded_errors);
   OutputSet outputs;
   if (!o.lft_path.empty()) {
     const IbRoutedFabric& last = s.degraded ? *s.degraded : s.healthy;
@@ -91,9 +99,8 @@ int run_route(const IbOptions& o, const Context& context) {
 int run_trace(const IbOptions& o, const Context& context) {
   auto study = run_ib_trace(request_of(o, context), spec_fabric(context));
   if (!study) return report_errors(study.errors());
-  const std::string out = o.json ? ib_trace_json(study.value()) : ib_trace_report(study.value());
-  if (!study->degraded_errors.empty()) return fail_after(o, out, study->degraded_errors);
-  return emit(o.output, out);
+  if (!study->degraded_errors.empty()) return fail_after(study->degraded_errors, study->removed);
+  return emit(o.output, o.json ? ib_trace_json(study.value()) : ib_trace_report(study.value()));
 }
 
 int run_export(const IbOptions& o, const Context& context) {
@@ -112,7 +119,7 @@ void add_fabric_options(CLI::App& app, IbOptions& o, std::string& spec_path, boo
   else app.add_option("--spec", spec_path, "Cluster spec (YAML)");
   app.add_option("--ibnetdiscover", o.request.ibnetdiscover_path, "Read the fabric from ibnetdiscover output (or an ibsim net file)");
   app.add_option("--plane", o.request.plane, "Backend plane of the spec to model (an IB subnet is one plane)")->capture_default_str();
-  app.add_option("--fail", o.request.failures, "Remove cables: NODE:PORT, NODE,NODE (all cables between) or NODE (all its cables)");
+  app.add_option("--fail", o.request.failures, "Remove cables: 'A -- B' or a link id (as hash and simulate take them), NODE,NODE (all cables between), NODE:PORT or NODE (all its cables)");
   app.add_flag("--json", o.json, "JSON (stable key order) instead of text");
   add_output_option(app, o.output);
 }

@@ -3,28 +3,39 @@
 //   up        create the namespaces, veth pairs, addresses, multipath routes and ECMP sysctls
 //   run       send UDP flows from the first half of the hosts to the second half (chosen source
 //             ports); writes the flows CSV (-o) that `diagnose --flows` reads
-//   counters  every lab interface's byte counters as Prometheus text (-o), and the port map (--map)
+//   counters  every lab interface's byte counters as Prometheus text (-o), and the port map (--map);
+//             with --diff BEFORE AFTER [--flows FILES...], no root and no lab needed: the bytes up
+//             each uplink between two such files, beside the flows the model puts there
+//             (diagnose/uplink_bytes.h, report/uplink_report.h)
 //   fail      set a link down at both ends (LINK as the name directory reads it)
 //   down      remove every namespace of the prefix; idempotent
 // --json on each: what it did as JSON (report/lab_json.h), on stdout or in place of -o's text.
-// Needs root. Nothing outside the namespaces it creates is touched.
+// Needs root. Nothing outside the namespaces it creates is touched. --prefix defaults to
+// ctlab-<uid>- (the uid of the person, under sudo too), and a lab whose owner mark names another
+// uid, or namespaces of the prefix's shape that no lab marked, are refused (lab/lab_owner.h).
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "cli/command.h"
+#include "diagnose/counter_inputs.h"
+#include "diagnose/uplink_bytes.h"
+#include "io/files.h"
 #include "lab/lab_runner.h"
 #include "report/lab_json.h"
+#include "report/uplink_report.h"
 #include "routing/port_address.h"
 
 namespace ct::cli {
 namespace {
 
 struct LabOptions {
-  std::string prefix = "ctlab-";
+  std::string prefix = lab_default_prefix();
   std::string output;
   std::string map;
   std::string link;
+  std::vector<std::string> diff;   // counters: BEFORE AFTER
+  std::vector<std::string> flows_files;
   int flows = 2;
   int sport = 49152;
   int sport_step = 1;
@@ -38,25 +49,48 @@ struct LabOptions {
   CLI::App* down = nullptr;
 };
 
+// counters --diff: two scrapes of this lab, its own port map and the flows CSVs, read as
+// `diagnose` reads them.
+int run_diff(const LabOptions& o, const Fabric& fabric, const LabPlan& plan) {
+  CounterInputs in;
+  auto scrapes = read_text_files<TextInput>(o.diff);
+  auto flows = read_text_files<TextInput>(o.flows_files);
+  Diagnostics errors;
+  if (!scrapes) errors = scrapes.errors();
+  if (!flows) errors.insert(errors.end(), flows.errors().begin(), flows.errors().end());
+  if (!errors.empty()) return report_errors(errors);
+  in.scrapes = std::move(scrapes).value();
+  in.flows = std::move(flows).value();
+  in.map = TextInput{"(the lab's port map)", lab_port_map(plan, fabric.topology())};
+  auto counters = read_counter_inputs(in, fabric);
+  if (!counters) return report_errors(counters.errors());
+  const UplinkTable table = uplink_bytes(fabric, counters.value());
+  const auto& t = fabric.topology();
+  return emit(o.output, o.json ? uplink_bytes_json(table, t, o.diff[0], o.diff[1]) : uplink_bytes_text(table, t, o.diff[0], o.diff[1]));
+}
+
 int run_lab(const LabOptions& o, const Context& context) {
   const Fabric& fabric = *context.fabric;
   const Topology& t = fabric.topology();
   if (o.down->parsed()) {
-    const auto removed = lab_down(o.prefix);
-    std::cerr << "lab: removed " << removed.size() << " namespaces\n";
-    return o.json ? emit("", lab_down_json(o.prefix, removed)) : kExitOk;
+    auto removed = lab_down(o.prefix);
+    if (!removed) return report_errors(removed.errors());
+    std::cerr << "lab: removed " << removed->size() << " namespaces (prefix " << o.prefix << ")\n";
+    return o.json ? emit("", lab_down_json(o.prefix, removed.value())) : kExitOk;
   }
   auto plan = plan_lab(fabric, o.prefix);
   if (!plan) return report_errors(plan.errors());
+  if (o.counters->parsed() && !o.diff.empty()) return run_diff(o, fabric, plan.value());
   if (const std::string why = lab_unavailable(); !why.empty()) {
     return report_errors({Diagnostic{SourceLocation{"lab", 0, 0}, "lab", why}});
   }
+  if (auto owned = lab_check_owner(o.prefix, lab_user()); !owned) return report_errors(owned.errors());
   if (o.up->parsed()) {
-    lab_down(o.prefix);
     auto r = lab_up(plan.value());
     if (!r) return report_errors(r.errors());
     std::cerr << "lab: " << plan->namespaces.size() << " namespaces, " << plan->links.size() << " links up (prefix "
-              << o.prefix << ")\n";
+              << o.prefix << (o.prefix == lab_default_prefix() ? ", the default for uid " + std::to_string(lab_user()) : "")
+              << "; owner mark " << kLabRegistry << "/" << o.prefix << ")\n";
     return o.json ? emit("", lab_up_json(plan.value(), t)) : kExitOk;
   }
   if (o.counters->parsed()) {
@@ -107,7 +141,7 @@ Runner setup_lab(CLI::App& app, Context& context) {
   app.require_subcommand(1);
   auto common = [&](CLI::App* sub) {
     sub->add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
-    sub->add_option("--prefix", o->prefix, "Namespace name prefix (default ctlab-)")
+    sub->add_option("--prefix", o->prefix, "Namespace name prefix (default ctlab-<uid>-, here " + o->prefix + ")")
         ->check(CLI::Validator([](std::string& s) {
           if (s.empty() || s.size() > 16 || s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
             return std::string("1 to 16 characters of a-z, 0-9 and -");
@@ -127,6 +161,10 @@ Runner setup_lab(CLI::App& app, Context& context) {
   add_output_option(*o->run, o->output);
   o->counters = common(app.add_subcommand("counters", "Read the interfaces' byte counters as Prometheus text"));
   o->counters->add_option("--map", o->map, "Also write the port map CSV here");
+  o->counters->add_option("--diff", o->diff, "BEFORE AFTER: print the bytes up each uplink between two scrapes (no root)")
+      ->expected(2);
+  o->counters->add_option("--flows", o->flows_files, "With --diff: the flows CSVs of `lab run`, walked through the model")
+      ->needs("--diff");
   add_output_option(*o->counters, o->output);
   o->fail = common(app.add_subcommand("fail", "Set a link down at both ends"));
   o->fail->add_option("link", o->link, "Link: id or 'A -- B'")->required();

@@ -40,5 +40,23 @@ TEST_F(ClusterNamesTest, EveryBadFailureNameIsReportedWithItsDidYouMean) {
   EXPECT_NE(bad.errors()[1].message.find("did you mean 'p0/leaf/0'"), std::string::npos) << bad.errors()[1].message;
 }
 
+// One link syntax (issue 23): "A -- B" and a link id, as hash and simulate take them, are the IB
+// model's NODE:PORT failures, one per cable. In two_tier(2, 2, 4, 1) p0/leaf/0 has its 4 NIC links
+// (ids 0-3) on ports 1-4, then one uplink per spine: link 8 (to p0/spine/0) on port 5 and link 9
+// (to p0/spine/1) on port 6; a NIC link is port 1 of its CA.
+TEST_F(ClusterNamesTest, LinksAreNamedAsEveryCommandNamesThem) {
+  auto ok = ib_failure_names(subnet, &names, {"p0/leaf/0 -- p0/spine/1", "2", "p0/spine/0--p0/leaf/0"}, kCommandLine);
+  ASSERT_TRUE(ok.ok()) << format_diagnostics(ok.errors());
+  EXPECT_EQ(ok.value(), (std::vector<std::string>{"p0/leaf/0:6", "host2/nic0:1", "p0/leaf/0:5"}));
+  auto bad = ib_failure_names(subnet, &names, {"p0/leaf/0 -- p0/leaf/1", "p0/leaf/0 -- p0/spnie/1"}, kCommandLine);
+  ASSERT_FALSE(bad.ok());
+  ASSERT_EQ(bad.errors().size(), 2U) << format_diagnostics(bad.errors());
+  EXPECT_NE(bad.errors()[0].message.find("no cable joins"), std::string::npos) << bad.errors()[0].message;
+  EXPECT_NE(bad.errors()[1].message.find("did you mean 'p0/spine/1'"), std::string::npos) << bad.errors()[1].message;
+  EXPECT_EQ(bad.errors()[1].field, "--fail");
+  // Without a fabric (an ibnetdiscover file) "A -- B" is the IB model's "A,B".
+  EXPECT_EQ(ib_failure_names(subnet, nullptr, {"L2 -- S2"}, kCommandLine).value(), std::vector<std::string>{"L2,S2"});
+}
+
 }  // namespace
 }  // namespace ct

@@ -127,18 +127,21 @@ Result<IbRouteStudy> study_ib_route(IbSubnet subnet, const IbRouteStudyOptions& 
   s.roots_given = !o.routing.roots.empty();
   s.seed = o.seed;
   StudySteps steps(o.progress, o.failures.empty() ? 1 : 2);
+  // The cables come out first, so that a failure naming no cable is refused before any routing.
+  IbFabric degraded = o.failures.empty() ? IbFabric{} : subnet.fabric;
+  if (!o.failures.empty()) {
+    auto removed = remove_cables(degraded, o.failures, o.where);
+    if (!removed) return removed.errors();
+    s.removed = removed.value();
+    s.cables_left = degraded.cable_count();
+  }
   auto routed = route_or_read(subnet.fabric, o);
   if (!routed) return located(routed.errors(), subnet.file);
   steps.done();
-  IbFabric degraded = o.failures.empty() ? IbFabric{} : subnet.fabric;
   s.healthy = analyze(std::move(subnet.fabric), std::move(routed).value(), o, steps);
   if (o.failures.empty()) return s;
   s.failed_cables = true;
   s.same_lfts = o.lfts.has_value();
-  auto removed = remove_cables(degraded, o.failures, o.where);
-  if (!removed) return removed.errors();
-  s.removed = removed.value();
-  s.cables_left = degraded.cable_count();
   auto rerouted = route_or_read(degraded, o);
   if (!rerouted) {
     s.degraded_errors = located(rerouted.errors(), subnet.file);
@@ -152,14 +155,16 @@ Result<IbRouteStudy> study_ib_route(IbSubnet subnet, const IbRouteStudyOptions& 
 Result<IbTraceStudy> study_ib_trace(IbSubnet subnet, const IbTraceOptions& o) {
   IbTraceStudy s;
   IbFabric degraded = o.failures.empty() ? IbFabric{} : subnet.fabric;
+  if (!o.failures.empty()) {
+    auto removed = remove_cables(degraded, o.failures, o.where);
+    if (!removed) return removed.errors();
+    s.removed = removed.value();
+  }
   auto healthy = trace(std::move(subnet.fabric), o, subnet.file);
   if (!healthy) return healthy.errors();
   s.healthy = std::move(healthy).value();
   if (o.failures.empty()) return s;
   s.failed_cables = true;
-  auto removed = remove_cables(degraded, o.failures, o.where);
-  if (!removed) return removed.errors();
-  s.removed = removed.value();
   auto after = trace(std::move(degraded), o, subnet.file);
   if (!after) {
     s.degraded_errors = after.errors();

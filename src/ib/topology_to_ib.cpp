@@ -53,4 +53,13 @@ Result<IbFabric> fabric_from_topology(const Topology& topology, int plane, const
   return fabric;
 }
 
+int ib_port_of(const Topology& topology, VertexId v, LinkId l) {
+  if (topology.kind[v.value()] == VertexKind::kPort) return 1;
+  int port = 1;
+  for (const Adjacency& adj : topology.neighbors(v)) {
+    if (adj.link < l) ++port;
+  }
+  return port;
+}
+
 }  // namespace ct

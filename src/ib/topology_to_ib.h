@@ -26,4 +26,9 @@ inline constexpr std::uint64_t kTopologyCaGuidBase = 0x0001000000000000ULL;
 // 254 cables.
 Result<IbFabric> fabric_from_topology(const Topology& topology, int plane, const std::string& spec_path = {});
 
+// The IB port number at end `v` of link `l` under the numbering above: 1 at a CA; at a switch, 1 +
+// the number of its cables with a smaller link id.
+// PRECONDITION: v is an end of l.
+int ib_port_of(const Topology& topology, VertexId v, LinkId l);
+
 }  // namespace ct

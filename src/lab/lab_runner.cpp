@@ -58,9 +58,12 @@ std::string lab_unavailable() {
   return "";
 }
 
-Result<Unit> lab_up(const LabPlan& plan) {
+Result<Unit> lab_up(const LabPlan& plan, std::uint32_t user) {
+  if (auto owned = lab_check_owner(plan.prefix, user); !owned) return owned.errors();
+  if (auto removed = lab_down(plan.prefix, user); !removed) return removed.errors();
+  if (auto marked = lab_mark(plan.prefix, user); !marked) return marked.errors();
   auto fail = [&](const std::string& what, const CommandResult& r) -> Result<Unit> {
-    lab_down(plan.prefix);
+    (void)lab_down(plan.prefix, user);
     return failure(what, r);
   };
   std::vector<std::string> root;
@@ -83,23 +86,27 @@ Result<Unit> lab_up(const LabPlan& plan) {
   return Unit{};
 }
 
-std::vector<std::string> lab_down(const std::string& prefix) {
+Result<std::vector<std::string>> lab_down(const std::string& prefix, std::uint32_t user) {
   std::vector<std::string> removed;
   if (prefix.empty()) return removed;
+  if (auto owned = lab_check_owner(prefix, user); !owned) return owned.errors();
   const CommandResult list = run_command("ip netns list");
   std::vector<std::string> names;
   LineCursor lines(list.out);
   std::string_view line;
   while (lines.next(line)) {
-    const std::string name(line.substr(0, line.find(' ')));
-    if (name.rfind(prefix, 0) == 0) names.push_back(name);
+    const std::string_view name = line.substr(0, line.find(' '));
+    if (lab_namespace_of(name, prefix)) names.emplace_back(name);
   }
   std::vector<std::string> batch;
   for (const auto& n : names) batch.push_back("netns del " + n);
   if (!batch.empty()) ip_batch("", batch);
+  bool all = true;
   for (const auto& n : names) {
     if (run_command("ip netns pids " + n).status != 0) removed.push_back(n);
+    else all = false;
   }
+  if (all) lab_unmark(prefix);
   return removed;
 }
 

@@ -3,10 +3,12 @@
 // This is the project's edge: nothing under src/ but the lab command calls it (report/lab_json.h
 // reads its result types).
 //
-// Safety: every namespace is named with the plan's prefix and created here; only namespaces
-// whose name starts with the prefix are removed; addresses are private (10/8 ports, 172.16/12
+// Safety: every namespace is named with the plan's prefix and created here; only namespaces of
+// the prefix's exact shape (lab_owner.h: prefix, s or h, digits) are removed, and only when the
+// prefix's owner mark is the caller's (lab_owner.h); addresses are private (10/8 ports, 172.16/12
 // links) and exist only inside those namespaces; the host's own interfaces are never touched.
-// lab_up() removes what it created when a step fails; lab_down() is idempotent.
+// lab_up() marks the lab before creating anything and removes what it created when a step fails;
+// lab_down() is idempotent.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "lab/lab_owner.h"
 #include "lab/lab_plan.h"
 #include "routing/flow_key.h"
 
@@ -22,9 +25,12 @@ namespace ct {
 // "" when the lab can run here, else why not (not root, no `ip`, no netns, no multipath seed).
 std::string lab_unavailable();
 
-Result<Unit> lab_up(const LabPlan& plan);
-// Removes every namespace whose name starts with `prefix`; returns their names.
-std::vector<std::string> lab_down(const std::string& prefix);
+// Refused (nothing touched) when another uid owns the prefix or unmarked namespaces of its shape
+// exist; otherwise replaces any lab of the prefix that `user` owns.
+Result<Unit> lab_up(const LabPlan& plan, std::uint32_t user = lab_user());
+// Removes the prefix's namespaces and its mark; returns the names removed. Refused (nothing
+// touched) as lab_up is.
+Result<std::vector<std::string>> lab_down(const std::string& prefix, std::uint32_t user = lab_user());
 
 struct LabFlow {
   VertexId src;  // backend ports

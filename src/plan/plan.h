@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/diagnostic.h"
 #include "core/units.h"
 
 namespace ct {
@@ -27,10 +28,13 @@ struct TierFigures {
 };
 
 // Optics and cables of one medium (one Catalog::optics entry).
+// The medium named for links the catalog has no optic or cable for.
+inline constexpr const char* kNoMedium = "no catalog optic";
+
 struct MediaFigures {
-  int optic = -1;                // index into Catalog::optics; -1: no medium was chosen
-  std::string id = "unknown";    // catalog id, "unknown" when optic is -1
-  std::string kind = "unknown";  // transceiver, dac, acc, aoc
+  int optic = -1;                // index into Catalog::optics; -1: the catalog has none for the link
+  std::string id = kNoMedium;    // catalog id, kNoMedium when optic is -1
+  std::string kind = "-";        // transceiver, dac, acc, aoc
   long long links = 0;
   long long switch_modules = 0;  // transceivers in switch cages (one per used cage)
   long long nic_modules = 0;     // transceivers in NIC cages (one per used NIC cage)
@@ -137,6 +141,7 @@ struct Plan {
   Bill power;                              // W
   Bill cost;                               // USD
   std::optional<FrontendFigures> frontend; // when the spec has a frontend: block
+  Diagnostics warnings;                    // catalog gaps: links with no medium (plan/media_gaps.h)
 };
 
 }  // namespace ct

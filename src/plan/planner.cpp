@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "plan/max_flow.h"
+#include "plan/media_gaps.h"
 #include "spec/validate.h"
 #include "topology/builder.h"
 
@@ -485,7 +486,7 @@ Bill make_bill(const std::vector<TierFigures>& tiers, const std::vector<MediaFig
   add_line(bill, nic.id, "NIC", nics, power ? nic.power_w : nic.price_usd);
   for (const auto& m : media) {
     if (m.optic < 0) {
-      add_line(bill, "unknown", "link medium", m.links, std::nullopt);
+      add_line(bill, kNoMedium, "link medium", m.links, std::nullopt);
       continue;
     }
     const auto& optic = catalog.optics[static_cast<std::size_t>(m.optic)];
@@ -590,6 +591,11 @@ PlanInputs plan_inputs(const ValidSpec& spec) {
   in.switch_model = spec.backend.switch_model;
   in.nic = spec.backend.nic;
   in.port_speed = spec.backend.port_speed;
+  in.port_speed_where = spec.backend.port_speed_where;
+  for (int i = 0; i < 3; ++i) {
+    in.cable_length_m[i] = spec.backend.cable_length_m[i];
+    in.cable_length_where[i] = spec.backend.cable_length_where[i];
+  }
   in.radix = spec.backend.radix;
   in.down = spec.backend.down;
   in.oversubscription = spec.backend.oversubscription;
@@ -641,6 +647,13 @@ Plan plan(const PlanInputs& in, const Topology& t, const Catalog& catalog) {
   p.power = make_bill(p.total_tiers, p.total_media, in.switch_model, in.nic, p.nics, catalog, true);
   p.cost = make_bill(p.total_tiers, p.total_media, in.switch_model, in.nic, p.nics, catalog, false);
   if (in.frontend && t.frontend_ports_per_host > 0) p.frontend = plan_frontend(*in.frontend, in.node, t, catalog);
+  MediaSources sources{in.port_speed_where, std::nullopt, {}, {}};
+  if (in.frontend) sources.frontend_speed = in.frontend->speed_where;
+  for (int i = 0; i < 3; ++i) {
+    sources.cable_length_m[i] = in.cable_length_m[i];
+    sources.cable_length[i] = in.cable_length_where[i];
+  }
+  p.warnings = media_gaps(sources, t, catalog);
   return p;
 }
 

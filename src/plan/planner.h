@@ -20,6 +20,8 @@
 //   - the frontend (spec `frontend:`), when present: the same counts, optics, bisection and bill on
 //     its own switches and links (Network::kFrontend); its NIC modules are one per used frontend
 //     NIC cage (a cage carries nic port speed / frontend speed ports).
+//   - catalog gaps: links for which the catalog has no optic or cable, as located warnings that say
+//     which entry to add (media_gaps.h); the tables name their medium "no catalog optic".
 // Cage rule: a switch cage carries `ways` = (logical ports at the link speed) / (physical cages)
 // logical ports; the links of one medium at a switch fill ceil(links / ways) cages, each holding one
 // module when the medium is a transceiver. A NIC cage is split into one logical port per plane, so
@@ -46,6 +48,9 @@ struct PlanInputs {
   SwitchModel switch_model;
   NicModel nic;
   BitsPerSecond port_speed;             // backend link speed of the design
+  SourceLocation port_speed_where;      // where the spec set it (diagnostics)
+  double cable_length_m[3] = {0, 0, 0}; // NIC-leaf, leaf-spine, spine-core (frontend: the first two)
+  SourceLocation cable_length_where[3];
   int radix = 0;                        // logical switch ports at port_speed (fat-tree: k)
   std::vector<int> down;                // down ports per tier with uplinks (leaf, spine)
   std::vector<double> oversubscription; // down:up per tier with uplinks

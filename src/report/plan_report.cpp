@@ -561,11 +561,19 @@ void add_lines(HtmlDocument& doc, const std::string& text) {
   }
 }
 
+// The catalog gaps (plan/media_gaps.h) as the warnings also printed on stderr; "" when none.
+std::string gaps_text(const Plan& p) {
+  if (p.warnings.empty()) return "";
+  std::string out = "catalog gaps (links planned without an optic or cable)\n";
+  for (const Diagnostic& d : p.warnings) out += format_diagnostic(d) + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string to_text(const Plan& p) {
   std::string out = header_text(p);
-  for (const auto& section : {limits_table(p).render(), tiers_table(p).render(), media_table(p).render(),
+  for (const auto& section : {limits_table(p).render(), tiers_table(p).render(), media_table(p).render() + (p.warnings.empty() ? "" : "\n" + gaps_text(p)),
                               bisection_table(p).render(), hops_table(p).render(), failure_table(p).render(), bill_text(p.power, "power (network parts only)", "W"),
                               bill_text(p.cost, "cost (list prices where published)", "USD")}) {
     out += "\n" + section;
@@ -600,6 +608,15 @@ std::string to_json(const Plan& p) {
   j["power_w"] = bill_json(p.power);
   j["cost_usd"] = bill_json(p.cost);
   j["frontend"] = p.frontend ? frontend_json(*p.frontend) : Json(nullptr);
+  Json warnings = Json::array();
+  for (const Diagnostic& d : p.warnings) {
+    warnings.push_back({{"file", d.where.file},
+                        {"line", d.where.line},
+                        {"column", d.where.column},
+                        {"field", d.field},
+                        {"message", d.message}});
+  }
+  j["warnings"] = warnings;
   return j.dump(2) + "\n";
 }
 
@@ -625,6 +642,7 @@ std::string to_html(const Plan& p, const std::string& command_line) {
   doc.add_table(limits_table(p), "scale-limits");
   doc.add_section("Bill of materials", "bom");
   doc.add_table(media_table(p), "media");
+  add_lines(doc, gaps_text(p));
   doc.add_table(bill_table(p.power, "power (network parts only)", "W"), "power");
   doc.add_paragraph(bill_total_line(p.power, "W"));
   doc.add_table(bill_table(p.cost, "cost (list prices where published)", "USD"), "cost");

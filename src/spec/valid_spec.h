@@ -49,6 +49,7 @@ struct ValidBackend {
   SourceLocation switch_where;  // the spec's `backend.switch` value, for diagnostics of later stages
   NicModel nic;
   BitsPerSecond port_speed;  // every backend link of a plane runs at this speed
+  SourceLocation port_speed_where;  // `backend.port_speed`, else the `backend:` key: for later stages' diagnostics
   int radix = 0;             // logical switch ports at port_speed (fat-tree: k)
   // Down:up port split of the tiers that have uplinks, index 0 = leaf, 1 = spine (3 tiers).
   // down[t] + up[t] <= radix; down[t] / up[t] is the oversubscription the user asked for.
@@ -58,6 +59,7 @@ struct ValidBackend {
   int ports_per_host = 0;  // endpoint ports per host per plane (= backend NICs per node)
   TimePs link_latency;
   double cable_length_m[3] = {0, 0, 0};  // leaf (NIC-leaf), spine (leaf-spine), core (spine-core)
+  SourceLocation cable_length_where[3];   // each length as written, else the `backend:` key
   // Extra switch-to-switch cables the user asked for, already checked (same plane, existing tier).
   // Tiers use Topology's numbering: 1 leaf, 2 spine, 3 core. `index` is the switch's position in
   // (plane, tier) counted over pods in order, i.e. the order of Topology's switch vertices; whether
@@ -72,6 +74,7 @@ struct ValidBackend {
 struct ValidFrontend {
   NicModel nic;
   BitsPerSecond speed;
+  SourceLocation speed_where;  // `frontend.speed`, else the `frontend:` key
   SwitchModel switch_model;
   double oversubscription = 1.0;
 };

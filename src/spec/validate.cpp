@@ -335,6 +335,7 @@ class SpecValidator {
       speed = BitsPerSecond(nic_->port_speed.value() / out_.backend.planes);
     }
     out_.backend.port_speed = speed;
+    out_.backend.port_speed_where = at(ps, backend_at());
     if (switch_ == nullptr) return;
     const int radix = switch_->ports_at(speed);
     if (radix == 0) {
@@ -472,6 +473,7 @@ class SpecValidator {
     const Located<double>* lengths[3] = {&b.cable_length_leaf_m, &b.cable_length_spine_m, &b.cable_length_core_m};
     for (int t = 0; t < 3; ++t) {
       vb.cable_length_m[t] = kDefaultCableLengthM[t];
+      vb.cable_length_where[t] = at(*lengths[t], backend_at());
       if (!lengths[t]->present) continue;
       if (lengths[t]->value <= 0) {
         error(lengths[t]->where, fmt::format("backend.cable_length_m.{}", kTierNames[t]),
@@ -586,6 +588,7 @@ class SpecValidator {
     if (nic == nullptr || sw == nullptr) return;
     v.nic = *nic;
     v.speed = speed;
+    v.speed_where = at(fe.speed, fe.where);
     v.switch_model = *sw;
     if (fe.oversubscription.present) v.oversubscription = fe.oversubscription.value;
     out_.frontend = std::move(v);

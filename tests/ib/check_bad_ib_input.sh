@@ -23,14 +23,15 @@ if [ "$fixture" = "$good" ]; then
   run >"$work/stdout" 2>"$work/stderr" || fail "exit code $?: $(cat "$work/stderr")"
   grep -q "Reachability: 12 of 12" "$work/out.txt" || fail "unexpected report: $(cat "$work/out.txt")"
   grep -q "^Unicast lids" "$work/out.fts" || fail "no LFT dump written"
-  # After removing L2-S2 ftree refuses the fabric (no root file): exit 1, the intact report on
-  # stdout, and no file written, not even the one the first part of the run could have filled.
+  # After removing L2-S2 ftree refuses the fabric (no root file): exit 1, the error alone (nothing
+  # on stdout: a failed run prints no half report), and no file written.
   rm -f "$work/out.txt" "$work/out.fts"
   "$binary" ib route --ibnetdiscover "$good" --engine ftree --fail L2,S2 -o "$work/out.txt" --lft "$work/out.fts" \
     >"$work/stdout" 2>"$work/stderr"
   rc=$?
   [ $rc -eq 1 ] || fail "degraded ftree: exit code $rc, expected 1"
   grep -q "not a fat tree" "$work/stderr" || fail "degraded ftree: no refusal in: $(cat "$work/stderr")"
+  [ ! -s "$work/stdout" ] || fail "degraded ftree: a report was printed before the error: $(head -3 "$work/stdout")"
   [ ! -e "$work/out.txt" ] && [ ! -e "$work/out.fts" ] || fail "degraded ftree: an output file was written"
   echo "ok: control"
   exit 0

@@ -6,6 +6,7 @@
 #   2. Order: the same file with its node blocks reversed gives a byte-identical LFT dump and the
 #      same report (but for the line naming the file).
 #   3. A roots file naming a CA is refused at its line (exit 1, no output file), not dropped.
+#   4. --fail takes "A -- B" and link ids as every command does; a bad --fail prints only the error.
 set -u
 binary=$1 spec=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -50,3 +51,21 @@ grep -q -F "$work/roots.txt:2:1: error: node: \"host3/nic0\" is a CA" "$work/std
   fail "a CA in the roots file: no located error in: $(cat "$work/stderr")"
 [ ! -e "$work/roots-out.txt" ] || fail "a CA in the roots file: the report was written"
 echo "ok: a CA in the roots file is refused at its line"
+
+# 4. One link syntax: --fail "A -- B" (as hash and simulate take it) removes what NODE,NODE does,
+#    a link id what NODE:PORT does; a --fail that names no cable is an error before any output.
+"$binary" ib route "$spec" --engine updn --fail "p0/leaf/0,p0/spine/1" -o "$work/comma.txt" || fail "NODE,NODE failed"
+"$binary" ib route "$spec" --engine updn --fail "p0/leaf/0 -- p0/spine/1" -o "$work/dashes.txt" || fail "'A -- B' failed"
+cmp -s "$work/comma.txt" "$work/dashes.txt" || fail "'A -- B' and NODE,NODE differ: $(diff "$work/comma.txt" "$work/dashes.txt" | head -5)"
+grep -q "After removing 8 cable(s)" "$work/dashes.txt" || fail "'A -- B' removed: $(grep After "$work/dashes.txt")"
+"$binary" ib route "$spec" --engine updn --fail "host0/nic0:1" -o "$work/port.txt" || fail "NODE:PORT failed"
+"$binary" ib route "$spec" --engine updn --fail 0 -o "$work/id.txt" || fail "a link id failed"
+cmp -s "$work/port.txt" "$work/id.txt" || fail "link 0 and host0/nic0:1 differ: $(diff "$work/port.txt" "$work/id.txt" | head -5)"
+for bad in "p0/leaf/0 -- p0/spine/9" "p0/leaf/0 -- p0/leaf/1" "host0,host1" "p0/spine/0"; do
+  "$binary" ib route "$spec" --fail "$bad" >"$work/stdout" 2>"$work/stderr"
+  rc=$?
+  [ $rc -eq 1 ] || fail "--fail '$bad': exit $rc, expected 1"
+  [ ! -s "$work/stdout" ] || fail "--fail '$bad': printed before the error: $(head -2 "$work/stdout")"
+  grep -q "error" "$work/stderr" || fail "--fail '$bad': no error in: $(cat "$work/stderr")"
+done
+echo "ok: one link syntax for --fail, and a bad --fail prints nothing but the error"

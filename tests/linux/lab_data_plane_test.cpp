@@ -54,7 +54,7 @@ Fabric fabric_from(const std::string& relative) {
 class LabGuard {
  public:
   explicit LabGuard(std::string prefix) : prefix_(std::move(prefix)) {}
-  ~LabGuard() { lab_down(prefix_); }
+  ~LabGuard() { (void)lab_down(prefix_); }
   LabGuard(const LabGuard&) = delete;
   LabGuard& operator=(const LabGuard&) = delete;
 
@@ -250,7 +250,11 @@ TEST(LabDataPlane, KernelForwardsWhereTheTwinPredictsAndDiagnoseNamesTheCause) {
     EXPECT_TRUE(named);
   }
   // The guards removed everything.
-  EXPECT_TRUE(lab_down("ctlab-" + std::to_string(getpid()) + "-").empty());
+  for (const char* run : {"-a-", "-b-"}) {
+    auto left = lab_down("ctlab-" + std::to_string(getpid()) + run);
+    ASSERT_TRUE(left.ok()) << format_diagnostics(left.errors());
+    EXPECT_TRUE(left->empty());
+  }
 }
 
 }  // namespace

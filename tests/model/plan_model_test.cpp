@@ -457,5 +457,61 @@ TEST(PlanModelFrontend, AbsentWithoutTheBlock) {
   EXPECT_FALSE(plan_of(kOnePlane, real_catalog()).frontend.has_value());
 }
 
+// ================================================================================================
+// Catalog gaps (issue 23): 32 HGX B300 nodes on 4 planes of SN5600 at 200G (each ConnectX-8 cage
+// split 4 ways). The catalog's optics and cables run 800G whole or split 2 x 400G, 400G and 100G:
+// none runs a 200G link, so every backend link (NIC-leaf at 30 m and leaf-spine at 100 m) has no
+// medium. The plan still counts them (256 NIC-leaf links per plane) but says so: one warning per
+// length tier, located at backend.port_speed (line 9, column 3), naming 200G and the entry to add
+// (speed 200G, or 400G split in 2). At 400G with a 3 km leaf-spine reach, the 400G entries reach
+// too short: the warning is at backend.cable_length_m.spine and names the longest of them.
+// ================================================================================================
+constexpr const char* kFourPlanes200G = R"(
+name: model-4-planes-200g
+nodes: {model: hgx-b300, count: 32}
+backend:
+  topology: rail-optimized
+  planes: 4
+  tiers: 2
+  switch: sn5600
+  port_speed: 200G
+  cable_length_m: {leaf: 30, spine: 100}
+)";
+
+TEST(PlanModelCatalogGaps, ASpeedNoOpticRunsIsAWarningThatNamesTheEntryToAdd) {
+  const Plan p = plan_of(kFourPlanes200G, real_catalog());
+  ASSERT_EQ(p.warnings.size(), 2U) << format_diagnostics(p.warnings);
+  for (const Diagnostic& w : p.warnings) {
+    EXPECT_EQ(w.severity, Severity::kWarning);
+    EXPECT_EQ(w.field, "backend.port_speed");
+    EXPECT_EQ(w.where.line, 9);
+    EXPECT_EQ(w.where.column, 3);
+    EXPECT_NE(w.message.find("it has no 200G optic or cable"), std::string::npos) << w.message;
+    EXPECT_NE(w.message.find("speed: 200G (links: 1), or speed: 400G and links: 2"), std::string::npos) << w.message;
+  }
+  EXPECT_NE(p.warnings[0].message.find("NIC-leaf 200G links of 30 m (1024 links)"), std::string::npos) << p.warnings[0].message;
+  EXPECT_NE(p.warnings[1].message.find("leaf-spine 200G links of 100 m"), std::string::npos) << p.warnings[1].message;
+  const MediaFigures* none = find_media(p.plane_figures[0].media, kNoMedium);
+  ASSERT_NE(none, nullptr);
+  EXPECT_EQ(none->kind, "-");
+}
+
+TEST(PlanModelCatalogGaps, AReachNoOpticCoversNamesTheLongest) {
+  std::string yaml = kFourPlanes200G;
+  yaml.replace(yaml.find("planes: 4"), 9, "planes: 2");
+  yaml.replace(yaml.find("port_speed: 200G"), 16, "port_speed: 400G");
+  yaml.replace(yaml.find("spine: 100"), 10, "spine: 3000");
+  const Plan p = plan_of(yaml, real_catalog());
+  ASSERT_EQ(p.warnings.size(), 1U) << format_diagnostics(p.warnings);
+  EXPECT_EQ(p.warnings[0].field, "backend.cable_length_m.spine");
+  EXPECT_EQ(p.warnings[0].where.line, 10);
+  EXPECT_NE(p.warnings[0].message.find("its 400G entries reach at most 2000 m"), std::string::npos) << p.warnings[0].message;
+}
+
+// The bundled designs at 400G and 800G have a medium for every backend link.
+TEST(PlanModelCatalogGaps, NoneForTheBundledBackends) {
+  EXPECT_TRUE(plan_of(kOnePlane, real_catalog()).warnings.empty());
+}
+
 }  // namespace
 }  // namespace ct
