@@ -197,14 +197,26 @@ std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& t
 }
 
 // Depth, node count (aliases expanded) and UTF-8 of every scalar, in one walk that stops at the
-// first bound crossed. The path of keys is built only for a diagnostic.
+// first bound crossed. The path of keys is kept as indices and pointers to the keys' text, and
+// spelled out only for a diagnostic (the walk allocates nothing per node).
 void YamlReader::check_tree(const YAML::Node& root) {
   std::size_t nodes = 0;
   bool stop = false;
-  std::vector<std::string> path;
+  struct PathPart {
+    std::size_t index = 0;
+    const std::string* key = nullptr;  // null: a sequence index; else a mapping key's text
+  };
+  static const std::string kComplexKey = "?";
+  std::vector<PathPart> path;
   const auto path_text = [&] {
     std::string out;
-    for (const auto& p : path) out += p.starts_with('[') || out.empty() ? p : "." + p;
+    for (const PathPart& p : path) {
+      if (p.key == nullptr) {
+        out += fmt::format("[{}]", p.index);
+      } else {
+        out += (out.empty() ? "" : ".") + (p.key == &kComplexKey ? kComplexKey : echo(*p.key));
+      }
+    }
     return out;
   };
   const auto check_scalar = [&](const YAML::Node& n) {
@@ -231,9 +243,11 @@ void YamlReader::check_tree(const YAML::Node& root) {
     if (n.IsScalar()) {
       check_scalar(n);
     } else if (n.IsSequence()) {
-      for (std::size_t i = 0; i < n.size() && !stop; ++i) {
-        path.push_back(fmt::format("[{}]", i));
-        walk(n[i], depth + 1);
+      std::size_t i = 0;
+      for (const YAML::Node& item : n) {
+        if (stop) break;
+        path.push_back({i++, nullptr});
+        walk(item, depth + 1);
         path.pop_back();
       }
     } else if (n.IsMap()) {
@@ -242,9 +256,9 @@ void YamlReader::check_tree(const YAML::Node& root) {
         const YAML::Node& key = entry.first;
         if (key.IsScalar()) {
           check_scalar(key);
-          path.push_back(echo(key.Scalar()));
+          path.push_back({0, &key.Scalar()});
         } else {
-          path.push_back("?");
+          path.push_back({0, &kComplexKey});
           walk(key, depth + 1);
         }
         walk(entry.second, depth + 1);
