@@ -21,6 +21,9 @@
 //                                  flows) or 4,096-node 3-tier (32,768 flows) B300 fabric; paths 0:
 //                                  flow,src,dst,bytes only; 1: the full table --csv-flows writes
 //                                  (every column, every flow's route pinned). Goal: >= 2 M flows/s.
+//   BM_ParseScenario/flows         parse_scenario of the YAML scenario of one transfer per flow of
+//                                  that permutation (4,096 or 8,192 flows) over a memory buffer:
+//                                  the reading and expanding stages of the YAML path alone.
 //   BM_CommandVsSimGrid/flows/modes  the whole command on every input path, side by side with
 //                                  SimGrid in one run: a random permutation of the plane-0 ports of
 //                                  the 512- (4,096 flows), 1,024- (8,192) or 4,096-node 3-tier
@@ -244,6 +247,44 @@ void BM_ParseFlowTable(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseFlowTable)->Args({8192, 0})->Args({8192, 1})->Args({32768, 0})->Args({32768, 1})->Unit(benchmark::kMillisecond);
 
+// The flow table `text` (flow,src,dst,bytes) as a scenario file naming the same flows: one
+// transfer between two ports per row, one QP each (the table's rows are QP 0 of their ports).
+std::string scenario_of_table(const std::string& text) {
+  std::string out = "scenario:\n  name: permutation\n  transfers:\n";
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> cell;
+    std::stringstream row(line);
+    for (std::string c; std::getline(row, c, ',');) cell.push_back(c);
+    out += fmt::format("    - {{name: p{}, src: {}, dst: {}, bytes: {}, qps: 1}}\n", cell[0], cell[1], cell[2], cell[3]);
+  }
+  return out;
+}
+
+// Reading a scenario file of one transfer per flow (the YAML path of BM_CommandVsSimGrid) into a
+// Scenario, in this process: parse_scenario over a memory buffer, names resolved on the fabric.
+void BM_ParseScenario(benchmark::State& state) {
+  const auto [nodes, tiers] = shape_of(state.range(0));
+  const Fabric fabric = fabric_of(valid_spec(b300_yaml(nodes, tiers)));
+  const std::string text = scenario_of_table(permutation_table(fabric.topology()));
+  std::size_t transfers = 0;
+  for (auto _ : state) {
+    auto s = parse_scenario("bench.yaml", text, fabric);
+    if (!s) {
+      state.SkipWithError("parse failed");
+      return;
+    }
+    transfers = s->transfers.size();
+    benchmark::DoNotOptimize(s->transfers.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(transfers) * static_cast<std::int64_t>(state.iterations()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(text.size()) * static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_ParseScenario)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond);
+
+
 #ifdef CT_HAVE_SIMGRID
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -290,22 +331,6 @@ std::vector<double> end_seconds(const std::filesystem::path& csv) {
     std::size_t at = 0;
     for (std::size_t i = 0; i < column; ++i) at = line.find(',', at) + 1;
     out.push_back(std::strtod(line.c_str() + at, nullptr));
-  }
-  return out;
-}
-
-// The flow table `text` (flow,src,dst,bytes) as a scenario file naming the same flows: one
-// transfer between two ports per row, one QP each (the table's rows are QP 0 of their ports).
-std::string scenario_of_table(const std::string& text) {
-  std::string out = "scenario:\n  name: permutation\n  transfers:\n";
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    std::vector<std::string> cell;
-    std::stringstream row(line);
-    for (std::string c; std::getline(row, c, ',');) cell.push_back(c);
-    out += fmt::format("    - {{name: p{}, src: {}, dst: {}, bytes: {}, qps: 1}}\n", cell[0], cell[1], cell[2], cell[3]);
   }
   return out;
 }
@@ -469,6 +494,7 @@ BENCHMARK(BM_CollectiveCommandVsSimGrid)
     ->Args({4096, 2})
     ->Args({8192, 2})
     ->Args({32768, 2})
+    ->Args({32768, 1})
     ->Args({4096, 0})
     ->Args({8192, 0})
     ->Args({32768, 0})
