@@ -21,19 +21,31 @@
 //                                  flows) or 4,096-node 3-tier (32,768 flows) B300 fabric; paths 0:
 //                                  flow,src,dst,bytes only; 1: the full table --csv-flows writes
 //                                  (every column, every flow's route pinned). Goal: >= 2 M flows/s.
-//   BM_CommandVsSimGrid/flows/modes  the whole command, side by side with SimGrid in one run: the
-//                                  process `clustertwin simulate SPEC --flows FILE --csv-flows OUT
-//                                  -o REPORT` (spawned, wall time: catalog, spec, fabric, flow
-//                                  table, routing, the fluid run, the report and CSV) on a random
-//                                  permutation of the plane-0 ports, sizes 16 MB +- 50 % (uniform
-//                                  in [8, 24] MB), all at t = 0, ECMP paths; then SimGrid 3.32 on
-//                                  the same constraints, paths and sizes (tests/simgrid, forked
-//                                  children) in both exact modes, network/optim:Full and Lazy (its
-//                                  platform building and run; not its process start). Counters: the
-//                                  wall and CPU times (user + system, wait4) of each process, the
-//                                  ratios, and the largest relative difference of last-byte times
-//                                  between the command's CSV and each mode.
-//                                  Goal: SimGrid's faster mode / command >= 10, differences <= 1e-6.
+//   BM_ParseScenario/flows         parse_scenario of the YAML scenario of one transfer per flow of
+//                                  that permutation (4,096 or 8,192 flows) over a memory buffer:
+//                                  the reading and expanding stages of the YAML path alone.
+//   BM_CommandVsSimGrid/flows/modes  the whole command on every input path, side by side with
+//                                  SimGrid in one run: a random permutation of the plane-0 ports of
+//                                  the 512- (4,096 flows), 1,024- (8,192) or 4,096-node 3-tier
+//                                  (32,768) B300 fabric, sizes 16 MB +- 50 % (uniform in [8, 24] MB),
+//                                  all at t = 0, ECMP paths, given three ways: a compact flow table
+//                                  (flow,src,dst,bytes), the pinned table --csv-flows writes (every
+//                                  column, every route), and a YAML scenario of one transfer per
+//                                  flow. Each is the process `clustertwin simulate SPEC --flows FILE |
+//                                  --scenario FILE --csv-flows OUT -o REPORT` (spawned: catalog,
+//                                  spec, fabric, input, workload, routing, the fluid run, the report
+//                                  and CSV). SimGrid 3.32 runs the same constraints, paths and sizes
+//                                  (tests/simgrid, forked children) in the modes asked for,
+//                                  network/optim:Full and Lazy (SimGrid's lazy updates with its
+//                                  action heap, the faster exact mode; its platform building and
+//                                  run, not its process start). Counters per input: CPU and wall
+//                                  seconds (user + system, wait4), SimGrid's faster CPU over the
+//                                  command's (`_x_cpu`), and the largest relative difference of
+//                                  last-byte times between the command's CSV and SimGrid's.
+//                                  Goal: >= 10 on every input, differences <= 1e-6.
+//   BM_CollectiveCommandVsSimGrid/gpus/modes  the same for a generated collective: the first step
+//                                  of a ring all-reduce (1 GiB, GPUs in random order, 1 channel)
+//                                  over 4,096, 8,192 or 32,768 GPUs, given as `--collective` flags.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -166,7 +178,7 @@ Scenario permutation(const Topology& topology) {
 // ---- flow tables ----
 
 // The fabric of `flows` plane-0 ports: 8,192 (1,024 nodes, 2 tiers) or 32,768 (4,096 nodes, 3 tiers).
-std::pair<long long, int> shape_of(std::int64_t flows) { return flows <= 8192 ? std::pair{1024LL, 2} : std::pair{4096LL, 3}; }
+std::pair<long long, int> shape_of(std::int64_t flows) { return {static_cast<long long>(flows / 8), flows <= 8192 ? 2 : 3}; }
 
 // A random permutation of the plane-0 ports as a flow table (flow,src,dst,bytes), 16 MB +- 50 %.
 std::string permutation_table(const Topology& topology) {
@@ -235,6 +247,44 @@ void BM_ParseFlowTable(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseFlowTable)->Args({8192, 0})->Args({8192, 1})->Args({32768, 0})->Args({32768, 1})->Unit(benchmark::kMillisecond);
 
+// The flow table `text` (flow,src,dst,bytes) as a scenario file naming the same flows: one
+// transfer between two ports per row, one QP each (the table's rows are QP 0 of their ports).
+std::string scenario_of_table(const std::string& text) {
+  std::string out = "scenario:\n  name: permutation\n  transfers:\n";
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> cell;
+    std::stringstream row(line);
+    for (std::string c; std::getline(row, c, ',');) cell.push_back(c);
+    out += fmt::format("    - {{name: p{}, src: {}, dst: {}, bytes: {}, qps: 1}}\n", cell[0], cell[1], cell[2], cell[3]);
+  }
+  return out;
+}
+
+// Reading a scenario file of one transfer per flow (the YAML path of BM_CommandVsSimGrid) into a
+// Scenario, in this process: parse_scenario over a memory buffer, names resolved on the fabric.
+void BM_ParseScenario(benchmark::State& state) {
+  const auto [nodes, tiers] = shape_of(state.range(0));
+  const Fabric fabric = fabric_of(valid_spec(b300_yaml(nodes, tiers)));
+  const std::string text = scenario_of_table(permutation_table(fabric.topology()));
+  std::size_t transfers = 0;
+  for (auto _ : state) {
+    auto s = parse_scenario("bench.yaml", text, fabric);
+    if (!s) {
+      state.SkipWithError("parse failed");
+      return;
+    }
+    transfers = s->transfers.size();
+    benchmark::DoNotOptimize(s->transfers.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(transfers) * static_cast<std::int64_t>(state.iterations()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(text.size()) * static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_ParseScenario)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond);
+
+
 #ifdef CT_HAVE_SIMGRID
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -285,6 +335,64 @@ std::vector<double> end_seconds(const std::filesystem::path& csv) {
   return out;
 }
 
+// Runs `args` (after `clustertwin simulate SPEC`) writing its flows CSV; CPU seconds (user +
+// system) and wall seconds of the process, and the largest relative difference of its last bytes
+// from `theirs` (SimGrid's, per flow; none: 0). A failure or a wrong row count is an error.
+struct CommandRun {
+  double wall = -1;
+  double cpu = 0;
+  double diff = 0;
+};
+CommandRun run_command(const std::filesystem::path& dir, std::vector<std::string> args, const std::vector<double>& latency,
+                       const std::vector<double>& theirs) {
+  std::vector<std::string> argv = {CT_CLUSTERTWIN_BINARY, "simulate", (dir / "spec.yaml").string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  for (const std::string& a : {std::string("--csv-flows"), (dir / "out.csv").string(), std::string("-o"), (dir / "report.txt").string()}) {
+    argv.push_back(a);
+  }
+  CommandRun run;
+  run.wall = time_command(argv, run.cpu);
+  const std::vector<double> ends = end_seconds(dir / "out.csv");
+  if (run.wall < 0 || ends.size() != latency.size()) {
+    run.wall = -1;
+    return run;
+  }
+  for (std::size_t f = 0; f < ends.size() && !theirs.empty(); ++f) {
+    run.diff = std::max(run.diff, std::abs(ends[f] - latency[f] - theirs[f]) / theirs[f]);
+  }
+  return run;
+}
+
+// The same flows through SimGrid in each mode asked for (bit 1 Full, bit 2 Lazy); the faster
+// mode's completions are returned, and the counters set.
+std::vector<double> simgrid_modes(benchmark::State& state, const SimulationResult& r, std::int64_t modes) {
+  const FluidScenario fluid = fluid_of(r);
+  std::vector<double> fastest;
+  double fastest_cpu = -1;
+  for (const SimGridMode mode : {SimGridMode::kFull, SimGridMode::kLazy}) {
+    if ((modes & (mode == SimGridMode::kFull ? 1 : 2)) == 0) continue;
+    std::vector<double> theirs;
+    double cpu = 0;
+    const double wall = run_simgrid_in_child(fluid, theirs, mode, &cpu);
+    const std::string name = mode == SimGridMode::kFull ? "full" : "lazy";
+    state.counters["simgrid_" + name + "_s"] = wall;
+    state.counters["simgrid_" + name + "_cpu_s"] = cpu;
+    if (wall >= 0 && (fastest_cpu < 0 || cpu < fastest_cpu)) {
+      fastest_cpu = cpu;
+      fastest = std::move(theirs);
+    }
+  }
+  state.counters["simgrid_faster_cpu_s"] = fastest_cpu;
+  return fastest;
+}
+
+std::vector<double> latencies(const SimulationResult& r, const Topology& topology) {
+  std::vector<double> latency;
+  const std::vector<double> last = last_byte_seconds(r, topology);
+  for (std::size_t f = 0; f < r.flows.size(); ++f) latency.push_back(to_seconds(r.flows[f].end) - last[f]);
+  return latency;
+}
+
 void BM_CommandVsSimGrid(benchmark::State& state) {
   const auto [nodes, tiers] = shape_of(state.range(0));
   const std::string spec_text = b300_yaml(nodes, tiers);
@@ -294,75 +402,102 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
   std::filesystem::create_directories(dir);
   write_text(dir / "spec.yaml", spec_text);
   write_text(dir / "flows.csv", table_text);
+  write_text(dir / "scenario.yaml", scenario_of_table(table_text));
   // The reference paths: the same run in this process (deterministic: the command takes the same).
   const SimulationResult r = run_table(fabric, table_of(fabric, table_text));
-  const FluidScenario fluid = fluid_of(r);
-  std::vector<double> latency;
   {
-    const std::vector<double> last = last_byte_seconds(r, fabric.topology());
-    for (std::size_t f = 0; f < r.flows.size(); ++f) latency.push_back(to_seconds(r.flows[f].end) - last[f]);
+    const WorkerAccount workers = account_workers(r);
+    write_text(dir / "pinned.csv", simulate_flows_csv({fabric.topology(), r, workers, "bench"}));
   }
-  double command_s = 0;
-  double command_cpu = 0;
-  double full_s = 0;
-  double lazy_s = 0;
-  double full_cpu = 0;
-  double lazy_cpu = 0;
-  double full_diff = 0;
-  double lazy_diff = 0;
+  const std::vector<double> latency = latencies(r, fabric.topology());
+  const std::pair<const char*, std::vector<std::string>> inputs[] = {
+      {"compact", {"--flows", (dir / "flows.csv").string()}},
+      {"pinned", {"--flows", (dir / "pinned.csv").string()}},
+      {"yaml", {"--scenario", (dir / "scenario.yaml").string()}},
+  };
   for (auto _ : state) {
-    command_s = time_command({CT_CLUSTERTWIN_BINARY, "simulate", (dir / "spec.yaml").string(), "--flows",
-                              (dir / "flows.csv").string(), "--csv-flows", (dir / "out.csv").string(), "-o",
-                              (dir / "report.txt").string()},
-                             command_cpu);
-    if (command_s < 0) {
-      state.SkipWithError("the clustertwin command failed");
-      return;
-    }
-    const std::vector<double> ends = end_seconds(dir / "out.csv");
-    if (ends.size() != r.flows.size()) {
-      state.SkipWithError("the command's CSV has the wrong number of rows");
-      return;
-    }
-    for (const SimGridMode mode : {SimGridMode::kFull, SimGridMode::kLazy}) {
-      if ((state.range(1) & (mode == SimGridMode::kFull ? 1 : 2)) == 0) continue;  // mode not asked for
-      std::vector<double> theirs;
-      double cpu = 0;
-      const double wall = run_simgrid_in_child(fluid, theirs, mode, &cpu);
-      (mode == SimGridMode::kFull ? full_cpu : lazy_cpu) = cpu;
-      if (wall < 0) {
-        state.SkipWithError("SimGrid child failed");
+    const std::vector<double> theirs = simgrid_modes(state, r, state.range(1));
+    double slowest = 0;
+    for (const auto& [name, args] : inputs) {
+      const CommandRun run = run_command(dir, args, latency, theirs);
+      if (run.wall < 0) {
+        state.SkipWithError(fmt::format("the command on the {} input failed", name).c_str());
         return;
       }
-      double worst = 0;
-      for (std::size_t f = 0; f < ends.size(); ++f) {
-        worst = std::max(worst, std::abs(ends[f] - latency[f] - theirs[f]) / theirs[f]);
-      }
-      (mode == SimGridMode::kFull ? full_s : lazy_s) = wall;
-      (mode == SimGridMode::kFull ? full_diff : lazy_diff) = worst;
+      state.counters[fmt::format("{}_cpu_s", name)] = run.cpu;
+      state.counters[fmt::format("{}_wall_s", name)] = run.wall;
+      state.counters[fmt::format("{}_max_rel_diff", name)] = run.diff;
+      if (!theirs.empty()) state.counters[fmt::format("{}_x_cpu", name)] = state.counters["simgrid_faster_cpu_s"] / run.cpu;
+      slowest = std::max(slowest, run.wall);
     }
-    state.SetIterationTime(command_s);
+    state.SetIterationTime(slowest);
   }
   std::filesystem::remove_all(dir);
   state.counters["flows"] = static_cast<double>(r.flows.size());
-  state.counters["command_s"] = command_s;
-  state.counters["simgrid_full_s"] = full_s;
-  state.counters["simgrid_lazy_s"] = lazy_s;
-  const auto faster = [](double full, double lazy) { return full <= 0 ? lazy : lazy <= 0 ? full : std::min(full, lazy); };
-  state.counters["faster_simgrid_over_command"] = faster(full_s, lazy_s) / command_s;
-  state.counters["command_cpu_s"] = command_cpu;
-  state.counters["simgrid_full_cpu_s"] = full_cpu;
-  state.counters["simgrid_lazy_cpu_s"] = lazy_cpu;
-  state.counters["faster_simgrid_over_command_cpu"] = faster(full_cpu, lazy_cpu) / command_cpu;
-  state.counters["max_rel_diff_full"] = full_diff;
-  state.counters["max_rel_diff_lazy"] = lazy_diff;
 }
-// Second argument: the SimGrid modes to run (1 Full, 2 Lazy, 3 both). Full takes hours at 32,768
-// flows with distinct sizes (333 s at 8,192 on a busy machine), hence the Lazy-only variant.
+// First argument: flows (4,096: 512 nodes and 8,192: 1,024 nodes on 2 tiers; 32,768: 4,096 nodes
+// on 3 tiers); second: the SimGrid modes to run (0 none, 1 Full, 2 Lazy, 3 both). Full takes hours
+// at 32,768 flows with distinct sizes (333 s at 8,192 on a busy machine).
 BENCHMARK(BM_CommandVsSimGrid)
+    ->Args({4096, 2})
     ->Args({8192, 3})
-    ->Args({32768, 3})
+    ->Args({8192, 2})
     ->Args({32768, 2})
+    ->Args({4096, 0})
+    ->Args({8192, 0})
+    ->Args({32768, 0})
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+// A generated collective: the first step of a ring all-reduce of 1 GiB over every GPU in a random
+// order, one channel (the GPU count in flows, nearly all between hosts, none waiting on another),
+// given as flags (`--collective all-reduce --gpus '{order: random}' --channels 1 --steps 1`), side
+// by side with SimGrid on the same flows and paths.
+void BM_CollectiveCommandVsSimGrid(benchmark::State& state) {
+  const auto [nodes, tiers] = shape_of(state.range(0));
+  const std::int64_t gpus = state.range(0);
+  const std::string spec_text = b300_yaml(nodes, tiers);
+  const Fabric fabric = fabric_of(valid_spec(spec_text));
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("ct-bench-coll-{}", gpus);
+  std::filesystem::create_directories(dir);
+  write_text(dir / "spec.yaml", spec_text);
+  const std::vector<std::string> flags = {"--collective", "all-reduce", "--bytes", "1GiB", "--gpus", "{order: random}",
+                                          "--channels", "1", "--steps", "1"};
+  auto scenario = parse_scenario("bench.yaml",
+                                 "scenario:\n  name: all-reduce\n  collectives:\n    - {name: all-reduce, kind: all-reduce, "
+                                 "bytes: 1GiB, gpus: {order: random}, channels: 1, steps: 1}\n",
+                                 fabric);
+  if (!scenario) {
+    std::fputs(format_diagnostics(scenario.errors()).c_str(), stderr);
+    std::abort();
+  }
+  const SimulationResult r = run(fabric, scenario.value());
+  const std::vector<double> latency = latencies(r, fabric.topology());
+  for (auto _ : state) {
+    const std::vector<double> theirs = simgrid_modes(state, r, state.range(1));
+    const CommandRun command = run_command(dir, flags, latency, theirs);
+    if (command.wall < 0) {
+      state.SkipWithError("the command failed");
+      return;
+    }
+    state.counters["collective_cpu_s"] = command.cpu;
+    state.counters["collective_wall_s"] = command.wall;
+    state.counters["collective_max_rel_diff"] = command.diff;
+    if (!theirs.empty()) state.counters["collective_x_cpu"] = state.counters["simgrid_faster_cpu_s"] / command.cpu;
+    state.SetIterationTime(command.wall);
+  }
+  std::filesystem::remove_all(dir);
+  state.counters["flows"] = static_cast<double>(r.flows.size());
+}
+BENCHMARK(BM_CollectiveCommandVsSimGrid)
+    ->Args({4096, 2})
+    ->Args({8192, 2})
+    ->Args({32768, 2})
+    ->Args({32768, 1})
+    ->Args({4096, 0})
+    ->Args({8192, 0})
+    ->Args({32768, 0})
     ->Iterations(1)
     ->UseManualTime()
     ->Unit(benchmark::kSecond);

@@ -14,6 +14,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analysis/straggler.h"
 #include "cli/command.h"
@@ -59,6 +60,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   sources.spec_path = context.spec_path;
   auto inputs = load_simulation_inputs(sources, built);
   if (!inputs) return report_errors(inputs.errors());
+  if (!inputs->usage.empty()) return report_usage(fmt::format("{}", fmt::join(inputs->usage, "\n")));
   const Scenario* scenario = &inputs->scenario;
   const std::optional<FlowTable>& flows = inputs->flows;
 
@@ -118,7 +120,14 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   add_progress_options(app, o->progress);
   add_output_option(app, o->output);
   add_html_option(app, o->html);
-  return [o](const Context& c) { return run_simulate(*o, c); };
+  return [o, &app](const Context& c) {
+    for (const char* flag : {"--collective", "--algorithm", "--model", "--gpus", "--bytes", "--channels", "--qps",
+                             "--iterations", "--compute", "--steps", "--paths", "--seed", "--degrade", "--fail",
+                             "--repair", "--convergence"}) {
+      if (app.get_option(flag)->count() > 0) o->sources.flags.given.emplace_back(flag);
+    }
+    return run_simulate(*o, c);
+  };
 }
 
 }  // namespace ct::cli

@@ -8,23 +8,44 @@ namespace {
 
 const SourceLocation kCommandLine{"command line", 0, 0};
 
-Result<Scenario> load_scenario(const SimulationSources& s, const Fabric& fabric) {
+// A scenario read from `file` with the flags applied to it (traffic/scenario_flags.h apply_flags).
+Result<Scenario> from_file(const std::string& file, const std::string& text, const Fabric& fabric,
+                           const ScenarioFlags& flags, std::vector<std::string>& usage) {
+  auto scenario = parse_scenario(file, text, fabric, flags.was_given("--seed") ? flags.seed : 1);
+  if (!scenario) return scenario.errors();
+  FlagProblems problems = apply_flags(flags, file, scenario.value());
+  if (!problems.errors.empty()) return problems.errors;
+  usage = std::move(problems.usage);
+  return scenario;
+}
+
+Result<Scenario> load_scenario(const SimulationSources& s, const Fabric& fabric, std::vector<std::string>& usage) {
   if (!s.scenario_path.empty()) {
     auto text = read_text_file(s.scenario_path);
     if (!text) return text.errors();
-    return parse_scenario(s.scenario_path, text.value(), fabric);
+    return from_file(s.scenario_path, text.value(), fabric, s.flags, usage);
   }
-  if (s.flags.any()) return build_flag_scenario(s.flags, fabric.names());
+  if (s.flags.any()) {
+    usage = unused_flags(s.flags, "");
+    if (!usage.empty()) return Scenario{};
+    return build_flag_scenario(s.flags, fabric.names());
+  }
   if (!s.flows_path.empty()) {
     Scenario flows_only;
     flows_only.file = s.flows_path;
     flows_only.name = "flows";
-    flows_only.seed = s.flags.seed;
+    FlagProblems problems = apply_flags(s.flags, "--flows", flows_only);
+    if (!problems.errors.empty()) return problems.errors;
+    usage = std::move(problems.usage);
     return flows_only;
   }
   auto spec_text = read_text_file(s.spec_path);
   if (spec_text && has_scenario_block(spec_text.value())) {
-    return parse_scenario(s.spec_path, spec_text.value(), fabric);
+    return from_file(s.spec_path, spec_text.value(), fabric, s.flags, usage);
+  }
+  if (auto unused = unused_flags(s.flags, ""); !unused.empty()) {
+    usage = std::move(unused);
+    return Scenario{};
   }
   return Diagnostic{kCommandLine, "--scenario",
                     "nothing to simulate: give --scenario FILE, a `scenario:` block in the spec, or --collective KIND "
@@ -34,9 +55,11 @@ Result<Scenario> load_scenario(const SimulationSources& s, const Fabric& fabric)
 }  // namespace
 
 Result<SimulationInputs> load_simulation_inputs(const SimulationSources& sources, const Fabric& fabric) {
-  auto scenario = load_scenario(sources, fabric);
+  std::vector<std::string> usage;
+  auto scenario = load_scenario(sources, fabric, usage);
   if (!scenario) return scenario.errors();
-  SimulationInputs in{std::move(scenario).value(), std::nullopt};
+  SimulationInputs in{std::move(scenario).value(), std::nullopt, std::move(usage)};
+  if (!in.usage.empty()) return in;
   if (!sources.flows_path.empty()) {
     auto bytes = read_text_file(sources.flows_path);
     if (!bytes) return bytes.errors();

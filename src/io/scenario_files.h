@@ -7,10 +7,15 @@
 //   4. the spec's own `scenario:` block;
 // and the flow table (traffic/flow_table.h, the format `simulate --csv-flows` writes) adds its
 // flows to the scenario's. A scenario with nothing to run and no flow table is a diagnostic.
+// Every scenario flag either applies to the scenario chosen or is refused (a usage problem):
+// --seed, --paths and --model apply to a file's scenario where the file does not set them, and a
+// file that sets them otherwise is a conflict named at both places (traffic/scenario_flags.h
+// apply_flags); --seed and --paths apply to a flow table alone.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "fabric/fabric.h"
@@ -30,6 +35,9 @@ struct SimulationSources {
 struct SimulationInputs {
   Scenario scenario;
   std::optional<FlowTable> flows;
+  // Flags that would not apply, or that disagree with the scenario's file (traffic/scenario_flags.h
+  // apply_flags): usage problems (exit 2). When not empty, nothing else was read.
+  std::vector<std::string> usage;
 };
 
 Result<SimulationInputs> load_simulation_inputs(const SimulationSources& sources, const Fabric& fabric);

@@ -48,6 +48,20 @@ inline std::uint16_t draw_roce_source_port(Rng& rng) {
 // PRECONDITION: index < kRoceSourcePorts.
 std::uint16_t roce_port_of(std::uint64_t key, std::uint32_t index);
 
+// The source port of a flow of a simulated scenario or flow table, a function of the flow's
+// identity and the seed only, never of the input's format or order (docs/models/ecmp.md, "Source
+// ports of simulated flows"). A connection joins two ends, each a GPU (global id) or a backend
+// port (VertexId); its QPs are numbered `index` = channel x qps + qp; the port is
+// roce_port_of(stream_of(seed, "CONN", src kind, src, dst kind, dst), index mod kRoceSourcePorts):
+// distinct QPs of one connection get distinct ports up to the 16,384 there are, and the same
+// connection gets the same port whichever file named it and wherever in the file.
+struct ConnectionEnd {
+  bool gpu = false;      // a GPU (id: global GPU id), else a backend port (id: its VertexId)
+  std::uint32_t id = 0;
+};
+inline constexpr std::uint64_t kConnectionTag = 0x434F'4E4E;  // "CONN"
+std::uint16_t connection_source_port(std::uint64_t seed, ConnectionEnd src, ConnectionEnd dst, std::uint64_t index);
+
 // Fresh source ports for every flow, drawn in flow order from Rng(seed, trial, kPortStream):
 // the same (seed, trial) gives the same ports on any thread.
 inline constexpr std::uint64_t kPortStream = 0x5043'5254;  // "PORT"

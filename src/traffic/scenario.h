@@ -78,6 +78,7 @@ struct CollectiveSpec {
   // pipelined (NCCL's chunked streaming) or stepwise (each step after the previous); a scenario
   // file that gives `steps` and no `model` gets stepwise (traffic/collective.h "Models").
   CollectiveModel model = CollectiveModel::kPipelined;
+  SourceLocation model_at;  // where the file wrote `model:` (line 0: not written; --model may set it)
   std::string gpus_text;                           // the selector as written
   std::vector<std::vector<std::uint32_t>> groups;  // GPUs of each concurrent instance, in rank order
   Bytes bytes{0};
@@ -108,6 +109,8 @@ struct Scenario {
   std::string name;
   PathModel paths = PathModel::kEcmp;
   std::uint64_t seed = 1;
+  SourceLocation paths_at;  // where the file wrote `paths:` / `seed:` (line 0: not written)
+  SourceLocation seed_at;
   std::vector<TransferSpec> transfers;
   std::vector<MiceSpec> mice;
   std::vector<CollectiveSpec> collectives;

@@ -59,8 +59,15 @@ class ScenarioBuilder {
   // ---- the scenario as a whole ----
   void set_location(SourceLocation at) { scenario_.at = std::move(at); }
   void set_name(std::string name) { scenario_.name = std::move(name); }
-  void set_seed(std::uint64_t seed) { scenario_.seed = seed; }
-  void set_paths(PathModel paths) { scenario_.paths = paths; }
+  // `at`: where a file wrote the value (Scenario::seed_at, paths_at); the flags leave it out.
+  void set_seed(std::uint64_t seed, SourceLocation at = {}) {
+    scenario_.seed = seed;
+    scenario_.seed_at = std::move(at);
+  }
+  void set_paths(PathModel paths, SourceLocation at = {}) {
+    scenario_.paths = paths;
+    scenario_.paths_at = std::move(at);
+  }
 
   // ---- names of the model ----
   std::optional<PathModel> path_model(std::string_view name, const ValueOrigin& at);

@@ -181,4 +181,104 @@ Result<Scenario> build_flag_scenario(const ScenarioFlags& flags, const NameDirec
   return FlagScenario(flags, names).build();
 }
 
+bool ScenarioFlags::was_given(std::string_view flag) const {
+  return std::find(given.begin(), given.end(), flag) != given.end();
+}
+
+std::vector<std::string> building_flags_given(const ScenarioFlags& flags) {
+  static const char* const kBuilding[] = {"--collective", "--bytes",   "--algorithm", "--gpus",
+                                          "--channels",   "--qps",     "--iterations", "--compute",
+                                          "--steps",      "--degrade", "--fail",      "--repair",
+                                          "--convergence"};
+  std::vector<std::string> out;
+  for (const char* flag : kBuilding) {
+    if (flags.was_given(flag)) out.emplace_back(flag);
+  }
+  return out;
+}
+
+namespace {
+
+std::string place(const SourceLocation& at) { return fmt::format("{}:{}:{}", at.file, at.line, at.column); }
+
+void apply_model(const ScenarioFlags& flags, const std::string& from, Scenario& s, FlagProblems& out) {
+  const auto model = parse_collective_model(flags.model);
+  if (!model) {
+    out.errors.push_back({kCommandLine, "--model", fmt::format("'{}' is not a collective model (pipelined, stepwise)", flags.model)});
+    return;
+  }
+  if (s.collectives.empty()) {
+    out.usage.push_back(fmt::format("--model {}: the scenario from {} has no collective for it to apply to", flags.model, from));
+    return;
+  }
+  for (std::size_t i = 0; i < s.collectives.size(); ++i) {
+    CollectiveSpec& c = s.collectives[i];
+    if (c.model_at.line > 0) {
+      if (c.model != *model) {
+        out.usage.push_back(fmt::format("--model {} (command line) and {}: scenario.collectives[{}].model: {} disagree; give one",
+                                        flags.model, place(c.model_at), i, collective_model_name(c.model)));
+      }
+    } else if (c.steps != 0 && *model != CollectiveModel::kStepwise) {
+      out.usage.push_back(fmt::format("--model {} (command line) and collective '{}' of {}, whose steps: {} are the stepwise "
+                                      "model's, disagree; give one",
+                                      flags.model, c.name, from, c.steps));
+    } else {
+      c.model = *model;
+    }
+  }
+}
+
+void apply_paths(const ScenarioFlags& flags, Scenario& s, FlagProblems& out) {
+  const auto paths = parse_path_model(flags.paths);
+  if (!paths) {
+    out.errors.push_back({kCommandLine, "--paths", fmt::format("'{}' is not a path model (ecmp, spray, adaptive)", flags.paths)});
+    return;
+  }
+  if (s.paths_at.line == 0) {
+    s.paths = *paths;
+  } else if (s.paths != *paths) {
+    out.usage.push_back(fmt::format("--paths {} (command line) and {}: scenario.paths: {} disagree; give one", flags.paths,
+                                    place(s.paths_at), path_model_name(s.paths)));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> unused_flags(const ScenarioFlags& flags, const std::string& from) {
+  std::vector<std::string> out;
+  const bool faults = !flags.degrade.empty() || !flags.fail.empty() || !flags.repair.empty();
+  for (const std::string& flag : building_flags_given(flags)) {
+    const bool of_faults = flag == "--degrade" || flag == "--fail" || flag == "--repair" || flag == "--convergence";
+    if (!from.empty() && (flag == "--collective" || of_faults)) {
+      out.push_back(fmt::format("{} builds a scenario from the command line, but the scenario comes from {}: write it there, "
+                                "or leave {} out",
+                                flag, from, from == "--flows" ? "--flows" : "the file"));
+    } else if (flag == "--convergence" && !faults) {
+      out.push_back("--convergence is the routing convergence after --fail or --repair, and none is given");
+    } else if (!of_faults && flag != "--collective" && flags.collective.empty()) {
+      out.push_back(fmt::format("{} describes the collective of --collective KIND, and none is given", flag));
+    } else if (!of_faults && flag != "--collective" && !from.empty()) {
+      out.push_back(fmt::format("{} describes the collective of --collective, but the scenario comes from {}", flag, from));
+    }
+  }
+  if (from.empty() && flags.collective.empty() && flags.was_given("--model")) {
+    out.emplace_back("--model describes the collective of --collective KIND, and none is given");
+  }
+  return out;
+}
+
+FlagProblems apply_flags(const ScenarioFlags& flags, const std::string& from, Scenario& s) {
+  FlagProblems out;
+  out.usage = unused_flags(flags, from);
+  if (flags.was_given("--seed") && s.seed_at.line > 0 && s.seed != flags.seed) {
+    out.usage.push_back(fmt::format("--seed {} (command line) and {}: scenario.seed: {} disagree; give one", flags.seed,
+                                    place(s.seed_at), s.seed));
+  } else if (flags.was_given("--seed")) {
+    s.seed = flags.seed;
+  }
+  if (flags.was_given("--paths")) apply_paths(flags, s, out);
+  if (flags.was_given("--model")) apply_model(flags, from, s, out);
+  return out;
+}
+
 }  // namespace ct

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -43,12 +44,42 @@ struct ScenarioFlags {
   std::vector<std::string> fail;
   std::vector<std::string> repair;
   std::string convergence;
+  // The flags given on the command line, by name ("--model"), whatever their values: a flag left
+  // at its default is told apart from one given with the default's value.
+  std::vector<std::string> given;
 
   // True when the flags describe a scenario (a collective or a fault).
   [[nodiscard]] bool any() const { return !collective.empty() || !degrade.empty() || !fail.empty() || !repair.empty(); }
+  [[nodiscard]] bool was_given(std::string_view flag) const;
 };
 
 // The scenario named "flags" (or after its collective), file "command line".
 Result<Scenario> build_flag_scenario(const ScenarioFlags& flags, const NameDirectory& names);
+
+// A flag either applies or is refused. What the flags do to a scenario that does not come from
+// them (`from`: "FILE" for --scenario FILE or the spec's own block, "--flows" for a flow table
+// alone):
+//   --seed     a file's scenario is read with it (parse_scenario's default_seed), see below;
+//   --paths    applies where the file writes no `paths:` (and to a flow table alone);
+//   --model    applies to each collective whose `model:` is not written (and that gives no
+//              `steps:`, which are the stepwise model's); a flow table alone has no collective;
+//   the flags that build a scenario of their own (--collective and its --bytes, --algorithm,
+//   --gpus, --channels, --qps, --iterations, --compute, --steps; the faults --degrade, --fail,
+//   --repair, --convergence) are refused with a scenario from a file.
+// A value the file writes and a flag given otherwise (`paths: ecmp` and --paths spray, `seed: 1`
+// and --seed 2, `model: pipelined` and --model stepwise) is a conflict, named at both places.
+// Conflicts and refusals are usage problems (exit 2): returned as messages. A value that names
+// nothing (--paths sprya) is a diagnostic at "command line", bad input (exit 1).
+struct FlagProblems {
+  std::vector<std::string> usage;
+  Diagnostics errors;
+};
+FlagProblems apply_flags(const ScenarioFlags& flags, const std::string& from, Scenario& scenario);
+// Of the flags given, those that only the flag-built scenario reads (a collective's or a fault's).
+std::vector<std::string> building_flags_given(const ScenarioFlags& flags);
+// The flags given that nothing would read, as usage messages: with a scenario `from` a file or
+// --flows, every building flag; with the flag-built scenario (`from` empty), a collective's flags
+// (--model among them) without --collective, and --convergence without a fault.
+std::vector<std::string> unused_flags(const ScenarioFlags& flags, const std::string& from);
 
 }  // namespace ct

@@ -34,7 +34,8 @@ class ScenarioParser {
   ScenarioParser(const std::string& file, const NameDirectory& names)
       : r_(file), b_(file, names, r_.errors()), t_(names.topology()) {}
 
-  Result<Scenario> parse(const std::string& text) {
+  Result<Scenario> parse(const std::string& text, std::uint64_t default_seed) {
+    b_.set_seed(default_seed);
     if (const auto root = r_.load(text)) {
       if (!root->IsMap() || !(*root)["scenario"]) {
         r_.error({r_.file(), 1, 1}, "scenario", "no `scenario:` block in the file");
@@ -148,7 +149,7 @@ class ScenarioParser {
     b_.set_location(location(key));
     read_mapping(key, value, "scenario",
                  {{"name", [&](auto& k, auto& v, auto& f) { b_.set_name(text(k, v, f).value_or("")); }},
-                  {"seed", [&](auto& k, auto& v, auto& f) { b_.set_seed(r_.unsigned64(k, v, f).value_or(b_.scenario().seed)); }},
+                  {"seed", [&](auto& k, auto& v, auto& f) { b_.set_seed(r_.unsigned64(k, v, f).value_or(b_.scenario().seed), location(k)); }},
                   {"paths", [&](auto& k, auto& v, auto& f) { read_paths(k, v, f); }},
                   {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, convergence_); }},
                   {"collectives", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_collective(i, p); }); }},
@@ -164,7 +165,7 @@ class ScenarioParser {
   void read_paths(const YAML::Node& k, const YAML::Node& v, const std::string& f) {
     const auto name = text(k, v, f);
     if (!name) return;
-    if (const auto paths = b_.path_model(*name, origin(k, v, f))) b_.set_paths(*paths);
+    if (const auto paths = b_.path_model(*name, origin(k, v, f))) b_.set_paths(*paths, location(k));
   }
 
   void read_collective(const YAML::Node& item, const std::string& path) {
@@ -182,7 +183,7 @@ class ScenarioParser {
                  {{"name", [&](auto& k, auto& v, auto& f) { c.name = text(k, v, f).value_or(c.name); }},
                   {"kind", [&](auto& k, auto& v, auto& f) { read_kind(k, v, f, c.kind); }},
                   {"algorithm", [&](auto& k, auto& v, auto& f) { algorithm = read_algorithm(k, v, f, c.algorithm); }},
-                  {"model", [&](auto& k, auto& v, auto& f) { has_model = read_model(k, v, f, c.model); }},
+                  {"model", [&](auto& k, auto& v, auto& f) { has_model = read_model(k, v, f, c.model); c.model_at = location(k); }},
                   {"gpus", [&](auto& k, auto& v, auto& f) { has_gpus = true; gpus_key = k; gpus_value = v; gpus_field = f; }},
                   {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, c.bytes); }},
                   {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, c.channels, 1, kMaxChannels, "channels"); }},
@@ -452,8 +453,9 @@ bool has_scenario_block(const std::string& text) {
   }
 }
 
-Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names) {
-  return ScenarioParser(file, names).parse(text);
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names,
+                                std::uint64_t default_seed) {
+  return ScenarioParser(file, names).parse(text, default_seed);
 }
 
 Result<CollectiveSpec> parse_gpu_selection(const std::string& file, const std::string& text, std::uint64_t seed,
@@ -461,8 +463,9 @@ Result<CollectiveSpec> parse_gpu_selection(const std::string& file, const std::s
   return ScenarioParser(file, names).parse_selection(text, seed);
 }
 
-Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Fabric& fabric) {
-  return parse_scenario(file, text, fabric.names());
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Fabric& fabric,
+                                std::uint64_t default_seed) {
+  return parse_scenario(file, text, fabric.names(), default_seed);
 }
 
 }  // namespace ct

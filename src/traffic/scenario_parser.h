@@ -55,10 +55,13 @@
 
 namespace ct {
 
-// Names are resolved by the fabric's name directory (fabric/name_directory.h).
-Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Fabric& fabric);
+// Names are resolved by the fabric's name directory (fabric/name_directory.h). `default_seed`:
+// the seed when the file gives no `seed:` (`simulate --seed`); it also orders `order: random`.
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const Fabric& fabric,
+                                std::uint64_t default_seed = 1);
 // The same on a bare topology's directory (tests on hand-built fixtures).
-Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names);
+Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names,
+                                std::uint64_t default_seed = 1);
 
 // A GPU selection in a list's or a mapping's form ("[0, host1/gpu2]", "{hosts: [0, 3], per: rail}"),
 // text of its own (the --gpus flag): the collective {kind: all-reduce, bytes: 1GiB, gpus: TEXT} of

@@ -6,6 +6,7 @@
 
 #include "support/fabric_fixtures.h"
 #include "traffic/scenario_checks.h"
+#include "traffic/scenario_flags.h"
 
 namespace ct {
 namespace {
@@ -185,6 +186,53 @@ TEST(ScenarioParser, NeedsAScenarioBlock) {
 // the 16 GPUs of fabric(), group {0, 5, 0, 5, 99} names GPUs 0 and 5 twice and GPU 99 (> 15) that
 // does not exist: three problems in the group's order. Group {0, 5} reuses the first group's GPUs,
 // which is no problem (the rule is per group).
+// Issue 24 item 4: the flags of `simulate` against a scenario file. kGood writes `seed: 7` (line 3)
+// and `paths: spray` (line 4), and neither collective writes a model; a file without them takes
+// the flags' values; a flag that disagrees with a written value is a conflict naming the file's
+// line; --model on a scenario without collectives, and a collective's flag beside a file, are
+// refused.
+TEST(ScenarioParser, FlagsApplyWhereTheFileIsSilentAndConflictWhereItIsNot) {
+  const Topology t = fabric();
+  const NameDirectory names(t);
+  Scenario s = parse_scenario("s.yaml", kGood, names, 99).value();
+  EXPECT_EQ(s.seed, 7U);
+  EXPECT_EQ(s.seed_at.line, 3);
+  EXPECT_EQ(s.paths_at.line, 4);
+  ScenarioFlags flags;
+  flags.model = "stepwise";
+  flags.paths = "spray";
+  flags.seed = 7;
+  flags.given = {"--model", "--paths", "--seed"};
+  FlagProblems agree = apply_flags(flags, "s.yaml", s);
+  EXPECT_TRUE(agree.usage.empty()) << agree.usage.front();
+  EXPECT_EQ(s.collectives[0].model, CollectiveModel::kStepwise);
+  EXPECT_EQ(s.collectives[1].model, CollectiveModel::kStepwise);
+
+  flags.paths = "ecmp";
+  flags.seed = 8;
+  flags.given.push_back("--bytes");
+  const FlagProblems conflict = apply_flags(flags, "s.yaml", s);
+  ASSERT_EQ(conflict.usage.size(), 3U);
+  EXPECT_NE(conflict.usage[0].find("--bytes"), std::string::npos) << conflict.usage[0];
+  EXPECT_NE(conflict.usage[1].find("--seed 8 (command line) and s.yaml:3:3: scenario.seed: 7"), std::string::npos)
+      << conflict.usage[1];
+  EXPECT_NE(conflict.usage[2].find("--paths ecmp (command line) and s.yaml:4:3: scenario.paths: spray"), std::string::npos)
+      << conflict.usage[2];
+
+  Scenario silent = parse_scenario("t.yaml", "scenario:\n  transfers:\n    - {src: host1/nic0, dst: host5/nic0, bytes: 4KiB}\n",
+                                   names, 42)
+                        .value();
+  EXPECT_EQ(silent.seed, 42U);
+  EXPECT_EQ(silent.seed_at.line, 0);
+  flags.given = {"--paths", "--model"};
+  const FlagProblems no_collective = apply_flags(flags, "t.yaml", silent);
+  EXPECT_EQ(silent.paths, PathModel::kEcmp);
+  ASSERT_EQ(no_collective.usage.size(), 1U);
+  EXPECT_NE(no_collective.usage[0].find("has no collective"), std::string::npos) << no_collective.usage[0];
+  flags.model = "stepwyse";
+  EXPECT_EQ(apply_flags(flags, "t.yaml", silent).errors.size(), 1U);
+}
+
 TEST(ScenarioChecks, AGpuTwiceInOneGroupIsAProblemAcrossGroupsItIsNot) {
   const Topology t = fabric();
   Scenario s;

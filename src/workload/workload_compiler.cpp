@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -16,9 +17,7 @@ namespace ct {
 namespace {
 
 // Tags of the tuples streams and connection keys are derived from (core/rng.h stream_of).
-constexpr std::uint64_t kMiceTag = 0x4D49'4345;          // "MICE": endpoints, sizes, arrivals of a mice set
-constexpr std::uint64_t kGpuConnectionTag = 0x4750'5551;   // "GPUQ": QPs between two GPUs
-constexpr std::uint64_t kPortConnectionTag = 0x504F'5251;  // "PORQ": QPs between two backend ports
+constexpr std::uint64_t kMiceTag = 0x4D49'4345;  // "MICE": endpoints and arrivals of a mice set
 
 std::string gpu_name(const Topology& t, std::uint32_t gpu) {
   const auto g = static_cast<std::uint32_t>(t.gpus_per_host);
@@ -232,15 +231,17 @@ class WorkloadCompiler {
     return {end, 1};
   }
 
-  // The UDP source port of QP `qp` of channel `channel` between two endpoints (GPUs or ports, per
-  // `tag`) in operation `op`: fixed for the run, as an established QP's is. The QPs of all
-  // channels between the two endpoints are numbered channel x qps + qp and drawn without
-  // replacement (traffic/flow.h roce_port_of), so no two of them share a 5-tuple; check() has made
-  // sure they fit in the port range.
-  [[nodiscard]] std::uint16_t connection_port(std::uint64_t tag, std::uint32_t op, std::uint64_t src, std::uint64_t dst,
-                                              std::uint32_t channel, std::uint32_t qp, std::uint32_t qps) const {
-    return roce_port_of(stream_of({s_.seed, tag, op, src, dst}), channel * qps + qp);
+  // The UDP source port of QP `qp` of channel `channel` between two ends (GPUs or ports): fixed
+  // for the run, as an established QP's is, and a function of the connection alone (not of the
+  // operation or its place in the scenario: traffic/flow.h connection_source_port). The QPs of
+  // all channels between the two ends are numbered channel x qps + qp and drawn without
+  // replacement, so no two of them share a 5-tuple; check() has made sure they fit in the range.
+  [[nodiscard]] std::uint16_t connection_port(ConnectionEnd src, ConnectionEnd dst, std::uint32_t channel,
+                                              std::uint32_t qp, std::uint32_t qps) const {
+    return connection_source_port(s_.seed, src, dst, std::uint64_t{channel} * qps + qp);
   }
+  [[nodiscard]] static ConnectionEnd gpu_end(std::uint32_t gpu) { return {true, gpu}; }
+  [[nodiscard]] static ConnectionEnd port_end(VertexId port) { return {false, port.value()}; }
 
   // ---- collectives ----
   void add_collective(std::size_t ci) {
@@ -382,7 +383,7 @@ class WorkloadCompiler {
     for (std::uint32_t q = 0; q < qps; ++q) {
       f.qp = q;
       f.bytes = split_part(x.bytes, qps, q);
-      f.src_udp_port = connection_port(kGpuConnectionTag, op, src, dst, x.channel, q, qps);
+      f.src_udp_port = connection_port(gpu_end(src), gpu_end(dst), x.channel, q, qps);
       add_network(f);
       wire();
     }
@@ -643,7 +644,7 @@ class WorkloadCompiler {
         for (std::uint32_t q = 0; q < qps; ++q) {
           f.qp = q;
           f.bytes = split_part(t.bytes, qps, q);
-          f.src_udp_port = connection_port(kPortConnectionTag, op, t.src.port.value(), t.dst.port.value(), 0, q, qps);
+          f.src_udp_port = connection_port(port_end(t.src.port), port_end(t.dst.port), 0, q, qps);
           add_network(f);
         }
       } else if (host_of(t.src.gpu) == host_of(t.dst.gpu)) {
@@ -664,7 +665,7 @@ class WorkloadCompiler {
           for (std::uint32_t q = 0; q < qps; ++q) {
             f.qp = q;
             f.bytes = split_part(part, qps, q);
-            f.src_udp_port = connection_port(kGpuConnectionTag, op, t.src.gpu, t.dst.gpu, ch, q, qps);
+            f.src_udp_port = connection_port(gpu_end(t.src.gpu), gpu_end(t.dst.gpu), ch, q, qps);
             add_network(f);
           }
         }
@@ -689,6 +690,7 @@ class WorkloadCompiler {
     const auto rails = static_cast<std::uint64_t>(t_.ports_per_host);
     const auto planes = static_cast<std::uint64_t>(std::max(t_.planes, 1));
     double at = 0;
+    std::unordered_map<std::uint64_t, std::uint32_t> mice_between;  // (src port, dst port) -> mice so far
     for (std::uint32_t i = 0; i < m.count; ++i) {
       const std::uint32_t src = m.hosts[rng.uniform(m.hosts.size())];
       std::uint32_t dst = src;
@@ -700,7 +702,9 @@ class WorkloadCompiler {
       f.instance = i;
       f.src_port = t_.port_of(HostId(src), static_cast<int>(rng.uniform(rails)), plane);
       f.dst_port = t_.port_of(HostId(dst), static_cast<int>(rng.uniform(rails)), plane);
-      f.src_udp_port = draw_roce_source_port(rng);
+      // Each mouse is a connection of its own: the k-th of the set between these two ports is QP k.
+      f.qp = mice_between[(std::uint64_t{f.src_port.value()} << 32) | f.dst_port.value()]++;
+      f.src_udp_port = connection_port(port_end(f.src_port), port_end(f.dst_port), 0, f.qp, 0);
       f.bytes = m.bytes;
       if (m.arrivals_per_s > 0 && i > 0) at += rng.exponential(m.arrivals_per_s);
       f.start = m.start + TimePs(std::llround(std::min(at, to_seconds(kMaxDuration)) * 1e12));  // inside TimePs

@@ -11,7 +11,10 @@
 // Default channels: planes x the distinct rails of the group's GPUs (one per NIC port). It is
 // split into Q queue pairs (qps), each a flow of 1/Q of its bytes with its own RoCEv2 UDP source
 // port, fixed per connection (GPU pair, channel, QP) so every iteration and step of a connection
-// hashes alike, as a long-lived NCCL QP does. A transfer between two GPUs of one host is one NVLink
+// hashes alike, as a long-lived NCCL QP does: traffic/flow.h connection_source_port of the two
+// ends (GPUs; ports for transfers between ports) and channel x qps + qp, under the scenario's
+// seed, whatever the operation or its place in the file. A mouse is a connection of its own:
+// the k-th mouse of a set between two ports is QP k of those ports. A transfer between two GPUs of one host is one NVLink
 // flow. Transfers wait for their plan dependencies (traffic/collective.h); iteration k + 1's first
 // transfers of a rank wait for the transfers of its last step in iteration k (both ends of the
 // transfer) plus the compute time; iteration 0 starts at start + compute.

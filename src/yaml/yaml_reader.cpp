@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
@@ -267,15 +268,30 @@ std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& t
 }
 
 // Depth, node count (aliases expanded), UTF-8 of every scalar and keys written twice in a mapping,
-// in one walk that stops at the first bound crossed. The path of keys is built only for a
-// diagnostic.
+// in one walk that stops at the first bound crossed. The path of keys is kept as indices and
+// pointers to the keys' text, and spelled out only for a diagnostic; the keys of the mappings
+// being walked are one stack (a mapping's own keys are the top of it while it is walked), so the
+// walk allocates nothing per node.
 void YamlReader::check_tree(const YAML::Node& root) {
   std::size_t nodes = 0;
   bool stop = false;
-  std::vector<std::string> path;
+  struct PathPart {
+    std::size_t index = 0;
+    const std::string* key = nullptr;  // null: a sequence index; else a mapping key's text
+  };
+  static const std::string kComplexKey = "?";
+  std::vector<PathPart> path;
+  std::vector<std::pair<std::string_view, int>> keys;  // scalar key -> line where first written
+  constexpr std::size_t kScanned = 32;
   const auto path_text = [&] {
     std::string out;
-    for (const auto& p : path) out += p.starts_with('[') || out.empty() ? p : "." + p;
+    for (const PathPart& p : path) {
+      if (p.key == nullptr) {
+        out += fmt::format("[{}]", p.index);
+      } else {
+        out += (out.empty() ? "" : ".") + (p.key == &kComplexKey ? kComplexKey : echo(*p.key));
+      }
+    }
     return out;
   };
   const auto check_scalar = [&](const YAML::Node& n) {
@@ -302,30 +318,49 @@ void YamlReader::check_tree(const YAML::Node& root) {
     if (n.IsScalar()) {
       check_scalar(n);
     } else if (n.IsSequence()) {
-      for (std::size_t i = 0; i < n.size() && !stop; ++i) {
-        path.push_back(fmt::format("[{}]", i));
-        walk(n[i], depth + 1);
+      std::size_t i = 0;
+      for (const YAML::Node& item : n) {
+        if (stop) break;
+        path.push_back({i++, nullptr});
+        walk(item, depth + 1);
         path.pop_back();
       }
     } else if (n.IsMap()) {
-      std::map<std::string_view, int, std::less<>> keys;  // scalar key -> line where first written
+      const std::size_t own = keys.size();
+      std::unordered_map<std::string_view, int> many;  // this mapping's keys, once there are many
       for (const auto& entry : n) {
         if (stop) break;
         const YAML::Node& key = entry.first;
         if (key.IsScalar()) {
           check_scalar(key);
-          path.push_back(echo(key.Scalar()));
-          const SourceLocation where = at(key);
-          if (const auto [first, fresh] = keys.emplace(key.Scalar(), where.line); !fresh) {
-            error(where, path_text(), fmt::format("field written twice (first at line {})", first->second));
+          path.push_back({0, &key.Scalar()});
+          const std::string_view k = key.Scalar();
+          const int line = key.Mark().line + 1;
+          // A short mapping's keys are searched in the stack; past kScanned keys they are hashed.
+          const auto own_begin = keys.begin() + static_cast<std::ptrdiff_t>(own);
+          int first_line = 0;
+          if (many.empty() && keys.size() - own < kScanned) {
+            const auto it = std::find_if(own_begin, keys.end(), [&](const auto& e) { return e.first == k; });
+            if (it != keys.end()) first_line = it->second;
+          } else {
+            if (many.empty()) many.insert(own_begin, keys.end());
+            if (const auto it = many.find(k); it != many.end()) first_line = it->second;
+          }
+          if (first_line != 0) {
+            error(at(key), path_text(), fmt::format("field written twice (first at line {})", first_line));
+          } else if (many.empty()) {
+            keys.emplace_back(k, line);
+          } else {
+            many.emplace(k, line);
           }
         } else {
-          path.push_back("?");
+          path.push_back({0, &kComplexKey});
           walk(key, depth + 1);
         }
         walk(entry.second, depth + 1);
         path.pop_back();
       }
+      keys.resize(own);
     }
   };
   walk(root, 0);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <numeric>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -172,20 +174,20 @@ class Driver {
     converged_walker_ = std::make_unique<PathWalker>(*converged_forwarding_, fabric_.hashes());
     walker_ = converged_walker_.get();
     std::vector<std::uint32_t> moving;
-    std::vector<RouteRequest> requests;
+    std::vector<std::uint32_t> moving_flows;
     for (std::uint32_t r = 0; r < result_.flows.size(); ++r) {
-      const FlowRecord& rec = result_.flows[r];
       if (!w_.flows[flow_of_record_[r]].routed || engine_.state(FlowId(flow_of_record_[r])) == FlowState::kDone) continue;
       moving.push_back(r);
-      requests.push_back({rec.src_port, rec.dst_port, key_of(rec.src_port, rec.dst_port, rec.src_udp_port), 1});
+      moving_flows.push_back(flow_of_record_[r]);
     }
-    const FlowRoutes routes = route_flows(scheme_, *walker_, requests, {1, s_.seed, 0});
+    std::vector<std::uint32_t> position;
+    const FlowRoutes routes = route(moving_flows, position);
     std::vector<ConstraintId> path;
     std::vector<double> fractions;
     for (std::uint32_t k = 0; k < moving.size(); ++k) {
-      if (routes.reached[k] == 0) continue;
-      const std::uint32_t workload_flow = flow_of_record_[moving[k]];
-      routed_path(routes, k, workload_flow, path, fractions);
+      if (routes.reached[position[k]] == 0) continue;
+      const std::uint32_t workload_flow = moving_flows[k];
+      routed_path(routes, position[k], workload_flow, path, fractions);
       const FlowId flow(workload_flow);
       const auto now_path = engine_.path(flow);
       const auto now_fractions = engine_.fractions(flow);
@@ -200,6 +202,33 @@ class Driver {
   }
 
   // ---- flows ----
+  // Routes the network flows `flows` (workload indices) together; `position[k]`: flows[k]'s index
+  // in the result. Adaptive routing places flows one after the other, each on the least-loaded
+  // members, so it takes them in an order of what they are (ends, source port, bytes, start,
+  // weight; then their order), never of the order the input listed them in: a shuffled flow
+  // table routes as the original (docs/models/ecmp.md, "Source ports of simulated flows"). Hashing
+  // and spraying route each flow alone, in flow order.
+  FlowRoutes route(const std::vector<std::uint32_t>& flows, std::vector<std::uint32_t>& position) const {
+    std::vector<std::uint32_t> order(flows.size());
+    std::iota(order.begin(), order.end(), 0U);
+    if (scheme_ == Scheme::kAdaptive) {
+      const auto identity = [&](std::uint32_t k) {
+        const WorkloadFlow& f = w_.flows[flows[k]];
+        return std::tuple(f.src_port.value(), f.dst_port.value(), f.src_udp_port, f.bytes.value(), f.start.value(), f.weight);
+      };
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return identity(a) < identity(b); });
+    }
+    std::vector<RouteRequest> requests;
+    requests.reserve(flows.size());
+    position.assign(flows.size(), 0);
+    for (std::uint32_t i = 0; i < order.size(); ++i) {
+      const WorkloadFlow& f = w_.flows[flows[order[i]]];
+      requests.push_back({f.src_port, f.dst_port, key_of(f.src_port, f.dst_port, f.src_udp_port), 1});
+      position[order[i]] = i;
+    }
+    return route_flows(scheme_, *walker_, requests, {1, s_.seed, 0});
+  }
+
   [[nodiscard]] FlowKey key_of(VertexId src, VertexId dst, std::uint16_t src_udp_port) const {
     FlowKey k;
     k.src_ip = addressable_ ? port_address(t_, src) : src.value();
@@ -231,17 +260,18 @@ class Driver {
   void add_batch(std::uint32_t first, std::uint32_t end) {
     // The fixed paths of the batch's unrouted flows, one after the other in flow order.
     std::vector<ConstraintId> fixed;
-    std::vector<RouteRequest> requests;
+    std::vector<std::uint32_t> routed_flows;
     for (std::uint32_t f = first; f < end; ++f) {
       const WorkloadFlow& wf = w_.flows[f];
       if (wf.routed) {
-        requests.push_back({wf.src_port, wf.dst_port, key_of(wf.src_port, wf.dst_port, wf.src_udp_port), 1});
+        routed_flows.push_back(f);
         continue;
       }
       for (const Hop& h : w_.hops_of(f)) fixed.push_back(ConstraintId(constraint(h)));
     }
     std::size_t fixed_at = 0;
-    const FlowRoutes routes = route_flows(scheme_, *walker_, requests, {1, s_.seed, 0});
+    std::vector<std::uint32_t> position;
+    const FlowRoutes routes = route(routed_flows, position);
     std::vector<ConstraintId> path;
     std::vector<double> fractions;
     std::vector<FlowId> after;
@@ -250,11 +280,11 @@ class Driver {
       const WorkloadFlow& wf = w_.flows[f];
       FlowRequest request;
       if (wf.routed) {
-        if (routes.reached[routed] == 0 && error_.empty()) {
+        if (routes.reached[position[routed]] == 0 && error_.empty()) {
           error_ = fmt::format("no path from {} to {} on the healthy fabric", t_.vertex_name(wf.src_port),
                                t_.vertex_name(wf.dst_port));
         }
-        routed_path(routes, routed++, f, path, fractions);
+        routed_path(routes, position[routed++], f, path, fractions);
         if (path.empty()) path.push_back(ConstraintId(directed(directed_link(LinkId(wf.src_port.value()), true))));
         fractions.resize(path.size(), 1.0);
         request.path = path;

@@ -12,7 +12,8 @@
 //
 // Paths. ECMP, spraying or adaptive (PathModel) through routing/load_balancing.h over the fabric's
 // forwarding state and hash configuration, routed one batch (a step of one operation) at a time
-// (adaptive balances a batch's flows against each other). Faults: a link that goes down or comes
+// (adaptive balances a batch's flows against each other, taking them in an order of their ends,
+// source port, bytes, start and weight, never of the input's order). Faults: a link that goes down or comes
 // back changes capacity at once (down: its flows stall); `convergence` later the forwarding state is
 // rebuilt without the links then down, and every unfinished network flow is walked again: a flow
 // whose path changed moves there with its remaining bytes (ECMP rehashing moves flows that never

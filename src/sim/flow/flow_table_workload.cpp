@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,8 +14,6 @@
 namespace ct {
 namespace {
 
-constexpr std::uint64_t kFlowTag = 0x464C'4F57;  // "FLOW": default UDP source port of a table flow
-
 Hop hop_of(const RouteHop& h) {
   switch (h.kind) {
     case RouteHopKind::kLinkUp: return {ConstraintKind::kLinkUp, h.index};
@@ -22,6 +22,42 @@ Hop hop_of(const RouteHop& h) {
     case RouteHopKind::kNvlinkIn: return {ConstraintKind::kNvlinkIn, h.index};
   }
   return {ConstraintKind::kLinkUp, h.index};
+}
+
+ConnectionEnd src_end(const TableFlow& f) {
+  return f.src_port.valid() ? ConnectionEnd{false, f.src_port.value()} : ConnectionEnd{true, f.src_gpu};
+}
+ConnectionEnd dst_end(const TableFlow& f) {
+  return f.dst_port.valid() ? ConnectionEnd{false, f.dst_port.value()} : ConnectionEnd{true, f.dst_gpu};
+}
+std::uint64_t ends_key(ConnectionEnd a, ConnectionEnd b) {
+  return stream_of({a.gpu ? 1U : 0U, a.id, b.gpu ? 1U : 0U, b.id});
+}
+
+// The UDP source port of every row: the given one, or the port of its connection
+// (traffic/flow.h connection_source_port) with index channel x Q + qp, Q = 1 + the largest qp
+// among the rows between the same two ends (computed only when a row without a port has a
+// channel other than 0). A function of the rows' set, never of their order.
+std::vector<std::uint16_t> source_ports(const FlowTable& table, std::uint64_t seed) {
+  std::unordered_map<std::uint64_t, std::uint64_t> qps;  // ends_key -> 1 + largest qp
+  const bool needs_qps = std::any_of(table.flows.begin(), table.flows.end(),
+                                     [](const TableFlow& f) { return !f.has_udp_port && f.channel != 0; });
+  for (std::size_t i = 0; needs_qps && i < table.flows.size(); ++i) {
+    const TableFlow& f = table.flows[i];
+    std::uint64_t& q = qps[ends_key(src_end(f), dst_end(f))];
+    q = std::max(q, std::uint64_t{f.qp} + 1);
+  }
+  std::vector<std::uint16_t> ports(table.flows.size());
+  for (std::size_t i = 0; i < table.flows.size(); ++i) {
+    const TableFlow& f = table.flows[i];
+    if (f.has_udp_port) {
+      ports[i] = f.udp_src_port;
+      continue;
+    }
+    const std::uint64_t q = f.channel == 0 ? 0 : qps.at(ends_key(src_end(f), dst_end(f)));
+    ports[i] = connection_source_port(seed, src_end(f), dst_end(f), f.channel * q + f.qp);
+  }
+  return ports;
 }
 
 }  // namespace
@@ -47,6 +83,7 @@ Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scen
                         "an NVLink flow or hop, but the catalog gives no NVLink bandwidth for this node model"};
     }
   }
+  const std::vector<std::uint16_t> udp_ports = source_ports(table, scenario.seed);
   const auto base = static_cast<std::uint32_t>(w.flows.size());
   std::uint32_t records = 0;
   for (const WorkloadFlow& f : w.flows) records += f.internal ? 0 : 1;
@@ -88,7 +125,7 @@ Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scen
       f.dst_gpu = tf.dst_gpu == kNoTableGpu ? kNoGpu : tf.dst_gpu;
       f.src_port = tf.src_port;
       f.dst_port = tf.dst_port;
-      f.src_udp_port = tf.has_udp_port ? tf.udp_src_port : roce_port_of(stream_of({scenario.seed, kFlowTag, tf.id}), 0);
+      f.src_udp_port = udp_ports[r];
       f.bytes = tf.bytes;
       f.weight = tf.weight;
       f.start = tf.start;

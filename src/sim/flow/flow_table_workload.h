@@ -9,8 +9,11 @@
 // pinned route is static). A flow between two ports without a route is routed by the fabric with
 // the others of the table, in one batch. A flow between two GPUs of one host without a route is
 // one NVLink flow (egress of src, ingress of dst). `after` rows become dependencies, `delay` the
-// wait after them. The UDP source port, when not given, is roce_port_of(stream_of(seed, "FLOW",
-// id), 0) (traffic/flow.h): fixed per flow id and seed.
+// wait after them. The UDP source port, when not given, is the port of the row's connection
+// (traffic/flow.h connection_source_port): its two ends (ports, or GPUs where it names GPUs) and
+// QP index channel x Q + qp, Q = 1 + the largest qp among the rows between those ends, under the
+// scenario's seed. So a row gets the port the scenario compiler gives the same flow (a transfer
+// between two ports, QP qp; a mouse), whatever the row's place or id in the file.
 #pragma once
 
 #include <cstddef>
