@@ -53,24 +53,23 @@ int run_traffic(const TrafficCliOptions& o, const Context& context) {
   if (options.width == 0 && context.fabric) options.width = leaf_width(*context.fabric);
   std::optional<CounterRates> rates;
   if (!o.counters.empty()) {
-    std::vector<Scrape> scrapes;
+    CounterInputs inputs;
+    inputs.interval_s = o.interval_s;
     Diagnostics errors;
-    for (std::size_t i = 0; i < o.counters.size(); ++i) {
-      auto in = read_text_file(o.counters[i]);
+    for (const std::string& arg : o.counters) {
+      const auto [host, file] = host_and_file(arg);
+      auto in = read_text_file(file);
       if (!in) {
         errors.insert(errors.end(), in.errors().begin(), in.errors().end());
         continue;
       }
-      const std::int64_t t = o.interval_s > 0 ? static_cast<std::int64_t>(static_cast<double>(i) * o.interval_s * 1000.0) : -1;
-      auto s = read_prometheus_text(in.value(), o.counters[i], t);
-      if (!s) {
-        errors.insert(errors.end(), s.errors().begin(), s.errors().end());
-      } else {
-        scrapes.push_back(std::move(s).value());
-      }
+      inputs.instances.push_back(host);
+      inputs.scrapes.push_back(TextInput{file, std::move(in).value()});
     }
     if (!errors.empty()) return report_errors(errors);
-    auto r = compute_rates(scrapes, RateOptions{});
+    auto scrapes = read_scrapes(inputs);
+    if (!scrapes) return report_errors(scrapes.errors());
+    auto r = compute_rates(scrapes.value(), RateOptions{});
     if (!r) return report_errors(r.errors());
     rates = std::move(r).value();
   }
@@ -88,7 +87,8 @@ Runner setup_traffic(CLI::App& app, Context& context) {
   auto* ss = app.add_option("--ss", o->ss, "`ss -tinH` output");
   auto* ct = app.add_option("--conntrack", o->conntrack, "`conntrack -L` output");
   ss->excludes(ct);
-  app.add_option("--counters", o->counters, "Prometheus text scrapes of the hosts' NIC counters")->expected(1, -1);
+  app.add_option("--counters", o->counters, "Prometheus text scrapes of the hosts' NIC counters, FILE or HOST=FILE")
+      ->expected(1, -1);
   app.add_option("--interval", o->interval_s, "Seconds between scrapes without timestamps")->check(CLI::Range(0.001, 1e7));
   app.add_option("--elephant-bytes", o->model.elephant_bytes, "Elephant threshold in bytes (default 10,000,000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));

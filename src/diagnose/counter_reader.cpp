@@ -134,6 +134,8 @@ bool read_labels(LineParser& p, std::string_view metric, std::string& label, Cou
     }
     if (lname == "instance") {
       sample.instance = label;
+    } else if (lname == "job") {
+      sample.job = label;
     } else if (lname == "device" || lname == "ifName" || (lname == "ifDescr" && !have_device)) {
       sample.device = label;
       have_device = true;
@@ -203,8 +205,11 @@ struct Seen {
 };
 
 // Each sample against the earlier ones of equal hash: a series seen twice is an error at its
-// second line, naming the first. The errors are then in line order.
-void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>& samples, Diagnostics& errors) {
+// second line, naming the first, unless the two differ only in `job` (the header). The errors are
+// then in line order.
+// Returns the samples to drop: a counter's second report by another job with the same count.
+std::vector<std::uint32_t> report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>& samples,
+                                             Diagnostics& errors) {
   std::sort(seen.begin(), seen.end(),
             [](const Seen& a, const Seen& b) { return a.hash != b.hash ? a.hash < b.hash : a.index < b.index; });
   auto same = [](const CounterSample& a, const CounterSample& b) {
@@ -212,6 +217,7 @@ void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>
            a.width == b.width && a.unit == b.unit;
   };
   bool duplicates = false;
+  std::vector<std::uint32_t> repeated;  // samples of a counter another job reported with the same count
   for (std::size_t i = 0; i < seen.size();) {
     std::size_t j = i + 1;
     while (j < seen.size() && seen[j].hash == seen[i].hash) ++j;
@@ -220,6 +226,18 @@ void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>
       for (std::size_t a = i; a < b; ++a) {
         const CounterSample& first = samples[seen[a].index];
         if (!same(first, later)) continue;
+        if (first.job != later.job && first.count == later.count) {
+          repeated.push_back(seen[b].index);
+          break;
+        }
+        if (first.job != later.job) {
+          errors.push_back(Diagnostic{later.where, std::string(seen[b].metric),
+                                      "jobs \"" + first.job + "\" (line " + std::to_string(first.where.line) + ") and \"" +
+                                          later.job + "\" report one counter, instance=\"" + later.instance + "\" device=\"" +
+                                          later.device + "\", with different counts: give each host its own instance label"});
+          duplicates = true;
+          break;
+        }
         errors.push_back(Diagnostic{later.where, std::string(seen[b].metric),
                                     "duplicate series instance=\"" + later.instance + "\" device=\"" + later.device +
                                         "\" (first at line " + std::to_string(first.where.line) + ")"});
@@ -233,6 +251,7 @@ void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>
     std::stable_sort(errors.begin(), errors.end(),
                      [](const Diagnostic& a, const Diagnostic& b) { return a.where.line < b.where.line; });
   }
+  return repeated;
 }
 
 }  // namespace
@@ -268,6 +287,7 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     }
     const MetricInfo info = classify(metric);
     CounterSample sample;
+    p.skip_blanks();
     if (!p.at_end() && p.peek() == '{' && !read_labels(p, metric, label, sample, errors)) continue;
     p.skip_blanks();
     const std::size_t value_col = p.pos();
@@ -278,6 +298,7 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     }
     p.skip_blanks();
     std::int64_t time_ms = 0;
+    const bool stamped = !p.at_end();
     if (!read_timestamp(p, metric, default_time_ms, time_ms, errors)) continue;
     if (!info.known) {
       ++scrape.ignored_lines;
@@ -293,12 +314,23 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     sample.unit = static_cast<std::uint32_t>(info.unit);
     sample.time_ms = time_ms;
     sample.where = where;
+    SourceLocation& first_of_clock = stamped ? scrape.first_stamped : scrape.first_unstamped;
+    if (first_of_clock.line == 0) first_of_clock = where;
     const auto index = static_cast<std::uint32_t>(scrape.samples.size());
     seen.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metric});
     scrape.samples.push_back(std::move(sample));
   }
-  report_duplicates(seen, scrape.samples, errors);
+  const std::vector<std::uint32_t> repeated = report_duplicates(seen, scrape.samples, errors);
   if (!errors.empty()) return errors;
+  if (!repeated.empty()) {
+    std::vector<bool> drop(scrape.samples.size(), false);
+    for (const std::uint32_t i : repeated) drop[i] = true;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < scrape.samples.size(); ++i) {
+      if (!drop[i]) scrape.samples[kept++] = std::move(scrape.samples[i]);
+    }
+    scrape.samples.resize(kept);
+  }
   return scrape;
 }
 
