@@ -53,11 +53,11 @@ void rates_between(std::vector<Connection>& later, const std::vector<Connection>
 enum class RateSource : std::uint8_t { kDeliveryRate, kCaptureInterval };
 
 struct TrafficOptions {
-  RateSource rate_source = RateSource::kDeliveryRate;
-  double capture_seconds = 0;  // kCaptureInterval: the captures' interval
-  ConnectionSource source = ConnectionSource::kSs;  // which table: says why a size can be unknown
   std::uint64_t elephant_bytes = 10'000'000;  // 10 MB
   std::uint32_t width = 0;                    // ECMP members per leaf up group (0: unknown)
+  ConnectionSource source = ConnectionSource::kSs;  // which table: says why a size can be unknown
+  RateSource rate_source = RateSource::kDeliveryRate;
+  double capture_seconds = 0;  // kCaptureInterval: the captures' interval
 };
 
 // Connections of one size decade: [from_bytes, to_bytes) (the last possible decade, 10^19, ends
