@@ -72,6 +72,7 @@ class LineParser {
   char peek() const { return s_[pos_]; }
   void advance() { ++pos_; }
   std::size_t pos() const { return pos_; }
+  std::string_view slice(std::size_t from, std::size_t to) const { return s_.substr(from, to - from); }
 
   std::string_view name() {
     const std::size_t start = pos_;
@@ -111,7 +112,9 @@ class LineParser {
 // The label block `{name="value",...}` after the metric name: keeps `instance` and the interface
 // (`device` or `ifName`; `ifDescr` only when neither came before it). False, with an error, when a
 // label is malformed.
-bool read_labels(LineParser& p, std::string_view metric, std::string& label, CounterSample& sample, Diagnostics& errors) {
+// `job`: the job label's value as written (escapes kept), a view into the line.
+bool read_labels(LineParser& p, std::string_view metric, std::string& label, CounterSample& sample, std::string_view& job,
+                 Diagnostics& errors) {
   bool have_device = false;
   p.advance();
   for (;;) {
@@ -128,6 +131,7 @@ bool read_labels(LineParser& p, std::string_view metric, std::string& label, Cou
     }
     p.advance();
     p.skip_blanks();
+    const std::size_t value_at = p.pos();
     if (!p.quoted(label)) {
       errors.push_back(p.error(std::string(metric) + "." + std::string(lname), "expected a quoted label value"));
       return false;
@@ -135,7 +139,7 @@ bool read_labels(LineParser& p, std::string_view metric, std::string& label, Cou
     if (lname == "instance") {
       sample.instance = label;
     } else if (lname == "job") {
-      sample.job = label;
+      job = p.slice(value_at + 1, p.pos() - 1);
     } else if (lname == "device" || lname == "ifName" || (lname == "ifDescr" && !have_device)) {
       sample.device = label;
       have_device = true;
@@ -202,6 +206,7 @@ struct Seen {
   std::uint64_t hash;
   std::uint32_t index;
   std::string_view metric;  // into the scrape's text
+  std::string_view job;     // the `job` label as written, into the scrape's text ("" when absent)
 };
 
 // Each sample against the earlier ones of equal hash: a series seen twice is an error at its
@@ -226,14 +231,15 @@ std::vector<std::uint32_t> report_duplicates(std::vector<Seen>& seen, const std:
       for (std::size_t a = i; a < b; ++a) {
         const CounterSample& first = samples[seen[a].index];
         if (!same(first, later)) continue;
-        if (first.job != later.job && first.count == later.count) {
+        const bool jobs_differ = seen[a].job != seen[b].job;
+        if (jobs_differ && first.count == later.count) {
           repeated.push_back(seen[b].index);
           break;
         }
-        if (first.job != later.job) {
+        if (jobs_differ) {
           errors.push_back(Diagnostic{later.where, std::string(seen[b].metric),
-                                      "jobs \"" + first.job + "\" (line " + std::to_string(first.where.line) + ") and \"" +
-                                          later.job + "\" report one counter, instance=\"" + later.instance + "\" device=\"" +
+                                      "jobs \"" + std::string(seen[a].job) + "\" (line " + std::to_string(first.where.line) +
+                                          ") and \"" + std::string(seen[b].job) + "\" report one counter, instance=\"" + later.instance + "\" device=\"" +
                                           later.device + "\", with different counts: give each host its own instance label"});
           duplicates = true;
           break;
@@ -287,8 +293,9 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     }
     const MetricInfo info = classify(metric);
     CounterSample sample;
+    std::string_view job;
     p.skip_blanks();
-    if (!p.at_end() && p.peek() == '{' && !read_labels(p, metric, label, sample, errors)) continue;
+    if (!p.at_end() && p.peek() == '{' && !read_labels(p, metric, label, sample, job, errors)) continue;
     p.skip_blanks();
     const std::size_t value_col = p.pos();
     const std::string_view value = p.token();
@@ -317,7 +324,7 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     SourceLocation& first_of_clock = stamped ? scrape.first_stamped : scrape.first_unstamped;
     if (first_of_clock.line == 0) first_of_clock = where;
     const auto index = static_cast<std::uint32_t>(scrape.samples.size());
-    seen.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metric});
+    seen.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metric, job});
     scrape.samples.push_back(std::move(sample));
   }
   const std::vector<std::uint32_t> repeated = report_duplicates(seen, scrape.samples, errors);

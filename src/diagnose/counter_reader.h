@@ -51,7 +51,6 @@ struct CounterSample {
   std::uint32_t unit = 1;   // octets per count: 4 for the IB data counters, else 1
   std::int64_t time_ms = 0;
   SourceLocation where;
-  std::string job;  // the `job` label ("" when absent)
 };
 
 struct Scrape {
