@@ -61,6 +61,12 @@ int emit(const std::string& path, const std::string& content) {
   return commit(outputs);
 }
 
+std::pair<std::string, std::string> host_and_file(const std::string& arg) {
+  const std::size_t eq = arg.find('=');
+  if (eq == std::string::npos || std::filesystem::exists(arg)) return {"", arg};
+  return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
 void add_output_option(CLI::App& app, std::string& output) {
   app.add_option("-o,--output", output, "Write to this file (atomically) instead of stdout");
 }

@@ -18,6 +18,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -83,6 +84,10 @@ int report_usage(const std::string& message);
 int commit(OutputSet& outputs);
 // A run with one output: `content` to `path` atomically, or to stdout when path is empty or "-".
 int emit(const std::string& path, const std::string& content);
+
+// NAME=FILE (a scrape's host, an snmpwalk file's device) split into {NAME, FILE}; {"", ARG} when
+// there is no '=' or the whole argument is an existing file.
+std::pair<std::string, std::string> host_and_file(const std::string& arg);
 
 // -o FILE, which most subcommands take.
 void add_output_option(CLI::App& app, std::string& output);

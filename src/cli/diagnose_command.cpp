@@ -52,11 +52,8 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
     }
   };
   for (const auto& arg : options.counters) {
-    // INSTANCE=FILE names the device of an snmpwalk file (unless the whole argument is a file).
-    const std::size_t eq = arg.find('=');
-    const bool named = eq != std::string::npos && !std::filesystem::exists(arg);
-    const std::string instance = named ? arg.substr(0, eq) : "";
-    take(named ? arg.substr(eq + 1) : arg, [&](TextInput t) {
+    const auto [instance, file] = host_and_file(arg);
+    take(file, [&](TextInput t) {
       inputs.instances.resize(inputs.scrapes.size());
       inputs.instances.push_back(instance);
       inputs.scrapes.push_back(std::move(t));
@@ -93,11 +90,11 @@ Runner setup_diagnose(CLI::App& app, Context& context) {
   auto options = std::make_shared<DiagnoseCliOptions>();
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
   app.add_option("--counters", options->counters,
-                 "Scrapes, two or more: Prometheus text, gnmic JSON, INSTANCE=FILE for snmpwalk output, "
+                 "Scrapes, two or more: Prometheus text (HOST=FILE where it names no instance), gnmic JSON, INSTANCE=FILE for snmpwalk output, "
                  "INSTANCE,DEVICE=FILE for ethtool -S output")
       ->required()
       ->expected(1, -1);
-  app.add_option("--interval", options->interval_s, "Seconds between scrapes without timestamps (files in time order)")
+  app.add_option("--interval", options->interval_s, "Seconds between one host's scrapes without timestamps (each host's files in time order)")
       ->check(CLI::Range(0.001, 1e7));
   app.add_option("--map", options->map, "Port map CSV: instance,device,vertex,peer[,cable]");
   app.add_option("--lldp", options->lldp, "LLDP neighbours as a port map: [INSTANCE@]VERTEX=FILE (lldpctl -f json)")

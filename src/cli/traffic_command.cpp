@@ -1,4 +1,4 @@
-// clustertwin traffic [SPEC] --ss FILE | --conntrack FILE [--counters FILES...] [--interval S]
+// clustertwin traffic [SPEC] --ss FILE [LATER_FILE] | --conntrack FILE [--counters FILES...] [--interval S]
 //                     [--elephant-bytes N] [--width N] [--json] [-o FILE] [--html FILE]
 // What the traffic really is, from a host's connection tables (diagnose/connection_table.h):
 // connections, bytes, mice and elephants, top-flow shares, and what that means for ECMP at the
@@ -23,7 +23,7 @@ struct TrafficCliOptions {
   std::string output;
   std::string html;
   bool json = false;
-  std::string ss;
+  std::vector<std::string> ss;
   std::string conntrack;
   std::vector<std::string> counters;
   double interval_s = 0;
@@ -43,39 +43,54 @@ std::uint32_t leaf_width(const Fabric& f) {
   return width;
 }
 
-int run_traffic(const TrafficCliOptions& o, const Context& context) {
-  const std::string& path = o.ss.empty() ? o.conntrack : o.ss;
+// The connection table (the later of two ss captures, with its rates over their interval).
+Result<std::vector<Connection>> read_table(const TrafficCliOptions& o, TrafficOptions& options) {
+  const std::string& path = o.ss.empty() ? o.conntrack : o.ss.back();
   auto text = read_text_file(path);
-  if (!text) return report_errors(text.errors());
+  if (!text) return text.errors();
   auto connections = o.ss.empty() ? read_conntrack(text.value(), path) : read_ss(text.value(), path);
-  if (!connections) return report_errors(connections.errors());
+  if (!connections || o.ss.size() < 2) return connections;
+  if (o.interval_s <= 0) return flag_error("--interval", "two ss captures need the seconds between them (--interval)");
+  auto first = read_text_file(o.ss.front());
+  if (!first) return first.errors();
+  auto earlier = read_ss(first.value(), o.ss.front());
+  if (!earlier) return earlier.errors();
+  rates_between(connections.value(), earlier.value(), o.interval_s);
+  options.rate_source = RateSource::kCaptureInterval;
+  options.capture_seconds = o.interval_s;
+  return connections;
+}
+
+int run_traffic(const TrafficCliOptions& o, const Context& context) {
   TrafficOptions options = o.model;
+  auto connections = read_table(o, options);
+  if (!connections) return report_errors(connections.errors());
+  options.source = o.ss.empty() ? ConnectionSource::kConntrack : ConnectionSource::kSs;
   if (options.width == 0 && context.fabric) options.width = leaf_width(*context.fabric);
   std::optional<CounterRates> rates;
   if (!o.counters.empty()) {
-    std::vector<Scrape> scrapes;
+    CounterInputs inputs;
+    inputs.interval_s = o.interval_s;
     Diagnostics errors;
-    for (std::size_t i = 0; i < o.counters.size(); ++i) {
-      auto in = read_text_file(o.counters[i]);
+    for (const std::string& arg : o.counters) {
+      const auto [host, file] = host_and_file(arg);
+      auto in = read_text_file(file);
       if (!in) {
         errors.insert(errors.end(), in.errors().begin(), in.errors().end());
         continue;
       }
-      const std::int64_t t = o.interval_s > 0 ? static_cast<std::int64_t>(static_cast<double>(i) * o.interval_s * 1000.0) : -1;
-      auto s = read_prometheus_text(in.value(), o.counters[i], t);
-      if (!s) {
-        errors.insert(errors.end(), s.errors().begin(), s.errors().end());
-      } else {
-        scrapes.push_back(std::move(s).value());
-      }
+      inputs.instances.push_back(host);
+      inputs.scrapes.push_back(TextInput{file, std::move(in).value()});
     }
     if (!errors.empty()) return report_errors(errors);
-    auto r = compute_rates(scrapes, RateOptions{});
+    auto scrapes = read_scrapes(inputs);
+    if (!scrapes) return report_errors(scrapes.errors());
+    auto r = compute_rates(scrapes.value(), RateOptions{});
     if (!r) return report_errors(r.errors());
     rates = std::move(r).value();
   }
   const TrafficSummary summary = summarize_traffic(connections.value(), rates ? &*rates : nullptr, options);
-  const std::string source = (o.ss.empty() ? "conntrack -L output " : "ss -tinH output ") + path;
+  const std::string source = o.ss.empty() ? "conntrack -L output " + o.conntrack : "ss -tin output " + o.ss.back();
   return emit_report(o.output, o.json ? to_json(summary, options) : to_text(summary, options), o.html,
                      [&] { return traffic_html(summary, options, source, context.command_line); });
 }
@@ -85,11 +100,16 @@ int run_traffic(const TrafficCliOptions& o, const Context& context) {
 Runner setup_traffic(CLI::App& app, Context& context) {
   auto o = std::make_shared<TrafficCliOptions>();
   app.add_option("spec", context.spec_path, "Cluster spec (YAML), for the fabric's ECMP width");
-  auto* ss = app.add_option("--ss", o->ss, "`ss -tinH` output");
+  auto* ss = app.add_option("--ss", o->ss,
+                            "`ss -tin` output (with or without -H, -p, a state filter); two captures, --interval apart, "
+                            "give each connection its bytes over the interval as its rate")
+                 ->expected(1, 2);
   auto* ct = app.add_option("--conntrack", o->conntrack, "`conntrack -L` output");
   ss->excludes(ct);
-  app.add_option("--counters", o->counters, "Prometheus text scrapes of the hosts' NIC counters")->expected(1, -1);
-  app.add_option("--interval", o->interval_s, "Seconds between scrapes without timestamps")->check(CLI::Range(0.001, 1e7));
+  app.add_option("--counters", o->counters, "Prometheus text scrapes of the hosts' NIC counters, FILE or HOST=FILE")
+      ->expected(1, -1);
+  app.add_option("--interval", o->interval_s, "Seconds between scrapes without timestamps, and between two --ss captures")
+      ->check(CLI::Range(0.001, 1e7));
   app.add_option("--elephant-bytes", o->model.elephant_bytes, "Elephant threshold in bytes (default 10,000,000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
   app.add_option("--width", o->model.width, "ECMP members per leaf up group (default: from the SPEC)")

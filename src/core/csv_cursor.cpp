@@ -1,5 +1,6 @@
 #include "core/csv_cursor.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstdint>
@@ -42,6 +43,33 @@ std::size_t find_comma(std::string_view s, std::size_t i) {
 CsvCursor::CsvCursor(std::string file, std::string_view text, const CharSet& leading, const CharSet& trailing)
     : file_(std::move(file)), lines_(text), leading_(leading), trailing_(trailing) {
   assert(leading.at_most_space() && trailing.at_most_space());
+}
+
+bool CsvCursor::next_record(std::string_view& record) {
+  extra_lines_ = 0;
+  if (!lines_.next(record)) return false;
+  if (record.find('"') == std::string_view::npos) return true;  // most lines: one memchr
+  auto quotes = [](std::string_view s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '"')); };
+  std::size_t open = quotes(record);
+  std::string_view more;
+  while (open % 2 == 1 && lines_.next(more)) {
+    record = std::string_view(record.data(), static_cast<std::size_t>(more.data() + more.size() - record.data()));
+    open += quotes(more);
+    ++extra_lines_;
+  }
+  return true;
+}
+
+std::string csv_cell(std::string_view text) {
+  const bool plain = text.find_first_of(",\"\r\n") == std::string_view::npos &&
+                     (text.empty() || (text.front() != ' ' && text.front() != '\t' && text.back() != ' ' && text.back() != '\t'));
+  if (plain) return std::string(text);
+  std::string out = "\"";
+  for (const char c : text) {
+    out += c;
+    if (c == '"') out += '"';
+  }
+  return out + "\"";
 }
 
 // Cell by cell: a quoted cell read to its closing '"', any other cut at its comma.

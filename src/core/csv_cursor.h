@@ -5,8 +5,10 @@
 // the next lone '"' (a doubled "" stands for one '"') and must be followed by ',' or the end of the
 // line; its text is kept as written, blanks included. Other cells are cut at the next ',' and
 // trimmed: the blanks of `leading` at the front, of `trailing` at the end (by default spaces and
-// tabs, and at the end a '\r' too). Limitation: a quoted cell cannot hold a line break (RFC 4180
-// allows one); it ends on its line, and an unclosed quote is an error there.
+// tabs, and at the end a '\r' too). A quoted cell may hold a line break (RFC 4180) when the record
+// is read with next_record(), which joins lines while a quoted cell is open (an odd number of '"'
+// so far); next_line() gives one line, and an unclosed quote is then an error there. csv_cell()
+// writes a cell so that split() gives its text back.
 //
 // Lines are LineCursor's (core/text_lines.h): numbered from 1, a CRLF's '\r' dropped. The reader
 // chooses which lines to cut (blank lines, '#' comments and headers are its business) and may cut
@@ -59,9 +61,15 @@ class CsvCursor {
             const CharSet& trailing = kSpaceTabCr);
 
   // The next line, without its '\n' (and '\r'); false after the last one.
-  bool next_line(std::string_view& line) { return lines_.next(line); }
-  // The 1-based number of the line next_line() gave last.
-  [[nodiscard]] int line_number() const { return lines_.number(); }
+  bool next_line(std::string_view& line) {
+    extra_lines_ = 0;
+    return lines_.next(line);
+  }
+  // The next record: the next line, joined with the lines after it while a quoted cell is open
+  // (the line breaks kept in the cell's text, a CRLF's '\r' too); false after the last one.
+  bool next_record(std::string_view& record);
+  // The 1-based number of the line next_line() gave last, or where the last record began.
+  [[nodiscard]] int line_number() const { return lines_.number() - extra_lines_; }
 
   // Cuts `line` into cells(). False when a quoted cell is not closed or is followed by something
   // other than ',': error() then says where, and cells() is in no particular state.
@@ -80,9 +88,14 @@ class CsvCursor {
   CharSet leading_;
   CharSet trailing_;
   std::vector<CsvCell> cells_;
+  int extra_lines_ = 0;                 // lines the last record took beyond its first
   std::deque<std::string> unescaped_;  // stable storage for quoted cells that held a ""
   Diagnostic error_;
 };
+
+// `text` as one CSV cell: as is when split() gives it back unchanged, else quoted with each '"'
+// doubled (a ',', '"', line break, or blank at either end).
+std::string csv_cell(std::string_view text);
 
 // split() and its fast path are inline: the flow table reader calls them once a line.
 inline std::string_view CsvCursor::trim_cell(std::string_view s) const {

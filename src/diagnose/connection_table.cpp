@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <tuple>
 
 #include "analysis/birthday.h"
@@ -54,12 +55,16 @@ Result<std::vector<Connection>> read_ss(std::string_view text, const std::string
     if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') return;
     const bool indented = line.front() == ' ' || line.front() == '\t';
     const auto w = words(line);
+    // ss's header (without -H): "State Recv-Q Send-Q Local Address:Port Peer Address:Port Process",
+    // without "State" under a state filter, with "Netid" first when more than TCP is listed.
+    if (!indented && (w[0] == "State" || w[0] == "Recv-Q" || w[0] == "Netid")) return;
     if (!indented) {
       // State Recv-Q Send-Q Local Peer [Process], or without State.
       const std::size_t first = is_number(w[0]) ? 0 : 1;
       if (w.size() < first + 4 || !is_number(w[first]) || !is_number(w[first + 1])) {
         errors.push_back(Diagnostic{SourceLocation{file, line_no, 1}, "ss",
-                                    "expected 'State Recv-Q Send-Q Local:Port Peer:Port' (ss -tinH output)"});
+                                    "expected a socket line '[State] Recv-Q Send-Q Local:Port Peer:Port [Process]' (ss -tin output), "
+                                    "got '" + std::string(line.substr(0, 60)) + "'"});
         return;
       }
       Connection c;
@@ -101,7 +106,7 @@ Result<std::vector<Connection>> read_ss(std::string_view text, const std::string
           return;
         }
         have_received = true;
-      } else if ((t == "delivery_rate" || (t == "send" && c.bits_per_second < 0)) && i + 1 < w.size()) {
+      } else if (t == "delivery_rate" && i + 1 < w.size()) {
         const double r = parse_rate(w[i + 1]);
         if (r >= 0) c.bits_per_second = r;
       }
@@ -165,6 +170,17 @@ Result<std::vector<Connection>> read_conntrack(std::string_view text, const std:
   });
   if (!errors.empty()) return errors;
   return out;
+}
+
+void rates_between(std::vector<Connection>& later, const std::vector<Connection>& earlier, double seconds) {
+  using Key = std::tuple<std::string_view, std::string_view, std::string_view>;
+  std::map<Key, const Connection*> before;
+  for (const Connection& c : earlier) before.emplace(Key(c.protocol, c.local, c.peer), &c);
+  for (Connection& c : later) {
+    const auto it = before.find(Key(c.protocol, c.local, c.peer));
+    const bool both = it != before.end() && c.bytes_known && it->second->bytes_known && c.bytes >= it->second->bytes;
+    c.bits_per_second = both ? static_cast<double>(c.bytes - it->second->bytes) * 8 / seconds : -1;
+  }
 }
 
 TrafficSummary summarize_traffic(const std::vector<Connection>& connections, const CounterRates* rates,

@@ -1,8 +1,10 @@
 // What the traffic really is, from the connection tables a host already keeps:
-//   `ss -tinH` (iproute2): one line per TCP socket, "State Recv-Q Send-Q Local:Port Peer:Port"
-//     (the State column is absent when ss was given a state filter), then an indented line of
-//     tcp_info: bytes_sent:N bytes_received:N (or bytes_acked), delivery_rate / send as text rates
-//     ("231.7Mbps"), busy:Nms;
+//   `ss -tin` (iproute2 6.1, Debian 12): a header line "State Recv-Q Send-Q Local Address:Port Peer
+//     Address:Port Process" unless -H; one line per TCP socket, "State Recv-Q Send-Q Local:Port
+//     Peer:Port" (the State column is absent when ss was given a state filter; with -p the process,
+//     users:((...)), follows), then a tab-indented line of tcp_info: bytes_sent:N bytes_received:N
+//     (or bytes_acked), delivery_rate as a text rate ("231.7Mbps": the rate of the last delivered
+//     window, which is neither the average nor the current rate of the connection), busy:Nms;
 //   `conntrack -L` (conntrack-tools): "proto num timeout [STATE] src= dst= sport= dport= packets=
 //     bytes= ... src= dst= sport= dport= packets= bytes= [ASSURED] mark= use=": the original and the
 //     reply direction; bytes only when net.netfilter.nf_conntrack_acct=1 (else reported, not guessed).
@@ -33,16 +35,29 @@ struct Connection {
   std::string peer;
   std::uint64_t bytes = 0;         // both directions
   bool bytes_known = true;
-  double bits_per_second = -1;     // ss delivery_rate or send; -1 unknown
+  double bits_per_second = -1;     // ss delivery_rate, or over two captures (rates_between); -1 unknown
   SourceLocation where;
 };
 
 Result<std::vector<Connection>> read_ss(std::string_view text, const std::string& file);
 Result<std::vector<Connection>> read_conntrack(std::string_view text, const std::string& file);
 
+enum class ConnectionSource : std::uint8_t { kSs, kConntrack };
+
+// Two captures of one host's table, `seconds` apart: each connection of `later` found in `earlier`
+// (protocol, local, peer) gets the bytes it moved between them over `seconds` as its rate; the
+// others none (-1). The rate the connection really ran at, where delivery_rate is a sample.
+void rates_between(std::vector<Connection>& later, const std::vector<Connection>& earlier, double seconds);
+
+// What a connection's rate is: ss's delivery_rate, or bytes over the interval of two captures.
+enum class RateSource : std::uint8_t { kDeliveryRate, kCaptureInterval };
+
 struct TrafficOptions {
   std::uint64_t elephant_bytes = 10'000'000;  // 10 MB
   std::uint32_t width = 0;                    // ECMP members per leaf up group (0: unknown)
+  ConnectionSource source = ConnectionSource::kSs;  // which table: says why a size can be unknown
+  RateSource rate_source = RateSource::kDeliveryRate;
+  double capture_seconds = 0;  // kCaptureInterval: the captures' interval
 };
 
 // Connections of one size decade: [from_bytes, to_bytes) (the last possible decade, 10^19, ends

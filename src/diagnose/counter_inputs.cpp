@@ -1,6 +1,7 @@
 #include "diagnose/counter_inputs.h"
 
 #include <cmath>
+#include <map>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -10,14 +11,57 @@
 
 namespace ct {
 
-Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& fabric) {
+namespace {
+
+// A Prometheus scrape's samples take the host given for the file where they name none.
+void give_host(Scrape& scrape, const std::string& host, Diagnostics& errors) {
+  for (CounterSample& c : scrape.samples) {
+    if (c.instance.empty() && !host.empty()) {
+      c.instance = host;
+    } else if (c.instance.empty()) {
+      errors.push_back(Diagnostic{c.where, "instance",
+                                  "sample names no host (no instance label): give the file as HOST=FILE, so that two "
+                                  "hosts' equal interface names are never one series"});
+      return;
+    } else if (!host.empty() && c.instance != host) {
+      errors.push_back(Diagnostic{c.where, "instance",
+                                  "instance=\"" + c.instance + "\" but the file was given as " + host + "=FILE: one host per file"});
+      return;
+    }
+  }
+}
+
+// One clock for all scrapes (counter_inputs.h).
+void check_clocks(const std::vector<Scrape>& scrapes, Diagnostics& errors) {
+  const SourceLocation* stamped = nullptr;
+  const SourceLocation* unstamped = nullptr;
+  for (const Scrape& s : scrapes) {
+    if (stamped == nullptr && s.first_stamped.line > 0) stamped = &s.first_stamped;
+    if (unstamped == nullptr && s.first_unstamped.line > 0) unstamped = &s.first_unstamped;
+  }
+  if (stamped == nullptr || unstamped == nullptr) return;
+  errors.push_back(Diagnostic{*unstamped, "timestamp",
+                              "this sample has no timestamp (its time is the scrape's, from --interval, counted from 0) "
+                              "but " + stamped->file + ":" + std::to_string(stamped->line) +
+                                  " carries its own (ms since 1970): the two cannot be put on one clock; give every "
+                                  "sample a timestamp, or none and --interval"});
+}
+
+void mark_unstamped(Scrape& s) {
+  if (!s.samples.empty()) s.first_unstamped = s.samples.front().where;
+}
+
+}  // namespace
+
+Result<std::vector<Scrape>> read_scrapes(const CounterInputs& inputs) {
   Diagnostics errors;
-  Counters counters;
   std::vector<Scrape> scrapes;
+  std::map<std::string, std::size_t> given;  // files so far per name
   for (std::size_t i = 0; i < inputs.scrapes.size(); ++i) {
     const TextInput& in = inputs.scrapes[i];
-    const std::int64_t t = inputs.interval_s > 0 ? std::llround(static_cast<double>(i) * inputs.interval_s * 1000.0) : -1;
     const std::string instance = i < inputs.instances.size() ? inputs.instances[i] : std::string();
+    const std::size_t k = given[instance]++;
+    const std::int64_t t = inputs.interval_s > 0 ? std::llround(static_cast<double>(k) * inputs.interval_s * 1000.0) : -1;
     Result<Scrape> s = Diagnostic{};
     if (looks_like_ethtool(in.text)) {
       const std::size_t comma = instance.rfind(',');
@@ -28,8 +72,10 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
         continue;
       }
       s = read_ethtool_stats(in.text, in.path, instance.substr(0, comma), instance.substr(comma + 1), t);
+      if (s) mark_unstamped(s.value());
     } else if (looks_like_gnmi(in.text)) {
       s = read_gnmi_json(in.text, in.path);
+      if (s && !s->samples.empty()) s->first_stamped = s->samples.front().where;
     } else if (looks_like_snmpwalk(in.text)) {
       if (instance.empty() || t < 0) {
         errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--counters",
@@ -38,14 +84,31 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
         continue;
       }
       s = read_snmpwalk(in.text, in.path, instance, t);
+      if (s) mark_unstamped(s.value());
     } else {
       s = read_prometheus_text(in.text, in.path, t);
+      if (s) give_host(s.value(), instance, errors);
     }
     if (!s) {
       errors.insert(errors.end(), s.errors().begin(), s.errors().end());
     } else {
       scrapes.push_back(std::move(s).value());
     }
+  }
+  check_clocks(scrapes, errors);
+  if (!errors.empty()) return errors;
+  return scrapes;
+}
+
+Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& fabric) {
+  Diagnostics errors;
+  Counters counters;
+  auto read = read_scrapes(inputs);
+  std::vector<Scrape> scrapes;
+  if (!read) {
+    errors = read.errors();
+  } else {
+    scrapes = std::move(read).value();
   }
   if (inputs.map) {
     auto m = read_port_map_csv(inputs.map->text, inputs.map->path, fabric.names());

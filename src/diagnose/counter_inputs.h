@@ -20,15 +20,29 @@ struct CounterInputs {
   // Prometheus text, snmpwalk or `ethtool -S` output (one file a scrape), or gnmic JSON (a file
   // may hold a whole series: its notifications carry their times).
   std::vector<TextInput> scrapes;
-  // Per scrape (may be shorter): the device an snmpwalk file came from, or "INSTANCE,DEVICE" for
-  // ethtool -S output (the host and interface).
+  // Per scrape (may be shorter): the device an snmpwalk file came from, the host of a Prometheus
+  // file's samples without an `instance` label, or "INSTANCE,DEVICE" for ethtool -S output (the
+  // host and interface).
   std::vector<std::string> instances;
-  double interval_s = 0;                 // spacing of scrapes without timestamps (0: they must have them)
+  double interval_s = 0;                 // spacing of one name's scrapes without timestamps (0: they must have them)
   std::optional<TextInput> map;          // port map CSV (port_map.h)
   std::vector<TextInput> lldp;           // lldpctl -f json, one device each
   std::vector<std::string> lldp_devices; // per lldp file: "[INSTANCE@]VERTEX", the device it ran on
   std::vector<TextInput> flows;          // iperf3 --json, perftest report text or a flows CSV
 };
+
+// The scrapes of `inputs`, each read by its format, every diagnostic of every file at once.
+// Hosts: `instances[i]` (HOST=FILE on the command line) is the host of every sample of a
+// Prometheus file that has no `instance` label; a sample whose label names another host is an
+// error, and so is a sample with neither (node_exporter's own output names no host): the series
+// key holds the host, so two hosts' equal device names (`eth0`) can never become one series.
+// Clocks: the samples' times are all their own timestamps (Prometheus with timestamps, gnmic) or
+// all the scrape times that --interval gives (snmpwalk, ethtool -S, Prometheus without
+// timestamps); a mix is refused, naming a sample of each, since --interval counts from 0 and a
+// timestamp from 1970. With --interval the k-th file (from 0) given for one name (HOST=,
+// INSTANCE= or INSTANCE,DEVICE=) is at k x interval, so several hosts' scrapes may be given in any
+// interleaving; files given without a name count among themselves.
+Result<std::vector<Scrape>> read_scrapes(const CounterInputs& inputs);
 
 // Every diagnostic of every file at once.
 Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& fabric);

@@ -1,6 +1,8 @@
 #include "diagnose/counter_rates.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -152,6 +154,17 @@ void series_rate(const std::vector<const CounterSample*>& unique, const RateOpti
   r.bytes_per_second = r.bytes / r.seconds;
 }
 
+// Per instance, the scrapes that hold a sample of it.
+std::map<std::string_view, std::size_t> scrapes_per_instance(std::span<const Scrape> scrapes) {
+  std::map<std::string_view, std::size_t> count;
+  for (const Scrape& s : scrapes) {
+    std::set<std::string_view> here;
+    for (const CounterSample& c : s.samples) here.insert(c.instance);
+    for (const std::string_view i : here) ++count[i];
+  }
+  return count;
+}
+
 }  // namespace
 
 Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOptions& options) {
@@ -161,6 +174,7 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
   std::vector<Ref> refs;
   const std::vector<Run> runs = series_runs(scrapes, refs, out.warnings);
   std::vector<const CounterSample*> unique;
+  std::map<std::string_view, std::size_t> of_instance;  // filled when a series misses a scrape
   for (const Run& run : runs) {
     if (!distinct_times(std::span<const Ref>(refs).subspan(run.begin, run.end - run.begin), unique, errors)) continue;
     const CounterSample& first = *unique.front();
@@ -172,10 +186,15 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
       continue;
     }
     if (unique.size() < scrapes.size()) {
-      out.warnings.push_back(Diagnostic{first.where, "series",
-                                        series_text(first) + " is missing from " + std::to_string(scrapes.size() - unique.size()) +
-                                            " of " + std::to_string(scrapes.size()) + " scrapes; rate from the others",
-                                        Severity::kWarning});
+      // Missing from a scrape of its own host only: another host's file never holds it.
+      if (of_instance.empty()) of_instance = scrapes_per_instance(scrapes);
+      const std::size_t expected = of_instance[first.instance];
+      if (unique.size() < expected) {
+        out.warnings.push_back(Diagnostic{first.where, "series",
+                                          series_text(first) + " is missing from " + std::to_string(expected - unique.size()) +
+                                              " of " + std::to_string(expected) + " scrapes of its host; rate from the others",
+                                          Severity::kWarning});
+      }
     }
     SeriesRate r;
     r.instance = first.instance;

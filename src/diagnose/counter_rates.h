@@ -13,7 +13,9 @@
 // A rate is never negative. Samples at the same time with the same value are one sample; with
 // different values they are an error (two scrapes claim different counts at one instant), as is a
 // series sample dropped by the reader. A series seen in one scrape only has no rate: it is
-// reported as missing, with where it was seen. Series are returned sorted by (instance, device,
+// reported as missing, with where it was seen; one missing from some scrapes of its own instance
+// (a scrape holding a sample of that instance) is warned about, a scrape of other hosts only is no
+// gap. The series key holds the instance, so two hosts' series are never one. Series are returned sorted by (instance, device,
 // kind, direction), so output does not depend on the order of the files.
 #pragma once
 

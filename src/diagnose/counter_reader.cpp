@@ -72,6 +72,7 @@ class LineParser {
   char peek() const { return s_[pos_]; }
   void advance() { ++pos_; }
   std::size_t pos() const { return pos_; }
+  std::string_view slice(std::size_t from, std::size_t to) const { return s_.substr(from, to - from); }
 
   std::string_view name() {
     const std::size_t start = pos_;
@@ -111,7 +112,9 @@ class LineParser {
 // The label block `{name="value",...}` after the metric name: keeps `instance` and the interface
 // (`device` or `ifName`; `ifDescr` only when neither came before it). False, with an error, when a
 // label is malformed.
-bool read_labels(LineParser& p, std::string_view metric, std::string& label, CounterSample& sample, Diagnostics& errors) {
+// `job`: the job label's value as written (escapes kept), a view into the line.
+bool read_labels(LineParser& p, std::string_view metric, std::string& label, CounterSample& sample, std::string_view& job,
+                 Diagnostics& errors) {
   bool have_device = false;
   p.advance();
   for (;;) {
@@ -128,12 +131,15 @@ bool read_labels(LineParser& p, std::string_view metric, std::string& label, Cou
     }
     p.advance();
     p.skip_blanks();
+    const std::size_t value_at = p.pos();
     if (!p.quoted(label)) {
       errors.push_back(p.error(std::string(metric) + "." + std::string(lname), "expected a quoted label value"));
       return false;
     }
     if (lname == "instance") {
       sample.instance = label;
+    } else if (lname == "job") {
+      job = p.slice(value_at + 1, p.pos() - 1);
     } else if (lname == "device" || lname == "ifName" || (lname == "ifDescr" && !have_device)) {
       sample.device = label;
       have_device = true;
@@ -200,11 +206,15 @@ struct Seen {
   std::uint64_t hash;
   std::uint32_t index;
   std::string_view metric;  // into the scrape's text
+  std::string_view job;     // the `job` label as written, into the scrape's text ("" when absent)
 };
 
 // Each sample against the earlier ones of equal hash: a series seen twice is an error at its
-// second line, naming the first. The errors are then in line order.
-void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>& samples, Diagnostics& errors) {
+// second line, naming the first, unless the two differ only in `job` (the header). The errors are
+// then in line order.
+// Returns the samples to drop: a counter's second report by another job with the same count.
+std::vector<std::uint32_t> report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>& samples,
+                                             Diagnostics& errors) {
   std::sort(seen.begin(), seen.end(),
             [](const Seen& a, const Seen& b) { return a.hash != b.hash ? a.hash < b.hash : a.index < b.index; });
   auto same = [](const CounterSample& a, const CounterSample& b) {
@@ -212,6 +222,7 @@ void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>
            a.width == b.width && a.unit == b.unit;
   };
   bool duplicates = false;
+  std::vector<std::uint32_t> repeated;  // samples of a counter another job reported with the same count
   for (std::size_t i = 0; i < seen.size();) {
     std::size_t j = i + 1;
     while (j < seen.size() && seen[j].hash == seen[i].hash) ++j;
@@ -220,6 +231,19 @@ void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>
       for (std::size_t a = i; a < b; ++a) {
         const CounterSample& first = samples[seen[a].index];
         if (!same(first, later)) continue;
+        const bool jobs_differ = seen[a].job != seen[b].job;
+        if (jobs_differ && first.count == later.count) {
+          repeated.push_back(seen[b].index);
+          break;
+        }
+        if (jobs_differ) {
+          errors.push_back(Diagnostic{later.where, std::string(seen[b].metric),
+                                      "jobs \"" + std::string(seen[a].job) + "\" (line " + std::to_string(first.where.line) +
+                                          ") and \"" + std::string(seen[b].job) + "\" report one counter, instance=\"" + later.instance + "\" device=\"" +
+                                          later.device + "\", with different counts: give each host its own instance label"});
+          duplicates = true;
+          break;
+        }
         errors.push_back(Diagnostic{later.where, std::string(seen[b].metric),
                                     "duplicate series instance=\"" + later.instance + "\" device=\"" + later.device +
                                         "\" (first at line " + std::to_string(first.where.line) + ")"});
@@ -233,6 +257,7 @@ void report_duplicates(std::vector<Seen>& seen, const std::vector<CounterSample>
     std::stable_sort(errors.begin(), errors.end(),
                      [](const Diagnostic& a, const Diagnostic& b) { return a.where.line < b.where.line; });
   }
+  return repeated;
 }
 
 }  // namespace
@@ -268,7 +293,9 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     }
     const MetricInfo info = classify(metric);
     CounterSample sample;
-    if (!p.at_end() && p.peek() == '{' && !read_labels(p, metric, label, sample, errors)) continue;
+    std::string_view job;
+    p.skip_blanks();
+    if (!p.at_end() && p.peek() == '{' && !read_labels(p, metric, label, sample, job, errors)) continue;
     p.skip_blanks();
     const std::size_t value_col = p.pos();
     const std::string_view value = p.token();
@@ -278,6 +305,7 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     }
     p.skip_blanks();
     std::int64_t time_ms = 0;
+    const bool stamped = !p.at_end();
     if (!read_timestamp(p, metric, default_time_ms, time_ms, errors)) continue;
     if (!info.known) {
       ++scrape.ignored_lines;
@@ -293,12 +321,23 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
     sample.unit = static_cast<std::uint32_t>(info.unit);
     sample.time_ms = time_ms;
     sample.where = where;
+    SourceLocation& first_of_clock = stamped ? scrape.first_stamped : scrape.first_unstamped;
+    if (first_of_clock.line == 0) first_of_clock = where;
     const auto index = static_cast<std::uint32_t>(scrape.samples.size());
-    seen.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metric});
+    seen.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metric, job});
     scrape.samples.push_back(std::move(sample));
   }
-  report_duplicates(seen, scrape.samples, errors);
+  const std::vector<std::uint32_t> repeated = report_duplicates(seen, scrape.samples, errors);
   if (!errors.empty()) return errors;
+  if (!repeated.empty()) {
+    std::vector<bool> drop(scrape.samples.size(), false);
+    for (const std::uint32_t i : repeated) drop[i] = true;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < scrape.samples.size(); ++i) {
+      if (!drop[i]) scrape.samples[kept++] = std::move(scrape.samples[i]);
+    }
+    scrape.samples.resize(kept);
+  }
   return scrape;
 }
 

@@ -5,6 +5,8 @@
 //
 // Prometheus text exposition format 0.0.4 (prometheus.io/docs/instrumenting/exposition_formats):
 //   metric_name{label="value",...} value [timestamp_ms]
+// Blanks may stand between the name and its `{` (`metric {labels} value ts`), as Prometheus' own
+// text parser (model/textparse) accepts them.
 // `#` starts a comment (HELP / TYPE lines); values are Go floats (NaN, +Inf, -Inf accepted by the
 // format; a counter that is NaN, infinite or negative is reported and its sample dropped); label
 // values escape \\, \" and \n. A sample without a timestamp takes the scrape's time, given by the
@@ -18,6 +20,11 @@
 //   ifHCOutOctets / ifHCInOctets                            kSwitch   IF-MIB Counter64 (snmp_exporter)
 //   ifOutOctets / ifInOctets                                kSwitch   IF-MIB Counter32: wraps at 2^32
 // Integral values are kept exact (uint64) so that a 64-bit wrap is computed without rounding.
+//
+// A series is (metric, instance, interface); other labels are not part of it. Two samples of one
+// series in a scrape that differ only in `job` are one counter scraped by two jobs (a federation
+// of two Prometheus servers, or an exporter in two jobs): equal counts are one sample, different
+// counts an error naming both jobs. Any other repetition is a duplicate series, an error.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +58,10 @@ struct Scrape {
   std::vector<CounterSample> samples;  // in file order
   std::size_t ignored_lines = 0;       // other metrics
   Diagnostics warnings;                // dropped samples (NaN, negative, non-integral)
+  // Where the samples' times came from: their own timestamps, or the caller's scrape time (the
+  // first of each kind; line 0 when there is none). Two clocks cannot be mixed (counter_inputs.h).
+  SourceLocation first_stamped;
+  SourceLocation first_unstamped;
 };
 
 // Parses one exposition text. `default_time_ms` is the time of samples without a timestamp; when

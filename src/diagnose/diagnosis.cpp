@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -123,34 +125,42 @@ std::vector<VertexId> leaves_below(const Topology& t, VertexId s) {
   return out;
 }
 
+// The model's walk of the known flows over a fabric (the built one, or the built one without the
+// members found failed): per flow the directed links it crosses, and per directed link the flows
+// that cross it, ascending. Keyed by directed link rather than (group, member), so walks over
+// different forwarding states compare.
 struct OracleWalk {
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> decisions;  // per flow: (group, member)
+  std::vector<std::vector<std::uint32_t>> links;
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> flows_on;
+  std::vector<LinkId> failed;  // links out of the fabric for this walk
 };
 
 OracleWalk walk_flows(const PathWalker& walker, const std::vector<FlowResult>& flows, Diagnostics* warnings) {
   OracleWalk o;
   std::vector<PathHop> hops;
-  for (const FlowResult& fl : flows) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> d;
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    const FlowResult& fl = flows[i];
     const bool reached = walker.walk(fl.src, fl.dst, fl.key, hops);
     if (!reached && warnings != nullptr) {
       warnings->push_back(Diagnostic{fl.where, "flow", "the model cannot route this flow (different plane or no path)",
                                      Severity::kWarning});
     }
+    std::vector<std::uint32_t> d;
     for (const PathHop& h : hops) {
-      if (h.group != kNoGroup) d.emplace_back(h.group, h.member);
+      d.push_back(h.directed());
+      o.flows_on[h.directed()].push_back(static_cast<std::uint32_t>(i));
     }
-    o.decisions.push_back(std::move(d));
+    o.links.push_back(std::move(d));
   }
   return o;
 }
 
-std::vector<int> member_counts(const OracleWalk& o, std::uint32_t g, std::uint32_t n) {
-  std::vector<int> counts(n, 0);
-  for (const auto& d : o.decisions) {
-    for (const auto& [group, member] : d) {
-      if (group == g) ++counts[member];
-    }
+// The known flows on each directed link of `members`.
+std::vector<int> member_counts(const OracleWalk& o, const std::vector<std::uint32_t>& members) {
+  std::vector<int> counts;
+  for (const std::uint32_t d : members) {
+    const auto it = o.flows_on.find(d);
+    counts.push_back(it == o.flows_on.end() ? 0 : static_cast<int>(it->second.size()));
   }
   return counts;
 }
@@ -159,6 +169,13 @@ std::string counts_text(const std::vector<int>& counts) {
   std::string s;
   for (std::size_t i = 0; i < counts.size(); ++i) s += (i ? "/" : "") + std::to_string(counts[i]);
   return s;
+}
+
+// ", with X, Y down" for a walk without failed members.
+std::string failed_text(const Topology& t, const OracleWalk& o) {
+  std::string names;
+  for (const LinkId l : o.failed) names += (names.empty() ? "" : ", ") + t.link_name(l);
+  return names.empty() ? names : ", with " + names + " down";
 }
 
 // Links of the group's members that have `flag` set, comma-separated.
@@ -221,7 +238,6 @@ struct Evidence {
   const DiagnoseOptions& options;
   const RateTable& table;
   const std::vector<HostPortRate>& hosts;
-  const OracleWalk& oracle;
   bool have_flows = false;
 };
 
@@ -231,8 +247,11 @@ struct GroupModel {
   std::uint32_t group = 0;
   std::uint32_t n = 0;               // members
   double sum_bps = 0;                // over the members that have a counter
-  std::vector<int> predicted;        // known flows the model puts on each member
-  std::vector<std::size_t> through;  // known flows through the group
+  std::vector<std::uint32_t> member_dl;  // each member's directed link leaving the switch
+  const OracleWalk* oracle = nullptr;    // the walk the group is judged against
+  std::vector<int> predicted;            // known flows the model puts on each member
+  std::vector<std::pair<std::size_t, std::uint32_t>> through;  // known flows through the group, with their member
+  std::vector<std::uint32_t> slow_unplaced;  // slow per flow, but the model's placement does not match the counters
   std::string sw_name;
 };
 
@@ -275,39 +294,30 @@ bool group_rates(const Evidence& e, GroupModel& gm, GroupDiagnosis& gd, const Fo
   return true;
 }
 
-// Degraded: a busy member that the model loads with k >= 1 flows but that carries less per flow
-// than degraded_fraction x the median per-flow rate of the other loaded members.
-void mark_degraded(GroupDiagnosis& gd, const std::vector<int>& predicted, const DiagnoseOptions& options) {
-  const auto n = static_cast<std::uint32_t>(gd.members.size());
-  for (std::uint32_t i = 0; i < n; ++i) {
-    MemberStats& m = gd.members[i];
-    if (!m.counted || m.idle || predicted[i] <= 0) continue;
-    std::vector<double> others;
-    for (std::uint32_t j = 0; j < n; ++j) {
-      if (j != i && gd.members[j].counted && !gd.members[j].idle && predicted[j] > 0) {
-        others.push_back(gd.members[j].bits_per_second / predicted[j]);
-      }
-    }
-    if (others.empty()) continue;
-    std::sort(others.begin(), others.end());
-    const std::size_t h = others.size() / 2;
-    const double median = others.size() % 2 ? others[h] : 0.5 * (others[h - 1] + others[h]);
-    m.per_flow_bps = m.bits_per_second / predicted[i];
-    m.degraded = m.per_flow_bps < options.degraded_fraction * median;
-    if (m.degraded) {
-      ++gd.degraded;
-      gd.degraded_reference_bps = median;
-    }
-  }
+// The median of a non-empty list.
+double median_of(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  const std::size_t h = x.size() / 2;
+  return x.size() % 2 ? x[h] : 0.5 * (x[h - 1] + x[h]);
 }
 
-std::vector<std::size_t> flows_through(const OracleWalk& oracle, std::uint32_t g) {
-  std::vector<std::size_t> through;
-  for (std::size_t i = 0; i < oracle.decisions.size(); ++i) {
-    for (const auto& [group, member] : oracle.decisions[i]) {
-      if (group == g) through.push_back(i);
-    }
+// Whether the members the model loads are exactly the busy ones (witness 3's test).
+bool placement_matches(const GroupDiagnosis& gd, const std::vector<int>& predicted) {
+  for (std::size_t i = 0; i < gd.members.size(); ++i) {
+    if ((gd.members[i].counted && !gd.members[i].idle) != (predicted[i] > 0)) return false;
   }
+  return true;
+}
+
+// The known flows through a group's members, ascending, each with the member it takes.
+std::vector<std::pair<std::size_t, std::uint32_t>> flows_through(const OracleWalk& oracle, const std::vector<std::uint32_t>& members) {
+  std::vector<std::pair<std::size_t, std::uint32_t>> through;
+  for (std::uint32_t m = 0; m < members.size(); ++m) {
+    const auto it = oracle.flows_on.find(members[m]);
+    if (it == oracle.flows_on.end()) continue;
+    for (const std::uint32_t f : it->second) through.emplace_back(f, m);
+  }
+  std::sort(through.begin(), through.end());
   return through;
 }
 
@@ -374,8 +384,9 @@ Witness oracle_witness(const Evidence& e, const GroupModel& gm, const GroupDiagn
       if (gm.predicted[i] > 0 && gd.members[i].idle) loads_idle = true;
     }
     w.state = same ? WitnessState::kAgrees : WitnessState::kDisagrees;
-    w.evidence = fmt::format("the model ({}) puts the {} known flows through {} on members {}", e.fabric.ecmp().function_name(),
-                             gm.through.size(), gm.sw_name, counts_text(gm.predicted));
+    w.evidence = fmt::format("the model ({}{}) puts the {} known flows through {} on members {}", e.fabric.ecmp().function_name(),
+                             failed_text(e.fabric.topology(), *gm.oracle), gm.through.size(), gm.sw_name,
+                             counts_text(gm.predicted));
   } else if (e.have_flows) {
     w.evidence = "none of the known flows crosses " + gm.sw_name;
   }
@@ -391,25 +402,17 @@ Witness throughput_witness(const Evidence& e, const GroupModel& gm, const GroupD
   double shared = 0, alone = 0, on_degraded = 0, elsewhere = 0;
   int n_shared = 0, n_alone = 0, n_degraded = 0, n_elsewhere = 0;
   bool saturated = false;
-  for (const std::size_t i : gm.through) {
-    for (const auto& [group, member] : e.oracle.decisions[i]) {
-      if (group != gm.group) continue;
-      if (gm.predicted[member] >= 2) {
-        shared += flows[i].bits_per_second;
-        ++n_shared;
-        saturated = saturated || gd.members[member].utilization >= 0.9;
-      } else {
-        alone += flows[i].bits_per_second;
-        ++n_alone;
-      }
+  for (const auto& [i, member] : gm.through) {
+    if (gm.predicted[member] >= 2) {
+      shared += flows[i].bits_per_second;
+      ++n_shared;
+      saturated = saturated || gd.members[member].utilization >= 0.9;
+    } else {
+      alone += flows[i].bits_per_second;
+      ++n_alone;
     }
-  }
-  for (const std::size_t i : gm.through) {
-    for (const auto& [group, member] : e.oracle.decisions[i]) {
-      if (group != gm.group) continue;
-      (gd.members[member].degraded ? on_degraded : elsewhere) += flows[i].bits_per_second;
-      ++(gd.members[member].degraded ? n_degraded : n_elsewhere);
-    }
+    (gd.members[member].degraded ? on_degraded : elsewhere) += flows[i].bits_per_second;
+    ++(gd.members[member].degraded ? n_degraded : n_elsewhere);
   }
   if (n_degraded > 0 && n_elsewhere > 0) {
     const double slow = on_degraded / n_degraded, fast = elsewhere / n_elsewhere;
@@ -466,7 +469,7 @@ CauseFacts cause_facts(const Evidence& e, const GroupModel& gm, GroupDiagnosis& 
   }
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint8_t, std::uint16_t, std::uint16_t>, int> keys;
   const FieldMask mask = e.fabric.ecmp().effective_fields();
-  for (const std::size_t i : gm.through) {
+  for (const auto& [i, member] : gm.through) {
     const FlowKey k = masked(e.counters.flows[i].key, mask);
     if (++keys[{k.src_ip, k.dst_ip, k.protocol, k.src_port, k.dst_port}] > 1) ++c.same_keys;
   }
@@ -479,8 +482,11 @@ Cause cause(const GroupDiagnosis& gd, const GroupModel& gm, const CauseFacts& c,
   if (gd.degraded > 0) return Cause::kDegradedMember;
   if (c.reachable < gm.n && c.busy_within_reach) return Cause::kPolarization;
   if (c.same_keys > 0) return Cause::kMissingEntropy;
-  if (have_flows && !gm.through.empty()) return Cause::kBadLuck;
-  return Cause::kUnexplained;
+  if (!have_flows || gm.through.empty() || !gm.slow_unplaced.empty() || !placement_matches(gd, gm.predicted)) {
+    return Cause::kUnexplained;
+  }
+  const bool collision = std::any_of(gm.predicted.begin(), gm.predicted.end(), [](int k) { return k >= 2; });
+  return collision ? Cause::kBadLuck : Cause::kFewFlows;
 }
 
 void explain_failed_member(const Evidence& e, const GroupModel& gm, const CauseFacts& c, GroupDiagnosis& gd) {
@@ -535,7 +541,7 @@ void explain_polarization(const Evidence& e, const GroupModel& gm, const CauseFa
   fixed.seed_mode = SeedMode::kPerSwitch;
   const SwitchHashes hashes(e.fabric.topology(), fixed);
   const PathWalker walker(e.fabric.forwarding(), hashes);
-  const std::vector<int> after = member_counts(walk_flows(walker, e.counters.flows, nullptr), gm.group, gm.n);
+  const std::vector<int> after = member_counts(walk_flows(walker, e.counters.flows, nullptr), gm.member_dl);
   const auto busy_after = std::count_if(after.begin(), after.end(), [](int k) { return k > 0; });
   const auto busy_now = std::count_if(gm.predicted.begin(), gm.predicted.end(), [](int k) { return k > 0; });
   gd.predicted = fmt::format("the model re-walks the {} known flows with per-switch seeds: members {} ({} of {} busy; now {})",
@@ -577,6 +583,37 @@ void explain_bad_luck(const Evidence& e, const GroupModel& gm, GroupDiagnosis& g
   }
 }
 
+// k flows on n > k members, each on its own member: the idle members are the ones no flow needs.
+void explain_few_flows(const GroupModel& gm, GroupDiagnosis& gd) {
+  const std::size_t k = gm.through.size();
+  gd.explanation = fmt::format("{} known flows on {} members ({}): no two share a member, so there is no collision; {} "
+                               "member(s) idle because there are fewer flows than members",
+                               k, gm.n, counts_text(gm.predicted), gd.idle);
+  gd.fix = "nothing is broken; to use the idle members give each connection more flows (QPs) or spray packets";
+  gd.predicted = fmt::format("with every member used the busiest carries 1 flow, as now");
+}
+
+// Why the model cannot judge the group: the known flows' placement does not match the busy members
+// (traffic that no known flow names), so a rate per flow means nothing; what is missing.
+void explain_unplaced(const Evidence& e, const GroupModel& gm, GroupDiagnosis& gd) {
+  const Topology& t = e.fabric.topology();
+  std::string unknown, slow;
+  for (std::uint32_t i = 0; i < gm.n; ++i) {
+    const MemberStats& m = gd.members[i];
+    if (m.counted && !m.idle && gm.predicted[i] == 0) unknown += (unknown.empty() ? "" : ", ") + t.link_name(m.link);
+  }
+  for (const std::uint32_t i : gm.slow_unplaced) {
+    slow += fmt::format("{}{} at {} per known flow", slow.empty() ? "" : ", ", t.link_name(gd.members[i].link),
+                        gbps_text(gd.members[i].per_flow_bps));
+  }
+  gd.explanation = fmt::format("the model{} puts the known flows on members {}, which is not what the counters show{}{}",
+                               failed_text(t, *gm.oracle), counts_text(gm.predicted),
+                               unknown.empty() ? "" : ": " + unknown + " carry traffic of no known flow",
+                               slow.empty() ? "" : "; so " + slow + " cannot be called degraded, its twins may carry unknown flows");
+  gd.fix = "missing: the flows that cross " + (unknown.empty() ? gm.sw_name : unknown) +
+           " (iperf3 --json or a flows CSV, --flows); then the model can place them";
+}
+
 // Explanation, fix and predicted effect of gd.cause.
 void explain(const Evidence& e, const GroupModel& gm, const CauseFacts& c, GroupDiagnosis& gd) {
   switch (gd.cause) {
@@ -585,11 +622,49 @@ void explain(const Evidence& e, const GroupModel& gm, const CauseFacts& c, Group
     case Cause::kPolarization: explain_polarization(e, gm, c, gd); return;
     case Cause::kMissingEntropy: explain_missing_entropy(e, gm, c, gd); return;
     case Cause::kBadLuck: explain_bad_luck(e, gm, gd); return;
+    case Cause::kFewFlows: explain_few_flows(gm, gd); return;
     case Cause::kNone:
     case Cause::kUnexplained: break;
   }
-  gd.explanation = "imbalanced, but without the flows (--flows) the model cannot tell bad luck from missing entropy";
+  if (e.have_flows && !gm.through.empty()) {
+    explain_unplaced(e, gm, gd);
+    return;
+  }
+  gd.explanation = e.have_flows ? "imbalanced, but none of the known flows crosses " + gm.sw_name +
+                                      ": the model cannot say what its members carry"
+                                : "imbalanced, but without the flows (--flows) the model cannot tell bad luck from missing entropy";
   gd.fix = "give the flows (iperf3 --json or a flows CSV) to the path oracle";
+}
+
+// Each witness that disagrees with the verdict: why the verdict stands, in its explanation. A
+// disagreement that is the verdict's own evidence (the path oracle loading the idle member of a
+// failed group) is no overrule; "no two flows share a member" supports "fewer flows than members".
+void overrule(GroupDiagnosis& gd) {
+  for (std::size_t w = 1; w < gd.witnesses.size(); ++w) {
+    Witness& witness = gd.witnesses[w];
+    if (witness.state != WitnessState::kDisagrees) continue;
+    std::string why;
+    if (w == 1) {
+      why = "the hosts below sent less than the group carried, so traffic from other switches crosses it; the verdict "
+            "rests on the group's own counters";
+    } else if (w == 2 && gd.cause == Cause::kPolarization) {
+      why = "polarization is read from the switches' hash configuration, which confines every flow, known or not";
+    } else if (w == 2 && gd.cause == Cause::kMissingEntropy) {
+      why = "flows that hash one key share one member wherever the model puts it";
+    } else if (w == 3 && gd.cause == Cause::kFewFlows) {
+      witness.state = WitnessState::kAgrees;  // no flow shares a member: the verdict's own claim
+    } else if (w == 3 && gd.cause == Cause::kBadLuck) {
+      why = "the flows on the shared member lost nothing at this load (the member has room), but they do share it: "
+            "the collision costs speed once they need more than their share";
+    } else if (w == 3 && gd.cause == Cause::kDegradedMember) {
+      why = "the flows' own reports (a UDP sender's view) do not show the loss; the member's counters, what really "
+            "crossed it, do";
+    } else if (w == 3) {
+      why = "the known flows reached their rates at this load; the verdict is about where they can go, not how fast "
+            "they went";
+    }
+    if (!why.empty()) gd.explanation += "; this overrules the " + witness.name + " witness, which disagrees: " + why;
+  }
 }
 
 // Why the dashboards stayed green: averages under the alarm while a member is hot, no alarm on a
@@ -626,29 +701,125 @@ std::vector<std::string> green_reasons(const Evidence& e, const GroupModel& gm, 
   return green;
 }
 
-// Group g of switch s: its rates and, when imbalanced, the four witnesses, the cause and its fix,
-// and why the dashboards stayed green. Empty when no member has a counter.
-std::optional<GroupDiagnosis> judge_group(const Evidence& e, VertexId s, std::uint32_t g) {
-  const ForwardingState& f = e.fabric.forwarding();
+// A group, its rates and its model, judged against one walk of the known flows.
+struct Judged {
+  GroupDiagnosis gd;
   GroupModel gm;
+};
+
+// Group g of switch s: its rates and where the walk puts the known flows. Empty when no member
+// has a counter.
+std::optional<Judged> measure_group(const Evidence& e, const OracleWalk& oracle, VertexId s, std::uint32_t g) {
+  const ForwardingState& f = e.fabric.forwarding();
+  Judged j;
+  GroupModel& gm = j.gm;
+  GroupDiagnosis& gd = j.gd;
   gm.sw = s;
   gm.group = g;
   gm.n = f.size(g);
-  GroupDiagnosis gd;
+  gm.oracle = &oracle;
   gd.sw = s;
   gd.group = g;
   gd.up = f.kind(g) == GroupKind::kUp;
   if (!group_rates(e, gm, gd, f)) return std::nullopt;
-  gm.predicted = member_counts(e.oracle, g, gm.n);
-  if (e.have_flows) mark_degraded(gd, gm.predicted, e.options);
-  gd.imbalanced = gd.max_bps >= e.options.noise_floor_bps && (gd.idle > 0 || gd.degraded > 0);
-  gm.through = flows_through(e.oracle, g);
+  for (const MemberStats& m : gd.members) gm.member_dl.push_back(directed_link(m.link, m.up));
+  gm.predicted = member_counts(oracle, gm.member_dl);
+  gm.through = flows_through(oracle, gm.member_dl);
   gd.flows = static_cast<std::uint32_t>(gm.through.size());
   if (e.have_flows) {
     for (std::uint32_t i = 0; i < gm.n; ++i) gd.members[i].predicted_flows = gm.predicted[i];
   }
-  if (!gd.imbalanced) return gd;
-  gm.sw_name = e.fabric.topology().vertex_name(s);
+  return j;
+}
+
+// A member slow per flow against its twins (the header's "degraded member").
+struct SlowMember {
+  std::size_t judged;
+  std::uint32_t member;
+  double ratio;      // its rate per flow over the twins' median
+  double reference;  // the twins' median rate per flow
+  std::size_t flows;
+  std::size_t hop;   // the earliest hop of its flows' paths that crosses it (upstream first)
+};
+
+std::vector<SlowMember> slow_members(std::vector<Judged>& all, const DiagnoseOptions& options) {
+  std::vector<SlowMember> slow;
+  for (std::size_t j = 0; j < all.size(); ++j) {
+    GroupDiagnosis& gd = all[j].gd;
+    const std::vector<int>& k = all[j].gm.predicted;
+    const bool placed = placement_matches(gd, k);
+    for (std::uint32_t i = 0; i < gd.members.size(); ++i) {
+      MemberStats& m = gd.members[i];
+      if (!m.counted || m.idle || k[i] <= 0) continue;
+      std::vector<double> others;
+      for (std::uint32_t o = 0; o < gd.members.size(); ++o) {
+        const MemberStats& x = gd.members[o];
+        if (o != i && x.counted && !x.idle && k[o] > 0) others.push_back(x.bits_per_second / k[o]);
+      }
+      if (others.empty()) continue;
+      const double median = median_of(std::move(others));
+      m.per_flow_bps = m.bits_per_second / k[i];
+      if (m.per_flow_bps >= options.degraded_fraction * median) continue;
+      if (!placed) {
+        all[j].gm.slow_unplaced.push_back(i);
+        continue;
+      }
+      const std::uint32_t dl = all[j].gm.member_dl[i];
+      std::size_t hop = PathWalker::kMaxPathHops;
+      for (const std::uint32_t f : all[j].gm.oracle->flows_on.at(dl)) {
+        const std::vector<std::uint32_t>& path = all[j].gm.oracle->links[f];
+        hop = std::min(hop, static_cast<std::size_t>(std::find(path.begin(), path.end(), dl) - path.begin()));
+      }
+      slow.push_back(SlowMember{j, i, m.per_flow_bps / median, median, static_cast<std::size_t>(k[i]), hop});
+    }
+  }
+  return slow;
+}
+
+// Degraded members over all groups at once, upstream first: by the earliest hop of its flows'
+// paths at which a slow member is crossed, then the slowest per flow, then the most flows. An open
+// loop (UDP) sender's bytes cross every member before the bottleneck at full rate and every member
+// after it at the bottleneck's; a closed loop (TCP) slows them all, and the counters cannot tell
+// which member limits, so the first on the path is taken. A slow member is degraded unless its flows also cross a member already found degraded
+// that explains its rate: with each such flow expected at that member's rate per flow and the
+// others at the twins' median, the member carries at least degraded_fraction of what it should.
+// So the member downstream of a rate-limited one, carrying its flows, is not called degraded.
+void resolve_degraded(std::vector<Judged>& all, const DiagnoseOptions& options) {
+  std::vector<SlowMember> slow = slow_members(all, options);
+  std::sort(slow.begin(), slow.end(), [&](const SlowMember& a, const SlowMember& b) {
+    if (a.hop != b.hop) return a.hop < b.hop;
+    if (a.ratio != b.ratio) return a.ratio < b.ratio;
+    if (a.flows != b.flows) return a.flows > b.flows;
+    return all[a.judged].gm.member_dl[a.member] < all[b.judged].gm.member_dl[b.member];
+  });
+  std::unordered_map<std::uint32_t, double> degraded;  // directed link -> its rate per flow
+  for (const SlowMember& x : slow) {
+    Judged& j = all[x.judged];
+    MemberStats& m = j.gd.members[x.member];
+    const std::uint32_t dl = j.gm.member_dl[x.member];
+    double expected = 0;
+    for (const std::uint32_t f : j.gm.oracle->flows_on.at(dl)) {
+      double rate = x.reference;
+      for (const std::uint32_t d : j.gm.oracle->links[f]) {
+        if (const auto it = degraded.find(d); d != dl && it != degraded.end()) rate = std::min(rate, it->second);
+      }
+      expected += rate;
+    }
+    if (m.bits_per_second >= options.degraded_fraction * expected) continue;
+    m.degraded = true;
+    ++j.gd.degraded;
+    j.gd.degraded_reference_bps = x.reference;
+    degraded[dl] = m.per_flow_bps;
+  }
+}
+
+// An imbalanced group's four witnesses, cause and its fix, and why the dashboards stayed green.
+void give_verdict(const Evidence& e, Judged& j) {
+  GroupModel& gm = j.gm;
+  GroupDiagnosis& gd = j.gd;
+  gd.imbalanced = gd.max_bps >= e.options.noise_floor_bps && (gd.idle > 0 || gd.degraded > 0 || !gm.slow_unplaced.empty());
+  if (!gd.imbalanced) return;
+  gm.sw_name = e.fabric.topology().vertex_name(gm.sw);
   HostTotals hosts;
   bool oracle_loads_idle = false;
   gd.witnesses.push_back(switch_witness(e, gm, gd));
@@ -658,8 +829,86 @@ std::optional<GroupDiagnosis> judge_group(const Evidence& e, VertexId s, std::ui
   const CauseFacts facts = cause_facts(e, gm, gd, oracle_loads_idle);
   gd.cause = cause(gd, gm, facts, e.have_flows);
   explain(e, gm, facts, gd);
+  overrule(gd);
   gd.green = green_reasons(e, gm, hosts, gd);
-  return gd;
+}
+
+// Every backend group of >= 2 up or down members that has counters, judged against `oracle`.
+std::vector<Judged> judge_all(const Evidence& e, const OracleWalk& oracle) {
+  const Topology& t = e.fabric.topology();
+  const ForwardingState& f = e.fabric.forwarding();
+  std::vector<Judged> all;
+  for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
+    if (t.kind[v] != VertexKind::kSwitch || t.network[v] != Network::kBackend) continue;
+    const VertexId s(v);
+    for (std::uint32_t g = f.first_group(s); g < f.first_group(s) + f.group_count(s); ++g) {
+      if (f.size(g) < 2 || (f.kind(g) != GroupKind::kUp && f.kind(g) != GroupKind::kDown)) continue;
+      std::optional<Judged> j = measure_group(e, oracle, s, g);
+      if (j) all.push_back(std::move(*j));
+    }
+  }
+  if (e.have_flows) resolve_degraded(all, e.options);
+  for (Judged& j : all) give_verdict(e, j);
+  return all;
+}
+
+// The members this round finds failed: on each known flow's path, the first member that the walk
+// loads but whose counters are idle (the members after it are idle because the flow never got
+// there).
+std::vector<LinkId> first_failures(const std::vector<Judged>& all, const OracleWalk& oracle) {
+  std::set<std::uint32_t> idle_loaded;
+  for (const Judged& j : all) {
+    if (j.gd.cause != Cause::kFailedMember) continue;
+    for (std::uint32_t i = 0; i < j.gm.n; ++i) {
+      if (j.gd.members[i].idle && j.gm.predicted[i] > 0) idle_loaded.insert(j.gm.member_dl[i]);
+    }
+  }
+  std::set<std::uint32_t> first;
+  for (const std::vector<std::uint32_t>& path : oracle.links) {
+    for (const std::uint32_t d : path) {
+      if (idle_loaded.count(d)) {
+        first.insert(d / 2);
+        break;
+      }
+    }
+  }
+  std::vector<LinkId> out;
+  for (const std::uint32_t l : first) out.emplace_back(l);
+  return out;
+}
+
+// After a member fails the kernel reroutes its flows: the known flows are walked again on the
+// fabric without the members found failed, and every group judged again against that walk, until
+// no new failure is found. A group holding a failed member keeps the verdict that found it.
+std::vector<Judged> judge_with_failures(const Evidence& e, std::deque<OracleWalk>& walks) {
+  constexpr int kMaxRounds = 4;
+  std::vector<Judged> all = judge_all(e, walks.back());
+  if (!e.have_flows) return all;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    std::vector<LinkId> failed = walks.back().failed;
+    std::size_t added = 0;
+    for (const LinkId l : first_failures(all, walks.back())) {
+      if (std::find(failed.begin(), failed.end(), l) == failed.end()) {
+        failed.push_back(l);
+        ++added;
+      }
+    }
+    if (added == 0) break;
+    std::sort(failed.begin(), failed.end());
+    const ForwardingState without(e.fabric.topology(), failed);
+    const PathWalker walker(without, e.fabric.hashes());
+    walks.push_back(walk_flows(walker, e.counters.flows, nullptr));
+    walks.back().failed = failed;
+    std::vector<Judged> again = judge_all(e, walks.back());
+    for (std::size_t i = 0; i < again.size() && i < all.size(); ++i) {
+      const bool holds_failed = std::any_of(all[i].gd.members.begin(), all[i].gd.members.end(), [&](const MemberStats& m) {
+        return std::find(failed.begin(), failed.end(), m.link) != failed.end();
+      });
+      if (holds_failed && all[i].gd.cause == Cause::kFailedMember) again[i] = std::move(all[i]);
+    }
+    all = std::move(again);
+  }
+  return all;
 }
 }  // namespace
 
@@ -675,6 +924,7 @@ std::string_view cause_name(Cause c) {
     case Cause::kPolarization: return "polarization";
     case Cause::kMissingEntropy: return "missing entropy";
     case Cause::kBadLuck: return "bad luck";
+    case Cause::kFewFlows: return "fewer flows than members";
     case Cause::kUnexplained: return "unexplained";
   }
   return "?";
@@ -691,23 +941,17 @@ std::string_view witness_state_name(WitnessState s) {
 
 Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const DiagnoseOptions& options) {
   const Topology& t = fabric.topology();
-  const ForwardingState& f = fabric.forwarding();
   Diagnosis out;
   out.scrapes = counters.rates.scrapes;
   out.flows = counters.flows.size();
   out.warnings = counters.rates.warnings;
   const RateTable table = link_rates(t, counters, out);
-  const OracleWalk oracle = walk_flows(fabric.walker(), counters.flows, &out.warnings);
-  const Evidence e{fabric, counters, options, table, out.hosts, oracle, !counters.flows.empty()};
-  for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
-    if (t.kind[v] != VertexKind::kSwitch || t.network[v] != Network::kBackend) continue;
-    const VertexId s(v);
-    for (std::uint32_t g = f.first_group(s); g < f.first_group(s) + f.group_count(s); ++g) {
-      if (f.size(g) < 2 || (f.kind(g) != GroupKind::kUp && f.kind(g) != GroupKind::kDown)) continue;
-      // Only groups with traffic are reported.
-      std::optional<GroupDiagnosis> gd = judge_group(e, s, g);
-      if (gd && gd->max_bps >= options.noise_floor_bps) out.groups.push_back(std::move(*gd));
-    }
+  std::deque<OracleWalk> walks;
+  walks.push_back(walk_flows(fabric.walker(), counters.flows, &out.warnings));
+  const Evidence e{fabric, counters, options, table, out.hosts, !counters.flows.empty()};
+  // Only groups with traffic are reported.
+  for (Judged& j : judge_with_failures(e, walks)) {
+    if (j.gd.max_bps >= options.noise_floor_bps) out.groups.push_back(std::move(j.gd));
   }
   return out;
 }

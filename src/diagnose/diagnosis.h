@@ -33,7 +33,13 @@
 //                      with k >= 1 flows, but whose rate per flow, x / k, is below degraded_fraction
 //                      of the median rate per flow of the group's other loaded members: a link
 //                      negotiated at a lower speed, or losing packets to errors. A degraded member
-//                      makes a group imbalanced even with no idle member;
+//                      makes a group imbalanced even with no idle member. Only where the oracle's
+//                      placement matches the busy members (else the group is "unexplained", naming
+//                      the members that carry traffic of no known flow), and judged over all groups
+//                      at once, slowest first: a slow member whose flows cross a member already
+//                      found degraded, and whose rate that member explains (each such flow expected
+//                      at the degraded member's rate per flow), is not degraded itself: the healthy
+//                      member downstream of a rate-limited one;
 //   polarization       the switch hashes like a lower-tier switch that feeds it (same function,
 //                      fields and seed: SwitchHashes::identical) so, having come through a given
 //                      member there, a flow can reach only the members of this group whose hash
@@ -42,8 +48,21 @@
 //                      those reachable;
 //   missing entropy    two or more known flows through the group hash the same key under the
 //                      fields the switches use (e.g. L3-only hashing, one source port per QP);
-//   bad luck           k independent flows on n members collided; P(any collision) = 1 - n!/((n-k)! n^k)
-//                      (analysis/birthday.h), reported with the observed pattern.
+//   bad luck           k independent flows on n members collided (the oracle, matching the busy
+//                      members, puts two or more on one member); P(any collision) =
+//                      1 - n!/((n-k)! n^k) (analysis/birthday.h), reported with the observed pattern;
+//   fewer flows than   the oracle matches the busy members and no two flows share one: the idle
+//   members            members are those no flow needs (2 flows on 3 members leave one idle), which
+//                      is no collision and nothing broken;
+//   unexplained        none of these: without flows, or with the oracle's placement not matching
+//                      the busy members (traffic of no known flow), with what is missing.
+// Failures first: the known flows are walked on the built fabric; on each flow's path the first
+// member the walk loads but the counters show idle is failed; the kernel has rerouted the flows
+// that used it, so the flows are walked again on the fabric without the failed members
+// (ForwardingState's failed links) and every group judged again against that walk, until no new
+// failure appears (at most 4 rounds). A group holding a failed member keeps the verdict that found
+// it; every other verdict, rate per flow included, uses the flows where they really went.
+// A verdict agrees with its witnesses or says which it overrules and why (in its explanation).
 // Why dashboards stayed green: the group's mean utilization (what a per-group or per-host panel
 // averages) under the alarm threshold while a member is at or near line rate; hosts' average
 // utilization under it; netdev counters blind to RDMA; no alarm on a link at zero.
@@ -107,7 +126,16 @@ struct MemberStats {
   bool reachable = true;     // under polarization
 };
 
-enum class Cause : std::uint8_t { kNone, kFailedMember, kDegradedMember, kPolarization, kMissingEntropy, kBadLuck, kUnexplained };
+enum class Cause : std::uint8_t {
+  kNone,
+  kFailedMember,
+  kDegradedMember,
+  kPolarization,
+  kMissingEntropy,
+  kBadLuck,
+  kFewFlows,
+  kUnexplained
+};
 enum class WitnessState : std::uint8_t { kAgrees, kDisagrees, kMissing };
 
 struct Witness {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,21 +25,37 @@ const MappedPort* PortMap::find(std::string_view instance, std::string_view devi
   return it == by_instance->second.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+bool is_header(const std::vector<CsvCell>& cells) {
+  static constexpr std::string_view kColumns[] = {"instance", "device", "vertex", "peer", "cable"};
+  if (cells.size() < 4 || cells.size() > 5) return false;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i].text != kColumns[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names) {
   PortMap map;
   Diagnostics errors;
   CsvCursor csv(file, text);
   std::string_view line;
-  while (csv.next_line(line)) {
+  bool first_row = true;
+  while (csv.next_record(line)) {
     const int line_no = csv.line_number();
     const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
-    if (t.empty() || t.front() == '#' || t.starts_with("instance")) continue;
+    if (t.empty() || t.front() == '#') continue;
     if (!csv.split(line)) {
       errors.push_back(csv.error());
       errors.back().field = "map";
       continue;
     }
     const std::vector<CsvCell>& cells = csv.cells();
+    // The header, when there is one, is the first row and reads exactly so, cell by cell.
+    if (std::exchange(first_row, false) && is_header(cells)) continue;
     auto where = [&](std::size_t i) { return SourceLocation{file, line_no, cells[i].column}; };
     if (cells.size() < 4 || cells.size() > 5) {
       errors.push_back(Diagnostic{where(0), "map", "expected instance,device,vertex,peer[,cable], got " +

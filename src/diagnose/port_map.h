@@ -3,8 +3,10 @@
 // terminates and at which end, so a transmit counter becomes the rate of one direction of one
 // link (routing/path_walker.h: directed link 2 x link + (down ? 1 : 0)).
 //
-// CSV (core/csv_cursor.h: a cell may be quoted), one interface a line, `#` comments, an optional
-// header line starting with "instance":
+// CSV (core/csv_cursor.h: a cell may be quoted, and a quoted cell may hold a ',' or a line break,
+// as csv_cell() writes it), one interface a record, `#` comments, an optional header that can only
+// be the first record and reads exactly, cell by cell (a row whose instance merely begins with
+// "instance", such as GCE's `instance-1`, is data):
 //   instance,device,vertex,peer[,cable]
 //   leaf0-exporter,swp1,p0/leaf/0,p0/spine/1
 // vertex: the topology name of the switch or NIC port that owns the interface; peer: the

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/csv_cursor.h"
 #include "routing/port_address.h"
 
 namespace ct {
@@ -124,8 +125,9 @@ std::string lab_port_map(const LabPlan& plan, const Topology& t) {
     for (const Adjacency& adj : t.neighbors(a)) {
       if (adj.neighbor == b && adj.link < l.link) ++cable;
     }
-    out += fmt::format("{0},{1},{0},{2},{3}\n", t.vertex_name(a), l.device, t.vertex_name(b), cable);
-    out += fmt::format("{0},{1},{0},{2},{3}\n", t.vertex_name(b), l.device, t.vertex_name(a), cable);
+    const std::string na = csv_cell(t.vertex_name(a)), nb = csv_cell(t.vertex_name(b)), device = csv_cell(l.device);
+    out += fmt::format("{0},{1},{0},{2},{3}\n", na, device, nb, cable);
+    out += fmt::format("{0},{1},{0},{2},{3}\n", nb, device, na, cable);
   }
   return out;
 }

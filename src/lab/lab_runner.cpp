@@ -229,6 +229,20 @@ Result<Unit> lab_fail_link(const LabPlan& plan, LinkId link) {
   return Diagnostic{SourceLocation{"lab", 0, 0}, "link", "link " + std::to_string(link.value()) + " is not in the lab"};
 }
 
+Result<Unit> lab_limit_link(const LabPlan& plan, LinkId link, VertexId from, std::uint64_t rate_bps, std::uint64_t burst_bytes) {
+  for (const LabLink& l : plan.links) {
+    if (l.link != link) continue;
+    for (const std::size_t ns : {l.lower, l.upper}) {
+      if (plan.namespaces[ns].vertex != from) continue;
+      const CommandResult r = run_command(fmt::format("ip netns exec {} tc qdisc replace dev {} root tbf rate {}bit burst {} latency 1ms",
+                                                      plan.namespaces[ns].name, l.device, rate_bps, burst_bytes));
+      if (r.status != 0) return failure("limiting " + l.device, r);
+      return Unit{};
+    }
+  }
+  return Diagnostic{SourceLocation{"lab", 0, 0}, "link", "link " + std::to_string(link.value()) + " has no end in the lab at that vertex"};
+}
+
 std::string lab_flows_csv(const std::vector<LabFlowResult>& results) {
   std::string out = "src_ip,dst_ip,protocol,src_port,dst_port,bits_per_second\n";
   for (const LabFlowResult& r : results) {

@@ -14,6 +14,6 @@ std::string to_json(const TrafficSummary& summary, const TrafficOptions& options
 // "2.41 GB", "493.29 kB", "12 B": a byte count as the text report prints it.
 std::string bytes_text(double bytes);
 // The text report's table of the largest connections (report/traffic_html.h shows it too).
-TextTable traffic_top_table(const TrafficSummary& summary);
+TextTable traffic_top_table(const TrafficSummary& summary, const TrafficOptions& options);
 
 }  // namespace ct

@@ -109,7 +109,7 @@ void sizes(const TrafficSummary& s, const TrafficOptions& o, const std::string& 
   doc.add_figure(render_line_chart(cdf));
 }
 
-void top(const TrafficSummary& s, const std::string& command_line, HtmlDocument& doc) {
+void top(const TrafficSummary& s, const TrafficOptions& o, const std::string& command_line, HtmlDocument& doc) {
   doc.add_section("Largest connections", "top");
   if (s.top.empty()) {
     doc.add_paragraph("No connection has byte accounting.");
@@ -134,7 +134,7 @@ void top(const TrafficSummary& s, const std::string& command_line, HtmlDocument&
     shares.series.push_back(std::move(cumulative));
     doc.add_figure(render_bar_chart(shares));
   }
-  doc.add_table(traffic_top_table(s), "top");
+  doc.add_table(traffic_top_table(s, o), "top");
 }
 
 void ecmp(const TrafficSummary& s, const TrafficOptions& o, const std::string& command_line, HtmlDocument& doc) {
@@ -209,7 +209,7 @@ std::string traffic_html(const TrafficSummary& s, const TrafficOptions& o, const
   HtmlDocument doc(fmt::format("traffic: {}", source), command_line);
   summary(s, o, source, doc);
   sizes(s, o, command_line, doc);
-  top(s, command_line, doc);
+  top(s, o, command_line, doc);
   ecmp(s, o, command_line, doc);
   nic(s, command_line, doc);
   doc.add_section("Text report", "text");

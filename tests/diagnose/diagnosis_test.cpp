@@ -32,6 +32,12 @@
 //    is busy: the oracle agrees, no member is idle in the model's view, the leaf has no feeder
 //    (no polarization), and 2 of the 2 flows share a key. With distinct keys 2 flows on 2 members
 //    would still collide with P = 1 - 2!/(0! 2^2) = 0.5.
+// 7. Fewer flows than members (issue 22, item 13): the 4-member group at 40/40/0/0 Gb/s with 2 flows
+//    the model places 1/1/0/0. No two flows share a member, so there is no collision to call bad
+//    luck (P(any collision) of 2 flows on 4 would be 1 - 4x3/16 = 0.25, but none happened): the
+//    verdict is "fewer flows than members", and the throughput witness, whose evidence is that no
+//    two flows share a member, agrees with it. Case 3's bad luck keeps its verdict against the
+//    throughput witness (the collision cost nothing at 40 Gb/s) and says so.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -195,6 +201,47 @@ TEST(Diagnose, FourMembersAtTwoOneOneZeroIsBadLuckWithItsBirthdayProbability) {
   EXPECT_NE(g->green[0].find("average utilization is 40% (alarm at 80%) while its busiest member runs at 80%"),
             std::string::npos)
       << g->green[0];
+}
+
+TEST(Diagnose, TwoFlowsOnFourMembersEachAloneAreNoCollision) {
+  const Fabric f = fabric_of("examples/lab/leaf-spine-4.yaml");
+  const std::string leaf = "p0/leaf/0";
+  const VertexId sw = sw_named(f, leaf);
+  CounterInputs in = switch_counters(leaf, {{"p0/spine/0", 40}, {"p0/spine/1", 40}, {"p0/spine/2", 0}, {"p0/spine/3", 0}});
+  in.flows = {{"flows.csv", flow_line(f.topology(), 0, 4, port_for(f, 0, 4, sw, 0), 40) +
+                                flow_line(f.topology(), 1, 5, port_for(f, 1, 5, sw, 1), 40)}};
+  const Diagnosis d = run(f, in);
+  const GroupDiagnosis* g = imbalanced_group(d, f, leaf);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kFewFlows) << g->explanation;
+  EXPECT_EQ(g->probability, -1);
+  EXPECT_EQ(g->idle, 2u);
+  EXPECT_EQ(g->witnesses[2].state, WitnessState::kAgrees);
+  EXPECT_EQ(g->witnesses[3].state, WitnessState::kAgrees) << g->witnesses[3].evidence;
+  EXPECT_EQ(g->witnesses[3].evidence, "no two known flows share a member in the model");
+  EXPECT_EQ(g->explanation.find("2 known flows on 4 members (1/1/0/0): no two share a member, so there is no collision"), 0u)
+      << g->explanation;
+  EXPECT_EQ(g->explanation.find("overrules"), std::string::npos) << g->explanation;
+}
+
+TEST(Diagnose, BadLuckSaysWhichWitnessItOverrulesAndWhy) {
+  const Fabric f = fabric_of("examples/lab/leaf-spine-4.yaml");
+  const std::string leaf = "p0/leaf/0";
+  const VertexId sw = sw_named(f, leaf);
+  CounterInputs in = switch_counters(leaf, {{"p0/spine/0", 80}, {"p0/spine/1", 40}, {"p0/spine/2", 40}, {"p0/spine/3", 0}});
+  const std::uint32_t members[] = {0, 0, 1, 2};
+  std::string flows;
+  for (int h = 0; h < 4; ++h) flows += flow_line(f.topology(), h, 4 + h, port_for(f, h, 4 + h, sw, members[h]), 40);
+  in.flows = {{"flows.csv", flows}};
+  const Diagnosis d = run(f, in);
+  const GroupDiagnosis* g = imbalanced_group(d, f, leaf);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cause, Cause::kBadLuck);
+  EXPECT_EQ(g->witnesses[3].state, WitnessState::kDisagrees);
+  EXPECT_NE(g->explanation.find("this overrules the flow throughput witness, which disagrees: the flows on the shared member "
+                                "lost nothing at this load"),
+            std::string::npos)
+      << g->explanation;
 }
 
 TEST(Diagnose, OneSeedAcrossTiersIsPolarization) {

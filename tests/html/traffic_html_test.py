@@ -138,7 +138,7 @@ def check(browser, html, j, text):
     for row, c in zip(rows, top):
         expect(row["connection"] == f"{c['local']} -> {c['peer']}" and row["proto"] == c["protocol"], f"top {row}")
         expect(row["bytes"] == text_bytes(c["bytes"]), f"top {row['bytes']!r} vs {c['bytes']}")
-        expect(row["rate"] == ("-" if c["bps"] is None else f"{c['bps'] / 1e9:.2f} Gb/s"), f"top rate {row}")
+        expect(row["ss delivery_rate"] == ("-" if c["bps"] is None else f"{c['bps'] / 1e9:.2f} Gb/s"), f"top rate {row}")
 
     if n:
         e = facts(page, "ecmp")

@@ -16,11 +16,24 @@
 // and no pod-0 aggregation group judged imbalanced;
 // (3) `diagnose` on the lab's counters names polarization on a pod-0 aggregation uplink group;
 // (4) with an edge uplink that the twin uses set down, `diagnose` names the failed member.
-// Needs root, iproute2, netns and a kernel with fib_multipath_hash_seed (6.11+); otherwise
+// (5) Healthy links are not blamed beside the fault (issue 22, item 12), with per-switch seeds and
+// four flows chosen with the twin (fixture search): f1 host 0 -> leaf/0 -> spine/0 (over U, the
+// uplink under test) -> core uplink A; f2 host 1 -> leaf/0 -> spine/1 -> core uplink B; f3 host 2
+// -> leaf/1 -> spine/0 -> its other core uplink; f4 host 3 -> leaf/1 -> spine/1 -> its other core
+// uplink; and f1, rerouted over spine/1 when U is down, takes B as well. (a) U set down: the kernel
+// moves f1 to spine/1, whose uplinks then carry 2 and 1 flows where the built fabric's walk gives
+// them 1 and 1: per walked flow the lighter one runs at half its twin's rate, but per flow it
+// really carries both run at one flow's rate. Expected: leaf/0's group a failed member naming U,
+// spine/0's group (f3 alone, U's side idle) fewer flows than members, and no member degraded.
+// (b) U limited with tc tbf to 40% of f1's bytes: leaf/0's group degraded, naming U; spine/0's
+// uplink A carries f1 at 40% of its twin's rate per flow, but f1 is slowed at U upstream, so A is
+// not degraded: exactly one degraded group.
+// Needs root, iproute2, tc, netns and a kernel with fib_multipath_hash_seed (6.11+); otherwise
 // skipped with the reason. Namespaces are named ctlab-<pid>- and removed by a guard.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -255,6 +268,108 @@ TEST(LabDataPlane, KernelForwardsWhereTheTwinPredictsAndDiagnoseNamesTheCause) {
     ASSERT_TRUE(left.ok()) << format_diagnostics(left.errors());
     EXPECT_TRUE(left->empty());
   }
+}
+
+// Every group diagnose calls degraded, as "switch: cause".
+std::vector<std::string> degraded_groups(const Fabric& f, const Diagnosis& d) {
+  std::vector<std::string> out;
+  for (const GroupDiagnosis& g : d.groups) {
+    if (g.imbalanced && g.cause == Cause::kDegradedMember) out.push_back(f.topology().vertex_name(g.sw) + ": " + g.explanation);
+  }
+  return out;
+}
+
+// The up link `sw` sends a flow over, in walker `w`'s model (an invalid id when it does not cross sw).
+LinkId uplink_at(const PathWalker& w, const LabFlow& x, VertexId sw) {
+  std::vector<PathHop> hops;
+  w.walk(x.src, x.dst, x.key, hops);
+  for (const PathHop& h : hops) {
+    if (h.from == sw && h.up) return h.link;
+  }
+  return LinkId(0xFFFFFFFFu);
+}
+
+// Flow src host -> dst host with the first source port from 40000 that `fits` (fixture search).
+template <class Fits>
+LabFlow search_flow(const Topology& t, int src, int dst, Fits&& fits) {
+  LabFlow f;
+  f.src = t.port_of(HostId(src), 0, 0);
+  f.dst = t.port_of(HostId(dst), 0, 0);
+  f.key.src_ip = port_address(t, f.src);
+  f.key.dst_ip = port_address(t, f.dst);
+  f.key.protocol = kIpProtoUdp;
+  f.key.dst_port = 9;
+  for (int port = 40000; port < 65536; ++port) {
+    f.key.src_port = static_cast<std::uint16_t>(port);
+    if (fits(f)) return f;
+  }
+  ADD_FAILURE() << "no source port fits";
+  return f;
+}
+
+TEST(LabDataPlane, AFailedOrRateLimitedMemberIsBlamedAloneNotTheHealthyLinksAfterIt) {
+  if (const std::string why = lab_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  const Fabric f = fabric_from("examples/lab/fat-tree-4-per-switch.yaml");
+  const Topology& t = f.topology();
+  auto vertex = [&](const std::string& name) { return f.names().vertex(name, {}, "test").value(); };
+  const VertexId leaf0 = vertex("p0/pod0/leaf/0"), leaf1 = vertex("p0/pod0/leaf/1");
+  const VertexId spine0 = vertex("p0/pod0/spine/0"), spine1 = vertex("p0/pod0/spine/1");
+  LinkId u;
+  for (const Adjacency& a : t.neighbors(leaf0)) {
+    if (a.neighbor == spine0) u = a.link;
+  }
+  const std::vector<LinkId> down{u};
+  const ForwardingState without_u(t, down);
+  const PathWalker rerouted(without_u, f.hashes());
+  const PathWalker& w = f.walker();
+  const LabFlow f2 = search_flow(t, 1, 5, [&](const LabFlow& x) { return t.other_end(uplink_at(w, x, leaf0), leaf0) == spine1; });
+  const LinkId b = uplink_at(w, f2, spine1);
+  const LabFlow f4 = search_flow(t, 3, 7, [&](const LabFlow& x) {
+    return t.other_end(uplink_at(w, x, leaf1), leaf1) == spine1 && uplink_at(w, x, spine1) != b;
+  });
+  const LabFlow f1 = search_flow(t, 0, 4, [&](const LabFlow& x) { return uplink_at(w, x, leaf0) == u && uplink_at(rerouted, x, spine1) == b; });
+  const LinkId a = uplink_at(w, f1, spine0);
+  const LabFlow f3 = search_flow(t, 2, 6, [&](const LabFlow& x) {
+    return t.other_end(uplink_at(w, x, leaf1), leaf1) == spine0 && uplink_at(w, x, spine0) != a;
+  });
+  const std::vector<LabFlow> fl{f1, f2, f3, f4};
+  for (const bool fail : {true, false}) {
+    SCOPED_TRACE(fail ? "U down" : "U rate-limited");
+    const std::string prefix = "ctlab-" + std::to_string(getpid()) + (fail ? "-c-" : "-d-");
+    LabGuard guard(prefix);
+    auto plan = plan_lab(f, prefix);
+    ASSERT_TRUE(plan.ok()) << format_diagnostics(plan.errors());
+    auto up = lab_up(plan.value());
+    ASSERT_TRUE(up.ok()) << format_diagnostics(up.errors());
+    if (fail) {
+      ASSERT_TRUE(lab_fail_link(plan.value(), u).ok());
+    } else {
+      const auto burst = static_cast<std::uint64_t>(0.4 * kPackets * (kPayload + 28 + 14));
+      auto limited = lab_limit_link(plan.value(), u, leaf0, 1'000'000, burst);
+      ASSERT_TRUE(limited.ok()) << format_diagnostics(limited.errors());
+    }
+    const Counters c = counters_of(f, plan.value(), send_and_scrape(plan.value(), f, fl));
+    auto d = diagnose(f, c, DiagnoseOptions{});
+    ASSERT_TRUE(d.ok());
+    const std::vector<std::string> degraded = degraded_groups(f, d.value());
+    bool named = false, few = false;
+    for (const GroupDiagnosis& g : d->groups) {
+      if (g.imbalanced && g.sw == leaf0) {
+        EXPECT_EQ(g.cause, fail ? Cause::kFailedMember : Cause::kDegradedMember) << g.explanation;
+        named = g.explanation.find(t.link_name(u)) != std::string::npos;
+      }
+      if (g.imbalanced && g.sw == spine0 && g.up) few = g.cause == Cause::kFewFlows;
+    }
+    EXPECT_TRUE(named);
+    if (fail) {
+      EXPECT_TRUE(few);
+      EXPECT_TRUE(degraded.empty()) << ::testing::PrintToString(degraded);
+    } else {
+      ASSERT_EQ(degraded.size(), 1u) << ::testing::PrintToString(degraded);
+      EXPECT_EQ(degraded[0].find(t.vertex_name(leaf0) + ": "), 0u) << degraded[0];
+    }
+  }
+  EXPECT_TRUE(lab_down("ctlab-" + std::to_string(getpid()) + "-").empty());
 }
 
 }  // namespace
