@@ -22,14 +22,7 @@
 // destination-leaf ordinals plus one fallback group for every destination outside it (the most
 // common group of its row): a healthy leaf stores one entry (itself: local) and falls back to its
 // up group; a spine stores one entry per leaf below it. Lookup is one subtraction, one compare
-// and one load.
-//
-// Building (PlaneBuilder): down() and dist() are kept per switch as sparse rows over the plane's
-// destination leaves (the most common value plus the leaves where a row differs), and a switch's
-// groups are computed only where its row or a neighbour's differs; everywhere else one fallback
-// group answers. Cost per plane: O(E x c + S x L) where c is the cells per row (the leaves of a
-// pod, not all leaves) and S x L is filling each switch's row of L group ids, a memory pass; the
-// plain per-destination computation cost O(L x E) and took half of a 131,072-GPU simulate.
+// and one load. Building costs O(L x E) per plane (L leaves, E links of the plane).
 #pragma once
 
 #include <cstdint>
