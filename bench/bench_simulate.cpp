@@ -9,6 +9,18 @@
 //                                  fabric, most through the cores). Timed: topology build, routing
 //                                  and the fluid run (YAML parsing excluded). Goal: under 2 s and
 //                                  2 GiB (peak_rss_MiB, the process's peak resident set).
+//   BM_AllReduce/nodes/algorithm   a full all-reduce of 1 GiB over every GPU of nodes HGX B300 on the
+//                                  two-plane, three-tier SN5600 fabric (1,024 / 4,096 / 16,384 nodes:
+//                                  8,192 / 32,768 / 131,072 GPUs; examples/b300-32k.yaml at 4,096),
+//                                  the pipelined model, ECMP crc32; algorithm 0 ring, 1 tree,
+//                                  2 halving-doubling, 3 hierarchical, 4 sharp (every algorithm an
+//                                  all-reduce takes). Timed: fabric build, scenario, the whole
+//                                  simulate() (routing, the fluid run, statistics), in a forked
+//                                  child so that each run's peak resident set is its own. Counters:
+//                                  the child's CPU time (user + system) and wall time, its peak RSS
+//                                  (wait4 ru_maxrss), flows, instants and the simulated time.
+//                                  Reported time = the child's CPU time. Goal at 131,072 GPUs: every
+//                                  algorithm under 10 s CPU and 4 GiB, time growing <= N log N.
 //   BM_Permutation8kVsSimGrid      a random permutation of 8,192 transfers (1-64 MB, all at t = 0)
 //                                  between the 8,192 ports of plane 0 of examples/b300-dual-plane
 //                                  (2 tiers, 128 leaves, 128 spines) with ECMP paths; then the very
@@ -60,6 +72,7 @@
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -145,6 +158,86 @@ void BM_RingStep32k(benchmark::State& state) {
   state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
 BENCHMARK(BM_RingStep32k)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+constexpr const char* kAllReduceAlgorithms[] = {"ring", "tree", "halving-doubling", "hierarchical", "sharp"};
+
+Scenario all_reduce(const Fabric& fabric, const char* algorithm) {
+  const std::string yaml = fmt::format(R"(scenario:
+  collectives:
+    - kind: all-reduce
+      gpus: all
+      bytes: 1GiB
+      algorithm: {}
+)",
+                                       algorithm);
+  auto s = parse_scenario("bench-all-reduce.yaml", yaml, fabric);
+  if (!s) {
+    std::fputs(format_diagnostics(s.errors()).c_str(), stderr);
+    std::abort();
+  }
+  return std::move(s).value();
+}
+
+// What the child reports through its pipe.
+struct AllReduceFigures {
+  double flows = 0;
+  double instants = 0;
+  double time_ms = 0;
+};
+
+void BM_AllReduce(benchmark::State& state) {
+  const auto nodes = static_cast<long long>(state.range(0));
+  const char* algorithm = kAllReduceAlgorithms[state.range(1)];
+  AllReduceFigures figures;
+  double cpu = 0;
+  double wall = 0;
+  double rss_mib = 0;
+  for (auto _ : state) {
+    int fds[2];
+    if (pipe(fds) != 0) {
+      state.SkipWithError("pipe failed");
+      return;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      const Fabric fabric = fabric_of(valid_spec(b300_yaml(nodes, 3)));
+      const SimulationResult r = run(fabric, all_reduce(fabric, algorithm));
+      const AllReduceFigures out{static_cast<double>(r.flows.size()), static_cast<double>(r.instants),
+                                 to_seconds(r.makespan) * 1e3};
+      const bool written = write(fds[1], &out, sizeof out) == static_cast<ssize_t>(sizeof out);
+      _exit(written ? 0 : 1);
+    }
+    close(fds[1]);
+    const bool read_ok = pid > 0 && read(fds[0], &figures, sizeof figures) == static_cast<ssize_t>(sizeof figures);
+    close(fds[0]);
+    int status = 0;
+    rusage usage{};
+    if (pid > 0) wait4(pid, &status, 0, &usage);
+    wall = seconds_since(t0);
+    if (!read_ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      state.SkipWithError("the child failed");
+      return;
+    }
+    cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+    rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    state.SetIterationTime(cpu);
+  }
+  state.SetLabel(fmt::format("{} GPUs, {}", nodes * 8, algorithm));
+  state.counters["cpu_s"] = cpu;
+  state.counters["wall_s"] = wall;
+  state.counters["max_rss_MiB"] = rss_mib;
+  state.counters["flows"] = figures.flows;
+  state.counters["instants"] = figures.instants;
+  state.counters["time_ms"] = figures.time_ms;
+}
+BENCHMARK(BM_AllReduce)
+    ->ArgsProduct({{1024, 4096, 16384}, {0, 1, 2, 3, 4}})
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
 
 // A random permutation of the 8,192 ports of plane 0: port i sends to perm[i] != i, 1-64 MB.
 Scenario permutation(const Topology& topology) {

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <iterator>
 #include <map>
+#include <span>
+#include <utility>
 
 namespace ct {
 namespace {
@@ -17,9 +20,16 @@ bool is_backend_switch(const Topology& t, std::uint32_t v) {
 
 }  // namespace
 
-// Builds the groups of one plane: distances per destination leaf, groups interned per switch
-// (local ids 0 = local, 1 = no route, 2.. = the switch's own member lists), then numbered
-// switch by switch and compressed into windows.
+// Builds the groups of one plane from sparse distance rows. A row is a switch's distance toward
+// every destination leaf of the plane, stored as its most common value (the fallback) plus the
+// destinations where it differs, ascending (cells). down(s) of a leaf differs from its fallback at
+// one destination (itself), a spine's at the leaves below it, a core's nowhere: rows hold
+// O(pod) cells, not O(leaves). Three passes, each visiting only the cells of a switch's neighbours:
+// down() in ascending tiers, dist() in descending tiers, then the groups switch by switch in vertex
+// order (local ids 0 = local, 1 = no route, 2.. = the switch's own member lists in order of first
+// use over ascending destinations), numbered and compressed into windows. Outside the cells of a
+// switch and of its neighbours every distance is a fallback, so one group (the switch's fallback
+// group) answers all those destinations at once.
 class ForwardingState::PlaneBuilder {
  public:
   PlaneBuilder(ForwardingState& state, int plane) : s_(state), t_(*state.topology_), plane_(plane) {}
@@ -27,17 +37,50 @@ class ForwardingState::PlaneBuilder {
   void run() {
     collect();
     if (switches_.empty() || destinations_.empty()) return;
-    matrix_.assign(switches_.size() * destinations_.size(), 0);
-    interned_.resize(switches_.size());
-    lists_.resize(switches_.size());
-    last_.assign(switches_.size(), 0);
-    reach_.resize(switches_.size());
-    dist_.resize(switches_.size());
-    for (std::size_t d = 0; d < destinations_.size(); ++d) route_toward(d);
+    const std::size_t n = switches_.size();
+    down_rows_.resize(n);
+    dist_rows_.resize(n);
+    for (Gather* g : {&gather_down_, &gather_up_}) g->slot.assign(destinations_.size(), kNone);
+    stamp_.assign(std::max(down_.link.size(), up_.link.size()), 0);
+    for (std::uint32_t i = 0; i < n; ++i) compute_down(i);
+    for (std::uint32_t i = static_cast<std::uint32_t>(n); i-- > 0;) compute_dist(i);
     emit();
   }
 
  private:
+  struct Cell {  // a destination where a row differs from its fallback
+    std::uint32_t position;  // index into destinations_
+    std::uint32_t value;
+  };
+  struct Distances {
+    std::uint32_t fallback = kInfinite;
+    std::uint32_t begin = 0;  // cells [begin, end) of the row's pool, ascending positions
+    std::uint32_t end = 0;
+  };
+  struct Neighbors {  // CSR by local switch index
+    std::vector<std::uint32_t> begin;
+    std::vector<std::uint32_t> local;
+    std::vector<std::uint32_t> link;
+  };
+  struct Entry {  // a neighbour's cell, by the switch's edge
+    std::uint32_t edge;
+    std::uint32_t value;
+  };
+  // The cells of a switch's neighbours over one side, bucketed by destination: positions ascending,
+  // each bucket's entries in edge order.
+  struct Gather {
+    std::vector<std::uint32_t> slot;       // per destination: index into positions, kNone if absent
+    std::vector<std::uint32_t> positions;  // ascending
+    std::vector<std::uint32_t> start;      // positions.size() + 1 bucket offsets
+    std::vector<Entry> entries;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> counted;  // (position, entries) while gathering
+    [[nodiscard]] std::span<const Entry> bucket(std::uint32_t position) const {
+      const std::uint32_t k = slot[position];
+      if (k == kNone) return {};
+      return {entries.data() + start[k], entries.data() + start[k + 1]};
+    }
+  };
+
   // The plane's switches by tier, each switch's local index, and its destination leaves.
   void collect() {
     local_.assign(t_.vertex_count(), kNone);
@@ -50,8 +93,11 @@ class ForwardingState::PlaneBuilder {
       local_[v] = static_cast<std::uint32_t>(switches_.size());
       switches_.push_back(v);
     }
+    target_of_.assign(switches_.size(), kNone);
     for (std::uint32_t o = 0; o < s_.leaves_.size(); ++o) {
-      if (t_.plane[s_.leaves_[o].value()] == plane_) destinations_.push_back(o);
+      if (t_.plane[s_.leaves_[o].value()] != plane_) continue;
+      target_of_[local_[s_.leaves_[o].value()]] = static_cast<std::uint32_t>(destinations_.size());
+      destinations_.push_back(o);
     }
     // Working links between the plane's switches, split by direction, in link-id order.
     up_.begin.assign(1, 0);
@@ -69,58 +115,251 @@ class ForwardingState::PlaneBuilder {
     }
   }
 
-  void route_toward(std::size_t d) {
-    const std::uint32_t target = local_[s_.leaves_[destinations_[d]].value()];
-    const auto count = static_cast<std::uint32_t>(switches_.size());
-    std::fill(reach_.begin(), reach_.end(), kInfinite);
-    reach_[target] = 0;
-    // Ascending tiers: children are settled before their parents.
-    for (std::uint32_t i = 0; i < count; ++i) {
-      std::uint32_t best = reach_[i];
-      for (std::uint32_t e = down_.begin[i]; e < down_.begin[i + 1]; ++e) {
-        const std::uint32_t c = reach_[down_.local[e]];
-        if (c != kInfinite && c + 1 < best) best = c + 1;
+  [[nodiscard]] std::span<const Cell> cells(const std::vector<Cell>& pool, const Distances& r) const {
+    return {pool.data() + r.begin, pool.data() + r.end};
+  }
+
+  // Buckets the cells of the rows of i's neighbours on `side` by destination, plus the positions of
+  // `own` (with no entries).
+  void gather(Gather& g, const Neighbors& side, std::uint32_t i, const std::vector<Distances>& rows,
+              const std::vector<Cell>& pool, std::initializer_list<std::span<const Cell>> own) {
+    g.counted.clear();
+    auto touch = [&](std::uint32_t position, std::uint32_t add) {
+      std::uint32_t& k = g.slot[position];
+      if (k == kNone) {
+        k = static_cast<std::uint32_t>(g.counted.size());
+        g.counted.emplace_back(position, 0);
       }
-      reach_[i] = best;
+      g.counted[k].second += add;
+    };
+    for (const std::span<const Cell> list : own) {
+      for (const Cell& c : list) touch(c.position, 0);
     }
-    // Descending tiers: parents are settled before their children.
-    dist_ = reach_;
-    for (std::uint32_t i = count; i-- > 0;) {
-      if (dist_[i] != kInfinite) continue;
-      std::uint32_t best = kInfinite;
-      for (std::uint32_t e = up_.begin[i]; e < up_.begin[i + 1]; ++e) {
-        const std::uint32_t u = dist_[up_.local[e]];
-        if (u != kInfinite && u + 1 < best) best = u + 1;
-      }
-      dist_[i] = best;
+    for (std::uint32_t e = side.begin[i]; e < side.begin[i + 1]; ++e) {
+      for (const Cell& c : cells(pool, rows[side.local[e]])) touch(c.position, 1);
     }
-    for (std::uint32_t i = 0; i < count; ++i) {
-      matrix_[i * destinations_.size() + d] = i == target ? 0 : group_of(i);
+    std::sort(g.counted.begin(), g.counted.end());
+    g.positions.clear();
+    g.start.assign(1, 0);
+    for (std::uint32_t k = 0; k < g.counted.size(); ++k) {
+      g.slot[g.counted[k].first] = k;
+      g.positions.push_back(g.counted[k].first);
+      g.start.push_back(g.start.back() + g.counted[k].second);
+    }
+    g.entries.resize(g.start.back());
+    fill_.assign(g.start.begin(), g.start.end() - 1);
+    for (std::uint32_t e = side.begin[i]; e < side.begin[i + 1]; ++e) {
+      for (const Cell& c : cells(pool, rows[side.local[e]])) g.entries[fill_[g.slot[c.position]]++] = {e, c.value};
     }
   }
 
-  // The local group id of switch i toward the current destination.
-  std::uint32_t group_of(std::uint32_t i) {
-    const bool go_down = reach_[i] != kInfinite;
-    if (!go_down && dist_[i] == kInfinite) return 1;
-    const Neighbors& side = go_down ? down_ : up_;
-    const std::vector<std::uint32_t>& level = go_down ? reach_ : dist_;
-    const std::uint32_t want = level[i] - 1;
+  void release(Gather& g) {
+    for (const std::uint32_t p : g.positions) g.slot[p] = kNone;
+  }
+
+  // i's edges on `side` ordered by their neighbour's fallback (ties: edge order).
+  void order_by_fallback(const Neighbors& side, std::uint32_t i, const std::vector<Distances>& rows,
+                         std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
+    out.clear();
+    for (std::uint32_t e = side.begin[i]; e < side.begin[i + 1]; ++e) out.emplace_back(rows[side.local[e]].fallback, e);
+    std::sort(out.begin(), out.end());
+  }
+
+  // The least neighbour value at one destination: the bucket's cells, and the fallback of the first
+  // edge (by fallback) that has no cell there.
+  std::uint32_t least(std::span<const Entry> bucket, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& by_fallback) {
+    ++generation_;
+    std::uint32_t best = kInfinite;
+    for (const Entry& x : bucket) {
+      stamp_[x.edge] = generation_;
+      best = std::min(best, x.value);
+    }
+    for (const auto& [fallback, e] : by_fallback) {
+      if (stamp_[e] == generation_) continue;
+      best = std::min(best, fallback);
+      break;
+    }
+    return best;
+  }
+
+  static std::uint32_t plus_one(std::uint32_t v) { return v == kInfinite ? kInfinite : v + 1; }
+
+  // Stores `values` (one per position of `at`, the rest equal to `fallback`) as row r, with the
+  // most common value as its fallback.
+  void store(Distances& r, std::vector<Cell>& pool, std::uint32_t fallback, std::span<const std::uint32_t> at,
+             std::span<const std::uint32_t> values) {
+    const auto total = static_cast<std::uint32_t>(destinations_.size());
+    std::uint32_t common = fallback;
+    std::uint32_t common_count = total - static_cast<std::uint32_t>(at.size());
+    tally_.clear();
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      if (values[k] == fallback) ++common_count;
+      else tally_.push_back(values[k]);
+    }
+    std::sort(tally_.begin(), tally_.end());
+    for (std::size_t a = 0; a < tally_.size();) {
+      std::size_t b = a;
+      while (b < tally_.size() && tally_[b] == tally_[a]) ++b;
+      if (b - a > common_count) {
+        common = tally_[a];
+        common_count = static_cast<std::uint32_t>(b - a);
+      }
+      a = b;
+    }
+    r.fallback = common;
+    r.begin = static_cast<std::uint32_t>(pool.size());
+    if (common == fallback) {
+      for (std::size_t k = 0; k < at.size(); ++k) {
+        if (values[k] != common) pool.push_back({at[k], values[k]});
+      }
+    } else {  // the row is mostly cells: every other destination becomes a cell
+      std::size_t k = 0;
+      for (std::uint32_t p = 0; p < total; ++p) {
+        const std::uint32_t v = k < at.size() && at[k] == p ? values[k++] : fallback;
+        if (v != common) pool.push_back({p, v});
+      }
+    }
+    r.end = static_cast<std::uint32_t>(pool.size());
+  }
+
+  // down(i) = 0 at i itself, else 1 + the least down() of its children.
+  void compute_down(std::uint32_t i) {
+    const Cell self{target_of_[i], 0};
+    const std::span<const Cell> own = self.position == kNone ? std::span<const Cell>{} : std::span<const Cell>(&self, 1);
+    gather(gather_down_, down_, i, down_rows_, down_pool_, {own});
+    order_by_fallback(down_, i, down_rows_, by_fallback_);
+    const std::uint32_t fallback = plus_one(by_fallback_.empty() ? kInfinite : by_fallback_.front().first);
+    values_.clear();
+    for (const std::uint32_t p : gather_down_.positions) {
+      values_.push_back(p == self.position ? 0 : plus_one(least(gather_down_.bucket(p), by_fallback_)));
+    }
+    store(down_rows_[i], down_pool_, fallback, gather_down_.positions, values_);
+    release(gather_down_);
+  }
+
+  // dist(i) = down(i) where finite, else 1 + the least dist() of its parents.
+  void compute_dist(std::uint32_t i) {
+    const Distances& own = down_rows_[i];
+    gather(gather_up_, up_, i, dist_rows_, dist_pool_, {cells(down_pool_, own)});
+    order_by_fallback(up_, i, dist_rows_, by_fallback_);
+    const std::uint32_t up_fallback = plus_one(by_fallback_.empty() ? kInfinite : by_fallback_.front().first);
+    const std::uint32_t fallback = own.fallback != kInfinite ? own.fallback : up_fallback;
+    values_.clear();
+    const std::span<const Cell> down_cells = cells(down_pool_, own);
+    std::size_t c = 0;
+    for (const std::uint32_t p : gather_up_.positions) {
+      while (c < down_cells.size() && down_cells[c].position < p) ++c;
+      const std::uint32_t down = c < down_cells.size() && down_cells[c].position == p ? down_cells[c].value : own.fallback;
+      values_.push_back(down != kInfinite ? down : plus_one(least(gather_up_.bucket(p), by_fallback_)));
+    }
+    store(dist_rows_[i], dist_pool_, fallback, gather_up_.positions, values_);
+    release(gather_up_);
+  }
+
+  // The members of i's group on `side` toward one destination: the edges whose neighbour is at
+  // `want` there (its cell in `bucket`, else its fallback), in edge order; then the kind marker.
+  void members(const Neighbors& side, std::uint32_t want, std::span<const Entry> bucket,
+               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& by_fallback, bool go_down) {
+    ++generation_;
+    for (const Entry& x : bucket) stamp_[x.edge] = generation_;
+    auto at = std::lower_bound(by_fallback.begin(), by_fallback.end(), std::pair{want, 0u});
+    const auto end = std::upper_bound(at, by_fallback.end(), std::pair{want, kNone});
     buffer_.clear();
-    for (std::uint32_t e = side.begin[i]; e < side.begin[i + 1]; ++e) {
-      if (level[side.local[e]] == want) buffer_.push_back(side.link[e]);
+    std::size_t b = 0;
+    while (true) {
+      while (b < bucket.size() && bucket[b].value != want) ++b;
+      while (at != end && stamp_[at->second] == generation_) ++at;
+      const std::uint32_t from_bucket = b < bucket.size() ? bucket[b].edge : kNone;
+      const std::uint32_t from_fallback = at != end ? at->second : kNone;
+      if (from_bucket == kNone && from_fallback == kNone) break;
+      if (from_bucket < from_fallback) {
+        buffer_.push_back(side.link[from_bucket]);
+        ++b;
+      } else {
+        buffer_.push_back(side.link[from_fallback]);
+        ++at;
+      }
     }
     assert(!buffer_.empty());
     buffer_.push_back(go_down ? 1u : 0u);  // the kind is part of the group's identity
-    // Most destinations in a row get the switch's previous group (every leaf not below it, the same
-    // up-links): one comparison instead of a walk of the map.
-    if (last_[i] >= 2 && lists_[i][last_[i] - 2] == buffer_) return last_[i];
-    auto it = interned_[i].find(buffer_);
-    if (it != interned_[i].end()) return last_[i] = it->second;
-    const auto id = static_cast<std::uint32_t>(lists_[i].size()) + 2;
-    interned_[i].emplace(buffer_, id);
-    lists_[i].push_back(buffer_);
-    return last_[i] = id;
+  }
+
+  // The local group id of the member list in buffer_: interned in order of first use.
+  std::uint32_t intern() {
+    // Consecutive destinations mostly share a group (every leaf not below a switch gets the same
+    // up-links): one comparison before the map.
+    if (last_ >= 2 && lists_[last_ - 2] == buffer_) return last_;
+    auto it = interned_.find(buffer_);
+    if (it != interned_.end()) return last_ = it->second;
+    const auto id = static_cast<std::uint32_t>(lists_.size()) + 2;
+    interned_.emplace(buffer_, id);
+    lists_.push_back(buffer_);
+    return last_ = id;
+  }
+
+  // The local group of i toward a destination where down(i) and dist(i) are given and its
+  // neighbours' distances are the buckets' cells, else their fallbacks.
+  std::uint32_t group_at(std::uint32_t down, std::uint32_t dist, std::span<const Entry> down_bucket,
+                         std::span<const Entry> up_bucket) {
+    if (down == 0) return 0;
+    if (down != kInfinite) {
+      members(down_, down - 1, down_bucket, by_down_, true);
+    } else if (dist != kInfinite) {
+      members(up_, dist - 1, up_bucket, by_up_, false);
+    } else {
+      return 1;
+    }
+    return intern();
+  }
+
+  // The local group ids of switch i toward every destination, in row_.
+  void route_switch(std::uint32_t i) {
+    const Distances& down_row = down_rows_[i];
+    const Distances& dist_row = dist_rows_[i];
+    const std::span<const Cell> down_cells = cells(down_pool_, down_row);
+    const std::span<const Cell> dist_cells = cells(dist_pool_, dist_row);
+    gather(gather_down_, down_, i, down_rows_, down_pool_, {down_cells, dist_cells});
+    gather(gather_up_, up_, i, dist_rows_, dist_pool_, {down_cells, dist_cells});
+    order_by_fallback(down_, i, down_rows_, by_down_);
+    order_by_fallback(up_, i, dist_rows_, by_up_);
+    interned_.clear();
+    lists_.clear();
+    last_ = 0;
+    const auto total = static_cast<std::uint32_t>(destinations_.size());
+    std::uint32_t fallback_group = kNone;
+    auto visit_gap = [&] {
+      if (fallback_group == kNone) fallback_group = group_at(down_row.fallback, dist_row.fallback, {}, {});
+    };
+    positions_.clear();
+    std::merge(gather_down_.positions.begin(), gather_down_.positions.end(), gather_up_.positions.begin(),
+               gather_up_.positions.end(), std::back_inserter(positions_));
+    positions_.erase(std::unique(positions_.begin(), positions_.end()), positions_.end());
+    row_.resize(total);
+    std::size_t dc = 0;
+    std::size_t uc = 0;
+    std::uint32_t next = 0;  // the first destination not yet visited
+    for (const std::uint32_t p : positions_) {
+      if (p > next) visit_gap();
+      while (dc < down_cells.size() && down_cells[dc].position < p) ++dc;
+      while (uc < dist_cells.size() && dist_cells[uc].position < p) ++uc;
+      const std::uint32_t down = dc < down_cells.size() && down_cells[dc].position == p ? down_cells[dc].value : down_row.fallback;
+      const std::uint32_t dist = uc < dist_cells.size() && dist_cells[uc].position == p ? dist_cells[uc].value : dist_row.fallback;
+      row_[p] = group_at(down, dist, gather_down_.bucket(p), gather_up_.bucket(p));
+      next = p + 1;
+    }
+    if (next < total) visit_gap();
+    if (fallback_group != kNone) {
+      std::size_t k = 0;
+      for (std::uint32_t p = 0; p < total; ++p) {
+        if (k < positions_.size() && positions_[k] == p) {
+          ++k;
+        } else {
+          row_[p] = fallback_group;
+        }
+      }
+    }
+    release(gather_down_);
+    release(gather_up_);
   }
 
   // Numbers the groups switch by switch in vertex order and compresses each row.
@@ -129,46 +368,44 @@ class ForwardingState::PlaneBuilder {
     for (std::uint32_t i = 0; i < switches_.size(); ++i) by_vertex[i] = i;
     std::sort(by_vertex.begin(), by_vertex.end(), [&](auto a, auto b) { return switches_[a] < switches_[b]; });
     std::vector<std::uint32_t> global;
-    std::vector<std::uint32_t> row(destinations_.size());
     for (std::uint32_t i : by_vertex) {
+      route_switch(i);
       const std::uint32_t v = switches_[i];
-      Row& r = s_.rows_[v];
-      s_.owned_[v] = {static_cast<std::uint32_t>(s_.kind_.size()), static_cast<std::uint32_t>(lists_[i].size())};
+      s_.owned_[v] = {static_cast<std::uint32_t>(s_.kind_.size()), static_cast<std::uint32_t>(lists_.size())};
       global.assign({kLocalGroup, kNoRouteGroup});
-      for (const auto& list : lists_[i]) {
+      for (const auto& list : lists_) {
         global.push_back(static_cast<std::uint32_t>(s_.kind_.size()));
         s_.kind_.push_back(list.back() == 1 ? GroupKind::kDown : GroupKind::kUp);
         s_.owner_.push_back(VertexId(v));
         for (std::size_t m = 0; m + 1 < list.size(); ++m) s_.members_.push_back(LinkId(list[m]));
         s_.member_offset_.push_back(static_cast<std::uint32_t>(s_.members_.size()));
       }
-      for (std::size_t d = 0; d < destinations_.size(); ++d) row[d] = global[matrix_[i * destinations_.size() + d]];
-      compress(r, row);
+      compress(s_.rows_[v], global);
     }
   }
 
-  // Fallback = the most frequent group (ties: the smaller id); the window spans every other entry.
-  void compress(Row& r, const std::vector<std::uint32_t>& row) {
-    std::map<std::uint32_t, std::uint32_t> counts;
-    for (std::uint32_t g : row) ++counts[g];
-    auto best = std::max_element(counts.begin(), counts.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    r.fallback = best->first;
-    std::size_t first = row.size();
+  // Fallback = the most frequent group of row_ (ties: the smaller id; global ids grow with local
+  // ones); the window spans every other entry.
+  void compress(Row& r, const std::vector<std::uint32_t>& global) {
+    std::vector<std::uint32_t> counts(global.size(), 0);
+    for (const std::uint32_t g : row_) ++counts[g];
+    const auto fallback = static_cast<std::uint32_t>(std::max_element(counts.begin(), counts.end()) - counts.begin());
+    r.fallback = global[fallback];
+    std::size_t first = row_.size();
     std::size_t last = 0;
-    for (std::size_t d = 0; d < row.size(); ++d) {
-      if (row[d] == r.fallback) continue;
+    for (std::size_t d = 0; d < row_.size(); ++d) {
+      if (row_[d] == fallback) continue;
       first = std::min(first, d);
       last = d;
     }
-    if (first == row.size()) return;
+    if (first == row_.size()) return;
     // Destination ordinals of a plane are contiguous (leaves are numbered in vertex order and a
     // plane's switches are contiguous), so window offsets are ordinal offsets.
     r.lo = destinations_[first];
     r.width = destinations_[last] - destinations_[first] + 1;
     r.base = static_cast<std::uint32_t>(s_.window_.size());
     s_.window_.resize(s_.window_.size() + r.width, r.fallback);
-    for (std::size_t d = first; d <= last; ++d) s_.window_[r.base + destinations_[d] - r.lo] = row[d];
+    for (std::size_t d = first; d <= last; ++d) s_.window_[r.base + destinations_[d] - r.lo] = global[row_[d]];
   }
 
   ForwardingState& s_;
@@ -177,19 +414,29 @@ class ForwardingState::PlaneBuilder {
   std::vector<std::uint32_t> switches_;      // local index -> vertex, ascending tier
   std::vector<std::uint32_t> local_;         // vertex -> local index (kNone: not a switch of this plane)
   std::vector<std::uint32_t> destinations_;  // leaf ordinals of this plane, ascending
-  std::vector<std::uint32_t> matrix_;        // [switch][destination] local group id
-  std::vector<std::map<std::vector<std::uint32_t>, std::uint32_t>> interned_;
-  std::vector<std::vector<std::vector<std::uint32_t>>> lists_;  // per switch: member links + kind
-  std::vector<std::uint32_t> last_;  // per switch: the group group_of returned last (0: none yet)
-  struct Neighbors {  // CSR by local switch index
-    std::vector<std::uint32_t> begin;
-    std::vector<std::uint32_t> local;
-    std::vector<std::uint32_t> link;
-  };
+  std::vector<std::uint32_t> target_of_;     // local index -> its position in destinations_ (kNone: not a leaf)
   Neighbors up_;
   Neighbors down_;
-  std::vector<std::uint32_t> reach_;  // down(s) toward the current destination
-  std::vector<std::uint32_t> dist_;
+  std::vector<Distances> down_rows_;  // down() per local switch
+  std::vector<Cell> down_pool_;
+  std::vector<Distances> dist_rows_;  // dist() per local switch
+  std::vector<Cell> dist_pool_;
+  // Scratch of one switch at a time.
+  Gather gather_down_;
+  Gather gather_up_;
+  std::vector<std::uint32_t> fill_;
+  std::vector<std::uint32_t> stamp_;  // per edge of a side: the generation it was last seen in
+  std::uint32_t generation_ = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_fallback_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_down_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_up_;
+  std::vector<std::uint32_t> values_;
+  std::vector<std::uint32_t> tally_;
+  std::vector<std::uint32_t> positions_;
+  std::vector<std::uint32_t> row_;  // local group id per destination
+  std::map<std::vector<std::uint32_t>, std::uint32_t> interned_;
+  std::vector<std::vector<std::uint32_t>> lists_;  // member links + kind
+  std::uint32_t last_ = 0;  // the group intern returned last (0: none yet)
   std::vector<std::uint32_t> buffer_;
 };
 

@@ -2,7 +2,12 @@
 // the cabling, and what link failures remove.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+#include <map>
 #include <vector>
+
+#include "core/rng.h"
 
 #include "routing/forwarding_state.h"
 #include "support/fabric_fixtures.h"
@@ -92,6 +97,112 @@ TEST(ForwardingState, FailedParallelCableLeavesItsTwin) {
   const ForwardingState f(t, failed);
   EXPECT_EQ(ids(f.members(f.group(VertexId(8u), 1))), (std::vector<std::uint32_t>{9, 10, 11}));
   EXPECT_EQ(ids(f.members(f.group(VertexId(10u), 0))), (std::vector<std::uint32_t>{9}));
+}
+
+// The model of the header, computed the plain way: for every destination leaf, down() over every
+// switch in ascending tiers, dist() in descending tiers, then each switch's members by scanning its
+// links. Returns, per (switch, destination ordinal) of the switch's plane, the member links with the
+// kind appended (1 down, 0 up), empty for local, {kNoRoute} for no route.
+constexpr std::uint32_t kInf = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNoRoute = kInf;
+std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> reference_groups(
+    const Topology& t, const ForwardingState& f, const std::vector<LinkId>& failed_links) {
+  std::vector<std::uint8_t> failed(t.link_count(), 0);
+  for (const LinkId l : failed_links) failed[l.value()] = 1;
+  std::vector<std::uint32_t> switches;
+  for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
+    if (t.kind[v] == VertexKind::kSwitch && t.network[v] == Network::kBackend) switches.push_back(v);
+  }
+  std::stable_sort(switches.begin(), switches.end(), [&](auto a, auto b) { return t.tier[a] < t.tier[b]; });
+  auto usable = [&](std::uint32_t v, const Adjacency& a) {
+    const std::uint32_t n = a.neighbor.value();
+    return !failed[a.link.value()] && t.kind[n] == VertexKind::kSwitch && t.network[n] == Network::kBackend &&
+           t.plane[n] == t.plane[v] && t.tier[n] != t.tier[v];
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> out;
+  for (std::uint32_t o = 0; o < f.leaf_count(); ++o) {
+    const std::uint32_t target = f.leaf(o).value();
+    std::vector<std::uint32_t> down(t.vertex_count(), kInf);
+    down[target] = 0;
+    for (const std::uint32_t v : switches) {
+      for (const Adjacency& a : t.neighbors(VertexId(v))) {
+        const std::uint32_t n = a.neighbor.value();
+        if (usable(v, a) && t.tier[n] < t.tier[v] && down[n] != kInf) down[v] = std::min(down[v], down[n] + 1);
+      }
+    }
+    std::vector<std::uint32_t> dist = down;
+    for (auto it = switches.rbegin(); it != switches.rend(); ++it) {
+      if (dist[*it] != kInf) continue;
+      for (const Adjacency& a : t.neighbors(VertexId(*it))) {
+        const std::uint32_t n = a.neighbor.value();
+        if (usable(*it, a) && t.tier[n] > t.tier[*it] && dist[n] != kInf) dist[*it] = std::min(dist[*it], dist[n] + 1);
+      }
+    }
+    for (const std::uint32_t v : switches) {
+      if (t.plane[v] != t.plane[target]) continue;
+      std::vector<std::uint32_t>& g = out[{v, o}];
+      if (v == target) continue;
+      const bool go_down = down[v] != kInf;
+      if (!go_down && dist[v] == kInf) {
+        g.push_back(kNoRoute);
+        continue;
+      }
+      const std::vector<std::uint32_t>& level = go_down ? down : dist;
+      for (const Adjacency& a : t.neighbors(VertexId(v))) {
+        const std::uint32_t n = a.neighbor.value();
+        if (usable(v, a) && (t.tier[n] < t.tier[v]) == go_down && level[n] == level[v] - 1) g.push_back(a.link.value());
+      }
+      g.push_back(go_down ? 1 : 0);
+    }
+  }
+  return out;
+}
+
+// The forwarding state built from sparse distance rows against the plain computation above, on the
+// fixtures with random sets of failed links (up to 6 of the switch-to-switch links, 40 draws per
+// fabric): the same members in the same order and kind for every switch and destination, and each
+// switch's groups numbered in order of first use over ascending destinations.
+TEST(ForwardingState, MatchesThePlainComputationUnderRandomFailures) {
+  const std::vector<Topology> fabrics = {fixtures::fat_tree_4(), fixtures::three_tier_two_pods(3, 2),
+                                         fixtures::rail_two_tier(6, 3, 4), fixtures::two_tier(4, 3, 2, 2)};
+  Rng rng(7, 0, 0);
+  for (std::size_t k = 0; k < fabrics.size(); ++k) {
+    const Topology& t = fabrics[k];
+    std::vector<LinkId> inner;
+    for (std::uint32_t l = static_cast<std::uint32_t>(t.backend_port_count()); l < t.link_count(); ++l) inner.push_back(LinkId(l));
+    for (int draw = 0; draw < 40; ++draw) {
+      std::vector<LinkId> failed;
+      const std::uint64_t count = draw == 0 ? 0 : rng.uniform(std::min<std::uint64_t>(6, inner.size()) + 1);
+      for (std::uint64_t i = 0; i < count; ++i) failed.push_back(inner[rng.uniform(inner.size())]);
+      const ForwardingState f(t, failed);
+      const auto expected = reference_groups(t, f, failed);
+      std::map<std::uint32_t, std::uint32_t> next_id;  // switch -> the id its next new group must get
+      for (const auto& [at, members] : expected) {
+        const auto [v, o] = at;
+        if (next_id.count(v) == 0) next_id[v] = f.first_group(VertexId(v));
+      }
+      for (std::uint32_t o = 0; o < f.leaf_count(); ++o) {
+        for (const auto& [at, members] : expected) {
+          if (at.second != o) continue;
+          const std::uint32_t v = at.first;
+          const std::uint32_t g = f.group(VertexId(v), o);
+          SCOPED_TRACE(testing::Message() << "fabric " << k << " draw " << draw << " switch " << v << " leaf " << o);
+          if (members.empty()) {
+            EXPECT_EQ(g, ForwardingState::kLocalGroup);
+          } else if (members.front() == kNoRoute) {
+            EXPECT_EQ(g, ForwardingState::kNoRouteGroup);
+          } else {
+            std::vector<std::uint32_t> got = ids(f.members(g));
+            got.push_back(f.kind(g) == GroupKind::kDown ? 1 : 0);
+            EXPECT_EQ(got, members);
+            EXPECT_LE(g, next_id[v]);
+            if (g == next_id[v]) ++next_id[v];
+          }
+        }
+      }
+      for (const auto& [v, id] : next_id) EXPECT_EQ(id, f.first_group(VertexId(v)) + f.group_count(VertexId(v)));
+    }
+  }
 }
 
 }  // namespace

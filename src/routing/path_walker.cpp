@@ -28,9 +28,11 @@ bool PathWalker::walk(VertexId src, VertexId dst, const FlowKey& key, std::vecto
   VertexId at = from.attached;
   out.push_back(PathHop{LinkId(src.value()), src, kNoGroup, 0, true});
   const std::uint32_t destination = to.destination;
+  // Arrival (path_walker.h): at the destination's leaf the group is the local one.
+  const VertexId dst_leaf = destination != ForwardingState::kNoDestination ? to.attached : VertexId::invalid();
   const std::uint32_t base = hashes_.base(key);
   for (std::uint32_t hop = 0; hop < max_hops_; ++hop) {
-    const std::uint32_t g = f.group(at, destination);
+    const std::uint32_t g = at == dst_leaf ? ForwardingState::kLocalGroup : f.group(at, destination);
     if (g == ForwardingState::kLocalGroup) {
       if (to.nic_failed != 0) return false;
       out.push_back(PathHop{LinkId(dst.value()), at, kNoGroup, 0, false});
