@@ -45,7 +45,7 @@ std::uint32_t leaf_width(const Fabric& f) {
 
 int run_traffic(const TrafficCliOptions& o, const Context& context) {
   const std::string& path = o.ss.empty() ? o.conntrack : o.ss;
-  auto text = read_text_file(path);
+  auto text = read_text_file(path, o.ss.empty() ? "conntrack -L output" : "ss -tinH output");
   if (!text) return report_errors(text.errors());
   auto connections = o.ss.empty() ? read_conntrack(text.value(), path) : read_ss(text.value(), path);
   if (!connections) return report_errors(connections.errors());
@@ -56,7 +56,7 @@ int run_traffic(const TrafficCliOptions& o, const Context& context) {
     std::vector<Scrape> scrapes;
     Diagnostics errors;
     for (std::size_t i = 0; i < o.counters.size(); ++i) {
-      auto in = read_text_file(o.counters[i]);
+      auto in = read_text_file(o.counters[i], "a counter scrape");
       if (!in) {
         errors.insert(errors.end(), in.errors().begin(), in.errors().end());
         continue;

@@ -10,7 +10,7 @@ const SourceLocation kCommandLine{"command line", 0, 0};
 
 Result<Scenario> load_scenario(const SimulationSources& s, const Fabric& fabric) {
   if (!s.scenario_path.empty()) {
-    auto text = read_text_file(s.scenario_path);
+    auto text = read_text_file(s.scenario_path, "a scenario file");
     if (!text) return text.errors();
     return parse_scenario(s.scenario_path, text.value(), fabric);
   }
@@ -22,7 +22,7 @@ Result<Scenario> load_scenario(const SimulationSources& s, const Fabric& fabric)
     flows_only.seed = s.flags.seed;
     return flows_only;
   }
-  auto spec_text = read_text_file(s.spec_path);
+  auto spec_text = read_text_file(s.spec_path, "a spec file");
   if (spec_text && has_scenario_block(spec_text.value())) {
     return parse_scenario(s.spec_path, spec_text.value(), fabric);
   }
@@ -38,7 +38,7 @@ Result<SimulationInputs> load_simulation_inputs(const SimulationSources& sources
   if (!scenario) return scenario.errors();
   SimulationInputs in{std::move(scenario).value(), std::nullopt};
   if (!sources.flows_path.empty()) {
-    auto bytes = read_text_file(sources.flows_path);
+    auto bytes = read_text_file(sources.flows_path, "a flow table");
     if (!bytes) return bytes.errors();
     auto table = parse_flow_table(sources.flows_path, bytes.value(), fabric.names());
     if (!table) return table.errors();

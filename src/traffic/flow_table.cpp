@@ -1,7 +1,5 @@
 #include "traffic/flow_table.h"
 
-#include <zlib.h>
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -200,7 +198,7 @@ class FlowTableParser {
     std::uint64_t v = 0;
     const auto [p, ec] = std::from_chars(c.text.data(), c.text.data() + c.text.size(), v);
     if (c.text.empty() || ec != std::errc() || p != c.text.data() + c.text.size() || v > max) {
-      error(c, col, fmt::format("'{}': expected an integer in 0..{}", clip(c.text), max));
+      error(c, col, fmt::format("'{}': expected an integer in 0..{}", excerpt(c.text), max));
       return std::nullopt;
     }
     return v;
@@ -208,24 +206,10 @@ class FlowTableParser {
 
   std::optional<std::int64_t> seconds_cell(const Cell& c, Column col) {
     if (auto ps = seconds_to_ps(c.text)) return ps;
-    error(c, col, fmt::format("'{}': expected seconds in [0, 1e6] (e.g. 0.000125)", clip(c.text)));
+    error(c, col, fmt::format("'{}': expected seconds in [0, 1e6] (e.g. 0.000125)", excerpt(c.text)));
     return std::nullopt;
   }
 
-  // At most 40 characters of a value in a message, control characters escaped.
-  static std::string clip(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size() && i < 40; ++i) {
-      const auto ch = static_cast<unsigned char>(s[i]);
-      if (ch < 0x20 || ch == 0x7f || ch >= 0x80) {
-        out += fmt::format("\\x{:02x}", ch);
-      } else {
-        out += static_cast<char>(ch);
-      }
-    }
-    if (s.size() > 40) out += "...";
-    return out;
-  }
 
   ResolvedEndpoint endpoint(const Cell& c, Column col) {
     // A port by its printed name: parsed and indexed, no cache (most rows' src and dst).
@@ -233,7 +217,7 @@ class FlowTableParser {
       return {true, kNoTableGpu, port};
     }
     if (auto it = endpoints_.find(c.text); it != endpoints_.end()) {
-      if (!it->second.ok) error(c, col, fmt::format("'{}': see the first use of this name", clip(c.text)));
+      if (!it->second.ok) error(c, col, fmt::format("'{}': see the first use of this name", excerpt(c.text)));
       return it->second;
     }
     ResolvedEndpoint r;
@@ -277,7 +261,7 @@ class FlowTableParser {
       error(line_no_, c.column, "path",
             fmt::format("'{}': a hop with a share (*x, a sprayed flow) cannot be pinned; leave the path empty so that the "
                         "fabric routes the flow again",
-                        clip(text)));
+                        excerpt(text)));
       hops_.emplace(text, r);
       return r;
     }
@@ -313,7 +297,7 @@ class FlowTableParser {
       const std::string_view k = trim_cell(rest.substr(hash + 1));
       const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
       if (k.empty() || ec != std::errc() || p != k.data() + k.size()) {
-        error(line_no_, c.column, "path", fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", clip(text)));
+        error(line_no_, c.column, "path", fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", excerpt(text)));
         hops_.emplace(text, r);
         return r;
       }
@@ -351,7 +335,7 @@ class FlowTableParser {
     }
     if (!cables.empty() && which >= cables.size()) {
       error(line_no_, c.column, "path",
-            fmt::format("'{}': cable #{} does not exist ({} cable(s) join them, #0..#{})", clip(text), which,
+            fmt::format("'{}': cable #{} does not exist ({} cable(s) join them, #0..#{})", excerpt(text), which,
                         cables.size(), cables.size() - 1));
     } else if (!cables.empty()) {
       r.ok = true;
@@ -602,7 +586,7 @@ class FlowTableParser {
           at = f.dst_port;
         } else {
           error(c, Column::kPath, fmt::format("hop {}: '{}' is a switch; a route is one switch or a list of links",
-                                              n, clip(text)));
+                                              n, excerpt(text)));
           ok = false;
         }
       } else if (h.hop.kind == RouteHopKind::kNvlinkOut || h.hop.kind == RouteHopKind::kNvlinkIn) {
@@ -618,14 +602,14 @@ class FlowTableParser {
           } else {
             error(c, Column::kPath, fmt::format("hop {}: '{}': give its direction (up or down); it does not continue "
                                                 "a walk from src",
-                                                n, clip(text)));
+                                                n, excerpt(text)));
             ok = false;
             break;
           }
         }
         const VertexId from = hp.kind == RouteHopKind::kLinkUp ? t_.link_a[l.value()] : t_.link_b[l.value()];
         if (at.valid() && from != at) {
-          error(c, Column::kPath, fmt::format("hop {}: '{}' starts at {}, but the route is at {}", n, clip(text),
+          error(c, Column::kPath, fmt::format("hop {}: '{}' starts at {}, but the route is at {}", n, excerpt(text),
                                               t_.vertex_name(from), t_.vertex_name(at)));
           ok = false;
           break;
@@ -704,7 +688,7 @@ class FlowTableParser {
             double w = 0;
             const auto [p, ec] = std::from_chars(c.text.data(), c.text.data() + c.text.size(), w);
             if (ec != std::errc() || p != c.text.data() + c.text.size() || !std::isfinite(w) || w <= 0 || w > kMaxWeight) {
-              error(c, col, fmt::format("'{}': expected a number in (0, 1e6]", clip(c.text)));
+              error(c, col, fmt::format("'{}': expected a number in (0, 1e6]", excerpt(c.text)));
             } else {
               f.weight = w;
             }
@@ -792,7 +776,7 @@ class FlowTableParser {
     if (std::find(table_.operations.begin(), table_.operations.end(), name) != table_.operations.end()) {
       error(line_no_, cell == nullptr ? 1 : cell->column, "operation",
             fmt::format("operation '{}' appeared before, then others: the rows of one operation must be contiguous",
-                        clip(name)));
+                        excerpt(name)));
     }
     table_.operations.emplace_back(name);
     return static_cast<std::uint32_t>(table_.operations.size() - 1);
@@ -809,7 +793,7 @@ class FlowTableParser {
       std::uint64_t v = 0;
       const auto [p, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
       if (ec != std::errc() || p != id.data() + id.size() || v > kMaxId) {
-        error(c, Column::kAfter, fmt::format("'{}': expected flow ids separated by spaces", clip(id)));
+        error(c, Column::kAfter, fmt::format("'{}': expected flow ids separated by spaces", excerpt(id)));
         return;
       }
       const std::uint32_t earlier = row_of(static_cast<std::uint32_t>(v));
@@ -864,68 +848,10 @@ class FlowTableParser {
   CsvCursor csv_;
 };
 
-// Inflates gzip data (RFC 1952; concatenated members too) into text. Limit: 4 GiB of text.
-Result<std::string> gunzip(const std::string& file, std::string_view bytes) {
-  constexpr std::size_t kLimit = std::size_t{4} << 30;
-  std::string out;
-  z_stream zs{};
-  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Diagnostic{{file, 0, 0}, "", "cannot start zlib"};
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  zs.avail_in = static_cast<uInt>(std::min<std::size_t>(bytes.size(), std::numeric_limits<uInt>::max()));
-  std::size_t fed = zs.avail_in;
-  out.resize(std::max<std::size_t>(bytes.size() * 4, 1 << 16));
-  std::size_t have = 0;
-  int rc = Z_OK;
-  while (true) {
-    if (have == out.size()) {
-      if (out.size() >= kLimit) {
-        inflateEnd(&zs);
-        return Diagnostic{{file, 0, 0}, "", "decompressed text is larger than 4 GiB"};
-      }
-      out.resize(std::min(out.size() * 2, kLimit));
-    }
-    zs.next_out = reinterpret_cast<Bytef*>(out.data() + have);
-    zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - have, std::numeric_limits<uInt>::max()));
-    const std::size_t before = zs.avail_out;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    have += before - zs.avail_out;
-    if (rc == Z_STREAM_END) {
-      if (zs.avail_in == 0 && fed == bytes.size()) break;
-      inflateReset(&zs);  // another gzip member follows
-      continue;
-    }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
-    if (zs.avail_in == 0 && fed < bytes.size()) {
-      const std::size_t more = std::min<std::size_t>(bytes.size() - fed, std::numeric_limits<uInt>::max());
-      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + fed));
-      zs.avail_in = static_cast<uInt>(more);
-      fed += more;
-    } else if (rc == Z_BUF_ERROR && zs.avail_out != 0) {
-      break;
-    }
-  }
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END) {
-    return Diagnostic{{file, 0, 0}, "", fmt::format("not valid gzip data ({}after {} bytes of text)",
-                                                    zs.msg != nullptr ? std::string(zs.msg) + ", " : "", have)};
-  }
-  out.resize(have);
-  return out;
-}
-
 }  // namespace
 
-bool is_gzip(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
-}
-
-Result<FlowTable> parse_flow_table(const std::string& file, std::string_view bytes, const NameDirectory& names) {
-  if (is_gzip(bytes)) {
-    auto text = gunzip(file, bytes);
-    if (!text) return text.errors();
-    return FlowTableParser(file, text.value(), names).parse();
-  }
-  return FlowTableParser(file, bytes, names).parse();
+Result<FlowTable> parse_flow_table(const std::string& file, std::string_view text, const NameDirectory& names) {
+  return FlowTableParser(file, text, names).parse();
 }
 
 }  // namespace ct
