@@ -64,7 +64,10 @@ Result<std::string> read_all(const std::string& path, int fd, std::uint64_t limi
     if (first) {
       first = false;
       if (is_gzip(got)) {
-        gzip.emplace(path, limit);
+        gzip.emplace(path, limit,
+                     fmt::format("gzip data inflates to more than {}, the most one input may hold (a decompression "
+                                 "bomb?); set {} to a larger size to read it",
+                                 describe_input_limit(limit), kMaxInputVariable));
       } else {
         text.reserve(expected);
       }

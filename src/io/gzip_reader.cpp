@@ -6,8 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "io/files.h"
-
 namespace ct {
 
 bool is_gzip(std::string_view bytes) {
@@ -20,8 +18,8 @@ struct GzipReader::Stream {
   std::array<unsigned char, 64 * 1024> out{};
 };
 
-GzipReader::GzipReader(std::string file, std::uint64_t limit)
-    : stream_(std::make_unique<Stream>()), file_(std::move(file)), limit_(limit) {
+GzipReader::GzipReader(std::string file, std::uint64_t limit, std::string over_limit)
+    : stream_(std::make_unique<Stream>()), file_(std::move(file)), limit_(limit), over_limit_(std::move(over_limit)) {
   stream_->open = inflateInit2(&stream_->zs, 16 + MAX_WBITS) == Z_OK;  // 16: the gzip wrapper
   if (!stream_->open) failed_ = Diagnostic{{file_, 0, 0}, "", "cannot start zlib"};
 }
@@ -47,10 +45,7 @@ Result<Unit> GzipReader::feed(std::string_view compressed, std::string& text) {
     const int rc = inflate(&zs, Z_NO_FLUSH);
     const std::size_t got = stream_->out.size() - zs.avail_out;
     if (text.size() + got > limit_) {
-      failed_ = Diagnostic{{file_, 0, 0}, "",
-                           fmt::format("gzip data inflates to more than {}, the most one input may hold (a "
-                                       "decompression bomb?); set {} to a larger size to read it",
-                                       describe_input_limit(limit_), kMaxInputVariable)};
+      failed_ = Diagnostic{{file_, 0, 0}, "", over_limit_};
       return *failed_;
     }
     text.append(reinterpret_cast<const char*>(stream_->out.data()), got);

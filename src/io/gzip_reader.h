@@ -19,8 +19,9 @@ bool is_gzip(std::string_view bytes);
 
 class GzipReader {
  public:
-  // `file` locates the errors; `limit`: the most bytes of text.
-  GzipReader(std::string file, std::uint64_t limit);
+  // `file` locates the errors; `limit`: the most bytes of text, and `over_limit` the error's
+  // message when the text passes it (the loader names the limit and how to raise it).
+  GzipReader(std::string file, std::uint64_t limit, std::string over_limit);
   ~GzipReader();
   GzipReader(const GzipReader&) = delete;
   GzipReader& operator=(const GzipReader&) = delete;
@@ -36,6 +37,7 @@ class GzipReader {
   std::unique_ptr<Stream> stream_;
   std::string file_;
   std::uint64_t limit_;
+  std::string over_limit_;
   bool ended_ = false;  // the last member's end was seen, and nothing followed yet
   std::optional<Diagnostic> failed_;
 };

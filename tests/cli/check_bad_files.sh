@@ -111,4 +111,10 @@ line=$(grep -n -m1 '^kind: Service' "$nopool/30-gateway.yaml" | cut -d: -f1)
 expect_error export-bgp-no-pool "$nopool/30-gateway.yaml:$((line - 1)):1: error: VIP 198.51.100.10: no IPAddressPool" -- \
   export bgp "$nopool"
 expect_error export-bgp-bad-vip "command line: error: --vip: expected an IPv4 address" -- export bgp "$platform/manifests" --vip x
+# 7. A backend.links end the fabric does not have, at its line (4 spines and 8 leaves per plane).
+printf '%s\n' 'name: link-beyond-tier' 'nodes: {model: hgx-b300, count: 64}' 'backend:' '  planes: 2' \
+  '  switch: sn5600' '  links:' '    - [plane0.spine.0, plane0.spine.7]' >"$work/links.yaml"
+expect_error link-beyond-tier \
+  "$work/links.yaml:7:24: error: backend.links[0][1]: plane0.spine.7: the fabric has 4 spine switch(es) per plane" -- \
+  plan "$work/links.yaml"
 echo "all ok"
