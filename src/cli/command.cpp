@@ -21,7 +21,7 @@ Diagnostics load_stage(Stage stage, bool spec_optional, Context& context) {
   if (!catalog) return catalog.errors();
   context.catalog = std::move(catalog).value();
   if (stage == Stage::kCatalog || (spec_optional && context.spec_path.empty())) return {};
-  auto text = read_text_file(context.spec_path);
+  auto text = read_text_file(context.spec_path, "a spec file");
   if (!text) return text.errors();
   SpecReading reading = read_spec(context.spec_path, text.value());
   auto valid = validate_reading(reading, *context.catalog);

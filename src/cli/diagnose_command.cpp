@@ -32,8 +32,8 @@ struct DiagnoseCliOptions {
   DiagnoseOptions model;
 };
 
-Result<TextInput> read_input(const std::string& path) {
-  auto text = read_text_file(path);
+Result<TextInput> read_input(const std::string& path, std::string_view what) {
+  auto text = read_text_file(path, what);
   if (!text) return text.errors();
   return TextInput{path, std::move(text).value()};
 }
@@ -43,8 +43,8 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
   CounterInputs inputs;
   inputs.interval_s = options.interval_s;
   Diagnostics errors;
-  auto take = [&](const std::string& path, auto&& store) {
-    auto in = read_input(path);
+  auto take = [&](const std::string& path, std::string_view what, auto&& store) {
+    auto in = read_input(path, what);
     if (!in) {
       errors.insert(errors.end(), in.errors().begin(), in.errors().end());
     } else {
@@ -53,21 +53,21 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
   };
   for (const auto& arg : options.counters) {
     const auto [instance, file] = host_and_file(arg);
-    take(file, [&](TextInput t) {
+    take(file, "a counter scrape", [&](TextInput t) {
       inputs.instances.resize(inputs.scrapes.size());
       inputs.instances.push_back(instance);
       inputs.scrapes.push_back(std::move(t));
     });
   }
-  for (const auto& p : options.flows) take(p, [&](TextInput t) { inputs.flows.push_back(std::move(t)); });
-  if (!options.map.empty()) take(options.map, [&](TextInput t) { inputs.map = std::move(t); });
+  for (const auto& p : options.flows) take(p, "a flow result file", [&](TextInput t) { inputs.flows.push_back(std::move(t)); });
+  if (!options.map.empty()) take(options.map, "a port map", [&](TextInput t) { inputs.map = std::move(t); });
   for (const auto& arg : options.lldp) {
     const std::size_t eq = arg.find('=');
     if (eq == std::string::npos) {
       report_errors({flag_error("--lldp", "'" + arg + "': give the device lldpctl ran on, as [INSTANCE@]VERTEX=FILE")});
       return kExitUsage;
     }
-    take(arg.substr(eq + 1), [&](TextInput t) {
+    take(arg.substr(eq + 1), "lldpctl -f json output", [&](TextInput t) {
       inputs.lldp_devices.push_back(arg.substr(0, eq));
       inputs.lldp.push_back(std::move(t));
     });

@@ -73,20 +73,28 @@ int run_bgp(const ExportOptions& o) {
   if (!m) return report_errors(m.errors());
   std::cerr << format_diagnostics(m->warnings);
   const FrontendModel model = build_frontend_model(std::move(m).value(), std::nullopt, std::nullopt);
+  // --vip when given (its errors are the command line's); else the first LoadBalancer Service's
+  // address (its errors are the manifests').
   std::vector<std::uint32_t> vips;
   if (!o.vip.empty()) {
     const auto ip = parse_ipv4(o.vip);
-    if (!ip) return report_errors({Diagnostic{{}, "--vip", "expected an IPv4 address, got '" + o.vip + "'"}});
+    if (!ip) return report_errors({flag_error("--vip", "expected an IPv4 address, got '" + o.vip + "'")});
     vips.push_back(*ip);
   } else {
     for (const auto& s : model.manifests.services) {
       if (s.type == "LoadBalancer" && parse_ipv4(s.load_balancer_ip)) vips.push_back(*parse_ipv4(s.load_balancer_ip));
     }
   }
-  if (vips.empty()) return report_errors({Diagnostic{{}, "--vip", "no LoadBalancer Service with an address: give --vip"}});
+  if (vips.empty()) {
+    return report_errors({Diagnostic{{o.manifests.front(), 0, 0}, "",
+                                     "no LoadBalancer Service with an address in these manifests: add one, or give --vip"}});
+  }
   const auto vip = find_vip(model.manifests, model.placement, vips.front());
-  if (!vip) return report_errors({Diagnostic{{}, "--vip", format_ipv4(vips.front()) + " is no LoadBalancer Service's address"}});
-  if (!vip->problems.empty()) return report_errors({Diagnostic{{}, "--vip", vip->problems.front()}});
+  if (!vip) return report_errors({flag_error("--vip", format_ipv4(vips.front()) + " is no LoadBalancer Service's address")});
+  if (!vip->problems.empty()) {
+    const SourceLocation at = vip->service != nullptr ? vip->service->meta.where : SourceLocation{o.manifests.front(), 0, 0};
+    return report_errors({Diagnostic{at, "", "VIP " + format_ipv4(vip->vip) + ": " + vip->problems.front()}});
+  }
   const std::string dir = o.output.empty() ? "." : std::filesystem::absolute(o.output).string();
   return write_all(export_bgp(*vip, dir), o);
 }

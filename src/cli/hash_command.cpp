@@ -57,7 +57,7 @@ int run_hash(const HashOptions& o, const Context& context) {
     study.size = parsed.value();
   }
   if (!o.flows_path.empty()) {
-    auto text = read_text_file(o.flows_path);
+    auto text = read_text_file(o.flows_path, "a flow file");
     if (!text) return report_errors(text.errors());
     study.flows_text = std::move(text).value();
     study.flows_file = o.flows_path;

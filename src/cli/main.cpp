@@ -3,7 +3,9 @@
 // in its own <name>_command.cpp.
 #include <algorithm>
 #include <cctype>
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "cli/command.h"
 #include "io/loaders.h"
 #include "core/suggest.h"
+#include "core/text.h"
 
 namespace ct::cli {
 Runner setup_catalog(CLI::App& app, Context& context);
@@ -94,6 +97,23 @@ std::string quoted_command_line(int argc, char** argv) {
 // "clustertwin 0.1.0 (commit 5114a8d1c2f3)": --version.
 std::string version_line() { return std::string("clustertwin ") + CT_VERSION + " (commit " + std::string(build_commit()) + ")"; }
 
+// Runs the command; no exception leaves main. Bad input is reported as diagnostics, never thrown,
+// so one that arrives here is a bug of clustertwin: said as such (exit 1, no output written,
+// since outputs are committed only at the end), rather than std::terminate's abort.
+template <typename Run>
+int run_guarded(Run&& run) {
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    std::cerr << "clustertwin: error: out of memory (an input's size limit, CLUSTERTWIN_MAX_INPUT, bounds what is read)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "clustertwin: internal error: " << ct::excerpt(e.what()) << "; please report it with the command line\n";
+  } catch (...) {
+    std::cerr << "clustertwin: internal error: an unknown exception; please report it with the command line\n";
+  }
+  return kExitInputError;
+}
+
 }  // namespace
 }  // namespace ct::cli
 
@@ -139,11 +159,13 @@ int main(int argc, char** argv) {
     if (!entries[i].app->parsed()) continue;
     Context& context = contexts[i];
     context.command_line = quoted_command_line(argc, argv);
-    if (const auto errors = load_stage(entries[i].command->stage, entries[i].command->spec_optional, context);
-        !errors.empty()) {
-      return report_errors(errors);
-    }
-    return entries[i].run(context);
+    return run_guarded([&] {
+      if (const auto errors = load_stage(entries[i].command->stage, entries[i].command->spec_optional, context);
+          !errors.empty()) {
+        return report_errors(errors);
+      }
+      return entries[i].run(context);
+    });
   }
   return kExitUsage;
 }

@@ -31,9 +31,14 @@ struct TraceOptions {
   bool json = false;
   std::string output;
   std::string html;
+  bool from_given = false;  // --from on the command line (else "inside", which needs --dns)
 };
 
 int run_trace(const TraceOptions& o, const Context& context) {
+  if (o.dns.empty() && !o.from_given) {
+    return report_errors({Diagnostic{command_line(), "",
+                                     "give --dns named.conf (its views decide which client is inside) or --from an IPv4 address"}});
+  }
   auto m = load_manifests(o.manifests);
   if (!m) return report_errors(m.errors());
   std::cerr << format_diagnostics(m->warnings);
@@ -56,7 +61,13 @@ int run_trace(const TraceOptions& o, const Context& context) {
   r.router.policy = o.policy;
   r.router.seed = o.seed;
   auto t = trace_request(model, r);
-  if (!t) return report_errors(t.errors());
+  if (!t) {
+    Diagnostics errors = t.errors();
+    for (auto& d : errors) {
+      if (d.field == "--request") d.field = "REQUEST";  // trace takes the request as its first argument
+    }
+    return report_errors(errors);
+  }
   return emit_report(o.output, o.json ? trace_json(t.value()) : trace_text(t.value()), o.html,
                      [&] { return trace_html(t.value(), context.command_line); });
 }
@@ -67,7 +78,9 @@ Runner setup_trace(CLI::App& app, Context& context) {
   auto o = std::make_shared<TraceOptions>();
   app.add_option("request", o->request, "The request: '[METHOD] http(s)://host[:port]/path[?query]'")->required();
   app.add_option("manifests", o->manifests, "Kubernetes manifest files or folders")->required()->check(CLI::ExistingPath);
-  app.add_option("--from", o->from, "The client: inside, outside (per the DNS views) or an IPv4 address")->capture_default_str();
+  app.add_option("--from", o->from, "The client: inside, outside (per the DNS views) or an IPv4 address")
+      ->capture_default_str()
+      ->each([o](const std::string&) { o->from_given = true; });
   app.add_option("--dns", o->dns, "BIND named.conf with the DNS views (zone files and $INCLUDEs relative to its folder, for named's directory)")->check(CLI::ExistingFile);
   app.add_option("--spec", context.spec_path, "Cluster spec with the frontend network (the frontend switches and links)");
   app.add_option("-H,--header", o->headers, "A request header 'Name: value' (repeatable)");

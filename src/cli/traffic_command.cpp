@@ -46,12 +46,12 @@ std::uint32_t leaf_width(const Fabric& f) {
 // The connection table (the later of two ss captures, with its rates over their interval).
 Result<std::vector<Connection>> read_table(const TrafficCliOptions& o, TrafficOptions& options) {
   const std::string& path = o.ss.empty() ? o.conntrack : o.ss.back();
-  auto text = read_text_file(path);
+  auto text = read_text_file(path, o.ss.empty() ? "conntrack -L output" : "ss -tin output");
   if (!text) return text.errors();
   auto connections = o.ss.empty() ? read_conntrack(text.value(), path) : read_ss(text.value(), path);
   if (!connections || o.ss.size() < 2) return connections;
   if (o.interval_s <= 0) return flag_error("--interval", "two ss captures need the seconds between them (--interval)");
-  auto first = read_text_file(o.ss.front());
+  auto first = read_text_file(o.ss.front(), "ss -tin output");
   if (!first) return first.errors();
   auto earlier = read_ss(first.value(), o.ss.front());
   if (!earlier) return earlier.errors();
@@ -74,7 +74,7 @@ int run_traffic(const TrafficCliOptions& o, const Context& context) {
     Diagnostics errors;
     for (const std::string& arg : o.counters) {
       const auto [host, file] = host_and_file(arg);
-      auto in = read_text_file(file);
+      auto in = read_text_file(file, "a counter scrape");
       if (!in) {
         errors.insert(errors.end(), in.errors().begin(), in.errors().end());
         continue;

@@ -3,6 +3,7 @@
 // boundary. The CLI prints them as "file:line:col: error: field: message" and exits non-zero.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,10 @@ struct Diagnostic {
 
 using Diagnostics = std::vector<Diagnostic>;
 
-// "file:line:col: error: field: message"
+// "file:line:col: error: field: message", printable whatever a reader put in it: control
+// characters escaped (core/text.h excerpt()), each quoted text in the message cut to an excerpt,
+// the file, the field and the message each at most kMaxMessageCharacters characters.
+inline constexpr std::size_t kMaxMessageCharacters = 1000;
 std::string format_diagnostic(const Diagnostic& d);
 std::string format_diagnostics(const Diagnostics& ds);
 bool has_errors(const Diagnostics& ds);

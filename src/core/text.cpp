@@ -6,23 +6,69 @@
 
 namespace ct {
 
-std::string excerpt(std::string_view s, std::size_t max) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size() && i < max; ++i) {
-    const auto ch = static_cast<unsigned char>(s[i]);
-    if (ch < 0x20 || ch > 0x7e) {
-      out += fmt::format("\\x{:02x}", ch);
-    } else {
-      out += static_cast<char>(ch);
-    }
-  }
-  if (s.size() > max) out += "...";
-  return out;
-}
-
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+std::size_t utf8_sequence(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char lo = 0x80;
+  unsigned char hi = 0xBF;  // limits of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    length = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    length = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // overlong
+    if (b0 == 0xED) hi = 0x9F;  // surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    length = 4;
+    if (b0 == 0xF0) lo = 0x90;  // overlong
+    if (b0 == 0xF4) hi = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return length;
+}
+
+std::string excerpt(std::string_view text, std::size_t max_characters) {
+  std::string out;
+  std::size_t characters = 0;
+  std::size_t i = 0;
+  while (i < text.size() && characters < max_characters) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t length = utf8_sequence(text, i);
+    ++characters;
+    if (length == 0) {
+      out += fmt::format("\\x{:02X}", c);
+      ++i;
+      continue;
+    }
+    if (length == 1 && (c < 0x20 || c == 0x7F)) {
+      switch (c) {
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        case 0x1B: out += "\\e"; break;
+        default: out += fmt::format("\\x{:02X}", c);
+      }
+    } else if (length == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {
+      out += fmt::format("\\u{:04X}", static_cast<unsigned char>(text[i + 1]));  // C1 control (U+0080..U+009F)
+    } else {
+      out.append(text.substr(i, length));
+    }
+    i += length;
+  }
+  if (i < text.size()) out += "...";
+  return out;
 }
 
 std::vector<std::string_view> words(std::string_view s) {

@@ -12,6 +12,13 @@
 //   words(" a\tbb  c")                      -> {"a", "bb", "c"}
 //   take_word(rest = "host3", "host")       -> true, rest == "3"
 //   take_number(rest = "3/nic1", n)         -> true, n == 3, rest == "/nic1"
+//   excerpt("a\x1b[2Jb" + 100 x "c")         -> "a\e[2Jbccc...c..." (80 characters, then "...")
+//
+// Errors quote the offending text through excerpt(), the one place that decides how much of it a
+// message shows and how: at most kExcerptLength characters (a 10 MB line makes a short message),
+// control characters escaped (\n, \t, \r, \e, \xHH: an escape sequence in a field never reaches
+// the terminal raw), bytes that are not well-formed UTF-8 as \xHH. format_diagnostic()
+// (core/diagnostic.h) applies the same escaping to every diagnostic it prints.
 #pragma once
 
 #include <array>
@@ -62,11 +69,16 @@ inline constexpr CharSet kWhiteSpace{" \t\n\v\f\r"};
   return trim(s, blanks, blanks);
 }
 
-// At most `max` bytes of s for a message that quotes it, control bytes and bytes above 0x7e
-// escaped as \xNN, "..." when cut: a value from a file is never echoed whole or raw.
-//   excerpt("a\x1bb")        -> "a\x1bb" (the escape spelled out)
-//   excerpt(50 x 'a', 40)    -> 40 x 'a' + "..."
-std::string excerpt(std::string_view s, std::size_t max = 40);
+// Characters of the offending text a message quotes (excerpt()).
+inline constexpr std::size_t kExcerptLength = 80;
+
+// At most `max_characters` characters of `text` (UTF-8 sequences count as one), control
+// characters, DEL and C1 controls escaped, ill-formed UTF-8 bytes as \xHH; "..." when cut.
+std::string excerpt(std::string_view text, std::size_t max_characters = kExcerptLength);
+
+// Length of the well-formed UTF-8 sequence at text[i] (RFC 3629; overlong forms, surrogates and
+// code points above U+10FFFF are ill-formed), or 0. PRECONDITION: i < text.size().
+std::size_t utf8_sequence(std::string_view text, std::size_t i);
 
 // ASCII lower case ("C" locale std::tolower), byte by byte.
 std::string lower(std::string s);

@@ -15,18 +15,8 @@ namespace {
 
 Diagnostic failure(std::string message) { return Diagnostic{{}, "", std::move(message)}; }
 
-// At most this many characters of the text are quoted back (the YAML reader escapes what it echoes;
-// this only keeps a huge value from making a huge message).
-std::string quote(std::string_view text) {
-  constexpr std::size_t kLength = 60;
-  std::string out;
-  for (const char c : text.substr(0, kLength)) {
-    const auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7F) ? '?' : c;
-  }
-  if (text.size() > kLength) out += "...";
-  return "'" + out + "'";
-}
+// The text, quoted, as an excerpt (core/text.h).
+std::string quote(std::string_view text) { return "'" + excerpt(text) + "'"; }
 
 // A finite, non-negative decimal number at the start of `text`; the rest (the unit) in `unit`.
 bool leading_number(std::string_view text, double& number, std::string_view& unit) {

@@ -461,7 +461,7 @@ Result<HttpRequest> parse_request(const std::string& text, const std::vector<std
     url = text.substr(sp + 1);
     while (!url.empty() && url.front() == ' ') url.erase(0, 1);
   }
-  const auto bad = [&](const std::string& why) { return Diagnostic{{}, "--request", why + ": '" + text + "'"}; };
+  const auto bad = [&](const std::string& why) { return Diagnostic{{"command line", 0, 0}, "--request", why + ": '" + text + "'"}; };
   const auto colon = url.find("://");
   if (colon == std::string::npos) return bad("expected [METHOD] http(s)://host[:port]/path[?query]");
   r.scheme = lower(url.substr(0, colon));
@@ -502,7 +502,7 @@ Result<HttpRequest> parse_request(const std::string& text, const std::vector<std
   }
   for (const auto& h : headers) {
     const auto c = h.find(':');
-    if (c == std::string::npos || c == 0) return Diagnostic{{}, "-H", "expected 'Name: value', got '" + h + "'"};
+    if (c == std::string::npos || c == 0) return Diagnostic{{"command line", 0, 0}, "-H", "expected 'Name: value', got '" + h + "'"};
     std::string value = h.substr(c + 1);
     while (!value.empty() && value.front() == ' ') value.erase(0, 1);
     const std::string name = h.substr(0, c);

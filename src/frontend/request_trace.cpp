@@ -102,16 +102,16 @@ struct Client {
 Result<Client> choose_client(const FrontendModel& f, const std::string& from) {
   Client c;
   if (from == "inside" || from == "outside") {
-    if (!f.dns) return Diagnostic{{}, "--from", "'" + from + "' needs the DNS views (--dns); or give an IPv4 address"};
+    if (!f.dns) return Diagnostic{{"command line", 0, 0}, "--from", "'" + from + "' needs the DNS views (--dns); or give an IPv4 address"};
     const auto rep = representative_client(*f.dns, from == "inside");
-    if (!rep) return Diagnostic{{}, "--from", "no address selects the " + from + " view of " + f.dns->conf.path};
+    if (!rep) return Diagnostic{{f.dns->conf.path, 0, 0}, "", "no address selects the " + from + " view (--from " + from + ")"};
     c.address = rep->first;
     c.why = rep->second;
   } else if (const auto ip = parse_ipv4(from)) {
     c.address = *ip;
     c.why = "given";
   } else {
-    return Diagnostic{{}, "--from", "expected inside, outside or an IPv4 address, got '" + from + "'"};
+    return Diagnostic{{"command line", 0, 0}, "--from", "expected inside, outside or an IPv4 address, got '" + from + "'"};
   }
   c.outside = c.address;
   if (f.dns) {

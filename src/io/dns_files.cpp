@@ -7,7 +7,7 @@
 namespace ct {
 
 Result<DnsModel> load_dns(const std::string& path) {
-  auto text = read_text_file(path);
+  auto text = read_text_file(path, "a named.conf");
   if (!text) return text.errors();
   auto conf = parse_named_conf(text.value(), path);
   if (!conf) return conf.errors();
@@ -19,7 +19,7 @@ Result<DnsModel> load_dns(const std::string& path) {
     std::vector<Zone> zones;
     for (const auto& ref : view.zones) {
       const std::filesystem::path file = std::filesystem::path(ref.file).is_absolute() ? std::filesystem::path(ref.file) : base / ref.file;
-      auto zt = read_text_file(file.string());
+      auto zt = read_text_file(file.string(), "a zone file");
       if (!zt) {
         for (auto d : zt.errors()) {
           d.message += " (zone " + ref.name + " of view " + view.name + ", " + ref.where.file + ":" + std::to_string(ref.where.line) + ")";

@@ -15,7 +15,7 @@ namespace {
 // The subnet: one plane of the spec's fabric, or an ibnetdiscover file.
 Result<IbSubnet> load_subnet(const IbRequest& r, const Fabric* fabric) {
   if (!r.ibnetdiscover_path.empty()) {
-    auto text = read_text_file(r.ibnetdiscover_path);
+    auto text = read_text_file(r.ibnetdiscover_path, "ibnetdiscover output");
     if (!text) return text.errors();
     auto read = parse_ibnetdiscover(text.value(), r.ibnetdiscover_path);
     if (!read) return read.errors();
@@ -29,7 +29,7 @@ Result<IbSubnet> load_subnet(const IbRequest& r, const Fabric* fabric) {
 
 Result<std::vector<IbNodeId>> load_node_list(const IbFabric& subnet, const std::string& path, IbNodeType type) {
   if (path.empty()) return std::vector<IbNodeId>{};
-  auto text = read_text_file(path);
+  auto text = read_text_file(path, "a node list");
   if (!text) return text.errors();
   return parse_node_list(subnet, text.value(), path, type);
 }
@@ -60,7 +60,7 @@ Result<IbRouteStudy> run_ib_route(const IbRequest& r, const Fabric* fabric, Prog
   if (!routing) return routing.errors();
   so.routing = std::move(routing).value();
   if (!r.lft_in.empty()) {
-    auto text = read_text_file(r.lft_in);
+    auto text = read_text_file(r.lft_in, "an LFT dump");
     if (!text) return text.errors();
     auto dump = parse_lft_dump(text.value(), r.lft_in);
     if (!dump) return dump.errors();

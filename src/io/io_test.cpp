@@ -1,9 +1,12 @@
 #include <filesystem>
+#include <cstdlib>
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include "io/files.h"
+#include "io/gzip_reader.h"
 #include "io/loaders.h"
 #include "io/output_set.h"
 
@@ -149,6 +152,85 @@ TEST(Files, ReadMissingFileNamesIt) {
   auto r = read_text_file("/nonexistent-ct-file.yaml");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(format_diagnostic(r.errors()[0]).find("/nonexistent-ct-file.yaml"), std::string::npos);
+}
+
+std::string gzip(const std::string& text) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string gz(deflateBound(&zs, text.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(gz.data());
+  zs.avail_out = static_cast<uInt>(gz.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  gz.resize(zs.total_out);
+  deflateEnd(&zs);
+  return gz;
+}
+
+void spill(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+// The one loader says what a path is when it is no file: a folder, a dangling link, a loop.
+TEST(Files, AFolderALinkLoopAndADanglingLinkAreNamed) {
+  const fs::path dir = fs::temp_directory_path() / "ct_io_folder";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub");
+  fs::create_symlink("b", dir / "a");
+  fs::create_symlink("a", dir / "b");
+  fs::create_symlink("nowhere.yaml", dir / "dangling.yaml");
+  const auto folder = read_text_file((dir / "sub").string(), "a spec file");
+  ASSERT_FALSE(folder.ok());
+  EXPECT_EQ(format_diagnostic(folder.errors()[0]), (dir / "sub").string() + ": error: is a folder, expected a spec file");
+  const auto loop = read_text_file((dir / "a").string());
+  ASSERT_FALSE(loop.ok());
+  EXPECT_NE(loop.errors()[0].message.find("symbolic links"), std::string::npos) << loop.errors()[0].message;
+  const auto dangling = read_text_file((dir / "dangling.yaml").string());
+  ASSERT_FALSE(dangling.ok());
+  EXPECT_EQ(dangling.errors()[0].message, "a symbolic link to 'nowhere.yaml', which does not exist");
+  fs::remove_all(dir);
+}
+
+// gzip data reads as its text, concatenated members as one; a truncated member is refused; a
+// bomb is refused as soon as its text passes the limit, which the error names.
+TEST(Files, GzipIsInflatedWithinTheLimit) {
+  const fs::path dir = fs::temp_directory_path() / "ct_io_gzip";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string text = "flow,src,dst,bytes\n0,host0/nic0,host3/nic0,1000\n";
+  spill(dir / "t.csv.gz", gzip(text) + gzip("1,host1/nic0,host2/nic0,2000\n"));
+  EXPECT_EQ(read_text_file((dir / "t.csv.gz").string()).value(), text + "1,host1/nic0,host2/nic0,2000\n");
+  const std::string gz = gzip(text);
+  spill(dir / "cut.csv.gz", gz.substr(0, gz.size() / 2));
+  const auto cut = read_text_file((dir / "cut.csv.gz").string());
+  ASSERT_FALSE(cut.ok());
+  EXPECT_NE(cut.errors()[0].message.find("not valid gzip data"), std::string::npos) << cut.errors()[0].message;
+  EXPECT_TRUE(is_gzip(gz));
+
+  // 64 MiB of zeros compress to about 64 kB; with a 1 MiB limit it is refused after 1 MiB.
+  spill(dir / "bomb.csv.gz", gzip(std::string(std::size_t{64} << 20, '0')));
+  ASSERT_EQ(setenv(kMaxInputVariable, "1MiB", 1), 0);
+  const auto bomb = read_text_file((dir / "bomb.csv.gz").string());
+  const auto plain = read_text_file((dir / "bomb.csv.gz").string() + ".none");
+  spill(dir / "big.csv", std::string((std::size_t{1} << 20) + 1, 'x'));
+  const auto big = read_text_file((dir / "big.csv").string());
+  ASSERT_EQ(setenv(kMaxInputVariable, "lots", 1), 0);
+  const auto wrong = read_text_file((dir / "t.csv.gz").string());
+  ASSERT_EQ(unsetenv(kMaxInputVariable), 0);
+  ASSERT_FALSE(bomb.ok());
+  EXPECT_EQ(bomb.errors()[0].message,
+            "gzip data inflates to more than 1 MiB, the most one input may hold (a decompression bomb?); set "
+            "CLUSTERTWIN_MAX_INPUT to a larger size to read it");
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.errors()[0].message,
+            "is 1048577 bytes, more than 1 MiB, the most one input may hold; set CLUSTERTWIN_MAX_INPUT to a larger "
+            "size to read it");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.errors()[0].where.file, "environment");
+  EXPECT_EQ(kDefaultMaxInputBytes, std::uint64_t{256} << 20);
+  fs::remove_all(dir);
 }
 
 // The catalog lookup order (io/loaders.h): the environment first, then the installed layout beside

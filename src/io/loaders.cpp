@@ -34,18 +34,24 @@ Result<Catalog> load_catalog(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Diagnostic{{dir, 0, 0}, "", "catalog folder not found"};
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  // A *.yaml symbolic link that dangles or loops is taken, and the loader names it.
+  fs::directory_iterator it(dir, ec);
+  for (const fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+    std::error_code kind;
+    if (it->path().extension() == ".yaml" && (it->is_symlink(kind) || !it->is_directory(kind))) {
+      files.push_back(it->path().string());
+    }
   }
+  if (ec) return Diagnostic{{dir, 0, 0}, "", "cannot read the catalog folder: " + ec.message()};
   std::sort(files.begin(), files.end());
   if (files.empty()) return Diagnostic{{dir, 0, 0}, "", "no *.yaml files in the catalog folder"};
-  auto sources = read_text_files<CatalogSource>(files);
+  auto sources = read_text_files<CatalogSource>(files, "a catalog file");
   if (!sources) return sources.errors();
   return parse_catalog(sources.value());
 }
 
 Result<ValidSpec> load_spec(const std::string& path, const Catalog& catalog) {
-  auto text = read_text_file(path);
+  auto text = read_text_file(path, "a spec file");
   if (!text) return text.errors();
   return validate_reading(read_spec(path, text.value()), catalog);
 }

@@ -21,7 +21,7 @@ Result<Scenario> from_file(const std::string& file, const std::string& text, con
 
 Result<Scenario> load_scenario(const SimulationSources& s, const Fabric& fabric, std::vector<std::string>& usage) {
   if (!s.scenario_path.empty()) {
-    auto text = read_text_file(s.scenario_path);
+    auto text = read_text_file(s.scenario_path, "a scenario file");
     if (!text) return text.errors();
     return from_file(s.scenario_path, text.value(), fabric, s.flags, usage);
   }
@@ -39,7 +39,7 @@ Result<Scenario> load_scenario(const SimulationSources& s, const Fabric& fabric,
     usage = std::move(problems.usage);
     return flows_only;
   }
-  auto spec_text = read_text_file(s.spec_path);
+  auto spec_text = read_text_file(s.spec_path, "a spec file");
   if (spec_text && has_scenario_block(spec_text.value())) {
     return from_file(s.spec_path, spec_text.value(), fabric, s.flags, usage);
   }
@@ -61,7 +61,7 @@ Result<SimulationInputs> load_simulation_inputs(const SimulationSources& sources
   SimulationInputs in{std::move(scenario).value(), std::nullopt, std::move(usage)};
   if (!in.usage.empty()) return in;
   if (!sources.flows_path.empty()) {
-    auto bytes = read_text_file(sources.flows_path);
+    auto bytes = read_text_file(sources.flows_path, "a flow table");
     if (!bytes) return bytes.errors();
     auto table = parse_flow_table(sources.flows_path, bytes.value(), fabric.names());
     if (!table) return table.errors();

@@ -67,6 +67,7 @@ struct ValidBackend {
   struct ExtraLink {
     int plane_a, tier_a, index_a;
     int plane_b, tier_b, index_b;
+    SourceLocation where_a, where_b;  // the two names in the spec (an index beyond its tier is refused there)
   };
   std::vector<ExtraLink> extra_links;
 };

@@ -201,7 +201,7 @@ class SpecValidator {
     node_ = catalog_.find_node(n.model.value);
     if (node_ == nullptr) {
       error(n.model.where, "nodes.model",
-            fmt::format("unknown node model '{}'{}; known: {}", echo(n.model.value),
+            fmt::format("unknown node model '{}'{}; known: {}", excerpt(n.model.value),
                         did_you_mean(n.model.value, ids_of(catalog_.nodes)), known_ids(catalog_.nodes)));
       return;
     }
@@ -254,7 +254,7 @@ class SpecValidator {
     }
     topology_ok_ = false;
     error(t.where, "backend.topology",
-          fmt::format("unknown topology '{}'{}; expected rail-optimized, fat-tree or leaf-spine", echo(t.value),
+          fmt::format("unknown topology '{}'{}; expected rail-optimized, fat-tree or leaf-spine", excerpt(t.value),
                       did_you_mean(t.value, {"rail-optimized", "fat-tree", "leaf-spine"})));
   }
 
@@ -299,7 +299,7 @@ class SpecValidator {
     switch_ = catalog_.find_switch(s.value);
     if (switch_ == nullptr) {
       error(s.where, "backend.switch",
-            fmt::format("unknown switch model '{}'{}; known: {}", echo(s.value),
+            fmt::format("unknown switch model '{}'{}; known: {}", excerpt(s.value),
                         did_you_mean(s.value, ids_of(catalog_.switches)), known_ids(catalog_.switches)));
       return;
     }
@@ -490,7 +490,7 @@ class SpecValidator {
     if (!parse_switch_name(end.value, name)) {
       error(end.where, field,
             fmt::format("'{}' is not a switch name: expected plane<p>.<leaf|spine|core>.<index>, e.g. plane0.spine.3",
-                        echo(end.value)));
+                        excerpt(end.value)));
       return std::nullopt;
     }
     if (planes_ok_ && name.plane >= out_.backend.planes) {
@@ -521,7 +521,8 @@ class SpecValidator {
       } else if (a->tier == b->tier && a->index == b->index) {
         error(links[i].where, field, fmt::format("links {} to itself", links[i].a.value));
       } else {
-        out_.backend.extra_links.push_back({a->plane, a->tier, a->index, b->plane, b->tier, b->index});
+        out_.backend.extra_links.push_back(
+            {a->plane, a->tier, a->index, b->plane, b->tier, b->index, links[i].a.where, links[i].b.where});
       }
     }
   }
@@ -536,7 +537,7 @@ class SpecValidator {
       nic = catalog_.find_nic(fe.nic.value);
       if (nic == nullptr) {
         error(fe.nic.where, "frontend.nic",
-              fmt::format("unknown NIC model '{}'{}; known: {}", echo(fe.nic.value),
+              fmt::format("unknown NIC model '{}'{}; known: {}", excerpt(fe.nic.value),
                           did_you_mean(fe.nic.value, ids_of(catalog_.nics)), known_ids(catalog_.nics)));
       }
     } else if (node_ != nullptr) {
@@ -571,7 +572,7 @@ class SpecValidator {
             "required field is missing: a catalog switch id; known: " + known_ids(catalog_.switches));
     } else if (sw = catalog_.find_switch(fe.switch_model.value); sw == nullptr) {
       error(fe.switch_model.where, "frontend.switch",
-            fmt::format("unknown switch model '{}'{}; known: {}", echo(fe.switch_model.value),
+            fmt::format("unknown switch model '{}'{}; known: {}", excerpt(fe.switch_model.value),
                         did_you_mean(fe.switch_model.value, ids_of(catalog_.switches)), known_ids(catalog_.switches)));
     } else if (speed_ok && sw->ports_at(speed) == 0) {
       error(at(fe.speed, fe.switch_model.where), "frontend.speed",
@@ -639,14 +640,14 @@ class SpecValidator {
         v.drain_degraded = r.degraded.value == "drain";
       } else {
         error(r.degraded.where, "reliability.degraded",
-              fmt::format("expected drain or continue, got '{}'", echo(r.degraded.value)));
+              fmt::format("expected drain or continue, got '{}'", excerpt(r.degraded.value)));
       }
     }
     if (r.split.present) {
       if (r.split.value == "ecmp" || r.split.value == "adaptive") {
         v.adaptive_split = r.split.value == "adaptive";
       } else {
-        error(r.split.where, "reliability.split", fmt::format("expected ecmp or adaptive, got '{}'", echo(r.split.value)));
+        error(r.split.where, "reliability.split", fmt::format("expected ecmp or adaptive, got '{}'", excerpt(r.split.value)));
       }
     }
     const std::pair<const ElementFiguresSpec*, std::pair<const char*, bool>> blocks[] = {

@@ -326,6 +326,19 @@ void check_shape(const ValidSpec& spec, const PlaneShape& s, const std::string& 
   }
 }
 
+// An end of a `links:` entry whose index is beyond the switches of its tier, at its place in the spec.
+void check_link_end(const ValidSpec& spec, const PlaneShape& s, int plane, int tier, int index,
+                    const SourceLocation& where, const std::string& field, Diagnostics& out) {
+  if (extra_end(spec, s, 0, plane, tier, index).valid()) return;
+  static constexpr const char* kTiers[] = {"leaf", "spine", "core"};
+  const long long count = PlaneLayout{0, &s}.tier_range(tier).second;
+  const char* name = tier >= 1 && tier <= 3 ? kTiers[tier - 1] : "?";
+  out.push_back(Diagnostic{where.line > 0 ? where : SourceLocation{spec.file, 0, 0}, field,
+                           fmt::format("plane{}.{}.{}: the fabric has {} {} switch(es) per plane, plane{}.{}.0 to "
+                                       "plane{}.{}.{}",
+                                       plane, name, index, count, name, plane, name, plane, name, count - 1)});
+}
+
 }  // namespace
 
 std::int32_t choose_media(const Catalog& catalog, BitsPerSecond speed, double length_m) {
@@ -369,12 +382,8 @@ Diagnostics check_buildable(const ValidSpec& spec) {
   }
   for (std::size_t i = 0; i < spec.backend.extra_links.size(); ++i) {
     const auto& e = spec.backend.extra_links[i];
-    const bool a_ok = extra_end(spec, s, 0, e.plane_a, e.tier_a, e.index_a).valid();
-    const bool b_ok = extra_end(spec, s, 0, e.plane_b, e.tier_b, e.index_b).valid();
-    if (!a_ok || !b_ok) {
-      out.push_back(error_at(spec, fmt::format("backend.links[{}]", i),
-                             "names a switch the fabric does not have (index beyond the switches of its tier)"));
-    }
+    check_link_end(spec, s, e.plane_a, e.tier_a, e.index_a, e.where_a, fmt::format("backend.links[{}][0]", i), out);
+    check_link_end(spec, s, e.plane_b, e.tier_b, e.index_b, e.where_b, fmt::format("backend.links[{}][1]", i), out);
   }
   if (const auto fe = frontend_shape(spec)) check_shape(spec, *fe, "frontend", out);
   return out;

@@ -424,7 +424,8 @@ TEST(CheckBuildable, ReportsExtraLinkToMissingSwitch) {
       valid_spec(backend_yaml("node8", 32, kRail32 + "  links:\n    - [plane0.spine.0, plane0.spine.9]\n"));
   const Diagnostics problems = check_buildable(spec);
   ASSERT_EQ(problems.size(), 1U);
-  EXPECT_EQ(problems[0].field, "backend.links[0]");
+  EXPECT_EQ(problems[0].field, "backend.links[0][1]");
+  EXPECT_GT(problems[0].where.line, 0);  // at the name in the spec
   const Topology t = build_topology(spec, catalog());
   EXPECT_EQ(t.link_count(), 512U);  // the link is left out
 }

@@ -1,7 +1,5 @@
 #include "traffic/flow_table.h"
 
-#include <zlib.h>
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -462,68 +460,10 @@ class FlowTableParser {
   CsvCursor csv_;
 };
 
-// Inflates gzip data (RFC 1952; concatenated members too) into text. Limit: 4 GiB of text.
-Result<std::string> gunzip(const std::string& file, std::string_view bytes) {
-  constexpr std::size_t kLimit = std::size_t{4} << 30;
-  std::string out;
-  z_stream zs{};
-  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Diagnostic{{file, 0, 0}, "", "cannot start zlib"};
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  zs.avail_in = static_cast<uInt>(std::min<std::size_t>(bytes.size(), std::numeric_limits<uInt>::max()));
-  std::size_t fed = zs.avail_in;
-  out.resize(std::max<std::size_t>(bytes.size() * 4, 1 << 16));
-  std::size_t have = 0;
-  int rc = Z_OK;
-  while (true) {
-    if (have == out.size()) {
-      if (out.size() >= kLimit) {
-        inflateEnd(&zs);
-        return Diagnostic{{file, 0, 0}, "", "decompressed text is larger than 4 GiB"};
-      }
-      out.resize(std::min(out.size() * 2, kLimit));
-    }
-    zs.next_out = reinterpret_cast<Bytef*>(out.data() + have);
-    zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - have, std::numeric_limits<uInt>::max()));
-    const std::size_t before = zs.avail_out;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    have += before - zs.avail_out;
-    if (rc == Z_STREAM_END) {
-      if (zs.avail_in == 0 && fed == bytes.size()) break;
-      inflateReset(&zs);  // another gzip member follows
-      continue;
-    }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
-    if (zs.avail_in == 0 && fed < bytes.size()) {
-      const std::size_t more = std::min<std::size_t>(bytes.size() - fed, std::numeric_limits<uInt>::max());
-      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + fed));
-      zs.avail_in = static_cast<uInt>(more);
-      fed += more;
-    } else if (rc == Z_BUF_ERROR && zs.avail_out != 0) {
-      break;
-    }
-  }
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END) {
-    return Diagnostic{{file, 0, 0}, "", fmt::format("not valid gzip data ({}after {} bytes of text)",
-                                                    zs.msg != nullptr ? std::string(zs.msg) + ", " : "", have)};
-  }
-  out.resize(have);
-  return out;
-}
-
 }  // namespace
 
-bool is_gzip(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
-}
-
-Result<FlowTable> parse_flow_table(const std::string& file, std::string_view bytes, const NameDirectory& names) {
-  if (is_gzip(bytes)) {
-    auto text = gunzip(file, bytes);
-    if (!text) return text.errors();
-    return FlowTableParser(file, text.value(), names).parse();
-  }
-  return FlowTableParser(file, bytes, names).parse();
+Result<FlowTable> parse_flow_table(const std::string& file, std::string_view text, const NameDirectory& names) {
+  return FlowTableParser(file, text, names).parse();
 }
 
 }  // namespace ct

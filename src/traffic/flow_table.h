@@ -1,7 +1,7 @@
 // A flow table: the flows `clustertwin simulate --flows FILE` runs, in the format its
 // `--csv-flows` writes, so that a run's flows can be replayed, edited and fed back
-// (docs/models/flow-engine.md, "Flow tables"). Plain CSV, optionally gzip-compressed (RFC 1952,
-// recognised by its magic bytes 1f 8b, inflated by zlib in memory).
+// (docs/models/flow-engine.md, "Flow tables"). Plain CSV, optionally gzip-compressed (inflated by
+// the loader, io/files.h, within the input size limit).
 //
 // Format. A header line names the columns (any order); then one flow per line. Blank lines and
 // lines starting with '#' are skipped. Cells are separated by commas; a cell may be quoted with '"'
@@ -79,10 +79,7 @@ struct FlowTable {
   std::vector<std::uint32_t> after;
 };
 
-// Parses a flow table from the file's bytes (CSV text, or gzip of it).
-Result<FlowTable> parse_flow_table(const std::string& file, std::string_view bytes, const NameDirectory& names);
-
-// RFC 1952 gzip data starts with 1f 8b.
-bool is_gzip(std::string_view bytes);
+// Parses a flow table from the file's text (the loader, io/files.h, has inflated a gzip file).
+Result<FlowTable> parse_flow_table(const std::string& file, std::string_view text, const NameDirectory& names);
 
 }  // namespace ct

@@ -7,7 +7,6 @@
 #include "traffic/flow_table.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <string>
 
@@ -218,29 +217,6 @@ TEST(FlowTable, SecondsAreExact) {
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_EQ(first_error(r).rfind("flows.csv:2:27: error: start_s:", 0), 0U) << text << ": " << first_error(r);
   }
-}
-
-TEST(FlowTable, GzipReadsTheSame) {
-  const std::string text = "flow,src,dst,bytes\n0,host0/nic0,host3/nic0,1000\n1,host1/nic0,host2/nic0,2000\n";
-  z_stream zs{};
-  ASSERT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string gz(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(gz.data());
-  zs.avail_out = static_cast<uInt>(gz.size());
-  ASSERT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  gz.resize(zs.total_out);
-  deflateEnd(&zs);
-  ASSERT_TRUE(is_gzip(gz));
-  const auto plain = parse(text);
-  const auto packed = parse(gz);
-  ASSERT_TRUE(plain.ok() && packed.ok()) << first_error(packed);
-  ASSERT_EQ(packed->flows.size(), 2U);
-  EXPECT_EQ(packed->flows[1].bytes.value(), 2000);
-  EXPECT_EQ(packed->flows[1].src_port, plain->flows[1].src_port);
-  const auto broken = parse(gz.substr(0, gz.size() / 2));
-  EXPECT_FALSE(broken.ok());
 }
 
 // Each bad value is refused with file:line:column and the column's name.

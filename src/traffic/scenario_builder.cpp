@@ -111,7 +111,7 @@ std::optional<Endpoint> ScenarioBuilder::endpoint(std::string_view name, const V
   }
   const std::uint64_t gpus = static_cast<std::uint64_t>(t_.host_count) * gpus_per_host();
   error(at, fmt::format("'{}' names no GPU (host<h>/gpu<g> or gpu<id>, {} GPUs) and no backend port (host<h>/nic<r>/p<p>)",
-                        echo(name), gpus));
+                        excerpt(name), gpus));
   return std::nullopt;
 }
 
@@ -126,7 +126,7 @@ std::vector<LinkId> ScenarioBuilder::switch_links(std::string_view name, const V
   if (!found(s)) return {};
   if (t_.kind[s.value().value()] != VertexKind::kSwitch) {
     error(at, fmt::format("'{}' is not a switch (names such as p0/spine/3, p1/pod2/leaf/5, p0/core/1)",
-                          echo(name)));
+                          excerpt(name)));
     return {};
   }
   return links_of(s.value());

@@ -16,34 +16,6 @@
 namespace ct {
 namespace {
 
-// Length of the well-formed UTF-8 sequence at text[i] (RFC 3629, table 3-7 of Unicode 15), or 0.
-std::size_t utf8_sequence(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b0 = byte(i);
-  if (b0 < 0x80) return 1;
-  std::size_t length = 0;
-  unsigned char lo = 0x80;
-  unsigned char hi = 0xBF;  // limits of the second byte
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    length = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    length = 3;
-    if (b0 == 0xE0) lo = 0xA0;  // overlong
-    if (b0 == 0xED) hi = 0x9F;  // surrogates
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    length = 4;
-    if (b0 == 0xF0) lo = 0x90;  // overlong
-    if (b0 == 0xF4) hi = 0x8F;  // above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return length;
-}
 
 std::string with_unit(const std::string& number, const char* unit) {
   return unit[0] == '\0' ? number : number + " " + unit;
@@ -69,36 +41,6 @@ std::string describe_range(const IntegerRange& r) {
 
 std::string describe_range(const NumberRange& r) {
   return range_text(r.min, r.max, std::isfinite(r.min), std::isfinite(r.max), r.min_open, r.unit);
-}
-
-std::string echo(std::string_view value) {
-  std::string out;
-  std::size_t characters = 0;
-  std::size_t i = 0;
-  while (i < value.size() && characters < kEchoLength) {
-    const auto c = static_cast<unsigned char>(value[i]);
-    const std::size_t length = utf8_sequence(value, i);
-    ++characters;
-    if (length == 0) {
-      out += fmt::format("\\x{:02X}", c);
-      ++i;
-      continue;
-    }
-    if (length == 1 && (c < 0x20 || c == 0x7F)) {
-      switch (c) {
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        case 0x1B: out += "\\e"; break;
-        default: out += fmt::format("\\x{:02X}", c);
-      }
-    } else {
-      out.append(value.substr(i, length));
-    }
-    i += length;
-  }
-  if (i < value.size()) out += "...";
-  return out;
 }
 
 std::size_t invalid_utf8_offset(std::string_view text) {
@@ -135,7 +77,7 @@ std::string YamlReader::describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Map: return "a mapping";
     case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Scalar: return "'" + echo(node.Scalar()) + "'";
+    case YAML::NodeType::Scalar: return "'" + excerpt(node.Scalar()) + "'";
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined: break;
   }
@@ -143,7 +85,7 @@ std::string YamlReader::describe(const YAML::Node& node) {
 }
 
 std::string YamlReader::describe_value(const YAML::Node& node) {
-  if (node.IsScalar() && node.Tag() == "!") return "the quoted string \"" + echo(node.Scalar()) + "\"";
+  if (node.IsScalar() && node.Tag() == "!") return "the quoted string \"" + excerpt(node.Scalar()) + "\"";
   return describe(node);
 }
 
@@ -245,7 +187,7 @@ std::optional<std::vector<YAML::Node>> YamlReader::parse_checked(
     if (here.empty()) here = trim(std::string_view(text).substr(line_start, line_end - line_start));
     error(where, "",
           fmt::format("nested deeper than {} levels (the parser gave up at {} levels; here: '{}'); refused", kMaxYamlDepth,
-                      e.depth(), echo(here.substr(0, 20))));
+                      e.depth(), excerpt(here.substr(0, 20))));
     return std::nullopt;
   } catch (const YAML::Exception& e) {
     syntax_error(text, e);
@@ -289,7 +231,7 @@ void YamlReader::check_tree(const YAML::Node& root) {
       if (p.key == nullptr) {
         out += fmt::format("[{}]", p.index);
       } else {
-        out += (out.empty() ? "" : ".") + (p.key == &kComplexKey ? kComplexKey : echo(*p.key));
+        out += (out.empty() ? "" : ".") + (p.key == &kComplexKey ? kComplexKey : excerpt(*p.key));
       }
     }
     return out;
@@ -299,7 +241,7 @@ void YamlReader::check_tree(const YAML::Node& root) {
     if (const std::size_t bad = invalid_utf8_offset(s); bad != std::string_view::npos) {
       error(at(n), path_text(),
             fmt::format("invalid UTF-8 (byte 0x{:02X} at offset {} of '{}'): YAML files must be UTF-8",
-                        static_cast<unsigned char>(s[bad]), bad, echo(s)));
+                        static_cast<unsigned char>(s[bad]), bad, excerpt(s)));
     }
   };
   std::function<void(const YAML::Node&, int)> walk = [&](const YAML::Node& n, int depth) {
@@ -387,7 +329,7 @@ bool YamlReader::mapping(const YAML::Node& owner, const YAML::Node& node, const 
     const std::string& name = key.Scalar();
     const auto match = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.name; });
     if (match == fields.end()) {
-      error(at(key), join_field(path, echo(name)), "unknown field" + did_you_mean(name, names));
+      error(at(key), join_field(path, excerpt(name)), "unknown field" + did_you_mean(name, names));
       continue;
     }
     const std::string field = join_field(path, name);
@@ -437,7 +379,7 @@ std::optional<std::string> YamlReader::text(const YAML::Node& key, const YAML::N
   }
   // load() checked every scalar; a tree built otherwise is checked here.
   if (invalid_utf8_offset(value.Scalar()) != std::string_view::npos) {
-    error(key, value, field, fmt::format("invalid UTF-8 in '{}'", echo(value.Scalar())));
+    error(key, value, field, fmt::format("invalid UTF-8 in '{}'", excerpt(value.Scalar())));
     return std::nullopt;
   }
   return value.Scalar();
@@ -453,11 +395,11 @@ std::optional<long long> YamlReader::integer(const YAML::Node& key, const YAML::
   auto [ptr, ec] = std::from_chars(begin, end, v, 10);
   const std::string limits = describe_range(range);
   if (ec == std::errc::result_out_of_range && ptr == end) {
-    error(at(value), field, fmt::format("must be {}, got {}", limits, echo(s)));
+    error(at(value), field, fmt::format("must be {}, got {}", limits, excerpt(s)));
     return std::nullopt;
   }
   if (ec != std::errc() || ptr != end || begin == end) {
-    error(at(value), field, "expected an integer, got '" + echo(s) + "'");
+    error(at(value), field, "expected an integer, got '" + excerpt(s) + "'");
     return std::nullopt;
   }
   if (v < range.min || v > range.max) {
@@ -478,7 +420,7 @@ std::optional<std::uint64_t> YamlReader::unsigned64(const YAML::Node& key, const
   auto [ptr, ec] = std::from_chars(begin, end, v, hex ? 16 : 10);
   if (begin == end || ec != std::errc() || ptr != end) {
     error(at(value), field,
-          "expected a non-negative integer below 2^64 (decimal or 0x hexadecimal), got '" + echo(s) + "'");
+          "expected a non-negative integer below 2^64 (decimal or 0x hexadecimal), got '" + excerpt(s) + "'");
     return std::nullopt;
   }
   return v;
@@ -495,11 +437,11 @@ std::optional<double> YamlReader::number(const YAML::Node& key, const YAML::Node
   const std::string limits = describe_range(range);
   if (ec == std::errc::result_out_of_range && ptr == end) {
     // Too large or too small for a double (1e999, 1e-999): outside any range we accept unless 0 is.
-    error(at(value), field, fmt::format("must be {}, got {}", limits, echo(s)));
+    error(at(value), field, fmt::format("must be {}, got {}", limits, excerpt(s)));
     return std::nullopt;
   }
   if (ec != std::errc() || ptr != end || begin == end || !std::isfinite(v)) {
-    error(at(value), field, "expected a number, got '" + echo(s) + "'");
+    error(at(value), field, "expected a number, got '" + excerpt(s) + "'");
     return std::nullopt;
   }
   if ((range.min_open ? !(v > range.min) : !(v >= range.min)) || !(v <= range.max)) {
@@ -550,7 +492,7 @@ std::optional<std::size_t> YamlReader::choice_index(const YAML::Node& key, const
   if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
   std::string list;
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  error(key, value, field, fmt::format("expected one of {}; got '{}'{}", list, echo(*name), did_you_mean(*name, names)));
+  error(key, value, field, fmt::format("expected one of {}; got '{}'{}", list, excerpt(*name), did_you_mean(*name, names)));
   return std::nullopt;
 }
 

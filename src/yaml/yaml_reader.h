@@ -26,7 +26,7 @@
 // Every problem is a Diagnostic at file:line:column with the dotted field path
 // (backend.oversubscription[0]); reading goes on after an error, so a file's problems are all
 // reported at once, in the order they occur in the file. Values echoed in messages go through
-// echo(): at most kEchoLength characters, control characters escaped.
+// core/text.h excerpt(): at most kExcerptLength characters, control characters escaped.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "core/diagnostic.h"
+#include "core/text.h"
 #include "core/units.h"
 
 namespace YAML {
@@ -51,11 +52,6 @@ namespace ct {
 
 inline constexpr int kMaxYamlDepth = 64;                  // nested mappings and lists
 inline constexpr std::size_t kMaxYamlNodes = 1'000'000;   // nodes, aliases expanded
-inline constexpr std::size_t kEchoLength = 60;            // characters of a value echoed in a message
-
-// A value for a message: control characters (and DEL) as \n, \t, \e or \xHH, cut after
-// kEchoLength characters with "..." so that a 1 MB value makes a short line.
-std::string echo(std::string_view value);
 
 // Offset of the first byte that does not belong to a well-formed UTF-8 sequence (overlong forms,
 // surrogates and code points above U+10FFFF are ill-formed, RFC 3629 section 4), or npos.

@@ -149,18 +149,18 @@ TEST(YamlReader, InvalidUtf8IsRefusedAtItsLine) {
 }
 
 TEST(YamlReader, EchoedValuesAreEscapedAndTruncated) {
-  EXPECT_EQ(echo("a\x1B[2Jb\n\t\x7F"), "a\\e[2Jb\\n\\t\\x7F");
+  EXPECT_EQ(excerpt("a\x1B[2Jb\n\t\x7F"), "a\\e[2Jb\\n\\t\\x7F");
   const std::string long_value(1'000'000, 'x');
-  EXPECT_EQ(echo(long_value), std::string(kEchoLength, 'x') + "...");
-  // Cut at a character, never inside a UTF-8 sequence: 61 two-byte characters keep 60 of them.
+  EXPECT_EQ(excerpt(long_value), std::string(kExcerptLength, 'x') + "...");
+  // Cut at a character, never inside a UTF-8 sequence: 81 two-byte characters keep 80 of them.
   std::string accents;
-  for (int i = 0; i < 61; ++i) accents += "\xC3\xA9";
-  EXPECT_EQ(echo(accents), accents.substr(0, 120) + "...");
+  for (int i = 0; i < 81; ++i) accents += "\xC3\xA9";
+  EXPECT_EQ(excerpt(accents), accents.substr(0, 160) + "...");
   // Through the reader: an ESC in a value does not reach the terminal.
   const Diagnostic d = only(read("count: \"\\e[2J\"\n"));
   EXPECT_EQ(d.message, "expected an integer, got the quoted string \"\\e[2J\"");
   const Diagnostic big = only(read("count: " + long_value + "\n"));
-  EXPECT_EQ(big.message, "expected an integer, got '" + std::string(kEchoLength, 'x') + "...'");
+  EXPECT_EQ(big.message, "expected an integer, got '" + std::string(kExcerptLength, 'x') + "...'");
 }
 
 // A "billion laughs" file: a holds 10 scalars, b 10 aliases of a, ..., i 10 aliases of h: 10^9

@@ -1,24 +1,32 @@
 // A mutation fuzzer over every input kind the CLI reads, run as ordinary tests (fixed seed, bounded
 // count and time). Each case takes a valid seed file of one kind (a spec, a scenario, a catalog
-// file, a flow list in CSV and YAML, an ibnetdiscover / ibsim net file, an LFT dump, a Prometheus
-// counter scrape, snmpwalk IF-MIB output, a port map, diagnose's flows CSV, `ss -tinH` and `conntrack -L` output,
-// Kubernetes manifests, a BIND named.conf and a zone file), applies one to
-// three mutations from the list below, runs the real `clustertwin` binary on it with `-o` naming a
-// file that does not exist yet, and asserts what a user may rely on for any input at all:
-//   - the process exits normally (no signal: no crash, no abort, no sanitizer report) within the
-//     time limit, with exit code 0 or 1;
+// file, a flow list in CSV and YAML, a flow table plain and gzip-compressed, an ibnetdiscover /
+// ibsim net file, an LFT dump, a Prometheus counter scrape, snmpwalk IF-MIB output, gnmic JSON,
+// ethtool -S output, lldpctl JSON, a port map, diagnose's flows CSV, perftest and iperf3 --json
+// results, `ss -tinH` and `conntrack -L` output, Kubernetes manifests traced and exported for BGP
+// from a folder that may hold a symbolic link loop, a dangling link or a folder named like a
+// manifest, a BIND named.conf and a zone file), applies one to three mutations from the list
+// below, runs the real `clustertwin` binary on it with `-o` naming a file that does not exist
+// yet, and asserts what a user may rely on for any input at all:
+//   - the process exits normally within the time limit of a case (CT_FUZZ_CASE_SECONDS; a case
+//     past it is a hang), with exit code 0 or 1: no signal (no crash, no abort, no sanitizer
+//     report), no exception out of main ("terminate called"), and no usage error;
 //   - exit 1: stderr has at least one "error:" line and every one of them is located: it names
 //     the file ("FILE:LINE[:COL]: error: ..." with LINE >= 1 wherever one line is at fault, plain
 //     "FILE: error: ..." for a fault of the whole file) or "command line: error: ...", never the
 //     anonymous "<input>"; and the output file was not created;  exit 0: the output file exists;
+//   - stderr carries no raw control character (an escape sequence in a field comes back escaped)
+//     and quotes at most an excerpt of a 100 kB value;
 //   - nothing on stderr mentions a sanitizer ("runtime error", "AddressSanitizer", "LeakSanitizer").
-// Mutations: delete or duplicate a line; a number to 0, -1, 1e309, 2^64, 2^63 - 1, NaN, 1e-320;
+// Mutations: delete or duplicate a line; a number to 0, -1, 1e309, 2^64, 2^63 - 1, NaN, 1e-320, or
+// to a large but well-formed count (65536, 10^6, 10^8: work that must be bounded, or refused);
 // a value to a 100 kB string, a list or a map (wrong types); an unknown key; a tab indent;
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
-// 100 in the Release build, 23 kinds = 2,300 cases; 20 in the sanitizer build, where every kind
+// 100 in the Release build, 25 kinds = 2,500 cases; 20 in the sanitizer build, where every kind
 // still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
+// CLUSTERTWIN_MAX_INPUT is 16 MiB for every case, so that a gzip bomb is refused cheaply.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -35,6 +43,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include "core/rng.h"
 #include "support/test_paths.h"
@@ -46,7 +55,14 @@ namespace fs = std::filesystem;
 
 const std::string kSource = ct::testing_support::source_dir();
 const std::string kBinary = ct::testing_support::clustertwin_binary();
-constexpr auto kTimeLimit = std::chrono::seconds(20);
+// The time limit of one case (CT_FUZZ_CASE_SECONDS overrides it): a case that runs past it is a
+// hang, and a failure. Every seed runs in well under a second; the work of any input is bounded by
+// its size, so a mutated one must finish in about the same time.
+std::chrono::milliseconds case_time_limit() {
+  const char* v = std::getenv("CT_FUZZ_CASE_SECONDS");
+  const double s = v != nullptr ? std::atof(v) : CT_FUZZ_DEFAULT_CASE_SECONDS;
+  return std::chrono::milliseconds(static_cast<long long>(std::max(0.1, s) * 1000));
+}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -77,7 +93,7 @@ std::string join(const std::vector<std::string>& lines) {
 // ---- mutations ----
 
 const char* const kNumbers[] = {"0", "-1", "1e309", "18446744073709551616", "9223372036854775807", "nan", ".nan",
-                                "1e-320", "4294967296", "-0"};
+                                "1e-320", "4294967296", "-0", "65536", "1000000", "100000000"};
 
 std::string mutate_once(const std::string& text, Rng& rng) {
   std::vector<std::string> lines = lines_of(text);
@@ -159,6 +175,7 @@ struct Outcome {
   int exit_code = -1;  // -1: killed by a signal or the time limit
   int signal = 0;
   bool timed_out = false;
+  double seconds = 0;
   std::string err;
 };
 
@@ -179,12 +196,13 @@ Outcome run(const std::vector<std::string>& args, const std::string& work) {
     _exit(127);
   }
   Outcome r;
+  static const auto limit = case_time_limit();
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
   while (true) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
-    if (std::chrono::steady_clock::now() - start > kTimeLimit) {
+    if (std::chrono::steady_clock::now() - start > limit) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       r.timed_out = true;
@@ -192,6 +210,7 @@ Outcome run(const std::vector<std::string>& args, const std::string& work) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!r.timed_out && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   r.err = slurp(err_path);
@@ -316,6 +335,59 @@ std::vector<std::string> zone_args(const std::string& in, const std::string& out
   return {"trace", kTraceRequest, kPlatform + "/manifests", "--from", "inside", "--dns", work + "/named.conf", "--json", "-o", out};
 }
 
+// The mutated flow table, gzip-compressed: whole; cut short; or after a bomb of 1 MiB members of
+// zeros that inflates past the 16 MiB limit the fuzz sets (CLUSTERTWIN_MAX_INPUT).
+std::string gzip(const std::string& text) {
+  z_stream zs{};
+  deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string gz(deflateBound(&zs, text.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(gz.data());
+  zs.avail_out = static_cast<uInt>(gz.size());
+  deflate(&zs, Z_FINISH);
+  gz.resize(zs.total_out);
+  deflateEnd(&zs);
+  return gz;
+}
+std::vector<std::string> flow_table_gz_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string gz = gzip(slurp(in));
+  const std::size_t variant = std::hash<std::string>{}(in) % 4;
+  std::string bytes = gz;
+  if (variant == 1) bytes = gz.substr(0, gz.size() * 2 / 3);
+  if (variant == 2) {
+    static const std::string zeros = gzip(std::string(std::size_t{1} << 20, '0'));
+    for (int i = 0; i < 20; ++i) bytes += zeros;
+  }
+  spill(in + ".gz", bytes);
+  return {"simulate", kSource + "/examples/lab-32.yaml", "--flows", in + ".gz", "-o", out};
+}
+std::vector<std::string> iperf3_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", d + "lab-before.prom", d + "lab-after.prom",
+          "--map", d + "lab-map.csv", "--flows", in, "-o", out};
+}
+// The BGP VIP's manifests in a copy of the platform's folder, exported for gobgpd and BIRD; one
+// case in four also finds in the folder a symbolic link loop, a dangling link, or a folder named
+// like a manifest.
+std::vector<std::string> bgp_args(const std::string& in, const std::string& out, const std::string& work) {
+  const std::string dir = work + "/manifests";
+  fs::remove_all(dir);
+  fs::copy(kPlatform + "/manifests", dir);
+  const std::string stem = fs::path(in).stem().string();
+  fs::copy_file(in, dir + "/" + stem.substr(0, stem.rfind('~')) + ".yaml", fs::copy_options::overwrite_existing);
+  switch (std::hash<std::string>{}(in) % 8) {
+    case 1:
+      fs::create_symlink("zz-b.yaml", dir + "/zz-a.yaml");
+      fs::create_symlink("zz-a.yaml", dir + "/zz-b.yaml");
+      break;
+    case 2: fs::create_symlink("nowhere.yaml", dir + "/zz-dangling.yaml"); break;
+    case 3: fs::create_directories(dir + "/zz-folder.yaml"); break;
+    default: break;
+  }
+  return {"export", "bgp", dir, "-o", out};
+}
+
 std::vector<InputKind> input_kinds() {
   return {
       {"spec", {"examples/lab-32.yaml", "examples/homelab.yaml", "examples/scenarios/spine-failure-tor64.yaml"}, ".yaml", spec_args},
@@ -327,6 +399,7 @@ std::vector<InputKind> input_kinds() {
       {"flows_csv", {"tests/fuzz/seeds/flows.csv"}, ".csv", flows_args},
       {"flows_yaml", {"tests/fuzz/seeds/flows.yaml"}, ".yaml", flows_args},
       {"flow_table", {"tests/fuzz/seeds/flow_table.csv"}, ".csv", flow_table_args},
+      {"flow_table_gz", {"tests/fuzz/seeds/flow_table.csv"}, ".csv", flow_table_gz_args},
       {"ibnetdiscover", {"tests/fuzz/seeds/two_by_two.net", "tests/ib/bad/good_2x2.net"}, ".net", net_args},
       {"lft_dump", {"tests/fuzz/seeds/two_by_two.lft"}, ".dump", lft_args},
       {"prometheus", {"tests/golden/diagnose/lab-after.prom", "tests/golden/traffic/host-t1.prom"}, ".prom", prometheus_args},
@@ -338,6 +411,7 @@ std::vector<InputKind> input_kinds() {
       {"ethtool", {"tests/fuzz/seeds/ethtool-host0-t1.txt"}, ".txt", ethtool_args},
       {"lldp", {"tests/fuzz/seeds/lldp-leaf0.json", "tests/fuzz/seeds/lldp-spine0.json"}, ".json", lldp_args},
       {"perftest", {"tests/fuzz/seeds/perftest-write.txt"}, ".txt", perftest_args},
+      {"iperf3", {"tests/fuzz/seeds/iperf3.json"}, ".json", iperf3_args},
       {"conntrack", {"tests/golden/traffic/host-conntrack.txt"}, ".txt", conntrack_args},
       {"manifests",
        {"examples/platform/manifests/30-gateway.yaml", "examples/platform/manifests/40-routes.yaml",
@@ -348,6 +422,8 @@ std::vector<InputKind> input_kinds() {
         "tests/frontend/bad/duplicate-key.yaml", "tests/frontend/bad/duplicate-names.yaml",
         "tests/frontend/bad/bad-values.yaml"},
        ".yaml", manifests_args},
+      {"bgp_manifests", {"examples/platform/manifests/10-metallb.yaml", "examples/platform/manifests/50-apps.yaml"}, ".yaml",
+       bgp_args},
       {"named_conf", {"examples/platform/dns/named.conf", "tests/fuzz/seeds/named-views.conf"}, ".conf", named_conf_args},
       {"zone", {"examples/platform/dns/db.example.com.internal", "examples/platform/dns/db.example.com.external"}, ".zone",
        zone_args},
@@ -359,6 +435,10 @@ int cases_per_kind() {
   return v != nullptr ? std::max(1, std::atoi(v)) : CT_FUZZ_DEFAULT_CASES;
 }
 
+// The most characters of the offending text an error may quote (core/text.h kExcerptLength, with
+// the escapes of a few control characters).
+constexpr std::size_t kQuoteLimit = 100;
+
 // The reason a case fails, or "".
 std::string judge(const Outcome& r, const std::string& output) {
   static const std::regex located(R"(^(/[^:\n]+(:[1-9][0-9]*(:[0-9]+)?)?|command line): error: )");
@@ -367,6 +447,11 @@ std::string judge(const Outcome& r, const std::string& output) {
   for (const char* word : {"runtime error", "AddressSanitizer", "LeakSanitizer", "terminate called"}) {
     if (r.err.find(word) != std::string::npos) return std::string("stderr mentions '") + word + "'";
   }
+  for (const char c : r.err) {
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\n') return "stderr carries a raw control character";
+  }
+  // The 100 kB value of mutation 4 is 'A's: a message quotes at most an excerpt of it (core/text.h).
+  if (r.err.find(std::string(kQuoteLimit + 1, 'A')) != std::string::npos) return "an error quotes more than an excerpt";
   if (r.exit_code == 0) return fs::exists(output) ? "" : "exit 0 but no output file";
   if (r.exit_code != 1) return "exit code " + std::to_string(r.exit_code);
   if (fs::exists(output)) return "exit 1 but the output file was written";
@@ -383,6 +468,8 @@ class InputFuzz : public testing::TestWithParam<InputKind> {};
 
 TEST_P(InputFuzz, EveryMutationExitsCleanlyWithALocatedDiagnostic) {
   const InputKind& kind = GetParam();
+  // Inputs are small: a limit of 16 MiB makes the gzip bomb cheap to refuse.
+  setenv("CLUSTERTWIN_MAX_INPUT", "16MiB", 1);
   const std::string work = ct::testing_support::binary_dir() + "/fuzz/" + kind.name;
   fs::remove_all(work);
   fs::create_directories(work);
@@ -391,6 +478,8 @@ TEST_P(InputFuzz, EveryMutationExitsCleanlyWithALocatedDiagnostic) {
   const int cases = cases_per_kind();
   int failures = 0;
   int exit0 = 0;
+  double slowest = 0;
+  int slowest_case = 0;
   for (int c = 0; c < cases && failures < 5; ++c) {
     Rng rng(20261203, std::hash<std::string>{}(kind.name) & 0xFFFF, static_cast<std::uint64_t>(c));
     const std::size_t which = rng.uniform(seeds.size());
@@ -403,6 +492,10 @@ TEST_P(InputFuzz, EveryMutationExitsCleanlyWithALocatedDiagnostic) {
     spill(input, text);
     fs::remove_all(output);  // a file, or a folder (export dns -o)
     const Outcome r = run(kind.args(input, output, work), work);
+    if (r.seconds > slowest) {
+      slowest = r.seconds;
+      slowest_case = c;
+    }
     const std::string why = judge(r, output);
     if (!why.empty()) {
       ++failures;
@@ -416,7 +509,8 @@ TEST_P(InputFuzz, EveryMutationExitsCleanlyWithALocatedDiagnostic) {
   RecordProperty("cases", cases);
   RecordProperty("accepted", exit0);
   std::cout << kind.name << ": " << cases << " cases, " << exit0 << " accepted, " << cases - exit0 - failures
-            << " refused with located diagnostics, " << failures << " failures\n";
+            << " refused with located diagnostics, " << failures << " failures; slowest: case " << slowest_case << ", "
+            << slowest << " s\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, InputFuzz, testing::ValuesIn(input_kinds()),
