@@ -51,7 +51,7 @@ std::string ManifestReader::str(const YamlValue* v, const std::string& field) {
 std::string ManifestReader::checked(const YamlValue* v, const std::string& field, std::string (*rule)(std::string_view)) {
   std::string s = str(v, field);
   if (s.empty()) return s;
-  if (const std::string problem = rule(s); !problem.empty()) error(v->where, field, fmt::format("'{}': {}", echo(s), problem));
+  if (const std::string problem = rule(s); !problem.empty()) error(v->where, field, fmt::format("'{}': {}", excerpt(s), problem));
   return s;
 }
 
@@ -63,7 +63,7 @@ void ManifestReader::unique(const YamlValue* list, const std::string& field, con
     if (k == nullptr || !k->is_scalar() || k->scalar.empty()) continue;
     if (const auto [it, fresh] = first.emplace(k->scalar, k->where.line); !fresh) {
       error(k->where, fmt::format("{}[{}].{}", field, i, key),
-            fmt::format("duplicate {} '{}' (first at line {}): the API keys {} by {}", key, echo(k->scalar), it->second, field, key));
+            fmt::format("duplicate {} '{}' (first at line {}): the API keys {} by {}", key, excerpt(k->scalar), it->second, field, key));
     }
   }
 }
@@ -129,7 +129,7 @@ Labels ManifestReader::labels(const YamlValue* v, const std::string& field) {
 const YamlValue* ManifestReader::seq(const YamlValue* v, const std::string& field) {
   if (v == nullptr) return nullptr;
   if (!v->is_seq()) {
-    error(v->where, field, v->is_scalar() ? fmt::format("expected a list, got '{}'", echo(v->scalar)) : "expected a list, got a mapping");
+    error(v->where, field, v->is_scalar() ? fmt::format("expected a list, got '{}'", excerpt(v->scalar)) : "expected a list, got a mapping");
     return nullptr;
   }
   return v;

@@ -43,7 +43,7 @@ std::string label_rule(std::string_view label, std::size_t max, const char* what
   const auto bad = std::find_if_not(label.begin(), label.end(), label_char);
   if (bad != label.end()) {
     return fmt::format("character '{}' in label '{}': a {} takes only lower-case letters, digits and '-'",
-                       echo(std::string_view(&*bad, 1)), echo(label), what);
+                       excerpt(std::string_view(&*bad, 1)), excerpt(label), what);
   }
   if (label.front() == '-' || label.back() == '-') return fmt::format("a {} must start and end with a letter or digit", what);
   return "";

@@ -68,7 +68,7 @@ expect_error flows-folder "$folder: error: is a folder, expected a flow result f
 expect_error ethtool-folder "$folder: error: is a folder, expected a counter scrape" -- \
   diagnose "$spec" --counters "host0/nic0,l0=$diag/ethtool-host0-t0.txt" "host0/nic0,l0=$folder" --interval 10 \
   --map "$diag/lab-map.csv"
-expect_error ss-folder "$folder: error: is a folder, expected ss -tinH output" -- traffic --ss "$folder" --width 8
+expect_error ss-folder "$folder: error: is a folder, expected ss -tin output" -- traffic --ss "$folder" --width 8
 expect_error conntrack-folder "$folder: error: is a folder, expected conntrack -L output" -- traffic --conntrack "$folder" --width 8
 expect_error scenario-folder "$folder: error: is a folder, expected a scenario file" -- \
   simulate "$source/examples/lab-32.yaml" --scenario "$folder"

@@ -369,7 +369,9 @@ TEST(LabDataPlane, AFailedOrRateLimitedMemberIsBlamedAloneNotTheHealthyLinksAfte
       EXPECT_EQ(degraded[0].find(t.vertex_name(leaf0) + ": "), 0u) << degraded[0];
     }
   }
-  EXPECT_TRUE(lab_down("ctlab-" + std::to_string(getpid()) + "-").empty());
+  auto left = lab_down("ctlab-" + std::to_string(getpid()) + "-");
+  ASSERT_TRUE(left.ok()) << format_diagnostics(left.errors());
+  EXPECT_TRUE(left->empty());
 }
 
 }  // namespace
