@@ -5,29 +5,33 @@
 namespace ct {
 
 CableIndex::CableIndex(const Topology& t) {
-  // The adjacency transposed: walking the vertices u in order, each (u, link) in u's link-id order
-  // is appended to its neighbour's list, so every list comes out sorted by (u, link) without a
-  // comparison sort.
+  // Each vertex's list is its adjacency (in link-id order, Topology::finalize) ordered by
+  // neighbour, ties kept in link-id order. Built fabrics add a vertex's cables neighbour by
+  // neighbour, so the topology's adjacency (one array in vertex order) is usually in that order
+  // already and is searched where it is; otherwise a copy is, its out-of-order lists sorted.
   const std::size_t n = t.vertex_count();
-  std::vector<std::uint32_t> offset(n + 1, 0);
-  for (std::size_t v = 0; v < n; ++v) {
-    offset[v + 1] = offset[v] + static_cast<std::uint32_t>(t.neighbors(VertexId(v)).size());
-  }
-  by_neighbor_.resize(offset[n]);
-  std::vector<std::uint32_t> cursor(offset.begin(), offset.end() - 1);
-  for (std::size_t u = 0; u < n; ++u) {
-    for (const Adjacency& adj : t.neighbors(VertexId(u))) {
-      by_neighbor_[cursor[adj.neighbor.value()]++] = {VertexId(u), adj.link};
-    }
-  }
   bounds_.assign(n + 1, Bounds{});
+  if (n == 0) return;
+  const auto by_vertex = [](const Adjacency& x, const Adjacency& y) { return x.neighbor.value() < y.neighbor.value(); };
+  const Adjacency* const adjacency = t.neighbors(VertexId(0)).data();
+  const std::size_t entries = static_cast<std::size_t>(t.neighbors(VertexId(n - 1)).data() + t.neighbors(VertexId(n - 1)).size() - adjacency);
+  base_ = adjacency;
   for (std::size_t v = 0; v < n; ++v) {
-    bounds_[v] = {offset[v], static_cast<std::uint32_t>(summary_.size())};
-    const std::uint32_t size = offset[v + 1] - offset[v];
-    if (size <= kBlock) continue;
-    for (std::uint32_t i = 0; i < size; i += kBlock) summary_.push_back(by_neighbor_[offset[v] + i].neighbor.value());
+    const std::span<const Adjacency> list = t.neighbors(VertexId(v));
+    const auto first = static_cast<std::size_t>(list.data() - adjacency);
+    bounds_[v] = {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(summary_.size())};
+    if (!std::is_sorted(list.begin(), list.end(), by_vertex)) {
+      if (own_.empty()) {
+        own_.assign(adjacency, adjacency + entries);
+        base_ = own_.data();
+      }
+      std::stable_sort(own_.begin() + static_cast<std::ptrdiff_t>(first),
+                       own_.begin() + static_cast<std::ptrdiff_t>(first + list.size()), by_vertex);
+    }
+    if (list.size() <= kBlock) continue;
+    for (std::size_t i = 0; i < list.size(); i += kBlock) summary_.push_back(base_[first + i].neighbor.value());
   }
-  bounds_[n] = {offset[n], static_cast<std::uint32_t>(summary_.size())};
+  bounds_[n] = {static_cast<std::uint32_t>(entries), static_cast<std::uint32_t>(summary_.size())};
 }
 
 [[gnu::always_inline]] inline CableIndex::Search CableIndex::block_of(VertexId a, VertexId b) const {
@@ -37,8 +41,8 @@ CableIndex::CableIndex(const Topology& t) {
   const Bounds* const is = a_smaller ? ia : ib;
   Search s;
   s.other = a_smaller ? b : a;
-  s.first = by_neighbor_.data() + is[0].first;
-  s.last = by_neighbor_.data() + is[1].first;
+  s.first = base_ + is[0].first;
+  s.last = base_ + is[1].first;
   s.n = static_cast<std::size_t>(s.last - s.first);
   if (s.n > kBlock) {
     // The blocks after the first whose first neighbour is below `other`: the lower bound is in the

@@ -5,8 +5,8 @@
 // A search reads the list of the end with fewer neighbours: its bounds, a summary of every 16th
 // entry (short, so it stays in cache), and then one block of 16 (a branch-free lower bound), since
 // the lookups of a route walk are unpredictable and a long list probed directly does not stay in
-// cache. Built once from a finalized topology (a counting sort, like Topology::finalize); the
-// topology must outlive the index.
+// cache. Built once from a finalized topology (its adjacency, searched in place when each list is
+// in neighbour order already, as built fabrics' are); the topology must outlive the index.
 #pragma once
 
 #include <cstddef>
@@ -44,14 +44,16 @@ class CableIndex {
 
   static constexpr std::uint32_t kBlock = 16;
   struct Bounds {
-    std::uint32_t first = 0;    // into by_neighbor_
+    std::uint32_t first = 0;    // into base_
     std::uint32_t summary = 0;  // into summary_
   };
-  // Vertex v's neighbours, sorted by (neighbour, link), are by_neighbor_[bounds_[v].first ..
-  // bounds_[v + 1].first); for a list longer than kBlock, the neighbour of every block's first
-  // entry is in summary_ from bounds_[v].summary.
+  // Vertex v's neighbours, sorted by (neighbour, link), are base_[bounds_[v].first ..
+  // bounds_[v + 1].first): the topology's adjacency where every list is in that order, else own_;
+  // for a list longer than kBlock, the neighbour of every block's first entry is in summary_ from
+  // bounds_[v].summary.
   std::vector<Bounds> bounds_;
-  std::vector<Adjacency> by_neighbor_;
+  const Adjacency* base_ = nullptr;
+  std::vector<Adjacency> own_;
   std::vector<std::uint32_t> summary_;
 };
 

@@ -13,6 +13,7 @@
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
 #include "topology/builder.h"
+#include "topology/cable_index.h"
 #include "topology/topology.h"
 
 namespace ct {
@@ -462,6 +463,55 @@ TEST(Media, ChosenPerTierFromCableLengths) {
   const Topology t = build(backend_yaml("node8", 32, kRail32 + "  cable_length_m: {leaf: 1, spine: 200}\n"));
   EXPECT_EQ(catalog().optics[t.media[0]].id, "dac400");
   EXPECT_EQ(catalog().optics[t.media[511]].id, "t400-500m");
+}
+
+}  // namespace
+}  // namespace ct
+
+namespace ct {
+namespace {
+
+// CableIndex on an adjacency that is NOT in neighbour order (so the index sorts a copy, which no
+// built fabric needs): two hubs, 0 and 1, each joined to 39 others with 0 to 3 parallel cables per
+// pair, added from the highest neighbour down, and joined to each other by 2 cables added midway,
+// so both hubs' lists in link-id order run backwards and are longer than one search block of 16
+// (a search reads the shorter list: for the two hubs, one of theirs). Expected for every pair
+// (a, b) in both orders, against a scan of every link: the cables are exactly the links joining
+// them, in link-id order; cable(a, b, k) is the k-th of them and invalid past the last.
+TEST(CableIndex, SortsAnAdjacencyNotInNeighbourOrder) {
+  Topology t;
+  std::vector<VertexId> v;
+  for (std::uint32_t i = 0; i < 41; ++i) v.push_back(t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, i < 2 ? 1 : 0, 0, i, 64));
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 40; i >= 2; --i) {
+      if ((i * 7 + round) % 4 != 0) t.add_link(v[static_cast<std::size_t>(i)], v[0], gbps(400), TimePs(0), -1);
+      if ((i * 5 + round) % 3 != 0) t.add_link(v[static_cast<std::size_t>(i)], v[1], gbps(400), TimePs(0), -1);
+      if (round == 1 && (i == 20 || i == 9)) t.add_link(v[0], v[1], gbps(400), TimePs(0), -1);
+    }
+  }
+  t.finalize();
+  ASSERT_GT(t.neighbors(v[0]).front().neighbor.value(), t.neighbors(v[0]).back().neighbor.value());
+  ASSERT_GT(t.neighbors(v[1]).size(), 16U);
+  const CableIndex index(t);
+  for (const VertexId a : v) {
+    for (const VertexId b : v) {
+      std::vector<std::uint32_t> want;
+      for (std::uint32_t l = 0; l < t.link_count(); ++l) {
+        if ((t.link_a[l] == a && t.link_b[l] == b) || (t.link_a[l] == b && t.link_b[l] == a)) want.push_back(l);
+      }
+      std::vector<std::uint32_t> got;
+      for (const Adjacency& adj : index.cables(a, b)) got.push_back(adj.link.value());
+      ASSERT_EQ(got, want) << a.value() << " -- " << b.value();
+      for (std::size_t k = 0; k <= want.size(); ++k) {
+        const LinkId l = index.cable(a, b, k);
+        if (k < want.size()) {
+          EXPECT_EQ(l.value(), want[k]);
+        } else {
+          EXPECT_FALSE(l.valid());
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
