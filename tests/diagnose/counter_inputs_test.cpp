@@ -25,22 +25,13 @@
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/fixture_fabric.h"
 #include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
-const Fabric& fat_tree() {
-  static const Fabric f = [] {
-    static const Catalog c = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
-    std::ifstream in(ct::testing_support::source_dir() + "/examples/lab/fat-tree-4.yaml");
-    std::stringstream s;
-    s << in.rdbuf();
-    auto valid = validate_reading(read_spec("fat-tree-4.yaml", s.str()), c);
-    return build_fabric(valid.value(), c).value();
-  }();
-  return f;
-}
+const Fabric& fat_tree() { return fixtures::lab_fat_tree_4(); }
 
 std::string eth0(unsigned long long bytes) {
   return "# HELP node_network_transmit_bytes_total Network device statistic transmit_bytes.\n"

@@ -28,6 +28,7 @@
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/fixture_fabric.h"
 #include "support/test_paths.h"
 
 namespace ct {
@@ -41,17 +42,7 @@ std::string fixture(const std::string& name) {
   return s.str();
 }
 
-const Fabric& fat_tree() {
-  static const Fabric f = [] {
-    static const Catalog c = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
-    std::ifstream in(ct::testing_support::source_dir() + "/examples/lab/fat-tree-4.yaml");
-    std::stringstream s;
-    s << in.rdbuf();
-    auto valid = validate_reading(read_spec("fat-tree-4.yaml", s.str()), c);
-    return build_fabric(valid.value(), c).value();
-  }();
-  return f;
-}
+const Fabric& fat_tree() { return fixtures::lab_fat_tree_4(); }
 
 const CounterSample* find(const Scrape& s, const std::string& device, CounterKind kind, bool tx) {
   for (const CounterSample& c : s.samples) {

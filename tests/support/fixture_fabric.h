@@ -32,6 +32,18 @@ inline const ValidSpec& lab_spec() {
   return spec;
 }
 
+// The fabric of examples/lab/fat-tree-4.yaml (the lab's 4-ary fat tree), built once per test binary.
+inline const Fabric& lab_fat_tree_4() {
+  static const Fabric fabric = [] {
+    std::ifstream in(ct::testing_support::source_dir() + "/examples/lab/fat-tree-4.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    auto valid = validate_reading(read_spec("fat-tree-4.yaml", text.str()), test_catalog());
+    return build_fabric(valid.value(), test_catalog()).value();
+  }();
+  return fabric;
+}
+
 inline Fabric fixture_fabric(Topology topology, std::optional<double> nvlink = std::nullopt, EcmpConfig ecmp = {}) {
   ValidSpec spec = lab_spec();
   spec.node.nvlink_bytes_per_s = nvlink;
