@@ -22,7 +22,9 @@
 // destination-leaf ordinals plus one fallback group for every destination outside it (the most
 // common group of its row): a healthy leaf stores one entry (itself: local) and falls back to its
 // up group; a spine stores one entry per leaf below it. Lookup is one subtraction, one compare
-// and one load. Building costs O(L x E) per plane (L leaves, E links of the plane).
+// and one load. Building visits, for each switch, only the destination leaves where its or its
+// neighbours' distances differ from their most common value (about one pod's worth): near-linear in
+// the plane's links, not O(L x E) (forwarding_state.cpp).
 #pragma once
 
 #include <cstdint>
