@@ -226,6 +226,22 @@ TEST(YamlReader, DuplicateKeysAreRefusedAtLoad) {
   EXPECT_EQ(format_diagnostic(r.errors()[2]), "m.yaml:9:11: error: a.b: field written twice (first at line 9)");
 }
 
+// A mapping of many keys is checked through a hash once past 32 keys (the short ones are searched
+// in place): 40 keys k0..k39 with k3 written again as the 41st line and k39 as the 42nd, inside a
+// mapping whose own short sibling mapping repeats a key of the long one without error (the check
+// is per mapping). Expected: two errors, at lines 42 and 43 (line 1 is "big:"), naming the first.
+TEST(YamlReader, DuplicateKeysAreRefusedInALongMapping) {
+  std::string text = "big:\n";
+  for (int i = 0; i < 40; ++i) text += "  k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  text += "  k3: again\n  k39: again\nsmall: {k3: 1, k39: 2}\n";
+  YamlReader r("m.yaml");
+  const auto docs = r.load_all(text);
+  EXPECT_FALSE(docs.has_value());
+  ASSERT_EQ(r.errors().size(), 2u) << format_diagnostics(r.errors());
+  EXPECT_EQ(format_diagnostic(r.errors()[0]), "m.yaml:42:3: error: big.k3: field written twice (first at line 5)");
+  EXPECT_EQ(format_diagnostic(r.errors()[1]), "m.yaml:43:3: error: big.k39: field written twice (first at line 41)");
+}
+
 // A NUL byte is named and placed (yaml-cpp alone reads it as an escape or the end of a scalar);
 // other control characters but tab, LF and CR likewise. The NUL of "b\0" is line 2, column 10.
 TEST(YamlReader, NulAndControlBytesAreNamedWhereTheyAre) {
