@@ -1,19 +1,10 @@
 #include "traffic/flow_table.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
-#include <cassert>
 #include <array>
-#include <bit>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <optional>
-#include <span>
 #include <unordered_map>
 
 #include <fmt/format.h>
