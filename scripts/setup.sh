@@ -13,6 +13,7 @@ packages=(
   bind9 dnsutils bird2 gobgpd
   libre2-dev
   chromium python3-websocket
+  prometheus prometheus-node-exporter prometheus-snmp-exporter libcurl4-openssl-dev
 )
 
 missing=()
