@@ -19,7 +19,7 @@
 #include <string>
 
 #include "analysis/straggler.h"
-#include "sim/flow/simulation_result.h"
+#include "sim/simulation_result.h"
 #include "topology/topology.h"
 
 namespace ct {

@@ -14,8 +14,8 @@
 #include "routing/port_address.h"
 #include "sim/flow/collision_check.h"
 #include "sim/flow/flow_engine.h"
-#include "sim/flow/flow_table_workload.h"
 #include "traffic/scenario_checks.h"
+#include "workload/flow_table_workload.h"
 #include "workload/workload_compiler.h"
 
 namespace ct {

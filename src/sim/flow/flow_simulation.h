@@ -29,7 +29,7 @@
 
 #include "core/result.h"
 #include "fabric/fabric.h"
-#include "sim/flow/simulation_result.h"
+#include "sim/simulation_result.h"
 #include "traffic/flow_table.h"
 #include "traffic/scenario.h"
 #include "workload/workload.h"
@@ -56,7 +56,7 @@ struct SimulationOptions {
 // fabric.
 Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const SimulationOptions& options = {});
 // The same with the flows of a flow table (traffic/flow_table.h) appended after the scenario's
-// (sim/flow/flow_table_workload.h); `flows` may be null. Errors as above, and NVLink flows of the
+// (workload/flow_table_workload.h); `flows` may be null. Errors as above, and NVLink flows of the
 // table when the catalog has no NVLink figure.
 Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
                                   const SimulationOptions& options = {});

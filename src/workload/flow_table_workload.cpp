@@ -1,4 +1,4 @@
-#include "sim/flow/flow_table_workload.h"
+#include "workload/flow_table_workload.h"
 
 #include <algorithm>
 #include <map>
