@@ -286,7 +286,7 @@ std::string constraint_name(const Topology& t, const ConstraintInfo& c) {
   return "";
 }
 
-// Collectives whose time is the hash's rather than theirs (sim/flow/collision_check.h): one line
+// Collectives whose time is the hash's rather than theirs (sim/collision_check.h): one line
 // each, with the bound a collision-free fabric would give.
 void text_collisions(const SimulateReportInput& in, std::string& out) {
   for (const OperationResult& op : in.result.operations) {

@@ -63,7 +63,7 @@ struct OperationResult : OperationIdentity {
   std::uint32_t flows_begin = 0;   // its flows: records [flows_begin, flows_end)
   std::uint32_t flows_end = 0;
   bool complete = true;
-  // Collectives: whether hash collisions dominate the result against `bound` (sim/flow/collision_check.h).
+  // Collectives: whether hash collisions dominate the result against `bound` (sim/collision_check.h).
   std::uint32_t collided_links = 0;  // fabric links that carried more of one step's flows than any NIC
   bool collision_dominated = false;  // slowest iteration > kCollisionFactor x bound, collided_links > 0
 };

@@ -12,7 +12,7 @@
 #include "routing/load_balancing.h"
 #include "routing/path_walker.h"
 #include "routing/port_address.h"
-#include "sim/flow/collision_check.h"
+#include "sim/collision_check.h"
 #include "sim/flow/flow_engine.h"
 #include "traffic/scenario_checks.h"
 #include "workload/flow_table_workload.h"

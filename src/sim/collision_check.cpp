@@ -1,4 +1,4 @@
-#include "sim/flow/collision_check.h"
+#include "sim/collision_check.h"
 
 #include <algorithm>
 
