@@ -22,7 +22,7 @@
 #include "io/scenario_files.h"
 #include "report/simulate_html.h"
 #include "report/simulate_report.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 
 namespace ct::cli {
 namespace {

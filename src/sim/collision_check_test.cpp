@@ -33,12 +33,12 @@ SimulationResult two_flows(const Topology& t, std::vector<std::uint32_t> a, std:
   std::vector<std::uint32_t> constraint_of(t.link_count(), kNoIndex);
   auto constraint = [&](std::uint32_t link) {
     if (constraint_of[link] == kNoIndex) {
-      constraint_of[link] = static_cast<std::uint32_t>(r.constraints.size());
-      ConstraintInfo c;
-      c.kind = ConstraintKind::kLinkUp;
+      constraint_of[link] = static_cast<std::uint32_t>(r.resources.size());
+      ResourceInfo c;
+      c.kind = ResourceKind::kLinkUp;
       c.link = LinkId(link);
       c.capacity = t.capacity[link];
-      r.constraints.push_back(c);
+      r.resources.push_back(c);
       r.stats.emplace_back();
     }
     return constraint_of[link];
