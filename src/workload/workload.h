@@ -3,7 +3,7 @@
 // the PXN hop in front of a network flow, SHARP aggregation trees, iteration barriers). Plain data
 // in dense arrays and CSR pools, in creation order, so that it can be compared whole in a test.
 //
-//   Scenario + Fabric --compile_workload--> Workload --sim/flow simulate--> SimulationResult
+//   Scenario + Fabric --compile_workload--> Workload --an engine (sim/engine.h)--> SimulationResult
 //
 // Flow i of the workload is flow i of the engine. Network flows (`routed`) get their network hops
 // from the fabric's routing when the engine driver runs, batch by batch (`batch_begin`: the flows

@@ -1,6 +1,6 @@
 // Scenario + Fabric -> Workload (workload/workload.h): collectives expanded into GPU-to-GPU flows
 // (traffic/collective.h plans them), transfers and mice into flows, SHARP into aggregation trees
-// climbed on the fabric. Nothing here simulates; sim/flow/flow_simulation.h runs the result.
+// climbed on the fabric. Nothing here simulates; an engine runs the result (sim/engine.h).
 //
 // Flows. A GPU-to-GPU transfer between hosts on channel c runs on plane (c / m) mod planes, m the
 // most GPUs of the group on one host (channels cycle through a node's GPUs, hence its rails, before

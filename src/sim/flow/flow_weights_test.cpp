@@ -1,5 +1,5 @@
 // Scenario weights reach the engine: the scenario's `weight:` of a transfer is the max-min weight
-// of its flows (sim/flow/flow_simulation.h, traffic/scenario.h).
+// of its flows (sim/flow/flow_simulation.h, traffic/scenario.h), through simulate() (sim/simulation.h).
 #include <gtest/gtest.h>
 
 #include "support/fixture_fabric.h"
