@@ -191,7 +191,8 @@ class Driver {
   // Creates the flows [first, end) of one route batch: the fixed paths first (in flow order), then
   // the network flows routed together.
   void add_batch(std::uint32_t first, std::uint32_t end) {
-    // The fixed paths of the batch's unrouted flows, one after the other in flow order.
+    // The fixed paths of the batch's unrouted flows, one after the other in flow order (a join's:
+    // the barrier constraint alone).
     std::vector<ConstraintId> fixed;
     std::vector<std::uint32_t> routed_flows;
     for (std::uint32_t f = first; f < end; ++f) {
