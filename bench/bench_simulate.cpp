@@ -79,7 +79,7 @@
 #include "analysis/straggler.h"
 #include "bench_util.h"
 #include "core/rng.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "topology/builder.h"
 #include "io/loaders.h"
 #include "report/simulate_report.h"

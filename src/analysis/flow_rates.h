@@ -3,7 +3,7 @@
 // Model: max-min fairness among sub-flows (each QP, plane share or flowlet is a rate that
 // congestion control treats as one flow), solved per epoch. Sub-flow s at rate r puts a_sl x r on
 // directed link l (a_sl = 1 on a hashed path, 1/k per member when sprayed). This is exactly the
-// system of sim/flow/max_min_solver.h: one constraint per directed link (2 x LinkId + down, of
+// system of sim/maxmin/max_min_solver.h: one constraint per directed link (2 x LinkId + down, of
 // capacity Topology::capacity in that direction), one variable of weight 1 and no cap per
 // sub-flow, a_sl its path_fraction. The solve is that solver's progressive filling (Bertsekas &
 // Gallager, "Data Networks", 2nd ed., 1992, sec. 6.5.2), ties going to the lower directed link id,
@@ -22,8 +22,8 @@
 
 #include "core/ids.h"
 #include "routing/flow_routes.h"
-#include "sim/flow/max_min_solver.h"
-#include "sim/flow/max_min_system.h"
+#include "sim/maxmin/max_min_solver.h"
+#include "sim/maxmin/max_min_system.h"
 #include "topology/topology.h"
 
 namespace ct {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/units.h"
-#include "sim/flow/simulation_result.h"
+#include "sim/simulation_result.h"
 
 namespace ct {
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "support/fixture_fabric.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 
 namespace ct {

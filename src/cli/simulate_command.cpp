@@ -3,8 +3,10 @@
 //                          [--collective KIND --bytes SIZE [--algorithm A] [--gpus SEL] [--channels N]
 //                           [--qps N] [--iterations N] [--compute DUR] [--steps N] [--model pipelined|stepwise]]
 //                          [--paths ecmp|spray|adaptive] [--seed N] [--degrade LINK=FRACTION[@TIME]]
-//                          [--fail LINK@TIME] [--repair LINK@TIME] [--convergence DUR] [--progress] [--quiet]
-// Runs a workload on the built fabric with the fluid engine and reports collective times, algbw
+//                          [--fail LINK@TIME] [--repair LINK@TIME] [--convergence DUR] [--engine flow|packet]
+//                          [--progress] [--quiet]
+// Runs a workload on the built fabric with an engine (sim/engine.h: the flow engine; the packet
+// engine is refused until it is built, exit 1) and reports collective times, algbw
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
 // --scenario, else from the flags (traffic/scenario_flags.h: the scenario file's builder and rules;
 // their diagnostics name "command line" and the flag), else from the spec's own `scenario:` block;
@@ -22,7 +24,7 @@
 #include "io/scenario_files.h"
 #include "report/simulate_html.h"
 #include "report/simulate_report.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 
 namespace ct::cli {
 namespace {
@@ -35,6 +37,7 @@ struct SimulateOptions {
   std::string csv_flows;
   std::string csv_series;
   std::uint64_t top = 10;
+  std::string engine = "flow";
   SimulationSources sources;  // spec_path is the context's
   ProgressFlags progress;
 };
@@ -53,6 +56,12 @@ class StderrProgress final : public SimulationProgress {
 };
 
 int run_simulate(const SimulateOptions& o, const Context& context) {
+  const EngineKind engine = parse_engine(o.engine).value_or(EngineKind::kFlow);  // a member: checked by CLI11
+  if (!engine_built(engine)) {
+    return report_errors({flag_error("--engine", fmt::format("the {} engine is not built yet (issue 26); --engine flow "
+                                                             "runs the flow engine",
+                                                             engine_name(engine)))});
+  }
   const Fabric& built = *context.fabric;
   const ValidSpec* spec = &built.spec();
   const Topology& topology = built.topology();
@@ -67,6 +76,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   StderrProgress progress(o.progress);
   SimulationOptions options;
   options.progress = &progress;
+  options.engine = engine;
   auto result = simulate(built, *scenario, flows ? &*flows : nullptr, options);
   progress.finish();
   if (!result) return report_errors(result.errors());
@@ -117,6 +127,9 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--fail", o->sources.flags.fail, "LINK@TIME: a link, port or switch goes down");
   app.add_option("--repair", o->sources.flags.repair, "LINK@TIME: it comes back");
   app.add_option("--convergence", o->sources.flags.convergence, "Routing convergence after a failure or repair, e.g. 50us");
+  app.add_option("--engine", o->engine, "flow (the fluid max-min engine) | packet (not built yet)")
+      ->check(CLI::IsMember({"flow", "packet"}))
+      ->capture_default_str();
   add_progress_options(app, o->progress);
   add_output_option(app, o->output);
   add_html_option(app, o->html);

@@ -109,7 +109,7 @@ void utilization(const SimulateReportInput& in, const std::string& command_line,
   const double bin = ms(r.series_bin);
   for (std::size_t i = 0; i < r.series.size() && i < kSeriesShown; ++i) {
     const LinkSeries& series = r.series[i];
-    LineSeries s{constraint_name(in.topology, r.constraints[series.constraint]), {}, true, false, false};
+    LineSeries s{resource_name(in.topology, r.resources[series.resource]), {}, true, false, false};
     for (std::size_t b = 0; b < series.utilization.size(); ++b) {
       s.points.emplace_back(bin * static_cast<double>(b), 100.0 * series.utilization[b]);
     }

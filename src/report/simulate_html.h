@@ -7,7 +7,7 @@
 //   utilization     the engine's time series of the hottest links (SimulationResult::series, the
 //                   first kSeriesShown), load / nominal capacity per bin;
 //   busbw           per complete collective, busbw beside the busbw of its bound (the time of a
-//                   fabric without collisions, sim/flow/collision_check.h): S / bound x bus factor;
+//                   fabric without collisions, sim/collision_check.h): S / bound x bus factor;
 // then the text report itself (simulate_text), so the page holds every figure the text does.
 // Test hooks: plots "timeline", "completion-cdf", "link-utilization", "busbw"; facts "summary" and
 // "operations". Pure function of its input: same result, same bytes.

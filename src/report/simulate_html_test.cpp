@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
 

@@ -35,7 +35,7 @@ std::string exact_seconds(TimePs t) {
 std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
 
 // A constraint's nominal capacity in bits/s, as a double for the figures below.
-double bps(const ConstraintInfo& c) { return static_cast<double>(c.capacity.value()); }
+double bps(const ResourceInfo& c) { return static_cast<double>(c.capacity.value()); }
 
 double mean_time(const OperationResult& op) { return mean_iteration_seconds(op); }
 
@@ -81,10 +81,10 @@ MiceFigures mice_figures(const SimulateReportInput& in, const OperationResult& o
 
 double mean_util(const SimulationResult& r, std::uint32_t c) {
   const double span = to_seconds(r.makespan);
-  return span > 0 ? r.stats[c].carried_bits / (bps(r.constraints[c]) * span) : 0.0;
+  return span > 0 ? r.stats[c].carried_bits / (bps(r.resources[c]) * span) : 0.0;
 }
 double peak_util(const SimulationResult& r, std::uint32_t c) {
-  return std::min(1.0, r.stats[c].peak_bps / bps(r.constraints[c]));
+  return std::min(1.0, r.stats[c].peak_bps / bps(r.resources[c]));
 }
 
 std::string operation_kind(OperationKind k) {
@@ -228,15 +228,15 @@ void text_workers(const SimulateReportInput& in, std::string& out) {
 
 void text_links(const SimulateReportInput& in, std::string& out) {
   const SimulationResult& r = in.result;
-  const std::vector<std::uint32_t> order = busiest_constraints(r);
+  const std::vector<std::uint32_t> order = busiest_resources(r);
   if (order.empty()) return;
   TextTable links({{"link"}, {"capacity", Align::kRight}, {"mean util", Align::kRight}, {"peak util", Align::kRight},
                    {"saturated", Align::kRight}, {"flows", Align::kRight}},
                   fmt::format("Top bottleneck links (of {} used; ranked by time saturated, then bits carried)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.add_row({constraint_name(in.topology, r.constraints[c]),
-                   fmt::format("{:g}G", bps(r.constraints[c]) / 1e9), percent(mean_util(r, c)),
+    links.add_row({resource_name(in.topology, r.resources[c]),
+                   fmt::format("{:g}G", bps(r.resources[c]) / 1e9), percent(mean_util(r, c)),
                    percent(peak_util(r, c)), human_time(r.stats[c].saturated), fmt::format("{}", r.stats[c].flows)});
   }
   out += links.render() + "\n";
@@ -246,7 +246,7 @@ Json series_json(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   Json links = Json::array();
   for (const LinkSeries& s : r.series) {
-    links.push_back({{"name", constraint_name(in.topology, r.constraints[s.constraint])}, {"utilization", s.utilization}});
+    links.push_back({{"name", resource_name(in.topology, r.resources[s.resource])}, {"utilization", s.utilization}});
   }
   return {{"bin_s", to_seconds(r.series_bin)}, {"links", links}};
 }
@@ -274,19 +274,19 @@ double mean_iteration_seconds(const OperationResult& op) {
   return n == 0 ? -1.0 : sum / n;
 }
 
-std::string constraint_name(const Topology& t, const ConstraintInfo& c) {
+std::string resource_name(const Topology& t, const ResourceInfo& c) {
   const auto g = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));
   switch (c.kind) {
-    case ConstraintKind::kLinkUp: return t.link_name(c.link) + " up";
-    case ConstraintKind::kLinkDown: return t.link_name(c.link) + " down";
-    case ConstraintKind::kNvlinkOut: return fmt::format("host{}/gpu{} nvlink out", c.gpu / g, c.gpu % g);
-    case ConstraintKind::kNvlinkIn: return fmt::format("host{}/gpu{} nvlink in", c.gpu / g, c.gpu % g);
-    case ConstraintKind::kBarrier: return "barrier";
+    case ResourceKind::kLinkUp: return t.link_name(c.link) + " up";
+    case ResourceKind::kLinkDown: return t.link_name(c.link) + " down";
+    case ResourceKind::kNvlinkOut: return fmt::format("host{}/gpu{} nvlink out", c.gpu / g, c.gpu % g);
+    case ResourceKind::kNvlinkIn: return fmt::format("host{}/gpu{} nvlink in", c.gpu / g, c.gpu % g);
+    case ResourceKind::kBarrier: return "barrier";
   }
   return "";
 }
 
-// Collectives whose time is the hash's rather than theirs (sim/flow/collision_check.h): one line
+// Collectives whose time is the hash's rather than theirs (sim/collision_check.h): one line
 // each, with the bound a collision-free fabric would give.
 void text_collisions(const SimulateReportInput& in, std::string& out) {
   for (const OperationResult& op : in.result.operations) {
@@ -370,11 +370,11 @@ std::string simulate_json(const SimulateReportInput& in) {
                        {"waiting_s", to_seconds(t.waiting)}});
   }
   Json links = Json::array();
-  const std::vector<std::uint32_t> order = busiest_constraints(r);
+  const std::vector<std::uint32_t> order = busiest_resources(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.push_back({{"name", constraint_name(in.topology, r.constraints[c])},
-                     {"capacity_bps", bps(r.constraints[c])},
+    links.push_back({{"name", resource_name(in.topology, r.resources[c])},
+                     {"capacity_bps", bps(r.resources[c])},
                      {"carried_bits", r.stats[c].carried_bits},
                      {"mean_utilization", mean_util(r, c)},
                      {"peak_utilization", peak_util(r, c)},
@@ -416,10 +416,10 @@ std::string simulate_json(const SimulateReportInput& in) {
 std::string simulate_links_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   std::string out = "link,capacity_bps,carried_bits,mean_utilization,peak_utilization,saturated_s,flows\n";
-  for (std::uint32_t c = 0; c < r.constraints.size(); ++c) {
-    if (r.constraints[c].kind == ConstraintKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
-    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}\n", csv_cell(constraint_name(in.topology, r.constraints[c])),
-                       bps(r.constraints[c]), r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
+  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
+    if (r.resources[c].kind == ResourceKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
+    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}\n", csv_cell(resource_name(in.topology, r.resources[c])),
+                       bps(r.resources[c]), r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
                        to_seconds(r.stats[c].saturated), r.stats[c].flows);
   }
   return out;
@@ -427,8 +427,8 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
 
 // A constraint as a hop of a pinned route (traffic/flow_table.h): its name, with " #k" after a
 // cable that has parallel twins (k-th of the cables joining its ends, in id order).
-std::string route_hop_name(const Topology& t, const ConstraintInfo& c) {
-  if (c.kind != ConstraintKind::kLinkUp && c.kind != ConstraintKind::kLinkDown) return constraint_name(t, c);
+std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
+  if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
   const VertexId a = t.link_a[c.link.value()];
   const VertexId b = t.link_b[c.link.value()];
   std::uint32_t parallel = 0;
@@ -440,13 +440,13 @@ std::string route_hop_name(const Topology& t, const ConstraintInfo& c) {
   }
   std::string name = t.link_name(c.link);
   if (parallel > 1) name += fmt::format(" #{}", before);
-  return name + (c.kind == ConstraintKind::kLinkUp ? " up" : " down");
+  return name + (c.kind == ResourceKind::kLinkUp ? " up" : " down");
 }
 
 std::string simulate_flows_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const Topology& t = in.topology;
-  std::vector<std::string> hop_names(r.constraints.size());
+  std::vector<std::string> hop_names(r.resources.size());
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
       "rate_gbps,reroutes,status,bytes_left,path\n";
@@ -459,7 +459,7 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
     for (std::uint32_t h = 0; h < f.path_size; ++h) {
       if (h > 0) path += " | ";
       const std::uint32_t c = r.path_pool[f.path_begin + h];
-      if (hop_names[c].empty()) hop_names[c] = route_hop_name(t, r.constraints[c]);
+      if (hop_names[c].empty()) hop_names[c] = route_hop_name(t, r.resources[c]);
       path += hop_names[c];
       if (const double share = r.fraction_pool[f.path_begin + h]; share < 1.0) fmt::format_to(std::back_inserter(path), "*{}", share);
     }
@@ -486,7 +486,7 @@ std::string simulate_series_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   std::string out = "link,bin_start_s,bin_end_s,utilization\n";
   for (const LinkSeries& s : r.series) {
-    const std::string name = csv_cell(constraint_name(in.topology, r.constraints[s.constraint]));
+    const std::string name = csv_cell(resource_name(in.topology, r.resources[s.resource]));
     for (std::size_t b = 0; b < s.utilization.size(); ++b) {
       out += fmt::format("{},{:.12f},{:.12f},{:.6f}\n", name, to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b))),
                          to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b + 1))), s.utilization[b]);

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "analysis/straggler.h"
-#include "sim/flow/simulation_result.h"
+#include "sim/simulation_result.h"
 #include "topology/topology.h"
 
 namespace ct {
@@ -48,6 +48,6 @@ std::string simulate_series_csv(const SimulateReportInput& in);
 double mean_iteration_seconds(const OperationResult& op);
 
 // "host0/nic0 -- p0/leaf/0 up", "host3/gpu2 nvlink out".
-std::string constraint_name(const Topology& topology, const ConstraintInfo& c);
+std::string resource_name(const Topology& topology, const ResourceInfo& c);
 
 }  // namespace ct

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fixture_fabric.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 
 namespace ct {
@@ -79,14 +79,14 @@ TEST_F(SimulateReportTest, TextNamesTheOperationAndTheBottlenecks) {
 TEST(SimulateReport, ConstraintNames) {
   Topology t = fixtures::two_tier(1, 1, 2);
   t.gpus_per_host = 8;
-  ConstraintInfo nv;
-  nv.kind = ConstraintKind::kNvlinkIn;
+  ResourceInfo nv;
+  nv.kind = ResourceKind::kNvlinkIn;
   nv.gpu = 11;
-  EXPECT_EQ(constraint_name(t, nv), "host1/gpu3 nvlink in");
-  ConstraintInfo down;
-  down.kind = ConstraintKind::kLinkDown;
+  EXPECT_EQ(resource_name(t, nv), "host1/gpu3 nvlink in");
+  ResourceInfo down;
+  down.kind = ResourceKind::kLinkDown;
   down.link = LinkId(2);
-  EXPECT_EQ(constraint_name(t, down), "p0/leaf/0 -- p0/spine/0 down");
+  EXPECT_EQ(resource_name(t, down), "p0/leaf/0 -- p0/spine/0 down");
 }
 
 }  // namespace

@@ -19,7 +19,7 @@
 //   weight        max-min weight, (0, 10^6] (default 1).
 //   udp_src_port  0..65535, the RoCEv2 source port ECMP hashes (default: the port of the row's
 //                 connection, its ends, channel and qp, under the scenario seed:
-//                 sim/flow/flow_table_workload.h; never of the row's id or place).
+//                 workload/flow_table_workload.h; never of the row's id or place).
 //   path          the route, pinned: hops separated by '|', each "A -- B" (a cable; "A -- B #k" for
 //                 the k-th of parallel cables in id order, from 0; or a link id) with an optional
 //                 direction " up" (from its lower end A) or " down", or "host3/gpu2 nvlink out|in";

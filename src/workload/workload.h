@@ -3,13 +3,15 @@
 // the PXN hop in front of a network flow, SHARP aggregation trees, iteration barriers). Plain data
 // in dense arrays and CSR pools, in creation order, so that it can be compared whole in a test.
 //
-//   Scenario + Fabric --compile_workload--> Workload --sim/flow simulate--> SimulationResult
+//   Scenario + Fabric --compile_workload--> Workload --an engine (sim/engine.h)--> SimulationResult
 //
 // Flow i of the workload is flow i of the engine. Network flows (`routed`) get their network hops
 // from the fabric's routing when the engine driver runs, batch by batch (`batch_begin`: the flows
 // of one step of one operation are routed together, so adaptive routing balances them against each
-// other); their `hops` are only the PXN prefix. Internal flows (iteration barriers of an in-network
-// collective: zero bytes on the barrier constraint) are run but not reported.
+// other); their `hops` are only the PXN prefix. Joins (the iteration barriers of an in-network
+// collective: no bytes, no hops, done when the flows they wait for are) order the flows but are not
+// reported; each engine makes of them what it needs (the flow engine: a zero-byte flow on a barrier
+// resource of its own). Nothing here belongs to one engine: no max-min constraints, no barrier hop.
 #pragma once
 
 #include <cstdint>
@@ -27,21 +29,20 @@ inline constexpr std::uint32_t kNoIndex = 0xFFFF'FFFFU;
 
 enum class OperationKind : std::uint8_t { kCollective, kTransfer, kMice };
 
-// A constraint of the simulation: one direction of a cable, a GPU's NVLink egress or ingress, or the
-// internal barrier that separates iterations of an in-network collective (never a bottleneck).
-enum class ConstraintKind : std::uint8_t { kLinkUp, kLinkDown, kNvlinkOut, kNvlinkIn, kBarrier };
+// What a hop of a flow crosses: one direction of a cable, or a GPU's NVLink egress or ingress.
+enum class HopKind : std::uint8_t { kLinkUp, kLinkDown, kNvlinkOut, kNvlinkIn };
 
 // One hop of a fixed path: `index` is the LinkId (kLinkUp: from the link's a end to its b end,
-// kLinkDown: back) or the global GPU id (kNvlinkOut / kNvlinkIn); 0 for the barrier.
+// kLinkDown: back) or the global GPU id (kNvlinkOut / kNvlinkIn).
 struct Hop {
-  ConstraintKind kind = ConstraintKind::kLinkUp;
+  HopKind kind = HopKind::kLinkUp;
   std::uint32_t index = 0;
   friend bool operator==(const Hop&, const Hop&) = default;
 };
 
 // What a flow is, as the workload made it and as the simulation's record reports it.
 struct FlowIdentity {
-  std::uint32_t operation = kNoIndex;  // kNoIndex for internal flows
+  std::uint32_t operation = kNoIndex;  // kNoIndex for joins
   std::uint32_t instance = 0;  // collective: group index; transfer: 0; mice: flow index in the set
   std::uint32_t iteration = 0;
   std::uint32_t step = 0;
@@ -62,7 +63,7 @@ struct WorkloadFlow : FlowIdentity {
   TimePs start{0};  // earliest start
   TimePs delay{0};  // after the last flow it waits for
   bool routed = false;    // network flow: hops appended by the fabric's routing
-  bool internal = false;  // barrier: run, not reported
+  bool join = false;      // iteration barrier: no bytes, no hops, waits for `after`; not reported
   std::uint32_t hops_begin = 0;  // into Workload::hops
   std::uint32_t hops_size = 0;
   std::uint32_t after_begin = 0;  // into Workload::after
@@ -90,7 +91,7 @@ struct OperationIdentity {
 
 struct WorkloadOperation : OperationIdentity {
   std::uint32_t iterations = 1;
-  std::uint32_t records_begin = 0;  // its reported flows: the non-internal flows [begin, end) in order
+  std::uint32_t records_begin = 0;  // its reported flows: the flows other than joins [begin, end) in order
   std::uint32_t records_end = 0;
 };
 

@@ -184,14 +184,14 @@ class WorkloadCompiler {
     f.hops_size = 0;
     f.after_begin = static_cast<std::uint32_t>(w_.after.size());
     f.after_size = 0;
-    if (!f.internal) ++records_;
+    if (!f.join) ++records_;
     return f;
   }
-  void hop(ConstraintKind kind, std::uint32_t index) {
+  void hop(HopKind kind, std::uint32_t index) {
     w_.hops.push_back({kind, index});
     ++w_.flows.back().hops_size;
   }
-  void link_hop(LinkId l, bool up) { hop(up ? ConstraintKind::kLinkUp : ConstraintKind::kLinkDown, l.value()); }
+  void link_hop(LinkId l, bool up) { hop(up ? HopKind::kLinkUp : HopKind::kLinkDown, l.value()); }
   void wait_for(Span span) {
     for (std::uint32_t k = 0; k < span.count; ++k) w_.after.push_back(span.first + k);
     w_.flows.back().after_size += span.count;
@@ -211,8 +211,8 @@ class WorkloadCompiler {
     }
     const std::uint32_t src = f.src_gpu;
     const std::uint32_t via = f.via_gpu;
-    hop(ConstraintKind::kNvlinkOut, src);
-    hop(ConstraintKind::kNvlinkIn, via);
+    hop(HopKind::kNvlinkOut, src);
+    hop(HopKind::kNvlinkIn, via);
   }
   // Ends the current route batch (flows routed together).
   void end_batch() {
@@ -220,12 +220,11 @@ class WorkloadCompiler {
   }
   [[nodiscard]] std::uint32_t next_flow() const { return static_cast<std::uint32_t>(w_.flows.size()); }
 
-  // A zero-byte internal flow on the barrier constraint that completes when flows [first, end) have.
+  // A join (no bytes, no hops) that completes when flows [first, end) have.
   Span add_barrier(std::uint32_t first, std::uint32_t end) {
     WorkloadFlow b;
-    b.internal = true;
+    b.join = true;
     add(b);
-    hop(ConstraintKind::kBarrier, 0);
     wait_for({first, end - first});
     end_batch();
     return {end, 1};
@@ -374,8 +373,8 @@ class WorkloadCompiler {
     if (host_of(src) == host_of(dst)) {
       f.bytes = x.bytes;
       add(f);
-      hop(ConstraintKind::kNvlinkOut, src);
-      hop(ConstraintKind::kNvlinkIn, dst);
+      hop(HopKind::kNvlinkOut, src);
+      hop(HopKind::kNvlinkIn, dst);
       wire();
       return;
     }
@@ -447,13 +446,13 @@ class WorkloadCompiler {
           if (out > 0) {
             f.bytes = Bytes(out);
             fixed_flow(worker_of[gpus[m]], gpus[m], kNoGpu);
-            hop(ConstraintKind::kNvlinkOut, gpus[m]);
+            hop(HopKind::kNvlinkOut, gpus[m]);
             finish_flow();
           }
           if (in > 0) {
             f.bytes = Bytes(in);
             fixed_flow(kNoIndex, kNoGpu, gpus[m]);
-            hop(ConstraintKind::kNvlinkIn, gpus[m]);
+            hop(HopKind::kNvlinkIn, gpus[m]);
             finish_flow();
           }
         }
@@ -526,13 +525,12 @@ class WorkloadCompiler {
     const double nvlink_bps = fabric_.spec().node.nvlink_bytes_per_s.value_or(0) / 2 * 8;
     // Dense constraint slots: directed links (2 per link), then NVLink egress and ingress per GPU.
     const auto links = static_cast<std::uint32_t>(t_.link_count());
-    auto slot_of = [&](ConstraintKind k, std::uint32_t index) -> std::uint32_t {
+    auto slot_of = [&](HopKind k, std::uint32_t index) -> std::uint32_t {
       switch (k) {
-        case ConstraintKind::kLinkUp: return 2 * index;
-        case ConstraintKind::kLinkDown: return 2 * index + 1;
-        case ConstraintKind::kNvlinkOut: return 2 * links + 2 * index;
-        case ConstraintKind::kNvlinkIn: return 2 * links + 2 * index + 1;
-        case ConstraintKind::kBarrier: break;
+        case HopKind::kLinkUp: return 2 * index;
+        case HopKind::kLinkDown: return 2 * index + 1;
+        case HopKind::kNvlinkOut: return 2 * links + 2 * index;
+        case HopKind::kNvlinkIn: return 2 * links + 2 * index + 1;
       }
       return kNoIndex;
     };
@@ -542,7 +540,7 @@ class WorkloadCompiler {
     // The flows of each step, in flow order (a counting sort by step).
     std::vector<std::uint32_t> step_begin;
     for (std::uint32_t i = first; i < end; ++i) {
-      if (w_.flows[i].internal) continue;
+      if (w_.flows[i].join) continue;
       const std::uint32_t step = w_.flows[i].step;
       if (step + 2 > step_begin.size()) step_begin.resize(step + 2, 0);
       ++step_begin[step + 1];
@@ -553,7 +551,7 @@ class WorkloadCompiler {
     {
       std::vector<std::uint32_t> cursor(step_begin.begin(), step_begin.end() - 1);
       for (std::uint32_t i = first; i < end; ++i) {
-        if (!w_.flows[i].internal) by_step[cursor[w_.flows[i].step]++] = i;
+        if (!w_.flows[i].join) by_step[cursor[w_.flows[i].step]++] = i;
       }
     }
     // Per step: bits per constraint (added in flow order), the busiest constraint's time; steps added.
@@ -573,8 +571,8 @@ class WorkloadCompiler {
         const double b = static_cast<double>(fl.bytes.value()) * 8;
         for (const Hop& h : w_.hops_of(i)) charge(slot_of(h.kind, h.index), b);
         if (fl.routed) {
-          charge(slot_of(ConstraintKind::kLinkUp, fl.src_port.value()), b);
-          charge(slot_of(ConstraintKind::kLinkDown, fl.dst_port.value()), b);
+          charge(slot_of(HopKind::kLinkUp, fl.src_port.value()), b);
+          charge(slot_of(HopKind::kLinkDown, fl.dst_port.value()), b);
         }
       }
       double worst = 0;
@@ -652,8 +650,8 @@ class WorkloadCompiler {
         f.dst_gpu = t.dst.gpu;
         f.bytes = t.bytes;
         add(f);
-        hop(ConstraintKind::kNvlinkOut, t.src.gpu);
-        hop(ConstraintKind::kNvlinkIn, t.dst.gpu);
+        hop(HopKind::kNvlinkOut, t.src.gpu);
+        hop(HopKind::kNvlinkIn, t.dst.gpu);
       } else {
         f.src_gpu = t.src.gpu;
         f.dst_gpu = t.dst.gpu;
@@ -722,7 +720,7 @@ class WorkloadCompiler {
   bool nvlink_ = false;
   std::uint32_t gpus_ = 0;
   Workload w_;
-  std::uint32_t records_ = 0;  // reported (non-internal) flows so far
+  std::uint32_t records_ = 0;  // reported flows (not joins) so far
   std::uint64_t expected_flows_ = 0;  // check()'s count of the flows but SHARP's, at most max_flows
   bool pxn_noted_ = false;
   std::vector<std::vector<Span>> current_;  // per group, per plan transfer: its flows

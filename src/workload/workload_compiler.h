@@ -1,6 +1,6 @@
 // Scenario + Fabric -> Workload (workload/workload.h): collectives expanded into GPU-to-GPU flows
 // (traffic/collective.h plans them), transfers and mice into flows, SHARP into aggregation trees
-// climbed on the fabric. Nothing here simulates; sim/flow/flow_simulation.h runs the result.
+// climbed on the fabric. Nothing here simulates; an engine runs the result (sim/engine.h).
 //
 // Flows. A GPU-to-GPU transfer between hosts on channel c runs on plane (c / m) mod planes, m the
 // most GPUs of the group on one host (channels cycle through a node's GPUs, hence its rails, before
@@ -37,8 +37,8 @@
 // Pipelined: all of it streams at once, one flow per member and direction on NVLink (S), one per
 // NIC port and tree edge and direction (S_c). Stepwise: three stages separated by barriers, the
 // NVLink reduction (egress: S - owned, ingress: owned), the switch tree, the NVLink broadcast
-// (egress: owned, ingress: S - owned). Iterations are separated by a barrier flow that waits for
-// all of the iteration's flows.
+// (egress: owned, ingress: S - owned). Iterations are separated by a join (workload.h) that waits
+// for all of the iteration's flows.
 //
 // Bound (WorkloadOperation::bound): per step of iteration 0, the largest bytes x 8 / capacity over
 // the constraints its flows cannot avoid (fixed hops; NIC links at both ends of network flows),

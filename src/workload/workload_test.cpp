@@ -66,7 +66,7 @@ TEST(Workload, RingAllReduceOnTwoHosts) {
     EXPECT_EQ(x.dst_port, VertexId(1 - src[f])) << f;
     EXPECT_EQ(x.via_gpu, kNoGpu) << f;
     EXPECT_TRUE(x.routed) << f;
-    EXPECT_FALSE(x.internal) << f;
+    EXPECT_FALSE(x.join) << f;
     EXPECT_EQ(x.step, (f / 2) % 2) << f;
     EXPECT_EQ(x.iteration, f / 4) << f;
     EXPECT_EQ(x.worker, src[f]) << f;
@@ -103,8 +103,8 @@ TEST(Workload, RingAllReduceOnTwoHosts) {
 // 2, 3; spine 4; links 0 (port 0 - leaf 2), 1 (port 1 - leaf 3), 2 (leaf 2 - spine), 3 (leaf 3 -
 // spine). The climbs from leaf 2 (link 2) and leaf 3 (link 3) meet at the spine, so the tree is
 // links 2 and 3. Flows, each S: NIC 0 up (gpu0 sends), NIC 0 down, NIC 1 up, NIC 1 down, link 2
-// up and down, link 3 up and down, all at once (one batch); then the iteration's barrier, an
-// internal flow on the barrier that waits for all 8 (its own batch).
+// up and down, link 3 up and down, all at once (one batch); then the iteration's barrier, a join
+// (no bytes, no hops) that waits for all 8 (its own batch).
 TEST(Workload, SharpTreeOnTwoLeaves) {
   const Fabric fabric = one_gpu_hosts(2, 1);
   Scenario s;
@@ -114,7 +114,7 @@ TEST(Workload, SharpTreeOnTwoLeaves) {
   const Workload& w = compiled.value();
   ASSERT_EQ(w.flows.size(), 9u);
   EXPECT_EQ(w.batch_begin, (std::vector<std::uint32_t>{0, 8, 9}));
-  using K = ConstraintKind;
+  using K = HopKind;
   const Hop hops[] = {{K::kLinkUp, 0}, {K::kLinkDown, 0}, {K::kLinkUp, 1}, {K::kLinkDown, 1},
                       {K::kLinkUp, 2}, {K::kLinkDown, 2}, {K::kLinkUp, 3}, {K::kLinkDown, 3}};
   for (std::uint32_t f = 0; f < 8; ++f) {
@@ -128,10 +128,9 @@ TEST(Workload, SharpTreeOnTwoLeaves) {
   EXPECT_EQ(w.flows[2].src_gpu, 1u);
   EXPECT_EQ(w.flows[1].src_gpu, kNoGpu);
   const WorkloadFlow& barrier = w.flows[8];
-  EXPECT_TRUE(barrier.internal);
+  EXPECT_TRUE(barrier.join);
   EXPECT_EQ(barrier.bytes, Bytes(0));
-  ASSERT_EQ(w.hops_of(8).size(), 1u);
-  EXPECT_EQ(w.hops_of(8)[0].kind, ConstraintKind::kBarrier);
+  EXPECT_TRUE(w.hops_of(8).empty());  // a join crosses nothing: no engine's barrier in the workload
   EXPECT_EQ(after(w, 8), (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(w.operations[0].records_end, 8u);  // the barrier is not reported
   // Bound: every constraint carries S = 8,000 bits at 400 Gb/s: 20 ns.
@@ -153,7 +152,7 @@ TEST(Workload, TransferInsideAHostIsOneNvlinkFlow) {
   auto with = compile_workload(fixtures::fixture_fabric(t, 900e9), s);
   ASSERT_TRUE(with.ok()) << format_diagnostics(with.errors());
   ASSERT_EQ(with->flows.size(), 1u);
-  EXPECT_EQ(with->hops, (std::vector<Hop>{{ConstraintKind::kNvlinkOut, 0}, {ConstraintKind::kNvlinkIn, 1}}));
+  EXPECT_EQ(with->hops, (std::vector<Hop>{{HopKind::kNvlinkOut, 0}, {HopKind::kNvlinkIn, 1}}));
   EXPECT_EQ(with->flows[0].bytes, Bytes(4096));
   auto without = compile_workload(fixtures::fixture_fabric(t), s);
   ASSERT_FALSE(without.ok());

@@ -224,6 +224,8 @@ TEST(ExitCodes, BadValuesExitOneUsageExitsTwo) {
       {"reliability " + kLab32 + " --threads 2000", 1},
       {"simulate " + kLab32 + " --top x --collective all-reduce --bytes 1MiB", 1},
       {"topology " + kLab32 + " --format svg", 1},
+      {"simulate " + kLab32 + " --engine frob --collective all-reduce --bytes 1MiB", 1},
+      {"simulate " + kLab32 + " --engine packet --collective all-reduce --bytes 1MiB", 1},
       {"plan /nonexistent/spec.yaml", 1},
       // usage: unknown command or option, missing argument or value
       {"frob", 2},
@@ -240,6 +242,27 @@ TEST(ExitCodes, BadValuesExitOneUsageExitsTwo) {
     EXPECT_TRUE(r.out.empty()) << c.args;
     EXPECT_FALSE(r.err.empty()) << c.args;
   }
+}
+
+// ---- issue 26: simulate --engine flow|packet ------------------------------------------------------
+
+// The packet engine is a value `--engine` knows and this build cannot run: bad input (exit 1, as a
+// value that names nothing this build has, like `topology --format svg`), one located diagnostic
+// saying so, no output file and nothing on stdout. `--engine flow` is the default: the same bytes
+// with and without it.
+TEST(Engine, PacketIsRefusedUntilBuiltAndFlowIsTheDefault) {
+  const fs::path dir = work_dir("engine");
+  const std::string run = "simulate " + kLab32 + " --collective all-reduce --bytes 1MiB";
+  const Ran packet = clustertwin(run + " --engine packet -o " + (dir / "r.txt").string());
+  expect_fails(packet, 1, {"command line: error: --engine: the packet engine is not built yet"});
+  EXPECT_TRUE(packet.out.empty());
+  EXPECT_FALSE(fs::exists(dir / "r.txt"));
+  const Ran plain = clustertwin(run);
+  const Ran flow = clustertwin(run + " --engine flow");
+  ASSERT_EQ(plain.rc, 0) << plain.err;
+  ASSERT_EQ(flow.rc, 0) << flow.err;
+  EXPECT_FALSE(plain.out.empty());
+  EXPECT_EQ(flow.out, plain.out);
 }
 
 // ---- issue 23 item 9: --version, and usage lines that do not name the build folder -------------

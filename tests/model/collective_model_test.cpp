@@ -60,7 +60,7 @@
 
 #include <algorithm>
 
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "traffic/scenario_parser.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"

@@ -1,4 +1,4 @@
-// Flow tables run by the simulator (sim/flow/flow_table_workload.h) and the honest report of runs
+// Flow tables run by the simulator (workload/flow_table_workload.h) and the honest report of runs
 // that do not finish (report/simulate_report.h). Fabric: two leaves of four single-NIC hosts, two
 // spines, two parallel cables per leaf-spine pair, every link 400 Gb/s and no latency
 // (tests/support/fabric_fixtures.h): host h's NIC link is link h.
@@ -9,7 +9,7 @@
 
 #include "analysis/straggler.h"
 #include "report/simulate_report.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
 #include "traffic/flow_table.h"

@@ -23,7 +23,7 @@
 #include "analysis/straggler.h"
 #include "core/rng.h"
 #include "report/simulate_report.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
 #include "traffic/flow_table.h"

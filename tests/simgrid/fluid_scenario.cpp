@@ -92,7 +92,7 @@ std::vector<double> clustertwin_completion_seconds(const FluidScenario& scenario
 
 FluidScenario fluid_of(const SimulationResult& r) {
   FluidScenario f;
-  for (const ConstraintInfo& c : r.constraints) f.capacity.push_back(c.capacity);
+  for (const ResourceInfo& c : r.resources) f.capacity.push_back(c.capacity);
   for (const FlowRecord& rec : r.flows) {
     FluidScenario::Flow flow;
     for (std::uint32_t h = 0; h < rec.path_size; ++h) flow.path.push_back(ConstraintId(r.path_pool[rec.path_begin + h]));
@@ -109,8 +109,8 @@ std::vector<double> last_byte_seconds(const SimulationResult& r, const Topology&
   for (const FlowRecord& rec : r.flows) {
     TimePs latency{0};
     for (std::uint32_t h = 0; h < rec.path_size; ++h) {
-      const ConstraintInfo& c = r.constraints[r.path_pool[rec.path_begin + h]];
-      if (c.kind == ConstraintKind::kLinkUp || c.kind == ConstraintKind::kLinkDown) latency += topology.latency[c.link.value()];
+      const ResourceInfo& c = r.resources[r.path_pool[rec.path_begin + h]];
+      if (c.kind == ResourceKind::kLinkUp || c.kind == ResourceKind::kLinkDown) latency += topology.latency[c.link.value()];
     }
     out.push_back(rec.end.value() < 0 ? -1.0 : to_seconds(rec.end - latency));
   }

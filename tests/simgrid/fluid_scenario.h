@@ -10,8 +10,8 @@
 
 #include "core/rng.h"
 #include "core/units.h"
-#include "sim/flow/max_min_system.h"
-#include "sim/flow/simulation_result.h"
+#include "sim/maxmin/max_min_system.h"
+#include "sim/simulation_result.h"
 #include "topology/topology.h"
 
 namespace ct {

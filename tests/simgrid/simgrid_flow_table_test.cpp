@@ -16,7 +16,7 @@
 
 #include "core/rng.h"
 #include "fluid_scenario.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "simgrid_reference.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"

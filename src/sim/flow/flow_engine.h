@@ -1,7 +1,7 @@
 // Event-driven fluid (flow-level) simulation on top of the max-min solver.
 //
 // Model. Between two events every active flow sends at its weighted max-min fair rate
-// (sim/flow/max_min_solver.h) over the constraints of its path; rates change only at events:
+// (sim/maxmin/max_min_solver.h) over the constraints of its path; rates change only at events:
 //   start       a flow becomes active (at its start time, or when the flows it waits for are done);
 //   last byte   a flow has sent all its bytes and releases its share;
 //   capacity    a constraint's capacity becomes a fraction of its nominal value (degradation,
@@ -66,8 +66,8 @@
 #include "core/ids.h"
 #include "core/units.h"
 #include "sim/flow/flow_event_queue.h"
-#include "sim/flow/max_min_solver.h"
-#include "sim/flow/max_min_system.h"
+#include "sim/maxmin/max_min_solver.h"
+#include "sim/maxmin/max_min_system.h"
 
 namespace ct {
 

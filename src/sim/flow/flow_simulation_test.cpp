@@ -1,6 +1,6 @@
 // Hand-computed model tests of scenarios on small fabrics (sim/flow/flow_simulation.h). Links are
 // 400 Gb/s (tests/support/fabric_fixtures.h); one GPU per host on a single rail unless stated.
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 
 #include <gtest/gtest.h>
 
@@ -149,8 +149,8 @@ TEST(FlowSimulation, LinkDownStallsUntilRoutingConvergesThenRehashes) {
   const TimePs alone = healthy.operations[0].iterations[0].end;
   EXPECT_EQ(alone, TimePs(21'474'836'480));
   // The flow's second hop is the leaf-spine link it hashed onto (up direction).
-  const ConstraintInfo& hop = healthy.constraints[healthy.path_pool[healthy.flows[0].path_begin + 1]];
-  ASSERT_EQ(hop.kind, ConstraintKind::kLinkUp);
+  const ResourceInfo& hop = healthy.resources[healthy.path_pool[healthy.flows[0].path_begin + 1]];
+  ASSERT_EQ(hop.kind, ResourceKind::kLinkUp);
   FaultSpec down;
   down.kind = FaultKind::kDown;
   down.links = {hop.link};
@@ -187,7 +187,7 @@ TEST(FlowSimulation, SameHostTransfersUseNvlink) {
   const SimulationResult r = run(t, s, 900e9);
   EXPECT_NEAR(seconds(r.operations[0].iterations[0].end), 8e9 / 3.6e12, 1e-12);
   ASSERT_EQ(r.flows.size(), 1U);
-  EXPECT_EQ(r.constraints[r.path_pool[r.flows[0].path_begin]].kind, ConstraintKind::kNvlinkOut);
+  EXPECT_EQ(r.resources[r.path_pool[r.flows[0].path_begin]].kind, ResourceKind::kNvlinkOut);
   // Without an NVLink figure the scenario is refused.
   EXPECT_FALSE(simulate(fixtures::fixture_fabric(t), s).ok());
 }
@@ -221,11 +221,11 @@ TEST(FlowSimulation, CrossRailTransfersGoThroughTheDestinationsRail) {
   EXPECT_EQ(f.via_gpu, 1U);
   EXPECT_EQ(f.src_port, VertexId(1));
   ASSERT_EQ(f.path_size, 4U);
-  const ConstraintKind kinds[] = {ConstraintKind::kNvlinkOut, ConstraintKind::kNvlinkIn, ConstraintKind::kLinkUp,
-                                  ConstraintKind::kLinkDown};
+  const ResourceKind kinds[] = {ResourceKind::kNvlinkOut, ResourceKind::kNvlinkIn, ResourceKind::kLinkUp,
+                                  ResourceKind::kLinkDown};
   const LinkId links[] = {LinkId::invalid(), LinkId::invalid(), LinkId(1), LinkId(3)};
   for (std::uint32_t h = 0; h < 4; ++h) {
-    const ConstraintInfo& c = r.constraints[r.path_pool[f.path_begin + h]];
+    const ResourceInfo& c = r.resources[r.path_pool[f.path_begin + h]];
     EXPECT_EQ(c.kind, kinds[h]) << h;
     if (h >= 2) {
       EXPECT_EQ(c.link, links[h]) << h;

@@ -1,9 +1,9 @@
 // Scenario weights reach the engine: the scenario's `weight:` of a transfer is the max-min weight
-// of its flows (sim/flow/flow_simulation.h, traffic/scenario.h).
+// of its flows (sim/flow/flow_simulation.h, traffic/scenario.h), through simulate() (sim/simulation.h).
 #include <gtest/gtest.h>
 
 #include "support/fixture_fabric.h"
-#include "sim/flow/flow_simulation.h"
+#include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 
 namespace ct {

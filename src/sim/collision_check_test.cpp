@@ -1,11 +1,11 @@
-// The "dominated by hash collisions" rule (sim/flow/collision_check.h) on hand-made results over
+// The "dominated by hash collisions" rule (sim/collision_check.h) on hand-made results over
 // two_tier(2 leaves, 2 spines, 2 hosts per leaf): a collective whose one step sends two flows,
 // host 0 -> host 2 and host 1 -> host 3, each alone on its NIC links (1 flow per NIC).
 //   Both flows hashed onto one leaf-spine link: that link carries 2 > 1 flows of the step; an
 //   iteration of 2T against a bound of T (2x > 1.5x) is dominated by collisions, 1 collided link.
 //   The same paths at 1.4T: collided but not dominated (1.4 <= 1.5).
 //   The flows on different spine links at 2T: no link above the NICs' 1 flow: not dominated.
-#include "sim/flow/collision_check.h"
+#include "sim/collision_check.h"
 
 #include <gtest/gtest.h>
 
@@ -33,12 +33,12 @@ SimulationResult two_flows(const Topology& t, std::vector<std::uint32_t> a, std:
   std::vector<std::uint32_t> constraint_of(t.link_count(), kNoIndex);
   auto constraint = [&](std::uint32_t link) {
     if (constraint_of[link] == kNoIndex) {
-      constraint_of[link] = static_cast<std::uint32_t>(r.constraints.size());
-      ConstraintInfo c;
-      c.kind = ConstraintKind::kLinkUp;
+      constraint_of[link] = static_cast<std::uint32_t>(r.resources.size());
+      ResourceInfo c;
+      c.kind = ResourceKind::kLinkUp;
       c.link = LinkId(link);
       c.capacity = t.capacity[link];
-      r.constraints.push_back(c);
+      r.resources.push_back(c);
       r.stats.emplace_back();
     }
     return constraint_of[link];

@@ -54,7 +54,7 @@
 #include <vector>
 
 #include "core/ids.h"
-#include "sim/flow/max_min_system.h"
+#include "sim/maxmin/max_min_system.h"
 
 namespace ct {
 

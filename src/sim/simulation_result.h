@@ -1,6 +1,9 @@
-// What a flow-level simulation of a scenario produced (sim/flow/flow_simulation.h): every flow's
-// start and completion, every operation's iterations, the load of every constraint it used.
-// Plain data, in creation order (deterministic); analysis/ and report/ read it.
+// What a simulation of a scenario produced, whichever engine ran it (sim/engine.h: the flow engine
+// today, a packet engine beside it later): every flow's start and completion, every operation's
+// iterations, the load of every resource it used. No engine owns it: a resource is what a flow
+// crosses and shares (one direction of a cable, a GPU's NVLink egress or ingress; a packet engine's
+// queues are the same links' egress ports), not the max-min solver's constraint. Plain data, in
+// creation order (deterministic); analysis/ and report/ read it.
 #pragma once
 
 #include <algorithm>
@@ -15,16 +18,22 @@
 
 namespace ct {
 
-// OperationKind, ConstraintKind and kNoGpu come with the workload (workload/workload.h).
+// OperationKind and kNoGpu come with the workload (workload/workload.h).
 
-struct ConstraintInfo {
-  ConstraintKind kind = ConstraintKind::kLinkUp;
+// A resource of a run: one direction of a cable, a GPU's NVLink egress or ingress (the workload's
+// hops, HopKind), or kBarrier: an engine's internal synchronisation point that carries nothing (the
+// flow engine joins an in-network collective's iterations there); never a bottleneck, never
+// reported.
+enum class ResourceKind : std::uint8_t { kLinkUp, kLinkDown, kNvlinkOut, kNvlinkIn, kBarrier };
+
+struct ResourceInfo {
+  ResourceKind kind = ResourceKind::kLinkUp;
   LinkId link;                // kLinkUp / kLinkDown
   std::uint32_t gpu = kNoGpu;  // kNvlinkOut / kNvlinkIn
   BitsPerSecond capacity{0};   // nominal
 };
 
-struct ConstraintStats {
+struct ResourceStats {
   double carried_bits = 0;
   double peak_bps = 0;
   TimePs saturated{0};  // time at >= 99.9 % of its capacity at the time (degraded or not)
@@ -48,7 +57,7 @@ struct FlowRecord : FlowIdentity {
   bool pinned = false;   // its route was given (flow table), not chosen by the fabric's routing
   std::uint32_t after_begin = 0;  // into SimulationResult::after_pool: records it waits for
   std::uint32_t after_size = 0;
-  std::uint32_t path_begin = 0;  // into SimulationResult::path_pool (constraint indices), final path
+  std::uint32_t path_begin = 0;  // into SimulationResult::path_pool (resource indices), final path
   std::uint32_t path_size = 0;
   std::uint32_t reroutes = 0;
 };
@@ -63,7 +72,7 @@ struct OperationResult : OperationIdentity {
   std::uint32_t flows_begin = 0;   // its flows: records [flows_begin, flows_end)
   std::uint32_t flows_end = 0;
   bool complete = true;
-  // Collectives: whether hash collisions dominate the result against `bound` (sim/flow/collision_check.h).
+  // Collectives: whether hash collisions dominate the result against `bound` (sim/collision_check.h).
   std::uint32_t collided_links = 0;  // fabric links that carried more of one step's flows than any NIC
   bool collision_dominated = false;  // slowest iteration > kCollisionFactor x bound, collided_links > 0
 };
@@ -79,7 +88,7 @@ struct PhaseResult {
 };
 
 struct LinkSeries {
-  std::uint32_t constraint = 0;
+  std::uint32_t resource = 0;
   std::vector<double> utilization;  // mean load / nominal capacity per bin
 };
 
@@ -91,11 +100,11 @@ struct SimulationResult {
   std::vector<std::uint32_t> path_pool;  // the records' final paths, one after the other in record order
   std::vector<double> fraction_pool;     // per path_pool entry: the share of the flow on that hop (spray < 1)
   std::vector<std::uint32_t> after_pool;  // records waited for (internal barriers left out)
-  std::vector<ConstraintInfo> constraints;
-  std::vector<ConstraintStats> stats;  // per constraint
+  std::vector<ResourceInfo> resources;
+  std::vector<ResourceStats> stats;  // per resource
   TimePs makespan{0};  // last completion; when some flow never completed: the last event that changed anything
   bool unbounded = false;  // some flow never completed: the true makespan is unbounded
-  // Time series of the busiest constraints (by saturated time, then carried bits).
+  // Time series of the busiest resources (by saturated time, then carried bits).
   TimePs series_bin{0};
   std::vector<LinkSeries> series;
   // Cost counters.
@@ -107,16 +116,16 @@ struct SimulationResult {
   std::vector<std::string> notes;  // things the reader must know (flows that never completed, ...)
 };
 
-// The constraints that carried traffic, busiest first: saturated time, then carried bits, then
+// The resources that carried traffic, busiest first: saturated time, then carried bits, then
 // index (the order of the time series and of the report's bottleneck tables).
-inline std::vector<std::uint32_t> busiest_constraints(const SimulationResult& r) {
+inline std::vector<std::uint32_t> busiest_resources(const SimulationResult& r) {
   std::vector<std::uint32_t> order;
-  for (std::uint32_t c = 0; c < r.constraints.size(); ++c) {
-    if (r.constraints[c].kind != ConstraintKind::kBarrier && r.stats[c].carried_bits > 0) order.push_back(c);
+  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
+    if (r.resources[c].kind != ResourceKind::kBarrier && r.stats[c].carried_bits > 0) order.push_back(c);
   }
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const ConstraintStats& x = r.stats[a];
-    const ConstraintStats& y = r.stats[b];
+    const ResourceStats& x = r.stats[a];
+    const ResourceStats& y = r.stats[b];
     if (x.saturated != y.saturated) return x.saturated > y.saturated;
     if (x.carried_bits != y.carried_bits) return x.carried_bits > y.carried_bits;
     return a < b;

@@ -1,11 +1,11 @@
-#include "sim/flow/collision_check.h"
+#include "sim/collision_check.h"
 
 #include <algorithm>
 
 namespace ct {
 
 void mark_collisions(const Topology& topology, SimulationResult& result) {
-  const std::size_t constraints = result.constraints.size();
+  const std::size_t constraints = result.resources.size();
   std::vector<std::uint32_t> count;
   std::vector<std::uint8_t> collided;
   std::vector<std::uint32_t> touched;
@@ -18,8 +18,8 @@ void mark_collisions(const Topology& topology, SimulationResult& result) {
     collided.assign(constraints, 0);
     kind_of.assign(constraints, kNotLink);
     for (std::size_t c = 0; c < constraints; ++c) {
-      const ConstraintInfo& info = result.constraints[c];
-      if (info.kind != ConstraintKind::kLinkUp && info.kind != ConstraintKind::kLinkDown) continue;
+      const ResourceInfo& info = result.resources[c];
+      if (info.kind != ResourceKind::kLinkUp && info.kind != ResourceKind::kLinkDown) continue;
       kind_of[c] = topology.tier[topology.link_a[info.link.value()].value()] == 0 ? kNic : kFabric;
     }
   };

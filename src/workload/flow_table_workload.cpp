@@ -1,4 +1,4 @@
-#include "sim/flow/flow_table_workload.h"
+#include "workload/flow_table_workload.h"
 
 #include <algorithm>
 #include <map>
@@ -16,12 +16,12 @@ namespace {
 
 Hop hop_of(const RouteHop& h) {
   switch (h.kind) {
-    case RouteHopKind::kLinkUp: return {ConstraintKind::kLinkUp, h.index};
-    case RouteHopKind::kLinkDown: return {ConstraintKind::kLinkDown, h.index};
-    case RouteHopKind::kNvlinkOut: return {ConstraintKind::kNvlinkOut, h.index};
-    case RouteHopKind::kNvlinkIn: return {ConstraintKind::kNvlinkIn, h.index};
+    case RouteHopKind::kLinkUp: return {HopKind::kLinkUp, h.index};
+    case RouteHopKind::kLinkDown: return {HopKind::kLinkDown, h.index};
+    case RouteHopKind::kNvlinkOut: return {HopKind::kNvlinkOut, h.index};
+    case RouteHopKind::kNvlinkIn: return {HopKind::kNvlinkIn, h.index};
   }
-  return {ConstraintKind::kLinkUp, h.index};
+  return {HopKind::kLinkUp, h.index};
 }
 
 ConnectionEnd src_end(const TableFlow& f) {
@@ -86,7 +86,7 @@ Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scen
   const std::vector<std::uint16_t> udp_ports = source_ports(table, scenario.seed);
   const auto base = static_cast<std::uint32_t>(w.flows.size());
   std::uint32_t records = 0;
-  for (const WorkloadFlow& f : w.flows) records += f.internal ? 0 : 1;
+  for (const WorkloadFlow& f : w.flows) records += f.join ? 0 : 1;
   std::size_t row = 0;
   for (std::uint32_t op = 0; op < table.operations.size(); ++op) {
     const std::size_t first = row;
@@ -135,8 +135,8 @@ Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scen
       if (tf.route_size > 0) {
         for (std::uint32_t h = 0; h < tf.route_size; ++h) w.hops.push_back(hop_of(table.hops[tf.route_begin + h]));
       } else if (!f.routed) {
-        w.hops.push_back({ConstraintKind::kNvlinkOut, tf.src_gpu});
-        w.hops.push_back({ConstraintKind::kNvlinkIn, tf.dst_gpu});
+        w.hops.push_back({HopKind::kNvlinkOut, tf.src_gpu});
+        w.hops.push_back({HopKind::kNvlinkIn, tf.dst_gpu});
       }
       f.hops_size = static_cast<std::uint32_t>(w.hops.size() - f.hops_begin);
       f.after_begin = static_cast<std::uint32_t>(w.after.size());

@@ -11,7 +11,7 @@
 // Spraying or adaptive routing approach the bound; `clustertwin hash` compares the hash choices.
 #pragma once
 
-#include "sim/flow/simulation_result.h"
+#include "sim/simulation_result.h"
 #include "topology/topology.h"
 
 namespace ct {

@@ -1,4 +1,4 @@
-#include "sim/flow/max_min_solver.h"
+#include "sim/maxmin/max_min_solver.h"
 
 #include <algorithm>
 #include <cassert>

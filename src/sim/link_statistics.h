@@ -1,0 +1,79 @@
+// Link statistics and time series, for every engine: per resource (simulation_result.h) the time
+// it was saturated, and the load over time of the busiest ones, from the loads the engine reports
+// as they change.
+//
+// Model. An engine reports each resource's load (bits/s) whenever it changes, with the resource's
+// capacity at that time; between two reports the load is constant. A resource is saturated while
+// its load is positive and at least 99.9 % of the capacity it had at the last report (a degraded
+// link at its reduced capacity is the bottleneck it is; an idle failed link is not); the saturated
+// time is summed up to the makespan. Time series: the makespan cut into `bins` equal bins (the last
+// may reach past it), the busiest resources' loads integrated over each bin, divided by their
+// nominal capacity. The load changes are kept for that (at most kSeriesLogLimit of them; past that
+// the series are dropped with a note). Carried bits and peak loads are the engine's own figures.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/units.h"
+#include "sim/simulation_result.h"
+
+namespace ct {
+
+class LinkStatistics {
+ public:
+  static constexpr double kSaturated = 0.999;  // a resource this full counts as saturated
+  static constexpr std::size_t kSeriesLogLimit = 16'000'000;  // load changes kept for time series
+
+  // `series`: keep the load changes for time series.
+  explicit LinkStatistics(bool series) : series_(series) {}
+
+  // A new resource (the next index), idle.
+  void add_resource() {
+    last_change_.push_back(TimePs(0));
+    last_load_.push_back(0.0);
+    last_capacity_.push_back(0.0);
+    saturated_.push_back(TimePs(0));
+  }
+
+  // Resource r's load became `load` at `at`, when its capacity was `capacity` (bits/s).
+  void on_load(std::uint32_t r, TimePs at, double load, double capacity) {
+    if (was_saturated(r)) saturated_[r] += at - last_change_[r];
+    last_change_[r] = at;
+    last_load_[r] = load;
+    last_capacity_[r] = capacity;
+    if (series_ && log_resource_.size() < kSeriesLogLimit) {
+      log_resource_.push_back(r);
+      log_time_.push_back(at);
+      log_load_.push_back(load);
+    }
+  }
+
+  // When resource r's load last changed.
+  [[nodiscard]] TimePs last_change(std::uint32_t r) const { return last_change_[r]; }
+
+  // Adds each resource's saturated time up to `makespan` to result.stats (one per resource).
+  void add_saturated(SimulationResult& result, TimePs makespan) const;
+
+  // The time series of the `links` busiest resources (busiest_resources) in `bins` bins over
+  // [0, result.makespan); none when links is 0 or the makespan 0. PRECONDITION: result.stats is
+  // final (add_saturated done, carried bits set).
+  void add_series(SimulationResult& result, std::uint32_t links, std::uint32_t bins) const;
+
+ private:
+  [[nodiscard]] bool was_saturated(std::uint32_t r) const {
+    return last_load_[r] > 0.0 && last_load_[r] >= kSaturated * last_capacity_[r];
+  }
+
+  bool series_;
+  std::vector<TimePs> last_change_;
+  std::vector<double> last_load_;
+  std::vector<double> last_capacity_;  // bits/s at the last load change
+  std::vector<TimePs> saturated_;
+  std::vector<std::uint32_t> log_resource_;
+  std::vector<TimePs> log_time_;
+  std::vector<double> log_load_;
+};
+
+}  // namespace ct

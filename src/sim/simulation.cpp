@@ -1,0 +1,71 @@
+#include "sim/simulation.h"
+
+#include <fmt/format.h>
+
+#include "sim/collision_check.h"
+#include "sim/flow/flow_simulation.h"
+#include "traffic/scenario_checks.h"
+#include "workload/flow_table_workload.h"
+#include "workload/workload_compiler.h"
+
+namespace ct {
+
+std::string_view engine_name(EngineKind engine) { return engine == EngineKind::kPacket ? "packet" : "flow"; }
+
+std::optional<EngineKind> parse_engine(std::string_view name) {
+  if (name == "flow") return EngineKind::kFlow;
+  if (name == "packet") return EngineKind::kPacket;
+  return std::nullopt;
+}
+
+bool engine_built(EngineKind engine) { return engine == EngineKind::kFlow; }
+
+namespace {
+
+// The engines this build has, by kind; null where none is built yet.
+EngineRun engine_run(EngineKind engine) {
+  switch (engine) {
+    case EngineKind::kFlow: return &flow_engine::run;
+    case EngineKind::kPacket: return nullptr;
+  }
+  return nullptr;
+}
+
+Diagnostic not_built(const Scenario& scenario, EngineKind engine) {
+  return Diagnostic{{scenario.file, 0, 0}, "engine",
+                    fmt::format("the {} engine is not built yet (issue 26); the flow engine is", engine_name(engine))};
+}
+
+}  // namespace
+
+Result<SimulationResult> run_engine(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
+                                    const SimulationOptions& options) {
+  const EngineRun run = engine_run(options.engine);
+  if (run == nullptr) return not_built(scenario, options.engine);
+  auto result = run(fabric, scenario, workload, options);
+  if (result) mark_collisions(fabric.topology(), result.value());
+  return result;
+}
+
+Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const SimulationOptions& options) {
+  return simulate(fabric, scenario, nullptr, options);
+}
+
+Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                  const SimulationOptions& options) {
+  if (!engine_built(options.engine)) return not_built(scenario, options.engine);
+  if (Diagnostics problems = scenario_diagnostics(scenario, fabric.topology()); !problems.empty()) return problems;
+  auto workload = compile_workload(fabric, scenario, {options.max_flows});
+  if (!workload) return workload.errors();
+  if (flows != nullptr) {
+    if (workload->flows.size() + flows->flows.size() > options.max_flows) {
+      return Diagnostic{{flows->file, 0, 0}, "flows",
+                        fmt::format("{} flows with the scenario's, more than the limit of {}",
+                                    workload->flows.size() + flows->flows.size(), options.max_flows)};
+    }
+    if (auto appended = append_flow_table(fabric, scenario, *flows, workload.value()); !appended) return appended.errors();
+  }
+  return run_engine(fabric, scenario, workload.value(), options);
+}
+
+}  // namespace ct
