@@ -51,7 +51,7 @@ bool older(const AuthPolicy& a, const AuthPolicy& b) {
 }
 
 std::string target_text(const AuthTarget& t) {
-  return fmt::format("targetRef {} {}{} ({})", t.kind, t.name, t.section.empty() ? "" : " sectionName " + t.section, where_text(t.where));
+  return fmt::format("targetRef {} {}{} at {}", t.kind, t.name, t.section.empty() ? "" : " sectionName " + t.section, where_text(t.where));
 }
 
 // The SecurityPolicies that target the rule through `lt`, most specific first, ties oldest first.
@@ -89,7 +89,7 @@ std::optional<RuleAuth> cover_rule(const Manifests& m, std::size_t ri, std::size
     if (p != nullptr) {
       a.covered = true;
       a.policy = static_cast<std::size_t>(p - m.auth_policies.data());
-      a.via = fmt::format("ExtensionRef filter ({})", where_text(f.where));
+      a.via = fmt::format("ExtensionRef filter at {}", where_text(f.where));
     } else if (std::none_of(m.unknown.begin(), m.unknown.end(), [&](const UnknownObject& u) {
                  return u.meta.kind == "Middleware" && u.meta.ns == route.meta.ns && u.meta.name == f.extension_ref.name;
                })) {
@@ -207,7 +207,7 @@ void cover_rules_with_auth(const Manifests& m, GatewayModel& g) {
     const bool used = std::any_of(g.rule_auth.begin(), g.rule_auth.end(), [&](const RuleAuth& a) { return a.covered && a.policy == pi; });
     if (!used) {
       g.auth_findings.push_back(AuthFinding{AuthFinding::Kind::kIdlePolicy, fmt::format("{} ({})", auth_policy_label(p), where_text(p.meta.where)),
-                                            "covers nothing: " + idle_reason(m, g, p)});
+                                            idle_reason(m, g, p)});
     }
   }
   find_unprotected(m, g);

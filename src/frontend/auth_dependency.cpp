@@ -113,7 +113,7 @@ void describe_failures(const AuthPolicy& p, AuthDependency& a) {
     case T::kExtAuthGrpc:
       a.down_status = p.fail_open ? 200 : 403;
       a.down_why = p.fail_open ? "failOpen: true: Envoy lets the request through unauthenticated (failure_mode_allow)"
-                               : "Envoy ext_authz status_on_error, 403 Forbidden by default (failOpen false)";
+                               : "Envoy ext_authz status_on_error: 403 Forbidden by default; failOpen is false";
       break;
     case T::kForwardAuth:
       a.down_why = "Traefik forwardAuth: the call to the address fails and Traefik answers 500";

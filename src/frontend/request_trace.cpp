@@ -41,6 +41,26 @@ FrontendModel build_frontend_model(Manifests manifests, std::optional<DnsModel> 
   return f;
 }
 
+Diagnostics kill_nodes(FrontendModel& f, const std::vector<std::string>& nodes) {
+  Diagnostics errors;
+  for (const auto& n : nodes) {
+    if (f.manifests.find_node(n) == nullptr) errors.push_back({{"command line", 0, 0}, "--dead-node", "no Node '" + n + "' in the manifests"});
+  }
+  if (!errors.empty()) return errors;
+  const auto dead = [&](const std::string& n) { return std::find(nodes.begin(), nodes.end(), n) != nodes.end(); };
+  for (auto& pod : f.placement.pods) {
+    if (pod.node.empty() || !dead(pod.node)) continue;
+    pod.why = fmt::format("node {} is dead: gone until the pod is rescheduled (not modelled)", pod.node);
+    pod.node.clear();
+  }
+  std::erase_if(f.manifests.nodes, [&](const Node& n) { return dead(n.meta.name); });
+  for (const auto& n : nodes) {
+    if (std::find(f.dead_nodes.begin(), f.dead_nodes.end(), n) == f.dead_nodes.end()) f.dead_nodes.push_back(n);
+  }
+  f.auth = build_auth_dependencies(f.manifests, f.gateways, f.placement);
+  return errors;
+}
+
 std::optional<long long> spec_host_of(std::string_view name) {
   if (!name.starts_with("host")) return std::nullopt;
   const std::string_view digits = name.substr(4);
@@ -670,6 +690,16 @@ bool auth_hop(const FrontendModel& f, const RouteDecision& d, RequestTrace& t) {
   }
   if (!a.service_problem.empty() || (!a.service.empty() && a.endpoints.empty())) {
     const std::string why = !a.service_problem.empty() ? a.service_problem : fmt::format("Service {} has no ready endpoint", a.service);
+    for (const auto& pod : f.placement.pods) {
+      if (pod.node.empty() && std::find(a.workloads.begin(), a.workloads.end(), pod.workload) != a.workloads.end()) {
+        h.details.push_back(fmt::format("{} of {}: {}", pod.name, object_label(m.workloads[pod.workload].meta), pod.why));
+      }
+    }
+    for (std::size_t wi : a.workloads) {
+      if (m.workloads[wi].replicas == 0 && m.workloads[wi].meta.kind != "DaemonSet") {
+        h.details.push_back(fmt::format("{} has replicas: 0 ({})", object_label(m.workloads[wi].meta), where_text(m.workloads[wi].where_replicas)));
+      }
+    }
     h.status = a.fail_open ? HopStatus::kWarning : HopStatus::kFailed;
     h.summary = fmt::format("{}: {}: {} ({})", x.policy, why, a.down_status, a.down_why);
     if (!a.fail_open) {
@@ -830,6 +860,7 @@ std::vector<NodeSurvival> node_survival(const RequestTrace& t) {
 Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
   auto t = trace_hops(f, tr, 0);
   if (t) {
+    t->dead_nodes = f.dead_nodes;
     t->survival = node_survival(t.value());
     for (auto& follow : t->follow_up) follow.survival = node_survival(follow);
   }

@@ -68,9 +68,15 @@ struct FrontendModel {
   std::optional<Topology> topology;  // the cluster spec's (with its frontend network)
   SourceLocation frontend_where;     // the spec's `frontend:` key (hop 3 cites it)
   std::vector<AuthDependency> auth;  // per Manifests::auth_policies: what a covered request depends on
+  std::vector<std::string> dead_nodes;  // kill_nodes
 };
 
 FrontendModel build_frontend_model(Manifests manifests, std::optional<DnsModel> dns, std::optional<Topology> topology);
+
+// The cluster just after `nodes` die, before anything is rescheduled or any timeout runs out: their
+// pods are gone (Pending, no endpoint, no Gateway data plane), and they are no Node any more (no
+// BGP speaker, no next hop). Rescheduling is not modelled. Errors: a name that is no Node.
+Diagnostics kill_nodes(FrontendModel& model, const std::vector<std::string>& nodes);
 
 struct TraceRequest {
   std::string request;               // "[METHOD] https://host/path?query"
@@ -153,6 +159,7 @@ struct RequestTrace {
   int http_status = 0;     // 0: never reached HTTP
   int bgp_hold_s = 0;      // the VIP's hold time (hop 2), when reached
   std::vector<NodeSurvival> survival;  // per node touched, by name
+  std::vector<std::string> dead_nodes;  // the nodes taken as dead (kill_nodes)
   std::optional<TraceAuth> auth;       // hop 6 when a step covers the rule
   std::vector<RequestTrace> follow_up;  // the sign-in request an unauthenticated one is sent to (0 or 1)
 };

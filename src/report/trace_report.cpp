@@ -1,6 +1,7 @@
 #include "report/trace_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace ct {
@@ -34,6 +35,9 @@ std::string trace_text(const RequestTrace& t) {
   const HttpRequest& r = t.request;
   std::string out = fmt::format("Trace: {} {}://{}{} from {}{}\n", r.method, r.scheme, r.sni.empty() ? r.host : r.sni, r.path, t.client,
                                 t.client_why == "given" ? "" : " (" + t.client_why + ")");
+  if (!t.dead_nodes.empty()) {
+    out += fmt::format("Dead nodes: {} (their pods gone, not yet rescheduled; no BGP speaker)\n", fmt::join(t.dead_nodes, ", "));
+  }
   for (const auto& h : t.hops) {
     out += fmt::format("{}. {} [{}]", h.number, h.name, to_string(h.status));
     if (!h.summary.empty()) out += ": " + h.summary;
@@ -58,6 +62,7 @@ nlohmann::json trace_object(const RequestTrace& t) {
                   {"sni", t.request.sni}, {"port", t.request.port}, {"path", t.request.path}};
   j["client"] = t.client;
   j["clientWhy"] = t.client_why;
+  j["deadNodes"] = t.dead_nodes;
   j["hops"] = nlohmann::json::array();
   for (const auto& h : t.hops) {
     nlohmann::json choices = nlohmann::json::array();
