@@ -133,7 +133,7 @@ std::string idle_reason(const Manifests& m, const GatewayModel& g, const AuthPol
     const bool overridden = std::any_of(g.rule_auth.begin(), g.rule_auth.end(), [&](const RuleAuth& a) {
       return std::any_of(a.overridden.begin(), a.overridden.end(), [&](const std::string& o) { return o.starts_with(auth_policy_label(p) + " "); });
     });
-    why.push_back(overridden ? fmt::format("{}: every rule it reaches has a more specific step", target_text(t))
+    why.push_back(overridden ? fmt::format("{}: every rule it reaches is covered by another step (more specific, or older at the same level)", target_text(t))
                              : fmt::format("{}: no attached rule it reaches", target_text(t)));
   }
   return fmt::format("{}", fmt::join(why, "; "));

@@ -427,7 +427,6 @@ const BackendChoice* route_hop(const Manifests& m, const RouteDecision& d, Reque
                                          "", &b == backend});
   }
   h.choices.push_back(std::move(backends));
-  if (!d.forwarded) return nullptr;  // a filter failed the request (an unresolved ExtensionRef)
   if (backend == nullptr && !d.backends.empty()) {
     // Every backendRef is invalid: name each with its reason, as `route` does (BackendNotFound
     // and the missing Service, RefNotPermitted, InvalidKind).
@@ -438,7 +437,7 @@ const BackendChoice* route_hop(const Manifests& m, const RouteDecision& d, Reque
     }
     h.summary += fmt::format(" ({})", fmt::join(problems, "; "));
   }
-  return backend;
+  return d.forwarded ? backend : nullptr;  // not forwarded: a filter failed it (an unresolved ExtensionRef)
 }
 
 // "{app: vllm, tier: api}".
