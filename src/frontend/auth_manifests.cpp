@@ -68,6 +68,7 @@ void read_auth_backend(ManifestReader& r, const YamlValue& service, const std::s
   const ObjectRef ref = read_ref(r, b, f + ".backendRef", "Service", {"group", "kind", "name", "namespace", "port", "weight", "fallback"});
   if (ref.kind != "Service" || !ref.group.empty()) {
     r.error(b.where, f + ".backendRef.kind", fmt::format("not modelled: {} {} (a Service is)", ref.group.empty() ? "core" : ref.group, ref.kind));
+    return;
   }
   p.service_ns = ref.ns.empty() ? meta.ns : ref.ns;
   p.service_name = ref.name;
