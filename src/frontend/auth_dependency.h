@@ -28,8 +28,9 @@
 //                            denied with the corresponding error code. Any other response code
 //                            returned by the subrequest is considered an error" (nginx.org
 //                            ngx_http_auth_request_module), and an error is 500.
-//     OIDC                   the redirect to the provider still happens (302); the sign-in then
-//                            fails at the provider (its own trace says how).
+//     OIDC                   the redirect to the provider still happens (302) and a session cookie
+//                            still passes (the provider is asked at sign-in, not per request); the
+//                            sign-in then fails at the provider (the followed request says how).
 //   Loop. The sign-in page behind the same step: every unauthenticated request is redirected to a
 //   page that redirects it again.
 #pragma once

@@ -687,7 +687,13 @@ bool auth_hop(const FrontendModel& f, const RouteDecision& d, RequestTrace& t) {
                                     a.login_certificate.empty() ? "" : ", certificate Secret " + a.login_certificate,
                                     a.login_service.empty() ? "no backend" : a.login_service));
   }
-  if (!a.service_problem.empty() || (!a.service.empty() && a.endpoints.empty())) {
+  const bool down = !a.service_problem.empty() || (!a.service.empty() && a.endpoints.empty());
+  if (down && m.auth_policies[ra->policy].type == AuthPolicy::Type::kOidc) {
+    // The provider is asked by the client (the redirect) and at the callback, not per request: a
+    // session cookie still passes, and the sign-in fails at the provider (the followed request).
+    h.details.push_back(fmt::format("PROBLEM: the provider {} has no ready endpoint: a session still passes, a sign-in fails there",
+                                    a.service.empty() ? a.reached : a.service));
+  } else if (down) {
     const std::string why = !a.service_problem.empty() ? a.service_problem : fmt::format("Service {} has no ready endpoint", a.service);
     for (const auto& pod : f.placement.pods) {
       if (pod.node.empty() && std::find(a.workloads.begin(), a.workloads.end(), pod.workload) != a.workloads.end()) {
@@ -708,10 +714,12 @@ bool auth_hop(const FrontendModel& f, const RouteDecision& d, RequestTrace& t) {
     }
     return true;
   }
-  const std::string on = a.service.empty() ? a.reached : fmt::format("{} port {} on {}", a.service, a.port, fmt::join(where, ", "));
+  const std::string on = a.service.empty() ? a.reached
+                         : where.empty()   ? fmt::format("{} port {} (no ready endpoint)", a.service, a.port)
+                                           : fmt::format("{} port {} on {}", a.service, a.port, fmt::join(where, ", "));
   if (carries_credentials(t.request)) {
     x.authenticated = true;
-    h.status = a.service.empty() ? HopStatus::kWarning : HopStatus::kOk;
+    h.status = a.service.empty() || down ? HopStatus::kWarning : HopStatus::kOk;
     h.summary = fmt::format("{} asks {}: the request carries credentials (Cookie or Authorization), taken as accepted (2xx): it goes on",
                             x.policy, on);
     h.details.push_back("the model checks no credential: a request with a Cookie or Authorization header is taken as authenticated");
@@ -719,7 +727,7 @@ bool auth_hop(const FrontendModel& f, const RouteDecision& d, RequestTrace& t) {
   }
   x.status = a.unauthenticated_status;
   t.http_status = a.unauthenticated_status;
-  h.status = HopStatus::kOk;
+  h.status = down ? HopStatus::kWarning : HopStatus::kOk;
   if (!a.sign_in.empty()) {
     x.location = expand_request_variables(a.sign_in, t.request);
     h.summary = fmt::format("{} asks {}: no credentials: {} Location: {}", x.policy, on, a.unauthenticated_status, x.location);

@@ -251,7 +251,8 @@ TEST(AuthTrace, SignInPageBehindItselfIsALoop) {
 
 // No ready endpoint. Traefik forwardAuth (the example, the login's only node dead): 500. Envoy
 // Gateway extAuth (tests/frontend/auth/70-auth.yaml, Service apps/authz selects no pod): 403, the
-// ext_authz status_on_error default. Neither is a 200; neither reaches the app.
+// ext_authz status_on_error default. Neither is a 200; neither reaches the app, unless the extAuth
+// fails open.
 TEST(AuthTrace, NoReadyEndpointGetsTheImplementationsStatus) {
   FrontendModel f;
   ASSERT_NO_FATAL_FAILURE(load_platform({"tests/frontend/auth/70-auth.yaml"}, f));
@@ -263,6 +264,14 @@ TEST(AuthTrace, NoReadyEndpointGetsTheImplementationsStatus) {
   EXPECT_EQ(t->hops[5].status, HopStatus::kFailed);
   EXPECT_EQ(t->http_status, 403);
   EXPECT_EQ(t->hops[6].status, HopStatus::kNotReached);
+  // failOpen: true (Envoy's failure_mode_allow): the request goes on unauthenticated, a warning.
+  for (auto& p : f.manifests.auth_policies) p.fail_open = p.fail_open || p.meta.name == "docs-sso";
+  f.auth = build_auth_dependencies(f.manifests, f.gateways, f.placement);
+  auto open = trace_request(f, docs);
+  ASSERT_TRUE(open.ok());
+  EXPECT_EQ(open->hops[5].status, HopStatus::kWarning);
+  EXPECT_EQ(open->hops[6].decided_by, "Service apps/grafana");
+  EXPECT_EQ(open->http_status, 200);
 
   ASSERT_TRUE(kill_nodes(f, {"node-0"}).empty());
   TraceRequest grafana = inside("GET https://grafana.apps.example.com/");
