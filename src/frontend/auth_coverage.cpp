@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -108,7 +109,7 @@ std::optional<RuleAuth> cover_rule(const Manifests& m, std::size_t ri, std::size
       continue;
     }
     a.overridden.push_back(text);
-    if (i > 0 && sp[i].level == sp[i - 1].level && sp[0].level == sp[i].level) {
+    if (i > 0 && sp[i].level == sp[0].level) {  // a tie at the most specific level: the older won
       conflicts.insert(fmt::format("{} and {} both target {} {} at the {} level: the older, {}, applies", auth_policy_label(m.auth_policies[sp[0].policy]),
                                    auth_policy_label(p), route_label(m, ri), fmt::format("rule {}", ki), kLevelNames[sp[i].level],
                                    auth_policy_label(m.auth_policies[sp[0].policy])));
