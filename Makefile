@@ -29,9 +29,12 @@ install: build
 demo: build
 	./$(BUILD)/src/cli/clustertwin plan $(EXAMPLE)
 	./$(BUILD)/src/cli/clustertwin trace 'GET https://api.example.com/v1/models' examples/platform/manifests \
-	  --from inside --dns examples/platform/dns/named.conf --spec examples/platform/cluster.yaml
+	  --from inside --dns examples/platform/dns/named.conf --spec examples/platform/cluster.yaml -H 'Cookie: _oauth2_proxy=session'
 	./$(BUILD)/src/cli/clustertwin trace 'GET https://api.example.com/v1/models' examples/platform/manifests \
 	  --from outside --dns examples/platform/dns/named.conf --spec examples/platform/cluster.yaml
+	./$(BUILD)/src/cli/clustertwin trace 'GET https://api.example.com/v1/models' examples/platform/manifests \
+	  --from inside --dns examples/platform/dns/named.conf --spec examples/platform/cluster.yaml -H 'Cookie: _oauth2_proxy=session' \
+	  --dead-node node-0
 
 test-release: build-all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

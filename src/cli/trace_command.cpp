@@ -1,6 +1,6 @@
 // clustertwin trace REQUEST MANIFESTS... --from inside|outside|IP [--dns named.conf] [--spec SPEC]
 //                  [-H 'Name: value']... [--sport N] [--router-hash-policy 0..3] [--router-hash-seed N]
-//                  [--json] [-o FILE] [--html FILE]
+//                  [--dead-node NODE]... [--json] [-o FILE] [--html FILE]
 //   One request through the eight hops of the front door (src/frontend/request_trace.h); --html
 //   the page with the hops as a step diagram and the survival table (report/trace_html.h).
 #include <iostream>
@@ -25,6 +25,7 @@ struct TraceOptions {
   std::string from = "inside";
   std::string dns;
   std::vector<std::string> headers;
+  std::vector<std::string> dead_nodes;
   int sport = 40000;
   int policy = 1;
   unsigned seed = 1;
@@ -53,6 +54,7 @@ int run_trace(const TraceOptions& o, const Context& context) {
   if (context.fabric) topology = context.fabric->topology();
   FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), std::move(topology));
   if (context.raw_spec) model.frontend_where = context.raw_spec->frontend.where;
+  if (const Diagnostics dead = kill_nodes(model, o.dead_nodes); !dead.empty()) return report_errors(dead);
   TraceRequest r;
   r.request = o.request;
   r.headers = o.headers;
@@ -84,6 +86,7 @@ Runner setup_trace(CLI::App& app, Context& context) {
   app.add_option("--dns", o->dns, "BIND named.conf with the DNS views (zone files and $INCLUDEs relative to its folder, for named's directory)")->check(CLI::ExistingFile);
   app.add_option("--spec", context.spec_path, "Cluster spec with the frontend network (the frontend switches and links)");
   app.add_option("-H,--header", o->headers, "A request header 'Name: value' (repeatable)");
+  app.add_option("--dead-node", o->dead_nodes, "A Node taken as dead: its pods gone, not yet rescheduled (repeatable)");
   app.add_option("--sport", o->sport, "The client's TCP source port")->check(CLI::Range(1, 65535))->capture_default_str();
   app.add_option("--router-hash-policy", o->policy, "The router's net.ipv4.fib_multipath_hash_policy")
       ->check(CLI::Range(0, 2))->capture_default_str();

@@ -82,7 +82,11 @@ void read_url_rewrite(ManifestReader& r, const YamlValue* u, const std::string& 
 
 void read_extension(ManifestReader& r, const YamlValue* ext, const std::string& f, RouteFilter& filter) {
   if (!r.check(ext, f, {"group", "kind", "name"})) return;
-  filter.extension = r.str(ext->get("kind"), f + ".kind") + " " + r.str(ext->get("name"), f + ".name");
+  filter.extension_ref.where = ext->where;
+  filter.extension_ref.group = r.str(ext->get("group"), f + ".group");
+  filter.extension_ref.kind = r.str(ext->get("kind"), f + ".kind");
+  filter.extension_ref.name = r.str(ext->get("name"), f + ".name");
+  filter.extension = filter.extension_ref.kind + " " + filter.extension_ref.name;
 }
 
 // What each kind does to the request on its way to the backend (apply_filters).
@@ -154,7 +158,30 @@ void apply_url_rewrite(const FilterInput& in, const RouteFilter& f, FilterEffect
                                   in.request.path, up.path));
 }
 
-void apply_extension(const FilterInput&, const RouteFilter& f, FilterEffect& e) {
+void apply_extension(const FilterInput& in, const RouteFilter& f, FilterEffect& e) {
+  const ObjectRef& ref = f.extension_ref;
+  if (is_traefik_middleware(ref)) {
+    const std::string ns = in.route.meta.ns;
+    if (const AuthPolicy* p = in.m.find_auth_policy("Middleware", ns, ref.name)) {
+      e.reasons.push_back(fmt::format("filter ExtensionRef Middleware {}/{} ({}): forwardAuth to {} ({}) before the backends: "
+                                      "the authentication hop",
+                                      ns, ref.name, where_text(f.where), p->address, where_text(p->where)));
+      return;
+    }
+    const bool other = std::any_of(in.m.unknown.begin(), in.m.unknown.end(), [&](const UnknownObject& u) {
+      return u.meta.kind == "Middleware" && u.meta.ns == ns && u.meta.name == ref.name;
+    });
+    if (!other) {
+      // Gateway API HTTPRouteFilter: "If a reference to a custom filter type cannot be resolved,
+      // the filter MUST NOT be skipped. Instead, requests that would have been processed by that
+      // filter MUST receive a HTTP error response."
+      e.failed = fmt::format("filter ExtensionRef Middleware {} ({}) resolves to nothing: no Middleware {}/{} (an ExtensionRef names "
+                             "an object in the route's own namespace); the filter is not skipped: 500",
+                             ref.name, where_text(f.where), ns, ref.name);
+      e.reasons.push_back(e.failed);
+      return;
+    }
+  }
   e.responds = true;
   e.reasons.push_back(fmt::format("filter ExtensionRef {} ({}) runs before the backends (implementation-specific, not modelled)",
                                   f.extension, where_text(f.where)));
@@ -275,6 +302,10 @@ void apply_redirect(const RouteFilter& redirect, const HttpRequest& r, const Rou
   d.outcome = RouteOutcome::kRedirect;
   d.reasons.push_back(fmt::format("RequestRedirect ({}): {} Location: {} (no backend is called)", where_text(redirect.where),
                                   redirect.status_code, d.location));
+}
+
+bool is_traefik_middleware(const ObjectRef& ref) {
+  return ref.kind == "Middleware" && (ref.group == "traefik.io" || ref.group == "traefik.containo.us");
 }
 
 std::string replace_prefix_match(const std::string& prefix, const std::string& replacement, const std::string& path) {

@@ -6,7 +6,10 @@
 //   RequestMirror           a copy of the request to another backend, responses ignored
 //   RequestRedirect         a 3xx with a Location; no backend is called
 //   URLRewrite              the hostname; the path (ReplaceFullPath / ReplacePrefixMatch)
-//   ExtensionRef            implementation-specific: not modelled, but it may answer by itself
+//   ExtensionRef            implementation-specific; a Traefik Middleware with forwardAuth is the
+//                           authentication hop (auth_coverage.h); one that resolves to nothing
+//                           fails the request (500); any other is not modelled, but may answer
+//                           by itself
 // Filters apply in list order. A rule a conformant controller refuses is Accepted False:
 // URLRewrite with RequestRedirect, or one filter kind twice (but RequestMirror and ExtensionRef),
 // is IncompatibleFilters; ReplacePrefixMatch on a rule with a match that is not PathPrefix is
@@ -41,6 +44,7 @@ struct FilterEffect {
   HttpRequest upstream;                   // the request as it reaches the backend
   const RouteFilter* redirect = nullptr;  // the RequestRedirect that answers instead, if any
   bool responds = false;                  // a filter that may answer by itself (ExtensionRef)
+  std::string failed;                     // a filter that fails every request (an unresolved ExtensionRef): 500
   std::vector<BackendChoice> mirrors;     // RequestMirror targets
   std::vector<std::string> reasons;       // one line per filter, in list order
 };
@@ -55,6 +59,9 @@ FilterEffect apply_filters(const Manifests& m, const GatewayModel& g, const Http
 // in the Location for http:80 and https:443; the query is kept.
 void apply_redirect(const RouteFilter& redirect, const HttpRequest& request, const RouteMatch& matched, int listener_port,
                     RouteDecision& d);
+
+// A Traefik Middleware (traefik.io or traefik.containo.us) named by an ExtensionRef.
+bool is_traefik_middleware(const ObjectRef& ref);
 
 // HTTPPathModifier ReplacePrefixMatch: `path` matched PathPrefix `prefix`; its prefix becomes
 // `replacement`, whole elements, trailing '/' of both ignored (the table in httproute_types.go).

@@ -79,6 +79,27 @@ struct ShadowedRule {
   std::string listener;      // "ns/gateway/listener"
 };
 
+// The authentication step in front of one rule as reached through one listener (auth_coverage.h
+// decides it: an ExtensionRef Middleware on the rule, else the most specific SecurityPolicy).
+struct RuleAuth {
+  std::size_t route = 0;
+  std::size_t rule = 0;
+  std::size_t listener = 0;   // index into GatewayModel::listeners
+  bool covered = false;       // `policy` is the step every request of the rule passes
+  std::size_t policy = 0;     // index into Manifests::auth_policies
+  std::string via;            // how the policy is attached ("ExtensionRef filter (file:line)", ...)
+  std::string problem;        // an authentication step that cannot work (the rule gets 500)
+  std::vector<std::string> overridden;  // policies of lower precedence that would have applied
+};
+
+// What `routes` flags about authentication.
+struct AuthFinding {
+  enum class Kind { kUnprotected, kIdlePolicy, kConflict };
+  Kind kind = Kind::kUnprotected;
+  std::string subject;  // the rule or policy, with its file:line
+  std::string message;
+};
+
 struct GatewayModel {
   std::vector<ListenerStatus> listeners;      // every listener of every Gateway, in file order
   std::vector<RouteParentStatus> parents;     // every parentRef of every HTTPRoute
@@ -87,6 +108,8 @@ struct GatewayModel {
   std::vector<ShadowedRule> shadowed;
   std::vector<std::size_t> unattached_routes;  // routes accepted by no parent
   std::map<std::string, std::size_t> service_index;  // "ns/name" -> index into Manifests::services
+  std::vector<RuleAuth> rule_auth;           // per (route, rule, listener) with a step or a problem
+  std::vector<AuthFinding> auth_findings;    // unprotected rules, policies that cover nothing, conflicts
 };
 
 struct HttpRequest {

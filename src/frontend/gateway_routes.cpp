@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "core/text.h"
+#include "frontend/auth_coverage.h"
 #include "frontend/gateway_filters.h"
 
 namespace ct {
@@ -450,6 +451,7 @@ GatewayModel build_gateway_model(const Manifests& m) {
     index_table(m, table);
     find_shadowed(m, table, out.shadowed);
   }
+  cover_rules_with_auth(m, out);
   return out;
 }
 
@@ -778,6 +780,11 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
   d.mirrors = std::move(effect.mirrors);
   if (effect.redirect != nullptr) {
     apply_redirect(*effect.redirect, r, matched, l.port, d);
+    return d;
+  }
+  if (!effect.failed.empty()) {
+    d.status = 500;
+    d.outcome = RouteOutcome::kBackendError;
     return d;
   }
   int total = 0;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "frontend/auth_manifests.h"
 #include "frontend/gateway_filters.h"
 #include "frontend/manifest_reader.h"
 #include "frontend/manifest_values.h"
@@ -628,6 +629,31 @@ void read_storage_class_kind(ManifestReader& r, const KindInput& in, Manifests& 
   out.storage_classes.push_back(std::move(sc));
 }
 
+// Envoy Gateway's SecurityPolicy and Traefik's Middleware; a kind of that name from another API
+// group is someone else's and is listed as unknown.
+void read_security_policy_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  if (!in.meta.api_version.starts_with("gateway.envoyproxy.io/")) {
+    out.unknown.push_back(UnknownObject{in.meta});
+    return;
+  }
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  read_security_policy(r, in.doc, in.spec, in.meta, out);
+}
+
+void read_middleware_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  if (!in.meta.api_version.starts_with("traefik.io/") && !in.meta.api_version.starts_with("traefik.containo.us/")) {
+    out.unknown.push_back(UnknownObject{in.meta});
+    return;
+  }
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec"});
+  read_middleware(r, in.doc, in.spec, in.meta, out);
+}
+
+void read_ingress_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  read_ingress(r, in.doc, in.spec, in.meta, out);
+}
+
 // The kinds the model reads; any other kind is kept as an UnknownObject.
 struct KindReader {
   const char* kind;
@@ -654,6 +680,9 @@ constexpr KindReader kKindReaders[] = {
     {"L2Advertisement", read_l2_advertisement_kind},
     {"PersistentVolumeClaim", read_claim_kind},
     {"StorageClass", read_storage_class_kind},
+    {"SecurityPolicy", read_security_policy_kind},
+    {"Middleware", read_middleware_kind},
+    {"Ingress", read_ingress_kind},
 };
 
 // The object's metadata, when the document is an object the model can take: a mapping with a

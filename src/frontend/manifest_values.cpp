@@ -131,4 +131,29 @@ std::string pool_entry_problem(std::string_view text) {
   return "";
 }
 
+std::string url_problem(std::string_view text) {
+  std::string_view rest = text;
+  if (rest.starts_with("https://")) rest.remove_prefix(8);
+  else if (rest.starts_with("http://")) rest.remove_prefix(7);
+  else return "expected an http:// or https:// URL";
+  const std::size_t end = std::min(rest.find('/'), rest.find('?'));
+  std::string_view authority = rest.substr(0, end);
+  const std::size_t colon = authority.find(':');
+  const std::string_view host = authority.substr(0, colon);
+  if (host.empty()) return "the URL has no host";
+  const auto bad = std::find_if_not(host.begin(), host.end(), [](char c) {
+    return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '-' || c == '$' || c == '_';
+  });
+  if (bad != host.end()) return fmt::format("character '{}' in the URL's host", excerpt(std::string_view(&*bad, 1)));
+  if (colon != std::string_view::npos) {
+    const std::string_view port = authority.substr(colon + 1);
+    int p = 0;
+    const auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
+    if (port.empty() || ec != std::errc() || ptr != port.data() + port.size() || p < 1 || p > 65535) {
+      return fmt::format("port '{}' of the URL: expected 1..65535", excerpt(port));
+    }
+  }
+  return "";
+}
+
 }  // namespace ct

@@ -14,6 +14,11 @@
 //   Hostname     gateway-api apis/v1 shared_types.go Hostname: an RFC 1123 subdomain (as above),
 //                optionally prefixed by "*." when `wildcard` is allowed; no IP address, no port.
 //   IPv4         a dotted quad, each octet 0..255 (routing/port_address.h parse_ipv4).
+//   URL          an absolute http or https URL as the authentication configurations take it
+//                (Traefik forwardAuth.address, ingress-nginx auth-url / auth-signin, Envoy Gateway
+//                OIDC issuer): scheme "http://" or "https://", a host (letters, digits, '.', '-',
+//                and for ingress-nginx its '$' variables such as $host), an optional ":port"
+//                1..65535, then an optional path starting with '/'.
 //   Pool entry   MetalLB IPAddressPool spec.addresses: a CIDR "a.b.c.d/n" (n 0..32) or a range
 //                "a.b.c.d-e.f.g.h" whose first address is not above its last. IPv6 entries (with a
 //                ':') are not modelled and not checked.
@@ -30,5 +35,6 @@ std::string dns_subdomain_problem(std::string_view text);
 std::string hostname_problem(std::string_view text, bool wildcard);
 std::string ipv4_problem(std::string_view text);
 std::string pool_entry_problem(std::string_view text);
+std::string url_problem(std::string_view text);
 
 }  // namespace ct

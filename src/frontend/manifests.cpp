@@ -83,5 +83,11 @@ const PersistentVolumeClaim* Manifests::find_claim(const std::string& ns, const 
 const StorageClass* Manifests::find_storage_class(const std::string& name) const {
   return find_named(storage_classes, "", name);
 }
+const AuthPolicy* Manifests::find_auth_policy(const std::string& kind, const std::string& ns, const std::string& name) const {
+  for (const auto& p : auth_policies) {
+    if (p.meta.kind == kind && p.meta.ns == ns && p.meta.name == name) return &p;
+  }
+  return nullptr;
+}
 
 }  // namespace ct

@@ -2,7 +2,9 @@
 // what the files give): core (Namespace, Node, Service, Secret, workloads, PVC, StorageClass),
 // Gateway API v1 (GatewayClass, Gateway, HTTPRoute; ReferenceGrant v1beta1), cert-manager v1
 // (Issuer, ClusterIssuer, Certificate) and MetalLB (IPAddressPool, BGPAdvertisement, BGPPeer,
-// L2Advertisement). Every object keeps the file:line of its document, and the fields the model
+// L2Advertisement), and the authentication step in front of a route (frontend/auth_manifests.h):
+// Envoy Gateway SecurityPolicy, Traefik Middleware forwardAuth, ingress-nginx auth-url on a
+// networking.k8s.io/v1 Ingress. Every object keeps the file:line of its document, and the fields the model
 // decides on keep theirs. Field defaults are the API's (e.g. a Listener's allowedRoutes is Same).
 #pragma once
 
@@ -203,6 +205,7 @@ struct RouteFilter {
   HeaderModifier headers;  // Request/ResponseHeaderModifier
   BackendRef mirror;       // RequestMirror.backendRef
   std::string extension;   // ExtensionRef: "Kind name"
+  ObjectRef extension_ref;  // ExtensionRef: group, kind, name (always in the route's namespace)
 };
 
 struct RouteRule {
@@ -293,6 +296,65 @@ struct StorageClass {
   bool is_default = false;
 };
 
+// One authentication step as configured (frontend/auth_manifests.h reads it, auth_coverage.h
+// decides what it covers, auth_dependency.h what it depends on).
+struct AuthTarget {  // a SecurityPolicy targetRef (always in the policy's namespace)
+  std::string group;
+  std::string kind;  // Gateway | HTTPRoute
+  std::string name;
+  std::string section;  // a listener name (Gateway) or a rule name (HTTPRoute); empty = all
+  SourceLocation where;
+};
+
+struct AuthPolicy {
+  enum class Type { kExtAuthHttp, kExtAuthGrpc, kOidc, kForwardAuth, kNginxAuthUrl };
+  ObjectMeta meta;  // the SecurityPolicy, the Middleware or the Ingress
+  Type type = Type::kExtAuthHttp;
+  std::vector<AuthTarget> targets;  // SecurityPolicy only (a Middleware is named by ExtensionRef)
+  // The authentication service asked, when it is a Service of the cluster ("" otherwise).
+  std::string service_ns;
+  std::string service_name;
+  int port = 0;
+  std::string address;  // the URL asked, as written (forwardAuth address, auth-url, OIDC issuer)
+  std::string path;     // extAuth.http.path
+  // Where an unauthenticated request is sent (302): auth-signin, the OIDC authorization endpoint,
+  // or the clustertwin.io/sign-in-url annotation (what the auth service itself answers); "" = the
+  // auth service's own refusal is returned (401).
+  std::string sign_in;
+  bool fail_open = false;  // extAuth.failOpen
+  SourceLocation where;    // the field that configures the step
+};
+
+// networking.k8s.io/v1 Ingress, as far as the authentication model reads it: hosts, paths,
+// backend Services and TLS (no Ingress controller is modelled).
+struct IngressPath {
+  std::string path = "/";
+  std::string type;  // Exact | Prefix | ImplementationSpecific
+  std::string service;
+  int port = 0;
+  std::string port_name;
+  SourceLocation where;
+};
+
+struct IngressRule {
+  std::string host;  // empty = any
+  std::vector<IngressPath> paths;
+  SourceLocation where;
+};
+
+struct IngressTls {
+  std::vector<std::string> hosts;
+  std::string secret;
+};
+
+struct Ingress {
+  ObjectMeta meta;
+  std::string class_name;
+  std::vector<IngressRule> rules;
+  std::vector<IngressTls> tls;
+  std::string default_service;
+};
+
 struct UnknownObject {
   ObjectMeta meta;
 };
@@ -316,6 +378,8 @@ struct Manifests {
   std::vector<L2Advertisement> l2_advertisements;
   std::vector<PersistentVolumeClaim> claims;
   std::vector<StorageClass> storage_classes;
+  std::vector<AuthPolicy> auth_policies;
+  std::vector<Ingress> ingresses;
   std::vector<UnknownObject> unknown;  // kinds the model does not read, listed and ignored
   Diagnostics warnings;                // unknown fields of known kinds (as kubectl --validate warns)
 
@@ -329,6 +393,8 @@ struct Manifests {
   [[nodiscard]] const Certificate* certificate_for_secret(const std::string& ns, const std::string& secret) const;
   [[nodiscard]] const PersistentVolumeClaim* find_claim(const std::string& ns, const std::string& name) const;
   [[nodiscard]] const StorageClass* find_storage_class(const std::string& name) const;
+  // The policy of that kind (SecurityPolicy, Middleware, Ingress) in ns.
+  [[nodiscard]] const AuthPolicy* find_auth_policy(const std::string& kind, const std::string& ns, const std::string& name) const;
 };
 
 // The text of one manifest file, as the io/ loader read it.

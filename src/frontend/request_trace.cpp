@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/text.h"
+#include "frontend/auth_coverage.h"
 #include "frontend/bgp_vip.h"
 #include "frontend/cert_chain.h"
 #include "frontend/volume_replicas.h"
@@ -34,7 +37,28 @@ FrontendModel build_frontend_model(Manifests manifests, std::optional<DnsModel> 
   f.placement = place_pods(f.manifests);
   f.dns = std::move(dns);
   f.topology = std::move(topology);
+  f.auth = build_auth_dependencies(f.manifests, f.gateways, f.placement);
   return f;
+}
+
+Diagnostics kill_nodes(FrontendModel& f, const std::vector<std::string>& nodes) {
+  Diagnostics errors;
+  for (const auto& n : nodes) {
+    if (f.manifests.find_node(n) == nullptr) errors.push_back({{"command line", 0, 0}, "--dead-node", "no Node '" + n + "' in the manifests"});
+  }
+  if (!errors.empty()) return errors;
+  const auto dead = [&](const std::string& n) { return std::find(nodes.begin(), nodes.end(), n) != nodes.end(); };
+  for (auto& pod : f.placement.pods) {
+    if (pod.node.empty() || !dead(pod.node)) continue;
+    pod.why = fmt::format("node {} is dead: gone until the pod is rescheduled (not modelled)", pod.node);
+    pod.node.clear();
+  }
+  std::erase_if(f.manifests.nodes, [&](const Node& n) { return dead(n.meta.name); });
+  for (const auto& n : nodes) {
+    if (std::find(f.dead_nodes.begin(), f.dead_nodes.end(), n) == f.dead_nodes.end()) f.dead_nodes.push_back(n);
+  }
+  f.auth = build_auth_dependencies(f.manifests, f.gateways, f.placement);
+  return errors;
 }
 
 std::optional<long long> spec_host_of(std::string_view name) {
@@ -413,7 +437,7 @@ const BackendChoice* route_hop(const Manifests& m, const RouteDecision& d, Reque
     }
     h.summary += fmt::format(" ({})", fmt::join(problems, "; "));
   }
-  return backend;
+  return d.forwarded ? backend : nullptr;  // not forwarded: a filter failed it (an unresolved ExtensionRef)
 }
 
 // "{app: vllm, tier: api}".
@@ -482,7 +506,7 @@ void unplaced_pods_hop(const FrontendModel& f, std::size_t workload, RequestHop&
 
 // Hop 6: the backend Service's endpoints (empty: 503, the request stops).
 std::vector<const PlacedPod*> service_hop(const FrontendModel& f, const RouteDecision& d, const BackendChoice& backend, RequestTrace& t) {
-  RequestHop& h = t.hops[5];
+  RequestHop& h = t.hops[6];
   const Manifests& m = f.manifests;
   const auto slash = backend.service.find('/');
   const Service* svc = m.find_service(backend.service.substr(0, slash), backend.service.substr(slash + 1));
@@ -513,7 +537,7 @@ std::vector<const PlacedPod*> service_hop(const FrontendModel& f, const RouteDec
     for (std::size_t wi : selected) names.push_back(object_label(m.workloads[wi].meta));
     h.summary = fmt::format("{} port {} selects the pods of {}, none of them running: 0 endpoints", backend.service,
                             backend.port, fmt::join(names, ", "));
-    unplaced_pods_hop(f, selected.front(), t.hops[6]);
+    unplaced_pods_hop(f, selected.front(), t.hops[7]);
     return eps;
   }
   h.status = HopStatus::kOk;
@@ -604,18 +628,134 @@ void storage_hop(const Manifests& m, const KubeWorkload& w, const PlacedPod& pod
   }
 }
 
-// The eight hops, each with its choices (trace_request adds the survival table). A hop that
-// fails returns the trace as it stands: the hops after it keep their status "not reached".
-Result<RequestTrace> trace_hops(const FrontendModel& f, const TraceRequest& tr) {
+// Does the request carry credentials the authentication step could accept? The model checks none.
+bool carries_credentials(const HttpRequest& r) {
+  return std::any_of(r.headers.begin(), r.headers.end(), [](const auto& h) {
+    const std::string name = lower(h.first);
+    return name == "cookie" || name == "authorization";
+  });
+}
+
+// The authentication step as data, from the policy and what it depends on.
+TraceAuth trace_auth_of(const Manifests& m, const RuleAuth& ra, const AuthDependency& a) {
+  const AuthPolicy& p = m.auth_policies[ra.policy];
+  TraceAuth x;
+  x.policy = auth_policy_label(p);
+  x.where = where_text(p.where);
+  x.via = ra.via;
+  x.service = a.service;
+  x.port = a.port;
+  x.endpoints = a.endpoints;
+  x.down_status = a.down_status;
+  x.down_why = a.down_why;
+  x.loop = a.loop;
+  x.login_route = a.login_route;
+  x.login_listener = a.login_listener;
+  x.login_certificate = a.login_certificate;
+  return x;
+}
+
+// Hop 6: the authentication step of the rule; false when the request stops here.
+bool auth_hop(const FrontendModel& f, const RouteDecision& d, RequestTrace& t) {
+  RequestHop& h = t.hops[5];
+  const Manifests& m = f.manifests;
+  const RuleAuth* ra = find_rule_auth(f.gateways, d.entry.route, d.entry.rule, d.listener);
+  if (ra == nullptr || !ra->covered) {
+    h.status = HopStatus::kSkipped;
+    h.summary = "no authentication step covers this rule";
+    return true;
+  }
+  const AuthDependency& a = f.auth[ra->policy];
+  t.auth = trace_auth_of(m, *ra, a);
+  TraceAuth& x = *t.auth;
+  h.decided_by = x.policy;
+  h.where = x.where;
+  h.details.push_back(fmt::format("{} covers HTTPRoute {} rule {} ({})", x.policy, route_label(m, d.entry.route), d.entry.rule, ra->via));
+  for (const auto& o : ra->overridden) h.details.push_back("overrides " + o);
+  h.details.push_back(a.service.empty() ? "asks " + a.reached
+                                        : fmt::format("asks Service {} port {} ({})", a.service, a.port, a.reached));
+  HopChoice eps{"auth endpoint", a.service, {}};
+  std::vector<std::string> where;
+  for (const auto& e : a.endpoints) {
+    eps.options.push_back(HopOption{e.pod, "on " + e.node, e.node, true});
+    where.push_back(e.pod + " on " + e.node);
+  }
+  if (!a.service.empty()) h.choices.push_back(std::move(eps));
+  h.details.push_back(fmt::format("with no ready endpoint: {} ({})", a.down_status, a.down_why));
+  if (!a.login_route.empty()) {
+    h.details.push_back(fmt::format("sign-in page {}: listener {}, {}{}, served by {}", a.sign_in, a.login_listener, a.login_route,
+                                    a.login_certificate.empty() ? "" : ", certificate Secret " + a.login_certificate,
+                                    a.login_service.empty() ? "no backend" : a.login_service));
+  }
+  const bool down = !a.service_problem.empty() || (!a.service.empty() && a.endpoints.empty());
+  if (down && m.auth_policies[ra->policy].type == AuthPolicy::Type::kOidc) {
+    // The provider is asked by the client (the redirect) and at the callback, not per request: a
+    // session cookie still passes, and the sign-in fails at the provider (the followed request).
+    h.details.push_back(fmt::format("PROBLEM: the provider {} has no ready endpoint: a session still passes, a sign-in fails there",
+                                    a.service.empty() ? a.reached : a.service));
+  } else if (down) {
+    const std::string why = !a.service_problem.empty() ? a.service_problem : fmt::format("Service {} has no ready endpoint", a.service);
+    for (const auto& pod : f.placement.pods) {
+      if (pod.node.empty() && std::find(a.workloads.begin(), a.workloads.end(), pod.workload) != a.workloads.end()) {
+        h.details.push_back(fmt::format("{} of {}: {}", pod.name, object_label(m.workloads[pod.workload].meta), pod.why));
+      }
+    }
+    for (std::size_t wi : a.workloads) {
+      if (m.workloads[wi].replicas == 0 && m.workloads[wi].meta.kind != "DaemonSet") {
+        h.details.push_back(fmt::format("{} has replicas: 0 ({})", object_label(m.workloads[wi].meta), where_text(m.workloads[wi].where_replicas)));
+      }
+    }
+    h.status = a.fail_open ? HopStatus::kWarning : HopStatus::kFailed;
+    h.summary = fmt::format("{}: {}: {} ({})", x.policy, why, a.down_status, a.down_why);
+    if (!a.fail_open) {
+      x.status = a.down_status;
+      t.http_status = a.down_status;
+      return false;
+    }
+    return true;
+  }
+  const std::string on = a.service.empty() ? a.reached
+                         : where.empty()   ? fmt::format("{} port {} (no ready endpoint)", a.service, a.port)
+                                           : fmt::format("{} port {} on {}", a.service, a.port, fmt::join(where, ", "));
+  if (carries_credentials(t.request)) {
+    x.authenticated = true;
+    h.status = a.service.empty() || down ? HopStatus::kWarning : HopStatus::kOk;
+    h.summary = fmt::format("{} asks {}: the request carries credentials (Cookie or Authorization), taken as accepted (2xx): it goes on",
+                            x.policy, on);
+    h.details.push_back("the model checks no credential: a request with a Cookie or Authorization header is taken as authenticated");
+    return true;
+  }
+  x.status = a.unauthenticated_status;
+  t.http_status = a.unauthenticated_status;
+  h.status = down ? HopStatus::kWarning : HopStatus::kOk;
+  if (!a.sign_in.empty()) {
+    x.location = expand_request_variables(a.sign_in, t.request);
+    h.summary = fmt::format("{} asks {}: no credentials: {} Location: {}", x.policy, on, a.unauthenticated_status, x.location);
+  } else {
+    h.summary = fmt::format("{} asks {}: no credentials: {}", x.policy, on, a.unauthenticated_status);
+  }
+  h.details.push_back(fmt::format("unauthenticated: {}", a.unauthenticated_why));
+  if (a.loop) {
+    h.status = HopStatus::kFailed;
+    h.summary += ": a redirect loop";
+    h.details.push_back("PROBLEM: " + a.loop_why);
+  }
+  return false;
+}
+
+// The nine hops, each with its choices (trace_request adds the survival table). A hop that
+// fails returns the trace as it stands: the hops after it keep their status "not reached". At
+// depth 0 an unauthenticated request's sign-in request is traced too (depth 1, not followed).
+Result<RequestTrace> trace_hops(const FrontendModel& f, const TraceRequest& tr, int depth) {
   auto parsed = parse_request(tr.request, tr.headers, 0);
   if (!parsed) return parsed.errors();
   RequestTrace t;
   t.request = parsed.value();
-  t.hops.resize(8);
   const char* kNames[] = {"DNS", "VIP (BGP + ECMP)", "frontend network", "Gateway listener + TLS", "HTTPRoute rule",
-                          "Service + endpoints", "pod + node", "storage"};
-  for (int i = 0; i < 8; ++i) {
-    t.hops[i].number = i + 1;
+                          "authentication", "Service + endpoints", "pod + node", "storage"};
+  t.hops.resize(std::size(kNames));
+  for (std::size_t i = 0; i < t.hops.size(); ++i) {
+    t.hops[i].number = static_cast<int>(i) + 1;
     t.hops[i].name = kNames[i];
   }
   const auto client = choose_client(f, tr.from);
@@ -631,10 +771,20 @@ Result<RequestTrace> trace_hops(const FrontendModel& f, const TraceRequest& tr) 
   if (!decision) return t;
   const BackendChoice* backend = route_hop(f.manifests, *decision, t);
   if (backend == nullptr) return t;
+  if (!auth_hop(f, *decision, t)) {
+    if (depth == 0 && t.auth && !t.auth->location.empty()) {
+      TraceRequest next = tr;
+      next.request = "GET " + t.auth->location;
+      next.headers.clear();
+      auto follow = trace_hops(f, next, depth + 1);
+      if (follow) t.follow_up.push_back(std::move(follow).value());
+    }
+    return t;
+  }
   const auto eps = service_hop(f, *decision, *backend, t);
   if (eps.empty()) return t;
-  const KubeWorkload& w = pod_hop(f, eps, t.hops[6]);
-  storage_hop(f.manifests, w, *eps.front(), t.hops[7]);
+  const KubeWorkload& w = pod_hop(f, eps, t.hops[7]);
+  storage_hop(f.manifests, w, *eps.front(), t.hops[8]);
   return t;
 }
 
@@ -685,6 +835,13 @@ std::vector<NodeSurvival> node_survival(const RequestTrace& t) {
                 left == 0 ? fmt::format("no endpoint of {} left: 503 until the pods are rescheduled", c.of)
                           : fmt::format("{} endpoint(s) of {} left", left, c.of),
                 left == 0);
+        } else if (c.what == "auth endpoint") {
+          const int down = t.auth ? t.auth->down_status : 500;
+          touch(node, fmt::format("authentication endpoint {} of {}", fmt::join(names, ", "), c.of),
+                left == 0 ? fmt::format("no endpoint of the authentication Service {} left: every request it covers gets {} until the pods are "
+                                        "rescheduled", c.of, down)
+                          : fmt::format("{} endpoint(s) of the authentication Service {} left", left, c.of),
+                left == 0 && down != 200);
         } else if (c.what == "replica") {
           nodes[node].replicas.push_back(ReplicasLeft{c.of, static_cast<int>(left), static_cast<int>(counted)});
           touch(node, "replica of " + c.of,
@@ -708,8 +865,12 @@ std::vector<NodeSurvival> node_survival(const RequestTrace& t) {
 }  // namespace
 
 Result<RequestTrace> trace_request(const FrontendModel& f, const TraceRequest& tr) {
-  auto t = trace_hops(f, tr);
-  if (t) t->survival = node_survival(t.value());
+  auto t = trace_hops(f, tr, 0);
+  if (t) {
+    t->dead_nodes = f.dead_nodes;
+    t->survival = node_survival(t.value());
+    for (auto& follow : t->follow_up) follow.survival = node_survival(follow);
+  }
   return t;
 }
 

@@ -9,11 +9,20 @@
 //               Certificate and Issuer chain, name coverage and issuability (cert_chain.h)
 //   5 route     the HTTPRoute rule and why it wins (gateway_routes.h); when every backendRef is
 //               invalid (500), each is named with its reason (BackendNotFound and the Service, ...)
-//   6 service   the backend Service and its endpoints; a Service that selects a workload none of
-//               whose pods runs is a warning, and hop 7 fails instead, decided by that workload
-//   7 pod       the pods and their nodes (pod_placement.h); or why the selected workload runs no
+//   6 auth      the authentication step that covers the rule (auth_coverage.h) and what it
+//               depends on (auth_dependency.h): the authentication Service, its endpoints, pods
+//               and nodes. The model checks no credential: a request with a Cookie or an
+//               Authorization header is taken as authenticated and goes on; one without gets the
+//               step's answer (302 to the sign-in URL, or the refusal), and the sign-in request
+//               is traced too, from the same client (RequestTrace::follow_up; not followed
+//               further). No ready endpoint: the implementation's documented status (403, 500),
+//               never 200 unless the step fails open. The sign-in page behind the same step is a
+//               redirect loop. No step: skipped.
+//   7 service   the backend Service and its endpoints; a Service that selects a workload none of
+//               whose pods runs is a warning, and hop 8 fails instead, decided by that workload
+//   8 pod       the pods and their nodes (pod_placement.h); or why the selected workload runs no
 //               pod: `replicas: 0`, or its pods Pending and why each node refuses them
-//   8 storage   the pods' volumes: PVC -> StorageClass -> Longhorn engine and replicas
+//   9 storage   the pods' volumes: PVC -> StorageClass -> Longhorn engine and replicas
 //               (volume_replicas.h)
 // A hop that fails stops the request; the hops after it are "not reached".
 //
@@ -27,6 +36,8 @@
 //   Gateway pod       the node's data-plane pods go; none left: the Gateway answers nothing;
 //   endpoint          the node's endpoints leave the Service; none left: 503 until the pods are
 //                     rescheduled (readiness and the node-lifecycle timeouts are not modelled);
+//   auth endpoint     the same for the authentication Service; none left: every covered request
+//                     gets the step's documented status (AuthDependency::down_status);
 //   replica           one replica fewer of the claim (Degraded until rebuilt); none left: the data
 //                     is lost; the engine's node: the volume reattaches where the pod reschedules.
 // "served" means the request still gets its answer once the failover above has happened.
@@ -38,6 +49,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/auth_dependency.h"
 #include "frontend/dns_views.h"
 #include "frontend/gateway_routes.h"
 #include "frontend/manifests.h"
@@ -55,9 +67,16 @@ struct FrontendModel {
   std::optional<DnsModel> dns;
   std::optional<Topology> topology;  // the cluster spec's (with its frontend network)
   SourceLocation frontend_where;     // the spec's `frontend:` key (hop 3 cites it)
+  std::vector<AuthDependency> auth;  // per Manifests::auth_policies: what a covered request depends on
+  std::vector<std::string> dead_nodes;  // kill_nodes
 };
 
 FrontendModel build_frontend_model(Manifests manifests, std::optional<DnsModel> dns, std::optional<Topology> topology);
+
+// The cluster just after `nodes` die, before anything is rescheduled or any timeout runs out: their
+// pods are gone (Pending, no endpoint, no Gateway data plane), and they are no Node any more (no
+// BGP speaker, no next hop). Rescheduling is not modelled. Errors: a name that is no Node.
+Diagnostics kill_nodes(FrontendModel& model, const std::vector<std::string>& nodes);
 
 struct TraceRequest {
   std::string request;               // "[METHOD] https://host/path?query"
@@ -79,7 +98,8 @@ struct HopOption {
 };
 
 // The alternatives of one decision, `what` from a fixed vocabulary: "view", "next hop",
-// "gateway pod", "backend", "endpoint", "pod", "replica" (`of` names the claim).
+// "gateway pod", "backend", "endpoint", "auth endpoint", "pod", "replica" (`of` names the claim,
+// the Service of an endpoint).
 struct HopChoice {
   std::string what;
   std::string of;  // the object the choice belongs to (the claim of "replica"), else ""
@@ -112,6 +132,25 @@ struct RequestHop {
   std::vector<HopChoice> choices;
 };
 
+// The authentication hop as data (hop 6; `trace --json` "auth").
+struct TraceAuth {
+  std::string policy;  // "Middleware apps/forward-auth (forwardAuth)"
+  std::string where;   // the field that configures it
+  std::string via;     // how it covers the rule
+  std::string service;  // "ns/name" ("" outside the cluster)
+  int port = 0;
+  std::vector<AuthEndpoint> endpoints;
+  bool authenticated = false;  // the request carries credentials (Cookie or Authorization)
+  int status = 0;              // what the request got here; 0 = it went on to the backend
+  std::string location;        // the sign-in URL of a 302
+  int down_status = 0;         // what a covered request gets with no ready endpoint
+  std::string down_why;
+  bool loop = false;
+  std::string login_route;     // the sign-in page's rule, listener and certificate
+  std::string login_listener;
+  std::string login_certificate;
+};
+
 struct RequestTrace {
   HttpRequest request;
   std::string client;      // the client's address
@@ -120,6 +159,9 @@ struct RequestTrace {
   int http_status = 0;     // 0: never reached HTTP
   int bgp_hold_s = 0;      // the VIP's hold time (hop 2), when reached
   std::vector<NodeSurvival> survival;  // per node touched, by name
+  std::vector<std::string> dead_nodes;  // the nodes taken as dead (kill_nodes)
+  std::optional<TraceAuth> auth;       // hop 6 when a step covers the rule
+  std::vector<RequestTrace> follow_up;  // the sign-in request an unauthenticated one is sent to (0 or 1)
 };
 
 // The spec host a node names (its clustertwin.io/host annotation, else its name): "hostN" with N

@@ -1,9 +1,14 @@
 #include "report/gateway_report.h"
 
+#include <set>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/text_lines.h"
+#include "frontend/auth_coverage.h"
 #include "report/table.h"
 
 namespace ct {
@@ -61,6 +66,106 @@ nlohmann::json conditions_json(const std::vector<Condition>& cs) {
 
 }  // namespace
 
+namespace {
+
+// The authentication column of a route table row: the policy, "-" for none, or the problem.
+std::string rule_auth_text(const Manifests& m, const GatewayModel& g, const RouteEntry& e, std::size_t listener) {
+  const RuleAuth* a = find_rule_auth(g, e.route, e.rule, listener);
+  if (a == nullptr) return "-";
+  if (!a->covered) return "FAILS (500): unresolved ExtensionRef";
+  return object_label(m.auth_policies[a->policy].meta);
+}
+
+nlohmann::json rule_auth_json(const Manifests& m, const GatewayModel& g, const RouteEntry& e, std::size_t listener) {
+  const RuleAuth* a = find_rule_auth(g, e.route, e.rule, listener);
+  if (a == nullptr) return nullptr;
+  nlohmann::json j = {{"covered", a->covered}, {"via", a->via}, {"problem", a->problem}, {"overridden", a->overridden}};
+  if (a->covered) {
+    const AuthPolicy& p = m.auth_policies[a->policy];
+    j["policy"] = object_label(p.meta);
+    j["type"] = to_string(p.type);
+    j["where"] = where_text(p.where);
+  }
+  return j;
+}
+
+// The (route, rule) pairs each policy covers, over every listener.
+std::vector<std::set<std::pair<std::size_t, std::size_t>>> covered_rules(const Manifests& m, const GatewayModel& g) {
+  std::vector<std::set<std::pair<std::size_t, std::size_t>>> out(m.auth_policies.size());
+  for (const RuleAuth& a : g.rule_auth) {
+    if (a.covered) out[a.policy].emplace(a.route, a.rule);
+  }
+  return out;
+}
+
+std::string auth_text(const Manifests& m, const GatewayModel& g) {
+  if (m.auth_policies.empty() && g.auth_findings.empty()) return "";
+  std::string out = "Authentication:\n";
+  const auto covered = covered_rules(m, g);
+  for (std::size_t i = 0; i < m.auth_policies.size(); ++i) {
+    const AuthPolicy& p = m.auth_policies[i];
+    if (p.meta.kind == "Ingress") continue;
+    out += fmt::format("  {} ({}): covers {} rule(s); asks {}{}\n", auth_policy_label(p), where_text(p.where), covered[i].size(),
+                       p.address, p.sign_in.empty() ? "" : "; sign-in " + p.sign_in);
+  }
+  static const char* kWords[] = {"Unprotected", "Covers nothing", "Conflict"};
+  for (const auto& f : g.auth_findings) {
+    out += fmt::format("  {}: {}{}\n", kWords[static_cast<int>(f.kind)], f.subject.empty() ? "" : f.subject + " ", f.message);
+  }
+  return out;
+}
+
+nlohmann::json auth_policies_json(const Manifests& m, const GatewayModel& g) {
+  nlohmann::json out = nlohmann::json::array();
+  const auto covered = covered_rules(m, g);
+  for (std::size_t i = 0; i < m.auth_policies.size(); ++i) {
+    const AuthPolicy& p = m.auth_policies[i];
+    nlohmann::json rules = nlohmann::json::array();
+    for (const auto& [route, rule] : covered[i]) rules.push_back({{"route", route_label(m, route)}, {"rule", rule}});
+    out.push_back({{"policy", object_label(p.meta)}, {"type", to_string(p.type)}, {"where", where_text(p.where)},
+                   {"address", p.address}, {"signIn", p.sign_in}, {"failOpen", p.fail_open}, {"covers", std::move(rules)}});
+  }
+  return out;
+}
+
+// Ingress rules with the ingress-nginx auth-url that covers each (no Ingress controller is modelled).
+std::string ingress_text(const Manifests& m) {
+  if (m.ingresses.empty()) return "";
+  std::string out = "Ingresses (read for their authentication; no Ingress controller is modelled):\n";
+  for (const Ingress& in : m.ingresses) {
+    const AuthPolicy* p = m.find_auth_policy("Ingress", in.meta.ns, in.meta.name);
+    out += fmt::format("  {} ({}) class {}: auth {}\n", object_label(in.meta), where_text(in.meta.where),
+                       in.class_name.empty() ? "(default)" : in.class_name,
+                       p == nullptr ? "none" : p->address + (p->sign_in.empty() ? "" : ", sign-in " + p->sign_in));
+    for (const auto& r : in.rules) {
+      for (const auto& path : r.paths) {
+        out += fmt::format("    {} {} {} -> {}:{}\n", r.host.empty() ? "*any*" : r.host, path.type, path.path, path.service,
+                           path.port != 0 ? std::to_string(path.port) : path.port_name);
+      }
+    }
+  }
+  return out;
+}
+
+nlohmann::json ingresses_json(const Manifests& m) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Ingress& in : m.ingresses) {
+    nlohmann::json paths = nlohmann::json::array();
+    for (const auto& r : in.rules) {
+      for (const auto& path : r.paths) {
+        paths.push_back({{"host", r.host}, {"type", path.type}, {"path", path.path}, {"service", path.service}, {"port", path.port},
+                         {"portName", path.port_name}});
+      }
+    }
+    const AuthPolicy* p = m.find_auth_policy("Ingress", in.meta.ns, in.meta.name);
+    out.push_back({{"ingress", object_label(in.meta)}, {"class", in.class_name}, {"paths", std::move(paths)},
+                   {"authUrl", p == nullptr ? "" : p->address}, {"authSignin", p == nullptr ? "" : p->sign_in}});
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string request_text(const HttpRequest& r) {
   std::string q;
   for (const auto& [k, v] : r.query) q += (q.empty() ? "?" : "&") + k + "=" + v;
@@ -84,6 +189,13 @@ std::string route_decision_text(const Manifests& m, const GatewayModel& g, const
     const RouteRule& rule = m.routes[d.entry.route].rules[d.entry.rule];
     out += fmt::format("Route:    {} rule {}: {} ({})\n", route_label(m, d.entry.route), d.entry.rule,
                        describe_match(rule.matches[d.entry.match]), where_text(rule.matches[d.entry.match].where));
+  }
+  if (d.has_entry && d.has_listener) {
+    if (const RuleAuth* a = find_rule_auth(g, d.entry.route, d.entry.rule, d.listener)) {
+      out += a->covered ? fmt::format("Auth:     {} ({}), {}\n", auth_policy_label(m.auth_policies[a->policy]),
+                                      where_text(m.auth_policies[a->policy].where), a->via)
+                        : "Auth:     " + a->problem + "\n";
+    }
   }
   out += "Result:   " + result_word(d) + "\n";
   if (!d.location.empty()) out += "Location: " + d.location + "\n";
@@ -118,6 +230,7 @@ std::string route_decision_json(const Manifests& m, const GatewayModel& g, const
     j["route"] = {{"name", route_label(m, d.entry.route)}, {"rule", d.entry.rule}, {"match", d.entry.match},
                   {"hostname", d.entry.hostname}, {"where", where_text(rule.matches[d.entry.match].where)},
                   {"description", describe_match(rule.matches[d.entry.match])}};
+    if (d.has_listener) j["auth"] = rule_auth_json(m, g, d.entry, d.listener);
   }
   j["backends"] = nlohmann::json::array();
   for (const auto& b : d.backends) {
@@ -155,12 +268,12 @@ std::string route_table_text(const Manifests& m, const GatewayModel& g) {
       }
       const auto& entries = g.tables[t].entries;
       if (entries.empty()) continue;
-      TextTable table({{"#", Align::kRight}, {"hostname"}, {"match"}, {"route"}, {"rule", Align::kRight}, {"backends"}});
+      TextTable table({{"#", Align::kRight}, {"hostname"}, {"match"}, {"route"}, {"rule", Align::kRight}, {"backends"}, {"auth"}});
       for (std::size_t i = 0; i < entries.size(); ++i) {
         const RouteEntry& e = entries[i];
         const RouteRule& rule = m.routes[e.route].rules[e.rule];
         table.add_row({std::to_string(i + 1), e.hostname.empty() ? "*any*" : e.hostname, describe_match(rule.matches[e.match]),
-                       route_label(m, e.route), std::to_string(e.rule), rule_backends_text(rule)});
+                       route_label(m, e.route), std::to_string(e.rule), rule_backends_text(rule), rule_auth_text(m, g, e, t)});
       }
       const std::string rendered = table.render();
       LineCursor lines(rendered);
@@ -191,6 +304,8 @@ std::string route_table_text(const Manifests& m, const GatewayModel& g) {
     out += "Routes attached nowhere:\n";
     for (auto r : g.unattached_routes) out += fmt::format("  {} ({})\n", route_label(m, r), where_text(m.routes[r].meta.where));
   }
+  out += auth_text(m, g);
+  out += ingress_text(m);
   out += unknown_kinds_text(m);
   return out;
 }
@@ -212,7 +327,7 @@ std::string route_table_json(const Manifests& m, const GatewayModel& g) {
       for (const auto& e : g.tables[t].entries) {
         const RouteRule& rule = m.routes[e.route].rules[e.rule];
         jl["table"].push_back({{"hostname", e.hostname}, {"match", describe_match(rule.matches[e.match])},
-                               {"route", route_label(m, e.route)}, {"rule", e.rule}});
+                               {"route", route_label(m, e.route)}, {"rule", e.rule}, {"auth", rule_auth_json(m, g, e, t)}});
       }
       jg["listeners"].push_back(std::move(jl));
     }
@@ -231,6 +346,13 @@ std::string route_table_json(const Manifests& m, const GatewayModel& g) {
   }
   j["unattached"] = nlohmann::json::array();
   for (auto r : g.unattached_routes) j["unattached"].push_back(route_label(m, r));
+  j["authPolicies"] = auth_policies_json(m, g);
+  j["authFindings"] = nlohmann::json::array();
+  for (const auto& f : g.auth_findings) {
+    static const char* kKinds[] = {"unprotected", "coversNothing", "conflict"};
+    j["authFindings"].push_back({{"kind", kKinds[static_cast<int>(f.kind)]}, {"subject", f.subject}, {"message", f.message}});
+  }
+  j["ingresses"] = ingresses_json(m);
   j["unknownKinds"] = nlohmann::json::array();
   for (const auto& u : m.unknown) j["unknownKinds"].push_back({{"object", object_label(u.meta)}, {"where", where_text(u.meta.where)}});
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // bytes that are not UTF-8 become U+FFFD

@@ -3,7 +3,8 @@
 // file, a flow list in CSV and YAML, a flow table plain and gzip-compressed, an ibnetdiscover /
 // ibsim net file, an LFT dump, a Prometheus counter scrape, snmpwalk IF-MIB output, gnmic JSON,
 // ethtool -S output, lldpctl JSON, a port map, diagnose's flows CSV, perftest and iperf3 --json
-// results, `ss -tinH` and `conntrack -L` output, Kubernetes manifests traced and exported for BGP
+// results, `ss -tinH` and `conntrack -L` output, Kubernetes manifests traced and exported for BGP,
+// the authentication configurations (SecurityPolicy, Middleware, Ingress) traced to their sign-in page
 // from a folder that may hold a symbolic link loop, a dangling link or a folder named like a
 // manifest, a BIND named.conf and a zone file), applies one to three mutations from the list
 // below, runs the real `clustertwin` binary on it with `-o` naming a file that does not exist
@@ -24,7 +25,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
-// 100 in the Release build, 25 kinds = 2,500 cases; 20 in the sanitizer build, where every kind
+// 100 in the Release build, 27 kinds = 2,700 cases; 20 in the sanitizer build, where every kind
 // still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
 // CLUSTERTWIN_MAX_INPUT is 16 MiB for every case, so that a gzip bomb is refused cheaply.
 #include <fcntl.h>
@@ -316,6 +317,17 @@ std::vector<std::string> manifests_args(const std::string& in, const std::string
   return {"trace", kTraceRequest, dir, "--from", "inside", "--dns", kPlatform + "/dns/named.conf", "--spec",
           kPlatform + "/cluster.yaml", "--json", "-o", out};
 }
+// The authentication configurations (SecurityPolicy, Middleware, Ingress) added to a copy of the
+// platform example; a request one of them covers is traced without credentials, so the sign-in
+// request is traced too.
+std::vector<std::string> auth_args(const std::string& in, const std::string& out, const std::string& work) {
+  const std::string dir = work + "/manifests";
+  fs::remove_all(dir);
+  fs::copy(kPlatform + "/manifests", dir);
+  fs::copy_file(in, dir + "/70-auth.yaml", fs::copy_options::overwrite_existing);
+  return {"trace", "GET https://chat.example.com/docs/x", dir, "--from", "inside", "--dns", kPlatform + "/dns/named.conf", "--json",
+          "-o", out};
+}
 // The mutated named.conf beside copies of the example's zone files, exported for BIND.
 std::vector<std::string> named_conf_args(const std::string& in, const std::string& out, const std::string& work) {
   const std::string dir = work + "/dns";
@@ -422,6 +434,8 @@ std::vector<InputKind> input_kinds() {
         "tests/frontend/bad/duplicate-key.yaml", "tests/frontend/bad/duplicate-names.yaml",
         "tests/frontend/bad/bad-values.yaml"},
        ".yaml", manifests_args},
+      {"auth_manifests", {"tests/frontend/auth/70-auth.yaml", "tests/frontend/auth/71-loop.yaml", "tests/frontend/bad/bad-auth.yaml"},
+       ".yaml", auth_args},
       {"bgp_manifests", {"examples/platform/manifests/10-metallb.yaml", "examples/platform/manifests/50-apps.yaml"}, ".yaml",
        bgp_args},
       {"named_conf", {"examples/platform/dns/named.conf", "tests/fuzz/seeds/named-views.conf"}, ".conf", named_conf_args},

@@ -239,10 +239,12 @@ spec: {resources: {requests: {storage: 10Gi}}}
   EXPECT_EQ(v.survival[2], "the data survives the loss of any 1 node(s) at once");
 }
 
-// The request both trace tests follow: the api models endpoint, the router's Linux policy 1, seed 1.
+// The request both trace tests follow: the api models endpoint, the router's Linux policy 1, seed 1,
+// with the login's session cookie (the route is behind forward-auth: without it, 302 to sign in).
 TraceRequest api_models_request() {
   TraceRequest r;
   r.request = "GET https://api.example.com/v1/models";
+  r.headers = {"Cookie: _oauth2_proxy=session"};
   r.router.policy = 1;
   r.router.seed = 1;
   return r;
@@ -252,7 +254,8 @@ TraceRequest api_models_request() {
 // (10.10.0.5 is in "inside"); api -> CNAME gw -> 198.51.100.10; edge-envoy (placed first, on
 // node-0 and node-1 by spreading over the ingress nodes) announces from node-0 and node-1 only
 // (Local); the listener is https-public (*.example.com); the route ml/vllm rule 0 (PathPrefix /v1);
-// vllm-0 runs on a gpu node; the claim model-weights has 3 replicas on node-2, node-3, node-4
+// Middleware ml/forward-auth passes the cookie (hop 6); vllm-0 runs on a gpu node; the claim
+// model-weights has 3 replicas on node-2, node-3, node-4
 // (storage nodes 2..5, name order). The router's pick is checked against the kernel in
 // tests/frontend/bgp_vip_test.cpp.
 TEST(RequestTrace, ExamplePlatformFromInside) {
@@ -269,8 +272,9 @@ TEST(RequestTrace, ExamplePlatformFromInside) {
   EXPECT_EQ(h[2].status, HopStatus::kSkipped);
   EXPECT_EQ(h[3].decided_by, "Gateway infra/edge listener https-public");
   EXPECT_EQ(h[4].decided_by, "HTTPRoute ml/vllm rule 0");
-  EXPECT_NE(h[6].summary.find("vllm-0 on node-"), std::string::npos);
-  EXPECT_NE(h[7].summary.find("3 replica(s) on node-2, node-3, node-4"), std::string::npos);
+  EXPECT_EQ(h[5].decided_by, "Middleware ml/forward-auth (forwardAuth)");
+  EXPECT_NE(h[7].summary.find("vllm-0 on node-"), std::string::npos);
+  EXPECT_NE(h[8].summary.find("3 replica(s) on node-2, node-3, node-4"), std::string::npos);
   EXPECT_EQ(t->http_status, 200);
   // From the guest Wi-Fi (negated in the ACL): the external view, the public address, NATed.
   r.from = "10.10.99.7";
@@ -317,9 +321,11 @@ TEST(RequestTrace, CnameOutOfTheViewSaysWhatTheStubDoes) {
 // The same trace's choices and what each node's death does, by hand from the example: the router
 // has two next hops, node-0 (this flow's, hash index 0) and node-1, each with one edge-envoy pod;
 // ml/vllm has one endpoint, vllm-0 on node-3; model-weights has 3 replicas among the 4 Longhorn
-// candidates node-2..node-5 (node-2, node-3, node-4), engine on node-3. So five nodes are touched
-// (node-5 holds nothing): losing node-0 or node-1 leaves the other next hop and its Gateway pod
-// (served after the 9 s hold time for this flow on node-0); node-2 and node-4 leave 2 of 3
+// candidates node-2..node-5 (node-2, node-3, node-4), engine on node-3; the login oauth2-proxy
+// (one replica, placed last: fewest pods, then name) runs on node-0. So five nodes are touched
+// (node-5 holds nothing): losing node-1 leaves the other next hop and its Gateway pod (served);
+// losing node-0 does too (after the 9 s hold time for this flow) but takes the login's only
+// endpoint: every covered request gets Traefik's 500 (not served); node-2 and node-4 leave 2 of 3
 // replicas (served); node-3 takes the only endpoint (503: not served), a replica (2 of 3 left)
 // and the engine.
 TEST(RequestTrace, ChoicesAndWhatEachNodesDeathDoes) {
@@ -335,7 +341,7 @@ TEST(RequestTrace, ChoicesAndWhatEachNodesDeathDoes) {
   EXPECT_EQ(next.options[0].detail, "192.0.2.11");
   EXPECT_TRUE(next.options[0].taken);
   EXPECT_FALSE(next.options[1].taken);
-  const auto& replicas = t->hops[7].choices.at(0);
+  const auto& replicas = t->hops[8].choices.at(0);
   EXPECT_EQ(replicas.what, "replica");
   EXPECT_EQ(replicas.of, "model-weights");
   ASSERT_EQ(replicas.options.size(), 4u);
@@ -346,10 +352,12 @@ TEST(RequestTrace, ChoicesAndWhatEachNodesDeathDoes) {
   const auto& s = t->survival;
   ASSERT_EQ(s.size(), 5u);
   EXPECT_EQ(s[0].node, "node-0");
-  EXPECT_EQ(s[0].roles, (std::vector<std::string>{"this flow's next hop", "Gateway pod edge-envoy-0"}));
-  EXPECT_TRUE(s[0].served);
+  EXPECT_EQ(s[0].roles, (std::vector<std::string>{"this flow's next hop", "Gateway pod edge-envoy-0",
+                                                  "authentication endpoint oauth2-proxy-0 of auth/oauth2-proxy"}));
+  EXPECT_FALSE(s[0].served);
   EXPECT_EQ(s[0].effect, "this flow is cut until the router withdraws the next hop (within the 9 s BGP hold time), then "
-                         "hashed over the 1 next hop(s) left; 1 Gateway pod(s) left");
+                         "hashed over the 1 next hop(s) left; 1 Gateway pod(s) left; no endpoint of the authentication Service "
+                         "auth/oauth2-proxy left: every request it covers gets 500 until the pods are rescheduled");
   EXPECT_EQ(s[1].roles[0], "router next hop");
   EXPECT_TRUE(s[1].served);
   EXPECT_TRUE(s[2].served);
@@ -423,7 +431,7 @@ spec:
   r.request = "GET https://api.example.com/db";
   auto t = trace_request(f, r);
   ASSERT_TRUE(t.ok()) << format_diagnostics(t.errors());
-  const RequestHop& h8 = t->hops[7];
+  const RequestHop& h8 = t->hops[8];
   EXPECT_EQ(h8.status, HopStatus::kOk) << h8.summary;
   EXPECT_EQ(h8.decided_by, "StatefulSet ml/pg volumeClaimTemplates data");
   EXPECT_NE(h8.where.find("ct-statefulset.yaml:"), std::string::npos) << h8.where;
@@ -434,9 +442,9 @@ spec:
 // The trace blames the object that broke the request (issue 22 item 11), on the example plus three
 // broken apps of ml on api.example.com:
 //   /gpu    Service gpu selects Deployment gpu, whose nodeSelector gpu: h100 no node of the example
-//           carries: hop 6 is a warning (the Service is right, 0 endpoints), hop 7 FAILED decided by
+//           carries: hop 7 is a warning (the Service is right, 0 endpoints), hop 8 FAILED decided by
 //           Deployment ml/gpu: 1 pod Pending, none of the 6 nodes satisfies the nodeSelector, 503;
-//   /idle   Service idle selects Deployment idle at replicas: 0: hop 7 FAILED decided by the
+//   /idle   Service idle selects Deployment idle at replicas: 0: hop 8 FAILED decided by the
 //           Deployment, "replicas: 0", 503;
 //   /ghost  the rule's only backendRef names Service ghost, which no manifest defines: hop 5 FAILED,
 //           500, its summary naming BackendNotFound and ml/ghost as `route` does.
@@ -473,19 +481,19 @@ spec:
   r.request = "GET https://api.example.com/gpu";
   auto gpu = trace_request(f, r);
   ASSERT_TRUE(gpu.ok()) << format_diagnostics(gpu.errors());
-  EXPECT_EQ(gpu->hops[5].status, HopStatus::kWarning) << gpu->hops[5].summary;
-  EXPECT_EQ(gpu->hops[6].status, HopStatus::kFailed);
-  EXPECT_EQ(gpu->hops[6].decided_by, "Deployment ml/gpu");
-  EXPECT_EQ(gpu->hops[6].summary,
+  EXPECT_EQ(gpu->hops[6].status, HopStatus::kWarning) << gpu->hops[6].summary;
+  EXPECT_EQ(gpu->hops[7].status, HopStatus::kFailed);
+  EXPECT_EQ(gpu->hops[7].decided_by, "Deployment ml/gpu");
+  EXPECT_EQ(gpu->hops[7].summary,
             "1 pod(s) of Deployment ml/gpu Pending: none of the 6 node(s) satisfies nodeSelector {gpu: h100}: 503");
   EXPECT_EQ(gpu->http_status, 503);
   r.request = "GET https://api.example.com/idle";
   auto idle = trace_request(f, r);
   ASSERT_TRUE(idle.ok());
-  EXPECT_EQ(idle->hops[6].status, HopStatus::kFailed);
-  EXPECT_EQ(idle->hops[6].decided_by, "Deployment ml/idle");
-  EXPECT_EQ(idle->hops[6].summary, "Deployment ml/idle has replicas: 0: no pod to serve: 503");
-  EXPECT_NE(idle->hops[6].where.find("ct-broken-apps.yaml:"), std::string::npos) << idle->hops[6].where;
+  EXPECT_EQ(idle->hops[7].status, HopStatus::kFailed);
+  EXPECT_EQ(idle->hops[7].decided_by, "Deployment ml/idle");
+  EXPECT_EQ(idle->hops[7].summary, "Deployment ml/idle has replicas: 0: no pod to serve: 503");
+  EXPECT_NE(idle->hops[7].where.find("ct-broken-apps.yaml:"), std::string::npos) << idle->hops[7].where;
   r.request = "GET https://api.example.com/ghost";
   auto ghost = trace_request(f, r);
   ASSERT_TRUE(ghost.ok());
