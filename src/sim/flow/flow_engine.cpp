@@ -353,7 +353,9 @@ void FlowEngine::collect_tail() {
       const std::uint32_t c = visited_[k].value();
       for (std::uint32_t e = head_[c]; e != kNil; e = elem_next_[e]) {
         const FlowId f = elem_flow_[e];
-        if (in_component_[f.value()] != 0 || freeze_seq_[f.value()] < threshold_[c]) continue;
+        ++tail_scanned_;
+        if (freeze_seq_[f.value()] < threshold_[c]) break;  // the list is in decreasing freeze order
+        if (in_component_[f.value()] != 0) continue;
         in_component_[f.value()] = 1;
         component_.push_back(f);
         for (const ConstraintId next : system_.path(f)) visit(next, threshold_[c]);
@@ -362,6 +364,31 @@ void FlowEngine::collect_tail() {
   }
   for (const FlowId f : component_) in_component_[f.value()] = 0;
   std::sort(component_.begin(), component_.end());
+}
+
+// After a solve every flow of component_ has a sequence above every other flow's (sequences
+// increase across solves): moved to the heads of its constraints' lists in increasing (sequence,
+// FlowId), it keeps each list in decreasing (sequence, FlowId) order, so that collect_tail stops at
+// the first flow frozen before the threshold instead of walking every flow of the constraint.
+void FlowEngine::relink_in_freeze_order() {
+  order_scratch_.clear();
+  for (const FlowId f : component_) order_scratch_.emplace_back(freeze_seq_[f.value()], f.value());
+  std::sort(order_scratch_.begin(), order_scratch_.end());
+  for (const auto& [seq, f] : order_scratch_) {
+    const std::uint32_t begin = system_.path_begin[f];
+    const std::uint32_t end = begin + system_.path_size[f];
+    for (std::uint32_t e = begin; e < end; ++e) {
+      const std::uint32_t c = system_.path_pool[e].value();
+      if (head_[c] == e) continue;
+      elem_next_[elem_prev_[e]] = elem_next_[e];  // not the head: it has a predecessor
+      if (elem_next_[e] != kNil) elem_prev_[elem_next_[e]] = elem_prev_[e];
+      elem_prev_[e] = kNil;
+      elem_next_[e] = head_[c];
+      elem_prev_[head_[c]] = e;
+      head_[c] = e;
+    }
+  }
+  order_scratch_.clear();
 }
 
 // The state of constraint c just before the event with sequence threshold_[c], as the full solve
@@ -419,6 +446,7 @@ void FlowEngine::resolve() {
     }
     ++solve_count_;
     solved_flows_ += component_.size();
+    if (options_.incremental) relink_in_freeze_order();
   }
   for (const ConstraintId c : visited_) visit_mark_[c.value()] = 0;
   visited_.clear();
