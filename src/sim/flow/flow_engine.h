@@ -182,7 +182,7 @@ class FlowEngine {
   void advance(FlowId f);
   void resolve();
   void collect_tail();
-  void relink_in_freeze_order();
+  void relink_in_freeze_order(std::uint64_t first_seq, bool whole);
   void visit(ConstraintId c, std::uint64_t threshold);
   void restart_state(ConstraintId c, double& remaining, double& weight_sum);
   void add_load(FlowId f, double delta);
@@ -242,6 +242,8 @@ class FlowEngine {
   std::vector<FlowId> departed_;  // flows whose last byte left in this instant
   bool only_departures_ = true;   // this instant's events are last bytes only
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_scratch_;  // (seq, elem) / (flow, elem)
+  std::vector<std::uint32_t> seq_count_;     // relink: flows per sequence of a solve, then offsets
+  std::vector<std::uint32_t> freeze_order_;  // relink: the solve's flows in (sequence, FlowId) order
   MaxMinSolver::StartFn restart_fn_;
 
   RerouteFn reroute_;
