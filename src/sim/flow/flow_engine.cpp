@@ -462,6 +462,7 @@ void FlowEngine::resolve() {
   for (const ConstraintId c : visited_) visit_mark_[c.value()] = 0;
   visited_.clear();
   const auto horizon = static_cast<double>(std::numeric_limits<std::int64_t>::max() - now_.value());
+  schedule_.clear();
   for (const FlowId f : component_) {
     const std::uint32_t i = f.value();
     if (new_rate_[i] == rate_[i]) continue;
@@ -473,8 +474,9 @@ void FlowEngine::resolve() {
       queue_.cancel_last_byte(i);
       continue;
     }
-    queue_.set_last_byte(i, now_ + TimePs(std::llround(delta)));
+    schedule_.emplace_back(i, now_ + TimePs(std::llround(delta)));
   }
+  queue_.set_last_bytes(schedule_);
 }
 
 }  // namespace ct

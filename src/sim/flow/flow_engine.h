@@ -244,6 +244,7 @@ class FlowEngine {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_scratch_;  // (seq, elem) / (flow, elem)
   std::vector<std::uint32_t> seq_count_;     // relink: flows per sequence of a solve, then offsets
   std::vector<std::uint32_t> freeze_order_;  // relink: the solve's flows in (sequence, FlowId) order
+  std::vector<std::pair<std::uint32_t, TimePs>> schedule_;  // resolve: the last bytes it sets
   MaxMinSolver::StartFn restart_fn_;
 
   RerouteFn reroute_;
