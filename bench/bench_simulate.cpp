@@ -36,6 +36,9 @@
 //   BM_ParseScenario/flows         parse_scenario of the YAML scenario of one transfer per flow of
 //                                  that permutation (4,096 or 8,192 flows) over a memory buffer:
 //                                  the reading and expanding stages of the YAML path alone.
+//   BM_YamlCpp/flows/mode          yaml-cpp alone on that text: 0 YAML::Load (the tree the one
+//                                  reader walks), 1 its parser with an event handler that builds
+//                                  nothing (the scanner's share of the reading stage).
 //   BM_CommandVsSimGrid/flows/modes  the whole command on every input path, side by side with
 //                                  SimGrid in one run: a random permutation of the plane-0 ports of
 //                                  the 512- (4,096 flows), 1,024- (8,192) or 4,096-node 3-tier
@@ -75,6 +78,8 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
 
 #include "analysis/straggler.h"
 #include "bench_util.h"
@@ -376,6 +381,47 @@ void BM_ParseScenario(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(text.size()) * static_cast<std::int64_t>(state.iterations()));
 }
 BENCHMARK(BM_ParseScenario)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond);
+
+// yaml-cpp's events, nothing built: what its parser costs before any YAML::Node is made.
+class NoYamlNodes : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string& value) override {
+    bytes += value.size();
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+  std::size_t bytes = 0;
+};
+
+// The text of BM_ParseScenario/flows read by yaml-cpp alone (issue 24 item 1: where the reading
+// stage's time goes): mode 0 YAML::Load (the scanner, the parser and the YAML::Node tree, what
+// the one reader calls); mode 1 YAML::Parser with an event handler that builds nothing (the scanner
+// and the parser alone: what driving the event API from the reader could at best cost).
+void BM_YamlCpp(benchmark::State& state) {
+  const auto [nodes, tiers] = shape_of(state.range(0));
+  const Fabric fabric = fabric_of(valid_spec(b300_yaml(nodes, tiers)));
+  const std::string text = scenario_of_table(permutation_table(fabric.topology()));
+  for (auto _ : state) {
+    if (state.range(1) == 0) {
+      const YAML::Node root = YAML::Load(text);
+      benchmark::DoNotOptimize(root.size());
+    } else {
+      std::istringstream in(text);
+      YAML::Parser parser(in);
+      NoYamlNodes events;
+      parser.HandleNextDocument(events);
+      benchmark::DoNotOptimize(events.bytes);
+    }
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(text.size()) * static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_YamlCpp)->Args({8192, 0})->Args({8192, 1})->Unit(benchmark::kMillisecond);
 
 
 #ifdef CT_HAVE_SIMGRID

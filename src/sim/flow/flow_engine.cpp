@@ -353,7 +353,9 @@ void FlowEngine::collect_tail() {
       const std::uint32_t c = visited_[k].value();
       for (std::uint32_t e = head_[c]; e != kNil; e = elem_next_[e]) {
         const FlowId f = elem_flow_[e];
-        if (in_component_[f.value()] != 0 || freeze_seq_[f.value()] < threshold_[c]) continue;
+        ++tail_scanned_;
+        if (freeze_seq_[f.value()] < threshold_[c]) break;  // the list is in decreasing freeze order
+        if (in_component_[f.value()] != 0) continue;
         in_component_[f.value()] = 1;
         component_.push_back(f);
         for (const ConstraintId next : system_.path(f)) visit(next, threshold_[c]);
@@ -362,6 +364,41 @@ void FlowEngine::collect_tail() {
   }
   for (const FlowId f : component_) in_component_[f.value()] = 0;
   std::sort(component_.begin(), component_.end());
+}
+
+// After a solve every flow of component_ has a sequence above every other flow's (sequences
+// increase across solves, from `first_seq` in this one): moved to the heads of its constraints'
+// lists in increasing (sequence, FlowId), it keeps each list in decreasing (sequence, FlowId)
+// order, so that collect_tail stops at the first flow frozen before the threshold instead of
+// walking every flow of the constraint. The order is a counting sort of the solve's sequences
+// (component_ is in FlowId order). When the component is whole (`whole`: every flow of every
+// constraint in dirty_), its lists are rebuilt rather than unlinked and relinked.
+void FlowEngine::relink_in_freeze_order(std::uint64_t first_seq, bool whole) {
+  const std::uint64_t range = solver_.next_sequence() - first_seq;
+  seq_count_.assign(range + 1, 0);
+  for (const FlowId f : component_) ++seq_count_[freeze_seq_[f.value()] - first_seq + 1];
+  for (std::uint64_t k = 1; k <= range; ++k) seq_count_[k] += seq_count_[k - 1];
+  freeze_order_.resize(component_.size());
+  for (const FlowId f : component_) freeze_order_[seq_count_[freeze_seq_[f.value()] - first_seq]++] = f.value();
+  if (whole) {
+    for (const ConstraintId c : dirty_) head_[c.value()] = kNil;
+  }
+  for (const std::uint32_t f : freeze_order_) {
+    const std::uint32_t begin = system_.path_begin[f];
+    const std::uint32_t end = begin + system_.path_size[f];
+    for (std::uint32_t e = begin; e < end; ++e) {
+      const std::uint32_t c = system_.path_pool[e].value();
+      if (!whole) {
+        if (head_[c] == e) continue;
+        elem_next_[elem_prev_[e]] = elem_next_[e];  // not the head: it has a predecessor
+        if (elem_next_[e] != kNil) elem_prev_[elem_next_[e]] = elem_prev_[e];
+      }
+      elem_prev_[e] = kNil;
+      elem_next_[e] = head_[c];
+      if (head_[c] != kNil) elem_prev_[head_[c]] = e;
+      head_[c] = e;
+    }
+  }
 }
 
 // The state of constraint c just before the event with sequence threshold_[c], as the full solve
@@ -407,9 +444,8 @@ void FlowEngine::resolve() {
   } else {
     collect_all_active();
   }
-  for (const ConstraintId c : dirty_) dirty_mark_[c.value()] = 0;
-  dirty_.clear();
   if (!component_.empty()) {
+    const std::uint64_t first_seq = solver_.next_sequence();
     new_rate_.resize(state_.size());
     if (tail) {
       if (!restart_fn_) restart_fn_ = [this](ConstraintId c, double& r, double& w) { restart_state(c, r, w); };
@@ -419,10 +455,14 @@ void FlowEngine::resolve() {
     }
     ++solve_count_;
     solved_flows_ += component_.size();
+    if (options_.incremental) relink_in_freeze_order(first_seq, !tail);
   }
+  for (const ConstraintId c : dirty_) dirty_mark_[c.value()] = 0;
+  dirty_.clear();
   for (const ConstraintId c : visited_) visit_mark_[c.value()] = 0;
   visited_.clear();
   const auto horizon = static_cast<double>(std::numeric_limits<std::int64_t>::max() - now_.value());
+  schedule_.clear();
   for (const FlowId f : component_) {
     const std::uint32_t i = f.value();
     if (new_rate_[i] == rate_[i]) continue;
@@ -434,8 +474,9 @@ void FlowEngine::resolve() {
       queue_.cancel_last_byte(i);
       continue;
     }
-    queue_.set_last_byte(i, now_ + TimePs(std::llround(delta)));
+    schedule_.emplace_back(i, now_ + TimePs(std::llround(delta)));
   }
+  queue_.set_last_bytes(schedule_);
 }
 
 }  // namespace ct

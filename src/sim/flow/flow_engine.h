@@ -49,6 +49,9 @@
 // leave first and were frozen last, so a departure re-solves a few flows, not the component.
 // Starts, capacity changes and moved flows re-solve the whole component, as before. Both give
 // bit for bit the full re-solve's rates; the tests check it against Options{.incremental = false}.
+// Each constraint keeps its active flows in decreasing freeze order (a solve's flows move to the
+// heads of their lists), so finding the flows frozen at or after a departure looks at those flows
+// only, not at every flow of the constraint: the cost of a departure is the flows it re-solves.
 //
 // Statistics per constraint: the load (sum over its flows of fraction x rate), its peak (after
 // each instant's re-solve) and the bits carried (the load integrated over time); an optional
@@ -154,6 +157,8 @@ class FlowEngine {
   // ---- cost counters (for tests of incrementality and benchmarks) ----
   [[nodiscard]] std::uint64_t solve_count() const { return solve_count_; }
   [[nodiscard]] std::uint64_t solved_flows() const { return solved_flows_; }  // sum of flows per solve
+  // Flows a departure-only instant looked at to find the ones to re-solve (sum over instants).
+  [[nodiscard]] std::uint64_t tail_scanned() const { return tail_scanned_; }
 
  private:
   static constexpr std::uint32_t kNil = 0xFFFF'FFFFU;
@@ -177,6 +182,7 @@ class FlowEngine {
   void advance(FlowId f);
   void resolve();
   void collect_tail();
+  void relink_in_freeze_order(std::uint64_t first_seq, bool whole);
   void visit(ConstraintId c, std::uint64_t threshold);
   void restart_state(ConstraintId c, double& remaining, double& weight_sum);
   void add_load(FlowId f, double delta);
@@ -236,6 +242,9 @@ class FlowEngine {
   std::vector<FlowId> departed_;  // flows whose last byte left in this instant
   bool only_departures_ = true;   // this instant's events are last bytes only
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_scratch_;  // (seq, elem) / (flow, elem)
+  std::vector<std::uint32_t> seq_count_;     // relink: flows per sequence of a solve, then offsets
+  std::vector<std::uint32_t> freeze_order_;  // relink: the solve's flows in (sequence, FlowId) order
+  std::vector<std::pair<std::uint32_t, TimePs>> schedule_;  // resolve: the last bytes it sets
   MaxMinSolver::StartFn restart_fn_;
 
   RerouteFn reroute_;
@@ -244,6 +253,7 @@ class FlowEngine {
   LoadFn on_load_;
   std::uint64_t solve_count_ = 0;
   std::uint64_t solved_flows_ = 0;
+  std::uint64_t tail_scanned_ = 0;
 };
 
 }  // namespace ct

@@ -8,14 +8,24 @@
 //              re-solve that changes a flow's rate moves its one pending last byte (a fresh seq,
 //              as a new push would get) instead of leaving a stale event behind. The heap holds
 //              at most one entry per active flow, and no instant is spent popping dead events.
-// top() is the smaller of the two heaps' tops by (time, seq): the pop order is exactly that of a
+//   run        last bytes scheduled in bulk (set_last_bytes: a solve of many flows), sorted by
+//              (time, seq) and consumed from the front; a flow moved or cancelled leaves a dead
+//              entry there that is skipped. A bulk of k events merges into the run when k is at
+//              least kMinRun and a quarter of the run's live events (so each event is merged O(1)
+//              times on average); otherwise it goes into the last-byte heap one by one. The pops
+//              of a run read memory in order, where a heap of millions of pending last bytes
+//              misses the caches at every level of each pop.
+// top() is the least of the three fronts by (time, seq): the pop order is exactly that of a
 // single heap into which every scheduling had been pushed and whose superseded last bytes were
 // dropped when popped. A 4-ary heap halves the depth of a binary one and keeps a node's children in
 // one or two cache lines; events are 24 bytes (the kind rides in the top bits of the subject).
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "core/units.h"
@@ -48,6 +58,7 @@ class FlowEventQueue {
   void set_last_byte(std::uint32_t flow, TimePs time) {
     assert(flow <= FlowEvent::kSubjectMask);
     if (flow >= pos_.size()) pos_.resize(flow + 1, kNone);
+    if (in_run(flow)) kill_in_run(flow);
     const FlowEvent e = make(time, FlowEventKind::kLastByte, flow);
     if (pos_[flow] == kNone) {
       last_.push_back(e);
@@ -64,9 +75,43 @@ class FlowEventQueue {
       sift_down(last_, i, &pos_);
     }
   }
+  // The same as set_last_byte(flow, time) for each (flow, time) in order (the same sequence numbers,
+  // the same pops), in bulk. PRECONDITION: no flow twice.
+  void set_last_bytes(std::span<const std::pair<std::uint32_t, TimePs>> schedule) {
+    const std::size_t live = run_live_;
+    if (schedule.size() < kMinRun || schedule.size() * 4 < live) {
+      for (const auto& [flow, time] : schedule) set_last_byte(flow, time);
+      return;
+    }
+    bulk_.clear();
+    for (const auto& [flow, time] : schedule) {
+      assert(flow <= FlowEvent::kSubjectMask);
+      if (flow >= pos_.size()) pos_.resize(flow + 1, kNone);
+      cancel_last_byte(flow);
+      bulk_.push_back(make(time, FlowEventKind::kLastByte, flow));
+    }
+    std::sort(bulk_.begin(), bulk_.end(), before);
+    merged_.clear();
+    merged_.reserve(run_live_ + bulk_.size());
+    std::size_t b = 0;
+    for (std::size_t r = run_head_; r < run_.size(); ++r) {
+      if (run_[r].seq == kDeadSeq) continue;
+      while (b < bulk_.size() && before(bulk_[b], run_[r])) merged_.push_back(bulk_[b++]);
+      merged_.push_back(run_[r]);
+    }
+    merged_.insert(merged_.end(), bulk_.begin() + static_cast<std::ptrdiff_t>(b), bulk_.end());
+    run_.swap(merged_);
+    run_head_ = 0;
+    run_live_ = run_.size();
+    for (std::size_t r = 0; r < run_.size(); ++r) pos_[run_[r].subject()] = kInRun | static_cast<std::uint32_t>(r);
+  }
   // Drops flow's pending last byte, if any.
   void cancel_last_byte(std::uint32_t flow) {
     if (flow >= pos_.size() || pos_[flow] == kNone) return;
+    if (in_run(flow)) {
+      kill_in_run(flow);
+      return;
+    }
     const std::size_t i = pos_[flow];
     pos_[flow] = kNone;
     const FlowEvent last = last_.back();
@@ -82,9 +127,22 @@ class FlowEventQueue {
     }
   }
   // PRECONDITION: !empty().
-  [[nodiscard]] const FlowEvent& top() const { return from_last() ? last_.front() : events_.front(); }
+  [[nodiscard]] const FlowEvent& top() const {
+    switch (source()) {
+      case Source::kRun: return run_[run_head_];
+      case Source::kLast: return last_.front();
+      case Source::kEvents: break;
+    }
+    return events_.front();
+  }
   FlowEvent pop() {
-    if (from_last()) {
+    const Source from = source();
+    if (from == Source::kRun) {
+      const FlowEvent top = run_[run_head_];
+      kill_in_run(top.subject());
+      return top;
+    }
+    if (from == Source::kLast) {
       const FlowEvent top = last_.front();
       cancel_last_byte(top.subject());
       return top;
@@ -95,19 +153,43 @@ class FlowEventQueue {
     if (!events_.empty()) sift_down(events_, 0, nullptr);
     return top;
   }
-  [[nodiscard]] bool empty() const { return events_.empty() && last_.empty(); }
-  [[nodiscard]] std::size_t size() const { return events_.size() + last_.size(); }
-  [[nodiscard]] std::size_t pending_last_bytes() const { return last_.size(); }
+  [[nodiscard]] bool empty() const { return events_.empty() && last_.empty() && run_live_ == 0; }
+  [[nodiscard]] std::size_t size() const { return events_.size() + last_.size() + run_live_; }
+  [[nodiscard]] std::size_t pending_last_bytes() const { return last_.size() + run_live_; }
+
+  static constexpr std::size_t kMinRun = 4096;
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
+  static constexpr std::uint32_t kInRun = 0x8000'0000U;  // pos_: index in run_ below this bit
+  static constexpr std::uint64_t kDeadSeq = ~std::uint64_t{0};
+  enum class Source : std::uint8_t { kEvents, kLast, kRun };
+
+  [[nodiscard]] bool in_run(std::uint32_t flow) const { return pos_[flow] != kNone && (pos_[flow] & kInRun) != 0; }
+  // Marks flow's run entry dead and moves the run's head past dead entries.
+  void kill_in_run(std::uint32_t flow) {
+    run_[pos_[flow] & ~kInRun].seq = kDeadSeq;
+    pos_[flow] = kNone;
+    --run_live_;
+    while (run_head_ < run_.size() && run_[run_head_].seq == kDeadSeq) ++run_head_;
+    if (run_head_ == run_.size()) {
+      run_.clear();
+      run_head_ = 0;
+    }
+  }
+  [[nodiscard]] Source source() const {
+    Source best = Source::kEvents;
+    const FlowEvent* least = events_.empty() ? nullptr : &events_.front();
+    if (!last_.empty() && (least == nullptr || before(last_.front(), *least))) {
+      best = Source::kLast;
+      least = &last_.front();
+    }
+    if (run_live_ != 0 && (least == nullptr || before(run_[run_head_], *least))) best = Source::kRun;
+    return best;
+  }
 
   FlowEvent make(TimePs time, FlowEventKind kind, std::uint32_t subject) {
     return {time, next_seq_++, (static_cast<std::uint32_t>(kind) << 30) | subject};
-  }
-  [[nodiscard]] bool from_last() const {
-    if (last_.empty()) return false;
-    return events_.empty() || before(last_.front(), events_.front());
   }
   static bool before(const FlowEvent& a, const FlowEvent& b) {
     if (a.time != b.time) return a.time < b.time;
@@ -148,7 +230,12 @@ class FlowEventQueue {
 
   std::vector<FlowEvent> events_;
   std::vector<FlowEvent> last_;
-  std::vector<std::uint32_t> pos_;  // flow -> slot in last_, or kNone
+  std::vector<std::uint32_t> pos_;  // flow -> slot in last_, kInRun | index in run_, or kNone
+  std::vector<FlowEvent> run_;      // sorted by (time, seq); dead entries have seq kDeadSeq
+  std::size_t run_head_ = 0;        // first live entry of run_ (run_.size() when none)
+  std::size_t run_live_ = 0;
+  std::vector<FlowEvent> bulk_;
+  std::vector<FlowEvent> merged_;
   std::uint64_t next_seq_ = 0;
 };
 

@@ -88,6 +88,8 @@ void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId
     if (least == kNone || before(l, least)) least = l;
   }
   const auto items = static_cast<std::uint32_t>(key_level_.size());
+  stale_mark_.assign(n, 0);
+  stale_.clear();
   heap_.clear();
   where_.assign(items, kNone);
   for (std::uint32_t i = 0; i < items; ++i) {
@@ -166,8 +168,21 @@ void MaxMinSolver::freeze(const MaxMinSystem& system, std::span<const FlowId> fl
     remaining_[l] -= fraction[h] * value;
     weight_sum_[l] -= fraction[h] * w;
     --unfrozen_[l];
+    if (where_[l] != kNone && stale_mark_[l] == 0) {
+      stale_mark_[l] = 1;
+      stale_.push_back(l);
+    }
+  }
+}
+
+// After an event's freezes, each constraint they changed takes its key once, from its final R and
+// W (the heap orders items by key alone, so the next pop is the same as with a re-key per freeze).
+void MaxMinSolver::rekey_stale() {
+  for (const std::uint32_t l : stale_) {
+    stale_mark_[l] = 0;
     rekey(l);
   }
+  stale_.clear();
 }
 
 // Constraint `local` is the tightest at `level`: its unfrozen flows are frozen at w_f x level.
@@ -208,6 +223,7 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
     } else {
       saturate(system, flows, item, level, rate, freeze_seq);
     }
+    rekey_stale();
     ++next_seq_;
   }
   for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;

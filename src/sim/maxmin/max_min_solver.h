@@ -19,7 +19,8 @@
 // Because a flow is frozen only at a level L* <= L_c of every constraint it crosses, and
 // (R - a w L*) / (W - a w) >= R / W exactly when L* <= R / W, the level of a constraint never
 // falls (in exact arithmetic). The next event is found with an indexed binary heap whose keys are
-// always the current levels (each freeze re-keys the constraints of the frozen flow): cost
+// always the current levels (after each event, every constraint its freezes changed is re-keyed
+// once): cost
 // O((C + P) log C) for C constraints and P hops. Keeping every key current, rather than keeping
 // stale entries and re-pushing them, makes the order of events a function of the (R, W) state
 // alone, never of the history of pushes: a solve restarted from a state gives bit for bit what the
@@ -101,6 +102,7 @@ class MaxMinSolver {
   void freeze(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t position, double value,
               std::span<double> rate, std::span<std::uint64_t> freeze_seq);
   void rekey(std::uint32_t local);
+  void rekey_stale();
 
   // ---- indexed heap over items: local constraints [0, n), then capped flows [n, n + caps) ----
   [[nodiscard]] bool before(std::uint32_t a, std::uint32_t b) const {
@@ -136,6 +138,8 @@ class MaxMinSolver {
   std::vector<std::uint32_t> heap_;
   // Indexed by position in `flows`: the least (in heap order) constraint only that flow crosses.
   std::vector<std::uint32_t> least_private_;
+  std::vector<std::uint8_t> stale_mark_;  // constraints an event's freezes changed, re-keyed after it
+  std::vector<std::uint32_t> stale_;
   std::uint64_t next_seq_ = 0;
 };
 
