@@ -400,7 +400,8 @@ void check_checklist_step(const LintContext& c, const LintRule& rule, std::vecto
       std::vector<LintObject> objects;
       if (!s.object.empty()) objects.push_back({s.object, s.where});
       out.push_back(rule.finding(fmt::format("{}: {} {}: {}", app.host, step, to_string(s.status), s.detail), std::move(objects),
-                                 fmt::format("{} is not published: {}", app.host, rule.help), "add: " + s.add));
+                                 fmt::format("{} is not published: {}", app.host, rule.help),
+                                 s.add.starts_with("add ") ? s.add : "add: " + s.add));
     }
   }
 }
