@@ -11,6 +11,7 @@
 #include "frontend/cert_chain.h"
 #include "frontend/gateway_routes.h"
 #include "lint/lint_checks.h"
+#include "lint/lint_query.h"
 #include "routing/port_address.h"
 
 namespace ct {

@@ -12,7 +12,8 @@
 #include "core/text.h"
 #include "frontend/cert_chain.h"
 #include "frontend/gateway_routes.h"
-#include "lint/lint_checks.h"
+#include "lint/lint_context.h"
+#include "lint/lint_query.h"
 
 namespace ct {
 
@@ -389,21 +390,6 @@ std::vector<ChecklistApp> publishing_checklist(const LintContext& c) {
     out.push_back(std::move(a));
   }
   return out;
-}
-
-void check_checklist_step(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out) {
-  if (c.checklist == nullptr) return;
-  const std::string step = std::string(rule.id).substr(std::string("checklist-").size());
-  for (const ChecklistApp& app : *c.checklist) {
-    for (const ChecklistStep& s : app.steps) {
-      if (s.step != step || (s.status != ChecklistStatus::kMissing && s.status != ChecklistStatus::kBroken)) continue;
-      std::vector<LintObject> objects;
-      if (!s.object.empty()) objects.push_back({s.object, s.where});
-      out.push_back(rule.finding(fmt::format("{}: {} {}: {}", app.host, step, to_string(s.status), s.detail), std::move(objects),
-                                 fmt::format("{} is not published: {}", app.host, rule.help),
-                                 s.add.starts_with("add ") ? s.add : "add: " + s.add));
-    }
-  }
 }
 
 }  // namespace ct

@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "lint/lint_checks.h"
+#include "lint/lint_query.h"
 #include "routing/port_address.h"
 
 namespace ct {

@@ -7,28 +7,14 @@
 // node is pod_placement's, a volume's replica candidates are volume_replicas'.
 #pragma once
 
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "frontend/request_trace.h"
 #include "lint/checklist.h"
+#include "lint/lint_context.h"
 #include "lint/lint_finding.h"
 
 namespace ct {
-
-// The model a rule reads, with the clients the DNS rules ask from.
-struct LintContext {
-  const FrontendModel& model;
-  // The address cluster pods resolve names from: the first Node's InternalIP (CoreDNS forwards
-  // to named from the node, so cert-manager's self-check sees the view that address selects).
-  std::optional<std::uint32_t> inside_client;
-  // A client of the last view (where the public resolves), when DNS views are given.
-  std::optional<std::uint32_t> outside_client;
-  // The publishing checklist, computed once before the rules run (its five rules report its gaps).
-  const std::vector<ChecklistApp>* checklist = nullptr;
-};
 
 struct LintRule;
 using LintCheck = void (*)(const LintContext& context, const LintRule& rule, std::vector<LintFinding>& out);

@@ -31,28 +31,7 @@ void check_gateway_one_node(const LintContext& c, const LintRule& rule, std::vec
 void check_door_no_pdb(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 void check_service_selects_nothing(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 void check_service_target_port(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
-// checklist.cpp: one rule per step, reporting the apps whose step is missing or broken.
+// checklist_rules.cpp: one rule per step, reporting the apps whose step is missing or broken.
 void check_checklist_step(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
-
-// Shared by the families (lint.cpp).
-// The Services of the workload's namespace whose selector matches its pod labels.
-std::vector<const Service*> services_selecting(const Manifests& m, const KubeWorkload& w);
-// The workloads of the Service's namespace whose pod labels its selector matches.
-std::vector<std::size_t> workloads_selected(const Manifests& m, const Service& s);
-// The Gateway data plane: the workloads behind the Services labelled
-// gateway.networking.k8s.io/gateway-name, with that Service.
-struct DataPlane {
-  const Gateway* gateway = nullptr;
-  const Service* service = nullptr;
-  std::vector<std::size_t> workloads;
-};
-std::vector<DataPlane> gateway_data_planes(const Manifests& m);
-// Probe addresses for the DNS views: the first and last address of every prefix the
-// configuration names, and one of each documentation and private range.
-std::vector<std::uint32_t> dns_probe_addresses(const NamedConf& conf);
-// A client that view v serves (the first probe named selects for it), if any.
-std::optional<std::uint32_t> client_of_view(const NamedConf& conf, std::size_t v, const std::vector<std::uint32_t>& probes);
-// The nodes the placed pods of workload `w` run on, sorted, each once; `pods` counts the placed pods.
-std::vector<std::string> workload_nodes(const FrontendModel& f, std::size_t w, int* pods = nullptr);
 
 }  // namespace ct

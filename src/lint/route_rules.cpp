@@ -7,6 +7,7 @@
 
 #include "frontend/gateway_routes.h"
 #include "lint/lint_checks.h"
+#include "lint/lint_query.h"
 
 namespace ct {
 

@@ -10,6 +10,7 @@
 
 #include "frontend/volume_replicas.h"
 #include "lint/lint_checks.h"
+#include "lint/lint_query.h"
 
 namespace ct {
 

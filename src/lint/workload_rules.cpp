@@ -9,6 +9,7 @@
 
 #include "frontend/pod_placement.h"
 #include "lint/lint_checks.h"
+#include "lint/lint_query.h"
 
 namespace ct {
 
