@@ -62,11 +62,23 @@ std::optional<std::pair<std::size_t, std::size_t>> listener_for(const Manifests&
   return best;
 }
 
-ChecklistStep route_step(const LintContext& c, const std::string& host, const std::vector<std::size_t>& routes, RouteFinding& rf) {
+// The parent statuses of the routes naming each hostname (one pass over the Gateway model).
+using ParentsByHost = std::map<std::string, std::vector<const RouteParentStatus*>>;
+ParentsByHost parents_by_host(const LintContext& c) {
+  ParentsByHost out;
+  for (const RouteParentStatus& ps : c.model.gateways.parents) {
+    for (const auto& h : c.model.manifests.routes[ps.route].hostnames) out[lower(h)].push_back(&ps);
+  }
+  return out;
+}
+
+ChecklistStep route_step(const LintContext& c, const std::string& host, const std::vector<std::size_t>& routes,
+                         const ParentsByHost& parents, RouteFinding& rf) {
   const Manifests& m = c.model.manifests;
-  const GatewayModel& g = c.model.gateways;
   std::set<std::size_t> accepted;
-  for (const RouteParentStatus& ps : g.parents) {
+  const auto it = parents.find(host);
+  for (const RouteParentStatus* p : it == parents.end() ? std::vector<const RouteParentStatus*>{} : it->second) {
+    const RouteParentStatus& ps = *p;
     if (!names_host(m.routes[ps.route], host) || !ps.accepted()) continue;
     accepted.insert(ps.route);
     for (const auto& a : ps.attachments) rf.listeners.emplace_back(a.gateway, a.listener);
@@ -375,12 +387,13 @@ std::vector<ChecklistApp> publishing_checklist(const LintContext& c) {
   std::vector<std::string> hosts;
   for (const auto& [h, a] : apps) hosts.push_back(h);
   const std::vector<std::uint32_t> probes = c.model.dns ? dns_probe_addresses(c.model.dns->conf) : std::vector<std::uint32_t>{};
+  const ParentsByHost parents = parents_by_host(c);
   std::vector<ChecklistApp> out;
   for (const auto& [host, app] : apps) {
     ChecklistApp a{host, app.first, {}};
     RouteFinding rf;
     ServiceFinding sf;
-    ChecklistStep route = route_step(c, host, app.second, rf);
+    ChecklistStep route = route_step(c, host, app.second, parents, rf);
     ChecklistStep service = service_step(c, host, rf, sf);
     a.steps.push_back(workload_step(c, host, sf));
     a.steps.push_back(std::move(service));
