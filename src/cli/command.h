@@ -36,6 +36,7 @@ namespace ct::cli {
 //   1  bad input: a file that cannot be read or is wrong, or a value given on the command line
 //      that is out of range, not a number or names nothing (`--lmc 8`, `--seed -1`, `--fail x`),
 //      or an output that cannot be written; diagnostics printed, no output file created or changed
+//      (`lint` also exits 1 when a finding is at or above --fail-on, after writing its report)
 //   2  usage: the command line cannot be parsed (unknown command or option, a missing or extra
 //      argument, options that exclude each other)
 inline constexpr int kExitOk = 0;

@@ -25,6 +25,7 @@ Runner setup_diagnose(CLI::App& app, Context& context);
 Runner setup_hash(CLI::App& app, Context& context);
 Runner setup_ib(CLI::App& app, Context& context);
 Runner setup_lab(CLI::App& app, Context& context);
+Runner setup_lint(CLI::App& app, Context& context);
 Runner setup_plan(CLI::App& app, Context& context);
 Runner setup_reliability(CLI::App& app, Context& context);
 Runner setup_route(CLI::App& app, Context& context);
@@ -45,6 +46,8 @@ const Command kCommands[] = {
     {"ib", "InfiniBand subnet manager: LIDs, ftree/updn/minhop LFTs, checks, ibnetdiscover and LFT dumps",
      Stage::kFabric, true, setup_ib},
     {"lab", "The spec's small fabric as Linux namespaces: up, run traffic, counters, fail, down", Stage::kFabric, false, setup_lab},
+    {"lint", "The traps planted in manifests and DNS views, ranked by expected hours lost, and the publishing checklist (SARIF too)",
+     Stage::kFabric, true, setup_lint},
     {"plan", "Size the backend fabric of a cluster spec: BOM, power, bisection, limits, failure domains",
      Stage::kFabric, false, setup_plan},
     {"reliability", "Failure probabilities of the backend network and their cost to a training job, 1 vs 2 vs 4 planes",

@@ -39,7 +39,7 @@ std::string ipv4_or_v6_problem(std::string_view text) {
 // unique across both lists, with its ports (containerPort 1..65535, names unique) and resource
 // quantities. The model runs no container; they are read so that what the API server refuses is
 // refused here, where it is written.
-void read_containers(ManifestReader& r, const YamlValue& pod) {
+void read_containers(ManifestReader& r, const YamlValue& pod, std::vector<ContainerPort>& declared) {
   std::map<std::string, int> names;  // container name -> line of the first
   for (const char* which : {"containers", "initContainers"}) {
     const std::string f = std::string("spec.template.spec.") + which;
@@ -68,9 +68,9 @@ void read_containers(ManifestReader& r, const YamlValue& pod) {
             r.error(p.where, pf, "expected a port (a mapping with containerPort)");
             continue;
           }
-          r.integer(p.get("containerPort"), pf + ".containerPort", 0, 1, 65535);
+          const int number = static_cast<int>(r.integer(p.get("containerPort"), pf + ".containerPort", 0, 1, 65535));
           if (p.get("containerPort") == nullptr) r.error(p.where, pf + ".containerPort", "is required");
-          r.checked(p.get("name"), pf + ".name", dns_label_problem);
+          declared.push_back({number, r.checked(p.get("name"), pf + ".name", dns_label_problem)});
         }
         r.unique(ports, cf + ".ports");
       }
@@ -304,6 +304,13 @@ void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
   w.where_replicas = spec.get("replicas") ? spec.get("replicas")->where : spec.where;
   w.replicas = static_cast<int>(r.integer(spec.get("replicas"), "spec.replicas", 1, 0, 100000));
   w.selector = r.selector(spec.get("selector"), "spec.selector");
+  w.where_strategy = spec.where;
+  for (const char* key : {"strategy", "updateStrategy"}) {
+    const YamlValue* st = spec.get(key);
+    if (st == nullptr || !st->is_map() || st->get("type") == nullptr) continue;
+    w.strategy = r.str(st->get("type"), std::string("spec.") + key + ".type");
+    w.where_strategy = st->get("type")->where;
+  }
   if (const YamlValue* vcts = r.seq(spec.get("volumeClaimTemplates"), "spec.volumeClaimTemplates")) {
     for (const auto& v : vcts->items) {
       r.check(&v, "spec.volumeClaimTemplates[]", {"apiVersion", "kind", "metadata", "spec"});
@@ -322,7 +329,7 @@ void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
   const YamlValue* ps = t->get("spec");
   if (ps == nullptr || !ps->is_map()) return;
   w.where_placement = ps->where;
-  read_containers(r, *ps);
+  read_containers(r, *ps, w.container_ports);
   r.unique(r.seq(ps->get("volumes"), "spec.template.spec.volumes"), "spec.template.spec.volumes");
   w.node_selector = r.labels(ps->get("nodeSelector"), "spec.template.spec.nodeSelector");
   if (const YamlValue* aff = ps->get("affinity")) {
@@ -654,6 +661,17 @@ void read_ingress_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_ingress(r, in.doc, in.spec, in.meta, out);
 }
 
+void read_disruption_budget_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  r.check(&in.spec, "spec", {"selector", "minAvailable", "maxUnavailable", "unhealthyPodEvictionPolicy"});
+  PodDisruptionBudget b;
+  b.meta = in.meta;
+  b.selector = r.selector(in.spec.get("selector"), "spec.selector");
+  b.min_available = r.str(in.spec.get("minAvailable"), "spec.minAvailable");
+  b.max_unavailable = r.str(in.spec.get("maxUnavailable"), "spec.maxUnavailable");
+  out.disruption_budgets.push_back(std::move(b));
+}
+
 // The kinds the model reads; any other kind is kept as an UnknownObject.
 struct KindReader {
   const char* kind;
@@ -683,6 +701,7 @@ constexpr KindReader kKindReaders[] = {
     {"SecurityPolicy", read_security_policy_kind},
     {"Middleware", read_middleware_kind},
     {"Ingress", read_ingress_kind},
+    {"PodDisruptionBudget", read_disruption_budget_kind},
 };
 
 // The object's metadata, when the document is an object the model can take: a mapping with a

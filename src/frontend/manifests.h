@@ -100,9 +100,20 @@ struct PersistentVolumeClaim {
   std::vector<std::string> access_modes;
 };
 
+// A port a container declares (containerPort, and its name when named).
+struct ContainerPort {
+  int number = 0;
+  std::string name;
+};
+
 struct KubeWorkload {  // Deployment, StatefulSet, DaemonSet
   ObjectMeta meta;
   int replicas = 1;  // ignored for DaemonSet
+  // Deployment spec.strategy.type (RollingUpdate, the API's default, or Recreate); StatefulSet
+  // and DaemonSet spec.updateStrategy.type (RollingUpdate or OnDelete).
+  std::string strategy = "RollingUpdate";
+  SourceLocation where_strategy;  // the strategy's type, else the spec
+  std::vector<ContainerPort> container_ports;  // of every container of the pod template
   LabelSelector selector;
   Labels pod_labels;
   Labels node_selector;
@@ -355,6 +366,15 @@ struct Ingress {
   std::string default_service;
 };
 
+// policy/v1 PodDisruptionBudget: evictions (a drain) leave at least minAvailable, or at most
+// maxUnavailable unavailable, of the pods its selector matches in its namespace.
+struct PodDisruptionBudget {
+  ObjectMeta meta;
+  LabelSelector selector;
+  std::string min_available;    // as written (an integer or a percentage), empty = unset
+  std::string max_unavailable;  // as written, empty = unset
+};
+
 struct UnknownObject {
   ObjectMeta meta;
 };
@@ -380,6 +400,7 @@ struct Manifests {
   std::vector<StorageClass> storage_classes;
   std::vector<AuthPolicy> auth_policies;
   std::vector<Ingress> ingresses;
+  std::vector<PodDisruptionBudget> disruption_budgets;
   std::vector<UnknownObject> unknown;  // kinds the model does not read, listed and ignored
   Diagnostics warnings;                // unknown fields of known kinds (as kubectl --validate warns)
 

@@ -71,11 +71,6 @@ std::optional<long long> spec_host_of(std::string_view name) {
   return host;
 }
 
-namespace {
-
-// A representative client address for "inside" (selects the first view that does not match
-// everyone) or "outside" (selects the last view), tried over the first addresses of each prefix in
-// the configuration and the documentation ranges.
 std::optional<std::pair<std::uint32_t, std::string>> representative_client(const DnsModel& dns, bool inside) {
   std::vector<std::uint32_t> candidates;
   const std::function<void(const std::vector<AddressMatchElement>&)> collect = [&](const std::vector<AddressMatchElement>& list) {
@@ -102,6 +97,8 @@ std::optional<std::pair<std::uint32_t, std::string>> representative_client(const
   }
   return std::nullopt;
 }
+
+namespace {
 
 const Gateway* gateway_of_service(const Manifests& m, const Service& s, std::uint32_t vip) {
   if (auto it = s.meta.labels.find("gateway.networking.k8s.io/gateway-name"); it != s.meta.labels.end()) {

@@ -47,6 +47,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "frontend/auth_dependency.h"
@@ -168,6 +169,11 @@ struct RequestTrace {
 // one or more decimal digits and nothing else -> N; nullopt for any other text (a sign, a space,
 // a trailing character, a number past 2^63 - 1). Hop 3 then says the node maps to no host.
 std::optional<long long> spec_host_of(std::string_view name);
+
+// A representative client address for "inside" (selects the first view that does not match
+// everyone) or "outside" (selects the last view), tried over the first addresses of each prefix in
+// the configuration and the documentation ranges; with how it was chosen.
+std::optional<std::pair<std::uint32_t, std::string>> representative_client(const DnsModel& dns, bool inside);
 
 // Errors: a malformed request or --from.
 Result<RequestTrace> trace_request(const FrontendModel& model, const TraceRequest& request);

@@ -25,7 +25,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
-// 100 in the Release build, 27 kinds = 2,700 cases; 20 in the sanitizer build, where every kind
+// 100 in the Release build, 28 kinds = 2,800 cases; 20 in the sanitizer build, where every kind
 // still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
 // CLUSTERTWIN_MAX_INPUT is 16 MiB for every case, so that a gzip bomb is refused cheaply.
 #include <fcntl.h>
@@ -347,6 +347,28 @@ std::vector<std::string> zone_args(const std::string& in, const std::string& out
   return {"trace", kTraceRequest, kPlatform + "/manifests", "--from", "inside", "--dns", work + "/named.conf", "--json", "-o", out};
 }
 
+// lint (issue 25): the mutated manifest replaces its original in a copy of examples/platform-traps,
+// linted with its DNS views and spec (--fail-on none: findings exit 0, only bad input exits 1);
+// and the mutated named.conf beside copies of the traps' zone files.
+const std::string kTraps = kSource + "/examples/platform-traps";
+std::vector<std::string> lint_manifests_args(const std::string& in, const std::string& out, const std::string& work) {
+  const std::string dir = work + "/manifests";
+  fs::remove_all(dir);
+  fs::copy(kTraps + "/manifests", dir);
+  const std::string stem = fs::path(in).stem().string();
+  fs::copy_file(in, dir + "/" + stem.substr(0, stem.rfind('~')) + ".yaml", fs::copy_options::overwrite_existing);
+  return {"lint", dir, "--dns", kTraps + "/dns/named.conf", "--spec", kTraps + "/cluster.yaml", "--fail-on", "none", "--json",
+          "--sarif", out + ".sarif", "-o", out};
+}
+std::vector<std::string> lint_dns_args(const std::string& in, const std::string& out, const std::string& work) {
+  const std::string dir = work + "/dns";
+  fs::remove_all(dir);
+  fs::copy(kTraps + "/dns", dir);
+  fs::copy_file(in, dir + "/" + (fs::path(in).extension() == ".conf" ? std::string("named.conf") : "db.example.com.internal"),
+                fs::copy_options::overwrite_existing);
+  return {"lint", kTraps + "/manifests", "--dns", dir + "/named.conf", "--fail-on", "none", "-o", out};
+}
+
 // The mutated flow table, gzip-compressed: whole; cut short; or after a bomb of 1 MiB members of
 // zeros that inflates past the 16 MiB limit the fuzz sets (CLUSTERTWIN_MAX_INPUT).
 std::string gzip(const std::string& text) {
@@ -441,6 +463,13 @@ std::vector<InputKind> input_kinds() {
       {"named_conf", {"examples/platform/dns/named.conf", "tests/fuzz/seeds/named-views.conf"}, ".conf", named_conf_args},
       {"zone", {"examples/platform/dns/db.example.com.internal", "examples/platform/dns/db.example.com.external"}, ".zone",
        zone_args},
+      {"lint_manifests",
+       {"examples/platform-traps/manifests/00-cluster.yaml", "examples/platform-traps/manifests/30-gateway.yaml",
+        "examples/platform-traps/manifests/21-certificates.yaml", "examples/platform-traps/manifests/50-apps.yaml",
+        "examples/platform-traps/manifests/60-storage.yaml"},
+       ".yaml", lint_manifests_args},
+      {"lint_named_conf", {"examples/platform-traps/dns/named.conf"}, ".conf", lint_dns_args},
+      {"lint_zone", {"examples/platform-traps/dns/db.example.com.internal"}, ".zone", lint_dns_args},
   };
 }
 
