@@ -25,7 +25,8 @@ constexpr const char* kSampleLimitText = "query processing would load too many s
 enum class Labels : std::uint8_t { kNode, kSnmp, kGnmic };
 
 struct LiveMetric {
-  std::string selector;  // a metric name, or {__name__=~"..."}
+  std::string matchers;    // __name__="..." or __name__=~"..."
+  std::string host_label;  // the label that names the device
   Labels labels;
   CounterMetric metric;
 };
@@ -35,17 +36,37 @@ std::vector<LiveMetric> live_metrics() {
   for (const char* name : {"node_network_transmit_bytes_total", "node_network_receive_bytes_total",
                            "node_infiniband_port_data_transmitted_bytes_total",
                            "node_infiniband_port_data_received_bytes_total"}) {
-    out.push_back(LiveMetric{name, Labels::kNode, counter_metric(name)});
+    out.push_back(LiveMetric{"__name__=\"" + std::string(name) + "\"", "instance", Labels::kNode, counter_metric(name)});
   }
   for (const char* name : {"ifHCOutOctets", "ifHCInOctets", "ifOutOctets", "ifInOctets"}) {
-    out.push_back(LiveMetric{name, Labels::kSnmp, counter_metric(name)});
+    out.push_back(LiveMetric{"__name__=\"" + std::string(name) + "\"", "instance", Labels::kSnmp, counter_metric(name)});
   }
   for (const bool out_octets : {true, false}) {
     const std::string leaf = out_octets ? "out_octets" : "in_octets";
-    out.push_back(LiveMetric{"{__name__=~\"(.+_)?interfaces_interface_state_counters_" + leaf + "\"}", Labels::kGnmic,
+    out.push_back(LiveMetric{"__name__=~\"(.+_)?interfaces_interface_state_counters_" + leaf + "\"", "source", Labels::kGnmic,
                              CounterMetric{true, out_octets, CounterKind::kSwitch, CounterWidth::k64, 1}});
   }
   return out;
+}
+
+// A PromQL string literal's text: backslash and double quote escaped.
+std::string promql_string(std::string_view v) {
+  std::string out = "\"";
+  for (const char c : v) {
+    if (c == '\\' || c == '"') out.push_back('\\');
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out + "\"";
+}
+
+// The metric's series selector, restricted to one host when `host` is set ("" selects the series
+// without the host label).
+std::string selector(const LiveMetric& m, const std::optional<std::string>& host) {
+  return "{" + m.matchers + (host ? "," + m.host_label + "=" + promql_string(*host) : "") + "}";
 }
 
 Diagnostic error_at(const std::string& where, std::string field, std::string message) {
@@ -152,11 +173,12 @@ Result<PromReply> ask(const PrometheusGet& get, const std::string& server, const
   return read;
 }
 
-// The window's series of one query, splitting it at its middle on the sample limit. `query`
-// builds the query text for a window of `ms` milliseconds; `instant_path` for raw (query), else
-// query_range. Results of the halves are appended to `out`.
-Result<Unit> windowed(const PrometheusGet& get, const PrometheusWindow& w, std::int64_t from_ms, std::int64_t to_ms,
-                      const std::function<std::string(std::int64_t)>& query, std::vector<PromSeries>& out,
+// The window's series of one query, appended to `out`. `query` builds the query text for a window
+// of `ms` milliseconds: raw with /api/v1/query at the window's end, else /api/v1/query_range at
+// start = end = the window's end. On the sample limit, with `split` the window is read as two
+// halves (recursively); without, false is returned and nothing appended.
+Result<bool> windowed(const PrometheusGet& get, const PrometheusWindow& w, std::int64_t from_ms, std::int64_t to_ms,
+                      const std::function<std::string(std::int64_t)>& query, bool split, std::vector<PromSeries>& out,
                       Diagnostics& warnings) {
   const std::string q = query(to_ms - from_ms);
   QueryParams params = {{"query", q}};
@@ -174,20 +196,59 @@ Result<Unit> windowed(const PrometheusGet& get, const PrometheusWindow& w, std::
   if (!reply) return reply.errors();
   const std::string where = w.server + path + "?query=" + q;
   if (reply->sample_limit) {
+    if (!split) return false;
     if (to_ms - from_ms < 2 * kSmallestSplitMs) {
       return error_at(where, "prometheus",
                       "the server's sample limit is reached even by a window of " + seconds_text(to_ms - from_ms) +
                           " s: raise --query.max-samples on the server");
     }
     const std::int64_t mid = from_ms + (to_ms - from_ms) / 2;
-    auto first = windowed(get, w, from_ms, mid, query, out, warnings);
+    auto first = windowed(get, w, from_ms, mid, query, true, out, warnings);
     if (!first) return first;
-    return windowed(get, w, mid, to_ms, query, out, warnings);
+    return windowed(get, w, mid, to_ms, query, true, out, warnings);
   }
   for (const std::string& text : reply->data.warnings) {
     warnings.push_back(Diagnostic{SourceLocation{where, 0, 0}, "prometheus", "the server warns: " + text, Severity::kWarning});
   }
   for (PromSeries& s : reply->data.series) out.push_back(std::move(s));
+  return true;
+}
+
+// The values of the metric's host label over the window (the label values API), and "" for the
+// series without it.
+Result<std::vector<std::string>> hosts_of(const PrometheusGet& get, const PrometheusWindow& w, const LiveMetric& m) {
+  const std::string path = "/api/v1/label/" + m.host_label + "/values";
+  const QueryParams params = {{"match[]", selector(m, std::nullopt)},
+                              {"start", seconds_text(w.from_ms)},
+                              {"end", seconds_text(w.to_ms)}};
+  auto reply = ask(get, w.server, path, params);
+  if (!reply) return reply.errors();
+  if (!reply->ok) return error_at(w.server + path, "prometheus", "HTTP 422 " + reply->error_type + ": " + reply->error);
+  std::vector<std::string> hosts = reply->data.values;
+  hosts.emplace_back();
+  return hosts;
+}
+
+// A metric's series over the window under `fn` (increase, count_over_time; "" for the raw
+// range selector): one query; on the sample limit one query per device, each split in time if
+// it must.
+Result<Unit> per_host(const PrometheusGet& get, const PrometheusWindow& w, const LiveMetric& m, const std::string& fn,
+                      std::vector<PromSeries>& out, Diagnostics& warnings) {
+  auto query = [&](std::optional<std::string> host) {
+    return [&fn, &m, host](std::int64_t ms) {
+      const std::string range = selector(m, host) + "[" + std::to_string(ms) + "ms]";
+      return fn.empty() ? range : fn + "(" + range + ")";
+    };
+  };
+  auto whole = windowed(get, w, w.from_ms, w.to_ms, query(std::nullopt), false, out, warnings);
+  if (!whole) return whole.errors();
+  if (whole.value()) return Unit{};
+  auto hosts = hosts_of(get, w, m);
+  if (!hosts) return hosts.errors();
+  for (const std::string& host : hosts.value()) {
+    auto one = windowed(get, w, w.from_ms, w.to_ms, query(host), true, out, warnings);
+    if (!one) return one.errors();
+  }
   return Unit{};
 }
 
@@ -238,15 +299,13 @@ Result<Unit> increase_of(const PrometheusGet& get, const PrometheusWindow& w, co
   for (const bool counting : {false, true}) {
     std::vector<PromSeries> series;
     const std::string fn = counting ? "count_over_time" : "increase";
-    auto got = windowed(
-        get, w, w.from_ms, w.to_ms, [&](std::int64_t ms) { return fn + "(" + m.selector + "[" + std::to_string(ms) + "ms])"; },
-        series, warnings);
+    auto got = per_host(get, w, m, fn, series, warnings);
     if (!got) return got;
     std::map<std::string, std::pair<Key, double>> per_labels;  // one labelled series over the halves
     for (const PromSeries& s : series) {
       if (s.points.empty()) continue;
       const auto v = value_of(s.points.back());
-      const std::string where = w.server + " " + fn + "(" + m.selector + ")" + labels_text(s);
+      const std::string where = w.server + " " + fn + "(" + selector(m, std::nullopt) + ")" + labels_text(s);
       if (!v) return error_at(where, "value", "'" + s.points.back().value + "' is not a count");
       auto [instance, device] = series_name(s, m.labels);
       auto& slot = per_labels[labels_text(s)];
@@ -304,15 +363,14 @@ Result<CounterRates> raw_rates(const PrometheusGet& get, const PrometheusWindow&
   Diagnostics warnings;
   for (const LiveMetric& m : live_metrics()) {
     std::vector<PromSeries> series;
-    auto got = windowed(
-        get, w, w.from_ms, w.to_ms, [&](std::int64_t ms) { return m.selector + "[" + std::to_string(ms) + "ms]"; }, series,
-        warnings);
+    const std::string sel = selector(m, std::nullopt);
+    auto got = per_host(get, w, m, "", series, warnings);
     if (!got) return got.errors();
     Scrape scrape;
-    scrape.file = w.server + " " + m.selector;
+    scrape.file = w.server + " " + sel;
     for (const PromSeries& s : series) {
       auto [instance, device] = series_name(s, m.labels);
-      const std::string where = w.server + " " + m.selector + labels_text(s);
+      const std::string where = w.server + " " + sel + labels_text(s);
       for (const PromPoint& p : s.points) {
         const auto v = value_of(p);
         if (!v || *v >= 18446744073709551616.0) return error_at(where, "value", "'" + p.value + "' is not a counter value");
@@ -427,6 +485,14 @@ Result<PromReply> read_prometheus_reply(std::string_view body, long status, cons
     return error_at(where, "prometheus", "the reply is not the API's JSON (" + body_excerpt(body) + ")");
   }
   PromReply out;
+  if (doc["status"] == "success" && status >= 200 && status < 300 && doc.contains("data") && doc["data"].is_array()) {
+    out.ok = true;
+    for (const Json& v : doc["data"]) {
+      if (!v.is_string()) return error_at(where, "data", "expected an array of label values");
+      out.data.values.push_back(v.get<std::string>());
+    }
+    return out;
+  }
   if (doc["status"] == "success" && status >= 200 && status < 300) {
     auto data = json_data(doc, where);
     if (!data) return data.errors();

@@ -29,10 +29,16 @@
 // values are one; with different values they are an error naming both.
 //
 // The server's sample limit (--query.max-samples; an `execution` error "query processing would
-// load too many samples into memory") is met by splitting the window in two halves at its middle
-// and reading each (recursively, down to windows of 0.1 s): increases and sample counts add up, raw
-// samples join (a sample on the boundary is in both halves, and one sample at one time is one).
-// A split increase extrapolates at each half's edges, so it can differ slightly from the unsplit one.
+// load too many samples into memory") counts, in Prometheus 2.42's engine, every sample a query
+// holds at once: all of a raw range selector's, and for increase() one series' samples in the
+// window plus the result so far. It is met by splitting the query, first by device: one query per
+// value of the metric's device label over the window (/api/v1/label/NAME/values, plus the series
+// without it), which changes no series' result; then, for a device still over the limit, in time:
+// the window in two halves at its middle, each read the same way (recursively, down to 0.1 s).
+// Raw samples of the halves join exactly (a sample on the boundary is in both, and one sample at
+// one time is one); increases and sample counts add up, but each half extrapolates at its own
+// edges, and a half holding one sample of a series has no increase for it: close to the unsplit
+// increase when each half holds many scrapes.
 //
 // Errors (located at the query's URL, never showing a credential): a transport failure as the
 // client says it (unreachable, timeout, TLS); an HTTP error status with Prometheus' errorType and
@@ -80,10 +86,12 @@ struct PromSeries {
   [[nodiscard]] std::string_view label(std::string_view name) const;
 };
 
-// A successful reply's data: a "matrix" or "vector" (a vector's one point per series in points).
+// A successful reply's data: a "matrix" or "vector" (a vector's one point per series in points),
+// or the label values API's array of strings (values; result_type empty).
 struct PromResult {
   std::string result_type;
   std::vector<PromSeries> series;
+  std::vector<std::string> values;
   std::vector<std::string> warnings;
 };
 
