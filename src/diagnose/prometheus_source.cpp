@@ -19,6 +19,7 @@ using Json = nlohmann::json;
 // 9999-12-31T23:59:59.999Z, as counter_reader.cpp bounds timestamps.
 constexpr std::int64_t kMaxTimeMs = 253402300799999;
 constexpr std::int64_t kSmallestSplitMs = 100;
+constexpr int kMostSplits = 10;  // a window is read in at most 2^10 parts
 constexpr const char* kSampleLimitText = "query processing would load too many samples";
 
 // How one metric's labels name its device and interface (the header's table).
@@ -179,7 +180,7 @@ Result<PromReply> ask(const PrometheusGet& get, const std::string& server, const
 // halves (recursively); without, false is returned and nothing appended.
 Result<bool> windowed(const PrometheusGet& get, const PrometheusWindow& w, std::int64_t from_ms, std::int64_t to_ms,
                       const std::function<std::string(std::int64_t)>& query, bool split, std::vector<PromSeries>& out,
-                      Diagnostics& warnings) {
+                      Diagnostics& warnings, int depth = 0) {
   const std::string q = query(to_ms - from_ms);
   QueryParams params = {{"query", q}};
   std::string path;
@@ -197,15 +198,16 @@ Result<bool> windowed(const PrometheusGet& get, const PrometheusWindow& w, std::
   const std::string where = w.server + path + "?query=" + q;
   if (reply->sample_limit) {
     if (!split) return false;
-    if (to_ms - from_ms < 2 * kSmallestSplitMs) {
+    if (to_ms - from_ms < 2 * kSmallestSplitMs || depth >= kMostSplits) {
       return error_at(where, "prometheus",
                       "the server's sample limit is reached even by a window of " + seconds_text(to_ms - from_ms) +
-                          " s: raise --query.max-samples on the server");
+                          " s (one device's series, the window split " + std::to_string(depth) +
+                          " times): raise --query.max-samples on the server, or narrow the window");
     }
     const std::int64_t mid = from_ms + (to_ms - from_ms) / 2;
-    auto first = windowed(get, w, from_ms, mid, query, true, out, warnings);
+    auto first = windowed(get, w, from_ms, mid, query, true, out, warnings, depth + 1);
     if (!first) return first;
-    return windowed(get, w, mid, to_ms, query, true, out, warnings);
+    return windowed(get, w, mid, to_ms, query, true, out, warnings, depth + 1);
   }
   for (const std::string& text : reply->data.warnings) {
     warnings.push_back(Diagnostic{SourceLocation{where, 0, 0}, "prometheus", "the server warns: " + text, Severity::kWarning});
@@ -252,7 +254,7 @@ Result<Unit> per_host(const PrometheusGet& get, const PrometheusWindow& w, const
   return Unit{};
 }
 
-// (instance, interface) of a series by its metric's label convention; empty instance when absent.
+// (instance, interface) of a series by its metric's label convention; each empty when absent.
 std::pair<std::string, std::string> series_name(const PromSeries& s, Labels labels) {
   switch (labels) {
     case Labels::kNode:
@@ -261,7 +263,8 @@ std::pair<std::string, std::string> series_name(const PromSeries& s, Labels labe
       for (const char* l : {"ifName", "ifDescr", "ifAlias"}) {
         if (!s.label(l).empty()) return {std::string(s.label("instance")), std::string(s.label(l))};
       }
-      return {std::string(s.label("instance")), "ifIndex " + std::string(s.label("ifIndex"))};
+      const std::string_view index = s.label("ifIndex");
+      return {std::string(s.label("instance")), index.empty() ? std::string() : "ifIndex " + std::string(index)};
     }
     case Labels::kGnmic: {
       const std::string_view source = s.label("source");
@@ -275,6 +278,11 @@ std::string labels_text(const PromSeries& s) {
   std::string out = "{";
   for (const auto& [k, v] : s.labels) out += (out.size() > 1 ? "," : "") + k + "=\"" + v + "\"";
   return out + "}";
+}
+
+Diagnostic unnamed(const std::string& where, const PromSeries& s) {
+  return Diagnostic{SourceLocation{where, 0, 0}, "series", labels_text(s) + " names no interface; series left out",
+                    Severity::kWarning};
 }
 
 std::optional<double> value_of(const PromPoint& p) {
@@ -305,9 +313,18 @@ Result<Unit> increase_of(const PrometheusGet& get, const PrometheusWindow& w, co
     for (const PromSeries& s : series) {
       if (s.points.empty()) continue;
       const auto v = value_of(s.points.back());
-      const std::string where = w.server + " " + fn + "(" + selector(m, std::nullopt) + ")" + labels_text(s);
-      if (!v) return error_at(where, "value", "'" + s.points.back().value + "' is not a count");
+      const std::string where = w.server + "/api/v1/query_range?query=" + fn + "(" + selector(m, std::nullopt) + ")";
+      if (!v) {
+        warnings.push_back(Diagnostic{SourceLocation{where, 0, 0}, "value",
+                                      labels_text(s) + ": '" + s.points.back().value + "' is not a count; series left out",
+                                      Severity::kWarning});
+        continue;
+      }
       auto [instance, device] = series_name(s, m.labels);
+      if (device.empty()) {
+        warnings.push_back(unnamed(where, s));
+        continue;
+      }
       auto& slot = per_labels[labels_text(s)];
       slot.first = Key{std::move(instance), std::move(device), m.metric.kind, m.metric.transmit};
       slot.second += *v;
@@ -346,7 +363,7 @@ Result<CounterRates> increase_rates(const PrometheusGet& get, const PrometheusWi
     r.seconds = seconds;
     r.bytes_per_second = sum.counts / seconds;
     r.samples = static_cast<std::uint32_t>(sum.samples);
-    r.where = SourceLocation{w.server + " " + sum.first, 0, 0};
+    r.where = SourceLocation{w.server + "/api/v1/query_range", 0, 0};
     out.scrapes = std::max(out.scrapes, static_cast<std::size_t>(sum.samples));
     out.series.push_back(std::move(r));
   }
@@ -367,15 +384,24 @@ Result<CounterRates> raw_rates(const PrometheusGet& get, const PrometheusWindow&
     auto got = per_host(get, w, m, "", series, warnings);
     if (!got) return got.errors();
     Scrape scrape;
-    scrape.file = w.server + " " + sel;
+    scrape.file = w.server + "/api/v1/query?query=" + sel;
     for (const PromSeries& s : series) {
       auto [instance, device] = series_name(s, m.labels);
-      const std::string where = w.server + " " + sel + labels_text(s);
+      if (device.empty()) {
+        scrape.warnings.push_back(unnamed(scrape.file, s));
+        continue;
+      }
       for (const PromPoint& p : s.points) {
         const auto v = value_of(p);
-        if (!v || *v >= 18446744073709551616.0) return error_at(where, "value", "'" + p.value + "' is not a counter value");
+        if (!v || *v >= 18446744073709551616.0) {
+          scrape.warnings.push_back(Diagnostic{SourceLocation{scrape.file, 0, 0}, "value",
+                                               labels_text(s) + " at " + seconds_text(p.time_ms) + ": '" + p.value +
+                                                   "' is not a counter value; sample dropped",
+                                               Severity::kWarning});
+          continue;
+        }
         CounterSample c{instance, device, m.metric.transmit, m.metric.kind, m.metric.width,
-                        static_cast<std::uint64_t>(*v), m.metric.unit, p.time_ms, SourceLocation{where, 0, 0}};
+                        static_cast<std::uint64_t>(*v), m.metric.unit, p.time_ms, SourceLocation{scrape.file, 0, 0}};
         scrape.samples.push_back(std::move(c));
       }
     }

@@ -24,7 +24,8 @@
 //                   interfaces_interface_state_counters_{out,in}_octets (the path with / and - as _,
 //                   after gnmic's prefix and subscription name): device `source` (the target; else
 //                   `instance`), interface `interface_name` (the path key).
-// Each series is then keyed (instance, interface, kind, direction) and goes through the port map
+// A series whose labels name no interface is left out with a warning. Each series is then keyed
+// (instance, interface, kind, direction) and goes through the port map
 // as a saved scrape's would. Two series of one key (one counter scraped by two jobs) with equal
 // values are one; with different values they are an error naming both.
 //
@@ -34,7 +35,8 @@
 // window plus the result so far. It is met by splitting the query, first by device: one query per
 // value of the metric's device label over the window (/api/v1/label/NAME/values, plus the series
 // without it), which changes no series' result; then, for a device still over the limit, in time:
-// the window in two halves at its middle, each read the same way (recursively, down to 0.1 s).
+// the window in two halves at its middle, each read the same way (recursively, down to 0.1 s and
+// at most 1024 parts).
 // Raw samples of the halves join exactly (a sample on the boundary is in both, and one sample at
 // one time is one); increases and sample counts add up, but each half extrapolates at its own
 // edges, and a half holding one sample of a series has no increase for it: close to the unsplit
@@ -44,6 +46,8 @@
 // client says it (unreachable, timeout, TLS); an HTTP error status with Prometheus' errorType and
 // error text (400 bad_data, 422 execution, 503 unavailable, 401 unauthorized...), or the first
 // line of a body that is not Prometheus' JSON; a reply that is not the JSON the API documents.
+// A value that is not a count (NaN, negative, infinite) is a warning, and its sample or series left
+// out, as the text reader drops it (counter_reader.h).
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,9 @@ across it and the increases of two halves add up to the whole. MODE chooses the 
   unavailable 503 with Prometheus' plain-text body;
   slow        ok, after 3 s;
   auth        401 "Unauthorized" unless the bearer token or basic user:password is right;
-  html        200 with an HTML page (a proxy's login page).
+  html        200 with an HTML page (a proxy's login page);
+  file        200 with the contents of the file whose absolute path follows /file, whatever was asked
+              (/file/tmp/x.json/api/v1/query_range answers /tmp/x.json): the fuzz test's input.
 Usage: fake_prometheus.py PORT_FILE LOG_FILE TOKEN BASIC SCRAPE... (PORT_FILE gets the port once
 listening; LOG_FILE one line per answer: MODE PATH STATUS).
 """
@@ -73,7 +75,7 @@ class Api(BaseHTTPRequestHandler):
         pass
 
     def answer(self, mode, status, body, kind='application/json'):
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+        data = body if isinstance(body, bytes) else body.encode() if isinstance(body, str) else json.dumps(body).encode()
         self.send_response(status)
         self.send_header('Content-Type', kind)
         self.send_header('Content-Length', str(len(data)))
@@ -104,6 +106,9 @@ class Api(BaseHTTPRequestHandler):
                                            'error': 'vector cannot contain metrics with the same labelset'})
         if mode == 'unavailable':
             return self.answer(mode, 503, 'Service Unavailable', 'text/plain; charset=utf-8')
+        if mode == 'file':
+            with open(url.path[len('/file'):url.path.index('/api/v1/')], 'rb') as f:
+                return self.answer(mode, 200, f.read())
         if mode == 'html':
             return self.answer(mode, 200, '<!DOCTYPE html><html><body>Sign in</body></html>', 'text/html')
         if '/api/v1/label/' in url.path:
