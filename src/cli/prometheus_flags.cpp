@@ -46,6 +46,10 @@ CLI::Option* add_prometheus_flags(CLI::App& app, PrometheusFlags& flags) {
 
 std::string prometheus_usage_error(const PrometheusFlags& flags) {
   if (flags.url.empty()) return "";
+  if (url_for_messages(flags.url) != flags.url.substr(0, flags.url.find_first_of("?#"))) {
+    return "--prometheus: the URL carries credentials (USER:PASSWORD@): give them in --prometheus-basic-auth-file, "
+           "so that no report or shell history shows them";
+  }
   if (flags.from.empty() || flags.to.empty()) return "--prometheus: give the window to read, --from T1 --to T2";
   for (const auto& [option, value] : {std::pair{"--from", &flags.from}, std::pair{"--to", &flags.to}}) {
     if (auto t = parse_time_argument(*value); !t) return std::string(option) + ": " + t.errors().front().message;
@@ -57,7 +61,7 @@ std::string prometheus_usage_error(const PrometheusFlags& flags) {
 }
 
 Result<CounterRates> read_prometheus_counters(const PrometheusFlags& flags, const RateOptions& rate_options) {
-  HttpRequest base;
+  HttpGet base;
   base.timeout_s = flags.timeout_s;
   base.ca_file = flags.ca_file;
   Diagnostics errors;
@@ -80,7 +84,7 @@ Result<CounterRates> read_prometheus_counters(const PrometheusFlags& flags, cons
   window.raw = flags.raw;
   window.server = url_for_messages(root);
   const PrometheusGet get = [&](const std::string& path, const QueryParams& params) -> Result<ApiReply> {
-    HttpRequest r = base;
+    HttpGet r = base;
     r.url = root + path;
     r.params = params;
     HttpOutcome o = http_get(r);

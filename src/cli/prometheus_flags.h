@@ -28,7 +28,8 @@ struct PrometheusFlags {
 CLI::Option* add_prometheus_flags(CLI::App& app, PrometheusFlags& flags);
 
 // "" when the flags can be used (or no --prometheus is given), else the usage error (exit 2):
-// --from and --to missing, not a time (RFC 3339 or Unix seconds), or not in order.
+// --from and --to missing, not a time (RFC 3339 or Unix seconds), or not in order; a URL that
+// carries a user:password@ part.
 std::string prometheus_usage_error(const PrometheusFlags& flags);
 
 // The window's counters from the server. PRECONDITION: prometheus_usage_error(flags) is "".

@@ -35,7 +35,7 @@ void global_init() {
   (void)done;
 }
 
-std::string query_string(CURL* curl, const HttpRequest& r) {
+std::string query_string(CURL* curl, const HttpGet& r) {
   std::string q;
   for (const auto& [k, v] : r.params) {
     char* ek = curl_easy_escape(curl, k.data(), static_cast<int>(k.size()));
@@ -71,7 +71,7 @@ HttpFailure failure_of(CURLcode code) {
   }
 }
 
-std::string failure_text(HttpFailure f, CURLcode code, const char* detail, const HttpRequest& r) {
+std::string failure_text(HttpFailure f, CURLcode code, const char* detail, const HttpGet& r) {
   const std::string url = url_for_messages(r.url);
   std::string why = detail != nullptr && detail[0] != '\0' ? detail : curl_easy_strerror(code);
   switch (f) {
@@ -98,7 +98,7 @@ std::string url_for_messages(const std::string& url) {
   return u;
 }
 
-HttpOutcome http_get(const HttpRequest& request) {
+HttpOutcome http_get(const HttpGet& request) {
   global_init();
   HttpOutcome out;
   const std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), curl_easy_cleanup);

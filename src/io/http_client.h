@@ -26,7 +26,7 @@
 
 namespace ct {
 
-struct HttpRequest {
+struct HttpGet {
   std::string url;  // scheme://host[:port]/path
   std::vector<std::pair<std::string, std::string>> params;  // appended as ?k=v&..., percent-encoded
   double timeout_s = 30;
@@ -50,7 +50,7 @@ struct HttpOutcome {
 };
 
 // Sends the GET and waits for the whole reply (at most max_input_bytes() of body: io/files.h).
-HttpOutcome http_get(const HttpRequest& request);
+HttpOutcome http_get(const HttpGet& request);
 
 // `url` without a query, a fragment or a user:password@ part: what a message may show.
 std::string url_for_messages(const std::string& url);
