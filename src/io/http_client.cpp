@@ -72,17 +72,16 @@ HttpFailure failure_of(CURLcode code) {
 }
 
 std::string failure_text(HttpFailure f, CURLcode code, const char* detail, const HttpGet& r) {
-  const std::string url = url_for_messages(r.url);
-  std::string why = detail != nullptr && detail[0] != '\0' ? detail : curl_easy_strerror(code);
+  const std::string why = detail != nullptr && detail[0] != '\0' ? detail : curl_easy_strerror(code);
   switch (f) {
     case HttpFailure::kUnreachable:
-      return url + " is unreachable: " + why;
+      return "unreachable: " + why;
     case HttpFailure::kTimeout:
-      return url + " did not answer within " + fmt::format("{:g}", r.timeout_s) + " s (raise the timeout, or narrow the query)";
+      return "no complete answer within " + fmt::format("{:g}", r.timeout_s) + " s (raise the timeout, or narrow the query)";
     case HttpFailure::kTls:
-      return url + ": TLS: " + why + (r.ca_file.empty() ? "" : " (CA file " + r.ca_file + ")");
+      return "TLS: " + why + (r.ca_file.empty() ? "" : " (CA file " + r.ca_file + ")");
     default:
-      return url + ": " + why;
+      return why;
   }
 }
 
@@ -135,8 +134,8 @@ HttpOutcome http_get(const HttpGet& request) {
   curl_slist_free_all(headers);
   if (sink.over) {
     return HttpOutcome{HttpFailure::kOther,
-                       url_for_messages(request.url) + ": the reply is larger than " + describe_input_limit(sink.limit) +
-                           " (" + kMaxInputVariable + "); narrow the query",
+                       "the reply is larger than " + describe_input_limit(sink.limit) + " (" + kMaxInputVariable +
+                           "); narrow the query",
                        {}};
   }
   if (code != CURLE_OK) {

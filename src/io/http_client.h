@@ -5,8 +5,8 @@
 // Credentials never leave the request: a bearer token goes in the Authorization header, basic
 // auth through libcurl's user/password (also a header); neither is ever put in the URL, an error
 // message or a log. Redirects are not followed (a redirect would carry the credentials to another
-// host). The URL in an error message is the request's base URL without its query and without any
-// user:password@ part it was given.
+// host). A failure's message does not name the URL: the caller locates it, with url_for_messages()
+// (no query, no user:password@ part).
 //
 // Failures are values (HttpFailure says which), each with a message a user can act on:
 //   kUnreachable  no connection (refused, name not resolved, network down);
@@ -45,7 +45,7 @@ struct HttpReply {
 
 struct HttpOutcome {
   HttpFailure failure = HttpFailure::kNone;
-  std::string message;  // when failure != kNone: what happened, with the base URL, never a credential
+  std::string message;  // when failure != kNone: what happened, never a credential
   HttpReply reply;      // when failure == kNone
 };
 

@@ -11,6 +11,8 @@
 #     execution with Prometheus' errorType and error text, 503, an HTML page, a reply slower than
 #     --prometheus-timeout, 401 with a wrong token and without one, a closed port, a credential
 #     file that is missing or not USER:PASSWORD;
+#   - https with --prometheus-ca naming the server's (self-signed) certificate gives the same report;
+#     without it, or with another CA, a TLS error;
 #   - the right token and the right basic auth are accepted; the token, the password and the
 #     credential files' contents never appear in any output;
 #   - usage errors exit 2: a bad time, --from not before --to, --from without --prometheus, no
@@ -20,8 +22,13 @@ set -u
 binary=$1 src=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
-server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+server_pid= tls_pid=
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+  [ -n "$tls_pid" ] && kill "$tls_pid" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$work"
+}
 trap cleanup EXIT
 token='tok-7f3a9c-SECRET' password='pw-91be-SECRET'
 printf '%s\n' "$token" >"$work/token"
@@ -73,10 +80,10 @@ expect_error bad_data 'HTTP 400 bad_data: invalid parameter "query": 1:9: parse 
 expect_error execution 'HTTP 422 execution: vector cannot contain metrics with the same labelset' --prometheus "$url/execution" "${window[@]}"
 expect_error unavailable "HTTP 503: 'Service Unavailable'" --prometheus "$url/unavailable" "${window[@]}"
 expect_error html "the reply is not the API's JSON ('<!DOCTYPE html>" --prometheus "$url/html" "${window[@]}"
-expect_error slow "$url/slow/api/v1/query_range did not answer within 0.5 s" --prometheus "$url/slow" --prometheus-timeout 0.5 "${window[@]}"
+expect_error slow "$url/slow/api/v1/query_range: error: --prometheus: no complete answer within 0.5 s" --prometheus "$url/slow" --prometheus-timeout 0.5 "${window[@]}"
 expect_error no-token "HTTP 401: 'Unauthorized'" --prometheus "$url/auth" "${window[@]}"
 expect_error wrong-token "HTTP 401: 'Unauthorized'" --prometheus "$url/auth" --prometheus-token-file "$work/wrong-token" "${window[@]}"
-expect_error closed "is unreachable" --prometheus "http://127.0.0.1:1" "${window[@]}"
+expect_error closed "http://127.0.0.1:1/api/v1/query_range: error: --prometheus: unreachable: " --prometheus "http://127.0.0.1:1" "${window[@]}"
 expect_error missing-token "$work/none: error: cannot open" --prometheus "$url/auth" --prometheus-token-file "$work/none" "${window[@]}"
 printf 'no-colon-%s\n' "$password" >"$work/basic-bad"
 expect_error basic-bad "expected USER:PASSWORD" --prometheus "$url/auth" --prometheus-basic-auth-file "$work/basic-bad" "${window[@]}"
@@ -85,6 +92,27 @@ run token --prometheus "$url/auth" --prometheus-token-file "$work/token" "${wind
 run basic --prometheus "$url/auth" --prometheus-basic-auth-file "$work/basic" "${window[@]}" "${common[@]}"
 [ $rc -eq 0 ] || fail "the right basic auth: exit $rc: $(cat "$work/basic.err")"
 cmp -s "$work/token.out" "$work/inc-ok.out" || fail "the authorized report differs from the open one"
+
+# https: the server's self-signed certificate trusted through --prometheus-ca, and refused without
+# it or with another CA.
+if command -v openssl >/dev/null; then
+  for name in server other; do
+    openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+      -keyout "$work/$name.key" -out "$work/$name.pem" 2>/dev/null || fail "openssl could not make a certificate"
+  done
+  FAKE_PROMETHEUS_TLS="$work/server.pem:$work/server.key" python3 "$src/tests/diagnose/fake_prometheus.py" \
+    "$work/tls-port" "$work/tls-log" "$token" "ops:$password" "$g/lab-before.prom" "$g/lab-after.prom" &
+  tls_pid=$!
+  for _ in $(seq 50); do [ -s "$work/tls-port" ] && break; sleep 0.1; done
+  tls=https://127.0.0.1:$(cat "$work/tls-port")
+  run tls-ca --prometheus "$tls/ok" --prometheus-ca "$work/server.pem" "${window[@]}" "${common[@]}"
+  [ $rc -eq 0 ] || fail "https with the server's CA: exit $rc: $(cat "$work/tls-ca.err")"
+  cmp -s "$work/tls-ca.out" "$work/inc-ok.out" || fail "the https report differs from the http one"
+  expect_error tls-no-ca "$tls/ok/api/v1/query_range: error: --prometheus: TLS: SSL certificate problem" --prometheus "$tls/ok" "${window[@]}"
+  expect_error tls-other-ca "(CA file $work/other.pem)" --prometheus "$tls/ok" --prometheus-ca "$work/other.pem" "${window[@]}"
+else
+  echo "openssl not found: https not checked"
+fi
 
 expect_usage() {  # expect_usage NAME TEXT ARGS...
   local name=$1 text=$2; shift 2

@@ -19,7 +19,8 @@ across it and the increases of two halves add up to the whole. MODE chooses the 
   file        200 with the contents of the file whose absolute path follows /file, whatever was asked
               (/file/tmp/x.json/api/v1/query_range answers /tmp/x.json): the fuzz test's input.
 Usage: fake_prometheus.py PORT_FILE LOG_FILE TOKEN BASIC SCRAPE... (PORT_FILE gets the port once
-listening; LOG_FILE one line per answer: MODE PATH STATUS).
+listening; LOG_FILE one line per answer: MODE PATH STATUS). With FAKE_PROMETHEUS_TLS=CERT:KEY in
+the environment it serves https with that certificate.
 """
 import base64
 import json
@@ -80,7 +81,10 @@ class Api(BaseHTTPRequestHandler):
         self.send_header('Content-Type', kind)
         self.send_header('Content-Length', str(len(data)))
         self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the client gave up (the slow mode's timeout)
         with LOCK, open(LOG, 'a') as log:
             log.write('%s %s %d\n' % (mode, urllib.parse.urlparse(self.path).path, status))
 
@@ -151,6 +155,12 @@ if __name__ == '__main__':
     LOCK = threading.Lock()
     server = ThreadingHTTPServer(('127.0.0.1', 0), Api)
     server.daemon_threads = True
+    if os.environ.get('FAKE_PROMETHEUS_TLS'):
+        import ssl
+        cert, key = os.environ['FAKE_PROMETHEUS_TLS'].split(':')
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     with open(PORT_FILE + '.tmp', 'w') as f:
         f.write(str(server.server_address[1]))
     os.rename(PORT_FILE + '.tmp', PORT_FILE)
