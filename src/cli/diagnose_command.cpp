@@ -1,9 +1,12 @@
 // clustertwin diagnose SPEC --counters FILES|INSTANCE=FILE|INSTANCE,DEVICE=FILE... [--interval S] [--map FILE]
 //                          [--lldp [INSTANCE@]VERTEX=FILE...] [--flows FILES...] [--threshold F] [--json]
 //                          [-o FILE] [--html FILE] [--catalog DIR]
+// clustertwin diagnose SPEC --prometheus URL --from T1 --to T2 [--prometheus-raw] [--prometheus-token-file F |
+//                          --prometheus-basic-auth-file F] [--prometheus-ca F] [--prometheus-timeout S] [the rest as above]
 // Diagnoses a running fabric from its interface counters against the model (diagnose/diagnosis.h):
 // rates per link and ECMP group, the imbalanced groups with their four witnesses, the cause, why
 // the dashboards stayed green, and the fix. Warnings (missing series, wraps, resets) on stderr.
+// With --prometheus the counters come from a live server's HTTP API (diagnose/prometheus_source.h).
 // --html FILE: the page with the groups' members side by side (report/diagnose_html.h).
 #include <filesystem>
 #include <iostream>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/prometheus_flags.h"
 #include "diagnose/counter_inputs.h"
 #include "io/files.h"
 #include "report/diagnose_html.h"
@@ -29,6 +33,7 @@ struct DiagnoseCliOptions {
   std::string map;
   std::vector<std::string> lldp;
   double interval_s = 0;
+  PrometheusFlags prometheus;
   DiagnoseOptions model;
 };
 
@@ -39,6 +44,10 @@ Result<TextInput> read_input(const std::string& path, std::string_view what) {
 }
 
 int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
+  if (options.counters.empty() == options.prometheus.url.empty()) {
+    return report_usage("diagnose: give the counters as saved scrapes (--counters) or a live server (--prometheus), one of the two");
+  }
+  if (const std::string usage = prometheus_usage_error(options.prometheus); !usage.empty()) return report_usage(usage);
   const Fabric& fabric = *context.fabric;
   CounterInputs inputs;
   inputs.interval_s = options.interval_s;
@@ -73,6 +82,11 @@ int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
     });
   }
   if (!errors.empty()) return report_errors(errors);
+  if (!options.prometheus.url.empty()) {
+    auto rates = read_prometheus_counters(options.prometheus, rate_options_for(fabric));
+    if (!rates) return report_errors(rates.errors());
+    inputs.measured = std::move(rates).value();
+  }
   auto counters = read_counter_inputs(inputs, fabric);
   if (!counters) return report_errors(counters.errors());
   auto diagnosis = diagnose(fabric, counters.value(), options.model);
@@ -92,8 +106,8 @@ Runner setup_diagnose(CLI::App& app, Context& context) {
   app.add_option("--counters", options->counters,
                  "Scrapes, two or more: Prometheus text (HOST=FILE where it names no instance), gnmic JSON, INSTANCE=FILE for snmpwalk output, "
                  "INSTANCE,DEVICE=FILE for ethtool -S output")
-      ->required()
       ->expected(1, -1);
+  add_prometheus_flags(app, options->prometheus);
   app.add_option("--interval", options->interval_s, "Seconds between one host's scrapes without timestamps (each host's files in time order)")
       ->check(CLI::Range(0.001, 1e7));
   app.add_option("--map", options->map, "Port map CSV: instance,device,vertex,peer[,cable]");

@@ -100,6 +100,13 @@ Result<std::vector<Scrape>> read_scrapes(const CounterInputs& inputs) {
   return scrapes;
 }
 
+RateOptions rate_options_for(const Fabric& fabric) {
+  double fastest = 0;
+  const Topology& t = fabric.topology();
+  for (std::size_t l = 0; l < t.link_count(); ++l) fastest = std::max(fastest, static_cast<double>(t.capacity[l].value()) / 8.0);
+  return RateOptions{fastest};
+}
+
 Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& fabric) {
   Diagnostics errors;
   Counters counters;
@@ -144,7 +151,15 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
       counters.flows.insert(counters.flows.end(), f->begin(), f->end());
     }
   }
+  if (inputs.measured && !inputs.scrapes.empty()) {
+    errors.push_back(Diagnostic{SourceLocation{inputs.scrapes.front().path, 0, 0}, "--counters",
+                                "saved scrapes and a live Prometheus cannot be mixed: their clocks and windows differ"});
+  }
   if (!errors.empty()) return errors;
+  if (inputs.measured) {
+    counters.rates = *inputs.measured;
+    return counters;
+  }
   // One file is enough only when it holds a series twice (a gnmic subscribe stream).
   bool repeated = false;
   if (scrapes.size() == 1) {
@@ -160,10 +175,7 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
     return Diagnostic{SourceLocation{inputs.scrapes.empty() ? "" : inputs.scrapes.front().path, 0, 0}, "--counters",
                       "need two or more scrapes to measure a rate, got " + std::to_string(scrapes.size())};
   }
-  double fastest = 0;
-  const Topology& t = fabric.topology();
-  for (std::size_t l = 0; l < t.link_count(); ++l) fastest = std::max(fastest, static_cast<double>(t.capacity[l].value()) / 8.0);
-  auto rates = compute_rates(scrapes, RateOptions{fastest});
+  auto rates = compute_rates(scrapes, rate_options_for(fabric));
   if (!rates) return rates.errors();
   counters.rates = std::move(rates).value();
   return counters;

@@ -29,6 +29,9 @@ struct CounterInputs {
   std::vector<TextInput> lldp;           // lldpctl -f json, one device each
   std::vector<std::string> lldp_devices; // per lldp file: "[INSTANCE@]VERTEX", the device it ran on
   std::vector<TextInput> flows;          // iperf3 --json, perftest report text or a flows CSV
+  // Rates measured already (a live Prometheus: prometheus_source.h), in place of scrapes; giving
+  // both is an error (one window, one clock).
+  std::optional<CounterRates> measured;
 };
 
 // The scrapes of `inputs`, each read by its format, every diagnostic of every file at once.
@@ -43,6 +46,9 @@ struct CounterInputs {
 // INSTANCE= or INSTANCE,DEVICE=) is at k x interval, so several hosts' scrapes may be given in any
 // interleaving; files given without a name count among themselves.
 Result<std::vector<Scrape>> read_scrapes(const CounterInputs& inputs);
+
+// The bound on a plausible counter wrap: the fabric's fastest link, in bytes per second.
+RateOptions rate_options_for(const Fabric& fabric);
 
 // Every diagnostic of every file at once.
 Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& fabric);

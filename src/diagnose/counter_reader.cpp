@@ -463,3 +463,12 @@ Result<Scrape> read_snmpwalk(std::string_view text, const std::string& file, con
 }
 
 }  // namespace ct
+
+namespace ct {
+
+CounterMetric counter_metric(std::string_view name) {
+  const MetricInfo m = classify(name);
+  return CounterMetric{m.known, m.transmit, m.kind, m.width, static_cast<std::uint32_t>(m.unit)};
+}
+
+}  // namespace ct

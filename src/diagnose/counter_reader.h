@@ -92,3 +92,17 @@ Result<Scrape> read_snmpwalk(std::string_view text, const std::string& file, con
 bool looks_like_snmpwalk(std::string_view text);
 
 }  // namespace ct
+
+namespace ct {
+
+// What a metric of the table above counts; known is false for every other metric.
+struct CounterMetric {
+  bool known = false;
+  bool transmit = true;
+  CounterKind kind = CounterKind::kNetdev;
+  CounterWidth width = CounterWidth::k64;
+  std::uint32_t unit = 1;  // octets per count
+};
+CounterMetric counter_metric(std::string_view name);
+
+}  // namespace ct

@@ -3,7 +3,9 @@
 // file, a flow list in CSV and YAML, a flow table plain and gzip-compressed, an ibnetdiscover /
 // ibsim net file, an LFT dump, a Prometheus counter scrape, snmpwalk IF-MIB output, gnmic JSON,
 // ethtool -S output, lldpctl JSON, a port map, diagnose's flows CSV, perftest and iperf3 --json
-// results, `ss -tinH` and `conntrack -L` output, Kubernetes manifests traced and exported for BGP,
+// results, a Prometheus HTTP API reply (served by tests/diagnose/fake_prometheus.py on 127.0.0.1
+// to `diagnose --prometheus`, for every query), `ss -tinH` and `conntrack -L` output, Kubernetes
+// manifests traced and exported for BGP,
 // the authentication configurations (SecurityPolicy, Middleware, Ingress) traced to their sign-in page
 // from a folder that may hold a symbolic link loop, a dangling link or a folder named like a
 // manifest, a BIND named.conf and a zone file), applies one to three mutations from the list
@@ -14,7 +16,8 @@
 //     report), no exception out of main ("terminate called"), and no usage error;
 //   - exit 1: stderr has at least one "error:" line and every one of them is located: it names
 //     the file ("FILE:LINE[:COL]: error: ..." with LINE >= 1 wherever one line is at fault, plain
-//     "FILE: error: ..." for a fault of the whole file) or "command line: error: ...", never the
+//     "FILE: error: ..." for a fault of the whole file), the URL of a live source ("http://...: error:
+//     ...") or "command line: error: ...", never the
 //     anonymous "<input>"; and the output file was not created;  exit 0: the output file exists;
 //   - stderr carries no raw control character (an escape sequence in a field comes back escaped)
 //     and quotes at most an excerpt of a 100 kB value;
@@ -25,7 +28,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
-// 100 in the Release build, 28 kinds = 2,800 cases; 20 in the sanitizer build, where every kind
+// 100 in the Release build, 29 kinds = 2,900 cases; 20 in the sanitizer build, where every kind
 // still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
 // CLUSTERTWIN_MAX_INPUT is 16 MiB for every case, so that a gzip bomb is refused cheaply.
 #include <fcntl.h>
@@ -297,6 +300,43 @@ std::vector<std::string> perftest_args(const std::string& in, const std::string&
   return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--counters", d + "lab-before.prom", d + "lab-after.prom",
           "--map", d + "lab-map.csv", "--flows", in, "-o", out};
 }
+// The stand-in Prometheus (fake_prometheus.py, mode file) that answers every API request with the
+// file named in its URL: started once per process on a free loopback port, killed at exit.
+std::string prometheus_file_server() {
+  struct Server {
+    pid_t pid = -1;
+    std::string url;
+    Server() {
+      const std::string port_file = fs::temp_directory_path().string() + "/ct-fuzz-prometheus-" + std::to_string(getpid());
+      pid = fork();
+      if (pid == 0) {
+        execlp("python3", "python3", (kSource + "/tests/diagnose/fake_prometheus.py").c_str(), port_file.c_str(), "/dev/null",
+               "-", "-", static_cast<char*>(nullptr));
+        _exit(127);
+      }
+      for (int i = 0; i < 100 && url.empty(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::ifstream in(port_file);
+        std::string port;
+        if (in >> port) url = "http://127.0.0.1:" + port;
+      }
+      fs::remove(port_file);
+    }
+    ~Server() {
+      if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+      }
+    }
+  };
+  static const Server server;
+  return server.url;
+}
+std::vector<std::string> prometheus_api_args(const std::string& in, const std::string& out, const std::string&) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--prometheus", prometheus_file_server() + "/file" + in,
+          "--from", "1796296663.435", "--to", "1796296664.590", "--map", d + "lab-map.csv", "-o", out};
+}
 std::vector<std::string> ss_args(const std::string& in, const std::string& out, const std::string&) {
   return {"traffic", kSource + "/examples/lab-32.yaml", "--ss", in, "-o", out};
 }
@@ -440,6 +480,7 @@ std::vector<InputKind> input_kinds() {
       {"port_map", {"tests/golden/diagnose/lab-map.csv"}, ".csv", port_map_args},
       {"diagnose_flows", {"tests/golden/diagnose/lab-flows.csv"}, ".csv", diagnose_flows_args},
       {"snmpwalk", {"tests/golden/diagnose/leaf0-t1.snmp"}, ".snmp", snmpwalk_args},
+      {"prometheus_api", {"tests/fuzz/seeds/prometheus-query-range.json"}, ".json", prometheus_api_args},
       {"ss", {"tests/golden/traffic/host-ss.txt"}, ".txt", ss_args},
       {"gnmi", {"tests/fuzz/seeds/gnmi-leaf0.json"}, ".json", gnmi_args},
       {"ethtool", {"tests/fuzz/seeds/ethtool-host0-t1.txt"}, ".txt", ethtool_args},
@@ -484,7 +525,7 @@ constexpr std::size_t kQuoteLimit = 100;
 
 // The reason a case fails, or "".
 std::string judge(const Outcome& r, const std::string& output) {
-  static const std::regex located(R"(^(/[^:\n]+(:[1-9][0-9]*(:[0-9]+)?)?|command line): error: )");
+  static const std::regex located(R"(^(/[^:\n]+(:[1-9][0-9]*(:[0-9]+)?)?|https?://[^ \n]+|command line): error: )");
   if (r.timed_out) return "timed out";
   if (r.signal != 0) return "killed by signal " + std::to_string(r.signal);
   for (const char* word : {"runtime error", "AddressSanitizer", "LeakSanitizer", "terminate called"}) {
