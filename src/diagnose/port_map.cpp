@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,18 @@ bool PortMap::add(std::string instance, std::string device, MappedPort port) {
   const bool added = ports_[std::move(instance)].emplace(std::move(device), port).second;
   if (added) ++size_;
   return added;
+}
+
+std::vector<NamedPort> PortMap::entries() const {
+  std::vector<NamedPort> out;
+  out.reserve(size_);
+  for (const auto& [instance, devices] : ports_) {
+    for (const auto& [device, port] : devices) out.push_back(NamedPort{instance, device, port});
+  }
+  std::sort(out.begin(), out.end(), [](const NamedPort& a, const NamedPort& b) {
+    return std::tie(a.instance, a.device) < std::tie(b.instance, b.device);
+  });
+  return out;
 }
 
 const MappedPort* PortMap::find(std::string_view instance, std::string_view device) const {

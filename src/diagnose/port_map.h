@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/ids.h"
 #include "core/result.h"
@@ -34,6 +35,13 @@ struct MappedPort {
   SourceLocation where;
 };
 
+// One mapped interface with its names, as the map gives them.
+struct NamedPort {
+  std::string instance;
+  std::string device;
+  MappedPort port;
+};
+
 // Keyed by instance, then interface, with string_view look-ups (no key built per look-up: diagnose
 // looks up every series of every scrape).
 class PortMap {
@@ -42,6 +50,8 @@ class PortMap {
   bool add(std::string instance, std::string device, MappedPort port);
   [[nodiscard]] const MappedPort* find(std::string_view instance, std::string_view device) const;
   [[nodiscard]] std::size_t size() const { return size_; }
+  // Every mapped interface, sorted by (instance, device).
+  [[nodiscard]] std::vector<NamedPort> entries() const;
 
  private:
   struct Hash {
