@@ -25,11 +25,20 @@
 //   degraded 42.5 / 43          42.5 < 0.6 x 71.25 = 42.75: Degraded; 43 >= 0.6 x 71.5 = 42.9: nothing;
 //   down (receive) 4.95 / 5.05  tx 100/0, rx 10/4.95: Down l9; rx 10/5.05: Idle l9;
 //   down (the others' receive)  tx 100/0, rx 4.95/0: R < 5: Idle l9; rx 5.05/0: Down l9.
+// A 4-way group, examples/lab/leaf-spine-4.yaml's p0/leaf/0 (l8 .. l11 to p0/spine/0 .. 3): k = 16
+// flows on 4 members; counting the 4^16 assignments with every load <= m (a sum over binomials)
+// gives P(max > 8) = 0.0299 and P(max > 9) = 0.006578, so m* = 9, s* = 9/16 = 0.5625 and
+// J* = 256 / (4 (81 + 3 (7/3)^2)) = 0.657534. Prometheus' median of 4 is the mean of the middle two.
+//   tx 40/40/40/20    median 40, 20 < 24 and >= 2: Degraded l11 (share 0.29, J = 0.942: neither);
+//   tx .. 23.9 / 24.1 the edge of 0.6 x 40 = 24: Degraded l11 / nothing;
+//   tx 40/40/0/40     Idle l10 only (share 1/3 < 0.5625, J = 0.75 > 0.6575; 0 is under 2: not degraded).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,6 +50,8 @@
 #include "diagnose/port_map.h"
 #include "lab/lab_plan.h"
 #include "report/alert_rules_yaml.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
 #include "support/fixture_fabric.h"
 #include "support/netns.h"
 
@@ -48,15 +59,15 @@ namespace ct {
 namespace {
 
 constexpr int kMinutes = 20;
-constexpr const char* kSwitch = "p0/pod0/leaf/0";
-const std::array<std::string, 2> kDevices = {"l8", "l9"};
-const std::array<std::string, 2> kPeers = {"p0/pod0/spine/0", "p0/pod0/spine/1"};
+const std::string kTwoWay = "p0/pod0/leaf/0 up";  // fat-tree-4: l8, l9
+const std::string kFourWay = "p0/leaf/0 up";      // leaf-spine-4: l8 .. l11
 
 struct Scenario {
   std::string name;
-  std::array<double, 2> tx_mbps;
-  std::array<double, 2> rx_mbps;
+  std::vector<double> tx_mbps;  // per member of the group
+  std::vector<double> rx_mbps;
   std::set<std::string> fires;  // "<alert> <device>", or "<alert>" for the group rule
+  std::string group = kTwoWay;
 };
 
 std::vector<Scenario> scenarios() {
@@ -80,23 +91,48 @@ std::vector<Scenario> scenarios() {
       {"down receive just above", {100, 0}, {10, 5.05}, {idle, hot, unfair}},
       {"down others just below", {100, 0}, {4.95, 0}, {idle, hot, unfair}},
       {"down others just above", {100, 0}, {5.05, 0}, {down, hot, unfair}},
+      {"4-way degraded", {40, 40, 40, 20}, {10, 10, 10, 10}, {"ClustertwinEcmpMemberDegraded l11"}, kFourWay},
+      {"4-way degraded just below", {40, 40, 40, 23.9}, {10, 10, 10, 10}, {"ClustertwinEcmpMemberDegraded l11"}, kFourWay},
+      {"4-way degraded just above", {40, 40, 40, 24.1}, {10, 10, 10, 10}, {}, kFourWay},
+      {"4-way idle", {40, 40, 0, 40}, {10, 10, 10, 10}, {"ClustertwinEcmpMemberIdle l10"}, kFourWay},
   };
 }
 
 // Bytes a counter grows per minute at `mbps`.
 std::uint64_t bytes_per_minute(double mbps) { return static_cast<std::uint64_t>(std::llround(mbps * 1e6 / 8 * 60)); }
 
-AlertPlan lab_plan() {
-  const Fabric& fabric = fixtures::lab_fat_tree_4();
+Fabric fabric_of(const std::string& relative) {
+  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto valid = validate_reading(read_spec(relative, text.str()), fixtures::test_catalog());
+  return build_fabric(valid.value(), fixtures::test_catalog()).value();
+}
+
+// The rules of a lab fabric, its members named as the lab names them.
+AlertPlan lab_plan(const Fabric& fabric, const std::string& spec) {
   const PortMap map =
       read_port_map_csv(lab_port_map(plan_lab(fabric, "ct").value(), fabric.topology()), "lab", fabric.names()).value();
   AlertOptions o;
-  o.spec_path = "examples/lab/fat-tree-4.yaml";
+  o.spec_path = spec;
   return plan_alerts(fabric, map, o);
 }
 
-const AlertGroup& leaf0_group(const AlertPlan& plan) {
-  const auto it = std::find_if(plan.groups.begin(), plan.groups.end(), [](const AlertGroup& g) { return g.name == "p0/pod0/leaf/0 up"; });
+const AlertPlan& two_way_plan() {
+  static const AlertPlan plan = lab_plan(fixtures::lab_fat_tree_4(), "examples/lab/fat-tree-4.yaml");
+  return plan;
+}
+
+const AlertPlan& four_way_plan() {
+  static const Fabric fabric = fabric_of("examples/lab/leaf-spine-4.yaml");
+  static const AlertPlan plan = lab_plan(fabric, "examples/lab/leaf-spine-4.yaml");
+  return plan;
+}
+
+const AlertPlan& plan_of(const Scenario& s) { return s.group == kTwoWay ? two_way_plan() : four_way_plan(); }
+
+const AlertGroup& group_of(const AlertPlan& plan, const std::string& name) {
+  const auto it = std::find_if(plan.groups.begin(), plan.groups.end(), [&](const AlertGroup& g) { return g.name == name; });
   EXPECT_NE(it, plan.groups.end());
   return *it;
 }
@@ -109,13 +145,13 @@ std::string quoted(const std::string& s) {
 }
 
 // The scenario's four series in promtool's input_series format.
-std::string input_series(const Scenario& s) {
+std::string input_series(const Scenario& s, const AlertGroup& g) {
   std::string out = "    input_series:\n";
-  for (int m = 0; m < 2; ++m) {
+  for (std::size_t m = 0; m < s.tx_mbps.size(); ++m) {
     for (const bool tx : {true, false}) {
       out += fmt::format("      - series: '{}{{instance=\"{}\",device=\"{}\"}}'\n        values: '0+{}x{}'\n",
-                         tx ? "node_network_transmit_bytes_total" : "node_network_receive_bytes_total", kSwitch, kDevices[m],
-                         bytes_per_minute(tx ? s.tx_mbps[m] : s.rx_mbps[m]), kMinutes);
+                         tx ? "node_network_transmit_bytes_total" : "node_network_receive_bytes_total", g.members[m].instance,
+                         g.members[m].device, bytes_per_minute(tx ? s.tx_mbps[m] : s.rx_mbps[m]), kMinutes);
     }
   }
   return out;
@@ -125,14 +161,15 @@ std::string input_series(const Scenario& s) {
 std::string expected_alerts(const Scenario& s, AlertRule rule, const AlertGroup& g, const AlertOptions& o) {
   std::string out = fmt::format("      - eval_time: {}m\n        alertname: {}\n        exp_alerts:", kMinutes, alert_name(rule));
   std::string alerts;
-  for (int m = -1; m < 2; ++m) {
-    const std::string key = std::string(alert_name(rule)) + (m < 0 ? "" : " " + kDevices[m]);
+  for (int m = -1; m < static_cast<int>(g.members.size()); ++m) {
+    const AlertMember* member = m < 0 ? nullptr : &g.members[static_cast<std::size_t>(m)];
+    const std::string key = std::string(alert_name(rule)) + (member ? " " + member->device : "");
     if (!s.fires.count(key)) continue;
     alerts += "\n          - exp_labels:\n";
     for (const auto& [k, v] : alert_labels(rule, g)) alerts += "              " + k + ": " + quoted(v) + "\n";
-    if (m >= 0) {
-      alerts += "              instance: " + quoted(kSwitch) + "\n              device: " + quoted(kDevices[m]) + "\n";
-      alerts += "              member: " + quoted(kDevices[m]) + "\n              peer: " + quoted(kPeers[m]) + "\n";
+    if (member) {
+      alerts += "              instance: " + quoted(member->instance) + "\n              device: " + quoted(member->device) + "\n";
+      alerts += "              member: " + quoted(member->device) + "\n              peer: " + quoted(member->peer) + "\n";
     }
     alerts += "            exp_annotations:\n";
     alerts += "              summary: " + quoted(alert_summary(rule, g)) + "\n";
@@ -145,15 +182,16 @@ std::string expected_alerts(const Scenario& s, AlertRule rule, const AlertGroup&
 
 // The scenario's counters as scrapes, one a minute, for the C++ evaluator.
 std::vector<AlertFiring> cxx_alerts(const Scenario& s, const AlertPlan& plan) {
+  const AlertGroup& g = group_of(plan, s.group);
   std::vector<Scrape> scrapes;
   for (int t = 0; t <= kMinutes; ++t) {
     Scrape sc;
     sc.file = fmt::format("t{}", t);
-    for (int m = 0; m < 2; ++m) {
+    for (std::size_t m = 0; m < s.tx_mbps.size(); ++m) {
       for (const bool tx : {true, false}) {
         CounterSample c;
-        c.instance = kSwitch;
-        c.device = kDevices[m];
+        c.instance = g.members[m].instance;
+        c.device = g.members[m].device;
         c.transmit = tx;
         c.count = bytes_per_minute(tx ? s.tx_mbps[m] : s.rx_mbps[m]) * static_cast<std::uint64_t>(t);
         c.time_ms = std::int64_t{t} * 60'000;
@@ -176,8 +214,8 @@ std::set<std::string> fired_names(const std::vector<AlertFiring>& alerts, const 
 }
 
 TEST(AlertRules, ThresholdsFromBallsIntoBins) {
-  const AlertPlan plan = lab_plan();
-  const AlertGroup& g = leaf0_group(plan);
+  const AlertPlan& plan = two_way_plan();
+  const AlertGroup& g = group_of(plan, kTwoWay);
   ASSERT_EQ(g.members.size(), 2u);
   EXPECT_EQ(g.members[0].device, "l8");
   EXPECT_EQ(g.members[1].peer, "p0/pod0/spine/1");
@@ -186,11 +224,18 @@ TEST(AlertRules, ThresholdsFromBallsIntoBins) {
   EXPECT_NEAR(g.tail_probability, 2.0 / 256, 1e-12);
   EXPECT_DOUBLE_EQ(g.hot_share, 0.875);
   EXPECT_DOUBLE_EQ(g.jain_floor, 0.64);
+  const AlertGroup& four = group_of(four_way_plan(), kFourWay);
+  ASSERT_EQ(four.members.size(), 4u);
+  EXPECT_EQ(four.flows, 16u);
+  EXPECT_EQ(four.max_load, 9u);
+  EXPECT_NEAR(four.tail_probability, 0.006578, 1e-6);
+  EXPECT_DOUBLE_EQ(four.hot_share, 0.5625);
+  EXPECT_DOUBLE_EQ(four.jain_floor, 0.657534);
 }
 
 TEST(AlertRules, CxxEvaluatorGivesTheHandWorkedAlerts) {
-  const AlertPlan plan = lab_plan();
   for (const Scenario& s : scenarios()) {
+    const AlertPlan& plan = plan_of(s);
     const std::vector<AlertFiring> alerts = cxx_alerts(s, plan);
     EXPECT_EQ(fired_names(alerts, plan), s.fires) << s.name;
     for (const AlertFiring& a : alerts) {
@@ -202,7 +247,7 @@ TEST(AlertRules, CxxEvaluatorGivesTheHandWorkedAlerts) {
 
 // A condition that stops holding before `for` has passed never fires: pending, then cleared.
 TEST(AlertRules, ForNeedsTheConditionThroughout) {
-  AlertPlan plan = lab_plan();
+  AlertPlan plan = two_way_plan();
   plan.options.for_s = 30 * 60;  // longer than the 20 min of samples
   const std::vector<AlertFiring> alerts = cxx_alerts(scenarios()[0], plan);
   ASSERT_EQ(alerts.size(), 3u);
@@ -215,16 +260,17 @@ TEST(AlertRules, ForNeedsTheConditionThroughout) {
 
 TEST(AlertRules, PromtoolChecksAndTestsEveryRule) {
   if (!test::have_binary("promtool")) GTEST_SKIP() << "promtool not installed (Debian prometheus)";
-  const AlertPlan plan = lab_plan();
-  const AlertGroup& g = leaf0_group(plan);
   const test::TempDir dir;
   ASSERT_FALSE(dir.path().empty());
-  dir.write("rules.yaml", alert_rules_yaml(plan, "lab-fat-tree-4"));
-  const CommandResult check = test::run("promtool check rules " + dir.path() + "/rules.yaml");
+  dir.write("two-way.yaml", alert_rules_yaml(two_way_plan(), "lab-fat-tree-4"));
+  dir.write("four-way.yaml", alert_rules_yaml(four_way_plan(), "leaf-spine-4"));
+  const CommandResult check = test::run("cd " + dir.path() + " && promtool check rules two-way.yaml four-way.yaml");
   EXPECT_EQ(check.status, 0) << check.out;
-  std::string tests = "rule_files:\n  - rules.yaml\nevaluation_interval: 1m\ntests:\n";
+  std::string tests = "rule_files:\n  - two-way.yaml\n  - four-way.yaml\nevaluation_interval: 1m\ntests:\n";
   for (const Scenario& s : scenarios()) {
-    tests += "  # " + s.name + "\n  - interval: 1m\n" + input_series(s) + "    alert_rule_test:\n";
+    const AlertPlan& plan = plan_of(s);
+    const AlertGroup& g = group_of(plan, s.group);
+    tests += "  # " + s.name + "\n  - interval: 1m\n" + input_series(s, g) + "    alert_rule_test:\n";
     for (const AlertRule rule : kAlertRules) tests += expected_alerts(s, rule, g, plan.options);
   }
   dir.write("tests.yaml", tests);
