@@ -20,12 +20,22 @@ struct MemberSeries {
   const SeriesRate* receive = nullptr;
 };
 
-// Every series by (instance, device, transmit); a NIC's RDMA counters are never a switch port's.
-std::map<std::tuple<std::string_view, std::string_view, bool>, const SeriesRate*> series_index(const CounterRates& rates) {
-  std::map<std::tuple<std::string_view, std::string_view, bool>, const SeriesRate*> index;
+using SeriesKey = std::tuple<std::string_view, std::string_view, bool>;
+
+// The series of the plan's members by (instance, device, transmit): one pass over the series, the
+// plan's keys only; a NIC's RDMA counters are never a switch port's.
+std::map<SeriesKey, const SeriesRate*> series_index(const AlertPlan& plan, const CounterRates& rates) {
+  std::map<SeriesKey, const SeriesRate*> index;
+  for (const AlertGroup& g : plan.groups) {
+    for (const AlertMember& m : g.members) {
+      index.emplace(SeriesKey{m.instance, m.device, true}, nullptr);
+      index.emplace(SeriesKey{m.instance, m.device, false}, nullptr);
+    }
+  }
   for (const SeriesRate& s : rates.series) {
     if (s.kind == CounterKind::kRdma || s.timeline.size() < 2) continue;
-    index.emplace(std::tuple<std::string_view, std::string_view, bool>{s.instance, s.device, s.transmit}, &s);
+    const auto it = index.find(SeriesKey{s.instance, s.device, s.transmit});
+    if (it != index.end() && it->second == nullptr) it->second = &s;
   }
   return index;
 }
@@ -99,14 +109,14 @@ void evaluate_group(const AlertPlan& plan, std::size_t gi, const std::vector<Mem
 }  // namespace
 
 std::vector<AlertFiring> evaluate_alerts(const AlertPlan& plan, const CounterRates& rates) {
-  const auto index = series_index(rates);
+  const auto index = series_index(plan, rates);
   std::vector<AlertFiring> out;
   for (std::size_t gi = 0; gi < plan.groups.size(); ++gi) {
     std::vector<MemberSeries> series;
     for (const AlertMember& m : plan.groups[gi].members) {
       MemberSeries ms;
-      if (const auto it = index.find({m.instance, m.device, true}); it != index.end()) ms.transmit = it->second;
-      if (const auto it = index.find({m.instance, m.device, false}); it != index.end()) ms.receive = it->second;
+      ms.transmit = index.at(SeriesKey{m.instance, m.device, true});
+      ms.receive = index.at(SeriesKey{m.instance, m.device, false});
       series.push_back(ms);
     }
     evaluate_group(plan, gi, series, out);

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -36,37 +37,43 @@ std::string quoted(std::string_view s) {
 
 bool member_quantity(AlertQuantity q) { return q == AlertQuantity::kMemberTransmit || q == AlertQuantity::kMemberReceive; }
 
-// m*, P(max load > m*) for k flows on n members (the header's s* and J*).
+// m*, P(max load > m*) for k flows on n members (the header's s* and J*): the least m from k/n up
+// whose tail is within `tail`.
 std::pair<std::uint32_t, double> tail_max_load(std::uint32_t n, std::uint32_t k, double tail) {
-  const std::vector<double> p = max_load_distribution(n, k);
-  double above = 0;  // P(max load > m)
-  for (std::uint32_t m = k; m > 0; --m) {
-    if (above + p[m] > tail) return {m, above};
-    above += p[m];
+  for (std::uint32_t m = (k + n - 1) / n; m < k; ++m) {
+    const double above = 1.0 - p_max_load_at_most(n, k, m);
+    if (above <= tail) return {m, above};
   }
-  return {0, above};
+  return {k, 0.0};
 }
 
+// The thresholds of the header for n members.
+struct Thresholds {
+  std::uint32_t flows = 0, max_load = 0;
+  double tail_probability = 0, hot_share = 1, jain_floor = 0;
+};
+
 // The group's thresholds from balls into bins, cached per member count.
-void set_thresholds(AlertGroup& g, const AlertOptions& o, std::map<std::uint32_t, AlertGroup>& cache) {
+void set_thresholds(AlertGroup& g, const AlertOptions& o, std::map<std::uint32_t, Thresholds>& cache) {
   const auto n = static_cast<std::uint32_t>(g.members.size());
-  if (const auto it = cache.find(n); it != cache.end()) {
-    g.flows = it->second.flows;
-    g.max_load = it->second.max_load;
-    g.tail_probability = it->second.tail_probability;
-    g.hot_share = it->second.hot_share;
-    g.jain_floor = it->second.jain_floor;
-    return;
+  auto it = cache.find(n);
+  if (it == cache.end()) {
+    Thresholds x;
+    x.flows = o.flows_per_member * n;
+    const auto [m, p] = tail_max_load(n, x.flows, o.tail);
+    x.max_load = m;
+    x.tail_probability = p;
+    const double k = x.flows;
+    x.hot_share = as_printed(m / k);
+    const double rest = (k - m) / (n - 1);
+    x.jain_floor = as_printed(k * k / (n * (static_cast<double>(m) * m + (n - 1) * rest * rest)));
+    it = cache.emplace(n, x).first;
   }
-  g.flows = o.flows_per_member * n;
-  const auto [m, p] = tail_max_load(n, g.flows, o.tail);
-  g.max_load = m;
-  g.tail_probability = p;
-  const double k = g.flows;
-  g.hot_share = as_printed(m / k);
-  const double rest = (k - m) / (n - 1);
-  g.jain_floor = as_printed(k * k / (n * (static_cast<double>(m) * m + (n - 1) * rest * rest)));
-  cache[n] = g;
+  g.flows = it->second.flows;
+  g.max_load = it->second.max_load;
+  g.tail_probability = it->second.tail_probability;
+  g.hot_share = it->second.hot_share;
+  g.jain_floor = it->second.jain_floor;
 }
 
 // A quantity over a group as the recorded series that holds it.
@@ -225,10 +232,17 @@ AlertPlan plan_alerts(const Fabric& fabric, const PortMap& map, const AlertOptio
   const ForwardingState& f = fabric.forwarding();
   AlertPlan plan;
   plan.options = options;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, const NamedPort*> by_end;  // (link, owner) -> names
-  const std::vector<NamedPort> names = map.entries();
-  for (const NamedPort& p : names) by_end.emplace(std::pair{p.port.link.value(), p.port.vertex.value()}, &p);
-  std::map<std::uint32_t, AlertGroup> cache;
+  // (link, owning end) -> (instance, device); of two names for one interface the smaller, so the
+  // map's order cannot reach the rules.
+  std::unordered_map<std::uint64_t, std::pair<std::string_view, std::string_view>> by_end;
+  by_end.reserve(map.size());
+  map.for_each([&](std::string_view instance, std::string_view device, const MappedPort& p) {
+    if (t.kind[p.vertex.value()] != VertexKind::kSwitch) return;  // a NIC port owns no group
+    const std::uint64_t key = (std::uint64_t{p.link.value()} << 32) | p.vertex.value();
+    const auto [it, added] = by_end.try_emplace(key, instance, device);
+    if (!added && std::pair(instance, device) < it->second) it->second = {instance, device};
+  });
+  std::map<std::uint32_t, Thresholds> cache;
   for (std::uint32_t v = 0; v < t.vertex_count(); ++v) {
     if (t.kind[v] != VertexKind::kSwitch || t.network[v] != Network::kBackend) continue;
     const VertexId s(v);
@@ -238,13 +252,14 @@ AlertPlan plan_alerts(const Fabric& fabric, const PortMap& map, const AlertOptio
       AlertGroup ag{s, g, t.vertex_name(s) + " up" + (ups++ ? fmt::format("#{}", ups) : ""), {}};
       bool named = true;
       for (const LinkId l : f.members(g)) {
-        const auto it = by_end.find({l.value(), v});
+        const auto it = by_end.find((std::uint64_t{l.value()} << 32) | v);
         if (it == by_end.end()) {
           plan.unnamed.push_back(t.link_name(l));
           named = false;
           continue;
         }
-        ag.members.push_back(AlertMember{l, t.vertex_name(t.other_end(l, s)), it->second->instance, it->second->device});
+        ag.members.push_back(AlertMember{l, t.vertex_name(t.other_end(l, s)), std::string(it->second.first),
+                                         std::string(it->second.second)});
       }
       if (!named) continue;
       set_thresholds(ag, options, cache);

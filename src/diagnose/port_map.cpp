@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -19,16 +18,10 @@ bool PortMap::add(std::string instance, std::string device, MappedPort port) {
   return added;
 }
 
-std::vector<NamedPort> PortMap::entries() const {
-  std::vector<NamedPort> out;
-  out.reserve(size_);
+void PortMap::for_each(const std::function<void(std::string_view, std::string_view, const MappedPort&)>& f) const {
   for (const auto& [instance, devices] : ports_) {
-    for (const auto& [device, port] : devices) out.push_back(NamedPort{instance, device, port});
+    for (const auto& [device, port] : devices) f(instance, device, port);
   }
-  std::sort(out.begin(), out.end(), [](const NamedPort& a, const NamedPort& b) {
-    return std::tie(a.instance, a.device) < std::tie(b.instance, b.device);
-  });
-  return out;
 }
 
 const MappedPort* PortMap::find(std::string_view instance, std::string_view device) const {

@@ -21,7 +21,6 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include "core/ids.h"
 #include "core/result.h"
@@ -35,12 +34,6 @@ struct MappedPort {
   SourceLocation where;
 };
 
-// One mapped interface with its names, as the map gives them.
-struct NamedPort {
-  std::string instance;
-  std::string device;
-  MappedPort port;
-};
 
 // Keyed by instance, then interface, with string_view look-ups (no key built per look-up: diagnose
 // looks up every series of every scrape).
@@ -50,8 +43,9 @@ class PortMap {
   bool add(std::string instance, std::string device, MappedPort port);
   [[nodiscard]] const MappedPort* find(std::string_view instance, std::string_view device) const;
   [[nodiscard]] std::size_t size() const { return size_; }
-  // Every mapped interface, sorted by (instance, device).
-  [[nodiscard]] std::vector<NamedPort> entries() const;
+  // Calls f(instance, device, port) for every mapped interface, in no particular order (the views
+  // live as long as the map).
+  void for_each(const std::function<void(std::string_view, std::string_view, const MappedPort&)>& f) const;
 
  private:
   struct Hash {
