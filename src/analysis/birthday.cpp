@@ -118,6 +118,14 @@ std::vector<double> max_load_distribution(std::uint32_t members, std::uint32_t f
   return dist;
 }
 
+double p_max_load_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m) {
+  assert(members >= 1);
+  if (m >= flows) return 1.0;
+  std::vector<double> at_most;
+  p_max_at_most(members, flows, m, m + 1, at_most);
+  return at_most[0];
+}
+
 double expected_max_load(std::uint32_t members, std::uint32_t flows) {
   const std::vector<double> dist = max_load_distribution(members, flows);
   double e = 0;

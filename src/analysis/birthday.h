@@ -29,6 +29,8 @@ double expected_members_with_two_or_more(std::uint64_t members, std::uint64_t fl
 // P(max load = m) for m = 0..flows (index m). Sums to 1.
 std::vector<double> max_load_distribution(std::uint32_t members, std::uint32_t flows);
 double expected_max_load(std::uint32_t members, std::uint32_t flows);
+// P(max load <= m): one threshold of the recursion above, O(n k^2) (1 when m >= flows).
+double p_max_load_at_most(std::uint32_t members, std::uint32_t flows, std::uint32_t m);
 
 // PRECONDITION: c <= trials, 0 <= p <= 1.
 double binomial_pmf(std::uint64_t trials, std::uint64_t c, double p);

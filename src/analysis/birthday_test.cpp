@@ -61,6 +61,22 @@ TEST(Birthday, MaxLoadByCounting) {
   EXPECT_NEAR(d88[8], 8.0 / 16777216.0, 1e-14);
 }
 
+// One threshold alone: n = 3, k = 3 has P(max <= 1) = 6/27 and P(max <= 2) = 24/27 (the counts
+// above); n = 2, k = 8: all 8 on one member in 2 of 256 placements, so P(max <= 7) = 254/256; the
+// same values as the whole distribution's running sums, and 1 from m = k on.
+TEST(Birthday, MaxLoadAtMostOneThreshold) {
+  EXPECT_NEAR(p_max_load_at_most(3, 3, 1), 6.0 / 27.0, 1e-15);
+  EXPECT_NEAR(p_max_load_at_most(3, 3, 2), 24.0 / 27.0, 1e-15);
+  EXPECT_EQ(p_max_load_at_most(3, 3, 3), 1.0);
+  EXPECT_NEAR(p_max_load_at_most(2, 8, 7), 254.0 / 256.0, 1e-14);  // near 1: exact to about 1e-15
+  const auto d = max_load_distribution(4, 16);
+  double below = 0;
+  for (std::uint32_t m = 0; m < 16; ++m) {
+    below += d[m];
+    EXPECT_NEAR(p_max_load_at_most(4, 16, m), below, 1e-14) << m;
+  }
+}
+
 // Repeated trials: 6 collisions in 6 trials at p = 1/2 is (1/2)^6 = 1/64; at least one of two is 3/4.
 TEST(Birthday, CollisionsInTrials) {
   EXPECT_DOUBLE_EQ(binomial_pmf(6, 6, 0.5), 1.0 / 64.0);

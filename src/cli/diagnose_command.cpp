@@ -1,6 +1,6 @@
 // clustertwin diagnose SPEC --counters FILES|INSTANCE=FILE|INSTANCE,DEVICE=FILE... [--interval S] [--map FILE]
 //                          [--lldp [INSTANCE@]VERTEX=FILE...] [--flows FILES...] [--threshold F] [--json]
-//                          [-o FILE] [--html FILE] [--catalog DIR]
+//                          [--for 10m] [--window 5m] [-o FILE] [--html FILE] [--catalog DIR]
 // clustertwin diagnose SPEC --prometheus URL --from T1 --to T2 [--prometheus-raw] [--prometheus-token-file F |
 //                          --prometheus-basic-auth-file F] [--prometheus-ca F] [--prometheus-timeout S] [the rest as above]
 // Diagnoses a running fabric from its interface counters against the model (diagnose/diagnosis.h):
@@ -8,6 +8,8 @@
 // the dashboards stayed green, and the fix. Warnings (missing series, wraps, resets) on stderr.
 // With --prometheus the counters come from a live server's HTTP API (diagnose/prometheus_source.h).
 // --html FILE: the page with the groups' members side by side (report/diagnose_html.h).
+// --for, --window: the rules of `clustertwin alerts` evaluated on the scrapes (the alert that would
+// have fired, diagnose/alert_rules.h).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -34,6 +36,8 @@ struct DiagnoseCliOptions {
   std::vector<std::string> lldp;
   double interval_s = 0;
   PrometheusFlags prometheus;
+  std::string for_text = "10m";
+  std::string window_text = "5m";
   DiagnoseOptions model;
 };
 
@@ -43,11 +47,18 @@ Result<TextInput> read_input(const std::string& path, std::string_view what) {
   return TextInput{path, std::move(text).value()};
 }
 
-int run_diagnose(const DiagnoseCliOptions& options, const Context& context) {
+int run_diagnose(const DiagnoseCliOptions& cli_options, const Context& context) {
+  DiagnoseCliOptions options = cli_options;
   if (options.counters.empty() == options.prometheus.url.empty()) {
     return report_usage("diagnose: give the counters as saved scrapes (--counters) or a live server (--prometheus), one of the two");
   }
   if (const std::string usage = prometheus_usage_error(options.prometheus); !usage.empty()) return report_usage(usage);
+  const auto for_s = parse_prometheus_duration(options.for_text);
+  const auto window_s = parse_prometheus_duration(options.window_text);
+  if (!for_s) return report_usage("--for: '" + options.for_text + "': a Prometheus duration such as 10m, 90s or 1h");
+  if (!window_s || *window_s == 0) return report_usage("--window: '" + options.window_text + "': a Prometheus duration such as 5m, above 0");
+  options.model.alerts.for_s = *for_s;
+  options.model.alerts.window_s = *window_s;
   const Fabric& fabric = *context.fabric;
   CounterInputs inputs;
   inputs.interval_s = options.interval_s;
@@ -117,6 +128,8 @@ Runner setup_diagnose(CLI::App& app, Context& context) {
       ->expected(1, -1);
   app.add_option("--threshold", options->model.alarm_threshold, "The dashboards' utilization alarm (0..1)")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--for", options->for_text, "The alert rules' for: (Prometheus duration), for the alert that would have fired");
+  app.add_option("--window", options->window_text, "The alert rules' rate() range (Prometheus duration)");
   app.add_flag("--json", options->json, "Print JSON (stable key order) instead of tables");
   add_output_option(app, options->output);
   add_html_option(app, options->html);

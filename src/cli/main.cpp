@@ -19,6 +19,7 @@
 #include "core/text.h"
 
 namespace ct::cli {
+Runner setup_alerts(CLI::App& app, Context& context);
 Runner setup_catalog(CLI::App& app, Context& context);
 Runner setup_export(CLI::App& app, Context& context);
 Runner setup_diagnose(CLI::App& app, Context& context);
@@ -37,6 +38,8 @@ Runner setup_traffic(CLI::App& app, Context& context);
 
 namespace {
 const Command kCommands[] = {
+    {"alerts", "Prometheus alerting and recording rules for the ECMP uplink groups, from the fabric model", Stage::kFabric, false,
+     setup_alerts},
     {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", Stage::kCatalog, false, setup_catalog},
     {"export", "The frontend for real daemons: DNS views as named.conf + zones, the BGP VIP as gobgpd and BIRD 2 configs",
      Stage::kNone, false, setup_export},

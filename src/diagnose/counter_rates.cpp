@@ -123,11 +123,14 @@ void series_rate(const std::vector<const CounterSample*>& unique, const RateOpti
   const CounterSample& first = *unique.front();
   const std::uint32_t unit = first.unit;
   double counts = 0;
+  r.timeline.reserve(unique.size());
+  r.timeline.push_back(TimedBytes{first.time_ms, 0});
   for (std::size_t i = 1; i < unique.size(); ++i) {
     const CounterSample& a = *unique[i - 1];
     const CounterSample& b = *unique[i];
     if (b.count >= a.count) {
       counts += static_cast<double>(b.count - a.count);
+      r.timeline.push_back(TimedBytes{b.time_ms, counts * unit});
       continue;
     }
     const double dt = static_cast<double>(b.time_ms - a.time_ms) / 1000.0;
@@ -148,6 +151,7 @@ void series_rate(const std::vector<const CounterSample*>& unique, const RateOpti
                                         std::to_string(b.count) + ": a reset (device restart); counted from zero",
                                     Severity::kWarning});
     }
+    r.timeline.push_back(TimedBytes{b.time_ms, counts * unit});
   }
   r.bytes = counts * unit;
   r.seconds = static_cast<double>(unique.back()->time_ms - unique.front()->time_ms) / 1000.0;

@@ -10,6 +10,8 @@
 //           = v_i                               otherwise: a reset (device or driver restart), the
 //                                               counter restarted from zero (Prometheus' rule);
 //   rate = unit x sum(delta_i) / (t_m - t_0).
+// Each series also keeps unit x (delta_1 + ... + delta_i) at t_i (its timeline), for the rates over
+// shorter windows that the alert rules are evaluated on (alert_rules.h).
 // A rate is never negative. Samples at the same time with the same value are one sample; with
 // different values they are an error (two scrapes claim different counts at one instant), as is a
 // series sample dropped by the reader. A series seen in one scrape only has no rate: it is
@@ -29,6 +31,12 @@
 
 namespace ct {
 
+// A series' bytes counted since its first sample (wraps and resets resolved), at a sample time.
+struct TimedBytes {
+  std::int64_t time_ms = 0;
+  double bytes = 0;
+};
+
 struct SeriesRate {
   std::string instance;
   std::string device;
@@ -41,6 +49,7 @@ struct SeriesRate {
   std::uint32_t wraps = 0;
   std::uint32_t resets = 0;
   SourceLocation where;  // its first sample
+  std::vector<TimedBytes> timeline;  // one entry per distinct sample time, from 0 bytes
 };
 
 struct CounterRates {

@@ -953,6 +953,18 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
   for (Judged& j : judge_with_failures(e, walks)) {
     if (j.gd.max_bps >= options.noise_floor_bps) out.groups.push_back(std::move(j.gd));
   }
+  AlertOptions alert_options = options.alerts;
+  alert_options.idle_fraction = options.idle_fraction;
+  alert_options.noise_floor_bps = options.noise_floor_bps;
+  alert_options.degraded_fraction = options.degraded_fraction;
+  out.alert_plan = plan_alerts(fabric, counters.map, alert_options);
+  out.alerts = evaluate_alerts(out.alert_plan, counters.rates);
+  bool any = false;
+  for (const SeriesRate& s : counters.rates.series) {
+    if (s.timeline.empty()) continue;
+    out.first_sample_ms = any ? std::min(out.first_sample_ms, s.timeline.front().time_ms) : s.timeline.front().time_ms;
+    any = true;
+  }
   return out;
 }
 

@@ -66,6 +66,8 @@
 // Why dashboards stayed green: the group's mean utilization (what a per-group or per-host panel
 // averages) under the alarm threshold while a member is at or near line rate; hosts' average
 // utilization under it; netdev counters blind to RDMA; no alarm on a link at zero.
+// The alert that would have fired: the alert rules of the groups the port map names (alert_rules.h,
+// with the idle, noise and degraded thresholds above), evaluated at every sample time.
 // Fix and predicted effect, from the model: polarization -> per-switch seeds (the known flows
 // re-walked with seed_mode per-switch); missing entropy -> hash the ports / more QPs; bad luck ->
 // more QPs or spraying (expected max member load of k q subflows); failure -> repair the member.
@@ -77,6 +79,7 @@
 
 #include "core/ids.h"
 #include "core/result.h"
+#include "diagnose/alert_rules.h"
 #include "diagnose/counter_rates.h"
 #include "diagnose/flow_results.h"
 #include "diagnose/port_map.h"
@@ -96,6 +99,7 @@ struct DiagnoseOptions {
   double alarm_threshold = 0.8;      // the dashboards' utilization alarm
   double degraded_fraction = 0.6;    // degraded: below this share of the others' median rate per flow
   int qps_for_fix = 4;               // QPs per connection proposed by the "more QPs" fix
+  AlertOptions alerts;               // the generated rules evaluated on the counters (alert_rules.h)
 };
 
 struct DirectedRate {
@@ -173,6 +177,11 @@ struct Diagnosis {
   std::vector<std::string> unmapped;   // series not in the map: "instance device"
   std::size_t flows = 0;
   std::size_t scrapes = 0;
+  // The alert that would have fired: the rules `clustertwin alerts` writes for the groups the port
+  // map names, evaluated on the counters' samples (alert_rules.h), and the first sample's time.
+  AlertPlan alert_plan;
+  std::vector<AlertFiring> alerts;
+  std::int64_t first_sample_ms = 0;
   Diagnostics warnings;
   [[nodiscard]] std::size_t imbalanced() const;
 };

@@ -18,6 +18,12 @@ bool PortMap::add(std::string instance, std::string device, MappedPort port) {
   return added;
 }
 
+void PortMap::for_each(const std::function<void(std::string_view, std::string_view, const MappedPort&)>& f) const {
+  for (const auto& [instance, devices] : ports_) {
+    for (const auto& [device, port] : devices) f(instance, device, port);
+  }
+}
+
 const MappedPort* PortMap::find(std::string_view instance, std::string_view device) const {
   const auto by_instance = ports_.find(instance);
   if (by_instance == ports_.end()) return nullptr;

@@ -34,6 +34,7 @@ struct MappedPort {
   SourceLocation where;
 };
 
+
 // Keyed by instance, then interface, with string_view look-ups (no key built per look-up: diagnose
 // looks up every series of every scrape).
 class PortMap {
@@ -42,6 +43,9 @@ class PortMap {
   bool add(std::string instance, std::string device, MappedPort port);
   [[nodiscard]] const MappedPort* find(std::string_view instance, std::string_view device) const;
   [[nodiscard]] std::size_t size() const { return size_; }
+  // Calls f(instance, device, port) for every mapped interface, in no particular order (the views
+  // live as long as the map).
+  void for_each(const std::function<void(std::string_view, std::string_view, const MappedPort&)>& f) const;
 
  private:
   struct Hash {

@@ -240,6 +240,9 @@ std::string diagnose_html(const Diagnosis& d, const Topology& t, const std::stri
     doc.add_footnote(fmt::format("Bar charts for the first {} of {} imbalanced groups; the others have their tables.",
                                  kVerdictChartsShown, charts));
   }
+  doc.add_section("The alert that would have fired", "alerts");
+  doc.add_paragraph(diagnose_alert_sentence(d));
+  if (!d.alerts.empty()) doc.add_table(diagnose_alerts_table(d), "alerts");
   links(d, t, doc);
   doc.add_section("Text report", "text");
   doc.add_preformatted(to_text(d, t));

@@ -12,12 +12,14 @@
 //                 traffic, Jain's fairness, P(any collision) for bad luck), the members and the
 //                 four witnesses as tables, the cause, why the dashboards stayed green, the fix and
 //                 the model's prediction;
+//   alerts        the alert that would have fired (report/diagnose_report.h), and every alert whose
+//                 condition held as a table;
 //   links, hosts  the text report's tables of the directed links carrying traffic and the hosts'
 //                 NIC counters;
 // then the text report itself (report/diagnose_report.h), so the page holds every figure the text
 // does. Test hooks: plots "group-members" (rows data-row = "<switch> <up|down>") and
 // "group-<i>-members" (i: the group's index in the JSON's "groups"); facts "summary" and
-// "group-<i>"; tables "groups", "group-<i>-members", "group-<i>-witnesses", "links", "hosts".
+// "group-<i>"; tables "groups", "group-<i>-members", "group-<i>-witnesses", "alerts", "links", "hosts".
 // Pure function of the diagnosis: same diagnosis, same bytes.
 #pragma once
 

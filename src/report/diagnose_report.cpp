@@ -1,5 +1,7 @@
 #include "report/diagnose_report.h"
 
+#include <ctime>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -9,6 +11,28 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::string gbps(double bps) { return fmt::format("{:.2f}", bps / 1e9); }
+
+// Sample times are Unix milliseconds when the scrapes carry timestamps, else seconds counted from
+// 0 by --interval: from this value on (1973) a time is read as a date.
+constexpr std::int64_t kUnixTimeFloorMs = 100'000'000'000;
+
+// A time as seconds after the first sample, and as a UTC time when it is one.
+std::string at_text(std::int64_t ms, std::int64_t first_ms) {
+  std::string out = fmt::format("+{:.1f} s", static_cast<double>(ms - first_ms) / 1000.0);
+  if (first_ms < kUnixTimeFloorMs) return out;
+  const std::time_t s = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&s, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%SZ", &tm);
+  return out + " (" + buf + ")";
+}
+
+std::string member_text(const Diagnosis& d, const AlertFiring& a) {
+  if (a.member < 0) return "(the group)";
+  const AlertMember& m = d.alert_plan.groups[a.group].members[static_cast<std::size_t>(a.member)];
+  return m.device + " -> " + m.peer;
+}
 
 std::string direction_name(const Topology& t, LinkId l, bool up) {
   const VertexId a = t.link_a[l.value()], b = t.link_b[l.value()];
@@ -69,6 +93,35 @@ TextTable diagnose_hosts_table(const Diagnosis& d, const Topology& t) {
   return hosts;
 }
 
+std::string diagnose_alert_sentence(const Diagnosis& d) {
+  const AlertOptions& o = d.alert_plan.options;
+  const std::size_t n = d.alert_plan.groups.size();
+  const std::string rules = fmt::format("the rules of clustertwin alerts (rate window {}, for {}) over {} named uplink group{}",
+                                        prometheus_duration(o.window_s), prometheus_duration(o.for_s), n, n == 1 ? "" : "s");
+  if (d.alerts.empty()) return "No alert would have fired: no condition of " + rules + " held at any sample.";
+  const AlertFiring& a = d.alerts.front();
+  const std::string what = fmt::format("{} on {}, {}", alert_name(a.rule), d.alert_plan.groups[a.group].name, member_text(d, a));
+  if (a.fired) {
+    return fmt::format("The alert that would have fired: {}; its condition held from {} and it fired at {} ({}).", what,
+                       at_text(a.pending_ms, d.first_sample_ms), at_text(a.fires_ms, d.first_sample_ms), rules);
+  }
+  return fmt::format("The alert that would have fired: {}; its condition held from {} to the last sample, {}, so it "
+                     "fires at {} if the condition holds on ({}).",
+                     what, at_text(a.pending_ms, d.first_sample_ms), at_text(a.last_ms, d.first_sample_ms),
+                     at_text(a.fires_ms, d.first_sample_ms), rules);
+}
+
+TextTable diagnose_alerts_table(const Diagnosis& d) {
+  TextTable table({{"alert"}, {"group"}, {"member"}, {"condition from"}, {"fires at"}, {"state"}},
+                  "Alerts whose condition held");
+  for (const AlertFiring& a : d.alerts) {
+    table.add_row({std::string(alert_name(a.rule)), d.alert_plan.groups[a.group].name, member_text(d, a),
+                   at_text(a.pending_ms, d.first_sample_ms), at_text(a.fires_ms, d.first_sample_ms),
+                   a.fired ? "fired" : "pending at the last sample"});
+  }
+  return table;
+}
+
 std::string to_text(const Diagnosis& d, const Topology& t) {
   std::string out = fmt::format("Diagnosis from {} scrapes, {} mapped directed links, {} host ports, {} known flows\n",
                                 d.scrapes, d.links.size(), d.hosts.size(), d.flows);
@@ -89,6 +142,8 @@ std::string to_text(const Diagnosis& d, const Topology& t) {
     out += "Fix: " + g.fix + "\n";
     if (!g.predicted.empty()) out += "Predicted: " + g.predicted + "\n";
   }
+  out += "\n" + diagnose_alert_sentence(d) + "\n";
+  if (!d.alerts.empty()) out += diagnose_alerts_table(d).render();
   if (!d.groups.empty()) out += "\n" + diagnose_groups_table(d, t).render();
   std::size_t quiet = 0;
   out += "\n" + diagnose_links_table(d, t, quiet).render();
@@ -157,6 +212,25 @@ std::string to_json(const Diagnosis& d, const Topology& t) {
   }
   j["hosts"] = hosts;
   j["unmapped"] = d.unmapped;
+  Json alerts = Json::array();
+  for (const AlertFiring& a : d.alerts) {
+    const AlertGroup& g = d.alert_plan.groups[a.group];
+    Json ja{{"alert", alert_name(a.rule)}, {"group", g.name}};
+    if (a.member >= 0) {
+      const AlertMember& m = g.members[static_cast<std::size_t>(a.member)];
+      ja["instance"] = m.instance;
+      ja["device"] = m.device;
+      ja["peer"] = m.peer;
+    }
+    ja["pending_ms"] = a.pending_ms;
+    ja["fires_ms"] = a.fires_ms;
+    ja["last_ms"] = a.last_ms;
+    ja["fired"] = a.fired;
+    alerts.push_back(ja);
+  }
+  j["alert_rules"] = Json{{"for_s", d.alert_plan.options.for_s}, {"window_s", d.alert_plan.options.window_s},
+                          {"groups", d.alert_plan.groups.size()}, {"first_sample_ms", d.first_sample_ms}};
+  j["alerts"] = alerts;
   return j.dump(2) + "\n";
 }
 

@@ -21,5 +21,10 @@ TextTable diagnose_members_table(const GroupDiagnosis& group, const Topology& to
 TextTable diagnose_groups_table(const Diagnosis& diagnosis, const Topology& topology);
 TextTable diagnose_links_table(const Diagnosis& diagnosis, const Topology& topology, std::size_t& quiet);
 TextTable diagnose_hosts_table(const Diagnosis& diagnosis, const Topology& topology);
+// The alert that would have fired (diagnose/alert_rules.h): one sentence naming the first alert to
+// fire and when, and the table of every alert whose condition held (rule, group, member, from,
+// fires at, fired or still pending at the last sample).
+std::string diagnose_alert_sentence(const Diagnosis& diagnosis);
+TextTable diagnose_alerts_table(const Diagnosis& diagnosis);
 
 }  // namespace ct
