@@ -52,7 +52,7 @@ struct Run {
 };
 
 // Every sample grouped into its series, without a map: the refs sorted by (hash, series, time,
-// position) so that a series is one run (the series itself is compared, so a hash collision cannot
+// position), in two steps, so that a series is one run (the series itself is compared, so a hash collision cannot
 // merge two), then the runs in (instance, device, kind, transmit first) order (deterministic
 // output). `refs` is filled; the scrapes' own warnings are copied to `warnings`.
 std::vector<Run> series_runs(std::span<const Scrape> scrapes, std::vector<Ref>& refs, Diagnostics& warnings) {
@@ -68,13 +68,19 @@ std::vector<Run> series_runs(std::span<const Scrape> scrapes, std::vector<Ref>& 
   auto same_series = [](const CounterSample& a, const CounterSample& b) {
     return a.kind == b.kind && a.transmit == b.transmit && a.instance == b.instance && a.device == b.device;
   };
-  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
-    if (a.hash != b.hash) return a.hash < b.hash;
-    const auto ka = view_key(*a.c), kb = view_key(*b.c);
-    if (ka != kb) return key_less(ka, kb);
-    if (a.c->time_ms != b.c->time_ms) return a.c->time_ms < b.c->time_ms;
-    return a.seq < b.seq;
-  });
+  // By hash alone (integers), then each hash's few refs by (series, time, position).
+  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.hash != b.hash ? a.hash < b.hash : a.seq < b.seq; });
+  for (std::size_t i = 0; i < refs.size();) {
+    std::size_t j = i + 1;
+    while (j < refs.size() && refs[j].hash == refs[i].hash) ++j;
+    std::sort(refs.begin() + static_cast<std::ptrdiff_t>(i), refs.begin() + static_cast<std::ptrdiff_t>(j), [](const Ref& a, const Ref& b) {
+      const auto ka = view_key(*a.c), kb = view_key(*b.c);
+      if (ka != kb) return key_less(ka, kb);
+      if (a.c->time_ms != b.c->time_ms) return a.c->time_ms < b.c->time_ms;
+      return a.seq < b.seq;
+    });
+    i = j;
+  }
   std::vector<Run> runs;
   for (std::size_t i = 0; i < refs.size();) {
     std::size_t j = i + 1;

@@ -86,8 +86,8 @@ class LineParser {
     ++pos_;
     out.clear();
     // The common value has no escape: taken in one piece up to its closing quote.
-    const std::size_t stop = s_.find_first_of("\"\\", pos_);
-    if (stop != std::string_view::npos && s_[stop] == '"') {
+    const std::size_t stop = s_.find('"', pos_);
+    if (stop != std::string_view::npos && s_.substr(pos_, stop - pos_).find('\\') == std::string_view::npos) {
       out.assign(s_.substr(pos_, stop - pos_));
       pos_ = stop + 1;
       return true;
@@ -285,7 +285,8 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
   scrape.file = file;
   Diagnostics errors;
   // At most one sample a line: reserved once, so the samples are never moved while they grow.
-  const auto line_count = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  std::size_t line_count = 1;
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1)) ++line_count;
   std::vector<Seen> seen;
   seen.reserve(line_count);
   scrape.samples.reserve(line_count);
