@@ -2,10 +2,11 @@
 //   BM_ParsePrometheus/N      N lines of node_exporter exposition (device and instance labels, a
 //                             timestamp), parsed into samples; items = lines (target >= 1 M/s).
 //   BM_DiagnoseB300_32768     the 32,768-GPU two-plane B300 fabric of bench_plan (4,096 nodes,
-//                             3 tiers): two scrapes with a transmit counter at both ends of every
-//                             backend link, the port map of every interface, then
-//                             read_counter_inputs + diagnose (target < 2 s). Every 64th leaf has
-//                             an idle uplink, so the verdict path runs too.
+//                             3 tiers): the scrape pair of bench/scrape_pair.h (a transmit counter
+//                             at both ends of every backend link, the port map of every
+//                             interface), then read_counter_inputs + diagnose (target < 2 s).
+//                             Every 64th leaf has an idle uplink, so the verdict path runs too.
+// The whole command on the same pair: bench/diagnose_32k.sh.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -14,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "scrape_pair.h"
 #include "diagnose/counter_inputs.h"
 #include "diagnose/counter_reader.h"
 #include "io/loaders.h"
@@ -73,24 +75,10 @@ backend:
 void BM_DiagnoseB300_32768(benchmark::State& state) {
   const Fabric& f = b300_32768();
   const Topology& t = f.topology();
+  bench::ScrapePair pair = bench::scrape_pair(f, 1);
   CounterInputs inputs;
-  std::string before, after, map;
-  for (std::uint32_t l = 0; l < t.link_count(); ++l) {
-    if (t.network[t.link_a[l].value()] != Network::kBackend) continue;
-    for (const VertexId end : {t.link_a[l], t.link_b[l]}) {
-      const VertexId other = t.other_end(LinkId(l), end);
-      const std::string instance = t.vertex_name(end);
-      // 10 s apart; 40 Gb/s everywhere except the first uplink of every 64th leaf (idle).
-      const bool idle = t.tier[end.value()] == 1 && t.tier[other.value()] == 2 && t.index[end.value()] % 64 == 0 &&
-                        t.neighbors(end).back().link == LinkId(l);
-      const std::uint64_t bytes = idle ? 0 : 50'000'000'000ull;
-      before += fmt::format("node_network_transmit_bytes_total{{device=\"l{}\",instance=\"{}\"}} 1000 0\n", l, instance);
-      after += fmt::format("node_network_transmit_bytes_total{{device=\"l{}\",instance=\"{}\"}} {} 10000\n", l, instance, 1000 + bytes);
-      map += fmt::format("{0},l{1},{0},{2},{3}\n", instance, l, t.vertex_name(other), 0);
-    }
-  }
-  inputs.scrapes = {{"before.prom", before}, {"after.prom", after}};
-  inputs.map = TextInput{"map.csv", map};
+  inputs.scrapes = {{"before.prom", std::move(pair.before)}, {"after.prom", std::move(pair.after)}};
+  inputs.map = TextInput{"map.csv", std::move(pair.map)};
   std::size_t groups = 0, imbalanced = 0;
   for (auto _ : state) {
     auto counters = read_counter_inputs(inputs, f);

@@ -1,6 +1,7 @@
 #include "diagnose/counter_rates.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <span>
@@ -15,15 +16,19 @@ using ViewKey = std::tuple<std::string_view, std::string_view, CounterKind, bool
 
 ViewKey view_key(const CounterSample& c) { return ViewKey{c.instance, c.device, c.kind, !c.transmit}; }
 
-// FNV-1a over instance, device, kind and direction.
+// The order of two keys, each string compared once.
+bool key_less(const ViewKey& a, const ViewKey& b) {
+  if (const int c = std::get<0>(a).compare(std::get<0>(b)); c != 0) return c < 0;
+  if (const int c = std::get<1>(a).compare(std::get<1>(b)); c != 0) return c < 0;
+  if (std::get<2>(a) != std::get<2>(b)) return std::get<2>(a) < std::get<2>(b);
+  return std::get<3>(a) < std::get<3>(b);
+}
+
+// Instance and device hashed whole (std::hash: eight bytes a step), then kind and direction.
 std::uint64_t series_hash(const CounterSample& c) {
-  std::uint64_t h = 0xCBF29CE484222325ull;
-  auto mix = [&](std::string_view s) {
-    for (const char ch : s) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001B3ull;
-    h = (h ^ 0x1Fu) * 0x100000001B3ull;
-  };
-  mix(c.instance);
-  mix(c.device);
+  const std::hash<std::string_view> hash;
+  std::uint64_t h = hash(c.instance);
+  h = (h ^ hash(c.device)) * 0x100000001B3ull + 0x1F;
   h = (h ^ (static_cast<unsigned>(c.kind) * 2u + (c.transmit ? 1u : 0u))) * 0x100000001B3ull;
   return h;
 }
@@ -47,7 +52,7 @@ struct Run {
 };
 
 // Every sample grouped into its series, without a map: the refs sorted by (hash, series, time,
-// position) so that a series is one run (the series itself is compared, so a hash collision cannot
+// position), in two steps, so that a series is one run (the series itself is compared, so a hash collision cannot
 // merge two), then the runs in (instance, device, kind, transmit first) order (deterministic
 // output). `refs` is filled; the scrapes' own warnings are copied to `warnings`.
 std::vector<Run> series_runs(std::span<const Scrape> scrapes, std::vector<Ref>& refs, Diagnostics& warnings) {
@@ -63,13 +68,19 @@ std::vector<Run> series_runs(std::span<const Scrape> scrapes, std::vector<Ref>& 
   auto same_series = [](const CounterSample& a, const CounterSample& b) {
     return a.kind == b.kind && a.transmit == b.transmit && a.instance == b.instance && a.device == b.device;
   };
-  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
-    if (a.hash != b.hash) return a.hash < b.hash;
-    const auto ka = view_key(*a.c), kb = view_key(*b.c);
-    if (ka != kb) return ka < kb;
-    if (a.c->time_ms != b.c->time_ms) return a.c->time_ms < b.c->time_ms;
-    return a.seq < b.seq;
-  });
+  // By hash alone (integers), then each hash's few refs by (series, time, position).
+  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.hash != b.hash ? a.hash < b.hash : a.seq < b.seq; });
+  for (std::size_t i = 0; i < refs.size();) {
+    std::size_t j = i + 1;
+    while (j < refs.size() && refs[j].hash == refs[i].hash) ++j;
+    std::sort(refs.begin() + static_cast<std::ptrdiff_t>(i), refs.begin() + static_cast<std::ptrdiff_t>(j), [](const Ref& a, const Ref& b) {
+      const auto ka = view_key(*a.c), kb = view_key(*b.c);
+      if (ka != kb) return key_less(ka, kb);
+      if (a.c->time_ms != b.c->time_ms) return a.c->time_ms < b.c->time_ms;
+      return a.seq < b.seq;
+    });
+    i = j;
+  }
   std::vector<Run> runs;
   for (std::size_t i = 0; i < refs.size();) {
     std::size_t j = i + 1;
@@ -77,7 +88,7 @@ std::vector<Run> series_runs(std::span<const Scrape> scrapes, std::vector<Ref>& 
     runs.push_back(Run{view_key(*refs[i].c), i, j});
     i = j;
   }
-  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.key < b.key; });
+  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return key_less(a.key, b.key); });
   return runs;
 }
 
@@ -177,6 +188,7 @@ Result<CounterRates> compute_rates(std::span<const Scrape> scrapes, const RateOp
   Diagnostics errors;
   std::vector<Ref> refs;
   const std::vector<Run> runs = series_runs(scrapes, refs, out.warnings);
+  out.series.reserve(runs.size());
   std::vector<const CounterSample*> unique;
   std::map<std::string_view, std::size_t> of_instance;  // filled when a series misses a scrape
   for (const Run& run : runs) {

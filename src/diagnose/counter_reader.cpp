@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "core/text.h"
 #include "core/text_lines.h"
 
 namespace ct {
@@ -41,22 +43,19 @@ MetricInfo classify(std::string_view name) {
   return {};
 }
 
-// FNV-1a over metric, instance and device, separated.
+// Metric, instance and device, each hashed whole (std::hash: eight bytes a step) and combined in
+// order, so that ("ab", "c") and ("a", "bc") differ.
 std::uint64_t series_hash(std::string_view metric, std::string_view instance, std::string_view device) {
-  std::uint64_t h = 0xCBF29CE484222325ull;
-  auto mix = [&](std::string_view s) {
-    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
-    h = (h ^ 0x1Fu) * 0x100000001B3ull;
-  };
-  mix(metric);
-  mix(instance);
-  mix(device);
+  const std::hash<std::string_view> hash;
+  std::uint64_t h = hash(metric);
+  h = (h ^ hash(instance)) * 0x100000001B3ull + 0x1F;
+  h = (h ^ hash(device)) * 0x100000001B3ull + 0x1F;
   return h;
 }
 
-bool name_char(char c, bool first) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || (!first && c >= '0' && c <= '9');
-}
+// The format's metric and label names: [a-zA-Z_:][a-zA-Z0-9_:]*.
+constexpr CharSet kNameFirst{"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:"};
+constexpr CharSet kNameRest{"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:0123456789"};
 
 class LineParser {
  public:
@@ -66,7 +65,7 @@ class LineParser {
     return Diagnostic{SourceLocation{file_, line_, static_cast<int>(pos_) + 1}, std::move(field), std::move(message)};
   }
   void skip_blanks() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
+    while (pos_ < s_.size() && kSpaceTab.contains(s_[pos_])) ++pos_;
   }
   bool at_end() const { return pos_ >= s_.size(); }
   char peek() const { return s_[pos_]; }
@@ -76,7 +75,9 @@ class LineParser {
 
   std::string_view name() {
     const std::size_t start = pos_;
-    while (pos_ < s_.size() && name_char(s_[pos_], pos_ == start)) ++pos_;
+    if (pos_ >= s_.size() || !kNameFirst.contains(s_[pos_])) return {};
+    ++pos_;
+    while (pos_ < s_.size() && kNameRest.contains(s_[pos_])) ++pos_;
     return s_.substr(start, pos_ - start);
   }
   // A quoted label value with the format's escapes; false on a missing closing quote.
@@ -84,6 +85,13 @@ class LineParser {
     if (at_end() || s_[pos_] != '"') return false;
     ++pos_;
     out.clear();
+    // The common value has no escape: taken in one piece up to its closing quote.
+    const std::size_t stop = s_.find('"', pos_);
+    if (stop != std::string_view::npos && s_.substr(pos_, stop - pos_).find('\\') == std::string_view::npos) {
+      out.assign(s_.substr(pos_, stop - pos_));
+      pos_ = stop + 1;
+      return true;
+    }
     while (pos_ < s_.size()) {
       const char c = s_[pos_++];
       if (c == '"') return true;
@@ -98,7 +106,7 @@ class LineParser {
   }
   std::string_view token() {
     const std::size_t start = pos_;
-    while (pos_ < s_.size() && s_[pos_] != ' ' && s_[pos_] != '\t') ++pos_;
+    while (pos_ < s_.size() && !kSpaceTab.contains(s_[pos_])) ++pos_;
     return s_.substr(start, pos_ - start);
   }
 
@@ -276,8 +284,12 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
   Scrape scrape;
   scrape.file = file;
   Diagnostics errors;
+  // At most one sample a line: reserved once, so the samples are never moved while they grow.
+  std::size_t line_count = 1;
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1)) ++line_count;
   std::vector<Seen> seen;
-  seen.reserve(text.size() / 64);
+  seen.reserve(line_count);
+  scrape.samples.reserve(line_count);
   std::string label, value_text;
   LineCursor lines(text);
   std::string_view line;
@@ -311,18 +323,17 @@ Result<Scrape> read_prometheus_text(std::string_view text, const std::string& fi
       ++scrape.ignored_lines;
       continue;
     }
-    const SourceLocation where{file, line_no, static_cast<int>(value_col) + 1};
+    sample.where = SourceLocation{file, line_no, static_cast<int>(value_col) + 1};
     std::uint64_t count = 0;
-    if (!read_count(value, where, metric, value_text, count, scrape, errors)) continue;
+    if (!read_count(value, sample.where, metric, value_text, count, scrape, errors)) continue;
     sample.transmit = info.transmit;
     sample.kind = info.kind;
     sample.width = info.width;
     sample.count = count;
     sample.unit = static_cast<std::uint32_t>(info.unit);
     sample.time_ms = time_ms;
-    sample.where = where;
     SourceLocation& first_of_clock = stamped ? scrape.first_stamped : scrape.first_unstamped;
-    if (first_of_clock.line == 0) first_of_clock = where;
+    if (first_of_clock.line == 0) first_of_clock = sample.where;
     const auto index = static_cast<std::uint32_t>(scrape.samples.size());
     seen.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metric, job});
     scrape.samples.push_back(std::move(sample));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -12,8 +13,10 @@
 
 namespace ct {
 
-bool PortMap::add(std::string instance, std::string device, MappedPort port) {
-  const bool added = ports_[std::move(instance)].emplace(std::move(device), port).second;
+bool PortMap::add(std::string_view instance, std::string_view device, MappedPort port) {
+  auto by_instance = ports_.find(instance);
+  if (by_instance == ports_.end()) by_instance = ports_.emplace(std::string(instance), ByName<MappedPort>{}).first;
+  const bool added = by_instance->second.emplace(std::string(device), std::move(port)).second;
   if (added) ++size_;
   return added;
 }
@@ -42,6 +45,15 @@ bool is_header(const std::vector<CsvCell>& cells) {
   return true;
 }
 
+// A map's name: the printed spelling straight through the topology's numbering (no index of every
+// name is built, no location made), any other through the directory's look-up and its did-you-mean.
+Result<VertexId> resolve(const NameDirectory& names, const CsvCell& cell, const std::string& file, int line,
+                         std::string_view field) {
+  const VertexId v = names.printed_vertex(cell.text);
+  if (v != VertexId::invalid()) return v;
+  return names.vertex(cell.text, SourceLocation{file, line, cell.column}, field);
+}
+
 }  // namespace
 
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names) {
@@ -68,40 +80,35 @@ Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file
                                                        std::to_string(cells.size()) + " fields"});
       continue;
     }
-    auto vertex = names.vertex(cells[2].text, where(2), "vertex");
-    auto peer = names.vertex(cells[3].text, where(3), "peer");
+    auto vertex = resolve(names, cells[2], file, line_no, "vertex");
+    auto peer = resolve(names, cells[3], file, line_no, "peer");
     if (!vertex || !peer) {
       if (!vertex) errors.insert(errors.end(), vertex.errors().begin(), vertex.errors().end());
       if (!peer) errors.insert(errors.end(), peer.errors().begin(), peer.errors().end());
       continue;
     }
-    // The parallel cables between the two, in link id order (neighbors() is in link id order).
-    std::vector<LinkId> cables;
-    for (const Adjacency& a : names.topology().neighbors(vertex.value())) {
-      if (a.neighbor == peer.value()) cables.push_back(a.link);
-    }
-    if (cables.empty()) {
+    // The parallel cables between the two, in link id order.
+    const std::span<const Adjacency> links = names.cable_index().cables(vertex.value(), peer.value());
+    if (links.empty()) {
       errors.push_back(Diagnostic{where(3), "peer", "no cable joins '" + std::string(cells[2].text) + "' and '" +
                                                         std::string(cells[3].text) + "'"});
       continue;
     }
-    const std::vector<LinkId>* links = &cables;
     std::size_t cable = 0;
     if (cells.size() == 5) {
       const std::string_view c = cells[4].text;
       const auto [ptr, ec] = std::from_chars(c.data(), c.data() + c.size(), cable);
-      if (ec != std::errc() || ptr != c.data() + c.size() || cable >= links->size()) {
+      if (ec != std::errc() || ptr != c.data() + c.size() || cable >= links.size()) {
         errors.push_back(Diagnostic{where(4), "cable", "cable '" + std::string(c) + "' is not one of 0.." +
-                                                           std::to_string(links->size() - 1)});
+                                                           std::to_string(links.size() - 1)});
         continue;
       }
-    } else if (links->size() > 1) {
-      errors.push_back(Diagnostic{where(3), "cable", std::to_string(links->size()) +
+    } else if (links.size() > 1) {
+      errors.push_back(Diagnostic{where(3), "cable", std::to_string(links.size()) +
                                                          " parallel cables join these two; give the cable (0-based) as a 5th field"});
       continue;
     }
-    if (!map.add(std::string(cells[0].text), std::string(cells[1].text),
-                 MappedPort{(*links)[cable], vertex.value(), where(0)})) {
+    if (!map.add(cells[0].text, cells[1].text, MappedPort{links[cable].link, vertex.value(), where(0)})) {
       errors.push_back(Diagnostic{where(1), "device", "interface " + std::string(cells[1].text) + " of '" +
                                                           std::string(cells[0].text) + "' is mapped twice"});
     }

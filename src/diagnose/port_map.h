@@ -40,7 +40,7 @@ struct MappedPort {
 class PortMap {
  public:
   // Returns false (and leaves the map unchanged) when (instance, device) is already mapped.
-  bool add(std::string instance, std::string device, MappedPort port);
+  bool add(std::string_view instance, std::string_view device, MappedPort port);
   [[nodiscard]] const MappedPort* find(std::string_view instance, std::string_view device) const;
   [[nodiscard]] std::size_t size() const { return size_; }
   // Calls f(instance, device, port) for every mapped interface, in no particular order (the views

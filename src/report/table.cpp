@@ -15,9 +15,6 @@ void append_padded(std::string& line, const std::string& cell, std::size_t width
   if (align == Align::kLeft) line.append(pad, ' ');
 }
 
-void rstrip(std::string& line) {
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-}
 }  // namespace
 
 std::size_t display_width(const std::string& text) {
@@ -59,42 +56,60 @@ void TextTable::add_row(std::vector<std::string> cells) {
 
 std::string TextTable::render() const {
   const std::size_t n = columns_.size();
-  // Each row becomes one or more physical lines: its cells wrapped to their column's max_width.
-  std::vector<std::vector<std::vector<std::string>>> wrapped(rows_.size());
+  // A cell longer than its column's max_width becomes pieces, one per physical line; every other
+  // cell (nearly all of a large table) is read in place. wrap_of[r]: row r's pieces in wraps, or -1.
   std::vector<std::size_t> widths(n);
   for (std::size_t c = 0; c < n; ++c) widths[c] = display_width(columns_[c].header);
+  std::vector<std::ptrdiff_t> wrap_of(rows_.size(), -1);
+  std::vector<std::vector<std::vector<std::string>>> wraps;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
+    bool wrapped = false;
     for (std::size_t c = 0; c < n; ++c) {
-      wrapped[r].push_back(wrap_words(rows_[r][c], columns_[c].max_width));
-      for (const auto& piece : wrapped[r].back()) widths[c] = std::max(widths[c], display_width(piece));
+      const std::size_t w = display_width(rows_[r][c]);
+      if (columns_[c].max_width != 0 && w > columns_[c].max_width) {
+        wrapped = true;
+      } else {
+        widths[c] = std::max(widths[c], w);
+      }
+    }
+    if (!wrapped) continue;
+    wrap_of[r] = static_cast<std::ptrdiff_t>(wraps.size());
+    auto& pieces = wraps.emplace_back();
+    for (std::size_t c = 0; c < n; ++c) {
+      pieces.push_back(wrap_words(rows_[r][c], columns_[c].max_width));
+      for (const auto& piece : pieces.back()) widths[c] = std::max(widths[c], display_width(piece));
     }
   }
+  std::size_t line_width = 1;
+  for (std::size_t c = 0; c < n; ++c) line_width += widths[c] + std::char_traits<char>::length(kGap);
   std::string out;
+  out.reserve(title_.size() + 1 + line_width * (rows_.size() + 2));
   if (!title_.empty()) out += title_ + "\n";
-  auto emit_line = [&](const std::vector<std::string>& cells) {
-    std::string line;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      if (c > 0) line += kGap;
-      append_padded(line, cells[c], widths[c], columns_[c].align);
+  // One physical line: cell(c) for every column, padded, without trailing blanks.
+  auto emit_line = [&](auto&& cell) {
+    const std::size_t start = out.size();
+    for (std::size_t c = 0; c < n; ++c) {
+      if (c > 0) out += kGap;
+      append_padded(out, cell(c), widths[c], columns_[c].align);
     }
-    rstrip(line);
-    out += line + "\n";
+    while (out.size() > start && out.back() == ' ') out.pop_back();
+    out += '\n';
   };
-  std::vector<std::string> headers;
+  emit_line([&](std::size_t c) -> const std::string& { return columns_[c].header; });
   std::vector<std::string> rule;
-  for (std::size_t c = 0; c < n; ++c) {
-    headers.push_back(columns_[c].header);
-    rule.emplace_back(widths[c], '-');
-  }
-  emit_line(headers);
-  emit_line(rule);
-  for (const auto& row : wrapped) {
+  for (std::size_t c = 0; c < n; ++c) rule.emplace_back(widths[c], '-');
+  emit_line([&](std::size_t c) -> const std::string& { return rule[c]; });
+  const std::string none;
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    if (wrap_of[r] < 0) {
+      emit_line([&](std::size_t c) -> const std::string& { return rows_[r][c]; });
+      continue;
+    }
+    const auto& row = wraps[static_cast<std::size_t>(wrap_of[r])];
     std::size_t height = 1;
     for (const auto& cell : row) height = std::max(height, cell.size());
     for (std::size_t l = 0; l < height; ++l) {
-      std::vector<std::string> cells(n);
-      for (std::size_t c = 0; c < n; ++c) cells[c] = l < row[c].size() ? row[c][l] : std::string();
-      emit_line(cells);
+      emit_line([&](std::size_t c) -> const std::string& { return l < row[c].size() ? row[c][l] : none; });
     }
   }
   return out;
