@@ -420,7 +420,9 @@ std::vector<InputKind> input_kinds() {
         "examples/platform/manifests/60-storage.yaml", "tests/frontend/45-filters.yaml",
         // malformed on purpose (issue 22): keys and names written twice, values the API refuses
         "tests/frontend/bad/duplicate-key.yaml", "tests/frontend/bad/duplicate-names.yaml",
-        "tests/frontend/bad/bad-values.yaml"},
+        "tests/frontend/bad/bad-values.yaml",
+        // the scheduling model's fields (docs/models/scheduling.md)
+        "tests/fuzz/seeds/scheduling.yaml"},
        ".yaml", manifests_args},
       {"bgp_manifests", {"examples/platform/manifests/10-metallb.yaml", "examples/platform/manifests/50-apps.yaml"}, ".yaml",
        bgp_args},
