@@ -26,7 +26,7 @@
 //                     unreachable;
 //   Gateway pod       the node's data-plane pods go; none left: the Gateway answers nothing;
 //   endpoint          the node's endpoints leave the Service; none left: 503 until the pods are
-//                     rescheduled (readiness and the node-lifecycle timeouts are not modelled);
+//                     rescheduled (the timers until then: survival/node_lifecycle.h);
 //   replica           one replica fewer of the claim (Degraded until rebuilt); none left: the data
 //                     is lost; the engine's node: the volume reattaches where the pod reschedules.
 // "served" means the request still gets its answer once the failover above has happened.

@@ -390,7 +390,8 @@ std::vector<std::string> bgp_args(const std::string& in, const std::string& out,
 
 std::vector<InputKind> input_kinds() {
   return {
-      {"spec", {"examples/lab-32.yaml", "examples/homelab.yaml", "examples/scenarios/spine-failure-tor64.yaml"}, ".yaml", spec_args},
+      {"spec", {"examples/lab-32.yaml", "examples/homelab.yaml", "examples/scenarios/spine-failure-tor64.yaml", "tests/fuzz/seeds/survival-spec.yaml"},
+       ".yaml", spec_args},
       {"scenario",
        {"examples/scenarios/straggler-lab32.yaml", "examples/scenarios/mice-lab32.yaml", "tests/fuzz/seeds/faults.yaml"},
        ".yaml", scenario_args},
