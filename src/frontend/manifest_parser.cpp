@@ -38,10 +38,14 @@ std::string ipv4_or_v6_problem(std::string_view text) {
 // A pod template's containers and initContainers: lists of containers, each named by a DNS label
 // unique across both lists, with its ports (containerPort 1..65535, names unique) and resource
 // quantities. The model runs no container; they are read so that what the API server refuses is
-// refused here, where it is written.
-void read_containers(ManifestReader& r, const YamlValue& pod, std::vector<ContainerPort>& declared) {
+// refused here, where it is written. Returns the pod's effective requests, as the scheduler counts
+// them: the containers' requests summed, raised to any initContainer's (they run one at a time,
+// before the containers); a container's request defaults to its limit.
+ResourceAmounts read_containers(ManifestReader& r, const YamlValue& pod, std::vector<ContainerPort>& declared) {
   std::map<std::string, int> names;  // container name -> line of the first
+  ResourceAmounts sum, init_max;
   for (const char* which : {"containers", "initContainers"}) {
+    ResourceAmounts& into = std::string_view(which) == "containers" ? sum : init_max;
     const std::string f = std::string("spec.template.spec.") + which;
     const YamlValue* cs = r.seq(pod.get(which), f);
     if (cs == nullptr) continue;
@@ -76,7 +80,8 @@ void read_containers(ManifestReader& r, const YamlValue& pod, std::vector<Contai
       }
       const YamlValue* res = c.get("resources");
       if (!r.check(res, cf + ".resources", {"requests", "limits", "claims"})) continue;
-      for (const char* kind : {"requests", "limits"}) {
+      ResourceAmounts mine;
+      for (const char* kind : {"limits", "requests"}) {
         const YamlValue* amounts = res->get(kind);
         if (amounts == nullptr) continue;
         if (!amounts->is_map()) {
@@ -84,11 +89,17 @@ void read_containers(ManifestReader& r, const YamlValue& pod, std::vector<Contai
           continue;
         }
         for (const auto& [resource, amount] : amounts->entries) {
-          r.checked(&amount, cf + ".resources." + kind + "." + resource, quantity_problem);
+          const std::string text = r.checked(&amount, cf + ".resources." + kind + "." + resource, quantity_problem);
+          if (const auto value = quantity_value(text)) mine[resource] = *value;
         }
+      }
+      for (const auto& [resource, value] : mine) {
+        into[resource] = &into == &sum ? into[resource] + value : std::max(into[resource], value);
       }
     }
   }
+  for (const auto& [resource, value] : init_max) sum[resource] = std::max(sum[resource], value);
+  return sum;
 }
 
 // A Service's ports: the same port number and protocol twice is refused as the API server does.
@@ -297,6 +308,78 @@ void read_claim_spec(ManifestReader& r, const YamlValue* spec, const std::string
   }
 }
 
+// A pod's affinity: nodeAffinity (the first required nodeSelectorTerm; the preferred terms),
+// podAffinity and podAntiAffinity (required and preferred terms).
+void read_affinity(ManifestReader& r, const YamlValue* aff, KubeWorkload& w) {
+  const std::string f = "spec.template.spec.affinity";
+  if (!r.check(aff, f, {"nodeAffinity", "podAffinity", "podAntiAffinity"})) return;
+  if (const YamlValue* na = aff->get("nodeAffinity")) {
+    const YamlValue* req = na->get("requiredDuringSchedulingIgnoredDuringExecution");
+    const YamlValue* terms = req ? req->get("nodeSelectorTerms") : nullptr;
+    if (terms && terms->is_seq() && !terms->items.empty()) {
+      w.required_node_affinity = r.requirements(terms->items[0].get("matchExpressions"), f + ".nodeAffinity...matchExpressions");
+    }
+    if (const YamlValue* pref = r.seq(na->get("preferredDuringSchedulingIgnoredDuringExecution"), f + ".nodeAffinity.preferred...")) {
+      for (const auto& p : pref->items) {
+        PreferredNodeTerm t;
+        t.weight = static_cast<int>(r.integer(p.get("weight"), f + ".nodeAffinity.preferred[].weight", 1, 1, 100));
+        if (const YamlValue* pt = p.get("preference")) t.expressions = r.requirements(pt->get("matchExpressions"), f + "...preference.matchExpressions");
+        w.preferred_node_affinity.push_back(std::move(t));
+      }
+    }
+  }
+  for (const char* kind : {"podAffinity", "podAntiAffinity"}) {
+    const YamlValue* pa = aff->get(kind);
+    if (pa == nullptr) continue;
+    const bool anti = std::string_view(kind) == "podAntiAffinity";
+    for (const bool required : {true, false}) {
+      const char* when = required ? "requiredDuringSchedulingIgnoredDuringExecution" : "preferredDuringSchedulingIgnoredDuringExecution";
+      const YamlValue* terms = r.seq(pa->get(when), f + "." + kind + "." + when);
+      if (terms == nullptr) continue;
+      for (const auto& item : terms->items) {
+        PodAffinityTerm t;
+        t.anti = anti;
+        t.required = required;
+        const YamlValue* term = &item;
+        if (!required) {
+          t.weight = static_cast<int>(r.integer(item.get("weight"), f + "." + kind + ".preferred[].weight", 1, 1, 100));
+          term = item.get("podAffinityTerm");
+          if (term == nullptr) continue;
+        }
+        t.topology_key = r.str(term->get("topologyKey"), f + "." + kind + "[].topologyKey");
+        if (term->get("labelSelector")) t.selector = r.selector(term->get("labelSelector"), f + "." + kind + "[].labelSelector");
+        t.namespaces = r.strings(term->get("namespaces"), f + "." + kind + "[].namespaces");
+        if (anti && required && t.topology_key == "kubernetes.io/hostname") w.anti_affinity_per_host = true;
+        w.pod_affinity.push_back(std::move(t));
+      }
+    }
+  }
+}
+
+// spec.template.spec.tolerations.
+std::vector<Toleration> read_tolerations(ManifestReader& r, const YamlValue* list) {
+  std::vector<Toleration> out;
+  const std::string f = "spec.template.spec.tolerations[]";
+  const YamlValue* items = r.seq(list, "spec.template.spec.tolerations");
+  if (items == nullptr) return out;
+  for (const auto& v : items->items) {
+    if (!r.check(&v, f, {"key", "operator", "value", "effect", "tolerationSeconds"})) continue;
+    Toleration t;
+    t.where = v.where;
+    t.key = r.str(v.get("key"), f + ".key");
+    if (v.get("operator")) t.op = r.str(v.get("operator"), f + ".operator");
+    if (t.op != "Equal" && t.op != "Exists") r.error(v.get("operator")->where, f + ".operator", "expected Equal or Exists");
+    t.value = r.str(v.get("value"), f + ".value");
+    t.effect = r.str(v.get("effect"), f + ".effect");
+    if (!t.effect.empty() && t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
+      r.error(v.get("effect")->where, f + ".effect", "expected NoSchedule, PreferNoSchedule or NoExecute");
+    }
+    t.seconds = r.integer(v.get("tolerationSeconds"), f + ".tolerationSeconds", -1, 0, 1LL << 40);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
   r.check(&spec, "spec", {"replicas", "selector", "template", "serviceName", "volumeClaimTemplates", "strategy",
                           "updateStrategy", "minReadySeconds", "revisionHistoryLimit", "podManagementPolicy",
@@ -329,31 +412,24 @@ void read_workload(ManifestReader& r, const YamlValue& spec, KubeWorkload& w) {
   const YamlValue* ps = t->get("spec");
   if (ps == nullptr || !ps->is_map()) return;
   w.where_placement = ps->where;
-  read_containers(r, *ps, w.container_ports);
+  w.requests = read_containers(r, *ps, w.container_ports);
   r.unique(r.seq(ps->get("volumes"), "spec.template.spec.volumes"), "spec.template.spec.volumes");
   w.node_selector = r.labels(ps->get("nodeSelector"), "spec.template.spec.nodeSelector");
-  if (const YamlValue* aff = ps->get("affinity")) {
-    const YamlValue* na = aff->get("nodeAffinity");
-    const YamlValue* req = na ? na->get("requiredDuringSchedulingIgnoredDuringExecution") : nullptr;
-    const YamlValue* terms = req ? req->get("nodeSelectorTerms") : nullptr;
-    if (terms && terms->is_seq() && !terms->items.empty()) {
-      w.required_node_affinity = r.requirements(terms->items[0].get("matchExpressions"),
-                                                "spec.template.spec.affinity.nodeAffinity...matchExpressions");
-    }
-    const YamlValue* pa = aff->get("podAntiAffinity");
-    const YamlValue* preq = pa ? pa->get("requiredDuringSchedulingIgnoredDuringExecution") : nullptr;
-    if (preq && preq->is_seq()) {
-      for (const auto& term : preq->items) {
-        if (r.str(term.get("topologyKey"), "topologyKey") == "kubernetes.io/hostname") w.anti_affinity_per_host = true;
-      }
-    }
-  }
+  read_affinity(r, ps->get("affinity"), w);
+  w.tolerations = read_tolerations(r, ps->get("tolerations"));
   if (const YamlValue* tsc = r.seq(ps->get("topologySpreadConstraints"), "spec.template.spec.topologySpreadConstraints")) {
     for (const auto& c : tsc->items) {
+      const std::string f = "spec.template.spec.topologySpreadConstraints[]";
+      r.check(&c, f, {"maxSkew", "topologyKey", "whenUnsatisfiable", "labelSelector", "minDomains", "nodeAffinityPolicy",
+                      "nodeTaintsPolicy", "matchLabelKeys"});
       TopologySpread s;
-      s.max_skew = static_cast<int>(r.integer(c.get("maxSkew"), "topologySpreadConstraints[].maxSkew", 1, 1, 1000));
-      s.topology_key = r.str(c.get("topologyKey"), "topologySpreadConstraints[].topologyKey");
-      if (c.get("whenUnsatisfiable")) s.when_unsatisfiable = r.str(c.get("whenUnsatisfiable"), "whenUnsatisfiable");
+      s.max_skew = static_cast<int>(r.integer(c.get("maxSkew"), f + ".maxSkew", 1, 1, 1000));
+      s.topology_key = r.str(c.get("topologyKey"), f + ".topologyKey");
+      if (c.get("whenUnsatisfiable")) s.when_unsatisfiable = r.str(c.get("whenUnsatisfiable"), f + ".whenUnsatisfiable");
+      if (s.when_unsatisfiable != "DoNotSchedule" && s.when_unsatisfiable != "ScheduleAnyway") {
+        r.error(c.get("whenUnsatisfiable")->where, f + ".whenUnsatisfiable", "expected DoNotSchedule or ScheduleAnyway");
+      }
+      if (c.get("labelSelector")) s.selector = r.selector(c.get("labelSelector"), f + ".labelSelector");
       w.spread.push_back(s);
     }
   }
@@ -421,6 +497,33 @@ void read_node_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
     }
   }
   if (auto it = in.meta.annotations.find("clustertwin.io/host"); it != in.meta.annotations.end()) n.host = it->second;
+  if (const YamlValue* taints = r.seq(in.spec.get("taints"), "spec.taints")) {
+    for (const auto& t : taints->items) {
+      if (!r.check(&t, "spec.taints[]", {"key", "value", "effect", "timeAdded"})) continue;
+      Taint taint{r.str(t.get("key"), "spec.taints[].key"), r.str(t.get("value"), "spec.taints[].value"), r.str(t.get("effect"), "spec.taints[].effect")};
+      if (taint.key.empty()) r.error(t.where, "spec.taints[].key", "is required");
+      if (taint.effect != "NoSchedule" && taint.effect != "PreferNoSchedule" && taint.effect != "NoExecute") {
+        r.error(t.get("effect") ? t.get("effect")->where : t.where, "spec.taints[].effect", "expected NoSchedule, PreferNoSchedule or NoExecute");
+      }
+      n.taints.push_back(std::move(taint));
+    }
+  }
+  if (const YamlValue* st = in.doc.get("status")) {
+    if (const YamlValue* alloc = st->get("allocatable"); alloc && alloc->is_map()) {
+      for (const auto& [resource, amount] : alloc->entries) {
+        const std::string text = r.checked(&amount, "status.allocatable." + resource, quantity_problem);
+        if (const auto value = quantity_value(text)) n.allocatable[resource] = *value;
+      }
+    }
+    if (const YamlValue* conds = r.seq(st->get("conditions"), "status.conditions")) {
+      for (const auto& c : conds->items) {
+        if (r.str(c.get("type"), "status.conditions[].type") == "Ready") n.ready = r.str(c.get("status"), "status.conditions[].status");
+      }
+      if (n.ready != "True" && n.ready != "False" && n.ready != "Unknown") {
+        r.error(st->get("conditions")->where, "status.conditions[].status", "the Ready condition's status is True, False or Unknown");
+      }
+    }
+  }
   out.nodes.push_back(std::move(n));
 }
 
@@ -478,6 +581,11 @@ void read_workload_kind(ManifestReader& r, const KindInput& in, Manifests& out) 
   KubeWorkload w;
   w.meta = in.meta;
   read_workload(r, in.spec, w);
+  const YamlValue* md = in.doc.get("metadata");
+  const YamlValue* an = md != nullptr && md->is_map() ? md->get("annotations") : nullptr;
+  if (const YamlValue* v = an != nullptr && an->is_map() ? an->get("clustertwin.io/startup-seconds") : nullptr) {
+    w.startup_s = static_cast<double>(r.integer(v, "metadata.annotations.clustertwin.io/startup-seconds", -1, 0, 86400));
+  }
   out.workloads.push_back(std::move(w));
 }
 

@@ -75,6 +75,19 @@ std::string quantity_problem(std::string_view text) {
   return "";
 }
 
+std::optional<double> quantity_value(std::string_view text) {
+  if (!quantity_problem(text).empty()) return std::nullopt;
+  const std::size_t end = text.find_first_not_of("+-0123456789.");
+  const std::string number(text.substr(0, end));
+  const double mantissa = std::strtod(number.c_str(), nullptr);
+  const std::string_view suffix = end == std::string_view::npos ? std::string_view() : text.substr(end);
+  static constexpr std::pair<std::string_view, int> kBinary[] = {{"Ki", 10}, {"Mi", 20}, {"Gi", 30}, {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
+  for (const auto& [name, bits] : kBinary) {
+    if (suffix == name) return std::ldexp(mantissa, bits);
+  }
+  return mantissa * std::pow(10.0, *suffix_log10(suffix));
+}
+
 std::string dns_label_problem(std::string_view text) {
   const std::string rule = label_rule(text, 63, "DNS-1123 label");
   return rule.empty() ? rule : rule + " (RFC 1123)";

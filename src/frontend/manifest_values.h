@@ -24,12 +24,16 @@
 //                ':') are not modelled and not checked.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace ct {
 
 std::string quantity_problem(std::string_view text);
+// The value of a valid quantity ("500m" -> 0.5, "60Gi" -> 64424509440); nullopt when
+// quantity_problem refuses it.
+std::optional<double> quantity_value(std::string_view text);
 std::string dns_label_problem(std::string_view text);
 std::string dns_subdomain_problem(std::string_view text);
 std::string hostname_problem(std::string_view text, bool wildcard);

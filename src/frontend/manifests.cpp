@@ -41,6 +41,13 @@ bool LabelSelector::matches(const Labels& labels) const {
   return true;
 }
 
+bool Toleration::tolerates(const Taint& t) const {
+  if (!effect.empty() && effect != t.effect) return false;
+  if (key.empty()) return op == "Exists";
+  if (key != t.key) return false;
+  return op == "Exists" || value == t.value;
+}
+
 namespace {
 
 template <typename T>

@@ -57,11 +57,40 @@ struct Namespace {
   ObjectMeta meta;
 };
 
+// Resource amounts in the API's base units (a Quantity's value): cpu in cores, memory and
+// ephemeral-storage in bytes, pods and extended resources as counts.
+using ResourceAmounts = std::map<std::string, double>;
+
+// A node taint (spec.taints[]); effect NoSchedule | PreferNoSchedule | NoExecute.
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;
+};
+
+// A pod toleration (spec.tolerations[]): operator Equal (key and value) or Exists (any value; an
+// empty key with Exists tolerates every taint); an empty effect matches every effect.
+// `seconds` is tolerationSeconds (NoExecute only): how long the pod stays bound after the taint
+// appears; -1 when absent (forever).
+struct Toleration {
+  std::string key;
+  std::string op = "Equal";
+  std::string value;
+  std::string effect;
+  long long seconds = -1;
+  SourceLocation where;
+  [[nodiscard]] bool tolerates(const Taint& t) const;
+};
+
 struct Node {
   ObjectMeta meta;
   std::string internal_ip;
   bool unschedulable = false;
   std::string host;  // cluster-spec host (annotation clustertwin.io/host), empty = by name
+  ResourceAmounts allocatable;  // status.allocatable; a resource it does not list is not limited
+  std::vector<Taint> taints;    // spec.taints
+  // status.conditions[type=Ready].status: "True" (or absent), "False" or "Unknown".
+  std::string ready = "True";
 };
 
 struct ServicePort {
@@ -91,6 +120,25 @@ struct TopologySpread {
   int max_skew = 1;
   std::string topology_key;
   std::string when_unsatisfiable = "DoNotSchedule";
+  LabelSelector selector;  // the pods counted; absent = none (the API's nil selector)
+};
+
+// A preferred nodeAffinity term: its weight (1..100) and its matchExpressions.
+struct PreferredNodeTerm {
+  int weight = 1;
+  std::vector<LabelRequirement> expressions;
+};
+
+// A podAffinity or podAntiAffinity term, required or preferred (weight 1..100): the pods its
+// selector matches, in `namespaces` (empty = the pod's own), on nodes with the same value of
+// `topology_key` as the candidate node.
+struct PodAffinityTerm {
+  bool anti = false;
+  bool required = true;
+  int weight = 0;
+  LabelSelector selector;
+  std::vector<std::string> namespaces;
+  std::string topology_key;
 };
 
 struct PersistentVolumeClaim {
@@ -119,7 +167,14 @@ struct KubeWorkload {  // Deployment, StatefulSet, DaemonSet
   Labels node_selector;
   std::vector<LabelRequirement> required_node_affinity;  // one nodeSelectorTerm, ANDed
   bool anti_affinity_per_host = false;  // required podAntiAffinity on kubernetes.io/hostname
+  std::vector<PreferredNodeTerm> preferred_node_affinity;
+  std::vector<PodAffinityTerm> pod_affinity;  // podAffinity and podAntiAffinity, required and preferred
   std::vector<TopologySpread> spread;
+  std::vector<Toleration> tolerations;
+  // Image pull and start-up of a new pod, seconds (annotation clustertwin.io/startup-seconds, an
+  // integer in [0, 86400]); -1 = the node lifecycle model's default (survival/node_lifecycle.h).
+  double startup_s = -1;
+  ResourceAmounts requests;  // one pod's: the containers' requests summed, at least each initContainer's
   std::vector<std::string> claims;       // PVC names mounted by the pods
   // StatefulSet volumeClaimTemplates: pod NAME-i mounts the claim TEMPLATE-NAME-i made from each.
   std::vector<PersistentVolumeClaim> claim_templates;

@@ -35,7 +35,7 @@
 //                     unreachable;
 //   Gateway pod       the node's data-plane pods go; none left: the Gateway answers nothing;
 //   endpoint          the node's endpoints leave the Service; none left: 503 until the pods are
-//                     rescheduled (readiness and the node-lifecycle timeouts are not modelled);
+//                     rescheduled (the timers until then: survival/node_lifecycle.h);
 //   auth endpoint     the same for the authentication Service; none left: every covered request
 //                     gets the step's documented status (AuthDependency::down_status);
 //   replica           one replica fewer of the claim (Degraded until rebuilt); none left: the data

@@ -34,6 +34,13 @@
 //     split: ecmp                # ecmp | adaptive: how traffic spreads over paths after a failure
 //     afr: {nic: 0.003, link: 0.007, leaf: 0.006, spine: 0.006, core: 0.006}   # per element-year
 //     repair_hours: {nic: 24, link: 4, leaf: 4, spine: 4, core: 4}
+//   survival:                    # optional, the node lifecycle timers (docs/models/node-lifecycle.md)
+//     node_monitor_grace_s: 40   # kube-controller-manager --node-monitor-grace-period
+//     toleration_s: 300          # the default not-ready/unreachable tolerationSeconds
+//     force_detach_s: 360        # the attach-detach controller's wait before a force detach
+//     startup_s: 30              # image pull and start-up of a new pod, unless its workload says
+//     longhorn_node_down_pod_deletion_policy: do-nothing   # or delete-statefulset-pod,
+//                                # delete-deployment-pod, delete-both-statefulset-and-deployment-pod
 #pragma once
 
 #include <optional>
@@ -128,6 +135,16 @@ struct ReliabilitySpec {
   ElementFiguresSpec repair_hours;  // mean time to repair, overriding the catalog
 };
 
+struct SurvivalSpec {
+  SourceLocation where;  // the `survival:` key
+  bool present = false;
+  Located<double> node_monitor_grace_s;
+  Located<double> toleration_s;
+  Located<double> force_detach_s;
+  Located<double> startup_s;
+  Located<std::string> longhorn_pod_deletion_policy;
+};
+
 struct Spec {
   std::string file;
   Located<std::string> name;
@@ -137,6 +154,7 @@ struct Spec {
   SourceLocation routing_where;
   RoutingSpec routing;  // the same block, read field by field
   ReliabilitySpec reliability;
+  SurvivalSpec survival;
 };
 
 }  // namespace ct

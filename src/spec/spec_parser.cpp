@@ -22,6 +22,7 @@ constexpr NumberRange kHorizon{.max = 36'500, .unit = "days"};
 constexpr NumberRange kHours{.max = 1'000'000, .unit = "hours"};
 constexpr NumberRange kMinutes{.max = 1'000'000, .unit = "minutes"};
 constexpr NumberRange kShare{.max = 1'000};
+constexpr NumberRange kSeconds{.min = 0, .max = 86'400, .unit = "s"};
 constexpr NumberRange kAfr{.max = 1'000, .unit = "failures per element-year"};
 
 // Reads the YAML tree into a Spec, one mapping at a time through the field tables below. Every
@@ -51,6 +52,7 @@ class SpecParser {
                 {"frontend", [&](auto& k, auto& v, auto& f) { read_frontend(k, v, f); }},
                 {"routing", [&](auto& k, auto& v, auto&) { read_routing(k, v); }},
                 {"reliability", [&](auto& k, auto& v, auto& f) { read_reliability(k, v, f); }},
+                {"survival", [&](auto& k, auto& v, auto& f) { read_survival(k, v, f); }},
                 // A workload for `clustertwin simulate`, read by traffic/scenario_parser.h.
                 {"scenario", [](auto&, auto&, auto&) {}}});
   }
@@ -154,6 +156,18 @@ class SpecParser {
                 {"split", text_field(r_, rel.split)},
                 {"afr", figures(rel.afr, kAfr)},
                 {"repair_hours", figures(rel.repair_hours, kHours)}});
+  }
+
+  void read_survival(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
+    SurvivalSpec& s = spec_.survival;
+    s.where = r_.at(key);
+    s.present = true;
+    r_.mapping(key, value, path,
+               {{"node_monitor_grace_s", number_field(r_, s.node_monitor_grace_s, kSeconds)},
+                {"toleration_s", number_field(r_, s.toleration_s, kSeconds)},
+                {"force_detach_s", number_field(r_, s.force_detach_s, kSeconds)},
+                {"startup_s", number_field(r_, s.startup_s, kSeconds)},
+                {"longhorn_node_down_pod_deletion_policy", text_field(r_, s.longhorn_pod_deletion_policy)}});
   }
 
   void read_routing(const YAML::Node& key, const YAML::Node& value) {

@@ -464,7 +464,8 @@ std::vector<std::string> bgp_args(const std::string& in, const std::string& out,
 
 std::vector<InputKind> input_kinds() {
   return {
-      {"spec", {"examples/lab-32.yaml", "examples/homelab.yaml", "examples/scenarios/spine-failure-tor64.yaml"}, ".yaml", spec_args},
+      {"spec", {"examples/lab-32.yaml", "examples/homelab.yaml", "examples/scenarios/spine-failure-tor64.yaml", "tests/fuzz/seeds/survival-spec.yaml"},
+       ".yaml", spec_args},
       {"scenario",
        {"examples/scenarios/straggler-lab32.yaml", "examples/scenarios/mice-lab32.yaml", "tests/fuzz/seeds/faults.yaml"},
        ".yaml", scenario_args},
@@ -495,7 +496,9 @@ std::vector<InputKind> input_kinds() {
         "examples/platform/manifests/60-storage.yaml", "tests/frontend/45-filters.yaml",
         // malformed on purpose (issue 22): keys and names written twice, values the API refuses
         "tests/frontend/bad/duplicate-key.yaml", "tests/frontend/bad/duplicate-names.yaml",
-        "tests/frontend/bad/bad-values.yaml"},
+        "tests/frontend/bad/bad-values.yaml",
+        // the scheduling model's fields (docs/models/scheduling.md)
+        "tests/fuzz/seeds/scheduling.yaml"},
        ".yaml", manifests_args},
       {"auth_manifests", {"tests/frontend/auth/70-auth.yaml", "tests/frontend/auth/71-loop.yaml", "tests/frontend/bad/bad-auth.yaml"},
        ".yaml", auth_args},

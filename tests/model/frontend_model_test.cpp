@@ -53,7 +53,8 @@ std::string nodes(int n, const std::string& labels_of_first_two) {
 }
 
 // Four nodes, n0 and n1 labelled edge=yes. Workload "a" (3 replicas, nodeSelector edge=yes, one per
-// node): a-0 -> n0, a-1 -> n1, a-2 Pending (2 feasible nodes). Workload "b" (3 replicas, no
+// node): a-0 -> n0, a-1 -> n1, a-2 Pending (n2 and n3 fail the nodeSelector, n0 and n1 the
+// anti-affinity). Workload "b" (3 replicas, no
 // constraints) spreads by fewest pods: n2, n3 (0 pods each, name order), then n0 (1 pod, name order).
 TEST(PodPlacement, SelectorAntiAffinityAndSpread) {
   const Manifests m = load(nodes(4, "edge: 'yes'") + R"(---
@@ -67,7 +68,7 @@ spec:
     metadata: {labels: {app: a}}
     spec:
       nodeSelector: {edge: 'yes'}
-      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname}]}}
+      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: a}}, topologyKey: kubernetes.io/hostname}]}}
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -81,7 +82,9 @@ spec:
   EXPECT_EQ(p.pods[0].node, "n0");
   EXPECT_EQ(p.pods[1].node, "n1");
   EXPECT_EQ(p.pods[2].node, "");
-  EXPECT_NE(p.pods[2].why.find("one replica per node and 2 node(s) are feasible"), std::string::npos);
+  EXPECT_EQ(p.pods[2].why,
+            "Pending: 0/4 nodes are available: 2 node(s) didn't match Pod's node affinity/selector, "
+            "2 node(s) didn't match pod anti-affinity rules.");
   EXPECT_EQ(p.pods[3].node, "n2");
   EXPECT_EQ(p.pods[4].node, "n3");
   EXPECT_EQ(p.pods[5].node, "n0");
