@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-// The one place survival/ uses the max-min solver (sim/flow/max_min_solver.h).
-#include "sim/flow/max_min_solver.h"
+// The one place survival/ uses the max-min solver (sim/maxmin/max_min_solver.h).
+#include "sim/maxmin/max_min_solver.h"
 
 namespace ct {
 

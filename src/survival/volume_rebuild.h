@@ -14,7 +14,7 @@
 // an upper bound when the volume is not full) from a healthy replica's node to the new replica's
 // node across `links` (the frontend network's links on the way, with their capacities from the
 // spec). Rebuilds running at once share the links as flows share them in the flow engine: the
-// weighted max-min fair rates of the project's one solver (sim/flow/max_min_solver.h, all weights
+// weighted max-min fair rates of the project's one solver (sim/maxmin/max_min_solver.h, all weights
 // 1), solved again at each start and each completion. A rebuild alone on a link of C bits/s takes
 // 8 x bytes / C seconds. Not modelled: disk speed, Longhorn's per-node concurrent rebuild limit,
 // snapshot and checksum work, other traffic on the links.
