@@ -95,7 +95,7 @@ std::string point_identity(const SweepFile& sweep, const SweepPoint& point) {
   return s;
 }
 
-std::string journal_entry(const std::string& identity, const PointResult& r) {
+std::string encode_entry(const std::string& identity, const PointResult& r) {
   nlohmann::ordered_json j;
   j["point"] = identity;
   j["status"] = static_cast<int>(r.status);
@@ -110,14 +110,9 @@ std::string journal_entry(const std::string& identity, const PointResult& r) {
   return j.dump() + "\n";
 }
 
-// A journaled point, or nullopt when there is none or it does not belong to this point (a file
-// cut short cannot happen: entries are written atomically; one unreadable is recomputed).
-std::optional<PointResult> read_journal(const std::string& path, const std::string& identity) {
-  if (!std::filesystem::exists(path)) return std::nullopt;
-  auto text = read_text_file(path, "a sweep journal entry");
-  if (!text) return std::nullopt;
-  const auto j = nlohmann::json::parse(text.value(), nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("point", "") != identity) return std::nullopt;
+std::optional<PointResult> decode_entry(const std::string& text, const std::string& identity) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("point", "") != identity || !j.contains("rows")) return std::nullopt;
   PointResult r;
   r.status = static_cast<PointStatus>(j.value("status", 0));
   r.reason = j.value("reason", "");
@@ -192,21 +187,31 @@ PointResult evaluate_point(const SweepFile& sweep, const Catalog& catalog, const
   return out;
 }
 
-Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const SweepOptions& options) {
-  SweepRun run;
+std::string encode_point(const SweepFile& sweep, const SweepPoint& point, const PointResult& result) {
+  return encode_entry(point_identity(sweep, point), result);
+}
+
+std::optional<PointResult> decode_point(const SweepFile& sweep, const SweepPoint& point, const std::string& text) {
+  return decode_entry(text, point_identity(sweep, point));
+}
+
+// A journal entry is written atomically, so it is whole or absent; one that does not parse or
+// belongs to another point (the sweep file changed) is computed again.
+Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std::string& checkpoint_dir, SweepRun& run) {
   run.points = sweep_points(sweep);
-  run.results.resize(run.points.size());
-  const std::string key = journal_key(sweep);
+  run.results.assign(run.points.size(), PointResult{});
   std::vector<std::size_t> todo;
-  if (!options.checkpoint_dir.empty()) {
+  if (!checkpoint_dir.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(options.checkpoint_dir, ec);
-    if (ec) return Diagnostic{{options.checkpoint_dir, 0, 0}, "--checkpoint", "cannot create the folder: " + ec.message()};
+    std::filesystem::create_directories(checkpoint_dir, ec);
+    if (ec) return Diagnostic{{checkpoint_dir, 0, 0}, "--checkpoint", "cannot create the folder: " + ec.message()};
   }
+  const std::string key = journal_key(sweep);
   for (std::size_t i = 0; i < run.points.size(); ++i) {
     std::optional<PointResult> done;
-    if (!options.checkpoint_dir.empty()) {
-      done = read_journal(journal_path(options.checkpoint_dir, key, i), point_identity(sweep, run.points[i]));
+    const std::string path = checkpoint_dir.empty() ? "" : journal_path(checkpoint_dir, key, i);
+    if (!path.empty() && std::filesystem::exists(path)) {
+      if (auto text = read_text_file(path, "a sweep journal entry")) done = decode_point(sweep, run.points[i], text.value());
     }
     if (done) {
       run.results[i] = std::move(*done);
@@ -214,6 +219,19 @@ Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const
       todo.push_back(i);
     }
   }
+  return todo;
+}
+
+Result<Unit> journal_point(const SweepFile& sweep, const std::string& checkpoint_dir, const SweepRun& run, std::size_t i) {
+  if (checkpoint_dir.empty()) return Unit{};
+  return write_file_atomic(journal_path(checkpoint_dir, journal_key(sweep), i), encode_point(sweep, run.points[i], run.results[i]));
+}
+
+Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const SweepOptions& options) {
+  SweepRun run;
+  auto pending = resume_sweep(sweep, options.checkpoint_dir, run);
+  if (!pending) return pending.errors();
+  const std::vector<std::size_t>& todo = pending.value();
   std::mutex mutex;
   SweepProgress progress{run.points.size() - todo.size(), 0, 0, run.points.size(), -1};
   double cost_seconds = 0;
@@ -234,21 +252,17 @@ Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const
       const auto start = std::chrono::steady_clock::now();
       PointResult r = evaluate_point(sweep, catalog, run.points[i]);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      Result<Unit> journaled = Unit{};
-      if (!options.checkpoint_dir.empty()) {
-        journaled = write_file_atomic(journal_path(options.checkpoint_dir, key, i),
-                                      journal_entry(point_identity(sweep, run.points[i]), r));
-      }
       std::lock_guard lock(mutex);
+      run.results[i] = std::move(r);
+      auto journaled = journal_point(sweep, options.checkpoint_dir, run, i);
       if (!journaled) journal_errors.push_back(journaled.errors().front());
       --progress.running;
       ++progress.done;
-      if (r.status == PointStatus::kFailed) ++progress.failed;
+      if (run.results[i].status == PointStatus::kFailed) ++progress.failed;
       cost_seconds += seconds;
       ++timed;
       const double left = static_cast<double>(todo.size() - timed);
       progress.eta_seconds = cost_seconds / static_cast<double>(timed) * left / threads;
-      run.results[i] = std::move(r);
       if (options.progress) options.progress(progress);
     }
   });

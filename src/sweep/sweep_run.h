@@ -65,4 +65,15 @@ PointResult evaluate_point(const SweepFile& sweep, const Catalog& catalog, const
 // Errors only for an unusable checkpoint folder; a failing point is a kFailed result.
 Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const SweepOptions& options);
 
+// ---- the pieces of run_sweep, for a runner that spreads the points over processes ----
+// The points, with every journaled result loaded (the folder made when missing); the indices of
+// the points still to compute, ascending.
+Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std::string& checkpoint_dir, SweepRun& run);
+// Journals point i's result atomically; nothing without a checkpoint folder.
+Result<Unit> journal_point(const SweepFile& sweep, const std::string& checkpoint_dir, const SweepRun& run, std::size_t i);
+// A point's result as one line of JSON (the journal's form, and what a rank sends to rank 0), and
+// back: nullopt when the text is not a result of this point.
+std::string encode_point(const SweepFile& sweep, const SweepPoint& point, const PointResult& result);
+std::optional<PointResult> decode_point(const SweepFile& sweep, const SweepPoint& point, const std::string& text);
+
 }  // namespace ct
