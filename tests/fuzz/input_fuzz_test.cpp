@@ -335,6 +335,12 @@ std::vector<std::string> zone_args(const std::string& in, const std::string& out
   return {"trace", kTraceRequest, kPlatform + "/manifests", "--from", "inside", "--dns", work + "/named.conf", "--json", "-o", out};
 }
 
+std::vector<std::string> sweep_args(const std::string& in, const std::string& out, const std::string& work) {
+  // The seed's base spec, lab-32.yaml, beside the mutated sweep file.
+  spill(work + "/lab-32.yaml", slurp(kSource + "/examples/lab-32.yaml"));
+  return {"sweep", in, "--csv", work + "/rows.csv", "-o", out};
+}
+
 // The mutated flow table, gzip-compressed: whole; cut short; or after a bomb of 1 MiB members of
 // zeros that inflates past the 16 MiB limit the fuzz sets (CLUSTERTWIN_MAX_INPUT).
 std::string gzip(const std::string& text) {
@@ -427,6 +433,7 @@ std::vector<InputKind> input_kinds() {
       {"named_conf", {"examples/platform/dns/named.conf", "tests/fuzz/seeds/named-views.conf"}, ".conf", named_conf_args},
       {"zone", {"examples/platform/dns/db.example.com.internal", "examples/platform/dns/db.example.com.external"}, ".zone",
        zone_args},
+      {"sweep", {"tests/fuzz/seeds/sweep.yaml"}, ".yaml", sweep_args},
   };
 }
 
