@@ -9,6 +9,9 @@
 // do not depend on N or on which rank ran what. A rank that dies takes the job down (Open MPI's
 // default); the points already journaled are not computed again by the next run.
 #include <mpi.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -176,6 +179,12 @@ int run(int argc, char** argv, int rank, int ranks) {
 }  // namespace ct::cli
 
 int main(int argc, char** argv) {
+  // A rank outlives nothing that started it: when mpirun (or its daemon) is killed, the ranks are
+  // too, instead of computing on as orphans whose results no one gathers (Linux's parent-death
+  // signal; the journal keeps what rank 0 had finished).
+  const pid_t parent = getppid();
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) return 1;
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0, ranks = 1;

@@ -54,7 +54,7 @@ class SweepMpi : public ::testing::Test {
     std::ofstream(dir_ / "sweep.yaml") << "base: " << source_dir() << "/examples/lab-32.yaml\n"
                                        << "axes:\n  - path: backend.planes\n    values: [1, 2]\n"
                                        << "  - path: nodes.count\n    values: [4, 8, 12, 16, 20, 24, 28, 32]\n"
-                                       << "seeds: [1, 2]\nstudies:\n  plan: {}\n  reliability: {trials: 100}\n"
+                                       << "seeds: [1, 2]\nstudies:\n  plan: {}\n  reliability: {trials: 400}\n"
                                        << "objectives:\n  - {metric: switches}\n  - {metric: lost_hours_30d}\n";
   }
   void TearDown() override {
