@@ -1,5 +1,5 @@
 // `mpirun --oversubscribe -np N clustertwin sweep` against the threaded run, as processes: the same
-// bytes for N = 1, 2, 3; mpirun killed (SIGKILL) mid-way and the sweep resumed from its checkpoint
+// bytes for N = 1, 2, 3; mpirun, or one rank, killed (SIGKILL) mid-way and the sweep resumed from its checkpoint
 // with equal output and no journaled point computed again. Skipped, with the reason, where mpirun
 // or the MPI runner is absent. Open MPI refuses root unless told (its two documented variables).
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -73,6 +74,8 @@ class SweepMpi : public ::testing::Test {
   }
   std::string err(const std::string& out) const { return slurp(dir_ / out / "err"); }
 
+  void kill_and_resume(const std::function<void(pid_t)>& stop);
+
   fs::path dir_;
 };
 
@@ -88,7 +91,23 @@ TEST_F(SweepMpi, OneTwoThreeRanksWriteTheThreadedBytes) {
   }
 }
 
-TEST_F(SweepMpi, KilledMidWayResumesWithoutRecomputingFinishedPoints) {
+// The pid of the rank `rank` of a clustertwin-sweep-mpi started on `sweep_file`, or 0.
+pid_t rank_pid(const std::string& sweep_file, int rank) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string cmdline = slurp(e.path() / "cmdline");
+    if (cmdline.find("clustertwin-sweep-mpi") == std::string::npos || cmdline.find(sweep_file) == std::string::npos) continue;
+    const std::string env = slurp(e.path() / "environ");
+    if (env.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') != std::string::npos) return std::stoi(name);
+  }
+  return 0;
+}
+
+// Starts `mpirun -np 2` with a checkpoint, calls `stop` once three points are journaled, waits for
+// mpirun to end, then resumes: the output equals the threaded run's and the resumed run computes
+// exactly the points that were not journaled.
+void SweepMpi::kill_and_resume(const std::function<void(pid_t)>& stop) {
   ASSERT_EQ(std::system(command("", "threads", "--threads 2").c_str()), 0) << err("threads");
   const fs::path journal = dir_ / "journal";
   const std::string killed = "exec " + command("mpirun --oversubscribe -np 2", "killed", "--checkpoint " + journal.string());
@@ -107,12 +126,11 @@ TEST_F(SweepMpi, KilledMidWayResumesWithoutRecomputingFinishedPoints) {
   };
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (journaled() < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  kill(pid, SIGKILL);
+  stop(pid);
   int status = 0;
   waitpid(pid, &status, 0);
-  // The ranks notice their mpirun is gone and stop; a point they finish meanwhile is journaled,
-  // so the count is taken once they have.
-  std::this_thread::sleep_for(std::chrono::seconds(2));
+  // Every rank is gone once mpirun is (they die with it); the count is taken after that.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
   const std::size_t finished = journaled();
   ASSERT_GE(finished, 3U);
   EXPECT_LT(finished, 16U) << "the sweep ended before it was killed";
@@ -120,6 +138,19 @@ TEST_F(SweepMpi, KilledMidWayResumesWithoutRecomputingFinishedPoints) {
       << err("resumed");
   EXPECT_NE(err("resumed").find(fmt_count(16 - finished, finished)), std::string::npos) << err("resumed");
   EXPECT_EQ(outputs("resumed"), outputs("threads"));
+}
+
+TEST_F(SweepMpi, KilledMpirunResumesWithoutRecomputingFinishedPoints) {
+  kill_and_resume([](pid_t mpirun) { kill(mpirun, SIGKILL); });
+}
+
+TEST_F(SweepMpi, KilledRankResumesWithoutRecomputingFinishedPoints) {
+  const std::string sweep_file = (dir_ / "sweep.yaml").string();
+  kill_and_resume([&](pid_t) {
+    const pid_t rank1 = rank_pid(sweep_file, 1);
+    ASSERT_NE(rank1, 0) << "rank 1 not found";
+    kill(rank1, SIGKILL);
+  });
 }
 
 }  // namespace
