@@ -14,6 +14,7 @@ packages=(
   libre2-dev
   chromium python3-websocket
   prometheus prometheus-node-exporter prometheus-snmp-exporter libcurl4-openssl-dev
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

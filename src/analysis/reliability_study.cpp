@@ -142,4 +142,9 @@ Result<ReliabilityStudy> study_reliability(const Fabric& fabric, const Spec& spe
   return out;
 }
 
+Result<DesignReliability> study_design_reliability(const Fabric& fabric, const ReliabilityInputs& inputs,
+                                                   const ReliabilityTrials& options) {
+  return analyze(fabric.spec().name, fabric, inputs, options, false);
+}
+
 }  // namespace ct

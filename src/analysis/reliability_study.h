@@ -58,5 +58,8 @@ struct ReliabilityStudy {
 // PRECONDITION: fabric was built from validate(spec, fabric.catalog()).
 Result<ReliabilityStudy> study_reliability(const Fabric& fabric, const Spec& spec, const ReliabilityInputs& inputs,
                                            const ReliabilityTrials& options);
+// The design alone, without the plane variants and job sizes: what one point of a sweep measures.
+Result<DesignReliability> study_design_reliability(const Fabric& fabric, const ReliabilityInputs& inputs,
+                                                   const ReliabilityTrials& options);
 
 }  // namespace ct

@@ -32,6 +32,7 @@ Runner setup_reliability(CLI::App& app, Context& context);
 Runner setup_route(CLI::App& app, Context& context);
 Runner setup_routes(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
+Runner setup_sweep(CLI::App& app, Context& context);
 Runner setup_topology(CLI::App& app, Context& context);
 Runner setup_trace(CLI::App& app, Context& context);
 Runner setup_traffic(CLI::App& app, Context& context);
@@ -61,6 +62,8 @@ const Command kCommands[] = {
      setup_routes},
     {"simulate", "Flow-level simulation of collectives, transfers and faults: times, busbw, waiting, bottlenecks",
      Stage::kFabric, false, setup_simulate},
+    {"sweep", "A design study over many points of a spec: rows per point x seed, summary, Pareto front", Stage::kCatalog,
+     false, setup_sweep},
     {"trace", "One request through the front door: DNS view, BGP VIP and ECMP, switch, Gateway + TLS, route, pod, storage",
      Stage::kFabric, true, setup_trace},
     {"topology", "Export the physical topology of a cluster spec as JSON or Graphviz DOT", Stage::kFabric, false,

@@ -28,7 +28,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
-// 100 in the Release build, 29 kinds = 2,900 cases; 20 in the sanitizer build, where every kind
+// 100 in the Release build, 30 kinds = 3,000 cases; 20 in the sanitizer build, where every kind
 // still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
 // CLUSTERTWIN_MAX_INPUT is 16 MiB for every case, so that a gzip bomb is refused cheaply.
 #include <fcntl.h>
@@ -408,6 +408,11 @@ std::vector<std::string> lint_dns_args(const std::string& in, const std::string&
                 fs::copy_options::overwrite_existing);
   return {"lint", kTraps + "/manifests", "--dns", dir + "/named.conf", "--fail-on", "none", "-o", out};
 }
+std::vector<std::string> sweep_args(const std::string& in, const std::string& out, const std::string& work) {
+  // The seed's base spec, lab-32.yaml, beside the mutated sweep file.
+  spill(work + "/lab-32.yaml", slurp(kSource + "/examples/lab-32.yaml"));
+  return {"sweep", in, "--csv", work + "/rows.csv", "-o", out};
+}
 
 // The mutated flow table, gzip-compressed: whole; cut short; or after a bomb of 1 MiB members of
 // zeros that inflates past the 16 MiB limit the fuzz sets (CLUSTERTWIN_MAX_INPUT).
@@ -514,6 +519,7 @@ std::vector<InputKind> input_kinds() {
        ".yaml", lint_manifests_args},
       {"lint_named_conf", {"examples/platform-traps/dns/named.conf"}, ".conf", lint_dns_args},
       {"lint_zone", {"examples/platform-traps/dns/db.example.com.internal"}, ".zone", lint_dns_args},
+      {"sweep", {"tests/fuzz/seeds/sweep.yaml"}, ".yaml", sweep_args},
   };
 }
 

@@ -1,0 +1,87 @@
+// A sweep file: the points of a design study and what is measured at each (docs/models/sweep.md).
+//
+//   base: b300-dual-plane.yaml          # a cluster spec, relative to the sweep file
+//   axes:                               # the points are the product of the axes ...
+//     - path: backend.planes            # a dotted field path of the spec
+//       values: [1, 2, 4]
+//     - path: backend.tiers
+//       values: [2, 3]
+//   zip: [[backend.planes, backend.port_speed]]   # ... except zipped axes, which advance together
+//   exclude:                            # ... less the points that match every entry of one item
+//     - {backend.planes: 4, backend.tiers: 2}
+//   seeds: [1, 2, 3]                    # one row per point x seed
+//   studies:
+//     plan: {}                          # switches, bisection, power and cost
+//     reliability: {trials: 200}        # P(anything down), hours lost per 30 days
+//   objectives:                         # the Pareto front, over the per-point means
+//     - {metric: switches, goal: min}
+//     - {metric: lost_hours_30d, goal: min}
+//
+// Axis paths are resolved against the spec's own reader (spec/spec_parser.h), never a second
+// schema: each value is written into the base spec's tree and the result read back; a problem the
+// reader finds (an unknown field with its did-you-mean, a value out of range or of the wrong type)
+// is reported at the axis value's line in the sweep file. A duplicate axis, a zip of unequal
+// lengths and an unknown metric are located errors too.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "core/result.h"
+
+namespace ct {
+
+struct SweepValue {
+  std::string yaml;    // the value in YAML flow form ("2", "[1, 1]", "400G")
+  SourceLocation where;
+};
+
+struct SweepAxis {
+  std::string path;    // dotted spec field path
+  SourceLocation where;
+  std::vector<SweepValue> values;
+};
+
+// One item of `exclude`: the point is left out when every (axis, value) pair matches.
+struct SweepExclusion {
+  std::vector<std::pair<std::size_t, std::string>> match;  // axis index, value in flow form
+};
+
+enum class Goal { kMinimize, kMaximize };
+
+struct SweepObjective {
+  std::string metric;
+  Goal goal = Goal::kMinimize;
+};
+
+struct SweepStudies {
+  bool plan = false;
+  bool reliability = false;
+  int reliability_trials = 200;
+};
+
+struct SweepFile {
+  std::string file;        // the sweep file as named
+  std::string base_path;   // the base spec, resolved against the sweep file's folder
+  std::string base_text;
+  std::vector<SweepAxis> axes;
+  std::vector<std::vector<std::size_t>> zips;  // groups of axis indices that advance together
+  std::vector<SweepExclusion> exclude;
+  std::vector<std::uint64_t> seeds;            // at least one
+  SweepStudies studies;
+  std::vector<SweepObjective> objectives;
+};
+
+// The metrics a study gives (the row columns after the axes), in column order.
+std::vector<std::string> sweep_metrics(const SweepStudies& studies);
+
+// Reads and checks a sweep file; the base spec is read from disk (io/files.h).
+Result<SweepFile> read_sweep(const std::string& file, const std::string& text);
+
+// The base spec's YAML with each (path, value) written in, as text for read_spec.
+// PRECONDITION: the paths were checked by read_sweep.
+std::string spec_with(const std::string& base_text, const std::vector<std::pair<std::string, std::string>>& settings);
+
+}  // namespace ct

@@ -1,0 +1,204 @@
+#include "sweep/sweep_output.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sweep/pareto.h"
+
+namespace ct {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const char* status_name(PointStatus s) {
+  switch (s) {
+    case PointStatus::kOk: return "ok";
+    case PointStatus::kInfeasible: return "infeasible";
+    case PointStatus::kFailed: return "failed";
+  }
+  return "failed";
+}
+
+// RFC 4180: a cell with a comma, a quote or a line break is quoted, its quotes doubled.
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string number(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : ""; }
+
+Json json_number(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
+
+Json axes_json(const SweepFile& sweep, const SweepPoint& p) {
+  Json axes = Json::object();
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) axes[sweep.axes[a].path] = sweep.axes[a].values[p.value[a]].yaml;
+  return axes;
+}
+
+}  // namespace
+
+double student_t_975(std::size_t df) {
+  static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                  2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                  2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df == 0) return NAN;
+  return df <= 30 ? kT[df - 1] : 1.96;
+}
+
+std::vector<MetricSummary> summarize(const PointResult& result, std::size_t metrics) {
+  if (result.status != PointStatus::kOk || result.rows.empty()) return {};
+  std::vector<MetricSummary> out(metrics);
+  const auto n = static_cast<double>(result.rows.size());
+  for (std::size_t m = 0; m < metrics; ++m) {
+    bool all = true;
+    for (const SweepRow& r : result.rows) all = all && r.metrics[m].has_value();
+    if (!all) continue;
+    // Summed as offsets from the first seed's value: equal values give that value and a zero spread
+    // exactly, not a rounding residue.
+    const double first = *result.rows.front().metrics[m];
+    double offsets = 0;
+    for (const SweepRow& r : result.rows) offsets += *r.metrics[m] - first;
+    const double mean = first + offsets / n;
+    double squares = 0;
+    for (const SweepRow& r : result.rows) squares += (*r.metrics[m] - mean) * (*r.metrics[m] - mean);
+    out[m].mean = mean;
+    out[m].sd = result.rows.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
+    if (result.rows.size() > 1) out[m].ci95 = student_t_975(result.rows.size() - 1) * *out[m].sd / std::sqrt(n);
+  }
+  return out;
+}
+
+std::vector<std::size_t> sweep_front(const SweepFile& sweep, const SweepRun& run) {
+  if (sweep.objectives.empty()) return {};
+  const auto names = sweep_metrics(sweep.studies);
+  std::vector<std::vector<double>> values;
+  for (const PointResult& r : run.results) {
+    const auto s = summarize(r, names.size());
+    std::vector<double> v;
+    for (const SweepObjective& o : sweep.objectives) {
+      const auto m = static_cast<std::size_t>(std::find(names.begin(), names.end(), o.metric) - names.begin());
+      const std::optional<double> mean = s.empty() ? std::nullopt : s[m].mean;
+      v.push_back(!mean ? NAN : o.goal == Goal::kMinimize ? *mean : -*mean);
+    }
+    values.push_back(std::move(v));
+  }
+  return pareto_front(values);
+}
+
+std::string sweep_rows_csv(const SweepFile& sweep, const SweepRun& run) {
+  const auto names = sweep_metrics(sweep.studies);
+  std::string out = "point";
+  for (const SweepAxis& a : sweep.axes) out += "," + csv_cell(a.path);
+  out += ",seed,status,reason";
+  for (const std::string& n : names) out += "," + n;
+  out += "\n";
+  for (std::size_t i = 0; i < run.points.size(); ++i) {
+    const PointResult& r = run.results[i];
+    for (std::size_t s = 0; s < sweep.seeds.size(); ++s) {
+      out += std::to_string(i);
+      for (std::size_t a = 0; a < sweep.axes.size(); ++a) out += "," + csv_cell(sweep.axes[a].values[run.points[i].value[a]].yaml);
+      out += fmt::format(",{},{},{}", sweep.seeds[s], status_name(r.status), csv_cell(r.reason));
+      for (std::size_t m = 0; m < names.size(); ++m) out += "," + (r.rows.empty() ? "" : number(r.rows[s].metrics[m]));
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+std::string sweep_rows_jsonl(const SweepFile& sweep, const SweepRun& run) {
+  const auto names = sweep_metrics(sweep.studies);
+  std::string out;
+  for (std::size_t i = 0; i < run.points.size(); ++i) {
+    const PointResult& r = run.results[i];
+    for (std::size_t s = 0; s < sweep.seeds.size(); ++s) {
+      Json row;
+      row["point"] = i;
+      row["axes"] = axes_json(sweep, run.points[i]);
+      row["seed"] = sweep.seeds[s];
+      row["status"] = status_name(r.status);
+      if (!r.reason.empty()) row["reason"] = r.reason;
+      for (std::size_t m = 0; m < names.size(); ++m) row[names[m]] = r.rows.empty() ? Json() : json_number(r.rows[s].metrics[m]);
+      out += row.dump() + "\n";
+    }
+  }
+  return out;
+}
+
+std::string sweep_report_json(const SweepFile& sweep, const SweepRun& run) {
+  const auto names = sweep_metrics(sweep.studies);
+  const auto front = sweep_front(sweep, run);
+  Json j;
+  j["sweep"] = sweep.file;
+  j["base"] = sweep.base_path;
+  j["seeds"] = sweep.seeds;
+  j["interval"] = "95% confidence interval of the mean over seeds, Student's t";
+  Json objectives = Json::array();
+  for (const SweepObjective& o : sweep.objectives) objectives.push_back({{"metric", o.metric}, {"goal", o.goal == Goal::kMinimize ? "min" : "max"}});
+  j["objectives"] = objectives;
+  Json points = Json::array();
+  for (std::size_t i = 0; i < run.points.size(); ++i) {
+    const PointResult& r = run.results[i];
+    Json p;
+    p["point"] = i;
+    p["axes"] = axes_json(sweep, run.points[i]);
+    p["status"] = status_name(r.status);
+    if (!r.reason.empty()) p["reason"] = r.reason;
+    p["on_front"] = std::find(front.begin(), front.end(), i) != front.end();
+    const auto s = summarize(r, names.size());
+    Json metrics = Json::object();
+    for (std::size_t m = 0; m < s.size(); ++m) {
+      metrics[names[m]] = {{"mean", json_number(s[m].mean)}, {"sd", json_number(s[m].sd)}, {"ci95", json_number(s[m].ci95)}};
+    }
+    if (!s.empty()) p["metrics"] = metrics;
+    points.push_back(std::move(p));
+  }
+  j["points"] = points;
+  j["front"] = front;
+  return j.dump(2) + "\n";
+}
+
+std::string sweep_report_text(const SweepFile& sweep, const SweepRun& run) {
+  const auto names = sweep_metrics(sweep.studies);
+  const auto front = sweep_front(sweep, run);
+  std::string out = fmt::format("sweep {}: {} points x {} seeds over {}\n", sweep.file, run.points.size(),
+                                sweep.seeds.size(), sweep.base_path);
+  out += "means over seeds, +- the 95% confidence interval (Student's t); * on the Pareto front\n\n";
+  for (std::size_t i = 0; i < run.points.size(); ++i) {
+    const PointResult& r = run.results[i];
+    const bool on = std::find(front.begin(), front.end(), i) != front.end();
+    out += fmt::format("{}point {}:", on ? "* " : "  ", i);
+    for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
+      out += fmt::format(" {}={}", sweep.axes[a].path, sweep.axes[a].values[run.points[i].value[a]].yaml);
+    }
+    out += "\n";
+    if (r.status != PointStatus::kOk) {
+      out += fmt::format("    {}: {}\n", status_name(r.status), r.reason);
+      continue;
+    }
+    const auto s = summarize(r, names.size());
+    for (std::size_t m = 0; m < names.size(); ++m) {
+      if (!s[m].mean) {
+        out += fmt::format("    {:<18} (no catalog figure)\n", names[m]);
+      } else {
+        out += fmt::format("    {:<18} {:.6g}{}\n", names[m], *s[m].mean, s[m].ci95 ? fmt::format(" +- {:.3g}", *s[m].ci95) : "");
+      }
+    }
+  }
+  if (!sweep.objectives.empty()) {
+    out += "\nPareto front over";
+    for (const SweepObjective& o : sweep.objectives) out += fmt::format(" {} ({})", o.metric, o.goal == Goal::kMinimize ? "min" : "max");
+    out += ": points";
+    for (std::size_t i : front) out += fmt::format(" {}", i);
+    out += front.empty() ? " none\n" : "\n";
+  }
+  return out;
+}
+
+}  // namespace ct

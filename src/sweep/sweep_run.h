@@ -1,0 +1,79 @@
+// Running a sweep: the points of a sweep file, each validated before any work, then evaluated on
+// threads with dynamic assignment (a worker takes the next unfinished point), each point's rows
+// stored by point index so that the output does not depend on the thread count or on which worker
+// ran what. With a checkpoint folder, each finished point is journaled atomically and a later run
+// computes only the points with no journal entry (docs/models/sweep.md).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/result.h"
+#include "sweep/sweep_file.h"
+
+namespace ct {
+
+// One point: the value index chosen on each axis.
+struct SweepPoint {
+  std::vector<std::size_t> value;  // by axis
+};
+
+// The product of the axes (zipped axes advancing together; the first axis varies slowest) less the
+// excluded points.
+std::vector<SweepPoint> sweep_points(const SweepFile& sweep);
+
+// One row: a point x seed.
+struct SweepRow {
+  std::uint64_t seed = 0;
+  std::vector<std::optional<double>> metrics;  // by sweep_metrics(); nullopt: the catalog lacks a figure
+};
+
+enum class PointStatus { kOk, kInfeasible, kFailed };
+
+struct PointResult {
+  PointStatus status = PointStatus::kOk;
+  std::string reason;            // infeasible or failed: the planner's or the study's words
+  std::vector<SweepRow> rows;    // by seed; empty unless kOk
+};
+
+struct SweepProgress {
+  std::size_t done = 0, running = 0, failed = 0, total = 0;
+  double eta_seconds = -1;  // from the finished points' costs; -1 before the first
+};
+
+struct SweepOptions {
+  unsigned threads = 1;          // 0: all cores
+  std::string checkpoint_dir;    // "": none
+  std::function<void(const SweepProgress&)> progress{};  // serialized: one call at a time
+};
+
+struct SweepRun {
+  std::vector<SweepPoint> points;
+  std::vector<PointResult> results;  // by point
+  std::size_t computed = 0;          // points evaluated by this run (the others came from the journal)
+};
+
+// The spec of one point, as YAML text for read_spec.
+std::string point_spec_text(const SweepFile& sweep, const SweepPoint& point);
+// The whole study at one point (plan and reliability per seed), or why it is infeasible or failed.
+PointResult evaluate_point(const SweepFile& sweep, const Catalog& catalog, const SweepPoint& point);
+
+// Errors only for an unusable checkpoint folder; a failing point is a kFailed result.
+Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const SweepOptions& options);
+
+// ---- the pieces of run_sweep, for a runner that spreads the points over processes ----
+// The points, with every journaled result loaded (the folder made when missing); the indices of
+// the points still to compute, ascending.
+Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std::string& checkpoint_dir, SweepRun& run);
+// Journals point i's result atomically; nothing without a checkpoint folder.
+Result<Unit> journal_point(const SweepFile& sweep, const std::string& checkpoint_dir, const SweepRun& run, std::size_t i);
+// A point's result as one line of JSON (the journal's form, and what a rank sends to rank 0), and
+// back: nullopt when the text is not a result of this point.
+std::string encode_point(const SweepFile& sweep, const SweepPoint& point, const PointResult& result);
+std::optional<PointResult> decode_point(const SweepFile& sweep, const SweepPoint& point, const std::string& text);
+
+}  // namespace ct
