@@ -87,7 +87,7 @@ class ForwardingState {
     const std::uint32_t offset = destination - r.lo;  // wraps for destination < lo
     return offset < r.width ? window_[r.base + offset] : r.fallback;
   }
-  [[nodiscard]] GroupSpan span(std::uint32_t g) const { return span_[g]; }
+  [[nodiscard]] const GroupSpan& span(std::uint32_t g) const { return span_[g]; }
   // Member entry e (= span.offset + member index): its link and the vertex it leads to.
   [[nodiscard]] LinkId member_link(std::uint32_t e) const { return hops_[e].link; }
   [[nodiscard]] VertexId member_next(std::uint32_t e) const { return hops_[e].next; }

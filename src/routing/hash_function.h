@@ -116,11 +116,22 @@ class FlowHasher {
   [[nodiscard]] FieldMask fields() const { return fields_; }
 
  private:
-  // The full-width CRC: constant XOR L(key) (see "Speed" above).
+  // The full-width CRC: constant XOR L(key) (see "Speed" above). The whole 5-tuple (the usual
+  // mask) needs no masking.
   [[nodiscard]] std::uint32_t crc_hash(const FlowKey& key) const {
-    const FlowKeyBytes b = serialize(key, fields_);
-    std::uint32_t h = constant_;
-    for (std::size_t p = 0; p < kFlowKeyBytes; ++p) h ^= table_[p][b[p]];
+    return fields_ == kFiveTuple ? crc_of(key) : crc_of(masked(key, fields_));
+  }
+  // T_p[byte p] of the serialised key (flow_key.h), each byte taken from its field in place: the
+  // same 13 look-ups as over serialize(k), without building the byte array.
+  [[nodiscard]] std::uint32_t crc_of(const FlowKey& k) const {
+    const std::array<std::uint32_t, 256>* t = table_;
+    const std::uint32_t s = k.src_ip;
+    const std::uint32_t d = k.dst_ip;
+    const std::uint32_t ports = (std::uint32_t{k.src_port} << 16) | k.dst_port;
+    std::uint32_t h = constant_ ^ t[12][k.protocol];
+    h ^= t[0][s >> 24] ^ t[1][(s >> 16) & 0xFFu] ^ t[2][(s >> 8) & 0xFFu] ^ t[3][s & 0xFFu];
+    h ^= t[4][d >> 24] ^ t[5][(d >> 16) & 0xFFu] ^ t[6][(d >> 8) & 0xFFu] ^ t[7][d & 0xFFu];
+    h ^= t[8][ports >> 24] ^ t[9][(ports >> 16) & 0xFFu] ^ t[10][(ports >> 8) & 0xFFu] ^ t[11][ports & 0xFFu];
     return h;
   }
   std::uint32_t other_hash(const FlowKey& key) const;  // xor16 and random

@@ -171,7 +171,7 @@ class PathWalker {
       lane.state = LaneState::kStopped;
       return false;
     }
-    const GroupSpan span = f.span(g);
+    const GroupSpan& span = f.span(g);
     if (span.size == 1) {
       put(hops[lane.count++], span.first_link, lane.at, g, 0, span.kind == GroupKind::kUp);
       lane.at = span.first_next;
