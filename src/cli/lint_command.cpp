@@ -11,8 +11,7 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "io/dns_files.h"
-#include "io/manifest_files.h"
+#include "cli/frontend_inputs.h"
 #include "lint/lint.h"
 #include "report/lint_report.h"
 
@@ -30,19 +29,9 @@ struct LintOptions {
 
 int run_lint_command(const LintOptions& o, const Context& context) {
   if (o.sarif == "-" && o.output == "-") return report_usage("--sarif - and -o - both write to stdout; name a file for one");
-  auto m = load_manifests(o.manifests);
-  if (!m) return report_errors(m.errors());
-  std::cerr << format_diagnostics(m->warnings);
-  std::optional<DnsModel> dns;
-  if (!o.dns.empty()) {
-    auto d = load_dns(o.dns);
-    if (!d) return report_errors(d.errors());
-    std::cerr << format_diagnostics(d->warnings);
-    dns = std::move(d).value();
-  }
-  std::optional<Topology> topology;
-  if (context.fabric) topology = context.fabric->topology();
-  const FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), std::move(topology));
+  auto loaded = load_frontend_model(o.manifests, o.dns, context);
+  if (!loaded) return report_errors(loaded.errors());
+  const FrontendModel& model = loaded.value();
   const LintReport report = run_lint(model);
   OutputSet outputs;
   const bool sarif_owns_stdout = o.sarif == "-" && (o.output.empty() || o.output == "-");

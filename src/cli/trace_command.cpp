@@ -11,8 +11,7 @@
 
 #include "cli/command.h"
 #include "frontend/request_trace.h"
-#include "io/dns_files.h"
-#include "io/manifest_files.h"
+#include "cli/frontend_inputs.h"
 #include "report/trace_html.h"
 #include "report/trace_report.h"
 
@@ -40,19 +39,9 @@ int run_trace(const TraceOptions& o, const Context& context) {
     return report_errors({Diagnostic{command_line(), "",
                                      "give --dns named.conf (its views decide which client is inside) or --from an IPv4 address"}});
   }
-  auto m = load_manifests(o.manifests);
-  if (!m) return report_errors(m.errors());
-  std::cerr << format_diagnostics(m->warnings);
-  std::optional<DnsModel> dns;
-  if (!o.dns.empty()) {
-    auto d = load_dns(o.dns);
-    if (!d) return report_errors(d.errors());
-    std::cerr << format_diagnostics(d->warnings);
-    dns = std::move(d).value();
-  }
-  std::optional<Topology> topology;
-  if (context.fabric) topology = context.fabric->topology();
-  FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), std::move(topology));
+  auto loaded = load_frontend_model(o.manifests, o.dns, context);
+  if (!loaded) return report_errors(loaded.errors());
+  FrontendModel& model = loaded.value();
   if (context.raw_spec) model.frontend_where = context.raw_spec->frontend.where;
   if (const Diagnostics dead = kill_nodes(model, o.dead_nodes); !dead.empty()) return report_errors(dead);
   TraceRequest r;
