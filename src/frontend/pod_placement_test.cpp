@@ -7,15 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "frontend/manifest_parser.h"
+#include "support/gateway_yaml.h"
 
 namespace ct {
 namespace {
 
-Manifests load(const std::string& text) {
-  auto m = parse_manifests({{"t.yaml", text}});
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_diagnostics(m.errors()));
-  return std::move(m).value();
-}
+Manifests load(const std::string& text) { return testing_support::parsed_manifests(text); }
 
 // Node n<i> with extra metadata labels, spec and status fields (YAML flow text).
 std::string node(int i, const std::string& labels, const std::string& spec = "", const std::string& status = "") {

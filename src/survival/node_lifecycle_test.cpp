@@ -6,16 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "frontend/manifest_parser.h"
+#include "support/gateway_yaml.h"
 #include "spec/spec_parser.h"
 
 namespace ct {
 namespace {
 
-Manifests load(const std::string& text) {
-  auto m = parse_manifests({{"t.yaml", text}});
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_diagnostics(m.errors()));
-  return std::move(m).value();
-}
+Manifests load(const std::string& text) { return testing_support::parsed_manifests(text); }
 
 std::string nodes(int n) {
   std::string s;

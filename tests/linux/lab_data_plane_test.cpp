@@ -48,32 +48,19 @@
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/fixture_fabric.h"
+#include "support/lab_guard.h"
 #include "support/test_paths.h"
 
 namespace ct {
 namespace {
 
+using test::LabGuard;
+
 constexpr std::uint32_t kPackets = 400;
 constexpr std::uint32_t kPayload = 1000;
 
-Fabric fabric_from(const std::string& relative) {
-  static const Catalog catalog = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
-  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
-  std::stringstream s;
-  s << in.rdbuf();
-  return build_fabric(validate_reading(read_spec(relative, s.str()), catalog).value(), catalog).value();
-}
-
-class LabGuard {
- public:
-  explicit LabGuard(std::string prefix) : prefix_(std::move(prefix)) {}
-  ~LabGuard() { (void)lab_down(prefix_); }
-  LabGuard(const LabGuard&) = delete;
-  LabGuard& operator=(const LabGuard&) = delete;
-
- private:
-  std::string prefix_;
-};
+Fabric fabric_from(const std::string& relative) { return fixtures::example_fabric(relative); }
 
 // The pod-0 aggregation -> core link a flow takes in `f`'s model.
 std::uint32_t core_uplink(const Fabric& f, const LabFlow& x) {

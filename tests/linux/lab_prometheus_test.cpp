@@ -44,6 +44,8 @@
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/fixture_fabric.h"
+#include "support/lab_guard.h"
 #include "support/netns.h"
 #include "support/test_paths.h"
 
@@ -51,26 +53,10 @@ namespace ct {
 namespace {
 
 using test::Background;
+using test::LabGuard;
 using test::TempDir;
 
-Fabric fabric_from(const std::string& relative) {
-  static const Catalog catalog = load_catalog(ct::testing_support::source_dir() + "/catalog").value();
-  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
-  std::stringstream s;
-  s << in.rdbuf();
-  return build_fabric(validate_reading(read_spec(relative, s.str()), catalog).value(), catalog).value();
-}
-
-class LabGuard {
- public:
-  explicit LabGuard(std::string prefix) : prefix_(std::move(prefix)) {}
-  ~LabGuard() { (void)lab_down(prefix_); }
-  LabGuard(const LabGuard&) = delete;
-  LabGuard& operator=(const LabGuard&) = delete;
-
- private:
-  std::string prefix_;
-};
+Fabric fabric_from(const std::string& relative) { return fixtures::example_fabric(relative); }
 
 // A TCP port on 127.0.0.1 that nothing listens on now.
 int free_port() {

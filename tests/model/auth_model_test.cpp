@@ -7,6 +7,7 @@
 #include "frontend/auth_coverage.h"
 #include "frontend/gateway_routes.h"
 #include "frontend/manifest_parser.h"
+#include "support/gateway_yaml.h"
 #include "frontend/request_trace.h"
 #include "io/dns_files.h"
 #include "io/manifest_files.h"
@@ -15,11 +16,7 @@
 namespace ct {
 namespace {
 
-Manifests load(const std::string& text) {
-  auto m = parse_manifests({{"t.yaml", text}});
-  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_diagnostics(m.errors()));
-  return std::move(m).value();
-}
+Manifests load(const std::string& text) { return testing_support::parsed_manifests(text); }
 
 // One Gateway web/g with listeners a (a.example.com) and b (b.example.com); HTTPRoute web/r1 on
 // listener a with rules "one" (/one) and "two" (/two); HTTPRoute web/r2 on listener b.

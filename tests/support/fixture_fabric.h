@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string>
 
 #include "fabric/fabric.h"
 #include "io/loaders.h"
@@ -30,6 +31,14 @@ inline const ValidSpec& lab_spec() {
     return validate_reading(read_spec("lab-32.yaml", text.str()), test_catalog()).value();
   }();
   return spec;
+}
+
+// The fabric of a spec shipped in the source tree (`relative` to it), built on every call.
+inline Fabric example_fabric(const std::string& relative) {
+  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
+  std::stringstream text;
+  text << in.rdbuf();
+  return build_fabric(validate_reading(read_spec(relative, text.str()), test_catalog()).value(), test_catalog()).value();
 }
 
 // The fabric of examples/lab/fat-tree-4.yaml (the lab's 4-ary fat tree), built once per test binary.

@@ -3,10 +3,22 @@
 // one call a document, so that each test reads as its data. Header only, tests only.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "frontend/manifest_parser.h"
+
 namespace ct::testing_support {
+
+// The manifests of one file, "t.yaml", holding `text`; a parse error fails the calling test.
+inline Manifests parsed_manifests(const std::string& text) {
+  auto m = parse_manifests({{"t.yaml", text}});
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_diagnostics(m.errors()));
+  return std::move(m).value();
+}
 
 // One YAML document: "---", apiVersion, kind, metadata (a flow mapping's inside) and `body` (the
 // lines after metadata, each ending in a newline).
