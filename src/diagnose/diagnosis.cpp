@@ -959,6 +959,7 @@ Result<Diagnosis> diagnose(const Fabric& fabric, const Counters& counters, const
   alert_options.degraded_fraction = options.degraded_fraction;
   out.alert_plan = plan_alerts(fabric, counters.map, alert_options);
   out.alerts = evaluate_alerts(out.alert_plan, counters.rates);
+  for (const SeriesRate& s : counters.rates.series) out.alerts_evaluated = out.alerts_evaluated || s.timeline.size() >= 2;
   bool any = false;
   for (const SeriesRate& s : counters.rates.series) {
     if (s.timeline.empty()) continue;

@@ -181,6 +181,9 @@ struct Diagnosis {
   // map names, evaluated on the counters' samples (alert_rules.h), and the first sample's time.
   AlertPlan alert_plan;
   std::vector<AlertFiring> alerts;
+  // False when no series has two samples (diagnose --prometheus without --prometheus-raw: one rate
+  // per series over the window, computed by the server), so no rule could be evaluated.
+  bool alerts_evaluated = false;
   std::int64_t first_sample_ms = 0;
   Diagnostics warnings;
   [[nodiscard]] std::size_t imbalanced() const;

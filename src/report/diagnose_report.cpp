@@ -93,11 +93,17 @@ TextTable diagnose_hosts_table(const Diagnosis& d, const Topology& t) {
   return hosts;
 }
 
+// Why no rule was evaluated when the counters hold no two samples of any series.
+constexpr std::string_view kAlertsNotEvaluated =
+    "The alert rules were not evaluated: the counters hold one rate per series over the interval (diagnose --prometheus "
+    "asks the server for increase()), and a rule needs the samples; --prometheus-raw or saved scrapes give them.";
+
 std::string diagnose_alert_sentence(const Diagnosis& d) {
   const AlertOptions& o = d.alert_plan.options;
   const std::size_t n = d.alert_plan.groups.size();
   const std::string rules = fmt::format("the rules of clustertwin alerts (rate window {}, for {}) over {} named uplink group{}",
                                         prometheus_duration(o.window_s), prometheus_duration(o.for_s), n, n == 1 ? "" : "s");
+  if (!d.alerts_evaluated) return std::string(kAlertsNotEvaluated);
   if (d.alerts.empty()) return "No alert would have fired: no condition of " + rules + " held at any sample.";
   const AlertFiring& a = d.alerts.front();
   const std::string what = fmt::format("{} on {}, {}", alert_name(a.rule), d.alert_plan.groups[a.group].name, member_text(d, a));
@@ -230,6 +236,7 @@ std::string to_json(const Diagnosis& d, const Topology& t) {
   }
   j["alert_rules"] = Json{{"for_s", d.alert_plan.options.for_s}, {"window_s", d.alert_plan.options.window_s},
                           {"groups", d.alert_plan.groups.size()}, {"first_sample_ms", d.first_sample_ms}};
+  if (!d.alerts_evaluated) j["alert_rules"]["not_evaluated"] = kAlertsNotEvaluated;
   j["alerts"] = alerts;
   return j.dump(2) + "\n";
 }

@@ -68,6 +68,10 @@ cmp -s "$work/inc-ok.out" "$work/inc-limit.out" || fail "the split increase() di
 grep -q "^limit .* 422$" "$work/log" || fail "the sample limit was never hit"
 grep -q "^limit /limit/api/v1/label/instance/values 200$" "$work/log" || fail "increase() was not split by device"
 grep -q '"cause": "polarization"' "$work/saved.out" || fail "the fixture lost its polarized group"
+# increase() gives one rate per series: the alert rules cannot be evaluated and the report says so
+# (never "no alert would have fired"); the raw samples evaluate them as the saved scrapes do.
+grep -q '"not_evaluated": "The alert rules were not evaluated' "$work/inc-ok.out" || fail "increase(): the unevaluated alert rules are not said"
+! grep -q '"not_evaluated"' "$work/raw-ok.out" || fail "raw samples: the alert rules were not evaluated"
 
 expect_error() {  # expect_error NAME TEXT ARGS...: exit 1, TEXT on stderr, nothing on stdout
   local name=$1 text=$2; shift 2
