@@ -96,6 +96,18 @@ const std::vector<LintRule> kRules = {
      "maxUnavailable: 1 selecting the data-plane pods.",
      0.5, 1.0, "an upgrade drains two door nodes at once about every other year; 1 h outage",
      check_door_no_pdb},
+    // authentication (issue 28 item 4)
+    {"login-one-node", "auth", S::kHigh, "The login every covered app passes runs on one node",
+     "Every ready endpoint of the authentication Service is on one node (one replica, or all on one node), so "
+     "that node's death or drain takes down every app behind the login at once. Run two or more replicas spread "
+     "over nodes, with a PodDisruptionBudget.",
+     1.0, 2.0, "a node reboots for updates a few times a year; 2 h of outage for every app behind the login",
+     check_login_one_node},
+    {"login-redirect-loop", "auth", S::kHigh, "A sign-in page behind its own login",
+     "The step that redirects unauthenticated requests to the sign-in page also covers the sign-in page, so the "
+     "redirect never ends. Exclude the login's own route from the step.",
+     1.0, 2.0, "bites for every user who is not signed in; 2 h: signed-in users never see it",
+     check_login_redirect_loop},
     {"service-selects-nothing", "workloads", S::kHigh, "A Service whose selector matches no pod",
      "The Service has no endpoints, so every request to it fails (503 at the Gateway). Fix the selector or the pod "
      "labels.",

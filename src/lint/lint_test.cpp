@@ -305,6 +305,45 @@ TEST(LintWorkloads, NoDisruptionBudgetForTheDoor) {
   expect_quiet(Fixture(), "door-no-pdb");
 }
 
+// The app's route behind a Traefik forwardAuth step that asks Service apps/login (4180), served
+// by Deployment login with `replicas` pods spread by required anti-affinity; `sign_in`, when given,
+// is where an unauthenticated request is sent (the clustertwin.io/sign-in-url annotation).
+Fixture behind_login(int replicas, const std::string& sign_in = "") {
+  Fixture f;
+  const std::string annotations = sign_in.empty() ? "" : ", annotations: {clustertwin.io/sign-in-url: \"" + sign_in + "\"}";
+  f.docs["login-mw"] = "apiVersion: traefik.io/v1alpha1\nkind: Middleware\nmetadata: {name: fa, namespace: apps" + annotations +
+                       "}\nspec: {forwardAuth: {address: \"http://login.apps.svc:4180/auth\"}}\n";
+  f.docs["login-svc"] = "apiVersion: v1\nkind: Service\nmetadata: {name: login, namespace: apps}\n"
+                        "spec: {selector: {app: login}, ports: [{port: 4180}]}\n";
+  f.docs["login-deploy"] =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: login, namespace: apps}\nspec:\n  replicas: " + std::to_string(replicas) +
+      "\n  selector: {matchLabels: {app: login}}\n  template:\n    metadata: {labels: {app: login}}\n    spec:\n"
+      "      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+      "[{labelSelector: {matchLabels: {app: login}}, topologyKey: kubernetes.io/hostname}]}}\n"
+      "      containers: [{name: login, image: login, ports: [{containerPort: 4180}]}]\n";
+  f.replace("route", "  - backendRefs:",
+            "  - filters: [{type: ExtensionRef, extensionRef: {group: traefik.io, kind: Middleware, name: fa}}]\n    backendRefs:");
+  return f;
+}
+
+TEST(LintAuth, TheLoginOnOneNode) {
+  expect_fires(behind_login(1), "login-one-node");
+  const LintReport r = behind_login(1).lint();
+  ASSERT_EQ(count(r, "login-one-node"), 1) << rules_of(r);
+  for (const LintFinding& f : r.findings) {
+    if (f.rule == "login-one-node") {
+      EXPECT_NE(f.title.find("apps/login (1 pod(s))"), std::string::npos) << f.title;
+    }
+  }
+  expect_quiet(behind_login(2), "login-one-node");  // two pods on two nodes
+  expect_quiet(Fixture(), "login-one-node");        // no login at all
+}
+
+TEST(LintAuth, ASignInPageBehindItsOwnLogin) {
+  expect_fires(behind_login(2, "https://app.example.com/oauth2/start"), "login-redirect-loop");
+  expect_quiet(behind_login(2), "login-redirect-loop");  // no redirect: the login answers 401 itself
+}
+
 TEST(LintWorkloads, ServiceSelectsNothing) {
   Fixture f;
   f.replace("app-svc", "selector: {app: app}", "selector: {app: ap}");
