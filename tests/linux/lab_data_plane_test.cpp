@@ -49,7 +49,7 @@
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
 #include "support/fixture_fabric.h"
-#include "support/lab_guard.h"
+#include "support/lab_fixtures.h"
 #include "support/test_paths.h"
 
 namespace ct {
@@ -82,13 +82,7 @@ std::vector<LabFlow> flows(const Fabric& per_switch) {
   std::map<std::uint32_t, int> load;
   int port = 40000;
   for (int i = 0; i < 8; ++i) {
-    LabFlow f;
-    f.src = t.port_of(HostId(i % 4), 0, 0);
-    f.dst = t.port_of(HostId(4 + (i + 1) % 4), 0, 0);
-    f.key.src_ip = port_address(t, f.src);
-    f.key.dst_ip = port_address(t, f.dst);
-    f.key.protocol = kIpProtoUdp;
-    f.key.dst_port = 9;  // discard
+    LabFlow f = test::lab_elephant(t, i);
     for (;; port += 13) {
       f.key.src_port = static_cast<std::uint16_t>(port);
       if (load[core_uplink(per_switch, f)] < 2) break;

@@ -45,7 +45,7 @@
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
 #include "support/fixture_fabric.h"
-#include "support/lab_guard.h"
+#include "support/lab_fixtures.h"
 #include "support/netns.h"
 #include "support/test_paths.h"
 
@@ -154,14 +154,8 @@ std::vector<std::string> verdicts(const std::string& json_text) {
 std::vector<LabFlow> elephants(const Topology& t) {
   std::vector<LabFlow> out;
   for (int i = 0; i < 8; ++i) {
-    LabFlow f;
-    f.src = t.port_of(HostId(i % 4), 0, 0);
-    f.dst = t.port_of(HostId(4 + (i + 1) % 4), 0, 0);
-    f.key.src_ip = port_address(t, f.src);
-    f.key.dst_ip = port_address(t, f.dst);
-    f.key.protocol = kIpProtoUdp;
+    LabFlow f = test::lab_elephant(t, i);
     f.key.src_port = static_cast<std::uint16_t>(50000 + 13 * i);
-    f.key.dst_port = 9;
     out.push_back(f);
   }
   return out;
