@@ -56,7 +56,7 @@ int exec_mpi_runner() {
 
 int run_sweep_command(const SweepCommandOptions& o, const Context& context) {
   if (std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr) return exec_mpi_runner();
-  auto sweep = load_sweep(o.sweep_path);
+  auto sweep = load_sweep(o.sweep_path, *context.catalog);
   if (!sweep) return report_errors(sweep.errors());
   ProgressReporter reporter("sweep", "points", o.progress);
   SweepOptions options{.threads = o.threads, .checkpoint_dir = o.checkpoint};
@@ -86,10 +86,10 @@ std::string sweep_progress_detail(const SweepProgress& p) {
   return s;
 }
 
-Result<SweepFile> load_sweep(const std::string& path) {
+Result<SweepFile> load_sweep(const std::string& path, const Catalog& catalog) {
   auto text = read_text_file(path, "a sweep file");
   if (!text) return text.errors();
-  return read_sweep(path, text.value());
+  return read_sweep(path, text.value(), catalog);
 }
 
 int write_sweep(const SweepCommandOptions& o, const SweepFile& sweep, const SweepRun& run) {

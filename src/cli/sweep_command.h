@@ -29,7 +29,7 @@ void add_sweep_options(CLI::App& app, SweepCommandOptions& o);
 // "2 running, 0 failed, about 30 s left"
 std::string sweep_progress_detail(const SweepProgress& p);
 // The sweep file read and checked, or exit 1 with its diagnostics printed.
-Result<SweepFile> load_sweep(const std::string& path);
+Result<SweepFile> load_sweep(const std::string& path, const Catalog& catalog);
 // Rows, summary and front, committed together; prints how many points were computed when resumed.
 int write_sweep(const SweepCommandOptions& o, const SweepFile& sweep, const SweepRun& run);
 

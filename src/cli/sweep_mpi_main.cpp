@@ -158,10 +158,10 @@ int run(int argc, char** argv, int rank, int ranks) {
     return rank == 0 ? app.exit(e) : kExitUsage;
   }
   // Every rank reads the same files, so all fail alike; rank 0 alone says why.
-  auto sweep = load_sweep(o.sweep_path);
   auto catalog = load_catalog(catalog_dir);
+  auto sweep = catalog ? load_sweep(o.sweep_path, catalog.value()) : Result<SweepFile>(catalog.errors());
   if (!sweep || !catalog) {
-    if (rank == 0) report_errors(!sweep ? sweep.errors() : catalog.errors());
+    if (rank == 0) report_errors(sweep.errors());
     return kExitInputError;
   }
   if (rank != 0) {

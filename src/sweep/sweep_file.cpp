@@ -9,8 +9,13 @@
 
 #include "core/suggest.h"
 #include "core/text.h"
+#include "fabric/fabric.h"
 #include "io/files.h"
+#include "routing/load_balancing.h"
+#include "sim/engine.h"
 #include "spec/spec_parser.h"
+#include "spec/validate.h"
+#include "traffic/scenario_parser.h"
 #include "yaml/yaml_reader.h"
 
 namespace ct {
@@ -38,7 +43,7 @@ std::vector<std::string> split_path(const std::string& path) {
 
 class SweepReader {
  public:
-  SweepReader(const std::string& file, SweepFile& out) : r_(file), out_(out) {}
+  SweepReader(const std::string& file, SweepFile& out, const Catalog& catalog) : r_(file), out_(out), catalog_(catalog) {}
 
   Diagnostics read(const std::string& text) {
     auto root = r_.load(text);
@@ -53,12 +58,14 @@ class SweepReader {
                 {"zip", [&](auto& k, auto& v, auto& f) { zips(k, v, f); }},
                 {"exclude", [&](auto& k, auto& v, auto& f) { exclusions(k, v, f); }},
                 {"seeds", [&](auto& k, auto& v, auto& f) { seeds(k, v, f); }},
+                {"scenarios", [&](auto& k, auto& v, auto& f) { scenarios(k, v, f); }},
                 {"studies", [&](auto& k, auto& v, auto& f) { studies(k, v, f); }, kRequired},
                 {"objectives", [&](auto& k, auto& v, auto& f) { objectives(k, v, f); }}});
     if (out_.seeds.empty()) out_.seeds.push_back(1);
     if (!base.empty() && r_.errors().empty()) load_base(base);
     if (r_.errors().empty()) check_axes();
     if (r_.errors().empty()) resolve_zips_and_exclusions();
+    if (r_.errors().empty()) resolve_scenarios();
     check_objectives();
     return r_.take_errors();
   }
@@ -126,8 +133,54 @@ class SweepReader {
                                           if (auto n = r_.integer(k2, v2, f2, {.min = 1, .max = 10'000'000, .unit = "trials"}))
                                             s.reliability_trials = static_cast<int>(*n);
                                         }}});
-                 }}});
-    if (value.IsMap() && !s.plan && !s.reliability) r_.error(key, value, field, "name at least one study (plan, reliability)");
+                 }},
+                {"simulate", [&](auto& k, auto& v, auto& f) { simulate_study(k, v, f); }},
+                {"hash", [&](auto& k, auto& v, auto& f) { hash_study(k, v, f); }}});
+    if (value.IsMap() && !s.plan && !s.reliability && !s.simulate && !s.hash) {
+      r_.error(key, value, field, "name at least one study (plan, reliability, simulate, hash)");
+    }
+  }
+
+  void simulate_study(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+    out_.studies.simulate = true;
+    simulate_where_ = r_.at(key);
+    if (value.IsNull()) return;
+    r_.mapping(key, value, field, {{"engine", [&](auto& k, auto& v, auto& f) {
+      const auto engine = r_.choice<EngineKind>(k, v, f, {{engine_name(EngineKind::kFlow), EngineKind::kFlow},
+                                                          {engine_name(EngineKind::kPacket), EngineKind::kPacket}});
+      if (!engine) return;
+      if (!engine_built(*engine)) {
+        r_.error(k, v, f, fmt::format("the {} engine is not built yet (issue 26); engine: flow runs the flow engine",
+                                      engine_name(*engine)));
+      }
+      out_.studies.engine = std::string(engine_name(*engine));
+    }}});
+  }
+
+  void hash_study(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+    SweepStudies& s = out_.studies;
+    s.hash = true;
+    if (value.IsNull()) return;
+    const auto flag = [&](auto& k, auto& v, auto& f, bool& to) {
+      to = r_.choice<bool>(k, v, f, {{"true", true}, {"false", false}}).value_or(to);
+    };
+    r_.mapping(key, value, field,
+               {{"elephants", [&](auto& k, auto& v, auto& f) {
+                  // The limit of `clustertwin hash --elephants` (analysis/hash_study.h's sampling floor).
+                  if (auto n = r_.integer(k, v, f, {.min = 1, .max = 1 << 15, .unit = "elephants"})) s.hash_elephants = static_cast<int>(*n);
+                }},
+                {"ring", [&](auto& k, auto& v, auto& f) { flag(k, v, f, s.hash_ring); }},
+                {"trials", [&](auto& k, auto& v, auto& f) {
+                   if (auto n = r_.integer(k, v, f, {.min = 1, .max = 10'000'000, .unit = "trials"})) s.hash_trials = static_cast<std::uint32_t>(*n);
+                 }},
+                {"compare", [&](auto& k, auto& v, auto& f) { flag(k, v, f, s.hash_compare); }}});
+  }
+
+  void scenarios(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+    scenarios_where_ = r_.at(key);
+    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
+      if (auto s = r_.text(item, item, path, true)) scenario_names_.emplace_back(*s, r_.at(item));
+    });
   }
 
   void objectives(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
@@ -239,6 +292,57 @@ class SweepReader {
     }
   }
 
+  // The base spec built once, each scenario read on it: the scenario's own diagnostics (at its
+  // file and line) now rather than at every point, and its operations for the metrics' names.
+  void resolve_scenarios() {
+    if (!out_.studies.simulate) {
+      if (!scenario_names_.empty()) r_.error(scenarios_where_, "scenarios", "only the simulate study reads scenarios; add `simulate: {engine: flow}` to studies");
+      return;
+    }
+    const std::filesystem::path folder = std::filesystem::path(r_.file()).parent_path();
+    for (const auto& [name, where] : scenario_names_) {
+      SweepScenario s{(folder / name).lexically_normal().string(), "", where, "", {}};
+      auto text = read_text_file(s.file, "a scenario file");
+      if (!text) {
+        r_.error(where, "scenarios", text.errors().front().message);
+        continue;
+      }
+      s.text = std::move(text).value();
+      out_.studies.scenarios.push_back(std::move(s));
+    }
+    if (scenario_names_.empty()) {
+      if (!has_scenario_block(out_.base_text)) {
+        r_.error(simulate_where_, "studies.simulate", "nothing to simulate: list scenario files in `scenarios:`, or give the base spec a `scenario:` block");
+        return;
+      }
+      out_.studies.scenarios.push_back({out_.base_path, out_.base_text, simulate_where_, "", {}});
+    }
+    if (!r_.errors().empty()) return;
+    auto valid = validate_reading(read_spec(out_.base_path, out_.base_text), catalog_);
+    auto fabric = valid ? build_fabric(valid.value(), catalog_) : Result<Fabric>(valid.errors());
+    if (!fabric) {
+      r_.error(base_where_, "base", "the scenarios are read on the base spec's fabric, which cannot be built: " +
+                                        fabric.errors().front().message);
+      return;
+    }
+    for (SweepScenario& s : out_.studies.scenarios) name_operations(s, fabric.value());
+  }
+
+  void name_operations(SweepScenario& s, const Fabric& fabric) {
+    auto scenario = parse_scenario(s.file, s.text, fabric, out_.seeds.front());
+    if (!scenario) {
+      for (const Diagnostic& d : scenario.errors()) r_.errors().push_back(d);
+      return;
+    }
+    s.name = !scenario->name.empty() ? scenario->name : std::filesystem::path(s.file).stem().string();
+    for (const CollectiveSpec& c : scenario->collectives) s.operations.push_back(c.name);
+    for (const TransferSpec& t : scenario->transfers) s.operations.push_back(t.name);
+    for (const SweepScenario& other : out_.studies.scenarios) {
+      if (&other == &s) break;
+      if (other.name == s.name) r_.error(s.where, "scenarios", fmt::format("two scenarios named '{}': the metrics' names would clash", s.name));
+    }
+  }
+
   void check_objectives() {
     const auto names = sweep_metrics(out_.studies);
     for (std::size_t i = 0; i < out_.objectives.size(); ++i) {
@@ -251,7 +355,11 @@ class SweepReader {
 
   YamlReader r_;
   SweepFile& out_;
+  const Catalog& catalog_;
   SourceLocation base_where_;
+  SourceLocation simulate_where_;
+  SourceLocation scenarios_where_;
+  std::vector<std::pair<std::string, SourceLocation>> scenario_names_;
   YAML::Node base_tree_;
   std::vector<SourceLocation> zip_where_;
   std::vector<std::vector<std::string>> zip_names_;
@@ -265,13 +373,25 @@ std::vector<std::string> sweep_metrics(const SweepStudies& studies) {
   std::vector<std::string> m;
   if (studies.plan) m.insert(m.end(), {"switches", "bisection_tbps", "power_w", "cost_usd"});
   if (studies.reliability) m.insert(m.end(), {"p_any_down", "lost_hours_30d", "interruptions_30d"});
+  if (studies.simulate) {
+    for (const SweepScenario& s : studies.scenarios) {
+      m.insert(m.end(), {s.name + ".makespan_s", s.name + ".workers_lost"});
+      for (const std::string& op : s.operations) m.insert(m.end(), {s.name + "." + op + ".time_s", s.name + "." + op + ".busbw_GBps"});
+    }
+  }
+  if (studies.hash) {
+    m.insert(m.end(), {"p_collision", "p_collision_first_tier", "p_collision_closed_form"});
+    if (studies.hash_compare) {
+      for (Scheme scheme : kAllSchemes) m.push_back(fmt::format("{}.slowest_Gbps", scheme_name(scheme)));
+    }
+  }
   return m;
 }
 
-Result<SweepFile> read_sweep(const std::string& file, const std::string& text) {
+Result<SweepFile> read_sweep(const std::string& file, const std::string& text, const Catalog& catalog) {
   SweepFile out;
   out.file = file;
-  Diagnostics errors = SweepReader(file, out).read(text);
+  Diagnostics errors = SweepReader(file, out, catalog).read(text);
   if (!errors.empty()) return errors;
   return out;
 }

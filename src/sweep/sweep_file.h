@@ -10,9 +10,14 @@
 //   exclude:                            # ... less the points that match every entry of one item
 //     - {backend.planes: 4, backend.tiers: 2}
 //   seeds: [1, 2, 3]                    # one row per point x seed
+//   scenarios: [ring.yaml]              # what `simulate` runs (default: the base spec's own block)
 //   studies:
 //     plan: {}                          # switches, bisection, power and cost
 //     reliability: {trials: 200}        # P(anything down), hours lost per 30 days
+//     simulate: {engine: flow}          # per scenario: makespan, workers' time lost; per operation
+//                                       # its time and busbw
+//     hash: {elephants: 8, trials: 200} # collision probability of per-flow ECMP, and with
+//                                       # compare: true the slowest flow under each scheme
 //   objectives:                         # the Pareto front, over the per-point means
 //     - {metric: switches, goal: min}
 //     - {metric: lost_hours_30d, goal: min}
@@ -28,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "core/diagnostic.h"
 #include "core/result.h"
 
@@ -56,10 +62,28 @@ struct SweepObjective {
   Goal goal = Goal::kMinimize;
 };
 
+// A scenario `simulate` runs at every point: read again on each point's fabric (its names resolve
+// there), its operations named when the sweep is read, on the base spec's fabric.
+struct SweepScenario {
+  std::string file;        // resolved against the sweep file's folder; the base spec for its own block
+  std::string text;
+  SourceLocation where;    // its entry in `scenarios:` (the `simulate` key for the base's block)
+  std::string name;        // the metrics' prefix: the scenario's name, else the file's stem
+  std::vector<std::string> operations;  // collectives and transfers, in the file's order
+};
+
 struct SweepStudies {
   bool plan = false;
   bool reliability = false;
   int reliability_trials = 200;
+  bool simulate = false;
+  std::string engine = "flow";  // sim/engine.h engine_name; refused while not built
+  std::vector<SweepScenario> scenarios;
+  bool hash = false;
+  int hash_elephants = 8;       // generated elephants (analysis/hash_study.h) ...
+  bool hash_ring = false;       // ... or a ring collective's flows
+  std::uint32_t hash_trials = 200;
+  bool hash_compare = false;
 };
 
 struct SweepFile {
@@ -77,8 +101,10 @@ struct SweepFile {
 // The metrics a study gives (the row columns after the axes), in column order.
 std::vector<std::string> sweep_metrics(const SweepStudies& studies);
 
-// Reads and checks a sweep file; the base spec is read from disk (io/files.h).
-Result<SweepFile> read_sweep(const std::string& file, const std::string& text);
+// Reads and checks a sweep file; the base spec and the scenarios are read from disk (io/files.h).
+// With `simulate`, the base spec is built on the catalog and each scenario read on it, so that a
+// scenario's own errors are found before any point runs and its operations name the metrics.
+Result<SweepFile> read_sweep(const std::string& file, const std::string& text, const Catalog& catalog);
 
 // The base spec's YAML with each (path, value) written in, as text for read_spec.
 // PRECONDITION: the paths were checked by read_sweep.

@@ -185,7 +185,8 @@ std::string sweep_report_text(const SweepFile& sweep, const SweepRun& run) {
     const auto s = summarize(r, names.size());
     for (std::size_t m = 0; m < names.size(); ++m) {
       if (!s[m].mean) {
-        out += fmt::format("    {:<18} (no catalog figure)\n", names[m]);
+        const bool catalog = names[m] == "power_w" || names[m] == "cost_usd";
+        out += fmt::format("    {:<18} {}\n", names[m], catalog ? "(no catalog figure)" : "(none: the run gives no figure)");
       } else {
         out += fmt::format("    {:<18} {:.6g}{}\n", names[m], *s[m].mean, s[m].ci95 ? fmt::format(" +- {:.3g}", *s[m].ci95) : "");
       }

@@ -17,6 +17,7 @@
 #include "plan/planner.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "sweep/sweep_studies.h"
 
 namespace ct {
 namespace {
@@ -80,7 +81,13 @@ std::string journal_key(const SweepFile& sweep) {
     for (const SweepValue& v : a.values) h = fnv1a(h, v.yaml);
   }
   for (std::uint64_t s : sweep.seeds) h = fnv1a(h, std::to_string(s));
-  h = fnv1a(h, fmt::format("{}{}{}", sweep.studies.plan, sweep.studies.reliability, sweep.studies.reliability_trials));
+  const SweepStudies& st = sweep.studies;
+  h = fnv1a(h, fmt::format("{}{}{}", st.plan, st.reliability, st.reliability_trials));
+  if (st.simulate) {
+    h = fnv1a(h, "simulate " + st.engine);
+    for (const SweepScenario& s : st.scenarios) h = fnv1a(fnv1a(h, s.file), s.text);
+  }
+  if (st.hash) h = fnv1a(h, fmt::format("hash {} {} {} {}", st.hash_elephants, st.hash_ring, st.hash_trials, st.hash_compare));
   h = fnv1a(h, sweep.base_text);
   return fmt::format("{:016x}", h);
 }
@@ -181,6 +188,13 @@ PointResult evaluate_point(const SweepFile& sweep, const Catalog& catalog, const
       const double per_30_days = 720.0 / r->model.job.horizon_hours;
       row.metrics.insert(row.metrics.end(), {r->fabric.p_any_down, r->mc.lost_hours.mean * per_30_days,
                                              r->mc.interruptions.mean * per_30_days});
+    }
+    for (const auto& [name, on, study] : {std::tuple{"simulate", sweep.studies.simulate, &simulate_study_metrics},
+                                          std::tuple{"hash", sweep.studies.hash, &hash_study_metrics}}) {
+      if (!on) continue;
+      auto m = study(sweep.studies, fabric.value(), seed);
+      if (!m) return {PointStatus::kFailed, std::string(name) + ": " + reason_of(m.errors()), {}};
+      row.metrics.insert(row.metrics.end(), m->begin(), m->end());
     }
     out.rows.push_back(std::move(row));
   }
