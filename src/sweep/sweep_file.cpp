@@ -74,22 +74,99 @@ class SweepReader {
   void axis(const YAML::Node& item, const std::string& path) {
     SweepAxis a;
     a.where = r_.at(item);
+    bool has_values = false;
     r_.mapping(item, item, path,
-               {{"path", [&](auto& k, auto& v, auto& f) { a.where = r_.at(k, v); a.path = r_.text(k, v, f, true).value_or(""); }, kRequired},
+               {{"path", [&](auto& k, auto& v, auto& f) { a.where = r_.at(k, v); a.path = r_.text(k, v, f, true).value_or(""); }},
                 {"values", [&](auto& k, auto& v, auto& f) {
+                   has_values = true;
                    r_.list(k, v, f, [&](const YAML::Node& value, const std::string&) {
-                     a.values.push_back(SweepValue{flow(value), r_.at(value)});
+                     a.values.push_back(SweepValue{flow(value), r_.at(value), {}, {}});
                    });
                    if (v.IsSequence() && v.size() == 0) r_.error(k, v, f, "an axis needs at least one value");
-                 }, kRequired}});
-    if (a.path.empty()) return;
+                 }},
+                {"name", [&](auto& k, auto& v, auto& f) {
+                   a.where = r_.at(k, v);
+                   a.variants = true;
+                   a.path = r_.text(k, v, f, true).value_or("");
+                 }},
+                {"variants", [&](auto& k, auto& v, auto& f) { variants(k, v, f, a); }}});
+    if (!axis_shape(item, path, a, has_values) || a.path.empty()) return;
     for (const SweepAxis& other : out_.axes) {
       if (other.path == a.path) {
-        r_.error(a.where, path + ".path", fmt::format("duplicate axis '{}' (first at line {})", excerpt(a.path), other.where.line));
+        r_.error(a.where, path + (a.variants ? ".name" : ".path"),
+                 fmt::format("duplicate axis '{}' (first at line {})", excerpt(a.path), other.where.line));
         return;
       }
     }
     out_.axes.push_back(std::move(a));
+  }
+
+  // An axis is a spec field with its values (path, values) or a set of variant files (name, variants).
+  bool axis_shape(const YAML::Node& item, const std::string& path, const SweepAxis& a, bool has_values) {
+    if (!item.IsMap()) return false;
+    const bool named = item["name"].IsDefined();
+    const bool listed = item["variants"].IsDefined();
+    const bool pathed = item["path"].IsDefined();
+    if (named || listed) {
+      if (pathed || has_values) {
+        r_.error(r_.at(item), path, "an axis is either a field (path, values) or variant files (name, variants), not both");
+        return false;
+      }
+      if (!named || !listed) r_.error(r_.at(item), path, named ? "missing field 'variants' (the variant files)" : "missing field 'name' (the axis's name)");
+      return named && listed;
+    }
+    if (!pathed || !has_values) {
+      r_.error(r_.at(item), path, pathed ? "missing field 'values'" : "missing field 'path' (or 'name' and 'variants' for variant files)");
+      return false;
+    }
+    return !a.values.empty();
+  }
+
+  // Each variant file read as the settings it makes: its leaves' dotted paths and values.
+  void variants(const YAML::Node& key, const YAML::Node& value, const std::string& field, SweepAxis& a) {
+    const std::filesystem::path folder = std::filesystem::path(r_.file()).parent_path();
+    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& p) {
+      auto name = r_.text(item, item, p, true);
+      if (!name) return;
+      SweepValue v{std::filesystem::path(*name).stem().string(), r_.at(item), {}, {}};
+      for (const SweepValue& other : a.values) {
+        if (other.yaml == v.yaml) r_.error(v.where, p, fmt::format("two variants named '{}' (first at line {})", excerpt(v.yaml), other.where.line));
+      }
+      const std::string file = (folder / *name).lexically_normal().string();
+      auto text = read_text_file(file, "a variant file");
+      if (!text) {
+        r_.error(v.where, p, fmt::format("{}: {}", file, text.errors().front().message));
+        return;
+      }
+      v.text = std::move(text).value();
+      YamlReader variant(file);
+      if (auto root = variant.load(v.text)) {
+        if (root->IsMap()) {
+          settings_of(variant, *root, "", v.settings);
+        } else if (!root->IsNull()) {
+          variant.error(SourceLocation{file, 1, 1}, "", "a variant file is a mapping of spec fields, got " + YamlReader::describe(*root));
+        }
+      }
+      for (Diagnostic& d : variant.take_errors()) r_.errors().push_back(std::move(d));
+      a.values.push_back(std::move(v));
+    });
+    if (value.IsSequence() && value.size() == 0) r_.error(key, value, field, "an axis needs at least one variant");
+  }
+
+  void settings_of(YamlReader& variant, const YAML::Node& node, const std::string& prefix, std::vector<SweepSetting>& out) {
+    for (const auto& kv : node) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      const std::string path = prefix.empty() ? key : prefix + "." + key;
+      if (key.empty() || key.find('.') != std::string::npos) {
+        variant.error(variant.at(kv.first), prefix, fmt::format("'{}' is not a field name", excerpt(key)));
+        continue;
+      }
+      if (kv.second.IsMap() && kv.second.size() > 0) {
+        settings_of(variant, kv.second, path, out);
+      } else {
+        out.push_back({path, flow(kv.second), variant.at(kv.first)});
+      }
+    }
   }
 
   void zips(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
@@ -213,12 +290,19 @@ class SweepReader {
     if (reading.errors.empty()) base_tree_ = YAML::Load(out_.base_text);
   }
 
-  // Every value of every axis written into the base alone and read back by the spec's reader.
+  // Every value of every axis written into the base alone and read back by the spec's reader; a
+  // variant's settings each on their own, at their line in the variant file.
   void check_axes() {
     for (std::size_t i = 0; i < out_.axes.size(); ++i) {
       const SweepAxis& a = out_.axes[i];
       const std::string field = fmt::format("axes[{}]", i);
-      if (!path_fits(a)) continue;
+      if (a.variants) {
+        for (const SweepValue& v : a.values) {
+          for (const SweepSetting& s : v.settings) check_setting(s);
+        }
+        continue;
+      }
+      if (!path_fits(a.path, a.where)) continue;
       for (const SweepValue& v : a.values) {
         SpecReading reading = read_spec(out_.base_path, spec_with(out_.base_text, {{a.path, v.yaml}}));
         if (reading.errors.empty()) continue;
@@ -228,23 +312,40 @@ class SweepReader {
     }
   }
 
+  void check_setting(const SweepSetting& s) {
+    for (const SweepAxis& other : out_.axes) {
+      if (other.variants) continue;
+      const bool nested = other.path.rfind(s.path + ".", 0) == 0 || s.path.rfind(other.path + ".", 0) == 0;
+      if (other.path == s.path || nested) {
+        r_.error(s.where, s.path, fmt::format("'{}' is also an axis (line {}): a point would set it twice", excerpt(other.path),
+                                              other.where.line));
+        return;
+      }
+    }
+    if (!path_fits(s.path, s.where)) return;
+    SpecReading reading = read_spec(out_.base_path, spec_with(out_.base_text, {{s.path, s.yaml}}));
+    if (reading.errors.empty()) return;
+    const Diagnostic& d = reading.errors.front();
+    r_.error(s.where, d.field.empty() ? s.path : d.field, d.message);
+  }
+
   // Each key before the last must be a mapping (or absent) in the base spec.
-  bool path_fits(const SweepAxis& a) {
+  bool path_fits(const std::string& path, const SourceLocation& where) {
     YAML::Node node = YAML::Clone(base_tree_);
-    const auto keys = split_path(a.path);
+    const auto keys = split_path(path);
     for (std::size_t k = 0; k + 1 < keys.size(); ++k) {
       if (keys[k].empty()) break;
       YAML::Node next = node[keys[k]];
       if (!next.IsDefined() || next.IsNull()) return true;
       if (!next.IsMap()) {
-        r_.error(a.where, "axes.path", fmt::format("'{}' is {} in the base spec, not a mapping with fields",
-                                                   excerpt(keys[k]), YamlReader::describe(next)));
+        r_.error(where, "axes.path", fmt::format("'{}' is {} in the base spec, not a mapping with fields",
+                                                 excerpt(keys[k]), YamlReader::describe(next)));
         return false;
       }
       node.reset(next);
     }
     if (std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.empty(); })) {
-      r_.error(a.where, "axes.path", fmt::format("'{}' is not a dotted field path", excerpt(a.path)));
+      r_.error(where, "axes.path", fmt::format("'{}' is not a dotted field path", excerpt(path)));
       return false;
     }
     return true;
@@ -304,7 +405,7 @@ class SweepReader {
       SweepScenario s{(folder / name).lexically_normal().string(), "", where, "", {}};
       auto text = read_text_file(s.file, "a scenario file");
       if (!text) {
-        r_.error(where, "scenarios", text.errors().front().message);
+        r_.error(where, "scenarios", fmt::format("{}: {}", s.file, text.errors().front().message));
         continue;
       }
       s.text = std::move(text).value();

@@ -6,6 +6,8 @@
 //       values: [1, 2, 4]
 //     - path: backend.tiers
 //       values: [2, 3]
+//     - name: switch                    # a variant axis: each value a file of spec fields that
+//       variants: [sn5600.yaml, q3400.yaml]  # overlays the base (named by its stem: sn5600)
 //   zip: [[backend.planes, backend.port_speed]]   # ... except zipped axes, which advance together
 //   exclude:                            # ... less the points that match every entry of one item
 //     - {backend.planes: 4, backend.tiers: 2}
@@ -25,8 +27,11 @@
 // Axis paths are resolved against the spec's own reader (spec/spec_parser.h), never a second
 // schema: each value is written into the base spec's tree and the result read back; a problem the
 // reader finds (an unknown field with its did-you-mean, a value out of range or of the wrong type)
-// is reported at the axis value's line in the sweep file. A duplicate axis, a zip of unequal
-// lengths and an unknown metric are located errors too.
+// is reported at the axis value's line in the sweep file. A variant file is read as the settings
+// it makes (each leaf's dotted path and value: mappings merge into the base's, a scalar or a list
+// replaces it), each checked the same way and reported at its own line in the variant file. A
+// duplicate axis, a variant that sets a path axis's field, a zip of unequal lengths and an unknown
+// metric are located errors too.
 #pragma once
 
 #include <cstdint>
@@ -39,15 +44,25 @@
 
 namespace ct {
 
-struct SweepValue {
-  std::string yaml;    // the value in YAML flow form ("2", "[1, 1]", "400G")
+// One field a variant file sets: its dotted path, its value in flow form, and where the file says so.
+struct SweepSetting {
+  std::string path;
+  std::string yaml;
   SourceLocation where;
 };
 
+struct SweepValue {
+  std::string yaml;    // the value in YAML flow form ("2", "[1, 1]", "400G"); a variant: its name
+  SourceLocation where;
+  std::vector<SweepSetting> settings;  // a variant's fields, in its file's order
+  std::string text;                    // a variant file's text (the journal's key reads it)
+};
+
 struct SweepAxis {
-  std::string path;    // dotted spec field path
+  std::string path;    // dotted spec field path; a variant axis: its name
   SourceLocation where;
   std::vector<SweepValue> values;
+  bool variants = false;
 };
 
 // One item of `exclude`: the point is left out when every (axis, value) pair matches.

@@ -78,7 +78,7 @@ std::string journal_key(const SweepFile& sweep) {
   h = fnv1a(h, sweep.file);
   for (const SweepAxis& a : sweep.axes) {
     h = fnv1a(h, a.path);
-    for (const SweepValue& v : a.values) h = fnv1a(h, v.yaml);
+    for (const SweepValue& v : a.values) h = fnv1a(fnv1a(h, v.yaml), v.text);
   }
   for (std::uint64_t s : sweep.seeds) h = fnv1a(h, std::to_string(s));
   const SweepStudies& st = sweep.studies;
@@ -160,7 +160,9 @@ std::vector<SweepPoint> sweep_points(const SweepFile& sweep) {
 std::string point_spec_text(const SweepFile& sweep, const SweepPoint& point) {
   std::vector<std::pair<std::string, std::string>> settings;
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
-    settings.emplace_back(sweep.axes[a].path, sweep.axes[a].values[point.value[a]].yaml);
+    const SweepValue& v = sweep.axes[a].values[point.value[a]];
+    if (!sweep.axes[a].variants) settings.emplace_back(sweep.axes[a].path, v.yaml);
+    for (const SweepSetting& s : v.settings) settings.emplace_back(s.path, s.yaml);
   }
   return spec_with(sweep.base_text, settings);
 }

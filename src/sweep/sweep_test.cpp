@@ -224,5 +224,64 @@ TEST(SweepStudies, PacketEngineIsRefusedUntilBuiltAndScenariosNeedSimulate) {
   EXPECT_NE(e.find("nothing to simulate"), std::string::npos) << e;
 }
 
+// Variant files in a folder of the test's own, beside the sweep file that names them.
+fs::path variant_dir() {
+  const fs::path dir = fs::path(testing_support::binary_dir()) / "sweep_test_variants";
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
+
+// Two variant files overlay lab-32: `three-tier` sets two fields under backend (merged with the
+// base's backend, the other fields kept), `two-tier` one. 2 variants x 2 node counts = 4 points;
+// the axis's column is its name, each value its file's stem; three tiers need more switches.
+TEST(SweepVariants, FilesOverlayTheBaseAndNameTheirValues) {
+  const fs::path dir = variant_dir();
+  write(dir / "three-tier.yaml", "backend:\n  tiers: 3\n  oversubscription: [1, 1]\n");
+  write(dir / "two-tier.yaml", "# the base's own shape\nbackend: {tiers: 2}\n");
+  const std::string text = header() + "axes:\n  - name: shape\n    variants: [two-tier.yaml, three-tier.yaml]\n"
+                                      "  - path: nodes.count\n    values: [16, 32]\nstudies: {plan: {}}\n";
+  auto s = read_sweep((dir / "sweep.yaml").string(), text, real_catalog());
+  ASSERT_TRUE(s.ok()) << format_diagnostics(s.errors());
+  ASSERT_EQ(s->axes[0].values.size(), 2U);
+  EXPECT_EQ(s->axes[0].values[1].yaml, "three-tier");
+  ASSERT_EQ(s->axes[0].values[1].settings.size(), 2U);
+  EXPECT_EQ(s->axes[0].values[1].settings[1].path, "backend.oversubscription");
+  auto run = run_sweep(s.value(), real_catalog(), {.threads = 2, .checkpoint_dir = ""});
+  ASSERT_TRUE(run.ok());
+  const std::string csv = sweep_rows_csv(s.value(), run.value());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "point,shape,nodes.count,seed,status,reason,switches,bisection_tbps,power_w,cost_usd");
+  EXPECT_NE(csv.find("\n3,three-tier,32,1,ok,"), std::string::npos) << csv;
+  ASSERT_EQ(run->results[3].status, PointStatus::kOk) << run->results[3].reason;
+  EXPECT_GT(*run->results[3].rows[0].metrics[0], *run->results[1].rows[0].metrics[0]);
+}
+
+TEST(SweepVariants, ErrorsAtTheVariantFilesLineWithDidYouMean) {
+  const fs::path dir = variant_dir();
+  write(dir / "typo.yaml", "backend:\n  planez: 2\n");
+  write(dir / "clash.yaml", "nodes:\n  count: 8\n");
+  write(dir / "list.yaml", "- 1\n");
+  const std::string d = dir.string();
+  // Each field checked against the spec's reader, at the variant file's line.
+  std::string text = header() + "axes:\n  - name: v\n    variants: [typo.yaml, clash.yaml]\n"
+                                "  - path: nodes.count\n    values: [16]\nstudies: {plan: {}}\n";
+  auto s = read_sweep((dir / "sweep.yaml").string(), text, real_catalog());
+  ASSERT_FALSE(s.ok());
+  std::string e = format_diagnostics(s.errors());
+  EXPECT_NE(e.find(d + "/typo.yaml:2:3: error: backend.planez: unknown field (did you mean 'planes'?)"), std::string::npos) << e;
+  EXPECT_NE(e.find(d + "/clash.yaml:2:3: error: nodes.count: 'nodes.count' is also an axis (line 5)"), std::string::npos) << e;
+  // The files themselves: not a mapping, a name twice, missing.
+  text = header() + "axes:\n  - name: v\n    variants: [list.yaml, typo.yaml, typo.yaml, none.yaml]\nstudies: {plan: {}}\n";
+  s = read_sweep((dir / "sweep.yaml").string(), text, real_catalog());
+  ASSERT_FALSE(s.ok());
+  e = format_diagnostics(s.errors());
+  EXPECT_NE(e.find(d + "/list.yaml:1:1: error: a variant file is a mapping of spec fields, got a list"), std::string::npos) << e;
+  EXPECT_NE(e.find("sweep.yaml:4:38: error: axes[0].variants[2]: two variants named 'typo' (first at line 4)"), std::string::npos) << e;
+  EXPECT_NE(e.find("sweep.yaml:4:49: error: axes[0].variants[3]: " + d + "/none.yaml: cannot open"), std::string::npos) << e;
+  EXPECT_NE(errors_of(header() + "axes:\n  - name: v\n    values: [1]\nstudies: {plan: {}}\n").find("either a field (path, values) or variant files"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ct
