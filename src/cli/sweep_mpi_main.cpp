@@ -169,8 +169,8 @@ int run(int argc, char** argv, int rank, int ranks) {
     return kExitOk;
   }
   if (!o.progress.quiet) std::cerr << "sweep: " << ranks << " MPI rank(s)\n";
-  Coordinator coordinator(sweep.value(), catalog.value(), o);
-  auto result = coordinator.run(ranks);
+  o.command_line = mpi_command_line(argc, argv, ranks);
+  auto result = Coordinator(sweep.value(), catalog.value(), o).run(ranks);
   if (!result) return report_errors(result.errors());
   return write_sweep(o, sweep.value(), result.value());
 }

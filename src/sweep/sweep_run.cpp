@@ -22,8 +22,9 @@
 namespace ct {
 namespace {
 
-// The axes as groups that advance together: each zip group, then each axis zipped with none.
-std::vector<std::vector<std::size_t>> axis_groups(const SweepFile& sweep) {
+}  // namespace
+
+std::vector<std::vector<std::size_t>> sweep_axis_groups(const SweepFile& sweep) {
   std::vector<std::vector<std::size_t>> groups;
   std::vector<bool> zipped(sweep.axes.size(), false);
   for (const auto& z : sweep.zips) {
@@ -40,6 +41,8 @@ std::vector<std::vector<std::size_t>> axis_groups(const SweepFile& sweep) {
   }
   return groups;
 }
+
+namespace {
 
 bool excluded(const SweepFile& sweep, const SweepPoint& p) {
   return std::any_of(sweep.exclude.begin(), sweep.exclude.end(), [&](const SweepExclusion& x) {
@@ -135,7 +138,7 @@ std::optional<PointResult> decode_entry(const std::string& text, const std::stri
 }  // namespace
 
 std::vector<SweepPoint> sweep_points(const SweepFile& sweep) {
-  const auto groups = axis_groups(sweep);
+  const auto groups = sweep_axis_groups(sweep);
   std::vector<SweepPoint> points;
   std::vector<std::size_t> at(groups.size(), 0);
   while (true) {

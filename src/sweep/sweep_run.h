@@ -22,6 +22,10 @@ struct SweepPoint {
   std::vector<std::size_t> value;  // by axis
 };
 
+// The axes as groups that advance together: each zip group where its first axis stands, each axis
+// zipped with none alone; in file order.
+std::vector<std::vector<std::size_t>> sweep_axis_groups(const SweepFile& sweep);
+
 // The product of the axes (zipped axes advancing together; the first axis varies slowest) less the
 // excluded points.
 std::vector<SweepPoint> sweep_points(const SweepFile& sweep);
