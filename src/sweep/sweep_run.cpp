@@ -246,27 +246,43 @@ Result<Unit> journal_point(const SweepFile& sweep, const std::string& checkpoint
   return write_file_atomic(journal_path(checkpoint_dir, journal_key(sweep), i), encode_point(sweep, run.points[i], run.results[i]));
 }
 
+SweepProgressTracker::SweepProgressTracker(std::size_t total, std::size_t resumed, unsigned workers)
+    : progress_{resumed, 0, 0, total, -1}, resumed_(resumed), workers_(std::max(1U, workers)) {}
+
+const SweepProgress& SweepProgressTracker::started() {
+  ++progress_.running;
+  return progress_;
+}
+
+const SweepProgress& SweepProgressTracker::finished(PointStatus status, double seconds) {
+  if (progress_.running > 0) --progress_.running;
+  ++progress_.done;
+  if (status == PointStatus::kFailed) ++progress_.failed;
+  cost_seconds_ += seconds;
+  const auto timed = static_cast<double>(progress_.done - resumed_);
+  progress_.eta_seconds = cost_seconds_ / timed * static_cast<double>(progress_.total - progress_.done) / workers_;
+  return progress_;
+}
+
 Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const SweepOptions& options) {
   SweepRun run;
   auto pending = resume_sweep(sweep, options.checkpoint_dir, run);
   if (!pending) return pending.errors();
   const std::vector<std::size_t>& todo = pending.value();
   std::mutex mutex;
-  SweepProgress progress{run.points.size() - todo.size(), 0, 0, run.points.size(), -1};
-  double cost_seconds = 0;
-  std::size_t timed = 0;
   Diagnostics journal_errors;
   std::atomic<std::size_t> next{0};
   const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
   const auto threads = static_cast<unsigned>(
       std::min<std::size_t>(options.threads == 0 ? hardware : options.threads, std::max<std::size_t>(1, todo.size())));
+  SweepProgressTracker tracker(run.points.size(), run.points.size() - todo.size(), threads);
   run_on_threads(threads, [&](unsigned) {
     for (std::size_t t = next++; t < todo.size(); t = next++) {
       const std::size_t i = todo[t];
       {
         std::lock_guard lock(mutex);
-        ++progress.running;
-        if (options.progress) options.progress(progress);
+        const SweepProgress& p = tracker.started();
+        if (options.progress) options.progress(p);
       }
       const auto start = std::chrono::steady_clock::now();
       PointResult r = evaluate_point(sweep, catalog, run.points[i]);
@@ -275,14 +291,8 @@ Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const
       run.results[i] = std::move(r);
       auto journaled = journal_point(sweep, options.checkpoint_dir, run, i);
       if (!journaled) journal_errors.push_back(journaled.errors().front());
-      --progress.running;
-      ++progress.done;
-      if (run.results[i].status == PointStatus::kFailed) ++progress.failed;
-      cost_seconds += seconds;
-      ++timed;
-      const double left = static_cast<double>(todo.size() - timed);
-      progress.eta_seconds = cost_seconds / static_cast<double>(timed) * left / threads;
-      if (options.progress) options.progress(progress);
+      const SweepProgress& p = tracker.finished(run.results[i].status, seconds);
+      if (options.progress) options.progress(p);
     }
   });
   if (!journal_errors.empty()) return journal_errors;

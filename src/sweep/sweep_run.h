@@ -49,6 +49,24 @@ struct SweepProgress {
   double eta_seconds = -1;  // from the finished points' costs; -1 before the first
 };
 
+// The counts a runner reports as points start and finish (run_sweep and the MPI runner alike): the
+// time left is the mean cost of the points finished by this run x the points left / the workers.
+// Not thread-safe: the runner serializes the calls.
+class SweepProgressTracker {
+ public:
+  // `resumed`: points taken from the journal, done before the run starts.
+  SweepProgressTracker(std::size_t total, std::size_t resumed, unsigned workers);
+  const SweepProgress& started();
+  const SweepProgress& finished(PointStatus status, double seconds);
+  [[nodiscard]] const SweepProgress& progress() const { return progress_; }
+
+ private:
+  SweepProgress progress_;
+  std::size_t resumed_ = 0;
+  unsigned workers_ = 1;
+  double cost_seconds_ = 0;
+};
+
 struct SweepOptions {
   unsigned threads = 1;          // 0: all cores
   std::string checkpoint_dir;    // "": none

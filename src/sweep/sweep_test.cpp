@@ -67,6 +67,24 @@ TEST(SweepSummary, StudentIntervalAndExactSpreadOfEqualValues) {
   EXPECT_EQ(*s[1].mean, 0.1);
 }
 
+// By hand: 10 points, 2 from the journal, 2 workers. Two start; one finishes after 4 s: 3 done, 1
+// running, time left = 4 s a point x 7 points / 2 workers = 14 s. A failed one after 2 s: 4 done,
+// 1 failed, (4 + 2) / 2 x 6 / 2 = 9 s.
+TEST(SweepProgress, TimeLeftFromTheFinishedPointsCosts) {
+  SweepProgressTracker t(10, 2, 2);
+  EXPECT_EQ(t.progress().eta_seconds, -1);
+  t.started();
+  EXPECT_EQ(t.started().running, 2U);
+  const SweepProgress a = t.finished(PointStatus::kOk, 4);
+  EXPECT_EQ(a.done, 3U);
+  EXPECT_EQ(a.running, 1U);
+  EXPECT_DOUBLE_EQ(a.eta_seconds, 14);
+  const SweepProgress b = t.finished(PointStatus::kFailed, 2);
+  EXPECT_EQ(b.done, 4U);
+  EXPECT_EQ(b.failed, 1U);
+  EXPECT_DOUBLE_EQ(b.eta_seconds, 9);
+}
+
 std::string header() { return "base: " + lab32() + "\n"; }
 
 TEST(SweepFile, WrongPathIsLocatedWithDidYouMean) {
