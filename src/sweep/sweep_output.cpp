@@ -1,5 +1,6 @@
 #include "sweep/sweep_output.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -225,6 +226,8 @@ std::string sweep_report_json(const SweepFile& sweep, const SweepRun& run) {
 std::string sweep_report_text(const SweepFile& sweep, const SweepRun& run) {
   const auto names = sweep_metrics(sweep.studies);
   const auto front = sweep_front(sweep, run);
+  std::size_t width = 18;  // the metrics' column: the longest name
+  for (const std::string& n : names) width = std::max(width, n.size());
   std::string out = fmt::format("sweep {}: {} points x {} seeds over {}\n", sweep.file, run.points.size(),
                                 sweep.seeds.size(), sweep.base_path);
   out += "means over seeds, +- the 95% confidence interval (Student's t); * on the Pareto front\n\n";
@@ -244,9 +247,9 @@ std::string sweep_report_text(const SweepFile& sweep, const SweepRun& run) {
     for (std::size_t m = 0; m < names.size(); ++m) {
       if (!s[m].mean) {
         const bool catalog = names[m] == "power_w" || names[m] == "cost_usd";
-        out += fmt::format("    {:<18} {}\n", names[m], catalog ? "(no catalog figure)" : "(none: the run gives no figure)");
+        out += fmt::format("    {:<{}} {}\n", names[m], width, catalog ? "(no catalog figure)" : "(none: the run gives no figure)");
       } else {
-        out += fmt::format("    {:<18} {:.6g}{}\n", names[m], *s[m].mean, s[m].ci95 ? fmt::format(" +- {:.3g}", *s[m].ci95) : "");
+        out += fmt::format("    {:<{}} {:.6g}{}\n", names[m], width, *s[m].mean, s[m].ci95 ? fmt::format(" +- {:.3g}", *s[m].ci95) : "");
       }
     }
   }
