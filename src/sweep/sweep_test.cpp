@@ -85,6 +85,37 @@ TEST(SweepProgress, TimeLeftFromTheFinishedPointsCosts) {
   EXPECT_DOUBLE_EQ(b.eta_seconds, 9);
 }
 
+// By hand: axes a (x, y) and b (1, 2), switches 10 at (x, 1), 20 at (x, 2), 15 at (y, 1), (y, 2)
+// infeasible. Axis a against x: x itself over its 2 points (mean 15); y matched once, (y, 1) with
+// (x, 1): 15 against 10. Axis b against 1: 1 over its 2 points (12.5); 2 matched once, (x, 2) with
+// (x, 1): 20 against 10 ((y, 2) is infeasible and left out).
+TEST(SweepEffects, OneAxisAtATimeWorkedByHand) {
+  SweepFile s;
+  s.studies.plan = true;
+  s.seeds = {1};
+  s.axes = {{"a", {}, {{"x", {}, {}, {}}, {"y", {}, {}, {}}}, false}, {"b", {}, {{"1", {}, {}, {}}, {"2", {}, {}, {}}}, false}};
+  SweepRun run;
+  run.points = sweep_points(s);
+  ASSERT_EQ(run.points.size(), 4U);
+  const auto ok = [](double switches) { return PointResult{PointStatus::kOk, "", {{1, {switches, 1.0, std::nullopt, std::nullopt}}}}; };
+  run.results = {ok(10), ok(20), ok(15), {PointStatus::kInfeasible, "no", {}}};
+  const auto e = axis_effects(s, run, {0});
+  ASSERT_EQ(e.size(), 2U);
+  EXPECT_EQ(e[0].axis, "a");
+  EXPECT_EQ(e[0].rows[0].pairs, 2U);
+  EXPECT_EQ(*e[0].rows[0].at_value[0], 15);
+  EXPECT_EQ(e[0].rows[1].pairs, 1U);
+  EXPECT_EQ(*e[0].rows[1].at_value[0], 15);
+  EXPECT_EQ(*e[0].rows[1].at_reference[0], 10);
+  EXPECT_EQ(e[1].rows[0].pairs, 2U);
+  EXPECT_EQ(*e[1].rows[0].at_value[0], 12.5);
+  EXPECT_EQ(e[1].rows[1].pairs, 1U);
+  EXPECT_EQ(*e[1].rows[1].at_value[0], 20);
+  EXPECT_EQ(*e[1].rows[1].at_reference[0], 10);
+  // Power has no figure anywhere: no mean at either end.
+  EXPECT_FALSE(axis_effects(s, run, {2})[0].rows[1].at_value[0].has_value());
+}
+
 std::string header() { return "base: " + lab32() + "\n"; }
 
 TEST(SweepFile, WrongPathIsLocatedWithDidYouMean) {
