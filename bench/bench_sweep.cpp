@@ -24,7 +24,7 @@ const SweepFile& sweep() {
     const std::string text = std::string("base: ") + CT_SOURCE_DIR +
                              "/examples/lab-32.yaml\naxes:\n  - path: nodes.count\n    values: [24]\n"
                              "studies:\n  plan: {}\n  reliability: {trials: 50}\n";
-    return read_sweep("bench.yaml", text).value();
+    return read_sweep("bench.yaml", text, bench::catalog()).value();
   }();
   return s;
 }

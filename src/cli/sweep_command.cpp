@@ -1,5 +1,5 @@
 // clustertwin sweep SWEEP.yaml [--threads K] [--checkpoint DIR] [--csv FILE] [--jsonl FILE] [--json]
-//                             [-o FILE] [--progress] [--quiet] [--catalog DIR]
+//                             [-o FILE] [--html FILE] [--progress] [--quiet] [--catalog DIR]
 // A design study over many points of a spec (sweep/sweep_file.h): every point validated first, the
 // infeasible ones listed with the planner's reason, the others run on K threads; the rows per point
 // x seed to --csv and --jsonl, the summary per point and the Pareto front to -o (text or --json),
@@ -21,6 +21,7 @@
 
 #include "cli/progress.h"
 #include "io/files.h"
+#include "report/sweep_html.h"
 #include "sweep/sweep_output.h"
 
 namespace ct::cli {
@@ -56,7 +57,7 @@ int exec_mpi_runner() {
 
 int run_sweep_command(const SweepCommandOptions& o, const Context& context) {
   if (std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr) return exec_mpi_runner();
-  auto sweep = load_sweep(o.sweep_path);
+  auto sweep = load_sweep(o.sweep_path, *context.catalog);
   if (!sweep) return report_errors(sweep.errors());
   ProgressReporter reporter("sweep", "points", o.progress);
   SweepOptions options{.threads = o.threads, .checkpoint_dir = o.checkpoint};
@@ -74,6 +75,7 @@ void add_sweep_options(CLI::App& app, SweepCommandOptions& o) {
   app.add_flag("--json", o.json, "Print the summary and the front as JSON (stable key order)");
   app.add_option("--csv", o.csv, "Write one row per point x seed as CSV");
   app.add_option("--jsonl", o.jsonl, "Write one row per point x seed as JSON lines");
+  add_html_option(app, o.html);
   app.add_option("--checkpoint", o.checkpoint, "Journal each finished point in DIR; a rerun computes only the others");
   add_threads_option(app, o.threads, "Points run at once (the output does not depend on it)");
   add_output_option(app, o.output);
@@ -86,10 +88,19 @@ std::string sweep_progress_detail(const SweepProgress& p) {
   return s;
 }
 
-Result<SweepFile> load_sweep(const std::string& path) {
+std::string mpi_command_line(int argc, char** argv, int ranks) {
+  std::string line = fmt::format("mpirun -np {} clustertwin sweep", ranks);
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    line += a.find_first_of(" '\"$\\") == std::string::npos ? " " + a : " '" + a + "'";
+  }
+  return line;
+}
+
+Result<SweepFile> load_sweep(const std::string& path, const Catalog& catalog) {
   auto text = read_text_file(path, "a sweep file");
   if (!text) return text.errors();
-  return read_sweep(path, text.value());
+  return read_sweep(path, text.value(), catalog);
 }
 
 int write_sweep(const SweepCommandOptions& o, const SweepFile& sweep, const SweepRun& run) {
@@ -100,14 +111,17 @@ int write_sweep(const SweepCommandOptions& o, const SweepFile& sweep, const Swee
   OutputSet outputs;
   if (!o.csv.empty()) outputs.stage(o.csv, sweep_rows_csv(sweep, run));
   if (!o.jsonl.empty()) outputs.stage(o.jsonl, sweep_rows_jsonl(sweep, run));
-  outputs.stage(o.output, o.json ? sweep_report_json(sweep, run) : sweep_report_text(sweep, run));
-  return commit(outputs);
+  return emit_report(outputs, o.output, o.json ? sweep_report_json(sweep, run) : sweep_report_text(sweep, run), o.html,
+                     [&] { return sweep_html(sweep, run, o.command_line); });
 }
 
 Runner setup_sweep(CLI::App& app, Context&) {
   auto o = std::make_shared<SweepCommandOptions>();
   add_sweep_options(app, *o);
-  return [o](const Context& c) { return run_sweep_command(*o, c); };
+  return [o](const Context& c) {
+    o->command_line = c.command_line;
+    return run_sweep_command(*o, c);
+  };
 }
 
 }  // namespace ct::cli

@@ -19,6 +19,8 @@ struct SweepCommandOptions {
   std::string output;
   std::string csv;
   std::string jsonl;
+  std::string html;
+  std::string command_line;  // shown on the --html page
   std::string checkpoint;
   bool json = false;
   unsigned threads = 1;
@@ -28,8 +30,10 @@ struct SweepCommandOptions {
 void add_sweep_options(CLI::App& app, SweepCommandOptions& o);
 // "2 running, 0 failed, about 30 s left"
 std::string sweep_progress_detail(const SweepProgress& p);
+// "mpirun -np 3 clustertwin sweep SWEEP.yaml ...": the MPI runner's arguments as the user gave them.
+std::string mpi_command_line(int argc, char** argv, int ranks);
 // The sweep file read and checked, or exit 1 with its diagnostics printed.
-Result<SweepFile> load_sweep(const std::string& path);
+Result<SweepFile> load_sweep(const std::string& path, const Catalog& catalog);
 // Rows, summary and front, committed together; prints how many points were computed when resumed.
 int write_sweep(const SweepCommandOptions& o, const SweepFile& sweep, const SweepRun& run);
 

@@ -263,17 +263,6 @@ std::string csv_cell(std::string s) {
 
 }  // namespace
 
-double mean_iteration_seconds(const OperationResult& op) {
-  double sum = 0;
-  int n = 0;
-  for (const IterationSpan& it : op.iterations) {
-    if (it.end.value() < 0 || it.start.value() < 0) continue;
-    sum += to_seconds(it.end - it.start);
-    ++n;
-  }
-  return n == 0 ? -1.0 : sum / n;
-}
-
 std::string resource_name(const Topology& t, const ResourceInfo& c) {
   const auto g = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));
   switch (c.kind) {

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <string>
 
+#include "analysis/operation_figures.h"  // mean_iteration_seconds
 #include "analysis/straggler.h"
 #include "sim/simulation_result.h"
 #include "topology/topology.h"
@@ -42,10 +43,6 @@ std::string simulate_links_csv(const SimulateReportInput& in);
 std::string simulate_flows_csv(const SimulateReportInput& in);
 // One row per (busiest link, time bin).
 std::string simulate_series_csv(const SimulateReportInput& in);
-
-// An operation's time as the reports give it: the mean over its completed iterations of first
-// flow start to last completion, in seconds; -1 when no iteration completed.
-double mean_iteration_seconds(const OperationResult& op);
 
 // "host0/nic0 -- p0/leaf/0 up", "host3/gpu2 nvlink out".
 std::string resource_name(const Topology& topology, const ResourceInfo& c);

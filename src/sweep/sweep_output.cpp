@@ -1,6 +1,9 @@
 #include "sweep/sweep_output.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -92,6 +95,62 @@ std::vector<std::size_t> sweep_front(const SweepFile& sweep, const SweepRun& run
   return pareto_front(values);
 }
 
+std::vector<AxisEffect> axis_effects(const SweepFile& sweep, const SweepRun& run, const std::vector<std::size_t>& metrics) {
+  const std::size_t n_metrics = sweep_metrics(sweep.studies).size();
+  std::vector<std::vector<MetricSummary>> summaries;
+  for (const PointResult& r : run.results) summaries.push_back(summarize(r, n_metrics));
+  std::vector<AxisEffect> out;
+  for (const auto& group : sweep_axis_groups(sweep)) {
+    const std::size_t lead = group.front();
+    // A point's place on the other axes: its values with the group's left out.
+    const auto others = [&](const SweepPoint& p) {
+      std::vector<std::size_t> key = p.value;
+      for (std::size_t a : group) key[a] = std::numeric_limits<std::size_t>::max();
+      return key;
+    };
+    std::map<std::vector<std::size_t>, std::size_t> reference;
+    for (std::size_t i = 0; i < run.points.size(); ++i) {
+      if (run.results[i].status == PointStatus::kOk && run.points[i].value[lead] == 0) reference[others(run.points[i])] = i;
+    }
+    AxisEffect e;
+    std::vector<std::vector<double>> sum_value, sum_reference, counted;
+    for (std::size_t v = 0; v < sweep.axes[lead].values.size(); ++v) {
+      AxisChange row;
+      for (std::size_t a : group) {
+        if (v == 0) e.axis += (e.axis.empty() ? "" : " + ") + sweep.axes[a].path;
+        row.value += (row.value.empty() ? "" : " + ") + sweep.axes[a].values[v].yaml;
+      }
+      e.rows.push_back(std::move(row));
+      sum_value.emplace_back(metrics.size(), 0.0);
+      sum_reference.emplace_back(metrics.size(), 0.0);
+      counted.emplace_back(metrics.size(), 0.0);
+    }
+    for (std::size_t i = 0; i < run.points.size(); ++i) {
+      const auto ref = reference.find(others(run.points[i]));
+      if (run.results[i].status != PointStatus::kOk || ref == reference.end()) continue;
+      const std::size_t v = run.points[i].value[lead];
+      ++e.rows[v].pairs;
+      for (std::size_t m = 0; m < metrics.size(); ++m) {
+        const auto& at = summaries[i][metrics[m]].mean;
+        const auto& base = summaries[ref->second][metrics[m]].mean;
+        if (!at || !base) continue;
+        sum_value[v][m] += *at;
+        sum_reference[v][m] += *base;
+        counted[v][m] += 1;
+      }
+    }
+    for (std::size_t v = 0; v < e.rows.size(); ++v) {
+      for (std::size_t m = 0; m < metrics.size(); ++m) {
+        const bool any = counted[v][m] > 0;
+        e.rows[v].at_value.push_back(any ? std::optional<double>(sum_value[v][m] / counted[v][m]) : std::nullopt);
+        e.rows[v].at_reference.push_back(any ? std::optional<double>(sum_reference[v][m] / counted[v][m]) : std::nullopt);
+      }
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 std::string sweep_rows_csv(const SweepFile& sweep, const SweepRun& run) {
   const auto names = sweep_metrics(sweep.studies);
   std::string out = "point";
@@ -167,6 +226,8 @@ std::string sweep_report_json(const SweepFile& sweep, const SweepRun& run) {
 std::string sweep_report_text(const SweepFile& sweep, const SweepRun& run) {
   const auto names = sweep_metrics(sweep.studies);
   const auto front = sweep_front(sweep, run);
+  std::size_t width = 18;  // the metrics' column: the longest name
+  for (const std::string& n : names) width = std::max(width, n.size());
   std::string out = fmt::format("sweep {}: {} points x {} seeds over {}\n", sweep.file, run.points.size(),
                                 sweep.seeds.size(), sweep.base_path);
   out += "means over seeds, +- the 95% confidence interval (Student's t); * on the Pareto front\n\n";
@@ -185,9 +246,10 @@ std::string sweep_report_text(const SweepFile& sweep, const SweepRun& run) {
     const auto s = summarize(r, names.size());
     for (std::size_t m = 0; m < names.size(); ++m) {
       if (!s[m].mean) {
-        out += fmt::format("    {:<18} (no catalog figure)\n", names[m]);
+        const bool catalog = names[m] == "power_w" || names[m] == "cost_usd";
+        out += fmt::format("    {:<{}} {}\n", names[m], width, catalog ? "(no catalog figure)" : "(none: the run gives no figure)");
       } else {
-        out += fmt::format("    {:<18} {:.6g}{}\n", names[m], *s[m].mean, s[m].ci95 ? fmt::format(" +- {:.3g}", *s[m].ci95) : "");
+        out += fmt::format("    {:<{}} {:.6g}{}\n", names[m], width, *s[m].mean, s[m].ci95 ? fmt::format(" +- {:.3g}", *s[m].ci95) : "");
       }
     }
   }

@@ -31,6 +31,23 @@ double student_t_975(std::size_t df);
 // Points on the front, by index into run.points.
 std::vector<std::size_t> sweep_front(const SweepFile& sweep, const SweepRun& run);
 
+// What changing one axis alone does (one axis group: zipped axes move together). The group's first
+// value is the reference; for each other value, the matched pairs are the feasible points that
+// differ from a feasible reference point in that group only, and each metric's mean over seeds is
+// averaged over those pairs at the value and at the reference. A metric missing at either end of
+// a pair leaves that pair out of its figures.
+struct AxisChange {
+  std::string value;            // the group's values joined by " + "
+  std::size_t pairs = 0;        // matched with a reference point (the reference row: its points)
+  std::vector<std::optional<double>> at_value, at_reference;  // by metric
+};
+struct AxisEffect {
+  std::string axis;             // the group's axis names joined by " + "
+  std::vector<AxisChange> rows;  // by value of the group; rows[0] is the reference
+};
+// Over `metrics` (indices into sweep_metrics()).
+std::vector<AxisEffect> axis_effects(const SweepFile& sweep, const SweepRun& run, const std::vector<std::size_t>& metrics);
+
 std::string sweep_rows_csv(const SweepFile& sweep, const SweepRun& run);
 std::string sweep_rows_jsonl(const SweepFile& sweep, const SweepRun& run);
 std::string sweep_report_text(const SweepFile& sweep, const SweepRun& run);

@@ -17,12 +17,14 @@
 #include "plan/planner.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "sweep/sweep_studies.h"
 
 namespace ct {
 namespace {
 
-// The axes as groups that advance together: each zip group, then each axis zipped with none.
-std::vector<std::vector<std::size_t>> axis_groups(const SweepFile& sweep) {
+}  // namespace
+
+std::vector<std::vector<std::size_t>> sweep_axis_groups(const SweepFile& sweep) {
   std::vector<std::vector<std::size_t>> groups;
   std::vector<bool> zipped(sweep.axes.size(), false);
   for (const auto& z : sweep.zips) {
@@ -39,6 +41,8 @@ std::vector<std::vector<std::size_t>> axis_groups(const SweepFile& sweep) {
   }
   return groups;
 }
+
+namespace {
 
 bool excluded(const SweepFile& sweep, const SweepPoint& p) {
   return std::any_of(sweep.exclude.begin(), sweep.exclude.end(), [&](const SweepExclusion& x) {
@@ -77,10 +81,16 @@ std::string journal_key(const SweepFile& sweep) {
   h = fnv1a(h, sweep.file);
   for (const SweepAxis& a : sweep.axes) {
     h = fnv1a(h, a.path);
-    for (const SweepValue& v : a.values) h = fnv1a(h, v.yaml);
+    for (const SweepValue& v : a.values) h = fnv1a(fnv1a(h, v.yaml), v.text);
   }
   for (std::uint64_t s : sweep.seeds) h = fnv1a(h, std::to_string(s));
-  h = fnv1a(h, fmt::format("{}{}{}", sweep.studies.plan, sweep.studies.reliability, sweep.studies.reliability_trials));
+  const SweepStudies& st = sweep.studies;
+  h = fnv1a(h, fmt::format("{}{}{}", st.plan, st.reliability, st.reliability_trials));
+  if (st.simulate) {
+    h = fnv1a(h, "simulate " + st.engine);
+    for (const SweepScenario& s : st.scenarios) h = fnv1a(fnv1a(h, s.file), s.text);
+  }
+  if (st.hash) h = fnv1a(h, fmt::format("hash {} {} {} {}", st.hash_elephants, st.hash_ring, st.hash_trials, st.hash_compare));
   h = fnv1a(h, sweep.base_text);
   return fmt::format("{:016x}", h);
 }
@@ -128,7 +138,7 @@ std::optional<PointResult> decode_entry(const std::string& text, const std::stri
 }  // namespace
 
 std::vector<SweepPoint> sweep_points(const SweepFile& sweep) {
-  const auto groups = axis_groups(sweep);
+  const auto groups = sweep_axis_groups(sweep);
   std::vector<SweepPoint> points;
   std::vector<std::size_t> at(groups.size(), 0);
   while (true) {
@@ -153,7 +163,9 @@ std::vector<SweepPoint> sweep_points(const SweepFile& sweep) {
 std::string point_spec_text(const SweepFile& sweep, const SweepPoint& point) {
   std::vector<std::pair<std::string, std::string>> settings;
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
-    settings.emplace_back(sweep.axes[a].path, sweep.axes[a].values[point.value[a]].yaml);
+    const SweepValue& v = sweep.axes[a].values[point.value[a]];
+    if (!sweep.axes[a].variants) settings.emplace_back(sweep.axes[a].path, v.yaml);
+    for (const SweepSetting& s : v.settings) settings.emplace_back(s.path, s.yaml);
   }
   return spec_with(sweep.base_text, settings);
 }
@@ -181,6 +193,13 @@ PointResult evaluate_point(const SweepFile& sweep, const Catalog& catalog, const
       const double per_30_days = 720.0 / r->model.job.horizon_hours;
       row.metrics.insert(row.metrics.end(), {r->fabric.p_any_down, r->mc.lost_hours.mean * per_30_days,
                                              r->mc.interruptions.mean * per_30_days});
+    }
+    for (const auto& [name, on, study] : {std::tuple{"simulate", sweep.studies.simulate, &simulate_study_metrics},
+                                          std::tuple{"hash", sweep.studies.hash, &hash_study_metrics}}) {
+      if (!on) continue;
+      auto m = study(sweep.studies, fabric.value(), seed);
+      if (!m) return {PointStatus::kFailed, std::string(name) + ": " + reason_of(m.errors()), {}};
+      row.metrics.insert(row.metrics.end(), m->begin(), m->end());
     }
     out.rows.push_back(std::move(row));
   }
@@ -227,27 +246,43 @@ Result<Unit> journal_point(const SweepFile& sweep, const std::string& checkpoint
   return write_file_atomic(journal_path(checkpoint_dir, journal_key(sweep), i), encode_point(sweep, run.points[i], run.results[i]));
 }
 
+SweepProgressTracker::SweepProgressTracker(std::size_t total, std::size_t resumed, unsigned workers)
+    : progress_{resumed, 0, 0, total, -1}, resumed_(resumed), workers_(std::max(1U, workers)) {}
+
+const SweepProgress& SweepProgressTracker::started() {
+  ++progress_.running;
+  return progress_;
+}
+
+const SweepProgress& SweepProgressTracker::finished(PointStatus status, double seconds) {
+  if (progress_.running > 0) --progress_.running;
+  ++progress_.done;
+  if (status == PointStatus::kFailed) ++progress_.failed;
+  cost_seconds_ += seconds;
+  const auto timed = static_cast<double>(progress_.done - resumed_);
+  progress_.eta_seconds = cost_seconds_ / timed * static_cast<double>(progress_.total - progress_.done) / workers_;
+  return progress_;
+}
+
 Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const SweepOptions& options) {
   SweepRun run;
   auto pending = resume_sweep(sweep, options.checkpoint_dir, run);
   if (!pending) return pending.errors();
   const std::vector<std::size_t>& todo = pending.value();
   std::mutex mutex;
-  SweepProgress progress{run.points.size() - todo.size(), 0, 0, run.points.size(), -1};
-  double cost_seconds = 0;
-  std::size_t timed = 0;
   Diagnostics journal_errors;
   std::atomic<std::size_t> next{0};
   const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
   const auto threads = static_cast<unsigned>(
       std::min<std::size_t>(options.threads == 0 ? hardware : options.threads, std::max<std::size_t>(1, todo.size())));
+  SweepProgressTracker tracker(run.points.size(), run.points.size() - todo.size(), threads);
   run_on_threads(threads, [&](unsigned) {
     for (std::size_t t = next++; t < todo.size(); t = next++) {
       const std::size_t i = todo[t];
       {
         std::lock_guard lock(mutex);
-        ++progress.running;
-        if (options.progress) options.progress(progress);
+        const SweepProgress& p = tracker.started();
+        if (options.progress) options.progress(p);
       }
       const auto start = std::chrono::steady_clock::now();
       PointResult r = evaluate_point(sweep, catalog, run.points[i]);
@@ -256,14 +291,8 @@ Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const
       run.results[i] = std::move(r);
       auto journaled = journal_point(sweep, options.checkpoint_dir, run, i);
       if (!journaled) journal_errors.push_back(journaled.errors().front());
-      --progress.running;
-      ++progress.done;
-      if (run.results[i].status == PointStatus::kFailed) ++progress.failed;
-      cost_seconds += seconds;
-      ++timed;
-      const double left = static_cast<double>(todo.size() - timed);
-      progress.eta_seconds = cost_seconds / static_cast<double>(timed) * left / threads;
-      if (options.progress) options.progress(progress);
+      const SweepProgress& p = tracker.finished(run.results[i].status, seconds);
+      if (options.progress) options.progress(p);
     }
   });
   if (!journal_errors.empty()) return journal_errors;

@@ -22,6 +22,10 @@ struct SweepPoint {
   std::vector<std::size_t> value;  // by axis
 };
 
+// The axes as groups that advance together: each zip group where its first axis stands, each axis
+// zipped with none alone; in file order.
+std::vector<std::vector<std::size_t>> sweep_axis_groups(const SweepFile& sweep);
+
 // The product of the axes (zipped axes advancing together; the first axis varies slowest) less the
 // excluded points.
 std::vector<SweepPoint> sweep_points(const SweepFile& sweep);
@@ -43,6 +47,24 @@ struct PointResult {
 struct SweepProgress {
   std::size_t done = 0, running = 0, failed = 0, total = 0;
   double eta_seconds = -1;  // from the finished points' costs; -1 before the first
+};
+
+// The counts a runner reports as points start and finish (run_sweep and the MPI runner alike): the
+// time left is the mean cost of the points finished by this run x the points left / the workers.
+// Not thread-safe: the runner serializes the calls.
+class SweepProgressTracker {
+ public:
+  // `resumed`: points taken from the journal, done before the run starts.
+  SweepProgressTracker(std::size_t total, std::size_t resumed, unsigned workers);
+  const SweepProgress& started();
+  const SweepProgress& finished(PointStatus status, double seconds);
+  [[nodiscard]] const SweepProgress& progress() const { return progress_; }
+
+ private:
+  SweepProgress progress_;
+  std::size_t resumed_ = 0;
+  unsigned workers_ = 1;
+  double cost_seconds_ = 0;
 };
 
 struct SweepOptions {

@@ -24,13 +24,13 @@ using testing_support::source_dir;
 std::string lab32() { return source_dir() + "/examples/lab-32.yaml"; }
 
 SweepFile sweep_of(const std::string& text) {
-  auto s = read_sweep("sweep.yaml", text);
+  auto s = read_sweep("sweep.yaml", text, real_catalog());
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : format_diagnostics(s.errors()));
   return s.ok() ? std::move(s).value() : SweepFile{};
 }
 
 std::string errors_of(const std::string& text) {
-  auto s = read_sweep("sweep.yaml", text);
+  auto s = read_sweep("sweep.yaml", text, real_catalog());
   EXPECT_FALSE(s.ok());
   return s.ok() ? "" : format_diagnostics(s.errors());
 }
@@ -65,6 +65,55 @@ TEST(SweepSummary, StudentIntervalAndExactSpreadOfEqualValues) {
   EXPECT_DOUBLE_EQ(*s[0].ci95, 4.303 / std::sqrt(3.0));
   EXPECT_EQ(*s[1].sd, 0.0);  // three times 0.1: no rounding residue
   EXPECT_EQ(*s[1].mean, 0.1);
+}
+
+// By hand: 10 points, 2 from the journal, 2 workers. Two start; one finishes after 4 s: 3 done, 1
+// running, time left = 4 s a point x 7 points / 2 workers = 14 s. A failed one after 2 s: 4 done,
+// 1 failed, (4 + 2) / 2 x 6 / 2 = 9 s.
+TEST(SweepProgress, TimeLeftFromTheFinishedPointsCosts) {
+  SweepProgressTracker t(10, 2, 2);
+  EXPECT_EQ(t.progress().eta_seconds, -1);
+  t.started();
+  EXPECT_EQ(t.started().running, 2U);
+  const SweepProgress a = t.finished(PointStatus::kOk, 4);
+  EXPECT_EQ(a.done, 3U);
+  EXPECT_EQ(a.running, 1U);
+  EXPECT_DOUBLE_EQ(a.eta_seconds, 14);
+  const SweepProgress b = t.finished(PointStatus::kFailed, 2);
+  EXPECT_EQ(b.done, 4U);
+  EXPECT_EQ(b.failed, 1U);
+  EXPECT_DOUBLE_EQ(b.eta_seconds, 9);
+}
+
+// By hand: axes a (x, y) and b (1, 2), switches 10 at (x, 1), 20 at (x, 2), 15 at (y, 1), (y, 2)
+// infeasible. Axis a against x: x itself over its 2 points (mean 15); y matched once, (y, 1) with
+// (x, 1): 15 against 10. Axis b against 1: 1 over its 2 points (12.5); 2 matched once, (x, 2) with
+// (x, 1): 20 against 10 ((y, 2) is infeasible and left out).
+TEST(SweepEffects, OneAxisAtATimeWorkedByHand) {
+  SweepFile s;
+  s.studies.plan = true;
+  s.seeds = {1};
+  s.axes = {{"a", {}, {{"x", {}, {}, {}}, {"y", {}, {}, {}}}, false}, {"b", {}, {{"1", {}, {}, {}}, {"2", {}, {}, {}}}, false}};
+  SweepRun run;
+  run.points = sweep_points(s);
+  ASSERT_EQ(run.points.size(), 4U);
+  const auto ok = [](double switches) { return PointResult{PointStatus::kOk, "", {{1, {switches, 1.0, std::nullopt, std::nullopt}}}}; };
+  run.results = {ok(10), ok(20), ok(15), {PointStatus::kInfeasible, "no", {}}};
+  const auto e = axis_effects(s, run, {0});
+  ASSERT_EQ(e.size(), 2U);
+  EXPECT_EQ(e[0].axis, "a");
+  EXPECT_EQ(e[0].rows[0].pairs, 2U);
+  EXPECT_EQ(*e[0].rows[0].at_value[0], 15);
+  EXPECT_EQ(e[0].rows[1].pairs, 1U);
+  EXPECT_EQ(*e[0].rows[1].at_value[0], 15);
+  EXPECT_EQ(*e[0].rows[1].at_reference[0], 10);
+  EXPECT_EQ(e[1].rows[0].pairs, 2U);
+  EXPECT_EQ(*e[1].rows[0].at_value[0], 12.5);
+  EXPECT_EQ(e[1].rows[1].pairs, 1U);
+  EXPECT_EQ(*e[1].rows[1].at_value[0], 20);
+  EXPECT_EQ(*e[1].rows[1].at_reference[0], 10);
+  // Power has no figure anywhere: no mean at either end.
+  EXPECT_FALSE(axis_effects(s, run, {2})[0].rows[1].at_value[0].has_value());
 }
 
 std::string header() { return "base: " + lab32() + "\n"; }
@@ -161,6 +210,126 @@ TEST(SweepRun, CheckpointResumesOnlyUnfinishedPointsWithEqualOutput) {
   EXPECT_EQ(bytes_of(s, whole.value()), bytes_of(s, resumed.value()));
   EXPECT_EQ(bytes_of(s, whole.value()), bytes_of(s, again.value()));
   fs::remove_all(dir);
+}
+
+std::string scenario_file(const std::string& name) { return source_dir() + "/examples/scenarios/" + name; }
+
+// The simulate study on examples/scenarios/straggler-lab32.yaml, worked by hand: three 1 GiB
+// transfers over 400 Gbit/s NICs (50 GB/s), one NIC at 52 % of its speed. The two others take
+// 2^30 B / 50 GB/s = 21.47 ms at busbw 50 GB/s (a transfer's bus factor is 1), the slow one
+// 1 / 0.52 of that; the share of the workers' time lost is 2(f - 1)/(3f) = 2 x 0.48 / 3 = 0.32
+// (analysis/straggler.h). At 4 nodes the scenario's host4 does not exist: a failed row with the
+// scenario's reason, and the sweep goes on.
+TEST(SweepStudies, SimulateGivesTheStragglerShareAndFailsWhereTheScenarioCannotRun) {
+  const SweepFile s = sweep_of(header() + "scenarios: [" + scenario_file("straggler-lab32.yaml") +
+                               "]\naxes:\n  - path: nodes.count\n    values: [4, 16]\nstudies:\n  simulate: {engine: flow}\n");
+  const auto names = sweep_metrics(s.studies);
+  EXPECT_EQ(names, (std::vector<std::string>{"straggler.makespan_s", "straggler.workers_lost", "straggler.t0.time_s",
+                                             "straggler.t0.busbw_GBps", "straggler.t1.time_s", "straggler.t1.busbw_GBps",
+                                             "straggler.t2.time_s", "straggler.t2.busbw_GBps"}));
+  auto run = run_sweep(s, real_catalog(), {.threads = 1, .checkpoint_dir = ""});
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->results[0].status, PointStatus::kFailed);
+  EXPECT_NE(run->results[0].reason.find("scenario straggler ("), std::string::npos) << run->results[0].reason;
+  EXPECT_NE(run->results[0].reason.find("'host4/gpu0' names no GPU"), std::string::npos) << run->results[0].reason;
+  ASSERT_EQ(run->results[1].status, PointStatus::kOk) << run->results[1].reason;
+  const auto& m = run->results[1].rows[0].metrics;
+  EXPECT_NEAR(*m[1], 0.32, 1e-9);
+  EXPECT_NEAR(*m[4], 1073741824.0 / 50e9, 1e-9);
+  EXPECT_NEAR(*m[5], 50.0, 1e-9);
+  EXPECT_NEAR(*m[2], 1073741824.0 / 50e9 / 0.52, 1e-6);
+  EXPECT_NEAR(*m[0], *m[2], 1e-12);  // the slow transfer ends the run
+}
+
+// The hash study, closed form by hand: 8 elephants leave lab-32's first leaf, whose up group has
+// 32 uplinks; P(two share one) = 1 - prod_{i<8} (1 - i/32) (birthday). The Monte Carlo's
+// first-tier estimate over 400 trials lies within 4 standard errors of it.
+TEST(SweepStudies, HashGivesTheBirthdayCollisionProbability) {
+  const SweepFile s = sweep_of(header() + "axes:\n  - path: nodes.count\n    values: [32]\n"
+                               "studies:\n  hash: {elephants: 8, trials: 400, compare: true}\n");
+  auto run = run_sweep(s, real_catalog(), {.threads = 1, .checkpoint_dir = ""});
+  ASSERT_TRUE(run.ok());
+  ASSERT_EQ(run->results[0].status, PointStatus::kOk) << run->results[0].reason;
+  const auto names = sweep_metrics(s.studies);
+  ASSERT_EQ(names[2], "p_collision_closed_form");
+  ASSERT_EQ(names[4], "spray.slowest_Gbps");
+  double no_collision = 1;
+  for (int i = 0; i < 8; ++i) no_collision *= 1 - i / 32.0;
+  const auto& m = run->results[0].rows[0].metrics;
+  EXPECT_NEAR(*m[2], 1 - no_collision, 1e-12);
+  EXPECT_NEAR(*m[1], 1 - no_collision, 4 * std::sqrt(0.25 / 400));
+  EXPECT_NEAR(*m[4], 400.0, 1e-9);  // spraying: every flow at its NIC's 400 Gbit/s
+  EXPECT_FALSE(m.back().has_value());  // plane split: one plane, not applicable
+}
+
+TEST(SweepStudies, PacketEngineIsRefusedUntilBuiltAndScenariosNeedSimulate) {
+  std::string e = errors_of(header() + "axes:\n  - path: nodes.count\n    values: [16]\nstudies:\n  simulate: {engine: packet}\n");
+  EXPECT_NE(e.find("sweep.yaml:6:22: error: studies.simulate.engine: the packet engine is not built yet"), std::string::npos) << e;
+  e = errors_of(header() + "axes:\n  - path: nodes.count\n    values: [16]\nstudies:\n  simulate: {engine: flw}\n");
+  EXPECT_NE(e.find("did you mean 'flow'?"), std::string::npos) << e;
+  e = errors_of(header() + "scenarios: [x.yaml]\naxes:\n  - path: nodes.count\n    values: [16]\nstudies: {plan: {}}\n");
+  EXPECT_NE(e.find("sweep.yaml:2:1: error: scenarios: only the simulate study reads scenarios"), std::string::npos) << e;
+  e = errors_of(header() + "axes:\n  - path: nodes.count\n    values: [16]\nstudies:\n  simulate: {}\n");
+  EXPECT_NE(e.find("nothing to simulate"), std::string::npos) << e;
+}
+
+// Variant files in a folder of the test's own, beside the sweep file that names them.
+fs::path variant_dir() {
+  const fs::path dir = fs::path(testing_support::binary_dir()) / "sweep_test_variants";
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
+
+// Two variant files overlay lab-32: `three-tier` sets two fields under backend (merged with the
+// base's backend, the other fields kept), `two-tier` one. 2 variants x 2 node counts = 4 points;
+// the axis's column is its name, each value its file's stem; three tiers need more switches.
+TEST(SweepVariants, FilesOverlayTheBaseAndNameTheirValues) {
+  const fs::path dir = variant_dir();
+  write(dir / "three-tier.yaml", "backend:\n  tiers: 3\n  oversubscription: [1, 1]\n");
+  write(dir / "two-tier.yaml", "# the base's own shape\nbackend: {tiers: 2}\n");
+  const std::string text = header() + "axes:\n  - name: shape\n    variants: [two-tier.yaml, three-tier.yaml]\n"
+                                      "  - path: nodes.count\n    values: [16, 32]\nstudies: {plan: {}}\n";
+  auto s = read_sweep((dir / "sweep.yaml").string(), text, real_catalog());
+  ASSERT_TRUE(s.ok()) << format_diagnostics(s.errors());
+  ASSERT_EQ(s->axes[0].values.size(), 2U);
+  EXPECT_EQ(s->axes[0].values[1].yaml, "three-tier");
+  ASSERT_EQ(s->axes[0].values[1].settings.size(), 2U);
+  EXPECT_EQ(s->axes[0].values[1].settings[1].path, "backend.oversubscription");
+  auto run = run_sweep(s.value(), real_catalog(), {.threads = 2, .checkpoint_dir = ""});
+  ASSERT_TRUE(run.ok());
+  const std::string csv = sweep_rows_csv(s.value(), run.value());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "point,shape,nodes.count,seed,status,reason,switches,bisection_tbps,power_w,cost_usd");
+  EXPECT_NE(csv.find("\n3,three-tier,32,1,ok,"), std::string::npos) << csv;
+  ASSERT_EQ(run->results[3].status, PointStatus::kOk) << run->results[3].reason;
+  EXPECT_GT(*run->results[3].rows[0].metrics[0], *run->results[1].rows[0].metrics[0]);
+}
+
+TEST(SweepVariants, ErrorsAtTheVariantFilesLineWithDidYouMean) {
+  const fs::path dir = variant_dir();
+  write(dir / "typo.yaml", "backend:\n  planez: 2\n");
+  write(dir / "clash.yaml", "nodes:\n  count: 8\n");
+  write(dir / "list.yaml", "- 1\n");
+  const std::string d = dir.string();
+  // Each field checked against the spec's reader, at the variant file's line.
+  std::string text = header() + "axes:\n  - name: v\n    variants: [typo.yaml, clash.yaml]\n"
+                                "  - path: nodes.count\n    values: [16]\nstudies: {plan: {}}\n";
+  auto s = read_sweep((dir / "sweep.yaml").string(), text, real_catalog());
+  ASSERT_FALSE(s.ok());
+  std::string e = format_diagnostics(s.errors());
+  EXPECT_NE(e.find(d + "/typo.yaml:2:3: error: backend.planez: unknown field (did you mean 'planes'?)"), std::string::npos) << e;
+  EXPECT_NE(e.find(d + "/clash.yaml:2:3: error: nodes.count: 'nodes.count' is also an axis (line 5)"), std::string::npos) << e;
+  // The files themselves: not a mapping, a name twice, missing.
+  text = header() + "axes:\n  - name: v\n    variants: [list.yaml, typo.yaml, typo.yaml, none.yaml]\nstudies: {plan: {}}\n";
+  s = read_sweep((dir / "sweep.yaml").string(), text, real_catalog());
+  ASSERT_FALSE(s.ok());
+  e = format_diagnostics(s.errors());
+  EXPECT_NE(e.find(d + "/list.yaml:1:1: error: a variant file is a mapping of spec fields, got a list"), std::string::npos) << e;
+  EXPECT_NE(e.find("sweep.yaml:4:38: error: axes[0].variants[2]: two variants named 'typo' (first at line 4)"), std::string::npos) << e;
+  EXPECT_NE(e.find("sweep.yaml:4:49: error: axes[0].variants[3]: " + d + "/none.yaml: cannot open"), std::string::npos) << e;
+  EXPECT_NE(errors_of(header() + "axes:\n  - name: v\n    values: [1]\nstudies: {plan: {}}\n").find("either a field (path, values) or variant files"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // `mpirun --oversubscribe -np N clustertwin sweep` against the threaded run, as processes: the same
-// bytes for N = 1, 2, 3; mpirun, or one rank, killed (SIGKILL) mid-way and the sweep resumed from its checkpoint
+// bytes for N = 1, 2, 3 (plan, reliability, simulate and hash studies, a failed point among them); mpirun, or one rank, killed (SIGKILL) mid-way and the sweep resumed from its checkpoint
 // with equal output and no journaled point computed again. Skipped, with the reason, where mpirun
 // or the MPI runner is absent. Open MPI refuses root unless told (its two documented variables).
 #include <gtest/gtest.h>
@@ -52,10 +52,13 @@ class SweepMpi : public ::testing::Test {
     dir_ = fs::path(binary_dir()) / "sweep_mpi_test" / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
+    // At 4 nodes the straggler scenario's host4 does not exist: a failed row.
     std::ofstream(dir_ / "sweep.yaml") << "base: " << source_dir() << "/examples/lab-32.yaml\n"
+                                       << "scenarios: [" << source_dir() << "/examples/scenarios/straggler-lab32.yaml]\n"
                                        << "axes:\n  - path: backend.planes\n    values: [1, 2]\n"
                                        << "  - path: nodes.count\n    values: [4, 8, 12, 16, 20, 24, 28, 32]\n"
                                        << "seeds: [1, 2]\nstudies:\n  plan: {}\n  reliability: {trials: 400}\n"
+                                       << "  simulate: {engine: flow}\n  hash: {elephants: 4, trials: 50, compare: true}\n"
                                        << "objectives:\n  - {metric: switches}\n  - {metric: lost_hours_30d}\n";
   }
   void TearDown() override {
@@ -83,12 +86,22 @@ TEST_F(SweepMpi, OneTwoThreeRanksWriteTheThreadedBytes) {
   ASSERT_EQ(std::system(command("", "threads", "--threads 2").c_str()), 0) << err("threads");
   const std::string expected = outputs("threads");
   ASSERT_NE(expected.find("backend.planes"), std::string::npos);
+  ASSERT_NE(expected.find("straggler.workers_lost"), std::string::npos);
+  ASSERT_NE(expected.find(",failed,"), std::string::npos);
   for (int n : {1, 2, 3}) {
     const std::string out = "np" + std::to_string(n);
     ASSERT_EQ(std::system(command("mpirun --oversubscribe -np " + std::to_string(n), out).c_str()), 0) << err(out);
     EXPECT_NE(err(out).find("sweep: " + std::to_string(n) + " MPI rank(s)"), std::string::npos) << err(out);
     EXPECT_EQ(outputs(out), expected) << "-np " << n;
   }
+}
+
+// Progress under MPI says what the threaded command says: points done, running, failed and the time
+// left from the finished points' costs; the last line has every point done and none running.
+TEST_F(SweepMpi, ProgressSaysRunningFailedAndTimeLeft) {
+  ASSERT_EQ(std::system(command("mpirun --oversubscribe -np 2", "progress", "--progress").c_str()), 0) << err("progress");
+  EXPECT_NE(err("progress").find("sweep: 16 of 16 points (100%), 0 running, 1 failed, about 0 s left, "), std::string::npos)
+      << err("progress");
 }
 
 // The pid of the rank `rank` of a clustertwin-sweep-mpi started on `sweep_file`, or 0.

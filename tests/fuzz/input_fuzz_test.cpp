@@ -8,7 +8,7 @@
 // manifests traced and exported for BGP,
 // the authentication configurations (SecurityPolicy, Middleware, Ingress) traced to their sign-in page
 // from a folder that may hold a symbolic link loop, a dangling link or a folder named like a
-// manifest, a BIND named.conf and a zone file), applies one to three mutations from the list
+// manifest, a BIND named.conf and a zone file, a sweep file and a variant file it names), applies one to three mutations from the list
 // below, runs the real `clustertwin` binary on it with `-o` naming a file that does not exist
 // yet, and asserts what a user may rely on for any input at all:
 //   - the process exits normally within the time limit of a case (CT_FUZZ_CASE_SECONDS; a case
@@ -28,7 +28,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
-// 100 in the Release build, 30 kinds = 3,000 cases; 20 in the sanitizer build, where every kind
+// 100 in the Release build, 31 kinds = 3,100 cases; 20 in the sanitizer build, where every kind
 // still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
 // CLUSTERTWIN_MAX_INPUT is 16 MiB for every case, so that a gzip bomb is refused cheaply.
 #include <fcntl.h>
@@ -409,9 +409,19 @@ std::vector<std::string> lint_dns_args(const std::string& in, const std::string&
   return {"lint", kTraps + "/manifests", "--dns", dir + "/named.conf", "--fail-on", "none", "-o", out};
 }
 std::vector<std::string> sweep_args(const std::string& in, const std::string& out, const std::string& work) {
-  // The seed's base spec, lab-32.yaml, beside the mutated sweep file.
+  // The seeds' base spec, scenario and variant file beside the mutated sweep file.
   spill(work + "/lab-32.yaml", slurp(kSource + "/examples/lab-32.yaml"));
+  spill(work + "/straggler-lab32.yaml", slurp(kSource + "/examples/scenarios/straggler-lab32.yaml"));
+  spill(work + "/three-tier.yaml", slurp(kSource + "/tests/fuzz/seeds/sweep-variant.yaml"));
   return {"sweep", in, "--csv", work + "/rows.csv", "-o", out};
+}
+std::vector<std::string> sweep_variant_args(const std::string& in, const std::string& out, const std::string& work) {
+  // The mutated variant file, named by a sweep over lab-32.yaml.
+  spill(work + "/lab-32.yaml", slurp(kSource + "/examples/lab-32.yaml"));
+  spill(work + "/variant.yaml", slurp(in));
+  spill(work + "/variant-sweep.yaml", "base: lab-32.yaml\naxes:\n  - name: v\n    variants: [variant.yaml]\n"
+                                      "  - path: nodes.count\n    values: [16]\nstudies: {plan: {}, reliability: {trials: 10}}\n");
+  return {"sweep", work + "/variant-sweep.yaml", "-o", out};
 }
 
 // The mutated flow table, gzip-compressed: whole; cut short; or after a bomb of 1 MiB members of
@@ -519,7 +529,8 @@ std::vector<InputKind> input_kinds() {
        ".yaml", lint_manifests_args},
       {"lint_named_conf", {"examples/platform-traps/dns/named.conf"}, ".conf", lint_dns_args},
       {"lint_zone", {"examples/platform-traps/dns/db.example.com.internal"}, ".zone", lint_dns_args},
-      {"sweep", {"tests/fuzz/seeds/sweep.yaml"}, ".yaml", sweep_args},
+      {"sweep", {"tests/fuzz/seeds/sweep.yaml", "tests/fuzz/seeds/sweep-studies.yaml"}, ".yaml", sweep_args},
+      {"sweep_variant", {"tests/fuzz/seeds/sweep-variant.yaml"}, ".yaml", sweep_variant_args},
   };
 }
 

@@ -109,6 +109,15 @@ std::string chart_gallery() {
   tl.rows = {{"all-reduce", {{0, 4, "iteration 1", false}, {4, 9, "iteration 2", false}}},
              {"mice", {{1, 12, "iteration 1", true}}}};
   doc.add_figure(render_timeline(tl));
+  doc.add_section("Scatter", "scatter");
+  LineChart sc;
+  sc.frame = {"gallery-scatter", "A Pareto front", "switches (lower is better)", "hours lost (lower is better)", cmd};
+  LineSeries front{"on the Pareto front", {{384, 10.9}, {640, 9.5}}};
+  LineSeries dominated{"dominated", {{640, 13.5}, {960, 12.5}, {1280, 11.5}}};
+  front.scatter = dominated.scatter = dominated.faded = true;
+  front.labels = {"point 2", "point 4"};
+  sc.series = {front, dominated};
+  doc.add_figure(render_line_chart(sc));
   return doc.render();
 }
 

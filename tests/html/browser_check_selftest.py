@@ -80,6 +80,7 @@ def main():
             "gallery-heat": {"kind": "heat", "ct-cell": 8},
             "gallery-diagram": {"kind": "diagram", "ct-node": 3, "ct-edge": 2, "series": ["plane 0"]},
             "gallery-timeline": {"kind": "timeline", "ct-span": 3},
+            "gallery-scatter": {"kind": "line", "ct-line": 0, "ct-point": 5, "series": ["on the Pareto front", "dominated"]},
         })
         idle = [c for c in page.elements("gallery-heat", "ct-cell") if c["value"] == "0"]
         if [(c["row"], c["column"]) for c in idle] != [("p0/leaf/0", "1")]:

@@ -385,7 +385,8 @@ std::string render_line_chart(const LineChart& chart) {
     std::string markers;
     std::size_t n = 0;
     double prev_y = 0;
-    for (const auto& [x, y] : s.points) {
+    for (std::size_t k = 0; k < s.points.size(); ++k) {
+      const auto [x, y] = s.points[k];
       if (!kept(x, y)) continue;
       const double px_x = xa.map(x), px_y = ya.map(y);
       if (n == 0) {
@@ -396,16 +397,23 @@ std::string render_line_chart(const LineChart& chart) {
         d += "L" + px(px_x) + " " + px(px_y);
       }
       prev_y = px_y;
-      if (s.markers) {
+      if (s.markers || s.scatter) {
+        const std::string tip = k < s.labels.size() ? attr(s.labels[k])
+                                                    : attr(s.name) + ": (" + page_number(x) + ", " + page_number(y) + ")";
         markers += fmt::format(
-            "<circle class=\"ct-point\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" cx=\"{}\" cy=\"{}\" r=\"{}\" "
-            "fill=\"{}\"{}><title>{}: ({}, {})</title></circle>\n",
-            attr(s.name), value_text(x), value_text(y), px(px_x), px(px_y), s.highlight ? "7" : "3", colour(si),
-            s.highlight ? " stroke=\"#000\" stroke-width=\"2\"" : "", attr(s.name), page_number(x), page_number(y));
+            "<circle class=\"ct-point\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\"{} cx=\"{}\" cy=\"{}\" r=\"{}\" "
+            "fill=\"{}\"{}><title>{}</title></circle>\n",
+            attr(s.name), value_text(x), value_text(y), s.faded ? " data-faded=\"1\" fill-opacity=\"0.3\"" : "", px(px_x),
+            px(px_y), s.highlight ? "7" : s.scatter ? "5" : "3", colour(si),
+            s.highlight ? " stroke=\"#000\" stroke-width=\"2\"" : "", tip);
       }
       ++n;
     }
     (void)prev_y;
+    if (s.scatter) {
+      out += markers;
+      continue;
+    }
     out += fmt::format(
         "<path class=\"ct-line\" data-series=\"{}\" data-points=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
         "stroke-width=\"{}\"{}/>\n",

@@ -15,7 +15,8 @@
 //   <svg class="ct-plot" data-plot="ID" data-kind="bar|line|histogram|heat|diagram|steps|timeline">
 //   bars        <rect class="ct-bar" data-series="S" data-category="C" data-value="V">
 //   lines       <path class="ct-line" data-series="S" data-points="N">, and per point
-//               <circle class="ct-point" data-series="S" data-x="X" data-y="Y"> (when markers)
+//               <circle class="ct-point" data-series="S" data-x="X" data-y="Y"> (when markers;
+//               a scatter series has the circles alone, a faded one data-faded="1")
 //   histogram   <rect class="ct-bin" data-series="S" data-lo="A" data-hi="B" data-value="N">
 //   timeline    <rect class="ct-span" data-row="R" data-span="K" data-start="A" data-end="B" data-open="0|1">
 //   heat cells  <rect class="ct-cell" data-row="R" data-column="I" data-value="V">
@@ -81,6 +82,9 @@ struct LineSeries {
   bool dashed = false;   // e.g. a closed form beside a measurement
   bool highlight = false;  // markers drawn larger and outlined, above every series (a point that
                            // lies on another series' curve, e.g. this host on the closed form)
+  bool scatter = false;    // markers only, no line between them (a scatter plot): no ct-line path
+  bool faded = false;      // markers at a third of their opacity (points another one dominates)
+  std::vector<std::string> labels{};  // optional tooltips, one per point (default "series: (x, y)")
 };
 
 struct LineChart {
