@@ -36,9 +36,9 @@
 //   BM_ParseScenario/flows         parse_scenario of the YAML scenario of one transfer per flow of
 //                                  that permutation (4,096 or 8,192 flows) over a memory buffer:
 //                                  the reading and expanding stages of the YAML path alone.
-//   BM_YamlCpp/flows/mode          yaml-cpp alone on that text: 0 YAML::Load (the tree the one
-//                                  reader walks), 1 its parser with an event handler that builds
-//                                  nothing (the scanner's share of the reading stage).
+//   BM_YamlRead/flows/mode         the reading stage alone on that text: 0 YamlReader::load
+//                                  (libyaml's events, the located tree, the bounds walk), 1 libyaml's
+//                                  events with nothing built (the parser's share).
 //   BM_CommandVsSimGrid/flows/modes  the whole command on every input path, side by side with
 //                                  SimGrid in one run: a random permutation of the plane-0 ports of
 //                                  the 512- (4,096 flows), 1,024- (8,192) or 4,096-node 3-tier
@@ -78,8 +78,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
 #include "analysis/straggler.h"
 #include "bench_util.h"
@@ -90,6 +89,7 @@
 #include "report/simulate_report.h"
 #include "traffic/flow_table.h"
 #include "traffic/scenario_parser.h"
+#include "yaml/yaml_reader.h"
 
 #ifdef CT_HAVE_SIMGRID
 #include "fluid_scenario.h"
@@ -382,46 +382,37 @@ void BM_ParseScenario(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseScenario)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond);
 
-// yaml-cpp's events, nothing built: what its parser costs before any YAML::Node is made.
-class NoYamlNodes : public YAML::EventHandler {
- public:
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string& value) override {
-    bytes += value.size();
-  }
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-  std::size_t bytes = 0;
-};
-
-// The text of BM_ParseScenario/flows read by yaml-cpp alone (issue 24 item 1: where the reading
-// stage's time goes): mode 0 YAML::Load (the scanner, the parser and the YAML::Node tree, what
-// the one reader calls); mode 1 YAML::Parser with an event handler that builds nothing (the scanner
-// and the parser alone: what driving the event API from the reader could at best cost).
-void BM_YamlCpp(benchmark::State& state) {
+// The text of BM_ParseScenario/flows read alone (issue 24 item 1: where the reading stage's time
+// goes): mode 0 YamlReader::load (libyaml's events, the located tree, the bounds walk: what the
+// reading stage costs); mode 1 libyaml's events alone, nothing built (the parser's share).
+void BM_YamlRead(benchmark::State& state) {
   const auto [nodes, tiers] = shape_of(state.range(0));
   const Fabric fabric = fabric_of(valid_spec(b300_yaml(nodes, tiers)));
   const std::string text = scenario_of_table(permutation_table(fabric.topology()));
   for (auto _ : state) {
     if (state.range(1) == 0) {
-      const YAML::Node root = YAML::Load(text);
-      benchmark::DoNotOptimize(root.size());
+      YamlReader reader("bench.yaml");
+      const auto root = reader.load(text);
+      benchmark::DoNotOptimize(root->size());
     } else {
-      std::istringstream in(text);
-      YAML::Parser parser(in);
-      NoYamlNodes events;
-      parser.HandleNextDocument(events);
-      benchmark::DoNotOptimize(events.bytes);
+      yaml_parser_t parser;
+      yaml_parser_initialize(&parser);
+      yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+      std::size_t bytes = 0;
+      for (bool more = true; more;) {
+        yaml_event_t event;
+        if (yaml_parser_parse(&parser, &event) == 0) break;
+        if (event.type == YAML_SCALAR_EVENT) bytes += event.data.scalar.length;
+        more = event.type != YAML_STREAM_END_EVENT;
+        yaml_event_delete(&event);
+      }
+      yaml_parser_delete(&parser);
+      benchmark::DoNotOptimize(bytes);
     }
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(text.size()) * static_cast<std::int64_t>(state.iterations()));
 }
-BENCHMARK(BM_YamlCpp)->Args({8192, 0})->Args({8192, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_YamlRead)->Args({8192, 0})->Args({8192, 1})->Unit(benchmark::kMillisecond);
 
 
 #ifdef CT_HAVE_SIMGRID

@@ -19,9 +19,34 @@ namespace {
 using Handler = YamlReader::Handler;
 constexpr auto kRequired = YamlReader::Presence::kRequired;
 
-std::string flow(const YAML::Node& node) {
+// A node as yaml-cpp holds it, for its emitter (the form of the values in the sweep's outputs and
+// of the variant specs spec_with writes).
+YAML::Node emittable(const YamlNode& node) {
+  switch (node.kind()) {
+    case YamlNode::Kind::kScalar: {
+      YAML::Node out(node.scalar());
+      out.SetTag(node.tag());
+      return out;
+    }
+    case YamlNode::Kind::kSequence: {
+      YAML::Node out(YAML::NodeType::Sequence);
+      for (const YamlNode item : node.items()) out.push_back(emittable(item));
+      return out;
+    }
+    case YamlNode::Kind::kMapping: {
+      YAML::Node out(YAML::NodeType::Map);
+      for (const auto& [key, value] : node.entries()) out.force_insert(emittable(key), emittable(value));
+      return out;
+    }
+    case YamlNode::Kind::kNull:
+    case YamlNode::Kind::kUndefined: break;
+  }
+  return YAML::Node(YAML::NodeType::Null);
+}
+
+std::string flow(const YamlNode& node) {
   YAML::Emitter out;
-  out << YAML::Flow << node;
+  out << YAML::Flow << emittable(node);
   return out.c_str();
 }
 
@@ -64,16 +89,16 @@ class SweepReader {
   }
 
  private:
-  void axis(const YAML::Node& item, const std::string& path) {
+  void axis(const YamlNode& item, const std::string& path) {
     SweepAxis a;
     a.where = r_.at(item);
     r_.mapping(item, item, path,
                {{"path", [&](auto& k, auto& v, auto& f) { a.where = r_.at(k, v); a.path = r_.text(k, v, f, true).value_or(""); }, kRequired},
                 {"values", [&](auto& k, auto& v, auto& f) {
-                   r_.list(k, v, f, [&](const YAML::Node& value, const std::string&) {
+                   r_.list(k, v, f, [&](const YamlNode& value, const std::string&) {
                      a.values.push_back(SweepValue{flow(value), r_.at(value)});
                    });
-                   if (v.IsSequence() && v.size() == 0) r_.error(k, v, f, "an axis needs at least one value");
+                   if (v.is_sequence() && v.size() == 0) r_.error(k, v, f, "an axis needs at least one value");
                  }, kRequired}});
     if (a.path.empty()) return;
     for (const SweepAxis& other : out_.axes) {
@@ -85,10 +110,10 @@ class SweepReader {
     out_.axes.push_back(std::move(a));
   }
 
-  void zips(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    r_.list(key, value, field, [&](const YAML::Node& group, const std::string& path) {
+  void zips(const YamlNode& key, const YamlNode& value, const std::string& field) {
+    r_.list(key, value, field, [&](const YamlNode& group, const std::string& path) {
       std::vector<std::string> names;
-      r_.list(group, group, path, [&](const YAML::Node& name, const std::string& p) {
+      r_.list(group, group, path, [&](const YamlNode& name, const std::string& p) {
         if (auto s = r_.text(name, name, p, true)) names.push_back(*s);
       });
       zip_where_.push_back(r_.at(group));
@@ -96,42 +121,42 @@ class SweepReader {
     });
   }
 
-  void exclusions(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
-      if (!item.IsMap()) {
+  void exclusions(const YamlNode& key, const YamlNode& value, const std::string& field) {
+    r_.list(key, value, field, [&](const YamlNode& item, const std::string& path) {
+      if (!item.is_mapping()) {
         r_.error(item, item, path, "expected a mapping of axis paths to values, got " + YamlReader::describe(item));
         return;
       }
       std::vector<std::tuple<std::string, std::string, SourceLocation>> match;
-      for (const auto& kv : item) match.emplace_back(kv.first.Scalar(), flow(kv.second), r_.at(kv.first));
+      for (const auto& kv : item.entries()) match.emplace_back(kv.first.scalar(), flow(kv.second), r_.at(kv.first));
       exclude_raw_.push_back(std::move(match));
     });
   }
 
-  void seeds(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
+  void seeds(const YamlNode& key, const YamlNode& value, const std::string& field) {
+    r_.list(key, value, field, [&](const YamlNode& item, const std::string& path) {
       if (auto s = r_.unsigned64(item, item, path)) out_.seeds.push_back(*s);
     });
-    if (value.IsSequence() && value.size() == 0) r_.error(key, value, field, "at least one seed");
+    if (value.is_sequence() && value.size() == 0) r_.error(key, value, field, "at least one seed");
   }
 
-  void studies(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  void studies(const YamlNode& key, const YamlNode& value, const std::string& field) {
     SweepStudies& s = out_.studies;
     r_.mapping(key, value, field,
-               {{"plan", [&](auto& k, auto& v, auto& f) { s.plan = true; if (!v.IsNull()) r_.mapping(k, v, f, {}); }},
+               {{"plan", [&](auto& k, auto& v, auto& f) { s.plan = true; if (!v.is_null()) r_.mapping(k, v, f, {}); }},
                 {"reliability", [&](auto& k, auto& v, auto& f) {
                    s.reliability = true;
-                   if (v.IsNull()) return;
+                   if (v.is_null()) return;
                    r_.mapping(k, v, f, {{"trials", [&](auto& k2, auto& v2, auto& f2) {
                                           if (auto n = r_.integer(k2, v2, f2, {.min = 1, .max = 10'000'000, .unit = "trials"}))
                                             s.reliability_trials = static_cast<int>(*n);
                                         }}});
                  }}});
-    if (value.IsMap() && !s.plan && !s.reliability) r_.error(key, value, field, "name at least one study (plan, reliability)");
+    if (value.is_mapping() && !s.plan && !s.reliability) r_.error(key, value, field, "name at least one study (plan, reliability)");
   }
 
-  void objectives(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
+  void objectives(const YamlNode& key, const YamlNode& value, const std::string& field) {
+    r_.list(key, value, field, [&](const YamlNode& item, const std::string& path) {
       SweepObjective o;
       SourceLocation where = r_.at(item);
       r_.mapping(item, item, path,
@@ -157,7 +182,7 @@ class SweepReader {
     out_.base_text = text.value();
     SpecReading reading = read_spec(out_.base_path, out_.base_text);
     for (const Diagnostic& d : reading.errors) r_.errors().push_back(d);
-    if (reading.errors.empty()) base_tree_ = YAML::Load(out_.base_text);
+    if (reading.errors.empty()) base_tree_ = r_.load(out_.base_text).value_or(YamlNode());
   }
 
   // Every value of every axis written into the base alone and read back by the spec's reader.
@@ -177,18 +202,18 @@ class SweepReader {
 
   // Each key before the last must be a mapping (or absent) in the base spec.
   bool path_fits(const SweepAxis& a) {
-    YAML::Node node = YAML::Clone(base_tree_);
+    YamlNode node = base_tree_;
     const auto keys = split_path(a.path);
     for (std::size_t k = 0; k + 1 < keys.size(); ++k) {
       if (keys[k].empty()) break;
-      YAML::Node next = node[keys[k]];
-      if (!next.IsDefined() || next.IsNull()) return true;
-      if (!next.IsMap()) {
+      YamlNode next = node[keys[k]];
+      if (!next.is_defined() || next.is_null()) return true;
+      if (!next.is_mapping()) {
         r_.error(a.where, "axes.path", fmt::format("'{}' is {} in the base spec, not a mapping with fields",
                                                    excerpt(keys[k]), YamlReader::describe(next)));
         return false;
       }
-      node.reset(next);
+      node = next;
     }
     if (std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.empty(); })) {
       r_.error(a.where, "axes.path", fmt::format("'{}' is not a dotted field path", excerpt(a.path)));
@@ -252,7 +277,7 @@ class SweepReader {
   YamlReader r_;
   SweepFile& out_;
   SourceLocation base_where_;
-  YAML::Node base_tree_;
+  YamlNode base_tree_;
   std::vector<SourceLocation> zip_where_;
   std::vector<std::vector<std::string>> zip_names_;
   std::vector<std::vector<std::tuple<std::string, std::string, SourceLocation>>> exclude_raw_;
