@@ -5,7 +5,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <optional>
 
@@ -75,18 +74,16 @@ class ScenarioParser {
   void error(const YamlNode& key, const YamlNode& value, const std::string& field, std::string message) {
     r_.error(key, value, field, std::move(message));
   }
-  // Reads through the field table and remembers where each field (and the mapping) was written,
-  // so that a value rule of check_item can be reported at the line that gave the value.
   bool read_mapping(const YamlNode& owner, const YamlNode& node, const std::string& path,
-                    std::vector<Field> fields) {
-    where_.emplace(path, r_.at(node));
-    for (Field& field : fields) {
-      field.read = [this, read = std::move(field.read)](const YamlNode& k, const YamlNode& v, const std::string& f) {
-        where_.emplace(f, r_.at(k, v));
-        read(k, v, f);
-      };
-    }
+                    const std::vector<Field>& fields) {
     return r_.mapping(owner, node, path, fields);
+  }
+  // Where `name`'s value is written in the mapping `node` (the mapping itself when it is not).
+  SourceLocation where_written(const YamlNode& node, std::string_view name) const {
+    for (const auto& [k, v] : node.entries()) {
+      if (k.is_scalar() && k.scalar() == name) return r_.at(k, v);
+    }
+    return location(node);
   }
   // The value rules of one item (traffic/scenario_checks.h), as diagnostics at the field that gave
   // the value (the item where no field did). A rule is not reported again for a field the reader
@@ -106,8 +103,7 @@ class ScenarioParser {
     b_.judge(item, [&](const std::string& problem_field) -> std::optional<ValueOrigin> {
       const std::string field = problem_field.empty() ? path : path + "." + problem_field;
       if (refused(field)) return std::nullopt;
-      const auto it = where_.find(field);
-      return ValueOrigin{it != where_.end() ? it->second : location(node), field};
+      return ValueOrigin{problem_field.empty() ? location(node) : where_written(node, problem_field), field};
     });
   }
   void read_list(const YamlNode& key, const YamlNode& value, const std::string& field,
@@ -152,7 +148,7 @@ class ScenarioParser {
                   {"paths", [&](auto& k, auto& v, auto& f) { read_paths(k, v, f); }},
                   {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, convergence_); }},
                   {"collectives", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_collective(i, p); }); }},
-                  {"transfers", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_transfer(i, p); }); }},
+                  {"transfers", [&](auto& k, auto& v, auto& f) { read_transfers(k, v, f); }},
                   {"mice", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_mice(i, p); }); }},
                   {"faults", [&](auto& k, auto& v, auto& f) { has_faults_ = true; faults_node_ = v; faults_key_ = k; faults_field_ = f; }}});
     // Faults last: their default convergence may be written after them.
@@ -306,31 +302,44 @@ class ScenarioParser {
     return out;
   }
 
-  void read_transfer(const YamlNode& item, const std::string& path) {
-    const std::size_t before = r_.errors().size();
+  // Transfers, the items a scenario has most of: one field table for the whole list, its readers
+  // writing into the item being read.
+  void read_transfers(const YamlNode& key, const YamlNode& value, const std::string& field) {
     TransferSpec t;
-    t.name = fmt::format("transfer{}", b_.scenario().transfers.size());
-    t.src.gpu = kUnresolvedGpu;
-    t.dst.gpu = kUnresolvedGpu;
+    bool has_name = false;
     bool has_bytes = false;
     bool has_src = false;
     bool has_dst = false;
-    read_mapping(item, item, path,
-                 {{"name", [&](auto& k, auto& v, auto& f) { t.name = text(k, v, f).value_or(t.name); }},
-                  {"src", [&](auto& k, auto& v, auto& f) { has_src = true; assign(endpoint(k, v, f), t.src); }},
-                  {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; assign(endpoint(k, v, f), t.dst); }},
-                  {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, t.bytes); }},
-                  {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, t.start); }},
-                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, kMaxChannels, "channels"); }},
-                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, kMaxQps, "queue pairs"); }},
-                  {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }},
-                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, kMaxWeight, true); }}});
-    const SourceLocation where = location(item);
-    if (!has_src) error(where, path + ".src", "missing: the sending GPU or port");
-    if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
-    if (!has_bytes) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
-    judge(t, item, path, before);
-    b_.add(std::move(t));
+    const std::vector<Field> fields = {
+        {"name", [&](auto& k, auto& v, auto& f) {
+           if (auto n = text(k, v, f)) {
+             has_name = true;
+             t.name = std::move(*n);
+           }
+         }},
+        {"src", [&](auto& k, auto& v, auto& f) { has_src = true; assign(endpoint(k, v, f), t.src); }},
+        {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; assign(endpoint(k, v, f), t.dst); }},
+        {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, t.bytes); }},
+        {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, t.start); }},
+        {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, kMaxChannels, "channels"); }},
+        {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, kMaxQps, "queue pairs"); }},
+        {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }},
+        {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, kMaxWeight, true); }}};
+    read_list(key, value, field, [&](const YamlNode& item, const std::string& path) {
+      const std::size_t before = r_.errors().size();
+      t = TransferSpec{};
+      t.src.gpu = kUnresolvedGpu;
+      t.dst.gpu = kUnresolvedGpu;
+      has_name = has_bytes = has_src = has_dst = false;
+      read_mapping(item, item, path, fields);
+      if (!has_name) t.name = fmt::format("transfer{}", b_.scenario().transfers.size());
+      const SourceLocation where = location(item);
+      if (!has_src) error(where, path + ".src", "missing: the sending GPU or port");
+      if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
+      if (!has_bytes) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
+      judge(t, item, path, before);
+      b_.add(std::move(t));
+    });
   }
 
   static void assign(std::optional<Endpoint> e, Endpoint& out) {
@@ -434,7 +443,6 @@ class ScenarioParser {
   ScenarioBuilder b_;
   const Topology& t_;
   TimePs convergence_{0};
-  std::map<std::string, SourceLocation> where_;  // field path -> where its value was written
   bool has_faults_ = false;
   YamlNode faults_node_;
   YamlNode faults_key_;

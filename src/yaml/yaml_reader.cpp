@@ -1,9 +1,9 @@
 #include "yaml/yaml_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
-#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -108,11 +108,12 @@ SourceLocation at_offset(const std::string& file, const std::string& text, std::
 
 // YAML 1.2 section 5.1: a stream holds printable characters only; of the C0 controls, tab, line
 // feed and carriage return. A NUL would end libyaml's input or read as UTF-16, so the byte is
-// refused here, by name, where it is.
-bool YamlReader::check_characters(const std::string& text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
+// refused here, by name, where it is (`control`: its offset, found by YamlText, or npos).
+bool YamlReader::check_characters(const std::string& text, std::size_t control) {
+  if (control == std::string::npos) return true;
+  {
+    const std::size_t i = control;
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') continue;
     error(at_offset(file_, text, i), "",
           c == 0 ? std::string("a NUL byte (0x00): YAML text cannot contain NUL; is this a binary or UTF-16 file?")
                  : fmt::format("a control character (byte 0x{:02X}): YAML text allows only tab, line feed and carriage return "
@@ -120,7 +121,6 @@ bool YamlReader::check_characters(const std::string& text) {
                                c));
     return false;
   }
-  return true;
 }
 
 namespace {
@@ -133,47 +133,56 @@ namespace {
 // in their scalar as it names every other bad scalar.
 class YamlText {
  public:
+  // One pass over the bytes: the first C0 control character but tab, LF and CR (control()), the
+  // bytes that are not UTF-8, the line starts.
   explicit YamlText(const std::string& text) : original_(text) {
-    std::size_t bad = invalid_utf8_offset(text);
-    if (bad != std::string_view::npos) {
-      cleaned_ = text;
-      while (bad != std::string_view::npos) {
-        cleaned_[bad] = 'x';
-        replaced_.push_back(bad);
-        const std::size_t next = invalid_utf8_offset(std::string_view(cleaned_).substr(bad + 1));
-        bad = next == std::string_view::npos ? next : bad + 1 + next;
-      }
-    }
-    const std::string& t = parsed();
     line_starts_.push_back(0);
     bool ascii = true;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      const auto c = static_cast<unsigned char>(t[i]);
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c >= 0x20 && c < 0x80) continue;
       std::size_t next = 0;  // the start of the next line, when a break ends here
       if (c == '\n') {
         next = i + 1;
       } else if (c == '\r') {
-        if (i + 1 < t.size() && t[i + 1] == '\n') ++i;
-        next = i + 1;
-      } else if (c >= 0x80) {
+        next = i + 1 < n && text[i + 1] == '\n' ? i + 2 : i + 1;
+      } else if (c < 0x20) {
+        if (c == '\t') continue;
+        control_ = i;
+        return;  // refused: nothing more is needed
+      } else {
         ascii = false;
-        if (c == 0xC2 && i + 1 < t.size() && static_cast<unsigned char>(t[i + 1]) == 0x85) {
-          next = i + 2;  // NEL
-        } else if (c == 0xE2 && i + 2 < t.size() && static_cast<unsigned char>(t[i + 1]) == 0x80 &&
-                   (static_cast<unsigned char>(t[i + 2]) == 0xA8 || static_cast<unsigned char>(t[i + 2]) == 0xA9)) {
-          next = i + 3;  // LS, PS
+        const std::size_t length = utf8_sequence(text, i);
+        if (length == 0) {
+          replaced_.push_back(i);
+          continue;
+        }
+        const auto c1 = static_cast<unsigned char>(text[i + 1]);
+        if ((c == 0xC2 && c1 == 0x85) || (c == 0xE2 && c1 == 0x80 && (static_cast<unsigned char>(text[i + 2]) & 0xFE) == 0xA8)) {
+          next = i + length;  // NEL, LS, PS
+        } else {
+          i += length - 1;
+          continue;
         }
       }
-      if (next != 0) {
-        ascii_.push_back(ascii);
-        ascii = true;
-        line_starts_.push_back(next);
-        i = next - 1;
-      }
+      ascii_.push_back(ascii);
+      ascii = true;
+      line_starts_.push_back(next);
+      i = next - 1;
     }
     ascii_.push_back(ascii);
+    if (!replaced_.empty()) {
+      cleaned_ = text;
+      for (const std::size_t at : replaced_) cleaned_[at] = 'x';
+    }
   }
 
+  // The offset of the first control character YAML refuses, or npos.
+  [[nodiscard]] std::size_t control() const { return control_; }
+  // Whether every byte is UTF-8 (then so is every scalar libyaml gives: it refuses escapes of
+  // surrogates and of code points past U+10FFFF).
+  [[nodiscard]] bool utf8() const { return replaced_.empty(); }
   [[nodiscard]] const std::string& parsed() const { return replaced_.empty() ? original_ : cleaned_; }
   [[nodiscard]] std::size_t size() const { return original_.size(); }
 
@@ -213,6 +222,7 @@ class YamlText {
   std::vector<std::size_t> replaced_;
   std::vector<std::size_t> line_starts_;
   std::vector<bool> ascii_;
+  std::size_t control_ = std::string::npos;
 };
 
 // libyaml's parser, freed however the parse ends.
@@ -432,9 +442,14 @@ void syntax_error(YamlReader& r, const YamlText& source, const yaml_parser_t& pa
 }  // namespace
 
 std::optional<std::vector<YamlNode>> YamlReader::parse_checked(const std::string& text, bool all) {
-  if (!check_characters(text)) return std::nullopt;
   const YamlText source(text);
+  if (!check_characters(text, source.control())) return std::nullopt;
   auto tree = std::make_unique<YamlTree>();
+  // About one node in ten bytes in the inputs of this project (a scenario's flow mappings: one
+  // in nine): reserved so that a large file's tree is not moved as it grows.
+  tree->nodes.reserve(text.size() / 10);
+  tree->texts.reserve(text.size() / 10);
+  tree->children.reserve(text.size() / 10);
   TreeBuilder builder(*tree, source);
   EventParser parser(source.parsed());
   for (;;) {
@@ -458,7 +473,7 @@ std::optional<std::vector<YamlNode>> YamlReader::parse_checked(const std::string
   for (const std::uint32_t d : builder.documents) documents.emplace_back(tree.get(), d);
   trees_.push_back(std::move(tree));
   const std::size_t before = errors_.size();
-  for (const YamlNode& document : documents) check_tree(document);
+  for (const YamlNode& document : documents) check_tree(document, !source.utf8());
   if (errors_.size() > before) return std::nullopt;
   return documents;
 }
@@ -478,7 +493,7 @@ std::optional<std::vector<YamlNode>> YamlReader::load_all(const std::string& tex
 // pointers to the keys' text, and spelled out only for a diagnostic; the keys of the mappings
 // being walked are one stack (a mapping's own keys are the top of it while it is walked), so the
 // walk allocates nothing per node.
-void YamlReader::check_tree(const YamlNode& root) {
+void YamlReader::check_tree(const YamlNode& root, bool check_utf8) {
   std::size_t nodes = 0;
   bool stop = false;
   struct PathPart {
@@ -501,6 +516,7 @@ void YamlReader::check_tree(const YamlNode& root) {
     return out;
   };
   const auto check_scalar = [&](const YamlNode& n) {
+    if (!check_utf8) return;
     const std::string& s = n.scalar();
     if (const std::size_t bad = invalid_utf8_offset(s); bad != std::string_view::npos) {
       error(at(n), path_text(),
@@ -580,12 +596,14 @@ bool YamlReader::mapping(const YamlNode& owner, const YamlNode& node, const std:
     error(owner, node, path, "expected a mapping of fields, got " + describe(node));
     return false;
   }
-  std::vector<std::string> names;
-  for (const auto& f : fields) names.emplace_back(f.name);
-  std::vector<bool> written(fields.size(), false);
-  std::map<std::string, int, std::less<>> seen;  // field -> line where first written
-  for (const auto& entry : node.entries()) {
-    const YamlNode key = entry.first;
+  // The line where each field was first written (0: not yet), on the stack for a usual table.
+  constexpr std::size_t kOnStack = 32;
+  std::array<int, kOnStack> stack_lines{};
+  std::vector<int> heap_lines;
+  if (fields.size() > kOnStack) heap_lines.assign(fields.size(), 0);
+  int* const first_line = fields.size() > kOnStack ? heap_lines.data() : stack_lines.data();
+  std::string field;  // path.name; one buffer for every field of the mapping
+  for (const auto& [key, value] : node.entries()) {
     if (!key.is_scalar()) {
       error(at(key), path, "expected a field name, got " + describe(key));
       continue;
@@ -593,20 +611,24 @@ bool YamlReader::mapping(const YamlNode& owner, const YamlNode& node, const std:
     const std::string& name = key.scalar();
     const auto match = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.name; });
     if (match == fields.end()) {
+      std::vector<std::string> names;
+      for (const auto& f : fields) names.emplace_back(f.name);
       error(at(key), join_field(path, excerpt(name)), "unknown field" + did_you_mean(name, names));
       continue;
     }
-    const std::string field = join_field(path, name);
-    const SourceLocation where = at(key);
-    if (auto [first, inserted] = seen.emplace(name, where.line); !inserted) {
-      error(where, field, fmt::format("field written twice (first at line {})", first->second));
+    field.assign(path);
+    if (!path.empty()) field += '.';
+    field += name;
+    int& first = first_line[match - fields.begin()];
+    if (first != 0) {
+      error(at(key), field, fmt::format("field written twice (first at line {})", first));
       continue;
     }
-    written[static_cast<std::size_t>(match - fields.begin())] = true;
-    match->read(key, entry.second, field);
+    first = std::max(1, key.line());
+    match->read(key, value, field);
   }
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (written[i] || fields[i].presence != Presence::kRequired) continue;
+    if (first_line[i] != 0 || fields[i].presence != Presence::kRequired) continue;
     error(at(node), join_field(path, fields[i].name),
           fields[i].missing.empty() ? std::string("missing required field")
                                     : "missing: " + std::string(fields[i].missing));
@@ -620,7 +642,14 @@ bool YamlReader::list(const YamlNode& key, const YamlNode& value, const std::str
     error(key, value, field, fmt::format("expected {}, got {}", expected, describe(value)));
     return false;
   }
-  for (std::size_t i = 0; i < value.size(); ++i) read(value[i], fmt::format("{}[{}]", field, i));
+  std::string path;  // field[i]; one buffer for every item
+  std::size_t i = 0;
+  for (const YamlNode item : value.items()) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, i++).ptr;
+    path.assign(field).append(1, '[').append(digits, end).append(1, ']');
+    read(item, path);
+  }
   return true;
 }
 

@@ -157,8 +157,9 @@ class YamlReader {
 
  private:
   bool plain_scalar(const YamlNode& key, const YamlNode& value, const std::string& field, const char* expected);
-  void check_tree(const YamlNode& root);
-  bool check_characters(const std::string& text);
+  // `check_utf8`: whether the scalars may hold bytes that are not UTF-8 (the text did).
+  void check_tree(const YamlNode& root, bool check_utf8);
+  bool check_characters(const std::string& text, std::size_t control);
   // The documents of `text` (the first only unless `all`), each walked by check_tree; nullopt
   // after a diagnostic.
   std::optional<std::vector<YamlNode>> parse_checked(const std::string& text, bool all);
