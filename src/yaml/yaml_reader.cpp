@@ -202,6 +202,19 @@ class YamlText {
     return {static_cast<int>(line) + 1, static_cast<int>(offset(mark) - line_starts_[line]) + 1};
   }
 
+  // What is written from `mark` to the end of its line, or the whole line when nothing is.
+  [[nodiscard]] std::string_view here(const yaml_mark_t& mark) const {
+    const std::string_view t = parsed();
+    const std::size_t from = std::min(offset(mark), t.size());
+    const std::size_t line_end = std::min(t.find('\n', from), t.size());
+    std::string_view rest = trim(t.substr(from, line_end - from));
+    if (rest.empty()) {
+      const std::size_t line_start = from == 0 ? 0 : t.rfind('\n', from - 1) + 1;  // npos + 1 = 0
+      rest = trim(t.substr(line_start, line_end - line_start));
+    }
+    return rest;
+  }
+
   // A scalar written from `begin` to `end` that held a byte given to libyaml as 'x': its text as
   // written (the quotes of a quoted one left out).
   [[nodiscard]] std::optional<std::string> restore(const yaml_mark_t& begin, const yaml_mark_t& end,
@@ -341,7 +354,9 @@ class TreeBuilder {
         path += (path.empty() ? "" : ".") + part;
       }
     }
-    return Refusal{text_.place(mark), path, fmt::format("nested deeper than {} levels; refused", kMaxYamlDepth)};
+    return Refusal{text_.place(mark), excerpt(path),
+                   fmt::format("nested deeper than {} levels (here: '{}'); refused", kMaxYamlDepth,
+                               excerpt(text_.here(mark).substr(0, 20)))};
   }
 
   std::optional<Refusal> scalar(const yaml_event_t& e) {
@@ -416,11 +431,12 @@ void syntax_error(YamlReader& r, const YamlText& source, const yaml_parser_t& pa
               : problem);
     return;
   }
-  std::string message = "YAML syntax error: " + problem;
+  std::string context;
   if (parser.context != nullptr) {
     const auto [line, column] = source.place(parser.context_mark);
-    message += fmt::format(" ({} that began at line {}, column {})", parser.context, line, column);
+    context = fmt::format(" ({} that began at line {}, column {})", parser.context, line, column);
   }
+  const std::string message = "YAML syntax error: " + problem;
   if (source.offset(parser.problem_mark) >= source.size()) {
     // Just after the last character that is not white space: where a truncated file stops,
     // rather than the empty line after its final newline.
@@ -432,11 +448,11 @@ void syntax_error(YamlReader& r, const YamlText& source, const yaml_parser_t& pa
       where.column = static_cast<int>(last - (line_start == std::string::npos ? 0 : line_start + 1) + 2);
       where.line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(last), '\n') + 1);
     }
-    r.error(where, "", message + " before the end of the file");
+    r.error(where, "", message + " before the end of the file" + context);
     return;
   }
   const auto [line, column] = source.place(parser.problem_mark);
-  r.error({r.file(), line, column}, "", message);
+  r.error({r.file(), line, column}, "", message + context);
 }
 
 }  // namespace

@@ -187,12 +187,14 @@ TEST(YamlReader, DeepNestingIsRefused) {
   EXPECT_FALSE(r.loaded);
   EXPECT_THAT(only(r).message, HasSubstr("nested deeper than 64 levels"));
   // Far deeper: refused while it is read, at the first node too deep (nothing deeper is built),
-  // the 65th '[' of line 2 at column 8 + 64 = 72, with its path.
+  // the 65th '[' of line 2 at column 8 + 64 = 72, with its path (cut as every echo is) and what
+  // is written there.
   const Read very = read("name: a\ncount: " + std::string(100'000, '[') + std::string(100'000, ']') + "\n");
   EXPECT_FALSE(very.loaded);
   std::string path = "count";
   for (int i = 0; i < kMaxYamlDepth; ++i) path += "[0]";
-  EXPECT_EQ(format_diagnostic(only(very)), "t.yaml:2:72: error: " + path + ": nested deeper than 64 levels; refused");
+  EXPECT_EQ(format_diagnostic(only(very)), "t.yaml:2:72: error: " + excerpt(path) +
+                                               ": nested deeper than 64 levels (here: '[[[[[[[[[[[[[[[[[[[['); refused");
   // Block nesting, 1000 levels of "- " each indented one more: the parser's own place.
   std::string block = "count:\n";
   for (int i = 1; i <= 1000; ++i) block += std::string(static_cast<std::size_t>(i), ' ') + "-\n";
