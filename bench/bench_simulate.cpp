@@ -57,7 +57,10 @@
 //                                  seconds (user + system, wait4), SimGrid's faster CPU over the
 //                                  command's (`_x_cpu`), and the largest relative difference of
 //                                  last-byte times between the command's CSV and SimGrid's.
-//                                  Goal: >= 10 on every input, differences <= 1e-6.
+//                                  Goal: >= 10 on every input, differences <= 1e-6. With
+//                                  CT_BENCH_BASELINE=BINARY the YAML input also runs through that
+//                                  build (yaml_baseline_*: before and after in one run);
+//                                  CT_BENCH_KEEP=1 keeps the inputs in $TMPDIR/ct-bench-FLOWS.
 //   BM_CollectiveCommandVsSimGrid/gpus/modes  the same for a generated collective: the first step
 //                                  of a ring all-reduce (1 GiB, GPUs in random order, 1 channel)
 //                                  over 4,096, 8,192 or 32,768 GPUs, given as `--collective` flags.
@@ -67,6 +70,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -474,8 +478,8 @@ struct CommandRun {
   double diff = 0;
 };
 CommandRun run_command(const std::filesystem::path& dir, std::vector<std::string> args, const std::vector<double>& latency,
-                       const std::vector<double>& theirs) {
-  std::vector<std::string> argv = {CT_CLUSTERTWIN_BINARY, "simulate", (dir / "spec.yaml").string()};
+                       const std::vector<double>& theirs, const std::string& binary = CT_CLUSTERTWIN_BINARY) {
+  std::vector<std::string> argv = {binary, "simulate", (dir / "spec.yaml").string()};
   argv.insert(argv.end(), args.begin(), args.end());
   for (const std::string& a : {std::string("--csv-flows"), (dir / "out.csv").string(), std::string("-o"), (dir / "report.txt").string()}) {
     argv.push_back(a);
@@ -540,16 +544,26 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
     write_text(dir / "pinned.csv", simulate_flows_csv({fabric.topology(), r, workers, "bench"}));
   }
   const std::vector<double> latency = latencies(r, fabric.topology());
-  const std::pair<const char*, std::vector<std::string>> inputs[] = {
+  struct Input {
+    std::string name;
+    std::vector<std::string> args;
+    std::string binary = CT_CLUSTERTWIN_BINARY;
+  };
+  std::vector<Input> inputs = {
       {"compact", {"--flows", (dir / "flows.csv").string()}},
       {"pinned", {"--flows", (dir / "pinned.csv").string()}},
       {"yaml", {"--scenario", (dir / "scenario.yaml").string()}},
   };
+  // CT_BENCH_BASELINE=BINARY: the YAML input through another build as well ("yaml_baseline"), in
+  // the same run, against the same SimGrid run: a before and after side by side.
+  if (const char* baseline = std::getenv("CT_BENCH_BASELINE"); baseline != nullptr && baseline[0] != '\0') {
+    inputs.push_back({"yaml_baseline", {"--scenario", (dir / "scenario.yaml").string()}, baseline});
+  }
   for (auto _ : state) {
     const std::vector<double> theirs = simgrid_modes(state, r, state.range(1));
     double slowest = 0;
-    for (const auto& [name, args] : inputs) {
-      const CommandRun run = run_command(dir, args, latency, theirs);
+    for (const auto& [name, args, binary] : inputs) {
+      const CommandRun run = run_command(dir, args, latency, theirs, binary);
       if (run.wall < 0) {
         state.SkipWithError(fmt::format("the command on the {} input failed", name).c_str());
         return;
@@ -562,7 +576,9 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
     }
     state.SetIterationTime(slowest);
   }
-  std::filesystem::remove_all(dir);
+  // CT_BENCH_KEEP=1 leaves the inputs (spec.yaml, flows.csv, pinned.csv, scenario.yaml) for a
+  // profile of the command.
+  if (std::getenv("CT_BENCH_KEEP") == nullptr) std::filesystem::remove_all(dir);
   state.counters["flows"] = static_cast<double>(r.flows.size());
 }
 // First argument: flows (4,096: 512 nodes and 8,192: 1,024 nodes on 2 tiers; 32,768: 4,096 nodes
