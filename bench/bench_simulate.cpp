@@ -36,9 +36,9 @@
 //   BM_ParseScenario/flows         parse_scenario of the YAML scenario of one transfer per flow of
 //                                  that permutation (4,096 or 8,192 flows) over a memory buffer:
 //                                  the reading and expanding stages of the YAML path alone.
-//   BM_YamlCpp/flows/mode          yaml-cpp alone on that text: 0 YAML::Load (the tree the one
-//                                  reader walks), 1 its parser with an event handler that builds
-//                                  nothing (the scanner's share of the reading stage).
+//   BM_YamlRead/flows/mode         the reading stage alone on that text: 0 YamlReader::load
+//                                  (libyaml's events, the located tree, the bounds walk), 1 libyaml's
+//                                  events with nothing built (the parser's share).
 //   BM_CommandVsSimGrid/flows/modes  the whole command on every input path, side by side with
 //                                  SimGrid in one run: a random permutation of the plane-0 ports of
 //                                  the 512- (4,096 flows), 1,024- (8,192) or 4,096-node 3-tier
@@ -57,7 +57,10 @@
 //                                  seconds (user + system, wait4), SimGrid's faster CPU over the
 //                                  command's (`_x_cpu`), and the largest relative difference of
 //                                  last-byte times between the command's CSV and SimGrid's.
-//                                  Goal: >= 10 on every input, differences <= 1e-6.
+//                                  Goal: >= 10 on every input, differences <= 1e-6. With
+//                                  CT_BENCH_BASELINE=BINARY the YAML input also runs through that
+//                                  build (yaml_baseline_*: before and after in one run);
+//                                  CT_BENCH_KEEP=1 keeps the inputs in $TMPDIR/ct-bench-FLOWS.
 //   BM_CollectiveCommandVsSimGrid/gpus/modes  the same for a generated collective: the first step
 //                                  of a ring all-reduce (1 GiB, GPUs in random order, 1 channel)
 //                                  over 4,096, 8,192 or 32,768 GPUs, given as `--collective` flags.
@@ -67,6 +70,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -78,8 +82,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
 #include "analysis/straggler.h"
 #include "bench_util.h"
@@ -90,6 +93,7 @@
 #include "report/simulate_report.h"
 #include "traffic/flow_table.h"
 #include "traffic/scenario_parser.h"
+#include "yaml/yaml_reader.h"
 
 #ifdef CT_HAVE_SIMGRID
 #include "fluid_scenario.h"
@@ -382,46 +386,37 @@ void BM_ParseScenario(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseScenario)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond);
 
-// yaml-cpp's events, nothing built: what its parser costs before any YAML::Node is made.
-class NoYamlNodes : public YAML::EventHandler {
- public:
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string& value) override {
-    bytes += value.size();
-  }
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-  std::size_t bytes = 0;
-};
-
-// The text of BM_ParseScenario/flows read by yaml-cpp alone (issue 24 item 1: where the reading
-// stage's time goes): mode 0 YAML::Load (the scanner, the parser and the YAML::Node tree, what
-// the one reader calls); mode 1 YAML::Parser with an event handler that builds nothing (the scanner
-// and the parser alone: what driving the event API from the reader could at best cost).
-void BM_YamlCpp(benchmark::State& state) {
+// The text of BM_ParseScenario/flows read alone (issue 24 item 1: where the reading stage's time
+// goes): mode 0 YamlReader::load (libyaml's events, the located tree, the bounds walk: what the
+// reading stage costs); mode 1 libyaml's events alone, nothing built (the parser's share).
+void BM_YamlRead(benchmark::State& state) {
   const auto [nodes, tiers] = shape_of(state.range(0));
   const Fabric fabric = fabric_of(valid_spec(b300_yaml(nodes, tiers)));
   const std::string text = scenario_of_table(permutation_table(fabric.topology()));
   for (auto _ : state) {
     if (state.range(1) == 0) {
-      const YAML::Node root = YAML::Load(text);
-      benchmark::DoNotOptimize(root.size());
+      YamlReader reader("bench.yaml");
+      const auto root = reader.load(text);
+      benchmark::DoNotOptimize(root->size());
     } else {
-      std::istringstream in(text);
-      YAML::Parser parser(in);
-      NoYamlNodes events;
-      parser.HandleNextDocument(events);
-      benchmark::DoNotOptimize(events.bytes);
+      yaml_parser_t parser;
+      yaml_parser_initialize(&parser);
+      yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+      std::size_t bytes = 0;
+      for (bool more = true; more;) {
+        yaml_event_t event;
+        if (yaml_parser_parse(&parser, &event) == 0) break;
+        if (event.type == YAML_SCALAR_EVENT) bytes += event.data.scalar.length;
+        more = event.type != YAML_STREAM_END_EVENT;
+        yaml_event_delete(&event);
+      }
+      yaml_parser_delete(&parser);
+      benchmark::DoNotOptimize(bytes);
     }
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(text.size()) * static_cast<std::int64_t>(state.iterations()));
 }
-BENCHMARK(BM_YamlCpp)->Args({8192, 0})->Args({8192, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_YamlRead)->Args({8192, 0})->Args({8192, 1})->Unit(benchmark::kMillisecond);
 
 
 #ifdef CT_HAVE_SIMGRID
@@ -483,8 +478,8 @@ struct CommandRun {
   double diff = 0;
 };
 CommandRun run_command(const std::filesystem::path& dir, std::vector<std::string> args, const std::vector<double>& latency,
-                       const std::vector<double>& theirs) {
-  std::vector<std::string> argv = {CT_CLUSTERTWIN_BINARY, "simulate", (dir / "spec.yaml").string()};
+                       const std::vector<double>& theirs, const std::string& binary = CT_CLUSTERTWIN_BINARY) {
+  std::vector<std::string> argv = {binary, "simulate", (dir / "spec.yaml").string()};
   argv.insert(argv.end(), args.begin(), args.end());
   for (const std::string& a : {std::string("--csv-flows"), (dir / "out.csv").string(), std::string("-o"), (dir / "report.txt").string()}) {
     argv.push_back(a);
@@ -549,16 +544,26 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
     write_text(dir / "pinned.csv", simulate_flows_csv({fabric.topology(), r, workers, "bench"}));
   }
   const std::vector<double> latency = latencies(r, fabric.topology());
-  const std::pair<const char*, std::vector<std::string>> inputs[] = {
+  struct Input {
+    std::string name;
+    std::vector<std::string> args;
+    std::string binary = CT_CLUSTERTWIN_BINARY;
+  };
+  std::vector<Input> inputs = {
       {"compact", {"--flows", (dir / "flows.csv").string()}},
       {"pinned", {"--flows", (dir / "pinned.csv").string()}},
       {"yaml", {"--scenario", (dir / "scenario.yaml").string()}},
   };
+  // CT_BENCH_BASELINE=BINARY: the YAML input through another build as well ("yaml_baseline"), in
+  // the same run, against the same SimGrid run: a before and after side by side.
+  if (const char* baseline = std::getenv("CT_BENCH_BASELINE"); baseline != nullptr && baseline[0] != '\0') {
+    inputs.push_back({"yaml_baseline", {"--scenario", (dir / "scenario.yaml").string()}, baseline});
+  }
   for (auto _ : state) {
     const std::vector<double> theirs = simgrid_modes(state, r, state.range(1));
     double slowest = 0;
-    for (const auto& [name, args] : inputs) {
-      const CommandRun run = run_command(dir, args, latency, theirs);
+    for (const auto& [name, args, binary] : inputs) {
+      const CommandRun run = run_command(dir, args, latency, theirs, binary);
       if (run.wall < 0) {
         state.SkipWithError(fmt::format("the command on the {} input failed", name).c_str());
         return;
@@ -571,7 +576,9 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
     }
     state.SetIterationTime(slowest);
   }
-  std::filesystem::remove_all(dir);
+  // CT_BENCH_KEEP=1 leaves the inputs (spec.yaml, flows.csv, pinned.csv, scenario.yaml) for a
+  // profile of the command.
+  if (std::getenv("CT_BENCH_KEEP") == nullptr) std::filesystem::remove_all(dir);
   state.counters["flows"] = static_cast<double>(r.flows.size());
 }
 // First argument: flows (4,096: 512 nodes and 8,192: 1,024 nodes on 2 tiers; 32,768: 4,096 nodes

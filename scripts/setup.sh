@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config ccache mold
-  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  libyaml-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
   graphviz iproute2 iperf3 conntrack
   libsimgrid-dev zlib1g-dev

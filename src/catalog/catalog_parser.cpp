@@ -19,7 +19,6 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "yaml/yaml_reader.h"
 
@@ -96,7 +95,7 @@ class CatalogReader {
   // `null` records "not published".
   Handler nullable_integer(std::optional<int>& out, IntegerRange range) {
     return [this, &out, range](auto& k, auto& v, auto& f) {
-      if (v.IsNull()) return;
+      if (v.is_null()) return;
       if (auto n = r_.integer(k, v, f, range)) out = static_cast<int>(*n);
     };
   }
@@ -105,7 +104,7 @@ class CatalogReader {
   }
   Handler nullable_number(std::optional<double>& out, NumberRange range) {
     return [this, &out, range](auto& k, auto& v, auto& f) {
-      if (!v.IsNull()) out = r_.number(k, v, f, range);
+      if (!v.is_null()) out = r_.number(k, v, f, range);
     };
   }
   Handler speed(BitsPerSecond& out) {
@@ -113,8 +112,8 @@ class CatalogReader {
   }
   Handler nullable_byte_rate(std::optional<double>& out) {
     return [this, &out](auto& k, auto& v, auto& f) {
-      if (v.IsNull()) return;
-      auto rate = v.IsScalar() ? parse_byte_rate(v.Scalar()) : parse_byte_rate("");
+      if (v.is_null()) return;
+      auto rate = v.is_scalar() ? parse_byte_rate(v.scalar()) : parse_byte_rate("");
       if (rate) {
         out = rate.value();
       } else {
@@ -145,11 +144,11 @@ class CatalogReader {
   // `source:` a non-empty string or a non-empty list of non-empty strings.
   Handler sources(std::vector<std::string>& out) {
     return [this, &out](auto& k, auto& v, auto& f) {
-      if (v.IsScalar()) {
+      if (v.is_scalar()) {
         if (auto s = r_.text(k, v, f, true)) out.push_back(*s);
         return;
       }
-      if (!v.IsSequence() || v.size() == 0) {
+      if (!v.is_sequence() || v.size() == 0) {
         r_.error(k, v, f, "expected a URL or a list of URLs and document titles, got " + YamlReader::describe(v));
         return;
       }
@@ -182,8 +181,8 @@ class CatalogReader {
   }
 
  private:
-  void non_empty_list(const YAML::Node& k, const YAML::Node& v, const std::string& f, const YamlReader::ItemReader& read) {
-    if (!v.IsSequence() || v.size() == 0) {
+  void non_empty_list(const YamlNode& k, const YamlNode& v, const std::string& f, const YamlReader::ItemReader& read) {
+    if (!v.is_sequence() || v.size() == 0) {
       r_.error(k, v, f, "expected a non-empty list, got " + YamlReader::describe(v));
       return;
     }
@@ -193,12 +192,12 @@ class CatalogReader {
   YamlReader& r_;
 };
 
-std::vector<Breakout> read_breakouts(CatalogReader& c, const YAML::Node& key, const YAML::Node& value,
+std::vector<Breakout> read_breakouts(CatalogReader& c, const YamlNode& key, const YamlNode& value,
                                      const std::string& field, BitsPerSecond port_speed) {
   std::vector<Breakout> out;
-  if (value.IsNull()) return out;
+  if (value.is_null()) return out;
   YamlReader& r = c.yaml();
-  r.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
+  r.list(key, value, field, [&](const YamlNode& item, const std::string& path) {
     Breakout b;
     const std::size_t errors_before = c.error_count();
     if (!r.mapping(item, item, path,
@@ -216,11 +215,11 @@ std::vector<Breakout> read_breakouts(CatalogReader& c, const YAML::Node& key, co
   return out;
 }
 
-SwitchModel read_switch(CatalogReader& c, const YAML::Node& item, const std::string& path) {
+SwitchModel read_switch(CatalogReader& c, const YamlNode& item, const std::string& path) {
   YamlReader& r = c.yaml();
   const std::size_t errors_before = c.error_count();
   SwitchModel s;
-  std::optional<std::pair<YAML::Node, YAML::Node>> breakouts;  // key, value
+  std::optional<std::pair<YamlNode, YamlNode>> breakouts;  // key, value
   std::string breakouts_field;
   r.mapping(item, item, path,
             CatalogReader::with(c.header(s), {{"protocols", c.enum_list(s.protocols, kProtocols), CatalogReader::kRequired},
@@ -246,7 +245,7 @@ SwitchModel read_switch(CatalogReader& c, const YAML::Node& item, const std::str
   return s;
 }
 
-NicModel read_nic(CatalogReader& c, const YAML::Node& item, const std::string& path) {
+NicModel read_nic(CatalogReader& c, const YamlNode& item, const std::string& path) {
   NicModel n;
   c.yaml().mapping(item, item, path,
                    CatalogReader::with(c.header(n), {{"kind", c.enumeration(n.kind, kNicKinds), CatalogReader::kRequired},
@@ -258,10 +257,10 @@ NicModel read_nic(CatalogReader& c, const YAML::Node& item, const std::string& p
   return n;
 }
 
-NodeModel read_node(CatalogReader& c, const YAML::Node& item, const std::string& path) {
+NodeModel read_node(CatalogReader& c, const YamlNode& item, const std::string& path) {
   YamlReader& r = c.yaml();
   NodeModel n;
-  std::optional<YAML::Node> count_key;
+  std::optional<YamlNode> count_key;
   r.mapping(item, item, path,
             CatalogReader::with(c.header(n), {{"gpu", c.text(n.gpu), CatalogReader::kRequired},
                                               {"gpus", c.integer(n.gpus, kGpus), CatalogReader::kRequired},
@@ -276,7 +275,7 @@ NodeModel read_node(CatalogReader& c, const YAML::Node& item, const std::string&
                                                }}},
                                                     c.power_and_price(n.power_w, n.price_usd)));
   // A node without a frontend NIC omits both fields.
-  if (!n.frontend_nic.empty() && !count_key && item.IsMap()) {
+  if (!n.frontend_nic.empty() && !count_key && item.is_mapping()) {
     r.error(r.at(item), join_field(path, "frontend_nics"), "missing required field");
   } else if (n.frontend_nic.empty() && count_key) {
     r.error(r.at(*count_key), join_field(path, "frontend_nics"), "given without frontend_nic");
@@ -284,7 +283,7 @@ NodeModel read_node(CatalogReader& c, const YAML::Node& item, const std::string&
   return n;
 }
 
-OpticModel read_optic(CatalogReader& c, const YAML::Node& item, const std::string& path) {
+OpticModel read_optic(CatalogReader& c, const YamlNode& item, const std::string& path) {
   OpticModel o;
   c.yaml().mapping(item, item, path,
                    CatalogReader::with(c.header(o), {{"kind", c.enumeration(o.kind, kMediaKinds), CatalogReader::kRequired},
@@ -299,9 +298,9 @@ OpticModel read_optic(CatalogReader& c, const YAML::Node& item, const std::strin
 
 // `rate:` null (not published) or exactly one of the forms of catalog.h, converted to failures per
 // element-hour.
-std::optional<double> read_failure_per_hour(CatalogReader& c, const YAML::Node& key, const YAML::Node& n,
+std::optional<double> read_failure_per_hour(CatalogReader& c, const YamlNode& key, const YamlNode& n,
                                             const std::string& path) {
-  if (n.IsNull()) return std::nullopt;
+  if (n.is_null()) return std::nullopt;
   YamlReader& r = c.yaml();
   const std::size_t errors_before = c.error_count();
   int forms = 0;
@@ -347,10 +346,10 @@ std::optional<double> read_failure_per_hour(CatalogReader& c, const YAML::Node& 
   return out;
 }
 
-FailureRate read_failure_rate(CatalogReader& c, const YAML::Node& item, const std::string& path) {
+FailureRate read_failure_rate(CatalogReader& c, const YamlNode& item, const std::string& path) {
   YamlReader& r = c.yaml();
   FailureRate f;
-  std::optional<YAML::Node> media_key;
+  std::optional<YamlNode> media_key;
   r.mapping(item, item, path,
             {{"id", c.text(f.id), CatalogReader::kRequired},
              {"element", c.enumeration(f.element, kFailureElements), CatalogReader::kRequired},
@@ -369,7 +368,7 @@ FailureRate read_failure_rate(CatalogReader& c, const YAML::Node& item, const st
   return f;
 }
 
-ChipClass read_chip_class(CatalogReader& c, const YAML::Node& item, const std::string& path) {
+ChipClass read_chip_class(CatalogReader& c, const YamlNode& item, const std::string& path) {
   ChipClass z;
   c.yaml().mapping(item, item, path,
                    {{"class", c.text(z.name), CatalogReader::kRequired},
@@ -398,7 +397,7 @@ class FileParser {
   FileParser(YamlReader& r, Catalog& catalog, IdIndex& ids, IdIndex& zoo_ids)
       : r_(r), c_(r), catalog_(catalog), ids_(ids), zoo_ids_(zoo_ids) {}
 
-  void parse(const YAML::Node& root) {
+  void parse(const YamlNode& root) {
     r_.mapping(root, root, "",
                {{"nodes", entries(catalog_.nodes, read_node)},
                 {"nics", entries(catalog_.nics, read_nic)},
@@ -406,8 +405,8 @@ class FileParser {
                 {"optics", entries(catalog_.optics, read_optic)},
                 {"failure_rates", entries(catalog_.failure_rates, read_failure_rate)},
                 {"zoo", [&](auto& k, auto& v, auto& f) {
-                   r_.list(k, v, f, [&](const YAML::Node& item, const std::string& path) {
-                     if (!item.IsMap()) {
+                   r_.list(k, v, f, [&](const YamlNode& item, const std::string& path) {
+                     if (!item.is_mapping()) {
                        r_.error(r_.at(item), path, "expected a mapping of fields, got " + YamlReader::describe(item));
                        return;
                      }
@@ -421,8 +420,8 @@ class FileParser {
   template <typename T, typename Read>
   YamlReader::Handler entries(std::vector<T>& out, Read read) {
     return [this, &out, read](auto& k, auto& v, auto& f) {
-      r_.list(k, v, f, [&](const YAML::Node& item, const std::string& path) {
-        if (!item.IsMap()) {
+      r_.list(k, v, f, [&](const YamlNode& item, const std::string& path) {
+        if (!item.is_mapping()) {
           r_.error(r_.at(item), path, "expected a mapping of fields, got " + YamlReader::describe(item));
           return;
         }
@@ -478,7 +477,7 @@ Result<Catalog> parse_catalog(const std::vector<CatalogSource>& sources) {
   Diagnostics errors;
   for (const auto& source : sources) {
     YamlReader reader(source.file);
-    if (const auto root = reader.load(source.text); root && root->IsNull()) {
+    if (const auto root = reader.load(source.text); root && root->is_null()) {
       reader.error({source.file, 1, 1}, "", "empty catalog file: expected nodes, nics, switches, optics, zoo or failure_rates");
     } else if (root) {
       FileParser(reader, catalog, ids, zoo_ids).parse(*root);

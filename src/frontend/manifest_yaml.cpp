@@ -1,34 +1,29 @@
 #include "frontend/manifest_yaml.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include "yaml/yaml_reader.h"
 
 namespace ct {
 namespace {
 
-SourceLocation at(const YAML::Mark& mark, const std::string& file) {
-  if (mark.line < 0) return {file, 0, 0};
-  return {file, mark.line + 1, mark.column + 1};
-}
+SourceLocation at(const YamlNode& node, const std::string& file) { return {file, node.line(), node.column()}; }
 
-YamlValue convert(const YAML::Node& node, const std::string& file) {
+YamlValue convert(const YamlNode& node, const std::string& file) {
   YamlValue v;
-  v.where = at(node.Mark(), file);
-  switch (node.Type()) {
-    case YAML::NodeType::Scalar:
+  v.where = at(node, file);
+  switch (node.kind()) {
+    case YamlNode::Kind::kScalar:
       v.kind = YamlValue::Kind::kScalar;
-      v.scalar = node.Scalar();
+      v.scalar = node.scalar();
       break;
-    case YAML::NodeType::Sequence:
+    case YamlNode::Kind::kSequence:
       v.kind = YamlValue::Kind::kSequence;
-      for (const auto& item : node) v.items.push_back(convert(item, file));
+      for (const YamlNode item : node.items()) v.items.push_back(convert(item, file));
       break;
-    case YAML::NodeType::Map:
+    case YamlNode::Kind::kMapping:
       v.kind = YamlValue::Kind::kMapping;
-      for (const auto& kv : node) {
-        v.entries.emplace_back(kv.first.Scalar(), convert(kv.second, file));
-        v.key_where.push_back(at(kv.first.Mark(), file));
+      for (const auto& kv : node.entries()) {
+        v.entries.emplace_back(kv.first.scalar(), convert(kv.second, file));
+        v.key_where.push_back(at(kv.first, file));
       }
       break;
     default:
@@ -51,8 +46,8 @@ Result<std::vector<YamlValue>> parse_yaml_documents(const std::string& text, con
   const auto documents = reader.load_all(text);
   if (!documents) return reader.take_errors();
   std::vector<YamlValue> out;
-  for (const YAML::Node& document : *documents) {
-    if (!document || document.IsNull()) continue;
+  for (const YamlNode& document : *documents) {
+    if (!document || document.is_null()) continue;
     out.push_back(convert(document, file));
   }
   return out;

@@ -1,10 +1,9 @@
 // The one seam between the frontend model and YAML: multi-document text in, a tree of nodes out,
-// each node with the file:line:column it came from (yaml-cpp's Mark is 0-based; SourceLocation is
-// 1-based). The text is loaded by the project's reader (yaml/yaml_reader.h load_all: syntax errors,
+// each node with the file:line:column it came from. The text is loaded by the project's reader (yaml/yaml_reader.h load_all: syntax errors,
 // nesting depth, alias expansion and UTF-8 bounded and reported as for every other input); the
 // manifests' own rules (unknown kinds skipped, unknown fields warned as kubectl does) read this
 // tree (docs/architecture.md says why they do not use the reader's field tables). Nothing else in
-// src/frontend/ includes yaml-cpp.
+// src/frontend/ reads YAML nodes.
 #pragma once
 
 #include <map>

@@ -3,35 +3,34 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "spec/spec_fields.h"
 
 namespace ct {
 namespace {
 
-void read_fields(YamlReader& r, const YAML::Node& key, const YAML::Node& value, const std::string& field,
+void read_fields(YamlReader& r, const YamlNode& key, const YamlNode& value, const std::string& field,
                  RoutingSpec& out) {
   out.fields_where = r.at(key);
   r.list(
       key, value, field,
-      [&](const YAML::Node& item, const std::string& path) {
-        if (!item.IsScalar()) {
+      [&](const YamlNode& item, const std::string& path) {
+        if (!item.is_scalar()) {
           r.error(r.at(item), path, "expected a field name, got " + YamlReader::describe(item));
           return;
         }
-        out.fields.push_back({item.Scalar(), r.at(item), true});
+        out.fields.push_back({item.scalar(), r.at(item), true});
       },
       "a list of header fields (e.g. [src_ip, dst_ip, protocol, src_port, dst_port])");
 }
 
 }  // namespace
 
-void read_routing_spec(YamlReader& r, const YAML::Node& key, const YAML::Node& value, RoutingSpec& out) {
+void read_routing_spec(YamlReader& r, const YamlNode& key, const YamlNode& value, RoutingSpec& out) {
   out.where = r.at(key);
   out.present = true;
-  if (value.IsNull()) return;
-  const auto read_ecmp = [&](const YAML::Node& k, const YAML::Node& v, const std::string& path) {
+  if (value.is_null()) return;
+  const auto read_ecmp = [&](const YamlNode& k, const YamlNode& v, const std::string& path) {
     out.ecmp_where = r.at(k);
     r.mapping(k, v, path,
               {{"hash", text_field(r, out.hash)},

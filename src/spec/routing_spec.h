@@ -28,7 +28,7 @@ namespace ct {
 
 // Reads the value of the `routing:` key into `out` through the spec's reader, which records every
 // problem (unknown or repeated fields with a suggestion, wrong types, numbers out of range).
-void read_routing_spec(YamlReader& reader, const YAML::Node& key, const YAML::Node& value, RoutingSpec& out);
+void read_routing_spec(YamlReader& reader, const YamlNode& key, const YamlNode& value, RoutingSpec& out);
 
 // Checks that need no routing knowledge: linux_policy in 0..3, flowlet_gap_us > 0,
 // qps_per_connection in 1..65536, fields not repeated.

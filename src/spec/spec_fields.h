@@ -12,7 +12,7 @@
 namespace ct {
 
 inline YamlReader::Handler text_field(YamlReader& r, Located<std::string>& out) {
-  return [&r, &out](const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+  return [&r, &out](const YamlNode& k, const YamlNode& v, const std::string& f) {
     out.where = r.at(k);
     out.present = true;
     if (auto s = r.text(k, v, f)) out.value = std::move(*s);
@@ -20,7 +20,7 @@ inline YamlReader::Handler text_field(YamlReader& r, Located<std::string>& out) 
 }
 
 inline YamlReader::Handler integer_field(YamlReader& r, Located<long long>& out, IntegerRange range = {}) {
-  return [&r, &out, range](const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+  return [&r, &out, range](const YamlNode& k, const YamlNode& v, const std::string& f) {
     out.where = r.at(k);
     out.present = true;
     if (auto n = r.integer(k, v, f, range)) out.value = *n;
@@ -28,7 +28,7 @@ inline YamlReader::Handler integer_field(YamlReader& r, Located<long long>& out,
 }
 
 inline YamlReader::Handler number_field(YamlReader& r, Located<double>& out, NumberRange range = {}) {
-  return [&r, &out, range](const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+  return [&r, &out, range](const YamlNode& k, const YamlNode& v, const std::string& f) {
     out.where = r.at(k);
     out.present = true;
     if (auto n = r.number(k, v, f, range)) out.value = *n;

@@ -1,7 +1,6 @@
 #include "spec/spec_parser.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "spec/routing_spec.h"
 #include "spec/spec_fields.h"
@@ -40,8 +39,8 @@ class SpecParser {
  private:
   using Field = YamlReader::Field;
 
-  void read_root(const YAML::Node& root) {
-    if (root.IsNull() || !root.IsDefined()) {
+  void read_root(const YamlNode& root) {
+    if (root.is_null() || !root.is_defined()) {
       r_.error({spec_.file, 1, 1}, "", "empty spec: expected a mapping with name, nodes and backend");
       return;
     }
@@ -57,13 +56,13 @@ class SpecParser {
                 {"scenario", [](auto&, auto&, auto&) {}}});
   }
 
-  void read_nodes(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
+  void read_nodes(const YamlNode& key, const YamlNode& value, const std::string& path) {
     NodesSpec& n = spec_.nodes;
     n.where = r_.at(key);
     r_.mapping(key, value, path, {{"model", text_field(r_, n.model)}, {"count", integer_field(r_, n.count, kNodeCount)}});
   }
 
-  void read_backend(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
+  void read_backend(const YamlNode& key, const YamlNode& value, const std::string& path) {
     BackendSpec& b = spec_.backend;
     b.where = r_.at(key);
     b.present = true;
@@ -80,12 +79,12 @@ class SpecParser {
                 {"links", [&](auto& k, auto& v, auto& f) { read_links(k, v, f); }}});
   }
 
-  void read_oversubscription(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  void read_oversubscription(const YamlNode& key, const YamlNode& value, const std::string& field) {
     BackendSpec& b = spec_.backend;
     b.oversubscription_where = r_.at(key);
     r_.list(
         key, value, field,
-        [&](const YAML::Node& item, const std::string& path) {
+        [&](const YamlNode& item, const std::string& path) {
           Located<double> ratio;
           number_field(r_, ratio, kRatio)(item, item, path);
           b.oversubscription.push_back(ratio);
@@ -93,7 +92,7 @@ class SpecParser {
         "a list with one down:up ratio per tier that has uplinks (e.g. [1, 1] for 3 tiers)");
   }
 
-  void read_cable_lengths(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
+  void read_cable_lengths(const YamlNode& key, const YamlNode& value, const std::string& path) {
     BackendSpec& b = spec_.backend;
     r_.mapping(key, value, path,
                {{"leaf", number_field(r_, b.cable_length_leaf_m, kCableLength)},
@@ -101,11 +100,11 @@ class SpecParser {
                 {"core", number_field(r_, b.cable_length_core_m, kCableLength)}});
   }
 
-  void read_links(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  void read_links(const YamlNode& key, const YamlNode& value, const std::string& field) {
     r_.list(
         key, value, field,
-        [&](const YAML::Node& entry, const std::string& entry_field) {
-          if (!entry.IsSequence() || entry.size() != 2 || !entry[0].IsScalar() || !entry[1].IsScalar()) {
+        [&](const YamlNode& entry, const std::string& entry_field) {
+          if (!entry.is_sequence() || entry.size() != 2 || !entry[0].is_scalar() || !entry[1].is_scalar()) {
             r_.error(r_.at(entry), entry_field,
                      "expected a pair of switch names like [plane0.spine.0, plane0.spine.1], got " +
                          YamlReader::describe(entry));
@@ -113,14 +112,14 @@ class SpecParser {
           }
           ExtraLinkSpec link;
           link.where = r_.at(entry);
-          link.a = {entry[0].Scalar(), r_.at(entry[0]), true};
-          link.b = {entry[1].Scalar(), r_.at(entry[1]), true};
+          link.a = {entry[0].scalar(), r_.at(entry[0]), true};
+          link.b = {entry[1].scalar(), r_.at(entry[1]), true};
           spec_.backend.links.push_back(std::move(link));
         },
         "a list of pairs like [plane0.spine.0, plane0.spine.1]");
   }
 
-  void read_frontend(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
+  void read_frontend(const YamlNode& key, const YamlNode& value, const std::string& path) {
     FrontendSpec& fe = spec_.frontend;
     fe.where = r_.at(key);
     fe.present = true;
@@ -131,7 +130,7 @@ class SpecParser {
                 {"oversubscription", number_field(r_, fe.oversubscription, kRatio)}});
   }
 
-  void read_reliability(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
+  void read_reliability(const YamlNode& key, const YamlNode& value, const std::string& path) {
     ReliabilitySpec& rel = spec_.reliability;
     rel.where = r_.at(key);
     rel.present = true;
@@ -158,7 +157,7 @@ class SpecParser {
                 {"repair_hours", figures(rel.repair_hours, kHours)}});
   }
 
-  void read_survival(const YAML::Node& key, const YAML::Node& value, const std::string& path) {
+  void read_survival(const YamlNode& key, const YamlNode& value, const std::string& path) {
     SurvivalSpec& s = spec_.survival;
     s.where = r_.at(key);
     s.present = true;
@@ -170,7 +169,7 @@ class SpecParser {
                 {"longhorn_node_down_pod_deletion_policy", text_field(r_, s.longhorn_pod_deletion_policy)}});
   }
 
-  void read_routing(const YAML::Node& key, const YAML::Node& value) {
+  void read_routing(const YamlNode& key, const YamlNode& value) {
     spec_.routing_where = r_.at(key);
     read_routing_spec(r_, key, value, spec_.routing);
   }

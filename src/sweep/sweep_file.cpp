@@ -24,9 +24,34 @@ namespace {
 using Handler = YamlReader::Handler;
 constexpr auto kRequired = YamlReader::Presence::kRequired;
 
-std::string flow(const YAML::Node& node) {
+// A node as yaml-cpp holds it, for its emitter (the form of the values in the sweep's outputs and
+// of the variant specs spec_with writes).
+YAML::Node emittable(const YamlNode& node) {
+  switch (node.kind()) {
+    case YamlNode::Kind::kScalar: {
+      YAML::Node out(node.scalar());
+      out.SetTag(node.tag());
+      return out;
+    }
+    case YamlNode::Kind::kSequence: {
+      YAML::Node out(YAML::NodeType::Sequence);
+      for (const YamlNode item : node.items()) out.push_back(emittable(item));
+      return out;
+    }
+    case YamlNode::Kind::kMapping: {
+      YAML::Node out(YAML::NodeType::Map);
+      for (const auto& [key, value] : node.entries()) out.force_insert(emittable(key), emittable(value));
+      return out;
+    }
+    case YamlNode::Kind::kNull:
+    case YamlNode::Kind::kUndefined: break;
+  }
+  return YAML::Node(YAML::NodeType::Null);
+}
+
+std::string flow(const YamlNode& node) {
   YAML::Emitter out;
-  out << YAML::Flow << node;
+  out << YAML::Flow << emittable(node);
   return out.c_str();
 }
 
@@ -71,7 +96,7 @@ class SweepReader {
   }
 
  private:
-  void axis(const YAML::Node& item, const std::string& path) {
+  void axis(const YamlNode& item, const std::string& path) {
     SweepAxis a;
     a.where = r_.at(item);
     bool has_values = false;
@@ -79,10 +104,10 @@ class SweepReader {
                {{"path", [&](auto& k, auto& v, auto& f) { a.where = r_.at(k, v); a.path = r_.text(k, v, f, true).value_or(""); }},
                 {"values", [&](auto& k, auto& v, auto& f) {
                    has_values = true;
-                   r_.list(k, v, f, [&](const YAML::Node& value, const std::string&) {
+                   r_.list(k, v, f, [&](const YamlNode& value, const std::string&) {
                      a.values.push_back(SweepValue{flow(value), r_.at(value), {}, {}});
                    });
-                   if (v.IsSequence() && v.size() == 0) r_.error(k, v, f, "an axis needs at least one value");
+                   if (v.is_sequence() && v.size() == 0) r_.error(k, v, f, "an axis needs at least one value");
                  }},
                 {"name", [&](auto& k, auto& v, auto& f) {
                    a.where = r_.at(k, v);
@@ -102,11 +127,11 @@ class SweepReader {
   }
 
   // An axis is a spec field with its values (path, values) or a set of variant files (name, variants).
-  bool axis_shape(const YAML::Node& item, const std::string& path, const SweepAxis& a, bool has_values) {
-    if (!item.IsMap()) return false;
-    const bool named = item["name"].IsDefined();
-    const bool listed = item["variants"].IsDefined();
-    const bool pathed = item["path"].IsDefined();
+  bool axis_shape(const YamlNode& item, const std::string& path, const SweepAxis& a, bool has_values) {
+    if (!item.is_mapping()) return false;
+    const bool named = item["name"].is_defined();
+    const bool listed = item["variants"].is_defined();
+    const bool pathed = item["path"].is_defined();
     if (named || listed) {
       if (pathed || has_values) {
         r_.error(r_.at(item), path, "an axis is either a field (path, values) or variant files (name, variants), not both");
@@ -123,9 +148,9 @@ class SweepReader {
   }
 
   // Each variant file read as the settings it makes: its leaves' dotted paths and values.
-  void variants(const YAML::Node& key, const YAML::Node& value, const std::string& field, SweepAxis& a) {
+  void variants(const YamlNode& key, const YamlNode& value, const std::string& field, SweepAxis& a) {
     const std::filesystem::path folder = std::filesystem::path(r_.file()).parent_path();
-    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& p) {
+    r_.list(key, value, field, [&](const YamlNode& item, const std::string& p) {
       auto name = r_.text(item, item, p, true);
       if (!name) return;
       SweepValue v{std::filesystem::path(*name).stem().string(), r_.at(item), {}, {}};
@@ -141,27 +166,27 @@ class SweepReader {
       v.text = std::move(text).value();
       YamlReader variant(file);
       if (auto root = variant.load(v.text)) {
-        if (root->IsMap()) {
+        if (root->is_mapping()) {
           settings_of(variant, *root, "", v.settings);
-        } else if (!root->IsNull()) {
+        } else if (!root->is_null()) {
           variant.error(SourceLocation{file, 1, 1}, "", "a variant file is a mapping of spec fields, got " + YamlReader::describe(*root));
         }
       }
       for (Diagnostic& d : variant.take_errors()) r_.errors().push_back(std::move(d));
       a.values.push_back(std::move(v));
     });
-    if (value.IsSequence() && value.size() == 0) r_.error(key, value, field, "an axis needs at least one variant");
+    if (value.is_sequence() && value.size() == 0) r_.error(key, value, field, "an axis needs at least one variant");
   }
 
-  void settings_of(YamlReader& variant, const YAML::Node& node, const std::string& prefix, std::vector<SweepSetting>& out) {
-    for (const auto& kv : node) {
-      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+  void settings_of(YamlReader& variant, const YamlNode& node, const std::string& prefix, std::vector<SweepSetting>& out) {
+    for (const auto& kv : node.entries()) {
+      const std::string key = kv.first.is_scalar() ? kv.first.scalar() : "";
       const std::string path = prefix.empty() ? key : prefix + "." + key;
       if (key.empty() || key.find('.') != std::string::npos) {
         variant.error(variant.at(kv.first), prefix, fmt::format("'{}' is not a field name", excerpt(key)));
         continue;
       }
-      if (kv.second.IsMap() && kv.second.size() > 0) {
+      if (kv.second.is_mapping() && kv.second.size() > 0) {
         settings_of(variant, kv.second, path, out);
       } else {
         out.push_back({path, flow(kv.second), variant.at(kv.first)});
@@ -169,10 +194,10 @@ class SweepReader {
     }
   }
 
-  void zips(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    r_.list(key, value, field, [&](const YAML::Node& group, const std::string& path) {
+  void zips(const YamlNode& key, const YamlNode& value, const std::string& field) {
+    r_.list(key, value, field, [&](const YamlNode& group, const std::string& path) {
       std::vector<std::string> names;
-      r_.list(group, group, path, [&](const YAML::Node& name, const std::string& p) {
+      r_.list(group, group, path, [&](const YamlNode& name, const std::string& p) {
         if (auto s = r_.text(name, name, p, true)) names.push_back(*s);
       });
       zip_where_.push_back(r_.at(group));
@@ -180,32 +205,32 @@ class SweepReader {
     });
   }
 
-  void exclusions(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
-      if (!item.IsMap()) {
+  void exclusions(const YamlNode& key, const YamlNode& value, const std::string& field) {
+    r_.list(key, value, field, [&](const YamlNode& item, const std::string& path) {
+      if (!item.is_mapping()) {
         r_.error(item, item, path, "expected a mapping of axis paths to values, got " + YamlReader::describe(item));
         return;
       }
       std::vector<std::tuple<std::string, std::string, SourceLocation>> match;
-      for (const auto& kv : item) match.emplace_back(kv.first.Scalar(), flow(kv.second), r_.at(kv.first));
+      for (const auto& kv : item.entries()) match.emplace_back(kv.first.scalar(), flow(kv.second), r_.at(kv.first));
       exclude_raw_.push_back(std::move(match));
     });
   }
 
-  void seeds(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
+  void seeds(const YamlNode& key, const YamlNode& value, const std::string& field) {
+    r_.list(key, value, field, [&](const YamlNode& item, const std::string& path) {
       if (auto s = r_.unsigned64(item, item, path)) out_.seeds.push_back(*s);
     });
-    if (value.IsSequence() && value.size() == 0) r_.error(key, value, field, "at least one seed");
+    if (value.is_sequence() && value.size() == 0) r_.error(key, value, field, "at least one seed");
   }
 
-  void studies(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  void studies(const YamlNode& key, const YamlNode& value, const std::string& field) {
     SweepStudies& s = out_.studies;
     r_.mapping(key, value, field,
-               {{"plan", [&](auto& k, auto& v, auto& f) { s.plan = true; if (!v.IsNull()) r_.mapping(k, v, f, {}); }},
+               {{"plan", [&](auto& k, auto& v, auto& f) { s.plan = true; if (!v.is_null()) r_.mapping(k, v, f, {}); }},
                 {"reliability", [&](auto& k, auto& v, auto& f) {
                    s.reliability = true;
-                   if (v.IsNull()) return;
+                   if (v.is_null()) return;
                    r_.mapping(k, v, f, {{"trials", [&](auto& k2, auto& v2, auto& f2) {
                                           if (auto n = r_.integer(k2, v2, f2, {.min = 1, .max = 10'000'000, .unit = "trials"}))
                                             s.reliability_trials = static_cast<int>(*n);
@@ -213,15 +238,15 @@ class SweepReader {
                  }},
                 {"simulate", [&](auto& k, auto& v, auto& f) { simulate_study(k, v, f); }},
                 {"hash", [&](auto& k, auto& v, auto& f) { hash_study(k, v, f); }}});
-    if (value.IsMap() && !s.plan && !s.reliability && !s.simulate && !s.hash) {
+    if (value.is_mapping() && !s.plan && !s.reliability && !s.simulate && !s.hash) {
       r_.error(key, value, field, "name at least one study (plan, reliability, simulate, hash)");
     }
   }
 
-  void simulate_study(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  void simulate_study(const YamlNode& key, const YamlNode& value, const std::string& field) {
     out_.studies.simulate = true;
     simulate_where_ = r_.at(key);
-    if (value.IsNull()) return;
+    if (value.is_null()) return;
     r_.mapping(key, value, field, {{"engine", [&](auto& k, auto& v, auto& f) {
       const auto engine = r_.choice<EngineKind>(k, v, f, {{engine_name(EngineKind::kFlow), EngineKind::kFlow},
                                                           {engine_name(EngineKind::kPacket), EngineKind::kPacket}});
@@ -234,10 +259,10 @@ class SweepReader {
     }}});
   }
 
-  void hash_study(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  void hash_study(const YamlNode& key, const YamlNode& value, const std::string& field) {
     SweepStudies& s = out_.studies;
     s.hash = true;
-    if (value.IsNull()) return;
+    if (value.is_null()) return;
     const auto flag = [&](auto& k, auto& v, auto& f, bool& to) {
       to = r_.choice<bool>(k, v, f, {{"true", true}, {"false", false}}).value_or(to);
     };
@@ -253,15 +278,15 @@ class SweepReader {
                 {"compare", [&](auto& k, auto& v, auto& f) { flag(k, v, f, s.hash_compare); }}});
   }
 
-  void scenarios(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  void scenarios(const YamlNode& key, const YamlNode& value, const std::string& field) {
     scenarios_where_ = r_.at(key);
-    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
+    r_.list(key, value, field, [&](const YamlNode& item, const std::string& path) {
       if (auto s = r_.text(item, item, path, true)) scenario_names_.emplace_back(*s, r_.at(item));
     });
   }
 
-  void objectives(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
-    r_.list(key, value, field, [&](const YAML::Node& item, const std::string& path) {
+  void objectives(const YamlNode& key, const YamlNode& value, const std::string& field) {
+    r_.list(key, value, field, [&](const YamlNode& item, const std::string& path) {
       SweepObjective o;
       SourceLocation where = r_.at(item);
       r_.mapping(item, item, path,
@@ -287,7 +312,7 @@ class SweepReader {
     out_.base_text = text.value();
     SpecReading reading = read_spec(out_.base_path, out_.base_text);
     for (const Diagnostic& d : reading.errors) r_.errors().push_back(d);
-    if (reading.errors.empty()) base_tree_ = YAML::Load(out_.base_text);
+    if (reading.errors.empty()) base_tree_ = r_.load(out_.base_text).value_or(YamlNode());
   }
 
   // Every value of every axis written into the base alone and read back by the spec's reader; a
@@ -331,18 +356,18 @@ class SweepReader {
 
   // Each key before the last must be a mapping (or absent) in the base spec.
   bool path_fits(const std::string& path, const SourceLocation& where) {
-    YAML::Node node = YAML::Clone(base_tree_);
+    YamlNode node = base_tree_;
     const auto keys = split_path(path);
     for (std::size_t k = 0; k + 1 < keys.size(); ++k) {
       if (keys[k].empty()) break;
-      YAML::Node next = node[keys[k]];
-      if (!next.IsDefined() || next.IsNull()) return true;
-      if (!next.IsMap()) {
+      YamlNode next = node[keys[k]];
+      if (!next.is_defined() || next.is_null()) return true;
+      if (!next.is_mapping()) {
         r_.error(where, "axes.path", fmt::format("'{}' is {} in the base spec, not a mapping with fields",
                                                  excerpt(keys[k]), YamlReader::describe(next)));
         return false;
       }
-      node.reset(next);
+      node = next;
     }
     if (std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.empty(); })) {
       r_.error(where, "axes.path", fmt::format("'{}' is not a dotted field path", excerpt(path)));
@@ -461,7 +486,7 @@ class SweepReader {
   SourceLocation simulate_where_;
   SourceLocation scenarios_where_;
   std::vector<std::pair<std::string, SourceLocation>> scenario_names_;
-  YAML::Node base_tree_;
+  YamlNode base_tree_;
   std::vector<SourceLocation> zip_where_;
   std::vector<std::vector<std::string>> zip_names_;
   std::vector<std::vector<std::tuple<std::string, std::string, SourceLocation>>> exclude_raw_;

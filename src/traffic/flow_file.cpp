@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "core/csv_cursor.h"
 #include "core/suggest.h"
@@ -249,15 +248,15 @@ void read_yaml(const std::string& text, FlowResolver& resolver) {
     for (Diagnostic& d : reader.errors()) resolver.error(d.where, std::move(d.field), std::move(d.message));
     reader.errors().clear();
   };
-  const std::optional<YAML::Node> root = reader.load(text);
+  const std::optional<YamlNode> root = reader.load(text);
   if (!root) return pass_on();
-  YAML::Node key = *root;
-  YAML::Node list = *root;
-  bool has_list = root->IsSequence();  // a bare list
-  if (root->IsMap()) {
+  YamlNode key = *root;
+  YamlNode list = *root;
+  bool has_list = root->is_sequence();  // a bare list
+  if (root->is_mapping()) {
     reader.mapping(*root, *root, "",
                    {{"flows",
-                     [&](const YAML::Node& k, const YAML::Node& v, const std::string&) {
+                     [&](const YamlNode& k, const YamlNode& v, const std::string&) {
                        key = k;
                        list = v;
                        has_list = true;
@@ -268,22 +267,22 @@ void read_yaml(const std::string& text, FlowResolver& resolver) {
   }
   pass_on();
   if (!has_list) return;
-  reader.list(key, list, "flows", [&](const YAML::Node& item, const std::string& path) {
+  reader.list(key, list, "flows", [&](const YamlNode& item, const std::string& path) {
     Record r;
     r.where = reader.at(item);
     r.prefix = path + ".";
-    if (!item.IsMap()) {
+    if (!item.is_mapping()) {
       reader.error(r.where, path, "expected a mapping such as {src: host0/nic0, dst: host1/nic0, src_port: 49152}");
       return pass_on();
     }
     std::vector<YamlReader::Field> fields;
     for (const char* column : kColumns) {
-      fields.push_back({column, [&r, &reader, column](const YAML::Node& k, const YAML::Node& v, const std::string& f) {
-                          if (!v.IsScalar()) {
+      fields.push_back({column, [&r, &reader, column](const YamlNode& k, const YamlNode& v, const std::string& f) {
+                          if (!v.is_scalar()) {
                             reader.error(reader.at(k), f, "expected a single value");
                             return;
                           }
-                          r.cells[column] = Cell{v.Scalar(), reader.at(v), true};
+                          r.cells[column] = Cell{v.scalar(), reader.at(v), true};
                         }});
     }
     reader.mapping(item, item, path, fields);

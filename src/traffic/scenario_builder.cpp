@@ -100,6 +100,13 @@ std::optional<std::uint32_t> ScenarioBuilder::gpu(std::string_view name, const V
 std::optional<Endpoint> ScenarioBuilder::endpoint(std::string_view name, const ValueOrigin& at) {
   Endpoint e;
   e.name = std::string(name);
+  // A port spelled as the fabric prints it ("host12/nic3/p1") is no GPU: found without the
+  // diagnostic the GPU grammar would build and drop.
+  if (const auto p = names_.nic_port_spelled(name)) {
+    e.is_port = true;
+    e.port = *p;
+    return e;
+  }
   if (const auto g = names_.gpu(name, at.where, at.field)) {
     e.gpu = g.value();
     return e;

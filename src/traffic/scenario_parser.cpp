@@ -5,12 +5,10 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <optional>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "traffic/scenario_builder.h"
 #include "traffic/scenario_checks.h"
@@ -37,11 +35,11 @@ class ScenarioParser {
   Result<Scenario> parse(const std::string& text, std::uint64_t default_seed) {
     b_.set_seed(default_seed);
     if (const auto root = r_.load(text)) {
-      if (!root->IsMap() || !(*root)["scenario"]) {
+      if (!root->is_mapping() || !(*root)["scenario"]) {
         r_.error({r_.file(), 1, 1}, "scenario", "no `scenario:` block in the file");
       } else {
-        for (const auto& entry : *root) {
-          if (entry.first.IsScalar() && entry.first.Scalar() == "scenario") read_scenario(entry.first, entry.second);
+        for (const auto& entry : root->entries()) {
+          if (entry.first.is_scalar() && entry.first.scalar() == "scenario") read_scenario(entry.first, entry.second);
         }
       }
     }
@@ -66,28 +64,26 @@ class ScenarioParser {
   using Field = YamlReader::Field;
   static constexpr auto kRequired = YamlReader::Presence::kRequired;
 
-  SourceLocation location(const YAML::Node& node) const { return r_.at(node); }
-  ValueOrigin origin(const YAML::Node& key, const YAML::Node& value, const std::string& field) const {
+  SourceLocation location(const YamlNode& node) const { return r_.at(node); }
+  ValueOrigin origin(const YamlNode& key, const YamlNode& value, const std::string& field) const {
     return {r_.at(key, value), field};
   }
   void error(SourceLocation where, std::string field, std::string message) {
     r_.error(std::move(where), std::move(field), std::move(message));
   }
-  void error(const YAML::Node& key, const YAML::Node& value, const std::string& field, std::string message) {
+  void error(const YamlNode& key, const YamlNode& value, const std::string& field, std::string message) {
     r_.error(key, value, field, std::move(message));
   }
-  // Reads through the field table and remembers where each field (and the mapping) was written,
-  // so that a value rule of check_item can be reported at the line that gave the value.
-  bool read_mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
-                    std::vector<Field> fields) {
-    where_.emplace(path, r_.at(node));
-    for (Field& field : fields) {
-      field.read = [this, read = std::move(field.read)](const YAML::Node& k, const YAML::Node& v, const std::string& f) {
-        where_.emplace(f, r_.at(k, v));
-        read(k, v, f);
-      };
-    }
+  bool read_mapping(const YamlNode& owner, const YamlNode& node, const std::string& path,
+                    const std::vector<Field>& fields) {
     return r_.mapping(owner, node, path, fields);
+  }
+  // Where `name`'s value is written in the mapping `node` (the mapping itself when it is not).
+  SourceLocation where_written(const YamlNode& node, std::string_view name) const {
+    for (const auto& [k, v] : node.entries()) {
+      if (k.is_scalar() && k.scalar() == name) return r_.at(k, v);
+    }
+    return location(node);
   }
   // The value rules of one item (traffic/scenario_checks.h), as diagnostics at the field that gave
   // the value (the item where no field did). A rule is not reported again for a field the reader
@@ -95,7 +91,7 @@ class ScenarioParser {
   // a whole only when all its fields read cleanly. `before`: the count of diagnostics when the
   // item began.
   template <typename Item>
-  void judge(const Item& item, const YAML::Node& node, const std::string& path, std::size_t before) {
+  void judge(const Item& item, const YamlNode& node, const std::string& path, std::size_t before) {
     const std::size_t read_end = r_.errors().size();
     const auto refused = [&](const std::string& field) {
       for (std::size_t i = before; i < read_end; ++i) {
@@ -107,45 +103,44 @@ class ScenarioParser {
     b_.judge(item, [&](const std::string& problem_field) -> std::optional<ValueOrigin> {
       const std::string field = problem_field.empty() ? path : path + "." + problem_field;
       if (refused(field)) return std::nullopt;
-      const auto it = where_.find(field);
-      return ValueOrigin{it != where_.end() ? it->second : location(node), field};
+      return ValueOrigin{problem_field.empty() ? location(node) : where_written(node, problem_field), field};
     });
   }
-  void read_list(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+  void read_list(const YamlNode& key, const YamlNode& value, const std::string& field,
                  const YamlReader::ItemReader& read) {
     r_.list(key, value, field, read);
   }
   // ---- scalars ----
-  std::optional<std::string> text(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  std::optional<std::string> text(const YamlNode& key, const YamlNode& value, const std::string& field) {
     return r_.text(key, value, field);
   }
   template <typename T>
-  void integer(const YAML::Node& key, const YAML::Node& value, const std::string& field, T& out, long long lo,
+  void integer(const YamlNode& key, const YamlNode& value, const std::string& field, T& out, long long lo,
                long long hi, const char* unit) {
     if (const auto v = r_.integer(key, value, field, {lo, hi, unit})) out = static_cast<T>(*v);
   }
-  void number(const YAML::Node& key, const YAML::Node& value, const std::string& field, double& out, double lo,
+  void number(const YamlNode& key, const YamlNode& value, const std::string& field, double& out, double lo,
               double hi, bool lo_open) {
     if (const auto v = r_.number(key, value, field, {lo, hi, lo_open, ""})) out = *v;
   }
-  void duration(const YAML::Node& key, const YAML::Node& value, const std::string& field, TimePs& out) {
+  void duration(const YamlNode& key, const YamlNode& value, const std::string& field, TimePs& out) {
     if (const auto v = r_.duration(key, value, field)) out = *v;
   }
-  void size(const YAML::Node& key, const YAML::Node& value, const std::string& field, Bytes& out) {
+  void size(const YamlNode& key, const YamlNode& value, const std::string& field, Bytes& out) {
     const auto v = r_.size(key, value, field);
     if (v && v->value() == 0) error(key, value, field, "must be a positive size such as 1GiB, 64KB or 1048576, got 0");
     if (v && v->value() > 0) out = *v;
   }
 
   // ---- names (fabric/name_directory.h) ----
-  std::optional<Endpoint> endpoint(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+  std::optional<Endpoint> endpoint(const YamlNode& key, const YamlNode& value, const std::string& field) {
     const auto name = text(key, value, field);
     if (!name) return std::nullopt;
     return b_.endpoint(*name, origin(key, value, field));
   }
 
   // ---- the schema ----
-  void read_scenario(const YAML::Node& key, const YAML::Node& value) {
+  void read_scenario(const YamlNode& key, const YamlNode& value) {
     b_.set_location(location(key));
     read_mapping(key, value, "scenario",
                  {{"name", [&](auto& k, auto& v, auto& f) { b_.set_name(text(k, v, f).value_or("")); }},
@@ -153,7 +148,7 @@ class ScenarioParser {
                   {"paths", [&](auto& k, auto& v, auto& f) { read_paths(k, v, f); }},
                   {"convergence", [&](auto& k, auto& v, auto& f) { duration(k, v, f, convergence_); }},
                   {"collectives", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_collective(i, p); }); }},
-                  {"transfers", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_transfer(i, p); }); }},
+                  {"transfers", [&](auto& k, auto& v, auto& f) { read_transfers(k, v, f); }},
                   {"mice", [&](auto& k, auto& v, auto& f) { read_list(k, v, f, [&](auto& i, auto& p) { read_mice(i, p); }); }},
                   {"faults", [&](auto& k, auto& v, auto& f) { has_faults_ = true; faults_node_ = v; faults_key_ = k; faults_field_ = f; }}});
     // Faults last: their default convergence may be written after them.
@@ -162,13 +157,13 @@ class ScenarioParser {
     }
   }
 
-  void read_paths(const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+  void read_paths(const YamlNode& k, const YamlNode& v, const std::string& f) {
     const auto name = text(k, v, f);
     if (!name) return;
     if (const auto paths = b_.path_model(*name, origin(k, v, f))) b_.set_paths(*paths, location(k));
   }
 
-  void read_collective(const YAML::Node& item, const std::string& path) {
+  void read_collective(const YamlNode& item, const std::string& path) {
     const std::size_t before = r_.errors().size();
     CollectiveSpec c;
     c.name = fmt::format("collective{}", b_.scenario().collectives.size());
@@ -176,8 +171,8 @@ class ScenarioParser {
     bool has_model = false;
     bool has_gpus = false;
     bool has_bytes = false;
-    YAML::Node gpus_key;
-    YAML::Node gpus_value;
+    YamlNode gpus_key;
+    YamlNode gpus_value;
     std::string gpus_field;
     read_mapping(item, item, path,
                  {{"name", [&](auto& k, auto& v, auto& f) { c.name = text(k, v, f).value_or(c.name); }},
@@ -196,30 +191,29 @@ class ScenarioParser {
     if (!algorithm) c.algorithm = default_algorithm(c.kind);
     if (!has_model && c.steps != 0) c.model = CollectiveModel::kStepwise;  // steps are the stepwise model's
     if (!has_bytes) error(location(item), path + ".bytes", "missing: the collective's size, e.g. 1GiB");
-    if (!has_gpus) {
-      gpus_value = YAML::Node("all");
-      gpus_key = item;
-      gpus_field = path + ".gpus";
+    if (has_gpus) {
+      read_gpus(gpus_key, gpus_value, gpus_field, c);
+    } else {
+      read_named_gpus("all", {{r_.file(), 0, 0}, path + ".gpus"}, c);
     }
-    read_gpus(gpus_key, gpus_value, gpus_field, c);
     judge(c, item, path, before);
     b_.add(std::move(c));
   }
 
-  void read_kind(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveKind& out) {
+  void read_kind(const YamlNode& k, const YamlNode& v, const std::string& f, CollectiveKind& out) {
     const auto name = text(k, v, f);
     if (!name) return;
     if (const auto kind = b_.collective_kind(*name, origin(k, v, f))) out = *kind;
   }
 
-  bool read_model(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveModel& out) {
+  bool read_model(const YamlNode& k, const YamlNode& v, const std::string& f, CollectiveModel& out) {
     const auto name = text(k, v, f);
     if (!name) return true;
     if (const auto m = b_.collective_model(*name, origin(k, v, f))) out = *m;
     return true;
   }
 
-  std::optional<std::string> read_algorithm(const YAML::Node& k, const YAML::Node& v, const std::string& f,
+  std::optional<std::string> read_algorithm(const YamlNode& k, const YamlNode& v, const std::string& f,
                                             CollectiveAlgorithm& out) {
     const auto name = text(k, v, f);
     if (!name) return std::string();
@@ -228,15 +222,9 @@ class ScenarioParser {
   }
 
   // GPU selectors: all, per-rail, per-host, a list, or {hosts, local, per, order}.
-  void read_gpus(const YAML::Node& k, const YAML::Node& v, const std::string& f, CollectiveSpec& c) {
-    if (v.IsScalar()) {
-      c.gpus_text = v.Scalar();
-      const auto selection = b_.named_selection(v.Scalar(), origin(k, v, f), "GPU selector",
-                                                "a list, or a mapping {hosts, local, per, order}");
-      if (selection) c.groups = b_.groups(*selection);
-      return;
-    }
-    if (v.IsSequence()) {
+  void read_gpus(const YamlNode& k, const YamlNode& v, const std::string& f, CollectiveSpec& c) {
+    if (v.is_scalar()) return read_named_gpus(v.scalar(), origin(k, v, f), c);
+    if (v.is_sequence()) {
       c.gpus_text = "list";
       std::vector<std::uint32_t> group;
       for (std::size_t i = 0; i < v.size(); ++i) {
@@ -266,23 +254,30 @@ class ScenarioParser {
     c.groups = b_.groups(selection);
   }
 
-  GpuGrouping grouping(const YAML::Node& k, const YAML::Node& v, const std::string& f, GpuGrouping fallback) {
+  void read_named_gpus(const std::string& name, const ValueOrigin& origin, CollectiveSpec& c) {
+    c.gpus_text = name;
+    const auto selection =
+        b_.named_selection(name, origin, "GPU selector", "a list, or a mapping {hosts, local, per, order}");
+    if (selection) c.groups = b_.groups(*selection);
+  }
+
+  GpuGrouping grouping(const YamlNode& k, const YamlNode& v, const std::string& f, GpuGrouping fallback) {
     const auto name = text(k, v, f);
     if (!name) return fallback;
     return b_.gpu_grouping(*name, origin(k, v, f)).value_or(fallback);
   }
 
-  GpuOrder order(const YAML::Node& k, const YAML::Node& v, const std::string& f) {
+  GpuOrder order(const YamlNode& k, const YamlNode& v, const std::string& f) {
     const auto name = text(k, v, f);
     if (!name) return GpuOrder::kInOrder;
     return b_.gpu_order(*name, origin(k, v, f)).value_or(GpuOrder::kInOrder);
   }
 
-  std::vector<std::uint32_t> range(const YAML::Node& k, const YAML::Node& v, const std::string& f, std::uint32_t limit) {
+  std::vector<std::uint32_t> range(const YamlNode& k, const YamlNode& v, const std::string& f, std::uint32_t limit) {
     std::uint64_t lo = 0;
     std::uint64_t hi = 0;
-    if (!v.IsSequence() || v.size() != 2 || !v[0].IsScalar() || !v[1].IsScalar() || !parse_u64(v[0].Scalar(), lo) ||
-        !parse_u64(v[1].Scalar(), hi) || lo > hi || hi >= limit) {
+    if (!v.is_sequence() || v.size() != 2 || !v[0].is_scalar() || !v[1].is_scalar() || !parse_u64(v[0].scalar(), lo) ||
+        !parse_u64(v[1].scalar(), hi) || lo > hi || hi >= limit) {
       error(k, v, f, fmt::format("expected [first, last] with first <= last < {}", limit));
       return {};
     }
@@ -291,12 +286,12 @@ class ScenarioParser {
     return out;
   }
 
-  std::vector<std::uint32_t> indices(const YAML::Node& k, const YAML::Node& v, const std::string& f, std::uint32_t limit) {
+  std::vector<std::uint32_t> indices(const YamlNode& k, const YamlNode& v, const std::string& f, std::uint32_t limit) {
     std::vector<std::uint32_t> out;
-    bool ok = v.IsSequence() && v.size() > 0;
+    bool ok = v.is_sequence() && v.size() > 0;
     for (std::size_t i = 0; ok && i < v.size(); ++i) {
       std::uint64_t x = 0;
-      ok = v[i].IsScalar() && parse_u64(v[i].Scalar(), x) && x < limit &&
+      ok = v[i].is_scalar() && parse_u64(v[i].scalar(), x) && x < limit &&
            std::find(out.begin(), out.end(), x) == out.end();
       out.push_back(static_cast<std::uint32_t>(x));
     }
@@ -307,38 +302,51 @@ class ScenarioParser {
     return out;
   }
 
-  void read_transfer(const YAML::Node& item, const std::string& path) {
-    const std::size_t before = r_.errors().size();
+  // Transfers, the items a scenario has most of: one field table for the whole list, its readers
+  // writing into the item being read.
+  void read_transfers(const YamlNode& key, const YamlNode& value, const std::string& field) {
     TransferSpec t;
-    t.name = fmt::format("transfer{}", b_.scenario().transfers.size());
-    t.src.gpu = kUnresolvedGpu;
-    t.dst.gpu = kUnresolvedGpu;
+    bool has_name = false;
     bool has_bytes = false;
     bool has_src = false;
     bool has_dst = false;
-    read_mapping(item, item, path,
-                 {{"name", [&](auto& k, auto& v, auto& f) { t.name = text(k, v, f).value_or(t.name); }},
-                  {"src", [&](auto& k, auto& v, auto& f) { has_src = true; assign(endpoint(k, v, f), t.src); }},
-                  {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; assign(endpoint(k, v, f), t.dst); }},
-                  {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, t.bytes); }},
-                  {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, t.start); }},
-                  {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, kMaxChannels, "channels"); }},
-                  {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, kMaxQps, "queue pairs"); }},
-                  {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }},
-                  {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, kMaxWeight, true); }}});
-    const SourceLocation where = location(item);
-    if (!has_src) error(where, path + ".src", "missing: the sending GPU or port");
-    if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
-    if (!has_bytes) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
-    judge(t, item, path, before);
-    b_.add(std::move(t));
+    const std::vector<Field> fields = {
+        {"name", [&](auto& k, auto& v, auto& f) {
+           if (auto n = text(k, v, f)) {
+             has_name = true;
+             t.name = std::move(*n);
+           }
+         }},
+        {"src", [&](auto& k, auto& v, auto& f) { has_src = true; assign(endpoint(k, v, f), t.src); }},
+        {"dst", [&](auto& k, auto& v, auto& f) { has_dst = true; assign(endpoint(k, v, f), t.dst); }},
+        {"bytes", [&](auto& k, auto& v, auto& f) { has_bytes = true; size(k, v, f, t.bytes); }},
+        {"start", [&](auto& k, auto& v, auto& f) { duration(k, v, f, t.start); }},
+        {"channels", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.channels, 1, kMaxChannels, "channels"); }},
+        {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, kMaxQps, "queue pairs"); }},
+        {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }},
+        {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, kMaxWeight, true); }}};
+    read_list(key, value, field, [&](const YamlNode& item, const std::string& path) {
+      const std::size_t before = r_.errors().size();
+      t = TransferSpec{};
+      t.src.gpu = kUnresolvedGpu;
+      t.dst.gpu = kUnresolvedGpu;
+      has_name = has_bytes = has_src = has_dst = false;
+      read_mapping(item, item, path, fields);
+      if (!has_name) t.name = fmt::format("transfer{}", b_.scenario().transfers.size());
+      const SourceLocation where = location(item);
+      if (!has_src) error(where, path + ".src", "missing: the sending GPU or port");
+      if (!has_dst) error(where, path + ".dst", "missing: the receiving GPU or port");
+      if (!has_bytes) error(where, path + ".bytes", "missing: the transfer's size, e.g. 1GiB");
+      judge(t, item, path, before);
+      b_.add(std::move(t));
+    });
   }
 
   static void assign(std::optional<Endpoint> e, Endpoint& out) {
     if (e) out = std::move(*e);
   }
 
-  void read_mice(const YAML::Node& item, const std::string& path) {
+  void read_mice(const YamlNode& item, const std::string& path) {
     const std::size_t before = r_.errors().size();
     MiceSpec m;
     m.name = fmt::format("mice{}", b_.scenario().mice.size());
@@ -361,7 +369,7 @@ class ScenarioParser {
     b_.add(std::move(m));
   }
 
-  void read_fault(const YAML::Node& item, const std::string& path) {
+  void read_fault(const YamlNode& item, const std::string& path) {
     const std::size_t before = r_.errors().size();
     FaultSpec fault;
     fault.convergence = convergence_;
@@ -402,14 +410,14 @@ class ScenarioParser {
     b_.add(std::move(fault));
   }
 
-  bool read_fault_kind(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultKind& out) {
+  bool read_fault_kind(const YamlNode& k, const YamlNode& v, const std::string& f, FaultKind& out) {
     const auto name = text(k, v, f);
     if (!name) return true;  // reported
     if (const auto kind = b_.fault_kind(*name, origin(k, v, f))) out = *kind;
     return true;
   }
 
-  void read_link(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultSpec& fault) {
+  void read_link(const YamlNode& k, const YamlNode& v, const std::string& f, FaultSpec& fault) {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
@@ -417,14 +425,14 @@ class ScenarioParser {
     if (fault.links.size() == 1 && name->find("--") == std::string::npos) fault.what = t_.link_name(fault.links[0]);
   }
 
-  void read_switch(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultSpec& fault) {
+  void read_switch(const YamlNode& k, const YamlNode& v, const std::string& f, FaultSpec& fault) {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
     fault.links = b_.switch_links(*name, origin(k, v, f));
   }
 
-  void read_port(const YAML::Node& k, const YAML::Node& v, const std::string& f, FaultSpec& fault) {
+  void read_port(const YamlNode& k, const YamlNode& v, const std::string& f, FaultSpec& fault) {
     const auto name = text(k, v, f);
     if (!name) return;
     fault.what = *name;
@@ -435,22 +443,18 @@ class ScenarioParser {
   ScenarioBuilder b_;
   const Topology& t_;
   TimePs convergence_{0};
-  std::map<std::string, SourceLocation> where_;  // field path -> where its value was written
   bool has_faults_ = false;
-  YAML::Node faults_node_;
-  YAML::Node faults_key_;
+  YamlNode faults_node_;
+  YamlNode faults_key_;
   std::string faults_field_;
 };
 
 }  // namespace
 
 bool has_scenario_block(const std::string& text) {
-  try {
-    const YAML::Node root = YAML::Load(text);
-    return root.IsMap() && root["scenario"];
-  } catch (const YAML::Exception&) {
-    return false;
-  }
+  YamlReader reader("");
+  const auto root = reader.load(text);
+  return root && root->is_mapping() && (*root)["scenario"];
 }
 
 Result<Scenario> parse_scenario(const std::string& file, const std::string& text, const NameDirectory& names,

@@ -1,14 +1,14 @@
 #include "yaml/yaml_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
-#include <map>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
 #include "core/suggest.h"
 #include "core/text.h"
@@ -60,32 +60,27 @@ YamlReader::YamlReader(std::string file) : file_(std::move(file)) {}
 
 // ---- locations and diagnostics ----
 
-SourceLocation YamlReader::at(const YAML::Mark& mark) const {
-  if (mark.is_null() || mark.line < 0) return {file_, 0, 0};
-  return {file_, mark.line + 1, mark.column + 1};
+SourceLocation YamlReader::at(const YamlNode& node) const {
+  return node.is_defined() ? SourceLocation{file_, node.line(), node.column()} : SourceLocation{file_, 0, 0};
 }
 
-SourceLocation YamlReader::at(const YAML::Node& node) const {
-  return node.IsDefined() ? at(node.Mark()) : SourceLocation{file_, 0, 0};
+SourceLocation YamlReader::at(const YamlNode& key, const YamlNode& value) const {
+  return !value.is_defined() || value.is_null() ? at(key) : at(value);
 }
 
-SourceLocation YamlReader::at(const YAML::Node& key, const YAML::Node& value) const {
-  return !value.IsDefined() || value.IsNull() ? at(key) : at(value);
-}
-
-std::string YamlReader::describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Scalar: return "'" + excerpt(node.Scalar()) + "'";
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined: break;
+std::string YamlReader::describe(const YamlNode& node) {
+  switch (node.kind()) {
+    case YamlNode::Kind::kMapping: return "a mapping";
+    case YamlNode::Kind::kSequence: return "a list";
+    case YamlNode::Kind::kScalar: return "'" + excerpt(node.scalar()) + "'";
+    case YamlNode::Kind::kNull:
+    case YamlNode::Kind::kUndefined: break;
   }
   return "nothing";
 }
 
-std::string YamlReader::describe_value(const YAML::Node& node) {
-  if (node.IsScalar() && node.Tag() == "!") return "the quoted string \"" + excerpt(node.Scalar()) + "\"";
+std::string YamlReader::describe_value(const YamlNode& node) {
+  if (node.is_scalar() && node.quoted()) return "the quoted string \"" + excerpt(node.scalar()) + "\"";
   return describe(node);
 }
 
@@ -93,120 +88,420 @@ void YamlReader::error(SourceLocation where, std::string field, std::string mess
   errors_.push_back(Diagnostic{std::move(where), std::move(field), std::move(message), Severity::kError});
 }
 
-void YamlReader::error(const YAML::Node& key, const YAML::Node& value, const std::string& field, std::string message) {
+void YamlReader::error(const YamlNode& key, const YamlNode& value, const std::string& field, std::string message) {
   error(at(key, value), field, std::move(message));
 }
 
 // ---- loading ----
 
+namespace {
+
 // The line and column (1-based; the column counts bytes) of text[offset].
-SourceLocation YamlReader::at_offset(const std::string& text, std::size_t offset) const {
+SourceLocation at_offset(const std::string& file, const std::string& text, std::size_t offset) {
   const auto line_start = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
   const std::size_t column = offset - (line_start == std::string::npos ? 0 : line_start + 1);
   const auto lines = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
-  return {file_, static_cast<int>(lines) + 1, static_cast<int>(column) + 1};
+  return {file, static_cast<int>(lines) + 1, static_cast<int>(column) + 1};
 }
 
+}  // namespace
+
 // YAML 1.2 section 5.1: a stream holds printable characters only; of the C0 controls, tab, line
-// feed and carriage return. yaml-cpp reads a NUL as the end of a scalar or as an escape, so the
-// byte is refused here, by name, where it is.
-bool YamlReader::check_characters(const std::string& text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
+// feed and carriage return. A NUL would end libyaml's input or read as UTF-16, so the byte is
+// refused here, by name, where it is (`control`: its offset, found by YamlText, or npos).
+bool YamlReader::check_characters(const std::string& text, std::size_t control) {
+  if (control == std::string::npos) return true;
+  {
+    const std::size_t i = control;
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') continue;
-    error(at_offset(text, i), "",
+    error(at_offset(file_, text, i), "",
           c == 0 ? std::string("a NUL byte (0x00): YAML text cannot contain NUL; is this a binary or UTF-16 file?")
                  : fmt::format("a control character (byte 0x{:02X}): YAML text allows only tab, line feed and carriage return "
                                "among control characters (YAML 1.2 section 5.1)",
                                c));
     return false;
   }
-  return true;
 }
 
 namespace {
 
-// Where nesting first goes past kMaxYamlDepth in flow style ('[' and '{' outside quotes and
-// comments), or npos: the place to blame when yaml-cpp's own depth guard stops the parse, since
-// its mark is where its scanner had got to, often the end of the line.
-std::size_t flow_depth_offset(const std::string& text) {
-  int depth = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
-      i = text.find('\n', i);
-      if (i == std::string::npos) break;
-    } else if (c == '"' || c == '\'') {
-      for (++i; i < text.size() && text[i] != c; ++i) {
-        if (c == '"' && text[i] == '\\') ++i;
+// The text libyaml reads, and how to turn its marks (line and column in characters, lines broken
+// as libyaml breaks them: LF, CR LF, CR, NEL, LS, PS) into byte columns and offsets. libyaml
+// refuses a byte that is not UTF-8 where it reads it, before the scalar it belongs to is known;
+// each such byte is given to it as 'x' instead (one byte for one, so every mark stays where it
+// was), and the scalars that held one get their bytes back (restore()), for the walk to name them
+// in their scalar as it names every other bad scalar.
+class YamlText {
+ public:
+  // One pass over the bytes: the first C0 control character but tab, LF and CR (control()), the
+  // bytes that are not UTF-8, the line starts.
+  explicit YamlText(const std::string& text) : original_(text) {
+    line_starts_.push_back(0);
+    bool ascii = true;
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c >= 0x20 && c < 0x80) continue;
+      std::size_t next = 0;  // the start of the next line, when a break ends here
+      if (c == '\n') {
+        next = i + 1;
+      } else if (c == '\r') {
+        next = i + 1 < n && text[i + 1] == '\n' ? i + 2 : i + 1;
+      } else if (c < 0x20) {
+        if (c == '\t') continue;
+        control_ = i;
+        return;  // refused: nothing more is needed
+      } else {
+        ascii = false;
+        const std::size_t length = utf8_sequence(text, i);
+        if (length == 0) {
+          replaced_.push_back(i);
+          continue;
+        }
+        const auto c1 = static_cast<unsigned char>(text[i + 1]);
+        if ((c == 0xC2 && c1 == 0x85) || (c == 0xE2 && c1 == 0x80 && (static_cast<unsigned char>(text[i + 2]) & 0xFE) == 0xA8)) {
+          next = i + length;  // NEL, LS, PS
+        } else {
+          i += length - 1;
+          continue;
+        }
       }
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxYamlDepth) return i;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
+      ascii_.push_back(ascii);
+      ascii = true;
+      line_starts_.push_back(next);
+      i = next - 1;
+    }
+    ascii_.push_back(ascii);
+    if (!replaced_.empty()) {
+      cleaned_ = text;
+      for (const std::size_t at : replaced_) cleaned_[at] = 'x';
     }
   }
-  return std::string::npos;
-}
+
+  // The offset of the first control character YAML refuses, or npos.
+  [[nodiscard]] std::size_t control() const { return control_; }
+  // Whether every byte is UTF-8 (then so is every scalar libyaml gives: it refuses escapes of
+  // surrogates and of code points past U+10FFFF).
+  [[nodiscard]] bool utf8() const { return replaced_.empty(); }
+  [[nodiscard]] const std::string& parsed() const { return replaced_.empty() ? original_ : cleaned_; }
+  [[nodiscard]] std::size_t size() const { return original_.size(); }
+
+  // The byte offset of libyaml's mark (0-based line and character column).
+  [[nodiscard]] std::size_t offset(const yaml_mark_t& mark) const {
+    if (mark.line >= line_starts_.size()) return original_.size();
+    const std::size_t start = line_starts_[mark.line];
+    if (ascii_[mark.line]) return std::min(start + mark.column, original_.size());
+    const std::string& t = parsed();
+    std::size_t at = start;
+    for (std::size_t c = 0; c < mark.column && at < t.size(); ++c) at += std::max<std::size_t>(1, utf8_sequence(t, at));
+    return std::min(at, t.size());
+  }
+  // 1-based line and byte column.
+  [[nodiscard]] std::pair<int, int> place(const yaml_mark_t& mark) const {
+    const std::size_t line = std::min<std::size_t>(mark.line, line_starts_.size() - 1);
+    return {static_cast<int>(line) + 1, static_cast<int>(offset(mark) - line_starts_[line]) + 1};
+  }
+
+  // What is written from `mark` to the end of its line, or the whole line when nothing is.
+  [[nodiscard]] std::string_view here(const yaml_mark_t& mark) const {
+    const std::string_view t = parsed();
+    const std::size_t from = std::min(offset(mark), t.size());
+    const std::size_t line_end = std::min(t.find('\n', from), t.size());
+    std::string_view rest = trim(t.substr(from, line_end - from));
+    if (rest.empty()) {
+      const std::size_t line_start = from == 0 ? 0 : t.rfind('\n', from - 1) + 1;  // npos + 1 = 0
+      rest = trim(t.substr(line_start, line_end - line_start));
+    }
+    return rest;
+  }
+
+  // A scalar written from `begin` to `end` that held a byte given to libyaml as 'x': its text as
+  // written (the quotes of a quoted one left out).
+  [[nodiscard]] std::optional<std::string> restore(const yaml_mark_t& begin, const yaml_mark_t& end,
+                                                   yaml_scalar_style_t style) const {
+    if (replaced_.empty()) return std::nullopt;
+    const std::size_t from = offset(begin);
+    const std::size_t to = offset(end);
+    const auto it = std::lower_bound(replaced_.begin(), replaced_.end(), from);
+    if (it == replaced_.end() || *it >= to) return std::nullopt;
+    const bool quoted = style == YAML_SINGLE_QUOTED_SCALAR_STYLE || style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    if (quoted && to - from >= 2) return original_.substr(from + 1, to - from - 2);
+    return original_.substr(from, to - from);
+  }
+
+ private:
+  const std::string& original_;
+  std::string cleaned_;
+  std::vector<std::size_t> replaced_;
+  std::vector<std::size_t> line_starts_;
+  std::vector<bool> ascii_;
+  std::size_t control_ = std::string::npos;
+};
+
+// libyaml's parser, freed however the parse ends.
+class EventParser {
+ public:
+  explicit EventParser(const std::string& text) {
+    yaml_parser_initialize(&parser_);
+    yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    yaml_parser_set_encoding(&parser_, YAML_UTF8_ENCODING);
+  }
+  ~EventParser() {
+    if (has_event_) yaml_event_delete(&event_);
+    yaml_parser_delete(&parser_);
+  }
+  EventParser(const EventParser&) = delete;
+  EventParser& operator=(const EventParser&) = delete;
+
+  // The next event, or null after a syntax error.
+  const yaml_event_t* next() {
+    if (has_event_) yaml_event_delete(&event_);
+    has_event_ = yaml_parser_parse(&parser_, &event_) != 0;
+    return has_event_ ? &event_ : nullptr;
+  }
+  [[nodiscard]] const yaml_parser_t& state() const { return parser_; }
+
+ private:
+  yaml_parser_t parser_{};
+  yaml_event_t event_{};
+  bool has_event_ = false;
+};
+
+bool is_null_text(std::string_view s) { return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL"; }
+
+// Builds a YamlTree from the events, one node per event (an alias: its anchor's node again).
+class TreeBuilder {
+ public:
+  struct Refusal {
+    std::pair<int, int> place;
+    std::string field;
+    std::string message;
+  };
+
+  TreeBuilder(YamlTree& tree, const YamlText& text) : tree_(tree), text_(text) {}
+
+  // Takes one event; a refusal stops the parse.
+  std::optional<Refusal> take(const yaml_event_t& e) {
+    switch (e.type) {
+      case YAML_DOCUMENT_START_EVENT:
+        anchors_.clear();
+        break;
+      case YAML_DOCUMENT_END_EVENT:
+        if (!document_) document_ = add_node(e.start_mark, YamlTree::Kind::kNull, 0, 0);  // nothing in it
+        documents.push_back(*document_);
+        document_.reset();
+        break;
+      case YAML_SCALAR_EVENT: return scalar(e);
+      case YAML_SEQUENCE_START_EVENT:
+        return open(e, YamlTree::Kind::kSequence, e.data.sequence_start.anchor, e.data.sequence_start.tag);
+      case YAML_MAPPING_START_EVENT:
+        return open(e, YamlTree::Kind::kMapping, e.data.mapping_start.anchor, e.data.mapping_start.tag);
+      case YAML_SEQUENCE_END_EVENT:
+      case YAML_MAPPING_END_EVENT: close(); break;
+      case YAML_ALIAS_EVENT: {
+        const std::string name(reinterpret_cast<const char*>(e.data.alias.anchor));
+        const auto it = anchors_.find(name);
+        if (it == anchors_.end()) {
+          return Refusal{text_.place(e.start_mark), "", "YAML syntax error: unknown anchor '" + excerpt(name) + "'"};
+        }
+        attach(it->second);
+        break;
+      }
+      default: break;
+    }
+    return std::nullopt;
+  }
+
+  std::vector<std::uint32_t> documents;
+
+ private:
+  struct Open {
+    std::uint32_t node;
+    std::size_t first;  // its children so far: pending_[first..]
+  };
+
+  std::uint32_t add_node(const yaml_mark_t& mark, YamlTree::Kind kind, std::uint32_t text, std::uint32_t tag) {
+    const auto [line, column] = text_.place(mark);
+    tree_.nodes.push_back({kind, line, column, text, tag, 0, 0});
+    return static_cast<std::uint32_t>(tree_.nodes.size() - 1);
+  }
+
+  std::uint32_t tag_index(const yaml_char_t* tag, std::uint32_t implicit) {
+    if (tag == nullptr) return implicit;
+    const std::string_view t(reinterpret_cast<const char*>(tag));
+    for (std::uint32_t i = 0; i < tree_.tags.size(); ++i) {
+      if (tree_.tags[i] == t) return i;
+    }
+    tree_.tags.emplace_back(t);
+    return static_cast<std::uint32_t>(tree_.tags.size() - 1);
+  }
+
+  void name_anchor(const yaml_char_t* anchor, std::uint32_t node) {
+    if (anchor != nullptr) anchors_[std::string(reinterpret_cast<const char*>(anchor))] = node;
+  }
+
+  // More than kMaxYamlDepth containers around a new node: refused there, with the path of keys.
+  std::optional<Refusal> too_deep(const yaml_mark_t& mark) const {
+    if (open_.size() <= static_cast<std::size_t>(kMaxYamlDepth)) return std::nullopt;
+    std::string path;
+    for (const Open& o : open_) {
+      const std::size_t written = pending_.size() - o.first;
+      if (tree_.nodes[o.node].kind == YamlTree::Kind::kSequence) {
+        path += fmt::format("[{}]", written);
+      } else {
+        const YamlNode key(&tree_, written % 2 == 1 ? pending_.back() : 0);
+        const std::string part = written % 2 == 1 && key.is_scalar() ? excerpt(key.scalar()) : "?";
+        path += (path.empty() ? "" : ".") + part;
+      }
+    }
+    return Refusal{text_.place(mark), excerpt(path),
+                   fmt::format("nested deeper than {} levels (here: '{}'); refused", kMaxYamlDepth,
+                               excerpt(text_.here(mark).substr(0, 20)))};
+  }
+
+  std::optional<Refusal> scalar(const yaml_event_t& e) {
+    if (auto refusal = too_deep(e.start_mark)) return refusal;
+    const auto& s = e.data.scalar;
+    const std::string_view value(reinterpret_cast<const char*>(s.value), s.length);
+    const bool plain = s.style == YAML_PLAIN_SCALAR_STYLE;
+    const std::uint32_t tag = tag_index(s.tag, plain ? 0 : 1);
+    std::uint32_t node = 0;
+    if (s.tag == nullptr && plain && is_null_text(value)) {
+      node = add_node(e.start_mark, YamlTree::Kind::kNull, 0, tag);
+    } else {
+      const auto restored = text_.restore(e.start_mark, e.end_mark, s.style);
+      tree_.texts.emplace_back(restored ? std::string_view(*restored) : value);
+      node = add_node(e.start_mark, YamlTree::Kind::kScalar, static_cast<std::uint32_t>(tree_.texts.size() - 1), tag);
+    }
+    name_anchor(s.anchor, node);
+    attach(node);
+    return std::nullopt;
+  }
+
+  std::optional<Refusal> open(const yaml_event_t& e, YamlTree::Kind kind, const yaml_char_t* anchor,
+                              const yaml_char_t* tag) {
+    if (auto refusal = too_deep(e.start_mark)) return refusal;
+    const std::uint32_t node = add_node(e.start_mark, kind, 0, tag_index(tag, 0));
+    name_anchor(anchor, node);
+    open_.push_back({node, pending_.size()});
+    return std::nullopt;
+  }
+
+  void close() {
+    const Open o = open_.back();
+    open_.pop_back();
+    YamlTree::Data& d = tree_.nodes[o.node];
+    d.begin = static_cast<std::uint32_t>(tree_.children.size());
+    d.count = static_cast<std::uint32_t>(pending_.size() - o.first);
+    tree_.children.insert(tree_.children.end(), pending_.begin() + static_cast<std::ptrdiff_t>(o.first), pending_.end());
+    pending_.resize(o.first);
+    attach(o.node);
+  }
+
+  void attach(std::uint32_t node) {
+    if (open_.empty()) {
+      document_ = node;
+    } else {
+      pending_.push_back(node);
+    }
+  }
+
+  YamlTree& tree_;
+  const YamlText& text_;
+  std::vector<Open> open_;
+  std::vector<std::uint32_t> pending_;  // the children of the open containers, innermost last
+  std::optional<std::uint32_t> document_;
+  std::unordered_map<std::string, std::uint32_t> anchors_;
+};
 
 }  // namespace
 
-void YamlReader::syntax_error(const std::string& text, const YAML::Exception& e) {
-  if (!e.mark.is_null() && e.mark.pos >= 0 && static_cast<std::size_t>(e.mark.pos) >= text.size()) {
+namespace {
+
+// libyaml's error as a diagnostic of `r`.
+void syntax_error(YamlReader& r, const YamlText& source, const yaml_parser_t& parser) {
+  const bool reader = parser.error == YAML_READER_ERROR;
+  const std::string problem = parser.problem != nullptr ? parser.problem : "unreadable text";
+  if (reader) {
+    // libyaml's own character checks (a C1 control, DEL): at the byte, named.
+    const std::size_t offset = std::min(parser.problem_offset, source.size());
+    r.error(at_offset(r.file(), source.parsed(), offset), "",
+          offset < source.size()
+              ? fmt::format("{} (byte 0x{:02X}); refused", problem, static_cast<unsigned char>(source.parsed()[offset]))
+              : problem);
+    return;
+  }
+  std::string context;
+  if (parser.context != nullptr) {
+    const auto [line, column] = source.place(parser.context_mark);
+    context = fmt::format(" ({} that began at line {}, column {})", parser.context, line, column);
+  }
+  const std::string message = "YAML syntax error: " + problem;
+  if (source.offset(parser.problem_mark) >= source.size()) {
     // Just after the last character that is not white space: where a truncated file stops,
     // rather than the empty line after its final newline.
+    const std::string& text = source.parsed();
     const auto last = text.find_last_not_of(" \t\r\n");
-    SourceLocation where{file_, 1, 1};
+    SourceLocation where{r.file(), 1, 1};
     if (last != std::string::npos) {
       const auto line_start = text.rfind('\n', last);
       where.column = static_cast<int>(last - (line_start == std::string::npos ? 0 : line_start + 1) + 2);
       where.line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(last), '\n') + 1);
     }
-    error(where, "", "YAML syntax error: " + e.msg + " before the end of the file");
-  } else {
-    error(at(e.mark), "", "YAML syntax error: " + e.msg);
+    r.error(where, "", message + " before the end of the file" + context);
+    return;
   }
+  const auto [line, column] = source.place(parser.problem_mark);
+  r.error({r.file(), line, column}, "", message + context);
 }
 
-std::optional<std::vector<YAML::Node>> YamlReader::parse_checked(
-    const std::string& text, const std::function<std::vector<YAML::Node>()>& parse) {
-  std::vector<YAML::Node> documents;
-  if (!check_characters(text)) return std::nullopt;
-  try {
-    documents = parse();
-  } catch (const YAML::DeepRecursion& e) {
-    // yaml-cpp's recursive parser stops itself (no stack overflow) far below what would
-    // overflow; the walk below would refuse anything past kMaxYamlDepth anyway.
-    const std::size_t flow = flow_depth_offset(text);
-    const SourceLocation where = flow != std::string::npos ? at_offset(text, flow) : at(e.mark);
-    const std::size_t from = std::min(text.size(), flow != std::string::npos ? flow : static_cast<std::size_t>(std::max(0, e.mark.pos)));
-    // What is there: the line from that place on, or the whole line when nothing follows.
-    const std::size_t line_end = std::min(text.find('\n', from), text.size());
-    const std::size_t line_start = from == 0 ? 0 : text.rfind('\n', from - 1) + 1;  // npos + 1 = 0
-    std::string_view here = trim(std::string_view(text).substr(from, line_end - from));
-    if (here.empty()) here = trim(std::string_view(text).substr(line_start, line_end - line_start));
-    error(where, "",
-          fmt::format("nested deeper than {} levels (the parser gave up at {} levels; here: '{}'); refused", kMaxYamlDepth,
-                      e.depth(), excerpt(here.substr(0, 20))));
-    return std::nullopt;
-  } catch (const YAML::Exception& e) {
-    syntax_error(text, e);
-    return std::nullopt;
+}  // namespace
+
+std::optional<std::vector<YamlNode>> YamlReader::parse_checked(const std::string& text, bool all) {
+  const YamlText source(text);
+  if (!check_characters(text, source.control())) return std::nullopt;
+  auto tree = std::make_unique<YamlTree>();
+  // About one node in ten bytes in the inputs of this project (a scenario's flow mappings: one
+  // in nine): reserved so that a large file's tree is not moved as it grows.
+  tree->nodes.reserve(text.size() / 10);
+  tree->texts.reserve(text.size() / 10);
+  tree->children.reserve(text.size() / 10);
+  TreeBuilder builder(*tree, source);
+  EventParser parser(source.parsed());
+  for (;;) {
+    const yaml_event_t* e = parser.next();
+    if (e == nullptr) {
+      syntax_error(*this, source, parser.state());
+      return std::nullopt;
+    }
+    if (auto refusal = builder.take(*e)) {
+      error({file_, refusal->place.first, refusal->place.second}, std::move(refusal->field), std::move(refusal->message));
+      return std::nullopt;
+    }
+    if (e->type == YAML_STREAM_END_EVENT || (!all && !builder.documents.empty())) break;
   }
+  if (builder.documents.empty() && !all) {  // an empty stream: one empty document
+    tree->nodes.push_back({YamlTree::Kind::kNull, 1, 1, 0, 0, 0, 0});
+    builder.documents.push_back(static_cast<std::uint32_t>(tree->nodes.size() - 1));
+  }
+  std::vector<YamlNode> documents;
+  documents.reserve(builder.documents.size());
+  for (const std::uint32_t d : builder.documents) documents.emplace_back(tree.get(), d);
+  trees_.push_back(std::move(tree));
   const std::size_t before = errors_.size();
-  for (const YAML::Node& document : documents) check_tree(document);
+  for (const YamlNode& document : documents) check_tree(document, !source.utf8());
   if (errors_.size() > before) return std::nullopt;
   return documents;
 }
 
-std::optional<YAML::Node> YamlReader::load(const std::string& text) {
-  auto documents = parse_checked(text, [&] { return std::vector<YAML::Node>{YAML::Load(text)}; });
+std::optional<YamlNode> YamlReader::load(const std::string& text) {
+  auto documents = parse_checked(text, false);
   if (!documents) return std::nullopt;
   return documents->front();
 }
 
-std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& text) {
-  return parse_checked(text, [&] { return YAML::LoadAll(text); });
+std::optional<std::vector<YamlNode>> YamlReader::load_all(const std::string& text) {
+  return parse_checked(text, true);
 }
 
 // Depth, node count (aliases expanded), UTF-8 of every scalar and keys written twice in a mapping,
@@ -214,7 +509,7 @@ std::optional<std::vector<YAML::Node>> YamlReader::load_all(const std::string& t
 // pointers to the keys' text, and spelled out only for a diagnostic; the keys of the mappings
 // being walked are one stack (a mapping's own keys are the top of it while it is walked), so the
 // walk allocates nothing per node.
-void YamlReader::check_tree(const YAML::Node& root) {
+void YamlReader::check_tree(const YamlNode& root, bool check_utf8) {
   std::size_t nodes = 0;
   bool stop = false;
   struct PathPart {
@@ -236,15 +531,16 @@ void YamlReader::check_tree(const YAML::Node& root) {
     }
     return out;
   };
-  const auto check_scalar = [&](const YAML::Node& n) {
-    const std::string& s = n.Scalar();
+  const auto check_scalar = [&](const YamlNode& n) {
+    if (!check_utf8) return;
+    const std::string& s = n.scalar();
     if (const std::size_t bad = invalid_utf8_offset(s); bad != std::string_view::npos) {
       error(at(n), path_text(),
             fmt::format("invalid UTF-8 (byte 0x{:02X} at offset {} of '{}'): YAML files must be UTF-8",
                         static_cast<unsigned char>(s[bad]), bad, excerpt(s)));
     }
   };
-  std::function<void(const YAML::Node&, int)> walk = [&](const YAML::Node& n, int depth) {
+  std::function<void(const YamlNode&, int)> walk = [&](const YamlNode& n, int depth) {
     if (stop) return;
     if (++nodes > kMaxYamlNodes) {
       error(at(n), path_text(),
@@ -257,27 +553,27 @@ void YamlReader::check_tree(const YAML::Node& root) {
       stop = true;
       return;
     }
-    if (n.IsScalar()) {
+    if (n.is_scalar()) {
       check_scalar(n);
-    } else if (n.IsSequence()) {
+    } else if (n.is_sequence()) {
       std::size_t i = 0;
-      for (const YAML::Node& item : n) {
+      for (const YamlNode item : n.items()) {
         if (stop) break;
         path.push_back({i++, nullptr});
         walk(item, depth + 1);
         path.pop_back();
       }
-    } else if (n.IsMap()) {
+    } else if (n.is_mapping()) {
       const std::size_t own = keys.size();
       std::unordered_map<std::string_view, int> many;  // this mapping's keys, once there are many
-      for (const auto& entry : n) {
+      for (const auto& entry : n.entries()) {
         if (stop) break;
-        const YAML::Node& key = entry.first;
-        if (key.IsScalar()) {
+        const YamlNode& key = entry.first;
+        if (key.is_scalar()) {
           check_scalar(key);
-          path.push_back({0, &key.Scalar()});
-          const std::string_view k = key.Scalar();
-          const int line = key.Mark().line + 1;
+          path.push_back({0, &key.scalar()});
+          const std::string_view k = key.scalar();
+          const int line = key.line();
           // A short mapping's keys are searched in the stack; past kScanned keys they are hashed.
           const auto own_begin = keys.begin() + static_cast<std::ptrdiff_t>(own);
           int first_line = 0;
@@ -310,39 +606,45 @@ void YamlReader::check_tree(const YAML::Node& root) {
 
 // ---- structure ----
 
-bool YamlReader::mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
+bool YamlReader::mapping(const YamlNode& owner, const YamlNode& node, const std::string& path,
                          const std::vector<Field>& fields) {
-  if (!node.IsMap()) {
+  if (!node.is_mapping()) {
     error(owner, node, path, "expected a mapping of fields, got " + describe(node));
     return false;
   }
-  std::vector<std::string> names;
-  for (const auto& f : fields) names.emplace_back(f.name);
-  std::vector<bool> written(fields.size(), false);
-  std::map<std::string, int, std::less<>> seen;  // field -> line where first written
-  for (const auto& entry : node) {
-    const YAML::Node key = entry.first;
-    if (!key.IsScalar()) {
+  // The line where each field was first written (0: not yet), on the stack for a usual table.
+  constexpr std::size_t kOnStack = 32;
+  std::array<int, kOnStack> stack_lines{};
+  std::vector<int> heap_lines;
+  if (fields.size() > kOnStack) heap_lines.assign(fields.size(), 0);
+  int* const first_line = fields.size() > kOnStack ? heap_lines.data() : stack_lines.data();
+  std::string field;  // path.name; one buffer for every field of the mapping
+  for (const auto& [key, value] : node.entries()) {
+    if (!key.is_scalar()) {
       error(at(key), path, "expected a field name, got " + describe(key));
       continue;
     }
-    const std::string& name = key.Scalar();
+    const std::string& name = key.scalar();
     const auto match = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.name; });
     if (match == fields.end()) {
+      std::vector<std::string> names;
+      for (const auto& f : fields) names.emplace_back(f.name);
       error(at(key), join_field(path, excerpt(name)), "unknown field" + did_you_mean(name, names));
       continue;
     }
-    const std::string field = join_field(path, name);
-    const SourceLocation where = at(key);
-    if (auto [first, inserted] = seen.emplace(name, where.line); !inserted) {
-      error(where, field, fmt::format("field written twice (first at line {})", first->second));
+    field.assign(path);
+    if (!path.empty()) field += '.';
+    field += name;
+    int& first = first_line[match - fields.begin()];
+    if (first != 0) {
+      error(at(key), field, fmt::format("field written twice (first at line {})", first));
       continue;
     }
-    written[static_cast<std::size_t>(match - fields.begin())] = true;
-    match->read(key, entry.second, field);
+    first = std::max(1, key.line());
+    match->read(key, value, field);
   }
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (written[i] || fields[i].presence != Presence::kRequired) continue;
+    if (first_line[i] != 0 || fields[i].presence != Presence::kRequired) continue;
     error(at(node), join_field(path, fields[i].name),
           fields[i].missing.empty() ? std::string("missing required field")
                                     : "missing: " + std::string(fields[i].missing));
@@ -350,45 +652,52 @@ bool YamlReader::mapping(const YAML::Node& owner, const YAML::Node& node, const 
   return true;
 }
 
-bool YamlReader::list(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+bool YamlReader::list(const YamlNode& key, const YamlNode& value, const std::string& field,
                       const ItemReader& read, std::string_view expected) {
-  if (!value.IsSequence()) {
+  if (!value.is_sequence()) {
     error(key, value, field, fmt::format("expected {}, got {}", expected, describe(value)));
     return false;
   }
-  for (std::size_t i = 0; i < value.size(); ++i) read(value[i], fmt::format("{}[{}]", field, i));
+  std::string path;  // field[i]; one buffer for every item
+  std::size_t i = 0;
+  for (const YamlNode item : value.items()) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, i++).ptr;
+    path.assign(field).append(1, '[').append(digits, end).append(1, ']');
+    read(item, path);
+  }
   return true;
 }
 
 // ---- typed values ----
 
-bool YamlReader::plain_scalar(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+bool YamlReader::plain_scalar(const YamlNode& key, const YamlNode& value, const std::string& field,
                               const char* expected) {
-  if (value.IsScalar() && value.Tag() != "!") return true;
+  if (value.is_scalar() && !value.quoted()) return true;
   error(key, value, field, fmt::format("expected {}, got {}", expected, describe_value(value)));
   return false;
 }
 
-std::optional<std::string> YamlReader::text(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+std::optional<std::string> YamlReader::text(const YamlNode& key, const YamlNode& value, const std::string& field,
                                             bool non_empty) {
-  if (!value.IsScalar() || (non_empty && value.Scalar().empty())) {
+  if (!value.is_scalar() || (non_empty && value.scalar().empty())) {
     error(key, value, field,
           fmt::format("expected {}, got {}", non_empty ? "a non-empty text value" : "a text value",
-                      value.IsScalar() ? std::string("an empty text") : describe(value)));
+                      value.is_scalar() ? std::string("an empty text") : describe(value)));
     return std::nullopt;
   }
   // load() checked every scalar; a tree built otherwise is checked here.
-  if (invalid_utf8_offset(value.Scalar()) != std::string_view::npos) {
-    error(key, value, field, fmt::format("invalid UTF-8 in '{}'", excerpt(value.Scalar())));
+  if (invalid_utf8_offset(value.scalar()) != std::string_view::npos) {
+    error(key, value, field, fmt::format("invalid UTF-8 in '{}'", excerpt(value.scalar())));
     return std::nullopt;
   }
-  return value.Scalar();
+  return value.scalar();
 }
 
-std::optional<long long> YamlReader::integer(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+std::optional<long long> YamlReader::integer(const YamlNode& key, const YamlNode& value, const std::string& field,
                                              const IntegerRange& range) {
   if (!plain_scalar(key, value, field, "an integer")) return std::nullopt;
-  const std::string& s = value.Scalar();
+  const std::string& s = value.scalar();
   const char* begin = s.data() + (s.starts_with('+') ? 1 : 0);
   const char* end = s.data() + s.size();
   long long v = 0;
@@ -409,10 +718,10 @@ std::optional<long long> YamlReader::integer(const YAML::Node& key, const YAML::
   return v;
 }
 
-std::optional<std::uint64_t> YamlReader::unsigned64(const YAML::Node& key, const YAML::Node& value,
+std::optional<std::uint64_t> YamlReader::unsigned64(const YamlNode& key, const YamlNode& value,
                                                     const std::string& field) {
   if (!plain_scalar(key, value, field, "an integer")) return std::nullopt;
-  const std::string& s = value.Scalar();
+  const std::string& s = value.scalar();
   const bool hex = s.starts_with("0x") || s.starts_with("0X");
   const char* begin = s.data() + (hex ? 2 : 0);
   const char* end = s.data() + s.size();
@@ -426,10 +735,10 @@ std::optional<std::uint64_t> YamlReader::unsigned64(const YAML::Node& key, const
   return v;
 }
 
-std::optional<double> YamlReader::number(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+std::optional<double> YamlReader::number(const YamlNode& key, const YamlNode& value, const std::string& field,
                                          const NumberRange& range) {
   if (!plain_scalar(key, value, field, "a number")) return std::nullopt;
-  const std::string& s = value.Scalar();
+  const std::string& s = value.scalar();
   const char* begin = s.data() + (s.starts_with('+') ? 1 : 0);
   const char* end = s.data() + s.size();
   double v = 0;
@@ -455,13 +764,13 @@ namespace {
 
 // A value in one of core/units.h's formats: a scalar, parsed by `parse` with its own limits.
 template <typename T>
-std::optional<T> unit_value(YamlReader& r, const YAML::Node& key, const YAML::Node& value, const std::string& field,
+std::optional<T> unit_value(YamlReader& r, const YamlNode& key, const YamlNode& value, const std::string& field,
                             const char* expected, Result<T> (*parse)(std::string_view)) {
-  if (!value.IsScalar()) {
+  if (!value.is_scalar()) {
     r.error(key, value, field, std::string("expected ") + expected + ", got " + YamlReader::describe(value));
     return std::nullopt;
   }
-  auto parsed = parse(value.Scalar());
+  auto parsed = parse(value.scalar());
   if (!parsed) {
     r.error(key, value, field, parsed.errors().front().message);
     return std::nullopt;
@@ -471,20 +780,20 @@ std::optional<T> unit_value(YamlReader& r, const YAML::Node& key, const YAML::No
 
 }  // namespace
 
-std::optional<TimePs> YamlReader::duration(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+std::optional<TimePs> YamlReader::duration(const YamlNode& key, const YamlNode& value, const std::string& field) {
   return unit_value(*this, key, value, field, "a duration such as 250us, 1.5ms or 2s", &parse_duration);
 }
 
-std::optional<Bytes> YamlReader::size(const YAML::Node& key, const YAML::Node& value, const std::string& field) {
+std::optional<Bytes> YamlReader::size(const YamlNode& key, const YamlNode& value, const std::string& field) {
   return unit_value(*this, key, value, field, "a size such as 1GiB, 64KB or 1048576", &parse_size);
 }
 
-std::optional<BitsPerSecond> YamlReader::speed(const YAML::Node& key, const YAML::Node& value,
+std::optional<BitsPerSecond> YamlReader::speed(const YamlNode& key, const YamlNode& value,
                                                const std::string& field) {
   return unit_value(*this, key, value, field, "a speed such as 800G or 1.6T", &parse_speed);
 }
 
-std::optional<std::size_t> YamlReader::choice_index(const YAML::Node& key, const YAML::Node& value,
+std::optional<std::size_t> YamlReader::choice_index(const YamlNode& key, const YamlNode& value,
                                                     const std::string& field, const std::vector<std::string>& names) {
   const auto name = text(key, value, field);
   if (!name) return std::nullopt;

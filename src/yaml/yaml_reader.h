@@ -5,17 +5,18 @@
 // A file is read in two steps.
 //   1. load(): the text is checked for bytes no YAML stream may hold (a NUL or another control
 //      character but tab, line feed and carriage return, YAML 1.2 section 5.1), named and placed at
-//      their line and column; yaml-cpp parses it (its recursive parser stops itself at 500 levels;
-//      that is reported as too deep, at the first flow bracket past kMaxYamlDepth when there is
-//      one); then one bounded walk over the tree refuses what could hang or mislead a later step:
-//      a key written twice in one mapping (the first line named; the Kubernetes API server and
-//      kubectl refuse these too, where yaml-cpp would keep the first silently), more than
-//      kMaxYamlDepth levels of nesting, more than kMaxYamlNodes nodes
-//      once aliases are expanded (a "billion laughs" file of nine aliases of ten aliases expands to
-//      10^9 nodes; the walk stops at the first node past the bound, so it costs at most kMaxNodes
-//      steps), and scalars that are not valid UTF-8 (RFC 3629; a YAML stream must be Unicode, and
-//      text that reaches JSON output must be UTF-8). Syntax errors become diagnostics at the mark
-//      yaml-cpp gives, or at the end of the text when it stops there.
+//      their line and column; libyaml's parser (its event API, non-recursive) turns it into the
+//      project's located nodes (yaml/yaml_node.h), refusing more than kMaxYamlDepth levels of
+//      nesting as it goes (at the first node too deep, so nothing deeper is built); then one bounded
+//      walk over the tree refuses what could hang or mislead a later step: a key written twice in
+//      one mapping (the first line named; the Kubernetes API server and kubectl refuse these too),
+//      more than kMaxYamlNodes nodes once aliases are expanded (a "billion laughs" file of nine
+//      aliases of ten aliases expands to 10^9 nodes; an alias shares its anchor's node, and the
+//      walk stops at the first node past the bound, so it costs at most kMaxNodes steps), and
+//      scalars that are not valid UTF-8 (RFC 3629; a YAML stream must be Unicode, and text that
+//      reaches JSON output must be UTF-8; the bytes are named in the scalar that holds them).
+//      Syntax errors become diagnostics at the mark libyaml gives, with what it was parsing and
+//      where that began, or at the end of the text when it stops there.
 //   2. The caller walks the tree with a field table per mapping (mapping()): each field a name and a
 //      reader, required or optional. Unknown fields get a did-you-mean (core/suggest.h), repeated
 //      ones name the line of the first, missing required ones are reported at the mapping. Typed
@@ -30,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -41,12 +43,8 @@
 #include "core/diagnostic.h"
 #include "core/text.h"
 #include "core/units.h"
+#include "yaml/yaml_node.h"
 
-namespace YAML {
-class Node;
-class Mark;
-class Exception;
-}  // namespace YAML
 
 namespace ct {
 
@@ -83,7 +81,7 @@ std::string describe_range(const NumberRange& range);
 
 class YamlReader {
  public:
-  using Handler = std::function<void(const YAML::Node& key, const YAML::Node& value, const std::string& field)>;
+  using Handler = std::function<void(const YamlNode& key, const YamlNode& value, const std::string& field)>;
   enum class Presence { kOptional, kRequired };
   // One row of a mapping's field table.
   struct Field {
@@ -92,42 +90,44 @@ class YamlReader {
     Presence presence = Presence::kOptional;
     std::string_view missing = {};  // what the field is, for "missing" messages ("" = generic)
   };
-  using ItemReader = std::function<void(const YAML::Node& item, const std::string& path)>;
+  using ItemReader = std::function<void(const YamlNode& item, const std::string& path)>;
 
   explicit YamlReader(std::string file);
 
   // Step 1 above. nullopt when the text cannot be read as a whole (the reason is a diagnostic).
-  std::optional<YAML::Node> load(const std::string& text);
+  // The nodes belong to this reader: they stay valid while it lives. Of a stream of several
+  // documents, the first.
+  std::optional<YamlNode> load(const std::string& text);
   // The same for a stream of documents separated by `---` (Kubernetes manifests), each checked as
   // above; a syntax error anywhere refuses the whole text.
-  std::optional<std::vector<YAML::Node>> load_all(const std::string& text);
+  std::optional<std::vector<YamlNode>> load_all(const std::string& text);
 
   // Every key of `node` against `fields`, in file order. `owner` is the key that holds `node` (or
   // `node` itself for a list item or the root), where a missing or mistyped mapping is reported.
   // Returns false when `node` is not a mapping.
-  bool mapping(const YAML::Node& owner, const YAML::Node& node, const std::string& path,
+  bool mapping(const YamlNode& owner, const YamlNode& node, const std::string& path,
                const std::vector<Field>& fields);
   // Each item of a list with its path `field[i]`. Returns false when `value` is not a list.
-  bool list(const YAML::Node& key, const YAML::Node& value, const std::string& field, const ItemReader& read,
+  bool list(const YamlNode& key, const YamlNode& value, const std::string& field, const ItemReader& read,
             std::string_view expected = "a list");
 
   // ---- typed values: nullopt (and a diagnostic) when the value is not of the type or range ----
-  std::optional<std::string> text(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+  std::optional<std::string> text(const YamlNode& key, const YamlNode& value, const std::string& field,
                                   bool non_empty = false);
   // Decimal; "+" allowed.
-  std::optional<long long> integer(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+  std::optional<long long> integer(const YamlNode& key, const YamlNode& value, const std::string& field,
                                    const IntegerRange& range);
   // Decimal or 0x hexadecimal, 0 .. 2^64 - 1 (seeds).
-  std::optional<std::uint64_t> unsigned64(const YAML::Node& key, const YAML::Node& value, const std::string& field);
-  std::optional<double> number(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+  std::optional<std::uint64_t> unsigned64(const YamlNode& key, const YamlNode& value, const std::string& field);
+  std::optional<double> number(const YamlNode& key, const YamlNode& value, const std::string& field,
                                const NumberRange& range);
   // core/units.h formats, each with its own limits.
-  std::optional<TimePs> duration(const YAML::Node& key, const YAML::Node& value, const std::string& field);
-  std::optional<Bytes> size(const YAML::Node& key, const YAML::Node& value, const std::string& field);
-  std::optional<BitsPerSecond> speed(const YAML::Node& key, const YAML::Node& value, const std::string& field);
+  std::optional<TimePs> duration(const YamlNode& key, const YamlNode& value, const std::string& field);
+  std::optional<Bytes> size(const YamlNode& key, const YamlNode& value, const std::string& field);
+  std::optional<BitsPerSecond> speed(const YamlNode& key, const YamlNode& value, const std::string& field);
   // One of the names of `options`, with did-you-mean.
   template <typename E>
-  std::optional<E> choice(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+  std::optional<E> choice(const YamlNode& key, const YamlNode& value, const std::string& field,
                           const std::vector<std::pair<std::string_view, E>>& options) {
     std::vector<std::string> names;
     for (const auto& [name, e] : options) names.emplace_back(name);
@@ -135,39 +135,38 @@ class YamlReader {
     if (!index) return std::nullopt;
     return options[*index].second;
   }
-  std::optional<std::size_t> choice_index(const YAML::Node& key, const YAML::Node& value, const std::string& field,
+  std::optional<std::size_t> choice_index(const YamlNode& key, const YamlNode& value, const std::string& field,
                                           const std::vector<std::string>& names);
 
   // ---- locations and diagnostics ----
-  [[nodiscard]] SourceLocation at(const YAML::Mark& mark) const;
-  [[nodiscard]] SourceLocation at(const YAML::Node& node) const;
-  // A value's location; an empty value has none of its own (yaml-cpp marks the next token), so its
-  // key stands in.
-  [[nodiscard]] SourceLocation at(const YAML::Node& key, const YAML::Node& value) const;
+  [[nodiscard]] SourceLocation at(const YamlNode& node) const;
+  // A value's location; an empty value has none of its own (libyaml marks where the next token
+  // begins), so its key stands in.
+  [[nodiscard]] SourceLocation at(const YamlNode& key, const YamlNode& value) const;
   // "a mapping", "a list", "nothing" or the scalar, echoed.
-  [[nodiscard]] static std::string describe(const YAML::Node& node);
+  [[nodiscard]] static std::string describe(const YamlNode& node);
   // "the quoted string "x"" for a quoted scalar, describe() otherwise.
-  [[nodiscard]] static std::string describe_value(const YAML::Node& node);
+  [[nodiscard]] static std::string describe_value(const YamlNode& node);
 
   void error(SourceLocation where, std::string field, std::string message);
-  void error(const YAML::Node& key, const YAML::Node& value, const std::string& field, std::string message);
+  void error(const YamlNode& key, const YamlNode& value, const std::string& field, std::string message);
 
   [[nodiscard]] const std::string& file() const { return file_; }
   [[nodiscard]] Diagnostics& errors() { return errors_; }
   [[nodiscard]] Diagnostics take_errors() { return std::move(errors_); }
 
  private:
-  bool plain_scalar(const YAML::Node& key, const YAML::Node& value, const std::string& field, const char* expected);
-  void check_tree(const YAML::Node& root);
-  bool check_characters(const std::string& text);
-  [[nodiscard]] SourceLocation at_offset(const std::string& text, std::size_t offset) const;
-  void syntax_error(const std::string& text, const YAML::Exception& e);
-  // The documents `parse` makes of `text`, each walked by check_tree; nullopt after a diagnostic.
-  std::optional<std::vector<YAML::Node>> parse_checked(const std::string& text,
-                                                       const std::function<std::vector<YAML::Node>()>& parse);
+  bool plain_scalar(const YamlNode& key, const YamlNode& value, const std::string& field, const char* expected);
+  // `check_utf8`: whether the scalars may hold bytes that are not UTF-8 (the text did).
+  void check_tree(const YamlNode& root, bool check_utf8);
+  bool check_characters(const std::string& text, std::size_t control);
+  // The documents of `text` (the first only unless `all`), each walked by check_tree; nullopt
+  // after a diagnostic.
+  std::optional<std::vector<YamlNode>> parse_checked(const std::string& text, bool all);
 
   std::string file_;
   Diagnostics errors_;
+  std::vector<std::unique_ptr<YamlTree>> trees_;  // what load() built; the nodes point into them
 };
 
 // "a.b" or "b" when the path is empty.

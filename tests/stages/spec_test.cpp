@@ -213,7 +213,7 @@ TEST(SpecParser, ListOrQuotedStringWhereIntegerExpected) {
 }
 
 TEST(SpecParser, EmptyValuePointsAtItsKey) {
-  // yaml-cpp marks an empty value at the next token (line 7); the diagnostic names line 6.
+  // The parser marks an empty value at the next token (line 7); the diagnostic names line 6.
   expect_only_error(replace(kGood, "  tiers: 2\n", "  tiers:\n"), "backend.tiers", 6,
                     "expected an integer, got nothing");
 }
