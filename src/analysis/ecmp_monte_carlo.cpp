@@ -54,14 +54,15 @@ class TrialRunner {
   void run(unsigned thread) {
     std::vector<RouteRequest> requests = base_;
     std::vector<FlowPath> paths(requests.size());
-    for (std::uint32_t t = thread; t < o_.trials; t += o_.threads) {
+    for (std::uint32_t slot = thread; slot < o_.trials; slot += o_.threads) {
+      const std::uint32_t t = o_.first_trial + slot;
       draw_trial_ports(requests, o_.seed, t);
       w_.walk_all(std::span<const RouteRequest>(requests), [&](std::size_t i, bool reached, std::span<const PathHop> hops) {
         paths[i].reached = reached;
         paths[i].hops.assign(hops.begin(), hops.end());
       });
-      outcomes_[t] = measure(requests, paths);
-      if (thread == 0 && o_.progress) o_.progress(t + 1, o_.trials);
+      outcomes_[slot] = measure(requests, paths);
+      if (thread == 0 && o_.progress) o_.progress(slot + 1, o_.trials);
     }
   }
 
@@ -214,17 +215,16 @@ EcmpClosedForms first_tier_closed_forms(const PathWalker& walker, const std::vec
 
 MonteCarloResult run_ecmp_monte_carlo(const PathWalker& walker, std::span<const RouteRequest> requests,
                                       const DecisionCoupling& coupling, const MonteCarloOptions& options) {
-  MonteCarloResult r;
-  r.trials = options.trials;
-  r.outcomes.resize(options.trials);
+  std::vector<TrialOutcome> outcomes(options.trials);
   const unsigned threads = std::max(1u, std::min<unsigned>(options.threads, options.trials));
   MonteCarloOptions o = options;
   o.threads = threads;
   std::vector<TrialRunner> runners;
   runners.reserve(threads);
-  for (unsigned k = 0; k < threads; ++k) runners.emplace_back(walker, requests, coupling, o, r.outcomes);
+  for (unsigned k = 0; k < threads; ++k) runners.emplace_back(walker, requests, coupling, o, outcomes);
   run_on_threads(threads, [&runners](unsigned k) { runners[k].run(k); });
 
+  MonteCarloResult r = summarize_ecmp_trials(walker, requests, std::move(outcomes), options.seed);
   for (std::size_t s = 0; s < coupling.stages().size(); ++s) {
     std::uint32_t used = 0;
     for (std::size_t l = 0; l < walker.forwarding().topology().link_count(); ++l) {
@@ -234,7 +234,14 @@ MonteCarloResult run_ecmp_monte_carlo(const PathWalker& walker, std::span<const 
     }
     r.stage_links_used.push_back(used);
   }
+  return r;
+}
 
+MonteCarloResult summarize_ecmp_trials(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                       std::vector<TrialOutcome> outcomes, std::uint64_t seed) {
+  MonteCarloResult r;
+  r.trials = static_cast<std::uint32_t>(outcomes.size());
+  r.outcomes = std::move(outcomes);
   std::vector<double> busiest, idle, slowest;
   std::uint32_t first = 0, any = 0;
   for (const TrialOutcome& t : r.outcomes) {
@@ -256,7 +263,7 @@ MonteCarloResult run_ecmp_monte_carlo(const PathWalker& walker, std::span<const 
   std::tie(r.mean_idle, r.se_idle) = mean_and_se(idle);
   std::tie(r.mean_slowest, r.se_slowest) = mean_and_se(slowest);
   std::vector<RouteRequest> first_trial(requests.begin(), requests.end());
-  draw_trial_ports(first_trial, options.seed, 0);
+  draw_trial_ports(first_trial, seed, 0);
   std::vector<FlowPath> paths(first_trial.size());
   for (std::uint32_t i = 0; i < first_trial.size(); ++i) {
     paths[i].reached = walker.walk(first_trial[i].src, first_trial[i].dst, first_trial[i].key, paths[i].hops);

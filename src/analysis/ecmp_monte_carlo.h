@@ -69,6 +69,10 @@ struct MonteCarloOptions {
   std::uint64_t seed = 1;
   unsigned threads = 1;
   ProgressCallback progress{};  // trials done, from the caller's thread (core/threads.h); may be empty
+  // The trials run are first_trial .. first_trial + trials - 1: a slice of a larger study, whose
+  // outcomes, gathered in trial order from every slice, summarize_ecmp_trials turns into the
+  // whole study's result (each trial depends on (seed, t) alone).
+  std::uint32_t first_trial = 0;
 };
 
 struct MonteCarloResult {
@@ -85,13 +89,20 @@ struct MonteCarloResult {
   double se_slowest = 0.0;
   std::array<std::uint64_t, kCollisionCauses> collisions_by_cause{};
   std::array<std::uint32_t, kCollisionCauses> trials_with_cause{};
-  std::vector<std::uint32_t> stage_links_used;  // per DecisionCoupling stage, over all trials
+  std::vector<std::uint32_t> stage_links_used;  // per DecisionCoupling stage, over all trials; empty
+                                                // from summarize_ecmp_trials (not kept per trial)
   EcmpClosedForms closed;
 };
 
 // PRECONDITION: options.trials >= 1, options.threads >= 1.
 MonteCarloResult run_ecmp_monte_carlo(const PathWalker& walker, std::span<const RouteRequest> requests,
                                       const DecisionCoupling& coupling, const MonteCarloOptions& options);
+
+// The result of outcomes already run (every trial of a study, in trial order: the slices'
+// outcomes gathered), as run_ecmp_monte_carlo gives it, less stage_links_used.
+// PRECONDITION: outcomes is not empty.
+MonteCarloResult summarize_ecmp_trials(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                       std::vector<TrialOutcome> outcomes, std::uint64_t seed);
 
 // Fresh source ports of trial t (see above), in place.
 void draw_trial_ports(std::span<RouteRequest> requests, std::uint64_t seed, std::uint64_t trial);

@@ -214,7 +214,10 @@ Result<HashStudy> study_hash(const Fabric& fabric, const HashStudyOptions& o) {
     return [&o, offset, all_trials](std::uint64_t done, std::uint64_t) { o.progress(offset + done, all_trials); };
   };
   if (o.trials > 0) {
-    s.monte_carlo = run_ecmp_monte_carlo(walker, requests, *s.coupling_, {o.trials, o.seed, threads, progress_from(0)});
+    s.monte_carlo = o.gathered != nullptr
+                        ? summarize_ecmp_trials(walker, requests, o.gathered->monte_carlo, o.seed)
+                        : run_ecmp_monte_carlo(walker, requests, *s.coupling_,
+                                               {o.trials, o.seed, threads, progress_from(0), o.first_trial});
     if (o.progress) o.progress(mc_trials, all_trials);
   }
   if (o.compare) {
@@ -225,7 +228,9 @@ Result<HashStudy> study_hash(const Fabric& fabric, const HashStudyOptions& o) {
     c.trials = std::max(1u, o.trials);
     c.threads = threads;
     c.progress = progress_from(mc_trials);
-    s.comparison = compare_schemes(walker, requests, bursts, c);
+    c.first_trial = o.first_trial;
+    s.comparison_measures = o.gathered != nullptr ? o.gathered->comparison : scheme_trials(walker, requests, bursts, c);
+    s.comparison = scheme_rows(walker, requests, bursts, c, s.comparison_measures);
     if (o.progress) o.progress(all_trials, all_trials);
     s.comparison_trials = c.trials;
   }

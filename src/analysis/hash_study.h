@@ -43,6 +43,12 @@
 
 namespace ct {
 
+// Every trial's outcomes of a study run in slices, gathered in trial order.
+struct HashTrialOutcomes {
+  std::vector<TrialOutcome> monte_carlo;   // by trial
+  std::vector<SchemeMeasure> comparison;   // [trial x scheme] (scheme_comparison.h)
+};
+
 struct HashStudyOptions {
   // Given flows: the text of a flow file (traffic/flow_file.h) and its name. When absent, flows
   // are generated: a ring collective when `ring`, else `elephants` elephant flows.
@@ -67,6 +73,13 @@ struct HashStudyOptions {
   // Trials done over the Monte Carlo and the comparison together (core/threads.h); may be empty.
   ProgressCallback progress{};
   SourceLocation where{"command line", 0, 0};  // where the names above were given
+  // A slice: the Monte Carlo and the comparison run trials first_trial .. first_trial + trials - 1
+  // (each trial's ports depend on (seed, trial) alone), their per-trial outcomes in the study.
+  std::uint32_t first_trial = 0;
+  // When set, no trial runs: the Monte Carlo and the comparison summarize these, every trial of a
+  // study of `trials` trials gathered from its slices, into what the unsplit study gives (less the
+  // Monte Carlo's stage_links_used).
+  const HashTrialOutcomes* gathered = nullptr;
 };
 
 // The study's results. Holds the forwarding state of the degraded fabric (when links failed) and
@@ -88,6 +101,7 @@ class HashStudy {
   std::optional<MonteCarloResult> monte_carlo;
   std::optional<std::vector<SchemeRow>> comparison;
   std::uint32_t comparison_trials = 1;
+  std::vector<SchemeMeasure> comparison_measures;  // [trial x scheme], the trials the comparison ran
 
   [[nodiscard]] const Topology& topology() const { return forwarding().topology(); }
   // The forwarding state the flows were walked on (the fabric's own when no link failed).

@@ -30,10 +30,11 @@ class TrialRunner {
     }
   }
 
-  void run(int trial) {
+  // Trial `trial` of the study, stored at `slot` of this run's results.
+  void run(int trial, std::size_t slot) {
     const std::size_t classes = m_.classes.size();
-    std::uint32_t* failures = out_.failures.data() + static_cast<std::size_t>(trial) * classes;
-    std::uint32_t* down_mid = out_.down_mid.data() + static_cast<std::size_t>(trial) * classes;
+    std::uint32_t* failures = out_.failures.data() + slot * classes;
+    std::uint32_t* down_mid = out_.down_mid.data() + slot * classes;
     down_at_start_.clear();
     events_.clear();
     const double horizon = m_.job.horizon_hours;
@@ -60,7 +61,7 @@ class TrialRunner {
     std::sort(events_.begin(), events_.end(), [](const ElementEvent& a, const ElementEvent& b) {
       return a.time != b.time ? a.time < b.time : a.element < b.element;
     });
-    out_.outcomes[trial] = timeline_.run(down_at_start_, events_);
+    out_.outcomes[slot] = timeline_.run(down_at_start_, events_);
   }
 
  private:
@@ -106,12 +107,18 @@ TrialResults run_trials(const ReliabilityModel& model, const ReliabilityTrials& 
   const auto work = [&](int first) {
     TrialRunner runner(model, options, out);
     for (int t = first; t < options.trials; t += workers) {
-      runner.run(t);
+      runner.run(options.first_trial + t, static_cast<std::size_t>(t));
       if (first == 0 && options.progress) options.progress(static_cast<std::uint64_t>(t) + 1, trials);
     }
   };
   run_on_threads(static_cast<unsigned>(workers), [&](unsigned w) { work(static_cast<int>(w)); });
   return out;
+}
+
+void append_trials(TrialResults& into, const TrialResults& next) {
+  into.outcomes.insert(into.outcomes.end(), next.outcomes.begin(), next.outcomes.end());
+  into.failures.insert(into.failures.end(), next.failures.begin(), next.failures.end());
+  into.down_mid.insert(into.down_mid.end(), next.down_mid.begin(), next.down_mid.end());
 }
 
 MonteCarloSummary summarize(const ReliabilityModel& m, const ReliabilityTrials& options, const TrialResults& r) {

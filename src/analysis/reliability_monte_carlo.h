@@ -24,6 +24,10 @@ struct ReliabilityTrials {
   int trials = 1000;
   int threads = 0;  // 0: std::thread::hardware_concurrency()
   ProgressCallback progress{};  // trials done, from the caller's thread (core/threads.h); may be empty
+  // run_trials runs trials first_trial .. first_trial + trials - 1: a slice of a larger study, each
+  // trial drawn from Rng(seed, trial, stream) alone, so the slices' results appended in trial order
+  // (append_trials) are the unsplit run's, and summarize gives its summary.
+  int first_trial = 0;
 };
 
 struct Estimate {
@@ -63,6 +67,8 @@ struct TrialResults {
 };
 
 TrialResults run_trials(const ReliabilityModel& model, const ReliabilityTrials& options);
+// The next slice's trials after `into`'s.
+void append_trials(TrialResults& into, const TrialResults& next);
 MonteCarloSummary summarize(const ReliabilityModel& model, const ReliabilityTrials& options,
                             const TrialResults& results);
 inline MonteCarloSummary run_monte_carlo(const ReliabilityModel& model, const ReliabilityTrials& options) {

@@ -39,6 +39,12 @@ struct ComparisonOptions {
   std::uint32_t trials = 1;
   unsigned threads = 1;
   ProgressCallback progress{};  // trials done, from the caller's thread (core/threads.h); may be empty
+  std::uint32_t first_trial = 0;  // scheme_trials: the trials run are first_trial .. first_trial + trials - 1
+};
+
+// One trial's figures under one scheme (a row is their mean over trials).
+struct SchemeMeasure {
+  double busiest = 0, idle = 0, links = 0, slowest = 0, mean = 0;
 };
 
 // bursts and idle gaps per request, for the flowlet count.
@@ -47,6 +53,15 @@ struct BurstPattern {
   double idle_us = 0.0;
 };
 
+// The per-trial figures, [trial x scheme] in kAllSchemes order, of the trials first_trial ..
+// first_trial + max(1, trials) - 1: a slice of a comparison (each trial depends on (seed, t) alone).
+std::vector<SchemeMeasure> scheme_trials(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                         std::span<const BurstPattern> bursts, const ComparisonOptions& options);
+// The rows from every trial's figures in trial order (the slices' gathered), as compare_schemes gives them.
+std::vector<SchemeRow> scheme_rows(const PathWalker& walker, std::span<const RouteRequest> requests,
+                                   std::span<const BurstPattern> bursts, const ComparisonOptions& options,
+                                   const std::vector<SchemeMeasure>& per_trial);
+// scheme_rows(scheme_trials(...)) over trials 0 .. max(1, trials) - 1.
 std::vector<SchemeRow> compare_schemes(const PathWalker& walker, std::span<const RouteRequest> requests,
                                        std::span<const BurstPattern> bursts, const ComparisonOptions& options);
 

@@ -3,18 +3,24 @@
 #include <mpi.h>
 
 #include <cstring>
+#include <iostream>
+#include <string>
 #include <thread>
 
 namespace ct::cli {
 
 Coordinator::Coordinator(const SweepFile& sweep, const Catalog& catalog, const SweepCommandOptions& o)
-    : sweep_(sweep), catalog_(catalog), o_(o), reporter_("sweep", "points", o.progress) {}
+    : sweep_(sweep), catalog_(catalog), o_(o), reporter_("sweep", "points", o.progress), work_(sweep, {}) {}
 
 Result<SweepRun> Coordinator::run(int ranks) {
   auto pending = resume_sweep(sweep_, o_.checkpoint, run_);
   // Even when the journal cannot be used, the workers waiting for a point are told to stop.
   if (pending) todo_ = std::move(pending).value();
   if (!pending) errors_ = pending.errors();
+  work_ = SweepWork(sweep_, todo_);
+  items_ = work_.items();
+  split_points_ = work_.split_points();
+  by_rank_.assign(static_cast<std::size_t>(ranks), 0);
   tracker_ = SweepProgressTracker(run_.points.size(), run_.points.size() - todo_.size(), static_cast<unsigned>(ranks));
   started_.assign(run_.points.size(), {});
   std::thread local([this] { compute_locally(); });
@@ -26,28 +32,71 @@ Result<SweepRun> Coordinator::run(int ranks) {
   local.join();
   take_local_results();
   reporter_.finish();
+  if (split_points_ > 0 && !o_.progress.quiet) {
+    std::string counts;
+    for (std::size_t n : by_rank_) counts += " " + std::to_string(n);
+    std::cerr << "sweep: " << items_.size() << " trial slices of " << split_points_ << " point(s); items by rank:" << counts << "\n";
+  }
   if (!errors_.empty()) return errors_;
   run_.computed = todo_.size();
   return std::move(run_);
 }
 
-// The next point to hand out (an index into todo_), marked started.
+// The next item to hand out (an index into items_), its point marked started at its first slice.
 std::size_t Coordinator::take_next() {
   const std::size_t t = next_++;
-  if (t >= todo_.size()) return t;
+  if (t >= items_.size() || items_[t].slice != 0) return t;
   std::lock_guard lock(mutex_);
-  started_[todo_[t]] = std::chrono::steady_clock::now();
+  started_[items_[t].point] = std::chrono::steady_clock::now();
   tracker_.started();
   return t;
 }
 
+// Items, and the finishing of split points (first, so that finished points are journaled early),
+// until every item is taken and every split point finished.
 void Coordinator::compute_locally() {
-  for (std::size_t t = take_next(); t < todo_.size(); t = take_next()) {
-    PointResult r = evaluate_point(sweep_, catalog_, run_.points[todo_[t]]);
-    std::lock_guard lock(mutex_);
-    local_results_.emplace_back(todo_[t], std::move(r));
+  std::size_t unfinished = split_points_;
+  while (true) {
+    std::vector<std::pair<std::size_t, std::vector<std::string>>> ready;
+    {
+      std::lock_guard lock(mutex_);
+      ready.swap(finishing_);
+    }
+    for (auto& [i, slices] : ready) {
+      PointResult r = finish_point(sweep_, catalog_, run_.points[i], slices);
+      std::lock_guard lock(mutex_);
+      local_results_.emplace_back(i, std::move(r));
+      --unfinished;
+    }
+    if (!ready.empty()) continue;
+    const std::size_t t = take_next();
+    if (t < items_.size()) {
+      compute_item(t);
+    } else if (unfinished == 0) {
+      break;
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
   }
   local_done_ = true;
+}
+
+void Coordinator::compute_item(std::size_t t) {
+  const SweepItem& item = items_[t];
+  if (item.trials.count > 0) {
+    slice_arrived(item, evaluate_slice(sweep_, catalog_, run_.points[item.point], item.trials), 0);
+    return;
+  }
+  PointResult r = evaluate_point(sweep_, catalog_, run_.points[item.point]);
+  std::lock_guard lock(mutex_);
+  ++by_rank_[0];
+  local_results_.emplace_back(item.point, std::move(r));
+}
+
+void Coordinator::slice_arrived(const SweepItem& item, std::string bytes, int rank) {
+  std::lock_guard lock(mutex_);
+  ++by_rank_[static_cast<std::size_t>(rank)];
+  if (auto slices = work_.arrived(item, std::move(bytes))) finishing_.emplace_back(item.point, std::move(*slices));
 }
 
 void Coordinator::record(std::size_t i, PointResult r) {
@@ -83,14 +132,29 @@ bool Coordinator::serve_one_rank(int& workers) {
   std::int64_t index = -1;
   std::memcpy(&index, message.data(), sizeof index);
   if (index >= 0) {
-    const auto i = static_cast<std::size_t>(index);
-    auto r = decode_point(sweep_, run_.points[i], message.substr(sizeof index));
-    record(i, r ? std::move(*r) : PointResult{PointStatus::kFailed, "the rank's result could not be read", {}});
+    const SweepItem& item = items_[static_cast<std::size_t>(index)];
+    if (item.trials.count > 0) {
+      slice_arrived(item, message.substr(sizeof index), status.MPI_SOURCE);
+    } else {
+      auto r = decode_point(sweep_, run_.points[item.point], message.substr(sizeof index));
+      {
+        std::lock_guard lock(mutex_);
+        ++by_rank_[static_cast<std::size_t>(status.MPI_SOURCE)];
+      }
+      record(item.point, r ? std::move(*r) : PointResult{PointStatus::kFailed, "the rank's result could not be read", {}});
+    }
   }
   const std::size_t t = take_next();
-  const std::int64_t work = t < todo_.size() ? static_cast<std::int64_t>(todo_[t]) : -1;
-  MPI_Send(&work, 1, MPI_INT64_T, status.MPI_SOURCE, kTagWork, MPI_COMM_WORLD);
-  if (work < 0) --workers;
+  std::int64_t work[4] = {-1, 0, 0, 0};
+  if (t < items_.size()) {
+    const SweepItem& item = items_[t];
+    work[0] = static_cast<std::int64_t>(t);
+    work[1] = static_cast<std::int64_t>(item.point);
+    work[2] = item.trials.first;
+    work[3] = item.trials.count;
+  }
+  MPI_Send(work, 4, MPI_INT64_T, status.MPI_SOURCE, kTagWork, MPI_COMM_WORLD);
+  if (work[0] < 0) --workers;
   return true;
 }
 

@@ -2,9 +2,11 @@
 // ranks; what `mpirun -np N clustertwin sweep SWEEP.yaml` runs (cli/sweep_command.h).
 //
 // Rank 0 coordinates (cli/sweep_mpi_coordinator.h) and writes the outputs through the same code as
-// the threaded command; the other ranks ask it for points and send back their results. Each rank evaluates a point alone with the point's own seeds, so the bytes
-// do not depend on N or on which rank ran what. A rank that dies takes the job down (Open MPI's
-// default); the points already journaled are not computed again by the next run.
+// the threaded command; the other ranks ask it for work items (a point, or a trial slice of one)
+// and send back their results. A point's figures depend on its seeds alone, and a split point's
+// trials on (seed, trial) alone, gathered in trial order, so the bytes do not depend on N or on
+// which rank ran what. A rank that dies takes the job down (Open MPI's default); the points
+// already journaled are not computed again by the next run.
 #include <mpi.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -33,11 +35,13 @@ void worker(const SweepFile& sweep, const Catalog& catalog) {
   const auto points = sweep_points(sweep);
   send_result(-1, "");
   while (true) {
-    std::int64_t index = -1;
-    MPI_Recv(&index, 1, MPI_INT64_T, 0, kTagWork, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (index < 0) return;
-    const auto i = static_cast<std::size_t>(index);
-    send_result(index, encode_point(sweep, points[i], evaluate_point(sweep, catalog, points[i])));
+    std::int64_t work[4] = {-1, 0, 0, 0};  // item, point, first trial, trials (0: the whole point)
+    MPI_Recv(work, 4, MPI_INT64_T, 0, kTagWork, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (work[0] < 0) return;
+    const SweepPoint& point = points[static_cast<std::size_t>(work[1])];
+    const TrialSlice slice{static_cast<std::uint32_t>(work[2]), static_cast<std::uint32_t>(work[3])};
+    send_result(work[0], slice.count == 0 ? encode_point(sweep, point, evaluate_point(sweep, catalog, point))
+                                          : evaluate_slice(sweep, catalog, point, slice));
   }
 }
 

@@ -237,7 +237,10 @@ class SweepReader {
                                         }}});
                  }},
                 {"simulate", [&](auto& k, auto& v, auto& f) { simulate_study(k, v, f); }},
-                {"hash", [&](auto& k, auto& v, auto& f) { hash_study(k, v, f); }}});
+                {"hash", [&](auto& k, auto& v, auto& f) { hash_study(k, v, f); }},
+                {"slice_trials", [&](auto& k, auto& v, auto& f) {
+                   if (auto n = r_.integer(k, v, f, {.min = 1, .max = 10'000'000, .unit = "trials"})) s.slice_trials = static_cast<std::uint32_t>(*n);
+                 }}});
     if (value.is_mapping() && !s.plan && !s.reliability && !s.simulate && !s.hash) {
       r_.error(key, value, field, "name at least one study (plan, reliability, simulate, hash)");
     }

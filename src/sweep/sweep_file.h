@@ -20,6 +20,8 @@
 //                                       # its time and busbw
 //     hash: {elephants: 8, trials: 200} # collision probability of per-flow ECMP, and with
 //                                       # compare: true the slowest flow under each scheme
+//     slice_trials: 10000               # Monte Carlos larger than this run in slices of this many
+//                                       # trials over the workers; the figures do not change
 //   objectives:                         # the Pareto front, over the per-point means
 //     - {metric: switches, goal: min}
 //     - {metric: lost_hours_30d, goal: min}
@@ -99,6 +101,10 @@ struct SweepStudies {
   bool hash_ring = false;       // ... or a ring collective's flows
   std::uint32_t hash_trials = 200;
   bool hash_compare = false;
+  // A point whose reliability or hash Monte Carlo has more trials than this is run as slices of
+  // this many trials, spread over the workers and gathered in trial order (docs/models/sweep.md).
+  std::uint32_t slice_trials = kDefaultSliceTrials;
+  static constexpr std::uint32_t kDefaultSliceTrials = 10'000;
 };
 
 struct SweepFile {

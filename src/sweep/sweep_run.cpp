@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <string_view>
 #include <thread>
+#include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -170,40 +174,218 @@ std::string point_spec_text(const SweepFile& sweep, const SweepPoint& point) {
   return spec_with(sweep.base_text, settings);
 }
 
-PointResult evaluate_point(const SweepFile& sweep, const Catalog& catalog, const SweepPoint& point) {
+namespace {
+
+// One seed's per-trial outcomes of a point's two Monte Carlos.
+struct SeedTrials {
+  TrialResults reliability;
+  HashTrialOutcomes hash;
+};
+
+// How a point's Monte Carlos run: whole (neither pointer set); one slice, its outcomes kept by seed
+// (the plan and simulate studies, which have no trials, are then left to the finishing run); or
+// none, every trial's outcomes gathered from the slices.
+struct PointTrials {
+  TrialSlice slice;
+  std::vector<SeedTrials>* kept = nullptr;
+  const std::vector<SeedTrials>* gathered = nullptr;
+};
+
+// The part of a slice that falls within a Monte Carlo of `total` trials.
+std::uint32_t clipped(TrialSlice slice, std::uint32_t total) {
+  return slice.first >= total ? 0 : std::min(slice.count, total - slice.first);
+}
+
+// P(anything down), hours lost and interruptions per 30 days. The model comes from the study run
+// with no trials; run_trials then summarize is the study's own Monte Carlo, whole or gathered.
+Result<SweepMetrics> reliability_metrics(const SweepFile& sweep, const Fabric& fabric, std::uint64_t seed,
+                                         const PointTrials& t, std::size_t k) {
+  const ReliabilityTrials options{.seed = seed, .trials = sweep.studies.reliability_trials, .threads = 1};
+  auto r = study_design_reliability(fabric, reliability_inputs(fabric.spec().reliability),
+                                    {.seed = seed, .trials = 0, .threads = 1});
+  if (!r) return r.errors();
+  if (t.kept != nullptr) {
+    ReliabilityTrials slice = options;
+    slice.first_trial = static_cast<int>(t.slice.first);
+    slice.trials = static_cast<int>(clipped(t.slice, static_cast<std::uint32_t>(options.trials)));
+    (*t.kept)[k].reliability = run_trials(r->model, slice);
+    return SweepMetrics{};
+  }
+  if (t.gathered != nullptr) {
+    const TrialResults& g = (*t.gathered)[k].reliability;
+    const std::size_t n = static_cast<std::size_t>(options.trials);
+    const std::size_t cells = n * r->model.classes.size();
+    if (g.outcomes.size() != n || g.failures.size() != cells || g.down_mid.size() != cells) {
+      return Diagnostic{{sweep.file, 0, 0}, "", "the slices' reliability trials are incomplete"};
+    }
+  }
+  const MonteCarloSummary mc = summarize(r->model, options, t.gathered != nullptr ? (*t.gathered)[k].reliability
+                                                                                  : run_trials(r->model, options));
+  const double per_30_days = 720.0 / r->model.job.horizon_hours;
+  return SweepMetrics{r->fabric.p_any_down, mc.lost_hours.mean * per_30_days, mc.interruptions.mean * per_30_days};
+}
+
+// The hash study's metrics, whole, of a slice, or from the gathered trials.
+Result<SweepMetrics> hash_metrics(const SweepFile& sweep, const Fabric& fabric, std::uint64_t seed,
+                                  const PointTrials& t, std::size_t k) {
+  HashTrials h;
+  if (t.kept != nullptr) {
+    h = {t.slice.first, clipped(t.slice, sweep.studies.hash_trials), &(*t.kept)[k].hash, nullptr};
+    if (h.count == 0) return SweepMetrics{};
+  } else if (t.gathered != nullptr) {
+    h.gathered = &(*t.gathered)[k].hash;
+    if (h.gathered->monte_carlo.size() != sweep.studies.hash_trials) {
+      return Diagnostic{{sweep.file, 0, 0}, "", "the slices' hash trials are incomplete"};
+    }
+  }
+  return hash_study_metrics(sweep.studies, fabric, seed, h);
+}
+
+PointResult evaluate(const SweepFile& sweep, const Catalog& catalog, const SweepPoint& point, const PointTrials& t) {
   PointResult out;
+  if (t.kept != nullptr) t.kept->assign(sweep.seeds.size(), {});
+  if (t.gathered != nullptr && t.gathered->size() != sweep.seeds.size()) {
+    return {PointStatus::kFailed, "the slices' trials could not be read", {}};
+  }
   SpecReading reading = read_spec(sweep.base_path, point_spec_text(sweep, point));
   auto valid = validate_reading(reading, catalog);
   if (!valid) return {PointStatus::kInfeasible, reason_of(valid.errors()), {}};
   auto fabric = build_fabric(valid.value(), catalog);
   if (!fabric) return {PointStatus::kInfeasible, reason_of(fabric.errors()), {}};
   std::vector<std::optional<double>> plan_metrics;
-  if (sweep.studies.plan) {
+  if (sweep.studies.plan && t.kept == nullptr) {
     const Plan p = plan(fabric->spec(), fabric->topology(), fabric->catalog());
     plan_metrics = {total_switches(p), to_gbps(p.bisection) / 1000, known(p.power), known(p.cost)};
   }
-  for (std::uint64_t seed : sweep.seeds) {
+  const auto simulate = [&](const SweepFile& sw, const Fabric& f, std::uint64_t seed, const PointTrials& pt, std::size_t) {
+    return pt.kept != nullptr ? Result<SweepMetrics>(SweepMetrics{}) : simulate_study_metrics(sw.studies, f, seed);
+  };
+  for (std::size_t k = 0; k < sweep.seeds.size(); ++k) {
     SweepRow row;
-    row.seed = seed;
+    row.seed = sweep.seeds[k];
     row.metrics = plan_metrics;
-    if (sweep.studies.reliability) {
-      const ReliabilityTrials trials{.seed = seed, .trials = sweep.studies.reliability_trials, .threads = 1};
-      auto r = study_design_reliability(fabric.value(), reliability_inputs(fabric->spec().reliability), trials);
-      if (!r) return {PointStatus::kFailed, "reliability: " + reason_of(r.errors()), {}};
-      const double per_30_days = 720.0 / r->model.job.horizon_hours;
-      row.metrics.insert(row.metrics.end(), {r->fabric.p_any_down, r->mc.lost_hours.mean * per_30_days,
-                                             r->mc.interruptions.mean * per_30_days});
-    }
-    for (const auto& [name, on, study] : {std::tuple{"simulate", sweep.studies.simulate, &simulate_study_metrics},
-                                          std::tuple{"hash", sweep.studies.hash, &hash_study_metrics}}) {
+    using Study = std::function<Result<SweepMetrics>(const SweepFile&, const Fabric&, std::uint64_t, const PointTrials&, std::size_t)>;
+    for (const auto& [name, on, study] : {std::tuple{"reliability", sweep.studies.reliability, Study(reliability_metrics)},
+                                          std::tuple{"simulate", sweep.studies.simulate, Study(simulate)},
+                                          std::tuple{"hash", sweep.studies.hash, Study(hash_metrics)}}) {
       if (!on) continue;
-      auto m = study(sweep.studies, fabric.value(), seed);
+      auto m = study(sweep, fabric.value(), row.seed, t, k);
       if (!m) return {PointStatus::kFailed, std::string(name) + ": " + reason_of(m.errors()), {}};
       row.metrics.insert(row.metrics.end(), m->begin(), m->end());
     }
     out.rows.push_back(std::move(row));
   }
   return out;
+}
+
+// ---- a slice's outcomes as bytes: each vector as its length and its elements' own bytes ----
+
+template <class T>
+void put(std::string& out, const std::vector<T>& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::uint64_t n = v.size();
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+  if (n > 0) out.append(reinterpret_cast<const char*>(v.data()), n * sizeof(T));
+}
+
+template <class T>
+bool get(std::string_view& in, std::vector<T>& v) {
+  std::uint64_t n = 0;
+  if (in.size() < sizeof n) return false;
+  std::memcpy(&n, in.data(), sizeof n);
+  in.remove_prefix(sizeof n);
+  if (n > in.size() / sizeof(T)) return false;
+  v.resize(n);
+  if (n > 0) std::memcpy(v.data(), in.data(), n * sizeof(T));
+  in.remove_prefix(n * sizeof(T));
+  return true;
+}
+
+std::string encode_trials(const std::vector<SeedTrials>& trials) {
+  std::string out;
+  put(out, std::vector<std::uint64_t>{trials.size()});
+  for (const SeedTrials& s : trials) {
+    put(out, s.reliability.outcomes);
+    put(out, s.reliability.failures);
+    put(out, s.reliability.down_mid);
+    put(out, s.hash.monte_carlo);
+    put(out, s.hash.comparison);
+  }
+  return out;
+}
+
+// Appends a slice's outcomes to the trials gathered so far; false when the bytes do not read.
+bool gather_trials(std::string_view in, std::vector<SeedTrials>& gathered) {
+  std::vector<std::uint64_t> seeds;
+  if (!get(in, seeds) || seeds.size() != 1 || seeds[0] != gathered.size()) return false;
+  for (SeedTrials& g : gathered) {
+    SeedTrials s;
+    if (!get(in, s.reliability.outcomes) || !get(in, s.reliability.failures) || !get(in, s.reliability.down_mid) ||
+        !get(in, s.hash.monte_carlo) || !get(in, s.hash.comparison)) {
+      return false;
+    }
+    append_trials(g.reliability, s.reliability);
+    g.hash.monte_carlo.insert(g.hash.monte_carlo.end(), s.hash.monte_carlo.begin(), s.hash.monte_carlo.end());
+    g.hash.comparison.insert(g.hash.comparison.end(), s.hash.comparison.begin(), s.hash.comparison.end());
+  }
+  return in.empty();
+}
+
+}  // namespace
+
+PointResult evaluate_point(const SweepFile& sweep, const Catalog& catalog, const SweepPoint& point) {
+  return evaluate(sweep, catalog, point, {});
+}
+
+std::vector<TrialSlice> point_slices(const SweepFile& sweep) {
+  const SweepStudies& st = sweep.studies;
+  std::uint32_t most = 0;
+  if (st.reliability) most = std::max(most, static_cast<std::uint32_t>(st.reliability_trials));
+  if (st.hash) most = std::max(most, st.hash_trials);
+  const std::uint32_t size = std::max(1U, st.slice_trials);
+  if (most <= size) return {TrialSlice{}};
+  std::vector<TrialSlice> slices;
+  for (std::uint32_t first = 0; first < most; first += std::min(size, most - first)) {
+    slices.push_back({first, std::min(size, most - first)});
+  }
+  return slices;
+}
+
+std::string evaluate_slice(const SweepFile& sweep, const Catalog& catalog, const SweepPoint& point, TrialSlice slice) {
+  std::vector<SeedTrials> kept;
+  evaluate(sweep, catalog, point, {slice, &kept, nullptr});
+  return encode_trials(kept);
+}
+
+PointResult finish_point(const SweepFile& sweep, const Catalog& catalog, const SweepPoint& point,
+                         const std::vector<std::string>& slices) {
+  std::vector<SeedTrials> gathered(sweep.seeds.size());
+  for (const std::string& bytes : slices) {
+    if (!gather_trials(bytes, gathered)) gathered.clear();
+    if (gathered.empty()) break;
+  }
+  return evaluate(sweep, catalog, point, {{}, nullptr, &gathered});
+}
+
+SweepWork::SweepWork(const SweepFile& sweep, const std::vector<std::size_t>& todo) {
+  const std::vector<TrialSlice> slices = point_slices(sweep);
+  slices_ = slices.size();
+  split_points_ = slices_ > 1 ? todo.size() : 0;
+  std::size_t points = 0;
+  for (std::size_t i : todo) {
+    points = std::max(points, i + 1);
+    for (std::size_t k = 0; k < slices_; ++k) items_.push_back({i, k, slices[k]});
+  }
+  bytes_.resize(points);
+  arrived_.assign(points, 0);
+}
+
+std::optional<std::vector<std::string>> SweepWork::arrived(const SweepItem& item, std::string bytes) {
+  std::vector<std::string>& b = bytes_[item.point];
+  if (b.empty()) b.resize(slices_);
+  b[item.slice] = std::move(bytes);
+  if (++arrived_[item.point] < slices_) return std::nullopt;
+  return std::exchange(b, {});
 }
 
 std::string encode_point(const SweepFile& sweep, const SweepPoint& point, const PointResult& result) {
@@ -264,31 +446,49 @@ const SweepProgress& SweepProgressTracker::finished(PointStatus status, double s
   return progress_;
 }
 
+// Workers take the next (point, slice) item; whoever brings a point's last slice gathers and
+// finishes the point. Results are stored by point index whatever the order.
 Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const SweepOptions& options) {
   SweepRun run;
   auto pending = resume_sweep(sweep, options.checkpoint_dir, run);
   if (!pending) return pending.errors();
   const std::vector<std::size_t>& todo = pending.value();
+  SweepWork work(sweep, todo);
+  const std::vector<SweepItem>& items = work.items();
   std::mutex mutex;
   Diagnostics journal_errors;
   std::atomic<std::size_t> next{0};
   const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
   const auto threads = static_cast<unsigned>(
-      std::min<std::size_t>(options.threads == 0 ? hardware : options.threads, std::max<std::size_t>(1, todo.size())));
+      std::min<std::size_t>(options.threads == 0 ? hardware : options.threads, std::max<std::size_t>(1, items.size())));
   SweepProgressTracker tracker(run.points.size(), run.points.size() - todo.size(), threads);
+  std::vector<std::chrono::steady_clock::time_point> started(run.points.size());
   run_on_threads(threads, [&](unsigned) {
-    for (std::size_t t = next++; t < todo.size(); t = next++) {
-      const std::size_t i = todo[t];
-      {
+    for (std::size_t t = next++; t < items.size(); t = next++) {
+      const SweepItem& item = items[t];
+      const std::size_t i = item.point;
+      if (item.slice == 0) {
         std::lock_guard lock(mutex);
+        started[i] = std::chrono::steady_clock::now();
         const SweepProgress& p = tracker.started();
         if (options.progress) options.progress(p);
       }
-      const auto start = std::chrono::steady_clock::now();
-      PointResult r = evaluate_point(sweep, catalog, run.points[i]);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::optional<PointResult> r;
+      if (item.trials.count == 0) {
+        r = evaluate_point(sweep, catalog, run.points[i]);
+      } else {
+        std::string bytes = evaluate_slice(sweep, catalog, run.points[i], item.trials);
+        std::optional<std::vector<std::string>> slices;
+        {
+          std::lock_guard lock(mutex);
+          slices = work.arrived(item, std::move(bytes));
+        }
+        if (slices) r = finish_point(sweep, catalog, run.points[i], *slices);
+      }
+      if (!r) continue;
       std::lock_guard lock(mutex);
-      run.results[i] = std::move(r);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[i]).count();
+      run.results[i] = std::move(*r);
       auto journaled = journal_point(sweep, options.checkpoint_dir, run, i);
       if (!journaled) journal_errors.push_back(journaled.errors().front());
       const SweepProgress& p = tracker.finished(run.results[i].status, seconds);

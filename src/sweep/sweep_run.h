@@ -87,6 +87,48 @@ PointResult evaluate_point(const SweepFile& sweep, const Catalog& catalog, const
 // Errors only for an unusable checkpoint folder; a failing point is a kFailed result.
 Result<SweepRun> run_sweep(const SweepFile& sweep, const Catalog& catalog, const SweepOptions& options);
 
+// ---- a point's Monte Carlos split into trial slices (docs/models/sweep.md) ----
+// Trials first .. first + count - 1 of each Monte Carlo at a point (each clipped to its own trial
+// count), for every seed; count 0: the whole point, unsplit.
+struct TrialSlice {
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+};
+// A point's work items: {whole} when neither Monte Carlo has more than studies.slice_trials trials,
+// else consecutive slices of slice_trials trials covering the larger one.
+std::vector<TrialSlice> point_slices(const SweepFile& sweep);
+// One slice's per-trial outcomes at a point (every seed, both Monte Carlos), as bytes: what a rank
+// sends to rank 0 (the ranks run one binary, so the bytes are the outcomes' own). An infeasible
+// point or a failed study gives none; finish_point then says why.
+std::string evaluate_slice(const SweepFile& sweep, const Catalog& catalog, const SweepPoint& point, TrialSlice slice);
+// The point's result from its slices' bytes, in slice order: every trial's outcomes gathered in
+// trial order and summarized by the Monte Carlos' own code, so the same as evaluate_point's.
+PointResult finish_point(const SweepFile& sweep, const Catalog& catalog, const SweepPoint& point,
+                         const std::vector<std::string>& slices);
+
+// The work of a run as (point, slice) items in point order, and the slices gathered per point:
+// what run_sweep and the MPI runner share. Not thread-safe: the runner serializes the calls.
+struct SweepItem {
+  std::size_t point = 0;
+  std::size_t slice = 0;  // index into the point's slices
+  TrialSlice trials;      // count 0: the whole point
+};
+class SweepWork {
+ public:
+  SweepWork(const SweepFile& sweep, const std::vector<std::size_t>& todo);
+  [[nodiscard]] const std::vector<SweepItem>& items() const { return items_; }
+  // Stores a slice's bytes; the point's slices, in slice order, when this was its last one, else nullopt.
+  std::optional<std::vector<std::string>> arrived(const SweepItem& item, std::string bytes);
+  [[nodiscard]] std::size_t split_points() const { return split_points_; }
+
+ private:
+  std::size_t slices_ = 1;
+  std::size_t split_points_ = 0;
+  std::vector<SweepItem> items_;
+  std::vector<std::vector<std::string>> bytes_;  // by point, by slice
+  std::vector<std::size_t> arrived_;             // by point
+};
+
 // ---- the pieces of run_sweep, for a runner that spreads the points over processes ----
 // The points, with every journaled result loaded (the folder made when missing); the indices of
 // the points still to compute, ascending.

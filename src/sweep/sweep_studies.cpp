@@ -50,7 +50,8 @@ Result<SweepMetrics> simulate_study_metrics(const SweepStudies& studies, const F
   return out;
 }
 
-Result<SweepMetrics> hash_study_metrics(const SweepStudies& studies, const Fabric& fabric, std::uint64_t seed) {
+Result<SweepMetrics> hash_study_metrics(const SweepStudies& studies, const Fabric& fabric, std::uint64_t seed,
+                                        const HashTrials& trials) {
   HashStudyOptions o;
   o.elephants = studies.hash_elephants;
   o.ring = studies.hash_ring;
@@ -59,8 +60,14 @@ Result<SweepMetrics> hash_study_metrics(const SweepStudies& studies, const Fabri
   o.threads = 1;
   o.compare = studies.hash_compare;
   o.where = {"sweep hash study", 0, 0};
+  if (trials.kept != nullptr) {
+    o.first_trial = trials.first;
+    o.trials = trials.count;
+  }
+  o.gathered = trials.gathered;
   auto study = study_hash(fabric, o);
   if (!study) return study.errors();
+  if (trials.kept != nullptr) *trials.kept = {study->monte_carlo->outcomes, study->comparison_measures};
   const MonteCarloResult& mc = *study->monte_carlo;
   SweepMetrics out = {mc.p_any_collision, mc.p_first_collision, mc.closed.p_collision};
   if (studies.hash_compare) {

@@ -12,7 +12,8 @@
 //             the same on the first tier, and the closed form of the first tier (analysis/
 //             ecmp_monte_carlo.h); with compare, the slowest flow's max-min rate (Gbit/s) under
 //             each load-balancing scheme, empty where a scheme does not apply.
-// Both run on the calling thread (one thread per point: docs/models/sweep.md).
+// Both run on the calling thread (one thread per point, or per trial slice of a point:
+// docs/models/sweep.md).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "analysis/hash_study.h"
 #include "fabric/fabric.h"
 #include "sweep/sweep_file.h"
 
@@ -29,7 +31,17 @@ using SweepMetrics = std::vector<std::optional<double>>;
 
 // In sweep_metrics() order for the simulate study; an error when a scenario cannot run on the point.
 Result<SweepMetrics> simulate_study_metrics(const SweepStudies& studies, const Fabric& fabric, std::uint64_t seed);
+// The trials a hash study runs: all of them (the default); a slice, trials first .. first + count - 1,
+// whose per-trial outcomes go to *kept (the metrics are then the slice's, of no use); or none, with
+// every trial's outcomes gathered from the slices (the metrics then equal the unsplit study's).
+struct HashTrials {
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;  // with kept: the slice's trials
+  HashTrialOutcomes* kept = nullptr;
+  const HashTrialOutcomes* gathered = nullptr;
+};
 // In sweep_metrics() order for the hash study.
-Result<SweepMetrics> hash_study_metrics(const SweepStudies& studies, const Fabric& fabric, std::uint64_t seed);
+Result<SweepMetrics> hash_study_metrics(const SweepStudies& studies, const Fabric& fabric, std::uint64_t seed,
+                                        const HashTrials& trials = {});
 
 }  // namespace ct

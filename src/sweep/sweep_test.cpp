@@ -212,6 +212,72 @@ TEST(SweepRun, CheckpointResumesOnlyUnfinishedPointsWithEqualOutput) {
   fs::remove_all(dir);
 }
 
+// ---- a point's Monte Carlos in trial slices ----
+
+std::string sliced_sweep(const std::string& slice_trials) {
+  return header() +
+         "axes:\n  - path: backend.planes\n    values: [1, 2]\n  - path: nodes.count\n    values: [16, 32]\n"
+         "seeds: [1, 2]\nstudies:\n  plan: {}\n  reliability: {trials: 90}\n"
+         "  hash: {elephants: 8, trials: 70, compare: true}\n" + slice_trials +
+         "objectives:\n  - {metric: switches}\n  - {metric: lost_hours_30d}\n";
+}
+
+TEST(SweepSlices, SlicesCoverTheLargerMonteCarlo) {
+  SweepFile s = sweep_of(sliced_sweep("  slice_trials: 25\n"));
+  const std::vector<TrialSlice> slices = point_slices(s);
+  ASSERT_EQ(slices.size(), 4U);
+  EXPECT_EQ(slices[0].first, 0U);
+  EXPECT_EQ(slices[3].first, 75U);
+  EXPECT_EQ(slices[3].count, 15U);
+  s.studies.slice_trials = 90;
+  ASSERT_EQ(point_slices(s).size(), 1U);
+  EXPECT_EQ(point_slices(s)[0].count, 0U) << "at the threshold the point runs whole";
+  EXPECT_EQ(sweep_of(sliced_sweep("")).studies.slice_trials, SweepStudies::kDefaultSliceTrials);
+  EXPECT_NE(errors_of(sliced_sweep("  slice_trials: 0\n")).find("slice_trials"), std::string::npos);
+}
+
+// The slices arrive in any order; the point gets them in slice order, once, when the last is in.
+TEST(SweepSlices, WorkGathersEachPointsSlicesInSliceOrder) {
+  const SweepFile s = sweep_of(sliced_sweep("  slice_trials: 25\n"));
+  SweepWork work(s, {1, 3});
+  ASSERT_EQ(work.items().size(), 8U);
+  EXPECT_EQ(work.split_points(), 2U);
+  const std::vector<SweepItem>& items = work.items();
+  EXPECT_FALSE(work.arrived(items[3], "d"));
+  EXPECT_FALSE(work.arrived(items[4], "other point"));
+  EXPECT_FALSE(work.arrived(items[0], "a"));
+  EXPECT_FALSE(work.arrived(items[2], "c"));
+  const auto slices = work.arrived(items[1], "b");
+  ASSERT_TRUE(slices);
+  EXPECT_EQ(*slices, (std::vector<std::string>{"a", "b", "c", "d"}));
+}
+
+// Reliability (90 trials), the hash Monte Carlo and the scheme comparison (70 each) in slices of
+// 25 trials: the same bytes as the unsplit run, on 1 and 3 threads; an infeasible point among them.
+TEST(SweepSlices, SplitPointsWriteTheUnsplitBytesOnAnyThreadCount) {
+  const SweepFile whole = sweep_of(sliced_sweep(""));
+  const SweepFile sliced = sweep_of(sliced_sweep("  slice_trials: 25\n"));
+  auto expected = run_sweep(whole, real_catalog(), {.threads = 2, .checkpoint_dir = ""});
+  ASSERT_TRUE(expected.ok());
+  EXPECT_EQ(expected->results[2].status, PointStatus::kInfeasible);
+  for (unsigned threads : {1U, 3U}) {
+    auto run = run_sweep(sliced, real_catalog(), {.threads = threads, .checkpoint_dir = ""});
+    ASSERT_TRUE(run.ok());
+    EXPECT_EQ(bytes_of(sliced, run.value()), bytes_of(whole, expected.value())) << threads << " threads";
+  }
+  // A finished point from slices handed over out of order to finish_point's gather: equal too.
+  const SweepPoint& p = expected->points[3];
+  std::vector<std::string> bytes;
+  for (const TrialSlice& slice : point_slices(sliced)) bytes.push_back(evaluate_slice(sliced, real_catalog(), p, slice));
+  const PointResult r = finish_point(sliced, real_catalog(), p, bytes);
+  EXPECT_EQ(encode_point(sliced, p, r), encode_point(whole, p, expected->results[3]));
+  // Bytes that do not read (cut short): the point fails with the reason, never a wrong figure.
+  bytes[0].pop_back();
+  const PointResult cut = finish_point(sliced, real_catalog(), p, bytes);
+  EXPECT_EQ(cut.status, PointStatus::kFailed);
+  EXPECT_NE(cut.reason.find("could not be read"), std::string::npos) << cut.reason;
+}
+
 std::string scenario_file(const std::string& name) { return source_dir() + "/examples/scenarios/" + name; }
 
 // The simulate study on examples/scenarios/straggler-lab32.yaml, worked by hand: three 1 GiB

@@ -1,18 +1,23 @@
 // `mpirun --oversubscribe -np N clustertwin sweep` against the threaded run, as processes: the same
-// bytes for N = 1, 2, 3 (plan, reliability, simulate and hash studies, a failed point among them); mpirun, or one rank, killed (SIGKILL) mid-way and the sweep resumed from its checkpoint
-// with equal output and no journaled point computed again. Skipped, with the reason, where mpirun
-// or the MPI runner is absent. Open MPI refuses root unless told (its two documented variables).
+// bytes for N = 1, 2, 3 (plan, reliability, simulate and hash studies, a failed point among them);
+// mpirun, or one rank, killed (SIGKILL) mid-way and the sweep resumed from its checkpoint with equal
+// output and no journaled point computed again. A point whose Monte Carlos are split into trial
+// slices: the unsplit bytes for N = 1, 2, 3, the slices run on more than one rank, and a kill and
+// resume exact too. Skipped, with the reason, where mpirun or the MPI runner is absent. Open MPI
+// refuses root unless told (its two documented variables).
 #include <gtest/gtest.h>
 
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -69,7 +74,7 @@ class SweepMpi : public ::testing::Test {
   std::string command(const std::string& prefix, const std::string& out, const std::string& extra = "") const {
     fs::create_directories(dir_ / out);
     const std::string o = (dir_ / out).string();
-    return prefix + " " + clustertwin_binary() + " sweep " + (dir_ / "sweep.yaml").string() + " --csv " + o +
+    return prefix + " " + clustertwin_binary() + " sweep " + (dir_ / sweep_).string() + " --csv " + o +
            "/rows.csv --jsonl " + o + "/rows.jsonl -o " + o + "/report.txt " + extra + " 2>" + o + "/err";
   }
   std::string outputs(const std::string& out) const {
@@ -77,9 +82,23 @@ class SweepMpi : public ::testing::Test {
   }
   std::string err(const std::string& out) const { return slurp(dir_ / out / "err"); }
 
-  void kill_and_resume(const std::function<void(pid_t)>& stop);
+  // A sweep of `points` points (nodes.count 32, 24, ...) whose reliability (2,400 trials), hash
+  // Monte Carlo and scheme comparison (600 trials) run in slices of `slice_trials`.
+  void write_split_sweep(const std::string& file, int points, int slice_trials) const {
+    std::string counts;
+    for (int i = 0; i < points; ++i) counts += (i > 0 ? ", " : "") + std::to_string(32 - 8 * i);
+    std::ofstream(dir_ / file) << "base: " << source_dir() << "/examples/lab-32.yaml\n"
+                               << "axes:\n  - path: nodes.count\n    values: [" << counts << "]\n"
+                               << "seeds: [1, 2]\nstudies:\n  plan: {}\n  reliability: {trials: 2400}\n"
+                               << "  hash: {elephants: 8, trials: 600, compare: true}\n"
+                               << "  slice_trials: " << slice_trials << "\n"
+                               << "objectives:\n  - {metric: switches}\n  - {metric: lost_hours_30d}\n";
+  }
+
+  void kill_and_resume(const std::function<void(pid_t)>& stop, std::size_t points = 16, std::size_t wait_for = 3);
 
   fs::path dir_;
+  std::string sweep_ = "sweep.yaml";
 };
 
 TEST_F(SweepMpi, OneTwoThreeRanksWriteTheThreadedBytes) {
@@ -120,7 +139,7 @@ pid_t rank_pid(const std::string& sweep_file, int rank) {
 // Starts `mpirun -np 2` with a checkpoint, calls `stop` once three points are journaled, waits for
 // mpirun to end, then resumes: the output equals the threaded run's and the resumed run computes
 // exactly the points that were not journaled.
-void SweepMpi::kill_and_resume(const std::function<void(pid_t)>& stop) {
+void SweepMpi::kill_and_resume(const std::function<void(pid_t)>& stop, std::size_t points, std::size_t wait_for) {
   ASSERT_EQ(std::system(command("", "threads", "--threads 2").c_str()), 0) << err("threads");
   const fs::path journal = dir_ / "journal";
   const std::string killed = "exec " + command("mpirun --oversubscribe -np 2", "killed", "--checkpoint " + journal.string());
@@ -138,18 +157,18 @@ void SweepMpi::kill_and_resume(const std::function<void(pid_t)>& stop) {
     return n;
   };
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (journaled() < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  while (journaled() < wait_for && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   stop(pid);
   int status = 0;
   waitpid(pid, &status, 0);
   // Every rank is gone once mpirun is (they die with it); the count is taken after that.
   std::this_thread::sleep_for(std::chrono::seconds(1));
   const std::size_t finished = journaled();
-  ASSERT_GE(finished, 3U);
-  EXPECT_LT(finished, 16U) << "the sweep ended before it was killed";
+  ASSERT_GE(finished, wait_for);
+  EXPECT_LT(finished, points) << "the sweep ended before it was killed";
   ASSERT_EQ(std::system(command("mpirun --oversubscribe -np 2", "resumed", "--checkpoint " + journal.string()).c_str()), 0)
       << err("resumed");
-  EXPECT_NE(err("resumed").find(fmt_count(16 - finished, finished)), std::string::npos) << err("resumed");
+  EXPECT_NE(err("resumed").find(fmt_count(points - finished, finished)), std::string::npos) << err("resumed");
   EXPECT_EQ(outputs("resumed"), outputs("threads"));
 }
 
@@ -164,6 +183,50 @@ TEST_F(SweepMpi, KilledRankResumesWithoutRecomputingFinishedPoints) {
     ASSERT_NE(rank1, 0) << "rank 1 not found";
     kill(rank1, SIGKILL);
   });
+}
+
+// The items each rank computed, from rank 0's "items by rank:" line; empty when it is absent.
+std::vector<int> items_by_rank(const std::string& err) {
+  std::vector<int> counts;
+  const std::size_t at = err.find("items by rank:");
+  if (at == std::string::npos) return counts;
+  std::istringstream line(err.substr(at + 14, err.find('\n', at) - at - 14));
+  for (int n = 0; line >> n;) counts.push_back(n);
+  return counts;
+}
+
+// One point of 2,400 reliability and 600 hash trials per seed in slices of 300: 8 slices.
+TEST_F(SweepMpi, SplitPointOverRanksWritesTheUnsplitBytes) {
+  // One file name for both, as the report names it: the unsplit sweep first, then the split one.
+  sweep_ = "split.yaml";
+  write_split_sweep(sweep_, 1, 100000);
+  ASSERT_EQ(std::system(command("", "whole", "--threads 2").c_str()), 0) << err("whole");
+  const std::string expected = outputs("whole");
+  ASSERT_NE(expected.find("more-qps.slowest_Gbps"), std::string::npos);
+  EXPECT_EQ(items_by_rank(err("whole")).size(), 0U);
+  write_split_sweep(sweep_, 1, 300);
+  ASSERT_EQ(std::system(command("", "threads", "--threads 2").c_str()), 0) << err("threads");
+  EXPECT_EQ(outputs("threads"), expected) << "--threads 2, split";
+  for (int n : {1, 2, 3}) {
+    const std::string out = "np" + std::to_string(n);
+    ASSERT_EQ(std::system(command("mpirun --oversubscribe -np " + std::to_string(n), out).c_str()), 0) << err(out);
+    EXPECT_EQ(outputs(out), expected) << "-np " << n;
+    const std::vector<int> counts = items_by_rank(err(out));
+    ASSERT_EQ(counts.size(), static_cast<std::size_t>(n)) << err(out);
+    EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), 0), 8) << err(out);
+    if (n > 1) {
+      EXPECT_GE(std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }), 2)
+          << "the slices ran on one rank: " << err(out);
+    }
+  }
+}
+
+// Four split points, mpirun killed once one is journaled: the resumed run computes the others
+// (whole points: the journal holds points, never slices) and writes the unsplit bytes.
+TEST_F(SweepMpi, KilledSplitSweepResumesExactly) {
+  write_split_sweep("split.yaml", 4, 300);
+  sweep_ = "split.yaml";
+  kill_and_resume([](pid_t mpirun) { kill(mpirun, SIGKILL); }, 4, 1);
 }
 
 }  // namespace
