@@ -20,6 +20,7 @@
 
 namespace ct::cli {
 Runner setup_alerts(CLI::App& app, Context& context);
+Runner setup_break(CLI::App& app, Context& context);
 Runner setup_catalog(CLI::App& app, Context& context);
 Runner setup_export(CLI::App& app, Context& context);
 Runner setup_diagnose(CLI::App& app, Context& context);
@@ -41,6 +42,8 @@ namespace {
 const Command kCommands[] = {
     {"alerts", "Prometheus alerting and recording rules for the ECMP uplink groups, from the fabric model", Stage::kFabric, false,
      setup_alerts},
+    {"break", "What failures do over time: URLs down and when, pods, volumes degraded or lost, rebuilds, downtime per app",
+     Stage::kFabric, true, setup_break},
     {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", Stage::kCatalog, false, setup_catalog},
     {"export", "The frontend for real daemons: DNS views as named.conf + zones, the BGP VIP as gobgpd and BIRD 2 configs",
      Stage::kNone, false, setup_export},
