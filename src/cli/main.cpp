@@ -33,6 +33,7 @@ Runner setup_reliability(CLI::App& app, Context& context);
 Runner setup_route(CLI::App& app, Context& context);
 Runner setup_routes(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
+Runner setup_spof(CLI::App& app, Context& context);
 Runner setup_sweep(CLI::App& app, Context& context);
 Runner setup_topology(CLI::App& app, Context& context);
 Runner setup_trace(CLI::App& app, Context& context);
@@ -65,6 +66,8 @@ const Command kCommands[] = {
      setup_routes},
     {"simulate", "Flow-level simulation of collectives, transfers and faults: times, busbw, waiting, bottlenecks",
      Stage::kFabric, false, setup_simulate},
+    {"spof", "Single points of failure: each element removed in turn, ranked by apps lost x time lost, named per layer",
+     Stage::kFabric, true, setup_spof},
     {"sweep", "A design study over many points of a spec: rows per point x seed, summary, Pareto front", Stage::kCatalog,
      false, setup_sweep},
     {"trace", "One request through the front door: DNS view, BGP VIP and ECMP, switch, Gateway + TLS, route, pod, storage",

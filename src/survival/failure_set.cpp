@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -56,6 +57,22 @@ namespace {
 
 bool frontend_link(const Topology& t, std::size_t l) { return t.network[t.link_a[l].value()] == Network::kFrontend; }
 
+// The frontend links' names by link id ("" for a backend link); parallel links between the same two
+// vertices are told apart by " #k" (k = 1, 2, ... in link-id order).
+std::vector<std::string> link_names(const Topology& t) {
+  std::vector<std::string> out(t.link_count());
+  std::map<std::string, int> seen, total;
+  for (std::size_t l = 0; l < t.link_count(); ++l) {
+    if (frontend_link(t, l)) ++total[t.link_name(LinkId(l))];
+  }
+  for (std::size_t l = 0; l < t.link_count(); ++l) {
+    if (!frontend_link(t, l)) continue;
+    const std::string base = t.link_name(LinkId(l));
+    out[l] = total[base] > 1 ? fmt::format("{} #{}", base, ++seen[base]) : base;
+  }
+  return out;
+}
+
 std::vector<std::string> topology_names(const FrontendModel& m, FailureKind kind) {
   std::vector<std::string> out;
   if (!m.topology) return out;
@@ -65,8 +82,8 @@ std::vector<std::string> topology_names(const FrontendModel& m, FailureKind kind
       if (t.network[v] == Network::kFrontend && t.kind[v] == VertexKind::kSwitch) out.push_back(t.vertex_name(VertexId(v)));
     }
   } else {
-    for (std::size_t l = 0; l < t.link_count(); ++l) {
-      if (frontend_link(t, l)) out.push_back(t.link_name(LinkId(l)));
+    for (auto& n : link_names(t)) {
+      if (!n.empty()) out.push_back(std::move(n));
     }
   }
   return out;
@@ -84,12 +101,13 @@ bool cut_off(const FrontendModel& m, const Node& node, const std::vector<std::st
   const auto up = t.neighbors(port);
   if (up.empty()) return false;
   const VertexId leaf = up[0].neighbor;
-  if (has(links, t.link_name(up[0].link)) || has(switches, t.vertex_name(leaf))) return true;
+  const auto names = link_names(t);
+  if (has(links, names[up[0].link.value()]) || has(switches, t.vertex_name(leaf))) return true;
   bool any_spine = false;
   for (const auto& adj : t.neighbors(leaf)) {
     if (t.tier[adj.neighbor.value()] != 2) continue;
     any_spine = true;
-    if (!has(links, t.link_name(adj.link)) && !has(switches, t.vertex_name(adj.neighbor))) return false;
+    if (!has(links, names[adj.link.value()]) && !has(switches, t.vertex_name(adj.neighbor))) return false;
   }
   return any_spine;
 }

@@ -383,11 +383,13 @@ void Study::request_spans(std::size_t i, const std::vector<double>& times, const
       o.failed.push_back({times[e], e + 1 < times.size() ? times[e + 1] : kNever, answers[e].second});
     }
   }
-  if (const auto g = gone_at_.find(p.landing_node); g != gone_at_.end() && p.bgp_hold_s > 0) {
-    o.failed.push_back({g->second, g->second + p.bgp_hold_s,
-                        fmt::format("the router still sends this flow to {} until the BGP hold time ({} s) withdraws it", p.landing_node, p.bgp_hold_s)});
-  }
   o.failed = union_of(o.failed);
+  if (const auto g = gone_at_.find(p.landing_node); g != gone_at_.end() && p.bgp_hold_s > 0 && !covered(o.failed, g->second)) {
+    o.degraded.push_back({g->second, g->second + p.bgp_hold_s,
+                          fmt::format("the router still sends this flow (and the others hashed to {}) there until the BGP hold time ({} s) "
+                                      "withdraws it",
+                                      p.landing_node, p.bgp_hold_s)});
+  }
   for (const auto& n : p.endpoint_nodes) {
     const auto g = gone_at_.find(n);
     if (g == gone_at_.end() || covered(o.failed, g->second)) continue;

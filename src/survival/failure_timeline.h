@@ -22,9 +22,9 @@
 //                (failure_set.h fork_model), the replacements Ready by then put on their nodes,
 //                and each request traced again; it FAILS while its answer differs from the
 //                healthy one. Two windows the forked trace cannot see are added from the healthy
-//                trace: the router keeps sending the flow to its next hop until the BGP hold time
-//                runs out (failed), and a dead endpoint, Gateway pod or auth endpoint stays listed
-//                until the node is NotReady at G (DEGRADED: part of the requests fail)
+//                trace, both DEGRADED (part of the requests fail): the router keeps sending the
+//                flows hashed to a gone next hop there until the BGP hold time runs out, and a dead
+//                endpoint, Gateway pod or auth endpoint stays listed until the node is NotReady at G
 //   5 apps       an app (an HTTPRoute) is down while any of its requests fails; its downtime is
 //                the measure of that union, for ever when an outage never ends
 // Not modelled: repairs (no failed element returns), retries and client-side DNS caching (a
