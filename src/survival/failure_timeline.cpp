@@ -323,27 +323,34 @@ FrontendModel Study::fork(double t) const {
   return f;
 }
 
+// The times where the forked model changes: a failure, a replacement Ready, a volume lost (the
+// lifecycle's other steps, NotReady and eviction, change no answer: the fork drops a gone node's
+// pods at once and the windows before G come from the healthy trace).
 std::vector<double> Study::epochs() const {
   std::set<double> t{0};
   for (const auto& f : r_.failures) t.insert(f.at_s);
-  for (const auto& e : r_.events) {
-    if (e.at_s != kNever) t.insert(e.at_s);
-  }
   for (const auto& p : r_.pods) {
-    for (const double x : {p.not_ready_s, p.evicted_s, p.ready_s}) {
-      if (x != kNever) t.insert(x);
-    }
+    if (p.ready_s != kNever) t.insert(p.ready_s);
   }
+  for (const auto& b : broken_) t.insert(b.second);
   return {t.begin(), t.end()};
 }
 
-// Can the failures change this request's answer? Only through a node it chose among (gone, or its
-// disk lost) unless a BGP peer, a name server or an address pool failed.
+// Can the failures change this request's answer? Only through a node it chose among (gone, or
+// holding a pod of a workload whose volume is lost) unless a BGP peer, a name server or an address
+// pool failed.
 bool Study::affected(const PublishedRequest& p) const {
   for (const auto& f : r_.failures) {
     if (f.kind == FailureKind::kBgpPeer || f.kind == FailureKind::kDnsServer || f.kind == FailureKind::kAddressPool) return true;
   }
-  return std::any_of(p.nodes.begin(), p.nodes.end(), [&](const std::string& n) { return gone_at_.contains(n) || disk_loss(n) != kNever; });
+  if (std::any_of(p.nodes.begin(), p.nodes.end(), [&](const std::string& n) { return gone_at_.contains(n); })) return true;
+  // A disk matters only through a volume it loses: the pods of that workload are gone.
+  return std::any_of(broken_.begin(), broken_.end(), [&](const auto& b) {
+    for (const auto& pod : m_.placement.pods) {
+      if (pod.workload == b.first && std::find(p.nodes.begin(), p.nodes.end(), pod.node) != p.nodes.end()) return true;
+    }
+    return false;
+  });
 }
 
 void Study::requests() {
