@@ -111,6 +111,11 @@ class Scheduler {
   std::map<std::string, ResourceAmounts> used_;
   std::map<std::string, int> total_;                 // pods per node
   std::map<std::pair<std::size_t, std::string>, int> mine_;  // (workload, node) -> pods
+  // spread_fit's smallest domain count per constraint of the pod being placed: the same for every
+  // candidate node, so counted once per pod (valid while bound_ keeps its size and the workload).
+  mutable const KubeWorkload* min_for_ = nullptr;
+  mutable std::size_t min_bound_ = 0;
+  mutable std::vector<std::optional<int>> spread_min_;
 };
 
 std::vector<std::string> Scheduler::resources_fit(const KubeWorkload& w, const Node& n) const {
@@ -150,12 +155,22 @@ std::optional<std::string> Scheduler::spread_fit(const KubeWorkload& w, const No
     if (c.when_unsatisfiable != "DoNotSchedule") continue;
     if (!label_of(n, c.topology_key)) return "node(s) didn't match pod topology spread constraints (missing required label)";
     const auto selects = [&](const KubeWorkload& other) { return spread_selects(c, w, other); };
-    int min = -1;
-    for (const Node* d : nodes_) {
-      if (!label_of(*d, c.topology_key) || !node_affinity_matches(w, *d)) continue;
-      const int k = count_in_domain(selects, *d, c.topology_key, &w);
-      min = min < 0 ? k : std::min(min, k);
+    if (min_for_ != &w || min_bound_ != bound_.size() || spread_min_.size() != w.spread.size()) {
+      min_for_ = &w;
+      min_bound_ = bound_.size();
+      spread_min_.assign(w.spread.size(), std::nullopt);
     }
+    std::optional<int>& cached = spread_min_[static_cast<std::size_t>(&c - w.spread.data())];
+    if (!cached) {
+      int least = -1;
+      for (const Node* d : nodes_) {
+        if (!label_of(*d, c.topology_key) || !node_affinity_matches(w, *d)) continue;
+        const int k = count_in_domain(selects, *d, c.topology_key, &w);
+        least = least < 0 ? k : std::min(least, k);
+      }
+      cached = least;
+    }
+    const int min = *cached;
     const int self = selects(w) ? 1 : 0;
     if (count_in_domain(selects, n, c.topology_key, &w) + self - std::max(min, 0) > c.max_skew) {
       return "node(s) didn't match pod topology spread constraints";
