@@ -2,7 +2,7 @@
 // 500 routes, 300 volumes, 3 DNS views; and at a quarter and a twentieth of the apps.
 //   BM_Spof  spof_study on the parsed model: every node, disk, BGP peer, name server and issuer
 //            removed in turn (the generated platform has no spec: no switches or links), each
-//            failure timeline against the published requests traced once (1,500 here)
+//            failure timeline against the published requests traced once (1,000 at full size: one client inside, one outside)
 // Goal (issue 25): spof on the 200-node platform under 10 s.
 #include <benchmark/benchmark.h>
 
