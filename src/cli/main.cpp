@@ -20,6 +20,7 @@
 
 namespace ct::cli {
 Runner setup_alerts(CLI::App& app, Context& context);
+Runner setup_break(CLI::App& app, Context& context);
 Runner setup_catalog(CLI::App& app, Context& context);
 Runner setup_export(CLI::App& app, Context& context);
 Runner setup_diagnose(CLI::App& app, Context& context);
@@ -32,6 +33,7 @@ Runner setup_reliability(CLI::App& app, Context& context);
 Runner setup_route(CLI::App& app, Context& context);
 Runner setup_routes(CLI::App& app, Context& context);
 Runner setup_simulate(CLI::App& app, Context& context);
+Runner setup_spof(CLI::App& app, Context& context);
 Runner setup_sweep(CLI::App& app, Context& context);
 Runner setup_topology(CLI::App& app, Context& context);
 Runner setup_trace(CLI::App& app, Context& context);
@@ -41,6 +43,8 @@ namespace {
 const Command kCommands[] = {
     {"alerts", "Prometheus alerting and recording rules for the ECMP uplink groups, from the fabric model", Stage::kFabric, false,
      setup_alerts},
+    {"break", "What failures do over time: URLs down and when, pods, volumes degraded or lost, rebuilds, downtime per app",
+     Stage::kFabric, true, setup_break},
     {"catalog", "List the hardware catalog (--zoo: the data-center chip zoo)", Stage::kCatalog, false, setup_catalog},
     {"export", "The frontend for real daemons: DNS views as named.conf + zones, the BGP VIP as gobgpd and BIRD 2 configs",
      Stage::kNone, false, setup_export},
@@ -62,6 +66,8 @@ const Command kCommands[] = {
      setup_routes},
     {"simulate", "Flow-level simulation of collectives, transfers and faults: times, busbw, waiting, bottlenecks",
      Stage::kFabric, false, setup_simulate},
+    {"spof", "Single points of failure: each element removed in turn, ranked by apps lost x time lost, named per layer",
+     Stage::kFabric, true, setup_spof},
     {"sweep", "A design study over many points of a spec: rows per point x seed, summary, Pareto front", Stage::kCatalog,
      false, setup_sweep},
     {"trace", "One request through the front door: DNS view, BGP VIP and ECMP, switch, Gateway + TLS, route, pod, storage",

@@ -41,21 +41,26 @@ bool tolerated(const std::vector<Toleration>& tolerations, const Taint& taint) {
   return std::any_of(tolerations.begin(), tolerations.end(), [&](const Toleration& t) { return t.tolerates(taint); });
 }
 
-// A node's label; kubernetes.io/hostname defaults to the node's name (the kubelet sets it).
-std::optional<std::string> label_of(const Node& n, const std::string& key) {
+// A node's label (nullptr when it has none); kubernetes.io/hostname defaults to the node's name (the
+// kubelet sets it). A pointer into the node, not a copy: the spread and affinity counts ask for it
+// once per placed pod and candidate node.
+const std::string* label_of(const Node& n, const std::string& key) {
   const auto it = n.meta.labels.find(key);
-  if (it == n.meta.labels.end()) return key == "kubernetes.io/hostname" ? std::optional<std::string>(n.meta.name) : std::nullopt;
-  return it->second;
+  if (it == n.meta.labels.end()) return key == "kubernetes.io/hostname" ? &n.meta.name : nullptr;
+  return &it->second;
 }
 
 bool same_domain(const Node& a, const Node& b, const std::string& key) {
-  const auto va = label_of(a, key);
-  return va && va == label_of(b, key);
+  if (&a == &b) return label_of(a, key) != nullptr;
+  const std::string* va = label_of(a, key);
+  const std::string* vb = va != nullptr ? label_of(b, key) : nullptr;
+  return vb != nullptr && *va == *vb;
 }
 
 bool node_affinity_matches(const KubeWorkload& w, const Node& n) {
   for (const auto& [k, v] : w.node_selector) {
-    if (label_of(n, k) != v) return false;
+    const std::string* l = label_of(n, k);
+    if (l == nullptr || *l != v) return false;
   }
   LabelSelector affinity;
   affinity.expressions = w.required_node_affinity;
@@ -106,6 +111,11 @@ class Scheduler {
   std::map<std::string, ResourceAmounts> used_;
   std::map<std::string, int> total_;                 // pods per node
   std::map<std::pair<std::size_t, std::string>, int> mine_;  // (workload, node) -> pods
+  // spread_fit's smallest domain count per constraint of the pod being placed: the same for every
+  // candidate node, so counted once per pod (valid while bound_ keeps its size and the workload).
+  mutable const KubeWorkload* min_for_ = nullptr;
+  mutable std::size_t min_bound_ = 0;
+  mutable std::vector<std::optional<int>> spread_min_;
 };
 
 std::vector<std::string> Scheduler::resources_fit(const KubeWorkload& w, const Node& n) const {
@@ -133,7 +143,7 @@ int Scheduler::count_in_domain(const std::function<bool(const KubeWorkload&)>& s
                                const KubeWorkload* eligible_for) const {
   int count = 0;
   for (const Bound& b : bound_) {
-    if (!same_domain(*b.node, n, key) || !selects(m_.workloads[b.workload])) continue;
+    if (!selects(m_.workloads[b.workload]) || !same_domain(*b.node, n, key)) continue;
     if (eligible_for != nullptr && !node_affinity_matches(*eligible_for, *b.node)) continue;
     ++count;
   }
@@ -145,12 +155,22 @@ std::optional<std::string> Scheduler::spread_fit(const KubeWorkload& w, const No
     if (c.when_unsatisfiable != "DoNotSchedule") continue;
     if (!label_of(n, c.topology_key)) return "node(s) didn't match pod topology spread constraints (missing required label)";
     const auto selects = [&](const KubeWorkload& other) { return spread_selects(c, w, other); };
-    int min = -1;
-    for (const Node* d : nodes_) {
-      if (!label_of(*d, c.topology_key) || !node_affinity_matches(w, *d)) continue;
-      const int k = count_in_domain(selects, *d, c.topology_key, &w);
-      min = min < 0 ? k : std::min(min, k);
+    if (min_for_ != &w || min_bound_ != bound_.size() || spread_min_.size() != w.spread.size()) {
+      min_for_ = &w;
+      min_bound_ = bound_.size();
+      spread_min_.assign(w.spread.size(), std::nullopt);
     }
+    std::optional<int>& cached = spread_min_[static_cast<std::size_t>(&c - w.spread.data())];
+    if (!cached) {
+      int least = -1;
+      for (const Node* d : nodes_) {
+        if (!label_of(*d, c.topology_key) || !node_affinity_matches(w, *d)) continue;
+        const int k = count_in_domain(selects, *d, c.topology_key, &w);
+        least = least < 0 ? k : std::min(least, k);
+      }
+      cached = least;
+    }
+    const int min = *cached;
     const int self = selects(w) ? 1 : 0;
     if (count_in_domain(selects, n, c.topology_key, &w) + self - std::max(min, 0) > c.max_skew) {
       return "node(s) didn't match pod topology spread constraints";
@@ -349,7 +369,8 @@ std::string node_infeasible(const KubeWorkload& w, const Node& node) {
     }
   }
   for (const auto& [k, v] : w.node_selector) {
-    if (label_of(node, k) != v) return fmt::format("no label {}={} (nodeSelector)", k, v);
+    const std::string* l = label_of(node, k);
+    if (l == nullptr || *l != v) return fmt::format("no label {}={} (nodeSelector)", k, v);
   }
   if (!node_affinity_matches(w, node)) return "fails the required nodeAffinity";
   return "";

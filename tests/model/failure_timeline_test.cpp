@@ -1,0 +1,143 @@
+// Failure timelines of examples/platform worked by hand. The platform: six nodes, the 60Gi volume
+// ml/model-weights (StorageClass longhorn-3: 3 replicas among the disk nodes node-2..node-5, the
+// first three by name: node-2, node-3, node-4), its one vllm pod on node-3, the login
+// (auth/oauth2-proxy, one pod) on node-0, the frontend 100 Gb/s per node link. The timers are the
+// defaults: node-monitor grace G = 40 s, tolerationSeconds S = 300 s, the force detach F = 360 s,
+// start-up U = 30 s, Longhorn's replica replenishment wait W = 600 s.
+#include "survival/failure_timeline.h"
+
+#include <gtest/gtest.h>
+
+#include "fabric/fabric.h"
+#include "io/dns_files.h"
+#include "io/loaders.h"
+#include "io/manifest_files.h"
+#include "support/test_paths.h"
+
+namespace ct {
+namespace {
+
+const FrontendModel& platform() {
+  static const FrontendModel model = [] {
+    const std::string root = testing_support::source_dir() + "/examples/platform";
+    auto catalog = load_catalog(testing_support::source_dir() + "/catalog");
+    EXPECT_TRUE(catalog.ok());
+    auto spec = load_spec(root + "/cluster.yaml", catalog.value());
+    EXPECT_TRUE(spec.ok());
+    auto fabric = build_fabric(spec.value(), catalog.value());
+    EXPECT_TRUE(fabric.ok());
+    return build_frontend_model(load_manifests({root + "/manifests"}).value(), load_dns(root + "/dns/named.conf").value(), fabric->topology());
+  }();
+  return model;
+}
+
+FailureTimeline run(std::vector<Failure> failures) { return failure_timeline(platform(), std::move(failures), LifecycleTimers{}); }
+
+const AppDowntime* app(const FailureTimeline& t, const std::string& name) {
+  for (const auto& a : t.apps) {
+    if (a.app == name) return &a;
+  }
+  return nullptr;
+}
+
+const VolumeOutcome& weights(const FailureTimeline& t) {
+  for (const auto& v : t.volumes) {
+    if (v.claim == "ml/model-weights") return v;
+  }
+  ADD_FAILURE() << "no volume ml/model-weights";
+  return t.volumes.front();
+}
+
+// node-3 dies. vllm-0 is evicted at G + S = 340 s; its replacement waits for the RWO volume's force
+// detach, F = 360 s, and starts in U = 30 s: Ready at 340 + 360 + 30 = 730 s. The model API
+// (api.example.com/v1 and /healthz) is down from 0 to 730 s. The volume loses node-3's replica
+// (2 of 3 left: degraded, no data lost) and is unavailable from 0 until its pod is Ready at 730 s;
+// the rebuild waits W = 600 s and for the attach: it starts at max(0 + 600, 730) = 730 s, copies
+// 60 GiB = 64,424,509,440 bytes x 8 = 515,396,075,520 bits over 100 Gb/s links in 5.1539607552 s:
+// done at 735.1539607552 s. The apps with a second pod elsewhere are never down.
+TEST(FailureTimeline, Node3DiesTheModelVolumeSurvives) {
+  const FailureTimeline t = run({{FailureKind::kNode, "node-3", 0}});
+  ASSERT_NE(app(t, "HTTPRoute ml/vllm"), nullptr);
+  EXPECT_EQ(app(t, "HTTPRoute ml/vllm")->downtime_s, 730);
+  EXPECT_EQ(app(t, "HTTPRoute ml/vllm")->down.front().from_s, 0);
+  EXPECT_EQ(app(t, "HTTPRoute apps/grafana"), nullptr);
+  const VolumeOutcome& v = weights(t);
+  EXPECT_EQ(v.replicas_left, 2);
+  EXPECT_EQ(v.lost_s, kNever);
+  EXPECT_FALSE(t.data_lost);
+  ASSERT_EQ(v.unavailable.size(), 1u);
+  EXPECT_EQ(v.unavailable[0].to_s, 730);
+  EXPECT_EQ(v.rebuild_start_s, 730);
+  EXPECT_NEAR(v.rebuild_end_s, 735.1539607552, 1e-6);
+  EXPECT_EQ(v.rebuild_to, "node-5");
+  EXPECT_NEAR(t.steady_s, 735.1539607552, 1e-6);
+}
+
+// node-0 holds the login's only pod (issue 28: the login hop as a dependency): every app behind the
+// forward-auth Middleware fails until the login's replacement is Ready at G + S + U = 40 + 300 + 30
+// = 370 s; the login's own route too. The vllm health check, which no login covers, stays up.
+TEST(FailureTimeline, TheLoginsNodeTakesEveryCoveredAppDown) {
+  const FailureTimeline t = run({{FailureKind::kNode, "node-0", 0}});
+  for (const char* name : {"HTTPRoute apps/grafana", "HTTPRoute apps/wiki", "HTTPRoute ml/vllm", "HTTPRoute auth/login"}) {
+    ASSERT_NE(app(t, name), nullptr) << name;
+    EXPECT_EQ(app(t, name)->downtime_s, 370) << name;
+  }
+  EXPECT_EQ(app(t, "HTTPRoute ml/vllm-health"), nullptr);
+  EXPECT_EQ(static_cast<int>(t.apps.size()), t.apps_total - 1);
+}
+
+// Every replica's node dies (node-2, node-3, node-4): faulted, the data LOST, and vllm never comes
+// back (its replacement cannot attach a faulted volume). A leaf switch that cuts every node off
+// instead: the replicas are unreachable, the data UNAVAILABLE but intact.
+TEST(FailureTimeline, DataLostAgainstUnavailable) {
+  const FailureTimeline lost = run({{FailureKind::kNode, "node-2", 0}, {FailureKind::kNode, "node-3", 0}, {FailureKind::kNode, "node-4", 0}});
+  EXPECT_TRUE(lost.data_lost);
+  EXPECT_EQ(weights(lost).lost_s, 0);
+  ASSERT_NE(app(lost, "HTTPRoute ml/vllm"), nullptr);
+  EXPECT_EQ(app(lost, "HTTPRoute ml/vllm")->downtime_s, kNever);
+  const FailureTimeline cut = run({{FailureKind::kSwitch, "fe/leaf/0", 0}});
+  EXPECT_FALSE(cut.data_lost);
+  EXPECT_EQ(weights(cut).lost_s, kNever);
+  ASSERT_EQ(weights(cut).unavailable.size(), 1u);
+  EXPECT_EQ(weights(cut).unavailable[0].to_s, kNever);
+  EXPECT_EQ(cut.apps_down_for_ever, cut.apps_total);
+}
+
+// Staggered: node-2's disk fails at 0, node-3 dies at 100 s. vllm is down from 100 s until
+// 100 + G + S + F + U = 100 + 40 + 300 + 360 + 30 = 830 s. Two replicas are out (1 of 3 left); the
+// one free disk node, node-5, gets a rebuild at max(0 + W, 830) = 830 s, the other replica has no
+// node left.
+TEST(FailureTimeline, StaggeredDiskThenNode) {
+  const FailureTimeline t = run({{FailureKind::kNode, "node-3", 100}, {FailureKind::kDisk, "node-2", 0}});
+  EXPECT_EQ(t.failures.front().kind, FailureKind::kDisk);
+  ASSERT_NE(app(t, "HTTPRoute ml/vllm"), nullptr);
+  EXPECT_EQ(app(t, "HTTPRoute ml/vllm")->down.front().from_s, 100);
+  EXPECT_EQ(app(t, "HTTPRoute ml/vllm")->down.front().to_s, 830);
+  EXPECT_EQ(weights(t).replicas_left, 1);
+  EXPECT_EQ(weights(t).rebuild_start_s, 830);
+  EXPECT_EQ(weights(t).rebuild_to, "node-5");
+  EXPECT_NE(weights(t).verdict.find("never rebuilt"), std::string::npos);
+}
+
+// The only name server (ns1.example.com in both views) and the only BGP peer: every app fails from
+// 0 for ever. An issuer fails no request.
+TEST(FailureTimeline, DoorInfrastructure) {
+  for (const Failure& f : {Failure{FailureKind::kDnsServer, "ns1.example.com", 0}, Failure{FailureKind::kBgpPeer, "router", 0},
+                           Failure{FailureKind::kAddressPool, "vip", 0}}) {
+    const FailureTimeline t = run({f});
+    EXPECT_EQ(t.apps_down_for_ever, t.apps_total) << failure_label(f);
+  }
+  EXPECT_TRUE(run({{FailureKind::kIssuer, "letsencrypt", 0}}).apps.empty());
+}
+
+TEST(FailureTimeline, UnknownElementsGetADidYouMean) {
+  const Diagnostics d = check_failures(platform(), {{FailureKind::kNode, "node-33", 0}, {FailureKind::kSwitch, "fe/leaf/9", 0}, {FailureKind::kNode, "node-1", -1}});
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].field, "--node");
+  EXPECT_EQ(d[0].message, "no node 'node-33' (did you mean 'node-3'?)");
+  EXPECT_EQ(d[1].message, "no frontend switch 'fe/leaf/9' (did you mean 'fe/leaf/0'?)");
+  EXPECT_EQ(d[2].field, "--at");
+}
+
+}  // namespace
+}  // namespace ct

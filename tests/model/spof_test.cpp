@@ -1,0 +1,87 @@
+// spof on examples/platform-ha, the platform with every single point of failure the manifests can
+// remove removed (two BGP peers, two name servers, two login pods with a PodDisruptionBudget, the
+// model server a StatefulSet of two pods with a 3-replica volume each, the Gateway's two replicas
+// on two nodes), without the spec (so the frontend switches and links are not modelled):
+//   - no element downs an app, and every modelled layer says none;
+//   - with one SPOF planted (the login back to one pod), that SPOF is named first: the login's
+//     node downs the 14 apps behind it for G + S + U = 40 + 300 + 30 = 370 s each (14 x 370 =
+//     5,180 app-seconds) and nothing else downs an app; the app-pods layer names "the login app
+//     (auth/oauth2-proxy) has one pod" (the PodDisruptionBudget stays: it does not keep a pod alive).
+// And on examples/platform itself: the login's node outranks the model server's (issue 28: one login
+// replica above any single app's replica).
+#include "survival/spof.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "io/dns_files.h"
+#include "io/manifest_files.h"
+#include "support/test_paths.h"
+
+namespace ct {
+namespace {
+
+FrontendModel load(const std::string& example, int login_replicas = 0) {
+  const std::string root = testing_support::source_dir() + "/examples/" + example;
+  Manifests m = load_manifests({root + "/manifests"}).value();
+  if (login_replicas > 0) {
+    for (auto& w : m.workloads) {
+      if (w.meta.name == "oauth2-proxy") w.replicas = login_replicas;
+    }
+  }
+  return build_frontend_model(std::move(m), load_dns(root + "/dns/named.conf").value(), std::nullopt);
+}
+
+const SpofLayer& layer(const SpofReport& r, const std::string& name) {
+  for (const auto& l : r.layers) {
+    if (l.layer == name) return l;
+  }
+  ADD_FAILURE() << "no layer " << name;
+  return r.layers.front();
+}
+
+TEST(Spof, NoneLeftAtEachModelledLayer) {
+  const SpofReport r = spof_study(load("platform-ha"), LifecycleTimers{}, 0);
+  EXPECT_EQ(r.spof_count(), 0);
+  for (const auto& l : r.layers) {
+    EXPECT_TRUE(l.spofs.empty()) << l.layer << ": " << (l.spofs.empty() ? "" : l.spofs.front());
+  }
+  EXPECT_FALSE(layer(r, "frontend switch").modelled);
+  EXPECT_TRUE(layer(r, "node").modelled);
+  EXPECT_EQ(layer(r, "BGP peer").elements, 2);
+  EXPECT_EQ(layer(r, "DNS server").elements, 2);
+}
+
+TEST(Spof, OnePlantedSpofIsNamedFirst) {
+  const FrontendModel m = load("platform-ha", 1);
+  const SpofReport r = spof_study(m, LifecycleTimers{}, 0);
+  ASSERT_EQ(r.spof_count(), 1);
+  const SpofCandidate& top = r.ranked.front();
+  EXPECT_EQ(top.element.kind, FailureKind::kNode);
+  EXPECT_EQ(top.apps_lost, 14);
+  EXPECT_EQ(top.app_seconds, 14 * 370);
+  ASSERT_EQ(layer(r, "app pods").spofs.size(), 1u);
+  EXPECT_EQ(layer(r, "app pods").spofs[0], "the login app (auth/oauth2-proxy) has one pod");
+  ASSERT_EQ(layer(r, "node").spofs.size(), 1u);
+  EXPECT_NE(layer(r, "node").spofs[0].find("the login app (auth/oauth2-proxy) has one pod"), std::string::npos);
+}
+
+// examples/platform: node-0 (the login's only pod: 14 apps x 370 s) above node-3 (the model server:
+// 2 routes x 730 s); the login's line says it has no PodDisruptionBudget.
+TEST(Spof, TheLoginOutranksAnySingleApp) {
+  const SpofReport r = spof_study(load("platform"), LifecycleTimers{}, 3);
+  std::vector<std::string> nodes;
+  for (const auto& c : r.ranked) {
+    if (c.element.kind == FailureKind::kNode && c.spof()) nodes.push_back(c.element.name);
+  }
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0], "node-0");
+  EXPECT_EQ(nodes[1], "node-3");
+  const auto& apps = layer(r, "app pods").spofs;
+  EXPECT_NE(std::find(apps.begin(), apps.end(), "the login app (auth/oauth2-proxy) has one pod and no PodDisruptionBudget"), apps.end());
+  EXPECT_EQ(r.pairs_tried, 3);
+}
+
+}  // namespace
+}  // namespace ct
