@@ -1,8 +1,9 @@
 // The packet engine (docs/performance.md, section "Packet simulation"):
 //   BM_PacketPermutation/nodes  a random permutation of the backend ports of `nodes` HGX B300 (8
-//                               ports each: 128 nodes = 1,024 hosts' ports) on a one-plane, three-
-//                               tier rail-optimized SN5600 fabric at 800G: every port sends 2 MB
-//                               to its image, all at t = 0, ECMP paths, 4 KiB packets, cut-through,
+//                               ports each: 128 nodes = 1,024 ports) on a one-plane, three-tier
+//                               rail-optimized SN5600 fabric at 800G: per rail a random permutation
+//                               of the hosts, every port sending 2 MB to the same rail of its
+//                               image, all at t = 0, ECMP paths, 4 KiB packets, cut-through,
 //                               switch latency 300 ns, 256 KiB of buffer per port and VL. Timed:
 //                               the whole simulate() (workload, routing, the packet run, statistics);
 //                               fabric build excluded. Counters: events, events per second of CPU
@@ -54,21 +55,26 @@ void BM_PacketPermutation(benchmark::State& state) {
     std::fputs(format_diagnostics(fabric.errors()).c_str(), stderr);
     std::abort();
   }
-  const auto gpus = static_cast<std::uint32_t>(nodes * 8);
-  std::vector<std::uint32_t> image(gpus);
-  for (std::uint32_t g = 0; g < gpus; ++g) image[g] = g;
+  // Per rail, a random permutation of the hosts (none onto itself is skipped: a host's own port is
+  // the same NIC); GPU g = host x 8 + rail sends to the same rail of its image, over the fabric
+  // alone (no NVLink hop): 1,024 ports, each sending one flow and receiving one.
+  const auto hosts = static_cast<std::uint32_t>(nodes);
   Rng rng(1, 0, 0);
-  for (std::uint32_t g = gpus - 1; g > 0; --g) std::swap(image[g], image[static_cast<std::uint32_t>(rng.uniform(g + 1))]);
   Scenario s;
   s.name = "permutation";
-  for (std::uint32_t g = 0; g < gpus; ++g) {
-    if (image[g] / 8 == g / 8) continue;  // same host: NVLink, not the fabric
-    TransferSpec x;
-    x.name = fmt::format("p{}", g);
-    x.src.gpu = g;
-    x.dst.gpu = image[g];
-    x.bytes = Bytes(2'000'000);
-    s.transfers.push_back(x);
+  for (std::uint32_t rail = 0; rail < 8; ++rail) {
+    std::vector<std::uint32_t> image(hosts);
+    for (std::uint32_t h = 0; h < hosts; ++h) image[h] = h;
+    for (std::uint32_t h = hosts - 1; h > 0; --h) std::swap(image[h], image[static_cast<std::uint32_t>(rng.uniform(h + 1))]);
+    for (std::uint32_t h = 0; h < hosts; ++h) {
+      if (image[h] == h) continue;
+      TransferSpec x;
+      x.name = fmt::format("p{}", h * 8 + rail);
+      x.src.gpu = h * 8 + rail;
+      x.dst.gpu = image[h] * 8 + rail;
+      x.bytes = Bytes(2'000'000);
+      s.transfers.push_back(x);
+    }
   }
   SimulationOptions o;
   o.engine = EngineKind::kPacket;
