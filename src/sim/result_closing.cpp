@@ -6,7 +6,7 @@
 
 namespace ct {
 
-void close_result(SimulationResult& result, TimePs last_event) {
+void close_result(SimulationResult& result, TimePs last_event, const char* stalled_because) {
   TimePs makespan{0};
   std::uint64_t stalled = 0;
   std::uint64_t waiting = 0;
@@ -28,9 +28,8 @@ void close_result(SimulationResult& result, TimePs last_event) {
     makespan = std::max(makespan, last_event);
     result.unbounded = true;
     if (stalled > 0) {
-      result.notes.push_back(fmt::format("{} flow(s) never finish: every path they had failed and routing found "
-                                         "no other; they stalled with bytes left (see the flows CSV)",
-                                         stalled));
+      result.notes.push_back(
+          fmt::format("{} flow(s) never finish: {}; they stalled with bytes left (see the flows CSV)", stalled, stalled_because));
     }
     if (waiting > 0) {
       result.notes.push_back(fmt::format("{} flow(s) never started: they wait for flows that never finish", waiting));

@@ -12,8 +12,11 @@
 
 namespace ct {
 
+// Why stalled flows stopped, as the note says it: the default, or an engine's own (a deadlock).
+inline constexpr const char* kStalledByFaults = "every path they had failed and routing found no other";
+
 // PRECONDITION: every record's start, end and unfinished are final; result.phases and
 // result.operations are as the workload made them (iteration spans unset).
-void close_result(SimulationResult& result, TimePs last_event);
+void close_result(SimulationResult& result, TimePs last_event, const char* stalled_because = kStalledByFaults);
 
 }  // namespace ct

@@ -335,7 +335,8 @@ class Driver {
   void collect() {
     collect_flows();
     collect_deadlock();
-    close_result(result_, std::max(faults_.last_event(), engine_.now()));
+    close_result(result_, std::max(faults_.last_event(), engine_.now()),
+                 result_.packet.deadlock_cycle.empty() ? kStalledByFaults : "their packets wait in a credit loop (deadlock)");
     // A deadlocked or stalled run's last event is the engine's clock: nothing happens after it.
     const TimePs makespan = result_.makespan;
     const double span = static_cast<double>(std::max<std::int64_t>(makespan.value(), 1));
