@@ -8,7 +8,7 @@ packages=(
   libyaml-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
   graphviz iproute2 iperf3 conntrack
-  libsimgrid-dev zlib1g-dev
+  libsimgrid-dev zlib1g-dev libns3-dev
   opensm ibsim-utils infiniband-diags
   bind9 dnsutils bird2 gobgpd
   libre2-dev

@@ -38,6 +38,8 @@ const FailureRate* Catalog::find_failure_rate(FailureElement element, std::optio
 
 std::string to_string(Protocol p) { return p == Protocol::kEthernet ? "ethernet" : "infiniband"; }
 
+std::string to_string(Forwarding f) { return f == Forwarding::kCutThrough ? "cut-through" : "store-and-forward"; }
+
 std::string to_string(NicKind k) {
   switch (k) {
     case NicKind::kNic: return "nic";

@@ -15,6 +15,9 @@ namespace ct {
 
 enum class Protocol { kEthernet, kInfiniband };
 
+// How a switch forwards a packet: from its head (cut-through) or once its tail is in.
+enum class Forwarding { kCutThrough, kStoreAndForward };
+
 struct CatalogEntry {
   std::string id;    // what a spec names, e.g. "sn5600"
   std::string name;  // e.g. "NVIDIA Spectrum-X SN5600"
@@ -40,6 +43,11 @@ struct SwitchModel : CatalogEntry {
   std::optional<double> power_w;    // maximum (or typical where only that is published)
   std::optional<double> price_usd;
   std::optional<int> rack_units;
+  // What the packet engine needs (docs/models/packet-engine.md); nullopt where no source gives it,
+  // and then the run must be given the figure.
+  std::optional<double> latency_ns;            // port to port, unloaded
+  std::optional<double> buffer_bytes_per_vl;   // input buffer per port and virtual lane (credits x 64 B)
+  std::optional<Forwarding> forwarding;
 
   // Logical ports per switch at `speed` (ports x ways of the breakout at that speed), or 0 when the
   // switch cannot run ports at that speed.
@@ -138,6 +146,7 @@ class Catalog {
 };
 
 std::string to_string(Protocol p);
+std::string to_string(Forwarding f);
 std::string to_string(NicKind k);
 std::string to_string(MediaKind k);
 std::string to_string(Medium m);

@@ -29,6 +29,8 @@ template <typename E>
 using EnumNames = std::vector<std::pair<std::string_view, E>>;
 
 const EnumNames<Protocol> kProtocols = {{"ethernet", Protocol::kEthernet}, {"infiniband", Protocol::kInfiniband}};
+const EnumNames<Forwarding> kForwardings = {{"cut-through", Forwarding::kCutThrough},
+                                            {"store-and-forward", Forwarding::kStoreAndForward}};
 const EnumNames<NicKind> kNicKinds = {{"nic", NicKind::kNic}, {"supernic", NicKind::kSuperNic}, {"dpu", NicKind::kDpu}};
 const EnumNames<MediaKind> kMediaKinds = {
     {"transceiver", MediaKind::kTransceiver}, {"dac", MediaKind::kDac}, {"acc", MediaKind::kAcc}, {"aoc", MediaKind::kAoc}};
@@ -48,6 +50,8 @@ constexpr IntegerRange kGpus{.min = 1, .max = 1024, .unit = "GPUs"};
 constexpr IntegerRange kNics{.min = 1, .max = 1024, .unit = "NICs"};
 constexpr IntegerRange kLinks{.min = 1, .max = 64, .unit = "links"};
 constexpr IntegerRange kRackUnits{.min = 1, .max = 100, .unit = "rack units"};
+constexpr NumberRange kSwitchLatency{.min = 0, .max = 1e6, .unit = "ns"};
+constexpr NumberRange kSwitchBuffer{.min = 64, .max = 1e10, .unit = "bytes"};
 constexpr IntegerRange kFailures{.min = 0, .max = 1'000'000'000, .unit = "failures"};
 constexpr IntegerRange kElements{.min = 1, .max = 1'000'000'000, .unit = "elements"};
 constexpr NumberRange kReach{.min = 0, .max = 1'000'000, .unit = "m"};
@@ -124,6 +128,12 @@ class CatalogReader {
   template <typename E>
   Handler enumeration(E& out, const EnumNames<E>& names) {
     return [this, &out, &names](auto& k, auto& v, auto& f) { out = r_.choice(k, v, f, names).value_or(out); };
+  }
+  template <typename E>
+  Handler nullable_enumeration(std::optional<E>& out, const EnumNames<E>& names) {
+    return [this, &out, &names](auto& k, auto& v, auto& f) {
+      if (!v.IsNull()) out = r_.choice(k, v, f, names);
+    };
   }
   template <typename E>
   Handler enum_list(std::vector<E>& out, const EnumNames<E>& names) {
@@ -234,7 +244,10 @@ SwitchModel read_switch(CatalogReader& c, const YamlNode& item, const std::strin
                                               {"capacity", c.speed(s.capacity), CatalogReader::kRequired}},
                                               c.power_and_price(s.power_w, s.price_usd),
                                               {{"rack_units", c.nullable_integer(s.rack_units, kRackUnits),
-                                                CatalogReader::kRequired}}));
+                                                CatalogReader::kRequired},
+                                               {"latency_ns", c.nullable_number(s.latency_ns, kSwitchLatency)},
+                                               {"buffer_bytes_per_vl", c.nullable_number(s.buffer_bytes_per_vl, kSwitchBuffer)},
+                                               {"forwarding", c.nullable_enumeration(s.forwarding, kForwardings)}}));
   if (breakouts) s.breakouts = read_breakouts(c, breakouts->first, breakouts->second, breakouts_field, s.port_speed);
   // Capacity is one direction: every port at full speed at once (at most 4096 x 1 Pb/s: no overflow).
   if (c.error_count() == errors_before && s.capacity != s.port_speed * s.ports) {

@@ -4,9 +4,10 @@
 //                           [--qps N] [--iterations N] [--compute DUR] [--steps N] [--model pipelined|stepwise]]
 //                          [--paths ecmp|spray|adaptive] [--seed N] [--degrade LINK=FRACTION[@TIME]]
 //                          [--fail LINK@TIME] [--repair LINK@TIME] [--convergence DUR] [--engine flow|packet]
-//                          [--progress] [--quiet]
-// Runs a workload on the built fabric with an engine (sim/engine.h: the flow engine; the packet
-// engine is refused until it is built, exit 1) and reports collective times, algbw
+//                          [--mtu SIZE] [--vls N] [--switch-latency DUR] [--switch-buffer SIZE]
+//                          [--forwarding cut-through|store-and-forward] [--progress] [--quiet]
+// Runs a workload on the built fabric with an engine (sim/engine.h: the flow engine, or the packet
+// engine with its flags, cli/packet_flags.h) and reports collective times, algbw
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
 // --scenario, else from the flags (traffic/scenario_flags.h: the scenario file's builder and rules;
 // their diagnostics name "command line" and the flag), else from the spec's own `scenario:` block;
@@ -20,6 +21,7 @@
 
 #include "analysis/straggler.h"
 #include "cli/command.h"
+#include "cli/packet_flags.h"
 #include "cli/progress.h"
 #include "io/scenario_files.h"
 #include "report/simulate_html.h"
@@ -38,6 +40,7 @@ struct SimulateOptions {
   std::string csv_series;
   std::uint64_t top = 10;
   std::string engine = "flow";
+  PacketFlags packet;
   SimulationSources sources;  // spec_path is the context's
   ProgressFlags progress;
 };
@@ -57,11 +60,8 @@ class StderrProgress final : public SimulationProgress {
 
 int run_simulate(const SimulateOptions& o, const Context& context) {
   const EngineKind engine = parse_engine(o.engine).value_or(EngineKind::kFlow);  // a member: checked by CLI11
-  if (!engine_built(engine)) {
-    return report_errors({flag_error("--engine", fmt::format("the {} engine is not built yet (issue 26); --engine flow "
-                                                             "runs the flow engine",
-                                                             engine_name(engine)))});
-  }
+  auto packet = packet_options(o.packet);
+  if (!packet) return report_errors(packet.errors());
   const Fabric& built = *context.fabric;
   const ValidSpec* spec = &built.spec();
   const Topology& topology = built.topology();
@@ -77,6 +77,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   SimulationOptions options;
   options.progress = &progress;
   options.engine = engine;
+  options.packet = packet.value();
   auto result = simulate(built, *scenario, flows ? &*flows : nullptr, options);
   progress.finish();
   if (!result) return report_errors(result.errors());
@@ -127,9 +128,10 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--fail", o->sources.flags.fail, "LINK@TIME: a link, port or switch goes down");
   app.add_option("--repair", o->sources.flags.repair, "LINK@TIME: it comes back");
   app.add_option("--convergence", o->sources.flags.convergence, "Routing convergence after a failure or repair, e.g. 50us");
-  app.add_option("--engine", o->engine, "flow (the fluid max-min engine) | packet (not built yet)")
+  app.add_option("--engine", o->engine, "flow (the fluid max-min engine) | packet (packets, InfiniBand credits)")
       ->check(CLI::IsMember({"flow", "packet"}))
       ->capture_default_str();
+  add_packet_flags(app, o->packet);
   add_progress_options(app, o->progress);
   add_output_option(app, o->output);
   add_html_option(app, o->html);

@@ -188,39 +188,7 @@ TEST(Checks, UnroutedEntryIsUnreachable) {
   EXPECT_GT(loop.unreachable, 0U);
 }
 
-// Ring A-B-C-D-A, one host each: port 1 host, port 2 clockwise neighbour, port 3 counter-clockwise.
-constexpr const char* kRing = R"(Switch 3 "A"
-[1] "HA"[1]
-[2] "B"[3]
-[3] "D"[2]
-
-Switch 3 "B"
-[1] "HB"[1]
-[2] "C"[3]
-[3] "A"[2]
-
-Switch 3 "C"
-[1] "HC"[1]
-[2] "D"[3]
-[3] "B"[2]
-
-Switch 3 "D"
-[1] "HD"[1]
-[2] "A"[3]
-[3] "C"[2]
-
-Ca 1 "HA"
-[1] "A"[1]
-
-Ca 1 "HB"
-[1] "B"[1]
-
-Ca 1 "HC"
-[1] "C"[1]
-
-Ca 1 "HD"
-[1] "D"[1]
-)";
+constexpr const char* kRing = fixtures::kIbRing;
 
 TEST(Checks, ClockwiseRoutesOnARingCloseACreditLoop) {
   // Route every CA LID clockwise (port 2) except at its own switch: the path to the host two hops

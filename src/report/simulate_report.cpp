@@ -289,6 +289,117 @@ void text_collisions(const SimulateReportInput& in, std::string& out) {
   }
 }
 
+// ---- what only a packet run has (r.packet.ran) ----
+
+struct FctFigures {
+  double p50 = 0, p90 = 0, p99 = 0, max = 0, mean = 0;  // seconds
+  std::size_t done = 0;
+};
+
+// Every completed flow's completion time (end - start), nearest-rank quantiles.
+FctFigures fct_figures(const SimulationResult& r) {
+  std::vector<double> fct;
+  for (const FlowRecord& rec : r.flows) {
+    if (rec.end.value() >= 0) fct.push_back(to_seconds(rec.end - rec.start));
+  }
+  std::sort(fct.begin(), fct.end());
+  FctFigures f;
+  f.done = fct.size();
+  if (fct.empty()) return f;
+  f.p50 = quantile(fct, 0.5);
+  f.p90 = quantile(fct, 0.9);
+  f.p99 = quantile(fct, 0.99);
+  f.max = fct.back();
+  f.mean = std::accumulate(fct.begin(), fct.end(), 0.0) / static_cast<double>(fct.size());
+  return f;
+}
+
+// The resources with the deepest output queues: peak bytes, then credit stall, then index.
+std::vector<std::uint32_t> deepest_queues(const SimulationResult& r) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
+    if (r.stats[c].peak_queue_bytes > 0 || r.stats[c].credit_stall.value() > 0) order.push_back(c);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const ResourceStats& x = r.stats[a];
+    const ResourceStats& y = r.stats[b];
+    if (x.peak_queue_bytes != y.peak_queue_bytes) return x.peak_queue_bytes > y.peak_queue_bytes;
+    if (x.credit_stall != y.credit_stall) return x.credit_stall > y.credit_stall;
+    return a < b;
+  });
+  return order;
+}
+
+TimePs total_credit_stall(const SimulationResult& r) {
+  TimePs total{0};
+  for (const ResourceStats& s : r.stats) total += s.credit_stall;
+  return total;
+}
+
+void text_packet(const SimulateReportInput& in, std::string& out) {
+  const SimulationResult& r = in.result;
+  const PacketRunInfo& p = r.packet;
+  if (!p.ran) return;
+  out += fmt::format("Packet engine: MTU {} B, {} VL(s), switches {} {} with {} B of buffer per port and VL ({} credits "
+                     "of 64 B)\n",
+                     p.mtu, p.vls, human_time(p.switch_latency), p.cut_through ? "cut-through" : "store-and-forward",
+                     p.buffer_bytes, p.buffer_bytes / 64);
+  out += fmt::format("  {} events, at most {} packets in flight; drops {} (lossless class: credits admit every packet); "
+                     "credit stall {} summed over ports\n",
+                     p.events, p.peak_packets, p.drops, human_time(total_credit_stall(r)));
+  const FctFigures f = fct_figures(r);
+  out += fmt::format("  flow completion times of {} flows: p50 {}, p90 {}, p99 {}, max {}, mean {}\n", f.done,
+                     human_time(TimePs(std::llround(f.p50 * 1e12))), human_time(TimePs(std::llround(f.p90 * 1e12))),
+                     human_time(TimePs(std::llround(f.p99 * 1e12))), human_time(TimePs(std::llround(f.max * 1e12))),
+                     human_time(TimePs(std::llround(f.mean * 1e12))));
+  if (!p.deadlock_cycle.empty()) {
+    out += fmt::format("  DEADLOCK: a credit loop of {} channels:", p.deadlock_cycle.size());
+    for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(in.topology, r.resources[c]);
+    out += "\n";
+  }
+  out += "\n";
+  const std::vector<std::uint32_t> order = deepest_queues(r);
+  if (order.empty()) return;
+  TextTable queues({{"port (output queue)"}, {"peak queue", Align::kRight}, {"mean queue", Align::kRight},
+                    {"credit stall", Align::kRight}},
+                   fmt::format("Deepest output queues (of {} that queued; bytes)", order.size()));
+  for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
+    const std::uint32_t c = order[k];
+    queues.add_row({resource_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
+                    fmt::format("{:.0f}", r.stats[c].mean_queue_bytes), human_time(r.stats[c].credit_stall)});
+  }
+  out += queues.render() + "\n";
+}
+
+Json packet_json(const SimulateReportInput& in) {
+  const SimulationResult& r = in.result;
+  const PacketRunInfo& p = r.packet;
+  const FctFigures f = fct_figures(r);
+  Json queues = Json::array();
+  const std::vector<std::uint32_t> order = deepest_queues(r);
+  for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
+    const std::uint32_t c = order[k];
+    queues.push_back({{"name", resource_name(in.topology, r.resources[c])},
+                      {"peak_queue_bytes", r.stats[c].peak_queue_bytes},
+                      {"mean_queue_bytes", r.stats[c].mean_queue_bytes},
+                      {"credit_stall_s", to_seconds(r.stats[c].credit_stall)}});
+  }
+  Json cycle = Json::array();
+  for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(in.topology, r.resources[c]));
+  return {{"mtu_bytes", p.mtu},
+          {"vls", p.vls},
+          {"switch_latency_s", to_seconds(p.switch_latency)},
+          {"forwarding", p.cut_through ? "cut-through" : "store-and-forward"},
+          {"buffer_bytes_per_vl", p.buffer_bytes},
+          {"events", p.events},
+          {"peak_packets", p.peak_packets},
+          {"drops", p.drops},
+          {"credit_stall_s", to_seconds(total_credit_stall(r))},
+          {"fct_s", {{"flows", f.done}, {"p50", f.p50}, {"p90", f.p90}, {"p99", f.p99}, {"max", f.max}, {"mean", f.mean}}},
+          {"queues", queues},
+          {"deadlock", cycle}};
+}
+
 std::string simulate_text(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   std::string out = fmt::format("clustertwin simulate: {}\n", in.title);
@@ -305,6 +416,7 @@ std::string simulate_text(const SimulateReportInput& in) {
   text_unfinished(in, out);
   text_workers(in, out);
   text_links(in, out);
+  text_packet(in, out);
   if (!r.notes.empty()) {
     out += "Notes\n";
     for (const std::string& n : r.notes) out += "  " + n + "\n";
@@ -399,17 +511,25 @@ std::string simulate_json(const SimulateReportInput& in) {
                {"unfinished", unfinished},
                {"series", series_json(in)},
                {"notes", r.notes}};
+  if (r.packet.ran) root["packet"] = packet_json(in);
   return root.dump(2) + "\n";
 }
 
 std::string simulate_links_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
-  std::string out = "link,capacity_bps,carried_bits,mean_utilization,peak_utilization,saturated_s,flows\n";
+  const bool packet = r.packet.ran;
+  std::string out = "link,capacity_bps,carried_bits,mean_utilization,peak_utilization,saturated_s,flows";
+  out += packet ? ",peak_queue_bytes,mean_queue_bytes,credit_stall_s\n" : "\n";
   for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
     if (r.resources[c].kind == ResourceKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
-    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}\n", csv_cell(resource_name(in.topology, r.resources[c])),
+    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}", csv_cell(resource_name(in.topology, r.resources[c])),
                        bps(r.resources[c]), r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
                        to_seconds(r.stats[c].saturated), r.stats[c].flows);
+    if (packet) {
+      out += fmt::format(",{},{:.3f},{:.12f}", r.stats[c].peak_queue_bytes, r.stats[c].mean_queue_bytes,
+                         to_seconds(r.stats[c].credit_stall));
+    }
+    out += "\n";
   }
   return out;
 }

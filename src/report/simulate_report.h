@@ -13,6 +13,10 @@
 //               slowest path is sum(waiting) / sum(span).
 //   mice        flow completion time (FCT) quantiles (nearest rank), and the slowdown against the
 //               FCT alone on an idle path (size / NIC speed).
+//   packet      a packet run only (result.packet.ran): its parameters, events, packets in flight,
+//               drops, every flow's FCT quantiles, summed credit stall, the deepest output queues
+//               (peak bytes, mean bytes over the makespan, credit stall) and a deadlock's cycle; the
+//               links CSV gains peak_queue_bytes, mean_queue_bytes and credit_stall_s.
 #pragma once
 
 #include <cstddef>

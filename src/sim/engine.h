@@ -11,7 +11,7 @@
 // scenario, compiles the workload and calls the engine `options.engine` names.
 //
 // Engines: kFlow, the fluid max-min engine (sim/flow/flow_simulation.h, flow_engine::run);
-// kPacket, the packet-level lossless engine of issue 26, not built yet (simulate() refuses it).
+// kPacket, the packet-level lossless engine (sim/packet/packet_simulation.h, packet_engine::run).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,7 @@ enum class EngineKind : std::uint8_t { kFlow, kPacket };
 // "flow", "packet".
 std::string_view engine_name(EngineKind engine);
 std::optional<EngineKind> parse_engine(std::string_view name);
-// Whether this build has the engine (the packet engine: not yet).
+// Whether this build has the engine (both are built).
 bool engine_built(EngineKind engine);
 
 // Told about progress every few thousand instants (the CLI prints it on long runs).
@@ -42,12 +42,24 @@ class SimulationProgress {
   virtual void update(std::uint64_t flows_done, std::uint64_t flows_total, TimePs now) = 0;
 };
 
+// The packet engine's parameters (docs/models/packet-engine.md). A switch figure left empty comes
+// from the catalog's switch model; where the catalog has none either, the packet engine refuses to
+// run and names the figure.
+struct PacketOptions {
+  std::int64_t mtu = 4096;  // payload bytes per packet: InfiniBand's largest MTU (IBA vol. 1, 7.7.8)
+  std::uint8_t vls = 1;     // data virtual lanes; a flow's VL is its channel mod vls
+  std::optional<TimePs> switch_latency;
+  std::optional<std::int64_t> buffer_bytes;  // per port and VL
+  std::optional<bool> cut_through;
+};
+
 struct SimulationOptions {
   EngineKind engine = EngineKind::kFlow;
   std::uint64_t max_flows = 40'000'000;  // refuse scenarios above this many flows
   std::uint32_t series_links = 16;       // time series for this many of the busiest resources
   std::uint32_t series_bins = 50;
   SimulationProgress* progress = nullptr;
+  PacketOptions packet;
 };
 
 // The signature every engine's run() has. PRECONDITION of each: workload = compile_workload(fabric,

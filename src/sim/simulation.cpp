@@ -4,6 +4,7 @@
 
 #include "sim/collision_check.h"
 #include "sim/flow/flow_simulation.h"
+#include "sim/packet/packet_simulation.h"
 #include "traffic/scenario_checks.h"
 #include "workload/flow_table_workload.h"
 #include "workload/workload_compiler.h"
@@ -18,7 +19,7 @@ std::optional<EngineKind> parse_engine(std::string_view name) {
   return std::nullopt;
 }
 
-bool engine_built(EngineKind engine) { return engine == EngineKind::kFlow; }
+bool engine_built(EngineKind engine) { return engine == EngineKind::kFlow || engine == EngineKind::kPacket; }
 
 namespace {
 
@@ -26,7 +27,7 @@ namespace {
 EngineRun engine_run(EngineKind engine) {
   switch (engine) {
     case EngineKind::kFlow: return &flow_engine::run;
-    case EngineKind::kPacket: return nullptr;
+    case EngineKind::kPacket: return &packet_engine::run;
   }
   return nullptr;
 }

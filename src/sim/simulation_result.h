@@ -38,6 +38,24 @@ struct ResourceStats {
   double peak_bps = 0;
   TimePs saturated{0};  // time at >= 99.9 % of its capacity at the time (degraded or not)
   std::uint32_t flows = 0;  // flows that crossed it
+  // The packet engine's (0 from the flow engine): its output queue and its waits for credits.
+  std::int64_t peak_queue_bytes = 0;
+  double mean_queue_bytes = 0;  // over the makespan
+  TimePs credit_stall{0};       // time with a packet to send and no credits for it
+};
+
+// What only a packet run has: its parameters, its cost, its losses and its deadlock, if any.
+struct PacketRunInfo {
+  bool ran = false;  // the packet engine produced this result
+  std::int64_t mtu = 0;
+  std::uint32_t vls = 0;
+  TimePs switch_latency{0};
+  std::int64_t buffer_bytes = 0;  // per port and VL
+  bool cut_through = false;
+  std::uint64_t events = 0;
+  std::uint64_t drops = 0;  // lossless by construction; counted and checked
+  std::uint64_t peak_packets = 0;  // in flight at once
+  std::vector<std::uint32_t> deadlock_cycle;  // resources waiting for each other's credits, in order
 };
 
 // Why a flow did not complete.
@@ -114,6 +132,7 @@ struct SimulationResult {
   std::uint64_t reroutes = 0;        // path changes (a flow may move more than once)
   std::uint64_t rerouted_flows = 0;  // flows that moved at least once
   std::vector<std::string> notes;  // things the reader must know (flows that never completed, ...)
+  PacketRunInfo packet;
 };
 
 // The resources that carried traffic, busiest first: saturated time, then carried bits, then

@@ -242,6 +242,25 @@ class BundledCatalog : public ::testing::Test {
 };
 Catalog* BundledCatalog::catalog_ = nullptr;
 
+// The packet engine's switch figures (issue 26): optional, null where unpublished (every bundled
+// switch today), read when given, a bad forwarding mode names the field and the choices.
+TEST(CatalogParser, SwitchPacketFiguresAreOptionalAndChecked) {
+  auto plain = parse_one(kSwitchYaml);
+  ASSERT_TRUE(plain.ok()) << format_diagnostics(plain.errors());
+  EXPECT_FALSE(plain->switches[0].latency_ns.has_value());
+  EXPECT_FALSE(plain->switches[0].forwarding.has_value());
+  const std::string with = replace(kSwitchYaml, "    rack_units: 2\n",
+                                   "    rack_units: 2\n    latency_ns: 130\n    buffer_bytes_per_vl: 65536\n"
+                                   "    forwarding: cut-through\n");
+  auto given = parse_one(with);
+  ASSERT_TRUE(given.ok()) << format_diagnostics(given.errors());
+  EXPECT_EQ(given->switches[0].latency_ns, 130.0);
+  EXPECT_EQ(given->switches[0].buffer_bytes_per_vl, 65536.0);
+  EXPECT_EQ(given->switches[0].forwarding, Forwarding::kCutThrough);
+  auto bad = parse_one(replace(with, "forwarding: cut-through", "forwarding: wormhole"));
+  EXPECT_THAT(only_error_for(bad, "switches[0].forwarding").message, HasSubstr("cut-through, store-and-forward"));
+}
+
 TEST_F(BundledCatalog, SwitchesHaveThePublishedRadix) {
   const SwitchModel* sn5600 = catalog().find_switch("sn5600");
   ASSERT_NE(sn5600, nullptr);
@@ -258,6 +277,7 @@ TEST_F(BundledCatalog, SwitchesHaveThePublishedRadix) {
   const SwitchModel* qm9700 = catalog().find_switch("qm9700");
   ASSERT_NE(qm9700, nullptr);
   EXPECT_EQ(qm9700->ports, 64);
+  EXPECT_FALSE(qm9700->latency_ns.has_value());  // not published: a packet run must be given it
   EXPECT_EQ(qm9700->port_speed, gbps(400));
   const SwitchModel* sn2700 = catalog().find_switch("sn2700");
   ASSERT_NE(sn2700, nullptr);

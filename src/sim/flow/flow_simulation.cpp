@@ -10,6 +10,7 @@
 #include "sim/flow/flow_engine.h"
 #include "sim/flow_router.h"
 #include "sim/link_statistics.h"
+#include "sim/result_closing.h"
 
 namespace ct::flow_engine {
 namespace {
@@ -272,11 +273,6 @@ class Driver {
   }
 
   void collect() {
-    TimePs makespan{0};
-    // The last instant at which anything happened (a start, a completion, a fault).
-    TimePs last_event = faults_.last_event();
-    std::uint64_t stalled = 0;
-    std::uint64_t waiting = 0;
     std::size_t hops = 0;
     for (const std::uint32_t f : flow_of_record_) hops += engine_.path(FlowId(f)).size();
     result_.path_pool.reserve(hops);
@@ -284,22 +280,16 @@ class Driver {
     for (std::uint32_t r = 0; r < result_.flows.size(); ++r) {
       FlowRecord& rec = result_.flows[r];
       const FlowId f(flow_of_record_[r]);
-      if (engine_.state(f) != FlowState::kWaiting) {
-        rec.start = engine_.start_time(f);
-        last_event = std::max(last_event, rec.start);
-      }
+      if (engine_.state(f) != FlowState::kWaiting) rec.start = engine_.start_time(f);
       if (engine_.state(f) == FlowState::kDone) {
         rec.end = engine_.completion_time(f);
-        makespan = std::max(makespan, rec.end);
       } else {
         rec.bits_left = engine_.remaining_bits(f);
         if (engine_.state(f) == FlowState::kWaiting) {
           rec.unfinished = Unfinished::kWaiting;
-          ++waiting;
         } else {
           rec.unfinished = Unfinished::kStalled;
           rec.stalled = std::max(stalled_since(f), rec.start);
-          ++stalled;
         }
       }
       rec.path_begin = static_cast<std::uint32_t>(result_.path_pool.size());
@@ -312,39 +302,9 @@ class Driver {
         ++result_.stats[c.value()].flows;
       }
       rec.path_size = static_cast<std::uint32_t>(engine_.path(f).size());
-      if (rec.operation >= result_.operations.size()) continue;
-      OperationResult& op = result_.operations[rec.operation];
-      IterationSpan& span = op.iterations[rec.iteration];
-      if (rec.start.value() >= 0 && (span.start.value() < 0 || rec.start < span.start)) span.start = rec.start;
-      if (rec.end.value() < 0) op.complete = false;
-      span.end = std::max(span.end, rec.end);
     }
-    if (stalled + waiting > 0) {
-      // Nothing happens after the last event: the run is unbounded, not as long as the engine's
-      // clock (which may have passed stale completion times of stalled flows).
-      makespan = std::max(makespan, last_event);
-      result_.unbounded = true;
-      if (stalled > 0) {
-        result_.notes.push_back(fmt::format("{} flow(s) never finish: every path they had failed and routing found "
-                                            "no other; they stalled with bytes left (see the flows CSV)",
-                                            stalled));
-      }
-      if (waiting > 0) {
-        result_.notes.push_back(fmt::format("{} flow(s) never started: they wait for flows that never finish", waiting));
-      }
-    }
-    result_.makespan = makespan;
-    for (PhaseResult& phase : result_.phases) phase.end = TimePs(-1);
-    for (const OperationResult& op : result_.operations) {
-      if (op.kind == OperationKind::kMice) continue;
-      PhaseResult& phase = result_.phases[op.phase];
-      for (const IterationSpan& span : op.iterations) phase.end = std::max(phase.end, span.end);
-      if (op.kind == OperationKind::kTransfer) {
-        const TimePs first = op.iterations.front().start;
-        if (phase.start.value() < 0 || (first.value() >= 0 && first < phase.start)) phase.start = first;
-      }
-      if (!op.complete) phase.end = makespan;
-    }
+    close_result(result_, faults_.last_event());
+    const TimePs makespan = result_.makespan;
     for (std::uint32_t c = 0; c < result_.resources.size(); ++c) {
       const ConstraintId id(c);
       result_.stats[c].carried_bits = engine_.carried_bits(id);

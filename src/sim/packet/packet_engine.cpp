@@ -1,0 +1,382 @@
+#include "sim/packet/packet_engine.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace ct {
+namespace {
+
+constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
+__extension__ typedef __int128 Wide;  // 8 b 10^12 overflows 64 bits past 1.1 MB
+
+}  // namespace
+
+PacketEngine::PacketEngine(std::int64_t mtu, std::uint8_t vls) : mtu_(mtu), vls_(vls) {
+  assert(mtu >= 1 && vls >= 1 && vls <= 15);
+}
+
+std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
+  Channel& ch = channels_.emplace_back();
+  ch.spec = spec;
+  ch.rate = spec.rate;
+  for (std::uint8_t v = 0; v < vls_; ++v) {
+    credits_.push_back(spec.credit_blocks);
+    occupied_.push_back(0);
+    queues_.emplace_back();
+  }
+  return static_cast<std::uint32_t>(channels_.size() - 1);
+}
+
+std::uint32_t PacketEngine::add_flow(const PacketFlowRequest& request) {
+  assert(request.vl < vls_);
+  Flow& f = flows_.emplace_back();
+  f.path_begin = static_cast<std::uint32_t>(path_pool_.size());
+  f.path_size = static_cast<std::uint32_t>(request.path.size());
+  path_pool_.insert(path_pool_.end(), request.path.begin(), request.path.end());
+  f.size = request.size.value();
+  f.start = request.start;
+  f.delay = request.delay;
+  f.vl = request.vl;
+  f.waiting_for = static_cast<std::uint32_t>(request.after.size());
+  after_begin_.push_back(static_cast<std::uint32_t>(after_pool_.size()));
+  after_pool_.insert(after_pool_.end(), request.after.begin(), request.after.end());
+  return static_cast<std::uint32_t>(flows_.size() - 1);
+}
+
+void PacketEngine::schedule_rate(std::uint32_t channel, TimePs at, double fraction) {
+  queue_.push(at, PacketEventKind::kRate, static_cast<std::uint32_t>(rate_changes_.size()));
+  rate_changes_.push_back({channel, fraction});
+}
+
+void PacketEngine::schedule_timer(TimePs at, std::uint32_t tag) { queue_.push(at, PacketEventKind::kTimer, tag); }
+
+void PacketEngine::move_flow(std::uint32_t f, std::span<const std::uint32_t> path) {
+  assert(!path.empty());
+  Flow& flow = flows_[f];
+  const std::uint32_t old_first = flow.path_size > 0 ? path_pool_[flow.path_begin] : kNone;
+  flow.path_begin = static_cast<std::uint32_t>(path_pool_.size());
+  flow.path_size = static_cast<std::uint32_t>(path.size());
+  path_pool_.insert(path_pool_.end(), path.begin(), path.end());
+  if (flow.state != PacketFlowState::kActive || flow.injected == flow.size || old_first == path.front()) return;
+  auto& old_sources = channels_[old_first].sources;
+  const auto it = std::find(old_sources.begin(), old_sources.end(), f);
+  if (it != old_sources.end()) old_sources.erase(it);
+  channels_[path.front()].sources.push_back(f);
+  try_send(path.front());
+}
+
+void PacketEngine::finalize() {
+  finalized_ = true;
+  // Flows waiting for each flow, in flow order (CSR).
+  dependents_begin_.assign(flows_.size() + 1, 0);
+  for (const std::uint32_t a : after_pool_) ++dependents_begin_[a + 1];
+  for (std::size_t f = 0; f < flows_.size(); ++f) dependents_begin_[f + 1] += dependents_begin_[f];
+  dependents_.resize(after_pool_.size());
+  std::vector<std::uint32_t> fill(dependents_begin_.begin(), dependents_begin_.end() - 1);
+  for (std::uint32_t f = 0; f < flows_.size(); ++f) {
+    const std::uint32_t end = f + 1 < flows_.size() ? after_begin_[f + 1] : static_cast<std::uint32_t>(after_pool_.size());
+    for (std::uint32_t k = after_begin_[f]; k < end; ++k) dependents_[fill[after_pool_[k]]++] = f;
+  }
+  for (std::uint32_t f = 0; f < flows_.size(); ++f) {
+    if (flows_[f].waiting_for == 0) queue_.push(flows_[f].start, PacketEventKind::kStart, f);
+  }
+}
+
+TimePs PacketEngine::serialization(std::int64_t bytes, BitsPerSecond rate) const {
+  const auto r = static_cast<Wide>(rate.value());
+  const Wide num = static_cast<Wide>(bytes) * 8 * 1'000'000'000'000LL;
+  return TimePs(static_cast<std::int64_t>((num + r / 2) / r));
+}
+
+bool PacketEngine::step() {
+  if (!finalized_) finalize();
+  if (queue_.empty()) return false;
+  const PacketEvent e = queue_.pop();
+  now_ = e.time;
+  ++events_;
+  switch (e.kind()) {
+    case PacketEventKind::kStart: activate(e.subject()); break;
+    case PacketEventKind::kTxDone: on_tx_done(e.subject()); break;
+    case PacketEventKind::kArrive: on_arrive(e.subject()); break;
+    case PacketEventKind::kCredit: on_credit(e.subject(), e.payload); break;
+    case PacketEventKind::kRate: {
+      const RateChange& change = rate_changes_[e.subject()];
+      Channel& ch = channels_[change.channel];
+      ch.rate = BitsPerSecond(std::llround(static_cast<double>(ch.spec.rate.value()) * change.fraction));
+      if (ch.loaded && on_load_) on_load_(change.channel, now_, static_cast<double>(ch.rate.value()));
+      try_send(change.channel);
+      break;
+    }
+    case PacketEventKind::kTimer:
+      if (on_timer_) on_timer_(e.subject());
+      break;
+  }
+  return true;
+}
+
+void PacketEngine::activate(std::uint32_t f) {
+  Flow& flow = flows_[f];
+  flow.state = PacketFlowState::kActive;
+  flow.started = now_;
+  if (flow.size == 0 || flow.path_size == 0) {
+    complete(f);
+    return;
+  }
+  const std::uint32_t c = path_pool_[flow.path_begin];
+  channels_[c].sources.push_back(f);
+  try_send(c);
+}
+
+void PacketEngine::complete(std::uint32_t f) {
+  flows_[f].state = PacketFlowState::kDone;
+  flows_[f].completed = now_;
+  if (dependents_begin_.empty()) return;
+  for (std::uint32_t k = dependents_begin_[f]; k < dependents_begin_[f + 1]; ++k) {
+    Flow& d = flows_[dependents_[k]];
+    d.ready = std::max(d.ready, now_);
+    if (--d.waiting_for == 0) queue_.push(std::max(d.start, d.ready + d.delay), PacketEventKind::kStart, dependents_[k]);
+  }
+}
+
+std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
+  Channel& ch = channels_[c];
+  const std::size_t n = ch.sources.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t at = (ch.source_cursor + k) % n;
+    const std::uint32_t f = ch.sources[at];
+    Flow& flow = flows_[f];
+    if (flow.vl != vl) continue;
+    const std::uint32_t p = new_packet();
+    Packet& pk = packets_[p];
+    pk.flow = f;
+    pk.path_begin = flow.path_begin;
+    pk.path_size = flow.path_size;
+    pk.hop = 0;
+    pk.bytes = static_cast<std::uint32_t>(std::min(mtu_, flow.size - flow.injected));
+    flow.injected += pk.bytes;
+    if (flow.injected == flow.size) {
+      ch.sources.erase(ch.sources.begin() + static_cast<std::ptrdiff_t>(at));
+      ch.source_cursor = static_cast<std::uint32_t>(ch.sources.empty() ? 0 : at % ch.sources.size());
+    } else {
+      ch.source_cursor = static_cast<std::uint32_t>((at + 1) % n);
+    }
+    Queue& q = queues_[c * vls_ + vl];
+    q.head = q.tail = p;
+    set_queue(c, pk.bytes);
+    return p;
+  }
+  return kNone;
+}
+
+std::uint32_t PacketEngine::head_for(std::uint32_t c, std::uint8_t vl) {
+  const Queue& q = queues_[c * vls_ + vl];
+  return q.head != kNone ? q.head : inject(c, vl);
+}
+
+bool PacketEngine::try_send(std::uint32_t c) {
+  Channel& ch = channels_[c];
+  if (ch.busy || ch.rate.value() <= 0) return false;
+  bool pending = false;
+  for (std::uint8_t k = 0; k < vls_; ++k) {
+    const auto vl = static_cast<std::uint8_t>((ch.next_vl + k) % vls_);
+    const std::uint32_t p = head_for(c, vl);
+    if (p == kNone) continue;
+    pending = true;
+    if (ch.spec.credit_blocks != kUnlimitedCredits && credits(c, vl) < blocks(packets_[p].bytes)) continue;
+    ch.next_vl = static_cast<std::uint8_t>((vl + 1) % vls_);
+    if (ch.stall_since.value() >= 0) {
+      ch.stats.credit_stall += now_ - ch.stall_since;
+      ch.stall_since = TimePs(-1);
+    }
+    send(c, vl, p);
+    return true;
+  }
+  if (pending && ch.stall_since.value() < 0) ch.stall_since = now_;
+  return false;
+}
+
+void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
+  Channel& ch = channels_[c];
+  Packet& pk = packets_[p];
+  Queue& q = queues_[c * vls_ + vl];
+  q.head = pk.next;
+  if (q.head == kNone) q.tail = kNone;
+  pk.next = kNone;
+  set_queue(c, -static_cast<std::int64_t>(pk.bytes));
+  const std::uint32_t need = blocks(pk.bytes);
+  if (ch.spec.credit_blocks != kUnlimitedCredits) credits(c, vl) -= need;
+  ch.busy = true;
+  ch.sending_prev = pk.hop > 0 ? path_pool_[pk.path_begin + pk.hop - 1] : kNone;
+  ch.sending_blocks = need;
+  ch.sending_vl = vl;
+  ++ch.stats.packets;
+  ch.stats.carried_bytes += pk.bytes;
+  const TimePs tx = serialization(pk.bytes, ch.rate);
+  queue_.push(now_ + tx, PacketEventKind::kTxDone, c);
+  TimePs arrive = now_ + tx + ch.spec.propagation;
+  if (pk.hop + 1 < pk.path_size) {
+    if (ch.spec.cut_through) {
+      const Channel& next = channels_[path_pool_[pk.path_begin + pk.hop + 1]];
+      const TimePs tx_next = next.rate.value() > 0 ? serialization(pk.bytes, next.rate) : tx;
+      arrive = now_ + ch.spec.propagation + std::max(TimePs(0), tx - tx_next);
+    }
+    arrive += ch.spec.forward_latency;
+  }
+  queue_.push(arrive, PacketEventKind::kArrive, p);
+  set_loaded(c, true);
+}
+
+void PacketEngine::release(std::uint32_t c, std::uint8_t vl, std::uint32_t blocks_freed) {
+  if (channels_[c].spec.credit_blocks == kUnlimitedCredits) return;
+  occupied_[c * vls_ + vl] -= blocks_freed;
+  queue_.push(now_ + channels_[c].spec.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
+}
+
+void PacketEngine::on_tx_done(std::uint32_t c) {
+  Channel& ch = channels_[c];
+  ch.busy = false;
+  if (ch.sending_prev != kNone) release(ch.sending_prev, ch.sending_vl, ch.sending_blocks);
+  if (!try_send(c)) set_loaded(c, false);
+}
+
+void PacketEngine::on_arrive(std::uint32_t p) {
+  Packet& pk = packets_[p];
+  const std::uint8_t vl = flows_[pk.flow].vl;
+  const std::uint32_t over = path_pool_[pk.path_begin + pk.hop];
+  const Channel& in = channels_[over];
+  if (in.spec.credit_blocks != kUnlimitedCredits) {
+    std::int64_t& used = occupied_[over * vls_ + vl];
+    used += blocks(pk.bytes);
+    if (used > in.spec.credit_blocks) ++drops_;  // never: a sender needs credits for every block
+  }
+  ++pk.hop;
+  if (pk.hop == pk.path_size) {
+    Flow& flow = flows_[pk.flow];
+    flow.delivered += pk.bytes;
+    release(over, vl, blocks(pk.bytes));
+    const std::uint32_t f = pk.flow;
+    free_packet(p);
+    if (flow.delivered == flow.size) complete(f);
+    return;
+  }
+  const std::uint32_t next = path_pool_[pk.path_begin + pk.hop];
+  Queue& q = queues_[next * vls_ + vl];
+  if (q.tail == kNone) {
+    q.head = p;
+  } else {
+    packets_[q.tail].next = p;
+  }
+  q.tail = p;
+  set_queue(next, pk.bytes);
+  try_send(next);
+}
+
+void PacketEngine::on_credit(std::uint32_t c, std::uint32_t payload) {
+  credits(c, static_cast<std::uint8_t>(payload & 0xF)) += payload >> 4;
+  try_send(c);
+}
+
+void PacketEngine::set_queue(std::uint32_t c, std::int64_t delta) {
+  Channel& ch = channels_[c];
+  ch.stats.queue_byte_ps += static_cast<double>(ch.queue_bytes) * static_cast<double>((now_ - ch.queue_since).value());
+  ch.queue_since = now_;
+  ch.queue_bytes += delta;
+  ch.stats.peak_queue_bytes = std::max(ch.stats.peak_queue_bytes, ch.queue_bytes);
+}
+
+void PacketEngine::set_loaded(std::uint32_t c, bool loaded) {
+  Channel& ch = channels_[c];
+  if (ch.loaded == loaded) return;
+  ch.loaded = loaded;
+  if (loaded) {
+    ch.busy_since = now_;
+  } else {
+    ch.stats.busy += now_ - ch.busy_since;
+  }
+  if (on_load_) on_load_(c, now_, loaded ? static_cast<double>(ch.rate.value()) : 0.0);
+}
+
+std::uint32_t PacketEngine::new_packet() {
+  ++live_packets_;
+  peak_packets_ = std::max(peak_packets_, live_packets_);
+  if (!free_packets_.empty()) {
+    const std::uint32_t p = free_packets_.back();
+    free_packets_.pop_back();
+    packets_[p] = Packet{};
+    return p;
+  }
+  packets_.emplace_back();
+  return static_cast<std::uint32_t>(packets_.size() - 1);
+}
+
+void PacketEngine::free_packet(std::uint32_t p) {
+  --live_packets_;
+  free_packets_.push_back(p);
+}
+
+PacketChannelStats PacketEngine::channel_stats(std::uint32_t c) const {
+  const Channel& ch = channels_[c];
+  PacketChannelStats s = ch.stats;
+  if (ch.loaded) s.busy += now_ - ch.busy_since;
+  if (ch.stall_since.value() >= 0) s.credit_stall += now_ - ch.stall_since;
+  s.queue_byte_ps += static_cast<double>(ch.queue_bytes) * static_cast<double>((now_ - ch.queue_since).value());
+  return s;
+}
+
+std::vector<std::uint32_t> PacketEngine::deadlock() const {
+  // A channel is blocked when it is idle, up, and every VL queue with a packet lacks credits.
+  const std::size_t n = channels_.size();
+  std::vector<std::uint8_t> blocked(n, 0);
+  for (std::uint32_t c = 0; c < n; ++c) {
+    const Channel& ch = channels_[c];
+    if (ch.busy || ch.rate.value() <= 0) continue;
+    for (std::uint8_t vl = 0; vl < vls_; ++vl) {
+      if (queues_[c * vls_ + vl].head != kNone) blocked[c] = 1;
+    }
+  }
+  // Waits: the far-end buffer of channel a holds a packet queued for channel b: a waits for b.
+  std::vector<std::vector<std::uint32_t>> waits(n);
+  for (std::uint32_t b = 0; b < n; ++b) {
+    if (blocked[b] == 0) continue;
+    for (std::uint8_t vl = 0; vl < vls_; ++vl) {
+      for (std::uint32_t p = queues_[b * vls_ + vl].head; p != kNone; p = packets_[p].next) {
+        const Packet& pk = packets_[p];
+        if (pk.hop == 0) continue;
+        const std::uint32_t a = path_pool_[pk.path_begin + pk.hop - 1];
+        if (blocked[a] != 0 && std::find(waits[a].begin(), waits[a].end(), b) == waits[a].end()) waits[a].push_back(b);
+      }
+    }
+  }
+  for (auto& w : waits) std::sort(w.begin(), w.end());
+  // Depth-first search from the blocked channels in increasing id; the first back edge closes a cycle.
+  std::vector<std::uint8_t> colour(n, 0);  // 0 new, 1 on the stack, 2 done
+  std::vector<std::uint32_t> stack;
+  std::vector<std::size_t> next_edge(n, 0);
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (blocked[root] == 0 || colour[root] != 0) continue;
+    stack.push_back(root);
+    colour[root] = 1;
+    while (!stack.empty()) {
+      const std::uint32_t v = stack.back();
+      if (next_edge[v] == waits[v].size()) {
+        colour[v] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const std::uint32_t w = waits[v][next_edge[v]++];
+      if (colour[w] == 1) {
+        std::vector<std::uint32_t> cycle(std::find(stack.begin(), stack.end(), w), stack.end());
+        std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
+        return cycle;
+      }
+      if (colour[w] == 0) {
+        colour[w] = 1;
+        stack.push_back(w);
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace ct

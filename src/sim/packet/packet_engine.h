@@ -1,0 +1,229 @@
+// The packet engine's core: a discrete-event simulation of packets on channels with credit-based,
+// link-level flow control per virtual lane (InfiniBand Architecture Specification vol. 1, rel.
+// 1.3, ch. 7.9 "Flow control": credits count 64-byte blocks of the receiver's buffer, one pool per
+// VL; a sender transmits a packet on a VL only with credits for all its blocks). It knows channels
+// and flows, nothing about switches or the fabric; sim/packet/packet_simulation.h makes channels of
+// the fabric's links. No drops: a packet enters a buffer only with credits for it (lossless by
+// construction; the engine checks it and counts drops, always 0).
+//
+// Channels. A channel is one direction of a link: a line rate, a one-way propagation delay, and
+// at its far end either a NIC (the packet is delivered when its tail arrives) or a switch that
+// forwards it after `forward_latency`, store-and-forward (from the tail's arrival) or cut-through
+// (from the head's; never so early that the next channel would finish before the tail arrived).
+// The far end's input buffer holds `credit_blocks` 64-byte blocks per VL (-1: unlimited, NVLink).
+//
+// Packets. A flow of S bytes is cut into ceil(S / mtu) packets of mtu bytes, the last one smaller
+// (the payload alone: headers are not modelled). Serialization of b bytes at rate R takes
+// round(8 b 10^12 / R) ps at the channel's rate when it starts. A packet carries its path (an
+// offset into the path pool) and its hop, and comes from a pool.
+//
+// A channel's events: it starts the next packet when idle; its serialization ends (kTxDone); the
+// packet arrives at the far end (kArrive, at the tail plus forward latency for store-and-forward,
+// the head plus forward latency for cut-through; at a NIC: the tail) and joins the output queue of
+// its next channel; when its tail has left on that next channel (or it was delivered), its blocks
+// are freed in the buffer it occupied and the credits travel back over the link (kCredit, one
+// propagation delay later).
+//
+// Queue discipline. Per channel and VL, one FIFO output queue of the packets that arrived for it.
+// VL arbitration: round robin over the VLs whose head packet has credits (a simplification of the
+// specification's high/low-priority weighted tables: all VLs weigh the same). A source injects
+// lazily: when a channel's queue for a VL is empty, the next active flow of that VL starting there
+// (round robin, in activation order) makes its next packet; forwarded packets go first.
+//
+// Credit stall: the time a channel had a packet to send but no VL with credits for its head.
+// Deadlock: when no event is left but packets wait for credits, the channels wait for each other;
+// deadlock() names a cycle of channels (each one's far-end buffer full of packets that wait for
+// the next one's credits): the credit loop of Dally & Seitz (IEEE ToC C-36(5), 1987).
+//
+// Flows start at their start time, or `delay` after the last flow they wait for completes;
+// complete when their last packet is delivered (a zero-byte flow or one with no path: at once).
+// Faults: a channel's rate changes at a scheduled instant (0: it stops; a packet being serialized
+// finishes at the old rate); move_flow() gives a flow a new path for its packets not yet injected
+// (those in flight keep theirs). Time is in ps (core/units.h: up to about 10^6 s).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "core/units.h"
+#include "sim/packet/packet_event_queue.h"
+
+namespace ct {
+
+inline constexpr std::int64_t kCreditBlockBytes = 64;  // IBA vol. 1, 7.9.4: one credit = 64 bytes
+inline constexpr std::int64_t kUnlimitedCredits = -1;
+
+struct PacketChannelSpec {
+  BitsPerSecond rate{0};
+  TimePs propagation{0};      // one way; credits come back over the same delay
+  TimePs forward_latency{0};  // at the far end (a switch's port to port latency); 0 at a NIC
+  bool cut_through = false;   // the far end forwards from the head
+  std::int64_t credit_blocks = kUnlimitedCredits;  // per VL, the far end's input buffer
+};
+
+struct PacketFlowRequest {
+  std::span<const std::uint32_t> path;  // channels, hop by hop
+  Bytes size{0};
+  TimePs start{0};
+  std::span<const std::uint32_t> after;  // earlier flows it waits for
+  TimePs delay{0};
+  std::uint8_t vl = 0;
+};
+
+struct PacketChannelStats {
+  std::int64_t carried_bytes = 0;
+  std::int64_t packets = 0;
+  std::int64_t peak_queue_bytes = 0;  // output queue, all VLs
+  double queue_byte_ps = 0;           // the output queue's bytes integrated over time
+  TimePs busy{0};
+  TimePs credit_stall{0};
+};
+
+enum class PacketFlowState : std::uint8_t { kWaiting, kActive, kDone };
+
+class PacketEngine {
+ public:
+  // PRECONDITION: mtu >= 1, 1 <= vls <= 15.
+  PacketEngine(std::int64_t mtu, std::uint8_t vls);
+
+  std::uint32_t add_channel(const PacketChannelSpec& spec);
+  // PRECONDITION: the path's channels exist; after names earlier flows; vl < vls; each channel's
+  // credits (when limited) hold one packet of the flow.
+  std::uint32_t add_flow(const PacketFlowRequest& request);
+  // Channel's rate becomes `fraction` of its nominal rate at `at`.
+  void schedule_rate(std::uint32_t channel, TimePs at, double fraction);
+  void schedule_timer(TimePs at, std::uint32_t tag);
+  void set_on_timer(std::function<void(std::uint32_t)> f) { on_timer_ = std::move(f); }
+  // Told when a channel starts or stops sending (load: its rate, or 0).
+  void set_on_load(std::function<void(std::uint32_t, TimePs, double)> f) { on_load_ = std::move(f); }
+  // The flow's packets not yet injected take `path` from now on. PRECONDITION: not empty.
+  void move_flow(std::uint32_t flow, std::span<const std::uint32_t> path);
+
+  // Runs one event; false when none is left.
+  bool step();
+  void run() {
+    while (step()) {
+    }
+  }
+
+  [[nodiscard]] TimePs now() const { return now_; }
+  [[nodiscard]] std::uint64_t events() const { return events_; }
+  [[nodiscard]] std::size_t channel_count() const { return channels_.size(); }
+  [[nodiscard]] std::size_t flow_count() const { return flows_.size(); }
+  [[nodiscard]] PacketFlowState state(std::uint32_t f) const { return flows_[f].state; }
+  [[nodiscard]] TimePs start_time(std::uint32_t f) const { return flows_[f].started; }
+  [[nodiscard]] TimePs completion_time(std::uint32_t f) const { return flows_[f].completed; }
+  [[nodiscard]] std::int64_t delivered_bytes(std::uint32_t f) const { return flows_[f].delivered; }
+  [[nodiscard]] std::span<const std::uint32_t> path(std::uint32_t f) const {
+    return {path_pool_.data() + flows_[f].path_begin, flows_[f].path_size};
+  }
+  // Statistics up to now().
+  [[nodiscard]] PacketChannelStats channel_stats(std::uint32_t c) const;
+  [[nodiscard]] BitsPerSecond rate(std::uint32_t c) const { return channels_[c].rate; }
+  [[nodiscard]] std::uint64_t drops() const { return drops_; }
+  [[nodiscard]] std::size_t peak_packets() const { return peak_packets_; }
+  // A cycle of channels that wait for each other's credits, each listed once, when the run ended
+  // with packets waiting for credits that can never come; empty otherwise. PRECONDITION: step()
+  // returned false.
+  [[nodiscard]] std::vector<std::uint32_t> deadlock() const;
+
+ private:
+  struct Channel {
+    PacketChannelSpec spec;
+    BitsPerSecond rate{0};
+    bool busy = false;
+    bool loaded = false;
+    std::uint8_t next_vl = 0;
+    std::uint32_t sending_prev = 0xFFFF'FFFFU;  // the channel whose buffer the packet on the wire frees
+    std::uint32_t sending_blocks = 0;
+    std::uint8_t sending_vl = 0;
+    std::int64_t queue_bytes = 0;
+    TimePs queue_since{0};
+    TimePs busy_since{0};
+    TimePs stall_since{-1};
+    std::uint32_t source_cursor = 0;
+    std::vector<std::uint32_t> sources;  // active flows injecting here, in activation order
+    PacketChannelStats stats;
+  };
+  struct Flow {
+    std::uint32_t path_begin = 0;
+    std::uint32_t path_size = 0;
+    std::int64_t size = 0;
+    std::int64_t injected = 0;
+    std::int64_t delivered = 0;
+    TimePs start{0};
+    TimePs delay{0};
+    TimePs ready{0};  // the last completion it waited for
+    TimePs started{-1};
+    TimePs completed{-1};
+    std::uint32_t waiting_for = 0;
+    std::uint8_t vl = 0;
+    PacketFlowState state = PacketFlowState::kWaiting;
+  };
+  struct Packet {
+    std::uint32_t flow = 0;
+    std::uint32_t path_begin = 0;
+    std::uint32_t path_size = 0;
+    std::uint32_t hop = 0;  // index in the path of the channel it is queued for or crossing
+    std::uint32_t bytes = 0;
+    std::uint32_t next = 0xFFFF'FFFFU;  // in an output queue
+  };
+  struct Queue {
+    std::uint32_t head = 0xFFFF'FFFFU;
+    std::uint32_t tail = 0xFFFF'FFFFU;
+  };
+  struct RateChange {
+    std::uint32_t channel = 0;
+    double fraction = 1.0;
+  };
+
+  [[nodiscard]] TimePs serialization(std::int64_t bytes, BitsPerSecond rate) const;
+  [[nodiscard]] static std::uint32_t blocks(std::int64_t bytes) {
+    return static_cast<std::uint32_t>((bytes + kCreditBlockBytes - 1) / kCreditBlockBytes);
+  }
+  std::int64_t& credits(std::uint32_t c, std::uint8_t vl) { return credits_[c * vls_ + vl]; }
+  void finalize();
+  void activate(std::uint32_t f);
+  void complete(std::uint32_t f);
+  bool try_send(std::uint32_t c);
+  void release(std::uint32_t c, std::uint8_t vl, std::uint32_t blocks_freed);
+  std::uint32_t head_for(std::uint32_t c, std::uint8_t vl);
+  std::uint32_t inject(std::uint32_t c, std::uint8_t vl);
+  void send(std::uint32_t c, std::uint8_t vl, std::uint32_t packet);
+  void on_tx_done(std::uint32_t c);
+  void on_arrive(std::uint32_t packet);
+  void on_credit(std::uint32_t c, std::uint32_t payload);
+  void set_queue(std::uint32_t c, std::int64_t delta);
+  void set_loaded(std::uint32_t c, bool loaded);
+  std::uint32_t new_packet();
+  void free_packet(std::uint32_t p);
+
+  std::int64_t mtu_;
+  std::uint8_t vls_;
+  bool finalized_ = false;
+  TimePs now_{0};
+  std::uint64_t events_ = 0;
+  std::uint64_t drops_ = 0;
+  PacketEventQueue queue_;
+  std::vector<Channel> channels_;
+  std::vector<std::int64_t> credits_;  // channel x VL
+  std::vector<std::int64_t> occupied_;  // channel x VL: blocks held in the far end's buffer
+  std::vector<Queue> queues_;          // channel x VL
+  std::vector<Flow> flows_;
+  std::vector<std::uint32_t> path_pool_;
+  std::vector<std::uint32_t> after_pool_;
+  std::vector<std::uint32_t> after_begin_;
+  std::vector<std::uint32_t> dependents_;        // CSR by flow: flows waiting for it
+  std::vector<std::uint32_t> dependents_begin_;
+  std::vector<Packet> packets_;
+  std::vector<std::uint32_t> free_packets_;
+  std::size_t live_packets_ = 0;
+  std::size_t peak_packets_ = 0;
+  std::vector<RateChange> rate_changes_;
+  std::function<void(std::uint32_t)> on_timer_;
+  std::function<void(std::uint32_t, TimePs, double)> on_load_;
+};
+
+}  // namespace ct

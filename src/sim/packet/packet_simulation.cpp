@@ -1,0 +1,387 @@
+#include "sim/packet/packet_simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/fault_timeline.h"
+#include "sim/flow_router.h"
+#include "sim/link_statistics.h"
+#include "sim/packet/packet_engine.h"
+#include "sim/result_closing.h"
+
+namespace ct::packet_engine {
+namespace {
+
+struct SwitchFigures {
+  TimePs latency{0};
+  std::int64_t buffer_bytes = 0;
+  bool cut_through = false;
+};
+
+// The switch figures of a run: the options', else the catalog's; a diagnostic naming what is missing.
+Result<SwitchFigures> switch_figures(const Fabric& fabric, const Scenario& scenario, const PacketOptions& o) {
+  const SwitchModel& model = fabric.spec().backend.switch_model;
+  const auto missing = [&](const char* what, const char* flag) {
+    return Diagnostic{{scenario.file, 0, 0}, "engine",
+                      fmt::format("the packet engine needs the switches' {}: the catalog gives none for {} (not "
+                                  "published); give it with {}",
+                                  what, model.id, flag)};
+  };
+  SwitchFigures f;
+  if (o.switch_latency) {
+    f.latency = *o.switch_latency;
+  } else if (model.latency_ns) {
+    f.latency = TimePs(std::llround(*model.latency_ns * 1000));
+  } else {
+    return missing("port-to-port latency", "--switch-latency");
+  }
+  if (o.buffer_bytes) {
+    f.buffer_bytes = *o.buffer_bytes;
+  } else if (model.buffer_bytes_per_vl) {
+    f.buffer_bytes = std::llround(*model.buffer_bytes_per_vl);
+  } else {
+    return missing("buffer per port and VL", "--switch-buffer");
+  }
+  if (o.cut_through) {
+    f.cut_through = *o.cut_through;
+  } else if (model.forwarding) {
+    f.cut_through = *model.forwarding == Forwarding::kCutThrough;
+  } else {
+    return missing("forwarding (cut-through or store-and-forward)", "--forwarding");
+  }
+  if (f.buffer_bytes < o.mtu) {
+    return Diagnostic{{scenario.file, 0, 0}, "engine",
+                      fmt::format("a buffer of {} B per port and VL holds no packet of {} B (the MTU): nothing could "
+                                  "be sent",
+                                  f.buffer_bytes, o.mtu)};
+  }
+  return f;
+}
+
+class Driver {
+ public:
+  Driver(const Fabric& fabric, const Scenario& scenario, const Workload& workload, const SimulationOptions& options,
+         const SwitchFigures& figures)
+      : t_(fabric.topology()),
+        s_(scenario),
+        w_(workload),
+        o_(options),
+        figures_(figures),
+        router_(fabric, scenario, workload),
+        faults_(scenario, fabric.topology().link_count()),
+        link_stats_(options.series_links > 0),
+        engine_(options.packet.mtu, options.packet.vls) {
+    directed_.assign(2 * t_.link_count(), kNoIndex);
+    const auto gpus = static_cast<std::size_t>(t_.host_count) * static_cast<std::size_t>(std::max(t_.gpus_per_host, 1));
+    nvlink_out_.assign(gpus, kNoIndex);
+    nvlink_in_.assign(gpus, kNoIndex);
+    if (const auto& nvlink = fabric.spec().node.nvlink_bytes_per_s) {
+      nvlink_direction_ = BitsPerSecond(std::llround(*nvlink / 2 * 8));
+    }
+  }
+
+  Result<SimulationResult> run() {
+    start_result();
+    schedule_faults();
+    for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
+    if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
+    engine_.set_on_load([this](std::uint32_t c, TimePs at, double load) {
+      link_stats_.on_load(c, at, load, static_cast<double>(engine_.rate(c).value()));
+      result_.stats[c].peak_bps = std::max(result_.stats[c].peak_bps, load);
+    });
+    engine_.set_on_timer([this](std::uint32_t fault) { converge(fault); });
+    std::uint64_t events = 0;
+    while (engine_.step()) {
+      if (++events % 65536 == 0 && o_.progress != nullptr) o_.progress->update(done(), w_.flows.size(), engine_.now());
+    }
+    collect();
+    return std::move(result_);
+  }
+
+ private:
+  void start_result() {
+    result_.operations.reserve(w_.operations.size());
+    for (const WorkloadOperation& op : w_.operations) {
+      OperationResult o;
+      static_cast<OperationIdentity&>(o) = op;
+      o.iterations.resize(op.iterations);
+      o.flows_begin = op.records_begin;
+      o.flows_end = op.records_end;
+      result_.operations.push_back(std::move(o));
+    }
+    for (const WorkloadPhase& p : w_.phases) result_.phases.push_back({p.name, p.start, TimePs(-1), p.workers_begin, p.workers_end});
+    result_.workers = w_.workers;
+    result_.notes = w_.notes;
+    PacketRunInfo& info = result_.packet;
+    info.ran = true;
+    info.mtu = o_.packet.mtu;
+    info.vls = o_.packet.vls;
+    info.switch_latency = figures_.latency;
+    info.buffer_bytes = figures_.buffer_bytes;
+    info.cut_through = figures_.cut_through;
+    record_of_flow_.assign(w_.flows.size(), kNoIndex);
+  }
+
+  [[nodiscard]] std::uint64_t done() const {
+    std::uint64_t n = 0;
+    for (std::uint32_t f = 0; f < engine_.flow_count(); ++f) n += engine_.state(f) == PacketFlowState::kDone ? 1 : 0;
+    return n;
+  }
+
+  // ---- channels, created on first use ----
+  std::uint32_t add_channel(const ResourceInfo& info, const PacketChannelSpec& spec) {
+    engine_.add_channel(spec);
+    result_.resources.push_back(info);
+    result_.stats.emplace_back();
+    link_stats_.add_resource();
+    return static_cast<std::uint32_t>(result_.resources.size() - 1);
+  }
+
+  std::uint32_t directed(std::uint32_t directed_link) {
+    std::uint32_t& slot = directed_[directed_link];
+    if (slot == kNoIndex) {
+      const LinkId l(directed_link / 2);
+      const bool up = directed_link % 2 == 0;
+      ResourceInfo info;
+      info.kind = up ? ResourceKind::kLinkUp : ResourceKind::kLinkDown;
+      info.link = l;
+      info.capacity = t_.capacity[l.value()];
+      const VertexId far = up ? t_.link_b[l.value()] : t_.link_a[l.value()];
+      const bool to_switch = t_.kind[far.value()] == VertexKind::kSwitch;
+      PacketChannelSpec spec;
+      spec.rate = info.capacity;
+      spec.propagation = t_.latency[l.value()];
+      spec.forward_latency = to_switch ? figures_.latency : TimePs(0);
+      spec.cut_through = to_switch && figures_.cut_through;
+      spec.credit_blocks = figures_.buffer_bytes / kCreditBlockBytes;
+      slot = add_channel(info, spec);
+    }
+    return slot;
+  }
+
+  std::uint32_t nvlink(std::uint32_t gpu, bool out) {
+    std::uint32_t& slot = (out ? nvlink_out_ : nvlink_in_)[gpu];
+    if (slot == kNoIndex) {
+      ResourceInfo info;
+      info.kind = out ? ResourceKind::kNvlinkOut : ResourceKind::kNvlinkIn;
+      info.gpu = gpu;
+      info.capacity = nvlink_direction_;
+      PacketChannelSpec spec;
+      spec.rate = nvlink_direction_;
+      spec.cut_through = true;
+      slot = add_channel(info, spec);
+    }
+    return slot;
+  }
+
+  std::uint32_t channel(const Hop& h) {
+    switch (h.kind) {
+      case HopKind::kLinkUp: return directed(directed_link(LinkId(h.index), true));
+      case HopKind::kLinkDown: return directed(directed_link(LinkId(h.index), false));
+      case HopKind::kNvlinkOut: return nvlink(h.index, true);
+      case HopKind::kNvlinkIn: return nvlink(h.index, false);
+    }
+    return nvlink(h.index, true);
+  }
+
+  // ---- faults ----
+  void schedule_faults() {
+    for (const FaultEvent& e : faults_.events()) {
+      if (e.kind == FaultEvent::Kind::kReconverge) {
+        engine_.schedule_timer(e.at, e.fault);
+        continue;
+      }
+      for (const std::uint32_t d : {directed_link(e.link, true), directed_link(e.link, false)}) {
+        engine_.schedule_rate(directed(d), e.at, e.fraction);
+      }
+    }
+  }
+
+  void converge(std::uint32_t i) {
+    router_.converge(faults_.reconverge(i));
+    std::vector<std::uint32_t> moving;
+    for (std::uint32_t f = 0; f < w_.flows.size(); ++f) {
+      if (w_.flows[f].routed && engine_.state(f) != PacketFlowState::kDone) moving.push_back(f);
+    }
+    std::vector<std::uint32_t> position;
+    const FlowRoutes routes = router_.route(moving, position);
+    std::vector<std::uint32_t> path;
+    for (std::uint32_t k = 0; k < moving.size(); ++k) {
+      if (routes.reached[position[k]] == 0) continue;
+      routed_path(routes, position[k], moving[k], path);
+      const auto now_path = engine_.path(moving[k]);
+      if (std::equal(path.begin(), path.end(), now_path.begin(), now_path.end())) continue;
+      engine_.move_flow(moving[k], path);
+      if (record_of_flow_[moving[k]] != kNoIndex && result_.flows[record_of_flow_[moving[k]]].reroutes++ == 0) {
+        ++result_.rerouted_flows;
+      }
+      ++result_.reroutes;
+    }
+  }
+
+  // ---- flows ----
+  // A routed flow's channels: its fixed hops (the PXN NVLink hop, if any), then its network hops.
+  void routed_path(const FlowRoutes& routes, std::size_t sub, std::uint32_t flow, std::vector<std::uint32_t>& path) {
+    path.clear();
+    for (const Hop& h : w_.hops_of(flow)) path.push_back(channel(h));
+    const auto links = routes.links(sub);
+    const auto fraction = routes.fractions(sub);
+    for (std::size_t h = 0; h < links.size(); ++h) {
+      if (fraction[h] < 1.0 && error_.empty()) {
+        error_ = "the packet engine does not model spraying (a flow split over several paths); use --paths ecmp or "
+                 "adaptive, or the flow engine";
+      }
+      path.push_back(directed(links[h]));
+    }
+  }
+
+  void add_batch(std::uint32_t first, std::uint32_t end) {
+    std::vector<std::uint32_t> routed_flows;
+    for (std::uint32_t f = first; f < end; ++f) {
+      if (w_.flows[f].routed) routed_flows.push_back(f);
+    }
+    std::vector<std::uint32_t> position;
+    const FlowRoutes routes = router_.route(routed_flows, position);
+    std::vector<std::uint32_t> path;
+    std::size_t routed = 0;
+    for (std::uint32_t f = first; f < end; ++f) {
+      const WorkloadFlow& wf = w_.flows[f];
+      path.clear();
+      if (wf.routed) {
+        if (routes.reached[position[routed]] == 0 && error_.empty()) {
+          error_ = fmt::format("no path from {} to {} on the healthy fabric", t_.vertex_name(wf.src_port),
+                               t_.vertex_name(wf.dst_port));
+        }
+        routed_path(routes, position[routed++], f, path);
+      } else {
+        for (const Hop& h : w_.hops_of(f)) path.push_back(channel(h));
+      }
+      PacketFlowRequest request;
+      request.path = path;
+      request.size = wf.bytes;
+      request.start = wf.start;
+      request.after = w_.after_of(f);
+      request.delay = wf.delay;
+      request.vl = static_cast<std::uint8_t>(wf.channel % o_.packet.vls);
+      engine_.add_flow(request);
+      if (wf.join) continue;
+      record_of_flow_[f] = static_cast<std::uint32_t>(result_.flows.size());
+      FlowRecord& r = result_.flows.emplace_back();
+      static_cast<FlowIdentity&>(r) = wf;
+      r.delay = wf.delay;
+      r.pinned = !wf.routed && wf.src_port.valid();
+      r.after_begin = static_cast<std::uint32_t>(result_.after_pool.size());
+      for (const std::uint32_t a : w_.after_of(f)) {
+        if (record_of_flow_[a] != kNoIndex) result_.after_pool.push_back(record_of_flow_[a]);
+      }
+      r.after_size = static_cast<std::uint32_t>(result_.after_pool.size() - r.after_begin);
+    }
+  }
+
+  // ---- results ----
+  // When a stalled flow stopped: the earliest time a channel of its path went down for good.
+  [[nodiscard]] TimePs stalled_since(std::uint32_t f) const {
+    TimePs since{-1};
+    for (const std::uint32_t c : engine_.path(f)) {
+      if (engine_.rate(c).value() > 0) continue;
+      const TimePs at = link_stats_.last_change(c);
+      if (since.value() < 0 || at < since) since = at;
+    }
+    return since;
+  }
+
+  void collect_flows() {
+    for (std::uint32_t f = 0; f < w_.flows.size(); ++f) {
+      if (record_of_flow_[f] == kNoIndex) continue;
+      FlowRecord& rec = result_.flows[record_of_flow_[f]];
+      const PacketFlowState state = engine_.state(f);
+      if (state != PacketFlowState::kWaiting) rec.start = engine_.start_time(f);
+      if (state == PacketFlowState::kDone) {
+        rec.end = engine_.completion_time(f);
+      } else {
+        rec.bits_left = static_cast<double>(w_.flows[f].bytes.value() - engine_.delivered_bytes(f)) * 8;
+        rec.unfinished = state == PacketFlowState::kWaiting ? Unfinished::kWaiting : Unfinished::kStalled;
+        if (state == PacketFlowState::kActive) rec.stalled = std::max(stalled_since(f), rec.start);
+      }
+      rec.path_begin = static_cast<std::uint32_t>(result_.path_pool.size());
+      for (const std::uint32_t c : engine_.path(f)) {
+        result_.path_pool.push_back(c);
+        result_.fraction_pool.push_back(1.0);
+        ++result_.stats[c].flows;
+      }
+      rec.path_size = static_cast<std::uint32_t>(engine_.path(f).size());
+    }
+  }
+
+  void collect_deadlock() {
+    PacketRunInfo& info = result_.packet;
+    info.deadlock_cycle = engine_.deadlock();
+    if (info.deadlock_cycle.empty()) return;
+    std::string cycle;
+    for (const std::uint32_t c : info.deadlock_cycle) {
+      cycle += fmt::format("{} ({}) -> ", t_.link_name(result_.resources[c].link),
+                           result_.resources[c].kind == ResourceKind::kLinkUp ? "up" : "down");
+    }
+    cycle += fmt::format("{} ({})", t_.link_name(result_.resources[info.deadlock_cycle.front()].link),
+                         result_.resources[info.deadlock_cycle.front()].kind == ResourceKind::kLinkUp ? "up" : "down");
+    result_.notes.push_back(fmt::format("deadlock: a credit loop of {} channels stopped the run at {:.3f} us with packets "
+                                        "waiting for credits that never come: {}",
+                                        info.deadlock_cycle.size(), to_seconds(engine_.now()) * 1e6, cycle));
+  }
+
+  void collect() {
+    collect_flows();
+    collect_deadlock();
+    close_result(result_, std::max(faults_.last_event(), engine_.now()),
+                 result_.packet.deadlock_cycle.empty() ? kStalledByFaults : "their packets wait in a credit loop (deadlock)");
+    // A deadlocked or stalled run's last event is the engine's clock: nothing happens after it.
+    const TimePs makespan = result_.makespan;
+    const double span = static_cast<double>(std::max<std::int64_t>(makespan.value(), 1));
+    for (std::uint32_t c = 0; c < result_.resources.size(); ++c) {
+      const PacketChannelStats s = engine_.channel_stats(c);
+      ResourceStats& r = result_.stats[c];
+      r.carried_bits = static_cast<double>(s.carried_bytes) * 8;
+      r.peak_queue_bytes = s.peak_queue_bytes;
+      r.mean_queue_bytes = s.queue_byte_ps / span;
+      r.credit_stall = s.credit_stall;
+    }
+    result_.instants = engine_.events();
+    result_.packet.events = engine_.events();
+    result_.packet.drops = engine_.drops();
+    result_.packet.peak_packets = engine_.peak_packets();
+    if (engine_.drops() != 0) result_.notes.push_back(fmt::format("{} packet(s) dropped on the lossless class: a model error", engine_.drops()));
+    link_stats_.add_saturated(result_, makespan);
+    link_stats_.add_series(result_, o_.series_links, o_.series_bins);
+  }
+
+  const Topology& t_;
+  const Scenario& s_;
+  const Workload& w_;
+  SimulationOptions o_;
+  SwitchFigures figures_;
+  FlowRouter router_;
+  FaultTimeline faults_;
+  LinkStatistics link_stats_;
+  PacketEngine engine_;
+  BitsPerSecond nvlink_direction_{0};
+  SimulationResult result_;
+  std::string error_;
+  std::vector<std::uint32_t> directed_;
+  std::vector<std::uint32_t> nvlink_out_;
+  std::vector<std::uint32_t> nvlink_in_;
+  std::vector<std::uint32_t> record_of_flow_;
+};
+
+}  // namespace
+
+Result<SimulationResult> run(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
+                             const SimulationOptions& options) {
+  auto figures = switch_figures(fabric, scenario, options.packet);
+  if (!figures) return figures.errors();
+  return Driver(fabric, scenario, workload, options, figures.value()).run();
+}
+
+}  // namespace ct::packet_engine

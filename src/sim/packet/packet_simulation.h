@@ -1,0 +1,48 @@
+// The packet engine (sim/engine.h's contract): a compiled workload run on a built fabric packet by
+// packet (packet_engine.h). simulate() (sim/simulation.h) calls it for `--engine packet`.
+//
+//   packet_engine::run(fabric, scenario, workload, options): routing (sim/flow_router.h: the same
+//   ECMP hashes, adaptive choices and forwarding tables as the flow engine), the fault timeline
+//   (sim/fault_timeline.h), the event loop (packet_engine.h), link statistics and time series
+//   (sim/link_statistics.h), into the one result (sim/simulation_result.h)
+//
+// Channels. One per direction of every backend cable a flow uses (rate = the link's capacity,
+// propagation = the link's latency), one per GPU NVLink egress and ingress a flow uses (the
+// catalog's NVLink rate, no propagation, unlimited credits); numbered in order of first use like
+// the flow engine's resources, so resource i is channel i. A channel whose far end is a switch
+// forwards after the switch's latency, cut-through or store-and-forward; the far end's buffer per
+// VL (a switch's or a NIC's: the same figure) is buffer_bytes / 64 credits. The switch figures come
+// from options.packet, else the catalog's switch model (catalog/switches.yaml), else the run is
+// refused naming the figure.
+//
+// Flows. Workload flow i is engine flow i (joins: zero-byte flows with no path that complete when
+// the flows they wait for do). A flow's VL is its channel mod vls. Spraying (a flow split over
+// several paths) is not modelled: refused.
+//
+// Faults. A link's rate changes in both directions at once; at routing's reconvergence every
+// unfinished network flow is walked again and its packets not yet sent take the new path (those
+// already in the network keep theirs; a packet queued behind a link that is down waits for its
+// repair: no transport retransmission is modelled).
+//
+// Statistics. Per channel: bits carried, busy time as saturated time (a channel sends at its line
+// rate or not at all), peak load (its rate while sending), output-queue peak and mean, credit-stall
+// time. A run that ends with packets waiting for credits reports the credit loop (the resources of
+// the cycle, in order) in result.packet and as a note.
+#pragma once
+
+#include "core/result.h"
+#include "fabric/fabric.h"
+#include "sim/engine.h"
+#include "sim/simulation_result.h"
+#include "traffic/scenario.h"
+#include "workload/workload.h"
+
+namespace ct::packet_engine {
+
+// PRECONDITION: workload = compile_workload(fabric, scenario) (and any flow table appended).
+// Errors: a switch figure neither options.packet nor the catalog gives, a buffer smaller than one
+// packet, a network flow with no path on the healthy fabric, a spraying path model.
+Result<SimulationResult> run(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
+                             const SimulationOptions& options);
+
+}  // namespace ct::packet_engine
