@@ -132,7 +132,7 @@ class CatalogReader {
   template <typename E>
   Handler nullable_enumeration(std::optional<E>& out, const EnumNames<E>& names) {
     return [this, &out, &names](auto& k, auto& v, auto& f) {
-      if (!v.IsNull()) out = r_.choice(k, v, f, names);
+      if (!v.is_null()) out = r_.choice(k, v, f, names);
     };
   }
   template <typename E>
