@@ -139,7 +139,7 @@ class MaxMinSolver {
   std::vector<std::uint32_t> local_of_;  // kNone when the constraint is not in the solve
   // Indexed by local constraint index (order of first appearance).
   std::vector<ConstraintId> touched_;
-  // What a freeze changes on each constraint of the flow's path, together (one cache line).
+  // What a freeze changes on each constraint of the flow's path, together (24 bytes).
   struct Local {
     double remaining;        // R_c
     double weight_sum;       // W_c
