@@ -34,10 +34,7 @@ ConstraintId FlowEngine::add_constraint(BitsPerSecond capacity, TimePs latency) 
   dirty_mark_.push_back(0);
   threshold_.push_back(0);
   visit_mark_.push_back(0);
-  load_.push_back(0.0);
-  peak_.push_back(0.0);
-  carried_.push_back(0.0);
-  load_since_.push_back(now_);
+  load_.push_back(ConstraintLoad{0.0, 0.0, now_, 0.0});
   load_mark_.push_back(0);
   return system_.add_constraint(bps);
 }
@@ -277,8 +274,9 @@ void FlowEngine::touch_load(std::uint32_t c) {
   if (load_mark_[c] != 0) return;
   load_mark_[c] = 1;
   load_touched_.push_back(c);
-  carried_[c] += load_[c] * static_cast<double>((now_ - load_since_[c]).value()) / kPsPerSecond;
-  load_since_[c] = now_;
+  ConstraintLoad& l = load_[c];
+  l.carried += l.load * static_cast<double>((now_ - l.since).value()) / kPsPerSecond;
+  l.since = now_;
 }
 
 // Flow f's rate changes by `delta` on every hop of its path.
@@ -288,7 +286,7 @@ void FlowEngine::add_load(FlowId f, double delta) {
   const auto fraction = system_.fractions(f);
   for (std::size_t h = 0; h < path.size(); ++h) {
     touch_load(path[h].value());
-    load_[path[h].value()] += fraction[h] * delta;
+    load_[path[h].value()].load += fraction[h] * delta;
   }
 }
 
@@ -296,17 +294,19 @@ void FlowEngine::add_load(FlowId f, double delta) {
 // residue), peaks are taken, the observer is told.
 void FlowEngine::settle_loads() {
   for (const std::uint32_t c : load_touched_) {
-    if (head_[c] == kNil) load_[c] = 0.0;
-    peak_[c] = std::max(peak_[c], load_[c]);
+    ConstraintLoad& l = load_[c];
+    if (head_[c] == kNil) l.load = 0.0;
+    l.peak = std::max(l.peak, l.load);
     load_mark_[c] = 0;
-    if (on_load_) on_load_(ConstraintId(c), now_, load_[c]);
+    if (on_load_) on_load_(ConstraintId(c), now_, l.load);
   }
   load_touched_.clear();
 }
 
 double FlowEngine::carried_bits(ConstraintId c) const {
   const std::uint32_t i = c.value();
-  return carried_[i] + load_[i] * static_cast<double>((now_ - load_since_[i]).value()) / kPsPerSecond;
+  const ConstraintLoad& l = load_[i];
+  return l.carried + l.load * static_cast<double>((now_ - l.since).value()) / kPsPerSecond;
 }
 
 // ---- re-solving ----

@@ -148,8 +148,8 @@ class FlowEngine {
   [[nodiscard]] double capacity(ConstraintId c) const { return system_.capacity[c.value()]; }  // bits/s now
   [[nodiscard]] double nominal_capacity(ConstraintId c) const { return nominal_[c.value()]; }
   [[nodiscard]] TimePs latency(ConstraintId c) const { return latency_[c.value()]; }
-  [[nodiscard]] double load(ConstraintId c) const { return load_[c.value()]; }            // bits/s now
-  [[nodiscard]] double peak_load(ConstraintId c) const { return peak_[c.value()]; }       // bits/s
+  [[nodiscard]] double load(ConstraintId c) const { return load_[c.value()].load; }       // bits/s now
+  [[nodiscard]] double peak_load(ConstraintId c) const { return load_[c.value()].peak; }  // bits/s
   [[nodiscard]] double carried_bits(ConstraintId c) const;                                // up to now()
   [[nodiscard]] std::span<const double> fractions(FlowId f) const { return system_.fractions(f); }
   [[nodiscard]] const MaxMinSystem& system() const { return system_; }
@@ -208,10 +208,14 @@ class FlowEngine {
   std::vector<std::uint64_t> threshold_;     // restart threshold of a constraint visited by collect_tail
   std::vector<std::uint8_t> visit_mark_;
   std::vector<ConstraintId> visited_;
-  std::vector<double> load_;                 // bits/s
-  std::vector<double> peak_;
-  std::vector<double> carried_;              // bits, up to load_since_
-  std::vector<TimePs> load_since_;
+  // A rate change updates the load and the bits carried of every constraint of the path: together.
+  struct ConstraintLoad {
+    double load;     // bits/s
+    double carried;  // bits, up to `since`
+    TimePs since;
+    double peak;     // bits/s
+  };
+  std::vector<ConstraintLoad> load_;
   std::vector<std::uint8_t> load_mark_;
   std::vector<std::uint32_t> load_touched_;
 

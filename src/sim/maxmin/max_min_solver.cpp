@@ -21,10 +21,12 @@ double saturation_level(double remaining, double weight_sum) {
 void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> flows) {
   if (local_of_.size() < system.constraint_count()) local_of_.resize(system.constraint_count(), kNone);
   touched_.clear();
-  remaining_.clear();
-  weight_sum_.clear();
-  unfrozen_.clear();
-  for (const FlowId f : flows) {
+  local_.clear();
+  local_hops_.clear();
+  hop_offset_.resize(flows.size() + 1);
+  hop_offset_[0] = 0;
+  for (std::size_t pos = 0; pos < flows.size(); ++pos) {
+    const FlowId f = flows[pos];
     const double w = system.weight[f.value()];
     assert(w > 0);
     const auto path = system.path(f);
@@ -34,26 +36,26 @@ void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> fl
       if (local == kNone) {
         local = static_cast<std::uint32_t>(touched_.size());
         touched_.push_back(path[h]);
-        remaining_.push_back(system.capacity[path[h].value()]);
-        weight_sum_.push_back(0.0);
-        unfrozen_.push_back(0);
+        local_.push_back(Local{system.capacity[path[h].value()], 0.0, 0, 0});
       }
-      weight_sum_[local] += fraction[h] * w;
-      ++unfrozen_[local];
+      local_[local].weight_sum += fraction[h] * w;
+      ++local_[local].unfrozen;
+      local_hops_.push_back(local);
     }
+    hop_offset_[pos + 1] = static_cast<std::uint32_t>(local_hops_.size());
   }
 }
 
 // The constraint -> flows lists of the gathered constraints, each in increasing flow order.
-void MaxMinSolver::gather_members(const MaxMinSystem& system, std::span<const FlowId> flows) {
+void MaxMinSolver::gather_members(std::span<const FlowId> flows) {
   const std::size_t n = touched_.size();
   cursor_.assign(n, 0);
   member_offset_.assign(n + 1, 0);
-  for (std::size_t l = 0; l < n; ++l) member_offset_[l + 1] = member_offset_[l] + unfrozen_[l];
+  for (std::size_t l = 0; l < n; ++l) member_offset_[l + 1] = member_offset_[l] + local_[l].unfrozen;
   members_.resize(member_offset_[n]);
   for (std::uint32_t pos = 0; pos < flows.size(); ++pos) {
-    for (const ConstraintId c : system.path(flows[pos])) {
-      const std::uint32_t l = local_of_[c.value()];
+    for (std::uint32_t k = hop_offset_[pos]; k < hop_offset_[pos + 1]; ++k) {
+      const std::uint32_t l = local_hops_[k];
       members_[member_offset_[l] + cursor_[l]++] = pos;
     }
   }
@@ -66,7 +68,7 @@ void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId
   key_order_.resize(n);
   cap_position_.clear();
   for (std::uint32_t l = 0; l < n; ++l) {
-    key_level_[l] = saturation_level(remaining_[l], weight_sum_[l]);
+    key_level_[l] = saturation_level(local_[l].remaining, local_[l].weight_sum);
     key_order_[l] = touched_[l].value();
   }
   for (std::uint32_t pos = 0; pos < flows.size(); ++pos) {
@@ -83,73 +85,73 @@ void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId
   // their order are those of the full heap; each freeze re-keys fewer constraints.
   least_private_.assign(flows.size(), kNone);
   for (std::uint32_t l = 0; l < n; ++l) {
-    if (unfrozen_[l] != 1) continue;
+    if (local_[l].unfrozen != 1) continue;
     std::uint32_t& least = least_private_[members_[member_offset_[l]]];
     if (least == kNone || before(l, least)) least = l;
   }
   const auto items = static_cast<std::uint32_t>(key_level_.size());
-  stale_mark_.assign(n, 0);
+  constraints_ = n;
   stale_.clear();
   heap_.clear();
   where_.assign(items, kNone);
   for (std::uint32_t i = 0; i < items; ++i) {
-    if (i < n && unfrozen_[i] == 1 && least_private_[members_[member_offset_[i]]] != i) continue;
+    if (i < n && local_[i].unfrozen == 1 && least_private_[members_[member_offset_[i]]] != i) continue;
     where_[i] = static_cast<std::uint32_t>(heap_.size());
-    heap_.push_back(i);
+    heap_.push_back(HeapEntry{key_level_[i], static_cast<std::uint32_t>(key_order_[i]), i});
   }
-  for (auto i = static_cast<std::uint32_t>(heap_.size() / 2); i-- > 0;) sift_down(i);
+  for (auto i = static_cast<std::uint32_t>(heap_.size() / kArity + 1); i-- > 0;) {
+    if (i < heap_.size()) sift_down(i);
+  }
 }
 
 void MaxMinSolver::sift_up(std::uint32_t i) {
-  const std::uint32_t item = heap_[i];
+  const HeapEntry entry = heap_[i];
   while (i > 0) {
-    const std::uint32_t parent = (i - 1) / 2;
-    if (!before(item, heap_[parent])) break;
+    const std::uint32_t parent = (i - 1) / kArity;
+    if (!earlier(entry, heap_[parent])) break;
     place(i, heap_[parent]);
     i = parent;
   }
-  place(i, item);
+  place(i, entry);
 }
 
 void MaxMinSolver::sift_down(std::uint32_t i) {
-  const std::uint32_t item = heap_[i];
+  const HeapEntry entry = heap_[i];
   const auto size = static_cast<std::uint32_t>(heap_.size());
   while (true) {
-    std::uint32_t child = 2 * i + 1;
-    if (child >= size) break;
-    if (child + 1 < size && before(heap_[child + 1], heap_[child])) ++child;
-    if (!before(heap_[child], item)) break;
+    const std::uint32_t first = kArity * i + 1;
+    if (first >= size) break;
+    const std::uint32_t end = std::min(first + kArity, size);
+    std::uint32_t child = first;
+    for (std::uint32_t c = first + 1; c < end; ++c) {
+      if (earlier(heap_[c], heap_[child])) child = c;
+    }
+    if (!earlier(heap_[child], entry)) break;
     place(i, heap_[child]);
     i = child;
   }
-  place(i, item);
-}
-
-std::uint32_t MaxMinSolver::pop_top() {
-  const std::uint32_t top = heap_[0];
-  erase(top);
-  return top;
+  place(i, entry);
 }
 
 void MaxMinSolver::erase(std::uint32_t item) {
   const std::uint32_t i = where_[item];
   where_[item] = kNone;
-  const std::uint32_t last = heap_.back();
+  const HeapEntry last = heap_.back();
   heap_.pop_back();
-  if (last == item) return;
+  if (last.item == item) return;
   place(i, last);
   sift_down(i);
-  sift_up(where_[last]);
+  sift_up(where_[last.item]);
 }
 
 // Constraint `local`'s R or W changed: its key follows (up or down: rounding may lower it).
 void MaxMinSolver::rekey(std::uint32_t local) {
   if (where_[local] == kNone) return;
-  if (unfrozen_[local] == 0) {
+  if (local_[local].unfrozen == 0) {
     erase(local);
     return;
   }
-  key_level_[local] = saturation_level(remaining_[local], weight_sum_[local]);
+  heap_[where_[local]].level = saturation_level(local_[local].remaining, local_[local].weight_sum);
   sift_down(where_[local]);
   sift_up(where_[local]);
 }
@@ -161,15 +163,15 @@ void MaxMinSolver::freeze(const MaxMinSystem& system, std::span<const FlowId> fl
   frozen_[position] = 1;
   rate[f.value()] = value;
   if (!freeze_seq.empty()) freeze_seq[f.value()] = next_seq_;
-  const auto path = system.path(f);
-  const auto fraction = system.fractions(f);
-  for (std::size_t h = 0; h < path.size(); ++h) {
-    const std::uint32_t l = local_of_[path[h].value()];
-    remaining_[l] -= fraction[h] * value;
-    weight_sum_[l] -= fraction[h] * w;
-    --unfrozen_[l];
-    if (where_[l] != kNone && stale_mark_[l] == 0) {
-      stale_mark_[l] = 1;
+  const double* fraction = system.path_fraction.data() + system.path_begin[f.value()];
+  for (std::uint32_t k = hop_offset_[position]; k < hop_offset_[position + 1]; ++k, ++fraction) {
+    const std::uint32_t l = local_hops_[k];
+    Local& c = local_[l];
+    c.remaining -= *fraction * value;
+    c.weight_sum -= *fraction * w;
+    --c.unfrozen;
+    if (c.stale == 0 && where_[l] != kNone) {
+      c.stale = 1;
       stale_.push_back(l);
     }
   }
@@ -179,7 +181,7 @@ void MaxMinSolver::freeze(const MaxMinSystem& system, std::span<const FlowId> fl
 // W (the heap orders items by key alone, so the next pop is the same as with a re-key per freeze).
 void MaxMinSolver::rekey_stale() {
   for (const std::uint32_t l : stale_) {
-    stale_mark_[l] = 0;
+    local_[l].stale = 0;
     rekey(l);
   }
   stale_.clear();
@@ -193,7 +195,7 @@ void MaxMinSolver::saturate(const MaxMinSystem& system, std::span<const FlowId> 
     if (frozen_[pos] != 0) continue;
     freeze(system, flows, pos, system.weight[flows[pos].value()] * level, rate, freeze_seq);
   }
-  assert(unfrozen_[local] == 0);
+  assert(local_[local].unfrozen == 0);
 }
 
 void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
@@ -203,19 +205,19 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
   assert(freeze_seq.empty() || freeze_seq.size() >= system.flow_count());
   gather(system, flows);
   if (start != nullptr) {
-    for (std::uint32_t l = 0; l < touched_.size(); ++l) (*start)(touched_[l], remaining_[l], weight_sum_[l]);
+    for (std::uint32_t l = 0; l < touched_.size(); ++l) (*start)(touched_[l], local_[l].remaining, local_[l].weight_sum);
   }
   if (solve_in_one_event(system, flows, rate, freeze_seq)) {
     for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;
     return;
   }
-  gather_members(system, flows);
+  gather_members(flows);
   build_heap(system, flows);
   const auto n = static_cast<std::uint32_t>(touched_.size());
   while (!heap_.empty()) {
-    const std::uint32_t item = heap_[0];
-    const double level = key_level_[item];
-    pop_top();
+    const std::uint32_t item = heap_[0].item;
+    const double level = heap_[0].level;
+    erase(item);
     if (item >= n) {
       const std::uint32_t pos = cap_position_[item - n];
       if (frozen_[pos] != 0) continue;
@@ -241,15 +243,15 @@ bool MaxMinSolver::solve_in_one_event(const MaxMinSystem& system, std::span<cons
   const auto n = static_cast<std::uint32_t>(touched_.size());
   if (n == 0) return false;
   std::uint32_t least = 0;
-  double least_level = saturation_level(remaining_[0], weight_sum_[0]);
+  double least_level = saturation_level(local_[0].remaining, local_[0].weight_sum);
   for (std::uint32_t l = 1; l < n; ++l) {
-    const double level = saturation_level(remaining_[l], weight_sum_[l]);
+    const double level = saturation_level(local_[l].remaining, local_[l].weight_sum);
     if (level < least_level || (level == least_level && touched_[l].value() < touched_[least].value())) {
       least = l;
       least_level = level;
     }
   }
-  if (unfrozen_[least] != flows.size()) return false;
+  if (local_[least].unfrozen != flows.size()) return false;
   for (const FlowId f : flows) {
     const double cap = system.rate_cap[f.value()];
     if (cap < kNoRateCap && cap / system.weight[f.value()] < least_level) return false;

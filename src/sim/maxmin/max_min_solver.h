@@ -18,7 +18,7 @@
 // capped flow) are frozen at w_f L, and R, W of the other constraints they cross are updated.
 // Because a flow is frozen only at a level L* <= L_c of every constraint it crosses, and
 // (R - a w L*) / (W - a w) >= R / W exactly when L* <= R / W, the level of a constraint never
-// falls (in exact arithmetic). The next event is found with an indexed binary heap whose keys are
+// falls (in exact arithmetic). The next event is found with an indexed 4-ary heap whose keys are
 // always the current levels (after each event, every constraint its freezes changed is re-keyed
 // once): cost
 // O((C + P) log C) for C constraints and P hops. Keeping every key current, rather than keeping
@@ -91,7 +91,7 @@ class MaxMinSolver {
   static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
 
   void gather(const MaxMinSystem& system, std::span<const FlowId> flows);
-  void gather_members(const MaxMinSystem& system, std::span<const FlowId> flows);
+  void gather_members(std::span<const FlowId> flows);
   // When the first event freezes every flow (the least key is a constraint all of them cross),
   // writes what the heap would and returns true; else changes nothing and returns false.
   bool solve_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
@@ -105,26 +105,52 @@ class MaxMinSolver {
   void rekey_stale();
 
   // ---- indexed heap over items: local constraints [0, n), then capped flows [n, n + caps) ----
+  // Items' keys as built (level, order): constraints' order is their id, caps' 2^32 + flow id.
   [[nodiscard]] bool before(std::uint32_t a, std::uint32_t b) const {
     if (key_level_[a] != key_level_[b]) return key_level_[a] < key_level_[b];
     return key_order_[a] < key_order_[b];
   }
+  // The heap holds each item's current key with it, so that a comparison reads the heap alone
+  // (at a million constraints every key looked up elsewhere is a cache miss); 4-ary, so that a
+  // sift visits half the levels. The same total order as before(): level, then constraints before
+  // caps, then id.
+  struct HeapEntry {
+    double level;
+    std::uint32_t order;  // the low 32 bits of the item's key order
+    std::uint32_t item;
+  };
+  static constexpr std::uint32_t kArity = 4;
+  [[nodiscard]] bool earlier(const HeapEntry& a, const HeapEntry& b) const {
+    if (a.level != b.level) return a.level < b.level;
+    const bool a_cap = a.item >= constraints_;
+    const bool b_cap = b.item >= constraints_;
+    if (a_cap != b_cap) return b_cap;
+    return a.order < b.order;
+  }
   void sift_up(std::uint32_t i);
   void sift_down(std::uint32_t i);
-  void place(std::uint32_t i, std::uint32_t item) {
-    heap_[i] = item;
-    where_[item] = i;
+  void place(std::uint32_t i, const HeapEntry& entry) {
+    heap_[i] = entry;
+    where_[entry.item] = i;
   }
-  std::uint32_t pop_top();
   void erase(std::uint32_t item);
 
   // Workspace, indexed by ConstraintId (sized to the system, reset through touched_).
   std::vector<std::uint32_t> local_of_;  // kNone when the constraint is not in the solve
   // Indexed by local constraint index (order of first appearance).
   std::vector<ConstraintId> touched_;
-  std::vector<double> remaining_;        // R_c
-  std::vector<double> weight_sum_;       // W_c
-  std::vector<std::uint32_t> unfrozen_;  // flows not yet frozen on c
+  // What a freeze changes on each constraint of the flow's path, together (24 bytes).
+  struct Local {
+    double remaining;        // R_c
+    double weight_sum;       // W_c
+    std::uint32_t unfrozen;  // flows not yet frozen on c
+    std::uint32_t stale;     // 1: an event's freezes changed it, re-keyed after the event
+  };
+  std::vector<Local> local_;
+  // Indexed by position in `flows` (CSR): the local indices of the flow's hops, so that a freeze
+  // reads them in sequence instead of looking each constraint up in local_of_.
+  std::vector<std::uint32_t> hop_offset_;
+  std::vector<std::uint32_t> local_hops_;
   std::vector<std::uint32_t> cursor_;
   std::vector<std::uint32_t> member_offset_;  // CSR: constraint -> positions in `flows`
   std::vector<std::uint32_t> members_;
@@ -135,11 +161,11 @@ class MaxMinSolver {
   std::vector<std::uint64_t> key_order_;
   std::vector<std::uint32_t> where_;     // position in heap_, kNone when out
   std::vector<std::uint32_t> cap_position_;  // item n + i -> position in `flows`
-  std::vector<std::uint32_t> heap_;
+  std::vector<HeapEntry> heap_;
+  std::uint32_t constraints_ = 0;  // items below are constraints, the others caps
   // Indexed by position in `flows`: the least (in heap order) constraint only that flow crosses.
   std::vector<std::uint32_t> least_private_;
-  std::vector<std::uint8_t> stale_mark_;  // constraints an event's freezes changed, re-keyed after it
-  std::vector<std::uint32_t> stale_;
+  std::vector<std::uint32_t> stale_;  // constraints an event's freezes changed, re-keyed after it
   std::uint64_t next_seq_ = 0;
 };
 

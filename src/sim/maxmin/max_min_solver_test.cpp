@@ -33,6 +33,38 @@ TEST(MaxMinSolver, WeightsScaleTheShare) {
   EXPECT_DOUBLE_EQ(rate[2], 6.0);
 }
 
+// Ties are broken by constraint id, and caps come after constraints at the same level. 40 links
+// of 10 in a ring, flow i on links i and i + 1 (mod 40); flow 40 alone on a link of 100, capped at
+// 5. Every ring link starts at level 10 / 2 = 5. Link 0 (least id) freezes flows 0 and 39 at 5
+// (sequence 0); link 1 is left with R = 5, W = 1, level exactly 5 again and the least id, so it
+// freezes flow 1 (sequence 1); and so on, link i freezing flow i (sequence i) up to link 38; link
+// 39 is left with no flow. The cap of flow 40, at the same level 5, comes last (sequence 39).
+// Every rate is exactly 5, 40 sequences used.
+TEST(MaxMinSolver, EqualLevelsSaturateInIdOrderThenCaps) {
+  MaxMinSystem s;
+  constexpr std::uint32_t kRing = 40;
+  for (std::uint32_t i = 0; i < kRing; ++i) s.add_constraint(10.0);
+  const ConstraintId own = s.add_constraint(100.0);
+  for (std::uint32_t i = 0; i < kRing; ++i) {
+    const ConstraintId path[] = {ConstraintId(i), ConstraintId((i + 1) % kRing)};
+    s.add_flow(path);
+  }
+  const ConstraintId capped[] = {own};
+  s.add_flow(capped, 1.0, 5.0);
+  std::vector<FlowId> all(s.flow_count());
+  for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = FlowId(i);
+  std::vector<double> rate(s.flow_count(), -1.0);
+  std::vector<std::uint64_t> seq(s.flow_count(), 99);
+  MaxMinSolver solver;
+  solver.solve(s, all, rate, seq);
+  for (std::uint32_t i = 0; i <= kRing; ++i) EXPECT_EQ(rate[i], 5.0) << i;
+  EXPECT_EQ(seq[0], 0u);
+  EXPECT_EQ(seq[kRing - 1], 0u);
+  for (std::uint32_t i = 1; i + 1 < kRing; ++i) EXPECT_EQ(seq[i], i) << i;
+  EXPECT_EQ(seq[kRing], kRing - 1);
+  EXPECT_EQ(solver.next_sequence(), kRing);
+}
+
 // Links X (10) and Y (4); flow a on X, b on X and Y, c on Y. Y saturates first at level 2
 // (b = c = 2); a then takes what is left of X: 10 - 2 = 8. An equal split of X would give a 5.
 TEST(MaxMinSolver, UpstreamBottleneckLeavesItsShareToOthers) {
