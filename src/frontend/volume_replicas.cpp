@@ -114,7 +114,7 @@ std::string disk_refuses(const LonghornSchedule& s, const ScheduledVolume& v, co
   if (!has_all(d.node_tags, tag_list(p, "nodeSelector")) || !has_all(d.tags, tag_list(p, "diskSelector"))) return "tags not fulfilled";
   if (d.maximum < 0) return "";
   const double over = (d.maximum - d.reserved) * s.settings.over_provisioning_percentage / 100;
-  const double available = (d.available >= 0 ? d.available : d.maximum) - d.scheduled;
+  const double available = d.available >= 0 ? d.available : d.maximum;
   const double floor = d.maximum * s.settings.minimal_available_percentage / 100;
   if (d.scheduled + v.bytes > over || available - v.bytes <= floor) return "insufficient storage";
   return "";

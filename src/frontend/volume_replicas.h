@@ -15,18 +15,19 @@
 // its Kubernetes node (not cordoned, Ready) allow it, and its tags (node tags) include the
 // StorageClass's diskSelector (nodeSelector).
 // Space. A replica of S bytes fits a disk of maximum M, reserved R, with P bytes of replicas
-// already scheduled on it (every Longhorn volume before this one, in file order, counted full):
+// already scheduled on it (every Longhorn volume before this one, in file order, at its size):
 //   over-provisioning   P + S <= (M - R) x storage-over-provisioning-percentage (100) / 100
 //   minimal available   A - S  > M x storage-minimal-available-percentage (25) / 100
-// with A = storageAvailable (else M) minus P: a worst case (Longhorn counts the bytes actually
-// written). A disk of unknown size is not checked, and the report says so.
+// with A the space the file system has free (status storageAvailable, else M: an empty disk; the
+// replicas scheduled here have written nothing yet: thin provisioning, which over-provisioning
+// exists for). A disk of unknown size is not checked for space.
 // Anti-affinity. With the replicas already placed on nodes U in zones Z (the node label
 // topology.kubernetes.io/zone; no label = the zone ""), the candidates are, in this order, the
 // first non-empty of: disks on nodes outside U in zones outside Z; outside U in Z (only when
 // replica-zone-soft-anti-affinity, default true); on nodes of U (only when
 // replica-soft-anti-affinity, default false, and zone soft). A disk already holding a replica of
 // the volume is a candidate only under replica-disk-soft-anti-affinity (default true).
-// Choice. Among the candidates, the disk with the most usable space (A - R; unknown sizes last),
+// Choice. Among the candidates, the disk with the most usable space (A - R - P; unknown sizes last),
 // then the node with fewest replicas of every volume so far (Longhorn's own tie is map order),
 // then node and disk name.
 // Data locality (parameter dataLocality, else default-data-locality, default disabled):

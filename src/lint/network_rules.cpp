@@ -45,7 +45,6 @@ void check_frontend_one_switch(const LintContext& c, const LintRule& rule, std::
   for (const auto& [node, set] : leaves) {
     if (set.size() == 1) ++carried[*set.begin()];
   }
-  const std::string spec_where = where_text(f.frontend_where);
   const int nodes = static_cast<int>(leaves.size());
   for (const auto& [leaf, count] : carried) {
     if (count != nodes) continue;
