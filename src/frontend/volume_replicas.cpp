@@ -126,9 +126,8 @@ double usable(const SchedulingDisk& d) {
 }
 
 int node_replicas(const LonghornSchedule& s, const std::string& node) {
-  int n = 0;
-  for (const auto& d : s.disks) n += d.node == node ? d.replicas : 0;
-  return n;
+  auto it = s.node_replicas.find(node);
+  return it == s.node_replicas.end() ? 0 : it->second;
 }
 
 // The best disk of `candidates` (usable space, node load, names).
@@ -144,6 +143,7 @@ std::size_t best_disk(const LonghornSchedule& s, const std::vector<std::size_t>&
 void record(LonghornSchedule& s, ScheduledVolume& v, std::size_t disk) {
   s.disks[disk].scheduled += v.bytes;
   s.disks[disk].replicas += 1;
+  s.node_replicas[s.disks[disk].node] += 1;
   v.replica_disks.push_back(disk);
   v.replica_nodes.push_back(s.disks[disk].node);
 }
@@ -410,6 +410,7 @@ VolumeReport describe_claim_volume(const Manifests& m, const Placement& placemen
       for (std::size_t d : found->replica_disks) {
         s.disks[d].scheduled -= found->bytes;
         s.disks[d].replicas -= 1;
+        s.node_replicas[s.disks[d].node] -= 1;
       }
     }
     schedule_volume(s, alone);

@@ -41,6 +41,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -107,6 +108,7 @@ struct LonghornSchedule {
   std::vector<SchedulingDisk> disks;  // by node name, then disk name
   std::deque<PersistentVolumeClaim> template_claims;  // the StatefulSets' per-pod claims
   std::vector<ScheduledVolume> volumes;  // the Longhorn volumes, in scheduling order
+  std::map<std::string, int> node_replicas;  // replicas scheduled on each node so far
   [[nodiscard]] const ScheduledVolume* find(const std::string& ns, const std::string& claim) const;
 };
 
