@@ -23,7 +23,9 @@ Result<FrontendModel> load_frontend_model(const std::vector<std::string>& manife
   }
   std::optional<Topology> topology;
   if (context.fabric) topology = context.fabric->topology();
-  return build_frontend_model(std::move(m).value(), std::move(dns), std::move(topology));
+  FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), std::move(topology));
+  if (context.raw_spec) model.frontend_where = context.raw_spec->frontend.where;
+  return model;
 }
 
 }  // namespace ct::cli

@@ -42,7 +42,6 @@ int run_trace(const TraceOptions& o, const Context& context) {
   auto loaded = load_frontend_model(o.manifests, o.dns, context);
   if (!loaded) return report_errors(loaded.errors());
   FrontendModel& model = loaded.value();
-  if (context.raw_spec) model.frontend_where = context.raw_spec->frontend.where;
   if (const Diagnostics dead = kill_nodes(model, o.dead_nodes); !dead.empty()) return report_errors(dead);
   TraceRequest r;
   r.request = o.request;

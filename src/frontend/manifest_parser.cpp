@@ -18,6 +18,7 @@
 #include "frontend/manifest_reader.h"
 #include "frontend/manifest_values.h"
 #include "frontend/manifest_yaml.h"
+#include "frontend/volume_replicas.h"
 
 namespace ct {
 
@@ -153,7 +154,8 @@ ObjectMeta read_meta(ManifestReader& r, const YamlValue& doc) {
     m.annotations = r.labels(md->get("annotations"), "metadata.annotations");
     m.creation_timestamp = r.str(md->get("creationTimestamp"), "metadata.creationTimestamp");
   }
-  if (cluster_scoped(m.kind)) m.ns.clear();
+  const bool longhorn_node = m.kind == "Node" && m.api_version.starts_with("longhorn.io/");
+  if (cluster_scoped(m.kind) && !longhorn_node) m.ns.clear();
   else if (m.ns.empty()) m.ns = "default";
   return m;
 }
@@ -486,8 +488,51 @@ void read_namespace_kind(ManifestReader& r, const KindInput& in, Manifests& out)
   out.namespaces.push_back(std::move(n));
 }
 
+// Longhorn's Node (longhorn.io/v1beta2 nodes.longhorn.io): spec.allowScheduling, spec.tags and
+// spec.disks (each: path, storageReserved, allowScheduling, tags), and the disk sizes Longhorn
+// reports in status.diskStatus.<disk>.storageMaximum / storageAvailable.
+void read_longhorn_node(ManifestReader& r, const KindInput& in, Manifests& out) {
+  r.check(&in.spec, "spec", {"allowScheduling", "disks", "tags", "evictionRequested", "name", "instanceManagerCPURequest"});
+  LonghornNode n;
+  n.meta = in.meta;
+  n.allow_scheduling = r.boolean(in.spec.get("allowScheduling"), "spec.allowScheduling", true);
+  n.tags = r.strings(in.spec.get("tags"), "spec.tags");
+  const YamlValue* status = in.doc.get("status");
+  const YamlValue* disk_status = status != nullptr && status->is_map() ? status->get("diskStatus") : nullptr;
+  if (const YamlValue* disks = in.spec.get("disks")) {
+    n.disks_given = true;
+    if (!disks->is_map()) r.error(disks->where, "spec.disks", "expected a mapping of disk names to disks");
+    for (const auto& [name, d] : disks->is_map() ? disks->entries : decltype(disks->entries){}) {
+      const std::string f = "spec.disks." + name;
+      if (!r.check(&d, f, {"path", "storageReserved", "allowScheduling", "tags", "evictionRequested", "diskType", "diskDriver"})) continue;
+      LonghornDisk disk;
+      disk.name = name;
+      disk.where = d.where;
+      disk.path = r.str(d.get("path"), f + ".path");
+      if (disk.path.empty()) r.error(d.where, f + ".path", "is required (the disk's mount point on the node)");
+      const std::string reserved = r.checked(d.get("storageReserved"), f + ".storageReserved", quantity_problem);
+      disk.storage_reserved = quantity_value(reserved).value_or(0);
+      disk.allow_scheduling = r.boolean(d.get("allowScheduling"), f + ".allowScheduling", true);
+      disk.tags = r.strings(d.get("tags"), f + ".tags");
+      const YamlValue* ds = disk_status != nullptr && disk_status->is_map() ? disk_status->get(name) : nullptr;
+      if (ds != nullptr && ds->is_map()) {
+        const std::string sf = "status.diskStatus." + name;
+        disk.storage_maximum = quantity_value(r.checked(ds->get("storageMaximum"), sf + ".storageMaximum", quantity_problem)).value_or(-1);
+        disk.storage_available = quantity_value(r.checked(ds->get("storageAvailable"), sf + ".storageAvailable", quantity_problem)).value_or(-1);
+      }
+      n.disks.push_back(std::move(disk));
+    }
+  }
+  std::sort(n.disks.begin(), n.disks.end(), [](const LonghornDisk& a, const LonghornDisk& b) { return a.name < b.name; });
+  out.longhorn_nodes.push_back(std::move(n));
+}
+
 void read_node_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
+  if (in.meta.api_version.starts_with("longhorn.io/")) {
+    read_longhorn_node(r, in, out);
+    return;
+  }
   Node n;
   n.meta = in.meta;
   n.unschedulable = r.boolean(in.spec.get("unschedulable"), "spec.unschedulable", false);
@@ -513,6 +558,12 @@ void read_node_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
       for (const auto& [resource, amount] : alloc->entries) {
         const std::string text = r.checked(&amount, "status.allocatable." + resource, quantity_problem);
         if (const auto value = quantity_value(text)) n.allocatable[resource] = *value;
+      }
+    }
+    if (const YamlValue* cap = st->get("capacity"); cap && cap->is_map()) {
+      for (const auto& [resource, amount] : cap->entries) {
+        const std::string text = r.checked(&amount, "status.capacity." + resource, quantity_problem);
+        if (const auto value = quantity_value(text)) n.capacity[resource] = *value;
       }
     }
     if (const YamlValue* conds = r.seq(st->get("conditions"), "status.conditions")) {
@@ -780,6 +831,55 @@ void read_disruption_budget_kind(ManifestReader& r, const KindInput& in, Manifes
   out.disruption_budgets.push_back(std::move(b));
 }
 
+// A Longhorn setting's value, checked when the model reads that setting (volume_replicas.h).
+void add_longhorn_setting(ManifestReader& r, const std::string& name, const YamlValue& value, const std::string& field, Manifests& out) {
+  const std::string text = r.str(&value, field);
+  if (const std::string problem = longhorn_setting_problem(name, text); !problem.empty()) r.error(value.where, field, problem);
+  out.longhorn_settings.push_back(LonghornSetting{name, text, value.where});
+}
+
+// settings.longhorn.io: metadata.name is the setting, `value` (top level) its value.
+void read_longhorn_setting_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  if (!in.meta.api_version.starts_with("longhorn.io/")) {
+    out.unknown.push_back(UnknownObject{in.meta});
+    return;
+  }
+  read_top(r, in, {"apiVersion", "kind", "metadata", "value", "status"});
+  const YamlValue* value = in.doc.get("value");
+  if (value == nullptr) {
+    r.error(in.doc.where, "value", "is required (the setting's value, a string)");
+    return;
+  }
+  add_longhorn_setting(r, in.meta.name, *value, "value", out);
+}
+
+// The ConfigMap longhorn-default-setting (Longhorn's chart): data."default-setting.yaml" holds the
+// settings as YAML, one `name: value` a line. Any other ConfigMap is not read.
+void read_config_map_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
+  const YamlValue* data = in.doc.get("data");
+  const YamlValue* text = in.meta.name == "longhorn-default-setting" && data != nullptr && data->is_map() ? data->get("default-setting.yaml") : nullptr;
+  if (text == nullptr || !text->is_scalar()) {
+    out.unknown.push_back(UnknownObject{in.meta});
+    return;
+  }
+  auto docs = parse_yaml_documents(text->scalar, text->where.file);
+  if (!docs) {
+    r.error(text->where, "data.default-setting.yaml", docs.errors().front().message);
+    return;
+  }
+  for (const YamlValue& doc : docs.value()) {
+    if (!doc.is_map()) {
+      r.error(text->where, "data.default-setting.yaml", "expected `setting-name: value` lines");
+      continue;
+    }
+    for (const auto& [name, value] : doc.entries) {
+      YamlValue located = value;  // located in the manifest: the block's first line is the one after its key
+      located.where = SourceLocation{text->where.file, text->where.line + value.where.line, value.where.column};
+      add_longhorn_setting(r, name, located, "data.default-setting.yaml." + name, out);
+    }
+  }
+}
+
 // The kinds the model reads; any other kind is kept as an UnknownObject.
 struct KindReader {
   const char* kind;
@@ -810,6 +910,8 @@ constexpr KindReader kKindReaders[] = {
     {"Middleware", read_middleware_kind},
     {"Ingress", read_ingress_kind},
     {"PodDisruptionBudget", read_disruption_budget_kind},
+    {"Setting", read_longhorn_setting_kind},
+    {"ConfigMap", read_config_map_kind},
 };
 
 // The object's metadata, when the document is an object the model can take: a mapping with a

@@ -88,6 +88,7 @@ struct Node {
   bool unschedulable = false;
   std::string host;  // cluster-spec host (annotation clustertwin.io/host), empty = by name
   ResourceAmounts allocatable;  // status.allocatable; a resource it does not list is not limited
+  ResourceAmounts capacity;     // status.capacity (ephemeral-storage sizes Longhorn's default disk)
   std::vector<Taint> taints;    // spec.taints
   // status.conditions[type=Ready].status: "True" (or absent), "False" or "Unknown".
   std::string ready = "True";
@@ -430,6 +431,35 @@ struct PodDisruptionBudget {
   std::string max_unavailable;  // as written, empty = unset
 };
 
+// Longhorn (longhorn.io/v1beta2) objects the replica scheduler reads (frontend/volume_replicas.h):
+// a Longhorn Node (kind Node in the longhorn.io group, namespaced, named after the Kubernetes
+// node) with its disks, and a Setting (settings.longhorn.io: metadata.name and a top-level value;
+// or one key of the longhorn-default-setting ConfigMap's data."default-setting.yaml").
+struct LonghornDisk {
+  std::string name;  // the key under spec.disks
+  std::string path;
+  double storage_reserved = 0;  // bytes, spec.disks.<name>.storageReserved
+  bool allow_scheduling = true;
+  std::vector<std::string> tags;
+  double storage_maximum = -1;    // status.diskStatus.<name>.storageMaximum, bytes; -1 = not given
+  double storage_available = -1;  // status.diskStatus.<name>.storageAvailable, bytes; -1 = not given
+  SourceLocation where;
+};
+
+struct LonghornNode {
+  ObjectMeta meta;
+  bool allow_scheduling = true;  // spec.allowScheduling
+  bool disks_given = false;      // spec.disks written (an empty map: no disk at all)
+  std::vector<LonghornDisk> disks;  // by name
+  std::vector<std::string> tags;    // spec.tags
+};
+
+struct LonghornSetting {
+  std::string name;
+  std::string value;
+  SourceLocation where;
+};
+
 struct UnknownObject {
   ObjectMeta meta;
 };
@@ -456,6 +486,8 @@ struct Manifests {
   std::vector<AuthPolicy> auth_policies;
   std::vector<Ingress> ingresses;
   std::vector<PodDisruptionBudget> disruption_budgets;
+  std::vector<LonghornNode> longhorn_nodes;
+  std::vector<LonghornSetting> longhorn_settings;  // Setting objects, then the ConfigMap's keys
   std::vector<UnknownObject> unknown;  // kinds the model does not read, listed and ignored
   Diagnostics warnings;                // unknown fields of known kinds (as kubectl --validate warns)
 

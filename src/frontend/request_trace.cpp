@@ -572,7 +572,7 @@ const KubeWorkload& pod_hop(const FrontendModel& f, const std::vector<const Plac
 }
 
 // Hop 8: the volumes of the pod the trace follows.
-void storage_hop(const Manifests& m, const KubeWorkload& w, const PlacedPod& pod, RequestHop& h) {
+void storage_hop(const Manifests& m, const Placement& placement, const KubeWorkload& w, const PlacedPod& pod, RequestHop& h) {
   // The pod mounts the workload's claims and, for a StatefulSet pod NAME-i, the claim
   // TEMPLATE-NAME-i of each volumeClaimTemplate (a manifest of that name, else the template).
   std::vector<std::pair<std::string, const PersistentVolumeClaim*>> claims;
@@ -598,7 +598,8 @@ void storage_hop(const Manifests& m, const KubeWorkload& w, const PlacedPod& pod
   }
   h.status = HopStatus::kOk;
   for (const auto& [claim, tpl] : claims) {
-    const VolumeReport v = tpl != nullptr ? describe_claim_volume(m, *tpl, pod.node) : describe_volume(m, w.meta.ns, claim, pod.node);
+    const VolumeReport v = tpl != nullptr ? describe_claim_volume(m, placement, *tpl, pod.node)
+                                          : describe_volume(m, placement, w.meta.ns, claim, pod.node);
     if (v.claim) {
       h.decided_by = tpl != nullptr ? fmt::format("{} volumeClaimTemplates {}", object_label(w.meta),
                                                   claim.substr(0, claim.size() - pod.name.size() - 1))
@@ -781,7 +782,7 @@ Result<RequestTrace> trace_hops(const FrontendModel& f, const TraceRequest& tr, 
   const auto eps = service_hop(f, *decision, *backend, t);
   if (eps.empty()) return t;
   const KubeWorkload& w = pod_hop(f, eps, t.hops[7]);
-  storage_hop(f.manifests, w, *eps.front(), t.hops[8]);
+  storage_hop(f.manifests, f.placement, w, *eps.front(), t.hops[8]);
   return t;
 }
 

@@ -62,7 +62,8 @@ void rank_findings(std::vector<LintFinding>& findings) {
 }
 
 LintReport run_lint(const FrontendModel& model) {
-  LintContext context{model, std::nullopt, std::nullopt, nullptr};
+  const LonghornSchedule schedule = schedule_longhorn(model.manifests, model.placement);
+  LintContext context{model, std::nullopt, std::nullopt, nullptr, &schedule};
   for (const auto& n : model.manifests.nodes) {
     if (auto ip = parse_ipv4(n.internal_ip)) {
       context.inside_client = *ip;

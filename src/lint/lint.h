@@ -1,7 +1,7 @@
 // `clustertwin lint`: the traps a platform's manifests and DNS views carry, each found by one rule
 // of the table in lint_rules.cpp (one file per family: route_rules, certificate_rules, dns_rules,
-// bgp_rules, storage_rules, workload_rules, and the publishing checklist in checklist.h), ranked
-// by the expected hours they cost a year (lint_finding.h). The rules read the frontend model as
+// bgp_rules, storage_rules, network_rules (from the spec), workload_rules, and the publishing
+// checklist in checklist.h), ranked by the expected hours they cost a year (lint_finding.h). The rules read the frontend model as
 // `trace` builds it (frontend/request_trace.h: the Gateway model, the pods' placement, the DNS
 // views) and decide nothing the model does not: a shadowed rule is the Gateway model's, a pod's
 // node is pod_placement's, a volume's replica candidates are volume_replicas'.
@@ -22,7 +22,7 @@ using LintCheck = void (*)(const LintContext& context, const LintRule& rule, std
 // One row of the rule table.
 struct LintRule {
   const char* id;
-  const char* family;  // routes, certificates, dns, bgp, storage, workloads, checklist
+  const char* family;  // routes, certificates, dns, bgp, storage, network, workloads, auth, checklist
   LintSeverity severity;
   const char* summary;  // one line, also the SARIF rule's shortDescription
   const char* help;     // the trap and its fix, the SARIF rule's help text

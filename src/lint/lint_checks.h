@@ -26,6 +26,9 @@ void check_bgp_single_peer(const LintContext& c, const LintRule& rule, std::vect
 void check_longhorn_replicas_exceed_nodes(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 void check_rwo_multi_attach(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 void check_volume_one_replica(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
+void check_longhorn_replicas_one_zone(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
+// network_rules.cpp (from the cluster spec)
+void check_frontend_one_switch(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 // workload_rules.cpp
 void check_gateway_one_node(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 void check_door_no_pdb(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);

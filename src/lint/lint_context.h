@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontend/request_trace.h"
+#include "frontend/volume_replicas.h"
 
 namespace ct {
 
@@ -22,6 +23,9 @@ struct LintContext {
   std::optional<std::uint32_t> outside_client;
   // The publishing checklist, computed once before the rules run (its five rules report its gaps).
   const std::vector<ChecklistApp>* checklist = nullptr;
+  // The Longhorn replica schedule of the manifests (volume_replicas.h), computed once.
+  const LonghornSchedule* schedule = nullptr;
+  [[nodiscard]] const LonghornSchedule& longhorn() const { return *schedule; }
 };
 
 }  // namespace ct

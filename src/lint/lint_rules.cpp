@@ -70,9 +70,10 @@ const std::vector<LintRule> kRules = {
      check_bgp_single_peer},
     // storage
     {"longhorn-replicas-exceed-nodes", "storage", S::kHigh, "More Longhorn replicas than nodes that can hold one",
-     "Longhorn places replicas of a volume on distinct nodes (hard node anti-affinity); with fewer candidate nodes than "
-     "numberOfReplicas the volume is Degraded from its first day and never healthy. Lower numberOfReplicas or add "
-     "storage nodes.",
+     "Longhorn places replicas of a volume on distinct nodes (hard node anti-affinity); with fewer nodes than "
+     "numberOfReplicas whose disks can take a replica (schedulable, tags, space against the minimal-available and "
+     "over-provisioning percentages) the volume is Degraded from its first day and never healthy. Lower "
+     "numberOfReplicas or add storage nodes.",
      1.0, 8.0, "degraded from the start: one more failure loses the data; 8 h to restore from backup",
      check_longhorn_replicas_exceed_nodes},
     {"rwo-multi-attach", "storage", S::kHigh, "A ReadWriteOnce volume under a Deployment with several replicas or RollingUpdate",
@@ -85,6 +86,19 @@ const std::vector<LintRule> kRules = {
      "One disk or node failure loses the data. Use numberOfReplicas 2 or more.",
      0.5, 12.0, "a homelab disk or node dies every two years or so; 12 h to rebuild the data",
      check_volume_one_replica},
+    {"longhorn-replicas-one-zone", "storage", S::kMedium, "Every replica of a Longhorn volume in one zone",
+     "Longhorn spreads replicas over zones (the node label topology.kubernetes.io/zone) only when another zone has a "
+     "node with room; here every replica sits in one zone, so the zone's loss loses the data. Give another zone's nodes "
+     "Longhorn disks with room.",
+     0.1, 12.0, "a zone (a rack's power or switch) fails about once in ten years; 12 h to restore from backup",
+     check_longhorn_replicas_one_zone},
+    // network (from the cluster spec, lint --spec)
+    {"frontend-one-switch", "network", S::kMedium, "One frontend switch carries every node",
+     "Every node's frontend ports go through one switch of the spec's frontend network (one leaf, or the only spine "
+     "below the router), so its failure or upgrade reboot cuts every app and every Longhorn rebuild. Add a second "
+     "switch and dual-home the nodes.",
+     0.2, 8.0, "a switch fails or is upgraded with an outage about once in five years; 8 h to get a spare and recable",
+     check_frontend_one_switch},
     // workloads
     {"gateway-one-node", "workloads", S::kHigh, "Every Gateway data-plane replica on one node",
      "The whole front door runs on one node: its reboot or failure takes every published app down until the "

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -27,12 +28,13 @@ namespace {
 struct Fixture {
   std::map<std::string, std::string> docs;  // name -> YAML document
   std::string conf, internal, external;
+  std::optional<Topology> topology;  // the spec's frontend network (lint --spec), when set
 
   Fixture() {
     for (int i = 0; i < 3; ++i) {
       const std::string n = "n" + std::to_string(i);
       docs["node-" + n] = "apiVersion: v1\nkind: Node\nmetadata: {name: " + n + ", labels: {kubernetes.io/hostname: " + n +
-                          ", ingress: \"true\"}}\nstatus: {addresses: [{type: InternalIP, address: 192.0.2.1" + std::to_string(i) + "}]}\n";
+                          ", ingress: \"true\"}, annotations: {clustertwin.io/host: host" + std::to_string(i) + "}}\nstatus: {addresses: [{type: InternalIP, address: 192.0.2.1" + std::to_string(i) + "}]}\n";
     }
     docs["ns-apps"] = "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps}\n";
     docs["class"] = "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {name: envoy}\nspec: {controllerName: x/y}\n";
@@ -113,7 +115,7 @@ struct Fixture {
       dns.zones.emplace_back();
       for (const auto& z : v.zones) dns.zones.back().push_back(parse_zone(z.file == "int.db" ? internal : external, z.name, z.file).value());
     }
-    const FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), std::nullopt);
+    const FrontendModel model = build_frontend_model(std::move(m).value(), std::move(dns), topology);
     return run_lint(model);
   }
 };
@@ -261,6 +263,79 @@ TEST(LintStorage, MoreReplicasThanNodes) {
   cordoned.replace("node-n2", "status:", "spec: {unschedulable: true}\nstatus:");
   expect_fires(cordoned, "longhorn-replicas-exceed-nodes");
   expect_quiet(Fixture(), "longhorn-replicas-exceed-nodes");
+}
+
+// The real disk model: n2's only disk is 10Gi and the claim 10Gi: 10 - 10 = 0 is not above 25% of
+// 10Gi (storage-minimal-available-percentage), so only n0 and n1 can hold a replica of the 3 wanted.
+// The near miss: a 100Gi disk (100 - 10 = 90 > 25).
+TEST(LintStorage, MoreReplicasThanNodesWithDiskSpace) {
+  const auto disk = [](const std::string& size) {
+    return "apiVersion: longhorn.io/v1beta2\nkind: Node\nmetadata: {name: n2, namespace: longhorn-system}\n"
+           "spec: {disks: {d: {path: /mnt/d}}}\nstatus: {diskStatus: {d: {storageMaximum: " + size + "}}}\n";
+  };
+  Fixture small;
+  small.replace("claim", "storage: 1Gi", "storage: 10Gi");
+  small.docs["lh-node-n2"] = disk("10Gi");
+  expect_fires(small, "longhorn-replicas-exceed-nodes");
+  const LintReport r = small.lint();
+  EXPECT_NE(rules_of(r).find("only 2 node(s) can hold one (n0, n1)"), std::string::npos) << rules_of(r);
+  Fixture roomy;
+  roomy.replace("claim", "storage: 1Gi", "storage: 10Gi");
+  roomy.docs["lh-node-n2"] = disk("100Gi");
+  expect_quiet(roomy, "longhorn-replicas-exceed-nodes");
+}
+
+// Zones: n0..n2 all in zone a: the three replicas share it. The near miss: n2 in zone b (Longhorn
+// puts a replica there first), and nodes without a zone label (the zone is unknown, not one).
+TEST(LintStorage, ReplicasAllInOneZone) {
+  Fixture one;
+  for (const char* n : {"node-n0", "node-n1", "node-n2"}) one.replace(n, "ingress: \"true\"", "ingress: \"true\", topology.kubernetes.io/zone: a");
+  expect_fires(one, "longhorn-replicas-one-zone");
+  Fixture two = one;
+  two.replace("node-n2", "zone: a", "zone: b");
+  expect_quiet(two, "longhorn-replicas-one-zone");
+  expect_quiet(Fixture(), "longhorn-replicas-one-zone");
+}
+
+// A frontend of hosts host0..host2, one port each, on the leaves `leaf_of` (fe/leaf/i), every leaf
+// cabled to each of `spines` spines.
+Topology frontend(const std::vector<int>& leaf_of, int spines) {
+  Topology t;
+  t.host_count = static_cast<long long>(leaf_of.size());
+  t.frontend_ports_per_host = 1;
+  t.frontend_begin = 0;
+  for (std::size_t h = 0; h < leaf_of.size(); ++h) t.add_vertex(VertexKind::kPort, Network::kFrontend, 0, 0, static_cast<std::uint32_t>(h), 0, 1);
+  const int leaves = *std::max_element(leaf_of.begin(), leaf_of.end()) + 1;
+  const auto first_leaf = static_cast<std::uint32_t>(t.vertex_count());
+  for (int l = 0; l < leaves; ++l) t.add_vertex(VertexKind::kSwitch, Network::kFrontend, 0, 1, 0, static_cast<std::uint32_t>(l), 32);
+  const auto first_spine = static_cast<std::uint32_t>(t.vertex_count());
+  for (int s = 0; s < spines; ++s) t.add_vertex(VertexKind::kSwitch, Network::kFrontend, 0, 2, 0, static_cast<std::uint32_t>(s), 32);
+  const BitsPerSecond cap(100'000'000'000LL);
+  for (std::size_t h = 0; h < leaf_of.size(); ++h) t.add_link(VertexId(static_cast<std::uint32_t>(h)), VertexId(first_leaf + leaf_of[h]), cap, TimePs(0), -1);
+  for (int l = 0; l < leaves; ++l) {
+    for (int s = 0; s < spines; ++s) t.add_link(VertexId(first_leaf + l), VertexId(first_spine + s), cap, TimePs(0), -1);
+  }
+  t.finalize();
+  return t;
+}
+
+// Every node on fe/leaf/0 under one spine: both switches carry every node. Two leaves under one
+// spine: only the spine. The near miss: two leaves, two spines. Without --spec the rule says nothing.
+TEST(LintNetwork, OneFrontendSwitchCarriesEveryNode) {
+  Fixture one;
+  one.topology = frontend({0, 0, 0}, 1);
+  const LintReport r = one.lint();
+  EXPECT_EQ(count(r, "frontend-one-switch"), 2) << rules_of(r);
+  EXPECT_NE(rules_of(r).find("frontend switch fe/leaf/0 carries every node's frontend ports (3 node(s))"), std::string::npos) << rules_of(r);
+  Fixture spine;
+  spine.topology = frontend({0, 0, 1}, 1);
+  const LintReport q = spine.lint();
+  EXPECT_EQ(count(q, "frontend-one-switch"), 1) << rules_of(q);
+  EXPECT_NE(rules_of(q).find("fe/spine/0 is the only spine"), std::string::npos) << rules_of(q);
+  Fixture redundant;
+  redundant.topology = frontend({0, 0, 1}, 2);
+  expect_quiet(redundant, "frontend-one-switch");
+  expect_quiet(Fixture(), "frontend-one-switch");
 }
 
 TEST(LintStorage, ReadWriteOnceUnderRollingUpdateOrReplicas) {

@@ -1,8 +1,10 @@
-// Lint rules of the storage family: more Longhorn replicas than nodes that can hold one, a
-// ReadWriteOnce volume under a Deployment that runs two pods at once, and one-replica volumes.
-// Replica candidates are volume_replicas.h's (frontend/): the query below asks it, so a richer
-// Longhorn model (disk space, zones) answers here without a change to the rules.
+// Lint rules of the storage family: more Longhorn replicas than nodes that can hold one, every
+// replica of a volume in one zone, a ReadWriteOnce volume under a Deployment that runs two pods at
+// once, and one-replica volumes.
+// Replica placement is volume_replicas.h's (frontend/): the schedule of every Longhorn volume with its
+// disks, zones and space, computed once per run (LintContext::longhorn).
 #include <map>
+#include <set>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,79 +18,107 @@ namespace ct {
 
 namespace {
 
-// Every claim of the manifests: PersistentVolumeClaims and the StatefulSets' claim templates.
-std::vector<const PersistentVolumeClaim*> all_claims(const Manifests& m) {
-  std::vector<const PersistentVolumeClaim*> out;
-  for (const auto& c : m.claims) out.push_back(&c);
-  for (const auto& w : m.workloads) {
-    for (const auto& c : w.claim_templates) out.push_back(&c);
-  }
-  return out;
-}
-
-// How many replicas a claim's Longhorn volume wants, and the nodes that may hold one (distinct
-// nodes: Longhorn's hard node anti-affinity). wanted == 0: not a Longhorn volume.
-struct ReplicaCapacity {
+// The Longhorn classes in use, each with the scheduled volumes that use it, in scheduling order.
+struct ClassUse {
   const StorageClass* storage_class = nullptr;
   int wanted = 0;
-  std::vector<std::string> candidates;
+  std::vector<const ScheduledVolume*> volumes;
 };
-ReplicaCapacity longhorn_replica_capacity(const Manifests& m, const PersistentVolumeClaim& claim) {
-  const VolumeReport v = describe_claim_volume(m, claim, "");
-  return {v.storage_class, v.replicas_wanted, v.candidate_nodes};
-}
-
-// The Longhorn classes in use, each with its capacity and the claims that use it, in file order.
-struct ClassUse {
-  ReplicaCapacity capacity;
-  std::vector<const PersistentVolumeClaim*> claims;
-};
-std::vector<ClassUse> longhorn_classes_in_use(const Manifests& m) {
+std::vector<ClassUse> longhorn_classes_in_use(const LonghornSchedule& s) {
   std::vector<ClassUse> out;
   std::map<const StorageClass*, std::size_t> index;
-  for (const PersistentVolumeClaim* c : all_claims(m)) {
-    ReplicaCapacity cap = longhorn_replica_capacity(m, *c);
-    if (cap.storage_class == nullptr || cap.wanted == 0) continue;
-    auto [it, fresh] = index.emplace(cap.storage_class, out.size());
-    if (fresh) out.push_back({std::move(cap), {}});
-    out[it->second].claims.push_back(c);
+  for (const ScheduledVolume& v : s.volumes) {
+    if (v.storage_class == nullptr || v.wanted == 0 || !v.problems.empty()) continue;
+    auto [it, fresh] = index.emplace(v.storage_class, out.size());
+    if (fresh) out.push_back({v.storage_class, v.wanted, {}});
+    out[it->second].volumes.push_back(&v);
   }
   return out;
 }
 
-std::string claim_names(const std::vector<const PersistentVolumeClaim*>& claims) {
+std::string claim_names(const std::vector<const ScheduledVolume*>& volumes) {
   std::vector<std::string> names;
-  for (const auto* c : claims) names.push_back(c->meta.ns.empty() ? c->meta.name : c->meta.ns + "/" + c->meta.name);
+  for (const auto* v : volumes) names.push_back(v->claim->meta.ns.empty() ? v->claim->meta.name : v->claim->meta.ns + "/" + v->claim->meta.name);
   return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// The nodes with a disk that could take a replica of `v` were it alone in the cluster (schedulable,
+// tags fulfilled, the volume's size within the disk's space rules): Longhorn's hard node
+// anti-affinity allows one replica per node, so fewer of them than wanted is never healthy.
+std::vector<std::string> nodes_with_room(const LonghornSchedule& s, const ScheduledVolume& v) {
+  std::set<std::string> nodes;
+  for (std::size_t i = 0; i < s.disks.size(); ++i) {
+    LonghornSchedule empty;
+    empty.settings = s.settings;
+    empty.disks = {s.disks[i]};
+    empty.disks[0].scheduled = 0;
+    empty.disks[0].replicas = 0;
+    ScheduledVolume probe = v;
+    probe.replica_disks.clear();
+    probe.replica_nodes.clear();
+    probe.data_locality = "disabled";
+    std::string why;
+    if (schedule_replica(empty, probe, {}, why)) nodes.insert(s.disks[i].node);
+  }
+  return {nodes.begin(), nodes.end()};
 }
 
 }  // namespace
 
 void check_longhorn_replicas_exceed_nodes(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out) {
-  for (const ClassUse& u : longhorn_classes_in_use(c.model.manifests)) {
-    const int n = static_cast<int>(u.capacity.candidates.size());
-    if (u.capacity.wanted <= n) continue;
-    const StorageClass& sc = *u.capacity.storage_class;
+  const LonghornSchedule& s = c.longhorn();
+  if (s.settings.replica_soft_anti_affinity) return;  // soft: several replicas per node, healthy though weaker
+  for (const ClassUse& u : longhorn_classes_in_use(s)) {
+    const std::vector<std::string> room = nodes_with_room(s, *u.volumes.front());
+    const int n = static_cast<int>(room.size());
+    if (u.wanted <= n) continue;
+    const StorageClass& sc = *u.storage_class;
+    const PersistentVolumeClaim& first = *u.volumes.front()->claim;
     out.push_back(rule.finding(
         fmt::format("StorageClass {} wants {} replicas on distinct nodes, and only {} node(s) can hold one ({}); used by {}", sc.meta.name,
-                    u.capacity.wanted, n, fmt::join(u.capacity.candidates, ", "), claim_names(u.claims)),
-        {{object_label(sc.meta), sc.meta.where}, {object_label(u.claims.front()->meta), u.claims.front()->meta.where}},
+                    u.wanted, n, fmt::join(room, ", "), claim_names(u.volumes)),
+        {{object_label(sc.meta), sc.meta.where}, {object_label(first.meta), first.meta.where}},
         fmt::format("the volumes are Degraded from their first day and never healthy: {} replica(s) are never scheduled, and "
                     "the data survives one node fewer than the class promises",
-                    u.capacity.wanted - n),
+                    u.wanted - n),
         fmt::format("set parameters.numberOfReplicas: \"{}\" or give {} more node(s) a Longhorn disk "
                     "(label node.longhorn.io/create-default-disk=true)",
-                    n, u.capacity.wanted - n)));
+                    n, u.wanted - n)));
+  }
+}
+
+void check_longhorn_replicas_one_zone(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out) {
+  const LonghornSchedule& s = c.longhorn();
+  for (const ScheduledVolume& v : s.volumes) {
+    if (v.replica_disks.size() < 2) continue;
+    std::set<std::string> zones, nodes;
+    for (std::size_t d : v.replica_disks) {
+      zones.insert(s.disks[d].zone);
+      nodes.insert(s.disks[d].node);
+    }
+    std::set<std::string> all_zones;
+    for (const SchedulingDisk& d : s.disks) all_zones.insert(d.zone);
+    if (zones.size() != 1 || zones.begin()->empty()) continue;
+    const std::string& zone = *zones.begin();
+    out.push_back(rule.finding(
+        fmt::format("every replica of {} ({} on {}) is in zone {}", object_label(v.claim->meta), v.replica_disks.size(),
+                    fmt::join(nodes, ", "), zone),
+        {{object_label(v.claim->meta), v.claim->meta.where}, {object_label(v.storage_class->meta), v.storage_class->meta.where}},
+        fmt::format("the loss of zone {} (its power, its switch) loses every copy of the data at once", zone),
+        all_zones.size() > 1 ? "give the zones' nodes room for a replica (disk space, disk tags, allowScheduling), or set "
+                               "replica-zone-soft-anti-affinity to false so Longhorn refuses to double up in one zone"
+                             : "put Longhorn disks on nodes of a second zone (label topology.kubernetes.io/zone)"));
   }
 }
 
 void check_volume_one_replica(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out) {
-  for (const ClassUse& u : longhorn_classes_in_use(c.model.manifests)) {
-    if (u.capacity.wanted != 1) continue;
-    const StorageClass& sc = *u.capacity.storage_class;
+  for (const ClassUse& u : longhorn_classes_in_use(c.longhorn())) {
+    if (u.wanted != 1) continue;
+    const StorageClass& sc = *u.storage_class;
+    const PersistentVolumeClaim& first = *u.volumes.front()->claim;
     out.push_back(rule.finding(
-        fmt::format("StorageClass {} keeps one replica of {}", sc.meta.name, claim_names(u.claims)),
-        {{object_label(sc.meta), sc.meta.where}, {object_label(u.claims.front()->meta), u.claims.front()->meta.where}},
+        fmt::format("StorageClass {} keeps one replica of {}", sc.meta.name, claim_names(u.volumes)),
+        {{object_label(sc.meta), sc.meta.where}, {object_label(first.meta), first.meta.where}},
         "the death of the replica's node or disk loses the data (not only makes it unavailable)",
         "set parameters.numberOfReplicas: \"2\" or more (Longhorn's default is 3)"));
   }

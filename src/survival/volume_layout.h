@@ -5,10 +5,10 @@
 //   volume_layouts  every claim a placed pod mounts (a StatefulSet pod's from its
 //                   volumeClaimTemplates), attached to that pod's node, then every other claim,
 //                   detached; only Longhorn volumes (driver.longhorn.io), by namespace/name
-//   rebuild_path    from a replica's node to the new replica's node: each node's first frontend
-//                   link and, when their leaves differ, each leaf's first uplink (the request
-//                   trace's hop 3 takes the same first port; bonding and the spine's ECMP choice
-//                   are not modelled); empty without a spec's frontend network
+//   rebuild_path    from a replica's node to the new replica's node: survival/volume_rebuild.h's
+//                   rebuild_links (the first shortest path over the spec's frontend network between
+//                   the nodes' first frontend ports, each link direction apart; bonding and the
+//                   spine's ECMP choice are not modelled); empty without a spec's frontend network
 #pragma once
 
 #include <string>

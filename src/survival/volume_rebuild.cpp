@@ -1,7 +1,15 @@
 #include "survival/volume_rebuild.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "frontend/request_trace.h"
+#include "frontend/volume_replicas.h"
 
 // The one place survival/ uses the max-min solver (sim/maxmin/max_min_solver.h).
 #include "sim/maxmin/max_min_solver.h"
@@ -76,6 +84,181 @@ std::vector<double> rebuild_finish_times(const std::vector<RebuildLink>& links, 
     t = next;
   }
   return finish;
+}
+
+namespace {
+
+// One direction of a link: constraint 2l going up (toward the spines), 2l + 1 going down.
+struct Hop {
+  LinkId link;
+  bool up = true;
+};
+
+// The first shortest path over the frontend from one host's first frontend port to another's,
+// avoiding dead switches and links; nullopt when there is none.
+std::optional<std::vector<Hop>> frontend_path(const Topology& t, long long from, long long to, const DeadElements& dead) {
+  const VertexId a = t.frontend_port_of(HostId(from), 0);
+  const VertexId b = t.frontend_port_of(HostId(to), 0);
+  if (a == b) return std::vector<Hop>{};
+  std::vector<std::int64_t> via(t.vertex_count(), -1);  // the link that reached each vertex
+  std::vector<bool> seen(t.vertex_count(), false);
+  for (VertexId s : dead.switches) seen[s.value()] = true;
+  std::set<std::uint32_t> dead_links;
+  for (LinkId l : dead.links) dead_links.insert(l.value());
+  std::deque<VertexId> queue{a};
+  seen[a.value()] = true;
+  while (!queue.empty() && !seen[b.value()]) {
+    const VertexId v = queue.front();
+    queue.pop_front();
+    for (const Adjacency& adj : t.neighbors(v)) {
+      const auto n = adj.neighbor.value();
+      if (seen[n] || dead_links.contains(adj.link.value()) || t.network[n] != Network::kFrontend) continue;
+      // Only switches forward: a host's port is an end, never a hop.
+      if (t.kind[n] == VertexKind::kPort && adj.neighbor != b) continue;
+      seen[n] = true;
+      via[n] = adj.link.value();
+      queue.push_back(adj.neighbor);
+    }
+  }
+  if (via[b.value()] < 0) return std::nullopt;
+  std::vector<Hop> path;
+  for (VertexId v = b; v != a;) {
+    const LinkId l(static_cast<std::uint32_t>(via[v.value()]));
+    const VertexId prev = t.other_end(l, v);
+    path.push_back(Hop{l, t.link_a[l.value()] == prev});
+    v = prev;
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+std::optional<long long> host_of(const Manifests& m, const Topology& t, const std::string& node) {
+  const Node* n = m.find_node(node);
+  const auto host = spec_host_of(n != nullptr && !n->host.empty() ? n->host : node);
+  if (!host || *host >= t.host_count) return std::nullopt;
+  return host;
+}
+
+// The rebuilds of one volume: the new disks, their sources and paths (not yet timed).
+VolumeRebuilds plan_volume(const Manifests& m, const Topology* topo, const DeadElements& dead, LonghornSchedule& s, ScheduledVolume& v,
+                           std::vector<std::vector<Hop>>& paths) {
+  VolumeRebuilds r;
+  r.volume = v.claim->meta.ns + "/" + v.claim->meta.name;
+  r.bytes = v.bytes;
+  r.engine_node = v.engine_node;
+  r.after = volume_after(v.replica_nodes, v.wanted, v.engine_node, dead.nodes);
+  if (r.after.data_lost) return r;
+  const auto is_dead = [&](const std::string& n) { return std::find(dead.nodes.begin(), dead.nodes.end(), n) != dead.nodes.end(); };
+  std::vector<std::string> live;
+  for (const auto& n : v.replica_nodes) {
+    if (!is_dead(n)) live.push_back(n);
+  }
+  std::sort(live.begin(), live.end());
+  const auto lost = std::count_if(v.replica_nodes.begin(), v.replica_nodes.end(), is_dead);
+  double start = dead.at_s + s.settings.replenishment_wait_s;
+  if (!v.engine_node.empty() && is_dead(v.engine_node)) {
+    if (auto it = dead.reattached_s.find(r.volume); it != dead.reattached_s.end()) start = std::max(start, it->second);
+  }
+  for (long i = 0; i < lost; ++i) {
+    PlannedRebuild b;
+    b.start_s = start;
+    std::string why;
+    const auto disk = schedule_replica(s, v, dead.nodes, why);
+    paths.emplace_back();
+    if (!disk) {
+      b.never = why;
+      r.rebuilds.push_back(std::move(b));
+      continue;
+    }
+    b.to_node = s.disks[*disk].node;
+    b.to_disk = s.disks[*disk].name;
+    if (topo == nullptr || topo->frontend_ports_per_host == 0) {
+      b.from_node = live.front();
+      b.never = "no frontend network in the cluster spec: the rebuild is not timed";
+      r.rebuilds.push_back(std::move(b));
+      continue;
+    }
+    const auto to_host = host_of(m, *topo, b.to_node);
+    std::optional<std::vector<Hop>> best;
+    for (const auto& src : live) {
+      const auto from_host = host_of(m, *topo, src);
+      if (!from_host || !to_host) continue;
+      auto p = frontend_path(*topo, *from_host, *to_host, dead);
+      if (p && (!best || p->size() < best->size())) {
+        best = std::move(p);
+        b.from_node = src;
+      }
+    }
+    if (!best) {
+      b.from_node = live.front();
+      b.never = to_host ? "no frontend path from a live replica's node to " + b.to_node
+                        : "node " + b.to_node + " maps to no host of the spec (annotate it clustertwin.io/host: hostN)";
+    } else {
+      for (const Hop& h : *best) b.path.push_back(topo->link_name(h.link) + (h.up ? " up" : " down"));
+      paths.back() = std::move(*best);
+    }
+    r.rebuilds.push_back(std::move(b));
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<VolumeRebuilds> plan_rebuilds(const Manifests& m, const Placement& placement, const Topology* topology, const DeadElements& dead) {
+  LonghornSchedule s = schedule_longhorn(m, placement);
+  std::vector<VolumeRebuilds> out;
+  std::vector<std::vector<Hop>> paths;  // per rebuild, in order
+  for (ScheduledVolume& v : s.volumes) {
+    const bool touched = std::any_of(v.replica_nodes.begin(), v.replica_nodes.end(), [&](const std::string& n) {
+      return std::find(dead.nodes.begin(), dead.nodes.end(), n) != dead.nodes.end();
+    });
+    if (touched) out.push_back(plan_volume(m, topology, dead, s, v, paths));
+  }
+  // Time every rebuild with a path together (a same-host rebuild crosses no link: instant).
+  std::vector<RebuildLink> links;
+  if (topology != nullptr) {
+    std::set<std::uint32_t> dead_links;
+    for (LinkId l : dead.links) dead_links.insert(l.value());
+    for (std::size_t l = 0; l < topology->link_count(); ++l) {
+      const double c = dead_links.contains(static_cast<std::uint32_t>(l)) ? 0 : static_cast<double>(topology->capacity[l].value());
+      links.push_back({topology->link_name(LinkId(static_cast<std::uint32_t>(l))) + " up", c});
+      links.push_back({topology->link_name(LinkId(static_cast<std::uint32_t>(l))) + " down", c});
+    }
+  }
+  std::vector<Rebuild> flows;
+  std::vector<PlannedRebuild*> timed;
+  std::size_t k = 0;
+  for (auto& v : out) {
+    for (auto& b : v.rebuilds) {
+      const std::vector<Hop>& p = paths[k++];
+      if (!b.never.empty()) continue;
+      if (p.empty()) {
+        b.finish_s = b.start_s;
+        continue;
+      }
+      Rebuild f{v.volume, v.bytes, b.start_s, {}};
+      for (const Hop& h : p) f.links.push_back(2 * static_cast<std::size_t>(h.link.value()) + (h.up ? 0 : 1));
+      flows.push_back(std::move(f));
+      timed.push_back(&b);
+    }
+  }
+  const std::vector<double> finish = rebuild_finish_times(links, flows);
+  for (std::size_t i = 0; i < timed.size(); ++i) timed[i]->finish_s = finish[i];
+  return out;
+}
+
+std::optional<std::vector<RebuildLink>> rebuild_links(const Manifests& m, const Topology& t, const std::string& from_node,
+                                                      const std::string& to_node, const DeadElements& dead) {
+  const auto from = host_of(m, t, from_node);
+  const auto to = host_of(m, t, to_node);
+  if (!from || !to) return std::nullopt;
+  const auto path = frontend_path(t, *from, *to, dead);
+  if (!path) return std::nullopt;
+  std::vector<RebuildLink> out;
+  for (const Hop& h : *path) {
+    out.push_back({t.link_name(h.link) + (h.up ? " up" : " down"), static_cast<double>(t.capacity[h.link.value()].value())});
+  }
+  return out;
 }
 
 }  // namespace ct

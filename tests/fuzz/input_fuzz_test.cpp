@@ -513,7 +513,9 @@ std::vector<InputKind> input_kinds() {
         "tests/frontend/bad/duplicate-key.yaml", "tests/frontend/bad/duplicate-names.yaml",
         "tests/frontend/bad/bad-values.yaml",
         // the scheduling model's fields (docs/models/scheduling.md)
-        "tests/fuzz/seeds/scheduling.yaml"},
+        "tests/fuzz/seeds/scheduling.yaml",
+        // the Longhorn scheduler's objects: Longhorn Node, Setting, the default-setting ConfigMap
+        "tests/fuzz/seeds/longhorn.yaml"},
        ".yaml", manifests_args},
       {"auth_manifests", {"tests/frontend/auth/70-auth.yaml", "tests/frontend/auth/71-loop.yaml", "tests/frontend/bad/bad-auth.yaml"},
        ".yaml", auth_args},
@@ -525,7 +527,7 @@ std::vector<InputKind> input_kinds() {
       {"lint_manifests",
        {"examples/platform-traps/manifests/00-cluster.yaml", "examples/platform-traps/manifests/30-gateway.yaml",
         "examples/platform-traps/manifests/21-certificates.yaml", "examples/platform-traps/manifests/50-apps.yaml",
-        "examples/platform-traps/manifests/60-storage.yaml"},
+        "examples/platform-traps/manifests/60-storage.yaml", "tests/fuzz/seeds/longhorn.yaml"},
        ".yaml", lint_manifests_args},
       {"lint_named_conf", {"examples/platform-traps/dns/named.conf"}, ".conf", lint_dns_args},
       {"lint_zone", {"examples/platform-traps/dns/db.example.com.internal"}, ".zone", lint_dns_args},

@@ -233,7 +233,7 @@ kind: PersistentVolumeClaim
 metadata: {name: data}
 spec: {resources: {requests: {storage: 10Gi}}}
 )");
-  const VolumeReport v = describe_volume(m, "default", "data", "n2");
+  const VolumeReport v = describe_volume(m, place_pods(m), "default", "data", "n2");
   ASSERT_TRUE(v.problems.empty());
   EXPECT_EQ(v.replica_nodes, (std::vector<std::string>{"n2", "n0"}));
   ASSERT_EQ(v.survival.size(), 3u);
