@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <set>
 #include <string>
@@ -286,15 +287,20 @@ namespace {
 // Names that outlive the piece of text they were read from (a metric's, a job's), each kept once.
 class NameStore {
  public:
-  std::string_view keep(std::string_view name) {
-    if (name == last_) return last_;
+  // Inline, and the common case (the line's name is the last line's) one length test and one memcmp.
+  [[gnu::always_inline]] std::string_view keep(std::string_view name) {
+    if (name.size() == last_.size() && (name.empty() || std::memcmp(name.data(), last_.data(), name.size()) == 0)) return last_;
+    return keep_new(name);
+  }
+
+ private:
+  [[gnu::noinline]] std::string_view keep_new(std::string_view name) {
     auto at = names_.find(name);
     if (at == names_.end()) at = names_.emplace(name).first;
     last_ = *at;
     return last_;
   }
 
- private:
   std::set<std::string, std::less<>> names_;
   std::string_view last_;
 };
