@@ -44,7 +44,14 @@ struct DiagnoseCliOptions {
 Result<TextInput> read_input(const std::string& path, std::string_view what) {
   auto text = read_text_file(path, what);
   if (!text) return text.errors();
-  return TextInput{path, std::move(text).value()};
+  return TextInput{path, std::move(text).value(), nullptr};
+}
+
+// A scrape is read a piece at a time as it is parsed (io/files.h): a large one is never held whole.
+Result<TextInput> open_input(const std::string& path, std::string_view what) {
+  auto source = FileTextSource::open(path, what);
+  if (!source) return source.errors();
+  return TextInput{path, "", std::shared_ptr<TextSource>(std::move(source).value())};
 }
 
 int run_diagnose(const DiagnoseCliOptions& cli_options, const Context& context) {
@@ -63,8 +70,8 @@ int run_diagnose(const DiagnoseCliOptions& cli_options, const Context& context) 
   CounterInputs inputs;
   inputs.interval_s = options.interval_s;
   Diagnostics errors;
-  auto take = [&](const std::string& path, std::string_view what, auto&& store) {
-    auto in = read_input(path, what);
+  auto take = [&](const std::string& path, std::string_view what, auto&& store, bool stream = false) {
+    auto in = stream ? open_input(path, what) : read_input(path, what);
     if (!in) {
       errors.insert(errors.end(), in.errors().begin(), in.errors().end());
     } else {
@@ -77,7 +84,7 @@ int run_diagnose(const DiagnoseCliOptions& cli_options, const Context& context) 
       inputs.instances.resize(inputs.scrapes.size());
       inputs.instances.push_back(instance);
       inputs.scrapes.push_back(std::move(t));
-    });
+    }, true);
   }
   for (const auto& p : options.flows) take(p, "a flow result file", [&](TextInput t) { inputs.flows.push_back(std::move(t)); });
   if (!options.map.empty()) take(options.map, "a port map", [&](TextInput t) { inputs.map = std::move(t); });

@@ -2,6 +2,7 @@
 // stage each needs (cli/command.h), loads that stage once, and runs the command; each command lives
 // in its own <name>_command.cpp.
 #include <algorithm>
+#include <cstdlib>
 #include <cctype>
 #include <exception>
 #include <iostream>
@@ -14,6 +15,8 @@
 
 #include "cli/build_info.h"
 #include "cli/command.h"
+#include "core/units.h"
+#include "io/files.h"
 #include "io/loaders.h"
 #include "core/suggest.h"
 #include "core/text.h"
@@ -120,13 +123,23 @@ int run_guarded(Run&& run) {
   try {
     return run();
   } catch (const std::bad_alloc&) {
-    std::cerr << "clustertwin: error: out of memory (an input's size limit, CLUSTERTWIN_MAX_INPUT, bounds what is read)\n";
+    std::cerr << "clustertwin: error: out of memory (an input's size limit, --max-input or CLUSTERTWIN_MAX_INPUT, bounds what is read)\n";
   } catch (const std::exception& e) {
     std::cerr << "clustertwin: internal error: " << ct::excerpt(e.what()) << "; please report it with the command line\n";
   } catch (...) {
     std::cerr << "clustertwin: internal error: an unknown exception; please report it with the command line\n";
   }
   return kExitInputError;
+}
+
+// --max-input: the loader's limit for this run, through the variable it reads (io/files.h); an
+// error when the value is not a size above 0.
+std::string take_max_input(const std::string& value) {
+  if (value.empty()) return "";
+  const auto size = ct::parse_size(value);
+  if (!size || size.value().value() <= 0) return "'" + value + "': expected a size above 0, e.g. 1GiB";
+  setenv(ct::kMaxInputVariable, value.c_str(), 1);
+  return "";
 }
 
 }  // namespace
@@ -146,6 +159,7 @@ int main(int argc, char** argv) {
   };
   std::vector<Entry> entries;
   std::vector<Context> contexts(std::size(kCommands));
+  std::string max_input;  // --max-input SIZE, for every command (io/files.h)
   for (std::size_t i = 0; i < std::size(kCommands); ++i) {
     const Command& command = kCommands[i];
     CLI::App* sub = app.add_subcommand(command.name, command.help);
@@ -154,6 +168,7 @@ int main(int argc, char** argv) {
       context.catalog_dir = ct::default_catalog_dir();
       sub->add_option("--catalog", context.catalog_dir, "Hardware catalog folder (default: $CLUSTERTWIN_CATALOG or the built-in)");
     }
+    sub->add_option(ct::kMaxInputFlag, max_input, "The most bytes one input may hold, read or inflated (default 256MiB)");
     entries.push_back(Entry{&command, sub, command.setup(*sub, context)});
   }
   try {
@@ -169,6 +184,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (const std::string error = take_max_input(max_input); !error.empty()) {
+    std::cerr << ct::format_diagnostics({ct::Diagnostic{command_line(), ct::kMaxInputFlag, error}});
+    return kExitInputError;
   }
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (!entries[i].app->parsed()) continue;

@@ -13,7 +13,9 @@ namespace ct {
 
 class LineCursor {
  public:
-  explicit LineCursor(std::string_view text) : text_(text) {}
+  // `lines_before`: lines of the whole text before `text` (a TextSource's earlier pieces), so
+  // number() counts in the whole text.
+  explicit LineCursor(std::string_view text, int lines_before = 0) : text_(text), number_(lines_before) {}
 
   // The next line, without its '\n' (and '\r'); false after the last one.
   bool next(std::string_view& line) {

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
+#include <functional>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -20,25 +20,46 @@ struct MemberSeries {
   const SeriesRate* receive = nullptr;
 };
 
-using SeriesKey = std::tuple<std::string_view, std::string_view, bool>;
-
-// The series of the plan's members by (instance, device, transmit): one pass over the series, the
-// plan's keys only; a NIC's RDMA counters are never a switch port's.
-std::map<SeriesKey, const SeriesRate*> series_index(const AlertPlan& plan, const CounterRates& rates) {
-  std::map<SeriesKey, const SeriesRate*> index;
-  for (const AlertGroup& g : plan.groups) {
-    for (const AlertMember& m : g.members) {
-      index.emplace(SeriesKey{m.instance, m.device, true}, nullptr);
-      index.emplace(SeriesKey{m.instance, m.device, false}, nullptr);
+// The series a member's (instance, device, transmit) names, found by a hash of the three: the
+// series are sorted by (hash, position) once and each key's equal hashes compared in full, so the
+// first series of a key in `rates` order is its series (as a map of keys would give) without a
+// string comparison per tree level. A NIC's RDMA counters are never a switch port's.
+class SeriesIndex {
+ public:
+  explicit SeriesIndex(const CounterRates& rates) : rates_(rates) {
+    entries_.reserve(rates.series.size());
+    for (std::size_t i = 0; i < rates.series.size(); ++i) {
+      const SeriesRate& s = rates.series[i];
+      if (s.kind == CounterKind::kRdma || s.timeline.size() < 2) continue;
+      entries_.push_back(Entry{key_hash(s.instance, s.device, s.transmit), static_cast<std::uint32_t>(i)});
     }
+    std::sort(entries_.begin(), entries_.end(),
+              [](const Entry& a, const Entry& b) { return a.hash != b.hash ? a.hash < b.hash : a.series < b.series; });
   }
-  for (const SeriesRate& s : rates.series) {
-    if (s.kind == CounterKind::kRdma || s.timeline.size() < 2) continue;
-    const auto it = index.find(SeriesKey{s.instance, s.device, s.transmit});
-    if (it != index.end() && it->second == nullptr) it->second = &s;
+
+  [[nodiscard]] const SeriesRate* find(std::string_view instance, std::string_view device, bool transmit) const {
+    const std::uint64_t h = key_hash(instance, device, transmit);
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), h, [](const Entry& e, std::uint64_t x) { return e.hash < x; });
+    for (; it != entries_.end() && it->hash == h; ++it) {
+      const SeriesRate& s = rates_.series[it->series];
+      if (s.transmit == transmit && s.instance == instance && s.device == device) return &s;
+    }
+    return nullptr;
   }
-  return index;
-}
+
+ private:
+  struct Entry {
+    std::uint64_t hash;
+    std::uint32_t series;
+  };
+  static std::uint64_t key_hash(std::string_view instance, std::string_view device, bool transmit) {
+    const std::hash<std::string_view> h;
+    return (h(instance) * 0x9e3779b97f4a7c15ULL) ^ h(device) ^ static_cast<std::uint64_t>(transmit);
+  }
+
+  const CounterRates& rates_;
+  std::vector<Entry> entries_;
+};
 
 // bits/s of `s` at t over [t - window, t] (alert_rules.h): NaN before its second sample.
 double rate_at(const SeriesRate* s, std::int64_t t, std::int64_t window_ms) {
@@ -109,15 +130,13 @@ void evaluate_group(const AlertPlan& plan, std::size_t gi, const std::vector<Mem
 }  // namespace
 
 std::vector<AlertFiring> evaluate_alerts(const AlertPlan& plan, const CounterRates& rates) {
-  const auto index = series_index(plan, rates);
+  const SeriesIndex index(rates);
   std::vector<AlertFiring> out;
+  std::vector<MemberSeries> series;
   for (std::size_t gi = 0; gi < plan.groups.size(); ++gi) {
-    std::vector<MemberSeries> series;
+    series.clear();
     for (const AlertMember& m : plan.groups[gi].members) {
-      MemberSeries ms;
-      ms.transmit = index.at(SeriesKey{m.instance, m.device, true});
-      ms.receive = index.at(SeriesKey{m.instance, m.device, false});
-      series.push_back(ms);
+      series.push_back(MemberSeries{index.find(m.instance, m.device, true), index.find(m.instance, m.device, false)});
     }
     evaluate_group(plan, gi, series, out);
   }

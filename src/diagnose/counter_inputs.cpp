@@ -62,8 +62,28 @@ Result<std::vector<Scrape>> read_scrapes(const CounterInputs& inputs) {
     const std::string instance = i < inputs.instances.size() ? inputs.instances[i] : std::string();
     const std::size_t k = given[instance]++;
     const std::int64_t t = inputs.interval_s > 0 ? std::llround(static_cast<double>(k) * inputs.interval_s * 1000.0) : -1;
+    TextInMemory memory(in.text);
+    TextSource& source = in.source ? *in.source : memory;
+    const std::string_view head = source.head();
+    if (source.failed()) {
+      errors.push_back(*source.failed());
+      continue;
+    }
+    std::string whole;  // the text of the formats read whole
+    bool unread = false;
+    auto take_whole = [&]() -> std::string_view {
+      if (!in.source) return in.text;
+      auto all = drain(source);
+      if (!all) {
+        errors.push_back(all.errors().front());
+        unread = true;
+        return {};
+      }
+      whole = std::move(all).value();
+      return whole;
+    };
     Result<Scrape> s = Diagnostic{};
-    if (looks_like_ethtool(in.text)) {
+    if (looks_like_ethtool(head)) {
       const std::size_t comma = instance.rfind(',');
       if (comma == std::string::npos || comma == 0 || comma + 1 == instance.size() || t < 0) {
         errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--counters",
@@ -71,24 +91,25 @@ Result<std::vector<Scrape>> read_scrapes(const CounterInputs& inputs) {
                                     "INSTANCE,DEVICE=FILE, with --interval SECONDS"});
         continue;
       }
-      s = read_ethtool_stats(in.text, in.path, instance.substr(0, comma), instance.substr(comma + 1), t);
+      s = read_ethtool_stats(take_whole(), in.path, instance.substr(0, comma), instance.substr(comma + 1), t);
       if (s) mark_unstamped(s.value());
-    } else if (looks_like_gnmi(in.text)) {
-      s = read_gnmi_json(in.text, in.path);
+    } else if (looks_like_gnmi(head)) {
+      s = read_gnmi_json(take_whole(), in.path);
       if (s && !s->samples.empty()) s->first_stamped = s->samples.front().where;
-    } else if (looks_like_snmpwalk(in.text)) {
+    } else if (looks_like_snmpwalk(head)) {
       if (instance.empty() || t < 0) {
         errors.push_back(Diagnostic{SourceLocation{in.path, 0, 0}, "--counters",
                                     "snmpwalk output names neither the device nor the time: give it as INSTANCE=FILE, with "
                                     "--interval SECONDS"});
         continue;
       }
-      s = read_snmpwalk(in.text, in.path, instance, t);
+      s = read_snmpwalk(take_whole(), in.path, instance, t);
       if (s) mark_unstamped(s.value());
     } else {
-      s = read_prometheus_text(in.text, in.path, t);
+      s = read_prometheus_text(source, in.path, t);
       if (s) give_host(s.value(), instance, errors);
     }
+    if (unread) continue;
     if (!s) {
       errors.insert(errors.end(), s.errors().begin(), s.errors().end());
     } else {

@@ -2,18 +2,23 @@
 // port map and the flow results, parsed and checked together into Counters (diagnosis.h).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
+#include "core/text_source.h"
 #include "diagnose/diagnosis.h"
 
 namespace ct {
 
+// An input's text: in memory, or (when `source` is set) read a piece at a time by the readers that
+// stream (the Prometheus text; the other formats take the whole text from it).
 struct TextInput {
   std::string path;
   std::string text;
+  std::shared_ptr<TextSource> source = nullptr;
 };
 
 struct CounterInputs {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -213,8 +215,8 @@ bool read_count(std::string_view value, const SourceLocation& where, std::string
 struct Seen {
   std::uint64_t hash;
   std::uint32_t index;
-  std::string_view metric;  // into the scrape's text
-  std::string_view job;     // the `job` label as written, into the scrape's text ("" when absent)
+  std::string_view metric;  // kept by the reader's NameStore
+  std::string_view job;     // the `job` label as written, kept the same way ("" when absent)
 };
 
 // Each sample against the earlier ones of equal hash: a series seen twice is an error at its
@@ -280,76 +282,147 @@ std::string_view counter_kind_name(CounterKind k) {
   return "?";
 }
 
-Result<Scrape> read_prometheus_text(std::string_view text, const std::string& file, std::int64_t default_time_ms) {
-  Scrape scrape;
-  scrape.file = file;
-  Diagnostics errors;
-  // At most one sample a line: reserved once, so the samples are never moved while they grow.
-  std::size_t line_count = 1;
-  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1)) ++line_count;
-  std::vector<Seen> seen;
-  seen.reserve(line_count);
-  scrape.samples.reserve(line_count);
-  std::string label, value_text;
-  LineCursor lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    const int line_no = lines.number();
-    LineParser p(line, file, line_no);
-    p.skip_blanks();
-    if (p.at_end() || p.peek() == '#') continue;
-    const std::string_view metric = p.name();
-    if (metric.empty()) {
-      errors.push_back(p.error("metric", "expected a metric name"));
-      continue;
-    }
-    const MetricInfo info = classify(metric);
-    CounterSample sample;
-    std::string_view job;
-    p.skip_blanks();
-    if (!p.at_end() && p.peek() == '{' && !read_labels(p, metric, label, sample, job, errors)) continue;
-    p.skip_blanks();
-    const std::size_t value_col = p.pos();
-    const std::string_view value = p.token();
-    if (value.empty()) {
-      errors.push_back(p.error(std::string(metric), "expected a sample value"));
-      continue;
-    }
-    p.skip_blanks();
-    std::int64_t time_ms = 0;
-    const bool stamped = !p.at_end();
-    if (!read_timestamp(p, metric, default_time_ms, time_ms, errors)) continue;
-    if (!info.known) {
-      ++scrape.ignored_lines;
-      continue;
-    }
-    sample.where = SourceLocation{file, line_no, static_cast<int>(value_col) + 1};
-    std::uint64_t count = 0;
-    if (!read_count(value, sample.where, metric, value_text, count, scrape, errors)) continue;
-    sample.transmit = info.transmit;
-    sample.kind = info.kind;
-    sample.width = info.width;
-    sample.count = count;
-    sample.unit = static_cast<std::uint32_t>(info.unit);
-    sample.time_ms = time_ms;
-    SourceLocation& first_of_clock = stamped ? scrape.first_stamped : scrape.first_unstamped;
-    if (first_of_clock.line == 0) first_of_clock = sample.where;
-    const auto index = static_cast<std::uint32_t>(scrape.samples.size());
-    seen.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metric, job});
-    scrape.samples.push_back(std::move(sample));
+namespace {
+
+// Names that outlive the piece of text they were read from (a metric's, a job's), each kept once.
+class NameStore {
+ public:
+  // Inline, and the common case (the line's name is the last line's) one length test and one memcmp.
+  [[gnu::always_inline]] std::string_view keep(std::string_view name) {
+    if (name.size() == last_.size() && (name.empty() || std::memcmp(name.data(), last_.data(), name.size()) == 0)) return last_;
+    return keep_new(name);
   }
-  const std::vector<std::uint32_t> repeated = report_duplicates(seen, scrape.samples, errors);
-  if (!errors.empty()) return errors;
+
+ private:
+  [[gnu::noinline]] std::string_view keep_new(std::string_view name) {
+    auto at = names_.find(name);
+    if (at == names_.end()) at = names_.emplace(name).first;
+    last_ = *at;
+    return last_;
+  }
+
+  std::set<std::string, std::less<>> names_;
+  std::string_view last_;
+};
+
+// One exposition text read a line at a time (read_prometheus_text).
+class PrometheusTextReader {
+ public:
+  PrometheusTextReader(const std::string& file, std::int64_t default_time_ms)
+      : file_(file), default_time_ms_(default_time_ms) {
+    scrape_.file = file;
+  }
+  // At most one sample a line: room for `lines` more, reserved at once.
+  void expect(std::size_t lines) {
+    seen_.reserve(seen_.size() + lines);
+    scrape_.samples.reserve(scrape_.samples.size() + lines);
+  }
+  void read_line(std::string_view line, int line_no);
+  Result<Scrape> finish();
+  Diagnostics& errors() { return errors_; }
+
+ private:
+  const std::string& file_;
+  std::int64_t default_time_ms_;
+  Scrape scrape_;
+  Diagnostics errors_;
+  std::vector<Seen> seen_;
+  NameStore metrics_, jobs_;
+  std::string label_, value_text_;
+};
+
+void PrometheusTextReader::read_line(std::string_view line, int line_no) {
+  LineParser p(line, file_, line_no);
+  p.skip_blanks();
+  if (p.at_end() || p.peek() == '#') return;
+  const std::string_view metric = p.name();
+  if (metric.empty()) {
+    errors_.push_back(p.error("metric", "expected a metric name"));
+    return;
+  }
+  const MetricInfo info = classify(metric);
+  CounterSample sample;
+  std::string_view job;
+  p.skip_blanks();
+  if (!p.at_end() && p.peek() == '{' && !read_labels(p, metric, label_, sample, job, errors_)) return;
+  p.skip_blanks();
+  const std::size_t value_col = p.pos();
+  const std::string_view value = p.token();
+  if (value.empty()) {
+    errors_.push_back(p.error(std::string(metric), "expected a sample value"));
+    return;
+  }
+  p.skip_blanks();
+  std::int64_t time_ms = 0;
+  const bool stamped = !p.at_end();
+  if (!read_timestamp(p, metric, default_time_ms_, time_ms, errors_)) return;
+  if (!info.known) {
+    ++scrape_.ignored_lines;
+    return;
+  }
+  sample.where = SourceLocation{file_, line_no, static_cast<int>(value_col) + 1};
+  std::uint64_t count = 0;
+  if (!read_count(value, sample.where, metric, value_text_, count, scrape_, errors_)) return;
+  sample.transmit = info.transmit;
+  sample.kind = info.kind;
+  sample.width = info.width;
+  sample.count = count;
+  sample.unit = static_cast<std::uint32_t>(info.unit);
+  sample.time_ms = time_ms;
+  SourceLocation& first_of_clock = stamped ? scrape_.first_stamped : scrape_.first_unstamped;
+  if (first_of_clock.line == 0) first_of_clock = sample.where;
+  const auto index = static_cast<std::uint32_t>(scrape_.samples.size());
+  seen_.push_back(Seen{series_hash(metric, sample.instance, sample.device), index, metrics_.keep(metric), jobs_.keep(job)});
+  scrape_.samples.push_back(std::move(sample));
+}
+
+Result<Scrape> PrometheusTextReader::finish() {
+  const std::vector<std::uint32_t> repeated = report_duplicates(seen_, scrape_.samples, errors_);
+  if (!errors_.empty()) return errors_;
   if (!repeated.empty()) {
-    std::vector<bool> drop(scrape.samples.size(), false);
+    std::vector<bool> drop(scrape_.samples.size(), false);
     for (const std::uint32_t i : repeated) drop[i] = true;
     std::size_t kept = 0;
-    for (std::size_t i = 0; i < scrape.samples.size(); ++i) {
-      if (!drop[i]) scrape.samples[kept++] = std::move(scrape.samples[i]);
+    for (std::size_t i = 0; i < scrape_.samples.size(); ++i) {
+      if (!drop[i]) scrape_.samples[kept++] = std::move(scrape_.samples[i]);
     }
-    scrape.samples.resize(kept);
+    scrape_.samples.resize(kept);
   }
-  return scrape;
+  return std::move(scrape_);
+}
+
+}  // namespace
+
+Result<Scrape> read_prometheus_text(TextSource& source, const std::string& file, std::int64_t default_time_ms) {
+  PrometheusTextReader reader(file, default_time_ms);
+  std::string_view piece;
+  int lines_before = 0;
+  bool first = true;
+  while (reader.errors().empty() && source.next(piece)) {
+    if (first) {
+      // The first piece's lines, scaled to the whole text where its size is known and the piece
+      // is a fair sample of it (a long line ends a piece early), up to kMaxReserved.
+      constexpr std::size_t kMaxReserved = std::size_t{1} << 22;
+      std::size_t lines = 1;
+      for (std::size_t at = piece.find('\n'); at != std::string_view::npos; at = piece.find('\n', at + 1)) ++lines;
+      if (source.size_hint() > piece.size() && piece.size() >= kTextPiece / 2) {
+        lines += lines * (source.size_hint() - piece.size()) / piece.size() + lines / 16;
+      }
+      reader.expect(std::min(lines, kMaxReserved));
+      first = false;
+    }
+    LineCursor cursor(piece, lines_before);
+    std::string_view line;
+    while (cursor.next(line)) reader.read_line(line, cursor.number());
+    lines_before = cursor.number();
+  }
+  if (source.failed()) reader.errors().push_back(*source.failed());
+  return reader.finish();
+}
+
+Result<Scrape> read_prometheus_text(std::string_view text, const std::string& file, std::int64_t default_time_ms) {
+  TextInMemory source(text);
+  return read_prometheus_text(source, file, default_time_ms);
 }
 
 }  // namespace ct

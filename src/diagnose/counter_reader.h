@@ -34,6 +34,7 @@
 
 #include "core/diagnostic.h"
 #include "core/result.h"
+#include "core/text_source.h"
 
 namespace ct {
 
@@ -68,6 +69,9 @@ struct Scrape {
 // it is negative such a sample is an error (the caller has no scrape time to give).
 // Errors (located at file:line:column): malformed lines, a counter value that is not a number,
 // the same series twice in one scrape (with the line of the first).
+// The text is read a piece at a time (core/text_source.h): the reader stops after the first piece
+// with an error, so a large file that is wrong early is not read to its end.
+Result<Scrape> read_prometheus_text(TextSource& source, const std::string& file, std::int64_t default_time_ms);
 Result<Scrape> read_prometheus_text(std::string_view text, const std::string& file, std::int64_t default_time_ms);
 
 std::string_view counter_kind_name(CounterKind k);

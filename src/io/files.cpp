@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <filesystem>
 #include <vector>
 
@@ -18,8 +19,6 @@
 
 namespace ct {
 namespace {
-
-constexpr std::size_t kChunk = std::size_t{1} << 20;
 
 Diagnostic file_error(const std::string& path, std::string message) { return Diagnostic{{path, 0, 0}, "", std::move(message)}; }
 
@@ -34,56 +33,25 @@ Diagnostic open_error(const std::string& path, int error) {
   return file_error(path, fmt::format("cannot open: {}", std::strerror(error)));
 }
 
+// How to read more than the limit, for every "more than the limit" error.
+std::string raise_hint() {
+  return fmt::format("give {} SIZE (or set {}) to read it", kMaxInputFlag, kMaxInputVariable);
+}
+
 Diagnostic too_large(const std::string& path, std::string_view size, std::uint64_t limit) {
-  return file_error(path, fmt::format("{} more than {}, the most one input may hold; set {} to a larger size to read it",
-                                      size, describe_input_limit(limit), kMaxInputVariable));
+  return file_error(path, fmt::format("{} more than {}, the most one input may hold; {}", size,
+                                      describe_input_limit(limit), raise_hint()));
 }
 
-// Closes the descriptor whatever the way out.
-struct Descriptor {
-  int fd;
-  ~Descriptor() {
-    if (fd >= 0) close(fd);
-  }
-};
-
-// Reads everything from `fd`, through `gzip` when the data starts with its magic bytes.
-Result<std::string> read_all(const std::string& path, int fd, std::uint64_t limit, std::size_t expected) {
-  std::string text;
-  std::vector<char> chunk(kChunk);
-  std::optional<GzipReader> gzip;
-  bool first = true;
-  while (true) {
-    const ssize_t n = read(fd, chunk.data(), chunk.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return file_error(path, fmt::format("read error: {}", std::strerror(errno)));
-    }
-    if (n == 0) break;
-    const std::string_view got(chunk.data(), static_cast<std::size_t>(n));
-    if (first) {
-      first = false;
-      if (is_gzip(got)) {
-        gzip.emplace(path, limit,
-                     fmt::format("gzip data inflates to more than {}, the most one input may hold (a decompression "
-                                 "bomb?); set {} to a larger size to read it",
-                                 describe_input_limit(limit), kMaxInputVariable));
-      } else {
-        text.reserve(expected);
-      }
-    }
-    if (gzip) {
-      if (auto fed = gzip->feed(got, text); !fed) return fed.errors();
-      continue;
-    }
-    if (text.size() + got.size() > limit) return too_large(path, "holds", limit);
-    text.append(got);
-  }
-  if (gzip) {
-    if (auto done = gzip->finish(text); !done) return done.errors();
-  }
-  return text;
+Diagnostic bomb(const std::string& path, std::uint64_t limit) {
+  return file_error(path, fmt::format("gzip data inflates to more than {}, the most one input may hold (a decompression "
+                                      "bomb?); {}",
+                                      describe_input_limit(limit), raise_hint()));
 }
+
+// Raw bytes read at a time: plain text straight into the text, gzip data into its own buffer.
+constexpr std::size_t kPlainChunk = std::size_t{1} << 20;
+constexpr std::size_t kGzipChunk = std::size_t{64} << 10;
 
 }  // namespace
 
@@ -106,21 +74,154 @@ Result<std::uint64_t> max_input_bytes() {
   return static_cast<std::uint64_t>(size.value().value());
 }
 
-Result<std::string> read_text_file(const std::string& path, std::string_view what) {
+Result<std::unique_ptr<FileTextSource>> FileTextSource::open(const std::string& path, std::string_view what) {
   const auto limit = max_input_bytes();
   if (!limit) return limit.errors();
-  const Descriptor in{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (in.fd < 0) return open_error(path, errno);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return open_error(path, errno);
   struct stat st {};
-  if (fstat(in.fd, &st) != 0) return file_error(path, fmt::format("cannot read: {}", std::strerror(errno)));
-  if (S_ISDIR(st.st_mode)) return file_error(path, fmt::format("is a folder, expected {}", what));
-  std::size_t expected = 0;
-  if (S_ISREG(st.st_mode)) {
-    const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size > limit.value()) return too_large(path, fmt::format("is {} bytes,", size), limit.value());
-    expected = static_cast<std::size_t>(size);
+  std::optional<Diagnostic> refused;
+  if (fstat(fd, &st) != 0) {
+    refused = file_error(path, fmt::format("cannot read: {}", std::strerror(errno)));
+  } else if (S_ISDIR(st.st_mode)) {
+    refused = file_error(path, fmt::format("is a folder, expected {}", what));
+  } else if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > limit.value()) {
+    refused = too_large(path, fmt::format("is {} bytes,", st.st_size), limit.value());
   }
-  return read_all(path, in.fd, limit.value(), expected);
+  if (refused) {
+    close(fd);
+    return *refused;
+  }
+  const std::size_t expected = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
+  return std::unique_ptr<FileTextSource>(new FileTextSource(path, fd, limit.value(), expected));
+}
+
+FileTextSource::FileTextSource(std::string path, int fd, std::uint64_t limit, std::size_t expected)
+    : path_(std::move(path)), fd_(fd), limit_(limit), expected_(expected) {}
+
+FileTextSource::~FileTextSource() { close(fd_); }
+
+bool FileTextSource::fail(Diagnostic d) {
+  failed_ = std::move(d);
+  return false;
+}
+
+// One read(2) of at most `size` bytes onto `into`; false on an error, eof_ at the end.
+bool FileTextSource::read_chunk(std::string& into, std::size_t size) {
+  const std::size_t before = into.size();
+  into.resize(before + size);
+  ssize_t n = 0;
+  do {
+    n = read(fd_, into.data() + before, size);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    into.resize(before);
+    return fail(file_error(path_, fmt::format("read error: {}", std::strerror(errno))));
+  }
+  into.resize(before + static_cast<std::size_t>(n));
+  bytes_read_ += static_cast<std::uint64_t>(n);
+  if (n == 0) eof_ = true;
+  return true;
+}
+
+bool FileTextSource::fill() {
+  if (failed_) return false;
+  if (first_) {
+    first_ = false;
+    // A small first read: gzip data goes on in chunks of its own size, so a bomb is refused after
+    // little more than one of them.
+    if (!read_chunk(buffer_, kGzipChunk)) return false;
+    if (is_gzip(buffer_)) {
+      chunk_ = std::move(buffer_);
+      buffer_.clear();
+      gzip_ = std::make_unique<GzipReader>(path_);
+      gzip_->give(chunk_);
+    } else {
+      text_bytes_ = buffer_.size();
+      return !eof_;
+    }
+  }
+  if (!gzip_) {
+    if (eof_) return false;
+    const std::size_t before = buffer_.size();
+    if (!read_chunk(buffer_, kPlainChunk)) return false;
+    text_bytes_ += buffer_.size() - before;
+    if (text_bytes_ > limit_) return fail(too_large(path_, "holds", limit_));
+    return !eof_;
+  }
+  while (true) {
+    if (gzip_->needs_input()) {
+      if (eof_) {
+        const auto done = gzip_->finish();
+        return done ? false : fail(done.errors().front());
+      }
+      chunk_.clear();
+      if (!read_chunk(chunk_, kGzipChunk)) return false;
+      gzip_->give(chunk_);
+      continue;
+    }
+    const std::size_t before = buffer_.size();
+    if (const auto inflated = gzip_->inflate(buffer_, kTextPiece); !inflated) return fail(inflated.errors().front());
+    text_bytes_ = gzip_->inflated();
+    if (text_bytes_ > limit_) return fail(bomb(path_, limit_));
+    if (buffer_.size() > before) return true;
+  }
+}
+
+std::string_view FileTextSource::head() {
+  if (held_) return std::string_view(buffer_.data(), given_);
+  if (!first_) return {};  // PRECONDITION: called before the first next()
+  std::string_view piece;
+  held_ = next(piece);
+  return held_ ? piece : std::string_view();
+}
+
+bool FileTextSource::next(std::string_view& piece) {
+  if (failed_) return false;
+  if (held_) {
+    held_ = false;
+    piece = std::string_view(buffer_.data(), given_);
+    return true;
+  }
+  buffer_.erase(0, given_);  // what is left holds no '\n': the last piece ended at its last one
+  given_ = 0;
+  std::size_t cut = 0;
+  while (cut == 0 || buffer_.size() < kTextPiece) {
+    const std::size_t before = buffer_.size();
+    const bool more = fill();
+    if (failed_) return false;
+    if (const void* nl = memrchr(buffer_.data() + before, '\n', buffer_.size() - before)) {
+      cut = static_cast<std::size_t>(static_cast<const char*>(nl) - buffer_.data()) + 1;
+    }
+    if (!more) {
+      cut = buffer_.size();
+      break;
+    }
+  }
+  if (cut == 0) return false;
+  given_ = cut;
+  piece = std::string_view(buffer_.data(), cut);
+  return true;
+}
+
+Result<std::string> FileTextSource::rest() {
+  if (failed_) return *failed_;
+  if (!held_) buffer_.erase(0, given_);
+  held_ = false;
+  given_ = 0;
+  if (first_ && expected_ > 0) buffer_.reserve(expected_ + kPlainChunk);
+  while (fill()) {
+  }
+  if (failed_) return *failed_;
+  std::string out = std::move(buffer_);
+  buffer_.clear();
+  return out;
+}
+
+Result<std::string> read_text_file(const std::string& path, std::string_view what) {
+  auto source = FileTextSource::open(path, what);
+  if (!source) return source.errors();
+  return source.value()->rest();
 }
 
 Result<Unit> write_file_atomic(const std::string& path, const std::string& content) {

@@ -2,7 +2,7 @@
 
 #include <zlib.h>
 
-#include <array>
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -15,11 +15,9 @@ bool is_gzip(std::string_view bytes) {
 struct GzipReader::Stream {
   z_stream zs{};
   bool open = false;
-  std::array<unsigned char, 64 * 1024> out{};
 };
 
-GzipReader::GzipReader(std::string file, std::uint64_t limit, std::string over_limit)
-    : stream_(std::make_unique<Stream>()), file_(std::move(file)), limit_(limit), over_limit_(std::move(over_limit)) {
+GzipReader::GzipReader(std::string file) : stream_(std::make_unique<Stream>()), file_(std::move(file)) {
   stream_->open = inflateInit2(&stream_->zs, 16 + MAX_WBITS) == Z_OK;  // 16: the gzip wrapper
   if (!stream_->open) failed_ = Diagnostic{{file_, 0, 0}, "", "cannot start zlib"};
 }
@@ -28,27 +26,32 @@ GzipReader::~GzipReader() {
   if (stream_->open) inflateEnd(&stream_->zs);
 }
 
-Result<Unit> GzipReader::feed(std::string_view compressed, std::string& text) {
+void GzipReader::give(std::string_view compressed) {
+  // PRECONDITION: the loader gives chunks far below 4 GiB (zlib's uInt).
+  stream_->zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+  stream_->zs.avail_in = static_cast<uInt>(compressed.size());
+}
+
+bool GzipReader::needs_input() const { return stream_->zs.avail_in == 0; }
+
+Result<Unit> GzipReader::inflate(std::string& text, std::size_t at_most) {
   if (failed_) return *failed_;
   z_stream& zs = stream_->zs;
-  // PRECONDITION: the loader feeds chunks far below 4 GiB (zlib's uInt).
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  zs.avail_in = static_cast<uInt>(compressed.size());
-  while (true) {
+  const std::size_t start = text.size();
+  while (text.size() - start < at_most) {
     if (ended_) {
       if (zs.avail_in == 0) break;
       inflateReset(&zs);  // another member follows
       ended_ = false;
     }
-    zs.next_out = stream_->out.data();
-    zs.avail_out = static_cast<uInt>(stream_->out.size());
-    const int rc = inflate(&zs, Z_NO_FLUSH);
-    const std::size_t got = stream_->out.size() - zs.avail_out;
-    if (text.size() + got > limit_) {
-      failed_ = Diagnostic{{file_, 0, 0}, "", over_limit_};
-      return *failed_;
-    }
-    text.append(reinterpret_cast<const char*>(stream_->out.data()), got);
+    const std::size_t before = text.size();
+    const std::size_t room = std::min<std::size_t>(at_most - (before - start), std::size_t{64} << 10);
+    text.resize(before + room);
+    zs.next_out = reinterpret_cast<Bytef*>(text.data() + before);
+    zs.avail_out = static_cast<uInt>(room);
+    const int rc = ::inflate(&zs, Z_NO_FLUSH);
+    text.resize(before + room - zs.avail_out);
+    inflated_ += room - zs.avail_out;
     if (rc == Z_STREAM_END) {
       ended_ = true;
       continue;
@@ -57,7 +60,7 @@ Result<Unit> GzipReader::feed(std::string_view compressed, std::string& text) {
     if (rc != Z_OK) {
       failed_ = Diagnostic{{file_, 0, 0}, "",
                            fmt::format("not valid gzip data ({}after {} bytes of text)",
-                                       zs.msg != nullptr ? std::string(zs.msg) + ", " : "", text.size())};
+                                       zs.msg != nullptr ? std::string(zs.msg) + ", " : "", inflated_)};
       return *failed_;
     }
     if (zs.avail_in == 0 && zs.avail_out != 0) break;
@@ -65,11 +68,11 @@ Result<Unit> GzipReader::feed(std::string_view compressed, std::string& text) {
   return Unit{};
 }
 
-Result<Unit> GzipReader::finish(const std::string& text) const {
+Result<Unit> GzipReader::finish() const {
   if (failed_) return *failed_;
   if (!ended_) {
     return Diagnostic{{file_, 0, 0}, "",
-                      fmt::format("not valid gzip data (it ends inside a member, after {} bytes of text)", text.size())};
+                      fmt::format("not valid gzip data (it ends inside a member, after {} bytes of text)", inflated_)};
   }
   return Unit{};
 }

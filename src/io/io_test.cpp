@@ -221,15 +221,80 @@ TEST(Files, GzipIsInflatedWithinTheLimit) {
   ASSERT_EQ(unsetenv(kMaxInputVariable), 0);
   ASSERT_FALSE(bomb.ok());
   EXPECT_EQ(bomb.errors()[0].message,
-            "gzip data inflates to more than 1 MiB, the most one input may hold (a decompression bomb?); set "
-            "CLUSTERTWIN_MAX_INPUT to a larger size to read it");
+            "gzip data inflates to more than 1 MiB, the most one input may hold (a decompression bomb?); give "
+            "--max-input SIZE (or set CLUSTERTWIN_MAX_INPUT) to read it");
   ASSERT_FALSE(big.ok());
   EXPECT_EQ(big.errors()[0].message,
-            "is 1048577 bytes, more than 1 MiB, the most one input may hold; set CLUSTERTWIN_MAX_INPUT to a larger "
-            "size to read it");
+            "is 1048577 bytes, more than 1 MiB, the most one input may hold; give --max-input SIZE (or set "
+            "CLUSTERTWIN_MAX_INPUT) to read it");
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.errors()[0].where.file, "environment");
   EXPECT_EQ(kDefaultMaxInputBytes, std::uint64_t{256} << 20);
+  fs::remove_all(dir);
+}
+
+// A bomb of about 1 MB (64 gzip members of 16 MiB of zeros each: 1 GiB of text) under an 8 MiB
+// limit: refused, located at the file and naming the limit, after the first 64 KiB chunk of the
+// file has been read and at most one piece beyond the limit inflated (the counters say how much
+// was taken, so the bound is checked without timing anything).
+TEST(FileTextSource, ABombIsRefusedAfterOneChunk) {
+  const fs::path dir = fs::temp_directory_path() / "ct_io_bomb";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string member = gzip(std::string(std::size_t{16} << 20, '0'));
+  std::string bomb;
+  for (int i = 0; i < 64; ++i) bomb += member;
+  const std::string path = (dir / "flows.csv.gz").string();
+  spill(path, bomb);
+  ASSERT_EQ(setenv(kMaxInputVariable, "8MiB", 1), 0);
+  auto source = FileTextSource::open(path, "a flow table");
+  ASSERT_EQ(unsetenv(kMaxInputVariable), 0);
+  ASSERT_TRUE(source.ok());
+  std::string_view piece;
+  std::uint64_t pieces = 0;
+  while (source.value()->next(piece)) ++pieces;
+  ASSERT_TRUE(source.value()->failed().has_value());
+  const Diagnostic& error = *source.value()->failed();
+  EXPECT_EQ(error.where.file, path);
+  EXPECT_NE(error.message.find("more than 8 MiB"), std::string::npos) << error.message;
+  EXPECT_NE(error.message.find("--max-input"), std::string::npos) << error.message;
+  EXPECT_LE(pieces, 8U);
+  EXPECT_GT(bomb.size(), std::size_t{1000000});  // about 1 MB of file, 1 GiB of text
+  EXPECT_LE(source.value()->bytes_read(), std::uint64_t{64} << 10);
+  EXPECT_LE(source.value()->text_bytes(), (std::uint64_t{8} << 20) + kTextPiece);
+  fs::remove_all(dir);
+}
+
+// Pieces are whole lines of about kTextPiece bytes, numbered on by LineCursor; the text read
+// piece by piece is the text read whole, plain or gzip, with and without a last '\n'.
+TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
+  const fs::path dir = fs::temp_directory_path() / "ct_io_pieces";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string text;
+  for (int i = 0; text.size() < 3 * kTextPiece; ++i) text += "line " + std::to_string(i) + std::string(i % 97, 'x') + "\n";
+  text += "last, without its line break";
+  spill(dir / "t.txt", text);
+  spill(dir / "t.txt.gz", gzip(text));
+  for (const char* name : {"t.txt", "t.txt.gz"}) {
+    auto source = FileTextSource::open((dir / name).string());
+    ASSERT_TRUE(source.ok());
+    std::string joined;
+    std::string_view piece;
+    int pieces = 0;
+    while (source.value()->next(piece)) {
+      ++pieces;
+      joined.append(piece);
+      if (joined.size() < text.size()) {
+        EXPECT_EQ(piece.back(), '\n') << name;
+      }
+    }
+    EXPECT_FALSE(source.value()->failed().has_value());
+    EXPECT_EQ(joined, text) << name;
+    EXPECT_GE(pieces, 3) << name;
+    EXPECT_EQ(source.value()->text_bytes(), text.size());
+    EXPECT_EQ(read_text_file((dir / name).string()).value(), text);
+  }
   fs::remove_all(dir);
 }
 

@@ -36,7 +36,10 @@ std::string member_text(const Diagnosis& d, const AlertFiring& a) {
 
 std::string direction_name(const Topology& t, LinkId l, bool up) {
   const VertexId a = t.link_a[l.value()], b = t.link_b[l.value()];
-  return up ? t.vertex_name(a) + " -> " + t.vertex_name(b) : t.vertex_name(b) + " -> " + t.vertex_name(a);
+  std::string out = t.vertex_name(up ? a : b);
+  out += " -> ";
+  out += t.vertex_name(up ? b : a);
+  return out;
 }
 
 std::string member_cell(const Topology& t, const GroupDiagnosis& g, const MemberStats& m) {
@@ -79,8 +82,14 @@ TextTable diagnose_links_table(const Diagnosis& d, const Topology& t, std::size_
       ++quiet;
       continue;
     }
-    links.add_row({direction_name(t, r.link, r.up), gbps(r.bits_per_second), fmt::format("{:.0f}%", 100.0 * r.utilization),
-                   r.source == CounterKind::kSwitch ? "switch" : "host"});
+    // Each cell moved into the row (a braced list would copy each): 343,000 rows at 32k GPUs.
+    std::vector<std::string> row;
+    row.reserve(4);
+    row.push_back(direction_name(t, r.link, r.up));
+    row.push_back(gbps(r.bits_per_second));
+    row.push_back(fmt::format("{:.0f}%", 100.0 * r.utilization));
+    row.emplace_back(r.source == CounterKind::kSwitch ? "switch" : "host");
+    links.add_row(std::move(row));
   }
   return links;
 }

@@ -7,8 +7,9 @@
 #      export bgp), named as such;
 #   2. a folder where a file is expected, for every file argument of diagnose and traffic and for
 #      plan's spec: "FOLDER: error: is a folder, expected ...";
-#   3. a flow table .csv.gz that inflates past the input limit (CLUSTERTWIN_MAX_INPUT), and a
-#      plain file larger than it: refused, the error naming the limit and the variable;
+#   3. a flow table .csv.gz that inflates past the input limit (--max-input, CLUSTERTWIN_MAX_INPUT),
+#      and a plain file larger than it: refused, the error naming the limit and the flag; an 8 GiB
+#      counter scrape wrong in its first line: refused at that line (streamed, not read whole);
 #   5. a 1 MB line and terminal escape codes in a counter scrape and a flow table: the error
 #      quotes a short excerpt, escaped;
 #   6. trace --dns on an empty named.conf names the file; export bgp on manifests without a
@@ -82,11 +83,25 @@ open(sys.argv[1], "wb").write(member * 40)
 open(sys.argv[2], "wb").write(b"flow,src,dst,bytes\n" + b"#" * (2 << 20) + b"\n")
 EOF
 CLUSTERTWIN_MAX_INPUT=8MiB expect_error gzip-bomb \
-  "$work/bomb.csv.gz: error: gzip data inflates to more than 8 MiB, the most one input may hold (a decompression bomb?); set CLUSTERTWIN_MAX_INPUT" -- \
+  "$work/bomb.csv.gz: error: gzip data inflates to more than 8 MiB, the most one input may hold (a decompression bomb?); give --max-input SIZE (or set CLUSTERTWIN_MAX_INPUT)" -- \
   simulate "$source/examples/lab-32.yaml" --flows "$work/bomb.csv.gz"
+expect_error gzip-bomb-flag "$work/bomb.csv.gz: error: gzip data inflates to more than 8 MiB" -- \
+  simulate "$source/examples/lab-32.yaml" --flows "$work/bomb.csv.gz" --max-input 8MiB
 CLUSTERTWIN_MAX_INPUT=1MiB expect_error big-file \
-  "$work/big.csv: error: is 2097172 bytes, more than 1 MiB, the most one input may hold; set CLUSTERTWIN_MAX_INPUT" -- \
+  "$work/big.csv: error: is 2097172 bytes, more than 1 MiB, the most one input may hold; give --max-input SIZE (or set CLUSTERTWIN_MAX_INPUT)" -- \
   simulate "$source/examples/lab-32.yaml" --flows "$work/big.csv"
+# The flag wins over the variable, and a value that is not a size is refused as bad input.
+CLUSTERTWIN_MAX_INPUT=1KiB expect_error big-file-flag "$work/big.csv:2:" -- \
+  simulate "$source/examples/lab-32.yaml" --flows "$work/big.csv" --max-input 4MiB
+expect_error max-input-bad "command line: error: --max-input: 'lots': expected a size above 0" -- \
+  simulate "$source/examples/lab-32.yaml" --flows "$work/big.csv" --max-input lots
+# A counter scrape of 8 GiB (sparse: its first line, then holes) that is wrong in its first line:
+# streamed, the error comes after one piece; read whole it would need 8 GiB (issue 23 item 3).
+printf 'node_network_transmit_bytes_total{device="eth0"} twelve\n' >"$work/huge.prom"
+truncate -s 8G "$work/huge.prom"
+expect_error huge-scrape "$work/huge.prom:1:" -- \
+  diagnose "$source/examples/lab-32.yaml" --counters "a=$work/huge.prom" "a=$work/huge.prom" --interval 10 --max-input 16GiB
+rm -f "$work/huge.prom"
 
 # 5. A 1 MB cell with escape codes in a flow table: a short, escaped excerpt.
 python3 - "$work/long.csv" <<'EOF'
