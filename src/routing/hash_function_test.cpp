@@ -76,6 +76,51 @@ TEST(HashFunction, FastPathMatchesBoostReference) {
   }
 }
 
+// Every byte position of the key through the fast path: for each of the 13 positions and each
+// byte value, the key holding that byte alone (and the same byte everywhere else as 0xA5) hashes
+// as the reference does over its serialised bytes, so no position is read from the wrong field
+// or the wrong end of one.
+TEST(HashFunction, FastPathReadsEveryKeyByteInPlace) {
+  const auto key_of = [](const FlowKeyBytes& b) {
+    const auto be32 = [&](int at) {
+      return (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) | (std::uint32_t{b[at + 2]} << 8) | b[at + 3];
+    };
+    const auto be16 = [&](int at) { return static_cast<std::uint16_t>((b[at] << 8) | b[at + 1]); };
+    return FlowKey{be32(0), be32(4), b[12], be16(8), be16(10)};
+  };
+  for (HashAlgorithm a : kAllHashAlgorithms) {
+    if (!crc_parameters(a)) continue;
+    for (SeedInput in : {SeedInput::kPrepend, SeedInput::kInitialValue}) {
+      const FlowHasher hasher(a, 0x5EED1234u, in);
+      for (std::size_t p = 0; p < kFlowKeyBytes; ++p) {
+        for (std::uint8_t fill : {std::uint8_t{0}, std::uint8_t{0xA5}}) {
+          for (int v = 0; v < 256; ++v) {
+            FlowKeyBytes bytes;
+            bytes.fill(fill);
+            bytes[p] = static_cast<std::uint8_t>(v);
+            const FlowKey k = key_of(bytes);
+            ASSERT_EQ(serialize(k, kFiveTuple), bytes);
+            ASSERT_EQ(hasher.hash(k), hash_bytes(a, 0x5EED1234u, in, bytes))
+                << hash_algorithm_name(a) << " position " << p << " byte " << v;
+          }
+        }
+      }
+    }
+  }
+}
+
+// The catalogue check values through the fast path: with a zero register, leading zero bytes do
+// not move a CRC, so CRC-16/XMODEM and CRC-16/ARC (init 0) of the key 0.0.0.0 -> "1234", ports
+// "56" -> "78", protocol '9' (the 13 bytes 0^4 "123456789") and seed 0 are the check values, with
+// the seed prepended (four more zero bytes) or as init.
+TEST(HashFunction, FastPathGivesCatalogueCheckValues) {
+  const FlowKey k{0, 0x31323334u, 0x39, 0x3536, 0x3738};
+  for (SeedInput in : {SeedInput::kPrepend, SeedInput::kInitialValue}) {
+    EXPECT_EQ(FlowHasher(HashAlgorithm::kCrc16Xmodem, 0, in).hash(k), 0x31C3u);
+    EXPECT_EQ(FlowHasher(HashAlgorithm::kCrc16Arc, 0, in).hash(k), 0xBB3Du);
+  }
+}
+
 // A field outside the mask does not move the hash; a field inside does (a full CRC-32 detects any
 // change confined to 32 contiguous bits, so a different source port always changes it).
 TEST(HashFunction, FieldMaskSelectsFields) {
