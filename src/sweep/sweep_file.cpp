@@ -254,9 +254,11 @@ class SweepReader {
       const auto engine = r_.choice<EngineKind>(k, v, f, {{engine_name(EngineKind::kFlow), EngineKind::kFlow},
                                                           {engine_name(EngineKind::kPacket), EngineKind::kPacket}});
       if (!engine) return;
-      if (!engine_built(*engine)) {
-        r_.error(k, v, f, fmt::format("the {} engine is not built yet (issue 26); engine: flow runs the flow engine",
-                                      engine_name(*engine)));
+      // The packet engine needs the switches' latency, buffer and forwarding mode, which the
+      // catalog does not publish and a sweep file has no place for yet.
+      if (*engine == EngineKind::kPacket) {
+        r_.error(k, v, f, "the packet engine needs the switches' latency, buffer and forwarding mode (simulate's "
+                          "--switch-latency, --switch-buffer, --forwarding), which a sweep cannot give yet; engine: flow runs the flow engine");
       }
       out_.studies.engine = std::string(engine_name(*engine));
     }}});

@@ -328,9 +328,9 @@ TEST(SweepStudies, HashGivesTheBirthdayCollisionProbability) {
   EXPECT_FALSE(m.back().has_value());  // plane split: one plane, not applicable
 }
 
-TEST(SweepStudies, PacketEngineIsRefusedUntilBuiltAndScenariosNeedSimulate) {
+TEST(SweepStudies, PacketEngineIsRefusedWithoutSwitchFiguresAndScenariosNeedSimulate) {
   std::string e = errors_of(header() + "axes:\n  - path: nodes.count\n    values: [16]\nstudies:\n  simulate: {engine: packet}\n");
-  EXPECT_NE(e.find("sweep.yaml:6:22: error: studies.simulate.engine: the packet engine is not built yet"), std::string::npos) << e;
+  EXPECT_NE(e.find("sweep.yaml:6:22: error: studies.simulate.engine: the packet engine needs the switches' latency, buffer and forwarding mode"), std::string::npos) << e;
   e = errors_of(header() + "axes:\n  - path: nodes.count\n    values: [16]\nstudies:\n  simulate: {engine: flw}\n");
   EXPECT_NE(e.find("did you mean 'flow'?"), std::string::npos) << e;
   e = errors_of(header() + "scenarios: [x.yaml]\naxes:\n  - path: nodes.count\n    values: [16]\nstudies: {plan: {}}\n");
