@@ -1,10 +1,13 @@
 #include "frontend/pod_placement.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -81,8 +84,16 @@ bool spread_selects(const TopologySpread& c, const KubeWorkload& owner, const Ku
 // The scheduler's state while it places pods one at a time.
 class Scheduler {
  public:
-  explicit Scheduler(const Manifests& m) : m_(m) {
-    for (const auto& n : m.nodes) nodes_.push_back(&n);
+  explicit Scheduler(const Manifests& m, const std::vector<std::string>& unreachable = {}) : m_(m) {
+    for (const auto& n : m.nodes) {
+      if (std::find(unreachable.begin(), unreachable.end(), n.meta.name) == unreachable.end() || n.ready == "Unknown") {
+        nodes_.push_back(&n);
+        continue;
+      }
+      Node& marked = marked_.emplace_back(n);
+      marked.ready = "Unknown";
+      nodes_.push_back(&marked);
+    }
     std::sort(nodes_.begin(), nodes_.end(), [](const Node* a, const Node* b) { return a->meta.name < b->meta.name; });
   }
 
@@ -99,13 +110,15 @@ class Scheduler {
   std::vector<std::string> resources_fit(const KubeWorkload& w, const Node& n) const;
   std::optional<std::string> spread_fit(const KubeWorkload& w, const Node& n) const;
   std::optional<std::string> inter_pod_fit(const KubeWorkload& w, const Node& n) const;
-  int count_in_domain(const std::function<bool(const KubeWorkload&)>& selects, const Node& n, const std::string& key,
+  int count_in_domain(const void* term, const std::function<bool(const KubeWorkload&)>& selects, const Node& n, const std::string& key,
                       const KubeWorkload* eligible_for) const;
+  bool anti_affinity_refuses(const KubeWorkload& w, const Node& n) const;
   std::tuple<int, int, int, int> preference(const KubeWorkload& w, const Node& n) const;
   void bind(std::size_t wi, const Node& n);
   PlacedPod place_one(std::size_t wi, int ordinal);
 
   const Manifests& m_;
+  std::deque<Node> marked_;  // copies of the unreachable nodes, Ready Unknown
   std::vector<const Node*> nodes_;
   std::vector<Bound> bound_;
   std::map<std::string, ResourceAmounts> used_;
@@ -116,6 +129,19 @@ class Scheduler {
   mutable const KubeWorkload* min_for_ = nullptr;
   mutable std::size_t min_bound_ = 0;
   mutable std::vector<std::optional<int>> spread_min_;
+  // count_in_domain's counts per domain, one pass over the bound pods per term (a spread constraint
+  // or an affinity term, by address), valid while bound_ keeps its size (it only grows).
+  struct DomainCounts {
+    const void* term;
+    std::unordered_map<std::string_view, int> counts;
+  };
+  mutable std::size_t counts_bound_ = 0;
+  mutable std::vector<DomainCounts> counts_;
+  // The placed pods whose required anti-affinity selects the pod being placed: (their term's
+  // topology key, their node), for the same pod and bound_ size.
+  mutable const KubeWorkload* anti_for_ = nullptr;
+  mutable std::size_t anti_bound_ = 0;
+  mutable std::vector<std::pair<const std::string*, const Node*>> anti_;
 };
 
 std::vector<std::string> Scheduler::resources_fit(const KubeWorkload& w, const Node& n) const {
@@ -137,17 +163,47 @@ std::vector<std::string> Scheduler::resources_fit(const KubeWorkload& w, const N
   return out;
 }
 
-// Pods selected by `selects` on nodes in `n`'s domain of `key`; with `eligible_for`, only on nodes
-// that pass its NodeAffinity (PodTopologySpread's nodeAffinityPolicy: Honor).
-int Scheduler::count_in_domain(const std::function<bool(const KubeWorkload&)>& selects, const Node& n, const std::string& key,
-                               const KubeWorkload* eligible_for) const {
-  int count = 0;
-  for (const Bound& b : bound_) {
-    if (!selects(m_.workloads[b.workload]) || !same_domain(*b.node, n, key)) continue;
-    if (eligible_for != nullptr && !node_affinity_matches(*eligible_for, *b.node)) continue;
-    ++count;
+// Pods selected by `selects` (the pods `term` of the workload being placed selects) on nodes in
+// `n`'s domain of `key`; with `eligible_for`, only on nodes that pass its NodeAffinity
+// (PodTopologySpread's nodeAffinityPolicy: Honor). Counted per domain value once per term and
+// bound pods, then looked up for each candidate node.
+int Scheduler::count_in_domain(const void* term, const std::function<bool(const KubeWorkload&)>& selects, const Node& n,
+                               const std::string& key, const KubeWorkload* eligible_for) const {
+  const std::string* domain = label_of(n, key);
+  if (domain == nullptr) return 0;
+  if (counts_bound_ != bound_.size()) {
+    counts_bound_ = bound_.size();
+    counts_.clear();
   }
-  return count;
+  auto c = std::find_if(counts_.begin(), counts_.end(), [&](const DomainCounts& d) { return d.term == term; });
+  if (c == counts_.end()) {
+    c = counts_.insert(counts_.end(), DomainCounts{term, {}});
+    for (const Bound& b : bound_) {
+      const std::string* value = label_of(*b.node, key);
+      if (value == nullptr || !selects(m_.workloads[b.workload])) continue;
+      if (eligible_for != nullptr && !node_affinity_matches(*eligible_for, *b.node)) continue;
+      ++c->counts[*value];
+    }
+  }
+  const auto it = c->counts.find(*domain);
+  return it == c->counts.end() ? 0 : it->second;
+}
+
+// Does a placed pod's required anti-affinity keep a pod of `w` off `n` (a pod it selects in the
+// same domain)? The placed pods whose terms select `w` are gathered once per pod and bound pods.
+bool Scheduler::anti_affinity_refuses(const KubeWorkload& w, const Node& n) const {
+  if (anti_for_ != &w || anti_bound_ != bound_.size()) {
+    anti_for_ = &w;
+    anti_bound_ = bound_.size();
+    anti_.clear();
+    for (const Bound& b : bound_) {
+      const KubeWorkload& other = m_.workloads[b.workload];
+      for (const auto& t : other.pod_affinity) {
+        if (t.anti && t.required && term_selects(t, other.meta.ns, w)) anti_.emplace_back(&t.topology_key, b.node);
+      }
+    }
+  }
+  return std::any_of(anti_.begin(), anti_.end(), [&](const auto& a) { return same_domain(n, *a.second, *a.first); });
 }
 
 std::optional<std::string> Scheduler::spread_fit(const KubeWorkload& w, const Node& n) const {
@@ -165,14 +221,14 @@ std::optional<std::string> Scheduler::spread_fit(const KubeWorkload& w, const No
       int least = -1;
       for (const Node* d : nodes_) {
         if (!label_of(*d, c.topology_key) || !node_affinity_matches(w, *d)) continue;
-        const int k = count_in_domain(selects, *d, c.topology_key, &w);
+        const int k = count_in_domain(&c, selects, *d, c.topology_key, &w);
         least = least < 0 ? k : std::min(least, k);
       }
       cached = least;
     }
     const int min = *cached;
     const int self = selects(w) ? 1 : 0;
-    if (count_in_domain(selects, n, c.topology_key, &w) + self - std::max(min, 0) > c.max_skew) {
+    if (count_in_domain(&c, selects, n, c.topology_key, &w) + self - std::max(min, 0) > c.max_skew) {
       return "node(s) didn't match pod topology spread constraints";
     }
   }
@@ -187,21 +243,14 @@ std::optional<std::string> Scheduler::inter_pod_fit(const KubeWorkload& w, const
     const auto selects = [&](const KubeWorkload& other) { return term_selects(t, w.meta.ns, other); };
     const bool any = std::any_of(bound_.begin(), bound_.end(), [&](const Bound& b) { return selects(m_.workloads[b.workload]); });
     if (!any && selects(w)) continue;
-    if (!label_of(n, t.topology_key) || count_in_domain(selects, n, t.topology_key, nullptr) == 0) return "node(s) didn't match pod affinity rules";
+    if (!label_of(n, t.topology_key) || count_in_domain(&t, selects, n, t.topology_key, nullptr) == 0) return "node(s) didn't match pod affinity rules";
   }
   for (const auto& t : w.pod_affinity) {
     if (!t.required || !t.anti) continue;
     const auto selects = [&](const KubeWorkload& other) { return term_selects(t, w.meta.ns, other); };
-    if (count_in_domain(selects, n, t.topology_key, nullptr) > 0) return "node(s) didn't match pod anti-affinity rules";
+    if (count_in_domain(&t, selects, n, t.topology_key, nullptr) > 0) return "node(s) didn't match pod anti-affinity rules";
   }
-  for (const Bound& b : bound_) {
-    const KubeWorkload& other = m_.workloads[b.workload];
-    for (const auto& t : other.pod_affinity) {
-      if (t.anti && t.required && term_selects(t, other.meta.ns, w) && same_domain(n, *b.node, t.topology_key)) {
-        return "node(s) didn't satisfy existing pods anti-affinity rules";
-      }
-    }
-  }
+  if (anti_affinity_refuses(w, n)) return "node(s) didn't satisfy existing pods anti-affinity rules";
   return std::nullopt;
 }
 
@@ -237,12 +286,12 @@ std::tuple<int, int, int, int> Scheduler::preference(const KubeWorkload& w, cons
   for (const auto& t : w.pod_affinity) {
     if (t.required) continue;
     const auto selects = [&](const KubeWorkload& other) { return term_selects(t, w.meta.ns, other); };
-    if (count_in_domain(selects, n, t.topology_key, nullptr) > 0) pod_weight += t.anti ? -t.weight : t.weight;
+    if (count_in_domain(&t, selects, n, t.topology_key, nullptr) > 0) pod_weight += t.anti ? -t.weight : t.weight;
   }
   int soft_skew = 0;
   for (const auto& c : w.spread) {
     if (c.when_unsatisfiable != "ScheduleAnyway" || !label_of(n, c.topology_key)) continue;
-    soft_skew += count_in_domain([&](const KubeWorkload& other) { return spread_selects(c, w, other); }, n, c.topology_key, &w);
+    soft_skew += count_in_domain(&c, [&](const KubeWorkload& other) { return spread_selects(c, w, other); }, n, c.topology_key, &w);
   }
   return {-prefer_no, node_weight, pod_weight, -soft_skew};
 }
@@ -321,11 +370,12 @@ Placement Scheduler::run() {
 }
 
 std::vector<PlacedPod> Scheduler::replace(const Placement& before, const std::vector<std::size_t>& lost) {
+  std::unordered_map<std::string_view, const Node*> by_name;
+  for (const Node* n : nodes_) by_name.emplace(n->meta.name, n);
   for (std::size_t i = 0; i < before.pods.size(); ++i) {
     const PlacedPod& p = before.pods[i];
     if (p.node.empty() || std::find(lost.begin(), lost.end(), i) != lost.end()) continue;
-    const auto n = std::find_if(nodes_.begin(), nodes_.end(), [&](const Node* x) { return x->meta.name == p.node; });
-    if (n != nodes_.end()) bind(p.workload, **n);
+    if (const auto n = by_name.find(p.node); n != by_name.end()) bind(p.workload, *n->second);
   }
   std::vector<PlacedPod> out;
   for (std::size_t i : lost) {
@@ -338,8 +388,9 @@ std::vector<PlacedPod> Scheduler::replace(const Placement& before, const std::ve
 
 }  // namespace
 
-std::vector<PlacedPod> replace_pods(const Manifests& m, const Placement& before, const std::vector<std::size_t>& lost) {
-  return Scheduler(m).replace(before, lost);
+std::vector<PlacedPod> replace_pods(const Manifests& m, const Placement& before, const std::vector<std::size_t>& lost,
+                                    const std::vector<std::string>& unreachable) {
+  return Scheduler(m, unreachable).replace(before, lost);
 }
 
 std::vector<Taint> node_taints(const Node& node) {

@@ -79,8 +79,11 @@ long long toleration_seconds(const KubeWorkload& w, const std::string& key, long
 
 // After a failure: the pods `lost` (indices into before.pods) scheduled again on `m` (the manifests
 // as they are now, a dead node's Ready condition Unknown), every other placed pod of `before`
-// staying where it is. The new pods in the order of `lost`, each keeping its name.
-std::vector<PlacedPod> replace_pods(const Manifests& m, const Placement& before, const std::vector<std::size_t>& lost);
+// staying where it is. The new pods in the order of `lost`, each keeping its name. The nodes named in
+// `unreachable` are taken as Ready Unknown whatever `m` says (a failure study's gone nodes, without
+// a copy of the manifests per study).
+std::vector<PlacedPod> replace_pods(const Manifests& m, const Placement& before, const std::vector<std::size_t>& lost,
+                                    const std::vector<std::string>& unreachable = {});
 
 // Ready pods whose labels match the Service's selector (the Service's endpoints).
 std::vector<const PlacedPod*> service_endpoints(const Manifests& m, const Placement& p, const Service& s);

@@ -54,7 +54,9 @@ struct RebuildJob {
 
 class Study {
  public:
-  Study(const FrontendModel& m, std::vector<Failure> failures, const LifecycleTimers& t, const PublishedRequests& published) : m_(m) {
+  Study(const FrontendModel& m, std::vector<Failure> failures, const LifecycleTimers& t, const PublishedRequests& published,
+        const std::vector<VolumeLayout>& volumes)
+      : m_(m), volumes_(volumes) {
     std::stable_sort(failures.begin(), failures.end(), [](const Failure& a, const Failure& b) { return a.at_s < b.at_s; });
     r_.failures = std::move(failures);
     r_.timers = t;
@@ -80,6 +82,7 @@ class Study {
   void apps();
 
   const FrontendModel& m_;
+  const std::vector<VolumeLayout>& volumes_;
   FailureTimeline r_;
   std::map<std::string, double> gone_at_;
   std::set<std::string> cut_;
@@ -121,15 +124,15 @@ void Study::elements() {
 }
 
 void Study::lifecycle() {
-  Manifests marked = m_.manifests;
-  for (auto& n : marked.nodes) {
-    if (gone_at_.contains(n.meta.name)) n.ready = "Unknown";
-  }
   std::vector<std::pair<double, std::string>> order;
-  for (const auto& [n, t] : gone_at_) order.emplace_back(t, n);
+  std::vector<std::string> gone;  // every node going during the study: Ready Unknown for the scheduler
+  for (const auto& [n, t] : gone_at_) {
+    order.emplace_back(t, n);
+    gone.push_back(n);
+  }
   std::sort(order.begin(), order.end());
   for (const auto& [a, n] : order) {
-    const NodeDeath d = node_death(marked, m_.placement, n, r_.timers);
+    const NodeDeath d = node_death(m_.manifests, m_.placement, n, r_.timers, gone);
     for (const auto& e : d.events) {
       const bool cut_death = cut_.contains(n) && e.object == "node " + n && e.at_s == 0;
       if (!cut_death) event(a + e.at_s, e.object, e.what);
@@ -443,7 +446,7 @@ FailureTimeline Study::run() {
   elements();
   lifecycle();
   std::vector<RebuildJob> jobs;
-  for (const auto& v : volume_layouts(m_)) volume(v, jobs);
+  for (const auto& v : volumes_) volume(v, jobs);
   finish_rebuilds(jobs);
   requests();
   apps();
@@ -463,8 +466,13 @@ FailureTimeline Study::run() {
 }  // namespace
 
 FailureTimeline failure_timeline(const FrontendModel& model, std::vector<Failure> failures, const LifecycleTimers& timers,
+                                 const PublishedRequests& published, const std::vector<VolumeLayout>& volumes) {
+  return Study(model, std::move(failures), timers, published, volumes).run();
+}
+
+FailureTimeline failure_timeline(const FrontendModel& model, std::vector<Failure> failures, const LifecycleTimers& timers,
                                  const PublishedRequests& published) {
-  return Study(model, std::move(failures), timers, published).run();
+  return failure_timeline(model, std::move(failures), timers, published, volume_layouts(model));
 }
 
 FailureTimeline failure_timeline(const FrontendModel& model, std::vector<Failure> failures, const LifecycleTimers& timers) {

@@ -40,6 +40,7 @@
 #include "survival/failure_set.h"
 #include "survival/node_lifecycle.h"
 #include "survival/published_requests.h"
+#include "survival/volume_layout.h"
 
 namespace ct {
 
@@ -125,5 +126,10 @@ FailureTimeline failure_timeline(const FrontendModel& model, std::vector<Failure
 // requests that depend on a gone node, or all when a non-node element failed, are traced again.
 FailureTimeline failure_timeline(const FrontendModel& model, std::vector<Failure> failures, const LifecycleTimers& timers,
                                  const PublishedRequests& published);
+
+// The same against the healthy volumes laid out once as well (volume_layouts(model); spof
+// re-uses them across elements).
+FailureTimeline failure_timeline(const FrontendModel& model, std::vector<Failure> failures, const LifecycleTimers& timers,
+                                 const PublishedRequests& published, const std::vector<VolumeLayout>& volumes);
 
 }  // namespace ct

@@ -55,8 +55,8 @@ std::string seconds(double s) { return s == kNever ? "never" : fmt::format("{:g}
 
 class Timeline {
  public:
-  Timeline(const Manifests& m, const Placement& before, const std::string& node, const LifecycleTimers& t)
-      : m_(m), before_(before), t_(t) {
+  Timeline(const Manifests& m, const Placement& before, const std::string& node, const LifecycleTimers& t, const std::vector<std::string>& also_gone)
+      : m_(m), before_(before), t_(t), also_gone_(also_gone) {
     d_.node = node;
     d_.timers = t;
   }
@@ -72,6 +72,7 @@ class Timeline {
   const Manifests& m_;
   const Placement& before_;
   const LifecycleTimers& t_;
+  const std::vector<std::string>& also_gone_;
   NodeDeath d_;
 };
 
@@ -182,10 +183,6 @@ NodeDeath Timeline::run() {
         fmt::format("NotReady (Ready Unknown) after the node-monitor grace period G = {:g} s; tainted node.kubernetes.io/unreachable; "
                     "its pods leave the endpoints",
                     t_.node_monitor_grace_s));
-  Manifests after = m_;
-  for (auto& n : after.nodes) {
-    if (n.meta.name == d_.node) n.ready = "Unknown";
-  }
   std::vector<std::size_t> lost, replace;
   for (std::size_t i = 0; i < before_.pods.size(); ++i) {
     const PlacedPod& p = before_.pods[i];
@@ -195,7 +192,9 @@ NodeDeath Timeline::run() {
     if (needs_replacement(p, f)) replace.push_back(i);
     d_.pods.push_back(std::move(f));
   }
-  const std::vector<PlacedPod> placed = replace_pods(after, before_, replace);
+  std::vector<std::string> unreachable = also_gone_;
+  unreachable.push_back(d_.node);
+  const std::vector<PlacedPod> placed = replace_pods(m_, before_, replace, unreachable);
   for (std::size_t k = 0; k < replace.size(); ++k) {
     const auto at = std::find(lost.begin(), lost.end(), replace[k]) - lost.begin();
     replacement(before_.pods[replace[k]], placed[k], d_.pods[static_cast<std::size_t>(at)]);
@@ -226,8 +225,9 @@ Result<LifecycleTimers> lifecycle_timers(const SurvivalSpec& spec) {
   return t;
 }
 
-NodeDeath node_death(const Manifests& m, const Placement& before, const std::string& node, const LifecycleTimers& timers) {
-  return Timeline(m, before, node, timers).run();
+NodeDeath node_death(const Manifests& m, const Placement& before, const std::string& node, const LifecycleTimers& timers,
+                     const std::vector<std::string>& also_gone) {
+  return Timeline(m, before, node, timers, also_gone).run();
 }
 
 }  // namespace ct

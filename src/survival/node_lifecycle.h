@@ -98,7 +98,9 @@ struct NodeDeath {
   std::vector<LifecycleEvent> events;  // by time, then as produced
 };
 
-// PRECONDITION: `node` names a Node of m.
-NodeDeath node_death(const Manifests& m, const Placement& before, const std::string& node, const LifecycleTimers& timers);
+// PRECONDITION: `node` names a Node of m. The nodes in `also_gone` (gone in the same study) are
+// taken as Ready Unknown as well when the replacements are scheduled.
+NodeDeath node_death(const Manifests& m, const Placement& before, const std::string& node, const LifecycleTimers& timers,
+                     const std::vector<std::string>& also_gone = {});
 
 }  // namespace ct

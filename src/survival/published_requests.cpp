@@ -48,9 +48,12 @@ void depend(const RequestTrace& t, PublishedRequest& p) {
   std::set<std::string> nodes, endpoints;
   for (const auto& h : t.hops) {
     for (const auto& c : h.choices) {
+      // The storage hop's replicas and engine never decide the answer (hop 9 sets no status and
+      // never fails): a node that only they name cannot change it.
+      const bool storage = c.what == "replica" || c.what == "engine";
       for (const auto& o : c.options) {
         if (o.node.empty()) continue;
-        nodes.insert(o.node);
+        if (!storage) nodes.insert(o.node);
         if (c.what == "gateway pod" || c.what == "endpoint" || c.what == "auth endpoint" || c.what == "pod") endpoints.insert(o.node);
         if (c.what == "next hop" && o.taken) p.landing_node = o.node;
       }

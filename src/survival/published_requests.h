@@ -8,7 +8,9 @@
 // Clients: request_trace.h representative_client for "inside" and "outside", each once when both
 // select the same view; without DNS views, one client from the documentation range 203.0.113.0/24.
 // Each request is traced once on the healthy model; its answer then is what a failure is measured
-// against, and the nodes its hops chose among (RequestHop::choices) are what it depends on.
+// against, and the nodes its hops chose among (RequestHop::choices) are what it depends on: all
+// but the storage hop's replica and engine nodes, which never decide the answer (hop 9 reports,
+// it sets no status; a volume's loss reaches the answer through its workload's pods, the endpoints).
 #pragma once
 
 #include <string>
@@ -27,7 +29,7 @@ struct PublishedRequest {
   int healthy_status = 0;           // the healthy model's answer (0: never reached HTTP)
   std::string landing_node;         // the router's next hop for this flow ("" when not reached)
   int bgp_hold_s = 0;
-  std::vector<std::string> nodes;   // every node its hops chose among, sorted
+  std::vector<std::string> nodes;   // every node its hops chose among but the storage hop's (its answer's), sorted
   std::vector<std::string> endpoint_nodes;  // the nodes of its Gateway pods, endpoints and auth endpoints
 };
 

@@ -161,14 +161,15 @@ void layers(const FrontendModel& f, SpofReport& r) {
   r.layers.push_back(std::move(volumes));
 }
 
-void pairs(const FrontendModel& f, const LifecycleTimers& timers, const PublishedRequests& published, int top, SpofReport& r) {
+void pairs(const FrontendModel& f, const LifecycleTimers& timers, const PublishedRequests& published, const std::vector<VolumeLayout>& volumes,
+           int top, SpofReport& r) {
   const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(top, 0)), r.ranked.size());
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
       const SpofCandidate& a = r.ranked[i];
       const SpofCandidate& b = r.ranked[j];
       ++r.pairs_tried;
-      const FailureTimeline t = failure_timeline(f, {a.element, b.element}, timers, published);
+      const FailureTimeline t = failure_timeline(f, {a.element, b.element}, timers, published, volumes);
       SpofPair p{a.element, b.element, static_cast<int>(t.apps.size()), t.apps_down_for_ever, t.total_downtime_s, {}};
       for (const auto& app : t.apps) {
         const bool alone = std::binary_search(a.apps.begin(), a.apps.end(), app.app) || std::binary_search(b.apps.begin(), b.apps.end(), app.app);
@@ -188,6 +189,7 @@ void pairs(const FrontendModel& f, const LifecycleTimers& timers, const Publishe
 SpofReport spof_study(const FrontendModel& f, const LifecycleTimers& timers, int pairs_top) {
   SpofReport r;
   const PublishedRequests published = published_requests(f);
+  const std::vector<VolumeLayout> volumes = volume_layouts(f);
   r.requests = published.requests.size();
   std::set<std::string> apps;
   for (const auto& p : published.requests) apps.insert(p.app);
@@ -196,12 +198,12 @@ SpofReport spof_study(const FrontendModel& f, const LifecycleTimers& timers, int
     if (k == FailureKind::kAddressPool) continue;
     for (const auto& name : element_names(f, k)) {
       const Failure e{k, name, 0};
-      r.ranked.push_back(candidate(e, failure_timeline(f, {e}, timers, published)));
+      r.ranked.push_back(candidate(e, failure_timeline(f, {e}, timers, published, volumes)));
     }
   }
   std::stable_sort(r.ranked.begin(), r.ranked.end(), worse);
   layers(f, r);
-  pairs(f, timers, published, pairs_top, r);
+  pairs(f, timers, published, volumes, pairs_top, r);
   return r;
 }
 
