@@ -318,13 +318,15 @@ FctFigures fct_figures(const SimulationResult& r) {
 std::vector<std::uint32_t> deepest_queues(const SimulationResult& r) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
-    if (r.stats[c].peak_queue_bytes > 0 || r.stats[c].credit_stall.value() > 0) order.push_back(c);
+    const ResourceStats& st = r.stats[c];
+    if (st.peak_queue_bytes > 0 || st.credit_stall.value() > 0 || st.pause_time.value() > 0) order.push_back(c);
   }
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const ResourceStats& x = r.stats[a];
     const ResourceStats& y = r.stats[b];
     if (x.peak_queue_bytes != y.peak_queue_bytes) return x.peak_queue_bytes > y.peak_queue_bytes;
     if (x.credit_stall != y.credit_stall) return x.credit_stall > y.credit_stall;
+    if (x.pause_time != y.pause_time) return x.pause_time > y.pause_time;
     return a < b;
   });
   return order;
@@ -336,10 +338,31 @@ TimePs total_credit_stall(const SimulationResult& r) {
   return total;
 }
 
-void text_packet(const SimulateReportInput& in, std::string& out) {
-  const SimulationResult& r = in.result;
+TimePs total_pause(const SimulationResult& r) {
+  TimePs total{0};
+  for (const ResourceStats& s : r.stats) total += s.pause_time;
+  return total;
+}
+
+std::int64_t total_pause_frames(const SimulationResult& r) {
+  std::int64_t total = 0;
+  for (const ResourceStats& s : r.stats) total += s.pause_frames;
+  return total;
+}
+
+// The flow-control lines of the section: credits (InfiniBand) or PFC (RoCE v2).
+void text_flow_control(const SimulationResult& r, std::string& out) {
   const PacketRunInfo& p = r.packet;
-  if (!p.ran) return;
+  if (p.pfc) {
+    out += fmt::format("Packet engine: MTU {} B, {} priority(ies), switches {} {} with {} B of buffer per port and "
+                       "priority (PFC: headroom R (2 d + L) / 8 + 2 MTU per link, XOFF the rest, XON 2 MTU lower)\n",
+                       p.mtu, p.vls, human_time(p.switch_latency), p.cut_through ? "cut-through" : "store-and-forward",
+                       p.buffer_bytes);
+    out += fmt::format("  {} events, at most {} packets in flight; drops {} (lossless class: PFC headroom); PAUSE {} "
+                       "summed over ports, {} XOFF frame(s)\n",
+                       p.events, p.peak_packets, p.drops, human_time(total_pause(r)), total_pause_frames(r));
+    return;
+  }
   out += fmt::format("Packet engine: MTU {} B, {} VL(s), switches {} {} with {} B of buffer per port and VL ({} credits "
                      "of 64 B)\n",
                      p.mtu, p.vls, human_time(p.switch_latency), p.cut_through ? "cut-through" : "store-and-forward",
@@ -347,6 +370,13 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   out += fmt::format("  {} events, at most {} packets in flight; drops {} (lossless class: credits admit every packet); "
                      "credit stall {} summed over ports\n",
                      p.events, p.peak_packets, p.drops, human_time(total_credit_stall(r)));
+}
+
+void text_packet(const SimulateReportInput& in, std::string& out) {
+  const SimulationResult& r = in.result;
+  const PacketRunInfo& p = r.packet;
+  if (!p.ran) return;
+  text_flow_control(r, out);
   const FctFigures f = fct_figures(r);
   out += fmt::format("  flow completion times of {} flows: p50 {}, p90 {}, p99 {}, max {}, mean {}\n", f.done,
                      human_time(TimePs(std::llround(f.p50 * 1e12))), human_time(TimePs(std::llround(f.p90 * 1e12))),
@@ -361,12 +391,13 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   const std::vector<std::uint32_t> order = deepest_queues(r);
   if (order.empty()) return;
   TextTable queues({{"port (output queue)"}, {"peak queue", Align::kRight}, {"mean queue", Align::kRight},
-                    {"credit stall", Align::kRight}},
+                    {p.pfc ? "PAUSE" : "credit stall", Align::kRight}},
                    fmt::format("Deepest output queues (of {} that queued; bytes)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
     queues.add_row({resource_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
-                    fmt::format("{:.0f}", r.stats[c].mean_queue_bytes), human_time(r.stats[c].credit_stall)});
+                    fmt::format("{:.0f}", r.stats[c].mean_queue_bytes),
+                    human_time(p.pfc ? r.stats[c].pause_time : r.stats[c].credit_stall)});
   }
   out += queues.render() + "\n";
 }
@@ -383,10 +414,14 @@ Json packet_json(const SimulateReportInput& in) {
                       {"peak_queue_bytes", r.stats[c].peak_queue_bytes},
                       {"mean_queue_bytes", r.stats[c].mean_queue_bytes},
                       {"credit_stall_s", to_seconds(r.stats[c].credit_stall)}});
+    if (p.pfc) {
+      queues.back()["pause_s"] = to_seconds(r.stats[c].pause_time);
+      queues.back()["pause_frames"] = r.stats[c].pause_frames;
+    }
   }
   Json cycle = Json::array();
   for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(in.topology, r.resources[c]));
-  return {{"mtu_bytes", p.mtu},
+  Json out = {{"mtu_bytes", p.mtu},
           {"vls", p.vls},
           {"switch_latency_s", to_seconds(p.switch_latency)},
           {"forwarding", p.cut_through ? "cut-through" : "store-and-forward"},
@@ -398,6 +433,12 @@ Json packet_json(const SimulateReportInput& in) {
           {"fct_s", {{"flows", f.done}, {"p50", f.p50}, {"p90", f.p90}, {"p99", f.p99}, {"max", f.max}, {"mean", f.mean}}},
           {"queues", queues},
           {"deadlock", cycle}};
+  if (p.pfc) {
+    out["flow_control"] = "pfc";
+    out["pause_s"] = to_seconds(total_pause(r));
+    out["pause_frames"] = total_pause_frames(r);
+  }
+  return out;
 }
 
 std::string simulate_text(const SimulateReportInput& in) {

@@ -42,6 +42,8 @@ struct ResourceStats {
   std::int64_t peak_queue_bytes = 0;
   double mean_queue_bytes = 0;  // over the makespan
   TimePs credit_stall{0};       // time with a packet to send and no credits for it
+  TimePs pause_time{0};         // PFC: time stopped by a PAUSE with a packet to send
+  std::int64_t pause_frames = 0;  // PFC: XOFF frames its far end sent back to it
 };
 
 // What only a packet run has: its parameters, its cost, its losses and its deadlock, if any.
@@ -52,6 +54,7 @@ struct PacketRunInfo {
   TimePs switch_latency{0};
   std::int64_t buffer_bytes = 0;  // per port and VL
   bool cut_through = false;
+  bool pfc = false;  // RoCE v2 (Ethernet): PFC per priority, not credits
   std::uint64_t events = 0;
   std::uint64_t drops = 0;  // lossless by construction; counted and checked
   std::uint64_t peak_packets = 0;  // in flight at once

@@ -111,6 +111,7 @@ bool PacketEngine::step() {
     case PacketEventKind::kTimer:
       if (on_timer_) on_timer_(e.subject());
       break;
+    case PacketEventKind::kPause: on_pause(e.subject(), e.payload); break;
   }
   return true;
 }
@@ -178,8 +179,14 @@ bool PacketEngine::try_send(std::uint32_t c) {
   Channel& ch = channels_[c];
   if (ch.busy || ch.rate.value() <= 0) return false;
   bool pending = false;
+  bool held = false;  // a packet (or a flow that could make one) waits behind a PAUSE
   for (std::uint8_t k = 0; k < vls_; ++k) {
     const auto vl = static_cast<std::uint8_t>((ch.next_vl + k) % vls_);
+    if ((ch.paused >> vl & 1U) != 0) {
+      held = held || queues_[c * vls_ + vl].head != kNone ||
+             std::any_of(ch.sources.begin(), ch.sources.end(), [&](std::uint32_t f) { return flows_[f].vl == vl; });
+      continue;
+    }
     const std::uint32_t p = head_for(c, vl);
     if (p == kNone) continue;
     pending = true;
@@ -189,10 +196,19 @@ bool PacketEngine::try_send(std::uint32_t c) {
       ch.stats.credit_stall += now_ - ch.stall_since;
       ch.stall_since = TimePs(-1);
     }
+    if (ch.pause_since.value() >= 0) {
+      ch.stats.pause_time += now_ - ch.pause_since;
+      ch.pause_since = TimePs(-1);
+    }
     send(c, vl, p);
     return true;
   }
   if (pending && ch.stall_since.value() < 0) ch.stall_since = now_;
+  if (held && ch.pause_since.value() < 0) ch.pause_since = now_;
+  if (!held && ch.pause_since.value() >= 0) {
+    ch.stats.pause_time += now_ - ch.pause_since;
+    ch.pause_since = TimePs(-1);
+  }
   return false;
 }
 
@@ -205,10 +221,10 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   pk.next = kNone;
   set_queue(c, -static_cast<std::int64_t>(pk.bytes));
   const std::uint32_t need = blocks(pk.bytes);
-  if (ch.spec.credit_blocks != kUnlimitedCredits) credits(c, vl) -= need;
+  if (!ch.spec.pfc && ch.spec.credit_blocks != kUnlimitedCredits) credits(c, vl) -= need;
   ch.busy = true;
   ch.sending_prev = pk.hop > 0 ? path_pool_[pk.path_begin + pk.hop - 1] : kNone;
-  ch.sending_blocks = need;
+  ch.sending_bytes = pk.bytes;
   ch.sending_vl = vl;
   ++ch.stats.packets;
   ch.stats.carried_bytes += pk.bytes;
@@ -227,16 +243,38 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   set_loaded(c, true);
 }
 
-void PacketEngine::release(std::uint32_t c, std::uint8_t vl, std::uint32_t blocks_freed) {
-  if (channels_[c].spec.credit_blocks == kUnlimitedCredits) return;
+void PacketEngine::release(std::uint32_t c, std::uint8_t vl, std::uint32_t bytes) {
+  Channel& ch = channels_[c];
+  if (ch.spec.pfc) {
+    std::int64_t& held = occupied_[c * vls_ + vl];
+    held -= bytes;
+    if ((ch.xoff_sent >> vl & 1U) != 0 && held <= ch.spec.xon_bytes) {
+      ch.xoff_sent = static_cast<std::uint16_t>(ch.xoff_sent & ~(1U << vl));
+      queue_.push(now_ + ch.spec.propagation, PacketEventKind::kPause, c, vl);  // XON
+    }
+    return;
+  }
+  if (ch.spec.credit_blocks == kUnlimitedCredits) return;
+  const std::uint32_t blocks_freed = blocks(bytes);
   occupied_[c * vls_ + vl] -= blocks_freed;
-  queue_.push(now_ + channels_[c].spec.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
+  queue_.push(now_ + ch.spec.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
+}
+
+void PacketEngine::on_pause(std::uint32_t c, std::uint32_t payload) {
+  Channel& ch = channels_[c];
+  const std::uint32_t vl = payload & 0xFU;
+  if ((payload & 0x10U) != 0) {
+    ch.paused = static_cast<std::uint16_t>(ch.paused | (1U << vl));
+  } else {
+    ch.paused = static_cast<std::uint16_t>(ch.paused & ~(1U << vl));
+  }
+  try_send(c);
 }
 
 void PacketEngine::on_tx_done(std::uint32_t c) {
   Channel& ch = channels_[c];
   ch.busy = false;
-  if (ch.sending_prev != kNone) release(ch.sending_prev, ch.sending_vl, ch.sending_blocks);
+  if (ch.sending_prev != kNone) release(ch.sending_prev, ch.sending_vl, ch.sending_bytes);
   if (!try_send(c)) set_loaded(c, false);
 }
 
@@ -244,8 +282,17 @@ void PacketEngine::on_arrive(std::uint32_t p) {
   Packet& pk = packets_[p];
   const std::uint8_t vl = flows_[pk.flow].vl;
   const std::uint32_t over = path_pool_[pk.path_begin + pk.hop];
-  const Channel& in = channels_[over];
-  if (in.spec.credit_blocks != kUnlimitedCredits) {
+  Channel& in = channels_[over];
+  if (in.spec.pfc) {
+    std::int64_t& held = occupied_[over * vls_ + vl];
+    held += pk.bytes;
+    if (held > in.spec.xoff_bytes + in.spec.headroom_bytes) ++drops_;  // the headroom overflowed
+    if ((in.xoff_sent >> vl & 1U) == 0 && held >= in.spec.xoff_bytes) {
+      in.xoff_sent = static_cast<std::uint16_t>(in.xoff_sent | (1U << vl));
+      ++in.stats.pause_frames;
+      queue_.push(now_ + in.spec.propagation, PacketEventKind::kPause, over, 0x10U | vl);  // XOFF
+    }
+  } else if (in.spec.credit_blocks != kUnlimitedCredits) {
     std::int64_t& used = occupied_[over * vls_ + vl];
     used += blocks(pk.bytes);
     if (used > in.spec.credit_blocks) ++drops_;  // never: a sender needs credits for every block
@@ -254,7 +301,7 @@ void PacketEngine::on_arrive(std::uint32_t p) {
   if (pk.hop == pk.path_size) {
     Flow& flow = flows_[pk.flow];
     flow.delivered += pk.bytes;
-    release(over, vl, blocks(pk.bytes));
+    release(over, vl, pk.bytes);
     const std::uint32_t f = pk.flow;
     free_packet(p);
     if (flow.delivered == flow.size) complete(f);
@@ -320,6 +367,7 @@ PacketChannelStats PacketEngine::channel_stats(std::uint32_t c) const {
   PacketChannelStats s = ch.stats;
   if (ch.loaded) s.busy += now_ - ch.busy_since;
   if (ch.stall_since.value() >= 0) s.credit_stall += now_ - ch.stall_since;
+  if (ch.pause_since.value() >= 0) s.pause_time += now_ - ch.pause_since;
   s.queue_byte_ps += static_cast<double>(ch.queue_bytes) * static_cast<double>((now_ - ch.queue_since).value());
   return s;
 }

@@ -35,6 +35,20 @@
 // deadlock() names a cycle of channels (each one's far-end buffer full of packets that wait for
 // the next one's credits): the credit loop of Dally & Seitz (IEEE ToC C-36(5), 1987).
 //
+// PFC (IEEE 802.1Qbb, priority-based flow control; RoCE v2 fabrics). A channel with `pfc` set
+// has no credits: its sender transmits whenever the priority (the VL) is not paused. The far end
+// counts the bytes of the channel's packets it holds per priority (the ingress queue: from the
+// packet's arrival until its tail has left on the next channel, as for credits). When an arrival
+// brings it to `xoff_bytes` or more, the far end sends an XOFF PAUSE frame upstream; it arrives one
+// propagation delay later and stops the sender from starting a packet of that priority (one being
+// serialized finishes). When the queue has drained to `xon_bytes` or less the far end sends an XON
+// (a PAUSE of zero quanta), again one propagation delay upstream. PAUSE frames are not serialized
+// and carry no timer (a sender stays paused until the XON: the refreshing XOFFs a switch sends are
+// one long PAUSE here). The bytes that arrive after the XOFF land in the headroom; a packet that
+// finds more than xoff + headroom bytes would be dropped: the engine counts it as a drop (never with
+// the headroom sized for the link, see packet_simulation.h) and keeps it. PAUSE time: the time a
+// channel stood idle, stopped by a PAUSE, with a packet of the paused priority to send.
+//
 // Flows start at their start time, or `delay` after the last flow they wait for completes;
 // complete when their last packet is delivered (a zero-byte flow or one with no path: at once).
 // Faults: a channel's rate changes at a scheduled instant (0: it stops; a packet being serialized
@@ -61,6 +75,10 @@ struct PacketChannelSpec {
   TimePs forward_latency{0};  // at the far end (a switch's port to port latency); 0 at a NIC
   bool cut_through = false;   // the far end forwards from the head
   std::int64_t credit_blocks = kUnlimitedCredits;  // per VL, the far end's input buffer
+  bool pfc = false;                 // PFC instead of credits (credit_blocks unused)
+  std::int64_t xoff_bytes = 0;      // per priority, at the far end
+  std::int64_t xon_bytes = 0;
+  std::int64_t headroom_bytes = 0;  // above xoff: what may still arrive after the XOFF
 };
 
 struct PacketFlowRequest {
@@ -79,6 +97,8 @@ struct PacketChannelStats {
   double queue_byte_ps = 0;           // the output queue's bytes integrated over time
   TimePs busy{0};
   TimePs credit_stall{0};
+  TimePs pause_time{0};          // PFC: a packet to send, its priority paused (summed over priorities)
+  std::int64_t pause_frames = 0;  // PFC: XOFF frames this channel's far end sent upstream
 };
 
 enum class PacketFlowState : std::uint8_t { kWaiting, kActive, kDone };
@@ -137,7 +157,10 @@ class PacketEngine {
     bool loaded = false;
     std::uint8_t next_vl = 0;
     std::uint32_t sending_prev = 0xFFFF'FFFFU;  // the channel whose buffer the packet on the wire frees
-    std::uint32_t sending_blocks = 0;
+    std::uint32_t sending_bytes = 0;
+    std::uint16_t paused = 0;       // PFC: priorities paused by the far end (bit per VL)
+    std::uint16_t xoff_sent = 0;    // PFC: priorities this channel's far end has paused
+    TimePs pause_since{-1};         // PFC: since when a packet waits behind a PAUSE
     std::uint8_t sending_vl = 0;
     std::int64_t queue_bytes = 0;
     TimePs queue_since{0};
@@ -188,7 +211,8 @@ class PacketEngine {
   void activate(std::uint32_t f);
   void complete(std::uint32_t f);
   bool try_send(std::uint32_t c);
-  void release(std::uint32_t c, std::uint8_t vl, std::uint32_t blocks_freed);
+  void release(std::uint32_t c, std::uint8_t vl, std::uint32_t bytes);
+  void on_pause(std::uint32_t c, std::uint32_t payload);
   std::uint32_t head_for(std::uint32_t c, std::uint8_t vl);
   std::uint32_t inject(std::uint32_t c, std::uint8_t vl);
   void send(std::uint32_t c, std::uint8_t vl, std::uint32_t packet);
@@ -209,7 +233,7 @@ class PacketEngine {
   PacketEventQueue queue_;
   std::vector<Channel> channels_;
   std::vector<std::int64_t> credits_;  // channel x VL
-  std::vector<std::int64_t> occupied_;  // channel x VL: blocks held in the far end's buffer
+  std::vector<std::int64_t> occupied_;  // channel x VL: blocks (PFC: bytes) held in the far end's buffer
   std::vector<Queue> queues_;          // channel x VL
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> path_pool_;

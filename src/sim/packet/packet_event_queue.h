@@ -18,7 +18,7 @@
 
 namespace ct {
 
-enum class PacketEventKind : std::uint8_t { kStart, kTxDone, kArrive, kCredit, kRate, kTimer };
+enum class PacketEventKind : std::uint8_t { kStart, kTxDone, kArrive, kCredit, kRate, kTimer, kPause };
 
 struct PacketEvent {
   TimePs time;

@@ -19,7 +19,20 @@ struct SwitchFigures {
   TimePs latency{0};
   std::int64_t buffer_bytes = 0;
   bool cut_through = false;
+  bool pfc = false;  // Ethernet (RoCE v2): PFC per priority instead of credits
 };
+
+// PFC thresholds of a channel's far end (packet_simulation.h): the headroom holds what can still
+// arrive after the XOFF left, R (2 d + L) / 8 + 2 MTU; XOFF the buffer less the headroom; XON two
+// MTUs lower.
+void set_pfc(PacketChannelSpec& spec, std::int64_t buffer_bytes, std::int64_t mtu) {
+  const auto in_flight = static_cast<double>(spec.rate.value()) *
+                         to_seconds(spec.propagation * 2 + spec.forward_latency) / 8;
+  spec.pfc = true;
+  spec.headroom_bytes = static_cast<std::int64_t>(std::ceil(in_flight)) + 2 * mtu;
+  spec.xoff_bytes = std::max<std::int64_t>(mtu, buffer_bytes - spec.headroom_bytes);
+  spec.xon_bytes = std::max<std::int64_t>(0, spec.xoff_bytes - 2 * mtu);
+}
 
 // The switch figures of a run: the options', else the catalog's; a diagnostic naming what is missing.
 Result<SwitchFigures> switch_figures(const Fabric& fabric, const Scenario& scenario, const PacketOptions& o) {
@@ -52,6 +65,7 @@ Result<SwitchFigures> switch_figures(const Fabric& fabric, const Scenario& scena
   } else {
     return missing("forwarding (cut-through or store-and-forward)", "--forwarding");
   }
+  f.pfc = fabric.protocol() == Protocol::kEthernet;
   if (f.buffer_bytes < o.mtu) {
     return Diagnostic{{scenario.file, 0, 0}, "engine",
                       fmt::format("a buffer of {} B per port and VL holds no packet of {} B (the MTU): nothing could "
@@ -122,6 +136,7 @@ class Driver {
     info.switch_latency = figures_.latency;
     info.buffer_bytes = figures_.buffer_bytes;
     info.cut_through = figures_.cut_through;
+    info.pfc = figures_.pfc;
     record_of_flow_.assign(w_.flows.size(), kNoIndex);
   }
 
@@ -157,6 +172,14 @@ class Driver {
       spec.forward_latency = to_switch ? figures_.latency : TimePs(0);
       spec.cut_through = to_switch && figures_.cut_through;
       spec.credit_blocks = figures_.buffer_bytes / kCreditBlockBytes;
+      if (figures_.pfc) {
+        set_pfc(spec, figures_.buffer_bytes, o_.packet.mtu);
+        if (spec.xoff_bytes + spec.headroom_bytes > figures_.buffer_bytes && error_.empty()) {
+          error_ = fmt::format("a buffer of {} B per port and priority leaves no room for PFC on {}: the headroom is {} "
+                               "B and XOFF needs one packet of {} B; give a larger --switch-buffer",
+                               figures_.buffer_bytes, t_.link_name(l), spec.headroom_bytes, o_.packet.mtu);
+        }
+      }
       slot = add_channel(info, spec);
     }
     return slot;
@@ -347,6 +370,8 @@ class Driver {
       r.peak_queue_bytes = s.peak_queue_bytes;
       r.mean_queue_bytes = s.queue_byte_ps / span;
       r.credit_stall = s.credit_stall;
+      r.pause_time = s.pause_time;
+      r.pause_frames = s.pause_frames;
     }
     result_.instants = engine_.events();
     result_.packet.events = engine_.events();

@@ -14,6 +14,9 @@
 // VL (a switch's or a NIC's: the same figure) is buffer_bytes / 64 credits. The switch figures come
 // from options.packet, else the catalog's switch model (catalog/switches.yaml), else the run is
 // refused naming the figure.
+// On an Ethernet backend (RoCE v2) the links run PFC instead of credits (packet_engine.h): per
+// link, headroom = R (2 d + L) / 8 + 2 MTU, XOFF = buffer - headroom, XON = XOFF - 2 MTU; a buffer
+// below headroom + MTU is refused.
 //
 // Flows. Workload flow i is engine flow i (joins: zero-byte flows with no path that complete when
 // the flows they wait for do). A flow's VL is its channel mod vls. Spraying (a flow split over

@@ -148,5 +148,43 @@ TEST(PacketSimulation, Deterministic) {
   }
 }
 
+// RoCE v2 (the fixture topology with the hardware of examples/lab-32-roce.yaml, SN5600 switches:
+// Ethernet): PFC instead of credits. An incast of 2 onto host 2
+// (4 MiB each, 64 KiB of buffer per port and priority): nothing dropped, the receiver's link at
+// line rate (2 x 4 MiB at 400 Gb/s = 167.77 us, plus under 1 us of pipeline), and the senders'
+// links paused about half the time each (n = 2: (n - 1) / n of 167.77 us, less the buffered end).
+TEST(PacketSimulation, RoceIncastRunsPfcWithoutDrops) {
+  Topology t = fixtures::two_tier(1, 1, 3);
+  t.gpus_per_host = 1;
+  for (auto& l : t.latency) l = ns(100);
+  std::ifstream in(ct::testing_support::source_dir() + "/examples/lab-32-roce.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const ValidSpec spec = validate_reading(read_spec("lab-32-roce.yaml", text.str()), fixtures::test_catalog()).value();
+  const Fabric fabric = fabric_over(spec, fixtures::test_catalog(), t, EcmpConfig{});
+  ASSERT_EQ(fabric.protocol(), Protocol::kEthernet);
+  Scenario s = transfer(0, 2, Bytes(4 << 20));
+  s.transfers.push_back(transfer(1, 2, Bytes(4 << 20)).transfers[0]);
+  auto r = simulate(fabric, s, packet_options(true, 64 << 10));
+  ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+  EXPECT_TRUE(r->packet.pfc);
+  EXPECT_EQ(r->packet.drops, 0u);
+  const double line = 2.0 * (4 << 20) * 8 / 400e9;
+  EXPECT_GE(to_seconds(r->makespan), line);
+  EXPECT_LE(to_seconds(r->makespan), line + 1e-6);
+  double pause = 0;
+  std::int64_t frames = 0;
+  for (const ResourceStats& st : r->stats) {
+    pause += to_seconds(st.pause_time);
+    frames += st.pause_frames;
+  }
+  EXPECT_GT(frames, 0);
+  EXPECT_NEAR(pause, line / 2 * 2, line * 0.1);  // two senders, each paused about half the run
+  // A buffer that cannot hold the headroom and one packet is refused, naming the flag.
+  auto small = simulate(fabric, s, packet_options(true, 16 << 10));
+  ASSERT_FALSE(small.ok());
+  EXPECT_NE(format_diagnostics(small.errors()).find("--switch-buffer"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ct
