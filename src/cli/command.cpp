@@ -1,5 +1,8 @@
 #include "cli/command.h"
 
+#include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -137,6 +140,26 @@ void add_unsigned_option(CLI::App& app, const std::string& name, std::uint64_t& 
 void add_progress_options(CLI::App& app, ProgressFlags& flags) {
   app.add_flag("--progress", flags.force, "Report progress on stderr even when it is not a terminal");
   app.add_flag("--quiet", flags.quiet, "No progress on stderr");
+}
+
+// The command line as a shell would take it back: "clustertwin" and each argument, quoted when it
+// holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with the install).
+std::string quoted_command_line(int argc, char** argv) {
+  std::string out = "clustertwin";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_./:=@%+,-").find(c) != std::string_view::npos;
+    });
+    if (plain) {
+      out += " " + arg;
+      continue;
+    }
+    out += " '";
+    for (const char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += "'";
+  }
+  return out;
 }
 
 }  // namespace ct::cli

@@ -70,6 +70,9 @@ struct Command {
 Diagnostics load_stage(Stage stage, bool spec_optional, Context& context);
 
 // Where a name or value typed on the command line is reported: "command line: error: --fail: ...".
+// The command line as a shell would take it back: "clustertwin" and each argument, quoted when it
+// holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with the install).
+std::string quoted_command_line(int argc, char** argv);
 inline SourceLocation command_line() { return SourceLocation{"command line", 0, 0}; }
 // A diagnostic about a value given to a command-line option (the option, e.g. "--job-gpus", as
 // the field): bad input, exit 1.

@@ -92,26 +92,6 @@ bool unknown_command(int argc, char** argv) {
   return true;
 }
 
-// The command line as a shell would take it back: "clustertwin" and each argument, quoted when it
-// holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with the install).
-std::string quoted_command_line(int argc, char** argv) {
-  std::string out = "clustertwin";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_./:=@%+,-").find(c) != std::string_view::npos;
-    });
-    if (plain) {
-      out += " " + arg;
-      continue;
-    }
-    out += " '";
-    for (const char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    out += "'";
-  }
-  return out;
-}
-
 // "clustertwin 0.1.0 (commit 5114a8d1c2f3)": --version.
 std::string version_line() { return std::string("clustertwin ") + CT_VERSION + " (commit " + std::string(build_commit()) + ")"; }
 
