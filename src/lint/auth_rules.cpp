@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "lint/lint_checks.h"
+#include "lint/lint_query.h"
 
 namespace ct {
 
@@ -45,6 +46,33 @@ void check_login_one_node(const LintContext& c, const LintRule& rule, std::vecto
                     *nodes.begin(), d.fail_open ? 200 : d.down_status, *nodes.begin()),
         "run two or more login replicas with podAntiAffinity on kubernetes.io/hostname, and a PodDisruptionBudget with "
         "maxUnavailable: 1 selecting them"));
+  }
+}
+
+// A login spread over two nodes or more (login-one-node is quiet) with no PodDisruptionBudget:
+// a drain may still evict every login pod at once. One finding per authentication Service.
+void check_login_no_pdb(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out) {
+  const Manifests& m = c.model.manifests;
+  std::set<std::string> seen;
+  for (const AuthDependency& d : c.model.auth) {
+    if (d.service.empty() || !d.service_problem.empty() || !seen.insert(d.service).second) continue;
+    std::set<std::string> nodes;
+    for (const AuthEndpoint& e : d.endpoints) nodes.insert(e.node);
+    if (nodes.size() < 2) continue;  // one node: login-one-node says it, with the budget in its fix
+    for (std::size_t w : d.workloads) {
+      const KubeWorkload& wl = m.workloads[w];
+      if (disruption_budget_of(m, wl) != nullptr) continue;
+      std::vector<std::string> labels;
+      for (const auto& [k, v] : wl.pod_labels) labels.push_back(k + ": " + v);
+      out.push_back(rule.finding(
+          fmt::format("no PodDisruptionBudget selects the login {} behind the authentication Service {}", object_label(wl.meta), d.service),
+          {policy_object(m, d), {object_label(wl.meta), wl.meta.where}},
+          "a node drain (an upgrade) may evict every login pod at once: every app behind the login answers with the "
+          "login's failure status until a login pod is ready again",
+          fmt::format("add: apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {{name: {}, namespace: {}}}, "
+                      "spec: {{maxUnavailable: 1, selector: {{matchLabels: {{{}}}}}}}",
+                      wl.meta.name, wl.meta.ns, fmt::join(labels, ", "))));
+    }
   }
 }
 

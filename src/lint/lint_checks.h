@@ -36,6 +36,7 @@ void check_service_selects_nothing(const LintContext& c, const LintRule& rule, s
 void check_service_target_port(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 // checklist_rules.cpp: one rule per step, reporting the apps whose step is missing or broken.
 void check_login_one_node(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
+void check_login_no_pdb(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 void check_login_redirect_loop(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);
 
 void check_checklist_step(const LintContext& c, const LintRule& rule, std::vector<LintFinding>& out);

@@ -87,4 +87,11 @@ std::optional<std::uint32_t> client_of_view(const NamedConf& conf, std::size_t v
   return std::nullopt;
 }
 
+const PodDisruptionBudget* disruption_budget_of(const Manifests& m, const KubeWorkload& w) {
+  const auto it = std::find_if(m.disruption_budgets.begin(), m.disruption_budgets.end(), [&](const PodDisruptionBudget& b) {
+    return b.meta.ns == w.meta.ns && b.selector.present && b.selector.matches(w.pod_labels);
+  });
+  return it == m.disruption_budgets.end() ? nullptr : &*it;
+}
+
 }  // namespace ct

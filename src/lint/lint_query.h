@@ -30,6 +30,8 @@ std::vector<std::uint32_t> dns_probe_addresses(const NamedConf& conf);
 // A client that view v serves (the first probe named selects for it), if any.
 std::optional<std::uint32_t> client_of_view(const NamedConf& conf, std::size_t v, const std::vector<std::uint32_t>& probes);
 // The nodes the placed pods of workload `w` run on, sorted, each once; `pods` counts the placed pods.
+// The PodDisruptionBudget of the workload's namespace whose selector matches its pods, or null.
+const PodDisruptionBudget* disruption_budget_of(const Manifests& m, const KubeWorkload& w);
 std::vector<std::string> workload_nodes(const FrontendModel& f, std::size_t w, int* pods = nullptr);
 
 }  // namespace ct

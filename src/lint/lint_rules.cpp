@@ -117,6 +117,12 @@ const std::vector<LintRule> kRules = {
      "over nodes, with a PodDisruptionBudget.",
      1.0, 2.0, "a node reboots for updates a few times a year; 2 h of outage for every app behind the login",
      check_login_one_node},
+    {"login-no-pdb", "auth", S::kMedium, "No PodDisruptionBudget for the login every covered app passes",
+     "The login runs on two nodes or more, but nothing stops a drain from evicting every login pod at once, and "
+     "every app behind the login fails with it. Add a PodDisruptionBudget with maxUnavailable: 1 selecting the "
+     "login pods.",
+     0.5, 1.0, "an upgrade drains the login's nodes together about every other year; 1 h for every app behind the login",
+     check_login_no_pdb},
     {"login-redirect-loop", "auth", S::kHigh, "A sign-in page behind its own login",
      "The step that redirects unauthenticated requests to the sign-in page also covers the sign-in page, so the "
      "redirect never ends. Exclude the login's own route from the step.",

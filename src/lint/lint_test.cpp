@@ -414,6 +414,20 @@ TEST(LintAuth, TheLoginOnOneNode) {
   expect_quiet(Fixture(), "login-one-node");        // no login at all
 }
 
+TEST(LintAuth, TheLoginWithoutADisruptionBudget) {
+  expect_fires(behind_login(2), "login-no-pdb");  // two pods on two nodes, nothing stops a drain
+  Fixture budget = behind_login(2);
+  budget.docs["login-pdb"] = "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: login, namespace: apps}\n"
+                             "spec: {maxUnavailable: 1, selector: {matchLabels: {app: login}}}\n";
+  expect_quiet(budget, "login-no-pdb");
+  Fixture elsewhere = behind_login(2);  // a budget in another namespace does not count
+  elsewhere.docs["login-pdb"] = "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: login, namespace: infra}\n"
+                                "spec: {maxUnavailable: 1, selector: {matchLabels: {app: login}}}\n";
+  expect_fires(elsewhere, "login-no-pdb");
+  expect_quiet(behind_login(1), "login-no-pdb");  // one node: login-one-node says it
+  expect_quiet(Fixture(), "login-no-pdb");
+}
+
 TEST(LintAuth, ASignInPageBehindItsOwnLogin) {
   expect_fires(behind_login(2, "https://app.example.com/oauth2/start"), "login-redirect-loop");
   expect_quiet(behind_login(2), "login-redirect-loop");  // no redirect: the login answers 401 itself

@@ -41,10 +41,7 @@ void check_door_no_pdb(const LintContext& c, const LintRule& rule, std::vector<L
   for (const DataPlane& d : gateway_data_planes(m)) {
     for (std::size_t w : d.workloads) {
       const KubeWorkload& wl = m.workloads[w];
-      const bool covered = std::any_of(m.disruption_budgets.begin(), m.disruption_budgets.end(), [&](const PodDisruptionBudget& b) {
-        return b.meta.ns == wl.meta.ns && b.selector.present && b.selector.matches(wl.pod_labels);
-      });
-      if (covered) continue;
+      if (disruption_budget_of(m, wl) != nullptr) continue;
       std::vector<std::string> labels;
       for (const auto& [k, v] : wl.pod_labels) labels.push_back(k + ": " + v);
       out.push_back(rule.finding(
