@@ -6,6 +6,21 @@
 
 namespace ct {
 
+void open_result(SimulationResult& result, const Workload& w) {
+  result.operations.reserve(w.operations.size());
+  for (const WorkloadOperation& op : w.operations) {
+    OperationResult o;
+    static_cast<OperationIdentity&>(o) = op;
+    o.iterations.resize(op.iterations);
+    o.flows_begin = op.records_begin;
+    o.flows_end = op.records_end;
+    result.operations.push_back(std::move(o));
+  }
+  for (const WorkloadPhase& p : w.phases) result.phases.push_back({p.name, p.start, TimePs(-1), p.workers_begin, p.workers_end});
+  result.workers = w.workers;
+  result.notes = w.notes;
+}
+
 void close_result(SimulationResult& result, TimePs last_event, const char* stalled_because) {
   TimePs makespan{0};
   std::uint64_t stalled = 0;

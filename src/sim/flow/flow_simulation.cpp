@@ -39,18 +39,7 @@ class Driver {
   }
 
   Result<SimulationResult> run() {
-    result_.operations.reserve(w_.operations.size());
-    for (const WorkloadOperation& op : w_.operations) {
-      OperationResult o;
-      static_cast<OperationIdentity&>(o) = op;
-      o.iterations.resize(op.iterations);
-      o.flows_begin = op.records_begin;
-      o.flows_end = op.records_end;
-      result_.operations.push_back(std::move(o));
-    }
-    for (const WorkloadPhase& p : w_.phases) result_.phases.push_back({p.name, p.start, TimePs(-1), p.workers_begin, p.workers_end});
-    result_.workers = w_.workers;
-    result_.notes = w_.notes;
+    open_result(result_, w_);
     schedule_faults();
     record_of_flow_.assign(w_.flows.size(), kNoIndex);
     result_.flows.reserve(w_.flows.size());

@@ -117,18 +117,7 @@ class Driver {
 
  private:
   void start_result() {
-    result_.operations.reserve(w_.operations.size());
-    for (const WorkloadOperation& op : w_.operations) {
-      OperationResult o;
-      static_cast<OperationIdentity&>(o) = op;
-      o.iterations.resize(op.iterations);
-      o.flows_begin = op.records_begin;
-      o.flows_end = op.records_end;
-      result_.operations.push_back(std::move(o));
-    }
-    for (const WorkloadPhase& p : w_.phases) result_.phases.push_back({p.name, p.start, TimePs(-1), p.workers_begin, p.workers_end});
-    result_.workers = w_.workers;
-    result_.notes = w_.notes;
+    open_result(result_, w_);
     PacketRunInfo& info = result_.packet;
     info.ran = true;
     info.mtu = o_.packet.mtu;
