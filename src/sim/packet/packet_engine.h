@@ -94,7 +94,7 @@ struct PacketChannelSpec {
   std::int64_t xoff_bytes = 0;      // per priority, at the far end
   std::int64_t xon_bytes = 0;
   std::int64_t headroom_bytes = 0;  // above xoff: what may still arrive after the XOFF
-  RedEcnSpec ecn;                   // ECN marking at this egress port (RoCE v2)
+  RedEcnSpec ecn{};                 // ECN marking at this egress port (RoCE v2)
 };
 
 struct PacketFlowRequest {
