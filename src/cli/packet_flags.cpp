@@ -1,5 +1,8 @@
 #include "cli/packet_flags.h"
 
+#include <cstdlib>
+#include <tuple>
+
 #include <fmt/format.h>
 
 namespace ct::cli {
@@ -13,7 +16,70 @@ void add_packet_flags(CLI::App& app, PacketFlags& flags) {
                  "Packet engine: input buffer per port and VL, e.g. 64KiB (credits of 64 B; default: the catalog's)");
   app.add_option("--forwarding", flags.forwarding, "Packet engine: cut-through | store-and-forward (default: the catalog's)")
       ->check(CLI::IsMember({"cut-through", "store-and-forward"}));
+  app.add_option("--dcqcn", flags.dcqcn, "Packet engine, RoCE v2: ECN marking and DCQCN rate control, on | off (default on)")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--ecn-kmin", flags.ecn_kmin, "Packet engine, RoCE v2: RED's Kmin per egress queue (default 5KB, DCQCN paper)");
+  app.add_option("--ecn-kmax", flags.ecn_kmax, "Packet engine, RoCE v2: RED's Kmax (default 200KB, DCQCN paper)");
+  app.add_option("--ecn-pmax", flags.ecn_pmax, "Packet engine, RoCE v2: RED's Pmax, marking probability at Kmax (default 0.01)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--dcqcn-param", flags.dcqcn_params,
+                 "Packet engine, RoCE v2: a DCQCN parameter NAME=VALUE (g, alpha-timer, increase-timer, byte-counter, "
+                 "fast-recovery, rai, rhai, min-rate, cnp-interval); repeatable");
 }
+
+namespace {
+
+// One --dcqcn-param NAME=VALUE into the parameters; an error message, or empty.
+std::string set_dcqcn_param(const std::string& item, DcqcnParams& p) {
+  const auto eq = item.find('=');
+  if (eq == std::string::npos) return fmt::format("'{}' is not NAME=VALUE", item);
+  const std::string name = item.substr(0, eq);
+  const std::string value = item.substr(eq + 1);
+  const auto duration = [&](TimePs& out) -> std::string {
+    auto d = parse_duration(value);
+    if (!d || d->value() <= 0) return fmt::format("{}: '{}' is not a positive duration", name, value);
+    out = d.value();
+    return {};
+  };
+  const auto speed = [&](BitsPerSecond& out) -> std::string {
+    auto s = parse_speed(value);
+    if (!s || s->value() <= 0) return fmt::format("{}: '{}' is not a positive rate", name, value);
+    out = s.value();
+    return {};
+  };
+  if (name == "alpha-timer") return duration(p.alpha_timer);
+  if (name == "increase-timer") return duration(p.increase_timer);
+  if (name == "cnp-interval") return duration(p.cnp_interval);
+  if (name == "rai") return speed(p.additive);
+  if (name == "rhai") return speed(p.hyper);
+  if (name == "min-rate") return speed(p.min_rate);
+  if (name == "byte-counter") {
+    auto b = parse_size(value);
+    if (!b || b->value() <= 0) return fmt::format("byte-counter: '{}' is not a positive size", value);
+    p.byte_counter = b->value();
+    return {};
+  }
+  char* end = nullptr;
+  const double x = std::strtod(value.c_str(), &end);
+  const bool number = !value.empty() && end == value.c_str() + value.size();
+  if (name == "g") {
+    if (!number || x <= 0 || x > 1) return fmt::format("g: '{}' is not in (0, 1]", value);
+    p.g = x;
+    return {};
+  }
+  if (name == "fast-recovery") {
+    if (!number || x < 0 || x > 1000 || x != static_cast<double>(static_cast<int>(x))) {
+      return fmt::format("fast-recovery: '{}' is not a whole number of steps in [0, 1000]", value);
+    }
+    p.fast_recovery_steps = static_cast<std::uint32_t>(x);
+    return {};
+  }
+  return fmt::format("unknown parameter '{}' (g, alpha-timer, increase-timer, byte-counter, fast-recovery, rai, rhai, "
+                     "min-rate, cnp-interval)",
+                     name);
+}
+
+}  // namespace
 
 Result<PacketOptions> packet_options(const PacketFlags& flags) {
   PacketOptions o;
@@ -38,6 +104,21 @@ Result<PacketOptions> packet_options(const PacketFlags& flags) {
     o.buffer_bytes = buffer->value();
   }
   if (!flags.forwarding.empty()) o.cut_through = flags.forwarding == "cut-through";
+  if (!flags.dcqcn.empty()) o.dcqcn = flags.dcqcn == "on";
+  for (const auto& [text, out, flag] : {std::tuple{&flags.ecn_kmin, &o.ecn.kmin_bytes, "--ecn-kmin"},
+                                        std::tuple{&flags.ecn_kmax, &o.ecn.kmax_bytes, "--ecn-kmax"}}) {
+    if (text->empty()) continue;
+    auto size = parse_size(*text);
+    if (!size) return flag_error(flag, size.errors().front().message);
+    *out = size->value();
+  }
+  if (o.ecn.kmin_bytes > o.ecn.kmax_bytes) {
+    return flag_error("--ecn-kmin", fmt::format("Kmin {} B is above Kmax {} B", o.ecn.kmin_bytes, o.ecn.kmax_bytes));
+  }
+  if (flags.ecn_pmax >= 0) o.ecn.pmax = flags.ecn_pmax;
+  for (const std::string& item : flags.dcqcn_params) {
+    if (const std::string error = set_dcqcn_param(item, o.dcqcn_params); !error.empty()) return flag_error("--dcqcn-param", error);
+  }
   return o;
 }
 

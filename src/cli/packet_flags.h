@@ -1,9 +1,11 @@
 // The packet engine's flags of `simulate --engine packet` (sim/engine.h PacketOptions): --mtu,
-// --vls, --switch-latency, --switch-buffer, --forwarding. A switch figure not given comes from the
+// --vls, --switch-latency, --switch-buffer, --forwarding; on RoCE v2, --dcqcn, --ecn-kmin,
+// --ecn-kmax, --ecn-pmax and --dcqcn-param NAME=VALUE (sim/packet/dcqcn.h). A switch figure not given comes from the
 // catalog's switch model; where the catalog has none, the engine names the flag to give.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cli/command.h"
 #include "sim/engine.h"
@@ -16,12 +18,17 @@ struct PacketFlags {
   std::string switch_latency;
   std::string switch_buffer;
   std::string forwarding;
+  std::string dcqcn;
+  std::string ecn_kmin;
+  std::string ecn_kmax;
+  double ecn_pmax = -1;
+  std::vector<std::string> dcqcn_params;
 };
 
 void add_packet_flags(CLI::App& app, PacketFlags& flags);
 
 // The options the flags give; errors (exit 1) name the flag: a size or duration that does not
-// parse, an MTU outside [64 B, 1 MiB].
+// parse, an MTU outside [64 B, 1 MiB], ECN thresholds out of order, an unknown DCQCN parameter.
 Result<PacketOptions> packet_options(const PacketFlags& flags);
 
 }  // namespace ct::cli

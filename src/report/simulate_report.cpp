@@ -350,6 +350,25 @@ std::int64_t total_pause_frames(const SimulationResult& r) {
   return total;
 }
 
+std::int64_t total_ecn_marks(const SimulationResult& r) {
+  std::int64_t total = 0;
+  for (const ResourceStats& s : r.stats) total += s.ecn_marks;
+  return total;
+}
+
+// The flows whose receivers sent the most CNPs (DCQCN): CNPs, then index.
+std::vector<std::uint32_t> most_notified_flows(const SimulationResult& r, std::size_t top) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t f = 0; f < r.flows.size(); ++f) {
+    if (r.flows[f].cnps > 0) order.push_back(f);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return r.flows[a].cnps != r.flows[b].cnps ? r.flows[a].cnps > r.flows[b].cnps : a < b;
+  });
+  if (order.size() > top) order.resize(top);
+  return order;
+}
+
 // The flow-control lines of the section: credits (InfiniBand) or PFC (RoCE v2).
 void text_flow_control(const SimulationResult& r, std::string& out) {
   const PacketRunInfo& p = r.packet;
@@ -361,6 +380,11 @@ void text_flow_control(const SimulationResult& r, std::string& out) {
     out += fmt::format("  {} events, at most {} packets in flight; drops {} (lossless class: PFC headroom); PAUSE {} "
                        "summed over ports, {} XOFF frame(s)\n",
                        p.events, p.peak_packets, p.drops, human_time(total_pause(r)), total_pause_frames(r));
+    if (p.dcqcn) {
+      out += fmt::format("  ECN (RED at the switches' egress queues: Kmin {} B, Kmax {} B, Pmax {:g}) and DCQCN at the "
+                         "senders: {} mark(s) summed over ports, {} CNP(s)\n",
+                         p.ecn_kmin, p.ecn_kmax, p.ecn_pmax, total_ecn_marks(r), p.cnps);
+    }
     return;
   }
   out += fmt::format("Packet engine: MTU {} B, {} VL(s), switches {} {} with {} B of buffer per port and VL ({} credits "
@@ -390,14 +414,17 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   out += "\n";
   const std::vector<std::uint32_t> order = deepest_queues(r);
   if (order.empty()) return;
-  TextTable queues({{"port (output queue)"}, {"peak queue", Align::kRight}, {"mean queue", Align::kRight},
-                    {p.pfc ? "PAUSE" : "credit stall", Align::kRight}},
-                   fmt::format("Deepest output queues (of {} that queued; bytes)", order.size()));
+  std::vector<TableColumn> columns = {{"port (output queue)"}, {"peak queue", Align::kRight},
+                                            {"mean queue", Align::kRight}, {p.pfc ? "PAUSE" : "credit stall", Align::kRight}};
+  if (p.dcqcn) columns.push_back({"ECN marks", Align::kRight});
+  TextTable queues(columns, fmt::format("Deepest output queues (of {} that queued; bytes)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    queues.add_row({resource_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
-                    fmt::format("{:.0f}", r.stats[c].mean_queue_bytes),
-                    human_time(p.pfc ? r.stats[c].pause_time : r.stats[c].credit_stall)});
+    std::vector<std::string> row = {resource_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
+                                    fmt::format("{:.0f}", r.stats[c].mean_queue_bytes),
+                                    human_time(p.pfc ? r.stats[c].pause_time : r.stats[c].credit_stall)};
+    if (p.dcqcn) row.push_back(fmt::format("{}", r.stats[c].ecn_marks));
+    queues.add_row(row);
   }
   out += queues.render() + "\n";
 }
@@ -418,6 +445,7 @@ Json packet_json(const SimulateReportInput& in) {
       queues.back()["pause_s"] = to_seconds(r.stats[c].pause_time);
       queues.back()["pause_frames"] = r.stats[c].pause_frames;
     }
+    if (p.dcqcn) queues.back()["ecn_marks"] = r.stats[c].ecn_marks;
   }
   Json cycle = Json::array();
   for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(in.topology, r.resources[c]));
@@ -437,6 +465,18 @@ Json packet_json(const SimulateReportInput& in) {
     out["flow_control"] = "pfc";
     out["pause_s"] = to_seconds(total_pause(r));
     out["pause_frames"] = total_pause_frames(r);
+  }
+  if (p.dcqcn) {
+    Json flows = Json::array();
+    for (const std::uint32_t k : most_notified_flows(r, in.top_links)) {
+      const FlowRecord& rec = r.flows[k];
+      flows.push_back({{"flow", k},
+                       {"from", endpoint(in.topology, rec.src_gpu, rec.src_port)},
+                       {"to", endpoint(in.topology, rec.dst_gpu, rec.dst_port)},
+                       {"cnps", rec.cnps}});
+    }
+    out["dcqcn"] = {{"ecn_kmin_bytes", p.ecn_kmin}, {"ecn_kmax_bytes", p.ecn_kmax}, {"ecn_pmax", p.ecn_pmax},
+                    {"ecn_marks", total_ecn_marks(r)}, {"cnps", p.cnps}, {"most_cnps", flows}};
   }
   return out;
 }

@@ -21,6 +21,8 @@
 #include "core/result.h"
 #include "core/units.h"
 #include "fabric/fabric.h"
+#include "sim/packet/dcqcn.h"
+#include "sim/packet/red_marking.h"
 #include "sim/simulation_result.h"
 #include "traffic/scenario.h"
 #include "workload/workload.h"
@@ -51,6 +53,12 @@ struct PacketOptions {
   std::optional<TimePs> switch_latency;
   std::optional<std::int64_t> buffer_bytes;  // per port and VL
   std::optional<bool> cut_through;
+  // RoCE v2 congestion control: ECN marking at the switches' egress queues and DCQCN at the senders
+  // (on by default on Ethernet fabrics, never on InfiniBand's credits); the thresholds and
+  // parameters default to the DCQCN paper's (docs/models/packet-engine.md).
+  std::optional<bool> dcqcn;
+  RedEcnSpec ecn;
+  DcqcnParams dcqcn_params;
 };
 
 struct SimulationOptions {

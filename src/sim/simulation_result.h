@@ -44,6 +44,7 @@ struct ResourceStats {
   TimePs credit_stall{0};       // time with a packet to send and no credits for it
   TimePs pause_time{0};         // PFC: time stopped by a PAUSE with a packet to send
   std::int64_t pause_frames = 0;  // PFC: XOFF frames its far end sent back to it
+  std::int64_t ecn_marks = 0;     // ECN: packets it marked at its egress queue
 };
 
 // What only a packet run has: its parameters, its cost, its losses and its deadlock, if any.
@@ -55,6 +56,11 @@ struct PacketRunInfo {
   std::int64_t buffer_bytes = 0;  // per port and VL
   bool cut_through = false;
   bool pfc = false;  // RoCE v2 (Ethernet): PFC per priority, not credits
+  bool dcqcn = false;  // RoCE v2: ECN marking (RED) at the switches and DCQCN at the senders
+  std::int64_t ecn_kmin = 0;  // bytes
+  std::int64_t ecn_kmax = 0;
+  double ecn_pmax = 0;
+  std::int64_t cnps = 0;  // sent by the receivers, summed over flows
   std::uint64_t events = 0;
   std::uint64_t drops = 0;  // lossless by construction; counted and checked
   std::uint64_t peak_packets = 0;  // in flight at once
@@ -81,6 +87,7 @@ struct FlowRecord : FlowIdentity {
   std::uint32_t path_begin = 0;  // into SimulationResult::path_pool (resource indices), final path
   std::uint32_t path_size = 0;
   std::uint32_t reroutes = 0;
+  std::int64_t cnps = 0;  // packet engine, DCQCN: CNPs its receiver sent back
 };
 
 struct IterationSpan {

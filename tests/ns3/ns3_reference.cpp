@@ -5,6 +5,7 @@
 #include <ns3/internet-module.h>
 #include <ns3/network-module.h>
 #include <ns3/point-to-point-module.h>
+#include <ns3/traffic-control-module.h>
 
 #include <map>
 
@@ -21,14 +22,85 @@ ns3::NetDeviceContainer connect(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, co
   return p2p.Install(a, b);
 }
 
-}  // namespace
-
-std::vector<std::int64_t> ns3_completion_times(const Ns3Chain& c) {
+void picosecond_resolution() {
   static const bool resolution = [] {
     ns3::Time::SetResolution(ns3::Time::PS);
     return true;
   }();
   (void)resolution;
+}
+
+// The RED queue's link: dequeue and serialize the next frame whenever the link is idle.
+struct RedLink {
+  ns3::Ptr<ns3::RedQueueDisc> red;
+  std::int64_t tx_ps = 0;
+  bool busy = false;
+  std::map<std::uint64_t, std::size_t> arrival_of;  // packet uid -> arrival index
+  Ns3RedResult* out = nullptr;
+
+  void serve() {
+    if (busy) return;
+    ns3::Ptr<ns3::QueueDiscItem> item = red->Dequeue();
+    if (!item) return;
+    const auto ip = ns3::DynamicCast<ns3::Ipv4QueueDiscItem>(item);
+    out->marked[arrival_of.at(item->GetPacket()->GetUid())] = ip->GetHeader().GetEcn() == ns3::Ipv4Header::ECN_CE;
+    busy = true;
+    ns3::Simulator::Schedule(ns3::PicoSeconds(tx_ps), &RedLink::done, this);
+  }
+  void done() {
+    busy = false;
+    serve();
+  }
+  void arrive(std::size_t k, std::uint32_t payload) {
+    out->queued[k] = red->GetNPackets();
+    ns3::Ptr<ns3::Packet> p = ns3::Create<ns3::Packet>(payload);
+    arrival_of[p->GetUid()] = k;
+    ns3::Ipv4Header h;
+    h.SetEcn(ns3::Ipv4Header::ECN_ECT0);
+    h.SetPayloadSize(payload);
+    red->Enqueue(ns3::Create<ns3::Ipv4QueueDiscItem>(p, ns3::Mac48Address("00:00:00:00:00:01"), 0x0800, h));
+    serve();
+  }
+};
+
+}  // namespace
+
+Ns3RedResult ns3_red_marks(const Ns3RedQueue& q) {
+  picosecond_resolution();
+  Ns3RedResult out;
+  out.queued.assign(q.arrivals_ps.size(), 0);
+  out.marked.assign(q.arrivals_ps.size(), false);
+  RedLink link;
+  link.out = &out;
+  link.tx_ps = static_cast<std::int64_t>((static_cast<long double>(q.frame_bytes) * 8e12L / q.out_rate_bps) + 0.5L);
+  link.red = ns3::CreateObject<ns3::RedQueueDisc>();
+  link.red->SetAttribute("MaxSize", ns3::QueueSizeValue(ns3::QueueSize("1000000p")));
+  link.red->SetAttribute("MinTh", ns3::DoubleValue(q.min_th));
+  link.red->SetAttribute("MaxTh", ns3::DoubleValue(q.max_th));
+  link.red->SetAttribute("QW", ns3::DoubleValue(1.0));
+  link.red->SetAttribute("LInterm", ns3::DoubleValue(1.0 / q.max_p));
+  link.red->SetAttribute("UseEcn", ns3::BooleanValue(true));
+  link.red->SetAttribute("UseHardDrop", ns3::BooleanValue(false));
+  link.red->SetAttribute("Gentle", ns3::BooleanValue(false));
+  link.red->SetAttribute("Wait", ns3::BooleanValue(q.wait));
+  link.red->SetAttribute("MeanPktSize", ns3::UintegerValue(q.frame_bytes));
+  link.red->SetAttribute("LinkBandwidth", ns3::DataRateValue(ns3::DataRate(static_cast<std::uint64_t>(q.out_rate_bps))));
+  link.red->AssignStreams(1);
+  link.red->Initialize();
+  const std::uint32_t payload = q.frame_bytes - 20;  // the IPv4 header makes the frame
+  for (std::size_t k = 0; k < q.arrivals_ps.size(); ++k) {
+    ns3::Simulator::Schedule(ns3::PicoSeconds(q.arrivals_ps[k]), &RedLink::arrive, &link, k, payload);
+  }
+  ns3::Simulator::Run();
+  ns3::Simulator::Destroy();
+  const auto& stats = link.red->GetStats();
+  out.forced = stats.GetNMarkedPackets(ns3::RedQueueDisc::FORCED_MARK);
+  out.unforced = stats.GetNMarkedPackets(ns3::RedQueueDisc::UNFORCED_MARK);
+  return out;
+}
+
+std::vector<std::int64_t> ns3_completion_times(const Ns3Chain& c) {
+  picosecond_resolution();
   ns3::Config::SetDefault("ns3::PfifoFastQueueDisc::MaxSize", ns3::QueueSizeValue(ns3::QueueSize("100000p")));
   ns3::NodeContainer routers;
   routers.Create(static_cast<std::uint32_t>(c.chain.size()));

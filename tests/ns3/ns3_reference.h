@@ -34,4 +34,29 @@ struct Ns3Chain {
 // Per flow: the time its last frame reached the receiver (ps).
 std::vector<std::int64_t> ns3_completion_times(const Ns3Chain& chain);
 
+// ECN marking by ns-3.37's RedQueueDisc (UseEcn, no hard drop, not gentle, packet mode, QW = 1:
+// the average is the instantaneous queue; LInterm = 1 / max_p), driven directly: frames of
+// `frame_bytes` (ECN-capable IPv4) arrive at the given instants and are enqueued; a link of
+// `out_rate_bps` dequeues and serializes one at a time, the next when the last one's serialization
+// ends. Per arrival: the frames queued before it (the one being serialized not counted) and
+// whether it left marked CE.
+struct Ns3RedQueue {
+  std::int64_t out_rate_bps = 0;
+  std::uint32_t frame_bytes = 4096;
+  double min_th = 0;  // packets
+  double max_th = 0;
+  double max_p = 0.02;
+  bool wait = true;   // RED's "wait": no mark until 1 / p packets since the last
+  std::vector<std::int64_t> arrivals_ps;  // increasing
+};
+
+struct Ns3RedResult {
+  std::vector<std::uint32_t> queued;  // per arrival
+  std::vector<bool> marked;
+  std::uint32_t forced = 0;    // RedQueueDisc's "Forced mark" (average >= MaxTh)
+  std::uint32_t unforced = 0;  // "Unforced mark" (the probabilistic region)
+};
+
+Ns3RedResult ns3_red_marks(const Ns3RedQueue& queue);
+
 }  // namespace ct::ns3ref

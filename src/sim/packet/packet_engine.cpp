@@ -8,6 +8,8 @@ namespace ct {
 namespace {
 
 constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
+constexpr std::uint32_t kCnp = 0;   // kCongestion's payload: a CNP reaches the flow's sender
+constexpr std::uint32_t kWake = 1;  // a channel's paced flows may send
 __extension__ typedef __int128 Wide;  // 8 b 10^12 overflows 64 bits past 1.1 MB
 
 }  // namespace
@@ -24,6 +26,7 @@ std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
     credits_.push_back(spec.credit_blocks);
     occupied_.push_back(0);
     queues_.emplace_back();
+    vl_queue_bytes_.push_back(0);
   }
   return static_cast<std::uint32_t>(channels_.size() - 1);
 }
@@ -81,6 +84,8 @@ void PacketEngine::finalize() {
   for (std::uint32_t f = 0; f < flows_.size(); ++f) {
     if (flows_[f].waiting_for == 0) queue_.push(flows_[f].start, PacketEventKind::kStart, f);
   }
+  ecn_rng_.reserve(channels_.size());
+  for (std::uint32_t c = 0; c < channels_.size(); ++c) ecn_rng_.emplace_back(seed_, 0, stream_of({kEcnStreamTag, c}));
 }
 
 TimePs PacketEngine::serialization(std::int64_t bytes, BitsPerSecond rate) const {
@@ -112,6 +117,7 @@ bool PacketEngine::step() {
       if (on_timer_) on_timer_(e.subject());
       break;
     case PacketEventKind::kPause: on_pause(e.subject(), e.payload); break;
+    case PacketEventKind::kCongestion: on_congestion(e.subject(), e.payload); break;
   }
   return true;
 }
@@ -125,6 +131,7 @@ void PacketEngine::activate(std::uint32_t f) {
     return;
   }
   const std::uint32_t c = path_pool_[flow.path_begin];
+  if (dcqcn_) flow.rate = DcqcnRate(channels_[c].spec.rate);
   channels_[c].sources.push_back(f);
   try_send(c);
 }
@@ -143,11 +150,16 @@ void PacketEngine::complete(std::uint32_t f) {
 std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
   Channel& ch = channels_[c];
   const std::size_t n = ch.sources.size();
+  TimePs wake{-1};  // DCQCN: the earliest time a paced flow of this VL may send
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t at = (ch.source_cursor + k) % n;
     const std::uint32_t f = ch.sources[at];
     Flow& flow = flows_[f];
     if (flow.vl != vl) continue;
+    if (dcqcn_ && flow.next_send > now_) {
+      if (wake.value() < 0 || flow.next_send < wake) wake = flow.next_send;
+      continue;
+    }
     const std::uint32_t p = new_packet();
     Packet& pk = packets_[p];
     pk.flow = f;
@@ -156,6 +168,7 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     pk.hop = 0;
     pk.bytes = static_cast<std::uint32_t>(std::min(mtu_, flow.size - flow.injected));
     flow.injected += pk.bytes;
+    if (dcqcn_) pace(c, f, pk.bytes);
     if (flow.injected == flow.size) {
       ch.sources.erase(ch.sources.begin() + static_cast<std::ptrdiff_t>(at));
       ch.source_cursor = static_cast<std::uint32_t>(ch.sources.empty() ? 0 : at % ch.sources.size());
@@ -164,10 +177,59 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     }
     Queue& q = queues_[c * vls_ + vl];
     q.head = q.tail = p;
+    vl_queue_bytes_[c * vls_ + vl] += pk.bytes;
     set_queue(c, pk.bytes);
     return p;
   }
+  if (wake.value() >= 0 && (ch.wake_at.value() < 0 || wake < ch.wake_at)) {
+    ch.wake_at = wake;
+    queue_.push(wake, PacketEventKind::kCongestion, c, kWake);
+  }
   return kNone;
+}
+
+void PacketEngine::pace(std::uint32_t c, std::uint32_t f, std::uint32_t bytes) {
+  Flow& flow = flows_[f];
+  flow.rate.advance(dcqcn_params_, now_);
+  const auto rc = BitsPerSecond(std::max<std::int64_t>(1, std::llround(flow.rate.rate())));
+  flow.next_send = now_ + (rc >= channels_[c].spec.rate ? TimePs(0) : serialization(bytes, rc));
+  flow.rate.on_sent(dcqcn_params_, bytes);
+}
+
+void PacketEngine::mark(std::uint32_t c, std::uint32_t p, std::int64_t queued) {
+  Channel& ch = channels_[c];
+  if (!red_mark(ch.spec.ecn, queued, ecn_rng_[c])) return;
+  packets_[p].ce = true;
+  ++ch.stats.ecn_marks;
+}
+
+// The notification point: a CE packet delivered; a CNP unless the flow had one within the interval.
+void PacketEngine::notify(std::uint32_t p) {
+  const Packet& pk = packets_[p];
+  Flow& flow = flows_[pk.flow];
+  ++flow.marked;
+  if (!dcqcn_ || (flow.last_cnp.value() >= 0 && now_ - flow.last_cnp < dcqcn_params_.cnp_interval)) return;
+  flow.last_cnp = now_;
+  ++flow.cnps;
+  TimePs back{0};
+  for (std::uint32_t h = 0; h < pk.path_size; ++h) {
+    const PacketChannelSpec& spec = channels_[path_pool_[pk.path_begin + h]].spec;
+    back += spec.propagation + spec.forward_latency;
+  }
+  queue_.push(now_ + back, PacketEventKind::kCongestion, pk.flow, kCnp);
+}
+
+void PacketEngine::on_congestion(std::uint32_t subject, std::uint32_t payload) {
+  if (payload == kWake) {
+    Channel& ch = channels_[subject];
+    if (ch.wake_at == now_) ch.wake_at = TimePs(-1);
+    try_send(subject);
+    return;
+  }
+  Flow& flow = flows_[subject];
+  if (flow.state != PacketFlowState::kActive) return;
+  flow.rate.advance(dcqcn_params_, now_);
+  flow.rate.on_cnp(dcqcn_params_, now_);
 }
 
 std::uint32_t PacketEngine::head_for(std::uint32_t c, std::uint8_t vl) {
@@ -219,6 +281,9 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   q.head = pk.next;
   if (q.head == kNone) q.tail = kNone;
   pk.next = kNone;
+  std::int64_t& vl_bytes = vl_queue_bytes_[c * vls_ + vl];
+  vl_bytes -= pk.bytes;
+  if (ch.spec.ecn.enabled && ch.spec.ecn.point == EcnMarkPoint::kDequeue && pk.hop > 0) mark(c, p, vl_bytes);
   set_queue(c, -static_cast<std::int64_t>(pk.bytes));
   const std::uint32_t need = blocks(pk.bytes);
   if (!ch.spec.pfc && ch.spec.credit_blocks != kUnlimitedCredits) credits(c, vl) -= need;
@@ -301,6 +366,7 @@ void PacketEngine::on_arrive(std::uint32_t p) {
   if (pk.hop == pk.path_size) {
     Flow& flow = flows_[pk.flow];
     flow.delivered += pk.bytes;
+    if (pk.ce) notify(p);
     release(over, vl, pk.bytes);
     const std::uint32_t f = pk.flow;
     free_packet(p);
@@ -308,6 +374,10 @@ void PacketEngine::on_arrive(std::uint32_t p) {
     return;
   }
   const std::uint32_t next = path_pool_[pk.path_begin + pk.hop];
+  std::int64_t& vl_bytes = vl_queue_bytes_[next * vls_ + vl];
+  const PacketChannelSpec& out = channels_[next].spec;
+  if (out.ecn.enabled && out.ecn.point == EcnMarkPoint::kEnqueue) mark(next, p, vl_bytes);
+  vl_bytes += pk.bytes;
   Queue& q = queues_[next * vls_ + vl];
   if (q.tail == kNone) {
     q.head = p;

@@ -49,6 +49,18 @@
 // the headroom sized for the link, see packet_simulation.h) and keeps it. PAUSE time: the time a
 // channel stood idle, stopped by a PAUSE, with a packet of the paused priority to send.
 //
+// ECN and DCQCN (RoCE v2; red_marking.h, dcqcn.h). A channel with `ecn.enabled` is a switch's
+// egress port that marks packets (CE) by RED on its priority's queue, at dequeue (the bytes left
+// behind the departing packet) or at enqueue (the bytes the arriving packet joins), one draw per
+// packet from the port's own stream seeded by set_seed(). Only forwarded packets are marked (a
+// NIC's own packets are not in a switch's queue). With enable_dcqcn(), every flow's source is
+// paced at its DCQCN rate: after a packet of b bytes it may start the next one b 8 / Rc later
+// (Rc read when the packet starts); when no flow of a channel may send yet, the channel wakes at
+// the earliest time one may (kCongestion). A marked packet delivered at the receiver makes a CNP
+// unless the flow had one within cnp_interval; the CNP reaches the sender one path latency later
+// (the sum of the path's propagation and switch latencies: a CNP is small and sent at the highest
+// priority, so it is neither serialized nor queued here) and cuts the flow's rate.
+//
 // Flows start at their start time, or `delay` after the last flow they wait for completes;
 // complete when their last packet is delivered (a zero-byte flow or one with no path: at once).
 // Faults: a channel's rate changes at a scheduled instant (0: it stops; a packet being serialized
@@ -62,7 +74,10 @@
 #include <vector>
 
 #include "core/units.h"
+#include "core/rng.h"
+#include "sim/packet/dcqcn.h"
 #include "sim/packet/packet_event_queue.h"
+#include "sim/packet/red_marking.h"
 
 namespace ct {
 
@@ -79,6 +94,7 @@ struct PacketChannelSpec {
   std::int64_t xoff_bytes = 0;      // per priority, at the far end
   std::int64_t xon_bytes = 0;
   std::int64_t headroom_bytes = 0;  // above xoff: what may still arrive after the XOFF
+  RedEcnSpec ecn{};                 // ECN marking at this egress port (RoCE v2)
 };
 
 struct PacketFlowRequest {
@@ -99,6 +115,7 @@ struct PacketChannelStats {
   TimePs credit_stall{0};
   TimePs pause_time{0};          // PFC: a packet to send, its priority paused (summed over priorities)
   std::int64_t pause_frames = 0;  // PFC: XOFF frames this channel's far end sent upstream
+  std::int64_t ecn_marks = 0;     // ECN: packets this egress port marked (summed over priorities)
 };
 
 enum class PacketFlowState : std::uint8_t { kWaiting, kActive, kDone };
@@ -115,6 +132,13 @@ class PacketEngine {
   // Channel's rate becomes `fraction` of its nominal rate at `at`.
   void schedule_rate(std::uint32_t channel, TimePs at, double fraction);
   void schedule_timer(TimePs at, std::uint32_t tag);
+  // The seed of the ECN marking streams (one per channel). Before the first step().
+  void set_seed(std::uint64_t seed) { seed_ = seed; }
+  // DCQCN at every flow's source. Before the first step().
+  void enable_dcqcn(const DcqcnParams& params) {
+    dcqcn_ = true;
+    dcqcn_params_ = params;
+  }
   void set_on_timer(std::function<void(std::uint32_t)> f) { on_timer_ = std::move(f); }
   // Told when a channel starts or stops sending (load: its rate, or 0).
   void set_on_load(std::function<void(std::uint32_t, TimePs, double)> f) { on_load_ = std::move(f); }
@@ -136,6 +160,10 @@ class PacketEngine {
   [[nodiscard]] TimePs start_time(std::uint32_t f) const { return flows_[f].started; }
   [[nodiscard]] TimePs completion_time(std::uint32_t f) const { return flows_[f].completed; }
   [[nodiscard]] std::int64_t delivered_bytes(std::uint32_t f) const { return flows_[f].delivered; }
+  // DCQCN: CNPs the flow's receiver sent; packets it received marked; the flow's current rate.
+  [[nodiscard]] std::int64_t cnps(std::uint32_t f) const { return flows_[f].cnps; }
+  [[nodiscard]] std::int64_t marked_received(std::uint32_t f) const { return flows_[f].marked; }
+  [[nodiscard]] const DcqcnRate& dcqcn_rate(std::uint32_t f) const { return flows_[f].rate; }
   [[nodiscard]] std::span<const std::uint32_t> path(std::uint32_t f) const {
     return {path_pool_.data() + flows_[f].path_begin, flows_[f].path_size};
   }
@@ -166,6 +194,7 @@ class PacketEngine {
     TimePs queue_since{0};
     TimePs busy_since{0};
     TimePs stall_since{-1};
+    TimePs wake_at{-1};  // DCQCN: a pacing wake-up is scheduled
     std::uint32_t source_cursor = 0;
     std::vector<std::uint32_t> sources;  // active flows injecting here, in activation order
     PacketChannelStats stats;
@@ -184,6 +213,11 @@ class PacketEngine {
     std::uint32_t waiting_for = 0;
     std::uint8_t vl = 0;
     PacketFlowState state = PacketFlowState::kWaiting;
+    DcqcnRate rate;            // DCQCN's reaction point
+    TimePs next_send{0};       // DCQCN: the source's pacing
+    TimePs last_cnp{-1};       // DCQCN: the notification point's last CNP
+    std::int64_t cnps = 0;
+    std::int64_t marked = 0;   // packets delivered with CE
   };
   struct Packet {
     std::uint32_t flow = 0;
@@ -192,6 +226,7 @@ class PacketEngine {
     std::uint32_t hop = 0;  // index in the path of the channel it is queued for or crossing
     std::uint32_t bytes = 0;
     std::uint32_t next = 0xFFFF'FFFFU;  // in an output queue
+    bool ce = false;                    // ECN: congestion experienced
   };
   struct Queue {
     std::uint32_t head = 0xFFFF'FFFFU;
@@ -219,6 +254,10 @@ class PacketEngine {
   void on_tx_done(std::uint32_t c);
   void on_arrive(std::uint32_t packet);
   void on_credit(std::uint32_t c, std::uint32_t payload);
+  void on_congestion(std::uint32_t subject, std::uint32_t payload);
+  void mark(std::uint32_t c, std::uint32_t packet, std::int64_t queued);
+  void notify(std::uint32_t packet);
+  void pace(std::uint32_t c, std::uint32_t f, std::uint32_t bytes);
   void set_queue(std::uint32_t c, std::int64_t delta);
   void set_loaded(std::uint32_t c, bool loaded);
   std::uint32_t new_packet();
@@ -235,6 +274,11 @@ class PacketEngine {
   std::vector<std::int64_t> credits_;  // channel x VL
   std::vector<std::int64_t> occupied_;  // channel x VL: blocks (PFC: bytes) held in the far end's buffer
   std::vector<Queue> queues_;          // channel x VL
+  std::vector<std::int64_t> vl_queue_bytes_;  // channel x VL: the output queue's bytes
+  std::vector<Rng> ecn_rng_;           // per channel with ECN marking
+  std::uint64_t seed_ = 1;
+  bool dcqcn_ = false;
+  DcqcnParams dcqcn_params_;
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> path_pool_;
   std::vector<std::uint32_t> after_pool_;

@@ -18,7 +18,7 @@
 
 namespace ct {
 
-enum class PacketEventKind : std::uint8_t { kStart, kTxDone, kArrive, kCredit, kRate, kTimer, kPause };
+enum class PacketEventKind : std::uint8_t { kStart, kTxDone, kArrive, kCredit, kRate, kTimer, kPause, kCongestion };
 
 struct PacketEvent {
   TimePs time;

@@ -20,6 +20,7 @@ struct SwitchFigures {
   std::int64_t buffer_bytes = 0;
   bool cut_through = false;
   bool pfc = false;  // Ethernet (RoCE v2): PFC per priority instead of credits
+  bool dcqcn = false;  // RoCE v2: ECN marking at the switches, DCQCN at the senders
 };
 
 // PFC thresholds of a channel's far end (packet_simulation.h): the headroom holds what can still
@@ -66,6 +67,13 @@ Result<SwitchFigures> switch_figures(const Fabric& fabric, const Scenario& scena
     return missing("forwarding (cut-through or store-and-forward)", "--forwarding");
   }
   f.pfc = fabric.protocol() == Protocol::kEthernet;
+  if (o.dcqcn.value_or(false) && !f.pfc) {
+    return Diagnostic{{scenario.file, 0, 0}, "engine",
+                      fmt::format("--dcqcn on: DCQCN is RoCE v2's congestion control, and {} runs InfiniBand's credits; "
+                                  "leave --dcqcn out",
+                                  fabric.spec().name)};
+  }
+  f.dcqcn = f.pfc && o.dcqcn.value_or(true);
   if (f.buffer_bytes < o.mtu) {
     return Diagnostic{{scenario.file, 0, 0}, "engine",
                       fmt::format("a buffer of {} B per port and VL holds no packet of {} B (the MTU): nothing could "
@@ -126,6 +134,14 @@ class Driver {
     info.buffer_bytes = figures_.buffer_bytes;
     info.cut_through = figures_.cut_through;
     info.pfc = figures_.pfc;
+    info.dcqcn = figures_.dcqcn;
+    if (figures_.dcqcn) {
+      info.ecn_kmin = o_.packet.ecn.kmin_bytes;
+      info.ecn_kmax = o_.packet.ecn.kmax_bytes;
+      info.ecn_pmax = o_.packet.ecn.pmax;
+      engine_.enable_dcqcn(o_.packet.dcqcn_params);
+    }
+    engine_.set_seed(s_.seed);
     record_of_flow_.assign(w_.flows.size(), kNoIndex);
   }
 
@@ -161,6 +177,11 @@ class Driver {
       spec.forward_latency = to_switch ? figures_.latency : TimePs(0);
       spec.cut_through = to_switch && figures_.cut_through;
       spec.credit_blocks = figures_.buffer_bytes / kCreditBlockBytes;
+      const VertexId near = up ? t_.link_a[l.value()] : t_.link_b[l.value()];
+      if (figures_.dcqcn && t_.kind[near.value()] == VertexKind::kSwitch) {  // a switch's egress port marks
+        spec.ecn = o_.packet.ecn;
+        spec.ecn.enabled = true;
+      }
       if (figures_.pfc) {
         set_pfc(spec, figures_.buffer_bytes, o_.packet.mtu);
         if (spec.xoff_bytes + spec.headroom_bytes > figures_.buffer_bytes && error_.empty()) {
@@ -311,6 +332,8 @@ class Driver {
       FlowRecord& rec = result_.flows[record_of_flow_[f]];
       const PacketFlowState state = engine_.state(f);
       if (state != PacketFlowState::kWaiting) rec.start = engine_.start_time(f);
+      rec.cnps = engine_.cnps(f);
+      result_.packet.cnps += rec.cnps;
       if (state == PacketFlowState::kDone) {
         rec.end = engine_.completion_time(f);
       } else {
@@ -361,6 +384,7 @@ class Driver {
       r.credit_stall = s.credit_stall;
       r.pause_time = s.pause_time;
       r.pause_frames = s.pause_frames;
+      r.ecn_marks = s.ecn_marks;
     }
     result_.instants = engine_.events();
     result_.packet.events = engine_.events();

@@ -149,7 +149,7 @@ TEST(PacketSimulation, Deterministic) {
 }
 
 // RoCE v2 (the fixture topology with the hardware of examples/lab-32-roce.yaml, SN5600 switches:
-// Ethernet): PFC instead of credits. An incast of 2 onto host 2
+// Ethernet): PFC instead of credits (DCQCN off: PFC alone). An incast of 2 onto host 2
 // (4 MiB each, 64 KiB of buffer per port and priority): nothing dropped, the receiver's link at
 // line rate (2 x 4 MiB at 400 Gb/s = 167.77 us, plus under 1 us of pipeline), and the senders'
 // links paused about half the time each (n = 2: (n - 1) / n of 167.77 us, less the buffered end).
@@ -165,9 +165,12 @@ TEST(PacketSimulation, RoceIncastRunsPfcWithoutDrops) {
   ASSERT_EQ(fabric.protocol(), Protocol::kEthernet);
   Scenario s = transfer(0, 2, Bytes(4 << 20));
   s.transfers.push_back(transfer(1, 2, Bytes(4 << 20)).transfers[0]);
-  auto r = simulate(fabric, s, packet_options(true, 64 << 10));
+  SimulationOptions pfc_alone = packet_options(true, 64 << 10);
+  pfc_alone.packet.dcqcn = false;
+  auto r = simulate(fabric, s, pfc_alone);
   ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
   EXPECT_TRUE(r->packet.pfc);
+  EXPECT_FALSE(r->packet.dcqcn);
   EXPECT_EQ(r->packet.drops, 0u);
   const double line = 2.0 * (4 << 20) * 8 / 400e9;
   EXPECT_GE(to_seconds(r->makespan), line);
@@ -184,6 +187,59 @@ TEST(PacketSimulation, RoceIncastRunsPfcWithoutDrops) {
   auto small = simulate(fabric, s, packet_options(true, 16 << 10));
   ASSERT_FALSE(small.ok());
   EXPECT_NE(format_diagnostics(small.errors()).find("--switch-buffer"), std::string::npos);
+}
+
+// The same incast with DCQCN on (the default on RoCE v2) and 1 MiB per port and priority, so that
+// the egress queue passes Kmax = 200 KB: the switch's egress port towards host 2 marks, the
+// receivers send CNPs (counted per flow, at most one per 50 us), nothing is dropped; same seed,
+// same marks. On InfiniBand DCQCN is off, and asking for it is refused naming --dcqcn.
+TEST(PacketSimulation, RoceRunsDcqcnByDefaultAndInfinibandRefusesIt) {
+  Topology t = fixtures::two_tier(1, 1, 3);
+  t.gpus_per_host = 1;
+  for (auto& l : t.latency) l = ns(100);
+  std::ifstream in(ct::testing_support::source_dir() + "/examples/lab-32-roce.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const ValidSpec spec = validate_reading(read_spec("lab-32-roce.yaml", text.str()), fixtures::test_catalog()).value();
+  const Fabric fabric = fabric_over(spec, fixtures::test_catalog(), t, EcmpConfig{});
+  Scenario s = transfer(0, 2, Bytes(16 << 20));
+  s.transfers.push_back(transfer(1, 2, Bytes(16 << 20)).transfers[0]);
+  auto r = simulate(fabric, s, packet_options(true, 1 << 20));
+  ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+  EXPECT_TRUE(r->packet.dcqcn);
+  EXPECT_EQ(r->packet.ecn_kmin, 5000);
+  EXPECT_EQ(r->packet.ecn_kmax, 200000);
+  EXPECT_EQ(r->packet.drops, 0u);
+  std::int64_t marks = 0;
+  for (std::size_t c = 0; c < r->stats.size(); ++c) {
+    marks += r->stats[c].ecn_marks;
+    if (r->stats[c].ecn_marks > 0) {
+      EXPECT_EQ(r->resources[c].kind, ResourceKind::kLinkDown);  // a switch's egress only
+    }
+  }
+  EXPECT_GT(marks, 0);
+  std::int64_t cnps = 0;
+  for (const FlowRecord& f : r->flows) {
+    EXPECT_GT(f.cnps, 0);
+    EXPECT_LE(f.cnps, (f.end - f.start).value() / 50'000'000 + 1);
+    cnps += f.cnps;
+  }
+  EXPECT_EQ(r->packet.cnps, cnps);
+  auto again = simulate(fabric, s, packet_options(true, 1 << 20));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->packet.cnps, r->packet.cnps);
+  EXPECT_EQ(again->makespan, r->makespan);
+
+  const Fabric ib = fixtures::fixture_fabric(t);
+  const Scenario one = transfer(0, 1, Bytes(1 << 20));
+  auto plain = simulate(ib, one, packet_options(true));
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->packet.dcqcn);
+  SimulationOptions asked = packet_options(true);
+  asked.packet.dcqcn = true;
+  auto refused = simulate(ib, one, asked);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(format_diagnostics(refused.errors()).find("--dcqcn"), std::string::npos);
 }
 
 }  // namespace
