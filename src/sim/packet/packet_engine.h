@@ -109,8 +109,8 @@ class PacketEngine {
   PacketEngine(std::int64_t mtu, std::uint8_t vls);
 
   std::uint32_t add_channel(const PacketChannelSpec& spec);
-  // PRECONDITION: the path's channels exist; after names earlier flows; vl < vls; each channel's
-  // credits (when limited) hold one packet of the flow.
+  // PRECONDITION: the path's channels exist, fewer than 2^16; after names earlier flows; vl < vls;
+  // each channel's credits (when limited) hold one packet of the flow.
   std::uint32_t add_flow(const PacketFlowRequest& request);
   // Channel's rate becomes `fraction` of its nominal rate at `at`.
   void schedule_rate(std::uint32_t channel, TimePs at, double fraction);
@@ -118,7 +118,8 @@ class PacketEngine {
   void set_on_timer(std::function<void(std::uint32_t)> f) { on_timer_ = std::move(f); }
   // Told when a channel starts or stops sending (load: its rate, or 0).
   void set_on_load(std::function<void(std::uint32_t, TimePs, double)> f) { on_load_ = std::move(f); }
-  // The flow's packets not yet injected take `path` from now on. PRECONDITION: not empty.
+  // The flow's packets not yet injected take `path` from now on. PRECONDITION: not empty, fewer
+  // than 2^16 channels.
   void move_flow(std::uint32_t flow, std::span<const std::uint32_t> path);
 
   // Runs one event; false when none is left.
@@ -188,10 +189,11 @@ class PacketEngine {
   struct Packet {
     std::uint32_t flow = 0;
     std::uint32_t path_begin = 0;
-    std::uint32_t path_size = 0;
-    std::uint32_t hop = 0;  // index in the path of the channel it is queued for or crossing
+    std::uint16_t path_size = 0;
+    std::uint16_t hop = 0;  // index in the path of the channel it is queued for or crossing
     std::uint32_t bytes = 0;
     std::uint32_t next = 0xFFFF'FFFFU;  // in an output queue
+    std::uint8_t vl = 0;  // its flow's, carried so that an arrival need not read the flow
   };
   struct Queue {
     std::uint32_t head = 0xFFFF'FFFFU;
