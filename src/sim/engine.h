@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "core/result.h"
@@ -53,6 +54,13 @@ struct PacketOptions {
   std::optional<bool> cut_through;
 };
 
+// The flow engine's own input beside the workload: the max-min weights compile_workload (and
+// append_flow_table) gave, one per workload flow; empty, every flow weighs 1. simulate() fills it;
+// no other engine reads it (the workload carries nothing one engine alone needs).
+struct FlowOptions {
+  std::span<const double> max_min_weights;
+};
+
 struct SimulationOptions {
   EngineKind engine = EngineKind::kFlow;
   std::uint64_t max_flows = 40'000'000;  // refuse scenarios above this many flows
@@ -60,6 +68,7 @@ struct SimulationOptions {
   std::uint32_t series_bins = 50;
   SimulationProgress* progress = nullptr;
   PacketOptions packet;
+  FlowOptions flow;
 };
 
 // The signature every engine's run() has. PRECONDITION of each: workload = compile_workload(fabric,

@@ -56,7 +56,8 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
                                   const SimulationOptions& options) {
   if (!engine_built(options.engine)) return not_built(scenario, options.engine);
   if (Diagnostics problems = scenario_diagnostics(scenario, fabric.topology()); !problems.empty()) return problems;
-  auto workload = compile_workload(fabric, scenario, {options.max_flows});
+  std::vector<double> weights;  // the flow engine's (engine.h FlowOptions)
+  auto workload = compile_workload(fabric, scenario, {options.max_flows}, &weights);
   if (!workload) return workload.errors();
   if (flows != nullptr) {
     if (workload->flows.size() + flows->flows.size() > options.max_flows) {
@@ -64,9 +65,13 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
                         fmt::format("{} flows with the scenario's, more than the limit of {}",
                                     workload->flows.size() + flows->flows.size(), options.max_flows)};
     }
-    if (auto appended = append_flow_table(fabric, scenario, *flows, workload.value()); !appended) return appended.errors();
+    if (auto appended = append_flow_table(fabric, scenario, *flows, workload.value(), &weights); !appended) {
+      return appended.errors();
+    }
   }
-  return run_engine(fabric, scenario, workload.value(), options);
+  SimulationOptions run_options = options;
+  run_options.flow.max_min_weights = weights;
+  return run_engine(fabric, scenario, workload.value(), run_options);
 }
 
 }  // namespace ct
