@@ -56,7 +56,8 @@ struct PacketOptions {
 
 // The flow engine's own input beside the workload: the max-min weights compile_workload (and
 // append_flow_table) gave, one per workload flow; empty, every flow weighs 1. simulate() fills it;
-// no other engine reads it (the workload carries nothing one engine alone needs).
+// the flow engine shares rates by them, no other engine does (the workload carries nothing one
+// engine alone needs); run_engine copies them into every engine's flow records for the reports.
 struct FlowOptions {
   std::span<const double> max_min_weights;
 };

@@ -1,5 +1,8 @@
 #include "sim/simulation.h"
 
+#include <span>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "sim/collision_check.h"
@@ -37,6 +40,17 @@ Diagnostic not_built(const Scenario& scenario, EngineKind engine) {
                     fmt::format("the {} engine is not built yet (issue 26); the flow engine is", engine_name(engine))};
 }
 
+// Every engine's flow records report the weights (the flows CSV's `weight` column, which `--flows`
+// reads back), whether the engine shares rates by them or not. Records are the workload's flows
+// less the joins, in order.
+void record_weights(const Workload& workload, std::span<const double> weights, SimulationResult& result) {
+  if (weights.empty()) return;
+  std::size_t record = 0;
+  for (std::uint32_t f = 0; f < workload.flows.size(); ++f) {
+    if (!workload.flows[f].join) result.flows[record++].weight = weights[f];
+  }
+}
+
 }  // namespace
 
 Result<SimulationResult> run_engine(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
@@ -44,7 +58,10 @@ Result<SimulationResult> run_engine(const Fabric& fabric, const Scenario& scenar
   const EngineRun run = engine_run(options.engine);
   if (run == nullptr) return not_built(scenario, options.engine);
   auto result = run(fabric, scenario, workload, options);
-  if (result) mark_collisions(fabric.topology(), result.value());
+  if (result) {
+    mark_collisions(fabric.topology(), result.value());
+    record_weights(workload, options.flow.max_min_weights, result.value());
+  }
   return result;
 }
 

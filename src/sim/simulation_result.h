@@ -69,7 +69,7 @@ enum class Unfinished : std::uint8_t {
 };
 
 struct FlowRecord : FlowIdentity {
-  double weight = 1.0;  // the max-min weight the flow engine shared rates by; 1 from the packet engine
+  double weight = 1.0;  // max-min weight (sim/engine.h FlowOptions): reported by every engine, used by the flow engine
   TimePs start{-1};
   TimePs end{-1};  // completion (last byte + path latency); -1 when it never completed
   TimePs delay{0};  // after the last flow it waits for

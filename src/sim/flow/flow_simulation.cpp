@@ -233,7 +233,6 @@ class Driver {
       flow_of_record_.push_back(id.value());
       FlowRecord& r = result_.flows.emplace_back();
       static_cast<FlowIdentity&>(r) = wf;
-      r.weight = request.weight;
       r.delay = wf.delay;
       r.pinned = !wf.routed && wf.src_port.valid();
       r.after_begin = static_cast<std::uint32_t>(result_.after_pool.size());
