@@ -84,9 +84,12 @@ void PacketEngine::finalize() {
 }
 
 TimePs PacketEngine::serialization(std::int64_t bytes, BitsPerSecond rate) const {
+  TxMemo& memo = tx_memo_[static_cast<std::uint64_t>(bytes ^ (rate.value() >> 20)) & 7U];
+  if (memo.bytes == bytes && memo.rate == rate.value()) return memo.tx;
   const auto r = static_cast<Wide>(rate.value());
   const Wide num = static_cast<Wide>(bytes) * 8 * 1'000'000'000'000LL;
-  return TimePs(static_cast<std::int64_t>((num + r / 2) / r));
+  memo = {bytes, rate.value(), TimePs(static_cast<std::int64_t>((num + r / 2) / r))};
+  return memo.tx;
 }
 
 bool PacketEngine::step() {

@@ -227,6 +227,14 @@ class PacketEngine {
   void free_packet(std::uint32_t p);
 
   std::int64_t mtu_;
+  // serialization()'s last answers, by a hash of (bytes, rate): almost every packet is an MTU at
+  // one of a few rates, and the exact division is 128-bit.
+  struct TxMemo {
+    std::int64_t bytes = -1;
+    std::int64_t rate = -1;
+    TimePs tx{0};
+  };
+  mutable TxMemo tx_memo_[8];
   std::uint8_t vls_;
   bool finalized_ = false;
   TimePs now_{0};
