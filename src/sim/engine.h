@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "core/result.h"
@@ -61,6 +62,14 @@ struct PacketOptions {
   DcqcnParams dcqcn_params;
 };
 
+// The flow engine's own input beside the workload: the max-min weights compile_workload (and
+// append_flow_table) gave, one per workload flow; empty, every flow weighs 1. simulate() fills it;
+// the flow engine shares rates by them, no other engine does (the workload carries nothing one
+// engine alone needs); run_engine copies them into every engine's flow records for the reports.
+struct FlowOptions {
+  std::span<const double> max_min_weights;
+};
+
 struct SimulationOptions {
   EngineKind engine = EngineKind::kFlow;
   std::uint64_t max_flows = 40'000'000;  // refuse scenarios above this many flows
@@ -68,6 +77,7 @@ struct SimulationOptions {
   std::uint32_t series_bins = 50;
   SimulationProgress* progress = nullptr;
   PacketOptions packet;
+  FlowOptions flow;
 };
 
 // The signature every engine's run() has. PRECONDITION of each: workload = compile_workload(fabric,

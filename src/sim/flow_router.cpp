@@ -20,10 +20,12 @@ Scheme scheme_of(PathModel p) {
 
 }  // namespace
 
-FlowRouter::FlowRouter(const Fabric& fabric, const Scenario& scenario, const Workload& workload)
+FlowRouter::FlowRouter(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
+                       std::span<const double> max_min_weights)
     : fabric_(fabric),
       t_(fabric.topology()),
       w_(workload),
+      weights_(max_min_weights),
       scheme_(scheme_of(scenario.paths)),
       seed_(scenario.seed),
       addressable_(addressable(t_)),
@@ -35,7 +37,8 @@ FlowRoutes FlowRouter::route(std::span<const std::uint32_t> flows, std::vector<s
   if (scheme_ == Scheme::kAdaptive) {
     const auto identity = [&](std::uint32_t k) {
       const WorkloadFlow& f = w_.flows[flows[k]];
-      return std::tuple(f.src_port.value(), f.dst_port.value(), f.src_udp_port, f.bytes.value(), f.start.value(), f.weight);
+      const double weight = weights_.empty() ? 1.0 : weights_[flows[k]];
+      return std::tuple(f.src_port.value(), f.dst_port.value(), f.src_udp_port, f.bytes.value(), f.start.value(), weight);
     };
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return identity(a) < identity(b); });
   }

@@ -5,8 +5,9 @@
 //
 // A batch is routed together (a step of one operation: adaptive balances a batch's flows against
 // each other). Adaptive routing places flows one after the other, each on the least-loaded members,
-// so it takes them in an order of what they are (ends, source port, bytes, start, weight; then their
-// order), never of the order the input listed them in: a shuffled flow table routes as the original
+// so it takes them in an order of what they are (ends, source port, bytes, start; the max-min weight
+// where the engine has one, the flow engine; then their order), never of the order the input listed
+// them in: a shuffled flow table routes as the original
 // (docs/models/ecmp.md, "Source ports of simulated flows"). Hashing and spraying route each flow
 // alone, in flow order. A flow's key is its ends' port addresses (the vertex ids on a fabric too
 // large to address) and its UDP source port; draws use the scenario's seed.
@@ -30,8 +31,10 @@ namespace ct {
 
 class FlowRouter {
  public:
-  // PRECONDITION: fabric, scenario and workload outlive the router.
-  FlowRouter(const Fabric& fabric, const Scenario& scenario, const Workload& workload);
+  // `max_min_weights`: the flow engine's, one per workload flow (engine.h FlowOptions), or empty.
+  // PRECONDITION: fabric, scenario, workload and the weights outlive the router.
+  FlowRouter(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
+             std::span<const double> max_min_weights = {});
 
   // Routes the network flows `flows` (workload indices) together; `position[k]`: flows[k]'s index
   // in the result.
@@ -47,6 +50,7 @@ class FlowRouter {
   const Fabric& fabric_;
   const Topology& t_;
   const Workload& w_;
+  std::span<const double> weights_;
   Scheme scheme_;
   std::uint64_t seed_;
   bool addressable_ = false;

@@ -1,5 +1,8 @@
 #include "sim/simulation.h"
 
+#include <span>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "sim/collision_check.h"
@@ -37,6 +40,17 @@ Diagnostic not_built(const Scenario& scenario, EngineKind engine) {
                     fmt::format("the {} engine is not built yet (issue 26); the flow engine is", engine_name(engine))};
 }
 
+// Every engine's flow records report the weights (the flows CSV's `weight` column, which `--flows`
+// reads back), whether the engine shares rates by them or not. Records are the workload's flows
+// less the joins, in order.
+void record_weights(const Workload& workload, std::span<const double> weights, SimulationResult& result) {
+  if (weights.empty()) return;
+  std::size_t record = 0;
+  for (std::uint32_t f = 0; f < workload.flows.size(); ++f) {
+    if (!workload.flows[f].join) result.flows[record++].weight = weights[f];
+  }
+}
+
 }  // namespace
 
 Result<SimulationResult> run_engine(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
@@ -44,7 +58,10 @@ Result<SimulationResult> run_engine(const Fabric& fabric, const Scenario& scenar
   const EngineRun run = engine_run(options.engine);
   if (run == nullptr) return not_built(scenario, options.engine);
   auto result = run(fabric, scenario, workload, options);
-  if (result) mark_collisions(fabric.topology(), result.value());
+  if (result) {
+    mark_collisions(fabric.topology(), result.value());
+    record_weights(workload, options.flow.max_min_weights, result.value());
+  }
   return result;
 }
 
@@ -56,7 +73,8 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
                                   const SimulationOptions& options) {
   if (!engine_built(options.engine)) return not_built(scenario, options.engine);
   if (Diagnostics problems = scenario_diagnostics(scenario, fabric.topology()); !problems.empty()) return problems;
-  auto workload = compile_workload(fabric, scenario, {options.max_flows});
+  std::vector<double> weights;  // the flow engine's (engine.h FlowOptions)
+  auto workload = compile_workload(fabric, scenario, {options.max_flows}, &weights);
   if (!workload) return workload.errors();
   if (flows != nullptr) {
     if (workload->flows.size() + flows->flows.size() > options.max_flows) {
@@ -64,9 +82,13 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
                         fmt::format("{} flows with the scenario's, more than the limit of {}",
                                     workload->flows.size() + flows->flows.size(), options.max_flows)};
     }
-    if (auto appended = append_flow_table(fabric, scenario, *flows, workload.value()); !appended) return appended.errors();
+    if (auto appended = append_flow_table(fabric, scenario, *flows, workload.value(), &weights); !appended) {
+      return appended.errors();
+    }
   }
-  return run_engine(fabric, scenario, workload.value(), options);
+  SimulationOptions run_options = options;
+  run_options.flow.max_min_weights = weights;
+  return run_engine(fabric, scenario, workload.value(), run_options);
 }
 
 }  // namespace ct

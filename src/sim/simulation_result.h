@@ -75,6 +75,7 @@ enum class Unfinished : std::uint8_t {
 };
 
 struct FlowRecord : FlowIdentity {
+  double weight = 1.0;  // max-min weight (sim/engine.h FlowOptions): reported by every engine, used by the flow engine
   TimePs start{-1};
   TimePs end{-1};  // completion (last byte + path latency); -1 when it never completed
   TimePs delay{0};  // after the last flow it waits for

@@ -63,7 +63,7 @@ std::vector<std::uint16_t> source_ports(const FlowTable& table, std::uint64_t se
 }  // namespace
 
 Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scenario, const FlowTable& table,
-                                      Workload& w) {
+                                      Workload& w, std::vector<double>* max_min_weights) {
   const Topology& t = fabric.topology();
   const bool nvlink = fabric.spec().node.nvlink_bytes_per_s.has_value();
   const auto per_host = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));
@@ -127,7 +127,6 @@ Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scen
       f.dst_port = tf.dst_port;
       f.src_udp_port = udp_ports[r];
       f.bytes = tf.bytes;
-      f.weight = tf.weight;
       f.start = tf.start;
       f.delay = tf.delay;
       f.routed = tf.route_size == 0 && tf.src_port.valid();
@@ -143,6 +142,7 @@ Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scen
       for (std::uint32_t a = 0; a < tf.after_size; ++a) w.after.push_back(base + table.after[tf.after_begin + a]);
       f.after_size = tf.after_size;
       w.flows.push_back(f);
+      if (max_min_weights != nullptr) max_min_weights->push_back(tf.weight);
       ++records;
     }
     phase.workers_end = static_cast<std::uint32_t>(w.workers.size());

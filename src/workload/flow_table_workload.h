@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "core/result.h"
 #include "fabric/fabric.h"
@@ -28,8 +29,9 @@ namespace ct {
 
 // Errors (at the table's file:line): NVLink hops or flows when the catalog gives no NVLink figure
 // for the node model.
-// Returns the number of flows appended.
+// Returns the number of flows appended. When `max_min_weights` is given (compile_workload's, one
+// per flow of `workload`), each row's `weight` is appended to it (the flow engine's alone).
 Result<std::size_t> append_flow_table(const Fabric& fabric, const Scenario& scenario, const FlowTable& table,
-                                      Workload& workload);
+                                      Workload& workload, std::vector<double>* max_min_weights = nullptr);
 
 }  // namespace ct

@@ -11,7 +11,8 @@
 // other); their `hops` are only the PXN prefix. Joins (the iteration barriers of an in-network
 // collective: no bytes, no hops, done when the flows they wait for are) order the flows but are not
 // reported; each engine makes of them what it needs (the flow engine: a zero-byte flow on a barrier
-// resource of its own). Nothing here belongs to one engine: no max-min constraints, no barrier hop.
+// resource of its own). Nothing here belongs to one engine: no max-min constraints, no barrier hop,
+// no max-min weights (the compiler hands those to the flow engine apart: workload_compiler.h).
 #pragma once
 
 #include <cstdint>
@@ -56,7 +57,6 @@ struct FlowIdentity {
   VertexId dst_port;
   std::uint16_t src_udp_port = 0;
   Bytes bytes{0};
-  double weight = 1.0;  // max-min weight (scenario `weight:`)
 };
 
 struct WorkloadFlow : FlowIdentity {

@@ -32,8 +32,9 @@ struct Span {
 
 class WorkloadCompiler {
  public:
-  WorkloadCompiler(const Fabric& fabric, const Scenario& scenario, const CompileOptions& options)
-      : fabric_(fabric), t_(fabric.topology()), s_(scenario), o_(options),
+  WorkloadCompiler(const Fabric& fabric, const Scenario& scenario, const CompileOptions& options,
+                   std::vector<double>* weights)
+      : fabric_(fabric), t_(fabric.topology()), s_(scenario), o_(options), weights_(weights),
         nvlink_(fabric.spec().node.nvlink_bytes_per_s.has_value()) {
     gpus_ = static_cast<std::uint32_t>(t_.host_count) * static_cast<std::uint32_t>(std::max(t_.gpus_per_host, 1));
   }
@@ -43,6 +44,10 @@ class WorkloadCompiler {
     // Room for the flows check() counted (SHARP's aside, a loose bound) and two fixed hops each.
     w_.flows.reserve(expected_flows_);
     w_.hops.reserve(2 * expected_flows_);
+    if (weights_ != nullptr) {
+      weights_->clear();
+      weights_->reserve(expected_flows_);
+    }
     for (std::size_t i = 0; i < s_.collectives.size(); ++i) add_collective(i);
     add_transfers();
     for (std::size_t i = 0; i < s_.mice.size(); ++i) add_mice(i);
@@ -177,8 +182,10 @@ class WorkloadCompiler {
   }
 
   // ---- flows ----
-  // Appends a flow; its hops and dependencies follow with hop() and wait_for() until the next add().
+  // Appends a flow of the max-min weight weight_ (a join: 1); its hops and dependencies follow with
+  // hop() and wait_for() until the next add().
   WorkloadFlow& add(const WorkloadFlow& flow) {
+    if (weights_ != nullptr) weights_->push_back(flow.join ? 1.0 : weight_);
     WorkloadFlow& f = w_.flows.emplace_back(flow);
     f.hops_begin = static_cast<std::uint32_t>(w_.hops.size());
     f.hops_size = 0;
@@ -348,7 +355,7 @@ class WorkloadCompiler {
     const std::uint32_t dst = c.groups[g][x.dst];
     WorkloadFlow f;
     f.operation = op;
-    f.weight = c.weight * x.share;
+    weight_ = c.weight * x.share;
     f.instance = static_cast<std::uint32_t>(g);
     f.iteration = it;
     f.step = x.step;
@@ -412,7 +419,7 @@ class WorkloadCompiler {
     for (const std::uint32_t gpu : group) members[host_of(gpu)].push_back(gpu);
     WorkloadFlow f;
     f.operation = op;
-    f.weight = c.weight;
+    weight_ = c.weight;
     f.instance = static_cast<std::uint32_t>(g);
     f.iteration = it;
     f.step = stage < 0 ? 0 : static_cast<std::uint32_t>(stage);
@@ -632,7 +639,7 @@ class WorkloadCompiler {
       o.records_begin = records_;
       WorkloadFlow f;
       f.operation = op;
-      f.weight = t.weight;
+      weight_ = t.weight;
       f.start = t.start;
       f.worker = worker_in_phase[phase - first_phase].at(sender(t));
       const std::uint32_t qps = t.qps == 0 ? qps_default : t.qps;
@@ -696,7 +703,7 @@ class WorkloadCompiler {
       const auto plane = static_cast<int>(rng.uniform(planes));
       WorkloadFlow f;
       f.operation = op;
-      f.weight = m.weight;
+      weight_ = m.weight;
       f.instance = i;
       f.src_port = t_.port_of(HostId(src), static_cast<int>(rng.uniform(rails)), plane);
       f.dst_port = t_.port_of(HostId(dst), static_cast<int>(rng.uniform(rails)), plane);
@@ -717,6 +724,8 @@ class WorkloadCompiler {
   const Topology& t_;
   const Scenario& s_;
   CompileOptions o_;
+  std::vector<double>* weights_;  // the flow engine's max-min weights, when asked for
+  double weight_ = 1.0;           // of the flows added from now on
   bool nvlink_ = false;
   std::uint32_t gpus_ = 0;
   Workload w_;
@@ -730,8 +739,9 @@ class WorkloadCompiler {
 
 }  // namespace
 
-Result<Workload> compile_workload(const Fabric& fabric, const Scenario& scenario, const CompileOptions& options) {
-  return WorkloadCompiler(fabric, scenario, options).compile();
+Result<Workload> compile_workload(const Fabric& fabric, const Scenario& scenario, const CompileOptions& options,
+                                  std::vector<double>* max_min_weights) {
+  return WorkloadCompiler(fabric, scenario, options, max_min_weights).compile();
 }
 
 }  // namespace ct

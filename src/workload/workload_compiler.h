@@ -46,6 +46,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/result.h"
 #include "fabric/fabric.h"
@@ -60,7 +61,13 @@ struct CompileOptions {
 
 // Errors (one diagnostic at the scenario file): a transfer between GPUs of one host when the
 // catalog has no NVLink figure, more flows than max_flows.
+// Max-min weights. The flow engine shares rates by weight (sim/flow/flow_engine.h); no other engine
+// does, so the workload carries none. When `max_min_weights` is given it receives one weight per
+// flow of the workload, in flow order: the scenario's `weight:` of the flow's collective, transfer
+// or mice set, times, for a collective, the plan's share of the transfer (traffic/collective.h:
+// a tree's chain edge weighs 2, a pipelined halving-doubling round 2^-k); 1 for joins.
 // PRECONDITION: check_scenario(scenario, fabric.topology()) is empty (traffic/scenario_checks.h).
-Result<Workload> compile_workload(const Fabric& fabric, const Scenario& scenario, const CompileOptions& options = {});
+Result<Workload> compile_workload(const Fabric& fabric, const Scenario& scenario, const CompileOptions& options = {},
+                                  std::vector<double>* max_min_weights = nullptr);
 
 }  // namespace ct

@@ -1,6 +1,7 @@
 #include "sim/flow/flow_simulation.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <vector>
 
@@ -25,7 +26,7 @@ class Driver {
         s_(scenario),
         w_(workload),
         o_(options),
-        router_(fabric, scenario, workload),
+        router_(fabric, scenario, workload, options.flow.max_min_weights),
         faults_(scenario, fabric.topology().link_count()),
         link_stats_(options.series_links > 0) {
     directed_.assign(2 * t_.link_count(), kNoIndex);
@@ -222,7 +223,7 @@ class Driver {
       after.clear();
       for (const std::uint32_t a : w_.after_of(f)) after.push_back(FlowId(a));
       request.size = wf.bytes;
-      request.weight = wf.weight;
+      request.weight = o_.flow.max_min_weights.empty() ? 1.0 : o_.flow.max_min_weights[f];
       request.start = wf.start;
       request.after = after;
       request.delay = wf.delay;
@@ -331,6 +332,7 @@ class Driver {
 
 Result<SimulationResult> run(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
                              const SimulationOptions& options) {
+  assert(options.flow.max_min_weights.empty() || options.flow.max_min_weights.size() == workload.flows.size());
   return Driver(fabric, scenario, workload, options).run();
 }
 

@@ -11,7 +11,9 @@
 // the workload's joins run as zero-byte flows, so that an in-network collective's iterations wait
 // for each other. They are numbered in order of first use: the links of the faults first, then
 // flow by flow, batch by batch (a batch's fixed hops before its routed ones). Constraint i is
-// resource i of the result. Each flow runs at its weighted max-min rate (the scenario's `weight:`).
+// resource i of the result. Each flow runs at its weighted max-min rate: its weight comes from
+// options.flow.max_min_weights (the compiler's, sim/engine.h FlowOptions; the scenario's `weight:`),
+// not from the workload, which carries no weights.
 //
 // Paths. Each route batch is routed together (sim/flow_router.h). Faults (sim/fault_timeline.h): a
 // link's capacity changes at once (down: its flows stall); at routing's reconvergence every

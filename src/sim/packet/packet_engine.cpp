@@ -32,7 +32,7 @@ std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
 }
 
 std::uint32_t PacketEngine::add_flow(const PacketFlowRequest& request) {
-  assert(request.vl < vls_);
+  assert(request.vl < vls_ && request.path.size() <= 0xFFFFU);
   Flow& f = flows_.emplace_back();
   f.path_begin = static_cast<std::uint32_t>(path_pool_.size());
   f.path_size = static_cast<std::uint32_t>(request.path.size());
@@ -55,7 +55,7 @@ void PacketEngine::schedule_rate(std::uint32_t channel, TimePs at, double fracti
 void PacketEngine::schedule_timer(TimePs at, std::uint32_t tag) { queue_.push(at, PacketEventKind::kTimer, tag); }
 
 void PacketEngine::move_flow(std::uint32_t f, std::span<const std::uint32_t> path) {
-  assert(!path.empty());
+  assert(!path.empty() && path.size() <= 0xFFFFU);
   Flow& flow = flows_[f];
   const std::uint32_t old_first = flow.path_size > 0 ? path_pool_[flow.path_begin] : kNone;
   flow.path_begin = static_cast<std::uint32_t>(path_pool_.size());
@@ -89,9 +89,12 @@ void PacketEngine::finalize() {
 }
 
 TimePs PacketEngine::serialization(std::int64_t bytes, BitsPerSecond rate) const {
+  TxMemo& memo = tx_memo_[static_cast<std::uint64_t>(bytes ^ (rate.value() >> 20)) & 7U];
+  if (memo.bytes == bytes && memo.rate == rate.value()) return memo.tx;
   const auto r = static_cast<Wide>(rate.value());
   const Wide num = static_cast<Wide>(bytes) * 8 * 1'000'000'000'000LL;
-  return TimePs(static_cast<std::int64_t>((num + r / 2) / r));
+  memo = {bytes, rate.value(), TimePs(static_cast<std::int64_t>((num + r / 2) / r))};
+  return memo.tx;
 }
 
 bool PacketEngine::step() {
@@ -100,6 +103,16 @@ bool PacketEngine::step() {
   const PacketEvent e = queue_.pop();
   now_ = e.time;
   ++events_;
+  // The run is bound by memory latency (docs/performance.md): start loading what the next event
+  // most likely reads (the one now on top, unless this event schedules an earlier one).
+  if (!queue_.empty()) {
+    const PacketEvent& next = queue_.top();
+    if (next.kind() == PacketEventKind::kArrive) {
+      __builtin_prefetch(&packets_[next.subject()]);
+    } else if (next.kind() == PacketEventKind::kTxDone || next.kind() == PacketEventKind::kCredit) {
+      __builtin_prefetch(&channels_[next.subject()]);
+    }
+  }
   switch (e.kind()) {
     case PacketEventKind::kStart: activate(e.subject()); break;
     case PacketEventKind::kTxDone: on_tx_done(e.subject()); break;
@@ -164,8 +177,9 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     Packet& pk = packets_[p];
     pk.flow = f;
     pk.path_begin = flow.path_begin;
-    pk.path_size = flow.path_size;
+    pk.path_size = static_cast<std::uint16_t>(flow.path_size);
     pk.hop = 0;
+    pk.vl = vl;
     pk.bytes = static_cast<std::uint32_t>(std::min(mtu_, flow.size - flow.injected));
     flow.injected += pk.bytes;
     if (dcqcn_) pace(c, f, pk.bytes);
@@ -345,7 +359,7 @@ void PacketEngine::on_tx_done(std::uint32_t c) {
 
 void PacketEngine::on_arrive(std::uint32_t p) {
   Packet& pk = packets_[p];
-  const std::uint8_t vl = flows_[pk.flow].vl;
+  const std::uint8_t vl = pk.vl;
   const std::uint32_t over = path_pool_[pk.path_begin + pk.hop];
   Channel& in = channels_[over];
   if (in.spec.pfc) {

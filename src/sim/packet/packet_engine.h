@@ -126,8 +126,8 @@ class PacketEngine {
   PacketEngine(std::int64_t mtu, std::uint8_t vls);
 
   std::uint32_t add_channel(const PacketChannelSpec& spec);
-  // PRECONDITION: the path's channels exist; after names earlier flows; vl < vls; each channel's
-  // credits (when limited) hold one packet of the flow.
+  // PRECONDITION: the path's channels exist, fewer than 2^16; after names earlier flows; vl < vls;
+  // each channel's credits (when limited) hold one packet of the flow.
   std::uint32_t add_flow(const PacketFlowRequest& request);
   // Channel's rate becomes `fraction` of its nominal rate at `at`.
   void schedule_rate(std::uint32_t channel, TimePs at, double fraction);
@@ -142,7 +142,8 @@ class PacketEngine {
   void set_on_timer(std::function<void(std::uint32_t)> f) { on_timer_ = std::move(f); }
   // Told when a channel starts or stops sending (load: its rate, or 0).
   void set_on_load(std::function<void(std::uint32_t, TimePs, double)> f) { on_load_ = std::move(f); }
-  // The flow's packets not yet injected take `path` from now on. PRECONDITION: not empty.
+  // The flow's packets not yet injected take `path` from now on. PRECONDITION: not empty, fewer
+  // than 2^16 channels.
   void move_flow(std::uint32_t flow, std::span<const std::uint32_t> path);
 
   // Runs one event; false when none is left.
@@ -222,11 +223,12 @@ class PacketEngine {
   struct Packet {
     std::uint32_t flow = 0;
     std::uint32_t path_begin = 0;
-    std::uint32_t path_size = 0;
-    std::uint32_t hop = 0;  // index in the path of the channel it is queued for or crossing
+    std::uint16_t path_size = 0;
+    std::uint16_t hop = 0;  // index in the path of the channel it is queued for or crossing
     std::uint32_t bytes = 0;
     std::uint32_t next = 0xFFFF'FFFFU;  // in an output queue
     bool ce = false;                    // ECN: congestion experienced
+    std::uint8_t vl = 0;  // its flow's, carried so that an arrival need not read the flow
   };
   struct Queue {
     std::uint32_t head = 0xFFFF'FFFFU;
@@ -264,6 +266,14 @@ class PacketEngine {
   void free_packet(std::uint32_t p);
 
   std::int64_t mtu_;
+  // serialization()'s last answers, by a hash of (bytes, rate): almost every packet is an MTU at
+  // one of a few rates, and the exact division is 128-bit.
+  struct TxMemo {
+    std::int64_t bytes = -1;
+    std::int64_t rate = -1;
+    TimePs tx{0};
+  };
+  mutable TxMemo tx_memo_[8];
   std::uint8_t vls_;
   bool finalized_ = false;
   TimePs now_{0};
