@@ -59,6 +59,9 @@ struct SimulationOptions {
   std::uint64_t max_flows = 40'000'000;  // refuse scenarios above this many flows
   std::uint32_t series_links = 16;       // time series for this many of the busiest resources
   std::uint32_t series_bins = 50;
+  // A packet run: the occupancy over time of this many of the hottest output queues
+  // (sim/queue_statistics.h); 0: none kept (no cost).
+  std::uint32_t queue_series = 0;
   SimulationProgress* progress = nullptr;
   PacketOptions packet;
 };

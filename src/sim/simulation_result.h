@@ -44,6 +44,7 @@ struct ResourceStats {
   TimePs credit_stall{0};       // time with a packet to send and no credits for it
   TimePs pause_time{0};         // PFC: time stopped by a PAUSE with a packet to send
   std::int64_t pause_frames = 0;  // PFC: XOFF frames its far end sent back to it
+  std::int64_t ecn_marks = 0;     // ECN: packets marked CE in its output queue (RED; 0 where no marking is modelled)
 };
 
 // What only a packet run has: its parameters, its cost, its losses and its deadlock, if any.
@@ -113,6 +114,14 @@ struct LinkSeries {
   std::vector<double> utilization;  // mean load / nominal capacity per bin
 };
 
+// One output queue over time (a packet run; sim/queue_statistics.h): per bin of
+// SimulationResult::queue_bin, the time-weighted mean bytes queued and the most at any instant.
+struct QueueSeries {
+  std::uint32_t resource = 0;
+  std::vector<double> mean_bytes;
+  std::vector<std::int64_t> peak_bytes;
+};
+
 struct SimulationResult {
   std::vector<OperationResult> operations;
   std::vector<PhaseResult> phases;
@@ -128,6 +137,9 @@ struct SimulationResult {
   // Time series of the busiest resources (by saturated time, then carried bits).
   TimePs series_bin{0};
   std::vector<LinkSeries> series;
+  // A packet run's hottest output queues over time (by time-weighted mean, then peak, then index).
+  TimePs queue_bin{0};
+  std::vector<QueueSeries> queue_series;
   // Cost counters.
   std::uint64_t instants = 0;
   std::uint64_t solves = 0;

@@ -9,6 +9,7 @@
 #include "sim/fault_timeline.h"
 #include "sim/flow_router.h"
 #include "sim/packet/packet_engine.h"
+#include "sim/queue_statistics.h"
 #include "sim/result_recorder.h"
 
 namespace ct::packet_engine {
@@ -100,6 +101,9 @@ class Driver {
       result_.stats[c].peak_bps = std::max(result_.stats[c].peak_bps, load);
     });
     engine_.set_on_timer([this](std::uint32_t fault) { converge(fault); });
+    if (o_.queue_series > 0) {
+      engine_.set_on_queue([this](std::uint32_t c, TimePs at, std::int64_t bytes) { queues_.on_queue(c, at, bytes); });
+    }
     std::uint64_t events = 0;
     while (engine_.step()) {
       if (++events % 65536 == 0 && o_.progress != nullptr) o_.progress->update(done(), w_.flows.size(), engine_.now());
@@ -290,6 +294,7 @@ class Driver {
     result_.packet.peak_packets = engine_.peak_packets();
     if (engine_.drops() != 0) result_.notes.push_back(fmt::format("{} packet(s) dropped on the lossless class: a model error", engine_.drops()));
     rec_.add_statistics(o_.series_links, o_.series_bins);
+    queues_.add_series(result_, o_.queue_series);
   }
 
   const Topology& t_;
@@ -302,6 +307,7 @@ class Driver {
   PacketEngine engine_;
   ResultRecorder rec_;  // after engine_: it makes the engine's channels
   SimulationResult& result_;
+  QueueStatistics queues_;
   std::string error_;
 };
 
