@@ -13,6 +13,11 @@ void add_packet_flags(CLI::App& app, PacketFlags& flags) {
                  "Packet engine: input buffer per port and VL, e.g. 64KiB (credits of 64 B; default: the catalog's)");
   app.add_option("--forwarding", flags.forwarding, "Packet engine: cut-through | store-and-forward (default: the catalog's)")
       ->check(CLI::IsMember({"cut-through", "store-and-forward"}));
+  app.add_option("--csv-queues", flags.csv_queues,
+                 "Packet engine: write the 8 output queues with the largest time-weighted mean occupancy over time "
+                 "as CSV (mean and peak bytes per bin)");
+  app.add_flag("--compare-engines", flags.compare_engines,
+               "Run the flow and the packet engine on the scenario and report them side by side per operation");
 }
 
 Result<PacketOptions> packet_options(const PacketFlags& flags) {
@@ -39,6 +44,19 @@ Result<PacketOptions> packet_options(const PacketFlags& flags) {
   }
   if (!flags.forwarding.empty()) o.cut_through = flags.forwarding == "cut-through";
   return o;
+}
+
+std::string packet_flags_usage(const PacketFlags& flags, EngineKind engine, bool engine_given, bool single_run_outputs) {
+  if (flags.compare_engines) {
+    if (engine_given) return "--compare-engines runs both engines: leave out --engine";
+    if (!flags.csv_queues.empty() || single_run_outputs) {
+      return "--compare-engines writes its own report: leave out --csv-links, --csv-flows, --csv-series, --csv-queues "
+             "and --html (run one engine for them)";
+    }
+    return "";
+  }
+  if (!flags.csv_queues.empty() && engine != EngineKind::kPacket) return "--csv-queues needs --engine packet (queues)";
+  return "";
 }
 
 }  // namespace ct::cli

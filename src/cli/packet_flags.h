@@ -1,6 +1,9 @@
 // The packet engine's flags of `simulate --engine packet` (sim/engine.h PacketOptions): --mtu,
-// --vls, --switch-latency, --switch-buffer, --forwarding. A switch figure not given comes from the
-// catalog's switch model; where the catalog has none, the engine names the flag to give.
+// --vls, --switch-latency, --switch-buffer, --forwarding; --csv-queues (the kHottestQueues output
+// queues with the largest time-weighted mean, over time: sim/queue_statistics.h) and
+// --compare-engines (both engines side by side: analysis/engine_comparison.h). A switch figure not
+// given comes from the catalog's switch model; where the catalog has none, the engine names the
+// flag to give.
 #pragma once
 
 #include <string>
@@ -16,6 +19,8 @@ struct PacketFlags {
   std::string switch_latency;
   std::string switch_buffer;
   std::string forwarding;
+  std::string csv_queues;        // the hottest queues over time (sim/queue_statistics.h)
+  bool compare_engines = false;  // flow and packet side by side (sim/engine_comparison.h)
 };
 
 void add_packet_flags(CLI::App& app, PacketFlags& flags);
@@ -23,5 +28,10 @@ void add_packet_flags(CLI::App& app, PacketFlags& flags);
 // The options the flags give; errors (exit 1) name the flag: a size or duration that does not
 // parse, an MTU outside [64 B, 1 MiB].
 Result<PacketOptions> packet_options(const PacketFlags& flags);
+
+// What the flags may not be given with (a usage error, exit 2; empty when none): --csv-queues
+// without --engine packet; --compare-engines with --engine (it runs both), --csv-queues or
+// `single_run_outputs` (--csv-links, --csv-flows, --csv-series, --html: one engine's files).
+std::string packet_flags_usage(const PacketFlags& flags, EngineKind engine, bool engine_given, bool single_run_outputs);
 
 }  // namespace ct::cli

@@ -24,6 +24,9 @@
 
 namespace ct {
 
+// How many of the hottest queues `simulate --csv-queues` and `--html` keep.
+inline constexpr std::uint32_t kHottestQueues = 8;
+
 class QueueStatistics {
  public:
   static constexpr std::int64_t kBins = 64;

@@ -52,9 +52,11 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
   return simulate(fabric, scenario, nullptr, options);
 }
 
-Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+namespace {
+
+// The scenario's checks, its workload compiled, the flow table appended.
+Result<Workload> prepare_workload(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
                                   const SimulationOptions& options) {
-  if (!engine_built(options.engine)) return not_built(scenario, options.engine);
   if (Diagnostics problems = scenario_diagnostics(scenario, fabric.topology()); !problems.empty()) return problems;
   auto workload = compile_workload(fabric, scenario, {options.max_flows});
   if (!workload) return workload.errors();
@@ -66,7 +68,31 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
     }
     if (auto appended = append_flow_table(fabric, scenario, *flows, workload.value()); !appended) return appended.errors();
   }
+  return workload;
+}
+
+}  // namespace
+
+Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                  const SimulationOptions& options) {
+  if (!engine_built(options.engine)) return not_built(scenario, options.engine);
+  auto workload = prepare_workload(fabric, scenario, flows, options);
+  if (!workload) return workload.errors();
   return run_engine(fabric, scenario, workload.value(), options);
+}
+
+Result<EngineRuns> simulate_engines(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                    const SimulationOptions& options) {
+  auto workload = prepare_workload(fabric, scenario, flows, options);
+  if (!workload) return workload.errors();
+  SimulationOptions each = options;
+  each.engine = EngineKind::kFlow;
+  auto flow = run_engine(fabric, scenario, workload.value(), each);
+  if (!flow) return flow.errors();
+  each.engine = EngineKind::kPacket;
+  auto packet = run_engine(fabric, scenario, workload.value(), each);
+  if (!packet) return packet.errors();
+  return EngineRuns{std::move(flow.value()), std::move(packet.value())};
 }
 
 }  // namespace ct
