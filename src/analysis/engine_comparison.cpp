@@ -8,7 +8,7 @@
 namespace ct {
 namespace {
 
-constexpr double kLatencyShare = 0.005;  // per-packet latency worth naming: 0.5 % of the time
+constexpr double kLatencyShare = 0.25;  // per-packet latency worth naming: a quarter of the gap
 
 bool is_link(const ResourceInfo& r) { return r.kind == ResourceKind::kLinkUp || r.kind == ResourceKind::kLinkDown; }
 
@@ -120,7 +120,8 @@ void compare_operation(const SimulationResult& flow, const SimulationResult& p, 
   if (c.incast_flows >= 2) c.reasons.push_back(DifferenceReason::kIncast);
   if (c.stopped.value() > 0) c.reasons.push_back(DifferenceReason::kFlowControl);
   if (c.victims > 0) c.reasons.push_back(DifferenceReason::kVictims);
-  if (c.flow_s > 0 && to_seconds(c.latency) >= kLatencyShare * c.flow_s) c.reasons.push_back(DifferenceReason::kLatency);
+  const double gap = std::abs(c.packet_s - c.flow_s);
+  if (c.flow_s > 0 && to_seconds(c.latency) >= kLatencyShare * gap) c.reasons.push_back(DifferenceReason::kLatency);
   if (c.reasons.empty()) c.reasons.push_back(DifferenceReason::kSharing);
 }
 

@@ -16,7 +16,7 @@
 //                head-of-line blocking, congestion they share no bottleneck with;
 //   latency      the per-packet latency the flow engine does not model: at each switch on a path
 //                its latency and, store-and-forward, one packet's serialization; the largest over
-//                its flows, when it is at least 0.5 % of the flow run's time;
+//                its flows, when it is at least a quarter of the gap between the two times;
 //   sharing      none of the above: packets interleave at each port round robin, not at max-min
 //                rates.
 // A congestion point: a port of the packet run whose output queue peaked at 2 packets or more

@@ -13,10 +13,17 @@
 // its 5 input ports: the 4 flows alone on theirs finish at 5 x 67,108,864 / 400e9 = 838.86 us
 // (17 % sooner), the 2 that share one at the makespan, as in the flow run. The report says why:
 // an incast of 6 flows on that port, and the credit stalls of its senders.
+//
+// PFC victims (examples/scenarios/pfc-victims-lab32roce.yaml, RoCE lab, 32 KiB per port and
+// priority): an incast of 4 x 4 MiB into host0/nic0 across the spines beside 4 other flows into
+// other hosts. PAUSE spreads from host0's leaf to the spine links and the leaf uplinks; two of the
+// other flows share a paused link with the incast but no congestion point: they run at the
+// incast's pace (about 337 us) where max-min gives them 300 Gb/s (111.85 us): victims.
 #include "analysis/engine_comparison.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -107,6 +114,62 @@ TEST(EngineComparison, AnIncastDiffersAndSaysWhy) {
   EXPECT_GT(c.comparison.stopped_ports, 0U);
   EXPECT_TRUE(c.comparison.victims.empty());
   EXPECT_EQ(c.runs.packet.packet.drops, 0U);
+}
+
+TEST(EngineComparison, PfcVictimsShareNoBottleneckYetWait) {
+  const Fabric fabric = fixtures::example_fabric("examples/lab-32-roce.yaml");
+  SimulationOptions o = options();
+  o.packet.buffer_bytes = 32 * 1024;
+  std::ifstream in(testing_support::source_dir() + "/examples/scenarios/pfc-victims-lab32roce.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto scenario = parse_scenario("pfc-victims-lab32roce.yaml", text.str(), fabric);
+  ASSERT_TRUE(scenario.ok()) << format_diagnostics(scenario.errors());
+  auto runs = simulate_engines(fabric, scenario.value(), nullptr, o);
+  ASSERT_TRUE(runs.ok()) << format_diagnostics(runs.errors());
+  const EngineComparison c = compare_engines(runs->flow, runs->packet);
+  ASSERT_EQ(c.victims.size(), 2U);
+  for (const std::uint32_t v : c.victims) {
+    const OperationComparison& op = c.operations[runs->packet.flows[v].operation];
+    EXPECT_EQ(runs->packet.operations[op.operation].name.rfind("other-", 0), 0U);
+    EXPECT_NEAR(op.flow_s, 33'554'432.0 / 300e9, 1e-6);  // 111.85 us at 300 Gb/s
+    EXPECT_GT(op.difference, 1.9);                        // about three times longer
+    EXPECT_EQ(op.victims, 1U);
+    EXPECT_NE(std::find(op.reasons.begin(), op.reasons.end(), DifferenceReason::kVictims), op.reasons.end());
+  }
+  EXPECT_GT(c.stopped_ports, 10U);  // PAUSE spread over most of the ports the flows use
+  EXPECT_EQ(runs->packet.packet.drops, 0U);
+}
+
+// A deadlock, on results made by hand: one operation of one flow over one port, done in the flow
+// run at 10 us, stalled in the packet run that ended in a credit loop through that port. They
+// differ, the first reason is the deadlock, and the port is a stopped one.
+TEST(EngineComparison, ADeadlockIsTheFirstReason) {
+  SimulationResult flow;
+  flow.operations.resize(1);
+  flow.operations[0].iterations = {{TimePs(0), TimePs(10'000'000)}};
+  flow.operations[0].flows_end = 1;
+  SimulationResult packet = flow;
+  packet.operations[0].iterations = {{TimePs(0), TimePs(-1)}};
+  packet.operations[0].complete = false;
+  packet.flows.resize(1);
+  packet.flows[0].path_size = 1;
+  packet.path_pool = {0};
+  packet.resources.resize(1);
+  packet.stats.resize(1);
+  packet.stats[0].carried_bits = 8;
+  packet.stats[0].credit_stall = TimePs(5'000'000);
+  packet.packet.ran = true;
+  packet.packet.mtu = 4096;
+  packet.packet.deadlock_cycle = {0};
+  const EngineComparison c = compare_engines(flow, packet);
+  ASSERT_EQ(c.operations.size(), 1U);
+  EXPECT_TRUE(c.deadlock);
+  EXPECT_FALSE(c.operations[0].agree);
+  ASSERT_FALSE(c.operations[0].reasons.empty());
+  EXPECT_EQ(c.operations[0].reasons[0], DifferenceReason::kDeadlock);
+  EXPECT_EQ(c.stopped_ports, 1U);
+  EXPECT_EQ(c.ports_used, 1U);
 }
 
 }  // namespace
