@@ -519,6 +519,16 @@ Json packet_json(const SimulateReportInput& in) {
     out["ecn_marks"] = total_ecn_marks(r);
   }
   if (p.vls > 1) out["fct_by_class_s"] = fct_groups_json(fct_by_class(r));
+  if (!r.queue_series.empty()) {
+    // Kept only with --csv-queues or --html (SimulationOptions::queue_series).
+    Json hottest = Json::array();
+    for (const QueueSeries& q : r.queue_series) {
+      hottest.push_back({{"name", route_hop_name(in.topology, r.resources[q.resource])},
+                         {"mean_bytes", q.mean_bytes},
+                         {"peak_bytes", q.peak_bytes}});
+    }
+    out["queue_series"] = {{"bin_s", to_seconds(r.queue_bin)}, {"queues", hottest}};
+  }
   return out;
 }
 

@@ -19,7 +19,8 @@
 //               stall (PFC: PAUSE time, XOFF frames, ECN marks), the deepest output queues (peak
 //               bytes, time-weighted mean bytes over the makespan, credit stall or PAUSE) and a
 //               deadlock's cycle; the links CSV gains peak_queue_bytes, mean_queue_bytes,
-//               credit_stall_s, pause_s, pause_frames and ecn_marks.
+//               credit_stall_s, pause_s, pause_frames and ecn_marks; with the queues over
+//               time kept (--csv-queues, --html), the JSON's packet object holds them too.
 #pragma once
 
 #include <cstddef>
