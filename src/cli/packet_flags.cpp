@@ -25,6 +25,11 @@ void add_packet_flags(CLI::App& app, PacketFlags& flags) {
   app.add_option("--dcqcn-param", flags.dcqcn_params,
                  "Packet engine, RoCE v2: a DCQCN parameter NAME=VALUE (g, alpha-timer, increase-timer, byte-counter, "
                  "fast-recovery, rai, rhai, min-rate, cnp-interval); repeatable");
+  app.add_option("--csv-queues", flags.csv_queues,
+                 "Packet engine: write the 8 output queues with the largest time-weighted mean occupancy over time "
+                 "as CSV (mean and peak bytes per bin)");
+  app.add_flag("--compare-engines", flags.compare_engines,
+               "Run the flow and the packet engine on the scenario and report them side by side per operation");
 }
 
 namespace {
@@ -120,6 +125,19 @@ Result<PacketOptions> packet_options(const PacketFlags& flags) {
     if (const std::string error = set_dcqcn_param(item, o.dcqcn_params); !error.empty()) return flag_error("--dcqcn-param", error);
   }
   return o;
+}
+
+std::string packet_flags_usage(const PacketFlags& flags, EngineKind engine, bool engine_given, bool single_run_outputs) {
+  if (flags.compare_engines) {
+    if (engine_given) return "--compare-engines runs both engines: leave out --engine";
+    if (!flags.csv_queues.empty() || single_run_outputs) {
+      return "--compare-engines writes its own report: leave out --csv-links, --csv-flows, --csv-series, --csv-queues "
+             "and --html (run one engine for them)";
+    }
+    return "";
+  }
+  if (!flags.csv_queues.empty() && engine != EngineKind::kPacket) return "--csv-queues needs --engine packet (queues)";
+  return "";
 }
 
 }  // namespace ct::cli

@@ -5,7 +5,8 @@
 //                          [--paths ecmp|spray|adaptive] [--seed N] [--degrade LINK=FRACTION[@TIME]]
 //                          [--fail LINK@TIME] [--repair LINK@TIME] [--convergence DUR] [--engine flow|packet]
 //                          [--mtu SIZE] [--vls N] [--switch-latency DUR] [--switch-buffer SIZE]
-//                          [--forwarding cut-through|store-and-forward] [--progress] [--quiet]
+//                          [--forwarding cut-through|store-and-forward] [--csv-queues FILE] [--compare-engines]
+//                          [--progress] [--quiet]
 // Runs a workload on the built fabric with an engine (sim/engine.h: the flow engine, or the packet
 // engine with its flags, cli/packet_flags.h) and reports collective times, algbw
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
@@ -24,8 +25,10 @@
 #include "cli/packet_flags.h"
 #include "cli/progress.h"
 #include "io/scenario_files.h"
+#include "report/engine_comparison_report.h"
 #include "report/simulate_html.h"
 #include "report/simulate_report.h"
+#include "sim/queue_statistics.h"
 #include "sim/simulation.h"
 
 namespace ct::cli {
@@ -40,6 +43,7 @@ struct SimulateOptions {
   std::string csv_series;
   std::uint64_t top = 10;
   std::string engine = "flow";
+  bool engine_given = false;
   PacketFlags packet;
   SimulationSources sources;  // spec_path is the context's
   ProgressFlags progress;
@@ -58,8 +62,23 @@ class StderrProgress final : public SimulationProgress {
   ProgressReporter reporter_;
 };
 
+// --compare-engines: both engines, side by side (report/engine_comparison_report.h).
+int run_compare(const SimulateOptions& o, const Fabric& built, const Scenario& scenario, const FlowTable* flows,
+                SimulationOptions options, std::string title) {
+  auto runs = simulate_engines(built, scenario, flows, options);
+  if (!runs) return report_errors(runs.errors());
+  const EngineComparison comparison = compare_engines(runs->flow, runs->packet);
+  const EngineComparisonInput in{built.topology(), runs.value(), comparison, std::move(title), o.top};
+  return emit_report(o.output, o.json ? engine_comparison_json(in) : engine_comparison_text(in), "", [] { return ""; });
+}
+
 int run_simulate(const SimulateOptions& o, const Context& context) {
   const EngineKind engine = parse_engine(o.engine).value_or(EngineKind::kFlow);  // a member: checked by CLI11
+  if (const std::string usage = packet_flags_usage(o.packet, engine, o.engine_given, !o.html.empty() ||
+                                                   !o.csv_links.empty() || !o.csv_flows.empty() || !o.csv_series.empty());
+      !usage.empty()) {
+    return report_usage(usage);
+  }
   auto packet = packet_options(o.packet);
   if (!packet) return report_errors(packet.errors());
   const Fabric& built = *context.fabric;
@@ -78,18 +97,26 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   options.progress = &progress;
   options.engine = engine;
   options.packet = packet.value();
+  if (!o.packet.csv_queues.empty() || !o.html.empty()) options.queue_series = kHottestQueues;
+  std::string title = fmt::format("{} ({} GPUs on {} hosts, {} plane(s)), scenario {}, paths {}", spec->name,
+                                  spec->gpu_count(), spec->node_count, spec->backend.planes,
+                                  scenario->name.empty() ? scenario->file : scenario->name,
+                                  path_model_name(scenario->paths));
+  if (o.packet.compare_engines) {
+    const int rc = run_compare(o, built, *scenario, flows ? &*flows : nullptr, options, std::move(title));
+    progress.finish();
+    return rc;
+  }
   auto result = simulate(built, *scenario, flows ? &*flows : nullptr, options);
   progress.finish();
   if (!result) return report_errors(result.errors());
   const WorkerAccount workers = account_workers(result.value());
 
-  SimulateReportInput in{topology, result.value(), workers, "", o.top};
-  in.title = fmt::format("{} ({} GPUs on {} hosts, {} plane(s)), scenario {}, paths {}", spec->name, spec->gpu_count(),
-                         spec->node_count, spec->backend.planes,
-                         scenario->name.empty() ? scenario->file : scenario->name, path_model_name(scenario->paths));
+  SimulateReportInput in{topology, result.value(), workers, std::move(title), o.top};
   OutputSet outputs;
   for (const auto& [path, text] : {std::pair{&o.csv_links, &simulate_links_csv}, std::pair{&o.csv_flows, &simulate_flows_csv},
-                                   std::pair{&o.csv_series, &simulate_series_csv}}) {
+                                   std::pair{&o.csv_series, &simulate_series_csv},
+                                   std::pair{&o.packet.csv_queues, &simulate_queues_csv}}) {
     if (!path->empty()) outputs.stage(*path, text(in));
   }
   return emit_report(outputs, o.output, o.json ? simulate_json(in) : simulate_text(in), o.html,
@@ -141,6 +168,7 @@ Runner setup_simulate(CLI::App& app, Context& context) {
                              "--repair", "--convergence"}) {
       if (app.get_option(flag)->count() > 0) o->sources.flags.given.emplace_back(flag);
     }
+    o->engine_given = app.get_option("--engine")->count() > 0;
     return run_simulate(*o, c);
   };
 }

@@ -125,6 +125,31 @@ void utilization(const SimulateReportInput& in, const std::string& command_line,
   doc.add_figure(render_line_chart(chart));
 }
 
+// A packet run's hottest output queues over time (sim/queue_statistics.h): each bin's time-weighted
+// mean, in KiB, as a step line; all of result.queue_series (kHottestQueues at most).
+void queues(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
+  const SimulationResult& r = in.result;
+  if (r.queue_series.empty()) return;
+  doc.add_section("Queues", "queues");
+  doc.add_paragraph(fmt::format("The {} output queue(s) with the largest time-weighted mean occupancy over the run, "
+                                "in bins of {} (the mean per bin; peaks and every bin in --csv-queues).",
+                                r.queue_series.size(), fmt::format("{:.3f} us", to_seconds(r.queue_bin) * 1e6)));
+  LineChart chart;
+  chart.frame = frame("queue-occupancy", "Occupancy of the hottest output queues", "time (ms)",
+                      "time-weighted mean queue (KiB)", command_line);
+  chart.may_coincide = true;  // queues of an incast's senders often fill alike
+  const double bin = ms(r.queue_bin);
+  for (const QueueSeries& q : r.queue_series) {
+    LineSeries s{route_hop_name(in.topology, r.resources[q.resource]), {}, true, false, false};
+    for (std::size_t b = 0; b < q.mean_bytes.size(); ++b) {
+      s.points.emplace_back(bin * static_cast<double>(b), q.mean_bytes[b] / 1024);
+    }
+    s.points.emplace_back(ms(r.makespan), q.mean_bytes.back() / 1024);
+    chart.series.push_back(std::move(s));
+  }
+  doc.add_figure(render_line_chart(chart));
+}
+
 void busbw(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
   BarChart chart;
   chart.frame = frame("busbw", "Bus bandwidth against the bound without collisions", "collective", "busbw (GB/s)",
@@ -158,6 +183,7 @@ std::string simulate_html(const SimulateReportInput& in, const std::string& comm
   completion(in, command_line, doc);
   doc.add_section("Links", "links");
   utilization(in, command_line, doc);
+  queues(in, command_line, doc);
   doc.add_section("Bus bandwidth", "busbw");
   busbw(in, command_line, doc);
   doc.add_section("Text report", "text");

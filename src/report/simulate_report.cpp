@@ -11,13 +11,7 @@
 #include "report/table.h"
 
 namespace ct {
-namespace {
 
-using Json = nlohmann::ordered_json;
-
-constexpr double kGB = 1e9;
-
-// "37.609 ms", "850.0 us", "1.203 s".
 std::string human_time(TimePs t) {
   const double s = to_seconds(t);
   if (t.value() < 0) return "never";
@@ -25,6 +19,12 @@ std::string human_time(TimePs t) {
   if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
   return fmt::format("{:.3f} us", s * 1e6);
 }
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr double kGB = 1e9;
 
 // Seconds with 12 decimals, exact to the picosecond (the flow table reads them back exactly).
 std::string exact_seconds(TimePs t) {
@@ -296,11 +296,13 @@ struct FctFigures {
   std::size_t done = 0;
 };
 
-// Every completed flow's completion time (end - start), nearest-rank quantiles.
-FctFigures fct_figures(const SimulationResult& r) {
+// The completion times (end - start) of the completed flows `keep` accepts (all: every one),
+// nearest-rank quantiles.
+template <class Keep>
+FctFigures fct_figures(const SimulationResult& r, Keep keep) {
   std::vector<double> fct;
   for (const FlowRecord& rec : r.flows) {
-    if (rec.end.value() >= 0) fct.push_back(to_seconds(rec.end - rec.start));
+    if (rec.end.value() >= 0 && keep(rec)) fct.push_back(to_seconds(rec.end - rec.start));
   }
   std::sort(fct.begin(), fct.end());
   FctFigures f;
@@ -312,6 +314,74 @@ FctFigures fct_figures(const SimulationResult& r) {
   f.max = fct.back();
   f.mean = std::accumulate(fct.begin(), fct.end(), 0.0) / static_cast<double>(fct.size());
   return f;
+}
+
+FctFigures fct_figures(const SimulationResult& r) {
+  return fct_figures(r, [](const FlowRecord&) { return true; });
+}
+
+// A distribution of flow completion times: per operation (its flows), per traffic class (a VL or
+// priority: the flow's channel mod the run's VLs; only with more than one).
+struct FctGroup {
+  std::string name;
+  FctFigures fct;
+};
+
+std::vector<FctGroup> fct_by_operation(const SimulationResult& r) {
+  std::vector<FctGroup> groups;
+  for (std::uint32_t o = 0; o < r.operations.size(); ++o) {
+    FctFigures f = fct_figures(r, [&](const FlowRecord& rec) { return rec.operation == o; });
+    if (f.done > 0) groups.push_back({r.operations[o].name, f});
+  }
+  return groups;
+}
+
+std::vector<FctGroup> fct_by_class(const SimulationResult& r) {
+  std::vector<FctGroup> groups;
+  const std::uint32_t vls = r.packet.vls;
+  if (vls <= 1) return groups;
+  for (std::uint32_t vl = 0; vl < vls; ++vl) {
+    FctFigures f = fct_figures(r, [&](const FlowRecord& rec) { return rec.channel % vls == vl; });
+    if (f.done > 0) groups.push_back({fmt::format("{} {}", r.packet.pfc ? "priority" : "VL", vl), f});
+  }
+  return groups;
+}
+
+std::string fct_time(double seconds) { return human_time(TimePs(std::llround(seconds * 1e12))); }
+
+// The text table of some distributions: the `top` slowest (p99, then max, then order).
+void text_fct_groups(std::vector<FctGroup> groups, const std::string& what, std::size_t top, std::string& out) {
+  if (groups.empty()) return;
+  const std::size_t total = groups.size();
+  std::stable_sort(groups.begin(), groups.end(), [](const FctGroup& a, const FctGroup& b) {
+    if (a.fct.p99 != b.fct.p99) return a.fct.p99 > b.fct.p99;
+    return a.fct.max > b.fct.max;
+  });
+  TextTable table({{what}, {"flows", Align::kRight}, {"p50", Align::kRight}, {"p90", Align::kRight},
+                   {"p99", Align::kRight}, {"max", Align::kRight}, {"mean", Align::kRight}},
+                  total > top ? fmt::format("Flow completion times per {} (the {} slowest by p99 of {}; all in --json)",
+                                            what, top, total)
+                              : fmt::format("Flow completion times per {}", what));
+  for (std::size_t k = 0; k < std::min(top, total); ++k) {
+    const FctFigures& f = groups[k].fct;
+    table.add_row({groups[k].name, fmt::format("{}", f.done), fct_time(f.p50), fct_time(f.p90), fct_time(f.p99),
+                   fct_time(f.max), fct_time(f.mean)});
+  }
+  out += table.render() + "\n";
+}
+
+Json fct_json(const FctFigures& f) {
+  return {{"flows", f.done}, {"p50", f.p50}, {"p90", f.p90}, {"p99", f.p99}, {"max", f.max}, {"mean", f.mean}};
+}
+
+Json fct_groups_json(const std::vector<FctGroup>& groups) {
+  Json out = Json::array();
+  for (const FctGroup& g : groups) {
+    Json row = {{"name", g.name}};
+    row.update(fct_json(g.fct));
+    out.push_back(row);
+  }
+  return out;
 }
 
 // The resources with the deepest output queues: peak bytes, then credit stall, then index.
@@ -403,15 +473,15 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   text_flow_control(r, out);
   const FctFigures f = fct_figures(r);
   out += fmt::format("  flow completion times of {} flows: p50 {}, p90 {}, p99 {}, max {}, mean {}\n", f.done,
-                     human_time(TimePs(std::llround(f.p50 * 1e12))), human_time(TimePs(std::llround(f.p90 * 1e12))),
-                     human_time(TimePs(std::llround(f.p99 * 1e12))), human_time(TimePs(std::llround(f.max * 1e12))),
-                     human_time(TimePs(std::llround(f.mean * 1e12))));
+                     fct_time(f.p50), fct_time(f.p90), fct_time(f.p99), fct_time(f.max), fct_time(f.mean));
   if (!p.deadlock_cycle.empty()) {
     out += fmt::format("  DEADLOCK: a credit loop of {} channels:", p.deadlock_cycle.size());
     for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(in.topology, r.resources[c]);
     out += "\n";
   }
   out += "\n";
+  text_fct_groups(fct_by_operation(r), "operation", in.top_links, out);
+  text_fct_groups(fct_by_class(r), p.pfc ? "priority" : "VL", in.top_links, out);
   const std::vector<std::uint32_t> order = deepest_queues(r);
   if (order.empty()) return;
   std::vector<TableColumn> columns = {{"port (output queue)"}, {"peak queue", Align::kRight},
@@ -444,8 +514,8 @@ Json packet_json(const SimulateReportInput& in) {
     if (p.pfc) {
       queues.back()["pause_s"] = to_seconds(r.stats[c].pause_time);
       queues.back()["pause_frames"] = r.stats[c].pause_frames;
+      queues.back()["ecn_marks"] = r.stats[c].ecn_marks;
     }
-    if (p.dcqcn) queues.back()["ecn_marks"] = r.stats[c].ecn_marks;
   }
   Json cycle = Json::array();
   for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(in.topology, r.resources[c]));
@@ -458,13 +528,26 @@ Json packet_json(const SimulateReportInput& in) {
           {"peak_packets", p.peak_packets},
           {"drops", p.drops},
           {"credit_stall_s", to_seconds(total_credit_stall(r))},
-          {"fct_s", {{"flows", f.done}, {"p50", f.p50}, {"p90", f.p90}, {"p99", f.p99}, {"max", f.max}, {"mean", f.mean}}},
+          {"fct_s", fct_json(f)},
+          {"fct_by_operation_s", fct_groups_json(fct_by_operation(r))},
           {"queues", queues},
           {"deadlock", cycle}};
   if (p.pfc) {
     out["flow_control"] = "pfc";
     out["pause_s"] = to_seconds(total_pause(r));
     out["pause_frames"] = total_pause_frames(r);
+    out["ecn_marks"] = total_ecn_marks(r);
+  }
+  if (p.vls > 1) out["fct_by_class_s"] = fct_groups_json(fct_by_class(r));
+  if (!r.queue_series.empty()) {
+    // Kept only with --csv-queues or --html (SimulationOptions::queue_series).
+    Json hottest = Json::array();
+    for (const QueueSeries& q : r.queue_series) {
+      hottest.push_back({{"name", route_hop_name(in.topology, r.resources[q.resource])},
+                         {"mean_bytes", q.mean_bytes},
+                         {"peak_bytes", q.peak_bytes}});
+    }
+    out["queue_series"] = {{"bin_s", to_seconds(r.queue_bin)}, {"queues", hottest}};
   }
   if (p.dcqcn) {
     Json flows = Json::array();
@@ -600,23 +683,22 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const bool packet = r.packet.ran;
   std::string out = "link,capacity_bps,carried_bits,mean_utilization,peak_utilization,saturated_s,flows";
-  out += packet ? ",peak_queue_bytes,mean_queue_bytes,credit_stall_s\n" : "\n";
+  out += packet ? ",peak_queue_bytes,mean_queue_bytes,credit_stall_s,pause_s,pause_frames,ecn_marks\n" : "\n";
   for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
     if (r.resources[c].kind == ResourceKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
     out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}", csv_cell(resource_name(in.topology, r.resources[c])),
                        bps(r.resources[c]), r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
                        to_seconds(r.stats[c].saturated), r.stats[c].flows);
     if (packet) {
-      out += fmt::format(",{},{:.3f},{:.12f}", r.stats[c].peak_queue_bytes, r.stats[c].mean_queue_bytes,
-                         to_seconds(r.stats[c].credit_stall));
+      out += fmt::format(",{},{:.3f},{:.12f},{:.12f},{},{}", r.stats[c].peak_queue_bytes, r.stats[c].mean_queue_bytes,
+                         to_seconds(r.stats[c].credit_stall), to_seconds(r.stats[c].pause_time), r.stats[c].pause_frames,
+                         r.stats[c].ecn_marks);
     }
     out += "\n";
   }
   return out;
 }
 
-// A constraint as a hop of a pinned route (traffic/flow_table.h): its name, with " #k" after a
-// cable that has parallel twins (k-th of the cables joining its ends, in id order).
 std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
   if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
   const VertexId a = t.link_a[c.link.value()];
@@ -680,6 +762,21 @@ std::string simulate_series_csv(const SimulateReportInput& in) {
     for (std::size_t b = 0; b < s.utilization.size(); ++b) {
       out += fmt::format("{},{:.12f},{:.12f},{:.6f}\n", name, to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b))),
                          to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b + 1))), s.utilization[b]);
+    }
+  }
+  return out;
+}
+
+std::string simulate_queues_csv(const SimulateReportInput& in) {
+  const SimulationResult& r = in.result;
+  std::string out = "queue,bin_start_s,bin_end_s,mean_bytes,peak_bytes\n";
+  const std::int64_t bin = r.queue_bin.value();
+  for (const QueueSeries& s : r.queue_series) {
+    const std::string name = csv_cell(route_hop_name(in.topology, r.resources[s.resource]));
+    for (std::size_t b = 0; b < s.mean_bytes.size(); ++b) {
+      const auto start = bin * static_cast<std::int64_t>(b);
+      out += fmt::format("{},{},{},{:.3f},{}\n", name, exact_seconds(TimePs(start)),
+                         exact_seconds(std::min(TimePs(start + bin), r.makespan)), s.mean_bytes[b], s.peak_bytes[b]);
     }
   }
   return out;

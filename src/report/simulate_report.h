@@ -14,9 +14,13 @@
 //   mice        flow completion time (FCT) quantiles (nearest rank), and the slowdown against the
 //               FCT alone on an idle path (size / NIC speed).
 //   packet      a packet run only (result.packet.ran): its parameters, events, packets in flight,
-//               drops, every flow's FCT quantiles, summed credit stall, the deepest output queues
-//               (peak bytes, mean bytes over the makespan, credit stall) and a deadlock's cycle; the
-//               links CSV gains peak_queue_bytes, mean_queue_bytes and credit_stall_s.
+//               drops, every flow's FCT quantiles and per operation (text: the --top slowest by
+//               p99) and per traffic class (VL or priority, with more than one), summed credit
+//               stall (PFC: PAUSE time, XOFF frames, ECN marks), the deepest output queues (peak
+//               bytes, time-weighted mean bytes over the makespan, credit stall or PAUSE) and a
+//               deadlock's cycle; the links CSV gains peak_queue_bytes, mean_queue_bytes,
+//               credit_stall_s, pause_s, pause_frames and ecn_marks; with the queues over
+//               time kept (--csv-queues, --html), the JSON's packet object holds them too.
 #pragma once
 
 #include <cstddef>
@@ -47,8 +51,19 @@ std::string simulate_links_csv(const SimulateReportInput& in);
 std::string simulate_flows_csv(const SimulateReportInput& in);
 // One row per (busiest link, time bin).
 std::string simulate_series_csv(const SimulateReportInput& in);
+// A packet run: one row per (hottest output queue, time bin) of result.queue_series
+// (sim/queue_statistics.h): the bin's time-weighted mean bytes and its peak; the last bin ends at
+// the makespan.
+std::string simulate_queues_csv(const SimulateReportInput& in);
+
+// "37.609 ms", "850.000 us", "1.203 s"; "never" below 0.
+std::string human_time(TimePs t);
 
 // "host0/nic0 -- p0/leaf/0 up", "host3/gpu2 nvlink out".
 std::string resource_name(const Topology& topology, const ResourceInfo& c);
+// A resource as a hop of a pinned route (traffic/flow_table.h) and wherever parallel cables must
+// be told apart: its name, with " #k" after a cable that has parallel twins (k-th of the cables
+// joining its ends, in id order).
+std::string route_hop_name(const Topology& topology, const ResourceInfo& c);
 
 }  // namespace ct

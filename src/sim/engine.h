@@ -6,7 +6,8 @@
 // An engine runs a compiled workload (workload/workload.h: flows, their fixed hops, joins and
 // dependencies, route batches) on a built fabric, under the scenario's path model, seed and faults,
 // and answers the one result type (sim/simulation_result.h). It takes from sim/ what every engine
-// needs: routing a batch of flows (flow_router.h), the fault timeline (fault_timeline.h), link
+// needs: routing a batch of flows (flow_router.h), the fault timeline (fault_timeline.h), the
+// result's bookkeeping (result_recorder.h: resources, flow records, reroutes, closing), link
 // statistics and time series (link_statistics.h). simulate() (sim/simulation.h) checks the
 // scenario, compiles the workload and calls the engine `options.engine` names.
 //
@@ -75,6 +76,9 @@ struct SimulationOptions {
   std::uint64_t max_flows = 40'000'000;  // refuse scenarios above this many flows
   std::uint32_t series_links = 16;       // time series for this many of the busiest resources
   std::uint32_t series_bins = 50;
+  // A packet run: the occupancy over time of this many of the hottest output queues
+  // (sim/queue_statistics.h); 0: none kept (no cost).
+  std::uint32_t queue_series = 0;
   SimulationProgress* progress = nullptr;
   PacketOptions packet;
   FlowOptions flow;

@@ -19,6 +19,7 @@
 
 #include "core/ids.h"
 #include "core/units.h"
+#include "routing/path_walker.h"
 #include "traffic/scenario.h"
 
 namespace ct {
@@ -38,6 +39,19 @@ class FaultTimeline {
   FaultTimeline(const Scenario& scenario, std::size_t link_count);
 
   [[nodiscard]] const std::vector<FaultEvent>& events() const { return events_; }
+
+  // Hands the events to an engine in their order: `timer(at, fault)` for a reconvergence,
+  // `rate(directed_link, at, fraction)` for each direction of a capacity change (up, then down).
+  template <class Timer, class Rate>
+  void schedule(Timer&& timer, Rate&& rate) const {
+    for (const FaultEvent& e : events_) {
+      if (e.kind == FaultEvent::Kind::kReconverge) {
+        timer(e.at, e.fault);
+        continue;
+      }
+      for (const std::uint32_t d : {directed_link(e.link, true), directed_link(e.link, false)}) rate(d, e.at, e.fraction);
+    }
+  }
 
   // Routing has converged after fault `fault` (its kReconverge event): the links routing now
   // avoids, in increasing id.

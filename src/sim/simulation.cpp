@@ -69,11 +69,13 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
   return simulate(fabric, scenario, nullptr, options);
 }
 
-Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
-                                  const SimulationOptions& options) {
-  if (!engine_built(options.engine)) return not_built(scenario, options.engine);
+namespace {
+
+// The scenario's checks, its workload compiled, the flow table appended; `weights`, the flow
+// engine's max-min weights (engine.h FlowOptions), filled beside it.
+Result<Workload> prepare_workload(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                  const SimulationOptions& options, std::vector<double>& weights) {
   if (Diagnostics problems = scenario_diagnostics(scenario, fabric.topology()); !problems.empty()) return problems;
-  std::vector<double> weights;  // the flow engine's (engine.h FlowOptions)
   auto workload = compile_workload(fabric, scenario, {options.max_flows}, &weights);
   if (!workload) return workload.errors();
   if (flows != nullptr) {
@@ -86,9 +88,36 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
       return appended.errors();
     }
   }
+  return workload;
+}
+
+}  // namespace
+
+Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                  const SimulationOptions& options) {
+  if (!engine_built(options.engine)) return not_built(scenario, options.engine);
+  std::vector<double> weights;
+  auto workload = prepare_workload(fabric, scenario, flows, options, weights);
+  if (!workload) return workload.errors();
   SimulationOptions run_options = options;
   run_options.flow.max_min_weights = weights;
   return run_engine(fabric, scenario, workload.value(), run_options);
+}
+
+Result<EngineRuns> simulate_engines(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                    const SimulationOptions& options) {
+  std::vector<double> weights;
+  auto workload = prepare_workload(fabric, scenario, flows, options, weights);
+  if (!workload) return workload.errors();
+  SimulationOptions each = options;
+  each.flow.max_min_weights = weights;
+  each.engine = EngineKind::kFlow;
+  auto flow = run_engine(fabric, scenario, workload.value(), each);
+  if (!flow) return flow.errors();
+  each.engine = EngineKind::kPacket;
+  auto packet = run_engine(fabric, scenario, workload.value(), each);
+  if (!packet) return packet.errors();
+  return EngineRuns{std::move(flow.value()), std::move(packet.value())};
 }
 
 }  // namespace ct

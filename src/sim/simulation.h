@@ -29,6 +29,17 @@ Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario
 Result<SimulationResult> simulate(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
                                   const SimulationOptions& options = {});
 
+// One scenario run by both engines, on one compiled workload (`simulate --compare-engines`):
+// records, operations and phases correspond one for one; resources do not (each engine numbers
+// those it uses in its own order, and the flow engine adds its barrier).
+struct EngineRuns {
+  SimulationResult flow;
+  SimulationResult packet;
+};
+// The same errors as simulate(), from either engine (options.engine is ignored).
+Result<EngineRuns> simulate_engines(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
+                                    const SimulationOptions& options = {});
+
 // The engine alone (options.engine), on a compiled workload, then the collision check.
 // PRECONDITION: workload = compile_workload(fabric, scenario) (and any flow table appended).
 Result<SimulationResult> run_engine(const Fabric& fabric, const Scenario& scenario, const Workload& workload,

@@ -121,6 +121,14 @@ struct LinkSeries {
   std::vector<double> utilization;  // mean load / nominal capacity per bin
 };
 
+// One output queue over time (a packet run; sim/queue_statistics.h): per bin of
+// SimulationResult::queue_bin, the time-weighted mean bytes queued and the most at any instant.
+struct QueueSeries {
+  std::uint32_t resource = 0;
+  std::vector<double> mean_bytes;
+  std::vector<std::int64_t> peak_bytes;
+};
+
 struct SimulationResult {
   std::vector<OperationResult> operations;
   std::vector<PhaseResult> phases;
@@ -136,6 +144,9 @@ struct SimulationResult {
   // Time series of the busiest resources (by saturated time, then carried bits).
   TimePs series_bin{0};
   std::vector<LinkSeries> series;
+  // A packet run's hottest output queues over time (by time-weighted mean, then peak, then index).
+  TimePs queue_bin{0};
+  std::vector<QueueSeries> queue_series;
   // Cost counters.
   std::uint64_t instants = 0;
   std::uint64_t solves = 0;

@@ -17,7 +17,9 @@ the JSON's:
                (in %); one bar per applicable scheme = its busiest link and slowest flow;
   simulate     a timeline row per operation (4 points per iteration), one utilization line per
                busiest link of the JSON's series (the first 4; bins + 1 points), busbw bars = the JSON's busbw
-               and S / bound x bus factor (bus factor = busbw / algbw);
+               and S / bound x bus factor (bus factor = busbw / algbw); a packet run (issue 26 item 2)
+               also one queue-occupancy line per hottest queue of the JSON's packet.queue_series, named
+               as the JSON names it, its bins + 1 points, each drawn in its own width and dashes;
   reliability  P(k down) bars = each modelled class's p_k_down, the plane bars = the closed-form
                and Monte Carlo hours lost, the interruption histogram = interruption_share (in %),
                the spread bars = the lost-hours percentiles;
@@ -39,6 +41,9 @@ HASH = ["hash", "examples/lab-32-roce.yaml", "--elephants", "4", "--trials", "50
 SIMULATE = ["simulate", "examples/lab-32.yaml", "--scenario", "examples/scenarios/mice-lab32.yaml"]
 # Three operations of one flow each (issue 23 item 15: a one-point CDF must still be drawn).
 SIMULATE_ONE_FLOW = ["simulate", "examples/lab-32.yaml", "--scenario", "examples/scenarios/straggler-lab32.yaml"]
+# The packet engine on an incast: its hottest queues over time (issue 26 item 2).
+SIMULATE_PACKET = ["simulate", "examples/lab-32.yaml", "--scenario", "examples/scenarios/incast-lab32.yaml", "--engine",
+                   "packet", "--switch-latency", "300ns", "--switch-buffer", "64KiB", "--forwarding", "cut-through"]
 RELIABILITY = ["reliability", "examples/b300-dual-plane.yaml", "--repair-hours", "24", "--trials", "100", "--threads", "2"]
 IB_ROUTE = ["ib", "route", "examples/lab-32.yaml", "--engine", "updn", "--fail", "p0/leaf/0,p0/spine/0"]
 
@@ -160,6 +165,23 @@ def check_simulate(browser, html, j):
     return page
 
 
+def check_simulate_packet(browser, html, j):
+    page = check_simulate(browser, html, j)
+    queues = j["packet"]["queue_series"]["queues"]
+    expect(len(queues) >= 2, f"an incast has hot queues: {len(queues)}")
+    plot = page.plots.get("queue-occupancy")
+    expect(plot is not None and plot["kind"] == "line", "queue-occupancy plot")
+    names = [e["series"] for e in plot["elements"]["ct-legend-item"]]
+    expect(names == [q["name"] for q in queues], f"queue legend {names}")
+    lines = plot["elements"]["ct-line"]
+    expect(len(lines) == len(queues), f"{len(lines)} queue lines, {len(queues)} queues")
+    for line, q in zip(lines, queues):
+        expect(int(line["points"]) == len(q["mean_bytes"]) + 1, f"queue {q['name']}: {line['points']} points")
+    styles = [(line["stroke_width"], line["dash"]) for line in lines]
+    expect(len(set(styles)) == len(styles), f"hottest queues drawn alike: {styles}")
+    return page
+
+
 def check_reliability(browser, html, j):
     d = j["design"]
     classes = [c for c in d["classes"] if "steady_state" in c]
@@ -257,6 +279,7 @@ def check_ib_route(browser, html, j):
 def main():
     return browser_check.run_pages((("hash", HASH, check_hash), ("simulate", SIMULATE, check_simulate),
                                     ("simulate-one-flow", SIMULATE_ONE_FLOW, check_simulate),
+                                    ("simulate-packet", SIMULATE_PACKET, check_simulate_packet),
                                     ("reliability", RELIABILITY, check_reliability),
                                     ("ib-route", IB_ROUTE, check_ib_route)), "ct-command-pages-")
 

@@ -414,6 +414,7 @@ void PacketEngine::set_queue(std::uint32_t c, std::int64_t delta) {
   ch.queue_since = now_;
   ch.queue_bytes += delta;
   ch.stats.peak_queue_bytes = std::max(ch.stats.peak_queue_bytes, ch.queue_bytes);
+  if (on_queue_) on_queue_(c, now_, ch.queue_bytes);
 }
 
 void PacketEngine::set_loaded(std::uint32_t c, bool loaded) {

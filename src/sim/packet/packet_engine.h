@@ -142,6 +142,8 @@ class PacketEngine {
   void set_on_timer(std::function<void(std::uint32_t)> f) { on_timer_ = std::move(f); }
   // Told when a channel starts or stops sending (load: its rate, or 0).
   void set_on_load(std::function<void(std::uint32_t, TimePs, double)> f) { on_load_ = std::move(f); }
+  // Told when a channel's output queue (all VLs) changes: the bytes it holds from then on.
+  void set_on_queue(std::function<void(std::uint32_t, TimePs, std::int64_t)> f) { on_queue_ = std::move(f); }
   // The flow's packets not yet injected take `path` from now on. PRECONDITION: not empty, fewer
   // than 2^16 channels.
   void move_flow(std::uint32_t flow, std::span<const std::uint32_t> path);
@@ -302,6 +304,7 @@ class PacketEngine {
   std::vector<RateChange> rate_changes_;
   std::function<void(std::uint32_t)> on_timer_;
   std::function<void(std::uint32_t, TimePs, double)> on_load_;
+  std::function<void(std::uint32_t, TimePs, std::int64_t)> on_queue_;
 };
 
 }  // namespace ct

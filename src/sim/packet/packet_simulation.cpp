@@ -8,9 +8,9 @@
 
 #include "sim/fault_timeline.h"
 #include "sim/flow_router.h"
-#include "sim/link_statistics.h"
 #include "sim/packet/packet_engine.h"
-#include "sim/result_closing.h"
+#include "sim/queue_statistics.h"
+#include "sim/result_recorder.h"
 
 namespace ct::packet_engine {
 namespace {
@@ -94,16 +94,10 @@ class Driver {
         figures_(figures),
         router_(fabric, scenario, workload),
         faults_(scenario, fabric.topology().link_count()),
-        link_stats_(options.series_links > 0),
-        engine_(options.packet.mtu, options.packet.vls) {
-    directed_.assign(2 * t_.link_count(), kNoIndex);
-    const auto gpus = static_cast<std::size_t>(t_.host_count) * static_cast<std::size_t>(std::max(t_.gpus_per_host, 1));
-    nvlink_out_.assign(gpus, kNoIndex);
-    nvlink_in_.assign(gpus, kNoIndex);
-    if (const auto& nvlink = fabric.spec().node.nvlink_bytes_per_s) {
-      nvlink_direction_ = BitsPerSecond(std::llround(*nvlink / 2 * 8));
-    }
-  }
+        engine_(options.packet.mtu, options.packet.vls),
+        rec_(fabric, workload, options.series_links > 0,
+             [this](std::uint32_t, const ResourceInfo& info) { engine_.add_channel(channel_spec(info)); }),
+        result_(rec_.result()) {}
 
   Result<SimulationResult> run() {
     start_result();
@@ -111,10 +105,13 @@ class Driver {
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
     engine_.set_on_load([this](std::uint32_t c, TimePs at, double load) {
-      link_stats_.on_load(c, at, load, static_cast<double>(engine_.rate(c).value()));
+      rec_.link_stats().on_load(c, at, load, static_cast<double>(engine_.rate(c).value()));
       result_.stats[c].peak_bps = std::max(result_.stats[c].peak_bps, load);
     });
     engine_.set_on_timer([this](std::uint32_t fault) { converge(fault); });
+    if (o_.queue_series > 0) {
+      engine_.set_on_queue([this](std::uint32_t c, TimePs at, std::int64_t bytes) { queues_.on_queue(c, at, bytes); });
+    }
     std::uint64_t events = 0;
     while (engine_.step()) {
       if (++events % 65536 == 0 && o_.progress != nullptr) o_.progress->update(done(), w_.flows.size(), engine_.now());
@@ -125,7 +122,6 @@ class Driver {
 
  private:
   void start_result() {
-    open_result(result_, w_);
     PacketRunInfo& info = result_.packet;
     info.ran = true;
     info.mtu = o_.packet.mtu;
@@ -142,7 +138,6 @@ class Driver {
       engine_.enable_dcqcn(o_.packet.dcqcn_params);
     }
     engine_.set_seed(s_.seed);
-    record_of_flow_.assign(w_.flows.size(), kNoIndex);
   }
 
   [[nodiscard]] std::uint64_t done() const {
@@ -151,86 +146,46 @@ class Driver {
     return n;
   }
 
-  // ---- channels, created on first use ----
-  std::uint32_t add_channel(const ResourceInfo& info, const PacketChannelSpec& spec) {
-    engine_.add_channel(spec);
-    result_.resources.push_back(info);
-    result_.stats.emplace_back();
-    link_stats_.add_resource();
-    return static_cast<std::uint32_t>(result_.resources.size() - 1);
-  }
-
-  std::uint32_t directed(std::uint32_t directed_link) {
-    std::uint32_t& slot = directed_[directed_link];
-    if (slot == kNoIndex) {
-      const LinkId l(directed_link / 2);
-      const bool up = directed_link % 2 == 0;
-      ResourceInfo info;
-      info.kind = up ? ResourceKind::kLinkUp : ResourceKind::kLinkDown;
-      info.link = l;
-      info.capacity = t_.capacity[l.value()];
-      const VertexId far = up ? t_.link_b[l.value()] : t_.link_a[l.value()];
-      const bool to_switch = t_.kind[far.value()] == VertexKind::kSwitch;
-      PacketChannelSpec spec;
-      spec.rate = info.capacity;
-      spec.propagation = t_.latency[l.value()];
-      spec.forward_latency = to_switch ? figures_.latency : TimePs(0);
-      spec.cut_through = to_switch && figures_.cut_through;
-      spec.credit_blocks = figures_.buffer_bytes / kCreditBlockBytes;
-      const VertexId near = up ? t_.link_a[l.value()] : t_.link_b[l.value()];
-      if (figures_.dcqcn && t_.kind[near.value()] == VertexKind::kSwitch) {  // a switch's egress port marks
-        spec.ecn = o_.packet.ecn;
-        spec.ecn.enabled = true;
-      }
-      if (figures_.pfc) {
-        set_pfc(spec, figures_.buffer_bytes, o_.packet.mtu);
-        if (spec.xoff_bytes + spec.headroom_bytes > figures_.buffer_bytes && error_.empty()) {
-          error_ = fmt::format("a buffer of {} B per port and priority leaves no room for PFC on {}: the headroom is {} "
-                               "B and XOFF needs one packet of {} B; give a larger --switch-buffer",
-                               figures_.buffer_bytes, t_.link_name(l), spec.headroom_bytes, o_.packet.mtu);
-        }
-      }
-      slot = add_channel(info, spec);
-    }
-    return slot;
-  }
-
-  std::uint32_t nvlink(std::uint32_t gpu, bool out) {
-    std::uint32_t& slot = (out ? nvlink_out_ : nvlink_in_)[gpu];
-    if (slot == kNoIndex) {
-      ResourceInfo info;
-      info.kind = out ? ResourceKind::kNvlinkOut : ResourceKind::kNvlinkIn;
-      info.gpu = gpu;
-      info.capacity = nvlink_direction_;
-      PacketChannelSpec spec;
-      spec.rate = nvlink_direction_;
+  // ---- channels, created on first use (by the recorder) ----
+  // A resource's channel: a link's direction forwards at its far end's switch; an NVLink direction
+  // is cut-through with unlimited credits.
+  PacketChannelSpec channel_spec(const ResourceInfo& info) {
+    PacketChannelSpec spec;
+    spec.rate = info.capacity;
+    if (info.kind != ResourceKind::kLinkUp && info.kind != ResourceKind::kLinkDown) {
       spec.cut_through = true;
-      slot = add_channel(info, spec);
+      return spec;
     }
-    return slot;
+    const LinkId l = info.link;
+    const VertexId far = info.kind == ResourceKind::kLinkUp ? t_.link_b[l.value()] : t_.link_a[l.value()];
+    const bool to_switch = t_.kind[far.value()] == VertexKind::kSwitch;
+    spec.propagation = t_.latency[l.value()];
+    spec.forward_latency = to_switch ? figures_.latency : TimePs(0);
+    spec.cut_through = to_switch && figures_.cut_through;
+    spec.credit_blocks = figures_.buffer_bytes / kCreditBlockBytes;
+    const VertexId near = info.kind == ResourceKind::kLinkUp ? t_.link_a[l.value()] : t_.link_b[l.value()];
+    if (figures_.dcqcn && t_.kind[near.value()] == VertexKind::kSwitch) {  // a switch's egress port marks
+      spec.ecn = o_.packet.ecn;
+      spec.ecn.enabled = true;
+    }
+    if (figures_.pfc) {
+      set_pfc(spec, figures_.buffer_bytes, o_.packet.mtu);
+      if (spec.xoff_bytes + spec.headroom_bytes > figures_.buffer_bytes && error_.empty()) {
+        error_ = fmt::format("a buffer of {} B per port and priority leaves no room for PFC on {}: the headroom is {} "
+                             "B and XOFF needs one packet of {} B; give a larger --switch-buffer",
+                             figures_.buffer_bytes, t_.link_name(l), spec.headroom_bytes, o_.packet.mtu);
+      }
+    }
+    return spec;
   }
 
-  std::uint32_t channel(const Hop& h) {
-    switch (h.kind) {
-      case HopKind::kLinkUp: return directed(directed_link(LinkId(h.index), true));
-      case HopKind::kLinkDown: return directed(directed_link(LinkId(h.index), false));
-      case HopKind::kNvlinkOut: return nvlink(h.index, true);
-      case HopKind::kNvlinkIn: return nvlink(h.index, false);
-    }
-    return nvlink(h.index, true);
-  }
+  std::uint32_t directed(std::uint32_t directed_link) { return rec_.directed(directed_link); }
+  std::uint32_t channel(const Hop& h) { return rec_.resource(h); }
 
   // ---- faults ----
   void schedule_faults() {
-    for (const FaultEvent& e : faults_.events()) {
-      if (e.kind == FaultEvent::Kind::kReconverge) {
-        engine_.schedule_timer(e.at, e.fault);
-        continue;
-      }
-      for (const std::uint32_t d : {directed_link(e.link, true), directed_link(e.link, false)}) {
-        engine_.schedule_rate(directed(d), e.at, e.fraction);
-      }
-    }
+    faults_.schedule([this](TimePs at, std::uint32_t fault) { engine_.schedule_timer(at, fault); },
+                     [this](std::uint32_t d, TimePs at, double fraction) { engine_.schedule_rate(directed(d), at, fraction); });
   }
 
   void converge(std::uint32_t i) {
@@ -248,10 +203,7 @@ class Driver {
       const auto now_path = engine_.path(moving[k]);
       if (std::equal(path.begin(), path.end(), now_path.begin(), now_path.end())) continue;
       engine_.move_flow(moving[k], path);
-      if (record_of_flow_[moving[k]] != kNoIndex && result_.flows[record_of_flow_[moving[k]]].reroutes++ == 0) {
-        ++result_.rerouted_flows;
-      }
-      ++result_.reroutes;
+      rec_.rerouted(moving[k]);
     }
   }
 
@@ -300,54 +252,28 @@ class Driver {
       request.delay = wf.delay;
       request.vl = static_cast<std::uint8_t>(wf.channel % o_.packet.vls);
       engine_.add_flow(request);
-      if (wf.join) continue;
-      record_of_flow_[f] = static_cast<std::uint32_t>(result_.flows.size());
-      FlowRecord& r = result_.flows.emplace_back();
-      static_cast<FlowIdentity&>(r) = wf;
-      r.delay = wf.delay;
-      r.pinned = !wf.routed && wf.src_port.valid();
-      r.after_begin = static_cast<std::uint32_t>(result_.after_pool.size());
-      for (const std::uint32_t a : w_.after_of(f)) {
-        if (record_of_flow_[a] != kNoIndex) result_.after_pool.push_back(record_of_flow_[a]);
-      }
-      r.after_size = static_cast<std::uint32_t>(result_.after_pool.size() - r.after_begin);
+      rec_.add_record(f);
     }
   }
 
   // ---- results ----
-  // When a stalled flow stopped: the earliest time a channel of its path went down for good.
-  [[nodiscard]] TimePs stalled_since(std::uint32_t f) const {
-    TimePs since{-1};
-    for (const std::uint32_t c : engine_.path(f)) {
-      if (engine_.rate(c).value() > 0) continue;
-      const TimePs at = link_stats_.last_change(c);
-      if (since.value() < 0 || at < since) since = at;
-    }
-    return since;
-  }
-
   void collect_flows() {
-    for (std::uint32_t f = 0; f < w_.flows.size(); ++f) {
-      if (record_of_flow_[f] == kNoIndex) continue;
-      FlowRecord& rec = result_.flows[record_of_flow_[f]];
+    const auto is_down = [this](std::uint32_t c) { return engine_.rate(c).value() <= 0; };
+    for (std::uint32_t r = 0; r < rec_.record_count(); ++r) {
+      const std::uint32_t f = rec_.flow_of(r);
       const PacketFlowState state = engine_.state(f);
-      if (state != PacketFlowState::kWaiting) rec.start = engine_.start_time(f);
-      rec.cnps = engine_.cnps(f);
-      result_.packet.cnps += rec.cnps;
-      if (state == PacketFlowState::kDone) {
-        rec.end = engine_.completion_time(f);
+      FlowOutcome outcome;
+      outcome.started = state != PacketFlowState::kWaiting;
+      outcome.done = state == PacketFlowState::kDone;
+      if (outcome.started) outcome.start = engine_.start_time(f);
+      if (outcome.done) {
+        outcome.end = engine_.completion_time(f);
       } else {
-        rec.bits_left = static_cast<double>(w_.flows[f].bytes.value() - engine_.delivered_bytes(f)) * 8;
-        rec.unfinished = state == PacketFlowState::kWaiting ? Unfinished::kWaiting : Unfinished::kStalled;
-        if (state == PacketFlowState::kActive) rec.stalled = std::max(stalled_since(f), rec.start);
+        outcome.bits_left = static_cast<double>(w_.flows[f].bytes.value() - engine_.delivered_bytes(f)) * 8;
       }
-      rec.path_begin = static_cast<std::uint32_t>(result_.path_pool.size());
-      for (const std::uint32_t c : engine_.path(f)) {
-        result_.path_pool.push_back(c);
-        result_.fraction_pool.push_back(1.0);
-        ++result_.stats[c].flows;
-      }
-      rec.path_size = static_cast<std::uint32_t>(engine_.path(f).size());
+      rec_.finish_record(r, outcome, engine_.path(f), {}, is_down);
+      result_.flows[r].cnps = engine_.cnps(f);
+      result_.packet.cnps += result_.flows[r].cnps;
     }
   }
 
@@ -370,7 +296,7 @@ class Driver {
   void collect() {
     collect_flows();
     collect_deadlock();
-    close_result(result_, std::max(faults_.last_event(), engine_.now()),
+    rec_.close(std::max(faults_.last_event(), engine_.now()),
                  result_.packet.deadlock_cycle.empty() ? kStalledByFaults : "their packets wait in a credit loop (deadlock)");
     // A deadlocked or stalled run's last event is the engine's clock: nothing happens after it.
     const TimePs makespan = result_.makespan;
@@ -391,8 +317,8 @@ class Driver {
     result_.packet.drops = engine_.drops();
     result_.packet.peak_packets = engine_.peak_packets();
     if (engine_.drops() != 0) result_.notes.push_back(fmt::format("{} packet(s) dropped on the lossless class: a model error", engine_.drops()));
-    link_stats_.add_saturated(result_, makespan);
-    link_stats_.add_series(result_, o_.series_links, o_.series_bins);
+    rec_.add_statistics(o_.series_links, o_.series_bins);
+    queues_.add_series(result_, o_.queue_series);
   }
 
   const Topology& t_;
@@ -402,15 +328,11 @@ class Driver {
   SwitchFigures figures_;
   FlowRouter router_;
   FaultTimeline faults_;
-  LinkStatistics link_stats_;
   PacketEngine engine_;
-  BitsPerSecond nvlink_direction_{0};
-  SimulationResult result_;
+  ResultRecorder rec_;  // after engine_: it makes the engine's channels
+  SimulationResult& result_;
+  QueueStatistics queues_;
   std::string error_;
-  std::vector<std::uint32_t> directed_;
-  std::vector<std::uint32_t> nvlink_out_;
-  std::vector<std::uint32_t> nvlink_in_;
-  std::vector<std::uint32_t> record_of_flow_;
 };
 
 }  // namespace
