@@ -13,6 +13,10 @@ void add_packet_flags(CLI::App& app, PacketFlags& flags) {
                  "Packet engine: input buffer per port and VL, e.g. 64KiB (credits of 64 B; default: the catalog's)");
   app.add_option("--forwarding", flags.forwarding, "Packet engine: cut-through | store-and-forward (default: the catalog's)")
       ->check(CLI::IsMember({"cut-through", "store-and-forward"}));
+  app.add_option("--sharp-latency", flags.sharp_latency,
+                 "Packet engine, SHARP: reduction latency per aggregating switch, e.g. 100ns (default: the catalog's)");
+  add_unsigned_option(app, "--sharp-trees", flags.sharp_trees,
+                      "Packet engine, SHARP: aggregation trees active at once per switch (default: the catalog's)", 1, 1 << 20);
 }
 
 Result<PacketOptions> packet_options(const PacketFlags& flags) {
@@ -38,6 +42,12 @@ Result<PacketOptions> packet_options(const PacketFlags& flags) {
     o.buffer_bytes = buffer->value();
   }
   if (!flags.forwarding.empty()) o.cut_through = flags.forwarding == "cut-through";
+  if (!flags.sharp_latency.empty()) {
+    auto latency = parse_duration(flags.sharp_latency);
+    if (!latency) return flag_error("--sharp-latency", latency.errors().front().message);
+    o.sharp_latency = latency.value();
+  }
+  if (flags.sharp_trees > 0) o.sharp_trees = static_cast<std::uint32_t>(flags.sharp_trees);
   return o;
 }
 

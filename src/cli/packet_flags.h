@@ -1,5 +1,5 @@
 // The packet engine's flags of `simulate --engine packet` (sim/engine.h PacketOptions): --mtu,
-// --vls, --switch-latency, --switch-buffer, --forwarding. A switch figure not given comes from the
+// --vls, --switch-latency, --switch-buffer, --forwarding, --sharp-latency, --sharp-trees. A switch figure not given comes from the
 // catalog's switch model; where the catalog has none, the engine names the flag to give.
 #pragma once
 
@@ -16,6 +16,8 @@ struct PacketFlags {
   std::string switch_latency;
   std::string switch_buffer;
   std::string forwarding;
+  std::string sharp_latency;
+  std::uint64_t sharp_trees = 0;  // 0: the catalog's
 };
 
 void add_packet_flags(CLI::App& app, PacketFlags& flags);

@@ -51,6 +51,8 @@ struct PacketOptions {
   std::optional<TimePs> switch_latency;
   std::optional<std::int64_t> buffer_bytes;  // per port and VL
   std::optional<bool> cut_through;
+  std::optional<TimePs> sharp_latency;       // SHARP: reduction latency per aggregating switch
+  std::optional<std::uint32_t> sharp_trees;  // SHARP: concurrent aggregation trees per switch
 };
 
 struct SimulationOptions {
