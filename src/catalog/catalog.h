@@ -48,6 +48,8 @@ struct SwitchModel : CatalogEntry {
   std::optional<double> latency_ns;            // port to port, unloaded
   std::optional<double> buffer_bytes_per_vl;   // input buffer per port and virtual lane (credits x 64 B)
   std::optional<Forwarding> forwarding;
+  std::optional<double> sharp_latency_ns;  // SHARP: reduction latency per aggregating switch
+  std::optional<int> sharp_trees;          // SHARP: streaming-aggregation trees active at once per switch
 
   // Logical ports per switch at `speed` (ports x ways of the breakout at that speed), or 0 when the
   // switch cannot run ports at that speed.

@@ -52,6 +52,8 @@ constexpr IntegerRange kLinks{.min = 1, .max = 64, .unit = "links"};
 constexpr IntegerRange kRackUnits{.min = 1, .max = 100, .unit = "rack units"};
 constexpr NumberRange kSwitchLatency{.min = 0, .max = 1e6, .unit = "ns"};
 constexpr NumberRange kSwitchBuffer{.min = 64, .max = 1e10, .unit = "bytes"};
+constexpr NumberRange kSharpLatency{.min = 0, .max = 1e6, .unit = "ns"};
+constexpr IntegerRange kSharpTrees{.min = 1, .max = 1 << 20, .unit = "trees"};
 constexpr IntegerRange kFailures{.min = 0, .max = 1'000'000'000, .unit = "failures"};
 constexpr IntegerRange kElements{.min = 1, .max = 1'000'000'000, .unit = "elements"};
 constexpr NumberRange kReach{.min = 0, .max = 1'000'000, .unit = "m"};
@@ -247,7 +249,9 @@ SwitchModel read_switch(CatalogReader& c, const YamlNode& item, const std::strin
                                                 CatalogReader::kRequired},
                                                {"latency_ns", c.nullable_number(s.latency_ns, kSwitchLatency)},
                                                {"buffer_bytes_per_vl", c.nullable_number(s.buffer_bytes_per_vl, kSwitchBuffer)},
-                                               {"forwarding", c.nullable_enumeration(s.forwarding, kForwardings)}}));
+                                               {"forwarding", c.nullable_enumeration(s.forwarding, kForwardings)},
+                                               {"sharp_latency_ns", c.nullable_number(s.sharp_latency_ns, kSharpLatency)},
+                                               {"sharp_trees", c.nullable_integer(s.sharp_trees, kSharpTrees)}}));
   if (breakouts) s.breakouts = read_breakouts(c, breakouts->first, breakouts->second, breakouts_field, s.port_speed);
   // Capacity is one direction: every port at full speed at once (at most 4096 x 1 Pb/s: no overflow).
   if (c.error_count() == errors_before && s.capacity != s.port_speed * s.ports) {

@@ -30,6 +30,10 @@ void add_packet_flags(CLI::App& app, PacketFlags& flags) {
                  "as CSV (mean and peak bytes per bin)");
   app.add_flag("--compare-engines", flags.compare_engines,
                "Run the flow and the packet engine on the scenario and report them side by side per operation");
+  app.add_option("--sharp-latency", flags.sharp_latency,
+                 "Packet engine, SHARP: reduction latency per aggregating switch, e.g. 100ns (default: the catalog's)");
+  add_unsigned_option(app, "--sharp-trees", flags.sharp_trees,
+                      "Packet engine, SHARP: aggregation trees active at once per switch (default: the catalog's)", 1, 1 << 20);
 }
 
 namespace {
@@ -124,6 +128,12 @@ Result<PacketOptions> packet_options(const PacketFlags& flags) {
   for (const std::string& item : flags.dcqcn_params) {
     if (const std::string error = set_dcqcn_param(item, o.dcqcn_params); !error.empty()) return flag_error("--dcqcn-param", error);
   }
+  if (!flags.sharp_latency.empty()) {
+    auto latency = parse_duration(flags.sharp_latency);
+    if (!latency) return flag_error("--sharp-latency", latency.errors().front().message);
+    o.sharp_latency = latency.value();
+  }
+  if (flags.sharp_trees > 0) o.sharp_trees = static_cast<std::uint32_t>(flags.sharp_trees);
   return o;
 }
 

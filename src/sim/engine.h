@@ -61,6 +61,8 @@ struct PacketOptions {
   std::optional<bool> dcqcn;
   RedEcnSpec ecn;
   DcqcnParams dcqcn_params;
+  std::optional<TimePs> sharp_latency;       // SHARP: reduction latency per aggregating switch
+  std::optional<std::uint32_t> sharp_trees;  // SHARP: concurrent aggregation trees per switch
 };
 
 // The flow engine's own input beside the workload: the max-min weights compile_workload (and

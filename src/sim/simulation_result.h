@@ -65,6 +65,11 @@ struct PacketRunInfo {
   std::uint64_t drops = 0;  // lossless by construction; counted and checked
   std::uint64_t peak_packets = 0;  // in flight at once
   std::vector<std::uint32_t> deadlock_cycle;  // resources waiting for each other's credits, in order
+  // SHARP (sim/packet/sharp_aggregation.h): aggregation trees run in the switches, how many of them
+  // waited for a switch's free tree slot and for how long in all.
+  std::uint32_t sharp_trees = 0;
+  std::uint32_t sharp_waited = 0;
+  TimePs sharp_wait{0};
 };
 
 // Why a flow did not complete.

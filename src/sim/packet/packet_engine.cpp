@@ -41,6 +41,7 @@ std::uint32_t PacketEngine::add_flow(const PacketFlowRequest& request) {
   f.start = request.start;
   f.delay = request.delay;
   f.vl = request.vl;
+  f.gated = request.gated;
   f.waiting_for = static_cast<std::uint32_t>(request.after.size());
   after_begin_.push_back(static_cast<std::uint32_t>(after_pool_.size()));
   after_pool_.insert(after_pool_.end(), request.after.begin(), request.after.end());
@@ -53,6 +54,15 @@ void PacketEngine::schedule_rate(std::uint32_t channel, TimePs at, double fracti
 }
 
 void PacketEngine::schedule_timer(TimePs at, std::uint32_t tag) { queue_.push(at, PacketEventKind::kTimer, tag); }
+
+// An aggregation timer is a kTimer whose payload is 1.
+void PacketEngine::schedule_aggregation(TimePs at, std::uint32_t tag) { queue_.push(at, PacketEventKind::kTimer, tag, 1); }
+
+void PacketEngine::allow(std::uint32_t f, std::int64_t bytes) {
+  Flow& flow = flows_[f];
+  flow.allowed += bytes;
+  if (flow.state == PacketFlowState::kActive && flow.path_size > 0) try_send(path_pool_[flow.path_begin]);
+}
 
 void PacketEngine::move_flow(std::uint32_t f, std::span<const std::uint32_t> path) {
   assert(!path.empty() && path.size() <= 0xFFFFU);
@@ -127,7 +137,11 @@ bool PacketEngine::step() {
       break;
     }
     case PacketEventKind::kTimer:
-      if (on_timer_) on_timer_(e.subject());
+      if (e.payload == 1 && aggregator_ != nullptr) {
+        aggregator_->on_timer(e.subject());
+      } else if (on_timer_) {
+        on_timer_(e.subject());
+      }
       break;
     case PacketEventKind::kPause: on_pause(e.subject(), e.payload); break;
     case PacketEventKind::kCongestion: on_congestion(e.subject(), e.payload); break;
@@ -146,6 +160,7 @@ void PacketEngine::activate(std::uint32_t f) {
   const std::uint32_t c = path_pool_[flow.path_begin];
   if (dcqcn_) flow.rate = DcqcnRate(channels_[c].spec.rate);
   channels_[c].sources.push_back(f);
+  if (flow.gated && aggregator_ != nullptr) aggregator_->on_activate(f);
   try_send(c);
 }
 
@@ -168,7 +183,7 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     const std::size_t at = (ch.source_cursor + k) % n;
     const std::uint32_t f = ch.sources[at];
     Flow& flow = flows_[f];
-    if (flow.vl != vl) continue;
+    if (flow.vl != vl || (flow.gated && flow.injected >= flow.allowed)) continue;
     if (dcqcn_ && flow.next_send > now_) {
       if (wake.value() < 0 || flow.next_send < wake) wake = flow.next_send;
       continue;
@@ -304,6 +319,7 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   ch.busy = true;
   ch.sending_prev = pk.hop > 0 ? path_pool_[pk.path_begin + pk.hop - 1] : kNone;
   ch.sending_bytes = pk.bytes;
+  ch.sending_flow = pk.flow;
   ch.sending_vl = vl;
   ++ch.stats.packets;
   ch.stats.carried_bytes += pk.bytes;
@@ -353,7 +369,11 @@ void PacketEngine::on_pause(std::uint32_t c, std::uint32_t payload) {
 void PacketEngine::on_tx_done(std::uint32_t c) {
   Channel& ch = channels_[c];
   ch.busy = false;
-  if (ch.sending_prev != kNone) release(ch.sending_prev, ch.sending_vl, ch.sending_bytes);
+  if (ch.sending_prev != kNone) {
+    release(ch.sending_prev, ch.sending_vl, ch.sending_bytes);
+  } else if (aggregator_ != nullptr && flows_[ch.sending_flow].gated) {
+    aggregator_->on_sent(ch.sending_flow, ch.sending_bytes);
+  }
   if (!try_send(c)) set_loaded(c, false);
 }
 
@@ -381,9 +401,10 @@ void PacketEngine::on_arrive(std::uint32_t p) {
     Flow& flow = flows_[pk.flow];
     flow.delivered += pk.bytes;
     if (pk.ce) notify(p);
-    release(over, vl, pk.bytes);
     const std::uint32_t f = pk.flow;
-    free_packet(p);
+    const std::uint32_t bytes = pk.bytes;
+    free_packet(p);  // the aggregator may make packets: `pk` is not used below
+    if (!flow.gated || aggregator_ == nullptr || !aggregator_->on_deliver(f, bytes)) release(over, vl, bytes);
     if (flow.delivered == flow.size) complete(f);
     return;
   }

@@ -104,6 +104,20 @@ struct PacketFlowRequest {
   std::span<const std::uint32_t> after;  // earlier flows it waits for
   TimePs delay{0};
   std::uint8_t vl = 0;
+  bool gated = false;  // injects only the bytes allow() has given it (in-network aggregation)
+};
+
+// In-network aggregation (sim/packet/sharp_aggregation.h) drives the gated flows: told when one
+// starts, when one of its packets is delivered at its far end and when one's packet has left its
+// first channel; it gives them bytes to send (allow()) and frees the buffers it kept.
+class PacketAggregator {
+ public:
+  virtual ~PacketAggregator() = default;
+  virtual void on_activate(std::uint32_t flow) = 0;
+  // True: the aggregator keeps the packet's blocks in the far end's buffer (release_buffer() frees them).
+  virtual bool on_deliver(std::uint32_t flow, std::uint32_t bytes) = 0;
+  virtual void on_sent(std::uint32_t flow, std::uint32_t bytes) = 0;
+  virtual void on_timer(std::uint32_t tag) = 0;
 };
 
 struct PacketChannelStats {
@@ -144,6 +158,12 @@ class PacketEngine {
   void set_on_load(std::function<void(std::uint32_t, TimePs, double)> f) { on_load_ = std::move(f); }
   // Told when a channel's output queue (all VLs) changes: the bytes it holds from then on.
   void set_on_queue(std::function<void(std::uint32_t, TimePs, std::int64_t)> f) { on_queue_ = std::move(f); }
+  // Aggregation: its timers run `aggregator`'s on_timer; a gated flow may inject `bytes` more.
+  void set_aggregator(PacketAggregator* aggregator) { aggregator_ = aggregator; }
+  void schedule_aggregation(TimePs at, std::uint32_t tag);
+  void allow(std::uint32_t flow, std::int64_t bytes);
+  // Frees `bytes` a delivered packet kept in channel c's far-end buffer (its credits travel back).
+  void release_buffer(std::uint32_t c, std::uint8_t vl, std::uint32_t bytes) { release(c, vl, bytes); }
   // The flow's packets not yet injected take `path` from now on. PRECONDITION: not empty, fewer
   // than 2^16 channels.
   void move_flow(std::uint32_t flow, std::span<const std::uint32_t> path);
@@ -167,6 +187,8 @@ class PacketEngine {
   [[nodiscard]] std::int64_t cnps(std::uint32_t f) const { return flows_[f].cnps; }
   [[nodiscard]] std::int64_t marked_received(std::uint32_t f) const { return flows_[f].marked; }
   [[nodiscard]] const DcqcnRate& dcqcn_rate(std::uint32_t f) const { return flows_[f].rate; }
+  [[nodiscard]] std::int64_t size(std::uint32_t f) const { return flows_[f].size; }
+  [[nodiscard]] std::uint8_t vl(std::uint32_t f) const { return flows_[f].vl; }
   [[nodiscard]] std::span<const std::uint32_t> path(std::uint32_t f) const {
     return {path_pool_.data() + flows_[f].path_begin, flows_[f].path_size};
   }
@@ -189,6 +211,7 @@ class PacketEngine {
     std::uint8_t next_vl = 0;
     std::uint32_t sending_prev = 0xFFFF'FFFFU;  // the channel whose buffer the packet on the wire frees
     std::uint32_t sending_bytes = 0;
+    std::uint32_t sending_flow = 0;
     std::uint16_t paused = 0;       // PFC: priorities paused by the far end (bit per VL)
     std::uint16_t xoff_sent = 0;    // PFC: priorities this channel's far end has paused
     TimePs pause_since{-1};         // PFC: since when a packet waits behind a PAUSE
@@ -215,6 +238,8 @@ class PacketEngine {
     TimePs completed{-1};
     std::uint32_t waiting_for = 0;
     std::uint8_t vl = 0;
+    bool gated = false;
+    std::int64_t allowed = 0;  // gated: the bytes it may inject
     PacketFlowState state = PacketFlowState::kWaiting;
     DcqcnRate rate;            // DCQCN's reaction point
     TimePs next_send{0};       // DCQCN: the source's pacing
@@ -302,6 +327,7 @@ class PacketEngine {
   std::size_t live_packets_ = 0;
   std::size_t peak_packets_ = 0;
   std::vector<RateChange> rate_changes_;
+  PacketAggregator* aggregator_ = nullptr;
   std::function<void(std::uint32_t)> on_timer_;
   std::function<void(std::uint32_t, TimePs, double)> on_load_;
   std::function<void(std::uint32_t, TimePs, std::int64_t)> on_queue_;

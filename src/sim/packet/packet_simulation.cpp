@@ -1,7 +1,10 @@
 #include "sim/packet/packet_simulation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -9,6 +12,7 @@
 #include "sim/fault_timeline.h"
 #include "sim/flow_router.h"
 #include "sim/packet/packet_engine.h"
+#include "sim/packet/sharp_aggregation.h"
 #include "sim/queue_statistics.h"
 #include "sim/result_recorder.h"
 
@@ -83,10 +87,51 @@ Result<SwitchFigures> switch_figures(const Fabric& fabric, const Scenario& scena
   return f;
 }
 
+// A flow of a SHARP aggregation tree (workload/workload_compiler.h): one switch-tree hop, neither
+// routed nor between ports, of an all-reduce run with algorithm sharp.
+bool is_sharp_tree_flow(const Workload& w, std::uint32_t f) {
+  const WorkloadFlow& wf = w.flows[f];
+  if (wf.routed || wf.join || wf.hops_size != 1 || wf.src_port.valid() || wf.operation >= w.operations.size()) return false;
+  const HopKind kind = w.hops[wf.hops_begin].kind;
+  const WorkloadOperation& op = w.operations[wf.operation];
+  return (kind == HopKind::kLinkUp || kind == HopKind::kLinkDown) && op.kind == OperationKind::kCollective &&
+         op.what.starts_with("all-reduce sharp");
+}
+
+// SHARP's figures (a run with aggregation trees): the options', else the catalog's, else an error
+// naming the flag.
+Result<SharpFigures> sharp_figures(const Fabric& fabric, const Scenario& scenario, const PacketOptions& o,
+                                   TimePs switch_latency) {
+  const SwitchModel& model = fabric.spec().backend.switch_model;
+  const auto missing = [&](const char* what, const char* flag) {
+    return Diagnostic{{scenario.file, 0, 0}, "engine",
+                      fmt::format("the packet engine runs SHARP all-reduce in the switches and needs their {}: the "
+                                  "catalog gives none for {} (not published); give it with {}",
+                                  what, model.id, flag)};
+  };
+  SharpFigures f;
+  f.switch_latency = switch_latency;
+  if (o.sharp_latency) {
+    f.reduction_latency = *o.sharp_latency;
+  } else if (model.sharp_latency_ns) {
+    f.reduction_latency = TimePs(std::llround(*model.sharp_latency_ns * 1000));
+  } else {
+    return missing("reduction latency", "--sharp-latency");
+  }
+  if (o.sharp_trees) {
+    f.trees = *o.sharp_trees;
+  } else if (model.sharp_trees) {
+    f.trees = static_cast<std::uint32_t>(*model.sharp_trees);
+  } else {
+    return missing("aggregation trees per switch", "--sharp-trees");
+  }
+  return f;
+}
+
 class Driver {
  public:
   Driver(const Fabric& fabric, const Scenario& scenario, const Workload& workload, const SimulationOptions& options,
-         const SwitchFigures& figures)
+         const SwitchFigures& figures, const std::optional<SharpFigures>& sharp)
       : t_(fabric.topology()),
         s_(scenario),
         w_(workload),
@@ -97,12 +142,18 @@ class Driver {
         engine_(options.packet.mtu, options.packet.vls),
         rec_(fabric, workload, options.series_links > 0,
              [this](std::uint32_t, const ResourceInfo& info) { engine_.add_channel(channel_spec(info)); }),
-        result_(rec_.result()) {}
+        result_(rec_.result()) {
+    if (sharp) {
+      sharp_.emplace(engine_, options.packet.mtu, *sharp);
+      sharp_figures_ = *sharp;
+    }
+  }
 
   Result<SimulationResult> run() {
     start_result();
     schedule_faults();
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
+    add_sharp_trees();
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
     engine_.set_on_load([this](std::uint32_t c, TimePs at, double load) {
       rec_.link_stats().on_load(c, at, load, static_cast<double>(engine_.rate(c).value()));
@@ -251,9 +302,53 @@ class Driver {
       request.after = w_.after_of(f);
       request.delay = wf.delay;
       request.vl = static_cast<std::uint8_t>(wf.channel % o_.packet.vls);
+      request.gated = sharp_.has_value() && is_sharp_tree_flow(w_, f);
       engine_.add_flow(request);
       rec_.add_record(f);
     }
+  }
+
+  // ---- SHARP ----
+  // The aggregation trees: the tree flows of one operation, instance, iteration, stage and channel.
+  void add_sharp_trees() {
+    if (!sharp_) return;
+    std::map<std::array<std::uint32_t, 5>, std::vector<SharpTreeFlow>> trees;
+    for (std::uint32_t f = 0; f < w_.flows.size(); ++f) {
+      if (!is_sharp_tree_flow(w_, f)) continue;
+      const WorkloadFlow& wf = w_.flows[f];
+      const Hop& h = w_.hops[wf.hops_begin];
+      const std::uint32_t l = h.index;
+      const bool a_to_b = h.kind == HopKind::kLinkUp;
+      SharpTreeFlow tf;
+      tf.flow = f;
+      tf.channel = engine_.path(f).front();
+      tf.from = (a_to_b ? t_.link_a : t_.link_b)[l].value();
+      tf.to = (a_to_b ? t_.link_b : t_.link_a)[l].value();
+      tf.from_switch = t_.kind[tf.from] == VertexKind::kSwitch;
+      tf.to_switch = t_.kind[tf.to] == VertexKind::kSwitch;
+      tf.up = !tf.from_switch || (tf.to_switch && t_.tier[tf.to] > t_.tier[tf.from]);
+      trees[{wf.operation, wf.instance, wf.iteration, wf.step, wf.channel}].push_back(tf);
+    }
+    for (const auto& [key, flows] : trees) {
+      if (const std::string error = sharp_->add_tree(flows); !error.empty() && error_.empty()) {
+        error_ = fmt::format("{} (operation '{}')", error, w_.operations[key[0]].name);
+      }
+    }
+    engine_.set_aggregator(&*sharp_);
+  }
+
+  void collect_sharp() {
+    if (!sharp_) return;
+    const SharpStats& s = sharp_->stats();
+    PacketRunInfo& info = result_.packet;
+    info.sharp_trees = s.trees;
+    info.sharp_waited = s.waited;
+    info.sharp_wait = s.wait;
+    result_.notes.push_back(fmt::format(
+        "SHARP: {} aggregation tree(s) reduced in the switches (reduction latency {:.0f} ns, at most {} tree(s) per "
+        "switch, at most {} at once on one switch here); {} tree(s) waited for a free tree, {:.3f} us in all",
+        s.trees, to_seconds(sharp_figures_.reduction_latency) * 1e9, sharp_figures_.trees, s.peak_trees, s.waited,
+        to_seconds(s.wait) * 1e6));
   }
 
   // ---- results ----
@@ -296,6 +391,7 @@ class Driver {
   void collect() {
     collect_flows();
     collect_deadlock();
+    collect_sharp();
     rec_.close(std::max(faults_.last_event(), engine_.now()),
                  result_.packet.deadlock_cycle.empty() ? kStalledByFaults : "their packets wait in a credit loop (deadlock)");
     // A deadlocked or stalled run's last event is the engine's clock: nothing happens after it.
@@ -329,6 +425,8 @@ class Driver {
   FlowRouter router_;
   FaultTimeline faults_;
   PacketEngine engine_;
+  std::optional<SharpAggregation> sharp_;
+  SharpFigures sharp_figures_;
   ResultRecorder rec_;  // after engine_: it makes the engine's channels
   SimulationResult& result_;
   QueueStatistics queues_;
@@ -341,7 +439,14 @@ Result<SimulationResult> run(const Fabric& fabric, const Scenario& scenario, con
                              const SimulationOptions& options) {
   auto figures = switch_figures(fabric, scenario, options.packet);
   if (!figures) return figures.errors();
-  return Driver(fabric, scenario, workload, options, figures.value()).run();
+  std::optional<SharpFigures> sharp;
+  for (std::uint32_t f = 0; f < workload.flows.size() && !sharp; ++f) {
+    if (!is_sharp_tree_flow(workload, f)) continue;
+    auto s = sharp_figures(fabric, scenario, options.packet, figures->latency);
+    if (!s) return s.errors();
+    sharp = s.value();
+  }
+  return Driver(fabric, scenario, workload, options, figures.value(), sharp).run();
 }
 
 }  // namespace ct::packet_engine

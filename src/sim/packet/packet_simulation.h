@@ -22,6 +22,13 @@
 // the flows they wait for do). A flow's VL is its channel mod vls. Spraying (a flow split over
 // several paths) is not modelled: refused.
 //
+// SHARP. The flows of an all-reduce with algorithm sharp that cross one switch-tree edge (the
+// workload compiler's aggregation trees) are gated and run by sim/packet/sharp_aggregation.h: one
+// tree per operation, instance, iteration, stage and channel, reduced in its switches
+// (options.packet.sharp_latency, sharp_trees, else the catalog's, else the run is refused naming
+// the flag). The result's packet info counts the trees and their waits for a tree slot; a note
+// says them.
+//
 // Faults. A link's rate changes in both directions at once; at routing's reconvergence every
 // unfinished network flow is walked again and its packets not yet sent take the new path (those
 // already in the network keep theirs; a packet queued behind a link that is down waits for its
@@ -43,8 +50,9 @@
 namespace ct::packet_engine {
 
 // PRECONDITION: workload = compile_workload(fabric, scenario) (and any flow table appended).
-// Errors: a switch figure neither options.packet nor the catalog gives, a buffer smaller than one
-// packet, a network flow with no path on the healthy fabric, a spraying path model.
+// Errors: a switch figure neither options.packet nor the catalog gives (SHARP's: when the workload
+// has a SHARP tree), a buffer smaller than one packet, a network flow with no path on the healthy
+// fabric, a spraying path model.
 Result<SimulationResult> run(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
                              const SimulationOptions& options);
 
