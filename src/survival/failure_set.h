@@ -12,9 +12,11 @@
 // A node that a switch or link failure cuts off the frontend network is CUT: the model takes the
 // Kubernetes control plane to reach the nodes over the frontend network (the spec's backend network
 // carries the GPUs' traffic only), so the node goes NotReady and its pods are evicted as for a dead
-// node, but its disk keeps its data (its replicas are unavailable, not lost). Reachability follows
-// the request trace's hop 3: a node's first frontend port, its link to the leaf, the leaf, and one
-// working uplink from the leaf to a working spine (the router above the spines is outside the spec).
+// node, but its disk keeps its data (its replicas are unavailable, not lost). A node reaches the
+// network while one of its frontend ports does (every port of the spec's frontend NICs: a bond or
+// several uplinks, its address moving to a live member): the port's link to its leaf, the leaf, and
+// one working uplink from the leaf to a working spine (the router above the spines is outside the
+// spec).
 #pragma once
 
 #include <string>

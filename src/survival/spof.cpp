@@ -130,9 +130,6 @@ void layers(const FrontendModel& f, SpofReport& r) {
     if ((k == FailureKind::kSwitch || k == FailureKind::kLink) && (!f.topology || f.topology->frontend_ports_per_host == 0)) {
       l.modelled = false;
       l.why_not = "no --spec with a frontend network";
-    } else if (k == FailureKind::kAddressPool) {
-      l.modelled = false;
-      l.why_not = "a pool is configuration, not equipment: it does not fail by itself; break --address-pool shows its deletion";
     } else if (k == FailureKind::kDnsServer && !f.dns) {
       l.modelled = false;
       l.why_not = "no --dns";
@@ -195,7 +192,6 @@ SpofReport spof_study(const FrontendModel& f, const LifecycleTimers& timers, int
   for (const auto& p : published.requests) apps.insert(p.app);
   r.apps_total = static_cast<int>(apps.size());
   for (const FailureKind k : kFailureKinds) {
-    if (k == FailureKind::kAddressPool) continue;
     for (const auto& name : element_names(f, k)) {
       const Failure e{k, name, 0};
       r.ranked.push_back(candidate(e, failure_timeline(f, {e}, timers, published, volumes)));

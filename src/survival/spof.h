@@ -1,9 +1,9 @@
 // Which single element would hurt most (`clustertwin spof`): every element of failure_set.h taken
-// away in turn at t = 0 (each node, disk, frontend switch, node uplink, BGP peer, DNS server and
-// issuer; not the address pools: a pool is configuration, it does not fail by itself, and every
-// design with one LoadBalancer address would carry it; `break --address-pool` shows a deletion),
-// its failure timeline run (failure_timeline.h, against requests traced
-// once), and the elements ranked by what they cost:
+// away in turn at t = 0 (each node, disk, frontend switch, node uplink, BGP peer, DNS server,
+// issuer and MetalLB address pool: a pool does not fail as equipment does, it is deleted or
+// emptied by a change, and a Service whose address only that pool gives loses it), its failure
+// timeline run (failure_timeline.h, against requests traced once), and the elements ranked by what
+// they cost:
 //   1 apps down for ever (no replacement, data lost, nothing to fail over to), more first
 //   2 apps lost x time lost: the apps' downtimes summed (app-seconds), more first
 //   3 the layer's order above, then the name

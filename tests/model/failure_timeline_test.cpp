@@ -130,6 +130,22 @@ TEST(FailureTimeline, DoorInfrastructure) {
   EXPECT_TRUE(run({{FailureKind::kIssuer, "letsencrypt", 0}}).apps.empty());
 }
 
+// Issue 25: every frontend port of a node is modelled. node-0 (host0) has two frontend ports (one
+// ConnectX-6 Dx, 2 x 100G), both cabled to fe/leaf/0. One uplink's death leaves the other: node-0
+// stays Ready and no app goes down. Both uplinks dead cut node-0 off: NotReady at G = 40 s, the
+// login evicted at G + S = 340 s and Ready elsewhere at 370 s, as when node-0 dies: every covered
+// app down 0 to 370 s; the disk keeps its data (node-0 holds no replica).
+TEST(FailureTimeline, ANodeWithTwoUplinksSurvivesOne) {
+  const FailureTimeline one = run({{FailureKind::kLink, "host0/fe0 -- fe/leaf/0", 0}});
+  EXPECT_TRUE(one.apps.empty());
+  EXPECT_TRUE(one.pods.empty());
+  const FailureTimeline both = run({{FailureKind::kLink, "host0/fe0 -- fe/leaf/0", 0}, {FailureKind::kLink, "host0/fe1 -- fe/leaf/0", 0}});
+  ASSERT_NE(app(both, "HTTPRoute apps/grafana"), nullptr);
+  EXPECT_EQ(app(both, "HTTPRoute apps/grafana")->downtime_s, 370);
+  EXPECT_EQ(both.apps.size(), 14u);
+  EXPECT_FALSE(both.data_lost);
+}
+
 TEST(FailureTimeline, UnknownElementsGetADidYouMean) {
   const Diagnostics d = check_failures(platform(), {{FailureKind::kNode, "node-33", 0}, {FailureKind::kSwitch, "fe/leaf/9", 0}, {FailureKind::kNode, "node-1", -1}});
   ASSERT_EQ(d.size(), 3u);
