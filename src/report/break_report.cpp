@@ -199,13 +199,17 @@ std::string break_html(const FailureTimeline& t, const std::string& command_line
   }
   doc.add_section("Volumes", "volumes");
   Timeline chart = lanes("volumes", "Each Longhorn volume that changes", "volume", command_line);
+  // A lane per state of each volume (the states overlap in time: degraded while unavailable).
   for (const auto& v : t.volumes) {
-    TimelineRow row{v.claim, {}};
-    if (v.lost_s != kNever) span_into(row, v.lost_s, kNever, end, "faulted: data lost");
-    if (v.degraded_s != kNever && v.lost_s == kNever) span_into(row, v.degraded_s, v.rebuild_end_s, end, "degraded");
-    for (const auto& s : v.unavailable) span_into(row, s.from_s, s.to_s, end, "unavailable: " + s.why);
-    if (v.rebuild_start_s != kNever) span_into(row, v.rebuild_start_s, v.rebuild_end_s, end, "rebuilding " + v.rebuild_from + " -> " + v.rebuild_to);
-    if (!row.spans.empty()) chart.rows.push_back(std::move(row));
+    TimelineRow lost{v.claim + " faulted", {}}, degraded{v.claim + " degraded", {}}, unavailable{v.claim + " unavailable", {}},
+        rebuild{v.claim + " rebuilding", {}};
+    if (v.lost_s != kNever) span_into(lost, v.lost_s, kNever, end, "faulted: data lost");
+    if (v.degraded_s != kNever && v.lost_s == kNever) span_into(degraded, v.degraded_s, v.rebuild_end_s, end, "degraded");
+    for (const auto& s : v.unavailable) span_into(unavailable, s.from_s, s.to_s, end, "unavailable: " + s.why);
+    if (v.rebuild_start_s != kNever) span_into(rebuild, v.rebuild_start_s, v.rebuild_end_s, end, "rebuilding " + v.rebuild_from + " -> " + v.rebuild_to);
+    for (auto* row : {&lost, &degraded, &unavailable, &rebuild}) {
+      if (!row->spans.empty()) chart.rows.push_back(std::move(*row));
+    }
   }
   if (chart.rows.empty()) {
     doc.add_paragraph("No Longhorn volume changes.");
