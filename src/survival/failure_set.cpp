@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/suggest.h"
+#include "survival/cert_renewal.h"
 #include "survival/volume_layout.h"
 
 namespace ct {
@@ -216,6 +217,17 @@ FailedState failed_at(const FrontendModel& m, const std::vector<Failure>& failur
   for (const auto& n : m.manifests.nodes) {
     if (!has(s.dead_nodes, n.meta.name) && cut_off(m, n, switches, links)) s.cut_nodes.push_back(n.meta.name);
   }
+  if (!s.issuers.empty()) {
+    for (const auto& c : certificate_renewals(m.manifests, m.now_ms)) {
+      if (!c.dated) continue;
+      for (const auto& f : failures) {
+        if (f.kind == FailureKind::kIssuer && f.name == c.issuer && f.at_s <= t && renewal_in_outage(c, f.at_s).expires_s <= t) {
+          s.expired_certificates.push_back(c.certificate);
+          break;
+        }
+      }
+    }
+  }
   for (auto* v : {&s.dead_nodes, &s.cut_nodes, &s.dead_disks, &s.dns_servers, &s.bgp_peers, &s.issuers, &s.pools}) std::sort(v->begin(), v->end());
   return s;
 }
@@ -236,6 +248,9 @@ FrontendModel fork_model(const FrontendModel& healthy, const FailedState& s) {
         refs.erase(refs.begin() + static_cast<std::ptrdiff_t>(z));
       }
     }
+  }
+  for (auto& c : f.manifests.certificates) {
+    if (has(s.expired_certificates, c.meta.ns + "/" + c.meta.name)) c.expired = true;
   }
   const auto gone = s.gone_nodes();
   if (gone.empty()) return f;

@@ -57,6 +57,9 @@ struct FailedState {
   std::vector<std::string> cut_nodes;   // cut off the frontend network, not dead
   std::vector<std::string> dead_disks;  // nodes whose Longhorn disk failed
   std::vector<std::string> dns_servers, bgp_peers, issuers, pools;
+  // Certificates ("ns/name") whose issuer failed, whose renewal in the outage failed and whose
+  // notAfter has passed (survival/cert_renewal.h): their listeners fail the TLS handshake.
+  std::vector<std::string> expired_certificates;
   // Dead or cut: gone for Kubernetes and the front door.
   [[nodiscard]] std::vector<std::string> gone_nodes() const;
   // Dead node or dead disk: replicas there are lost.
@@ -65,8 +68,9 @@ struct FailedState {
 FailedState failed_at(const FrontendModel& model, const std::vector<Failure>& failures, double t);
 
 // The model as it is once `state` has happened and nothing has been rescheduled yet: the gone nodes
-// killed (request_trace.h kill_nodes), the failed BGP peers and address pools removed, and in each
-// DNS view every zone whose name servers all failed removed (its names no longer resolve).
+// killed (request_trace.h kill_nodes), the failed BGP peers and address pools removed, in each DNS
+// view every zone whose name servers all failed removed (its names no longer resolve), and the
+// expired certificates marked so (the trace's TLS check fails on them).
 FrontendModel fork_model(const FrontendModel& healthy, const FailedState& state);
 
 // The name servers of each view's zones: the targets of the zone apex's NS records.

@@ -106,5 +106,32 @@ TEST(Spof, RemovesTheAddressPools) {
   EXPECT_EQ(pools.spofs[0].rfind("one address pool (vip)", 0), 0u) << pools.spofs[0];
 }
 
+// Issue 25: an issuer is ranked by the certificates whose renewal falls in its outage. examples/
+// platform with grafana-tls dated (notBefore now - 60 d, notAfter now + 30 d: renewal at 0 d, as
+// in failure_timeline_test) and --now: ClusterIssuer internal-ca downs the grafana app for ever
+// from 30 d; without --now, or without dates, the issuer layer is not modelled.
+TEST(Spof, AnIssuerIsRankedByItsCertificatesRenewals) {
+  FrontendModel m = load("platform");
+  EXPECT_FALSE(layer(spof_study(m, LifecycleTimers{}, 0), "issuer").modelled);
+  constexpr std::int64_t kNow = 1796515200000;  // 2026-12-06T00:00:00Z
+  for (auto& c : m.manifests.certificates) {
+    if (c.meta.name != "grafana-tls") continue;
+    c.not_before_ms = kNow - 60LL * 86400000;
+    c.not_after_ms = kNow + 30LL * 86400000;
+  }
+  EXPECT_EQ(layer(spof_study(m, LifecycleTimers{}, 0), "issuer").why_not, "no --now to place the certificates' dates against");
+  m.now_ms = kNow;
+  const SpofReport r = spof_study(m, LifecycleTimers{}, 0);
+  const auto ca = std::find_if(r.ranked.begin(), r.ranked.end(), [](const SpofCandidate& c) { return c.element.name == "internal-ca"; });
+  ASSERT_NE(ca, r.ranked.end());
+  EXPECT_EQ(ca->apps, (std::vector<std::string>{"HTTPRoute apps/grafana"}));
+  EXPECT_EQ(ca->apps_for_ever, 1);
+  EXPECT_EQ(ca->first_expiry_s, 2592000);
+  const SpofLayer& issuers = layer(r, "issuer");
+  ASSERT_EQ(issuers.spofs.size(), 1u);
+  EXPECT_EQ(issuers.spofs[0],
+            "issuer internal-ca: 1 certificate(s) renew in its outage and fail, TLS failing from 2592000 s (30.0 days) (1 app(s) for ever)");
+}
+
 }  // namespace
 }  // namespace ct
