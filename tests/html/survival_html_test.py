@@ -10,14 +10,15 @@ request besides the file, render a screenshot, hold its plots, and pass the layo
 labels overlap, no label over a bar or outside its chart, every chart with a visible mark, no text
 box cutting its lines in print); then what the page shows is read back and compared with the JSON:
 
-  break  the summary facts are the JSON's summary (apps down "N of M", the downtime in total and
+  break  (a node, a staggered disk and node, data lost, one uplink of two, an issuer whose dated
+         certificates expire) the summary facts are the JSON's summary (apps down "N of M", the downtime in total and
          the steady state as the numbers policy prints them, data lost); the apps swim lanes have
          one lane per JSON app and one bar per span of its `down`, starting and ending where the
          JSON says (an open span, to_s null, drawn dashed to the axis' end); the volumes have a
          lane per state that happens (faulted, degraded, unavailable, rebuilding: the states
          overlap in time, so one lane each), its bars where the JSON says; no two bars of a lane
          overlap and no lane's name is cut; the apps, volumes, pods and timeline tables are the
-         JSON's rows;
+         JSON's rows, and the certificates table the JSON's certificates;
   spof   the summary facts are the JSON's summary; one chart of the apps each SPOF downs for ever
          (the JSON's elements with apps_for_ever > 0, in rank order) and one of the app-seconds of
          the finite outages (app_seconds > 0), so that no ranked element is drawn as an empty
@@ -37,6 +38,10 @@ BREAK_NODE3 = ["break"] + PLATFORM + ["--node", "node-3"]
 BREAK_STAGGERED = ["break"] + PLATFORM + ["--disk", "node-2", "--node", "node-3", "--at", "100"]
 BREAK_DATA_LOST = ["break"] + PLATFORM + ["--node", "node-2", "--node", "node-3", "--node", "node-4"]
 BREAK_NOTHING = ["break"] + PLATFORM + ["--link", "host0/fe0 -- fe/leaf/0"]
+DATED = ["examples/platform/manifests/" + f for f in ("00-cluster.yaml", "10-metallb.yaml", "20-cert-manager.yaml")] + \
+        ["tests/fuzz/seeds/certificates.yaml"] + \
+        ["examples/platform/manifests/" + f for f in ("30-gateway.yaml", "40-routes.yaml", "50-apps.yaml", "60-storage.yaml")]
+BREAK_ISSUER = ["break"] + DATED + ["--dns", "examples/platform/dns/named.conf", "--issuer", "internal-ca", "--now", "2026-12-06T00:00:00Z"]
 SPOF_PLATFORM = ["spof"] + PLATFORM + ["--pairs", "4"]
 SPOF_COMPARE = ["spof"] + PLATFORM + ["--compare", "examples/platform-ha/manifests", "--compare-dns", "examples/platform-ha/dns/named.conf"]
 SPOF_HA = ["spof"] + HA
@@ -82,7 +87,7 @@ def check_break(browser, html, j):
     if lanes:
         plots["volumes"] = {"kind": "timeline", "ct-span": sum(len(spans) for _, spans in lanes)}
     tables = ["summary", "events"] + (["apps"] if j["apps"] else []) + (["volumes"] if j["volumes"] else []) + \
-             (["pods"] if j["pods"] else [])
+             (["pods"] if j["pods"] else []) + (["certificates"] if j.get("certificates") else [])
     page = browser.check_report(html, plots, tables=tables)
     f = facts(page, "summary")
     expect(f["apps down"] == f"{s['apps_down']} of {s['apps']}", f"apps down {f['apps down']!r}, JSON {s}")
@@ -108,6 +113,9 @@ def check_break(browser, html, j):
     if j["pods"]:
         expect([r["pod"] for r in page.table("pods")] == [p["pod"] for p in j["pods"]], "pods")
     expect(len(page.table("events")) == len(j["events"]), "timeline rows")
+    for row, c in zip(page.table("certificates") if j.get("certificates") else [], j.get("certificates", [])):
+        expect((row["certificate"], row["issuer"], row["Secret"]) == (c["certificate"], c["issuer"], c["secret"]), f"certificate {row}")
+        expect((row["TLS fails from"] == "-") == (c["tls_fails_s"] is None), f"certificate {c['certificate']}: {row['TLS fails from']!r}")
     return page
 
 
@@ -161,6 +169,7 @@ def main():
                                     ("break-staggered", BREAK_STAGGERED, check_break),
                                     ("break-data-lost", BREAK_DATA_LOST, check_break),
                                     ("break-nothing-fails", BREAK_NOTHING, check_break),
+                                    ("break-issuer-dated", BREAK_ISSUER, check_break),
                                     ("spof-platform", SPOF_PLATFORM, check_spof),
                                     ("spof-compare-ha", SPOF_COMPARE, check_spof),
                                     ("spof-ha-no-spec", SPOF_HA, check_spof)), "ct-survival-pages-")

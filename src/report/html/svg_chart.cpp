@@ -575,10 +575,13 @@ std::string render_timeline(const Timeline& chart) {
   out += "<g class=\"ct-axis ct-x-axis\">\n";
   for (const double t : xa.ticks) {
     const double x = xa.map(t);
+    // A tick's number centred on it, or ending at it where centred it would leave the drawing.
+    const std::string text = page_number(t);
+    const bool overflows = x + 3.6 * static_cast<double>(text.size()) > kWidth - 2;
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e5e5e5\"/><text x=\"{0}\" y=\"{3}\" "
-        "text-anchor=\"middle\">{4}</text>\n",
-        px(x), px(top), px(base + 5), px(base + 18), page_number(t));
+        "text-anchor=\"{5}\">{4}</text>\n",
+        px(x), px(top), px(base + 5), px(base + 18), text, overflows ? "end" : "middle");
   }
   out += fmt::format(
       "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333\"/>\n"
