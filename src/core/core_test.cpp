@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/clock_text.h"
 #include "core/csv_cursor.h"
 #include "core/diagnostic.h"
 #include "core/ids.h"
@@ -257,6 +258,30 @@ TEST(RunOnThreads, EveryIndexOnceIndexZeroOnTheCaller) {
       EXPECT_TRUE(zero_on_caller.load());
     }
   }
+}
+
+}  // namespace
+}  // namespace ct
+
+namespace ct {
+namespace {
+
+// core/clock_text.h: Go durations as Kubernetes and cert-manager write them, and RFC 3339 times.
+TEST(ClockText, GoDurationsAndRfc3339) {
+  EXPECT_EQ(go_duration_s("2160h0m0s"), 2160 * 3600.0);
+  EXPECT_EQ(go_duration_s("1h30m"), 5400.0);
+  EXPECT_EQ(go_duration_s("1.5h"), 5400.0);
+  EXPECT_EQ(go_duration_s("300ms"), 0.3);
+  EXPECT_EQ(go_duration_s("0"), 0.0);
+  EXPECT_EQ(go_duration_s("-5m"), -300.0);
+  EXPECT_FALSE(go_duration_s("90"));
+  EXPECT_FALSE(go_duration_s("90 days"));
+  EXPECT_FALSE(go_duration_s("h"));
+  EXPECT_FALSE(go_duration_s(""));
+  EXPECT_EQ(rfc3339_ms("2026-12-06T00:00:00Z"), 1796515200000);
+  EXPECT_EQ(rfc3339_ms("2026-12-06T01:00:00.5+01:00"), 1796515200500);
+  EXPECT_FALSE(rfc3339_ms("2026-02-29T00:00:00Z"));
+  EXPECT_FALSE(rfc3339_ms("2026-12-06"));
 }
 
 }  // namespace

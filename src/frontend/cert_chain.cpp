@@ -38,6 +38,10 @@ Issuance find_certificate(const Manifests& m, const Gateway& g, const ObjectRef&
     c.found = true;
     c.dns_names = cert->dns_names;
     if (c.dns_names.empty() && !cert->common_name.empty()) c.dns_names.push_back(cert->common_name);
+    if (cert->expired) {
+      c.expired = true;
+      c.problems.push_back(object_label(cert->meta) + " has expired (notAfter passed): its renewal failed while its issuer is down");
+    }
     c.chain.push_back({object_label(cert->meta), where_text(cert->meta.where),
                        fmt::format("secretName {}, dnsNames [{}]", cert->secret_name, fmt::join(c.dns_names, ", "))});
     out.issuer_kind = cert->issuer.kind;

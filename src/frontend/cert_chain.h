@@ -36,6 +36,7 @@ struct CertificateCheck {
   std::vector<ChainLink> chain;  // Certificate, Issuer, (CA Certificate, Issuer)...
   bool covers_host = false;
   bool issuable = false;
+  bool expired = false;          // its Certificate's notAfter passed (a failure study's fork)
   std::vector<std::string> problems;
   std::vector<std::string> reasons;
 };

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/clock_text.h"
 #include "core/text.h"
 #include "frontend/auth_manifests.h"
 #include "frontend/gateway_filters.h"
@@ -694,6 +695,61 @@ void read_issuer_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   out.issuers.push_back(std::move(is));
 }
 
+// A Go duration ("2160h0m0s") of a Certificate's spec, in seconds; absent: nullopt.
+std::optional<double> certificate_duration(ManifestReader& r, const YamlValue* v, const std::string& field) {
+  if (v == nullptr) return std::nullopt;
+  const std::string text = r.str(v, field);
+  const auto s = go_duration_s(text);
+  if (!s || *s < 0) {
+    r.error(v->where, field, "'" + excerpt(text) + "' is not a duration: a Go duration such as 2160h, 2160h0m0s or 90m");
+    return std::nullopt;
+  }
+  return s;
+}
+
+// An RFC 3339 time of a Certificate's status ("2026-12-06T09:00:00Z"); absent: nullopt.
+std::optional<std::int64_t> certificate_time(ManifestReader& r, const YamlValue* v, const std::string& field) {
+  if (v == nullptr) return std::nullopt;
+  const std::string text = r.str(v, field);
+  const auto ms = rfc3339_ms(text);
+  if (!ms || *ms < 0 || *ms > kMaxTimeMs) {
+    r.error(v->where, field, "'" + excerpt(text) + "' is not a time: RFC 3339 such as 2026-12-06T09:00:00Z, from 1970 to the year 9999");
+    return std::nullopt;
+  }
+  return ms;
+}
+
+// spec.duration, spec.renewBefore and the status dates, range-checked as cert-manager's webhook
+// checks the first two (a duration of at least 1 h, a renewBefore of at least 5 min and shorter
+// than the duration) and as any issued certificate's dates are ordered.
+void read_certificate_renewal(ManifestReader& r, const KindInput& in, Certificate& c) {
+  const YamlValue* dv = in.spec.get("duration");
+  const YamlValue* rv = in.spec.get("renewBefore");
+  c.duration_s = certificate_duration(r, dv, "spec.duration");
+  c.renew_before_s = certificate_duration(r, rv, "spec.renewBefore");
+  if (c.duration_s && *c.duration_s < 3600) r.error(dv->where, "spec.duration", fmt::format("{:g} s is shorter than cert-manager's minimum, 1 h", *c.duration_s));
+  if (c.renew_before_s && *c.renew_before_s < 300) {
+    r.error(rv->where, "spec.renewBefore", fmt::format("{:g} s is shorter than cert-manager's minimum, 5 min", *c.renew_before_s));
+  }
+  if (c.duration_s && c.renew_before_s && *c.renew_before_s >= *c.duration_s) {
+    r.error(rv->where, "spec.renewBefore", "must be shorter than spec.duration (cert-manager refuses the Certificate)");
+  }
+  const YamlValue* st = in.doc.get("status");
+  if (st == nullptr || !st->is_map()) return;
+  const YamlValue* nb = st->get("notBefore");
+  const YamlValue* na = st->get("notAfter");
+  const YamlValue* rt = st->get("renewalTime");
+  c.not_before_ms = certificate_time(r, nb, "status.notBefore");
+  c.not_after_ms = certificate_time(r, na, "status.notAfter");
+  c.renewal_ms = certificate_time(r, rt, "status.renewalTime");
+  if (c.not_before_ms && c.not_after_ms && *c.not_before_ms >= *c.not_after_ms) {
+    r.error(na->where, "status.notAfter", "must be after status.notBefore");
+  }
+  if (c.renewal_ms && ((c.not_after_ms && *c.renewal_ms > *c.not_after_ms) || (c.not_before_ms && *c.renewal_ms < *c.not_before_ms))) {
+    r.error(rt->where, "status.renewalTime", "must fall within [status.notBefore, status.notAfter]");
+  }
+}
+
 void read_certificate_kind(ManifestReader& r, const KindInput& in, Manifests& out) {
   read_top(r, in, {"apiVersion", "kind", "metadata", "spec", "status"});
   const YamlValue* spec = &in.spec;
@@ -709,6 +765,7 @@ void read_certificate_kind(ManifestReader& r, const KindInput& in, Manifests& ou
   if (const YamlValue* ir = spec->get("issuerRef")) c.issuer = read_ref(r, *ir, "spec.issuerRef", "Issuer", {"group", "kind", "name"});
   else r.error(spec->where, "spec.issuerRef", "missing");
   if (c.secret_name.empty()) r.error(spec->where, "spec.secretName", "missing");
+  read_certificate_renewal(r, in, c);
   out.certificates.push_back(std::move(c));
 }
 

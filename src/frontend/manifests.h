@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -326,6 +327,15 @@ struct Certificate {
   std::string common_name;
   bool is_ca = false;
   ObjectRef issuer;  // kind Issuer (default) or ClusterIssuer
+  // Renewal (what `kubectl get certificate -o yaml` carries): spec.duration and spec.renewBefore
+  // (Go durations, in seconds; absent: cert-manager's defaults, survival/cert_renewal.h) and the
+  // dates of the certificate issued last, status.notBefore / notAfter / renewalTime (ms since
+  // 1970). Range-checked by the parser: duration >= 1 h, 5 min <= renewBefore < duration,
+  // notBefore < notAfter, renewalTime within [notBefore, notAfter].
+  std::optional<double> duration_s, renew_before_s;
+  std::optional<std::int64_t> not_before_ms, not_after_ms, renewal_ms;
+  // Set by a failure study's fork (survival/failure_set.h): its renewal failed and notAfter passed.
+  bool expired = false;
 };
 
 struct AddressPool {

@@ -114,3 +114,49 @@ TEST(ManifestValues, AddressesAndPools) {
 
 }  // namespace
 }  // namespace ct
+
+namespace ct {
+namespace {
+
+// Issue 25: a Certificate's renewal fields (what `kubectl get certificate -o yaml` carries), read
+// and range-checked at their lines: Go durations of at least 1 h (duration) and 5 min
+// (renewBefore), renewBefore shorter than duration, RFC 3339 dates in order.
+std::string dated_certificate(const std::string& spec_extra, const std::string& status) {
+  return "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c, namespace: n}\nspec:\n  secretName: s\n"
+         "  issuerRef: {name: ca, kind: ClusterIssuer}\n" +
+         spec_extra + "status:\n" + status;
+}
+
+TEST(Manifests, CertificateRenewalFieldsAreReadAndRangeChecked) {
+  auto ok = parse_manifests({{"c.yaml", dated_certificate("  duration: 2160h0m0s\n  renewBefore: 360h\n",
+                                                          "  notBefore: '2026-12-01T00:00:00Z'\n  notAfter: '2027-03-01T00:00:00Z'\n"
+                                                          "  renewalTime: '2027-02-14T00:00:00Z'\n")}});
+  ASSERT_TRUE(ok.ok()) << format_diagnostics(ok.errors());
+  const Certificate& c = ok->certificates.at(0);
+  EXPECT_EQ(*c.duration_s, 2160 * 3600.0);
+  EXPECT_EQ(*c.renew_before_s, 360 * 3600.0);
+  EXPECT_EQ(*c.not_before_ms, 1796083200000);
+  EXPECT_EQ(*c.not_after_ms - *c.not_before_ms, 90LL * 86400000);
+  EXPECT_EQ(*c.not_after_ms - *c.renewal_ms, 15LL * 86400000);
+
+  const auto error_of = [](const std::string& text) {
+    auto m = parse_manifests({{"c.yaml", text}});
+    return m.ok() ? std::string("no error") : format_diagnostic(m.errors().at(0));
+  };
+  EXPECT_EQ(error_of(dated_certificate("  duration: 30m\n", "  {}\n")),
+            "c.yaml:7:13: error: spec.duration: 1800 s is shorter than cert-manager's minimum, 1 h");
+  EXPECT_EQ(error_of(dated_certificate("  duration: 24h\n  renewBefore: 48h\n", "  {}\n")),
+            "c.yaml:8:16: error: spec.renewBefore: must be shorter than spec.duration (cert-manager refuses the Certificate)");
+  EXPECT_EQ(error_of(dated_certificate("  renewBefore: ninety days\n", "  {}\n")),
+            "c.yaml:7:16: error: spec.renewBefore: 'ninety days' is not a duration: a Go duration such as 2160h, 2160h0m0s or 90m");
+  EXPECT_EQ(error_of(dated_certificate("", "  notBefore: '2027-03-01T00:00:00Z'\n  notAfter: '2026-12-01T00:00:00Z'\n")),
+            "c.yaml:9:13: error: status.notAfter: must be after status.notBefore");
+  EXPECT_EQ(error_of(dated_certificate("", "  notAfter: '2026-02-30T00:00:00Z'\n")),
+            "c.yaml:8:13: error: status.notAfter: '2026-02-30T00:00:00Z' is not a time: RFC 3339 such as 2026-12-06T09:00:00Z, from 1970 to "
+            "the year 9999");
+  EXPECT_EQ(error_of(dated_certificate("", "  notAfter: '2026-12-01T00:00:00Z'\n  renewalTime: '2027-01-01T00:00:00Z'\n")),
+            "c.yaml:9:16: error: status.renewalTime: must fall within [status.notBefore, status.notAfter]");
+}
+
+}  // namespace
+}  // namespace ct

@@ -362,7 +362,7 @@ std::optional<RouteDecision> gateway_hop(const FrontendModel& f, const Landing& 
     for (const auto& link : c.chain) h.details.push_back(fmt::format("TLS chain: {} ({}): {}", link.object, link.where, link.detail));
     h.details.insert(h.details.end(), c.reasons.begin(), c.reasons.end());
     for (const auto& p : c.problems) h.details.push_back("PROBLEM: " + p);
-    if (!c.found || !c.covers_host) {
+    if (!c.found || !c.covers_host || c.expired) {
       h.status = HopStatus::kFailed;
       h.summary += "; TLS fails: " + c.problems.front();
       return std::nullopt;

@@ -70,6 +70,9 @@ struct FrontendModel {
   SourceLocation frontend_where;     // the spec's `frontend:` key (hop 3 cites it)
   std::vector<AuthDependency> auth;  // per Manifests::auth_policies: what a covered request depends on
   std::vector<std::string> dead_nodes;  // kill_nodes
+  // The wall-clock time of a failure study's t = 0 (break and spof --now; ms since 1970): the
+  // certificates' dates are placed against it (survival/cert_renewal.h).
+  std::optional<std::int64_t> now_ms;
 };
 
 FrontendModel build_frontend_model(Manifests manifests, std::optional<DnsModel> dns, std::optional<Topology> topology);

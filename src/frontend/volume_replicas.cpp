@@ -307,10 +307,7 @@ std::optional<std::size_t> schedule_replica(LonghornSchedule& s, ScheduledVolume
 LonghornSchedule schedule_longhorn(const Manifests& m, const Placement& placement) {
   LonghornSchedule s;
   s.settings = longhorn_settings(m);
-  s.labeled_nodes_only = s.settings.labeled_nodes_only.value_or(std::any_of(m.nodes.begin(), m.nodes.end(), [](const Node& n) {
-    auto it = n.meta.labels.find(kDefaultDiskLabel);
-    return it != n.meta.labels.end() && it->second == "true";
-  }));
+  s.labeled_nodes_only = s.settings.labeled_nodes_only.value_or(false);
   std::vector<const Node*> nodes;
   for (const auto& n : m.nodes) nodes.push_back(&n);
   std::sort(nodes.begin(), nodes.end(), [](const Node* a, const Node* b) { return a->meta.name < b->meta.name; });

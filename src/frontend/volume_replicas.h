@@ -10,8 +10,8 @@
 // /var/lib/longhorn/ on its root file system (size: status.capacity ephemeral-storage, else
 // unknown), storageReserved = storage-reserved-percentage-for-default-disk (30) % of it; with
 // create-default-disk-labeled-nodes true only nodes labelled node.longhorn.io/create-default-disk=
-// true get one (when no Setting says, the setting is taken as true as soon as one node carries the
-// label, false otherwise). A disk takes replicas when it, its Longhorn node (allowScheduling) and
+// true get one (the setting's default is false, longhorn-manager types/setting.go: every node gets
+// the default disk and the label means nothing). A disk takes replicas when it, its Longhorn node (allowScheduling) and
 // its Kubernetes node (not cordoned, Ready) allow it, and its tags (node tags) include the
 // StorageClass's diskSelector (nodeSelector).
 // Space. A replica of S bytes fits a disk of maximum M, reserved R, with P bytes of replicas
@@ -104,7 +104,7 @@ struct ScheduledVolume {
 
 struct LonghornSchedule {
   LonghornSettings settings;
-  bool labeled_nodes_only = false;  // the setting as applied (given or inferred)
+  bool labeled_nodes_only = false;  // the setting as applied (given, else its default false)
   std::vector<SchedulingDisk> disks;  // by node name, then disk name
   std::deque<PersistentVolumeClaim> template_claims;  // the StatefulSets' per-pod claims
   std::vector<ScheduledVolume> volumes;  // the Longhorn volumes, in scheduling order

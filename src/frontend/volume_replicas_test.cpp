@@ -171,6 +171,23 @@ TEST(LonghornScheduling, DataLocality) {
   EXPECT_EQ(bad.problems[0], "dataLocality strict-local needs numberOfReplicas 1 (Longhorn refuses 2 replicas)");
 }
 
+// Issue 25: create-default-disk-labeled-nodes defaults to false (longhorn-manager
+// types/setting.go), so a node label alone changes nothing: n0 is labelled
+// node.longhorn.io/create-default-disk=true, n1 and n2 are not, and every node gets the default
+// disk: three replicas on n0, n1, n2. With the Setting true, only n0 has a disk: one replica, the
+// other two fit nowhere ("no Longhorn disk" on n1 and n2 is no candidate at all).
+TEST(LonghornScheduling, TheDefaultDiskLabelMeansNothingByDefault) {
+  const std::string base = node(0, "node.longhorn.io/create-default-disk: 'true'") + node(1) + node(2) + storage_class(3) + claim("a", "10Gi");
+  const Manifests plain = load(base);
+  const LonghornSchedule s = schedule_longhorn(plain, place_pods(plain));
+  EXPECT_FALSE(s.labeled_nodes_only);
+  EXPECT_EQ(s.volumes.at(0).replica_nodes, (Nodes{"n0", "n1", "n2"}));
+  const Manifests labeled = load(base + setting("create-default-disk-labeled-nodes", "true"));
+  const LonghornSchedule t = schedule_longhorn(labeled, place_pods(labeled));
+  EXPECT_TRUE(t.labeled_nodes_only);
+  EXPECT_EQ(t.volumes.at(0).replica_nodes, (Nodes{"n0"}));
+}
+
 // Settings: a Setting object, and the chart's ConfigMap (its default-setting.yaml lines), read; the
 // first one given wins. default-replica-count 2 applies to a class without numberOfReplicas.
 // A bad value is an error at its line.

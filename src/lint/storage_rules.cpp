@@ -81,9 +81,8 @@ void check_longhorn_replicas_exceed_nodes(const LintContext& c, const LintRule& 
         fmt::format("the volumes are Degraded from their first day and never healthy: {} replica(s) are never scheduled, and "
                     "the data survives one node fewer than the class promises",
                     u.wanted - n),
-        fmt::format("set parameters.numberOfReplicas: \"{}\" or give {} more node(s) a Longhorn disk "
-                    "(label node.longhorn.io/create-default-disk=true)",
-                    n, u.wanted - n)));
+        fmt::format("set parameters.numberOfReplicas: \"{}\" or give {} more node(s) a Longhorn disk{}", n, u.wanted - n,
+                    s.labeled_nodes_only ? " (label node.longhorn.io/create-default-disk=true)" : "")));
   }
 }
 

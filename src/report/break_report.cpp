@@ -13,25 +13,33 @@
 
 namespace ct {
 
+namespace {
+
+// Seconds as {:g} writes them, but whole from a million on (a certificate's 30 days are
+// "2592000", not "2.592e+06").
+std::string whole_seconds(double s) { return s >= 1e6 ? fmt::format("{:.0f}", s) : fmt::format("{:g}", s); }
+
+}  // namespace
+
 std::string duration_text(double s) {
   if (s == kNever) return "never";
   if (s < 60) return fmt::format("{:g} s", s);
   const long long whole = std::llround(s);
-  const long long h = whole / 3600, m = whole % 3600 / 60, sec = whole % 60;
-  std::string hm = h > 0 ? fmt::format("{} h {} min", h, m) : fmt::format("{} min", m);
+  const long long d = whole / 86400, h = whole % 86400 / 3600, m = whole % 3600 / 60, sec = whole % 60;
+  std::string hm = d > 0 ? fmt::format("{} d {} h {} min", d, h, m) : h > 0 ? fmt::format("{} h {} min", h, m) : fmt::format("{} min", m);
   if (sec > 0) hm += fmt::format(" {} s", sec);
-  return fmt::format("{:g} s ({})", s, hm);
+  return fmt::format("{} s ({})", whole_seconds(s), hm);
 }
 
 namespace {
 
 std::string spans_text(const std::vector<Span>& spans) {
   std::vector<std::string> parts;
-  for (const auto& s : spans) parts.push_back(fmt::format("{:g} s - {}", s.from_s, s.to_s == kNever ? "never" : fmt::format("{:g} s", s.to_s)));
+  for (const auto& s : spans) parts.push_back(fmt::format("{} s - {}", whole_seconds(s.from_s), s.to_s == kNever ? "never" : whole_seconds(s.to_s) + " s"));
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-std::string at_text(double s) { return s == kNever ? "never" : fmt::format("{:g} s", s); }
+std::string at_text(double s) { return s == kNever ? "never" : whole_seconds(s) + " s"; }
 
 std::string timers_text(const LifecycleTimers& t) {
   return fmt::format("node-monitor grace G = {:g} s, toleration S = {:g} s, force detach {:g} s, start-up {:g} s, Longhorn node-down pod "
@@ -71,6 +79,21 @@ TextTable volumes_table(const FailureTimeline& t) {
   return table;
 }
 
+TextTable certificates_table(const FailureTimeline& t) {
+  TextTable table({{"certificate"}, {"issuer"}, {"Secret"}, {"renewed before", Align::kRight}, {"renewal fails", Align::kRight},
+                   {"TLS fails from", Align::kRight}, {"note"}},
+                  "Certificates of the failed issuers (a renewal in the outage fails; TLS fails from notAfter)");
+  for (const auto& c : t.certificates) {
+    if (!c.dated) {
+      table.add_row({c.certificate, c.issuer, c.secret, "-", "-", "-", "not placed: " + c.undated_why});
+      continue;
+    }
+    table.add_row({c.certificate, c.issuer, c.secret, std::to_string(c.renewed_before), duration_text(c.attempt_s), duration_text(c.expires_s),
+                   c.renewed_before > 0 ? "renewed before the outage" : "-"});
+  }
+  return table;
+}
+
 TextTable events_table(const FailureTimeline& t) {
   TextTable table({{"t", Align::kRight}, {"object"}, {"what", Align::kLeft, 100}}, "Timeline (t = 0: the first failure)");
   for (const auto& e : t.events) table.add_row({at_text(e.at_s), e.object, e.what});
@@ -87,7 +110,7 @@ std::string totals_text(const FailureTimeline& t) {
 
 std::string failures_text(const FailureTimeline& t) {
   std::vector<std::string> f;
-  for (const auto& x : t.failures) f.push_back(fmt::format("{} {} at {:g} s", to_string(x.kind), x.name, x.at_s));
+  for (const auto& x : t.failures) f.push_back(fmt::format("{} {} at {} s", to_string(x.kind), x.name, whole_seconds(x.at_s)));
   return fmt::format("{}", fmt::join(f, ", "));
 }
 
@@ -102,6 +125,7 @@ std::string break_text(const FailureTimeline& t) {
   out += t.apps.empty() ? "Apps: none fails\n\n" : apps_table(t).render() + "\n";
   if (!t.pods.empty()) out += pods_table(t).render() + "\n";
   if (!t.volumes.empty()) out += volumes_table(t).render() + "\n";
+  if (!t.certificates.empty()) out += certificates_table(t).render() + "\n";
   for (const auto& n : t.notes) out += "Note: " + n + "\n";
   out += "Total: " + totals_text(t) + "\n";
   return out;
@@ -148,6 +172,14 @@ std::string break_json(const FailureTimeline& t) {
                             {"data_lost", v.lost_s != kNever}, {"unavailable", spans_json(v.unavailable)},
                             {"rebuild_start_s", time_json(v.rebuild_start_s)}, {"rebuild_end_s", time_json(v.rebuild_end_s)},
                             {"rebuild_from", v.rebuild_from}, {"rebuild_to", v.rebuild_to}, {"verdict", v.verdict}});
+  }
+  if (!t.certificates.empty()) {
+    j["certificates"] = nlohmann::json::array();
+    for (const auto& c : t.certificates) {
+      j["certificates"].push_back({{"certificate", c.certificate}, {"issuer", c.issuer}, {"secret", c.secret}, {"dated", c.dated},
+                                   {"undated_why", c.undated_why}, {"renewed_before", c.renewed_before},
+                                   {"renewal_fails_s", time_json(c.attempt_s)}, {"tls_fails_s", time_json(c.expires_s)}});
+    }
   }
   j["summary"] = {{"requests_traced", t.published.requests.size()}, {"apps", t.apps_total}, {"apps_down", t.apps.size()},
                   {"apps_down_for_ever", t.apps_down_for_ever}, {"total_downtime_s", t.total_downtime_s}, {"data_lost", t.data_lost},
@@ -199,13 +231,17 @@ std::string break_html(const FailureTimeline& t, const std::string& command_line
   }
   doc.add_section("Volumes", "volumes");
   Timeline chart = lanes("volumes", "Each Longhorn volume that changes", "volume", command_line);
+  // A lane per state of each volume (the states overlap in time: degraded while unavailable).
   for (const auto& v : t.volumes) {
-    TimelineRow row{v.claim, {}};
-    if (v.lost_s != kNever) span_into(row, v.lost_s, kNever, end, "faulted: data lost");
-    if (v.degraded_s != kNever && v.lost_s == kNever) span_into(row, v.degraded_s, v.rebuild_end_s, end, "degraded");
-    for (const auto& s : v.unavailable) span_into(row, s.from_s, s.to_s, end, "unavailable: " + s.why);
-    if (v.rebuild_start_s != kNever) span_into(row, v.rebuild_start_s, v.rebuild_end_s, end, "rebuilding " + v.rebuild_from + " -> " + v.rebuild_to);
-    if (!row.spans.empty()) chart.rows.push_back(std::move(row));
+    TimelineRow lost{v.claim + " faulted", {}}, degraded{v.claim + " degraded", {}}, unavailable{v.claim + " unavailable", {}},
+        rebuild{v.claim + " rebuilding", {}};
+    if (v.lost_s != kNever) span_into(lost, v.lost_s, kNever, end, "faulted: data lost");
+    if (v.degraded_s != kNever && v.lost_s == kNever) span_into(degraded, v.degraded_s, v.rebuild_end_s, end, "degraded");
+    for (const auto& s : v.unavailable) span_into(unavailable, s.from_s, s.to_s, end, "unavailable: " + s.why);
+    if (v.rebuild_start_s != kNever) span_into(rebuild, v.rebuild_start_s, v.rebuild_end_s, end, "rebuilding " + v.rebuild_from + " -> " + v.rebuild_to);
+    for (auto* row : {&lost, &degraded, &unavailable, &rebuild}) {
+      if (!row->spans.empty()) chart.rows.push_back(std::move(*row));
+    }
   }
   if (chart.rows.empty()) {
     doc.add_paragraph("No Longhorn volume changes.");
@@ -216,6 +252,10 @@ std::string break_html(const FailureTimeline& t, const std::string& command_line
   if (!t.pods.empty()) {
     doc.add_section("Pods", "pods");
     doc.add_table(pods_table(t), "pods");
+  }
+  if (!t.certificates.empty()) {
+    doc.add_section("Certificates", "certificates");
+    doc.add_table(certificates_table(t), "certificates");
   }
   doc.add_section("Timeline", "events");
   doc.add_table(events_table(t), "events");

@@ -147,16 +147,26 @@ std::string spof_html(const SpofReport& r, const SpofReport* compare, const std:
   if (r.spof_count() == 0) {
     doc.add_paragraph("No single element downs an app.");
   } else {
-    BarChart chart;
-    chart.frame = PlotFrame{"ranking", "App-seconds lost per element (apps down for ever: their count, in the table)", "element",
-                            "app-seconds (apps lost x time lost)", command_line};
-    chart.series.push_back(BarSeries{"app-seconds", {}, 5});
+    // Two charts, one unit each: the apps an element downs for ever (no app-seconds to show), then
+    // the app-seconds of the finite outages.
+    BarChart ever, seconds;
+    ever.frame = PlotFrame{"apps-for-ever", "Apps down for ever per element", "element", "apps down for ever", command_line};
+    ever.series.push_back(BarSeries{"apps down for ever", {}, 0});
+    seconds.frame = PlotFrame{"app-seconds", "App-seconds lost per element (the finite outages)", "element", "app-seconds (apps lost x time lost)",
+                              command_line};
+    seconds.series.push_back(BarSeries{"app-seconds", {}, 5});
     for (const auto& c : r.ranked) {
-      if (!c.spof()) continue;
-      chart.categories.push_back(label(c.element));
-      chart.series.back().values.push_back(c.app_seconds);
+      if (c.apps_for_ever > 0) {
+        ever.categories.push_back(label(c.element));
+        ever.series.back().values.push_back(c.apps_for_ever);
+      }
+      if (c.app_seconds > 0) {
+        seconds.categories.push_back(label(c.element));
+        seconds.series.back().values.push_back(c.app_seconds);
+      }
     }
-    doc.add_figure(render_bar_chart(chart));
+    if (!ever.categories.empty()) doc.add_figure(render_bar_chart(ever));
+    if (!seconds.categories.empty()) doc.add_figure(render_bar_chart(seconds));
     doc.add_table(ranking_table(r), "ranking");
   }
   doc.add_section("Per layer", "layers");
@@ -167,7 +177,11 @@ std::string spof_html(const SpofReport& r, const SpofReport* compare, const std:
   doc.add_table(layers, "layers");
   if (r.pairs_tried > 0) {
     doc.add_section("Pairs", "pairs");
-    doc.add_table(pairs_table(r), "pairs");
+    if (r.pairs.empty()) {
+      doc.add_paragraph(fmt::format("{} pair(s) of the top elements tried: none downs an app that neither downs alone.", r.pairs_tried));
+    } else {
+      doc.add_table(pairs_table(r), "pairs");
+    }
   }
   if (compare != nullptr) {
     doc.add_section("Compare", "compare");

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/suggest.h"
+#include "survival/cert_renewal.h"
 #include "survival/volume_layout.h"
 
 namespace ct {
@@ -91,25 +92,39 @@ std::vector<std::string> topology_names(const FrontendModel& m, FailureKind kind
 
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-// Is the node cut off the frontend network by the failed switches and links (header)?
+// Does one frontend port still reach the network: its link to the leaf, the leaf, and (when the leaf
+// has spines above it) one working uplink to a working spine?
+bool port_reaches(const Topology& t, VertexId port, const std::vector<std::string>& names, const std::vector<std::string>& switches,
+                  const std::vector<std::string>& links) {
+  const auto up = t.neighbors(port);
+  if (up.empty()) return false;
+  const VertexId leaf = up[0].neighbor;
+  if (has(links, names[up[0].link.value()]) || has(switches, t.vertex_name(leaf))) return false;
+  bool any_spine = false;
+  for (const auto& adj : t.neighbors(leaf)) {
+    if (t.tier[adj.neighbor.value()] != 2) continue;
+    any_spine = true;
+    if (!has(links, names[adj.link.value()]) && !has(switches, t.vertex_name(adj.neighbor))) return true;
+  }
+  return !any_spine;
+}
+
+// Is the node cut off the frontend network by the failed switches and links (header)? Only when
+// every one of its cabled frontend ports is (a bond or several uplinks: one port left is enough).
 bool cut_off(const FrontendModel& m, const Node& node, const std::vector<std::string>& switches, const std::vector<std::string>& links) {
   if (!m.topology || m.topology->frontend_ports_per_host == 0 || (switches.empty() && links.empty())) return false;
   const Topology& t = *m.topology;
   const auto host = spec_host_of(node.host.empty() ? node.meta.name : node.host);
   if (!host || *host >= t.host_count) return false;
-  const VertexId port = t.frontend_port_of(HostId(*host), 0);
-  const auto up = t.neighbors(port);
-  if (up.empty()) return false;
-  const VertexId leaf = up[0].neighbor;
   const auto names = link_names(t);
-  if (has(links, names[up[0].link.value()]) || has(switches, t.vertex_name(leaf))) return true;
-  bool any_spine = false;
-  for (const auto& adj : t.neighbors(leaf)) {
-    if (t.tier[adj.neighbor.value()] != 2) continue;
-    any_spine = true;
-    if (!has(links, names[adj.link.value()]) && !has(switches, t.vertex_name(adj.neighbor))) return false;
+  bool cabled = false;
+  for (int p = 0; p < t.frontend_ports_per_host; ++p) {
+    const VertexId port = t.frontend_port_of(HostId(*host), p);
+    if (t.neighbors(port).empty()) continue;
+    cabled = true;
+    if (port_reaches(t, port, names, switches, links)) return false;
   }
-  return any_spine;
+  return cabled;
 }
 
 }  // namespace
@@ -202,6 +217,17 @@ FailedState failed_at(const FrontendModel& m, const std::vector<Failure>& failur
   for (const auto& n : m.manifests.nodes) {
     if (!has(s.dead_nodes, n.meta.name) && cut_off(m, n, switches, links)) s.cut_nodes.push_back(n.meta.name);
   }
+  if (!s.issuers.empty()) {
+    for (const auto& c : certificate_renewals(m.manifests, m.now_ms)) {
+      if (!c.dated) continue;
+      for (const auto& f : failures) {
+        if (f.kind == FailureKind::kIssuer && f.name == c.issuer && f.at_s <= t && renewal_in_outage(c, f.at_s).expires_s <= t) {
+          s.expired_certificates.push_back(c.certificate);
+          break;
+        }
+      }
+    }
+  }
   for (auto* v : {&s.dead_nodes, &s.cut_nodes, &s.dead_disks, &s.dns_servers, &s.bgp_peers, &s.issuers, &s.pools}) std::sort(v->begin(), v->end());
   return s;
 }
@@ -222,6 +248,9 @@ FrontendModel fork_model(const FrontendModel& healthy, const FailedState& s) {
         refs.erase(refs.begin() + static_cast<std::ptrdiff_t>(z));
       }
     }
+  }
+  for (auto& c : f.manifests.certificates) {
+    if (has(s.expired_certificates, c.meta.ns + "/" + c.meta.name)) c.expired = true;
   }
   const auto gone = s.gone_nodes();
   if (gone.empty()) return f;

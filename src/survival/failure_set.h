@@ -12,9 +12,11 @@
 // A node that a switch or link failure cuts off the frontend network is CUT: the model takes the
 // Kubernetes control plane to reach the nodes over the frontend network (the spec's backend network
 // carries the GPUs' traffic only), so the node goes NotReady and its pods are evicted as for a dead
-// node, but its disk keeps its data (its replicas are unavailable, not lost). Reachability follows
-// the request trace's hop 3: a node's first frontend port, its link to the leaf, the leaf, and one
-// working uplink from the leaf to a working spine (the router above the spines is outside the spec).
+// node, but its disk keeps its data (its replicas are unavailable, not lost). A node reaches the
+// network while one of its frontend ports does (every port of the spec's frontend NICs: a bond or
+// several uplinks, its address moving to a live member): the port's link to its leaf, the leaf, and
+// one working uplink from the leaf to a working spine (the router above the spines is outside the
+// spec).
 #pragma once
 
 #include <string>
@@ -55,6 +57,9 @@ struct FailedState {
   std::vector<std::string> cut_nodes;   // cut off the frontend network, not dead
   std::vector<std::string> dead_disks;  // nodes whose Longhorn disk failed
   std::vector<std::string> dns_servers, bgp_peers, issuers, pools;
+  // Certificates ("ns/name") whose issuer failed, whose renewal in the outage failed and whose
+  // notAfter has passed (survival/cert_renewal.h): their listeners fail the TLS handshake.
+  std::vector<std::string> expired_certificates;
   // Dead or cut: gone for Kubernetes and the front door.
   [[nodiscard]] std::vector<std::string> gone_nodes() const;
   // Dead node or dead disk: replicas there are lost.
@@ -63,8 +68,9 @@ struct FailedState {
 FailedState failed_at(const FrontendModel& model, const std::vector<Failure>& failures, double t);
 
 // The model as it is once `state` has happened and nothing has been rescheduled yet: the gone nodes
-// killed (request_trace.h kill_nodes), the failed BGP peers and address pools removed, and in each
-// DNS view every zone whose name servers all failed removed (its names no longer resolve).
+// killed (request_trace.h kill_nodes), the failed BGP peers and address pools removed, in each DNS
+// view every zone whose name servers all failed removed (its names no longer resolve), and the
+// expired certificates marked so (the trace's TLS check fails on them).
 FrontendModel fork_model(const FrontendModel& healthy, const FailedState& state);
 
 // The name servers of each view's zones: the targets of the zone apex's NS records.

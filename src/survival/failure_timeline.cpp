@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "frontend/auth_dependency.h"
+#include "survival/cert_renewal.h"
 #include "survival/volume_layout.h"
 
 namespace ct {
@@ -22,7 +23,8 @@ double span_length(const std::vector<Span>& spans) {
 
 namespace {
 
-std::string secs(double s) { return s == kNever ? "never" : fmt::format("{:g} s", s); }
+// Seconds as {:g} writes them, whole from a million on (not "2.592e+06 s").
+std::string secs(double s) { return s == kNever ? "never" : s >= 1e6 ? fmt::format("{:.0f} s", s) : fmt::format("{:g} s", s); }
 
 // Sorted, overlapping or touching spans merged (the first one's reason kept).
 std::vector<Span> union_of(std::vector<Span> spans) {
@@ -67,6 +69,7 @@ class Study {
  private:
   void event(double at, std::string object, std::string what) { r_.events.push_back({at, std::move(object), std::move(what)}); }
   void elements();
+  void certificates(const Failure& f);
   void lifecycle();
   double disk_loss(const std::string& node) const;
   double out_at(const std::string& node) const;
@@ -96,10 +99,7 @@ void Study::elements() {
   for (const auto& f : r_.failures) times.insert(f.at_s);
   for (const auto& f : r_.failures) {
     event(f.at_s, to_string(f.kind) + " " + f.name, "fails");
-    if (f.kind == FailureKind::kIssuer) {
-      event(f.at_s, "issuer " + f.name, "no request fails while it is down; a certificate whose renewal falls in the outage is not renewed "
-                                        "(the manifests carry no certificate dates: not modelled)");
-    }
+    if (f.kind == FailureKind::kIssuer) certificates(f);
     if (f.kind == FailureKind::kBgpPeer) event(f.at_s, "bgp-peer " + f.name, "its sessions drop: the router withdraws the routes it learnt");
   }
   for (const double t : times) {
@@ -121,6 +121,39 @@ void Study::elements() {
       }
     }
   }
+}
+
+// The certificates of a failed issuer: renewed before the outage, then a renewal in it that fails,
+// and TLS failing from the notAfter of the certificate in place (cert_renewal.h).
+void Study::certificates(const Failure& f) {
+  int dated = 0, undated = 0;
+  for (const auto& c : certificate_renewals(m_.manifests, m_.now_ms)) {
+    if (c.issuer != f.name) continue;
+    CertificateOutcome o{c.certificate, c.issuer, c.secret, c.dated, c.undated_why, 0, kNever, kNever};
+    const std::string obj = "certificate " + c.certificate;
+    if (!c.dated) {
+      ++undated;
+      r_.certificates.push_back(std::move(o));
+      continue;
+    }
+    ++dated;
+    const RenewalFailure rf = renewal_in_outage(c, f.at_s);
+    o.renewed_before = rf.renewed_before;
+    o.attempt_s = rf.attempt_s;
+    o.expires_s = rf.expires_s;
+    event(rf.attempt_s, obj,
+          fmt::format("renewal due ({}renewBefore {} before notAfter): FAILS, issuer {} is down; cert-manager retries in vain",
+                      rf.renewed_before > 0 ? fmt::format("renewed {} time(s) before the outage; ", rf.renewed_before) : "", secs(c.renew_before_s),
+                      c.issuer));
+    event(rf.expires_s, obj, fmt::format("expires (notAfter): every listener serving Secret {} fails the TLS handshake", c.secret));
+    r_.certificates.push_back(std::move(o));
+  }
+  std::string what = dated + undated == 0 ? "no Certificate names it: no request depends on it"
+                     : fmt::format("{} certificate(s) renew through it and fail in the outage", dated);
+  if (undated > 0) what += fmt::format("; {} certificate(s) without dates cannot be placed (status.notAfter and --now): they fail no request", undated);
+  event(f.at_s, "issuer " + f.name, what);
+  std::stable_sort(r_.certificates.begin(), r_.certificates.end(),
+                   [](const CertificateOutcome& a, const CertificateOutcome& b) { return a.expires_s < b.expires_s; });
 }
 
 void Study::lifecycle() {
@@ -336,16 +369,20 @@ std::vector<double> Study::epochs() const {
     if (p.ready_s != kNever) t.insert(p.ready_s);
   }
   for (const auto& b : broken_) t.insert(b.second);
+  for (const auto& c : r_.certificates) {
+    if (c.expires_s != kNever) t.insert(c.expires_s);
+  }
   return {t.begin(), t.end()};
 }
 
 // Can the failures change this request's answer? Only through a node it chose among (gone, or
 // holding a pod of a workload whose volume is lost) unless a BGP peer, a name server or an address
-// pool failed.
+// pool failed, or a certificate expires.
 bool Study::affected(const PublishedRequest& p) const {
   for (const auto& f : r_.failures) {
     if (f.kind == FailureKind::kBgpPeer || f.kind == FailureKind::kDnsServer || f.kind == FailureKind::kAddressPool) return true;
   }
+  if (std::any_of(r_.certificates.begin(), r_.certificates.end(), [](const CertificateOutcome& c) { return c.expires_s != kNever; })) return true;
   if (std::any_of(p.nodes.begin(), p.nodes.end(), [&](const std::string& n) { return gone_at_.contains(n); })) return true;
   // A disk matters only through a volume it loses: the pods of that workload are gone.
   return std::any_of(broken_.begin(), broken_.end(), [&](const auto& b) {

@@ -27,10 +27,14 @@
 //                endpoint, Gateway pod or auth endpoint stays listed until the node is NotReady at G
 //   5 apps       an app (an HTTPRoute) is down while any of its requests fails; its downtime is
 //                the measure of that union, for ever when an outage never ends
+//   certificates an issuer's failure (cert_renewal.h): each of its certificates renews before the
+//                outage or tries in it and fails; the certificate in place expires at its
+//                notAfter, and from then every request over a listener serving its Secret fails
+//                the TLS handshake (the certificates' dates placed against --now; undated ones are
+//                listed, they fail no request)
 // Not modelled: repairs (no failed element returns), retries and client-side DNS caching (a
 // zone's names fail as soon as its last name server does), traffic other than the published
-// routes' requests, the issuers' renewals (no certificate carries its dates in the manifests: an
-// issuer's failure is reported, it fails no request).
+// routes' requests.
 #pragma once
 
 #include <string>
@@ -96,6 +100,18 @@ struct VolumeOutcome {
   std::string verdict;  // "healthy", "degraded, rebuilt at ...", "data LOST", ...
 };
 
+// A certificate of a failed issuer.
+struct CertificateOutcome {
+  std::string certificate;  // ns/name
+  std::string issuer;
+  std::string secret;       // ns/name: what the listeners serve
+  bool dated = false;
+  std::string undated_why;
+  int renewed_before = 0;   // renewals before the outage (they succeed)
+  double attempt_s = kNever;  // the renewal in the outage: it fails
+  double expires_s = kNever;  // TLS fails from here
+};
+
 struct TimelineEvent {
   double at_s = 0;
   std::string object;
@@ -110,6 +126,7 @@ struct FailureTimeline {
   std::vector<AppDowntime> apps;         // apps with downtime, by downtime (longest first), then name
   std::vector<PodOutcome> pods;
   std::vector<VolumeOutcome> volumes;    // every Longhorn volume, by claim
+  std::vector<CertificateOutcome> certificates;  // the failed issuers' certificates, by expiry
   std::vector<TimelineEvent> events;     // by time, then as produced
   std::vector<std::string> notes;
   int apps_total = 0;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "survival/cert_renewal.h"
 #include "survival/volume_layout.h"
 
 namespace ct {
@@ -45,6 +46,13 @@ SpofCandidate candidate(const Failure& f, const FailureTimeline& t) {
     c.apps.push_back(a.app);
     if (a.downtime_s != kNever) c.longest_s = std::max(c.longest_s, a.downtime_s);
   }
+  double first = kNever;
+  for (const auto& x : t.certificates) {
+    if (x.expires_s == kNever) continue;
+    ++c.certificates_failing;
+    first = std::min(first, x.expires_s);
+  }
+  if (c.certificates_failing > 0) c.first_expiry_s = first;
   std::sort(c.apps.begin(), c.apps.end());
   return c;
 }
@@ -116,7 +124,9 @@ std::string statement(const FrontendModel& f, const SpofCandidate& c, int elemen
                                    : fmt::format("the only link up from a leaf, {} ({})", n, cost);
     case FailureKind::kBgpPeer: return fmt::format("{} border router (BGPPeer {}) ({})", elements_of_kind == 1 ? "one" : "the", n, cost);
     case FailureKind::kDnsServer: return fmt::format("{} name server ({}) for the zones ({})", elements_of_kind == 1 ? "one" : "the", n, cost);
-    case FailureKind::kIssuer: return fmt::format("issuer {} ({})", n, cost);
+    case FailureKind::kIssuer:
+      return fmt::format("issuer {}: {} certificate(s) renew in its outage and fail, TLS failing from {} ({})", n, c.certificates_failing,
+                         fmt::format("{:.0f} s ({:.1f} days)", c.first_expiry_s, c.first_expiry_s / 86400), cost);
     case FailureKind::kAddressPool: return fmt::format("{} address pool ({}) for the door's address ({})", elements_of_kind == 1 ? "one" : "the", n, cost);
   }
   return n;
@@ -130,12 +140,15 @@ void layers(const FrontendModel& f, SpofReport& r) {
     if ((k == FailureKind::kSwitch || k == FailureKind::kLink) && (!f.topology || f.topology->frontend_ports_per_host == 0)) {
       l.modelled = false;
       l.why_not = "no --spec with a frontend network";
-    } else if (k == FailureKind::kAddressPool) {
-      l.modelled = false;
-      l.why_not = "a pool is configuration, not equipment: it does not fail by itself; break --address-pool shows its deletion";
     } else if (k == FailureKind::kDnsServer && !f.dns) {
       l.modelled = false;
       l.why_not = "no --dns";
+    } else if (k == FailureKind::kIssuer && !certificates_dated(f.manifests)) {
+      l.modelled = false;
+      l.why_not = "no Certificate carries its dates (status.notAfter): a renewal in an outage cannot be placed";
+    } else if (k == FailureKind::kIssuer && !f.now_ms) {
+      l.modelled = false;
+      l.why_not = "no --now to place the certificates' dates against";
     }
     for (const auto& c : r.ranked) {
       if (c.element.kind == k && c.spof()) l.spofs.push_back(statement(f, c, l.elements));
@@ -195,7 +208,6 @@ SpofReport spof_study(const FrontendModel& f, const LifecycleTimers& timers, int
   for (const auto& p : published.requests) apps.insert(p.app);
   r.apps_total = static_cast<int>(apps.size());
   for (const FailureKind k : kFailureKinds) {
-    if (k == FailureKind::kAddressPool) continue;
     for (const auto& name : element_names(f, k)) {
       const Failure e{k, name, 0};
       r.ranked.push_back(candidate(e, failure_timeline(f, {e}, timers, published, volumes)));

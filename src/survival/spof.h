@@ -1,9 +1,9 @@
 // Which single element would hurt most (`clustertwin spof`): every element of failure_set.h taken
-// away in turn at t = 0 (each node, disk, frontend switch, node uplink, BGP peer, DNS server and
-// issuer; not the address pools: a pool is configuration, it does not fail by itself, and every
-// design with one LoadBalancer address would carry it; `break --address-pool` shows a deletion),
-// its failure timeline run (failure_timeline.h, against requests traced
-// once), and the elements ranked by what they cost:
+// away in turn at t = 0 (each node, disk, frontend switch, node uplink, BGP peer, DNS server,
+// issuer and MetalLB address pool: a pool does not fail as equipment does, it is deleted or
+// emptied by a change, and a Service whose address only that pool gives loses it), its failure
+// timeline run (failure_timeline.h, against requests traced once), and the elements ranked by what
+// they cost:
 //   1 apps down for ever (no replacement, data lost, nothing to fail over to), more first
 //   2 apps lost x time lost: the apps' downtimes summed (app-seconds), more first
 //   3 the layer's order above, then the name
@@ -11,7 +11,10 @@
 // named plainly per layer, with what makes them one read from the model: a node holding every pod
 // of a workload ("every Gateway replica on node-0", "the login app has one pod and no
 // PodDisruptionBudget"), a volume whose only copy is on a disk ("model-weights has one replica"),
-// one border router, one name server, one address pool, one frontend switch above the nodes.
+// one border router, one name server, one address pool, one frontend switch above the nodes, an
+// issuer whose certificates fail to renew in its outage (from when their TLS fails; the renewals
+// are placed against --now, cert_renewal.h: without it, or without dated certificates, the issuer
+// layer says it is not modelled).
 // Two structural layers are named without a removal of their own: the Gateway replicas (a data
 // plane with one pod, or all its pods on one node) and the volumes (one replica); their nodes'
 // removals carry the cost. A layer with none says so; a layer the inputs do not model (no --spec:
@@ -36,6 +39,8 @@ struct SpofCandidate {
   double longest_s = 0;    // the longest finite downtime
   bool data_lost = false;
   std::vector<std::string> apps;  // the apps it downs
+  int certificates_failing = 0;    // an issuer: its certificates whose renewal falls in the outage
+  double first_expiry_s = 0;       // an issuer: when the first of them expires (TLS fails)
   [[nodiscard]] bool spof() const { return apps_lost > 0 || data_lost; }
 };
 

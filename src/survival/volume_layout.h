@@ -7,8 +7,9 @@
 //                   detached; only Longhorn volumes (driver.longhorn.io), by namespace/name
 //   rebuild_path    from a replica's node to the new replica's node: survival/volume_rebuild.h's
 //                   rebuild_links (the first shortest path over the spec's frontend network between
-//                   the nodes' first frontend ports, each link direction apart; bonding and the
-//                   spine's ECMP choice are not modelled); empty without a spec's frontend network
+//                   any of the nodes' frontend ports, each link direction apart; one rebuild takes
+//                   one path, the spine's ECMP choice is not modelled); empty without a spec's
+//                   frontend network
 #pragma once
 
 #include <string>

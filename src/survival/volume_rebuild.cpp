@@ -94,35 +94,47 @@ struct Hop {
   bool up = true;
 };
 
-// The first shortest path over the frontend from one host's first frontend port to another's,
-// avoiding dead switches and links; nullopt when there is none.
+// The first shortest path over the frontend from one host's frontend ports to another's, avoiding
+// dead switches and links; nullopt when there is none. Every port of a host is a way in or out (a
+// bond or several uplinks): the search starts from all of the source's ports, in port order, and
+// ends at the first of the destination's it reaches. One rebuild is one TCP stream, so it takes one
+// path (a bond hashes a flow onto one member).
 std::optional<std::vector<Hop>> frontend_path(const Topology& t, long long from, long long to, const DeadElements& dead) {
-  const VertexId a = t.frontend_port_of(HostId(from), 0);
-  const VertexId b = t.frontend_port_of(HostId(to), 0);
-  if (a == b) return std::vector<Hop>{};
+  if (from == to) return std::vector<Hop>{};
   std::vector<std::int64_t> via(t.vertex_count(), -1);  // the link that reached each vertex
   std::vector<bool> seen(t.vertex_count(), false);
+  std::vector<bool> target(t.vertex_count(), false);
   for (VertexId s : dead.switches) seen[s.value()] = true;
   std::set<std::uint32_t> dead_links;
   for (LinkId l : dead.links) dead_links.insert(l.value());
-  std::deque<VertexId> queue{a};
-  seen[a.value()] = true;
-  while (!queue.empty() && !seen[b.value()]) {
+  std::deque<VertexId> queue;
+  for (int p = 0; p < t.frontend_ports_per_host; ++p) {
+    const VertexId a = t.frontend_port_of(HostId(from), p);
+    seen[a.value()] = true;
+    queue.push_back(a);
+    target[t.frontend_port_of(HostId(to), p).value()] = true;
+  }
+  std::optional<VertexId> reached;
+  while (!queue.empty() && !reached) {
     const VertexId v = queue.front();
     queue.pop_front();
     for (const Adjacency& adj : t.neighbors(v)) {
       const auto n = adj.neighbor.value();
       if (seen[n] || dead_links.contains(adj.link.value()) || t.network[n] != Network::kFrontend) continue;
       // Only switches forward: a host's port is an end, never a hop.
-      if (t.kind[n] == VertexKind::kPort && adj.neighbor != b) continue;
+      if (t.kind[n] == VertexKind::kPort && !target[n]) continue;
       seen[n] = true;
       via[n] = adj.link.value();
+      if (target[n]) {
+        reached = adj.neighbor;
+        break;
+      }
       queue.push_back(adj.neighbor);
     }
   }
-  if (via[b.value()] < 0) return std::nullopt;
+  if (!reached) return std::nullopt;
   std::vector<Hop> path;
-  for (VertexId v = b; v != a;) {
+  for (VertexId v = *reached; via[v.value()] >= 0;) {
     const LinkId l(static_cast<std::uint32_t>(via[v.value()]));
     const VertexId prev = t.other_end(l, v);
     path.push_back(Hop{l, t.link_a[l.value()] == prev});

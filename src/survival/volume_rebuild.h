@@ -25,8 +25,9 @@
 // nodes down (none fits: Longhorn's reason, and the volume stays Degraded), its source the live
 // replica with the shortest frontend path to it (then by node name); the path is the first
 // shortest path over the spec's frontend network (topology/builder.h: node uplink, leaf, spine;
-// nodes map to hosts by their clustertwin.io/host annotation, on the node's first frontend port
-// as `trace` hop 3 does; breadth first in link-id order, no ECMP) avoiding dead switches and
+// nodes map to hosts by their clustertwin.io/host annotation as `trace` hop 3 does; from any of
+// the node's frontend ports to any of the other's, breadth first in port and link-id order, no
+// ECMP) avoiding dead switches and
 // links; it starts after the replica replenishment wait (setting
 // replica-replenishment-wait-interval), and not before the volume is attached again when its
 // engine's node died.
@@ -114,7 +115,7 @@ std::vector<VolumeRebuilds> plan_rebuilds(const Manifests& m, const Placement& p
                                           const DeadElements& dead);
 
 // The links a rebuild from `from_node`'s disk to `to_node`'s crosses: the first shortest path over
-// the spec's frontend network between the two nodes' first frontend ports, avoiding the dead
+// the spec's frontend network between any of the two nodes' frontend ports, avoiding the dead
 // switches and links, each link named with its direction ("LINK up|down", full duplex) and its
 // capacity. Empty when both are one host; nullopt when a node has no host in the topology or no
 // path is left.

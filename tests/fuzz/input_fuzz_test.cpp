@@ -28,7 +28,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
-// 100 in the Release build, 31 kinds = 3,100 cases; 20 in the sanitizer build, where every kind
+// 100 in the Release build, 33 kinds = 3,300 cases; 20 in the sanitizer build, where every kind
 // still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
 // CLUSTERTWIN_MAX_INPUT is 16 MiB for every case, so that a gzip bomb is refused cheaply.
 #include <fcntl.h>
@@ -40,6 +40,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -391,6 +392,26 @@ std::vector<std::string> zone_args(const std::string& in, const std::string& out
 // linted with its DNS views and spec (--fail-on none: findings exit 0, only bad input exits 1);
 // and the mutated named.conf beside copies of the traps' zone files.
 const std::string kTraps = kSource + "/examples/platform-traps";
+// break --issuer on a copy of the platform whose certificates file is `certificates`, at `now`
+// (issue 25: the certificates' renewal fields and --now).
+std::vector<std::string> break_issuer(const std::string& certificates, const std::string& now, const std::string& out, const std::string& work) {
+  const std::string dir = work + "/manifests";
+  fs::remove_all(dir);
+  fs::copy(kPlatform + "/manifests", dir);
+  fs::copy_file(certificates, dir + "/21-certificates.yaml", fs::copy_options::overwrite_existing);
+  return {"break", dir, "--dns", kPlatform + "/dns/named.conf", "--spec", kPlatform + "/cluster.yaml", "--issuer", "internal-ca",
+          "--now", now, "--json", "-o", out};
+}
+std::vector<std::string> certificates_args(const std::string& in, const std::string& out, const std::string& work) {
+  return break_issuer(in, "2026-12-06T00:00:00Z", out, work);
+}
+std::vector<std::string> now_args(const std::string& in, const std::string& out, const std::string& work) {
+  std::ifstream f(in, std::ios::binary);
+  std::string now((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  while (!now.empty() && (now.back() == '\n' || now.back() == '\r')) now.pop_back();
+  return break_issuer(kSource + "/tests/fuzz/seeds/certificates.yaml", now, out, work);
+}
+
 std::vector<std::string> lint_manifests_args(const std::string& in, const std::string& out, const std::string& work) {
   const std::string dir = work + "/manifests";
   fs::remove_all(dir);
@@ -517,6 +538,9 @@ std::vector<InputKind> input_kinds() {
         // the Longhorn scheduler's objects: Longhorn Node, Setting, the default-setting ConfigMap
         "tests/fuzz/seeds/longhorn.yaml"},
        ".yaml", manifests_args},
+      // issue 25: the certificates' renewal fields under break --issuer, and the --now argument
+      {"certificates", {"tests/fuzz/seeds/certificates.yaml"}, ".yaml", certificates_args},
+      {"now_argument", {"tests/fuzz/seeds/now.txt"}, ".txt", now_args},
       {"auth_manifests", {"tests/frontend/auth/70-auth.yaml", "tests/frontend/auth/71-loop.yaml", "tests/frontend/bad/bad-auth.yaml"},
        ".yaml", auth_args},
       {"bgp_manifests", {"examples/platform/manifests/10-metallb.yaml", "examples/platform/manifests/50-apps.yaml"}, ".yaml",

@@ -66,7 +66,10 @@ _COLLECT = """
                command: Array.from(svg.querySelectorAll('.ct-command')).map(t => t.textContent).join(' '),
                width: svg.getBoundingClientRect().width,
                height: svg.getBoundingClientRect().height,
-               elements: {}};
+               elements: {},
+               // every text drawn, without its tooltip (a <title> child)
+               texts: Array.from(svg.querySelectorAll('text')).map(t => Array.from(t.childNodes)
+                        .filter(n => n.nodeType === 3).map(n => n.data).join(''))};
     for (const hook of HOOKS) p.elements[hook] = Array.from(svg.querySelectorAll('.' + hook)).map(data);
     if (plots[svg.dataset.plot]) throw new Error('two plots named ' + svg.dataset.plot);
     plots[svg.dataset.plot] = p;
@@ -206,6 +209,10 @@ class Page:
 
     def elements(self, plot_id, hook):
         return self.plots[plot_id]["elements"][hook]
+
+    def plot_texts(self, plot_id):
+        """Every text the plot draws, as shown (a tooltip left out)."""
+        return self.plots[plot_id]["texts"]
 
 
 class Browser:

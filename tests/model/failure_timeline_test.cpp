@@ -130,6 +130,79 @@ TEST(FailureTimeline, DoorInfrastructure) {
   EXPECT_TRUE(run({{FailureKind::kIssuer, "letsencrypt", 0}}).apps.empty());
 }
 
+// Issue 25: certificate renewal windows (survival/cert_renewal.h). --now = 2026-12-06T00:00:00Z;
+// two certificates of ClusterIssuer internal-ca carry dates, the others none:
+//   grafana-tls     notBefore now - 60 d, notAfter now + 30 d, no renewBefore: lifetime 90 d,
+//                   renewBefore 90 / 3 = 30 d, renewal at 30 - 30 = 0 d;
+//   prometheus-tls  notBefore now - 10 d, notAfter now + 80 d, renewBefore 360h = 15 d: renewal at
+//                   80 - 15 = 65 d = 5,616,000 s.
+// internal-ca fails at 0 for ever: grafana's renewal at 0 fails and the certificate expires at
+// 30 d = 2,592,000 s: the grafana app (its listener serves Secret infra/grafana-tls) is down from
+// 2,592,000 s for ever; prometheus's renewal at 5,616,000 s fails, expiry at 80 d = 6,912,000 s.
+// internal-ca failing at 10 d = 864,000 s instead: grafana renews at 0 (before the outage), its new
+// certificate lasts the default 90 d (notAfter 7,776,000 s) and renews at 60 d = 5,184,000 s: that
+// renewal fails, TLS fails from 7,776,000 s. The undated certificates are listed, not placed.
+TEST(FailureTimeline, AnIssuerMattersWhenARenewalFallsInItsOutage) {
+  FrontendModel m = platform();
+  constexpr std::int64_t kNow = 1796515200000;  // 2026-12-06T00:00:00Z
+  constexpr std::int64_t kDay = 86400000;
+  m.now_ms = kNow;
+  for (auto& c : m.manifests.certificates) {
+    if (c.meta.name == "grafana-tls") {
+      c.not_before_ms = kNow - 60 * kDay;
+      c.not_after_ms = kNow + 30 * kDay;
+    } else if (c.meta.name == "prometheus-tls") {
+      c.not_before_ms = kNow - 10 * kDay;
+      c.not_after_ms = kNow + 80 * kDay;
+      c.renew_before_s = 360 * 3600.0;
+    }
+  }
+  const FailureTimeline t = failure_timeline(m, {{FailureKind::kIssuer, "internal-ca", 0}}, LifecycleTimers{});
+  ASSERT_GE(t.certificates.size(), 2u);
+  EXPECT_EQ(t.certificates[0].certificate, "infra/grafana-tls");
+  EXPECT_EQ(t.certificates[0].attempt_s, 0);
+  EXPECT_EQ(t.certificates[0].expires_s, 2592000);
+  EXPECT_EQ(t.certificates[1].certificate, "infra/prometheus-tls");
+  EXPECT_EQ(t.certificates[1].attempt_s, 5616000);
+  EXPECT_EQ(t.certificates[1].expires_s, 6912000);
+  EXPECT_FALSE(t.certificates.back().dated);
+  ASSERT_NE(app(t, "HTTPRoute apps/grafana"), nullptr);
+  EXPECT_EQ(app(t, "HTTPRoute apps/grafana")->down.front().from_s, 2592000);
+  EXPECT_EQ(app(t, "HTTPRoute apps/grafana")->downtime_s, kNever);
+  ASSERT_NE(app(t, "HTTPRoute apps/prometheus"), nullptr);
+  EXPECT_EQ(app(t, "HTTPRoute apps/prometheus")->down.front().from_s, 6912000);
+  EXPECT_EQ(t.apps.size(), 2u);
+
+  // The list is by expiry: prometheus-tls (6,912,000 s) now comes before grafana-tls.
+  const FailureTimeline later = failure_timeline(m, {{FailureKind::kIssuer, "internal-ca", 864000}}, LifecycleTimers{});
+  EXPECT_EQ(later.certificates[0].certificate, "infra/prometheus-tls");
+  EXPECT_EQ(later.certificates[0].renewed_before, 0);
+  EXPECT_EQ(later.certificates[1].certificate, "infra/grafana-tls");
+  EXPECT_EQ(later.certificates[1].renewed_before, 1);
+  EXPECT_EQ(later.certificates[1].attempt_s, 5184000);
+  EXPECT_EQ(later.certificates[1].expires_s, 7776000);
+  EXPECT_EQ(app(later, "HTTPRoute apps/grafana")->down.front().from_s, 7776000);
+
+  // Without dates (the example as shipped) an issuer fails no request.
+  EXPECT_TRUE(run({{FailureKind::kIssuer, "internal-ca", 0}}).apps.empty());
+}
+
+// Issue 25: every frontend port of a node is modelled. node-0 (host0) has two frontend ports (one
+// ConnectX-6 Dx, 2 x 100G), both cabled to fe/leaf/0. One uplink's death leaves the other: node-0
+// stays Ready and no app goes down. Both uplinks dead cut node-0 off: NotReady at G = 40 s, the
+// login evicted at G + S = 340 s and Ready elsewhere at 370 s, as when node-0 dies: every covered
+// app down 0 to 370 s; the disk keeps its data (node-0 holds no replica).
+TEST(FailureTimeline, ANodeWithTwoUplinksSurvivesOne) {
+  const FailureTimeline one = run({{FailureKind::kLink, "host0/fe0 -- fe/leaf/0", 0}});
+  EXPECT_TRUE(one.apps.empty());
+  EXPECT_TRUE(one.pods.empty());
+  const FailureTimeline both = run({{FailureKind::kLink, "host0/fe0 -- fe/leaf/0", 0}, {FailureKind::kLink, "host0/fe1 -- fe/leaf/0", 0}});
+  ASSERT_NE(app(both, "HTTPRoute apps/grafana"), nullptr);
+  EXPECT_EQ(app(both, "HTTPRoute apps/grafana")->downtime_s, 370);
+  EXPECT_EQ(both.apps.size(), 14u);
+  EXPECT_FALSE(both.data_lost);
+}
+
 TEST(FailureTimeline, UnknownElementsGetADidYouMean) {
   const Diagnostics d = check_failures(platform(), {{FailureKind::kNode, "node-33", 0}, {FailureKind::kSwitch, "fe/leaf/9", 0}, {FailureKind::kNode, "node-1", -1}});
   ASSERT_EQ(d.size(), 3u);

@@ -3,7 +3,8 @@
 // SN2700 frontend at oversubscription 1. The SN2700 has 32 ports at 100G: a leaf has 16 down and
 // 16 up, so 8 hosts (16 ports) per leaf, top of rack: host0..host7 on fe/leaf/0, host8 and host9 on
 // fe/leaf/1, and one spine (the smallest S with 32 S >= 2 leaves x 16 uplinks), 16 cables from each
-// leaf. A node's address is on its first frontend port; every link is 100 Gb/s each way.
+// leaf. A rebuild may leave and enter a node by either of its two frontend ports (a bond or two
+// uplinks); every link is 100 Gb/s each way.
 #include <gtest/gtest.h>
 
 #include "frontend/manifest_parser.h"
@@ -78,6 +79,37 @@ TEST(RebuildPlan, OneRebuildOverASpecPath) {
   EXPECT_TRUE(r.path[3].ends_with(" down"));
   EXPECT_DOUBLE_EQ(r.start_s, 600);
   EXPECT_NEAR(r.finish_s, 605.1539607552, 1e-9);
+}
+
+// Issue 25: every frontend port of a node is modelled. As OneRebuildOverASpecPath, with the link of
+// host0's first port (host0/fe0 -- fe/leaf/0) dead too: the copy leaves n0 by its second port,
+// host0/fe1, on the same 4 links' length at the same 100 Gb/s (5.1539607552 s after the wait). With
+// both of host0's links dead, n0 is cut off and the rebuild has no path.
+TEST(RebuildPlan, ARebuildLeavesByTheSecondPortWhenTheFirstIsDead) {
+  const Topology t = ten_homelab_nodes();
+  const Manifests m = testing_support::parsed_manifests(storage_node("n0", 0, 1000) + storage_node("n1", 1, 1000) +
+                                                        storage_node("n2", 8, 1000) + two_replica_volumes({{"model", "60Gi"}}));
+  DeadElements dead;
+  dead.nodes = {"n1"};
+  std::vector<LinkId> host0;
+  for (std::size_t l = 0; l < t.link_count(); ++l) {
+    const std::string name = t.link_name(LinkId(static_cast<std::uint32_t>(l)));
+    if (name.starts_with("host0/fe")) host0.push_back(LinkId(static_cast<std::uint32_t>(l)));
+  }
+  ASSERT_EQ(host0.size(), 2u);
+  EXPECT_EQ(t.link_name(host0[0]), "host0/fe0 -- fe/leaf/0");
+  dead.links = {host0[0]};
+  const auto plan = plan_rebuilds(m, place_pods(m), &t, dead);
+  ASSERT_EQ(plan.at(0).rebuilds.size(), 1u);
+  const PlannedRebuild& r = plan[0].rebuilds[0];
+  EXPECT_EQ(r.from_node, "n0");
+  ASSERT_EQ(r.path.size(), 4u);
+  EXPECT_EQ(r.path[0].substr(0, 10), "host0/fe1 ");
+  EXPECT_NEAR(r.finish_s, 605.1539607552, 1e-9);
+
+  dead.links = host0;
+  const auto cut = plan_rebuilds(m, place_pods(m), &t, dead);
+  EXPECT_EQ(cut.at(0).rebuilds.at(0).finish_s, std::numeric_limits<double>::infinity());
 }
 
 // Two rebuilds share one uplink. n0, n1 (hosts 0, 1) have 1000Gi disks, n2, n3 (hosts 2, 3) 100Gi.

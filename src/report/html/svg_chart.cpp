@@ -553,7 +553,12 @@ std::string render_heat_strip(const HeatStrip& chart) {
 }
 
 std::string render_timeline(const Timeline& chart) {
-  constexpr double kRow = 24, kNames = 170;
+  // The lane names' column widens to the longest name (7.2 px a character), from 170 px up to
+  // 340 px; a longer name is cut there, whole in its tooltip.
+  constexpr double kRow = 24, kChar = 7.2;
+  std::size_t longest = 0;
+  for (const auto& r : chart.rows) longest = std::max(longest, r.name.size());
+  const double names_w = std::clamp(16 + kChar * static_cast<double>(longest), 170.0, 340.0);
   const Layout l = make_layout(chart.frame, {});
   const double top = kTop - 16;
   const double rows_height = kRow * static_cast<double>(std::max<std::size_t>(chart.rows.size(), 1));
@@ -565,28 +570,31 @@ std::string render_timeline(const Timeline& chart) {
     for (const auto& s : r.spans) x1 = std::max(x1, s.end);
   }
   if (!(x1 > 0)) x1 = 1;
-  const Axis xa = make_axis(0, x1, false, kNames, kRight, true);
+  const Axis xa = make_axis(0, x1, false, names_w, kRight, true);
   std::string out = open_svg(chart.frame, "timeline", height);
   out += "<g class=\"ct-axis ct-x-axis\">\n";
   for (const double t : xa.ticks) {
     const double x = xa.map(t);
+    // A tick's number centred on it, or ending at it where centred it would leave the drawing.
+    const std::string text = page_number(t);
+    const bool overflows = x + 3.6 * static_cast<double>(text.size()) > kWidth - 2;
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e5e5e5\"/><text x=\"{0}\" y=\"{3}\" "
-        "text-anchor=\"middle\">{4}</text>\n",
-        px(x), px(top), px(base + 5), px(base + 18), page_number(t));
+        "text-anchor=\"{5}\">{4}</text>\n",
+        px(x), px(top), px(base + 5), px(base + 18), text, overflows ? "end" : "middle");
   }
   out += fmt::format(
       "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333\"/>\n"
       "<text class=\"ct-x-label\" x=\"{3}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>\n"
       "<text class=\"ct-y-label\" x=\"8\" y=\"{6}\" font-style=\"italic\" fill=\"#555\">{7}</text>\n</g>\n",
-      px(kNames), px(kRight), px(base), px((kNames + kRight) / 2), px(base + 38), attr(chart.frame.x_label), px(top - 6),
+      px(names_w), px(kRight), px(base), px((names_w + kRight) / 2), px(base + 38), attr(chart.frame.x_label), px(top - 6),
       attr(chart.frame.y_label));
-  const auto name_chars = static_cast<std::size_t>((kNames - 16) / 7.2);
+  const auto name_chars = static_cast<std::size_t>((names_w - 16) / kChar);
   out += "<g class=\"ct-spans\">\n";
   for (std::size_t r = 0; r < chart.rows.size(); ++r) {
     const TimelineRow& row = chart.rows[r];
     const double y = top + kRow * static_cast<double>(r);
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}<title>{}</title></text>\n", px(kNames - 8),
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}<title>{}</title></text>\n", px(names_w - 8),
                        px(y + kRow / 2 + 4), attr(fit(row.name, name_chars)), attr(row.name));
     for (std::size_t k = 0; k < row.spans.size(); ++k) {
       const TimelineSpan& s = row.spans[k];
