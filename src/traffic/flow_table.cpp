@@ -94,21 +94,29 @@ struct ResolvedEndpoint {
 
 class FlowTableParser {
  public:
-  FlowTableParser(const std::string& file, std::string_view text, const NameDirectory& names)
-      : file_(file), text_(text), names_(names), t_(names.topology()), pinner_(names, file, "path"), csv_(file, text) {
+  // The text whole, or (`source` given) a piece at a time.
+  FlowTableParser(const std::string& file, std::string_view text, TextSource* source, const NameDirectory& names)
+      : file_(file), size_(source != nullptr ? source->size_hint() : text.size()), source_(source), names_(names),
+        t_(names.topology()), pinner_(names, file, "path"),
+        csv_(source != nullptr ? CsvCursor(file, *source) : CsvCursor(file, text)) {
     table_.file = file;
   }
 
   Result<FlowTable> parse() {
     // Room for the rows of a text of this size (rows are 40 bytes or more, but for tiny fabrics),
     // up to a million, so the array rarely moves; pages never written are never touched.
-    table_.flows.reserve(std::min<std::size_t>(text_.size() / 40 + 16, std::size_t{1} << 20));
+    table_.flows.reserve(std::min<std::size_t>(size_ / 40 + 16, std::size_t{1} << 20));
     // Likewise the pinned hops: each takes 24 bytes of text or more ("A -- B up | ", the shortest
     // names), so this is room for all of them but in tables of short names.
-    table_.hops.reserve(std::min<std::size_t>(text_.size() / 24 + 16, std::size_t{1} << 23));
+    table_.hops.reserve(std::min<std::size_t>(size_ / 24 + 16, std::size_t{1} << 23));
     bool header = false;
     std::string_view line;
-    while (errors_.size() < kMaxErrors && csv_.next_line(line)) {
+    while (errors_.size() < kMaxErrors) {
+      if (!csv_.next_line(line)) {
+        // The end of a piece: a table wrong already is not read on (its size may be anything).
+        if (!errors_.empty() || !csv_.next_piece()) break;
+        continue;
+      }
       line_no_ = csv_.line_number();
       if (trim_cell(line).empty() || trim_cell(line).front() == '#') continue;
       if (!csv_.split(line)) {
@@ -123,6 +131,7 @@ class FlowTableParser {
       }
       read_row();
     }
+    if (source_ != nullptr && source_->failed()) take({*source_->failed()});
     if (!header && errors_.empty()) error(1, 1, "", "no header line: expected a line such as 'flow,src,dst,bytes,start_s'");
     if (header && table_.flows.empty() && errors_.empty()) {
       error(line_no_, 1, "", "no flows: the table has a header but no rows");
@@ -219,7 +228,7 @@ class FlowTableParser {
         take(p.errors());
       }
     }
-    endpoints_.emplace(c.text, r);
+    endpoints_.emplace(kept_.keep(c.text), r);
     return r;
   }
 
@@ -452,14 +461,16 @@ class FlowTableParser {
   }
 
   const std::string& file_;
-  std::string_view text_;
+  std::size_t size_;     // the text's size, where known (0: a gzip or a pipe's)
+  TextSource* source_;  // or none: the text was given whole
   const NameDirectory& names_;
   const Topology& t_;
   FlowTable table_;
   Diagnostics errors_;
   int line_no_ = 0;
   std::vector<Column> column_of_cell_;
-  std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
+  std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;  // keys in kept_
+  KeptTexts kept_;
   static constexpr std::uint32_t kNoRow = 0xFFFF'FFFFU;
   bool ids_dense_ = true;  // every id so far is its row: row_of_id_ is empty
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
@@ -470,7 +481,11 @@ class FlowTableParser {
 }  // namespace
 
 Result<FlowTable> parse_flow_table(const std::string& file, std::string_view text, const NameDirectory& names) {
-  return FlowTableParser(file, text, names).parse();
+  return FlowTableParser(file, text, nullptr, names).parse();
+}
+
+Result<FlowTable> parse_flow_table(const std::string& file, TextSource& source, const NameDirectory& names) {
+  return FlowTableParser(file, {}, &source, names).parse();
 }
 
 }  // namespace ct
