@@ -207,6 +207,14 @@ TEST(FlowTable, SecondsAreExact) {
       {"1000000", 1'000'000'000'000'000'000},     // the largest
       {"2.5e-6", 2'500'000},
       {"1E3", 1'000'000'000'000'000},
+      // Twelve decimals, as --csv-flows writes them (read eight digits at a time): every digit
+      // position counts, whole seconds of one to seven digits.
+      {"0.123456789012", 123'456'789'012},
+      {"7.000000000009", 7'000'000'000'009},
+      {"0.900000000000", 900'000'000'000},
+      {"0.000010000000", 10'000'000},
+      {"0999999.999999999999", 999'999'999'999'999'999},
+      {"1000000.000000000000", 1'000'000'000'000'000'000},
   };
   for (const auto& [text, ps] : good) {
     const auto r = parse("flow,src,dst,bytes,start_s\n0,host0/nic0,host2/nic0,1," + text + "\n");
@@ -214,7 +222,9 @@ TEST(FlowTable, SecondsAreExact) {
     EXPECT_EQ(r->flows[0].start.value(), ps) << text;
   }
   for (const std::string text : {"1000000.000000000001", "0001000000", "9999999", "99999999", ".", "1.2.3", "1,5", "0x10", "1e7", "+1",
-                                 "1 2", "1.e"}) {
+                                 "1 2", "1.e", "1000001.000000000000", "0.00000000000a", "0.0000000/0000", "0.000:00000000",
+                                 "0.00000000000\xba", "0.\xff" "00000000000", "-0.000000000001", "0x0.000000000000",
+                                 "12345678.000000000000"}) {
     const auto r = parse("flow,src,dst,bytes,start_s\n0,host0/nic0,host2/nic0,1,\"" + text + "\"\n");
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_EQ(first_error(r).rfind("flows.csv:2:27: error: start_s:", 0), 0U) << text << ": " << first_error(r);
