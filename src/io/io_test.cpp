@@ -252,7 +252,8 @@ TEST(FileTextSource, ABombIsRefusedAfterOneChunk) {
 }
 
 // Pieces are whole lines of about kTextPiece bytes, numbered on by LineCursor; the text read
-// piece by piece is the text read whole, plain or gzip, with and without a last '\n'.
+// piece by piece is the text read whole, plain or gzip, with and without a last '\n'. The size a
+// reader may reserve for is known before the first piece, for gzip too.
 TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
   const fs::path dir = fs::temp_directory_path() / "ct_io_pieces";
   fs::remove_all(dir);
@@ -265,6 +266,7 @@ TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
   for (const char* name : {"t.txt", "t.txt.gz"}) {
     auto source = FileTextSource::open((dir / name).string());
     ASSERT_TRUE(source.ok());
+    EXPECT_EQ(source.value()->size_hint(), text.size()) << name;  // gzip: its trailer's ISIZE
     std::string joined;
     std::string_view piece;
     int pieces = 0;
