@@ -43,17 +43,19 @@ std::uint32_t leaf_width(const Fabric& f) {
   return width;
 }
 
+// One connection table, read a piece at a time as it is parsed (io/files.h).
+Result<std::vector<Connection>> read_connections(const std::string& path, bool ss) {
+  auto source = FileTextSource::open(path, ss ? "ss -tin output" : "conntrack -L output");
+  if (!source) return source.errors();
+  return ss ? read_ss(*source.value(), path) : read_conntrack(*source.value(), path);
+}
+
 // The connection table (the later of two ss captures, with its rates over their interval).
 Result<std::vector<Connection>> read_table(const TrafficCliOptions& o, TrafficOptions& options) {
-  const std::string& path = o.ss.empty() ? o.conntrack : o.ss.back();
-  auto text = read_text_file(path, o.ss.empty() ? "conntrack -L output" : "ss -tin output");
-  if (!text) return text.errors();
-  auto connections = o.ss.empty() ? read_conntrack(text.value(), path) : read_ss(text.value(), path);
+  auto connections = read_connections(o.ss.empty() ? o.conntrack : o.ss.back(), !o.ss.empty());
   if (!connections || o.ss.size() < 2) return connections;
   if (o.interval_s <= 0) return flag_error("--interval", "two ss captures need the seconds between them (--interval)");
-  auto first = read_text_file(o.ss.front(), "ss -tin output");
-  if (!first) return first.errors();
-  auto earlier = read_ss(first.value(), o.ss.front());
+  auto earlier = read_connections(o.ss.front(), true);
   if (!earlier) return earlier.errors();
   rates_between(connections.value(), earlier.value(), o.interval_s);
   options.rate_source = RateSource::kCaptureInterval;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <thread>
 #include <tuple>
+#include <variant>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "core/text_lines.h"
 #include "core/threads.h"
 #include "core/units.h"
+#include "support/text_pieces.h"
 
 namespace ct {
 namespace {
@@ -230,6 +232,59 @@ TEST(CsvCursor, LocatesBadQuotes) {
   EXPECT_EQ(csv.cells().front().text, "ok");
   EXPECT_EQ(csv.line_number(), 4);
   EXPECT_FALSE(csv.next_line(line));
+}
+
+// Every record of `csv` as (line number, cells as (text, column, width)), or the split's error,
+// taking the pieces of a streamed text as they end.
+std::vector<std::pair<int, std::variant<CsvCells, std::string>>> csv_records(CsvCursor& csv) {
+  std::vector<std::pair<int, std::variant<CsvCells, std::string>>> out;
+  std::string_view record;
+  while (true) {
+    if (!csv.next_record(record)) {
+      if (!csv.next_piece()) break;
+      continue;
+    }
+    if (!csv.split(record)) {
+      out.emplace_back(csv.line_number(), format_diagnostic(csv.error()));
+      continue;
+    }
+    CsvCells cells;
+    for (const CsvCell& c : csv.cells()) cells.emplace_back(std::string(c.text), c.column, c.width);
+    out.emplace_back(csv.line_number(), std::move(cells));
+  }
+  return out;
+}
+
+// A text read a piece at a time (core/text_source.h) reads as it does whole, in pieces of any
+// number of lines: a quoted cell that holds line breaks (LF and CRLF) is carried across the end of
+// a piece, however many pieces it spans, with its line breaks and the record's line number; a
+// quote left open at the end of the text ends the record with the last line, as whole, and is an
+// error at its first line. The pieces are copies overwritten one by the next
+// (support/text_pieces.h), so a record that still pointed into an earlier piece would differ.
+TEST(CsvCursor, AStreamedTextReadsAsTheWholeText) {
+  const std::string text =
+      "a,b,c\n"
+      "1,\"two\nlines\",3\n"
+      "x,\"say \"\"hi\"\"\",y\r\n"
+      "4,\"five\r\nlines\n\n,of\nit\",6\n"
+      "7, eight ,9\n"
+      "\"open at the end,\nstill\r\n";
+  CsvCursor whole("t.csv", text);
+  const auto expected = csv_records(whole);
+  ASSERT_EQ(expected.size(), 6U);
+  EXPECT_EQ(expected[1].first, 2);
+  EXPECT_EQ(std::get<CsvCells>(expected[1].second)[1], std::make_tuple(std::string("two\nlines"), 3, 11));
+  EXPECT_EQ(expected[3].first, 5);
+  EXPECT_EQ(std::get<CsvCells>(expected[3].second)[1], std::make_tuple(std::string("five\r\nlines\n\n,of\nit"), 3, 21));
+  EXPECT_EQ(expected[4].first, 10);
+  EXPECT_EQ(expected[5].first, 11);
+  EXPECT_EQ(std::get<std::string>(expected[5].second),
+            "t.csv:11:1: error: a quoted cell must end with '\"' followed by ',' or the end of the line");
+  for (std::size_t lines = 1; lines <= 12; ++lines) {
+    test::TextPieces pieces(text, lines);
+    CsvCursor streamed("t.csv", pieces);
+    EXPECT_EQ(csv_records(streamed), expected) << lines << " lines a piece";
+  }
 }
 
 // A reader may trim '\r' at both ends of a cell (the flow file does).

@@ -41,23 +41,68 @@ std::size_t find_comma(std::string_view s, std::size_t i) {
 }  // namespace
 
 CsvCursor::CsvCursor(std::string file, std::string_view text, const CharSet& leading, const CharSet& trailing)
-    : file_(std::move(file)), lines_(text), leading_(leading), trailing_(trailing) {
+    : file_(std::move(file)), piece_(text), lines_(text), leading_(leading), trailing_(trailing) {
   assert(leading.at_most_space() && trailing.at_most_space());
 }
+
+CsvCursor::CsvCursor(std::string file, TextSource& source, const CharSet& leading, const CharSet& trailing)
+    : file_(std::move(file)), source_(&source), lines_(std::string_view()), leading_(leading), trailing_(trailing) {
+  assert(leading.at_most_space() && trailing.at_most_space());
+}
+
+bool CsvCursor::next_piece() {
+  if (source_ == nullptr || !source_->next(piece_)) return false;
+  lines_ = LineCursor(piece_, lines_.number());
+  unescaped_.clear();  // the cells of the pieces before are given up
+  return true;
+}
+
+namespace {
+std::size_t quotes(std::string_view s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '"')); }
+}  // namespace
 
 bool CsvCursor::next_record(std::string_view& record) {
   extra_lines_ = 0;
   if (!lines_.next(record)) return false;
   if (record.find('"') == std::string_view::npos) return true;  // most lines: one memchr
-  auto quotes = [](std::string_view s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '"')); };
   std::size_t open = quotes(record);
   std::string_view more;
-  while (open % 2 == 1 && lines_.next(more)) {
+  while (open % 2 == 1) {
+    if (!lines_.next(more)) {
+      if (source_ != nullptr) record = carry_record(record.data(), open);
+      break;
+    }
     record = std::string_view(record.data(), static_cast<std::size_t>(more.data() + more.size() - record.data()));
     open += quotes(more);
     ++extra_lines_;
   }
   return true;
+}
+
+std::string_view CsvCursor::carry_record(const char* begin, std::size_t open) {
+  const char* end = piece_.data() + piece_.size();
+  carry_.assign(begin, end);
+  while (true) {
+    if (!next_piece()) {
+      // The text ends inside the quote: the record ends with its last line, as in the whole text.
+      if (!carry_.empty() && carry_.back() == '\n') carry_.pop_back();
+      if (!carry_.empty() && carry_.back() == '\r') carry_.pop_back();
+      return carry_;
+    }
+    begin = piece_.data();
+    end = begin;
+    std::string_view more;
+    while (open % 2 == 1 && lines_.next(more)) {
+      end = more.data() + more.size();
+      open += quotes(more);
+      ++extra_lines_;
+    }
+    if (open % 2 == 0) {
+      carry_.append(begin, end);
+      return carry_;
+    }
+    carry_.append(begin, piece_.data() + piece_.size());
+  }
 }
 
 std::string csv_cell(std::string_view text) {

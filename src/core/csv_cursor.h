@@ -14,12 +14,22 @@
 // chooses which lines to cut (blank lines, '#' comments and headers are its business) and may cut
 // part of a line: columns count from the start of what split() was given.
 //
+// A text read a piece at a time (core/text_source.h) is cut the same way: next_line() and
+// next_record() give the piece's lines and return false at its end, next_piece() takes the next
+// piece, so the reader decides whether to read on (a reader that has found an error stops there).
+// A record whose quoted cell runs past the end of a piece is carried into the next one: its text
+// is the same as in the whole text. Cells then stay valid until the next piece is taken.
+//
 // Speed: a line without a '"' (every line --csv-flows writes) is cut in one pass sixteen bytes at
 // a time where SSE2 is there (every x86-64); the flow table reader cuts millions of lines.
 //
-//   CsvCursor csv(file, text);
+//   CsvCursor csv(file, text);             // or CsvCursor csv(file, source)
 //   std::string_view line;
-//   while (csv.next_line(line)) {
+//   while (true) {
+//     if (!csv.next_line(line)) {
+//       if (!errors.empty() || !csv.next_piece()) break;  // source.failed(): why it ended early
+//       continue;
+//     }
 //     if (!csv.split(line)) { errors.push_back(csv.error()); continue; }
 //     for (const CsvCell& c : csv.cells()) ... c.text, c.column ...
 //   }
@@ -39,6 +49,7 @@
 #include "core/diagnostic.h"
 #include "core/text.h"
 #include "core/text_lines.h"
+#include "core/text_source.h"
 
 namespace ct {
 
@@ -59,14 +70,23 @@ class CsvCursor {
   // POSTCONDITION: the cells' text stays valid while both the cursor and `text` live.
   CsvCursor(std::string file, std::string_view text, const CharSet& leading = kSpaceTab,
             const CharSet& trailing = kSpaceTabCr);
+  // The text of `source`, taken a piece at a time by next_piece() (none is taken before the first).
+  // POSTCONDITION: the cells' text stays valid until the next piece is taken.
+  CsvCursor(std::string file, TextSource& source, const CharSet& leading = kSpaceTab,
+            const CharSet& trailing = kSpaceTabCr);
 
-  // The next line, without its '\n' (and '\r'); false after the last one.
+  // Takes the next piece of the source; false at the end of the text, when the source failed (its
+  // failed() says why), and always for a text given whole.
+  bool next_piece();
+
+  // The next line of the piece, without its '\n' (and '\r'); false after its last one.
   bool next_line(std::string_view& line) {
     extra_lines_ = 0;
     return lines_.next(line);
   }
   // The next record: the next line, joined with the lines after it while a quoted cell is open
-  // (the line breaks kept in the cell's text, a CRLF's '\r' too); false after the last one.
+  // (the line breaks kept in the cell's text, a CRLF's '\r' too), in the pieces after this one
+  // too; false after the piece's last one.
   bool next_record(std::string_view& record);
   // The 1-based number of the line next_line() gave last, or where the last record began.
   [[nodiscard]] int line_number() const { return lines_.number() - extra_lines_; }
@@ -83,7 +103,14 @@ class CsvCursor {
   bool split_cells(std::string_view line);
   [[gnu::always_inline]] std::string_view trim_cell(std::string_view s) const;
 
+  // next_record() past the end of the piece: `begin` (in the piece) to the piece's end is the
+  // record so far; carries it in carry_ with the next pieces' lines until its quote closes.
+  std::string_view carry_record(const char* begin, std::size_t open);
+
   std::string file_;
+  TextSource* source_ = nullptr;  // a text read a piece at a time, or none
+  std::string_view piece_;        // the text, or the piece at hand
+  std::string carry_;             // a record begun in an earlier piece
   LineCursor lines_;
   CharSet leading_;
   CharSet trailing_;

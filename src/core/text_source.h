@@ -16,11 +16,13 @@
 #pragma once
 
 #include <cstddef>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/result.h"
+#include "core/text_lines.h"
 
 namespace ct {
 
@@ -64,5 +66,45 @@ class TextInMemory final : public TextSource {
 
 // Every piece not yet taken, as one string (an error of the source, as its diagnostic).
 Result<std::string> drain(TextSource& source);
+
+// The lines of a TextSource numbered in the whole text, for the line-oriented readers. next()
+// gives the lines of the piece at hand and returns false at its end; next_piece() takes the next
+// piece (false at the end of the text, or when the source failed: its failed() says why). A reader
+// that has found an error takes no further piece, so an input wrong early is not read to its end.
+//
+//   SourceLines lines(source);
+//   std::string_view line;
+//   while (lines.next_piece()) {
+//     while (lines.next(line)) ... lines.number() ...
+//     if (!errors.empty()) break;
+//   }
+//   if (source.failed()) errors.push_back(*source.failed());
+class SourceLines {
+ public:
+  explicit SourceLines(TextSource& source) : source_(source), lines_(std::string_view()) {}
+  bool next(std::string_view& line) { return lines_.next(line); }
+  bool next_piece() {
+    std::string_view piece;
+    if (!source_.next(piece)) return false;
+    lines_ = LineCursor(piece, lines_.number());
+    return true;
+  }
+  // The 1-based number of the line next() gave last, in the whole text.
+  [[nodiscard]] int number() const { return lines_.number(); }
+
+ private:
+  TextSource& source_;
+  LineCursor lines_;
+};
+
+// Copies of texts that a streaming reader keeps past the piece they were read from (the keys of
+// its caches of names), each at an address that stays put while the keeper lives.
+class KeptTexts {
+ public:
+  std::string_view keep(std::string_view text) { return texts_.emplace_back(text); }
+
+ private:
+  std::deque<std::string> texts_;
+};
 
 }  // namespace ct

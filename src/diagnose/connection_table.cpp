@@ -8,7 +8,7 @@
 
 #include "analysis/birthday.h"
 #include "core/text.h"
-#include "core/text_lines.h"
+#include "core/text_source.h"
 
 namespace ct {
 namespace {
@@ -33,11 +33,17 @@ double parse_rate(std::string_view s) {
   return -1;
 }
 
+// Each line of `source` with its number, a piece at a time; no piece is taken after one that
+// gave an error (a huge table wrong early is not read on). The source's own error ends the list.
 template <class F>
-void for_lines(std::string_view text, F&& f) {
-  LineCursor lines(text);
+void for_lines(TextSource& source, Diagnostics& errors, F&& f) {
+  SourceLines lines(source);
   std::string_view line;
-  while (lines.next(line)) f(line, lines.number());
+  while (lines.next_piece()) {
+    while (lines.next(line)) f(line, lines.number());
+    if (!errors.empty()) break;
+  }
+  if (source.failed()) errors.push_back(*source.failed());
 }
 
 bool is_number(std::string_view s) {
@@ -48,10 +54,15 @@ bool is_number(std::string_view s) {
 }  // namespace
 
 Result<std::vector<Connection>> read_ss(std::string_view text, const std::string& file) {
+  TextInMemory source(text);
+  return read_ss(source, file);
+}
+
+Result<std::vector<Connection>> read_ss(TextSource& source, const std::string& file) {
   std::vector<Connection> out;
   Diagnostics errors;
   bool info_expected = false;
-  for_lines(text, [&](std::string_view line, int line_no) {
+  for_lines(source, errors, [&](std::string_view line, int line_no) {
     if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') return;
     const bool indented = line.front() == ' ' || line.front() == '\t';
     const auto w = words(line);
@@ -119,9 +130,14 @@ Result<std::vector<Connection>> read_ss(std::string_view text, const std::string
 }
 
 Result<std::vector<Connection>> read_conntrack(std::string_view text, const std::string& file) {
+  TextInMemory source(text);
+  return read_conntrack(source, file);
+}
+
+Result<std::vector<Connection>> read_conntrack(TextSource& source, const std::string& file) {
   std::vector<Connection> out;
   Diagnostics errors;
-  for_lines(text, [&](std::string_view line, int line_no) {
+  for_lines(source, errors, [&](std::string_view line, int line_no) {
     const auto w = words(line);
     if (w.empty() || w[0].front() == '#') return;
     if (line.find("flow entries have been shown") != std::string_view::npos) return;  // conntrack's stderr summary

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/text_source.h"
 #include "diagnose/counter_rates.h"
 
 namespace ct {
@@ -41,6 +42,11 @@ struct Connection {
 
 Result<std::vector<Connection>> read_ss(std::string_view text, const std::string& file);
 Result<std::vector<Connection>> read_conntrack(std::string_view text, const std::string& file);
+// The same, read a piece at a time as the loader gives it (core/text_source.h): what is held is the
+// connections, never the whole text; no piece is read after one with an error, so a huge table
+// wrong early is refused after about one piece (the errors of later pieces are not reported).
+Result<std::vector<Connection>> read_ss(TextSource& source, const std::string& file);
+Result<std::vector<Connection>> read_conntrack(TextSource& source, const std::string& file);
 
 enum class ConnectionSource : std::uint8_t { kSs, kConntrack };
 

@@ -51,6 +51,24 @@ void mark_unstamped(Scrape& s) {
   if (!s.samples.empty()) s.first_unstamped = s.samples.front().where;
 }
 
+// A flow results file by its format, told by its first piece: iperf3's JSON read whole, perftest
+// output and a flows CSV a piece at a time.
+Result<std::vector<FlowResult>> read_flow_results(const TextInput& in, const Topology& topology) {
+  TextInMemory memory(in.text);
+  TextSource& source = in.source ? *in.source : memory;
+  const std::string_view head = source.head();
+  if (source.failed()) return *source.failed();
+  const std::size_t first = head.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && head[first] == '{') {
+    if (!in.source) return read_iperf3_json(in.text, in.path, topology);
+    auto text = drain(source);
+    if (!text) return text.errors();
+    return read_iperf3_json(text.value(), in.path, topology);
+  }
+  if (looks_like_perftest(head)) return read_perftest(source, in.path, topology);
+  return read_flows_csv(source, in.path, topology);
+}
+
 }  // namespace
 
 Result<std::vector<Scrape>> read_scrapes(const CounterInputs& inputs) {
@@ -161,11 +179,7 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
     if (!m) errors.insert(errors.end(), m.errors().begin(), m.errors().end());
   }
   for (const TextInput& in : inputs.flows) {
-    const bool json = in.text.find_first_not_of(" \t\r\n") != std::string::npos &&
-                      in.text[in.text.find_first_not_of(" \t\r\n")] == '{';
-    auto f = json                           ? read_iperf3_json(in.text, in.path, fabric.topology())
-             : looks_like_perftest(in.text) ? read_perftest(in.text, in.path, fabric.topology())
-                                            : read_flows_csv(in.text, in.path, fabric.topology());
+    auto f = read_flow_results(in, fabric.topology());
     if (!f) {
       errors.insert(errors.end(), f.errors().begin(), f.errors().end());
     } else {

@@ -14,7 +14,8 @@
 namespace ct {
 
 // An input's text: in memory, or (when `source` is set) read a piece at a time by the readers that
-// stream (the Prometheus text; the other formats take the whole text from it).
+// stream (Prometheus text, perftest output, a flows CSV; the other formats take the whole text
+// from it).
 struct TextInput {
   std::string path;
   std::string text;
@@ -33,7 +34,7 @@ struct CounterInputs {
   std::optional<TextInput> map;          // port map CSV (port_map.h)
   std::vector<TextInput> lldp;           // lldpctl -f json, one device each
   std::vector<std::string> lldp_devices; // per lldp file: "[INSTANCE@]VERTEX", the device it ran on
-  std::vector<TextInput> flows;          // iperf3 --json, perftest report text or a flows CSV
+  std::vector<TextInput> flows;          // iperf3 --json, perftest report text or a flows CSV (told apart by the first piece)
   // Rates measured already (a live Prometheus: prometheus_source.h), in place of scrapes; giving
   // both is an error (one window, one clock).
   std::optional<CounterRates> measured;

@@ -10,7 +10,7 @@
 #include "routing/port_address.h"
 #include "core/csv_cursor.h"
 #include "core/text.h"
-#include "core/text_lines.h"
+#include "core/text_source.h"
 
 namespace ct {
 namespace {
@@ -76,12 +76,21 @@ Result<std::vector<FlowResult>> read_iperf3_json(std::string_view text, const st
 }
 
 Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std::string& file, const Topology& topology) {
+  TextInMemory source(text);
+  return read_flows_csv(source, file, topology);
+}
+
+Result<std::vector<FlowResult>> read_flows_csv(TextSource& source, const std::string& file, const Topology& topology) {
   std::vector<FlowResult> flows;
   Diagnostics errors;
   static const char* kFields[] = {"src_ip", "dst_ip", "protocol", "src_port", "dst_port", "bits_per_second"};
-  CsvCursor csv(file, text);
+  CsvCursor csv(file, source);
   std::string_view raw;
-  while (csv.next_line(raw)) {
+  while (true) {
+    if (!csv.next_line(raw)) {
+      if (!errors.empty() || !csv.next_piece()) break;  // no piece after one with an error
+      continue;
+    }
     const int line_no = csv.line_number();
     // Columns count from the line's first printing byte.
     const std::string_view line = trim(raw, kSpaceTab, kSpaceTabCr);
@@ -139,6 +148,7 @@ Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std:
     }
     if (good) flows.push_back(f);
   }
+  if (source.failed()) return *source.failed();
   if (!errors.empty()) return errors;
   return flows;
 }
@@ -311,26 +321,36 @@ Result<std::vector<FlowResult>> perftest_flows(PerftestRun& run, const std::stri
   return out;
 }
 
+// One line of the output, numbered n, read into `run`.
+void read_perftest_line(std::string_view line, int n, const std::string& file, PerftestRun& run) {
+  const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
+  if (t.find("RDMA_Read") != std::string_view::npos) run.read_test = true;
+  if (t.starts_with("local address:") || t.starts_with("remote address:")) {
+    read_qp_address(t, n, file, run);
+  } else if (t.starts_with("GID:") && run.last != nullptr && !run.last->empty() && !run.last->back().has_gid) {
+    read_gid(t, n, file, run);
+  } else if (t.starts_with("#bytes") && t.find("BW average[") != std::string_view::npos) {
+    read_result_header(t, n, file, run);
+  } else if (run.header_line > 0 && !t.empty() && t.front() >= '0' && t.front() <= '9') {
+    read_result_row(t, n, file, run);
+  }
+}
+
 }  // namespace
 
 Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::string& file, const Topology& topology) {
+  TextInMemory source(text);
+  return read_perftest(source, file, topology);
+}
+
+Result<std::vector<FlowResult>> read_perftest(TextSource& source, const std::string& file, const Topology& topology) {
   PerftestRun run;
-  LineCursor lines(text);
+  SourceLines lines(source);
   std::string_view line;
-  while (lines.next(line)) {
-    const int n = lines.number();
-    const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
-    if (t.find("RDMA_Read") != std::string_view::npos) run.read_test = true;
-    if (t.starts_with("local address:") || t.starts_with("remote address:")) {
-      read_qp_address(t, n, file, run);
-    } else if (t.starts_with("GID:") && run.last != nullptr && !run.last->empty() && !run.last->back().has_gid) {
-      read_gid(t, n, file, run);
-    } else if (t.starts_with("#bytes") && t.find("BW average[") != std::string_view::npos) {
-      read_result_header(t, n, file, run);
-    } else if (run.header_line > 0 && !t.empty() && t.front() >= '0' && t.front() <= '9') {
-      read_result_row(t, n, file, run);
-    }
+  while (run.errors.empty() && lines.next_piece()) {
+    while (lines.next(line)) read_perftest_line(line, lines.number(), file, run);
   }
+  if (source.failed()) return *source.failed();
   return perftest_flows(run, file, topology);
 }
 

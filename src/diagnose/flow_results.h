@@ -29,6 +29,7 @@
 
 #include "core/ids.h"
 #include "core/result.h"
+#include "core/text_source.h"
 #include "routing/flow_key.h"
 #include "topology/topology.h"
 
@@ -44,10 +45,16 @@ struct FlowResult {
 
 Result<std::vector<FlowResult>> read_iperf3_json(std::string_view text, const std::string& file, const Topology& topology);
 Result<std::vector<FlowResult>> read_perftest(std::string_view text, const std::string& file, const Topology& topology);
+// The same, read a piece at a time as the loader gives it (core/text_source.h): what is held is the
+// QP addresses and the last result row, never the whole text; no piece is read after one with an
+// error, so a huge output wrong early is refused after about one piece.
+Result<std::vector<FlowResult>> read_perftest(TextSource& source, const std::string& file, const Topology& topology);
 // True when `text` holds a perftest result header ("BW average[").
 bool looks_like_perftest(std::string_view text);
 // The RoCEv2 UDP source port of a QP pair (above).
 std::uint16_t roce_udp_source_port(std::uint32_t local_qpn, std::uint32_t remote_qpn);
 Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std::string& file, const Topology& topology);
+// The same, a piece at a time, as read_perftest's.
+Result<std::vector<FlowResult>> read_flows_csv(TextSource& source, const std::string& file, const Topology& topology);
 
 }  // namespace ct

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "core/text_source.h"
 
 namespace ct {
 namespace {
@@ -75,7 +76,7 @@ class RoutePinner::Walker {
       error(fmt::format("'{}': a hop with a share (*x, a sprayed flow) cannot be pinned; leave the path empty so that the "
                         "fabric routes the flow again",
                         excerpt(text)));
-      hops_.emplace(text, r);
+      hops_.emplace(kept_.keep(text), r);
       return r;
     }
     std::string_view rest = text;
@@ -96,7 +97,7 @@ class RoutePinner::Walker {
       } else {
         take(g.errors());
       }
-      hops_.emplace(text, r);
+      hops_.emplace(kept_.keep(text), r);
       return r;
     }
     int direction = 0;  // 1 up, -1 down, 0 not written
@@ -111,7 +112,7 @@ class RoutePinner::Walker {
       const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
       if (k.empty() || ec != std::errc() || p != k.data() + k.size()) {
         error(fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", excerpt(text)));
-        hops_.emplace(text, r);
+        hops_.emplace(kept_.keep(text), r);
         return r;
       }
       rest = trim_hop(rest.substr(0, hash));
@@ -125,7 +126,7 @@ class RoutePinner::Walker {
       } else {
         take(sw.errors());
       }
-      hops_.emplace(text, r);
+      hops_.emplace(kept_.keep(text), r);
       return r;
     }
     std::vector<LinkId> cables;
@@ -153,7 +154,7 @@ class RoutePinner::Walker {
       r.directed = direction != 0;
       r.hop = {direction < 0 ? RouteHopKind::kLinkDown : RouteHopKind::kLinkUp, cables[which].value()};
     }
-    hops_.emplace(text, r);
+    hops_.emplace(kept_.keep(text), r);
     return r;
   }
 
@@ -165,12 +166,12 @@ class RoutePinner::Walker {
       return std::nullopt;
     }
     if (auto port = names_.nic_port_spelled(name)) {
-      vertices_.emplace(name, *port);
+      vertices_.emplace(kept_.keep(name), *port);
       return port;
     }
     auto v = names_.vertex(name, where(), field_);
     if (!v) take(v.errors());
-    vertices_.emplace(name, v ? v.value() : VertexId::invalid());
+    vertices_.emplace(kept_.keep(name), v ? v.value() : VertexId::invalid());
     return v ? std::optional<VertexId>(v.value()) : std::nullopt;
   }
 
@@ -439,8 +440,10 @@ class RoutePinner::Walker {
   std::vector<RouteHop>* hops_out_ = nullptr;
   Diagnostics* errors_ = nullptr;
   std::size_t max_errors_ = 0;
+  // Keyed by copies (kept_): a streamed table's text is given up a piece at a time.
   std::unordered_map<std::string_view, ResolvedHop> hops_;
   std::unordered_map<std::string_view, VertexId> vertices_;
+  KeptTexts kept_;
   std::unordered_map<std::uint32_t, TowardSwitch> toward_;
 };
 

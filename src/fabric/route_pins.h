@@ -34,7 +34,8 @@ struct RouteEnds {
 
 class RoutePinner {
  public:
-  // `names` outlives the pinner; the texts given to pin() outlive it too (the caches keep views).
+  // `names` outlives the pinner. A text given to pin() need not outlive the call (the caches keep
+  // copies of the names they hold), so a streamed table's pieces can be given up as it is read.
   // Diagnostics name `file` and `field` (the column or key the routes are read from).
   RoutePinner(const NameDirectory& names, std::string file, std::string field);
   ~RoutePinner();

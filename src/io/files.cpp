@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -53,6 +54,19 @@ Diagnostic bomb(const std::string& path, std::uint64_t limit) {
 constexpr std::size_t kPlainChunk = std::size_t{1} << 20;
 constexpr std::size_t kGzipChunk = std::size_t{64} << 10;
 
+// The text size of a regular file of `size` bytes open at `fd`: its size, or for gzip data the
+// last member's ISIZE (RFC 1952: the inflated size mod 2^32, in the last four bytes,
+// little-endian), at most the limit. pread leaves the file's offset where it was.
+std::size_t text_size_hint(int fd, std::size_t size, std::uint64_t limit) {
+  constexpr std::size_t kSmallestGzip = 18;  // a 10-byte header, an empty block, the 8-byte trailer
+  char magic[2] = {};
+  unsigned char isize[4] = {};
+  if (size < kSmallestGzip || pread(fd, magic, 2, 0) != 2 || !is_gzip(std::string_view(magic, 2))) return size;
+  if (pread(fd, isize, 4, static_cast<off_t>(size - 4)) != 4) return 0;
+  const std::uint64_t inflated = isize[0] | (isize[1] << 8) | (isize[2] << 16) | (std::uint64_t{isize[3]} << 24);
+  return static_cast<std::size_t>(std::min(inflated, limit));
+}
+
 }  // namespace
 
 std::string describe_input_limit(std::uint64_t bytes) {
@@ -93,11 +107,12 @@ Result<std::unique_ptr<FileTextSource>> FileTextSource::open(const std::string& 
     return *refused;
   }
   const std::size_t expected = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
-  return std::unique_ptr<FileTextSource>(new FileTextSource(path, fd, limit.value(), expected));
+  return std::unique_ptr<FileTextSource>(
+      new FileTextSource(path, fd, limit.value(), expected, text_size_hint(fd, expected, limit.value())));
 }
 
-FileTextSource::FileTextSource(std::string path, int fd, std::uint64_t limit, std::size_t expected)
-    : path_(std::move(path)), fd_(fd), limit_(limit), expected_(expected) {}
+FileTextSource::FileTextSource(std::string path, int fd, std::uint64_t limit, std::size_t expected, std::size_t hint)
+    : path_(std::move(path)), fd_(fd), limit_(limit), expected_(expected), hint_(hint) {}
 
 FileTextSource::~FileTextSource() { close(fd_); }
 

@@ -58,8 +58,9 @@ class FileTextSource final : public TextSource {
   bool next(std::string_view& piece) override;
   std::string_view head() override;
   [[nodiscard]] const std::optional<Diagnostic>& failed() const override { return failed_; }
-  // A plain file's size (0 for gzip data, a pipe, a device).
-  [[nodiscard]] std::size_t size_hint() const override { return gzip_ ? 0 : expected_; }
+  // A plain file's size; for a gzip file, the size its last member says it inflates to (RFC 1952
+  // ISIZE, within the limit: a hint for reserving, not trusted further); 0 for a pipe, a device.
+  [[nodiscard]] std::size_t size_hint() const override { return hint_; }
   // Everything not yet taken, as one string (the whole text when nothing was taken).
   Result<std::string> rest();
 
@@ -69,7 +70,7 @@ class FileTextSource final : public TextSource {
   [[nodiscard]] std::uint64_t text_bytes() const { return text_bytes_; }
 
  private:
-  FileTextSource(std::string path, int fd, std::uint64_t limit, std::size_t expected);
+  FileTextSource(std::string path, int fd, std::uint64_t limit, std::size_t expected, std::size_t hint);
   bool fail(Diagnostic d);
   // Reads or inflates more text onto buffer_: false at the end of the file or on an error.
   bool fill();
@@ -79,6 +80,7 @@ class FileTextSource final : public TextSource {
   int fd_;
   std::uint64_t limit_;
   std::size_t expected_;  // a regular file's size (0 for a pipe)
+  std::size_t hint_;      // size_hint()
   std::unique_ptr<GzipReader> gzip_;
   std::string chunk_;      // compressed bytes given to gzip_
   std::string buffer_;     // text read and not yet given; starts with the last piece given

@@ -3,12 +3,12 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include "io/files.h"
 #include "io/gzip_reader.h"
 #include "io/loaders.h"
 #include "io/output_set.h"
+#include "support/gzip_text.h"
 
 namespace ct {
 namespace {
@@ -154,20 +154,6 @@ TEST(Files, ReadMissingFileNamesIt) {
   EXPECT_NE(format_diagnostic(r.errors()[0]).find("/nonexistent-ct-file.yaml"), std::string::npos);
 }
 
-std::string gzip(const std::string& text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string gz(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(gz.data());
-  zs.avail_out = static_cast<uInt>(gz.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  gz.resize(zs.total_out);
-  deflateEnd(&zs);
-  return gz;
-}
-
 void spill(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << bytes;
@@ -200,9 +186,9 @@ TEST(Files, GzipIsInflatedWithinTheLimit) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string text = "flow,src,dst,bytes\n0,host0/nic0,host3/nic0,1000\n";
-  spill(dir / "t.csv.gz", gzip(text) + gzip("1,host1/nic0,host2/nic0,2000\n"));
+  spill(dir / "t.csv.gz", test::gzip_text(text) + test::gzip_text("1,host1/nic0,host2/nic0,2000\n"));
   EXPECT_EQ(read_text_file((dir / "t.csv.gz").string()).value(), text + "1,host1/nic0,host2/nic0,2000\n");
-  const std::string gz = gzip(text);
+  const std::string gz = test::gzip_text(text);
   spill(dir / "cut.csv.gz", gz.substr(0, gz.size() / 2));
   const auto cut = read_text_file((dir / "cut.csv.gz").string());
   ASSERT_FALSE(cut.ok());
@@ -210,7 +196,7 @@ TEST(Files, GzipIsInflatedWithinTheLimit) {
   EXPECT_TRUE(is_gzip(gz));
 
   // 64 MiB of zeros compress to about 64 kB; with a 1 MiB limit it is refused after 1 MiB.
-  spill(dir / "bomb.csv.gz", gzip(std::string(std::size_t{64} << 20, '0')));
+  spill(dir / "bomb.csv.gz", test::gzip_text(std::string(std::size_t{64} << 20, '0')));
   ASSERT_EQ(setenv(kMaxInputVariable, "1MiB", 1), 0);
   const auto bomb = read_text_file((dir / "bomb.csv.gz").string());
   const auto plain = read_text_file((dir / "bomb.csv.gz").string() + ".none");
@@ -241,7 +227,7 @@ TEST(FileTextSource, ABombIsRefusedAfterOneChunk) {
   const fs::path dir = fs::temp_directory_path() / "ct_io_bomb";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const std::string member = gzip(std::string(std::size_t{16} << 20, '0'));
+  const std::string member = test::gzip_text(std::string(std::size_t{16} << 20, '0'));
   std::string bomb;
   for (int i = 0; i < 64; ++i) bomb += member;
   const std::string path = (dir / "flows.csv.gz").string();
@@ -266,7 +252,8 @@ TEST(FileTextSource, ABombIsRefusedAfterOneChunk) {
 }
 
 // Pieces are whole lines of about kTextPiece bytes, numbered on by LineCursor; the text read
-// piece by piece is the text read whole, plain or gzip, with and without a last '\n'.
+// piece by piece is the text read whole, plain or gzip, with and without a last '\n'. The size a
+// reader may reserve for is known before the first piece, for gzip too.
 TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
   const fs::path dir = fs::temp_directory_path() / "ct_io_pieces";
   fs::remove_all(dir);
@@ -275,10 +262,11 @@ TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
   for (int i = 0; text.size() < 3 * kTextPiece; ++i) text += "line " + std::to_string(i) + std::string(i % 97, 'x') + "\n";
   text += "last, without its line break";
   spill(dir / "t.txt", text);
-  spill(dir / "t.txt.gz", gzip(text));
+  spill(dir / "t.txt.gz", test::gzip_text(text));
   for (const char* name : {"t.txt", "t.txt.gz"}) {
     auto source = FileTextSource::open((dir / name).string());
     ASSERT_TRUE(source.ok());
+    EXPECT_EQ(source.value()->size_hint(), text.size()) << name;  // gzip: its trailer's ISIZE
     std::string joined;
     std::string_view piece;
     int pieces = 0;

@@ -61,9 +61,10 @@ Result<SimulationInputs> load_simulation_inputs(const SimulationSources& sources
   SimulationInputs in{std::move(scenario).value(), std::nullopt, std::move(usage)};
   if (!in.usage.empty()) return in;
   if (!sources.flows_path.empty()) {
-    auto bytes = read_text_file(sources.flows_path, "a flow table");
-    if (!bytes) return bytes.errors();
-    auto table = parse_flow_table(sources.flows_path, bytes.value(), fabric.names());
+    // Read a piece at a time as it is parsed: the table is held, never its whole text.
+    auto source = FileTextSource::open(sources.flows_path, "a flow table");
+    if (!source) return source.errors();
+    auto table = parse_flow_table(sources.flows_path, *source.value(), fabric.names());
     if (!table) return table.errors();
     in.flows = std::move(table).value();
   }

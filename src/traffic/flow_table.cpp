@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -33,11 +35,48 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)>
 // A cell drops spaces and tabs in front, and a CRLF file's '\r' too at its end.
 [[gnu::always_inline]] inline std::string_view trim_cell(std::string_view s) { return trim(s, kSpaceTab, kSpaceTabCr); }
 
+// Eight ASCII digits at `p` as their value, or -1 when a byte is not a digit: all eight at once in
+// one 64-bit word (little-endian, the first digit in the low byte). A byte is a digit when
+// subtracting '0' leaves no borrow and adding 0x46 (0x80 - ':') no carry into its top bit; the
+// digits then pair up into 2-, 4- and 8-digit values by three multiply-adds (the technique of
+// D. Lemire, "Fast float parsing in practice", 2020, and simdjson's number parser).
+[[gnu::always_inline]] inline std::int64_t eight_digits(const char* p) {
+  std::uint64_t x = 0;
+  std::memcpy(&x, p, 8);
+  constexpr std::uint64_t kTops = 0x8080'8080'8080'8080ULL;
+  if ((((x + 0x4646'4646'4646'4646ULL) | (x - 0x3030'3030'3030'3030ULL)) & kTops) != 0) return -1;
+  x -= 0x3030'3030'3030'3030ULL;
+  x = x * 10 + (x >> 8);  // each even byte: two digits, 0..99
+  constexpr std::uint64_t kPairs = 0x0000'00FF'0000'00FFULL;
+  x = ((x & kPairs) * (100 + (std::uint64_t{1000000} << 32)) + ((x >> 16) & kPairs) * (1 + (std::uint64_t{10000} << 32))) >> 32;
+  return static_cast<std::int64_t>(x & 0xFFFF'FFFFU);
+}
+
 // Seconds as written ("0.000123456789", "12", "1e-3") to picoseconds: a plain decimal is read
 // exactly (digits past the 12th decimal round half up); an exponent form goes through a double.
 // nullopt: not a number, negative, or above 10^6 s.
 std::optional<std::int64_t> seconds_to_ps(std::string_view s) {
   constexpr std::int64_t kMax = 1'000'000'000'000'000'000;  // 10^6 s
+  if constexpr (std::endian::native == std::endian::little) {
+    // The form --csv-flows writes, whole seconds and exactly twelve decimals ("0.000012345678"):
+    // the decimals in two eight-digit words (digits 0-7, then 4-11 for the last four).
+    if (s.size() >= 14 && s.size() <= 20 && s[s.size() - 13] == '.') {
+      const char* frac = s.data() + s.size() - 12;
+      const std::int64_t high = eight_digits(frac);
+      const std::int64_t low = eight_digits(frac + 4);
+      std::int64_t whole = 0;
+      bool digits = high >= 0 && low >= 0;
+      for (const char* p = s.data(); digits && p + 1 < frac; ++p) {
+        digits = *p >= '0' && *p <= '9';
+        whole = whole * 10 + (*p - '0');
+      }
+      if (digits) {
+        const std::int64_t ps = whole * 1'000'000'000'000 + high * 10'000 + low % 10'000;
+        if (whole > 1'000'000 || ps > kMax) return std::nullopt;
+        return ps;
+      }
+    }
+  }
   // One pass over a plain decimal: up to 7 whole digits, a '.', any fraction digits.
   std::int64_t whole = 0;
   std::size_t whole_digits = 0;
@@ -94,21 +133,29 @@ struct ResolvedEndpoint {
 
 class FlowTableParser {
  public:
-  FlowTableParser(const std::string& file, std::string_view text, const NameDirectory& names)
-      : file_(file), text_(text), names_(names), t_(names.topology()), pinner_(names, file, "path"), csv_(file, text) {
+  // The text whole, or (`source` given) a piece at a time.
+  FlowTableParser(const std::string& file, std::string_view text, TextSource* source, const NameDirectory& names)
+      : file_(file), size_(source != nullptr ? source->size_hint() : text.size()), source_(source), names_(names),
+        t_(names.topology()), pinner_(names, file, "path"),
+        csv_(source != nullptr ? CsvCursor(file, *source) : CsvCursor(file, text)) {
     table_.file = file;
   }
 
   Result<FlowTable> parse() {
     // Room for the rows of a text of this size (rows are 40 bytes or more, but for tiny fabrics),
     // up to a million, so the array rarely moves; pages never written are never touched.
-    table_.flows.reserve(std::min<std::size_t>(text_.size() / 40 + 16, std::size_t{1} << 20));
+    table_.flows.reserve(std::min<std::size_t>(size_ / 40 + 16, std::size_t{1} << 20));
     // Likewise the pinned hops: each takes 24 bytes of text or more ("A -- B up | ", the shortest
     // names), so this is room for all of them but in tables of short names.
-    table_.hops.reserve(std::min<std::size_t>(text_.size() / 24 + 16, std::size_t{1} << 23));
+    table_.hops.reserve(std::min<std::size_t>(size_ / 24 + 16, std::size_t{1} << 23));
     bool header = false;
     std::string_view line;
-    while (errors_.size() < kMaxErrors && csv_.next_line(line)) {
+    while (errors_.size() < kMaxErrors) {
+      if (!csv_.next_line(line)) {
+        // The end of a piece: a table wrong already is not read on (its size may be anything).
+        if (!errors_.empty() || !csv_.next_piece()) break;
+        continue;
+      }
       line_no_ = csv_.line_number();
       if (trim_cell(line).empty() || trim_cell(line).front() == '#') continue;
       if (!csv_.split(line)) {
@@ -123,6 +170,7 @@ class FlowTableParser {
       }
       read_row();
     }
+    if (source_ != nullptr && source_->failed()) take({*source_->failed()});
     if (!header && errors_.empty()) error(1, 1, "", "no header line: expected a line such as 'flow,src,dst,bytes,start_s'");
     if (header && table_.flows.empty() && errors_.empty()) {
       error(line_no_, 1, "", "no flows: the table has a header but no rows");
@@ -219,7 +267,7 @@ class FlowTableParser {
         take(p.errors());
       }
     }
-    endpoints_.emplace(c.text, r);
+    endpoints_.emplace(kept_.keep(c.text), r);
     return r;
   }
 
@@ -452,14 +500,16 @@ class FlowTableParser {
   }
 
   const std::string& file_;
-  std::string_view text_;
+  std::size_t size_;     // the text's size, where known (0: a gzip or a pipe's)
+  TextSource* source_;  // or none: the text was given whole
   const NameDirectory& names_;
   const Topology& t_;
   FlowTable table_;
   Diagnostics errors_;
   int line_no_ = 0;
   std::vector<Column> column_of_cell_;
-  std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;
+  std::unordered_map<std::string_view, ResolvedEndpoint> endpoints_;  // keys in kept_
+  KeptTexts kept_;
   static constexpr std::uint32_t kNoRow = 0xFFFF'FFFFU;
   bool ids_dense_ = true;  // every id so far is its row: row_of_id_ is empty
   std::unordered_map<std::uint32_t, std::uint32_t> row_of_id_;
@@ -470,7 +520,11 @@ class FlowTableParser {
 }  // namespace
 
 Result<FlowTable> parse_flow_table(const std::string& file, std::string_view text, const NameDirectory& names) {
-  return FlowTableParser(file, text, names).parse();
+  return FlowTableParser(file, text, nullptr, names).parse();
+}
+
+Result<FlowTable> parse_flow_table(const std::string& file, TextSource& source, const NameDirectory& names) {
+  return FlowTableParser(file, {}, &source, names).parse();
 }
 
 }  // namespace ct

@@ -42,6 +42,7 @@
 
 #include "core/ids.h"
 #include "core/result.h"
+#include "core/text_source.h"
 #include "core/units.h"
 #include "fabric/name_directory.h"
 #include "routing/route_hop.h"
@@ -81,5 +82,11 @@ struct FlowTable {
 
 // Parses a flow table from the file's text (the loader, io/files.h, has inflated a gzip file).
 Result<FlowTable> parse_flow_table(const std::string& file, std::string_view text, const NameDirectory& names);
+// The same, read a piece at a time as the loader gives it (core/text_source.h): what is held is the
+// table and one piece, never the whole text. A table with an error is not read past the piece that
+// holds it (a huge table wrong early is refused after about one piece); an error of the source
+// (the input limit, a gzip bomb, a read error) is one of the diagnostics. The table and its
+// errors are the same as the whole text's, but for the errors after that piece.
+Result<FlowTable> parse_flow_table(const std::string& file, TextSource& source, const NameDirectory& names);
 
 }  // namespace ct

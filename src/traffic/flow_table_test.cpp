@@ -8,9 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "support/fabric_fixtures.h"
+#include "support/text_pieces.h"
 
 namespace ct {
 namespace {
@@ -205,6 +207,14 @@ TEST(FlowTable, SecondsAreExact) {
       {"1000000", 1'000'000'000'000'000'000},     // the largest
       {"2.5e-6", 2'500'000},
       {"1E3", 1'000'000'000'000'000},
+      // Twelve decimals, as --csv-flows writes them (read eight digits at a time): every digit
+      // position counts, whole seconds of one to seven digits.
+      {"0.123456789012", 123'456'789'012},
+      {"7.000000000009", 7'000'000'000'009},
+      {"0.900000000000", 900'000'000'000},
+      {"0.000010000000", 10'000'000},
+      {"0999999.999999999999", 999'999'999'999'999'999},
+      {"1000000.000000000000", 1'000'000'000'000'000'000},
   };
   for (const auto& [text, ps] : good) {
     const auto r = parse("flow,src,dst,bytes,start_s\n0,host0/nic0,host2/nic0,1," + text + "\n");
@@ -212,7 +222,9 @@ TEST(FlowTable, SecondsAreExact) {
     EXPECT_EQ(r->flows[0].start.value(), ps) << text;
   }
   for (const std::string text : {"1000000.000000000001", "0001000000", "9999999", "99999999", ".", "1.2.3", "1,5", "0x10", "1e7", "+1",
-                                 "1 2", "1.e"}) {
+                                 "1 2", "1.e", "1000001.000000000000", "0.00000000000a", "0.0000000/0000", "0.000:00000000",
+                                 "0.00000000000\xba", "0.\xff" "00000000000", "-0.000000000001", "0x0.000000000000",
+                                 "12345678.000000000000"}) {
     const auto r = parse("flow,src,dst,bytes,start_s\n0,host0/nic0,host2/nic0,1,\"" + text + "\"\n");
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_EQ(first_error(r).rfind("flows.csv:2:27: error: start_s:", 0), 0U) << text << ": " << first_error(r);
@@ -258,6 +270,77 @@ TEST(FlowTable, BadInputIsLocated) {
                 .rfind("flows.csv:4:27: error: operation: operation 'a' appeared before", 0),
             0U);
   EXPECT_EQ(first_error(parse("")).rfind("flows.csv:1:1: error: no header line", 0), 0U);
+}
+
+// Every field of every flow, the hops, the waits and the operations, one line a flow.
+std::string fingerprint(const FlowTable& t) {
+  std::ostringstream out;
+  for (const std::string& op : t.operations) out << "operation " << op << "\n";
+  for (const TableFlow& f : t.flows) {
+    out << f.line << ": " << f.operation << " " << f.id << " " << f.src_gpu << " " << f.dst_gpu << " "
+        << f.src_port.value() << " " << f.dst_port.value() << " " << f.bytes.value() << " " << f.start.value() << " "
+        << f.delay.value() << " " << f.weight << " " << f.has_udp_port << f.udp_src_port << " " << f.instance << f.iteration
+        << f.step << f.channel << f.qp << " route";
+    for (std::uint32_t h = f.route_begin; h < f.route_begin + f.route_size; ++h) {
+      out << " " << static_cast<int>(t.hops[h].kind) << ":" << t.hops[h].index;
+    }
+    out << " after";
+    for (std::uint32_t a = f.after_begin; a < f.after_begin + f.after_size; ++a) out << " " << t.after[a];
+    out << "\n";
+  }
+  return out.str();
+}
+
+// Read a piece at a time (a few lines each, every piece overwriting the last in one buffer:
+// support/text_pieces.h), a table reads as it does whole. The names the reader caches by their
+// text (GPUs, hops spelled otherwise than --csv-flows writes them, a switch to route through) are
+// kept as copies, so the rows of later pieces that name them again resolve alike; quoted cells
+// and CRLF lines too. Errors: the same, located alike, when they fall in the first piece that has
+// one; the pieces after it are not read.
+TEST(FlowTable, AStreamedTableReadsAsTheWholeText) {
+  std::string text = "flow,src,dst,bytes,operation,after,path\n";
+  for (int i = 0; i < 24; ++i) {
+    const std::string id = std::to_string(i);
+    const std::string op = "\"step, " + std::to_string(i / 6) + "\"";
+    const std::string after = i > 0 ? std::to_string(i - 1) : "";
+    switch (i % 4) {
+      case 0: text += id + ",host0/gpu0,host0/gpu1,1KiB," + op + "," + after + ",\n"; break;
+      case 1:
+        text += id + ",host0/nic0,host2/nic0,1000," + op + "," + after +
+                ",host0/nic0  -- p0/leaf/0 | p0/leaf/0 -- p0/spine/0 #1 | p0/leaf/1 -- p0/spine/0 #1 down | "
+                "host2/nic0 -- p0/leaf/1\r\n";
+        break;
+      case 2: text += id + ",host1/nic0,host3/nic0,2000," + op + "," + after + ",p0/spine/1\n"; break;
+      default: text += id + ",host3/nic0,host1/nic0,3000," + op + "," + after + ",\"3 up | 8 up | 4 down | 1 down\"\n";
+    }
+  }
+  static const NameDirectory names(topology());
+  const auto whole = parse(text);
+  ASSERT_TRUE(whole.ok()) << first_error(whole);
+  ASSERT_EQ(whole->flows.size(), 24U);
+  ASSERT_EQ(whole->operations.size(), 4U);
+  for (const std::size_t lines : {1, 2, 3, 5, 100}) {
+    test::TextPieces pieces(text, lines);
+    const auto streamed = parse_flow_table("flows.csv", pieces, names);
+    ASSERT_TRUE(streamed.ok()) << lines << " lines a piece: " << first_error(streamed);
+    EXPECT_EQ(fingerprint(streamed.value()), fingerprint(whole.value())) << lines << " lines a piece";
+  }
+
+  // Errors at lines 3 and 6: in one piece, both, as whole; in pieces of 4 lines, line 3's alone.
+  const std::string bad = "flow,src,dst,bytes\n0,host0/nic0,host2/nic0,1\n1,host0/nic0,host2/nic0,x\n"
+                          "2,host0/nic0,host2/nic0,1\n3,host0/nic0,host2/nic0,1\n4,host0/nic0,nowhere,1\n"
+                          "5,host0/nic0,host2/nic0,1\n";
+  const auto bad_whole = parse(bad);
+  ASSERT_FALSE(bad_whole.ok());
+  ASSERT_EQ(bad_whole.errors().size(), 2U);
+  test::TextPieces one(bad, 100);
+  EXPECT_EQ(format_diagnostics(parse_flow_table("flows.csv", one, names).errors()), format_diagnostics(bad_whole.errors()));
+  test::TextPieces four(bad, 4);
+  const auto first_piece = parse_flow_table("flows.csv", four, names);
+  ASSERT_FALSE(first_piece.ok());
+  ASSERT_EQ(first_piece.errors().size(), 1U);
+  EXPECT_EQ(format_diagnostic(first_piece.errors().front()), format_diagnostic(bad_whole.errors().front()));
+  EXPECT_EQ(four.pieces(), 1U);
 }
 
 }  // namespace
