@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/csv_cursor.h"
@@ -177,6 +178,40 @@ TEST(Text, LowerWordsAndTakeWord) {
   EXPECT_FALSE(all_digits(""));
   EXPECT_FALSE(all_digits("12a"));
   EXPECT_FALSE(all_digits("-1"));
+}
+
+TEST(Text, FixedIsPrintfsFixedNotation) {
+  // By hand: ties go to the even neighbour of the binary value (0.125 is exact: "0.12"; 0.375:
+  // "0.38"; 2.5: "2"), 1.005 is stored as 1.00499999999999989...: "1.00"; a small negative rounds to
+  // "-0.00"; a carry runs through the integer part.
+  EXPECT_EQ(fixed(0.125, 2), "0.12");
+  EXPECT_EQ(fixed(0.375, 2), "0.38");
+  EXPECT_EQ(fixed(2.5, 0), "2");
+  EXPECT_EQ(fixed(3.5, 0), "4");
+  EXPECT_EQ(fixed(1.005, 2), "1.00");
+  EXPECT_EQ(fixed(-0.001, 2), "-0.00");
+  EXPECT_EQ(fixed(-0.0, 1), "-0.0");
+  EXPECT_EQ(fixed(99.996, 2), "100.00");
+  EXPECT_EQ(fixed(40.0704, 2), "40.07");
+  EXPECT_EQ(fixed(0.0694926, 3), "0.069");
+  EXPECT_EQ(fixed(12.0, 0), "12");
+  std::string out = "x=";
+  append_fixed(out, 1.5, 1);
+  EXPECT_EQ(out, "x=1.5");
+  // Against fmt (an implementation of its own: Dragon4 on the exact value) over magnitudes from
+  // 1e-6 to 1e17, both signs, 0 to 10 decimals, and the values just beside ties.
+  Rng rng(7, 0, 0);
+  for (int i = 0; i < 200000; ++i) {
+    const double magnitude = std::pow(10.0, -6.0 + 23.0 * rng.uniform01());
+    double x = (rng.uniform01() < 0.5 ? -1 : 1) * magnitude;
+    const int decimals = static_cast<int>(rng.uniform01() * 11);
+    if (i % 4 == 1) x = std::nextafter(std::round(x * 1000.0) / 1000.0 + 0.0005, rng.uniform01() < 0.5 ? 0.0 : 1e300);
+    if (i % 4 == 2) x = std::round(x * 8.0) / 8.0;
+    ASSERT_EQ(fixed(x, decimals), fmt::format("{:.{}f}", x, decimals)) << x << " " << decimals;
+  }
+  for (const double x : {std::nan(""), HUGE_VAL, -HUGE_VAL, 1e300, 4503599627370495.5, 0x1p52}) {
+    for (int d = 0; d < 4; ++d) EXPECT_EQ(fixed(x, d), fmt::format("{:.{}f}", x, d)) << x;
+  }
 }
 
 // The cells of `line` as (text, column, width).
