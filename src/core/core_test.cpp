@@ -1,6 +1,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <optional>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "core/rng.h"
 #include "core/text.h"
 #include "core/text_lines.h"
+#include "core/text_source.h"
 #include "core/threads.h"
 #include "core/units.h"
 
@@ -274,6 +276,86 @@ TEST(CsvCursor, TrimsTheReadersSets) {
   ASSERT_TRUE(csv.split(line));
   EXPECT_EQ(csv.cells()[0].text, "a");
   EXPECT_EQ(csv.cells()[0].raw(line), "\r a ");
+}
+
+// A text given in pieces of whole lines (every piece but the last ends with '\n'), each the fewest
+// lines that reach `size` bytes (by default one line a piece).
+class LinePieces final : public TextSource {
+ public:
+  explicit LinePieces(std::string_view text, std::size_t size = 1) : text_(text), size_(size) {}
+  bool next(std::string_view& piece) override {
+    if (at_ >= text_.size()) return false;
+    std::size_t end = text_.find('\n', std::min(at_ + size_, text_.size()) - 1);
+    end = end == std::string_view::npos ? text_.size() : end + 1;
+    piece = text_.substr(at_, end - at_);
+    at_ = end;
+    ++taken_;
+    return true;
+  }
+  [[nodiscard]] const std::optional<Diagnostic>& failed() const override { return failed_; }
+  std::string_view head() override { return text_; }
+  [[nodiscard]] std::size_t taken() const { return taken_; }
+
+ private:
+  std::string_view text_;
+  std::size_t size_;
+  std::size_t at_ = 0;
+  std::size_t taken_ = 0;
+  std::optional<Diagnostic> failed_;
+};
+
+// Records, cells and line numbers read a line a piece are those of the whole text, records whose
+// quoted cells hold line breaks (across pieces) and CRLF line ends included.
+TEST(CsvSourceCursor, ReadsAsTheWholeTextAcrossPieces) {
+  const std::string text = "# a comment\r\na,\"two\nlines\",c\r\n\"three\r\nlines\n\",x\n\nplain, cell \nlast,\"open";
+  CsvCursor whole("t.csv", text);
+  LinePieces pieces(text);
+  CsvSourceCursor streamed("t.csv", pieces);
+  std::string_view a, b;
+  int records = 0;
+  while (whole.next_record(a)) {
+    ASSERT_TRUE(streamed.next_record(b)) << "record " << records;
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(whole.line_number(), streamed.line_number());
+    const bool split_a = whole.split(a);
+    ASSERT_EQ(split_a, streamed.split(b));
+    if (split_a) {
+      ASSERT_EQ(whole.cells().size(), streamed.cells().size());
+      for (std::size_t i = 0; i < whole.cells().size(); ++i) {
+        EXPECT_EQ(whole.cells()[i].text, streamed.cells()[i].text);
+        EXPECT_EQ(whole.cells()[i].column, streamed.cells()[i].column);
+      }
+    } else {
+      EXPECT_EQ(format_diagnostic(whole.error()), format_diagnostic(streamed.error()));
+    }
+    ++records;
+  }
+  EXPECT_FALSE(streamed.next_record(b));
+  EXPECT_EQ(records, 6);
+  EXPECT_EQ(streamed.line_number(), 9);
+}
+
+// A quote left open does not take the rest of the input into one record: the record ends after
+// about kTextPiece bytes and split() locates the open quote at its first line. Told to take no
+// more pieces, the cursor stops at the end of the piece it has.
+TEST(CsvSourceCursor, BoundsARecordLeftOpen) {
+  std::string text = "a,b\nx,\"open\n";
+  while (text.size() < 3 * kTextPiece) text += "0123456789012345678901234567890123456789012345678901234567890123456789\n";
+  LinePieces pieces(text, 64 << 10);
+  CsvSourceCursor csv("t.csv", pieces);
+  std::string_view record;
+  ASSERT_TRUE(csv.next_record(record));
+  ASSERT_TRUE(csv.next_record(record));
+  EXPECT_GT(record.size(), kTextPiece);
+  EXPECT_LE(record.size(), kTextPiece + (64 << 10) + 100);
+  EXPECT_FALSE(csv.split(record));
+  EXPECT_EQ(csv.error().where.line, 2);
+  EXPECT_EQ(csv.error().where.column, 3);
+  const std::size_t taken = pieces.taken();
+  EXPECT_LE(taken, kTextPiece / (64 << 10) + 2);
+  while (csv.next_record(record, false)) {
+  }
+  EXPECT_EQ(pieces.taken(), taken);
 }
 
 // Every index runs exactly once, 0 on the calling thread; the refused-thread path (tested through

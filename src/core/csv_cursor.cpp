@@ -40,13 +40,15 @@ std::size_t find_comma(std::string_view s, std::size_t i) {
 
 }  // namespace
 
-CsvCursor::CsvCursor(std::string file, std::string_view text, const CharSet& leading, const CharSet& trailing)
-    : file_(std::move(file)), lines_(text), leading_(leading), trailing_(trailing) {
+CsvCursor::CsvCursor(std::string file, std::string_view text, const CharSet& leading, const CharSet& trailing,
+                     int lines_before)
+    : file_(std::move(file)), lines_(text, lines_before), leading_(leading), trailing_(trailing), end_(text.data() + text.size()) {
   assert(leading.at_most_space() && trailing.at_most_space());
 }
 
 bool CsvCursor::next_record(std::string_view& record) {
   extra_lines_ = 0;
+  open_at_end_ = false;
   if (!lines_.next(record)) return false;
   if (record.find('"') == std::string_view::npos) return true;  // most lines: one memchr
   auto quotes = [](std::string_view s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '"')); };
@@ -56,6 +58,46 @@ bool CsvCursor::next_record(std::string_view& record) {
     record = std::string_view(record.data(), static_cast<std::size_t>(more.data() + more.size() - record.data()));
     open += quotes(more);
     ++extra_lines_;
+  }
+  open_at_end_ = open % 2 == 1;
+  return true;
+}
+
+CsvSourceCursor::CsvSourceCursor(std::string file, TextSource& source, const CharSet& leading, const CharSet& trailing)
+    : file_(std::move(file)), source_(source), leading_(leading), trailing_(trailing), csv_(file_, "", leading, trailing) {}
+
+bool CsvSourceCursor::take_piece() {
+  std::string_view piece;
+  if (!source_.next(piece)) return false;
+  csv_ = CsvCursor(file_, piece, leading_, trailing_, csv_.lines_read());
+  return true;
+}
+
+bool CsvSourceCursor::carry(std::string_view open, int lines_before) {
+  std::size_t at = 0;
+  if (!joined_.empty() && open.data() >= joined_.data() && open.data() < joined_.data() + joined_.size()) {
+    at = static_cast<std::size_t>(open.data() - joined_.data());  // joined_'s end already
+  } else {
+    joined_.assign(open);  // before the source moves on from the piece it is in
+  }
+  std::string_view piece;
+  const bool more = source_.next(piece);
+  if (more) joined_.append(piece);
+  csv_ = CsvCursor(file_, std::string_view(joined_).substr(at), leading_, trailing_, lines_before);
+  return more;
+}
+
+bool CsvSourceCursor::next_record(std::string_view& record, bool more_pieces) {
+  while (!csv_.next_record(record)) {
+    if (!more_pieces || !take_piece()) return false;
+  }
+  // A quoted cell open at the end of the piece: the record again, joined with the next piece.
+  while (more_pieces && csv_.open_at_end()) {
+    const std::string_view open(record.data(), static_cast<std::size_t>(csv_.text_end() - record.data()));
+    if (open.size() > kTextPiece) break;
+    const bool more = carry(open, csv_.line_number() - 1);
+    csv_.next_record(record);
+    if (!more) break;
   }
   return true;
 }

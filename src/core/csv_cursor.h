@@ -39,6 +39,7 @@
 #include "core/diagnostic.h"
 #include "core/text.h"
 #include "core/text_lines.h"
+#include "core/text_source.h"
 
 namespace ct {
 
@@ -57,8 +58,10 @@ class CsvCursor {
  public:
   // PRECONDITION: `leading` and `trailing` hold only bytes up to ' ' (blanks and control bytes).
   // POSTCONDITION: the cells' text stays valid while both the cursor and `text` live.
+  // `lines_before`: lines of the whole text before `text` (a TextSource's earlier pieces), so
+  // line_number() counts in the whole text.
   CsvCursor(std::string file, std::string_view text, const CharSet& leading = kSpaceTab,
-            const CharSet& trailing = kSpaceTabCr);
+            const CharSet& trailing = kSpaceTabCr, int lines_before = 0);
 
   // The next line, without its '\n' (and '\r'); false after the last one.
   bool next_line(std::string_view& line) {
@@ -70,6 +73,12 @@ class CsvCursor {
   bool next_record(std::string_view& record);
   // The 1-based number of the line next_line() gave last, or where the last record began.
   [[nodiscard]] int line_number() const { return lines_.number() - extra_lines_; }
+  // Lines taken so far, counting those before the text.
+  [[nodiscard]] int lines_read() const { return lines_.number(); }
+  // The last record reached the end of the text with a quoted cell still open.
+  [[nodiscard]] bool open_at_end() const { return open_at_end_; }
+  // The text's end (for the bytes of an open record up to it).
+  [[nodiscard]] const char* text_end() const { return end_; }
 
   // Cuts `line` into cells(). False when a quoted cell is not closed or is followed by something
   // other than ',': error() then says where, and cells() is in no particular state.
@@ -88,9 +97,52 @@ class CsvCursor {
   CharSet leading_;
   CharSet trailing_;
   std::vector<CsvCell> cells_;
+  const char* end_;
   int extra_lines_ = 0;                 // lines the last record took beyond its first
+  bool open_at_end_ = false;
   std::deque<std::string> unescaped_;  // stable storage for quoted cells that held a ""
   Diagnostic error_;
+};
+
+// A CsvCursor over a text read a piece at a time (core/text_source.h), for the readers of inputs
+// that may be larger than memory: the same records, cells, columns and line numbers as one
+// CsvCursor over the whole text. A record whose quoted cell holds line breaks may run across
+// pieces: it is joined in a buffer of its own with the next piece, up to kTextPiece bytes of
+// record; a longer record ends there with its quote open (split() then says so, at the record's
+// first line), so no record costs more than about two pieces of memory.
+//
+//   CsvSourceCursor csv(file, source);
+//   while (csv.next_record(line, errors.empty())) { ... as CsvCursor ... }
+//   if (source.failed()) ...
+class CsvSourceCursor {
+ public:
+  // POSTCONDITION: the cells' text stays valid until the next next_record().
+  CsvSourceCursor(std::string file, TextSource& source, const CharSet& leading = kSpaceTab,
+                  const CharSet& trailing = kSpaceTabCr);
+
+  // The next record, as CsvCursor::next_record(). With `more_pieces` false it takes no further
+  // piece from the source (a reader that met an error stops at the end of its piece): false at the
+  // end of the piece, and a record open there ends there.
+  bool next_record(std::string_view& record, bool more_pieces = true);
+  [[nodiscard]] int line_number() const { return csv_.line_number(); }
+  bool split(std::string_view line) { return csv_.split(line); }
+  [[nodiscard]] const std::vector<CsvCell>& cells() const { return csv_.cells(); }
+  [[nodiscard]] const Diagnostic& error() const { return csv_.error(); }
+
+ private:
+  // csv_ over the source's next piece; false at the end of the source.
+  bool take_piece();
+  // csv_ over `open` (a record open to the end of its text, moved into joined_) and the source's
+  // next piece after it; false when there was none. Each carry reads the open record again: with
+  // the loader's pieces of about kTextPiece a record is carried at most twice.
+  bool carry(std::string_view open, int lines_before);
+
+  std::string file_;
+  TextSource& source_;
+  CharSet leading_;
+  CharSet trailing_;
+  CsvCursor csv_;
+  std::string joined_;  // an open record and the pieces after it
 };
 
 // `text` as one CSV cell: as is when split() gives it back unchanged, else quoted with each '"'
