@@ -14,7 +14,7 @@
 namespace ct {
 
 // An input's text: in memory, or (when `source` is set) read a piece at a time by the readers that
-// stream (the Prometheus text; the other formats take the whole text from it).
+// stream (the Prometheus text and the port map; the other scrape formats take the whole text from it).
 struct TextInput {
   std::string path;
   std::string text;
