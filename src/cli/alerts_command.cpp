@@ -28,9 +28,9 @@ struct AlertsCliOptions {
 // The port map: the file given, else the lab's own.
 Result<PortMap> alert_port_map(const AlertsCliOptions& o, const Fabric& fabric) {
   if (!o.map.empty()) {
-    auto text = read_text_file(o.map, "a port map");
-    if (!text) return text.errors();
-    return read_port_map_csv(text.value(), o.map, fabric.names());
+    auto source = FileTextSource::open(o.map, "a port map");  // read as it is parsed, never whole
+    if (!source) return source.errors();
+    return read_port_map_csv(*source.value(), o.map, fabric.names());
   }
   auto plan = plan_lab(fabric, "ct");
   if (!plan) {

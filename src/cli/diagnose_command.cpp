@@ -47,8 +47,8 @@ Result<TextInput> read_input(const std::string& path, std::string_view what) {
   return TextInput{path, std::move(text).value(), nullptr};
 }
 
-// A scrape or a flow results file is read a piece at a time as it is parsed (io/files.h): a large
-// one is never held whole.
+// A scrape, a flow results file or a port map is read a piece at a time as it is parsed
+// (io/files.h): a large one is never held whole.
 Result<TextInput> open_input(const std::string& path, std::string_view what) {
   auto source = FileTextSource::open(path, what);
   if (!source) return source.errors();
@@ -88,7 +88,7 @@ int run_diagnose(const DiagnoseCliOptions& cli_options, const Context& context) 
     }, true);
   }
   for (const auto& p : options.flows) take(p, "a flow result file", [&](TextInput t) { inputs.flows.push_back(std::move(t)); }, true);
-  if (!options.map.empty()) take(options.map, "a port map", [&](TextInput t) { inputs.map = std::move(t); });
+  if (!options.map.empty()) take(options.map, "a port map", [&](TextInput t) { inputs.map = std::move(t); }, true);
   for (const auto& arg : options.lldp) {
     const std::size_t eq = arg.find('=');
     if (eq == std::string::npos) {

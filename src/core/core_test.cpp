@@ -1,11 +1,13 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <optional>
 #include <thread>
 #include <tuple>
 #include <variant>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/clock_text.h"
@@ -16,6 +18,7 @@
 #include "core/rng.h"
 #include "core/text.h"
 #include "core/text_lines.h"
+#include "core/text_source.h"
 #include "core/threads.h"
 #include "core/units.h"
 #include "support/text_pieces.h"
@@ -182,6 +185,40 @@ TEST(Text, LowerWordsAndTakeWord) {
   EXPECT_FALSE(all_digits("-1"));
 }
 
+TEST(Text, FixedIsPrintfsFixedNotation) {
+  // By hand: ties go to the even neighbour of the binary value (0.125 is exact: "0.12"; 0.375:
+  // "0.38"; 2.5: "2"), 1.005 is stored as 1.00499999999999989...: "1.00"; a small negative rounds to
+  // "-0.00"; a carry runs through the integer part.
+  EXPECT_EQ(fixed(0.125, 2), "0.12");
+  EXPECT_EQ(fixed(0.375, 2), "0.38");
+  EXPECT_EQ(fixed(2.5, 0), "2");
+  EXPECT_EQ(fixed(3.5, 0), "4");
+  EXPECT_EQ(fixed(1.005, 2), "1.00");
+  EXPECT_EQ(fixed(-0.001, 2), "-0.00");
+  EXPECT_EQ(fixed(-0.0, 1), "-0.0");
+  EXPECT_EQ(fixed(99.996, 2), "100.00");
+  EXPECT_EQ(fixed(40.0704, 2), "40.07");
+  EXPECT_EQ(fixed(0.0694926, 3), "0.069");
+  EXPECT_EQ(fixed(12.0, 0), "12");
+  std::string out = "x=";
+  append_fixed(out, 1.5, 1);
+  EXPECT_EQ(out, "x=1.5");
+  // Against fmt (an implementation of its own: Dragon4 on the exact value) over magnitudes from
+  // 1e-6 to 1e17, both signs, 0 to 10 decimals, and the values just beside ties.
+  Rng rng(7, 0, 0);
+  for (int i = 0; i < 200000; ++i) {
+    const double magnitude = std::pow(10.0, -6.0 + 23.0 * rng.uniform01());
+    double x = (rng.uniform01() < 0.5 ? -1 : 1) * magnitude;
+    const int decimals = static_cast<int>(rng.uniform01() * 11);
+    if (i % 4 == 1) x = std::nextafter(std::round(x * 1000.0) / 1000.0 + 0.0005, rng.uniform01() < 0.5 ? 0.0 : 1e300);
+    if (i % 4 == 2) x = std::round(x * 8.0) / 8.0;
+    ASSERT_EQ(fixed(x, decimals), fmt::format("{:.{}f}", x, decimals)) << x << " " << decimals;
+  }
+  for (const double x : {std::nan(""), HUGE_VAL, -HUGE_VAL, 1e300, 4503599627370495.5, 0x1p52}) {
+    for (int d = 0; d < 4; ++d) EXPECT_EQ(fixed(x, d), fmt::format("{:.{}f}", x, d)) << x;
+  }
+}
+
 // The cells of `line` as (text, column, width).
 std::vector<std::tuple<std::string, int, int>> csv_cells(std::string_view line) {
   CsvCursor csv("t.csv", line);
@@ -295,6 +332,94 @@ TEST(CsvCursor, TrimsTheReadersSets) {
   ASSERT_TRUE(csv.split(line));
   EXPECT_EQ(csv.cells()[0].text, "a");
   EXPECT_EQ(csv.cells()[0].raw(line), "\r a ");
+}
+
+// A text given in pieces of whole lines (every piece but the last ends with '\n'), each the fewest
+// lines that reach `size` bytes (by default one line a piece).
+class LinePieces final : public TextSource {
+ public:
+  explicit LinePieces(std::string_view text, std::size_t size = 1) : text_(text), size_(size) {}
+  bool next(std::string_view& piece) override {
+    if (at_ >= text_.size()) return false;
+    std::size_t end = text_.find('\n', std::min(at_ + size_, text_.size()) - 1);
+    end = end == std::string_view::npos ? text_.size() : end + 1;
+    piece = text_.substr(at_, end - at_);
+    at_ = end;
+    ++taken_;
+    return true;
+  }
+  [[nodiscard]] const std::optional<Diagnostic>& failed() const override { return failed_; }
+  std::string_view head() override { return text_; }
+  [[nodiscard]] std::size_t taken() const { return taken_; }
+
+ private:
+  std::string_view text_;
+  std::size_t size_;
+  std::size_t at_ = 0;
+  std::size_t taken_ = 0;
+  std::optional<Diagnostic> failed_;
+};
+
+// Records, cells and line numbers read a line a piece are those of the whole text, records whose
+// quoted cells hold line breaks (across pieces) and CRLF line ends included.
+// The next record of a cursor over a source, taking pieces as needed (`more`: false, none).
+bool next_streamed(CsvCursor& csv, std::string_view& record, bool more = true) {
+  while (!csv.next_record(record)) {
+    if (!more || !csv.next_piece()) return false;
+  }
+  return true;
+}
+
+TEST(CsvCursor, ReadsAPieceAtATimeAsTheWholeText) {
+  const std::string text = "# a comment\r\na,\"two\nlines\",c\r\n\"three\r\nlines\n\",x\n\nplain, cell \nlast,\"open";
+  CsvCursor whole("t.csv", text);
+  LinePieces pieces(text);
+  CsvCursor streamed("t.csv", pieces);
+  std::string_view a, b;
+  int records = 0;
+  while (whole.next_record(a)) {
+    ASSERT_TRUE(next_streamed(streamed, b)) << "record " << records;
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(whole.line_number(), streamed.line_number());
+    const bool split_a = whole.split(a);
+    ASSERT_EQ(split_a, streamed.split(b));
+    if (split_a) {
+      ASSERT_EQ(whole.cells().size(), streamed.cells().size());
+      for (std::size_t i = 0; i < whole.cells().size(); ++i) {
+        EXPECT_EQ(whole.cells()[i].text, streamed.cells()[i].text);
+        EXPECT_EQ(whole.cells()[i].column, streamed.cells()[i].column);
+      }
+    } else {
+      EXPECT_EQ(format_diagnostic(whole.error()), format_diagnostic(streamed.error()));
+    }
+    ++records;
+  }
+  EXPECT_FALSE(next_streamed(streamed, b));
+  EXPECT_EQ(records, 6);
+  EXPECT_EQ(streamed.line_number(), 9);
+}
+
+// A quote left open does not take the rest of the input into one record: the record ends after
+// about kTextPiece bytes and split() locates the open quote at its first line. Told to take no
+// more pieces, the cursor stops at the end of the piece it has.
+TEST(CsvCursor, BoundsARecordLeftOpen) {
+  std::string text = "a,b\nx,\"open\n";
+  while (text.size() < 3 * kTextPiece) text += "0123456789012345678901234567890123456789012345678901234567890123456789\n";
+  LinePieces pieces(text, 64 << 10);
+  CsvCursor csv("t.csv", pieces);
+  std::string_view record;
+  ASSERT_TRUE(next_streamed(csv, record));
+  ASSERT_TRUE(next_streamed(csv, record));
+  EXPECT_GT(record.size(), kTextPiece);
+  EXPECT_LE(record.size(), kTextPiece + (64 << 10) + 100);
+  EXPECT_FALSE(csv.split(record));
+  EXPECT_EQ(csv.error().where.line, 2);
+  EXPECT_EQ(csv.error().where.column, 3);
+  const std::size_t taken = pieces.taken();
+  EXPECT_LE(taken, kTextPiece / (64 << 10) + 2);
+  while (next_streamed(csv, record, false)) {
+  }
+  EXPECT_EQ(pieces.taken(), taken);
 }
 
 // Every index runs exactly once, 0 on the calling thread; the refused-thread path (tested through

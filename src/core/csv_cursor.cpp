@@ -102,6 +102,14 @@ std::string_view CsvCursor::carry_record(const char* begin, std::size_t open) {
       return carry_;
     }
     carry_.append(begin, piece_.data() + piece_.size());
+    if (carry_.size() > kTextPiece) {
+      // A quote left open past a piece's worth of record: the record ends here, its quote open
+      // (split() locates it at the record's first line), so one record costs about two pieces of
+      // memory at most, not the rest of the input.
+      if (carry_.back() == '\n') carry_.pop_back();
+      if (!carry_.empty() && carry_.back() == '\r') carry_.pop_back();
+      return carry_;
+    }
   }
 }
 

@@ -18,7 +18,9 @@
 // next_record() give the piece's lines and return false at its end, next_piece() takes the next
 // piece, so the reader decides whether to read on (a reader that has found an error stops there).
 // A record whose quoted cell runs past the end of a piece is carried into the next one: its text
-// is the same as in the whole text. Cells then stay valid until the next piece is taken.
+// is the same as in the whole text, up to about kTextPiece bytes of record: a quote left open
+// longer ends the record there, open (split() says so at its first line). Cells then stay valid
+// until the next piece is taken.
 //
 // Speed: a line without a '"' (every line --csv-flows writes) is cut in one pass sixteen bytes at
 // a time where SSE2 is there (every x86-64); the flow table reader cuts millions of lines.

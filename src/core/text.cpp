@@ -1,10 +1,39 @@
 #include "core/text.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
 
 namespace ct {
+
+void append_fixed(std::string& out, double x, int decimals) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+  static constexpr std::uint64_t kIntPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+  if (decimals < 0 || decimals > 9 || !std::isfinite(x)) {
+    out += fmt::format("{:.{}f}", x, decimals);
+    return;
+  }
+  const double y = std::fabs(x) * kPow10[decimals];  // rounded once: |error| <= y x 2^-53
+  const double whole = std::floor(y);
+  const double fraction = y - whole;  // exact below 2^52
+  if (!(y < 0x1p52) || std::fabs(fraction - 0.5) <= y * 0x1p-52) {
+    out += fmt::format("{:.{}f}", x, decimals);
+    return;
+  }
+  const std::uint64_t n = static_cast<std::uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
+  const std::uint64_t scale = kIntPow10[decimals];
+  if (std::signbit(x)) out += '-';
+  char digits[24];
+  auto end = std::to_chars(digits, digits + sizeof digits, n / scale).ptr;
+  out.append(digits, end);
+  if (decimals == 0) return;
+  out += '.';
+  end = std::to_chars(digits, digits + sizeof digits, n % scale).ptr;
+  out.append(static_cast<std::size_t>(decimals) - static_cast<std::size_t>(end - digits), '0');
+  out.append(digits, end);
+}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

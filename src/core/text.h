@@ -109,4 +109,17 @@ inline bool take_number(std::string_view& rest, long long& out) {
   return true;
 }
 
+// x with `decimals` digits after the point: exactly the text of fmt::format("{:.{}f}", x, decimals)
+// (printf's %.*f: the binary value rounded to nearest, ties to even; "-0.00" for a small negative
+// value), written without a format string. When |x| x 10^decimals is below 2^52 and its fraction
+// lies farther from one half than the product's rounding error (|x| x 10^d x 2^-52), the rounded
+// integer is that of the computed product; otherwise (a tie or near-tie, NaN, infinity, a huge
+// value, more than 9 decimals) fmt formats it. Reports print hundreds of thousands of rates.
+void append_fixed(std::string& out, double x, int decimals);
+inline std::string fixed(double x, int decimals) {
+  std::string out;
+  append_fixed(out, x, decimals);
+  return out;
+}
+
 }  // namespace ct

@@ -157,7 +157,9 @@ Result<Counters> read_counter_inputs(const CounterInputs& inputs, const Fabric& 
     scrapes = std::move(read).value();
   }
   if (inputs.map) {
-    auto m = read_port_map_csv(inputs.map->text, inputs.map->path, fabric.names());
+    TextInMemory memory(inputs.map->text);
+    TextSource& source = inputs.map->source ? *inputs.map->source : memory;
+    auto m = read_port_map_csv(source, inputs.map->path, fabric.names());
     if (!m) {
       errors.insert(errors.end(), m.errors().begin(), m.errors().end());
     } else {

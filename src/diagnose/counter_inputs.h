@@ -14,8 +14,8 @@
 namespace ct {
 
 // An input's text: in memory, or (when `source` is set) read a piece at a time by the readers that
-// stream (Prometheus text, perftest output, a flows CSV; the other formats take the whole text
-// from it).
+// stream (Prometheus text, perftest output, a flows CSV, the port map; the other formats take the
+// whole text from it).
 struct TextInput {
   std::string path;
   std::string text;

@@ -1,60 +1,72 @@
 #include "diagnose/counter_rates.h"
 
 #include <algorithm>
-#include <functional>
+#include <bit>
+#include <cstring>
 #include <map>
 #include <set>
 #include <span>
 #include <string_view>
-#include <tuple>
 
 namespace ct {
 namespace {
-
-// The sort key of a series: transmit before receive.
-using ViewKey = std::tuple<std::string_view, std::string_view, CounterKind, bool>;
-
-ViewKey view_key(const CounterSample& c) { return ViewKey{c.instance, c.device, c.kind, !c.transmit}; }
-
-// The order of two keys, each string compared once.
-bool key_less(const ViewKey& a, const ViewKey& b) {
-  if (const int c = std::get<0>(a).compare(std::get<0>(b)); c != 0) return c < 0;
-  if (const int c = std::get<1>(a).compare(std::get<1>(b)); c != 0) return c < 0;
-  if (std::get<2>(a) != std::get<2>(b)) return std::get<2>(a) < std::get<2>(b);
-  return std::get<3>(a) < std::get<3>(b);
-}
-
-// Instance and device hashed whole (std::hash: eight bytes a step), then kind and direction.
-std::uint64_t series_hash(const CounterSample& c) {
-  const std::hash<std::string_view> hash;
-  std::uint64_t h = hash(c.instance);
-  h = (h ^ hash(c.device)) * 0x100000001B3ull + 0x1F;
-  h = (h ^ (static_cast<unsigned>(c.kind) * 2u + (c.transmit ? 1u : 0u))) * 0x100000001B3ull;
-  return h;
-}
 
 std::string series_text(const CounterSample& c) {
   return "instance=\"" + c.instance + "\" device=\"" + c.device + "\" " + std::string(counter_kind_name(c.kind)) +
          (c.transmit ? " transmit" : " receive");
 }
 
-// A sample of some scrape, tagged with a 64-bit hash of its series and its position.
+// The first 8 bytes of s from `at` as a big-endian integer, zero-padded: of two texts the smaller
+// integer is the smaller text (byte by byte, as std::string_view compares), and equal integers
+// leave the order to the bytes after (or to the lengths).
+std::uint64_t prefix_word(std::string_view s, std::size_t at) {
+  std::uint64_t w = 0;
+  if (s.size() >= at + 8) {
+    std::memcpy(&w, s.data() + at, 8);
+  } else if (at < s.size()) {
+    std::memcpy(&w, s.data() + at, s.size() - at);
+  }
+  if constexpr (std::endian::native == std::endian::little) w = __builtin_bswap64(w);
+  return w;
+}
+
+// A sample of some scrape with its position and the first bytes of its instance (16) and
+// device (8), which decide most comparisons without reaching the strings.
 struct Ref {
-  std::uint64_t hash;
-  std::uint32_t seq;
+  std::uint64_t instance_head[2];
+  std::uint64_t device_head;
   const CounterSample* c;
+  std::uint32_t seq;
 };
+
+// The order of series (instance, device, kind, transmit first), then of samples (time, position).
+bool ref_less(const Ref& a, const Ref& b) {
+  if (a.instance_head[0] != b.instance_head[0]) return a.instance_head[0] < b.instance_head[0];
+  if (a.instance_head[1] != b.instance_head[1]) return a.instance_head[1] < b.instance_head[1];
+  const CounterSample& x = *a.c;
+  const CounterSample& y = *b.c;
+  if (x.instance.size() > 16 || x.instance.size() != y.instance.size()) {
+    if (const int c = std::string_view(x.instance).compare(y.instance); c != 0) return c < 0;
+  }
+  if (a.device_head != b.device_head) return a.device_head < b.device_head;
+  if (x.device.size() > 8 || x.device.size() != y.device.size()) {
+    if (const int c = std::string_view(x.device).compare(y.device); c != 0) return c < 0;
+  }
+  if (x.kind != y.kind) return x.kind < y.kind;
+  if (x.transmit != y.transmit) return x.transmit;
+  if (x.time_ms != y.time_ms) return x.time_ms < y.time_ms;
+  return a.seq < b.seq;
+}
 
 // One series: refs[begin, end), in time order.
 struct Run {
-  ViewKey key;
   std::size_t begin, end;
 };
 
-// Every sample grouped into its series, without a map: the refs sorted by (hash, series, time,
-// position), in two steps, so that a series is one run (the series itself is compared, so a hash collision cannot
-// merge two), then the runs in (instance, device, kind, transmit first) order (deterministic
-// output). `refs` is filled; the scrapes' own warnings are copied to `warnings`.
+// Every sample grouped into its series, without a map: the refs sorted by (series, time,
+// position), so that a series is one run and the runs come in (instance, device, kind, transmit
+// first) order (deterministic output). `refs` is filled; the scrapes' own warnings are copied to
+// `warnings`.
 std::vector<Run> series_runs(std::span<const Scrape> scrapes, std::vector<Ref>& refs, Diagnostics& warnings) {
   std::size_t total = 0;
   for (const Scrape& s : scrapes) total += s.samples.size();
@@ -62,33 +74,21 @@ std::vector<Run> series_runs(std::span<const Scrape> scrapes, std::vector<Ref>& 
   for (const Scrape& s : scrapes) {
     for (const Diagnostic& w : s.warnings) warnings.push_back(w);
     for (const CounterSample& c : s.samples) {
-      refs.push_back(Ref{series_hash(c), static_cast<std::uint32_t>(refs.size()), &c});
+      refs.push_back(Ref{{prefix_word(c.instance, 0), prefix_word(c.instance, 8)}, prefix_word(c.device, 0), &c,
+                         static_cast<std::uint32_t>(refs.size())});
     }
   }
+  std::sort(refs.begin(), refs.end(), ref_less);
   auto same_series = [](const CounterSample& a, const CounterSample& b) {
     return a.kind == b.kind && a.transmit == b.transmit && a.instance == b.instance && a.device == b.device;
   };
-  // By hash alone (integers), then each hash's few refs by (series, time, position).
-  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.hash != b.hash ? a.hash < b.hash : a.seq < b.seq; });
-  for (std::size_t i = 0; i < refs.size();) {
-    std::size_t j = i + 1;
-    while (j < refs.size() && refs[j].hash == refs[i].hash) ++j;
-    std::sort(refs.begin() + static_cast<std::ptrdiff_t>(i), refs.begin() + static_cast<std::ptrdiff_t>(j), [](const Ref& a, const Ref& b) {
-      const auto ka = view_key(*a.c), kb = view_key(*b.c);
-      if (ka != kb) return key_less(ka, kb);
-      if (a.c->time_ms != b.c->time_ms) return a.c->time_ms < b.c->time_ms;
-      return a.seq < b.seq;
-    });
-    i = j;
-  }
   std::vector<Run> runs;
   for (std::size_t i = 0; i < refs.size();) {
     std::size_t j = i + 1;
-    while (j < refs.size() && refs[j].hash == refs[i].hash && same_series(*refs[j].c, *refs[i].c)) ++j;
-    runs.push_back(Run{view_key(*refs[i].c), i, j});
+    while (j < refs.size() && same_series(*refs[j].c, *refs[i].c)) ++j;
+    runs.push_back(Run{i, j});
     i = j;
   }
-  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return key_less(a.key, b.key); });
   return runs;
 }
 

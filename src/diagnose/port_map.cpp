@@ -57,12 +57,21 @@ Result<VertexId> resolve(const NameDirectory& names, const CsvCell& cell, const 
 }  // namespace
 
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names) {
+  TextInMemory source(text);
+  return read_port_map_csv(source, file, names);
+}
+
+Result<PortMap> read_port_map_csv(TextSource& source, const std::string& file, const NameDirectory& names) {
   PortMap map;
   Diagnostics errors;
-  CsvCursor csv(file, text);
+  CsvCursor csv(file, source);
   std::string_view line;
   bool first_row = true;
-  while (csv.next_record(line)) {
+  while (true) {
+    if (!csv.next_record(line)) {
+      if (!errors.empty() || !csv.next_piece()) break;  // an error: no piece after its own
+      continue;
+    }
     const int line_no = csv.line_number();
     const std::string_view t = trim(line, kSpaceTab, kSpaceTabCr);
     if (t.empty() || t.front() == '#') continue;
@@ -113,6 +122,7 @@ Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file
                                                           std::string(cells[0].text) + "' is mapped twice"});
     }
   }
+  if (source.failed()) errors.push_back(*source.failed());
   if (!errors.empty()) return errors;
   return map;
 }

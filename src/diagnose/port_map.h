@@ -24,6 +24,7 @@
 
 #include "core/ids.h"
 #include "core/result.h"
+#include "core/text_source.h"
 #include "fabric/name_directory.h"
 
 namespace ct {
@@ -58,7 +59,10 @@ class PortMap {
   std::size_t size_ = 0;
 };
 
-// Reads the CSV above; every problem located at file:line:column.
+// Reads the CSV above; every problem located at file:line:column. Read from a TextSource the map
+// is taken a piece at a time (core/text_source.h) and the reading stops at the end of the first
+// piece with an error: a map of any size that is wrong early is refused after one piece.
+Result<PortMap> read_port_map_csv(TextSource& source, const std::string& file, const NameDirectory& names);
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names);
 
 // LLDP neighbours of one device, `lldpctl -f json` (lldpd's `show neighbors`), added to `map`:

@@ -5,12 +5,20 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
+
 namespace ct {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string gbps(double bps) { return fmt::format("{:.2f}", bps / 1e9); }
+std::string gbps(double bps) { return fixed(bps / 1e9, 2); }
+
+std::string percent(double fraction) {
+  std::string out = fixed(100.0 * fraction, 0);
+  out += '%';
+  return out;
+}
 
 // Sample times are Unix milliseconds when the scrapes carry timestamps, else seconds counted from
 // 0 by --interval: from this value on (1973) a time is read as a date.
@@ -36,9 +44,11 @@ std::string member_text(const Diagnosis& d, const AlertFiring& a) {
 
 std::string direction_name(const Topology& t, LinkId l, bool up) {
   const VertexId a = t.link_a[l.value()], b = t.link_b[l.value()];
-  std::string out = t.vertex_name(up ? a : b);
+  std::string out;
+  out.reserve(48);
+  t.append_vertex_name(out, up ? a : b);
   out += " -> ";
-  out += t.vertex_name(up ? b : a);
+  t.append_vertex_name(out, up ? b : a);
   return out;
 }
 
@@ -55,7 +65,7 @@ TextTable diagnose_members_table(const GroupDiagnosis& g, const Topology& t) {
     std::string state = !m.counted ? "no counter" : m.idle ? "IDLE" : m.degraded ? "DEGRADED" : "busy";
     if (!m.reachable) state += ", unreachable";
     members.add_row({member_cell(t, g, m), m.counted ? gbps(m.bits_per_second) : "-",
-                     fmt::format("{:.0f}%", 100.0 * m.utilization),
+                     percent(m.utilization),
                      m.predicted_flows < 0 ? "-" : std::to_string(m.predicted_flows), state});
   }
   return members;
@@ -87,7 +97,7 @@ TextTable diagnose_links_table(const Diagnosis& d, const Topology& t, std::size_
     row.reserve(4);
     row.push_back(direction_name(t, r.link, r.up));
     row.push_back(gbps(r.bits_per_second));
-    row.push_back(fmt::format("{:.0f}%", 100.0 * r.utilization));
+    row.push_back(percent(r.utilization));
     row.emplace_back(r.source == CounterKind::kSwitch ? "switch" : "host");
     links.add_row(std::move(row));
   }

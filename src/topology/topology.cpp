@@ -1,8 +1,7 @@
 #include "topology/topology.h"
 
 #include <cassert>
-
-#include <fmt/format.h>
+#include <charconv>
 
 namespace ct {
 namespace {
@@ -73,23 +72,72 @@ void Topology::finalize() {
   }
 }
 
-std::string Topology::vertex_name(VertexId v) const {
+namespace {
+
+// n in decimal at the end of out.
+void append_number(std::string& out, std::uint32_t n) {
+  char digits[10];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
+  out.append(digits, end);
+}
+
+}  // namespace
+
+// Written a piece at a time rather than through a format string: the diagnose and trace reports
+// name hundreds of thousands of vertices at 32k GPUs.
+void Topology::append_vertex_name(std::string& out, VertexId v) const {
   const auto i = v.value();
   if (network[i] == Network::kFrontend) {
-    if (kind[i] == VertexKind::kPort) return fmt::format("host{}/fe{}", group[i], index[i]);
-    return fmt::format("fe/{}/{}", tier_name(tier[i]), index[i]);
+    if (kind[i] == VertexKind::kPort) {
+      out += "host";
+      append_number(out, group[i]);
+      out += "/fe";
+    } else {
+      out += "fe/";
+      out += tier_name(tier[i]);
+      out += '/';
+    }
+    append_number(out, index[i]);
+    return;
   }
   if (kind[i] == VertexKind::kPort) {
-    return planes > 1 ? fmt::format("host{}/nic{}/p{}", group[i], index[i], plane[i])
-                      : fmt::format("host{}/nic{}", group[i], index[i]);
+    out += "host";
+    append_number(out, group[i]);
+    out += "/nic";
+    append_number(out, index[i]);
+    if (planes > 1) {
+      out += "/p";
+      append_number(out, plane[i]);
+    }
+    return;
   }
+  out += 'p';
+  append_number(out, plane[i]);
   // Pods exist only below the core tier of a 3-tier fabric.
-  if (tiers == 3 && tier[i] < 3) return fmt::format("p{}/pod{}/{}/{}", plane[i], group[i], tier_name(tier[i]), index[i]);
-  return fmt::format("p{}/{}/{}", plane[i], tier_name(tier[i]), index[i]);
+  if (tiers == 3 && tier[i] < 3) {
+    out += "/pod";
+    append_number(out, group[i]);
+  }
+  out += '/';
+  out += tier_name(tier[i]);
+  out += '/';
+  append_number(out, index[i]);
+}
+
+std::string Topology::vertex_name(VertexId v) const {
+  std::string out;
+  out.reserve(24);
+  append_vertex_name(out, v);
+  return out;
 }
 
 std::string Topology::link_name(LinkId l) const {
-  return vertex_name(link_a[l.value()]) + " -- " + vertex_name(link_b[l.value()]);
+  std::string out;
+  out.reserve(48);
+  append_vertex_name(out, link_a[l.value()]);
+  out += " -- ";
+  append_vertex_name(out, link_b[l.value()]);
+  return out;
 }
 
 std::size_t count_cross_plane_links(const Topology& topology) {

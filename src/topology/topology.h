@@ -86,6 +86,8 @@ class Topology {
 
   // "host12/nic3/p1", "p0/leaf/12", "p1/pod3/spine/7", "p0/core/5", "fe/leaf/2".
   [[nodiscard]] std::string vertex_name(VertexId v) const;
+  // vertex_name(v) at the end of `out` (no string of its own: for reports naming many vertices).
+  void append_vertex_name(std::string& out, VertexId v) const;
   [[nodiscard]] std::string link_name(LinkId l) const;
 
   VertexId add_vertex(VertexKind k, Network n, int plane_index, int tier_index, std::uint32_t group_index,

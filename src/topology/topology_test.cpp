@@ -514,5 +514,36 @@ TEST(CableIndex, SortsAnAdjacencyNotInNeighbourOrder) {
   }
 }
 
+TEST(VertexNames, EveryShapeSpelledAsDocumented) {
+  // One vertex of each shape, numbers with one and several digits (and the largest group), names
+  // written out by hand from the header's examples. add_vertex(kind, network, plane, tier, group, index, ports).
+  Topology t;
+  t.planes = 2;
+  t.tiers = 3;
+  const VertexId port = t.add_vertex(VertexKind::kPort, Network::kBackend, 1, 0, 4095, 7, 1);
+  const VertexId pod_leaf = t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, 1, 3, 12, 64);
+  const VertexId pod_spine = t.add_vertex(VertexKind::kSwitch, Network::kBackend, 1, 2, 10, 0, 64);
+  const VertexId core = t.add_vertex(VertexKind::kSwitch, Network::kBackend, 0, 3, 0, 255, 64);
+  const VertexId fe_port = t.add_vertex(VertexKind::kPort, Network::kFrontend, 0, 0, 4294967295U, 1, 1);
+  const VertexId fe_switch = t.add_vertex(VertexKind::kSwitch, Network::kFrontend, 0, 2, 0, 20, 64);
+  t.add_link(port, pod_leaf, BitsPerSecond(800'000'000'000), TimePs(0), -1);
+  t.finalize();
+  EXPECT_EQ(t.vertex_name(port), "host4095/nic7/p1");
+  EXPECT_EQ(t.vertex_name(pod_leaf), "p0/pod3/leaf/12");
+  EXPECT_EQ(t.vertex_name(pod_spine), "p1/pod10/spine/0");
+  EXPECT_EQ(t.vertex_name(core), "p0/core/255");
+  EXPECT_EQ(t.vertex_name(fe_port), "host4294967295/fe1");
+  EXPECT_EQ(t.vertex_name(fe_switch), "fe/spine/20");
+  EXPECT_EQ(t.link_name(LinkId(0)), "host4095/nic7/p1 -- p0/pod3/leaf/12");
+  std::string out = "to ";
+  t.append_vertex_name(out, core);
+  EXPECT_EQ(out, "to p0/core/255");
+  // One plane: no plane suffix on a port; two tiers: no pod in a switch's name.
+  t.planes = 1;
+  t.tiers = 2;
+  EXPECT_EQ(t.vertex_name(port), "host4095/nic7");
+  EXPECT_EQ(t.vertex_name(pod_leaf), "p0/leaf/12");
+}
+
 }  // namespace
 }  // namespace ct

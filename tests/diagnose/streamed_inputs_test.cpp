@@ -6,6 +6,7 @@
 // counters say so; nothing is timed). The good path reads the same samples streamed as whole.
 // The same for the other streamed inputs: flow tables (plain and gzip), ss and conntrack output,
 // perftest output.
+// Port maps are read the same way.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "diagnose/counter_inputs.h"
 #include "diagnose/counter_reader.h"
 #include "diagnose/flow_results.h"
+#include "diagnose/port_map.h"
 #include "io/files.h"
 #include "support/fixture_fabric.h"
 #include "support/gzip_text.h"
@@ -205,6 +207,61 @@ TEST(StreamedInputs, AGzipFlowTableIsInflatedOnlyAsFarAsItIsRead) {
     const TableFlow& b = streamed->flows[i];
     ASSERT_TRUE(a.id == b.id && a.src_port == b.src_port && a.dst_port == b.dst_port && a.bytes == b.bytes && a.line == b.line)
         << "row " << i;
+  }
+  fs::remove_all(dir);
+}
+
+// A port map of 8 GiB (sparse, as above) whose first row names a switch the fabric lacks: refused at
+// that row after at most two pieces (read whole, before this change, it needed 8 GiB of memory).
+TEST(StreamedInputs, AHugePortMapWrongInItsFirstRowIsNotReadToItsEnd) {
+  const fs::path dir = fs::temp_directory_path() / "ct_streamed_map";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "huge.csv").string();
+  { std::ofstream(path) << "instance,device,vertex,peer\nleaf0,swp1,p0/pod0/leaf/0,p0/pod0/spien/1\n"; }
+  ASSERT_EQ(truncate(path.c_str(), off_t{8} << 30), 0);
+  ASSERT_EQ(setenv(kMaxInputVariable, "16GiB", 1), 0);
+  auto source = FileTextSource::open(path, "a port map");
+  ASSERT_EQ(unsetenv(kMaxInputVariable), 0);
+  ASSERT_TRUE(source.ok()) << format_diagnostics(source.errors());
+  const auto map = read_port_map_csv(*source.value(), path, fixtures::lab_fat_tree_4().names());
+  ASSERT_FALSE(map.ok());
+  EXPECT_EQ(map.errors().front().where.file, path);
+  EXPECT_EQ(map.errors().front().where.line, 2);
+  EXPECT_NE(map.errors().front().message.find("spien"), std::string::npos) << map.errors().front().message;
+  EXPECT_LE(source.value()->bytes_read(), 2 * kTextPiece + (std::uint64_t{64} << 10));
+  fs::remove_all(dir);
+}
+
+// A port map of 3 MiB streamed reads as the whole text: every row found, at its own line, with a
+// device name holding a line break on either side of a piece boundary somewhere in the file.
+TEST(StreamedInputs, AStreamedPortMapReadsAsTheWholeText) {
+  const fs::path dir = fs::temp_directory_path() / "ct_streamed_map_same";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string text = "instance,device,vertex,peer\n";
+  int rows = 0;
+  for (; text.size() < 3 * kTextPiece; ++rows) {
+    text += "h" + std::to_string(rows) + ",\"eth\n" + std::to_string(rows) + "\",p0/pod0/leaf/0,p0/pod0/spine/0\n";
+  }
+  const std::string path = (dir / "map.csv").string();
+  { std::ofstream(path) << text; }
+  const Fabric& fabric = fixtures::lab_fat_tree_4();
+  auto source = FileTextSource::open(path, "a port map");
+  ASSERT_TRUE(source.ok());
+  const auto whole = read_port_map_csv(text, path, fabric.names());
+  const auto streamed = read_port_map_csv(*source.value(), path, fabric.names());
+  ASSERT_TRUE(whole.ok()) << format_diagnostics(whole.errors());
+  ASSERT_TRUE(streamed.ok()) << format_diagnostics(streamed.errors());
+  ASSERT_EQ(whole->size(), static_cast<std::size_t>(rows));
+  ASSERT_EQ(streamed->size(), static_cast<std::size_t>(rows));
+  for (int i = 0; i < rows; ++i) {
+    const std::string instance = "h" + std::to_string(i);
+    const std::string device = "eth\n" + std::to_string(i);
+    const MappedPort* p = streamed->find(instance, device);
+    ASSERT_NE(p, nullptr) << instance;
+    ASSERT_EQ(p->where.line, 2 + 2 * i) << instance;
+    ASSERT_EQ(p->link, whole->find(instance, device)->link);
   }
   fs::remove_all(dir);
 }
