@@ -5,6 +5,7 @@
 #include <iterator>
 #include <numeric>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -21,15 +22,16 @@ constexpr double kGB = 1e9;
 std::string human_time(TimePs t) {
   const double s = to_seconds(t);
   if (t.value() < 0) return "never";
-  if (s >= 1) return fmt::format("{:.3f} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
-  return fmt::format("{:.3f} us", s * 1e6);
+  if (s >= 1) return fmt::format(FMT_COMPILE("{:.3f} s"), s);
+  if (s >= 1e-3) return fmt::format(FMT_COMPILE("{:.3f} ms"), s * 1e3);
+  return fmt::format(FMT_COMPILE("{:.3f} us"), s * 1e6);
 }
 
 // Seconds with 12 decimals, exact to the picosecond (the flow table reads them back exactly).
-std::string exact_seconds(TimePs t) {
+void append_exact_seconds(std::string& out, TimePs t) {
   const std::int64_t ps = t.value();
-  return fmt::format("{}{}.{:012}", ps < 0 ? "-" : "", std::abs(ps) / 1'000'000'000'000, std::abs(ps) % 1'000'000'000'000);
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}{}.{:012}"), ps < 0 ? "-" : "", std::abs(ps) / 1'000'000'000'000,
+                 std::abs(ps) % 1'000'000'000'000);
 }
 
 std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
@@ -132,12 +134,13 @@ void text_operations(const SimulateReportInput& in, std::string& out) {
     const double t = op.complete ? mean_time(op) : -1.0;
     const bool whole = !partial(op) && op.complete;
     ops.add_row({op.name, op.what + (partial(op) ? fmt::format(" ({}/{} steps)", op.steps, op.total_steps) : ""),
-                 fmt::format("{}", op.instances), gpus_of(r, op) == 0 ? "-" : fmt::format("{}", gpus_of(r, op)),
-                 fmt::format("{}", op.bytes.value()),
-                 fmt::format("{}", op.iterations.size()),
+                 fmt::format(FMT_COMPILE("{}"), op.instances),
+                 gpus_of(r, op) == 0 ? "-" : fmt::format(FMT_COMPILE("{}"), gpus_of(r, op)),
+                 fmt::format(FMT_COMPILE("{}"), op.bytes.value()),
+                 fmt::format(FMT_COMPILE("{}"), op.iterations.size()),
                  t < 0 ? "never finishes" : human_time(TimePs(std::llround(t * 1e12))),
-                 whole ? fmt::format("{:.2f}", algbw(op) / kGB) : "-",
-                 whole ? fmt::format("{:.2f}", algbw(op) * op.bus_factor / kGB) : "-"});
+                 whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) / kGB) : "-",
+                 whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) * op.bus_factor / kGB) : "-"});
   }
   if (ops.rows() > 0) out += ops.render() + "\n";
   if (mice.empty()) return;
@@ -251,14 +254,27 @@ Json series_json(const SimulateReportInput& in) {
   return {{"bin_s", to_seconds(r.series_bin)}, {"links", links}};
 }
 
-std::string csv_cell(std::string s) {
-  if (s.find_first_of(",\"") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (const char ch : s) {
-    if (ch == '"') quoted += '"';
-    quoted += ch;
+// `s` as a CSV cell appended to `out`: quoted, with its quotes doubled, when it holds a comma or a
+// quote.
+void append_csv_cell(std::string& out, std::string_view s) {
+  bool plain = true;
+  for (const char ch : s) plain &= ch != ',' && ch != '"';
+  if (plain) {
+    out += s;
+    return;
   }
-  return quoted + "\"";
+  out += '"';
+  for (const char ch : s) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  out += '"';
+}
+
+std::string csv_cell(std::string_view s) {
+  std::string cell;
+  append_csv_cell(cell, s);
+  return cell;
 }
 
 }  // namespace
@@ -616,18 +632,36 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
     after.clear();
     for (std::uint32_t a = 0; a < f.after_size; ++a) {
       if (a > 0) after += ' ';
-      after += fmt::format("{}", r.after_pool[f.after_begin + a]);
+      fmt::format_to(std::back_inserter(after), FMT_COMPILE("{}"), r.after_pool[f.after_begin + a]);
     }
     const bool done = f.end.value() >= 0 && f.start.value() >= 0 && f.end > f.start;
     const char* status = f.unfinished == Unfinished::kNo ? "done" : f.unfinished == Unfinished::kStalled ? "stalled" : "waiting";
-    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i,
-                   csv_cell(r.operations[f.operation].name), f.instance, f.iteration, f.step, f.channel, f.qp,
-                   csv_cell(endpoint(t, f.src_gpu, f.src_port)), csv_cell(endpoint(t, f.dst_gpu, f.dst_port)),
-                   f.src_udp_port, f.bytes.value(), f.weight,
-                   f.start.value() < 0 ? "" : exact_seconds(f.start), after,
-                   f.delay.value() == 0 ? "" : exact_seconds(f.delay), f.end.value() < 0 ? "" : exact_seconds(f.end),
-                   done ? fmt::format("{:.3f}", static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9) : "",
-                   f.reroutes, status, f.unfinished == Unfinished::kNo ? "0" : bytes_left(f), csv_cell(path));
+    // The row cell by cell, the numbers by formats compiled in (the run's largest text).
+    const auto o = std::back_inserter(out);
+    fmt::format_to(o, FMT_COMPILE("{},"), i);
+    append_csv_cell(out, r.operations[f.operation].name);
+    fmt::format_to(o, FMT_COMPILE(",{},{},{},{},{},"), f.instance, f.iteration, f.step, f.channel, f.qp);
+    append_csv_cell(out, endpoint(t, f.src_gpu, f.src_port));
+    out += ',';
+    append_csv_cell(out, endpoint(t, f.dst_gpu, f.dst_port));
+    fmt::format_to(o, FMT_COMPILE(",{},{},{},"), f.src_udp_port, f.bytes.value(), f.weight);
+    if (f.start.value() >= 0) append_exact_seconds(out, f.start);
+    out += ',';
+    out += after;
+    out += ',';
+    if (f.delay.value() != 0) append_exact_seconds(out, f.delay);
+    out += ',';
+    if (f.end.value() >= 0) append_exact_seconds(out, f.end);
+    out += ',';
+    if (done) {
+      fmt::format_to(o, FMT_COMPILE("{:.3f}"),
+                     static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9);
+    }
+    fmt::format_to(o, FMT_COMPILE(",{},{},"), f.reroutes, status);
+    out += f.unfinished == Unfinished::kNo ? "0" : bytes_left(f);
+    out += ',';
+    append_csv_cell(out, path);
+    out += '\n';
   }
   return out;
 }

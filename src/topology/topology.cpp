@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace ct {
@@ -76,16 +77,18 @@ void Topology::finalize() {
 std::string Topology::vertex_name(VertexId v) const {
   const auto i = v.value();
   if (network[i] == Network::kFrontend) {
-    if (kind[i] == VertexKind::kPort) return fmt::format("host{}/fe{}", group[i], index[i]);
-    return fmt::format("fe/{}/{}", tier_name(tier[i]), index[i]);
+    if (kind[i] == VertexKind::kPort) return fmt::format(FMT_COMPILE("host{}/fe{}"), group[i], index[i]);
+    return fmt::format(FMT_COMPILE("fe/{}/{}"), tier_name(tier[i]), index[i]);
   }
   if (kind[i] == VertexKind::kPort) {
-    return planes > 1 ? fmt::format("host{}/nic{}/p{}", group[i], index[i], plane[i])
-                      : fmt::format("host{}/nic{}", group[i], index[i]);
+    return planes > 1 ? fmt::format(FMT_COMPILE("host{}/nic{}/p{}"), group[i], index[i], plane[i])
+                      : fmt::format(FMT_COMPILE("host{}/nic{}"), group[i], index[i]);
   }
   // Pods exist only below the core tier of a 3-tier fabric.
-  if (tiers == 3 && tier[i] < 3) return fmt::format("p{}/pod{}/{}/{}", plane[i], group[i], tier_name(tier[i]), index[i]);
-  return fmt::format("p{}/{}/{}", plane[i], tier_name(tier[i]), index[i]);
+  if (tiers == 3 && tier[i] < 3) {
+    return fmt::format(FMT_COMPILE("p{}/pod{}/{}/{}"), plane[i], group[i], tier_name(tier[i]), index[i]);
+  }
+  return fmt::format(FMT_COMPILE("p{}/{}/{}"), plane[i], tier_name(tier[i]), index[i]);
 }
 
 std::string Topology::link_name(LinkId l) const {
