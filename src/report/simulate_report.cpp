@@ -591,21 +591,29 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
   return out;
 }
 
-// A constraint as a hop of a pinned route (traffic/flow_table.h): its name, with " #k" after a
-// cable that has parallel twins (k-th of the cables joining its ends, in id order).
-std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
-  if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
-  const VertexId a = t.link_a[c.link.value()];
-  const VertexId b = t.link_b[c.link.value()];
+// A cable as a hop of a pinned route (traffic/flow_table.h): its name, with " #k" after a cable that
+// has parallel twins (k-th of the cables joining its ends, in id order).
+std::string route_link_name(const Topology& t, LinkId l) {
+  const VertexId a = t.link_a[l.value()];
+  const VertexId b = t.link_b[l.value()];
   std::uint32_t parallel = 0;
   std::uint32_t before = 0;
   for (const Adjacency& adj : t.neighbors(a)) {
     if (adj.neighbor != b) continue;
     ++parallel;
-    if (adj.link.value() < c.link.value()) ++before;
+    if (adj.link.value() < l.value()) ++before;
   }
-  std::string name = t.link_name(c.link);
+  std::string name = t.link_name(l);
   if (parallel > 1) name += fmt::format(" #{}", before);
+  return name;
+}
+
+// A constraint as a hop of a pinned route: a cable's name (each cable's computed once, in
+// `link_names`, for both directions) and its direction.
+std::string route_hop_name(const Topology& t, const ResourceInfo& c, std::vector<std::string>& link_names) {
+  if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
+  std::string& name = link_names[c.link.value()];
+  if (name.empty()) name = route_link_name(t, c.link);
   return name + (c.kind == ResourceKind::kLinkUp ? " up" : " down");
 }
 
@@ -613,6 +621,7 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const Topology& t = in.topology;
   std::vector<std::string> hop_names(r.resources.size());
+  std::vector<std::string> link_names(t.link_count());
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
       "rate_gbps,reroutes,status,bytes_left,path\n";
@@ -625,7 +634,7 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
     for (std::uint32_t h = 0; h < f.path_size; ++h) {
       if (h > 0) path += " | ";
       const std::uint32_t c = r.path_pool[f.path_begin + h];
-      if (hop_names[c].empty()) hop_names[c] = route_hop_name(t, r.resources[c]);
+      if (hop_names[c].empty()) hop_names[c] = route_hop_name(t, r.resources[c], link_names);
       path += hop_names[c];
       if (const double share = r.fraction_pool[f.path_begin + h]; share < 1.0) fmt::format_to(std::back_inserter(path), "*{}", share);
     }
