@@ -56,6 +56,9 @@ namespace ct {
 
 struct ClmulConstants;
 class ClmulHasher;
+// The carry-less multiplication constants of the reflected 32-bit CRC with polynomial `poly`
+// (crc_clmul.h), or null where that CRC or this CPU has no such path.
+const ClmulConstants* clmul_constants(std::uint32_t poly);
 
 enum class HashAlgorithm : std::uint8_t {
   kCrc16CcittFalse,
