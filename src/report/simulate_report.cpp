@@ -5,6 +5,7 @@
 #include <iterator>
 #include <numeric>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -15,9 +16,9 @@ namespace ct {
 std::string human_time(TimePs t) {
   const double s = to_seconds(t);
   if (t.value() < 0) return "never";
-  if (s >= 1) return fmt::format("{:.3f} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
-  return fmt::format("{:.3f} us", s * 1e6);
+  if (s >= 1) return fmt::format(FMT_COMPILE("{:.3f} s"), s);
+  if (s >= 1e-3) return fmt::format(FMT_COMPILE("{:.3f} ms"), s * 1e3);
+  return fmt::format(FMT_COMPILE("{:.3f} us"), s * 1e6);
 }
 
 namespace {
@@ -27,9 +28,10 @@ using Json = nlohmann::ordered_json;
 constexpr double kGB = 1e9;
 
 // Seconds with 12 decimals, exact to the picosecond (the flow table reads them back exactly).
-std::string exact_seconds(TimePs t) {
+void append_exact_seconds(std::string& out, TimePs t) {
   const std::int64_t ps = t.value();
-  return fmt::format("{}{}.{:012}", ps < 0 ? "-" : "", std::abs(ps) / 1'000'000'000'000, std::abs(ps) % 1'000'000'000'000);
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}{}.{:012}"), ps < 0 ? "-" : "", std::abs(ps) / 1'000'000'000'000,
+                 std::abs(ps) % 1'000'000'000'000);
 }
 
 std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
@@ -132,12 +134,13 @@ void text_operations(const SimulateReportInput& in, std::string& out) {
     const double t = op.complete ? mean_time(op) : -1.0;
     const bool whole = !partial(op) && op.complete;
     ops.add_row({op.name, op.what + (partial(op) ? fmt::format(" ({}/{} steps)", op.steps, op.total_steps) : ""),
-                 fmt::format("{}", op.instances), gpus_of(r, op) == 0 ? "-" : fmt::format("{}", gpus_of(r, op)),
-                 fmt::format("{}", op.bytes.value()),
-                 fmt::format("{}", op.iterations.size()),
+                 fmt::format(FMT_COMPILE("{}"), op.instances),
+                 gpus_of(r, op) == 0 ? "-" : fmt::format(FMT_COMPILE("{}"), gpus_of(r, op)),
+                 fmt::format(FMT_COMPILE("{}"), op.bytes.value()),
+                 fmt::format(FMT_COMPILE("{}"), op.iterations.size()),
                  t < 0 ? "never finishes" : human_time(TimePs(std::llround(t * 1e12))),
-                 whole ? fmt::format("{:.2f}", algbw(op) / kGB) : "-",
-                 whole ? fmt::format("{:.2f}", algbw(op) * op.bus_factor / kGB) : "-"});
+                 whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) / kGB) : "-",
+                 whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) * op.bus_factor / kGB) : "-"});
   }
   if (ops.rows() > 0) out += ops.render() + "\n";
   if (mice.empty()) return;
@@ -251,14 +254,27 @@ Json series_json(const SimulateReportInput& in) {
   return {{"bin_s", to_seconds(r.series_bin)}, {"links", links}};
 }
 
-std::string csv_cell(std::string s) {
-  if (s.find_first_of(",\"") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (const char ch : s) {
-    if (ch == '"') quoted += '"';
-    quoted += ch;
+// `s` as a CSV cell appended to `out`: quoted, with its quotes doubled, when it holds a comma or a
+// quote.
+void append_csv_cell(std::string& out, std::string_view s) {
+  bool plain = true;
+  for (const char ch : s) plain &= ch != ',' && ch != '"';
+  if (plain) {
+    out += s;
+    return;
   }
-  return quoted + "\"";
+  out += '"';
+  for (const char ch : s) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  out += '"';
+}
+
+std::string csv_cell(std::string_view s) {
+  std::string cell;
+  append_csv_cell(cell, s);
+  return cell;
 }
 
 }  // namespace
@@ -699,26 +715,42 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
   return out;
 }
 
-std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
-  if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
-  const VertexId a = t.link_a[c.link.value()];
-  const VertexId b = t.link_b[c.link.value()];
+// A cable as a hop of a pinned route (traffic/flow_table.h): its name, with " #k" after a cable that
+// has parallel twins (k-th of the cables joining its ends, in id order).
+std::string route_link_name(const Topology& t, LinkId l) {
+  const VertexId a = t.link_a[l.value()];
+  const VertexId b = t.link_b[l.value()];
   std::uint32_t parallel = 0;
   std::uint32_t before = 0;
   for (const Adjacency& adj : t.neighbors(a)) {
     if (adj.neighbor != b) continue;
     ++parallel;
-    if (adj.link.value() < c.link.value()) ++before;
+    if (adj.link.value() < l.value()) ++before;
   }
-  std::string name = t.link_name(c.link);
+  std::string name = t.link_name(l);
   if (parallel > 1) name += fmt::format(" #{}", before);
+  return name;
+}
+
+// A constraint as a hop of a pinned route: a cable's name (each cable's computed once, in
+// `link_names`, for both directions) and its direction.
+std::string route_hop_name(const Topology& t, const ResourceInfo& c, std::vector<std::string>& link_names) {
+  if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
+  std::string& name = link_names[c.link.value()];
+  if (name.empty()) name = route_link_name(t, c.link);
   return name + (c.kind == ResourceKind::kLinkUp ? " up" : " down");
+}
+
+std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
+  if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
+  return route_link_name(t, c.link) + (c.kind == ResourceKind::kLinkUp ? " up" : " down");
 }
 
 std::string simulate_flows_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const Topology& t = in.topology;
   std::vector<std::string> hop_names(r.resources.size());
+  std::vector<std::string> link_names(t.link_count());
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
       "rate_gbps,reroutes,status,bytes_left,path\n";
@@ -731,25 +763,43 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
     for (std::uint32_t h = 0; h < f.path_size; ++h) {
       if (h > 0) path += " | ";
       const std::uint32_t c = r.path_pool[f.path_begin + h];
-      if (hop_names[c].empty()) hop_names[c] = route_hop_name(t, r.resources[c]);
+      if (hop_names[c].empty()) hop_names[c] = route_hop_name(t, r.resources[c], link_names);
       path += hop_names[c];
       if (const double share = r.fraction_pool[f.path_begin + h]; share < 1.0) fmt::format_to(std::back_inserter(path), "*{}", share);
     }
     after.clear();
     for (std::uint32_t a = 0; a < f.after_size; ++a) {
       if (a > 0) after += ' ';
-      after += fmt::format("{}", r.after_pool[f.after_begin + a]);
+      fmt::format_to(std::back_inserter(after), FMT_COMPILE("{}"), r.after_pool[f.after_begin + a]);
     }
     const bool done = f.end.value() >= 0 && f.start.value() >= 0 && f.end > f.start;
     const char* status = f.unfinished == Unfinished::kNo ? "done" : f.unfinished == Unfinished::kStalled ? "stalled" : "waiting";
-    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i,
-                   csv_cell(r.operations[f.operation].name), f.instance, f.iteration, f.step, f.channel, f.qp,
-                   csv_cell(endpoint(t, f.src_gpu, f.src_port)), csv_cell(endpoint(t, f.dst_gpu, f.dst_port)),
-                   f.src_udp_port, f.bytes.value(), f.weight,
-                   f.start.value() < 0 ? "" : exact_seconds(f.start), after,
-                   f.delay.value() == 0 ? "" : exact_seconds(f.delay), f.end.value() < 0 ? "" : exact_seconds(f.end),
-                   done ? fmt::format("{:.3f}", static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9) : "",
-                   f.reroutes, status, f.unfinished == Unfinished::kNo ? "0" : bytes_left(f), csv_cell(path));
+    // The row cell by cell, the numbers by formats compiled in (the run's largest text).
+    const auto o = std::back_inserter(out);
+    fmt::format_to(o, FMT_COMPILE("{},"), i);
+    append_csv_cell(out, r.operations[f.operation].name);
+    fmt::format_to(o, FMT_COMPILE(",{},{},{},{},{},"), f.instance, f.iteration, f.step, f.channel, f.qp);
+    append_csv_cell(out, endpoint(t, f.src_gpu, f.src_port));
+    out += ',';
+    append_csv_cell(out, endpoint(t, f.dst_gpu, f.dst_port));
+    fmt::format_to(o, FMT_COMPILE(",{},{},{},"), f.src_udp_port, f.bytes.value(), f.weight);
+    if (f.start.value() >= 0) append_exact_seconds(out, f.start);
+    out += ',';
+    out += after;
+    out += ',';
+    if (f.delay.value() != 0) append_exact_seconds(out, f.delay);
+    out += ',';
+    if (f.end.value() >= 0) append_exact_seconds(out, f.end);
+    out += ',';
+    if (done) {
+      fmt::format_to(o, FMT_COMPILE("{:.3f}"),
+                     static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9);
+    }
+    fmt::format_to(o, FMT_COMPILE(",{},{},"), f.reroutes, status);
+    out += f.unfinished == Unfinished::kNo ? "0" : bytes_left(f);
+    out += ',';
+    append_csv_cell(out, path);
+    out += '\n';
   }
   return out;
 }

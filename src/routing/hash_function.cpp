@@ -3,6 +3,7 @@
 #include <array>
 #include <boost/crc.hpp>
 #include <cassert>
+#include <cstddef>
 
 #include "core/rng.h"
 
@@ -62,6 +63,7 @@ constexpr KeyTable kTableCcitt = make_key_table(kFamilyCcitt);
 constexpr KeyTable kTableArc = make_key_table(kFamilyArc);
 constexpr KeyTable kTableCrc32 = make_key_table(kFamilyCrc32);
 constexpr KeyTable kTableCrc32c = make_key_table(kFamilyCrc32c);
+
 
 struct CrcDefinition {
   CrcParameters params;
@@ -269,8 +271,11 @@ FlowHasher::FlowHasher(HashAlgorithm algorithm, std::uint32_t seed, SeedInput se
     // crc_output as a shift and a mask.
     if (algorithm == HashAlgorithm::kCrc32Lo16) out_mask_ = 0xFFFFu;
     if (algorithm == HashAlgorithm::kCrc32Hi16) out_shift_ = 16;
+    if (d.family.width == 32) clmul_ = clmul_constants(d.family.poly);
   }
 }
+
+
 
 std::uint32_t FlowHasher::other_hash(const FlowKey& key) const {
   if (algorithm_ == HashAlgorithm::kXor16) {

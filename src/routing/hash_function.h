@@ -54,6 +54,12 @@
 
 namespace ct {
 
+struct ClmulConstants;
+class ClmulHasher;
+// The carry-less multiplication constants of the reflected 32-bit CRC with polynomial `poly`
+// (crc_clmul.h), or null where that CRC or this CPU has no such path.
+const ClmulConstants* clmul_constants(std::uint32_t poly);
+
 enum class HashAlgorithm : std::uint8_t {
   kCrc16CcittFalse,
   kCrc16Xmodem,
@@ -114,8 +120,13 @@ class FlowHasher {
   [[nodiscard]] std::uint32_t seed() const { return seed_; }
   [[nodiscard]] SeedInput seed_input() const { return seed_input_; }
   [[nodiscard]] FieldMask fields() const { return fields_; }
+  // The same hash by carry-less multiplication is available (crc_clmul.h): a reflected 32-bit CRC
+  // on a CPU with PCLMULQDQ and SSSE3.
+  [[nodiscard]] bool clmul() const { return clmul_ != nullptr; }
 
  private:
+  friend class ClmulHasher;
+
   // The full-width CRC: constant XOR L(key) (see "Speed" above). The whole 5-tuple (the usual
   // mask) needs no masking.
   [[nodiscard]] std::uint32_t crc_hash(const FlowKey& key) const {
@@ -145,6 +156,7 @@ class FlowHasher {
   const std::array<std::uint32_t, 256>* table_ = nullptr;  // CRCs: T_p, p = 0..12 (static storage)
   int out_shift_ = 0;                   // CRCs: the output is (crc >> out_shift_) & out_mask_
   std::uint32_t out_mask_ = 0xFFFFFFFFu;
+  const ClmulConstants* clmul_ = nullptr;  // crc_clmul.h (static storage), when available
   std::uint64_t k0_ = 0;        // random: the mixer's key
   std::uint64_t k1_ = 0;
 };

@@ -5,12 +5,29 @@
 #include <string_view>
 
 #include "core/rng.h"
+#include "routing/crc_clmul.h"
 
 namespace ct {
 namespace {
 
 std::span<const std::uint8_t> ascii(std::string_view s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+// Every way the fast paths hash `key` agrees with `want`: the tables (hash) and, where the CPU and
+// the function have it, the carry-less multiplication (crc_clmul.h) that the batch walk uses.
+::testing::AssertionResult fast_paths_give(const FlowHasher& hasher, const FlowKey& key, std::uint32_t want) {
+  if (const std::uint32_t h = hasher.hash(key); h != want) {
+    return ::testing::AssertionFailure() << "table path " << h << " != " << want;
+  }
+#if CT_CRC_CLMUL
+  if (hasher.clmul()) {
+    if (const std::uint32_t h = ClmulHasher(hasher).hash(key); h != want) {
+      return ::testing::AssertionFailure() << "clmul path " << h << " != " << want;
+    }
+  }
+#endif
+  return ::testing::AssertionSuccess();
 }
 
 // Known answers: the catalogue's check value, the CRC of ASCII "123456789", for each function run
@@ -68,7 +85,8 @@ TEST(HashFunction, FastPathMatchesBoostReference) {
           const FlowHasher hasher(a, seed, in, mask);
           const FlowKeyBytes bytes = serialize(k, mask);
           const std::uint32_t h = hasher.hash(k);
-          ASSERT_EQ(h, hash_bytes(a, seed, in, bytes)) << hash_algorithm_name(a) << " " << seed_input_name(in);
+          ASSERT_TRUE(fast_paths_give(hasher, k, hash_bytes(a, seed, in, bytes)))
+              << hash_algorithm_name(a) << " " << seed_input_name(in) << " mask " << int{mask};
           ASSERT_LT(std::uint64_t{h}, std::uint64_t{1} << hasher.bits());
         }
       }
@@ -100,7 +118,7 @@ TEST(HashFunction, FastPathReadsEveryKeyByteInPlace) {
             bytes[p] = static_cast<std::uint8_t>(v);
             const FlowKey k = key_of(bytes);
             ASSERT_EQ(serialize(k, kFiveTuple), bytes);
-            ASSERT_EQ(hasher.hash(k), hash_bytes(a, 0x5EED1234u, in, bytes))
+            ASSERT_TRUE(fast_paths_give(hasher, k, hash_bytes(a, 0x5EED1234u, in, bytes)))
                 << hash_algorithm_name(a) << " position " << p << " byte " << v;
           }
         }
@@ -119,6 +137,22 @@ TEST(HashFunction, FastPathGivesCatalogueCheckValues) {
     EXPECT_EQ(FlowHasher(HashAlgorithm::kCrc16Xmodem, 0, in).hash(k), 0x31C3u);
     EXPECT_EQ(FlowHasher(HashAlgorithm::kCrc16Arc, 0, in).hash(k), 0xBB3Du);
   }
+}
+
+// The carry-less path is taken for the reflected 32-bit CRCs on a CPU that has PCLMULQDQ and
+// SSSE3, so that the tests above check it there; never for the others.
+TEST(HashFunction, ClmulPathForTheReflected32BitCrcs) {
+#if CT_CRC_CLMUL
+  const bool cpu = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3");
+#else
+  const bool cpu = false;
+#endif
+  for (HashAlgorithm a : kAllHashAlgorithms) {
+    const bool reflected32 = a == HashAlgorithm::kCrc32 || a == HashAlgorithm::kCrc32Lo16 ||
+                             a == HashAlgorithm::kCrc32Hi16 || a == HashAlgorithm::kCrc32c;
+    EXPECT_EQ(FlowHasher(a, 1).clmul(), cpu && reflected32) << hash_algorithm_name(a);
+  }
+  if (!cpu) GTEST_SKIP() << "no PCLMULQDQ or SSSE3 on this CPU: only the table path runs here";
 }
 
 // A field outside the mask does not move the hash; a field inside does (a full CRC-32 detects any

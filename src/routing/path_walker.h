@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/ids.h"
+#include "routing/crc_clmul.h"
 #include "routing/flow_key.h"
 #include "routing/forwarding_state.h"
 #include "routing/member_select.h"
@@ -61,7 +62,10 @@ class PathWalker {
   // end. The loads of one pass are independent and each lane's work in a pass is short, so the core
   // keeps all lanes' loads in flight at once instead of waiting on one flow's chain after another.
   // Request has members src, dst and key (RouteRequest); sink(i, reached, hops) receives flow i's
-  // result, in flow order, with `hops` valid during the call only.
+  // result, in flow order, with `hops` valid during the call only. A key's hash is computed once
+  // per walk (SwitchHashes::base), by carry-less multiplication where the CPU and the function
+  // allow it (crc_clmul.h): the walk is then built for that CPU as a whole, since a function built
+  // for it cannot be inlined into one built without.
   template <class Request, class Sink>
   void walk_all(std::span<const Request> flows, Sink&& sink) const;
 
@@ -94,6 +98,26 @@ class PathWalker {
   static constexpr std::size_t kMaxPathHops = 16;  // > 1 + max_hops(): checked at construction
 
  private:
+  // The per-walk hash of a key (SwitchHashes::base) by the tables; kAffine: every switch's hash
+  // is it XOR the switch's offset.
+  struct TableBase {
+    static constexpr bool kAffine = false;
+    const SwitchHashes& hashes;
+    [[nodiscard]] std::uint32_t hash(const FlowKey& key) const { return hashes.base(key); }
+  };
+#if CT_CRC_CLMUL
+  struct ClmulBase : ClmulHasher {
+    static constexpr bool kAffine = true;
+    using ClmulHasher::ClmulHasher;
+  };
+  template <class Request, class Sink>
+  [[gnu::target("pclmul,ssse3")]] void walk_all_clmul(std::span<const Request> flows, Sink& sink) const {
+    walk_lanes(flows, sink, ClmulBase(hashes_.reference()));
+  }
+#endif
+  template <class Request, class Sink, class Base>
+  [[gnu::always_inline]] inline void walk_lanes(std::span<const Request> flows, Sink& sink, const Base& base) const;
+
   enum class LaneState : std::uint8_t { kWalking, kReached, kStopped };
   struct Lane {
     VertexId at;
@@ -122,7 +146,7 @@ class PathWalker {
   }
   // The steps of walk(): the first hop (over the source's NIC link), then one hop per call.
   // Both ports' entries are read once, here (ForwardingState::PortEntry).
-  void begin_lane(VertexId src, VertexId dst, const FlowKey& key, Lane& lane, PathHop* hops) const {
+  void begin_lane(VertexId src, VertexId dst, const FlowKey& key, std::uint32_t base, Lane& lane, PathHop* hops) const {
     const ForwardingState::PortEntry& from = forwarding_.port(src);
     const ForwardingState::PortEntry& to = forwarding_.port(dst);
     lane.count = 0;
@@ -133,7 +157,7 @@ class PathWalker {
     lane.dst_leaf = to.destination != ForwardingState::kNoDestination ? to.attached : VertexId::invalid();
     lane.dst_failed = to.nic_failed != 0;
     lane.destination = to.destination;
-    lane.base = hashes_.base(key);
+    lane.base = base;
     lane.key = &key;
     put(hops[lane.count++], LinkId(src.value()), src, kNoGroup, 0, true);
     lane.state = LaneState::kWalking;
@@ -155,6 +179,7 @@ class PathWalker {
   void locate(Lane& lane) const { lane.group = forwarding_.group(lane.at, lane.destination); }
   // ... the hop when it is the last or the group has one member, else the member choice (returns
   // true: the hop is taken by take()) ...
+  template <bool kAffine>
   bool decide(Lane& lane, PathHop* hops, std::uint32_t step) const {
     const ForwardingState& f = forwarding_;
     const std::uint32_t g = lane.group;
@@ -178,7 +203,8 @@ class PathWalker {
       arrive(lane, hops, step + 1);
       return false;
     }
-    lane.member = select(span.size, hashes_.from_base(lane.at, lane.base, *lane.key));
+    lane.member = select(span.size, kAffine ? hashes_.from_affine_base(lane.at, lane.base)
+                                            : hashes_.from_base(lane.at, lane.base, *lane.key));
     lane.entry = span.offset + lane.member;
     lane.up = span.kind == GroupKind::kUp;
     return true;
@@ -200,13 +226,24 @@ class PathWalker {
 
 template <class Request, class Sink>
 void PathWalker::walk_all(std::span<const Request> flows, Sink&& sink) const {
+#if CT_CRC_CLMUL
+  if (hashes_.clmul()) {
+    walk_all_clmul(flows, sink);
+    return;
+  }
+#endif
+  walk_lanes(flows, sink, TableBase{hashes_});
+}
+
+template <class Request, class Sink, class Base>
+void PathWalker::walk_lanes(std::span<const Request> flows, Sink& sink, const Base& base) const {
   std::array<Lane, kLanes> lanes;
   std::array<std::array<PathHop, kMaxPathHops>, kLanes> hops;
   for (std::size_t first = 0; first < flows.size(); first += kLanes) {
     const std::size_t n = std::min(kLanes, flows.size() - first);
     for (std::size_t l = 0; l < n; ++l) {
       const Request& r = flows[first + l];
-      begin_lane(r.src, r.dst, r.key, lanes[l], hops[l].data());
+      begin_lane(r.src, r.dst, r.key, base.hash(r.key), lanes[l], hops[l].data());
     }
     // The next batch's port entries arrive while this batch walks.
     for (std::size_t l = first + kLanes; l < std::min(first + 2 * kLanes, flows.size()); ++l) {
@@ -224,7 +261,7 @@ void PathWalker::walk_all(std::span<const Request> flows, Sink&& sink) const {
       bool taking = false;
       for (std::size_t l = 0; l < n; ++l) {
         Lane& lane = lanes[l];
-        lane.taking = lane.state == LaneState::kWalking && decide(lane, hops[l].data(), step);
+        lane.taking = lane.state == LaneState::kWalking && decide<Base::kAffine>(lane, hops[l].data(), step);
         taking = taking || lane.taking;
       }
       if (!taking) continue;

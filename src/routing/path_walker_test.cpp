@@ -140,7 +140,9 @@ TEST(PathWalker, WalkAllEqualsWalk) {
   }
   flows.pop_back();
   ASSERT_NE(flows.size() % PathWalker::kLanes, 0u);
-  for (int variant = 0; variant < 3; ++variant) {
+  // Variants 3 and 4: the reflected 32-bit CRCs, which walk_all hashes by carry-less
+  // multiplication where the CPU has it (crc_clmul.h) and walk() by the tables.
+  for (int variant = 0; variant < 5; ++variant) {
     EcmpConfig c;
     c.seed_mode = SeedMode::kPerSwitch;
     c.seed = 0x5EED;
@@ -148,6 +150,9 @@ TEST(PathWalker, WalkAllEqualsWalk) {
     if (variant == 1) c.linux_kernel = true;
     if (variant == 1) c.linux_policy = 1;
     if (variant == 2) c.algorithm = HashAlgorithm::kRandom;
+    if (variant == 3) c.algorithm = HashAlgorithm::kCrc32;
+    if (variant == 4) c.algorithm = HashAlgorithm::kCrc32Hi16;
+    if (variant == 4) c.fields = kFieldSrcIp | kFieldDstIp | kFieldSrcPort;
     const SwitchHashes h(t, c);
     const PathWalker w(f, h);
     std::size_t seen = 0;

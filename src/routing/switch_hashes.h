@@ -33,7 +33,15 @@ class SwitchHashes {
     const std::uint32_t slot = sw.value() - first_switch_;
     return affine_ ? base_value ^ offset_[slot] : hash(sw, key);
   }
+  // Equals from_base(sw, base_value, key). PRECONDITION: affine().
+  [[nodiscard]] std::uint32_t from_affine_base(VertexId sw, std::uint32_t base_value) const {
+    return base_value ^ offset_[sw.value() - first_switch_];
+  }
   [[nodiscard]] bool affine() const { return affine_; }
+  // base() is available by carry-less multiplication (crc_clmul.h): ClmulHasher(reference()).
+  [[nodiscard]] bool clmul() const { return affine_ && hashers_.front().clmul(); }
+  // The hasher whose hash is base(). PRECONDITION: affine().
+  [[nodiscard]] const FlowHasher& reference() const { return hashers_.front(); }
   [[nodiscard]] std::uint32_t seed(VertexId sw) const { return seeds_[sw.value() - first_switch_]; }
   [[nodiscard]] int bits() const { return config_.hash_bits(); }
   [[nodiscard]] const EcmpConfig& config() const { return config_; }
