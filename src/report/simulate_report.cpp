@@ -825,8 +825,12 @@ std::string simulate_queues_csv(const SimulateReportInput& in) {
     const std::string name = csv_cell(route_hop_name(in.topology, r.resources[s.resource]));
     for (std::size_t b = 0; b < s.mean_bytes.size(); ++b) {
       const auto start = bin * static_cast<std::int64_t>(b);
-      out += fmt::format("{},{},{},{:.3f},{}\n", name, exact_seconds(TimePs(start)),
-                         exact_seconds(std::min(TimePs(start + bin), r.makespan)), s.mean_bytes[b], s.peak_bytes[b]);
+      out += name;
+      out += ',';
+      append_exact_seconds(out, TimePs(start));
+      out += ',';
+      append_exact_seconds(out, std::min(TimePs(start + bin), r.makespan));
+      out += fmt::format(",{:.3f},{}\n", s.mean_bytes[b], s.peak_bytes[b]);
     }
   }
   return out;
