@@ -49,10 +49,7 @@ struct Compared {
 };
 
 Compared compare(const Fabric& fabric, const std::string& scenario_file) {
-  std::ifstream in(testing_support::source_dir() + "/" + scenario_file);
-  std::stringstream text;
-  text << in.rdbuf();
-  auto scenario = parse_scenario(scenario_file, text.str(), fabric);
+  auto scenario = parse_scenario(scenario_file, fixtures::source_text(scenario_file), fabric);
   EXPECT_TRUE(scenario.ok()) << format_diagnostics(scenario.errors());
   auto runs = simulate_engines(fabric, scenario.value(), nullptr, options());
   EXPECT_TRUE(runs.ok()) << format_diagnostics(runs.errors());
@@ -121,10 +118,8 @@ TEST(EngineComparison, PfcVictimsShareNoBottleneckYetWait) {
   SimulationOptions o = options();
   o.packet.buffer_bytes = 32 * 1024;
   o.packet.dcqcn = false;  // PFC alone: the victims are PAUSE's (DCQCN would slow the incast first)
-  std::ifstream in(testing_support::source_dir() + "/examples/scenarios/pfc-victims-lab32roce.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  auto scenario = parse_scenario("pfc-victims-lab32roce.yaml", text.str(), fabric);
+  auto scenario = parse_scenario("pfc-victims-lab32roce.yaml",
+                                 fixtures::source_text("examples/scenarios/pfc-victims-lab32roce.yaml"), fabric);
   ASSERT_TRUE(scenario.ok()) << format_diagnostics(scenario.errors());
   auto runs = simulate_engines(fabric, scenario.value(), nullptr, o);
   ASSERT_TRUE(runs.ok()) << format_diagnostics(runs.errors());

@@ -101,13 +101,7 @@ std::vector<Scenario> scenarios() {
 // Bytes a counter grows per minute at `mbps`.
 std::uint64_t bytes_per_minute(double mbps) { return static_cast<std::uint64_t>(std::llround(mbps * 1e6 / 8 * 60)); }
 
-Fabric fabric_of(const std::string& relative) {
-  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
-  std::stringstream text;
-  text << in.rdbuf();
-  auto valid = validate_reading(read_spec(relative, text.str()), fixtures::test_catalog());
-  return build_fabric(valid.value(), fixtures::test_catalog()).value();
-}
+Fabric fabric_of(const std::string& relative) { return fixtures::example_fabric(relative); }
 
 // The rules of a lab fabric, its members named as the lab names them.
 AlertPlan lab_plan(const Fabric& fabric, const std::string& spec) {

@@ -48,9 +48,9 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include "core/rng.h"
+#include "support/gzip_text.h"
 #include "support/test_paths.h"
 
 namespace ct {
@@ -447,26 +447,13 @@ std::vector<std::string> sweep_variant_args(const std::string& in, const std::st
 
 // The mutated flow table, gzip-compressed: whole; cut short; or after a bomb of 1 MiB members of
 // zeros that inflates past the 16 MiB limit the fuzz sets (CLUSTERTWIN_MAX_INPUT).
-std::string gzip(const std::string& text) {
-  z_stream zs{};
-  deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string gz(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(gz.data());
-  zs.avail_out = static_cast<uInt>(gz.size());
-  deflate(&zs, Z_FINISH);
-  gz.resize(zs.total_out);
-  deflateEnd(&zs);
-  return gz;
-}
 std::vector<std::string> flow_table_gz_args(const std::string& in, const std::string& out, const std::string&) {
-  const std::string gz = gzip(slurp(in));
+  const std::string gz = test::gzip_text(slurp(in));
   const std::size_t variant = std::hash<std::string>{}(in) % 4;
   std::string bytes = gz;
   if (variant == 1) bytes = gz.substr(0, gz.size() * 2 / 3);
   if (variant == 2) {
-    static const std::string zeros = gzip(std::string(std::size_t{1} << 20, '0'));
+    static const std::string zeros = test::gzip_text(std::string(std::size_t{1} << 20, '0'));
     for (int i = 0; i < 20; ++i) bytes += zeros;
   }
   spill(in + ".gz", bytes);

@@ -23,33 +23,30 @@ inline const Catalog& test_catalog() {
   return catalog;
 }
 
+// The text of a file shipped in the source tree (`relative` to it; empty when there is none).
+inline std::string source_text(const std::string& relative) {
+  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A spec shipped in the source tree (`relative` to it), validated against the shipped catalog.
+inline ValidSpec example_spec(const std::string& relative) {
+  return validate_reading(read_spec(relative, source_text(relative)), test_catalog()).value();
+}
+
 inline const ValidSpec& lab_spec() {
-  static const ValidSpec spec = [] {
-    std::ifstream in(ct::testing_support::source_dir() + "/examples/lab-32.yaml");
-    std::stringstream text;
-    text << in.rdbuf();
-    return validate_reading(read_spec("lab-32.yaml", text.str()), test_catalog()).value();
-  }();
+  static const ValidSpec spec = example_spec("examples/lab-32.yaml");
   return spec;
 }
 
 // The fabric of a spec shipped in the source tree (`relative` to it), built on every call.
-inline Fabric example_fabric(const std::string& relative) {
-  std::ifstream in(ct::testing_support::source_dir() + "/" + relative);
-  std::stringstream text;
-  text << in.rdbuf();
-  return build_fabric(validate_reading(read_spec(relative, text.str()), test_catalog()).value(), test_catalog()).value();
-}
+inline Fabric example_fabric(const std::string& relative) { return build_fabric(example_spec(relative), test_catalog()).value(); }
 
 // The fabric of examples/lab/fat-tree-4.yaml (the lab's 4-ary fat tree), built once per test binary.
 inline const Fabric& lab_fat_tree_4() {
-  static const Fabric fabric = [] {
-    std::ifstream in(ct::testing_support::source_dir() + "/examples/lab/fat-tree-4.yaml");
-    std::stringstream text;
-    text << in.rdbuf();
-    auto valid = validate_reading(read_spec("fat-tree-4.yaml", text.str()), test_catalog());
-    return build_fabric(valid.value(), test_catalog()).value();
-  }();
+  static const Fabric fabric = example_fabric("examples/lab/fat-tree-4.yaml");
   return fabric;
 }
 

@@ -60,7 +60,6 @@ class Driver {
                      [this](std::uint32_t d, TimePs at, double fraction) { engine_.schedule_capacity(directed(d), at, fraction); });
   }
 
-
   // Routing has converged after fault `i`: new forwarding state, every unfinished flow walked again.
   void converge(std::uint32_t i) {
     router_.converge(faults_.reconverge(i));

@@ -185,10 +185,7 @@ TEST(PacketSharp, BesideRingAndTree) {
 // nothing is dropped, and the run takes longer than with 1 MiB of buffer (the one-level figure).
 TEST(PacketSharp, PfcAppliesToTheAggregationPackets) {
   Topology t = fabric_of(1, 8);
-  std::ifstream in(ct::testing_support::source_dir() + "/examples/lab-32-roce.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  const ValidSpec spec = validate_reading(read_spec("lab-32-roce.yaml", text.str()), fixtures::test_catalog()).value();
+  const ValidSpec spec = fixtures::example_spec("examples/lab-32-roce.yaml");
   const Fabric fabric = fabric_over(spec, fixtures::test_catalog(), t, EcmpConfig{});
   ASSERT_EQ(fabric.protocol(), Protocol::kEthernet);
   Scenario s;

@@ -157,10 +157,7 @@ TEST(PacketSimulation, RoceIncastRunsPfcWithoutDrops) {
   Topology t = fixtures::two_tier(1, 1, 3);
   t.gpus_per_host = 1;
   for (auto& l : t.latency) l = ns(100);
-  std::ifstream in(ct::testing_support::source_dir() + "/examples/lab-32-roce.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  const ValidSpec spec = validate_reading(read_spec("lab-32-roce.yaml", text.str()), fixtures::test_catalog()).value();
+  const ValidSpec spec = fixtures::example_spec("examples/lab-32-roce.yaml");
   const Fabric fabric = fabric_over(spec, fixtures::test_catalog(), t, EcmpConfig{});
   ASSERT_EQ(fabric.protocol(), Protocol::kEthernet);
   Scenario s = transfer(0, 2, Bytes(4 << 20));
@@ -197,10 +194,7 @@ TEST(PacketSimulation, RoceRunsDcqcnByDefaultAndInfinibandRefusesIt) {
   Topology t = fixtures::two_tier(1, 1, 3);
   t.gpus_per_host = 1;
   for (auto& l : t.latency) l = ns(100);
-  std::ifstream in(ct::testing_support::source_dir() + "/examples/lab-32-roce.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  const ValidSpec spec = validate_reading(read_spec("lab-32-roce.yaml", text.str()), fixtures::test_catalog()).value();
+  const ValidSpec spec = fixtures::example_spec("examples/lab-32-roce.yaml");
   const Fabric fabric = fabric_over(spec, fixtures::test_catalog(), t, EcmpConfig{});
   Scenario s = transfer(0, 2, Bytes(16 << 20));
   s.transfers.push_back(transfer(1, 2, Bytes(16 << 20)).transfers[0]);
