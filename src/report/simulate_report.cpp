@@ -455,6 +455,54 @@ std::vector<std::uint32_t> most_notified_flows(const SimulationResult& r, std::s
   return order;
 }
 
+// ECN marks per priority, summed over ports (PacketRunInfo::ecn_marks_by_class).
+std::vector<std::int64_t> ecn_marks_by_priority(const SimulationResult& r) {
+  std::vector<std::int64_t> sums(r.packet.vls, 0);
+  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
+    for (std::uint32_t k = 0; k < r.packet.vls; ++k) sums[k] += ecn_marks_of_class(r, c, k);
+  }
+  return sums;
+}
+
+Json ecn_marks_json(const SimulationResult& r, std::uint32_t c) {
+  Json by = Json::array();
+  for (std::uint32_t k = 0; k < r.packet.vls; ++k) by.push_back(ecn_marks_of_class(r, c, k));
+  return by;
+}
+
+// The ports that marked packets, most marks first (then index).
+std::vector<std::uint32_t> marking_ports(const SimulationResult& r) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
+    if (r.stats[c].ecn_marks > 0) order.push_back(c);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return r.stats[a].ecn_marks != r.stats[b].ecn_marks ? r.stats[a].ecn_marks > r.stats[b].ecn_marks : a < b;
+  });
+  return order;
+}
+
+// With more than one priority: the marks of each (text), then the ports that marked most, per priority.
+void text_ecn_by_priority(const SimulateReportInput& in, std::string& out) {
+  const SimulationResult& r = in.result;
+  if (!r.packet.dcqcn || r.packet.vls <= 1) return;
+  const std::vector<std::uint32_t> order = marking_ports(r);
+  if (order.empty()) return;
+  std::vector<TableColumn> columns = {{"port (egress)"}, {"ECN marks", Align::kRight}};
+  for (std::uint32_t k = 0; k < r.packet.vls; ++k) columns.push_back({fmt::format("priority {}", k), Align::kRight});
+  TextTable table(columns, order.size() > in.top_links
+                               ? fmt::format("ECN marks per port and priority (the {} that marked most of {})", in.top_links,
+                                             order.size())
+                               : fmt::format("ECN marks per port and priority ({} port(s) marked)", order.size()));
+  for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
+    const std::uint32_t c = order[k];
+    std::vector<std::string> row = {resource_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
+    for (std::uint32_t v = 0; v < r.packet.vls; ++v) row.push_back(fmt::format("{}", ecn_marks_of_class(r, c, v)));
+    table.add_row(row);
+  }
+  out += table.render() + "\n";
+}
+
 // The flow-control lines of the section: credits (InfiniBand) or PFC (RoCE v2).
 void text_flow_control(const SimulationResult& r, std::string& out) {
   const PacketRunInfo& p = r.packet;
@@ -467,9 +515,15 @@ void text_flow_control(const SimulationResult& r, std::string& out) {
                        "summed over ports, {} XOFF frame(s)\n",
                        p.events, p.peak_packets, p.drops, human_time(total_pause(r)), total_pause_frames(r));
     if (p.dcqcn) {
+      std::string per_priority;
+      if (p.vls > 1) {
+        const std::vector<std::int64_t> sums = ecn_marks_by_priority(r);
+        for (std::uint32_t k = 0; k < p.vls; ++k) per_priority += fmt::format("{}priority {}: {}", k == 0 ? " (" : ", ", k, sums[k]);
+        per_priority += ")";
+      }
       out += fmt::format("  ECN (RED at the switches' egress queues: Kmin {} B, Kmax {} B, Pmax {:g}) and DCQCN at the "
-                         "senders: {} mark(s) summed over ports, {} CNP(s)\n",
-                         p.ecn_kmin, p.ecn_kmax, p.ecn_pmax, total_ecn_marks(r), p.cnps);
+                         "senders: {} mark(s) summed over ports{}, {} CNP(s)\n",
+                         p.ecn_kmin, p.ecn_kmax, p.ecn_pmax, total_ecn_marks(r), per_priority, p.cnps);
     }
     return;
   }
@@ -513,6 +567,37 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
     queues.add_row(row);
   }
   out += queues.render() + "\n";
+  text_ecn_by_priority(in, out);
+}
+
+// The DCQCN object: thresholds, marks and CNPs; the flows whose receivers sent the most CNPs; with
+// more than one priority, the marks per priority (a flow's: its channel mod --vls, as PFC pauses
+// per priority) summed over ports and of the ports that marked most.
+Json dcqcn_json(const SimulateReportInput& in) {
+  const SimulationResult& r = in.result;
+  const PacketRunInfo& p = r.packet;
+  Json flows = Json::array();
+  for (const std::uint32_t k : most_notified_flows(r, in.top_links)) {
+    const FlowRecord& rec = r.flows[k];
+    flows.push_back({{"flow", k},
+                     {"from", endpoint(in.topology, rec.src_gpu, rec.src_port)},
+                     {"to", endpoint(in.topology, rec.dst_gpu, rec.dst_port)},
+                     {"cnps", rec.cnps}});
+  }
+  Json out = {{"ecn_kmin_bytes", p.ecn_kmin}, {"ecn_kmax_bytes", p.ecn_kmax}, {"ecn_pmax", p.ecn_pmax},
+              {"ecn_marks", total_ecn_marks(r)}, {"cnps", p.cnps}, {"most_cnps", flows}};
+  if (p.vls <= 1) return out;
+  Json ports = Json::array();
+  const std::vector<std::uint32_t> order = marking_ports(r);
+  for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
+    const std::uint32_t c = order[k];
+    ports.push_back({{"name", resource_name(in.topology, r.resources[c])},
+                     {"ecn_marks", r.stats[c].ecn_marks},
+                     {"ecn_marks_by_priority", ecn_marks_json(r, c)}});
+  }
+  out["ecn_marks_by_priority"] = ecn_marks_by_priority(r);
+  out["most_marks"] = ports;
+  return out;
 }
 
 Json packet_json(const SimulateReportInput& in) {
@@ -531,6 +616,7 @@ Json packet_json(const SimulateReportInput& in) {
       queues.back()["pause_s"] = to_seconds(r.stats[c].pause_time);
       queues.back()["pause_frames"] = r.stats[c].pause_frames;
       queues.back()["ecn_marks"] = r.stats[c].ecn_marks;
+      if (p.dcqcn && p.vls > 1) queues.back()["ecn_marks_by_priority"] = ecn_marks_json(r, c);
     }
   }
   Json cycle = Json::array();
@@ -565,18 +651,7 @@ Json packet_json(const SimulateReportInput& in) {
     }
     out["queue_series"] = {{"bin_s", to_seconds(r.queue_bin)}, {"queues", hottest}};
   }
-  if (p.dcqcn) {
-    Json flows = Json::array();
-    for (const std::uint32_t k : most_notified_flows(r, in.top_links)) {
-      const FlowRecord& rec = r.flows[k];
-      flows.push_back({{"flow", k},
-                       {"from", endpoint(in.topology, rec.src_gpu, rec.src_port)},
-                       {"to", endpoint(in.topology, rec.dst_gpu, rec.dst_port)},
-                       {"cnps", rec.cnps}});
-    }
-    out["dcqcn"] = {{"ecn_kmin_bytes", p.ecn_kmin}, {"ecn_kmax_bytes", p.ecn_kmax}, {"ecn_pmax", p.ecn_pmax},
-                    {"ecn_marks", total_ecn_marks(r)}, {"cnps", p.cnps}, {"most_cnps", flows}};
-  }
+  if (p.dcqcn) out["dcqcn"] = dcqcn_json(in);
   return out;
 }
 
@@ -753,7 +828,10 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
   std::vector<std::string> link_names(t.link_count());
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
-      "rate_gbps,reroutes,status,bytes_left,path\n";
+      "rate_gbps,reroutes,status,bytes_left,path";
+  // A packet run's per-flow congestion signals (the flow engine has none: no columns).
+  const bool packet = r.packet.ran;
+  out += packet ? ",ecn_marks,cnps\n" : "\n";
   out.reserve(r.flows.size() * 160);
   std::string path;
   std::string after;
@@ -799,6 +877,7 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
     out += f.unfinished == Unfinished::kNo ? "0" : bytes_left(f);
     out += ',';
     append_csv_cell(out, path);
+    if (packet) fmt::format_to(o, FMT_COMPILE(",{},{}"), f.ecn_marks, f.cnps);
     out += '\n';
   }
   return out;

@@ -20,7 +20,11 @@
 //               bytes, time-weighted mean bytes over the makespan, credit stall or PAUSE) and a
 //               deadlock's cycle; the links CSV gains peak_queue_bytes, mean_queue_bytes,
 //               credit_stall_s, pause_s, pause_frames and ecn_marks; with the queues over
-//               time kept (--csv-queues, --html), the JSON's packet object holds them too.
+//               time kept (--csv-queues, --html), the JSON's packet object holds them too. With
+//               DCQCN and more than one priority: ECN marks per priority (summed over ports, and
+//               per port for the --top ports that marked most). The flows CSV gains ecn_marks
+//               (packets delivered marked) and cnps (its receiver's CNPs); the flow engine's has
+//               neither column.
 #pragma once
 
 #include <cstddef>

@@ -44,7 +44,8 @@ struct ResourceStats {
   TimePs credit_stall{0};       // time with a packet to send and no credits for it
   TimePs pause_time{0};         // PFC: time stopped by a PAUSE with a packet to send
   std::int64_t pause_frames = 0;  // PFC: XOFF frames its far end sent back to it
-  std::int64_t ecn_marks = 0;     // ECN: packets it marked at its egress queue
+  std::int64_t ecn_marks = 0;     // ECN: packets it marked at its egress queue (all priorities;
+                                  // per priority: PacketRunInfo::ecn_marks_by_class)
 };
 
 // What only a packet run has: its parameters, its cost, its losses and its deadlock, if any.
@@ -61,6 +62,9 @@ struct PacketRunInfo {
   std::int64_t ecn_kmax = 0;
   double ecn_pmax = 0;
   std::int64_t cnps = 0;  // sent by the receivers, summed over flows
+  // ECN marks per port and traffic class (priority): resource r's marks of class k at [r * vls + k];
+  // empty when no port marks (no DCQCN). Each resource's sum is its ResourceStats::ecn_marks.
+  std::vector<std::int64_t> ecn_marks_by_class;
   std::uint64_t events = 0;
   std::uint64_t drops = 0;  // lossless by construction; counted and checked
   std::uint64_t peak_packets = 0;  // in flight at once
@@ -94,6 +98,7 @@ struct FlowRecord : FlowIdentity {
   std::uint32_t path_size = 0;
   std::uint32_t reroutes = 0;
   std::int64_t cnps = 0;  // packet engine, DCQCN: CNPs its receiver sent back
+  std::int64_t ecn_marks = 0;  // packet engine, ECN: its packets delivered marked CE (at one port or more)
 };
 
 struct IterationSpan {
@@ -161,6 +166,12 @@ struct SimulationResult {
   std::vector<std::string> notes;  // things the reader must know (flows that never completed, ...)
   PacketRunInfo packet;
 };
+
+// A packet run's ECN marks at resource r's egress port of class (priority) k; 0 without marking.
+inline std::int64_t ecn_marks_of_class(const SimulationResult& r, std::uint32_t resource, std::uint32_t k) {
+  const std::vector<std::int64_t>& marks = r.packet.ecn_marks_by_class;
+  return marks.empty() ? 0 : marks[static_cast<std::size_t>(resource) * r.packet.vls + k];
+}
 
 // The resources that carried traffic, busiest first: saturated time, then carried bits, then
 // index (the order of the time series and of the report's bottleneck tables).

@@ -496,7 +496,7 @@ std::vector<InputKind> input_kinds() {
                    "catalog/reliability.yaml", "catalog/zoo.yaml"}, ".yaml", catalog_args},
       {"flows_csv", {"tests/fuzz/seeds/flows.csv"}, ".csv", flows_args},
       {"flows_yaml", {"tests/fuzz/seeds/flows.yaml"}, ".yaml", flows_args},
-      {"flow_table", {"tests/fuzz/seeds/flow_table.csv"}, ".csv", flow_table_args},
+      {"flow_table", {"tests/fuzz/seeds/flow_table.csv", "tests/fuzz/seeds/flow_table_packet.csv"}, ".csv", flow_table_args},
       {"flow_table_gz", {"tests/fuzz/seeds/flow_table.csv"}, ".csv", flow_table_gz_args},
       {"ibnetdiscover", {"tests/fuzz/seeds/two_by_two.net", "tests/ib/bad/good_2x2.net"}, ".net", net_args},
       {"lft_dump", {"tests/fuzz/seeds/two_by_two.lft"}, ".dump", lft_args},

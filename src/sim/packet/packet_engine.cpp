@@ -96,6 +96,7 @@ void PacketEngine::finalize() {
   }
   ecn_rng_.reserve(channels_.size());
   for (std::uint32_t c = 0; c < channels_.size(); ++c) ecn_rng_.emplace_back(seed_, 0, stream_of({kEcnStreamTag, c}));
+  ecn_marks_.assign(channels_.size() * vls_, 0);
 }
 
 TimePs PacketEngine::serialization(std::int64_t bytes, BitsPerSecond rate) const {
@@ -230,6 +231,7 @@ void PacketEngine::mark(std::uint32_t c, std::uint32_t p, std::int64_t queued) {
   if (!red_mark(ch.spec.ecn, queued, ecn_rng_[c])) return;
   packets_[p].ce = true;
   ++ch.stats.ecn_marks;
+  ++ecn_marks_[c * vls_ + packets_[p].vl];
 }
 
 // The notification point: a CE packet delivered; a CNP unless the flow had one within the interval.

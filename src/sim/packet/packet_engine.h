@@ -196,6 +196,10 @@ class PacketEngine {
   [[nodiscard]] PacketChannelStats channel_stats(std::uint32_t c) const;
   [[nodiscard]] BitsPerSecond rate(std::uint32_t c) const { return channels_[c].rate; }
   [[nodiscard]] std::uint64_t drops() const { return drops_; }
+  // ECN: packets of priority `vl` that channel c's egress port marked (0 before the first step()).
+  [[nodiscard]] std::int64_t ecn_marks(std::uint32_t c, std::uint8_t vl) const {
+    return ecn_marks_.empty() ? 0 : ecn_marks_[c * vls_ + vl];
+  }
   [[nodiscard]] std::size_t peak_packets() const { return peak_packets_; }
   // A cycle of channels that wait for each other's credits, each listed once, when the run ended
   // with packets waiting for credits that can never come; empty otherwise. PRECONDITION: step()
@@ -313,6 +317,7 @@ class PacketEngine {
   std::vector<Queue> queues_;          // channel x VL
   std::vector<std::int64_t> vl_queue_bytes_;  // channel x VL: the output queue's bytes
   std::vector<Rng> ecn_rng_;           // per channel with ECN marking
+  std::vector<std::int64_t> ecn_marks_;  // channel x VL: packets marked
   std::uint64_t seed_ = 1;
   bool dcqcn_ = false;
   DcqcnParams dcqcn_params_;

@@ -368,6 +368,7 @@ class Driver {
       }
       rec_.finish_record(r, outcome, engine_.path(f), {}, is_down);
       result_.flows[r].cnps = engine_.cnps(f);
+      result_.flows[r].ecn_marks = engine_.marked_received(f);
       result_.packet.cnps += result_.flows[r].cnps;
     }
   }
@@ -407,6 +408,14 @@ class Driver {
       r.pause_time = s.pause_time;
       r.pause_frames = s.pause_frames;
       r.ecn_marks = s.ecn_marks;
+    }
+    if (result_.packet.dcqcn) {
+      const std::uint32_t vls = result_.packet.vls;
+      std::vector<std::int64_t>& marks = result_.packet.ecn_marks_by_class;
+      marks.assign(result_.resources.size() * vls, 0);
+      for (std::uint32_t c = 0; c < result_.resources.size(); ++c) {
+        for (std::uint32_t k = 0; k < vls; ++k) marks[c * vls + k] = engine_.ecn_marks(c, static_cast<std::uint8_t>(k));
+      }
     }
     result_.instants = engine_.events();
     result_.packet.events = engine_.events();
