@@ -99,6 +99,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   options.progress = &progress;
   options.engine = engine;
   options.packet = packet.value();
+  options.threads = o.packet.threads;
   if (!o.packet.csv_queues.empty() || !o.html.empty()) options.queue_series = kHottestQueues;
   std::string title = fmt::format("{} ({} GPUs on {} hosts, {} plane(s)), scenario {}, paths {}", spec->name,
                                   spec->gpu_count(), spec->node_count, spec->backend.planes,
