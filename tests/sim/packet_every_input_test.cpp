@@ -61,11 +61,12 @@ struct Fabrics {
   }
   Fabric ib = fixtures::example_fabric("examples/lab-32.yaml");  // InfiniBand, 1 plane, 2 tiers
   Fabric roce = fixtures::example_fabric("examples/lab-32-roce.yaml");  // RoCE v2, 1 plane, 2 tiers
-  Fabric ib3 = resized("examples/lab-32.yaml", {{"tiers: 2", "tiers: 3"}, {"[1]", "[1, 1]"}});  // IB, 3 tiers
+  // Three tiers, 256 hosts: two pods, so that a flow from host0 to host255 crosses a core switch.
+  Fabric ib3 = resized("examples/lab-32.yaml", {{"count: 32", "count: 256"}, {"tiers: 2", "tiers: 3"}, {"[1]", "[1, 1]"}});
   // InfiniBand, 2 planes: ConnectX-8 split in two 400G planes on Quantum-2 switches.
   Fabric ib2p = resized("examples/b300-dual-plane.yaml", {{"count: 1024", "count: 16"}, {"switch: sn5600", "switch: qm9700"}});
   Fabric roce2p = resized("examples/b300-dual-plane.yaml", {{"count: 1024", "count: 16"}});  // 2 planes
-  Fabric roce3 = resized("examples/b300-single-plane.yaml", {{"count: 1024", "count: 64"}});  // 3 tiers
+  Fabric roce3 = resized("examples/b300-single-plane.yaml", {{"count: 1024", "count: 256"}});  // 3 tiers
 };
 
 const Fabrics& fabrics() {
@@ -203,6 +204,23 @@ TEST(PacketEveryInput, Transfers) {
     - {name: nvlink, src: host4/gpu0, dst: host4/gpu3, bytes: 1MiB}
     - {name: rails, src: host5/gpu2, dst: host6/gpu5, bytes: 256KiB, channels: 2, qps: 2}
     - {name: cross, src: host7/gpu1, dst: host8/gpu6, bytes: 300000, group: other}
+)"));
+  }
+}
+
+// Across the core of a three-tier fabric (pod 0 to pod 1), with a core link down and repaired.
+TEST(PacketEveryInput, AcrossTheCore) {
+  for (const auto* f : {&fabrics().ib3, &fabrics().roce3}) {
+    run_case("across the core", f, scenario_of(R"(  convergence: 2us
+  transfers:
+    - {name: far, src: host0/nic0, dst: host255/nic0, bytes: 1MiB}
+    - {name: far-gpu, src: host1/gpu3, dst: host254/gpu3, bytes: 1MiB}
+  collectives:
+    - {name: ring, kind: all-reduce, gpus: [0, 1016, 1024, 2040], bytes: 1MiB}
+    - {name: sharp, kind: all-reduce, algorithm: sharp, gpus: [8, 2032], bytes: 1MiB}
+  faults:
+    - {kind: down, switch: p0/core/4, at: 5us}
+    - {kind: repair, switch: p0/core/4, at: 30us}
 )"));
   }
 }
