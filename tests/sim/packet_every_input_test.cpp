@@ -382,6 +382,28 @@ TEST(PacketEveryInput, EngineKnobs) {
   run_case("DCQCN off", &fabrics().roce, work, "", false, no_dcqcn);
 }
 
+// Two planes: one plane's leaf down and repaired, one plane's port down for good (its flows stall,
+// the other plane's finish), a spine of plane 1 degraded.
+TEST(PacketEveryInput, FaultsOnTwoPlanes) {
+  for (const auto* f : {&fabrics().ib2p, &fabrics().roce2p}) {
+    const std::string work = R"(  collectives:
+    - {name: ring, kind: all-reduce, gpus: {hosts: [0, 3], local: [0, 1]}, bytes: 2MiB}
+  transfers:
+    - {name: cross-rail, src: host0/gpu0, dst: host9/gpu5, bytes: 2MiB}
+)";
+    run_case("plane 1 leaf down, repaired", f, scenario_of(work + R"(  faults:
+    - {kind: down, switch: p1/leaf/0, at: 3us, convergence: 1us}
+    - {kind: repair, switch: p1/leaf/0, at: 25us}
+)"));
+    run_case("a plane's port down for good", f, scenario_of(work + R"(  faults:
+    - {kind: down, port: host9/nic5/p0, at: 2us}
+)"));
+    run_case("plane 1 spine degraded", f, scenario_of(work + R"(  faults:
+    - {kind: degrade, switch: p1/spine/0, fraction: 0.5, at: 1us}
+)"));
+  }
+}
+
 // ---- path models ----
 TEST(PacketEveryInput, AdaptivePaths) {
   for (const auto* f : {&fabrics().ib, &fabrics().roce}) {
