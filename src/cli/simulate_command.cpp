@@ -8,7 +8,7 @@
 //                          [--forwarding cut-through|store-and-forward] [--csv-queues FILE] [--compare-engines]
 //                          [--dcqcn on|off] [--ecn-kmin SIZE] [--ecn-kmax SIZE] [--ecn-pmax P]
 //                          [--dcqcn-param NAME=VALUE] [--sharp-latency DUR] [--sharp-trees N]
-//                          [--progress] [--quiet]
+//                          [--threads T] [--progress] [--quiet]
 // Runs a workload on the built fabric with an engine (sim/engine.h: the flow engine, or the packet
 // engine with its flags, cli/packet_flags.h) and reports collective times, algbw
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
