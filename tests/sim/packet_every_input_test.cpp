@@ -332,7 +332,7 @@ TEST(PacketEveryInput, SharpUnderFaults) {
 }
 
 // Faults at the edges of a run: before any flow starts, twice on one link at one instant, after the
-// last flow ends, a degraded switch.
+// last flow ends, one of parallel cables, a degraded switch.
 TEST(PacketEveryInput, FaultEdges) {
   const std::string work = R"(  transfers:
     - {name: t0, src: host0/nic0, dst: host9/nic0, bytes: 1MiB, start: 2us}
@@ -351,6 +351,10 @@ TEST(PacketEveryInput, FaultEdges) {
     run_case("repair after the last flow", f, scenario_of(work + R"(  faults:
     - {kind: down, link: "p0/leaf/0 -- p0/spine/2", at: 1us}
     - {kind: repair, link: "p0/leaf/0 -- p0/spine/2", at: 500us}
+)"));
+    run_case("one of parallel cables down", f, scenario_of(work + R"(  faults:
+    - {kind: down, link: "p0/leaf/0 -- p0/spine/0", parallel: 1, at: 1us, convergence: 1us}
+    - {kind: degrade, link: "p0/leaf/0 -- p0/spine/1", parallel: 0, fraction: 0.5, at: 1us}
 )"));
     run_case("switch degraded", f, scenario_of(work + R"(  faults:
     - {kind: degrade, switch: p0/leaf/0, fraction: 0.25, at: 3us}
