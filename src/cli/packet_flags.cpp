@@ -30,6 +30,9 @@ void add_packet_flags(CLI::App& app, PacketFlags& flags) {
                  "as CSV (mean and peak bytes per bin)");
   app.add_flag("--compare-engines", flags.compare_engines,
                "Run the flow and the packet engine on the scenario and report them side by side per operation");
+  add_threads_option(app, flags.threads,
+                     "Threads: --compare-engines runs its two engines at once; each engine runs on one thread (the "
+                     "output does not depend on it)");
   app.add_option("--sharp-latency", flags.sharp_latency,
                  "Packet engine, SHARP: reduction latency per aggregating switch, e.g. 100ns (default: the catalog's)");
   add_unsigned_option(app, "--sharp-trees", flags.sharp_trees,

@@ -3,7 +3,7 @@
 // --ecn-kmax, --ecn-pmax and --dcqcn-param NAME=VALUE (sim/packet/dcqcn.h); --csv-queues (the
 // kHottestQueues output queues with the largest time-weighted mean, over time:
 // sim/queue_statistics.h) and --compare-engines (both engines side by side:
-// analysis/engine_comparison.h); --sharp-latency and --sharp-trees (SHARP in the switches:
+// analysis/engine_comparison.h, on two threads unless --threads 1); --sharp-latency and --sharp-trees (SHARP in the switches:
 // sim/packet/sharp_aggregation.h). A switch figure not given comes from the catalog's switch model;
 // where the catalog has none, the engine names the flag to give.
 #pragma once
@@ -29,6 +29,7 @@ struct PacketFlags {
   std::vector<std::string> dcqcn_params;
   std::string csv_queues;        // the hottest queues over time (sim/queue_statistics.h)
   bool compare_engines = false;  // flow and packet side by side (sim/engine_comparison.h)
+  unsigned threads = 0;  // --threads: --compare-engines runs its two engines at once (sim/engine.h)
   std::string sharp_latency;
   std::uint64_t sharp_trees = 0;  // 0: the catalog's
 };

@@ -8,7 +8,7 @@
 //                          [--forwarding cut-through|store-and-forward] [--csv-queues FILE] [--compare-engines]
 //                          [--dcqcn on|off] [--ecn-kmin SIZE] [--ecn-kmax SIZE] [--ecn-pmax P]
 //                          [--dcqcn-param NAME=VALUE] [--sharp-latency DUR] [--sharp-trees N]
-//                          [--progress] [--quiet]
+//                          [--threads T] [--progress] [--quiet]
 // Runs a workload on the built fabric with an engine (sim/engine.h: the flow engine, or the packet
 // engine with its flags, cli/packet_flags.h) and reports collective times, algbw
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
@@ -99,6 +99,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   options.progress = &progress;
   options.engine = engine;
   options.packet = packet.value();
+  options.threads = o.packet.threads;
   if (!o.packet.csv_queues.empty() || !o.html.empty()) options.queue_series = kHottestQueues;
   std::string title = fmt::format("{} ({} GPUs on {} hosts, {} plane(s)), scenario {}, paths {}", spec->name,
                                   spec->gpu_count(), spec->node_count, spec->backend.planes,

@@ -81,7 +81,10 @@ struct SimulationOptions {
   // A packet run: the occupancy over time of this many of the hottest output queues
   // (sim/queue_statistics.h); 0: none kept (no cost).
   std::uint32_t queue_series = 0;
-  SimulationProgress* progress = nullptr;
+  SimulationProgress* progress = nullptr;  // called from the caller's thread only
+  // simulate_engines: 1 runs the flow engine, then the packet engine; 0 (all cores) or more, both at
+  // once on two threads. Each engine runs on one thread; no result depends on it.
+  unsigned threads = 1;
   PacketOptions packet;
   FlowOptions flow;
 };

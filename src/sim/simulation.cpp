@@ -1,10 +1,13 @@
 #include "sim/simulation.h"
 
+#include <array>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "core/threads.h"
 #include "sim/collision_check.h"
 #include "sim/flow/flow_simulation.h"
 #include "sim/packet/packet_simulation.h"
@@ -109,13 +112,23 @@ Result<EngineRuns> simulate_engines(const Fabric& fabric, const Scenario& scenar
   std::vector<double> weights;
   auto workload = prepare_workload(fabric, scenario, flows, options, weights);
   if (!workload) return workload.errors();
-  SimulationOptions each = options;
-  each.flow.max_min_weights = weights;
-  each.engine = EngineKind::kFlow;
-  auto flow = run_engine(fabric, scenario, workload.value(), each);
+  // The two runs share only what they read (the fabric, whose routing is built once under a lock,
+  // the scenario and the workload): on two threads, the packet run (the long one) reports progress
+  // from the caller's thread and the flow run none.
+  const bool together = options.threads != 1;
+  std::array<std::optional<Result<SimulationResult>>, 2> runs;
+  run_on_threads(together ? 2 : 1, [&](unsigned k) {
+    for (unsigned e = k; e < 2; e += together ? 2 : 1) {
+      SimulationOptions each = options;
+      each.flow.max_min_weights = weights;
+      each.engine = e == 0 ? EngineKind::kPacket : EngineKind::kFlow;
+      if (together && e == 1) each.progress = nullptr;
+      runs[e].emplace(run_engine(fabric, scenario, workload.value(), each));
+    }
+  });
+  auto& packet = *runs[0];
+  auto& flow = *runs[1];
   if (!flow) return flow.errors();
-  each.engine = EngineKind::kPacket;
-  auto packet = run_engine(fabric, scenario, workload.value(), each);
   if (!packet) return packet.errors();
   return EngineRuns{std::move(flow.value()), std::move(packet.value())};
 }

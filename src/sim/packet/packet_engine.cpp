@@ -28,7 +28,11 @@ std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
     queues_.emplace_back();
     vl_queue_bytes_.push_back(0);
   }
-  return static_cast<std::uint32_t>(channels_.size() - 1);
+  // A channel made during the run (a path new at reconvergence) gets its ECN stream as finalize()
+  // gives the others.
+  const auto c = static_cast<std::uint32_t>(channels_.size() - 1);
+  if (finalized_) ecn_rng_.emplace_back(seed_, 0, stream_of({kEcnStreamTag, c}));
+  return c;
 }
 
 std::uint32_t PacketEngine::add_flow(const PacketFlowRequest& request) {

@@ -128,6 +128,21 @@ Result<SharpFigures> sharp_figures(const Fabric& fabric, const Scenario& scenari
   return f;
 }
 
+// Spraying splits each flow over every equal-cost path packet by packet, a path per packet: this
+// engine's flows keep one path (docs/models/packet-engine.md, Limitations), so a scenario that asks
+// for it is refused at its `paths:` (or the --paths flag), whether or not a flow has several paths.
+std::optional<Diagnostic> refuse_spray(const Scenario& scenario, const Workload& workload) {
+  if (scenario.paths != PathModel::kSpray) return std::nullopt;
+  if (std::none_of(workload.flows.begin(), workload.flows.end(), [](const WorkloadFlow& f) { return f.routed; })) {
+    return std::nullopt;
+  }
+  const bool in_file = scenario.paths_at.line > 0;
+  return Diagnostic{in_file ? scenario.paths_at : SourceLocation{"command line", 0, 0},
+                    in_file ? "scenario.paths" : "--paths",
+                    "the packet engine does not model spraying (each packet of a flow on another path): use paths "
+                    "ecmp or adaptive, or the flow engine (--engine flow)"};
+}
+
 class Driver {
  public:
   Driver(const Fabric& fabric, const Scenario& scenario, const Workload& workload, const SimulationOptions& options,
@@ -446,6 +461,7 @@ class Driver {
 
 Result<SimulationResult> run(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
                              const SimulationOptions& options) {
+  if (const auto refused = refuse_spray(scenario, workload)) return *refused;
   auto figures = switch_figures(fabric, scenario, options.packet);
   if (!figures) return figures.errors();
   std::optional<SharpFigures> sharp;
