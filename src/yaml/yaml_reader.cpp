@@ -702,9 +702,8 @@ std::optional<long long> YamlReader::integer(const YamlNode& key, const YamlNode
   const char* end = s.data() + s.size();
   long long v = 0;
   auto [ptr, ec] = std::from_chars(begin, end, v, 10);
-  const std::string limits = describe_range(range);
   if (ec == std::errc::result_out_of_range && ptr == end) {
-    error(at(value), field, fmt::format("must be {}, got {}", limits, excerpt(s)));
+    error(at(value), field, fmt::format("must be {}, got {}", describe_range(range), excerpt(s)));
     return std::nullopt;
   }
   if (ec != std::errc() || ptr != end || begin == end) {
@@ -712,7 +711,7 @@ std::optional<long long> YamlReader::integer(const YamlNode& key, const YamlNode
     return std::nullopt;
   }
   if (v < range.min || v > range.max) {
-    error(at(value), field, fmt::format("must be {}, got {}", limits, v));
+    error(at(value), field, fmt::format("must be {}, got {}", describe_range(range), v));
     return std::nullopt;
   }
   return v;
@@ -743,10 +742,9 @@ std::optional<double> YamlReader::number(const YamlNode& key, const YamlNode& va
   const char* end = s.data() + s.size();
   double v = 0;
   auto [ptr, ec] = std::from_chars(begin, end, v);
-  const std::string limits = describe_range(range);
   if (ec == std::errc::result_out_of_range && ptr == end) {
     // Too large or too small for a double (1e999, 1e-999): outside any range we accept unless 0 is.
-    error(at(value), field, fmt::format("must be {}, got {}", limits, excerpt(s)));
+    error(at(value), field, fmt::format("must be {}, got {}", describe_range(range), excerpt(s)));
     return std::nullopt;
   }
   if (ec != std::errc() || ptr != end || begin == end || !std::isfinite(v)) {
@@ -754,7 +752,7 @@ std::optional<double> YamlReader::number(const YamlNode& key, const YamlNode& va
     return std::nullopt;
   }
   if ((range.min_open ? !(v > range.min) : !(v >= range.min)) || !(v <= range.max)) {
-    error(at(value), field, fmt::format("must be {}, got {}", limits, v));
+    error(at(value), field, fmt::format("must be {}, got {}", describe_range(range), v));
     return std::nullopt;
   }
   return v;
