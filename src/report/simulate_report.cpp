@@ -744,7 +744,11 @@ std::string route_hop_name(const Topology& t, const ResourceInfo& c, std::vector
   if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
   std::string& name = link_names[c.link.value()];
   if (name.empty()) name = route_link_name(t, c.link);
-  return name + (c.kind == ResourceKind::kLinkUp ? " up" : " down");
+  const std::string_view direction = c.kind == ResourceKind::kLinkUp ? " up" : " down";
+  std::string hop;
+  hop.reserve(name.size() + direction.size());  // one allocation, not a copy grown again
+  hop.append(name).append(direction);
+  return hop;
 }
 
 std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
