@@ -58,12 +58,14 @@
 //                                  command's (`_x_cpu`), and the largest relative difference of
 //                                  last-byte times between the command's CSV and SimGrid's.
 //                                  Goal: >= 10 on every input, differences <= 1e-6. With
-//                                  CT_BENCH_BASELINE=BINARY the YAML input also runs through that
-//                                  build (yaml_baseline_*: before and after in one run);
+//                                  CT_BENCH_BASELINE=BINARY every input also runs through that
+//                                  build (compact_baseline_*, pinned_baseline_*, yaml_baseline_*:
+//                                  before and after in one run);
 //                                  CT_BENCH_KEEP=1 keeps the inputs in $TMPDIR/ct-bench-FLOWS.
 //   BM_CollectiveCommandVsSimGrid/gpus/modes  the same for a generated collective: the first step
 //                                  of a ring all-reduce (1 GiB, GPUs in random order, 1 channel)
-//                                  over 4,096, 8,192 or 32,768 GPUs, given as `--collective` flags.
+//                                  over 4,096, 8,192 or 32,768 GPUs, given as `--collective` flags
+//                                  (with CT_BENCH_BASELINE, collective_baseline_* as above).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -554,10 +556,12 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
       {"pinned", {"--flows", (dir / "pinned.csv").string()}},
       {"yaml", {"--scenario", (dir / "scenario.yaml").string()}},
   };
-  // CT_BENCH_BASELINE=BINARY: the YAML input through another build as well ("yaml_baseline"), in
+  // CT_BENCH_BASELINE=BINARY: every input through another build as well ("yaml_baseline", ...), in
   // the same run, against the same SimGrid run: a before and after side by side.
   if (const char* baseline = std::getenv("CT_BENCH_BASELINE"); baseline != nullptr && baseline[0] != '\0') {
-    inputs.push_back({"yaml_baseline", {"--scenario", (dir / "scenario.yaml").string()}, baseline});
+    for (std::size_t i = 0, n = inputs.size(); i < n; ++i) {
+      inputs.push_back({inputs[i].name + "_baseline", inputs[i].args, baseline});
+    }
   }
   for (auto _ : state) {
     const std::vector<double> theirs = simgrid_modes(state, r, state.range(1));
@@ -586,6 +590,7 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
 // at 32,768 flows with distinct sizes (333 s at 8,192 on a busy machine).
 BENCHMARK(BM_CommandVsSimGrid)
     ->Args({4096, 2})
+    ->Args({4096, 3})
     ->Args({8192, 3})
     ->Args({8192, 2})
     ->Args({32768, 2})
@@ -620,25 +625,34 @@ void BM_CollectiveCommandVsSimGrid(benchmark::State& state) {
   }
   const SimulationResult r = run(fabric, scenario.value());
   const std::vector<double> latency = latencies(r, fabric.topology());
+  // CT_BENCH_BASELINE=BINARY: the same flags through another build as well ("collective_baseline").
+  std::vector<std::pair<std::string, std::string>> builds = {{"collective", CT_CLUSTERTWIN_BINARY}};
+  if (const char* baseline = std::getenv("CT_BENCH_BASELINE"); baseline != nullptr && baseline[0] != '\0') {
+    builds.emplace_back("collective_baseline", baseline);
+  }
   for (auto _ : state) {
     const std::vector<double> theirs = simgrid_modes(state, r, state.range(1));
-    const CommandRun command = run_command(dir, flags, latency, theirs);
-    if (command.wall < 0) {
-      state.SkipWithError("the command failed");
-      return;
+    for (const auto& [name, binary] : builds) {
+      const CommandRun command = run_command(dir, flags, latency, theirs, binary);
+      if (command.wall < 0) {
+        state.SkipWithError(fmt::format("the command ({}) failed", name).c_str());
+        return;
+      }
+      state.counters[name + "_cpu_s"] = command.cpu;
+      state.counters[name + "_wall_s"] = command.wall;
+      state.counters[name + "_max_rel_diff"] = command.diff;
+      if (!theirs.empty()) state.counters[name + "_x_cpu"] = state.counters["simgrid_faster_cpu_s"] / command.cpu;
+      if (name == "collective") state.SetIterationTime(command.wall);
     }
-    state.counters["collective_cpu_s"] = command.cpu;
-    state.counters["collective_wall_s"] = command.wall;
-    state.counters["collective_max_rel_diff"] = command.diff;
-    if (!theirs.empty()) state.counters["collective_x_cpu"] = state.counters["simgrid_faster_cpu_s"] / command.cpu;
-    state.SetIterationTime(command.wall);
   }
   std::filesystem::remove_all(dir);
   state.counters["flows"] = static_cast<double>(r.flows.size());
 }
 BENCHMARK(BM_CollectiveCommandVsSimGrid)
     ->Args({4096, 2})
+    ->Args({4096, 3})
     ->Args({8192, 2})
+    ->Args({8192, 3})
     ->Args({32768, 2})
     ->Args({32768, 1})
     ->Args({4096, 0})

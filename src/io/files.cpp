@@ -53,6 +53,8 @@ Diagnostic bomb(const std::string& path, std::uint64_t limit) {
 // Raw bytes read at a time: plain text straight into the text, gzip data into its own buffer.
 constexpr std::size_t kPlainChunk = std::size_t{1} << 20;
 constexpr std::size_t kGzipChunk = std::size_t{64} << 10;
+// A regular file read to its size: the read that finds its end (or what was appended since).
+constexpr std::size_t kEndProbe = std::size_t{4} << 10;
 
 // The text size of a regular file of `size` bytes open at `fd`: its size, or for gzip data the
 // last member's ISIZE (RFC 1952: the inflated size mod 2^32, in the last four bytes,
@@ -121,8 +123,15 @@ bool FileTextSource::fail(Diagnostic d) {
   return false;
 }
 
-// One read(2) of at most `size` bytes onto `into`; false on an error, eof_ at the end.
+// One read(2) of at most `size` bytes onto `into`; false on an error, eof_ at the end. Of a regular
+// file, no more than its remaining bytes and one (the byte that says it grew), and at the end a
+// small read for the end of file: the buffer grown for a read is zeroed first, so a large chunk
+// past the file's end would cost its size in zeroing.
 bool FileTextSource::read_chunk(std::string& into, std::size_t size) {
+  if (expected_ > 0) {
+    const std::size_t left = bytes_read_ < expected_ ? static_cast<std::size_t>(expected_ - bytes_read_) : 0;
+    size = std::min(size, left > 0 ? left + 1 : kEndProbe);
+  }
   const std::size_t before = into.size();
   into.resize(before + size);
   ssize_t n = 0;

@@ -1,6 +1,7 @@
 #include "io/http_client.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 #include <memory>
 
@@ -28,24 +29,63 @@ std::size_t write_body(char* data, std::size_t size, std::size_t count, void* us
   return n;
 }
 
-// libcurl's process-wide state, set up once before the first handle (curl_global_init is not
-// thread-safe; a function-local static is).
-void global_init() {
-  static const bool done = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }();
-  (void)done;
+// libcurl, loaded when the first request is made rather than linked: its library and the ~30 it
+// needs (TLS, Kerberos, LDAP, SSH, ...) cost about 7 ms of CPU to map and relocate at every start of
+// the process, most of a small command's time, and only `diagnose --prometheus` asks over HTTP.
+// The functions are those of libcurl 7.x/8.x's stable ABI (soname libcurl.so.4).
+struct Curl {
+  decltype(&::curl_global_init) global_init = nullptr;
+  decltype(&::curl_easy_init) easy_init = nullptr;
+  decltype(&::curl_easy_cleanup) easy_cleanup = nullptr;
+  decltype(&::curl_easy_escape) easy_escape = nullptr;
+  decltype(&::curl_free) free = nullptr;
+  decltype(&::curl_easy_strerror) easy_strerror = nullptr;
+  decltype(&::curl_easy_setopt) easy_setopt = nullptr;
+  decltype(&::curl_easy_perform) easy_perform = nullptr;
+  decltype(&::curl_easy_getinfo) easy_getinfo = nullptr;
+  decltype(&::curl_slist_append) slist_append = nullptr;
+  decltype(&::curl_slist_free_all) slist_free_all = nullptr;
+  bool ready = false;  // every function found and the process-wide state set up
+};
+
+template <typename F>
+bool bind(void* library, const char* name, F& out) {
+  out = reinterpret_cast<F>(dlsym(library, name));  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+  return out != nullptr;
 }
 
-std::string query_string(CURL* curl, const HttpGet& r) {
+// Loaded and set up once (curl_global_init is not thread-safe; a function-local static is).
+const Curl& curl_library() {
+  static const Curl curl = [] {
+    Curl c;
+    void* library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) return c;
+    const bool found = bind(library, "curl_global_init", c.global_init) && bind(library, "curl_easy_init", c.easy_init) &&
+                       bind(library, "curl_easy_cleanup", c.easy_cleanup) &&
+                       bind(library, "curl_easy_escape", c.easy_escape) && bind(library, "curl_free", c.free) &&
+                       bind(library, "curl_easy_strerror", c.easy_strerror) &&
+                       bind(library, "curl_easy_setopt", c.easy_setopt) &&
+                       bind(library, "curl_easy_perform", c.easy_perform) &&
+                       bind(library, "curl_easy_getinfo", c.easy_getinfo) &&
+                       bind(library, "curl_slist_append", c.slist_append) &&
+                       bind(library, "curl_slist_free_all", c.slist_free_all);
+    c.ready = found && c.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+    return c;
+  }();
+  return curl;
+}
+
+std::string query_string(const Curl& lib, CURL* curl, const HttpGet& r) {
   std::string q;
   for (const auto& [k, v] : r.params) {
-    char* ek = curl_easy_escape(curl, k.data(), static_cast<int>(k.size()));
-    char* ev = curl_easy_escape(curl, v.data(), static_cast<int>(v.size()));
+    char* ek = lib.easy_escape(curl, k.data(), static_cast<int>(k.size()));
+    char* ev = lib.easy_escape(curl, v.data(), static_cast<int>(v.size()));
     q += q.empty() ? "?" : "&";
     q += ek == nullptr ? "" : ek;
     q += "=";
     q += ev == nullptr ? "" : ev;
-    curl_free(ek);
-    curl_free(ev);
+    lib.free(ek);
+    lib.free(ev);
   }
   return q;
 }
@@ -71,8 +111,8 @@ HttpFailure failure_of(CURLcode code) {
   }
 }
 
-std::string failure_text(HttpFailure f, CURLcode code, const char* detail, const HttpGet& r) {
-  const std::string why = detail != nullptr && detail[0] != '\0' ? detail : curl_easy_strerror(code);
+std::string failure_text(const Curl& lib, HttpFailure f, CURLcode code, const char* detail, const HttpGet& r) {
+  const std::string why = detail != nullptr && detail[0] != '\0' ? detail : lib.easy_strerror(code);
   switch (f) {
     case HttpFailure::kUnreachable:
       return "unreachable: " + why;
@@ -98,40 +138,43 @@ std::string url_for_messages(const std::string& url) {
 }
 
 HttpOutcome http_get(const HttpGet& request) {
-  global_init();
+  const Curl& lib = curl_library();
+  if (!lib.ready) {
+    return HttpOutcome{HttpFailure::kOther, "libcurl (libcurl.so.4, Debian libcurl4) could not be loaded or set up", {}};
+  }
   HttpOutcome out;
-  const std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), curl_easy_cleanup);
+  const std::unique_ptr<CURL, void (*)(CURL*)> curl(lib.easy_init(), lib.easy_cleanup);
   if (!curl) return HttpOutcome{HttpFailure::kOther, "libcurl could not start a request", {}};
   auto limit = max_input_bytes();
   Sink sink;
   sink.limit = limit ? limit.value() : kDefaultMaxInputBytes;
-  const std::string url = request.url + query_string(curl.get(), request);
+  const std::string url = request.url + query_string(lib, curl.get(), request);
   char detail[CURL_ERROR_SIZE] = {};
   CURL* c = curl.get();
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_s * 1000.0));  // NOLINT(google-runtime-int)
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, detail);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, write_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
-  curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // gzip when the server offers it
-  if (!request.ca_file.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, request.ca_file.c_str());
+  lib.easy_setopt(c, CURLOPT_URL, url.c_str());
+  lib.easy_setopt(c, CURLOPT_HTTPGET, 1L);
+  lib.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  lib.easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  lib.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  lib.easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_s * 1000.0));  // NOLINT(google-runtime-int)
+  lib.easy_setopt(c, CURLOPT_ERRORBUFFER, detail);
+  lib.easy_setopt(c, CURLOPT_WRITEFUNCTION, write_body);
+  lib.easy_setopt(c, CURLOPT_WRITEDATA, &sink);
+  lib.easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // gzip when the server offers it
+  if (!request.ca_file.empty()) lib.easy_setopt(c, CURLOPT_CAINFO, request.ca_file.c_str());
   if (!request.basic_auth.empty()) {
-    curl_easy_setopt(c, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-    curl_easy_setopt(c, CURLOPT_USERPWD, request.basic_auth.c_str());
+    lib.easy_setopt(c, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+    lib.easy_setopt(c, CURLOPT_USERPWD, request.basic_auth.c_str());
   }
-  curl_slist* headers = curl_slist_append(nullptr, "Accept: application/json");
+  curl_slist* headers = lib.slist_append(nullptr, "Accept: application/json");
   std::string bearer;
   if (!request.bearer_token.empty()) {
     bearer = "Authorization: Bearer " + request.bearer_token;
-    headers = curl_slist_append(headers, bearer.c_str());
+    headers = lib.slist_append(headers, bearer.c_str());
   }
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-  const CURLcode code = curl_easy_perform(c);
-  curl_slist_free_all(headers);
+  lib.easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  const CURLcode code = lib.easy_perform(c);
+  lib.slist_free_all(headers);
   if (sink.over) {
     return HttpOutcome{HttpFailure::kOther,
                        "the reply is larger than " + describe_input_limit(sink.limit) + " (" + kMaxInputVariable +
@@ -140,11 +183,11 @@ HttpOutcome http_get(const HttpGet& request) {
   }
   if (code != CURLE_OK) {
     const HttpFailure f = failure_of(code);
-    return HttpOutcome{f, failure_text(f, code, detail, request), {}};
+    return HttpOutcome{f, failure_text(lib, f, code, detail, request), {}};
   }
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out.reply.status);
+  lib.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out.reply.status);
   char* type = nullptr;
-  curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type);
+  lib.easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type);
   if (type != nullptr) out.reply.content_type = type;
   out.reply.body = std::move(sink.body);
   return out;

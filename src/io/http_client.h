@@ -1,4 +1,6 @@
-// The network seam: one HTTP(S) GET with query parameters, through libcurl (curl.se/libcurl).
+// The network seam: one HTTP(S) GET with query parameters, through libcurl (curl.se/libcurl),
+// loaded (libcurl.so.4) when the first request is made, not linked: a process that asks nothing
+// over HTTP does not map it and the libraries it needs.
 // Small and general: the caller builds the request (URL, parameters, credentials, CA file,
 // timeout) and reads the status and body; nothing here knows what is asked.
 //

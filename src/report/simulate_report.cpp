@@ -133,14 +133,20 @@ void text_operations(const SimulateReportInput& in, std::string& out) {
     }
     const double t = op.complete ? mean_time(op) : -1.0;
     const bool whole = !partial(op) && op.complete;
-    ops.add_row({op.name, op.what + (partial(op) ? fmt::format(" ({}/{} steps)", op.steps, op.total_steps) : ""),
-                 fmt::format(FMT_COMPILE("{}"), op.instances),
-                 gpus_of(r, op) == 0 ? "-" : fmt::format(FMT_COMPILE("{}"), gpus_of(r, op)),
-                 fmt::format(FMT_COMPILE("{}"), op.bytes.value()),
-                 fmt::format(FMT_COMPILE("{}"), op.iterations.size()),
-                 t < 0 ? "never finishes" : human_time(TimePs(std::llround(t * 1e12))),
-                 whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) / kGB) : "-",
-                 whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) * op.bus_factor / kGB) : "-"});
+    // Built in place and moved in: a large run has a row per transfer.
+    std::vector<std::string> row;
+    row.reserve(9);
+    row.push_back(op.name);
+    row.push_back(partial(op) ? op.what + fmt::format(" ({}/{} steps)", op.steps, op.total_steps) : op.what);
+    row.push_back(fmt::format(FMT_COMPILE("{}"), op.instances));
+    const std::size_t gpus = gpus_of(r, op);
+    row.push_back(gpus == 0 ? "-" : fmt::format(FMT_COMPILE("{}"), gpus));
+    row.push_back(fmt::format(FMT_COMPILE("{}"), op.bytes.value()));
+    row.push_back(fmt::format(FMT_COMPILE("{}"), op.iterations.size()));
+    row.push_back(t < 0 ? "never finishes" : human_time(TimePs(std::llround(t * 1e12))));
+    row.push_back(whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) / kGB) : "-");
+    row.push_back(whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) * op.bus_factor / kGB) : "-");
+    ops.add_row(std::move(row));
   }
   if (ops.rows() > 0) out += ops.render() + "\n";
   if (mice.empty()) return;
@@ -231,7 +237,7 @@ void text_workers(const SimulateReportInput& in, std::string& out) {
 
 void text_links(const SimulateReportInput& in, std::string& out) {
   const SimulationResult& r = in.result;
-  const std::vector<std::uint32_t> order = busiest_resources(r);
+  const std::vector<std::uint32_t> order = busiest_resources(r, in.top_links);
   if (order.empty()) return;
   TextTable links({{"link"}, {"capacity", Align::kRight}, {"mean util", Align::kRight}, {"peak util", Align::kRight},
                    {"saturated", Align::kRight}, {"flows", Align::kRight}},
@@ -726,7 +732,7 @@ std::string simulate_json(const SimulateReportInput& in) {
                        {"waiting_s", to_seconds(t.waiting)}});
   }
   Json links = Json::array();
-  const std::vector<std::uint32_t> order = busiest_resources(r);
+  const std::vector<std::uint32_t> order = busiest_resources(r, in.top_links);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
     links.push_back({{"name", resource_name(in.topology, r.resources[c])},
@@ -813,7 +819,11 @@ std::string route_hop_name(const Topology& t, const ResourceInfo& c, std::vector
   if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
   std::string& name = link_names[c.link.value()];
   if (name.empty()) name = route_link_name(t, c.link);
-  return name + (c.kind == ResourceKind::kLinkUp ? " up" : " down");
+  const std::string_view direction = c.kind == ResourceKind::kLinkUp ? " up" : " down";
+  std::string hop;
+  hop.reserve(name.size() + direction.size());  // one allocation, not a copy grown again
+  hop.append(name).append(direction);
+  return hop;
 }
 
 std::string route_hop_name(const Topology& t, const ResourceInfo& c) {

@@ -17,7 +17,7 @@ void LinkStatistics::add_series(SimulationResult& result, std::uint32_t links, s
     result.notes.push_back("load time series dropped: more than 16 million load changes");
     return;
   }
-  std::vector<std::uint32_t> order = busiest_resources(result);
+  std::vector<std::uint32_t> order = busiest_resources(result, links);
   order.resize(std::min<std::size_t>(order.size(), links));
   const std::int64_t bins = std::max<std::uint32_t>(bins_wanted, 1);
   const std::int64_t width = (result.makespan.value() + bins - 1) / bins;

@@ -10,6 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <utility>
+#include <vector>
+
 namespace ct {
 namespace {
 
@@ -46,6 +50,31 @@ TEST(LinkStatistics, SaturatedTimeAndSeriesByHand) {
   EXPECT_DOUBLE_EQ(r.series[0].utilization[1], 0.5);
   EXPECT_DOUBLE_EQ(r.series[0].utilization[2], 0.5);
   EXPECT_DOUBLE_EQ(r.series[0].utilization[3], 0.9995);
+}
+
+// The busiest resources (sim/simulation_result.h), by hand: six resources, saturated time then
+// carried bits then index; resource 4 carried nothing and is left out, resource 5 is a barrier.
+//   r0: 10 ps, 5 b   r1: 20 ps, 1 b   r2: 10 ps, 7 b   r3: 10 ps, 5 b   r4: 0 b   r5: barrier
+// Full order: r1 (20 ps), r2 (10 ps, 7 b), r0 (10 ps, 5 b, index 0), r3. Ranked only as far as 2,
+// the first two are the same, and every used resource is still there.
+TEST(LinkStatistics, BusiestResourcesRankedAsFarAsAsked) {
+  SimulationResult r;
+  const std::pair<std::int64_t, double> stats[] = {{10, 5}, {20, 1}, {10, 7}, {10, 5}, {0, 0}, {30, 9}};
+  for (std::size_t c = 0; c < 6; ++c) {
+    ResourceInfo info;
+    info.kind = c == 5 ? ResourceKind::kBarrier : ResourceKind::kLinkUp;
+    r.resources.push_back(info);
+    ResourceStats st;
+    st.saturated = TimePs(stats[c].first);
+    st.carried_bits = stats[c].second;
+    r.stats.push_back(st);
+  }
+  EXPECT_EQ(busiest_resources(r), (std::vector<std::uint32_t>{1, 2, 0, 3}));
+  const std::vector<std::uint32_t> two = busiest_resources(r, 2);
+  ASSERT_EQ(two.size(), 4u);
+  EXPECT_EQ(two[0], 1u);
+  EXPECT_EQ(two[1], 2u);
+  EXPECT_EQ(std::set<std::uint32_t>(two.begin() + 2, two.end()), (std::set<std::uint32_t>{0, 3}));
 }
 
 }  // namespace

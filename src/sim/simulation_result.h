@@ -174,19 +174,27 @@ inline std::int64_t ecn_marks_of_class(const SimulationResult& r, std::uint32_t 
 }
 
 // The resources that carried traffic, busiest first: saturated time, then carried bits, then
-// index (the order of the time series and of the report's bottleneck tables).
-inline std::vector<std::uint32_t> busiest_resources(const SimulationResult& r) {
+// index (the order of the time series and of the report's bottleneck tables). Only the first
+// `ranked` are put in that order (the rest follow, in no stated order): a caller that shows the top
+// few of many thousand resources does not sort them all.
+inline std::vector<std::uint32_t> busiest_resources(const SimulationResult& r,
+                                                    std::size_t ranked = std::numeric_limits<std::size_t>::max()) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
     if (r.resources[c].kind != ResourceKind::kBarrier && r.stats[c].carried_bits > 0) order.push_back(c);
   }
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+  const auto busier = [&](std::uint32_t a, std::uint32_t b) {
     const ResourceStats& x = r.stats[a];
     const ResourceStats& y = r.stats[b];
     if (x.saturated != y.saturated) return x.saturated > y.saturated;
     if (x.carried_bits != y.carried_bits) return x.carried_bits > y.carried_bits;
     return a < b;
-  });
+  };
+  if (ranked >= order.size()) {
+    std::sort(order.begin(), order.end(), busier);
+  } else {
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(ranked), order.end(), busier);
+  }
   return order;
 }
 

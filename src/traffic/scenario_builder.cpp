@@ -97,16 +97,22 @@ std::optional<std::uint32_t> ScenarioBuilder::gpu(std::string_view name, const V
   return g.value();
 }
 
-std::optional<Endpoint> ScenarioBuilder::endpoint(std::string_view name, const ValueOrigin& at) {
+std::optional<Endpoint> ScenarioBuilder::spelled_port(std::string_view name) const {
+  const auto p = names_.nic_port_spelled(name);
+  if (!p) return std::nullopt;
   Endpoint e;
   e.name = std::string(name);
+  e.is_port = true;
+  e.port = *p;
+  return e;
+}
+
+std::optional<Endpoint> ScenarioBuilder::endpoint(std::string_view name, const ValueOrigin& at) {
   // A port spelled as the fabric prints it ("host12/nic3/p1") is no GPU: found without the
   // diagnostic the GPU grammar would build and drop.
-  if (const auto p = names_.nic_port_spelled(name)) {
-    e.is_port = true;
-    e.port = *p;
-    return e;
-  }
+  if (auto port = spelled_port(name)) return port;
+  Endpoint e;
+  e.name = std::string(name);
   if (const auto g = names_.gpu(name, at.where, at.field)) {
     e.gpu = g.value();
     return e;

@@ -86,6 +86,9 @@ class ScenarioBuilder {
   std::optional<std::uint32_t> gpu(std::string_view name, const ValueOrigin& at);
   // A GPU, else a backend port, else one diagnostic saying which forms exist.
   std::optional<Endpoint> endpoint(std::string_view name, const ValueOrigin& at);
+  // A backend port spelled as the fabric prints it ("host12/nic3/p1"), found without a place for
+  // a diagnostic (what endpoint() tries first; a large scenario's usual name); nullopt otherwise.
+  [[nodiscard]] std::optional<Endpoint> spelled_port(std::string_view name) const;
   // A LinkId or "A -- B" (every parallel cable): Topology::link_name's forms.
   std::vector<LinkId> cable_links(std::string_view name, const ValueOrigin& at);
   // Every link of a switch, any network's (a scenario file's `switch:`), in link-id order.
@@ -107,6 +110,8 @@ class ScenarioBuilder {
   // ---- items ----
   void add(CollectiveSpec c) { scenario_.collectives.push_back(std::move(c)); }
   void add(TransferSpec t) { scenario_.transfers.push_back(std::move(t)); }
+  // Room for `more` transfers (a list about to be read).
+  void reserve_transfers(std::size_t more) { scenario_.transfers.reserve(scenario_.transfers.size() + more); }
   void add(MiceSpec m) { scenario_.mice.push_back(std::move(m)); }
   void add(FaultSpec f) { scenario_.faults.push_back(std::move(f)); }
 

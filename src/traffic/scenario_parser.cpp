@@ -136,6 +136,7 @@ class ScenarioParser {
   std::optional<Endpoint> endpoint(const YamlNode& key, const YamlNode& value, const std::string& field) {
     const auto name = text(key, value, field);
     if (!name) return std::nullopt;
+    if (auto port = b_.spelled_port(*name)) return port;  // no place built for a diagnostic
     return b_.endpoint(*name, origin(key, value, field));
   }
 
@@ -325,6 +326,7 @@ class ScenarioParser {
         {"qps", [&](auto& k, auto& v, auto& f) { integer(k, v, f, t.qps, 1, kMaxQps, "queue pairs"); }},
         {"group", [&](auto& k, auto& v, auto& f) { t.group = text(k, v, f).value_or(t.group); }},
         {"weight", [&](auto& k, auto& v, auto& f) { number(k, v, f, t.weight, 0, kMaxWeight, true); }}};
+    if (value.is_sequence()) b_.reserve_transfers(value.size());
     read_list(key, value, field, [&](const YamlNode& item, const std::string& path) {
       const std::size_t before = r_.errors().size();
       t = TransferSpec{};

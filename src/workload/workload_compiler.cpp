@@ -595,45 +595,72 @@ class WorkloadCompiler {
   }
 
   // ---- point-to-point transfers ----
+  // A phase per group (in order of first appearance), each with its workers: the distinct senders
+  // of its transfers, in order of first appearance. Returns each transfer's worker. A sender is
+  // known by its port vertex or its GPU, and named once, when it first sends in a phase.
+  std::vector<std::uint32_t> transfer_workers(std::uint32_t first_phase) {
+    std::vector<std::uint32_t> group_of(s_.transfers.size());
+    std::vector<const std::string*> groups;
+    {
+      std::map<std::string_view, std::uint32_t> index_of;
+      for (std::size_t i = 0; i < s_.transfers.size(); ++i) {
+        const auto [it, added] = index_of.emplace(s_.transfers[i].group, static_cast<std::uint32_t>(groups.size()));
+        if (added) groups.push_back(&s_.transfers[i].group);
+        group_of[i] = it->second;
+      }
+    }
+    // The transfers of each group, in order (a counting sort by group).
+    std::vector<std::uint32_t> begin(groups.size() + 1, 0);
+    for (const std::uint32_t g : group_of) ++begin[g + 1];
+    for (std::size_t g = 1; g < begin.size(); ++g) begin[g] += begin[g - 1];
+    std::vector<std::uint32_t> by_group(s_.transfers.size());
+    {
+      std::vector<std::uint32_t> cursor(begin.begin(), begin.end() - 1);
+      for (std::uint32_t i = 0; i < group_of.size(); ++i) by_group[cursor[group_of[i]]++] = i;
+    }
+    // Per sender (port vertices, then GPUs): the phase it last sent in and its worker there.
+    const std::size_t vertices = t_.vertex_count();
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> sender(vertices + gpus_, {kNoIndex, kNoIndex});
+    std::vector<std::uint32_t> worker_of(s_.transfers.size());
+    for (std::uint32_t g = 0; g < groups.size(); ++g) {
+      const auto phase = first_phase + g;
+      w_.phases.push_back({});
+      WorkloadPhase& p = w_.phases.back();
+      p.name = *groups[g];
+      p.workers_begin = static_cast<std::uint32_t>(w_.workers.size());
+      for (std::uint32_t k = begin[g]; k < begin[g + 1]; ++k) {
+        const TransferSpec& t = s_.transfers[by_group[k]];
+        const std::size_t slot = t.src.is_port ? t.src.port.value() : vertices + t.src.gpu;
+        if (slot >= sender.size()) sender.resize(slot + 1, {kNoIndex, kNoIndex});
+        auto& [last_phase, worker] = sender[slot];
+        if (last_phase != phase) {
+          last_phase = phase;
+          worker = static_cast<std::uint32_t>(w_.workers.size());
+          w_.workers.push_back({t.src.is_port ? t_.vertex_name(t.src.port) : gpu_name(t_, t.src.gpu), phase, TimePs(0)});
+        }
+        worker_of[by_group[k]] = worker;
+      }
+      p.workers_end = static_cast<std::uint32_t>(w_.workers.size());
+    }
+    return worker_of;
+  }
+
   void add_transfers() {
     if (s_.transfers.empty()) return;
     const std::uint32_t qps_default = static_cast<std::uint32_t>(std::max(1, fabric_.ecmp().qps_per_connection));
     const auto planes = static_cast<std::uint32_t>(std::max(t_.planes, 1));
-    std::map<std::string, std::uint32_t> phase_of_group;
-    std::vector<std::map<std::string, std::uint32_t>> worker_in_phase;
-    // Phases first (groups in order of first appearance) with their workers (distinct senders).
-    std::vector<std::string> groups;
     const auto first_phase = static_cast<std::uint32_t>(w_.phases.size());
-    for (const TransferSpec& t : s_.transfers) {
-      if (phase_of_group.emplace(t.group, 0).second) groups.push_back(t.group);
-    }
-    auto sender = [&](const TransferSpec& t) { return t.src.is_port ? t_.vertex_name(t.src.port) : gpu_name(t_, t.src.gpu); };
-    for (const std::string& name : groups) {
-      WorkloadPhase phase;
-      phase.name = name;
-      phase.workers_begin = static_cast<std::uint32_t>(w_.workers.size());
-      const auto index = static_cast<std::uint32_t>(w_.phases.size());
-      std::map<std::string, std::uint32_t> workers;
-      for (const TransferSpec& t : s_.transfers) {
-        const std::string worker = sender(t);
-        if (t.group != name || workers.count(worker) != 0) continue;
-        workers.emplace(worker, static_cast<std::uint32_t>(w_.workers.size()));
-        w_.workers.push_back({worker, index, TimePs(0)});
-      }
-      phase.workers_end = static_cast<std::uint32_t>(w_.workers.size());
-      phase_of_group[name] = index;
-      worker_in_phase.push_back(std::move(workers));
-      w_.phases.push_back(phase);
-    }
+    const std::vector<std::uint32_t> worker_of = transfer_workers(first_phase);
+    std::string what;
     for (std::uint32_t i = 0; i < s_.transfers.size(); ++i) {
       const TransferSpec& t = s_.transfers[i];
-      const std::uint32_t phase = phase_of_group[t.group];
       const auto op = static_cast<std::uint32_t>(w_.operations.size());
       WorkloadOperation o;
       o.name = t.name;
       o.kind = OperationKind::kTransfer;
-      o.what = fmt::format("transfer {} -> {}", t.src.name, t.dst.name);
-      o.phase = phase;
+      what.assign("transfer ").append(t.src.name).append(" -> ").append(t.dst.name);
+      o.what = what;
+      o.phase = w_.workers[worker_of[i]].phase;
       o.ranks = 2;
       o.bytes = t.bytes;
       o.records_begin = records_;
@@ -641,7 +668,7 @@ class WorkloadCompiler {
       f.operation = op;
       weight_ = t.weight;
       f.start = t.start;
-      f.worker = worker_in_phase[phase - first_phase].at(sender(t));
+      f.worker = worker_of[i];
       const std::uint32_t qps = t.qps == 0 ? qps_default : t.qps;
       if (t.src.is_port) {
         f.src_port = t.src.port;

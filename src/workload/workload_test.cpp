@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
@@ -157,6 +161,57 @@ TEST(Workload, TransferInsideAHostIsOneNvlinkFlow) {
   auto without = compile_workload(fixtures::fixture_fabric(t), s);
   ASSERT_FALSE(without.ok());
   EXPECT_NE(without.errors()[0].message.find("transfer 'local'"), std::string::npos);
+}
+
+// Transfers in two groups, interleaved, senders repeated. Phases come in the order their groups
+// first appear ("b" then "a"); a phase's workers are its distinct senders in the order they first
+// send in it:
+//   t0 b: gpu0 -> gpu1   phase 0, worker 0 (host0/gpu0)
+//   t1 a: gpu2 -> gpu3   phase 1, worker 2 (host2/gpu0)
+//   t2 b: gpu1 -> gpu0   phase 0, worker 1 (host1/gpu0)
+//   t3 b: gpu0 -> gpu2   phase 0, worker 0 again
+//   t4 a: gpu2 -> gpu0   phase 1, worker 2 again
+//   t5 a: gpu3 -> gpu1   phase 1, worker 3 (host3/gpu0)
+// One plane, one QP: flow i is transfer i's only flow.
+TEST(Workload, TransferGroupsArePhasesAndTheirSendersWorkers) {
+  Topology t = fixtures::two_tier(1, 1, 4);
+  t.gpus_per_host = 1;
+  Scenario s;
+  const std::vector<std::tuple<std::string, std::uint32_t, std::uint32_t>> transfers = {
+      {"b", 0, 1}, {"a", 2, 3}, {"b", 1, 0}, {"b", 0, 2}, {"a", 2, 0}, {"a", 3, 1}};
+  for (const auto& [group, src, dst] : transfers) {
+    TransferSpec x;
+    x.name = "t" + std::to_string(s.transfers.size());
+    x.src.gpu = src;
+    x.dst.gpu = dst;
+    x.bytes = Bytes(1000);
+    x.group = group;
+    s.transfers.push_back(x);
+  }
+  auto compiled = compile_workload(fixtures::fixture_fabric(t), s);
+  ASSERT_TRUE(compiled.ok()) << format_diagnostics(compiled.errors());
+  const Workload& w = compiled.value();
+  ASSERT_EQ(w.phases.size(), 2u);
+  EXPECT_EQ(w.phases[0].name, "b");
+  EXPECT_EQ(w.phases[1].name, "a");
+  EXPECT_EQ(std::make_pair(w.phases[0].workers_begin, w.phases[0].workers_end), std::make_pair(0u, 2u));
+  EXPECT_EQ(std::make_pair(w.phases[1].workers_begin, w.phases[1].workers_end), std::make_pair(2u, 4u));
+  ASSERT_EQ(w.workers.size(), 4u);
+  const std::vector<std::pair<std::string, std::uint32_t>> workers = {
+      {"host0/gpu0", 0}, {"host1/gpu0", 0}, {"host2/gpu0", 1}, {"host3/gpu0", 1}};
+  for (std::size_t k = 0; k < workers.size(); ++k) {
+    EXPECT_EQ(w.workers[k].name, workers[k].first) << k;
+    EXPECT_EQ(w.workers[k].phase, workers[k].second) << k;
+  }
+  ASSERT_EQ(w.flows.size(), 6u);
+  ASSERT_EQ(w.operations.size(), 6u);
+  const std::uint32_t worker[] = {0, 2, 1, 0, 2, 3};
+  const std::uint32_t phase[] = {0, 1, 0, 0, 1, 1};
+  for (std::uint32_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(w.flows[i].operation, i);
+    EXPECT_EQ(w.flows[i].worker, worker[i]) << "flow " << i;
+    EXPECT_EQ(w.operations[i].phase, phase[i]) << "operation " << i;
+  }
 }
 
 Scenario one_transfer(std::uint32_t channels) {

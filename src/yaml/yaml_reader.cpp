@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -45,6 +46,10 @@ std::string describe_range(const NumberRange& r) {
 
 std::size_t invalid_utf8_offset(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {  // ASCII, nearly every byte of our inputs
+      ++i;
+      continue;
+    }
     const std::size_t length = utf8_sequence(text, i);
     if (length == 0) return i;
     i += length;
@@ -140,6 +145,15 @@ class YamlText {
     bool ascii = true;
     const std::size_t n = text.size();
     for (std::size_t i = 0; i < n; ++i) {
+      // Eight bytes at a time while each is printable ASCII (0x20..0x7F): a byte below 0x20 sets
+      // its top bit in w - 0x20.., one above 0x7F has it set in w; either stops the skip.
+      while (i + 8 <= n) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, text.data() + i, 8);
+        if (((w - 0x2020202020202020ULL) | w) & 0x8080808080808080ULL) break;
+        i += 8;
+      }
+      if (i >= n) break;
       const auto c = static_cast<unsigned char>(text[i]);
       if (c >= 0x20 && c < 0x80) continue;
       std::size_t next = 0;  // the start of the next line, when a break ends here
@@ -702,9 +716,8 @@ std::optional<long long> YamlReader::integer(const YamlNode& key, const YamlNode
   const char* end = s.data() + s.size();
   long long v = 0;
   auto [ptr, ec] = std::from_chars(begin, end, v, 10);
-  const std::string limits = describe_range(range);
   if (ec == std::errc::result_out_of_range && ptr == end) {
-    error(at(value), field, fmt::format("must be {}, got {}", limits, excerpt(s)));
+    error(at(value), field, fmt::format("must be {}, got {}", describe_range(range), excerpt(s)));
     return std::nullopt;
   }
   if (ec != std::errc() || ptr != end || begin == end) {
@@ -712,7 +725,7 @@ std::optional<long long> YamlReader::integer(const YamlNode& key, const YamlNode
     return std::nullopt;
   }
   if (v < range.min || v > range.max) {
-    error(at(value), field, fmt::format("must be {}, got {}", limits, v));
+    error(at(value), field, fmt::format("must be {}, got {}", describe_range(range), v));
     return std::nullopt;
   }
   return v;
@@ -743,10 +756,9 @@ std::optional<double> YamlReader::number(const YamlNode& key, const YamlNode& va
   const char* end = s.data() + s.size();
   double v = 0;
   auto [ptr, ec] = std::from_chars(begin, end, v);
-  const std::string limits = describe_range(range);
   if (ec == std::errc::result_out_of_range && ptr == end) {
     // Too large or too small for a double (1e999, 1e-999): outside any range we accept unless 0 is.
-    error(at(value), field, fmt::format("must be {}, got {}", limits, excerpt(s)));
+    error(at(value), field, fmt::format("must be {}, got {}", describe_range(range), excerpt(s)));
     return std::nullopt;
   }
   if (ec != std::errc() || ptr != end || begin == end || !std::isfinite(v)) {
@@ -754,7 +766,7 @@ std::optional<double> YamlReader::number(const YamlNode& key, const YamlNode& va
     return std::nullopt;
   }
   if ((range.min_open ? !(v > range.min) : !(v >= range.min)) || !(v <= range.max)) {
-    error(at(value), field, fmt::format("must be {}, got {}", limits, v));
+    error(at(value), field, fmt::format("must be {}, got {}", describe_range(range), v));
     return std::nullopt;
   }
   return v;

@@ -385,6 +385,9 @@ TEST(TextTable, WrapsAndCountsCodePoints) {
             "µs  alpha beta\n"
             "    gamma\n");
   EXPECT_EQ(display_width("µs→"), 3u);
+  // Past eight bytes (counted eight at a time while ASCII): 12 ASCII + µ (2 bytes) + → (3) + 3.
+  EXPECT_EQ(display_width("abcdefghijklµ→xyz"), 17u);
+  EXPECT_EQ(display_width("0123456789abcdef"), 16u);
   EXPECT_EQ(wrap_words("a bb ccc", 4), (std::vector<std::string>{"a bb", "ccc"}));
 }
 
