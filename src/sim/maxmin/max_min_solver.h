@@ -161,7 +161,10 @@ class MaxMinSolver {
   std::vector<std::uint64_t> key_order_;
   std::vector<std::uint32_t> where_;     // position in heap_, kNone when out
   std::vector<std::uint32_t> cap_position_;  // item n + i -> position in `flows`
-  std::vector<HeapEntry> heap_;
+  static_assert(sizeof(HeapEntry) == 16, "four children per 64-byte line");
+  std::vector<HeapEntry> heap_store_;
+  HeapEntry* heap_ = nullptr;  // into heap_store_, aligned (build_heap)
+  std::uint32_t heap_size_ = 0;
   std::uint32_t constraints_ = 0;  // items below are constraints, the others caps
   // Indexed by position in `flows`: the least (in heap order) constraint only that flow crosses.
   std::vector<std::uint32_t> least_private_;
