@@ -63,6 +63,16 @@ void MaxMinSolver::gather_members(std::span<const FlowId> flows) {
   frozen_.assign(flows.size(), 0);
 }
 
+// What a freeze reads and writes of each flow, by position: one record instead of five arrays.
+void MaxMinSolver::gather_positions(const MaxMinSystem& system, std::span<const FlowId> flows) {
+  position_.resize(flows.size() + 1);
+  for (std::uint32_t pos = 0; pos < flows.size(); ++pos) {
+    const std::uint32_t f = flows[pos].value();
+    position_[pos] = Position{system.weight[f], 0.0, 0, hop_offset_[pos], system.path_begin[f]};
+  }
+  position_[flows.size()] = Position{0.0, 0.0, 0, hop_offset_[flows.size()], 0};
+}
+
 void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId> flows) {
   const auto n = static_cast<std::uint32_t>(touched_.size());
   key_level_.resize(n);
@@ -162,15 +172,15 @@ void MaxMinSolver::rekey(std::uint32_t local) {
   sift_up(where_[local]);
 }
 
-void MaxMinSolver::freeze(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t position,
-                          double value, std::span<double> rate, std::span<std::uint64_t> freeze_seq) {
-  const FlowId f = flows[position];
-  const double w = system.weight[f.value()];
+void MaxMinSolver::freeze(const MaxMinSystem& system, std::uint32_t position, double value) {
+  Position& p = position_[position];
+  const double w = p.weight;
   frozen_[position] = 1;
-  rate[f.value()] = value;
-  if (!freeze_seq.empty()) freeze_seq[f.value()] = next_seq_;
-  const double* fraction = system.path_fraction.data() + system.path_begin[f.value()];
-  for (std::uint32_t k = hop_offset_[position]; k < hop_offset_[position + 1]; ++k, ++fraction) {
+  p.rate = value;
+  p.seq = next_seq_;
+  const double* fraction = system.path_fraction.data() + p.path_begin;
+  const std::uint32_t end = position_[position + 1].hop_begin;
+  for (std::uint32_t k = p.hop_begin; k < end; ++k, ++fraction) {
     const std::uint32_t l = local_hops_[k];
     Local& c = local_[l];
     c.remaining -= *fraction * value;
@@ -194,12 +204,11 @@ void MaxMinSolver::rekey_stale() {
 }
 
 // Constraint `local` is the tightest at `level`: its unfrozen flows are frozen at w_f x level.
-void MaxMinSolver::saturate(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t local,
-                            double level, std::span<double> rate, std::span<std::uint64_t> freeze_seq) {
+void MaxMinSolver::saturate(const MaxMinSystem& system, std::uint32_t local, double level) {
   for (std::uint32_t i = member_offset_[local]; i < member_offset_[local + 1]; ++i) {
     const std::uint32_t pos = members_[i];
     if (frozen_[pos] != 0) continue;
-    freeze(system, flows, pos, system.weight[flows[pos].value()] * level, rate, freeze_seq);
+    freeze(system, pos, position_[pos].weight * level);
   }
   assert(local_[local].unfrozen == 0);
 }
@@ -218,6 +227,7 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
     return;
   }
   gather_members(flows);
+  gather_positions(system, flows);
   build_heap(system, flows);
   const auto n = static_cast<std::uint32_t>(touched_.size());
   while (heap_size_ != 0) {
@@ -227,12 +237,18 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
     if (item >= n) {
       const std::uint32_t pos = cap_position_[item - n];
       if (frozen_[pos] != 0) continue;
-      freeze(system, flows, pos, system.rate_cap[flows[pos].value()], rate, freeze_seq);
+      freeze(system, pos, system.rate_cap[flows[pos].value()]);
     } else {
-      saturate(system, flows, item, level, rate, freeze_seq);
+      saturate(system, item, level);
     }
     rekey_stale();
     ++next_seq_;
+  }
+  // The rates and sequences out, in flow order (the freezes came in event order).
+  for (std::uint32_t pos = 0; pos < flows.size(); ++pos) {
+    if (frozen_[pos] == 0) continue;
+    rate[flows[pos].value()] = position_[pos].rate;
+    if (!freeze_seq.empty()) freeze_seq[flows[pos].value()] = position_[pos].seq;
   }
   for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;
 }
