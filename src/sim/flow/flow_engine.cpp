@@ -79,6 +79,21 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
   return f;
 }
 
+void FlowEngine::reserve_flows(std::size_t flows, std::size_t hops) {
+  system_.reserve_more(flows, hops);
+  const std::size_t pool = system_.path_pool.capacity() - elem_next_.size();
+  for (auto* v : {&elem_next_, &elem_prev_}) MaxMinSystem::reserve_more(*v, pool);
+  MaxMinSystem::reserve_more(elem_flow_, pool);
+  MaxMinSystem::reserve_more(state_, flows);
+  for (auto* v : {&remaining_, &rate_}) MaxMinSystem::reserve_more(*v, flows);
+  for (auto* v : {&last_update_, &start_, &delay_, &last_byte_, &completion_, &path_latency_}) {
+    MaxMinSystem::reserve_more(*v, flows);
+  }
+  MaxMinSystem::reserve_more(freeze_seq_, flows);
+  for (auto* v : {&waiting_on_, &dependents_head_}) MaxMinSystem::reserve_more(*v, flows);
+  MaxMinSystem::reserve_more(in_component_, flows);
+}
+
 void FlowEngine::schedule_capacity(ConstraintId c, TimePs at, double fraction) {
   assert(c.value() < system_.constraint_count() && at >= now_ && fraction >= 0);
   changes_.push_back({c, fraction});
@@ -324,8 +339,24 @@ void FlowEngine::collect_component() {
       for (const ConstraintId c : system_.path(f)) mark_dirty(c);
     }
   }
-  for (const FlowId f : component_) in_component_[f.value()] = 0;
-  std::sort(component_.begin(), component_.end());
+  sort_component();
+}
+
+// Puts component_ in increasing FlowId order and clears its marks: a sort when it is a small part
+// of the flows, one pass over the marks when it is a large one (the first solve of a collective
+// that starts every flow at once: millions of flows).
+void FlowEngine::sort_component() {
+  if (component_.size() * 32 < state_.size()) {
+    for (const FlowId f : component_) in_component_[f.value()] = 0;
+    std::sort(component_.begin(), component_.end());
+    return;
+  }
+  component_.clear();
+  for (std::uint32_t i = 0; i < in_component_.size(); ++i) {
+    if (in_component_[i] == 0) continue;
+    in_component_[i] = 0;
+    component_.push_back(FlowId(i));
+  }
 }
 
 void FlowEngine::visit(ConstraintId c, std::uint64_t threshold) {
@@ -362,8 +393,7 @@ void FlowEngine::collect_tail() {
       }
     }
   }
-  for (const FlowId f : component_) in_component_[f.value()] = 0;
-  std::sort(component_.begin(), component_.end());
+  sort_component();
 }
 
 // After a solve every flow of component_ has a sequence above every other flow's (sequences

@@ -108,6 +108,9 @@ class FlowEngine {
   ConstraintId add_constraint(BitsPerSecond capacity, TimePs latency = TimePs(0));
   // PRECONDITION: see FlowRequest; fewer than 2^30 flows and capacity changes.
   FlowId add_flow(const FlowRequest& request);
+  // Room for `flows` more flows of `hops` hops in all (a hint): millions of flows added one by one
+  // then grow no array by doubling and copying.
+  void reserve_flows(std::size_t flows, std::size_t hops);
   // At time `at` (>= now()) constraint c's capacity becomes fraction x its nominal capacity.
   void schedule_capacity(ConstraintId c, TimePs at, double fraction);
   // At time `at` (>= now()) the timer callback is called with `tag` (< 2^30).
@@ -189,6 +192,7 @@ class FlowEngine {
   void touch_load(std::uint32_t c);
   void settle_loads();
   void collect_component();
+  void sort_component();
   void collect_all_active();
   void dependency_done(FlowId waiting, TimePs completion);
 

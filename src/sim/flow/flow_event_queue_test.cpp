@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -68,6 +70,54 @@ TEST(FlowEventQueue, BulkSchedulesPopAsSingleOnes) {
   }
   EXPECT_TRUE(bulk.empty());
   EXPECT_GT(popped, 100'000U);
+}
+
+// Starts and timers pushed in (time, seq) order go to the ordered run, the others to the heap;
+// last bytes to their own heap or run. Against a reference that pops everything by (time, seq):
+// mostly in-order pushes (as a collective's starts at t = 0), some earlier ones, some at the same
+// time as the run's last, interleaved with last bytes and pops.
+TEST(FlowEventQueue, InOrderPushesPopByTimeThenSequence) {
+  FlowEventQueue queue;
+  std::set<std::tuple<std::int64_t, std::uint64_t, std::uint32_t>> reference;  // (time, seq, tagged)
+  Rng rng(11, 0, 0);
+  std::uint64_t seq = 0;
+  std::int64_t now = 0;
+  std::int64_t last_in_order = 0;
+  std::size_t popped = 0;
+  for (int round = 0; round < 2000; ++round) {
+    const auto pushes = rng.uniform(20);
+    for (std::uint64_t k = 0; k < pushes; ++k) {
+      const auto subject = static_cast<std::uint32_t>(rng.uniform(1000));
+      const auto choice = rng.uniform(4);
+      std::int64_t time = last_in_order + static_cast<std::int64_t>(rng.uniform(5));  // in order
+      if (choice == 0) time = now + static_cast<std::int64_t>(rng.uniform(3));        // maybe earlier
+      last_in_order = std::max(last_in_order, time);
+      const FlowEventKind kind = choice == 1 ? FlowEventKind::kTimer : FlowEventKind::kStart;
+      queue.push(TimePs(time), kind, subject);
+      reference.emplace(time, seq++, (static_cast<std::uint32_t>(kind) << 30) | subject);
+    }
+    if (rng.uniform(3) == 0) {
+      const auto flow = static_cast<std::uint32_t>(rng.uniform(50));
+      const auto time = now + static_cast<std::int64_t>(rng.uniform(10));
+      queue.set_last_byte(flow, TimePs(time));
+      std::erase_if(reference, [&](const auto& e) { return std::get<2>(e) == ((1U << 30) | flow); });
+      reference.emplace(time, seq++, (1U << 30) | flow);
+    }
+    ASSERT_EQ(queue.size(), reference.size());
+    const auto pops = rng.uniform(25);
+    for (std::uint64_t p = 0; p < pops && !reference.empty(); ++p) {
+      const FlowEvent e = queue.pop();
+      const auto& [time, want_seq, tagged] = *reference.begin();
+      ASSERT_EQ(e.time.value(), time);
+      ASSERT_EQ(e.seq, want_seq);
+      ASSERT_EQ(e.tagged, tagged);
+      reference.erase(reference.begin());
+      now = time;
+      ++popped;
+    }
+  }
+  EXPECT_EQ(queue.empty(), reference.empty());
+  EXPECT_GT(popped, 10'000U);
 }
 
 }  // namespace

@@ -127,6 +127,9 @@ class Driver {
     std::size_t fixed_at = 0;
     std::vector<std::uint32_t> position;
     const FlowRoutes routes = router_.route(routed_flows, position);
+    std::size_t hop_count = fixed.size() + routes.link.size();
+    for (const std::uint32_t f : routed_flows) hop_count += w_.hops_of(f).size();
+    engine_.reserve_flows(end - first, hop_count);
     std::vector<ConstraintId> path;
     std::vector<double> fractions;
     std::vector<FlowId> after;

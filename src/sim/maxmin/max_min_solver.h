@@ -97,10 +97,9 @@ class MaxMinSolver {
   bool solve_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
                           std::span<std::uint64_t> freeze_seq);
   void build_heap(const MaxMinSystem& system, std::span<const FlowId> flows);
-  void saturate(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t local, double level,
-                std::span<double> rate, std::span<std::uint64_t> freeze_seq);
-  void freeze(const MaxMinSystem& system, std::span<const FlowId> flows, std::uint32_t position, double value,
-              std::span<double> rate, std::span<std::uint64_t> freeze_seq);
+  void gather_positions(const MaxMinSystem& system, std::span<const FlowId> flows);
+  void saturate(const MaxMinSystem& system, std::uint32_t local, double level);
+  void freeze(const MaxMinSystem& system, std::uint32_t position, double value);
   void rekey(std::uint32_t local);
   void rekey_stale();
 
@@ -156,12 +155,27 @@ class MaxMinSolver {
   std::vector<std::uint32_t> members_;
   // Indexed by position in `flows`.
   std::vector<std::uint8_t> frozen_;
+  // What a freeze reads and writes of a flow together, so that freezing the members of a constraint
+  // (flows at scattered positions) misses the caches once per flow, not once per array; the rates
+  // and sequences go out in flow order after the last event. One more at the end (hop_begin of the
+  // last flow's end).
+  struct Position {
+    double weight;
+    double rate;
+    std::uint64_t seq;
+    std::uint32_t hop_begin;   // into local_hops_
+    std::uint32_t path_begin;  // into the system's path_fraction
+  };
+  std::vector<Position> position_;
   // Indexed by heap item.
   std::vector<double> key_level_;
   std::vector<std::uint64_t> key_order_;
   std::vector<std::uint32_t> where_;     // position in heap_, kNone when out
   std::vector<std::uint32_t> cap_position_;  // item n + i -> position in `flows`
-  std::vector<HeapEntry> heap_;
+  static_assert(sizeof(HeapEntry) == 16, "four children per 64-byte line");
+  std::vector<HeapEntry> heap_store_;
+  HeapEntry* heap_ = nullptr;  // into heap_store_, aligned (build_heap)
+  std::uint32_t heap_size_ = 0;
   std::uint32_t constraints_ = 0;  // items below are constraints, the others caps
   // Indexed by position in `flows`: the least (in heap order) constraint only that flow crosses.
   std::vector<std::uint32_t> least_private_;

@@ -13,6 +13,7 @@
 // one variable models the whole spread.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -83,6 +84,19 @@ struct MaxMinSystem {
     path_pool.push_back(c);
     path_fraction.push_back(fraction);
     ++path_size.back();
+  }
+
+  // Room for `flows` more flows and `hops` more hops without reallocating (a hint; growth stays
+  // geometric, so many small hints cost no more than none).
+  template <typename T>
+  static void reserve_more(std::vector<T>& v, std::size_t more) {
+    if (v.capacity() - v.size() < more) v.reserve(std::max(v.size() + more, 2 * v.capacity()));
+  }
+  void reserve_more(std::size_t flows, std::size_t hops) {
+    for (auto* v : {&path_begin, &path_size}) reserve_more(*v, flows);
+    for (auto* v : {&weight, &rate_cap}) reserve_more(*v, flows);
+    reserve_more(path_pool, hops);
+    reserve_more(path_fraction, hops);
   }
 
   // Removes every flow and keeps the constraints; the arrays keep their storage, so a system
