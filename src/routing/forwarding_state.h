@@ -91,6 +91,11 @@ class ForwardingState {
   // Member entry e (= span.offset + member index): its link and the vertex it leads to.
   [[nodiscard]] LinkId member_link(std::uint32_t e) const { return hops_[e].link; }
   [[nodiscard]] VertexId member_next(std::uint32_t e) const { return hops_[e].next; }
+  // The same four look-ups over the arrays' addresses, for a loop that holds them in registers (a
+  // copy on the loop's stack, not reached through this object and its vectors at every use: the
+  // path walker's batch walk). Valid while this object lives and is not changed.
+  class Tables;
+  [[nodiscard]] Tables tables() const;
   [[nodiscard]] std::span<const LinkId> members(std::uint32_t g) const {
     return {members_.data() + member_offset_[g], members_.data() + member_offset_[g + 1]};
   }
@@ -138,5 +143,33 @@ class ForwardingState {
   std::vector<GroupKind> kind_;
   std::vector<VertexId> owner_;
 };
+
+class ForwardingState::Tables {
+ public:
+  [[nodiscard]] std::uint32_t group(VertexId sw, std::uint32_t destination) const {
+    const Row& r = rows_[sw.value()];
+    const std::uint32_t offset = destination - r.lo;
+    return offset < r.width ? window_[r.base + offset] : r.fallback;
+  }
+  [[nodiscard]] const GroupSpan& span(std::uint32_t g) const { return span_[g]; }
+  [[nodiscard]] LinkId member_link(std::uint32_t e) const { return hops_[e].link; }
+  [[nodiscard]] VertexId member_next(std::uint32_t e) const { return hops_[e].next; }
+
+ private:
+  friend class ForwardingState;
+  const Row* rows_;
+  const std::uint32_t* window_;
+  const GroupSpan* span_;
+  const MemberHop* hops_;
+};
+
+inline ForwardingState::Tables ForwardingState::tables() const {
+  Tables t;
+  t.rows_ = rows_.data();
+  t.window_ = window_.data();
+  t.span_ = span_.data();
+  t.hops_ = hops_.data();
+  return t;
+}
 
 }  // namespace ct

@@ -8,9 +8,7 @@ namespace ct {
 PathWalker::PathWalker(const ForwardingState& forwarding, const SwitchHashes& hashes)
     : forwarding_(forwarding),
       hashes_(hashes),
-      method_(hashes.config().effective_selection()),
-      bits_(hashes.bits()),
-      mask_((std::uint64_t{1} << hashes.bits()) - 1) {
+      selection_{hashes.config().effective_selection(), hashes.bits(), (std::uint64_t{1} << hashes.bits()) - 1} {
   const Topology& t = forwarding.topology();
   std::uint32_t top = 1;
   for (std::uint32_t v = 0; v < t.vertex_count(); ++v) top = std::max<std::uint32_t>(top, t.tier[v]);

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -80,11 +81,7 @@ class PathWalker {
   // floor(n/2)) / n) - 1 (member_select.h), i.e. (h+1) n <= (i+1) 2^b + floor(n/2), so
   //   i = ceil(((h+1) n - floor(n/2)) / 2^b) - 1,
   // one multiply and one shift (checked against MemberSelector in routing_forwarding_test).
-  [[nodiscard]] std::uint32_t select(std::uint32_t n, std::uint32_t h) const {
-    if (method_ == MemberSelection::kModulo) return h % n;
-    const std::uint64_t x = (std::uint64_t{h} + 1) * n - n / 2;
-    return static_cast<std::uint32_t>(((x + mask_) >> bits_) - 1);
-  }
+  [[nodiscard]] std::uint32_t select(std::uint32_t n, std::uint32_t h) const { return selection_.select(n, h); }
 
   [[nodiscard]] const ForwardingState& forwarding() const { return forwarding_; }
   [[nodiscard]] const SwitchHashes& hashes() const { return hashes_; }
@@ -118,6 +115,30 @@ class PathWalker {
   template <class Request, class Sink, class Base>
   [[gnu::always_inline]] inline void walk_lanes(std::span<const Request> flows, Sink& sink, const Base& base) const;
 
+  // The member selection of select(), by value.
+  struct Selection {
+    MemberSelection method;
+    int bits;
+    std::uint64_t mask;  // 2^bits - 1
+    [[nodiscard]] std::uint32_t select(std::uint32_t n, std::uint32_t h) const {
+      if (method == MemberSelection::kModulo) return h % n;
+      const std::uint64_t x = (std::uint64_t{h} + 1) * n - n / 2;
+      return static_cast<std::uint32_t>(((x + mask) >> bits) - 1);
+    }
+  };
+  // What the batch walk reads at every hop, copied into its frame once per call: the tables'
+  // addresses and the selection's parameters then stay in registers or one load away, instead of
+  // two or three dependent loads through this object and its vectors at each use.
+  struct Hot {
+    ForwardingState::Tables tables;
+    SwitchHashes::AffineOffsets offsets;  // meaningful when the hash is affine
+    Selection selection;
+    std::uint32_t max_hops;
+  };
+  [[nodiscard]] Hot hot() const {
+    return {forwarding_.tables(), hashes_.affine_offsets(), selection_, max_hops_};
+  }
+
   enum class LaneState : std::uint8_t { kWalking, kReached, kStopped };
   struct Lane {
     VertexId at;
@@ -146,7 +167,8 @@ class PathWalker {
   }
   // The steps of walk(): the first hop (over the source's NIC link), then one hop per call.
   // Both ports' entries are read once, here (ForwardingState::PortEntry).
-  void begin_lane(VertexId src, VertexId dst, const FlowKey& key, std::uint32_t base, Lane& lane, PathHop* hops) const {
+  void begin_lane(const Hot& hot, VertexId src, VertexId dst, const FlowKey& key, std::uint32_t base, Lane& lane,
+                  PathHop* hops) const {
     const ForwardingState::PortEntry& from = forwarding_.port(src);
     const ForwardingState::PortEntry& to = forwarding_.port(dst);
     lane.count = 0;
@@ -161,13 +183,13 @@ class PathWalker {
     lane.key = &key;
     put(hops[lane.count++], LinkId(src.value()), src, kNoGroup, 0, true);
     lane.state = LaneState::kWalking;
-    arrive(lane, hops, 0);
+    arrive(hot, lane, hops, 0);
   }
   // After a hop taken in step `step` (0 for the NIC hop): at the destination's leaf, the NIC hop
   // down, or the stop when that link is failed; walk() would make it in step + 1, so only while
   // that step is within max_hops().
-  void arrive(Lane& lane, PathHop* hops, std::uint32_t step) const {
-    if (lane.at != lane.dst_leaf || step >= max_hops_) return;
+  static void arrive(const Hot& hot, Lane& lane, PathHop* hops, std::uint32_t step) {
+    if (lane.at != lane.dst_leaf || step >= hot.max_hops) return;
     if (lane.dst_failed) {
       lane.state = LaneState::kStopped;
       return;
@@ -176,12 +198,11 @@ class PathWalker {
     lane.state = LaneState::kReached;
   }
   // A step of walk(), in three passes (walk_all): the group at the lane's switch ...
-  void locate(Lane& lane) const { lane.group = forwarding_.group(lane.at, lane.destination); }
+  static void locate(const Hot& hot, Lane& lane) { lane.group = hot.tables.group(lane.at, lane.destination); }
   // ... the hop when it is the last or the group has one member, else the member choice (returns
   // true: the hop is taken by take()) ...
   template <bool kAffine>
-  bool decide(Lane& lane, PathHop* hops, std::uint32_t step) const {
-    const ForwardingState& f = forwarding_;
+  bool decide(const Hot& hot, Lane& lane, PathHop* hops, std::uint32_t step) const {
     const std::uint32_t g = lane.group;
     if (g == ForwardingState::kLocalGroup) {
       if (lane.dst_failed) {
@@ -196,31 +217,29 @@ class PathWalker {
       lane.state = LaneState::kStopped;
       return false;
     }
-    const GroupSpan& span = f.span(g);
+    const GroupSpan& span = hot.tables.span(g);
     if (span.size == 1) {
       put(hops[lane.count++], span.first_link, lane.at, g, 0, span.kind == GroupKind::kUp);
       lane.at = span.first_next;
-      arrive(lane, hops, step + 1);
+      arrive(hot, lane, hops, step + 1);
       return false;
     }
-    lane.member = select(span.size, kAffine ? hashes_.from_affine_base(lane.at, lane.base)
-                                            : hashes_.from_base(lane.at, lane.base, *lane.key));
+    lane.member = hot.selection.select(span.size, kAffine ? hot.offsets.of(lane.at, lane.base)
+                                                          : hashes_.from_base(lane.at, lane.base, *lane.key));
     lane.entry = span.offset + lane.member;
     lane.up = span.kind == GroupKind::kUp;
     return true;
   }
   // ... and the chosen member's hop.
-  void take(Lane& lane, PathHop* hops, std::uint32_t step) const {
-    put(hops[lane.count++], forwarding_.member_link(lane.entry), lane.at, lane.group, lane.member, lane.up);
-    lane.at = forwarding_.member_next(lane.entry);
-    arrive(lane, hops, step + 1);
+  static void take(const Hot& hot, Lane& lane, PathHop* hops, std::uint32_t step) {
+    put(hops[lane.count++], hot.tables.member_link(lane.entry), lane.at, lane.group, lane.member, lane.up);
+    lane.at = hot.tables.member_next(lane.entry);
+    arrive(hot, lane, hops, step + 1);
   }
 
   const ForwardingState& forwarding_;
   const SwitchHashes& hashes_;
-  MemberSelection method_;
-  int bits_;
-  std::uint64_t mask_;  // 2^bits - 1
+  Selection selection_;
   std::uint32_t max_hops_ = 2;
 };
 
@@ -237,40 +256,47 @@ void PathWalker::walk_all(std::span<const Request> flows, Sink&& sink) const {
 
 template <class Request, class Sink, class Base>
 void PathWalker::walk_lanes(std::span<const Request> flows, Sink& sink, const Base& base) const {
-  std::array<Lane, kLanes> lanes;
-  std::array<std::array<PathHop, kMaxPathHops>, kLanes> hops;
+  const Hot hot = this->hot();
+  // Left uninitialised: begin_lane and put write every field before it is read, and the default
+  // member initialisers of 16 lanes and 16 x 16 hops were 5.6 KB of stores per call, as much as
+  // the walk of 10 two-tier flows.
+  alignas(Lane) std::byte lane_bytes[sizeof(Lane) * kLanes];
+  alignas(PathHop) std::byte hop_bytes[sizeof(PathHop) * kLanes * kMaxPathHops];
+  Lane* const lanes = std::launder(reinterpret_cast<Lane*>(lane_bytes));
+  PathHop* const hop_rows = std::launder(reinterpret_cast<PathHop*>(hop_bytes));
+  const auto hops = [hop_rows](std::size_t l) { return hop_rows + l * kMaxPathHops; };
   for (std::size_t first = 0; first < flows.size(); first += kLanes) {
     const std::size_t n = std::min(kLanes, flows.size() - first);
     for (std::size_t l = 0; l < n; ++l) {
       const Request& r = flows[first + l];
-      begin_lane(r.src, r.dst, r.key, base.hash(r.key), lanes[l], hops[l].data());
+      begin_lane(hot, r.src, r.dst, r.key, base.hash(r.key), lanes[l], hops(l));
     }
     // The next batch's port entries arrive while this batch walks.
     for (std::size_t l = first + kLanes; l < std::min(first + 2 * kLanes, flows.size()); ++l) {
       __builtin_prefetch(&forwarding_.port(flows[l].src));
       __builtin_prefetch(&forwarding_.port(flows[l].dst));
     }
-    for (std::uint32_t step = 0; step < max_hops_; ++step) {
+    for (std::uint32_t step = 0; step < hot.max_hops; ++step) {
       bool walking = false;
       for (std::size_t l = 0; l < n; ++l) {
         if (lanes[l].state != LaneState::kWalking) continue;
-        locate(lanes[l]);
+        locate(hot, lanes[l]);
         walking = true;
       }
       if (!walking) break;
       bool taking = false;
       for (std::size_t l = 0; l < n; ++l) {
         Lane& lane = lanes[l];
-        lane.taking = lane.state == LaneState::kWalking && decide<Base::kAffine>(lane, hops[l].data(), step);
+        lane.taking = lane.state == LaneState::kWalking && decide<Base::kAffine>(hot, lane, hops(l), step);
         taking = taking || lane.taking;
       }
       if (!taking) continue;
       for (std::size_t l = 0; l < n; ++l) {
-        if (lanes[l].taking) take(lanes[l], hops[l].data(), step);
+        if (lanes[l].taking) take(hot, lanes[l], hops(l), step);
       }
     }
     for (std::size_t l = 0; l < n; ++l) {
-      sink(first + l, lanes[l].state == LaneState::kReached, std::span<const PathHop>(hops[l].data(), lanes[l].count));
+      sink(first + l, lanes[l].state == LaneState::kReached, std::span<const PathHop>(hops(l), lanes[l].count));
     }
   }
 }

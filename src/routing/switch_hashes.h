@@ -37,6 +37,16 @@ class SwitchHashes {
   [[nodiscard]] std::uint32_t from_affine_base(VertexId sw, std::uint32_t base_value) const {
     return base_value ^ offset_[sw.value() - first_switch_];
   }
+  // from_affine_base over the offsets' address, for a loop that holds it in a register (as
+  // ForwardingState::Tables). Valid while this object lives. PRECONDITION: affine().
+  struct AffineOffsets {
+    const std::uint32_t* offset;
+    std::uint32_t first_switch;
+    [[nodiscard]] std::uint32_t of(VertexId sw, std::uint32_t base_value) const {
+      return base_value ^ offset[sw.value() - first_switch];
+    }
+  };
+  [[nodiscard]] AffineOffsets affine_offsets() const { return {offset_.data(), first_switch_}; }
   [[nodiscard]] bool affine() const { return affine_; }
   // base() is available by carry-less multiplication (crc_clmul.h): ClmulHasher(reference()).
   [[nodiscard]] bool clmul() const { return affine_ && hashers_.front().clmul(); }
