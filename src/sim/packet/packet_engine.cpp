@@ -30,6 +30,8 @@ std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
   ch.xon_bytes = spec.xon_bytes;
   ch.buffer_limit = spec.pfc ? spec.xoff_bytes + spec.headroom_bytes : spec.credit_blocks;
   ch.ecn = spec.ecn;
+  ch.ecn_dequeue = spec.ecn.enabled && spec.ecn.point == EcnMarkPoint::kDequeue;
+  ch.ecn_enqueue = spec.ecn.enabled && spec.ecn.point == EcnMarkPoint::kEnqueue;
   rest_.emplace_back().spec = spec;
   queue_.add_lanes(2);  // arrivals_lane(c), returns_lane(c)
   for (std::uint8_t v = 0; v < vls_; ++v) vl_states_.emplace_back().credits = spec.credit_blocks;
@@ -80,7 +82,9 @@ void PacketEngine::move_flow(std::uint32_t f, std::span<const std::uint32_t> pat
   auto& old_sources = rest_[old_first].sources;
   const auto it = std::find(old_sources.begin(), old_sources.end(), f);
   if (it != old_sources.end()) old_sources.erase(it);
+  channels_[old_first].has_sources = !old_sources.empty();
   rest_[path.front()].sources.push_back(f);
+  channels_[path.front()].has_sources = true;
   try_send(path.front());
 }
 
@@ -166,6 +170,7 @@ void PacketEngine::activate(std::uint32_t f) {
   const std::uint32_t c = path_pool_[flow.path_begin];
   if (dcqcn_) flow.rate = DcqcnRate(rest_[c].spec.rate);
   rest_[c].sources.push_back(f);
+  channels_[c].has_sources = true;
   if (flow.gated && aggregator_ != nullptr) aggregator_->on_activate(f);
   try_send(c);
 }
@@ -206,6 +211,7 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     if (dcqcn_) pace(c, f, pk.bytes);
     if (flow.injected == flow.size) {
       ch.sources.erase(ch.sources.begin() + static_cast<std::ptrdiff_t>(at));
+      channels_[c].has_sources = !ch.sources.empty();
       ch.source_cursor = static_cast<std::uint32_t>(ch.sources.empty() ? 0 : at % ch.sources.size());
     } else {
       ch.source_cursor = static_cast<std::uint32_t>((at + 1) % n);
@@ -268,7 +274,8 @@ void PacketEngine::on_congestion(std::uint32_t subject, std::uint32_t payload) {
 
 std::uint32_t PacketEngine::head_for(std::uint32_t c, std::uint8_t vl) {
   const VlState& q = vl_state(c, vl);
-  return q.head != kNone ? q.head : inject(c, vl);
+  if (q.head != kNone) return q.head;
+  return channels_[c].has_sources ? inject(c, vl) : kNone;
 }
 
 bool PacketEngine::try_send(std::uint32_t c) {
@@ -281,7 +288,7 @@ bool PacketEngine::try_send(std::uint32_t c) {
     if ((ch.paused >> vl & 1U) != 0) {
       const auto& sources = rest_[c].sources;
       held = held || vl_state(c, vl).head != kNone ||
-             std::any_of(sources.begin(), sources.end(), [&](std::uint32_t f) { return flows_[f].vl == vl; });
+             (ch.has_sources && std::any_of(sources.begin(), sources.end(), [&](std::uint32_t f) { return flows_[f].vl == vl; }));
       continue;
     }
     const std::uint32_t p = head_for(c, vl);
@@ -317,13 +324,13 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   if (q.head == kNone) q.tail = kNone;
   pk.next = kNone;
   q.queue_bytes -= pk.bytes;
-  if (ch.ecn.enabled && ch.ecn.point == EcnMarkPoint::kDequeue && pk.hop > 0) mark(c, p, q.queue_bytes);
+  if (ch.ecn_dequeue && pk.hop > 0) mark(c, p, q.queue_bytes);
   set_queue(c, -static_cast<std::int64_t>(pk.bytes));
   if (!ch.pfc && ch.limited) q.credits -= blocks(pk.bytes);
   ch.busy = true;
-  ch.sending_prev = pk.hop > 0 ? path_pool_[pk.path_begin + pk.hop - 1] : kNone;
+  ch.sending_first = pk.hop == 0;
+  ch.sending_from = pk.hop > 0 ? path_pool_[pk.path_begin + pk.hop - 1] : pk.flow;
   ch.sending_bytes = pk.bytes;
-  ch.sending_flow = pk.flow;
   ch.sending_vl = vl;
   ++ch.packets;
   ch.carried_bytes += pk.bytes;
@@ -373,10 +380,10 @@ void PacketEngine::on_pause(std::uint32_t c, std::uint32_t payload) {
 void PacketEngine::on_tx_done(std::uint32_t c) {
   Channel& ch = channels_[c];
   ch.busy = false;
-  if (ch.sending_prev != kNone) {
-    release(ch.sending_prev, ch.sending_vl, ch.sending_bytes);
-  } else if (aggregator_ != nullptr && flows_[ch.sending_flow].gated) {
-    aggregator_->on_sent(ch.sending_flow, ch.sending_bytes);
+  if (!ch.sending_first) {
+    release(ch.sending_from, ch.sending_vl, ch.sending_bytes);
+  } else if (aggregator_ != nullptr && flows_[ch.sending_from].gated) {
+    aggregator_->on_sent(ch.sending_from, ch.sending_bytes);
   }
   if (!try_send(c)) set_loaded(c, false);
 }
@@ -415,7 +422,7 @@ void PacketEngine::on_arrive(std::uint32_t p) {
   const std::uint32_t next = path_pool_[pk.path_begin + pk.hop];
   VlState& q = vl_state(next, vl);
   const Channel& out = channels_[next];
-  if (out.ecn.enabled && out.ecn.point == EcnMarkPoint::kEnqueue) mark(next, p, q.queue_bytes);
+  if (out.ecn_enqueue) mark(next, p, q.queue_bytes);
   q.queue_bytes += pk.bytes;
   if (q.tail == kNone) {
     q.head = p;

@@ -214,9 +214,9 @@ class PacketEngine {
     TimePs forward_latency{0};
     TimePs stall_since{-1};
     TimePs pause_since{-1};  // PFC: since when a packet waits behind a PAUSE
-    std::uint32_t sending_prev = 0xFFFF'FFFFU;  // the channel whose buffer the packet on the wire frees
+    // The packet on the wire: the channel whose buffer it frees, or on its first hop its flow.
+    std::uint32_t sending_from = 0;
     std::uint32_t sending_bytes = 0;
-    std::uint32_t sending_flow = 0;
     std::uint16_t paused = 0;     // PFC: priorities paused by the far end (bit per VL)
     std::uint16_t xoff_sent = 0;  // PFC: priorities this channel's far end has paused
     std::uint8_t next_vl = 0;
@@ -226,6 +226,10 @@ class PacketEngine {
     bool cut_through = false;
     bool pfc = false;
     bool limited = false;  // credits, not unlimited
+    bool has_sources = false;  // ChannelRest::sources is not empty
+    bool ecn_dequeue = false;  // ECN marking, at dequeue
+    bool ecn_enqueue = false;  // ECN marking, at enqueue
+    bool sending_first = false;
 
     std::int64_t queue_bytes = 0;
     TimePs queue_since{0};

@@ -108,7 +108,7 @@ class PacketEventQueue {
   // In the heap, the flag of a lane's head; the entry's payload is then the lane (the event's own
   // payload stays in the lane).
   static constexpr std::uint32_t kInLane = 1U << 28;
-  static constexpr std::uint32_t kFirstRing = 8;
+  static constexpr std::uint32_t kFirstRing = 2;
 
   // A FIFO in ring_[base, base + mask], a power-of-two size.
   struct Lane {
