@@ -97,6 +97,7 @@ class PacketEventQueue {
     l.head = (l.head + 1) & l.mask;
     if (--l.count == 0) {
       remove_top();
+      free_ring(l);
     } else {
       const PacketEvent& next = ring_[l.base + l.head];
       sift_down({next.time, next.seq, next.tagged | kInLane, top.payload});
@@ -108,9 +109,9 @@ class PacketEventQueue {
   // In the heap, the flag of a lane's head; the entry's payload is then the lane (the event's own
   // payload stays in the lane).
   static constexpr std::uint32_t kInLane = 1U << 28;
-  static constexpr std::uint32_t kFirstRing = 2;
+  static constexpr std::uint32_t kFirstRing = 2;  // at least 2: mask 0 means no ring
 
-  // A FIFO in ring_[base, base + mask], a power-of-two size.
+  // A FIFO in ring_[base, base + mask], a power-of-two size; mask 0 while it is empty.
   struct Lane {
     std::uint32_t base = 0;
     std::uint32_t mask = 0;
@@ -130,7 +131,7 @@ class PacketEventQueue {
     ++l.count;
   }
 
-  // Moves the lane to a ring twice its size (kFirstRing the first time), reusing one a lane left.
+  // Moves the lane to a ring twice its size (kFirstRing when it has none), reusing one a lane left.
   void grow(Lane& l) {
     const std::uint32_t size = l.mask == 0 ? kFirstRing : 2 * (l.mask + 1);
     const auto order = static_cast<std::size_t>(std::countr_zero(size));
@@ -144,9 +145,16 @@ class PacketEventQueue {
       ring_.resize(ring_.size() + size);
     }
     for (std::uint32_t k = 0; k < l.count; ++k) ring_[base + k] = ring_[l.base + ((l.head + k) & l.mask)];
-    if (l.mask != 0) free_[static_cast<std::size_t>(std::countr_zero(l.mask + 1))].push_back(l.base);
+    free_ring(l);
     l.base = base;
     l.mask = size - 1;
+  }
+
+  // An empty lane gives its ring back (the next lane of that size takes it while it is still in
+  // the cache): the rings hold what is pending now, not every lane's busiest moment.
+  void free_ring(Lane& l) {
+    if (l.mask != 0) free_[static_cast<std::size_t>(std::countr_zero(l.mask + 1))].push_back(l.base);
+    l.mask = 0;
     l.head = 0;
   }
 
