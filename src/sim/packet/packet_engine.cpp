@@ -20,18 +20,28 @@ PacketEngine::PacketEngine(std::int64_t mtu, std::uint8_t vls) : mtu_(mtu), vls_
 
 std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
   Channel& ch = channels_.emplace_back();
-  ch.spec = spec;
   ch.rate = spec.rate;
-  for (std::uint8_t v = 0; v < vls_; ++v) {
-    credits_.push_back(spec.credit_blocks);
-    occupied_.push_back(0);
-    queues_.emplace_back();
-    vl_queue_bytes_.push_back(0);
-  }
-  // A channel made during the run (a path new at reconvergence) gets its ECN stream as finalize()
-  // gives the others.
+  ch.propagation = spec.propagation;
+  ch.forward_latency = spec.forward_latency;
+  ch.cut_through = spec.cut_through;
+  ch.pfc = spec.pfc;
+  ch.limited = spec.credit_blocks != kUnlimitedCredits;
+  ch.xoff_bytes = spec.xoff_bytes;
+  ch.xon_bytes = spec.xon_bytes;
+  ch.buffer_limit = spec.pfc ? spec.xoff_bytes + spec.headroom_bytes : spec.credit_blocks;
+  ch.ecn = spec.ecn;
+  ch.ecn_dequeue = spec.ecn.enabled && spec.ecn.point == EcnMarkPoint::kDequeue;
+  ch.ecn_enqueue = spec.ecn.enabled && spec.ecn.point == EcnMarkPoint::kEnqueue;
+  rest_.emplace_back().spec = spec;
+  queue_.add_lanes(2);  // arrivals_lane(c), returns_lane(c)
+  for (std::uint8_t v = 0; v < vls_; ++v) vl_states_.emplace_back().credits = spec.credit_blocks;
+  // A channel made during the run (a path new at reconvergence) gets its ECN stream and its
+  // per-priority mark counts as finalize() gives the others.
   const auto c = static_cast<std::uint32_t>(channels_.size() - 1);
-  if (finalized_) ecn_rng_.emplace_back(seed_, 0, stream_of({kEcnStreamTag, c}));
+  if (finalized_) {
+    ecn_rng_.emplace_back(seed_, 0, stream_of({kEcnStreamTag, c}));
+    ecn_marks_.resize(channels_.size() * vls_, 0);
+  }
   return c;
 }
 
@@ -76,10 +86,12 @@ void PacketEngine::move_flow(std::uint32_t f, std::span<const std::uint32_t> pat
   flow.path_size = static_cast<std::uint32_t>(path.size());
   path_pool_.insert(path_pool_.end(), path.begin(), path.end());
   if (flow.state != PacketFlowState::kActive || flow.injected == flow.size || old_first == path.front()) return;
-  auto& old_sources = channels_[old_first].sources;
+  auto& old_sources = rest_[old_first].sources;
   const auto it = std::find(old_sources.begin(), old_sources.end(), f);
   if (it != old_sources.end()) old_sources.erase(it);
-  channels_[path.front()].sources.push_back(f);
+  channels_[old_first].has_sources = !old_sources.empty();
+  rest_[path.front()].sources.push_back(f);
+  channels_[path.front()].has_sources = true;
   try_send(path.front());
 }
 
@@ -121,7 +133,8 @@ bool PacketEngine::step() {
   // The run is bound by memory latency (docs/performance.md): start loading what the next event
   // most likely reads (the one now on top, unless this event schedules an earlier one).
   if (!queue_.empty()) {
-    const PacketEvent& next = queue_.top();
+    queue_.prefetch_top();
+    const PacketEvent next = queue_.top();
     if (next.kind() == PacketEventKind::kArrive) {
       __builtin_prefetch(&packets_[next.subject()]);
     } else if (next.kind() == PacketEventKind::kTxDone || next.kind() == PacketEventKind::kCredit) {
@@ -136,7 +149,7 @@ bool PacketEngine::step() {
     case PacketEventKind::kRate: {
       const RateChange& change = rate_changes_[e.subject()];
       Channel& ch = channels_[change.channel];
-      ch.rate = BitsPerSecond(std::llround(static_cast<double>(ch.spec.rate.value()) * change.fraction));
+      ch.rate = BitsPerSecond(std::llround(static_cast<double>(rest_[change.channel].spec.rate.value()) * change.fraction));
       if (ch.loaded && on_load_) on_load_(change.channel, now_, static_cast<double>(ch.rate.value()));
       try_send(change.channel);
       break;
@@ -163,8 +176,9 @@ void PacketEngine::activate(std::uint32_t f) {
     return;
   }
   const std::uint32_t c = path_pool_[flow.path_begin];
-  if (dcqcn_) flow.rate = DcqcnRate(channels_[c].spec.rate);
-  channels_[c].sources.push_back(f);
+  if (dcqcn_) flow.rate = DcqcnRate(rest_[c].spec.rate);
+  rest_[c].sources.push_back(f);
+  channels_[c].has_sources = true;
   if (flow.gated && aggregator_ != nullptr) aggregator_->on_activate(f);
   try_send(c);
 }
@@ -181,7 +195,7 @@ void PacketEngine::complete(std::uint32_t f) {
 }
 
 std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
-  Channel& ch = channels_[c];
+  ChannelRest& ch = rest_[c];
   const std::size_t n = ch.sources.size();
   TimePs wake{-1};  // DCQCN: the earliest time a paced flow of this VL may send
   for (std::size_t k = 0; k < n; ++k) {
@@ -205,13 +219,14 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     if (dcqcn_) pace(c, f, pk.bytes);
     if (flow.injected == flow.size) {
       ch.sources.erase(ch.sources.begin() + static_cast<std::ptrdiff_t>(at));
+      channels_[c].has_sources = !ch.sources.empty();
       ch.source_cursor = static_cast<std::uint32_t>(ch.sources.empty() ? 0 : at % ch.sources.size());
     } else {
       ch.source_cursor = static_cast<std::uint32_t>((at + 1) % n);
     }
-    Queue& q = queues_[c * vls_ + vl];
+    VlState& q = vl_state(c, vl);
     q.head = q.tail = p;
-    vl_queue_bytes_[c * vls_ + vl] += pk.bytes;
+    q.queue_bytes += pk.bytes;
     set_queue(c, pk.bytes);
     return p;
   }
@@ -226,15 +241,14 @@ void PacketEngine::pace(std::uint32_t c, std::uint32_t f, std::uint32_t bytes) {
   Flow& flow = flows_[f];
   flow.rate.advance(dcqcn_params_, now_);
   const auto rc = BitsPerSecond(std::max<std::int64_t>(1, std::llround(flow.rate.rate())));
-  flow.next_send = now_ + (rc >= channels_[c].spec.rate ? TimePs(0) : serialization(bytes, rc));
+  flow.next_send = now_ + (rc >= rest_[c].spec.rate ? TimePs(0) : serialization(bytes, rc));
   flow.rate.on_sent(dcqcn_params_, bytes);
 }
 
 void PacketEngine::mark(std::uint32_t c, std::uint32_t p, std::int64_t queued) {
-  Channel& ch = channels_[c];
-  if (!red_mark(ch.spec.ecn, queued, ecn_rng_[c])) return;
+  if (!red_mark(channels_[c].ecn, queued, ecn_rng_[c])) return;
   packets_[p].ce = true;
-  ++ch.stats.ecn_marks;
+  ++rest_[c].ecn_marks;
   ++ecn_marks_[c * vls_ + packets_[p].vl];
 }
 
@@ -248,15 +262,15 @@ void PacketEngine::notify(std::uint32_t p) {
   ++flow.cnps;
   TimePs back{0};
   for (std::uint32_t h = 0; h < pk.path_size; ++h) {
-    const PacketChannelSpec& spec = channels_[path_pool_[pk.path_begin + h]].spec;
-    back += spec.propagation + spec.forward_latency;
+    const Channel& ch = channels_[path_pool_[pk.path_begin + h]];
+    back += ch.propagation + ch.forward_latency;
   }
   queue_.push(now_ + back, PacketEventKind::kCongestion, pk.flow, kCnp);
 }
 
 void PacketEngine::on_congestion(std::uint32_t subject, std::uint32_t payload) {
   if (payload == kWake) {
-    Channel& ch = channels_[subject];
+    ChannelRest& ch = rest_[subject];
     if (ch.wake_at == now_) ch.wake_at = TimePs(-1);
     try_send(subject);
     return;
@@ -268,8 +282,9 @@ void PacketEngine::on_congestion(std::uint32_t subject, std::uint32_t payload) {
 }
 
 std::uint32_t PacketEngine::head_for(std::uint32_t c, std::uint8_t vl) {
-  const Queue& q = queues_[c * vls_ + vl];
-  return q.head != kNone ? q.head : inject(c, vl);
+  const VlState& q = vl_state(c, vl);
+  if (q.head != kNone) return q.head;
+  return channels_[c].has_sources ? inject(c, vl) : kNone;
 }
 
 bool PacketEngine::try_send(std::uint32_t c) {
@@ -280,21 +295,22 @@ bool PacketEngine::try_send(std::uint32_t c) {
   for (std::uint8_t k = 0; k < vls_; ++k) {
     const auto vl = static_cast<std::uint8_t>((ch.next_vl + k) % vls_);
     if ((ch.paused >> vl & 1U) != 0) {
-      held = held || queues_[c * vls_ + vl].head != kNone ||
-             std::any_of(ch.sources.begin(), ch.sources.end(), [&](std::uint32_t f) { return flows_[f].vl == vl; });
+      const auto& sources = rest_[c].sources;
+      held = held || vl_state(c, vl).head != kNone ||
+             (ch.has_sources && std::any_of(sources.begin(), sources.end(), [&](std::uint32_t f) { return flows_[f].vl == vl; }));
       continue;
     }
     const std::uint32_t p = head_for(c, vl);
     if (p == kNone) continue;
     pending = true;
-    if (ch.spec.credit_blocks != kUnlimitedCredits && credits(c, vl) < blocks(packets_[p].bytes)) continue;
+    if (ch.limited && vl_state(c, vl).credits < blocks(packets_[p].bytes)) continue;
     ch.next_vl = static_cast<std::uint8_t>((vl + 1) % vls_);
     if (ch.stall_since.value() >= 0) {
-      ch.stats.credit_stall += now_ - ch.stall_since;
+      rest_[c].credit_stall += now_ - ch.stall_since;
       ch.stall_since = TimePs(-1);
     }
     if (ch.pause_since.value() >= 0) {
-      ch.stats.pause_time += now_ - ch.pause_since;
+      rest_[c].pause_time += now_ - ch.pause_since;
       ch.pause_since = TimePs(-1);
     }
     send(c, vl, p);
@@ -303,7 +319,7 @@ bool PacketEngine::try_send(std::uint32_t c) {
   if (pending && ch.stall_since.value() < 0) ch.stall_since = now_;
   if (held && ch.pause_since.value() < 0) ch.pause_since = now_;
   if (!held && ch.pause_since.value() >= 0) {
-    ch.stats.pause_time += now_ - ch.pause_since;
+    rest_[c].pause_time += now_ - ch.pause_since;
     ch.pause_since = TimePs(-1);
   }
   return false;
@@ -312,53 +328,51 @@ bool PacketEngine::try_send(std::uint32_t c) {
 void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   Channel& ch = channels_[c];
   Packet& pk = packets_[p];
-  Queue& q = queues_[c * vls_ + vl];
+  VlState& q = vl_state(c, vl);
   q.head = pk.next;
   if (q.head == kNone) q.tail = kNone;
   pk.next = kNone;
-  std::int64_t& vl_bytes = vl_queue_bytes_[c * vls_ + vl];
-  vl_bytes -= pk.bytes;
-  if (ch.spec.ecn.enabled && ch.spec.ecn.point == EcnMarkPoint::kDequeue && pk.hop > 0) mark(c, p, vl_bytes);
+  q.queue_bytes -= pk.bytes;
+  if (ch.ecn_dequeue && pk.hop > 0) mark(c, p, q.queue_bytes);
   set_queue(c, -static_cast<std::int64_t>(pk.bytes));
-  const std::uint32_t need = blocks(pk.bytes);
-  if (!ch.spec.pfc && ch.spec.credit_blocks != kUnlimitedCredits) credits(c, vl) -= need;
+  if (!ch.pfc && ch.limited) q.credits -= blocks(pk.bytes);
   ch.busy = true;
-  ch.sending_prev = pk.hop > 0 ? path_pool_[pk.path_begin + pk.hop - 1] : kNone;
+  ch.sending_first = pk.hop == 0;
+  ch.sending_from = pk.hop > 0 ? path_pool_[pk.path_begin + pk.hop - 1] : pk.flow;
   ch.sending_bytes = pk.bytes;
-  ch.sending_flow = pk.flow;
   ch.sending_vl = vl;
-  ++ch.stats.packets;
-  ch.stats.carried_bytes += pk.bytes;
+  ++ch.packets;
+  ch.carried_bytes += pk.bytes;
   const TimePs tx = serialization(pk.bytes, ch.rate);
   queue_.push(now_ + tx, PacketEventKind::kTxDone, c);
-  TimePs arrive = now_ + tx + ch.spec.propagation;
+  TimePs arrive = now_ + tx + ch.propagation;
   if (pk.hop + 1 < pk.path_size) {
-    if (ch.spec.cut_through) {
+    if (ch.cut_through) {
       const Channel& next = channels_[path_pool_[pk.path_begin + pk.hop + 1]];
       const TimePs tx_next = next.rate.value() > 0 ? serialization(pk.bytes, next.rate) : tx;
-      arrive = now_ + ch.spec.propagation + std::max(TimePs(0), tx - tx_next);
+      arrive = now_ + ch.propagation + std::max(TimePs(0), tx - tx_next);
     }
-    arrive += ch.spec.forward_latency;
+    arrive += ch.forward_latency;
   }
-  queue_.push(arrive, PacketEventKind::kArrive, p);
+  queue_.push_lane(arrivals_lane(c), arrive, PacketEventKind::kArrive, p);
   set_loaded(c, true);
 }
 
 void PacketEngine::release(std::uint32_t c, std::uint8_t vl, std::uint32_t bytes) {
   Channel& ch = channels_[c];
-  if (ch.spec.pfc) {
-    std::int64_t& held = occupied_[c * vls_ + vl];
+  if (ch.pfc) {
+    std::int64_t& held = vl_state(c, vl).occupied;
     held -= bytes;
-    if ((ch.xoff_sent >> vl & 1U) != 0 && held <= ch.spec.xon_bytes) {
+    if ((ch.xoff_sent >> vl & 1U) != 0 && held <= ch.xon_bytes) {
       ch.xoff_sent = static_cast<std::uint16_t>(ch.xoff_sent & ~(1U << vl));
-      queue_.push(now_ + ch.spec.propagation, PacketEventKind::kPause, c, vl);  // XON
+      queue_.push_lane(returns_lane(c), now_ + ch.propagation, PacketEventKind::kPause, c, vl);  // XON
     }
     return;
   }
-  if (ch.spec.credit_blocks == kUnlimitedCredits) return;
+  if (!ch.limited) return;
   const std::uint32_t blocks_freed = blocks(bytes);
-  occupied_[c * vls_ + vl] -= blocks_freed;
-  queue_.push(now_ + ch.spec.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
+  vl_state(c, vl).occupied -= blocks_freed;
+  queue_.push_lane(returns_lane(c), now_ + ch.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
 }
 
 void PacketEngine::on_pause(std::uint32_t c, std::uint32_t payload) {
@@ -375,10 +389,10 @@ void PacketEngine::on_pause(std::uint32_t c, std::uint32_t payload) {
 void PacketEngine::on_tx_done(std::uint32_t c) {
   Channel& ch = channels_[c];
   ch.busy = false;
-  if (ch.sending_prev != kNone) {
-    release(ch.sending_prev, ch.sending_vl, ch.sending_bytes);
-  } else if (aggregator_ != nullptr && flows_[ch.sending_flow].gated) {
-    aggregator_->on_sent(ch.sending_flow, ch.sending_bytes);
+  if (!ch.sending_first) {
+    release(ch.sending_from, ch.sending_vl, ch.sending_bytes);
+  } else if (aggregator_ != nullptr && flows_[ch.sending_from].gated) {
+    aggregator_->on_sent(ch.sending_from, ch.sending_bytes);
   }
   if (!try_send(c)) set_loaded(c, false);
 }
@@ -388,19 +402,19 @@ void PacketEngine::on_arrive(std::uint32_t p) {
   const std::uint8_t vl = pk.vl;
   const std::uint32_t over = path_pool_[pk.path_begin + pk.hop];
   Channel& in = channels_[over];
-  if (in.spec.pfc) {
-    std::int64_t& held = occupied_[over * vls_ + vl];
+  if (in.pfc) {
+    std::int64_t& held = vl_state(over, vl).occupied;
     held += pk.bytes;
-    if (held > in.spec.xoff_bytes + in.spec.headroom_bytes) ++drops_;  // the headroom overflowed
-    if ((in.xoff_sent >> vl & 1U) == 0 && held >= in.spec.xoff_bytes) {
+    if (held > in.buffer_limit) ++drops_;  // the headroom overflowed
+    if ((in.xoff_sent >> vl & 1U) == 0 && held >= in.xoff_bytes) {
       in.xoff_sent = static_cast<std::uint16_t>(in.xoff_sent | (1U << vl));
-      ++in.stats.pause_frames;
-      queue_.push(now_ + in.spec.propagation, PacketEventKind::kPause, over, 0x10U | vl);  // XOFF
+      ++rest_[over].pause_frames;
+      queue_.push_lane(returns_lane(over), now_ + in.propagation, PacketEventKind::kPause, over, 0x10U | vl);  // XOFF
     }
-  } else if (in.spec.credit_blocks != kUnlimitedCredits) {
-    std::int64_t& used = occupied_[over * vls_ + vl];
+  } else if (in.limited) {
+    std::int64_t& used = vl_state(over, vl).occupied;
     used += blocks(pk.bytes);
-    if (used > in.spec.credit_blocks) ++drops_;  // never: a sender needs credits for every block
+    if (used > in.buffer_limit) ++drops_;  // never: a sender needs credits for every block
   }
   ++pk.hop;
   if (pk.hop == pk.path_size) {
@@ -415,11 +429,10 @@ void PacketEngine::on_arrive(std::uint32_t p) {
     return;
   }
   const std::uint32_t next = path_pool_[pk.path_begin + pk.hop];
-  std::int64_t& vl_bytes = vl_queue_bytes_[next * vls_ + vl];
-  const PacketChannelSpec& out = channels_[next].spec;
-  if (out.ecn.enabled && out.ecn.point == EcnMarkPoint::kEnqueue) mark(next, p, vl_bytes);
-  vl_bytes += pk.bytes;
-  Queue& q = queues_[next * vls_ + vl];
+  VlState& q = vl_state(next, vl);
+  const Channel& out = channels_[next];
+  if (out.ecn_enqueue) mark(next, p, q.queue_bytes);
+  q.queue_bytes += pk.bytes;
   if (q.tail == kNone) {
     q.head = p;
   } else {
@@ -431,16 +444,16 @@ void PacketEngine::on_arrive(std::uint32_t p) {
 }
 
 void PacketEngine::on_credit(std::uint32_t c, std::uint32_t payload) {
-  credits(c, static_cast<std::uint8_t>(payload & 0xF)) += payload >> 4;
+  vl_state(c, static_cast<std::uint8_t>(payload & 0xF)).credits += payload >> 4;
   try_send(c);
 }
 
 void PacketEngine::set_queue(std::uint32_t c, std::int64_t delta) {
   Channel& ch = channels_[c];
-  ch.stats.queue_byte_ps += static_cast<double>(ch.queue_bytes) * static_cast<double>((now_ - ch.queue_since).value());
+  ch.queue_byte_ps += static_cast<double>(ch.queue_bytes) * static_cast<double>((now_ - ch.queue_since).value());
   ch.queue_since = now_;
   ch.queue_bytes += delta;
-  ch.stats.peak_queue_bytes = std::max(ch.stats.peak_queue_bytes, ch.queue_bytes);
+  ch.peak_queue_bytes = std::max(ch.peak_queue_bytes, ch.queue_bytes);
   if (on_queue_) on_queue_(c, now_, ch.queue_bytes);
 }
 
@@ -451,7 +464,7 @@ void PacketEngine::set_loaded(std::uint32_t c, bool loaded) {
   if (loaded) {
     ch.busy_since = now_;
   } else {
-    ch.stats.busy += now_ - ch.busy_since;
+    ch.busy_time += now_ - ch.busy_since;
   }
   if (on_load_) on_load_(c, now_, loaded ? static_cast<double>(ch.rate.value()) : 0.0);
 }
@@ -476,7 +489,17 @@ void PacketEngine::free_packet(std::uint32_t p) {
 
 PacketChannelStats PacketEngine::channel_stats(std::uint32_t c) const {
   const Channel& ch = channels_[c];
-  PacketChannelStats s = ch.stats;
+  const ChannelRest& rest = rest_[c];
+  PacketChannelStats s;
+  s.carried_bytes = ch.carried_bytes;
+  s.packets = ch.packets;
+  s.peak_queue_bytes = ch.peak_queue_bytes;
+  s.queue_byte_ps = ch.queue_byte_ps;
+  s.busy = ch.busy_time;
+  s.credit_stall = rest.credit_stall;
+  s.pause_time = rest.pause_time;
+  s.pause_frames = rest.pause_frames;
+  s.ecn_marks = rest.ecn_marks;
   if (ch.loaded) s.busy += now_ - ch.busy_since;
   if (ch.stall_since.value() >= 0) s.credit_stall += now_ - ch.stall_since;
   if (ch.pause_since.value() >= 0) s.pause_time += now_ - ch.pause_since;
@@ -492,7 +515,7 @@ std::vector<std::uint32_t> PacketEngine::deadlock() const {
     const Channel& ch = channels_[c];
     if (ch.busy || ch.rate.value() <= 0) continue;
     for (std::uint8_t vl = 0; vl < vls_; ++vl) {
-      if (queues_[c * vls_ + vl].head != kNone) blocked[c] = 1;
+      if (vl_state(c, vl).head != kNone) blocked[c] = 1;
     }
   }
   // Waits: the far-end buffer of channel a holds a packet queued for channel b: a waits for b.
@@ -500,7 +523,7 @@ std::vector<std::uint32_t> PacketEngine::deadlock() const {
   for (std::uint32_t b = 0; b < n; ++b) {
     if (blocked[b] == 0) continue;
     for (std::uint8_t vl = 0; vl < vls_; ++vl) {
-      for (std::uint32_t p = queues_[b * vls_ + vl].head; p != kNone; p = packets_[p].next) {
+      for (std::uint32_t p = vl_state(b, vl).head; p != kNone; p = packets_[p].next) {
         const Packet& pk = packets_[p];
         if (pk.hop == 0) continue;
         const std::uint32_t a = path_pool_[pk.path_begin + pk.hop - 1];

@@ -207,27 +207,66 @@ class PacketEngine {
   [[nodiscard]] std::vector<std::uint32_t> deadlock() const;
 
  private:
-  struct Channel {
-    PacketChannelSpec spec;
+  // A channel's state, laid out by what its events touch (the run is bound by memory latency,
+  // docs/performance.md): the first cache line at every send and end of serialization; the second
+  // at every change of its output queue, and at every arrival at its far end (the buffer's
+  // limits); the third on ECN marking and when it starts or stops sending. What is left
+  // (the spec, the rarer statistics, the flows injecting here) is in ChannelRest.
+  struct alignas(64) Channel {
     BitsPerSecond rate{0};
+    TimePs propagation{0};
+    TimePs forward_latency{0};
+    TimePs stall_since{-1};
+    TimePs pause_since{-1};  // PFC: since when a packet waits behind a PAUSE
+    // The packet on the wire: the channel whose buffer it frees, or on its first hop its flow.
+    std::uint32_t sending_from = 0;
+    std::uint32_t sending_bytes = 0;
+    std::uint16_t paused = 0;     // PFC: priorities paused by the far end (bit per VL)
+    std::uint16_t xoff_sent = 0;  // PFC: priorities this channel's far end has paused
+    std::uint8_t next_vl = 0;
+    std::uint8_t sending_vl = 0;
     bool busy = false;
     bool loaded = false;
-    std::uint8_t next_vl = 0;
-    std::uint32_t sending_prev = 0xFFFF'FFFFU;  // the channel whose buffer the packet on the wire frees
-    std::uint32_t sending_bytes = 0;
-    std::uint32_t sending_flow = 0;
-    std::uint16_t paused = 0;       // PFC: priorities paused by the far end (bit per VL)
-    std::uint16_t xoff_sent = 0;    // PFC: priorities this channel's far end has paused
-    TimePs pause_since{-1};         // PFC: since when a packet waits behind a PAUSE
-    std::uint8_t sending_vl = 0;
+    bool cut_through = false;
+    bool pfc = false;
+    bool limited = false;  // credits, not unlimited
+    bool has_sources = false;  // ChannelRest::sources is not empty
+    bool ecn_dequeue = false;  // ECN marking, at dequeue
+    bool ecn_enqueue = false;  // ECN marking, at enqueue
+    bool sending_first = false;
+
     std::int64_t queue_bytes = 0;
     TimePs queue_since{0};
+    double queue_byte_ps = 0;
+    std::int64_t peak_queue_bytes = 0;
+    std::int64_t packets = 0;
+    std::int64_t carried_bytes = 0;
+    std::int64_t xoff_bytes = 0;    // PFC
+    std::int64_t buffer_limit = 0;  // per VL at the far end: PFC xoff + headroom bytes; credits: blocks
+
+    RedEcnSpec ecn;
     TimePs busy_since{0};
-    TimePs stall_since{-1};
+    TimePs busy_time{0};
+    std::int64_t xon_bytes = 0;  // PFC
+  };
+  static_assert(sizeof(Channel) == 192);
+  struct ChannelRest {
+    PacketChannelSpec spec;
+    TimePs credit_stall{0};
+    TimePs pause_time{0};
+    std::int64_t pause_frames = 0;
+    std::int64_t ecn_marks = 0;
     TimePs wake_at{-1};  // DCQCN: a pacing wake-up is scheduled
     std::uint32_t source_cursor = 0;
     std::vector<std::uint32_t> sources;  // active flows injecting here, in activation order
-    PacketChannelStats stats;
+  };
+  // Per channel and VL: its output queue and the far end's buffer.
+  struct VlState {
+    std::uint32_t head = 0xFFFF'FFFFU;  // the output queue, linked through Packet::next
+    std::uint32_t tail = 0xFFFF'FFFFU;
+    std::int64_t queue_bytes = 0;
+    std::int64_t credits = 0;   // the sender's, in blocks
+    std::int64_t occupied = 0;  // blocks (PFC: bytes) held in the far end's buffer
   };
   struct Flow {
     std::uint32_t path_begin = 0;
@@ -261,10 +300,6 @@ class PacketEngine {
     bool ce = false;                    // ECN: congestion experienced
     std::uint8_t vl = 0;  // its flow's, carried so that an arrival need not read the flow
   };
-  struct Queue {
-    std::uint32_t head = 0xFFFF'FFFFU;
-    std::uint32_t tail = 0xFFFF'FFFFU;
-  };
   struct RateChange {
     std::uint32_t channel = 0;
     double fraction = 1.0;
@@ -274,7 +309,13 @@ class PacketEngine {
   [[nodiscard]] static std::uint32_t blocks(std::int64_t bytes) {
     return static_cast<std::uint32_t>((bytes + kCreditBlockBytes - 1) / kCreditBlockBytes);
   }
-  std::int64_t& credits(std::uint32_t c, std::uint8_t vl) { return credits_[c * vls_ + vl]; }
+  VlState& vl_state(std::uint32_t c, std::uint8_t vl) { return vl_states_[c * vls_ + vl]; }
+  [[nodiscard]] const VlState& vl_state(std::uint32_t c, std::uint8_t vl) const { return vl_states_[c * vls_ + vl]; }
+  // The event queue's lanes of channel c (packet_event_queue.h): the arrivals at its far end, in
+  // the order of its sends; the credits and PAUSE frames its far end sends back, each one
+  // propagation delay after it was sent.
+  [[nodiscard]] static std::uint32_t arrivals_lane(std::uint32_t c) { return 2 * c; }
+  [[nodiscard]] static std::uint32_t returns_lane(std::uint32_t c) { return 2 * c + 1; }
   void finalize();
   void activate(std::uint32_t f);
   void complete(std::uint32_t f);
@@ -312,10 +353,8 @@ class PacketEngine {
   std::uint64_t drops_ = 0;
   PacketEventQueue queue_;
   std::vector<Channel> channels_;
-  std::vector<std::int64_t> credits_;  // channel x VL
-  std::vector<std::int64_t> occupied_;  // channel x VL: blocks (PFC: bytes) held in the far end's buffer
-  std::vector<Queue> queues_;          // channel x VL
-  std::vector<std::int64_t> vl_queue_bytes_;  // channel x VL: the output queue's bytes
+  std::vector<ChannelRest> rest_;    // by channel
+  std::vector<VlState> vl_states_;   // channel x VL
   std::vector<Rng> ecn_rng_;           // per channel with ECN marking
   std::vector<std::int64_t> ecn_marks_;  // channel x VL: packets marked
   std::uint64_t seed_ = 1;

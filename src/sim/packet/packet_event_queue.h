@@ -2,14 +2,22 @@
 // where seq is the scheduling sequence number. Two events at the same picosecond pop in the order
 // they were scheduled, never in an order that depends on addresses, so a run is the same bytes for
 // the same input. Events are 24 bytes: the time, the sequence number, the kind in the top 3 bits of
-// the subject (a packet, a channel, a flow or a scheduled change, below 2^29) and one word of
+// the subject (a packet, a channel, a flow or a scheduled change, below 2^28) and one word of
 // payload (a credit return's blocks and virtual lane).
 //
-// The heap holds what is in flight: per channel at most one end of serialization, per packet at
-// most one arrival, per credit return one event; so its size is bounded by the packets the credits
-// let into the network, not by the workload's size.
+// Lanes (htsim's one pending event per queue, STYLE 7). Most events come in streams whose times
+// never fall: the arrivals at a channel's far end (its sends are serialized, so the start plus the
+// serialization plus the delay rises) and the credits and PAUSE frames a channel's far end sends
+// back (now plus a fixed delay). Such an event goes to its lane, a FIFO, and the heap holds only
+// each lane's head, keyed by the head's own (time, seq): since every lane is in (time, seq) order,
+// the heap's least key is still the least of all pending events, and events pop in exactly the
+// order of one heap of them all. An event scheduled on a lane earlier than the lane's last one
+// (an arrival that ends its path behind one that is forwarded, say) goes to the heap by itself.
+// The heap then holds about one arrival, one credit return and one end of serialization per busy
+// channel instead of every packet on the wires.
 #pragma once
 
+#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <vector>
@@ -33,10 +41,124 @@ struct PacketEvent {
 
 class PacketEventQueue {
  public:
-  // PRECONDITION: subject < 2^29.
+  // PRECONDITION: subject < 2^28.
   void push(TimePs time, PacketEventKind kind, std::uint32_t subject, std::uint32_t payload = 0) {
-    assert(subject <= PacketEvent::kSubjectMask);
-    PacketEvent e{time, seq_++, (static_cast<std::uint32_t>(kind) << 29) | subject, payload};
+    push_heap(make(time, kind, subject, payload));
+  }
+
+  // Lanes 0 .. lanes() - 1 from now on.
+  void add_lanes(std::size_t n) { lanes_.resize(lanes_.size() + n); }
+  [[nodiscard]] std::size_t lanes() const { return lanes_.size(); }
+
+  // The same as push(), the event kept in `lane` while it is not the lane's head.
+  // PRECONDITION: lane < lanes(); subject < 2^28.
+  void push_lane(std::uint32_t lane, TimePs time, PacketEventKind kind, std::uint32_t subject, std::uint32_t payload = 0) {
+    assert(lane < lanes_.size());
+    const PacketEvent e = make(time, kind, subject, payload);
+    Lane& l = lanes_[lane];
+    if (l.count == 0) {
+      append(l, e);
+      push_heap({time, e.seq, e.tagged | kInLane, lane});
+    } else if (time < ring_[l.base + ((l.head + l.count - 1) & l.mask)].time) {
+      push_heap(e);  // earlier than the lane's last: on its own
+    } else {
+      append(l, e);
+    }
+  }
+
+  [[nodiscard]] bool empty() const { return heap_.empty(); }
+  // Pending events, in the heap and in the lanes.
+  [[nodiscard]] std::size_t size() const { return pending_; }
+  // The next event's kind and subject (its time and sequence number; not its payload).
+  // PRECONDITION: !empty().
+  [[nodiscard]] PacketEvent top() const {
+    PacketEvent e = heap_.front();
+    e.tagged &= ~kInLane;
+    return e;
+  }
+  // Starts loading what the next pop() reads of the next event's lane.
+  void prefetch_top() const {
+    if (heap_.empty() || (heap_.front().tagged & kInLane) == 0) return;
+    const Lane& l = lanes_[heap_.front().payload];
+    __builtin_prefetch(&ring_[l.base + l.head]);
+    __builtin_prefetch(&ring_[l.base + ((l.head + 1) & l.mask)]);
+  }
+
+  // PRECONDITION: !empty().
+  PacketEvent pop() {
+    --pending_;
+    const PacketEvent top = heap_.front();
+    if ((top.tagged & kInLane) == 0) {
+      remove_top();
+      return top;
+    }
+    Lane& l = lanes_[top.payload];
+    const PacketEvent out = ring_[l.base + l.head];
+    l.head = (l.head + 1) & l.mask;
+    if (--l.count == 0) {
+      remove_top();
+      free_ring(l);
+    } else {
+      const PacketEvent& next = ring_[l.base + l.head];
+      sift_down({next.time, next.seq, next.tagged | kInLane, top.payload});
+    }
+    return out;
+  }
+
+ private:
+  // In the heap, the flag of a lane's head; the entry's payload is then the lane (the event's own
+  // payload stays in the lane).
+  static constexpr std::uint32_t kInLane = 1U << 28;
+  static constexpr std::uint32_t kFirstRing = 2;  // at least 2: mask 0 means no ring
+
+  // A FIFO in ring_[base, base + mask], a power-of-two size; mask 0 while it is empty.
+  struct Lane {
+    std::uint32_t base = 0;
+    std::uint32_t mask = 0;
+    std::uint32_t head = 0;
+    std::uint32_t count = 0;
+  };
+
+  PacketEvent make(TimePs time, PacketEventKind kind, std::uint32_t subject, std::uint32_t payload) {
+    assert(subject < kInLane);
+    ++pending_;
+    return {time, seq_++, (static_cast<std::uint32_t>(kind) << 29) | subject, payload};
+  }
+
+  void append(Lane& l, const PacketEvent& e) {
+    if (l.mask == 0 || l.count == l.mask + 1) grow(l);
+    ring_[l.base + ((l.head + l.count) & l.mask)] = e;
+    ++l.count;
+  }
+
+  // Moves the lane to a ring twice its size (kFirstRing when it has none), reusing one a lane left.
+  void grow(Lane& l) {
+    const std::uint32_t size = l.mask == 0 ? kFirstRing : 2 * (l.mask + 1);
+    const auto order = static_cast<std::size_t>(std::countr_zero(size));
+    if (free_.size() <= order) free_.resize(order + 1);
+    std::uint32_t base = 0;
+    if (!free_[order].empty()) {
+      base = free_[order].back();
+      free_[order].pop_back();
+    } else {
+      base = static_cast<std::uint32_t>(ring_.size());
+      ring_.resize(ring_.size() + size);
+    }
+    for (std::uint32_t k = 0; k < l.count; ++k) ring_[base + k] = ring_[l.base + ((l.head + k) & l.mask)];
+    free_ring(l);
+    l.base = base;
+    l.mask = size - 1;
+  }
+
+  // An empty lane gives its ring back (the next lane of that size takes it while it is still in
+  // the cache): the rings hold what is pending now, not every lane's busiest moment.
+  void free_ring(Lane& l) {
+    if (l.mask != 0) free_[static_cast<std::size_t>(std::countr_zero(l.mask + 1))].push_back(l.base);
+    l.mask = 0;
+    l.head = 0;
+  }
+
+  void push_heap(const PacketEvent& e) {
     std::size_t i = heap_.size();
     heap_.push_back(e);
     while (i > 0) {
@@ -48,17 +170,15 @@ class PacketEventQueue {
     heap_[i] = e;
   }
 
-  [[nodiscard]] bool empty() const { return heap_.empty(); }
-  [[nodiscard]] std::size_t size() const { return heap_.size(); }
-  [[nodiscard]] const PacketEvent& top() const { return heap_.front(); }
-
-  // PRECONDITION: !empty().
-  PacketEvent pop() {
-    const PacketEvent out = heap_.front();
+  void remove_top() {
     const PacketEvent last = heap_.back();
     heap_.pop_back();
+    if (!heap_.empty()) sift_down(last);
+  }
+
+  // Puts `e` in the root's place and moves it down to where it belongs. PRECONDITION: !empty().
+  void sift_down(const PacketEvent& e) {
     const std::size_t n = heap_.size();
-    if (n == 0) return out;
     std::size_t i = 0;
     for (;;) {
       const std::size_t first = 4 * i + 1;
@@ -68,20 +188,22 @@ class PacketEventQueue {
       for (std::size_t c = first + 1; c < end; ++c) {
         if (before(heap_[c], heap_[best])) best = c;
       }
-      if (!before(heap_[best], last)) break;
+      if (!before(heap_[best], e)) break;
       heap_[i] = heap_[best];
       i = best;
     }
-    heap_[i] = last;
-    return out;
+    heap_[i] = e;
   }
 
- private:
   static bool before(const PacketEvent& a, const PacketEvent& b) {
     return a.time != b.time ? a.time < b.time : a.seq < b.seq;
   }
 
   std::vector<PacketEvent> heap_;
+  std::vector<Lane> lanes_;
+  std::vector<PacketEvent> ring_;                  // the lanes' rings
+  std::vector<std::vector<std::uint32_t>> free_;  // by log2 of the size: rings no lane uses
+  std::size_t pending_ = 0;
   std::uint64_t seq_ = 0;
 };
 
