@@ -9,6 +9,8 @@
 //             (spec/valid_spec.h imported_spec). Named by the CA's node description ("HA"), or
 //             "DESC:PORT" when the CA has several cabled ports; a description that two nodes share
 //             gives way to the node id, so every name is unique.
+//             Its GPU keeps the structural name host<h>/gpu0, h the host's place in that order
+//             (the first CA's GPU is host0/gpu0), as --gpus and the workers' table spell GPUs.
 //   switches  one vertex each (tier 1), named by its description (or id, as above).
 //   cables    one link each: CA cables first (the NIC link of host h is link h), then switch to
 //             switch cables in node then port order, the lower end the node that comes first.
