@@ -68,7 +68,7 @@ const Command kCommands[] = {
     {"routes", "Gateway API: route table per listener, status conditions, shadowed rules", Stage::kNone, false,
      setup_routes},
     {"simulate", "Flow-level simulation of collectives, transfers and faults: times, busbw, waiting, bottlenecks",
-     Stage::kFabric, false, setup_simulate},
+     Stage::kFabric, true, setup_simulate},
     {"spof", "Single points of failure: each element removed in turn, ranked by apps lost x time lost, named per layer",
      Stage::kFabric, true, setup_spof},
     {"sweep", "A design study over many points of a spec: rows per point x seed, summary, Pareto front", Stage::kCatalog,

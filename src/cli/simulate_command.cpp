@@ -1,4 +1,5 @@
-// clustertwin simulate SPEC [--scenario FILE] [--flows FILE] [--json] [--csv-links FILE] [--csv-flows FILE]
+// clustertwin simulate SPEC|--ibnetdiscover FILE [--ib-routing ftree|updn|minhop]
+//                          [--scenario FILE] [--flows FILE] [--json] [--csv-links FILE] [--csv-flows FILE]
 //                          [--csv-series FILE] [--top N] [-o FILE] [--html FILE] [--catalog DIR]
 //                          [--collective KIND --bytes SIZE [--algorithm A] [--gpus SEL] [--channels N]
 //                           [--qps N] [--iterations N] [--compute DUR] [--steps N] [--model pipelined|stepwise]]
@@ -14,7 +15,9 @@
 // and busbw, the workers' waiting time, and the bottleneck links. The scenario comes from
 // --scenario, else from the flags (traffic/scenario_flags.h: the scenario file's builder and rules;
 // their diagnostics name "command line" and the flag), else from the spec's own `scenario:` block;
-// --flows adds the flows of a flow table (io/scenario_files.h says which source wins).
+// --flows adds the flows of a flow table (io/scenario_files.h says which source wins). The fabric is
+// the SPEC's, or an InfiniBand subnet's with its subnet manager's routes (cli/simulate_fabric_flags.h).
+// A deadlock is a result, not bad input: the run exits 0 and its report names the cycle.
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +29,7 @@
 #include "cli/command.h"
 #include "cli/packet_flags.h"
 #include "cli/progress.h"
+#include "cli/simulate_fabric_flags.h"
 #include "io/scenario_files.h"
 #include "report/engine_comparison_report.h"
 #include "report/simulate_html.h"
@@ -47,6 +51,7 @@ struct SimulateOptions {
   std::string engine = "flow";
   bool engine_given = false;
   PacketFlags packet;
+  FabricSourceFlags fabric;
   SimulationSources sources;  // spec_path is the context's
   ProgressFlags progress;
 };
@@ -81,9 +86,13 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
       !usage.empty()) {
     return report_usage(usage);
   }
+  if (const std::string usage = fabric_source_usage(o.fabric, context); !usage.empty()) return report_usage(usage);
   auto packet = packet_options(o.packet);
   if (!packet) return report_errors(packet.errors());
-  const Fabric& built = *context.fabric;
+  std::optional<Fabric> loaded;
+  auto fabric = simulation_fabric_of(o.fabric, context, loaded);
+  if (!fabric) return report_errors(fabric.errors());
+  const Fabric& built = *fabric.value();
   const ValidSpec* spec = &built.spec();
   const Topology& topology = built.topology();
   SimulationSources sources = o.sources;
@@ -104,7 +113,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   std::string title = fmt::format("{} ({} GPUs on {} hosts, {} plane(s)), scenario {}, paths {}", spec->name,
                                   spec->gpu_count(), spec->node_count, spec->backend.planes,
                                   scenario->name.empty() ? scenario->file : scenario->name,
-                                  path_model_name(scenario->paths));
+                                  paths_title(o.fabric, built, path_model_name(scenario->paths)));
   if (o.packet.compare_engines) {
     const int rc = run_compare(o, built, *scenario, flows ? &*flows : nullptr, options, std::move(title));
     progress.finish();
@@ -130,7 +139,8 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
 
 Runner setup_simulate(CLI::App& app, Context& context) {
   auto o = std::make_shared<SimulateOptions>();
-  app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
+  app.add_option("spec", context.spec_path, "Cluster spec (YAML); or --ibnetdiscover FILE");
+  add_fabric_source_flags(app, o->fabric);
   app.add_option("--scenario", o->sources.scenario_path, "Scenario file (YAML with a `scenario:` block)");
   app.add_option("--flows", o->sources.flows_path,
                  "Flow table (CSV, or gzip of it) in the format --csv-flows writes: flows to run, routes pinned or not");
@@ -172,6 +182,7 @@ Runner setup_simulate(CLI::App& app, Context& context) {
       if (app.get_option(flag)->count() > 0) o->sources.flags.given.emplace_back(flag);
     }
     o->engine_given = app.get_option("--engine")->count() > 0;
+    o->fabric.ib_routing_given = app.get_option("--ib-routing")->count() > 0;
     return run_simulate(*o, c);
   };
 }

@@ -96,4 +96,11 @@ Fabric fabric_over(const ValidSpec& spec, const Catalog& catalog, Topology topol
                                                       protocol ? protocol.value() : Protocol::kEthernet));
 }
 
+Fabric fabric_with_lfts(const ValidSpec& spec, const Catalog& catalog, Topology topology,
+                        const std::function<LftForwarding(const Topology&)>& tables) {
+  auto parts = std::make_unique<Fabric::Parts>(spec, catalog, std::move(topology), EcmpConfig{}, Protocol::kInfiniband);
+  parts->lfts.emplace(tables(parts->topology));
+  return Fabric(std::move(parts));
+}
+
 }  // namespace ct

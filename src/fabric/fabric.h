@@ -18,6 +18,10 @@
 //
 // A Fabric holds the topology, the resolved ECMP configuration, the healthy forwarding state, the
 // per-switch hash functions, a path walker over them, and the name directory (fabric/name_directory.h).
+// A fabric read from the wire (an InfiniBand subnet in ibnetdiscover format, ib/simulation_fabric.h)
+// also holds the subnet manager's forwarding tables (fabric/lft_forwarding.h): they, not ECMP,
+// decide its paths, and lfts() says so to every engine (sim/flow_router.h).
+//
 // It is immutable and movable; the parts refer to each other by address, so they live on the heap
 // and keep their addresses when the Fabric moves. The forwarding state, hashes and walker are built
 // on first use (thread-safe), like the name directory's maps: `plan`, `topology`, `reliability` and
@@ -25,12 +29,14 @@
 // fabric.topology().
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 #include "catalog/catalog.h"
 #include "core/result.h"
+#include "fabric/lft_forwarding.h"
 #include "fabric/name_directory.h"
 #include "routing/ecmp_config.h"
 #include "routing/forwarding_state.h"
@@ -56,10 +62,14 @@ class Fabric {
   [[nodiscard]] const PathWalker& walker() const { return routing().walker; }
   [[nodiscard]] const NameDirectory& names() const { return parts_->names; }
   [[nodiscard]] Protocol protocol() const { return parts_->protocol; }
+  // The subnet manager's tables that route this fabric, or null (ECMP over forwarding()).
+  [[nodiscard]] const LftForwarding* lfts() const { return parts_->lfts ? &*parts_->lfts : nullptr; }
 
  private:
   friend Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
   friend Fabric fabric_over(const ValidSpec& spec, const Catalog& catalog, Topology topology, EcmpConfig ecmp);
+  friend Fabric fabric_with_lfts(const ValidSpec& spec, const Catalog& catalog, Topology topology,
+                                 const std::function<LftForwarding(const Topology&)>& tables);
   struct Routing {
     Routing(const Topology& topology, const EcmpConfig& ecmp);
     ForwardingState forwarding;
@@ -76,6 +86,7 @@ class Fabric {
     mutable std::once_flag routed;
     mutable std::unique_ptr<const Routing> routing;
     Protocol protocol;
+    std::optional<LftForwarding> lfts;
   };
   explicit Fabric(std::unique_ptr<const Parts> parts);
   [[nodiscard]] const Routing& routing() const;
@@ -91,6 +102,11 @@ Result<Fabric> build_fabric(const ValidSpec& spec, const Catalog& catalog);
 // the names of the report; the topology and ECMP configuration are taken as given.
 // PRECONDITION: topology.finalize() was called.
 Fabric fabric_over(const ValidSpec& spec, const Catalog& catalog, Topology topology, EcmpConfig ecmp);
+// An InfiniBand fabric routed by a subnet manager: `tables(topology)` gives its LFTs over the
+// fabric's own topology (they refer to its vertices and links). The protocol is InfiniBand.
+// PRECONDITION: topology.finalize() was called.
+Fabric fabric_with_lfts(const ValidSpec& spec, const Catalog& catalog, Topology topology,
+                        const std::function<LftForwarding(const Topology&)>& tables);
 // The protocol the backend runs (the rule above), or a diagnostic located at backend.switch when
 // the switch and the NIC share none.
 Result<Protocol> backend_protocol(const ValidSpec& spec);

@@ -122,7 +122,11 @@ Diagnostic NameDirectory::unknown(std::string_view name, const SourceLocation& w
   }
   std::sort(candidates.begin(), candidates.end());
   std::string hint = did_you_mean(word, candidates);
-  if (hint.empty()) {
+  if (hint.empty() && !t.label.empty()) {
+    hint = fmt::format(" (this fabric names its {} hosts and {} switches by their node descriptions in its "
+                       "ibnetdiscover file, e.g. '{}')",
+                       t.host_count, t.vertex_count() - static_cast<std::size_t>(t.host_count), t.label.front());
+  } else if (hint.empty()) {
     hint = fmt::format(" (this fabric has hosts host0..host{} with {} NIC(s) each, {} plane(s), {} tier(s))",
                        t.host_count - 1, t.ports_per_host, t.planes, t.tiers);
   }
@@ -160,6 +164,14 @@ Result<VertexId> NameDirectory::backend_port(std::string_view name, const Source
   if (!v) v = port_spelled(text);
   if (v) return *v;
   index();
+  if (!topology_->label.empty()) {  // an imported fabric: its ports by their labels
+    const auto it = vertex_by_name_.find(text);
+    if (it != vertex_by_name_.end() && topology_->kind[it->second.value()] == VertexKind::kPort) return it->second;
+    if (it != vertex_by_name_.end()) {
+      return Diagnostic{where, std::string(field), fmt::format("'{}' is a switch, not a host's port", text)};
+    }
+    return unknown(name, where, field, false);
+  }
   return Diagnostic{unknown(name, where, field, false).where, std::string(field),
                     fmt::format("'{}' is no backend port (e.g. host0/nic1{}); this fabric has hosts host0..host{}, "
                                 "{} NIC(s) each, {} plane(s)",

@@ -25,6 +25,7 @@ IbNodeId IbFabric::add_node(IbNodeType node_type, std::uint64_t node_guid, std::
   peer_port_.resize(port_begin_.back(), 0);
   port_guid_.resize(port_begin_.back(), 0);
   port_lid_.resize(port_begin_.back());
+  port_rate_.resize(port_begin_.back());
   return id;
 }
 
@@ -118,6 +119,44 @@ std::size_t IbFabric::cable_count() const {
   std::size_t ends = 0;
   for (const auto& peer : peer_node_) ends += peer.valid() ? 1 : 0;
   return ends / 2;
+}
+
+namespace {
+
+struct IbSpeed {
+  const char* name;
+  std::int64_t lane_mbps;  // data rate per lane after encoding
+};
+// Longest names first where one is a prefix of another (FDR10 before FDR).
+constexpr IbSpeed kIbSpeeds[] = {{"SDR", 2000},   {"DDR", 4000},    {"QDR", 8000},    {"FDR10", 10000}, {"FDR", 13636},
+                                 {"EDR", 25000},  {"HDR", 50000},   {"NDR", 100000},  {"XDR", 200000}};
+
+}  // namespace
+
+BitsPerSecond IbLinkRate::rate() const {
+  return BitsPerSecond(static_cast<std::int64_t>(width) * kIbSpeeds[speed].lane_mbps * 1'000'000);
+}
+
+std::string IbLinkRate::text() const { return fmt::format("{}x{}", width, kIbSpeeds[speed].name); }
+
+std::optional<IbLinkRate> parse_ib_link_rate(std::string_view token) {
+  const auto x = token.find('x');
+  if (x == std::string_view::npos) return std::nullopt;
+  const std::string_view lanes = token.substr(0, x);
+  const std::string_view speed = token.substr(x + 1);
+  IbLinkRate r;
+  for (const auto& [text, width] : {std::pair{"1", 1}, std::pair{"2", 2}, std::pair{"4", 4}, std::pair{"8", 8},
+                                    std::pair{"12", 12}}) {
+    if (lanes == text) r.width = static_cast<std::uint8_t>(width);
+  }
+  if (r.width == 0) return std::nullopt;
+  for (std::size_t i = 0; i < std::size(kIbSpeeds); ++i) {
+    if (speed == kIbSpeeds[i].name) {
+      r.speed = static_cast<std::uint8_t>(i);
+      return r;
+    }
+  }
+  return std::nullopt;
 }
 
 std::string format_guid(std::uint64_t guid) { return fmt::format("0x{:016x}", guid); }

@@ -25,6 +25,7 @@
 
 #include "core/diagnostic.h"
 #include "core/strong_id.h"
+#include "core/units.h"
 
 namespace ct {
 
@@ -38,6 +39,22 @@ struct IbPortRef {
   int port = 0;
   [[nodiscard]] bool connected() const { return node.valid(); }
 };
+
+// A port's active link width and speed as ibnetdiscover prints them at the end of a port line
+// ("4xNDR": 4 lanes at NDR). The data rate is lanes x the speed's rate per lane after line
+// encoding, as the InfiniBand Trade Association's roadmap publishes it (InfiniBand Architecture
+// Specification vol. 2, rel. 1.5, ch. 5, for SDR..HDR; IBTA roadmap for NDR and XDR): SDR 2, DDR 4,
+// QDR 8, FDR10 10, FDR 13.64, EDR 25, HDR 50, NDR 100, XDR 200 Gb/s per lane, so 4xNDR is 400 Gb/s.
+// Widths 1x, 2x, 4x, 8x and 12x.
+struct IbLinkRate {
+  std::uint8_t width = 0;  // lanes; 0: the input states no rate
+  std::uint8_t speed = 0;  // index into the speeds above, SDR = 0
+  [[nodiscard]] bool known() const { return width != 0; }
+  [[nodiscard]] BitsPerSecond rate() const;
+  [[nodiscard]] std::string text() const;  // "4xNDR"
+};
+// The rate a token names ("4xNDR", "12xEDR"), or nullopt when it names none.
+std::optional<IbLinkRate> parse_ib_link_rate(std::string_view token);
 
 class IbFabric {
  public:
@@ -106,6 +123,11 @@ class IbFabric {
   }
   void set_stated_lid(IbNodeId n, int p, StatedLid lid);
 
+  // The rate the input states for port p of n (ibnetdiscover's "4xNDR"; unknown when none).
+  // PRECONDITION: 1 <= p <= ports(n).
+  [[nodiscard]] IbLinkRate link_rate(IbNodeId n, int p) const { return port_rate_[port_begin_[n.value()] + static_cast<std::uint32_t>(p) - 1]; }
+  void set_link_rate(IbNodeId n, int p, IbLinkRate rate) { port_rate_[port_begin_[n.value()] + static_cast<std::uint32_t>(p) - 1] = rate; }
+
  private:
   std::vector<std::uint32_t> port_begin_{0};  // size node_count() + 1
   std::vector<IbNodeId> peer_node_;
@@ -113,6 +135,7 @@ class IbFabric {
   std::vector<std::uint64_t> port_guid_;  // CA ports; 0 = default (node GUID + port)
   std::vector<StatedLid> switch_lid_;     // per node
   std::vector<StatedLid> port_lid_;       // per CA port
+  std::vector<IbLinkRate> port_rate_;     // per port
 };
 
 // An error about the fabric, located at node `at`'s line in its source (invalid `at`, or a node

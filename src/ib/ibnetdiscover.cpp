@@ -253,6 +253,7 @@ class Parser {
       return;
     }
     if (local_guid != 0 && !fabric_.is_switch(current_)) fabric_.set_port_guid(current_, pl.port, local_guid);
+    if (const auto rate = stated_rate(r.rest())) fabric_.set_link_rate(current_, pl.port, *rate);
     if (lid != 0) fabric_.set_stated_lid(current_, pl.port, {lid, line_no});
     port_lines_[key] = lines_.size();
     lines_.push_back(std::move(pl));
@@ -329,6 +330,20 @@ class Parser {
     return true;
   }
 
+  // The link's width and speed ("4xNDR"): the last word of the comment after its last quoted
+  // description, as ibnetdiscover ends a port line; nullopt when it states none.
+  static std::optional<IbLinkRate> stated_rate(std::string_view rest) {
+    const auto hash = rest.find('#');
+    if (hash == std::string_view::npos) return std::nullopt;
+    std::string_view comment = rest.substr(hash + 1);
+    if (const auto quote = comment.rfind('"'); quote != std::string_view::npos) comment = comment.substr(quote + 1);
+    const auto end = comment.find_last_not_of(" \t\r");
+    if (end == std::string_view::npos) return std::nullopt;
+    comment = comment.substr(0, end + 1);
+    const auto space = comment.find_last_of(" \t");
+    return parse_ib_link_rate(space == std::string_view::npos ? comment : comment.substr(space + 1));
+  }
+
   struct NameEntry {
     IbNodeId node;
     int line = 0;
@@ -373,6 +388,7 @@ void write_node(std::string& out, const IbFabric& fabric, IbNodeId n, const LidA
     if (!sw && lids != nullptr) out += fmt::format("lid {} lmc {} ", lids->base_lid(n, p), lids->lmc);
     out += fmt::format("\"{}\"", fabric.label(far.node));
     if (lids != nullptr) out += fmt::format(" lid {}", lids->base_lid(far.node, far.port));
+    if (const IbLinkRate rate = fabric.link_rate(n, p); rate.known()) out += " " + rate.text();
     out += '\n';
   }
   out += '\n';

@@ -6,6 +6,8 @@
 #include "ib/fabric_edits.h"
 #include "ib/ibnetdiscover.h"
 #include "ib/lft_dump.h"
+#include "ib/simulation_fabric.h"
+#include "ib/subnet_manager.h"
 #include "ib/topology_to_ib.h"
 #include "io/files.h"
 
@@ -123,6 +125,19 @@ Result<IbExport> run_ib_export(const IbRequest& r, const Fabric* fabric, bool wi
   }
   out.lids = std::move(lids).value();
   return out;
+}
+
+Result<Fabric> load_ib_simulation_fabric(const std::string& path, IbEngine engine, const Catalog& catalog) {
+  IbRequest request;
+  request.ibnetdiscover_path = path;
+  auto subnet = load_subnet(request, nullptr);
+  if (!subnet) return subnet.errors();
+  IbRoutingOptions options;
+  options.engine = engine;
+  auto routing = route_fabric(subnet->fabric, options);
+  if (!routing) return routing.errors();
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  return simulation_fabric(subnet->fabric, routing.value(), catalog, name);
 }
 
 }  // namespace ct

@@ -56,4 +56,10 @@ struct IbExport {
 };
 Result<IbExport> run_ib_export(const IbRequest& request, const Fabric* fabric, bool with_lids);
 
+// `simulate --ibnetdiscover FILE --ib-routing ENGINE`: the subnet read from the file, routed by the
+// engine as `ib route` routes it (LIDs, then LFTs), as a Fabric whose paths are those LFTs
+// (ib/simulation_fabric.h). Errors: the file's, the engine's (ftree refuses a fabric that is no
+// fat tree), and the conversion's (a cable without a rate).
+Result<Fabric> load_ib_simulation_fabric(const std::string& path, IbEngine engine, const Catalog& catalog);
+
 }  // namespace ct

@@ -139,8 +139,8 @@ std::string engine_comparison_json(const EngineComparisonInput& in) {
     const auto fb = busbw_bytes_per_second(f.operations[c.operation]);
     const auto pb = busbw_bytes_per_second(p.operations[c.operation]);
     ops.push_back({{"name", p.operations[c.operation].name},
-                   {"flow_s", c.flow_s},
-                   {"packet_s", c.packet_s},
+                   {"flow_s", c.flow_complete ? Json(c.flow_s) : Json(nullptr)},  // null: never completed, as "never" in the text
+                   {"packet_s", c.packet_complete ? Json(c.packet_s) : Json(nullptr)},
                    {"difference", c.difference},
                    {"agree", c.agree},
                    {"flow_busbw_GBps", fb ? Json(*fb / 1e9) : Json(nullptr)},

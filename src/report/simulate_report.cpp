@@ -174,7 +174,11 @@ std::string bytes_left(const FlowRecord& f) { return fmt::format("{:.0f}", std::
 std::string why_unfinished(const SimulationResult& r, const FlowRecord& f) {
   switch (f.unfinished) {
     case Unfinished::kNo: return "";
-    case Unfinished::kStalled: return fmt::format("stalled at {}: its path failed and routing found no other", human_time(f.stalled));
+    case Unfinished::kStalled:
+      if (!r.packet.deadlock_cycle.empty()) {
+        return "its packets wait in the credit loop (deadlock: the packet run names its cycle)";
+      }
+      return fmt::format("stalled at {}: its path failed and routing found no other", human_time(f.stalled));
     case Unfinished::kWaiting: {
       for (std::uint32_t a = 0; a < f.after_size; ++a) {
         const std::uint32_t d = r.after_pool[f.after_begin + a];

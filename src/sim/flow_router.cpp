@@ -42,6 +42,7 @@ FlowRoutes FlowRouter::route(std::span<const std::uint32_t> flows, std::vector<s
     };
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return identity(a) < identity(b); });
   }
+  if (const LftForwarding* lfts = fabric_.lfts()) return route_by_lfts(*lfts, flows, order, position);
   std::vector<RouteRequest> requests;
   requests.reserve(flows.size());
   position.assign(flows.size(), 0);
@@ -51,6 +52,23 @@ FlowRoutes FlowRouter::route(std::span<const std::uint32_t> flows, std::vector<s
     position[order[i]] = i;
   }
   return route_flows(scheme_, *walker_, requests, {1, seed_, 0});
+}
+
+FlowRoutes FlowRouter::route_by_lfts(const LftForwarding& lfts, std::span<const std::uint32_t> flows,
+                                     const std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& position) const {
+  FlowRoutes r;
+  r.flow_count = static_cast<std::uint32_t>(flows.size());
+  r.reached.assign(flows.size(), 1);
+  position.assign(flows.size(), 0);
+  std::vector<std::uint32_t> hops;
+  for (std::uint32_t i = 0; i < order.size(); ++i) {
+    const WorkloadFlow& f = w_.flows[flows[order[i]]];
+    position[order[i]] = i;
+    r.start_subflow(i, 0, 1.0);
+    if (!lfts.walk(t_, f.src_port, f.dst_port, hops)) r.reached[i] = 0;
+    for (const std::uint32_t d : hops) r.add(d, 1.0);
+  }
+  return r;
 }
 
 void FlowRouter::converge(const std::vector<LinkId>& down) {

@@ -1,4 +1,6 @@
-// Routing a batch of a workload's network flows on the fabric, for every engine: the paths ECMP,
+// Routing a batch of a workload's network flows on the fabric, for every engine. On a fabric that
+// a subnet manager routes (fabric.lfts(): an InfiniBand subnet read from ibnetdiscover output),
+// each flow follows the LFTs, one path, whatever the scenario's path model. Otherwise the paths ECMP,
 // spraying or adaptive routing (the scenario's PathModel, through routing/load_balancing.h) give
 // over the fabric's forwarding state and hash configuration, or over the state rebuilt once routing
 // has converged around failed links (fault_timeline.h).
@@ -45,6 +47,9 @@ class FlowRouter {
   void converge(const std::vector<LinkId>& down);
 
  private:
+  // One sub-flow per flow along the subnet manager's tables; `order` as in route().
+  FlowRoutes route_by_lfts(const LftForwarding& lfts, std::span<const std::uint32_t> flows,
+                           const std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& position) const;
   [[nodiscard]] FlowKey key_of(VertexId src, VertexId dst, std::uint16_t src_udp_port) const;
 
   const Fabric& fabric_;

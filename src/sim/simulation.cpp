@@ -79,6 +79,15 @@ namespace {
 Result<Workload> prepare_workload(const Fabric& fabric, const Scenario& scenario, const FlowTable* flows,
                                   const SimulationOptions& options, std::vector<double>& weights) {
   if (Diagnostics problems = scenario_diagnostics(scenario, fabric.topology()); !problems.empty()) return problems;
+  if (fabric.lfts() != nullptr && !scenario.faults.empty()) {
+    // The subnet manager's sweep after a cable goes (new LFTs, their upload) is not modelled: the
+    // routes would stay those of the intact fabric.
+    return Diagnostic{scenario.at.line > 0 ? scenario.at : SourceLocation{scenario.file, 0, 0}, "faults",
+                      fmt::format("'{}': faults on a fabric routed by the subnet manager's LFTs (--ibnetdiscover) "
+                                  "are not modelled (the SM's rerouting is not simulated); `clustertwin ib route "
+                                  "--fail` shows the routes after a cable goes",
+                                  scenario.faults.front().what)};
+  }
   auto workload = compile_workload(fabric, scenario, {options.max_flows}, &weights);
   if (!workload) return workload.errors();
   if (flows != nullptr) {

@@ -115,7 +115,16 @@ class ValidSpec {
 
  private:
   friend class SpecValidator;
+  friend ValidSpec imported_spec(std::string file, std::string name, long long hosts, SwitchModel switch_model,
+                                 NicModel nic);
   ValidSpec() = default;
 };
+
+// The spec of a fabric read from the wire rather than designed (an InfiniBand subnet in
+// ibnetdiscover format, ib/simulation_fabric.h), the other way to a ValidSpec: `hosts` hosts of one
+// GPU and one backend NIC each (node model "imported host", no NVLink figure), one plane, the
+// backend switch and NIC as the import describes them (no catalog entry: a packet run is given the
+// switch figures by flag). Named `name`, located at `file`.
+ValidSpec imported_spec(std::string file, std::string name, long long hosts, SwitchModel switch_model, NicModel nic);
 
 }  // namespace ct

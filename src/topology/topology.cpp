@@ -87,6 +87,10 @@ void append_number(std::string& out, std::uint32_t n) {
 // name hundreds of thousands of vertices at 32k GPUs.
 void Topology::append_vertex_name(std::string& out, VertexId v) const {
   const auto i = v.value();
+  if (!label.empty()) {
+    out += label[i];
+    return;
+  }
   if (network[i] == Network::kFrontend) {
     if (kind[i] == VertexKind::kPort) {
       out += "host";

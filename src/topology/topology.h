@@ -50,6 +50,12 @@ class Topology {
   std::vector<TimePs> latency;
   std::vector<std::int32_t> media;  // index into Catalog::optics chosen for this link, -1 unknown
 
+  // ---- names of an imported fabric (optional) ----
+  // One per vertex when the fabric was read from the wire rather than built from a spec (an
+  // ibnetdiscover file: the nodes' descriptions, ib/simulation_fabric.h); vertex_name prints them
+  // instead of the structural names below. Empty for a built fabric.
+  std::vector<std::string> label;
+
   // ---- hosts ----
   long long host_count = 0;
   int ports_per_host = 0;  // backend NICs per host (rails)

@@ -1,7 +1,7 @@
 // A mutation fuzzer over every input kind the CLI reads, run as ordinary tests (fixed seed, bounded
 // count and time). Each case takes a valid seed file of one kind (a spec, a scenario, a catalog
 // file, a flow list in CSV and YAML, a flow table plain and gzip-compressed, an ibnetdiscover /
-// ibsim net file, an LFT dump, a Prometheus counter scrape, snmpwalk IF-MIB output, gnmic JSON,
+// ibsim net file (read by ib route and by simulate --ibnetdiscover), an LFT dump, a Prometheus counter scrape, snmpwalk IF-MIB output, gnmic JSON,
 // ethtool -S output, lldpctl JSON, a port map, diagnose's flows CSV, perftest and iperf3 --json
 // results, a Prometheus HTTP API reply (served by tests/diagnose/fake_prometheus.py on 127.0.0.1
 // to `diagnose --prometheus`, for every query), `ss -tinH` and `conntrack -L` output, Kubernetes
@@ -258,6 +258,12 @@ std::vector<std::string> flow_table_args(const std::string& in, const std::strin
 std::vector<std::string> net_args(const std::string& in, const std::string& out, const std::string&) {
   return {"ib", "route", "--ibnetdiscover", in, "--shifts", "4", "--random", "2", "-o", out};
 }
+// The same format read by simulate (issue 26): the cables' rates, the hosts' names, the LFTs as paths.
+std::vector<std::string> net_simulate_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"simulate", "--ibnetdiscover", in, "--ib-routing", "updn", "--scenario",
+          kSource + "/examples/scenarios/shift2-ring5.yaml", "--engine", "packet", "--switch-latency", "200ns",
+          "--switch-buffer", "8KiB", "--forwarding", "store-and-forward", "-o", out};
+}
 std::vector<std::string> lft_args(const std::string& in, const std::string& out, const std::string&) {
   return {"ib", "route", "--ibnetdiscover", kSource + "/tests/fuzz/seeds/two_by_two.net", "--check-lft", in, "-o", out};
 }
@@ -499,6 +505,7 @@ std::vector<InputKind> input_kinds() {
       {"flow_table", {"tests/fuzz/seeds/flow_table.csv", "tests/fuzz/seeds/flow_table_packet.csv"}, ".csv", flow_table_args},
       {"flow_table_gz", {"tests/fuzz/seeds/flow_table.csv"}, ".csv", flow_table_gz_args},
       {"ibnetdiscover", {"tests/fuzz/seeds/two_by_two.net", "tests/ib/bad/good_2x2.net"}, ".net", net_args},
+      {"ibnetdiscover_simulate", {"examples/ring-5.net"}, ".net", net_simulate_args},
       {"lft_dump", {"tests/fuzz/seeds/two_by_two.lft"}, ".dump", lft_args},
       {"prometheus", {"tests/golden/diagnose/lab-after.prom", "tests/golden/traffic/host-t1.prom"}, ".prom", prometheus_args},
       {"port_map", {"tests/golden/diagnose/lab-map.csv"}, ".csv", port_map_args},
