@@ -44,6 +44,11 @@ class FlowRouter {
   // forwarding state rebuilt without them.
   void converge(const std::vector<LinkId>& down);
 
+  // The forwarding state routes are walked over now (the fabric's, or the converged one); whether
+  // the scenario sprays (routing/load_balancing.h sprayed_path: the packet engine's paths).
+  [[nodiscard]] const PathWalker& walker() const { return *walker_; }
+  [[nodiscard]] bool spraying() const { return scheme_ == Scheme::kSpray; }
+
  private:
   [[nodiscard]] FlowKey key_of(VertexId src, VertexId dst, std::uint16_t src_udp_port) const;
 
