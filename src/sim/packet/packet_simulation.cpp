@@ -273,8 +273,10 @@ class Driver {
       return 1;
     }
     const WorkloadFlow& wf = w_.flows[flow];
-    const auto packets = static_cast<std::uint64_t>(std::max<std::int64_t>(1, (wf.bytes.value() + o_.packet.mtu - 1) / o_.packet.mtu));
-    const auto paths = static_cast<std::uint32_t>(std::min(packets, spray_period(router_.walker(), wf.src_port, wf.dst_port)));
+    const std::int64_t mtu = o_.packet.mtu;
+    const auto packets = static_cast<std::uint64_t>(std::max<std::int64_t>(1, (wf.bytes.value() + mtu - 1) / mtu));
+    const std::uint64_t period = spray_period(router_.walker(), wf.src_port, wf.dst_port);
+    const auto paths = static_cast<std::uint32_t>(std::min(packets, period));
     std::vector<std::uint32_t> links;
     std::size_t length = 0;
     for (std::uint32_t n = 0; n < paths; ++n) {

@@ -25,9 +25,10 @@
 // group round robin, per port they came in on, in their order (routing/load_balancing.h
 // sprayed_path: packet n takes member n mod k1 at its first group, (n / k1) mod k2 at the next,
 // ...): each member of a k-way group carries 1/k of the flow's packets, exactly up to the
-// remainder, the flow engine's fractions. The engine flow holds the paths of its first min(spray period, packets) packets
-// (engine memory: that many paths x hops x 4 B per flow). The flow's record lists every channel
-// with its share of those paths; a note counts the packets delivered out of order.
+// remainder, the flow engine's fractions. The engine flow holds the paths of its first
+// min(spray period, packets) packets (engine memory: that many paths x hops x 4 B per flow). The
+// flow's record lists every channel with its share of those paths; a note counts the packets
+// delivered out of order.
 //
 // SHARP. The flows of an all-reduce with algorithm sharp that cross one switch-tree edge (the
 // workload compiler's aggregation trees) are gated and run by sim/packet/sharp_aggregation.h: one
