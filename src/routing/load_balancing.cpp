@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 #include "core/rng.h"
 #include "routing/port_address.h"
@@ -227,6 +228,53 @@ std::optional<Scheme> parse_scheme(std::string_view name) {
 FlowRoutes route_flows(Scheme scheme, const PathWalker& walker, std::span<const RouteRequest> requests,
                        const SchemeOptions& options) {
   return Router(walker, requests, options).run(scheme);
+}
+
+bool sprayed_path(const PathWalker& walker, VertexId src, VertexId dst, std::uint64_t packet,
+                  std::vector<std::uint32_t>& links) {
+  const ForwardingState& f = walker.forwarding();
+  FlowRoutes r;
+  r.start_subflow(0, 0, 1.0);
+  std::uint64_t rest = packet;
+  auto choose = [&](VertexId, std::uint32_t g) {
+    const std::uint32_t k = f.size(g);
+    const auto m = static_cast<std::uint32_t>(rest % k);
+    rest /= k;
+    return m;
+  };
+  const bool reached = walk_choosing(walker, src, dst, choose, r);
+  links.assign(r.link.begin(), r.link.end());
+  return reached;
+}
+
+std::uint64_t spray_period(const PathWalker& walker, VertexId src, VertexId dst) {
+  constexpr std::uint64_t kCap = std::uint64_t{1} << 20;
+  const ForwardingState& f = walker.forwarding();
+  const Topology& t = f.topology();
+  if (t.plane[src.value()] != t.plane[dst.value()] || src == dst || f.failed(LinkId(src.value()))) return 1;
+  // Per vertex reached: the lcm of the products of the group sizes on the ways to it.
+  std::map<std::uint32_t, std::uint64_t> frontier = {{t.other_end(LinkId(src.value()), src).value(), 1}};
+  const std::uint32_t destination = f.destination_of(dst);
+  std::uint64_t period = 1;
+  for (std::uint32_t hop = 0; hop < walker.max_hops() && !frontier.empty(); ++hop) {
+    std::map<std::uint32_t, std::uint64_t> next;
+    for (const auto& [v, product] : frontier) {
+      const std::uint32_t g = f.group(VertexId(v), destination);
+      if (g == ForwardingState::kLocalGroup) {
+        period = std::min(kCap, std::lcm(period, product));
+        continue;
+      }
+      if (g == ForwardingState::kNoRouteGroup) continue;
+      const auto members = f.members(g);
+      const std::uint64_t here = std::min(kCap, product * members.size());
+      for (LinkId l : members) {
+        std::uint64_t& at = next[t.other_end(l, VertexId(v)).value()];
+        at = std::min(kCap, std::lcm(std::max<std::uint64_t>(at, 1), here));
+      }
+    }
+    frontier = std::move(next);
+  }
+  return period;
 }
 
 }  // namespace ct

@@ -27,6 +27,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "core/ids.h"
 #include "routing/flow_key.h"
@@ -60,5 +61,19 @@ struct SchemeOptions {
 // up to where it stops and has reached[i] = 0.
 FlowRoutes route_flows(Scheme scheme, const PathWalker& walker, std::span<const RouteRequest> requests,
                        const SchemeOptions& options);
+
+// Per-packet spraying, packet by packet (the packet engine; docs/models/packet-engine.md,
+// "Spraying"): packet n of a flow takes, at the multi-member groups it meets in turn, member
+// n mod k1 at the first (k1 its size), (n / k1) mod k2 at the next, and so on. Where the groups one
+// tier down are the same size on every way (a fat tree), this is every switch taking its group's
+// members round robin for the flow's packets that came in on one port, in the order they came
+// (the j-th packet through a member link is packet m + j k1): each member gets 1/k of what
+// reached its group through each port, exactly up to the remainder. `links`: the directed links
+// of packet n's path; false when it does not reach dst.
+bool sprayed_path(const PathWalker& walker, VertexId src, VertexId dst, std::uint64_t packet,
+                  std::vector<std::uint32_t>& links);
+// The packets after which sprayed_path() repeats: the lcm over the ways src -> dst of the product
+// of the group sizes met (at most 2^20). 1 when nothing is reached.
+std::uint64_t spray_period(const PathWalker& walker, VertexId src, VertexId dst);
 
 }  // namespace ct

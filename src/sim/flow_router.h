@@ -46,6 +46,11 @@ class FlowRouter {
   // forwarding state rebuilt without them.
   void converge(const std::vector<LinkId>& down);
 
+  // The forwarding state routes are walked over now (the fabric's, or the converged one); whether
+  // the scenario sprays (routing/load_balancing.h sprayed_path: the packet engine's paths).
+  [[nodiscard]] const PathWalker& walker() const { return *walker_; }
+  [[nodiscard]] bool spraying() const { return scheme_ == Scheme::kSpray; }
+
  private:
   // One sub-flow per flow along the subnet manager's tables; `order` as in route().
   FlowRoutes route_by_lfts(const LftForwarding& lfts, std::span<const std::uint32_t> flows,

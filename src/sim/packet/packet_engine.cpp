@@ -46,10 +46,12 @@ std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
 }
 
 std::uint32_t PacketEngine::add_flow(const PacketFlowRequest& request) {
-  assert(request.vl < vls_ && request.path.size() <= 0xFFFFU);
+  assert(request.vl < vls_ && request.paths >= 1 && request.path.size() % request.paths == 0 &&
+         request.path.size() / request.paths <= 0xFFFFU);
   Flow& f = flows_.emplace_back();
   f.path_begin = static_cast<std::uint32_t>(path_pool_.size());
-  f.path_size = static_cast<std::uint32_t>(request.path.size());
+  f.path_size = static_cast<std::uint32_t>(request.path.size() / request.paths);
+  f.paths = request.paths;
   path_pool_.insert(path_pool_.end(), request.path.begin(), request.path.end());
   f.size = request.size.value();
   f.start = request.start;
@@ -78,12 +80,13 @@ void PacketEngine::allow(std::uint32_t f, std::int64_t bytes) {
   if (flow.state == PacketFlowState::kActive && flow.path_size > 0) try_send(path_pool_[flow.path_begin]);
 }
 
-void PacketEngine::move_flow(std::uint32_t f, std::span<const std::uint32_t> path) {
-  assert(!path.empty() && path.size() <= 0xFFFFU);
+void PacketEngine::move_flow(std::uint32_t f, std::span<const std::uint32_t> path, std::uint32_t paths) {
+  assert(!path.empty() && paths >= 1 && path.size() % paths == 0 && path.size() / paths <= 0xFFFFU);
   Flow& flow = flows_[f];
   const std::uint32_t old_first = flow.path_size > 0 ? path_pool_[flow.path_begin] : kNone;
   flow.path_begin = static_cast<std::uint32_t>(path_pool_.size());
-  flow.path_size = static_cast<std::uint32_t>(path.size());
+  flow.path_size = static_cast<std::uint32_t>(path.size() / paths);
+  flow.paths = paths;
   path_pool_.insert(path_pool_.end(), path.begin(), path.end());
   if (flow.state != PacketFlowState::kActive || flow.injected == flow.size || old_first == path.front()) return;
   auto& old_sources = rest_[old_first].sources;
@@ -210,7 +213,8 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     const std::uint32_t p = new_packet();
     Packet& pk = packets_[p];
     pk.flow = f;
-    pk.path_begin = flow.path_begin;
+    pk.seq = static_cast<std::uint32_t>(flow.injected / mtu_);
+    pk.path_begin = flow.path_begin + (flow.paths == 1 ? 0 : (pk.seq % flow.paths) * flow.path_size);
     pk.path_size = static_cast<std::uint16_t>(flow.path_size);
     pk.hop = 0;
     pk.vl = vl;
@@ -420,6 +424,11 @@ void PacketEngine::on_arrive(std::uint32_t p) {
   if (pk.hop == pk.path_size) {
     Flow& flow = flows_[pk.flow];
     flow.delivered += pk.bytes;
+    if (pk.seq < flow.next_seq) {
+      ++flow.out_of_order;
+    } else {
+      flow.next_seq = pk.seq + 1;
+    }
     if (pk.ce) notify(p);
     const std::uint32_t f = pk.flow;
     const std::uint32_t bytes = pk.bytes;

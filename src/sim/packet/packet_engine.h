@@ -17,6 +17,11 @@
 // round(8 b 10^12 / R) ps at the channel's rate when it starts. A packet carries its path (an
 // offset into the path pool) and its hop, and comes from a pool.
 //
+// Spraying. A flow may hold several paths of the same length from the same first channel (a
+// sprayed flow: one per member combination of the ECMP groups on its way); its packet n (counted
+// from 0 in the order they are made) takes path n mod paths. A packet delivered after a later one
+// of its flow arrived out of order (counted per flow: the receiver's reordering).
+//
 // A channel's events: it starts the next packet when idle; its serialization ends (kTxDone); the
 // packet arrives at the far end (kArrive, at the tail plus forward latency for store-and-forward,
 // the head plus forward latency for cut-through; at a NIC: the tail) and joins the output queue of
@@ -105,6 +110,7 @@ struct PacketFlowRequest {
   TimePs delay{0};
   std::uint8_t vl = 0;
   bool gated = false;  // injects only the bytes allow() has given it (in-network aggregation)
+  std::uint32_t paths = 1;  // spraying: `path` holds this many paths of equal length, one after the other
 };
 
 // In-network aggregation (sim/packet/sharp_aggregation.h) drives the gated flows: told when one
@@ -164,9 +170,10 @@ class PacketEngine {
   void allow(std::uint32_t flow, std::int64_t bytes);
   // Frees `bytes` a delivered packet kept in channel c's far-end buffer (its credits travel back).
   void release_buffer(std::uint32_t c, std::uint8_t vl, std::uint32_t bytes) { release(c, vl, bytes); }
-  // The flow's packets not yet injected take `path` from now on. PRECONDITION: not empty, fewer
-  // than 2^16 channels.
-  void move_flow(std::uint32_t flow, std::span<const std::uint32_t> path);
+  // The flow's packets not yet injected take `path` from now on (`paths` paths of equal length,
+  // one after the other, as in PacketFlowRequest). PRECONDITION: not empty, fewer than 2^16
+  // channels per path.
+  void move_flow(std::uint32_t flow, std::span<const std::uint32_t> path, std::uint32_t paths = 1);
 
   // Runs one event; false when none is left.
   bool step();
@@ -189,9 +196,12 @@ class PacketEngine {
   [[nodiscard]] const DcqcnRate& dcqcn_rate(std::uint32_t f) const { return flows_[f].rate; }
   [[nodiscard]] std::int64_t size(std::uint32_t f) const { return flows_[f].size; }
   [[nodiscard]] std::uint8_t vl(std::uint32_t f) const { return flows_[f].vl; }
-  [[nodiscard]] std::span<const std::uint32_t> path(std::uint32_t f) const {
-    return {path_pool_.data() + flows_[f].path_begin, flows_[f].path_size};
+  [[nodiscard]] std::span<const std::uint32_t> path(std::uint32_t f, std::uint32_t i = 0) const {
+    return {path_pool_.data() + flows_[f].path_begin + std::size_t{i} * flows_[f].path_size, flows_[f].path_size};
   }
+  [[nodiscard]] std::uint32_t paths(std::uint32_t f) const { return flows_[f].paths; }
+  // Packets of the flow delivered after a later packet of it (spraying, a move_flow()).
+  [[nodiscard]] std::int64_t out_of_order(std::uint32_t f) const { return flows_[f].out_of_order; }
   // Statistics up to now().
   [[nodiscard]] PacketChannelStats channel_stats(std::uint32_t c) const;
   [[nodiscard]] BitsPerSecond rate(std::uint32_t c) const { return channels_[c].rate; }
@@ -289,6 +299,9 @@ class PacketEngine {
     TimePs last_cnp{-1};       // DCQCN: the notification point's last CNP
     std::int64_t cnps = 0;
     std::int64_t marked = 0;   // packets delivered with CE
+    std::uint32_t paths = 1;   // spraying: paths of path_size channels from path_begin on
+    std::uint32_t next_seq = 0;  // one more than the highest packet index delivered
+    std::int64_t out_of_order = 0;
   };
   struct Packet {
     std::uint32_t flow = 0;
@@ -299,6 +312,7 @@ class PacketEngine {
     std::uint32_t next = 0xFFFF'FFFFU;  // in an output queue
     bool ce = false;                    // ECN: congestion experienced
     std::uint8_t vl = 0;  // its flow's, carried so that an arrival need not read the flow
+    std::uint32_t seq = 0;  // its index in its flow (reordering at the receiver)
   };
   struct RateChange {
     std::uint32_t channel = 0;

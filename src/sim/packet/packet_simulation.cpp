@@ -128,21 +128,6 @@ Result<SharpFigures> sharp_figures(const Fabric& fabric, const Scenario& scenari
   return f;
 }
 
-// Spraying splits each flow over every equal-cost path packet by packet, a path per packet: this
-// engine's flows keep one path (docs/models/packet-engine.md, Limitations), so a scenario that asks
-// for it is refused at its `paths:` (or the --paths flag), whether or not a flow has several paths.
-std::optional<Diagnostic> refuse_spray(const Scenario& scenario, const Workload& workload) {
-  if (scenario.paths != PathModel::kSpray) return std::nullopt;
-  if (std::none_of(workload.flows.begin(), workload.flows.end(), [](const WorkloadFlow& f) { return f.routed; })) {
-    return std::nullopt;
-  }
-  const bool in_file = scenario.paths_at.line > 0;
-  return Diagnostic{in_file ? scenario.paths_at : SourceLocation{"command line", 0, 0},
-                    in_file ? "scenario.paths" : "--paths",
-                    "the packet engine does not model spraying (each packet of a flow on another path): use paths "
-                    "ecmp or adaptive, or the flow engine (--engine flow)"};
-}
-
 class Driver {
  public:
   Driver(const Fabric& fabric, const Scenario& scenario, const Workload& workload, const SimulationOptions& options,
@@ -265,28 +250,52 @@ class Driver {
     std::vector<std::uint32_t> path;
     for (std::uint32_t k = 0; k < moving.size(); ++k) {
       if (routes.reached[position[k]] == 0) continue;
-      routed_path(routes, position[k], moving[k], path);
-      const auto now_path = engine_.path(moving[k]);
+      const std::uint32_t paths = routed_path(routes, position[k], moving[k], path);
+      const auto now_path = all_paths(moving[k]);
       if (std::equal(path.begin(), path.end(), now_path.begin(), now_path.end())) continue;
-      engine_.move_flow(moving[k], path);
+      engine_.move_flow(moving[k], path, paths);
       rec_.rerouted(moving[k]);
     }
   }
 
   // ---- flows ----
   // A routed flow's channels: its fixed hops (the PXN NVLink hop, if any), then its network hops.
-  void routed_path(const FlowRoutes& routes, std::size_t sub, std::uint32_t flow, std::vector<std::uint32_t>& path) {
+  // A sprayed flow's paths, one after the other: packet n's (routing/load_balancing.h
+  // sprayed_path) for n below the spray period and the flow's packet count, so that packet n takes
+  // path n mod paths. Returns the number of paths.
+  std::uint32_t routed_path(const FlowRoutes& routes, std::size_t sub, std::uint32_t flow,
+                            std::vector<std::uint32_t>& path) {
     path.clear();
-    for (const Hop& h : w_.hops_of(flow)) path.push_back(channel(h));
-    const auto links = routes.links(sub);
-    const auto fraction = routes.fractions(sub);
-    for (std::size_t h = 0; h < links.size(); ++h) {
-      if (fraction[h] < 1.0 && error_.empty()) {
-        error_ = "the packet engine does not model spraying (a flow split over several paths); use --paths ecmp or "
-                 "adaptive, or the flow engine";
-      }
-      path.push_back(directed(links[h]));
+    const auto fixed = w_.hops_of(flow);
+    if (!router_.spraying()) {
+      for (const Hop& h : fixed) path.push_back(channel(h));
+      for (const std::uint32_t l : routes.links(sub)) path.push_back(directed(l));
+      return 1;
     }
+    const WorkloadFlow& wf = w_.flows[flow];
+    const std::int64_t mtu = o_.packet.mtu;
+    const auto packets = static_cast<std::uint64_t>(std::max<std::int64_t>(1, (wf.bytes.value() + mtu - 1) / mtu));
+    const std::uint64_t period = spray_period(router_.walker(), wf.src_port, wf.dst_port);
+    const auto paths = static_cast<std::uint32_t>(std::min(packets, period));
+    std::vector<std::uint32_t> links;
+    std::size_t length = 0;
+    for (std::uint32_t n = 0; n < paths; ++n) {
+      sprayed_path(router_.walker(), wf.src_port, wf.dst_port, n, links);
+      if (n == 0) length = fixed.size() + links.size();
+      if (fixed.size() + links.size() != length && error_.empty()) {
+        error_ = fmt::format("the paths sprayed from {} to {} differ in length: the packet engine sprays over equal-cost "
+                             "paths only",
+                             t_.vertex_name(wf.src_port), t_.vertex_name(wf.dst_port));
+      }
+      for (const Hop& h : fixed) path.push_back(channel(h));
+      for (const std::uint32_t l : links) path.push_back(directed(l));
+    }
+    return error_.empty() ? paths : 1;
+  }
+
+  // Every path of the flow, one after the other.
+  std::span<const std::uint32_t> all_paths(std::uint32_t f) const {
+    return {engine_.path(f).data(), std::size_t{engine_.paths(f)} * engine_.path(f).size()};
   }
 
   void add_batch(std::uint32_t first, std::uint32_t end) {
@@ -301,17 +310,19 @@ class Driver {
     for (std::uint32_t f = first; f < end; ++f) {
       const WorkloadFlow& wf = w_.flows[f];
       path.clear();
+      std::uint32_t paths = 1;
       if (wf.routed) {
         if (routes.reached[position[routed]] == 0 && error_.empty()) {
           error_ = fmt::format("no path from {} to {} on the healthy fabric", t_.vertex_name(wf.src_port),
                                t_.vertex_name(wf.dst_port));
         }
-        routed_path(routes, position[routed++], f, path);
+        paths = routed_path(routes, position[routed++], f, path);
       } else {
         for (const Hop& h : w_.hops_of(f)) path.push_back(channel(h));
       }
       PacketFlowRequest request;
       request.path = path;
+      request.paths = paths;
       request.size = wf.bytes;
       request.start = wf.start;
       request.after = w_.after_of(f);
@@ -367,8 +378,53 @@ class Driver {
   }
 
   // ---- results ----
+  // A sprayed flow's record: every channel of its paths, hop by hop (then by channel), each with
+  // the share of its paths that cross it (the share of its packets, up to the remainder).
+  void sprayed_record(std::uint32_t f, std::vector<std::uint32_t>& channels, std::vector<double>& fractions) const {
+    channels.clear();
+    fractions.clear();
+    const std::uint32_t paths = engine_.paths(f);
+    const std::size_t length = engine_.path(f).size();
+    std::map<std::uint32_t, std::uint32_t> at_hop;  // channel -> paths crossing it
+    for (std::size_t h = 0; h < length; ++h) {
+      at_hop.clear();
+      for (std::uint32_t i = 0; i < paths; ++i) ++at_hop[engine_.path(f, i)[h]];
+      for (const auto& [c, n] : at_hop) {
+        channels.push_back(c);
+        fractions.push_back(static_cast<double>(n) / paths);
+      }
+    }
+  }
+
+  // Spraying's cost at the receivers: packets that arrived after a later one of their flow.
+  void note_reordering() {
+    if (!router_.spraying()) return;
+    std::int64_t late = 0;
+    std::int64_t packets = 0;
+    std::int64_t worst = 0;
+    std::uint32_t worst_flow = 0;
+    for (std::uint32_t r = 0; r < rec_.record_count(); ++r) {
+      const std::uint32_t f = rec_.flow_of(r);
+      if (engine_.paths(f) == 1) continue;
+      late += engine_.out_of_order(f);
+      packets += (engine_.delivered_bytes(f) + o_.packet.mtu - 1) / o_.packet.mtu;
+      if (engine_.out_of_order(f) > worst) {
+        worst = engine_.out_of_order(f);
+        worst_flow = r;
+      }
+    }
+    if (packets == 0) return;  // no flow had several paths
+    std::string most;
+    if (worst > 0) most = fmt::format("; the most in one flow: {} (flow {})", worst, worst_flow);
+    result_.notes.push_back(fmt::format("spraying: {} of {} packet(s) of sprayed flows arrived out of order at their "
+                                        "receivers (after a later packet of their flow){}",
+                                        late, packets, most));
+  }
+
   void collect_flows() {
     const auto is_down = [this](std::uint32_t c) { return engine_.rate(c).value() <= 0; };
+    std::vector<std::uint32_t> channels;
+    std::vector<double> fractions;
     for (std::uint32_t r = 0; r < rec_.record_count(); ++r) {
       const std::uint32_t f = rec_.flow_of(r);
       const PacketFlowState state = engine_.state(f);
@@ -381,7 +437,12 @@ class Driver {
       } else {
         outcome.bits_left = static_cast<double>(w_.flows[f].bytes.value() - engine_.delivered_bytes(f)) * 8;
       }
-      rec_.finish_record(r, outcome, engine_.path(f), {}, is_down);
+      if (engine_.paths(f) == 1) {
+        rec_.finish_record(r, outcome, engine_.path(f), {}, is_down);
+      } else {
+        sprayed_record(f, channels, fractions);
+        rec_.finish_record(r, outcome, channels, fractions, is_down);
+      }
       result_.flows[r].cnps = engine_.cnps(f);
       result_.flows[r].ecn_marks = engine_.marked_received(f);
       result_.packet.cnps += result_.flows[r].cnps;
@@ -406,6 +467,7 @@ class Driver {
 
   void collect() {
     collect_flows();
+    note_reordering();
     collect_deadlock();
     collect_sharp();
     rec_.close(std::max(faults_.last_event(), engine_.now()),
@@ -461,7 +523,6 @@ class Driver {
 
 Result<SimulationResult> run(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
                              const SimulationOptions& options) {
-  if (const auto refused = refuse_spray(scenario, workload)) return *refused;
   auto figures = switch_figures(fabric, scenario, options.packet);
   if (!figures) return figures.errors();
   std::optional<SharpFigures> sharp;

@@ -19,8 +19,16 @@
 // below headroom + MTU is refused.
 //
 // Flows. Workload flow i is engine flow i (joins: zero-byte flows with no path that complete when
-// the flows they wait for do). A flow's VL is its channel mod vls. Spraying (a flow split over
-// several paths) is not modelled: refused.
+// the flows they wait for do). A flow's VL is its channel mod vls.
+//
+// Spraying (paths: spray). Every switch sprays a flow's packets over the members of its ECMP
+// group round robin, per port they came in on, in their order (routing/load_balancing.h
+// sprayed_path: packet n takes member n mod k1 at its first group, (n / k1) mod k2 at the next,
+// ...): each member of a k-way group carries 1/k of the flow's packets, exactly up to the
+// remainder, the flow engine's fractions. The engine flow holds the paths of its first
+// min(spray period, packets) packets (engine memory: that many paths x hops x 4 B per flow). The
+// flow's record lists every channel with its share of those paths; a note counts the packets
+// delivered out of order.
 //
 // SHARP. The flows of an all-reduce with algorithm sharp that cross one switch-tree edge (the
 // workload compiler's aggregation trees) are gated and run by sim/packet/sharp_aggregation.h: one
@@ -30,7 +38,8 @@
 // says them.
 //
 // Faults. A link's rate changes in both directions at once; at routing's reconvergence every
-// unfinished network flow is walked again and its packets not yet sent take the new path (those
+// unfinished network flow is walked again and its packets not yet sent take the new path (a
+// sprayed flow: its new paths; those
 // already in the network keep theirs; a packet queued behind a link that is down waits for its
 // repair: no transport retransmission is modelled).
 //
@@ -52,7 +61,7 @@ namespace ct::packet_engine {
 // PRECONDITION: workload = compile_workload(fabric, scenario) (and any flow table appended).
 // Errors: a switch figure neither options.packet nor the catalog gives (SHARP's: when the workload
 // has a SHARP tree), a buffer smaller than one packet, a network flow with no path on the healthy
-// fabric, a spraying path model.
+// fabric, sprayed paths of unequal length.
 Result<SimulationResult> run(const Fabric& fabric, const Scenario& scenario, const Workload& workload,
                              const SimulationOptions& options);
 
