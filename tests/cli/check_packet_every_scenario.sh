@@ -64,7 +64,10 @@ for scenario in "$src"/examples/scenarios/*.yaml; do
   scale "$scenario" >"$work/$name.yaml"
   # The spine failure keeps its rings per rail across its 16 nodes: flows cross the spines, and spray.
   [[ $name == spine-failure* ]] && sed -i 's/gpus: \[0, 8, 16, 24\]/gpus: per-rail/' "$work/$name.yaml"
-  if grep -q '^nodes:' "$scenario"; then
+  if grep -q -- '--ibnetdiscover' "$scenario"; then
+    # A subnet from the wire (the ring): up/down routes, under which every flow completes.
+    run_case "$name" --ibnetdiscover "$src/examples/ring-5.net" --ib-routing updn --scenario "$work/$name.yaml"
+  elif grep -q '^nodes:' "$scenario"; then
     run_case "$name" "$work/$name.yaml"  # a spec with its own scenario
   elif [[ $name == *roce* ]]; then
     run_case "$name" "$src/examples/lab-32-roce.yaml" --scenario "$work/$name.yaml"
