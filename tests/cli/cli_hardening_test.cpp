@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/files.h"
+#include "support/cli_runner.h"
 #include "support/test_paths.h"
 
 namespace ct {
@@ -33,11 +34,7 @@ const std::string kSource = ct::testing_support::source_dir();
 const std::string kLab32 = kSource + "/examples/lab-32.yaml";
 const std::string kRoce = kSource + "/examples/lab-32-roce.yaml";
 
-struct Ran {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
+using Ran = ct::testing_support::CliRun;
 
 fs::path work_dir(const std::string& name) {
   const fs::path dir = fs::path(ct::testing_support::binary_dir()) / "tests" / "cli" / "work" / ("hardening_" + name);
@@ -46,23 +43,8 @@ fs::path work_dir(const std::string& name) {
   return dir;
 }
 
-// Runs `clustertwin ARGS` (through bash, so ARGS may quote and `prefix` may set limits).
 Ran clustertwin(const std::string& args, const std::string& prefix = "") {
-  static int serial = 0;
-  const fs::path dir = fs::path(ct::testing_support::binary_dir()) / "tests" / "cli" / "work" / "hardening_runs";
-  fs::create_directories(dir);
-  const std::string stem = (dir / std::to_string(::getpid())).string() + "_" + std::to_string(serial++);
-  const std::string command = "CLUSTERTWIN_CATALOG='" + kSource + "/catalog' bash -c \"" + prefix + " exec '" +
-                              ct::testing_support::clustertwin_binary() + "' \\\"\\$@\\\"\" clustertwin " + args + " >'" + stem + ".out' 2>'" +
-                              stem + ".err' </dev/null";
-  const int status = std::system(command.c_str());
-  Ran r;
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_text_file(stem + ".out").value();
-  r.err = read_text_file(stem + ".err").value();
-  fs::remove(stem + ".out");
-  fs::remove(stem + ".err");
-  return r;
+  return ct::testing_support::run_clustertwin(args, prefix);
 }
 
 void write(const fs::path& path, const std::string& text) { ASSERT_TRUE(write_file_atomic(path.string(), text).ok()); }

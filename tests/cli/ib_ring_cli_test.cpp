@@ -29,6 +29,7 @@
 
 #include "ib/ibnetdiscover.h"
 #include "io/files.h"
+#include "support/cli_runner.h"
 #include "support/test_paths.h"
 
 namespace ct {
@@ -41,11 +42,7 @@ const std::string kRing = kSource + "/examples/ring-5.net";
 const std::string kShift2 = kSource + "/examples/scenarios/shift2-ring5.yaml";
 const std::string kFigures = " --switch-latency 200ns --switch-buffer 8KiB --forwarding store-and-forward";
 
-struct Ran {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
+using Ran = ct::testing_support::CliRun;
 
 fs::path work_dir() {
   const fs::path dir = fs::path(ct::testing_support::binary_dir()) / "tests" / "cli" / "work" / "ib_ring";
@@ -53,19 +50,8 @@ fs::path work_dir() {
   return dir;
 }
 
-Ran clustertwin(const std::string& args) {
-  static int serial = 0;
-  const std::string stem = (work_dir() / std::to_string(::getpid())).string() + "_" + std::to_string(serial++);
-  const std::string command = "CLUSTERTWIN_CATALOG='" + kSource + "/catalog' '" + ct::testing_support::clustertwin_binary() +
-                              "' " + args + " >'" + stem + ".out' 2>'" + stem + ".err' </dev/null";
-  const int status = std::system(command.c_str());
-  Ran r;
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_text_file(stem + ".out").value();
-  r.err = read_text_file(stem + ".err").value();
-  fs::remove(stem + ".out");
-  fs::remove(stem + ".err");
-  return r;
+Ran clustertwin(const std::string& args, const std::string& prefix = "") {
+  return ct::testing_support::run_clustertwin(args, prefix);
 }
 
 Ran simulate(const std::string& routing, const std::string& more) {
