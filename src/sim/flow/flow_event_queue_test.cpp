@@ -107,7 +107,7 @@ TEST(FlowEventQueue, InOrderPushesPopByTimeThenSequence) {
     const auto pops = rng.uniform(25);
     for (std::uint64_t p = 0; p < pops && !reference.empty(); ++p) {
       const FlowEvent e = queue.pop();
-      const auto& [time, want_seq, tagged] = *reference.begin();
+      const auto [time, want_seq, tagged] = *reference.begin();  // a copy: the node is erased below
       ASSERT_EQ(e.time.value(), time);
       ASSERT_EQ(e.seq, want_seq);
       ASSERT_EQ(e.tagged, tagged);
