@@ -5,6 +5,7 @@
 // Header only, for tests (the shipped files are found through support/test_paths.h).
 #pragma once
 
+#include <cstdint>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -15,8 +16,23 @@
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
 #include "support/test_paths.h"
+#include "traffic/scenario.h"
 
 namespace ct::fixtures {
+
+// A shift permutation: GPU h sends `bytes` to GPU (h + shift) mod n, one transfer "x<h>" each.
+inline Scenario shift_permutation(std::uint32_t n, std::uint32_t shift, Bytes bytes) {
+  Scenario s;
+  for (std::uint32_t h = 0; h < n; ++h) {
+    TransferSpec x;
+    x.name = "x" + std::to_string(h);
+    x.src.gpu = h;
+    x.dst.gpu = (h + shift) % n;
+    x.bytes = bytes;
+    s.transfers.push_back(x);
+  }
+  return s;
+}
 
 inline const Catalog& test_catalog() {
   static const Catalog catalog = load_catalog(ct::testing_support::source_dir() + "/catalog").value();

@@ -96,15 +96,7 @@ TEST(PacketHeadOfLine, TheUnevenPermutationOfTheFatTreeEndsLaterThanMaxMin) {
   Topology t = fixtures::fat_tree_4();
   t.gpus_per_host = 1;
   const Fabric fabric = fixtures::fixture_fabric(t);
-  Scenario s;
-  for (std::uint32_t h = 0; h < 16; ++h) {
-    TransferSpec x;
-    x.name = "x" + std::to_string(h);
-    x.src.gpu = h;
-    x.dst.gpu = (h + 5) % 16;
-    x.bytes = Bytes(64LL << 20);
-    s.transfers.push_back(x);
-  }
+  const Scenario s = fixtures::shift_permutation(16, 5, Bytes(64LL << 20));
   SimulationOptions o;
   o.engine = EngineKind::kPacket;
   o.packet.switch_latency = ns(200);

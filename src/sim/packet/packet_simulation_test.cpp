@@ -82,15 +82,7 @@ TEST(PacketSimulation, PermutationAgreesWithMaxMinWithinTwoPercent) {
   Topology t = fixtures::two_tier(4, 1, 4);
   t.gpus_per_host = 1;
   const Fabric fabric = fixtures::fixture_fabric(t);
-  Scenario s;
-  for (std::uint32_t h = 0; h < 16; ++h) {
-    TransferSpec x;
-    x.name = "x" + std::to_string(h);
-    x.src.gpu = h;
-    x.dst.gpu = (h + 4) % 16;
-    x.bytes = Bytes(64LL << 20);
-    s.transfers.push_back(x);
-  }
+  const Scenario s = fixtures::shift_permutation(16, 4, Bytes(64LL << 20));
   auto fluid = simulate(fabric, s);
   ASSERT_TRUE(fluid.ok()) << format_diagnostics(fluid.errors());
   auto packets = simulate(fabric, s, packet_options(true));
