@@ -81,21 +81,17 @@ class ForwardingState {
   [[nodiscard]] const PortEntry& port(VertexId port) const { return ports_[port.value()]; }
 
   // ---- the hot path ----
+  // The four look-ups of a walk live in Tables (below), which holds the arrays' addresses: a loop
+  // keeps a copy in registers (on its stack) instead of reaching them through this object and its
+  // vectors at every use (the path walker's batch walk). Valid while this object lives unchanged.
+  class Tables;
+  [[nodiscard]] Tables tables() const;
   // PRECONDITION: sw is a backend switch; destination < leaf_count().
-  [[nodiscard]] std::uint32_t group(VertexId sw, std::uint32_t destination) const {
-    const Row& r = rows_[sw.value()];
-    const std::uint32_t offset = destination - r.lo;  // wraps for destination < lo
-    return offset < r.width ? window_[r.base + offset] : r.fallback;
-  }
+  [[nodiscard]] std::uint32_t group(VertexId sw, std::uint32_t destination) const;
   [[nodiscard]] const GroupSpan& span(std::uint32_t g) const { return span_[g]; }
   // Member entry e (= span.offset + member index): its link and the vertex it leads to.
   [[nodiscard]] LinkId member_link(std::uint32_t e) const { return hops_[e].link; }
   [[nodiscard]] VertexId member_next(std::uint32_t e) const { return hops_[e].next; }
-  // The same four look-ups over the arrays' addresses, for a loop that holds them in registers (a
-  // copy on the loop's stack, not reached through this object and its vectors at every use: the
-  // path walker's batch walk). Valid while this object lives and is not changed.
-  class Tables;
-  [[nodiscard]] Tables tables() const;
   [[nodiscard]] std::span<const LinkId> members(std::uint32_t g) const {
     return {members_.data() + member_offset_[g], members_.data() + member_offset_[g + 1]};
   }
@@ -148,7 +144,7 @@ class ForwardingState::Tables {
  public:
   [[nodiscard]] std::uint32_t group(VertexId sw, std::uint32_t destination) const {
     const Row& r = rows_[sw.value()];
-    const std::uint32_t offset = destination - r.lo;
+    const std::uint32_t offset = destination - r.lo;  // wraps for destination < lo
     return offset < r.width ? window_[r.base + offset] : r.fallback;
   }
   [[nodiscard]] const GroupSpan& span(std::uint32_t g) const { return span_[g]; }
@@ -170,6 +166,10 @@ inline ForwardingState::Tables ForwardingState::tables() const {
   t.span_ = span_.data();
   t.hops_ = hops_.data();
   return t;
+}
+
+inline std::uint32_t ForwardingState::group(VertexId sw, std::uint32_t destination) const {
+  return tables().group(sw, destination);
 }
 
 }  // namespace ct
