@@ -92,7 +92,12 @@ class YamlReader {
   };
   using ItemReader = std::function<void(const YamlNode& item, const std::string& path)>;
 
-  explicit YamlReader(std::string file);
+  // How load() reads a text: the subset of YAML that the project's large files are written in
+  // by the reader's own scanner (the same nodes as libyaml's, in a fraction of the time), anything
+  // else by libyaml; or everything by libyaml (the tests that compare the two readings).
+  enum class Syntax { kSubsetFirst, kLibyaml };
+
+  explicit YamlReader(std::string file, Syntax syntax = Syntax::kSubsetFirst);
 
   // Step 1 above. nullopt when the text cannot be read as a whole (the reason is a diagnostic).
   // The nodes belong to this reader: they stay valid while it lives. Of a stream of several
@@ -151,6 +156,9 @@ class YamlReader {
   void error(SourceLocation where, std::string field, std::string message);
   void error(const YamlNode& key, const YamlNode& value, const std::string& field, std::string message);
 
+  // Whether the last load() read its text by the reader's own scanner (Syntax::kSubsetFirst).
+  [[nodiscard]] bool read_by_subset() const { return read_by_subset_; }
+
   [[nodiscard]] const std::string& file() const { return file_; }
   [[nodiscard]] Diagnostics& errors() { return errors_; }
   [[nodiscard]] Diagnostics take_errors() { return std::move(errors_); }
@@ -163,8 +171,13 @@ class YamlReader {
   // The documents of `text` (the first only unless `all`), each walked by check_tree; nullopt
   // after a diagnostic.
   std::optional<std::vector<YamlNode>> parse_checked(const std::string& text, bool all);
+  // The documents `roots` of `tree`, kept by this reader once check_tree has walked them.
+  std::optional<std::vector<YamlNode>> checked(std::unique_ptr<YamlTree> tree, const std::vector<std::uint32_t>& roots,
+                                               bool check_utf8);
 
   std::string file_;
+  Syntax syntax_ = Syntax::kSubsetFirst;
+  bool read_by_subset_ = false;
   Diagnostics errors_;
   std::vector<std::unique_ptr<YamlTree>> trees_;  // what load() built; the nodes point into them
 };
