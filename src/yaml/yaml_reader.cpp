@@ -321,6 +321,7 @@ class TreeBuilder {
           return Refusal{text_.place(e.start_mark), "", "YAML syntax error: unknown anchor '" + excerpt(name) + "'"};
         }
         attach(it->second);
+        aliases = true;
         break;
       }
       default: break;
@@ -329,6 +330,7 @@ class TreeBuilder {
   }
 
   std::vector<std::uint32_t> documents;
+  bool aliases = false;  // whether a node is shared (then check_tree counts it as often as it is named)
 
  private:
   struct Open {
@@ -533,12 +535,26 @@ class SubsetParser {
   }
   void scalar(const char* p, const char* end) { builder_.plain_scalar_at(line().number, column(p), {p, static_cast<std::size_t>(end - p)}); }
 
-  static bool middle(char c) { return std::strchr(" :#,[]{}", c) == nullptr; }
+  // What a byte may be in a plain scalar of the subset: kMiddle after its first byte (every
+  // printable byte but the space, ": ", " #" and the flow indicators, handled apart), kStart first
+  // as well (not an indicator of YAML 1.2 section 5.3; '-' only before a kMiddle byte).
+  static constexpr std::uint8_t kMiddle = 1;
+  static constexpr std::uint8_t kStart = 2;
+  static constexpr std::array<std::uint8_t, 256> kPlainBytes = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (int c = 0x21; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = kMiddle;
+    for (const char c : std::string_view(":#,[]{}")) t[static_cast<unsigned char>(c)] = 0;
+    for (int c = 0x21; c < 0x7F; ++c) {
+      if (std::string_view("-?:,[]{}#&*!|>'\"%@`").find(static_cast<char>(c)) == std::string_view::npos) {
+        t[static_cast<std::size_t>(c)] |= kStart;
+      }
+    }
+    return t;
+  }();
+  static bool middle(char c) { return (kPlainBytes[static_cast<unsigned char>(c)] & kMiddle) != 0; }
   [[nodiscard]] bool starts_plain(const char* p) const {
-    const char c = *p;
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
-    if (c == '-') return p + 1 < line().end && middle(p[1]);
-    return std::strchr("_./+()=~$^;<\\", c) != nullptr && c != '\0';
+    if ((kPlainBytes[static_cast<unsigned char>(*p)] & kStart) != 0) return true;
+    return *p == '-' && p + 1 < line().end && middle(p[1]);
   }
 
   // The plain scalar that begins at `p` (in a flow mapping when `flow`), on this line.
@@ -742,7 +758,7 @@ std::optional<std::vector<YamlNode>> YamlReader::parse_checked(const std::string
   if (!all && syntax_ == Syntax::kSubsetFirst && source.ascii()) {
     TreeBuilder subset(*tree, source);
     read_by_subset_ = SubsetParser(text, subset).parse();
-    if (read_by_subset_) return checked(std::move(tree), subset.documents, false);
+    if (read_by_subset_) return checked(std::move(tree), subset.documents, false, false);
     *tree = YamlTree();
     reserve();
   }
@@ -764,17 +780,57 @@ std::optional<std::vector<YamlNode>> YamlReader::parse_checked(const std::string
     tree->nodes.push_back({YamlTree::Kind::kNull, 1, 1, 0, 0, 0, 0});
     builder.documents.push_back(static_cast<std::uint32_t>(tree->nodes.size() - 1));
   }
-  return checked(std::move(tree), builder.documents, !source.utf8());
+  return checked(std::move(tree), builder.documents, !source.utf8(), builder.aliases);
 }
 
+namespace {
+
+// Whether a mapping of `tree` has two scalar keys of the same text. A short mapping's keys are
+// compared pairwise, a long one's sorted.
+bool repeated_key(const YamlTree& tree) {
+  constexpr std::uint32_t kPairwise = 16;  // keys
+  std::vector<std::string_view> sorted;
+  for (const YamlTree::Data& d : tree.nodes) {
+    if (d.kind != YamlTree::Kind::kMapping) continue;
+    const auto key = [&](std::uint32_t i) -> const YamlTree::Data& { return tree.nodes[tree.children[d.begin + 2 * i]]; };
+    const std::uint32_t n = d.count / 2;
+    if (n <= kPairwise) {
+      for (std::uint32_t i = 1; i < n; ++i) {
+        const YamlTree::Data& a = key(i);
+        if (a.kind != YamlTree::Kind::kScalar) continue;
+        for (std::uint32_t j = 0; j < i; ++j) {
+          if (key(j).kind == YamlTree::Kind::kScalar && tree.texts[key(j).text] == tree.texts[a.text]) return true;
+        }
+      }
+      continue;
+    }
+    sorted.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (key(i).kind == YamlTree::Kind::kScalar) sorted.emplace_back(tree.texts[key(i).text]);
+    }
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::optional<std::vector<YamlNode>> YamlReader::checked(std::unique_ptr<YamlTree> tree,
-                                                         const std::vector<std::uint32_t>& roots, bool check_utf8) {
+                                                         const std::vector<std::uint32_t>& roots, bool check_utf8,
+                                                         bool aliases) {
   std::vector<YamlNode> documents;
   documents.reserve(roots.size());
   for (const std::uint32_t d : roots) documents.emplace_back(tree.get(), d);
+  // Without an alias every node is walked once: no more than the tree holds, no deeper than the
+  // builder let it be, so the walk can find only a repeated key or a scalar that is not UTF-8;
+  // when neither can be there, it is not taken (its diagnostics are those of a walk).
+  const bool walk = check_utf8 || aliases || tree->nodes.size() > kMaxYamlNodes || repeated_key(*tree);
   trees_.push_back(std::move(tree));
   const std::size_t before = errors_.size();
-  for (const YamlNode& document : documents) check_tree(document, check_utf8);
+  for (const YamlNode& document : documents) {
+    if (walk) check_tree(document, check_utf8);
+  }
   if (errors_.size() > before) return std::nullopt;
   return documents;
 }

@@ -171,9 +171,10 @@ class YamlReader {
   // The documents of `text` (the first only unless `all`), each walked by check_tree; nullopt
   // after a diagnostic.
   std::optional<std::vector<YamlNode>> parse_checked(const std::string& text, bool all);
-  // The documents `roots` of `tree`, kept by this reader once check_tree has walked them.
+  // The documents `roots` of `tree`, kept by this reader once check_tree has walked them
+  // (`aliases`: whether a node of the tree is shared).
   std::optional<std::vector<YamlNode>> checked(std::unique_ptr<YamlTree> tree, const std::vector<std::uint32_t>& roots,
-                                               bool check_utf8);
+                                               bool check_utf8, bool aliases);
 
   std::string file_;
   Syntax syntax_ = Syntax::kSubsetFirst;
