@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "report/table.h"
 
 namespace ct {
@@ -17,9 +18,11 @@ namespace ct {
 std::string human_time(TimePs t) {
   const double s = to_seconds(t);
   if (t.value() < 0) return "never";
-  if (s >= 1) return fmt::format(FMT_COMPILE("{:.3f} s"), s);
-  if (s >= 1e-3) return fmt::format(FMT_COMPILE("{:.3f} ms"), s * 1e3);
-  return fmt::format(FMT_COMPILE("{:.3f} us"), s * 1e6);
+  const bool seconds = s >= 1;
+  const bool ms = !seconds && s >= 1e-3;
+  std::string out = fixed(seconds ? s : ms ? s * 1e3 : s * 1e6, 3);  // fmt's "{:.3f}"
+  out += seconds ? " s" : ms ? " ms" : " us";
+  return out;
 }
 
 namespace {
@@ -141,14 +144,14 @@ void text_operations(const SimulateReportInput& in, std::string& out) {
     row.reserve(9);
     row.push_back(op.name);
     row.push_back(partial(op) ? op.what + fmt::format(" ({}/{} steps)", op.steps, op.total_steps) : op.what);
-    row.push_back(fmt::format(FMT_COMPILE("{}"), op.instances));
+    row.push_back(fmt::format_int(op.instances).str());
     const std::size_t gpus = gpus_of(r, op);
-    row.push_back(gpus == 0 ? "-" : fmt::format(FMT_COMPILE("{}"), gpus));
-    row.push_back(fmt::format(FMT_COMPILE("{}"), op.bytes.value()));
-    row.push_back(fmt::format(FMT_COMPILE("{}"), op.iterations.size()));
+    row.push_back(gpus == 0 ? "-" : fmt::format_int(gpus).str());
+    row.push_back(fmt::format_int(op.bytes.value()).str());
+    row.push_back(fmt::format_int(op.iterations.size()).str());
     row.push_back(t < 0 ? "never finishes" : human_time(TimePs(std::llround(t * 1e12))));
-    row.push_back(whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) / kGB) : "-");
-    row.push_back(whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) * op.bus_factor / kGB) : "-");
+    row.push_back(whole ? fixed(algbw(op) / kGB, 2) : "-");
+    row.push_back(whole ? fixed(algbw(op) * op.bus_factor / kGB, 2) : "-");
     ops.add_row(std::move(row));
   }
   if (ops.rows() > 0) out += ops.render() + "\n";
@@ -958,7 +961,7 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
     if (f.end.value() >= 0) append_exact_seconds(out, f.end);
     out += ',';
     if (done) {
-      fmt::format_to(o, FMT_COMPILE("{:.3f}"), static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9);
+      append_fixed(out, static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9, 3);
     }
     out += ',';
     append_decimal(out, f.reroutes);
