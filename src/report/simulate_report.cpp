@@ -1,6 +1,7 @@
 #include "report/simulate_report.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <numeric>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "report/table.h"
 
 namespace ct {
@@ -16,9 +18,11 @@ namespace ct {
 std::string human_time(TimePs t) {
   const double s = to_seconds(t);
   if (t.value() < 0) return "never";
-  if (s >= 1) return fmt::format(FMT_COMPILE("{:.3f} s"), s);
-  if (s >= 1e-3) return fmt::format(FMT_COMPILE("{:.3f} ms"), s * 1e3);
-  return fmt::format(FMT_COMPILE("{:.3f} us"), s * 1e6);
+  const bool seconds = s >= 1;
+  const bool ms = !seconds && s >= 1e-3;
+  std::string out = fixed(seconds ? s : ms ? s * 1e3 : s * 1e6, 3);  // fmt's "{:.3f}"
+  out += seconds ? " s" : ms ? " ms" : " us";
+  return out;
 }
 
 namespace {
@@ -30,8 +34,10 @@ constexpr double kGB = 1e9;
 // Seconds with 12 decimals, exact to the picosecond (the flow table reads them back exactly).
 void append_exact_seconds(std::string& out, TimePs t) {
   const std::int64_t ps = t.value();
-  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}{}.{:012}"), ps < 0 ? "-" : "", std::abs(ps) / 1'000'000'000'000,
-                 std::abs(ps) % 1'000'000'000'000);
+  std::array<char, 48> text{};
+  char* const end = fmt::format_to(text.data(), FMT_COMPILE("{}{}.{:012}"), ps < 0 ? "-" : "", std::abs(ps) / 1'000'000'000'000,
+                                   std::abs(ps) % 1'000'000'000'000);
+  out.append(text.data(), end);
 }
 
 std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
@@ -138,14 +144,14 @@ void text_operations(const SimulateReportInput& in, std::string& out) {
     row.reserve(9);
     row.push_back(op.name);
     row.push_back(partial(op) ? op.what + fmt::format(" ({}/{} steps)", op.steps, op.total_steps) : op.what);
-    row.push_back(fmt::format(FMT_COMPILE("{}"), op.instances));
+    row.push_back(fmt::format_int(op.instances).str());
     const std::size_t gpus = gpus_of(r, op);
-    row.push_back(gpus == 0 ? "-" : fmt::format(FMT_COMPILE("{}"), gpus));
-    row.push_back(fmt::format(FMT_COMPILE("{}"), op.bytes.value()));
-    row.push_back(fmt::format(FMT_COMPILE("{}"), op.iterations.size()));
+    row.push_back(gpus == 0 ? "-" : fmt::format_int(gpus).str());
+    row.push_back(fmt::format_int(op.bytes.value()).str());
+    row.push_back(fmt::format_int(op.iterations.size()).str());
     row.push_back(t < 0 ? "never finishes" : human_time(TimePs(std::llround(t * 1e12))));
-    row.push_back(whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) / kGB) : "-");
-    row.push_back(whole ? fmt::format(FMT_COMPILE("{:.2f}"), algbw(op) * op.bus_factor / kGB) : "-");
+    row.push_back(whole ? fixed(algbw(op) / kGB, 2) : "-");
+    row.push_back(whole ? fixed(algbw(op) * op.bus_factor / kGB, 2) : "-");
     ops.add_row(std::move(row));
   }
   if (ops.rows() > 0) out += ops.render() + "\n";
@@ -800,9 +806,11 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
   return out;
 }
 
+namespace {
+
 // A cable as a hop of a pinned route (traffic/flow_table.h): its name, with " #k" after a cable that
-// has parallel twins (k-th of the cables joining its ends, in id order).
-std::string route_link_name(const Topology& t, LinkId l) {
+// has parallel twins (k-th of the cables joining its ends, in id order), appended to `out`.
+void append_route_link_name(std::string& out, const Topology& t, LinkId l) {
   const VertexId a = t.link_a[l.value()];
   const VertexId b = t.link_b[l.value()];
   std::uint32_t parallel = 0;
@@ -812,22 +820,23 @@ std::string route_link_name(const Topology& t, LinkId l) {
     ++parallel;
     if (adj.link.value() < l.value()) ++before;
   }
-  std::string name = t.link_name(l);
-  if (parallel > 1) name += fmt::format(" #{}", before);
-  return name;
+  t.append_vertex_name(out, a);  // Topology::link_name
+  out += " -- ";
+  t.append_vertex_name(out, b);
+  if (parallel > 1) {
+    out += " #";
+    const fmt::format_int k(before);
+    out.append(k.data(), k.size());
+  }
 }
 
-// A constraint as a hop of a pinned route: a cable's name (each cable's computed once, in
-// `link_names`, for both directions) and its direction.
-std::string route_hop_name(const Topology& t, const ResourceInfo& c, std::vector<std::string>& link_names) {
-  if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
-  std::string& name = link_names[c.link.value()];
-  if (name.empty()) name = route_link_name(t, c.link);
-  const std::string_view direction = c.kind == ResourceKind::kLinkUp ? " up" : " down";
-  std::string hop;
-  hop.reserve(name.size() + direction.size());  // one allocation, not a copy grown again
-  hop.append(name).append(direction);
-  return hop;
+}  // namespace
+
+// The same, returned.
+std::string route_link_name(const Topology& t, LinkId l) {
+  std::string name;
+  append_route_link_name(name, t, l);
+  return name;
 }
 
 std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
@@ -835,63 +844,149 @@ std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
   return route_link_name(t, c.link) + (c.kind == ResourceKind::kLinkUp ? " up" : " down");
 }
 
+namespace {
+
+// `v` in decimal, appended (the digits fmt's "{}" gives).
+template <typename T>
+void append_decimal(std::string& out, T v) {
+  const fmt::format_int digits(v);
+  out.append(digits.data(), digits.size());
+}
+
+// Whether `s` is a CSV cell as it is (no comma, no quote).
+bool plain_cell(std::string_view s) {
+  return std::none_of(s.begin(), s.end(), [](char ch) { return ch == ',' || ch == '"'; });
+}
+
+// The hops of a run's paths by name, each cable's and each other resource's name built once
+// (route_link_name, resource_name) into one text.
+class HopNames {
+ public:
+  HopNames(const SimulationResult& r, const Topology& t)
+      : r_(r), t_(t), link_(t.link_count()), other_(r.resources.size()) {}
+
+  // Hop `c`'s name appended to `out`; false when it holds a comma or a quote.
+  bool append(std::string& out, std::uint32_t c) {
+    const ResourceInfo& info = r_.resources[c];
+    const bool link = info.kind == ResourceKind::kLinkUp || info.kind == ResourceKind::kLinkDown;
+    Span& span = link ? link_[info.link.value()] : other_[c];
+    if (span.size == 0) {
+      span.begin = static_cast<std::uint32_t>(text_.size());
+      if (link) {
+        append_route_link_name(text_, t_, info.link);
+      } else {
+        text_ += resource_name(t_, info);
+      }
+      span.size = static_cast<std::uint32_t>(text_.size() - span.begin);
+      span.plain = plain_cell(std::string_view(text_).substr(span.begin));
+    }
+    out.append(text_, span.begin, span.size);
+    if (link) out += info.kind == ResourceKind::kLinkUp ? " up" : " down";
+    return span.plain;
+  }
+
+ private:
+  struct Span {
+    std::uint32_t begin = 0;
+    std::uint32_t size = 0;  // 0: not built yet (no name is empty)
+    bool plain = true;
+  };
+  const SimulationResult& r_;
+  const Topology& t_;
+  std::string text_;
+  std::vector<Span> link_;
+  std::vector<Span> other_;
+};
+
+// The cell written into `out` from `start` on, quoted (append_csv_cell) when it is not plain.
+void quote_from(std::string& out, std::size_t start) {
+  if (plain_cell(std::string_view(out).substr(start))) return;
+  const std::string cell = out.substr(start);
+  out.resize(start);
+  append_csv_cell(out, cell);
+}
+
+}  // namespace
+
 std::string simulate_flows_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const Topology& t = in.topology;
-  std::vector<std::string> hop_names(r.resources.size());
-  std::vector<std::string> link_names(t.link_count());
+  HopNames hops(r, t);
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
       "rate_gbps,reroutes,status,bytes_left,path";
   // A packet run's per-flow congestion signals (the flow engine has none: no columns).
   const bool packet = r.packet.ran;
   out += packet ? ",ecn_marks,cnps\n" : "\n";
-  out.reserve(r.flows.size() * 160);
-  std::string path;
-  std::string after;
+  out.reserve(r.flows.size() * 256);
+  // The row cell by cell, each straight into `out` (the run's largest text).
+  const auto o = std::back_inserter(out);
   for (std::uint32_t i = 0; i < r.flows.size(); ++i) {
     const FlowRecord& f = r.flows[i];
-    path.clear();
-    for (std::uint32_t h = 0; h < f.path_size; ++h) {
-      if (h > 0) path += " | ";
-      const std::uint32_t c = r.path_pool[f.path_begin + h];
-      if (hop_names[c].empty()) hop_names[c] = route_hop_name(t, r.resources[c], link_names);
-      path += hop_names[c];
-      if (const double share = r.fraction_pool[f.path_begin + h]; share < 1.0) fmt::format_to(std::back_inserter(path), "*{}", share);
-    }
-    after.clear();
-    for (std::uint32_t a = 0; a < f.after_size; ++a) {
-      if (a > 0) after += ' ';
-      fmt::format_to(std::back_inserter(after), FMT_COMPILE("{}"), r.after_pool[f.after_begin + a]);
-    }
     const bool done = f.end.value() >= 0 && f.start.value() >= 0 && f.end > f.start;
     const char* status = f.unfinished == Unfinished::kNo ? "done" : f.unfinished == Unfinished::kStalled ? "stalled" : "waiting";
-    // The row cell by cell, the numbers by formats compiled in (the run's largest text).
-    const auto o = std::back_inserter(out);
-    fmt::format_to(o, FMT_COMPILE("{},"), i);
-    append_csv_cell(out, r.operations[f.operation].name);
-    fmt::format_to(o, FMT_COMPILE(",{},{},{},{},{},"), f.instance, f.iteration, f.step, f.channel, f.qp);
-    append_csv_cell(out, endpoint(t, f.src_gpu, f.src_port));
+    append_decimal(out, i);
     out += ',';
-    append_csv_cell(out, endpoint(t, f.dst_gpu, f.dst_port));
-    fmt::format_to(o, FMT_COMPILE(",{},{},{},"), f.src_udp_port, f.bytes.value(), f.weight);
+    append_csv_cell(out, r.operations[f.operation].name);
+    for (const std::uint32_t v : {f.instance, f.iteration, f.step, f.channel, f.qp}) {
+      out += ',';
+      append_decimal(out, v);
+    }
+    out += ',';
+    for (const auto& [gpu, port] : {std::pair{f.src_gpu, f.src_port}, std::pair{f.dst_gpu, f.dst_port}}) {
+      const std::size_t start = out.size();
+      if (port.valid()) {
+        t.append_vertex_name(out, port);
+        quote_from(out, start);
+      } else {
+        append_csv_cell(out, endpoint(t, gpu, port));
+      }
+      out += ',';
+    }
+    append_decimal(out, f.src_udp_port);
+    out += ',';
+    append_decimal(out, f.bytes.value());
+    out += ',';
+    fmt::format_to(o, FMT_COMPILE("{}"), f.weight);
+    out += ',';
     if (f.start.value() >= 0) append_exact_seconds(out, f.start);
     out += ',';
-    out += after;
+    for (std::uint32_t a = 0; a < f.after_size; ++a) {
+      if (a > 0) out += ' ';
+      append_decimal(out, r.after_pool[f.after_begin + a]);
+    }
     out += ',';
     if (f.delay.value() != 0) append_exact_seconds(out, f.delay);
     out += ',';
     if (f.end.value() >= 0) append_exact_seconds(out, f.end);
     out += ',';
     if (done) {
-      fmt::format_to(o, FMT_COMPILE("{:.3f}"),
-                     static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9);
+      append_fixed(out, static_cast<double>(f.bytes.value()) * 8 / to_seconds(f.end - f.start) / 1e9, 3);
     }
-    fmt::format_to(o, FMT_COMPILE(",{},{},"), f.reroutes, status);
+    out += ',';
+    append_decimal(out, f.reroutes);
+    out += ',';
+    out += status;
+    out += ',';
     out += f.unfinished == Unfinished::kNo ? "0" : bytes_left(f);
     out += ',';
-    append_csv_cell(out, path);
-    if (packet) fmt::format_to(o, FMT_COMPILE(",{},{}"), f.ecn_marks, f.cnps);
+    // The path: each hop's name built once; quoted as a whole when a name needs it.
+    const std::size_t path_start = out.size();
+    bool plain = true;
+    for (std::uint32_t h = 0; h < f.path_size; ++h) {
+      if (h > 0) out += " | ";
+      plain = hops.append(out, r.path_pool[f.path_begin + h]) && plain;
+      if (const double share = r.fraction_pool[f.path_begin + h]; share < 1.0) {
+        fmt::format_to(o, "*{}", share);
+      }
+    }
+    if (!plain) quote_from(out, path_start);
+    if (packet) {
+      out += ',';
+      append_decimal(out, f.ecn_marks);
+      out += ',';
+      append_decimal(out, f.cnps);
+    }
     out += '\n';
   }
   return out;

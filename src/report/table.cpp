@@ -10,8 +10,9 @@ namespace ct {
 namespace {
 constexpr const char* kGap = "  ";
 
-void append_padded(std::string& line, const std::string& cell, std::size_t width, Align align) {
-  const std::size_t pad = width - display_width(cell);
+// `cell` (of display width `cell_width`) padded to `width`.
+void append_padded(std::string& line, const std::string& cell, std::size_t cell_width, std::size_t width, Align align) {
+  const std::size_t pad = width - cell_width;
   if (align == Align::kRight) line.append(pad, ' ');
   line += cell;
   if (align == Align::kLeft) line.append(pad, ' ');
@@ -72,10 +73,12 @@ std::string TextTable::render() const {
   for (std::size_t c = 0; c < n; ++c) widths[c] = display_width(columns_[c].header);
   std::vector<std::ptrdiff_t> wrap_of(rows_.size(), -1);
   std::vector<std::vector<std::vector<std::string>>> wraps;
+  std::vector<std::size_t> cell_widths(rows_.size() * n);  // each cell's display width, measured once
   for (std::size_t r = 0; r < rows_.size(); ++r) {
     bool wrapped = false;
     for (std::size_t c = 0; c < n; ++c) {
       const std::size_t w = display_width(rows_[r][c]);
+      cell_widths[r * n + c] = w;
       if (columns_[c].max_width != 0 && w > columns_[c].max_width) {
         wrapped = true;
       } else {
@@ -95,31 +98,37 @@ std::string TextTable::render() const {
   std::string out;
   out.reserve(title_.size() + 1 + line_width * (rows_.size() + 2));
   if (!title_.empty()) out += title_ + "\n";
-  // One physical line: cell(c) for every column, padded, without trailing blanks.
-  auto emit_line = [&](auto&& cell) {
+  // One physical line: cell(c) for every column, padded, without trailing blanks; `cell_width(c)`
+  // its display width.
+  auto emit_line = [&](auto&& cell, auto&& cell_width) {
     const std::size_t start = out.size();
     for (std::size_t c = 0; c < n; ++c) {
       if (c > 0) out += kGap;
-      append_padded(out, cell(c), widths[c], columns_[c].align);
+      append_padded(out, cell(c), cell_width(c), widths[c], columns_[c].align);
     }
     while (out.size() > start && out.back() == ' ') out.pop_back();
     out += '\n';
   };
-  emit_line([&](std::size_t c) -> const std::string& { return columns_[c].header; });
+  const auto measured = [&](auto&& cell) { return [&](std::size_t c) { return display_width(cell(c)); }; };
+  const auto header = [&](std::size_t c) -> const std::string& { return columns_[c].header; };
+  emit_line(header, measured(header));
   std::vector<std::string> rule;
   for (std::size_t c = 0; c < n; ++c) rule.emplace_back(widths[c], '-');
-  emit_line([&](std::size_t c) -> const std::string& { return rule[c]; });
+  const auto rule_cell = [&](std::size_t c) -> const std::string& { return rule[c]; };
+  emit_line(rule_cell, measured(rule_cell));
   const std::string none;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
     if (wrap_of[r] < 0) {
-      emit_line([&](std::size_t c) -> const std::string& { return rows_[r][c]; });
+      emit_line([&](std::size_t c) -> const std::string& { return rows_[r][c]; },
+                [&](std::size_t c) { return cell_widths[r * n + c]; });
       continue;
     }
     const auto& row = wraps[static_cast<std::size_t>(wrap_of[r])];
     std::size_t height = 1;
     for (const auto& cell : row) height = std::max(height, cell.size());
     for (std::size_t l = 0; l < height; ++l) {
-      emit_line([&](std::size_t c) -> const std::string& { return l < row[c].size() ? row[c][l] : none; });
+      const auto piece = [&](std::size_t c) -> const std::string& { return l < row[c].size() ? row[c][l] : none; };
+      emit_line(piece, measured(piece));
     }
   }
   return out;

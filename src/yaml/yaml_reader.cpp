@@ -61,7 +61,7 @@ std::string join_field(const std::string& path, std::string_view name) {
   return path.empty() ? std::string(name) : path + "." + std::string(name);
 }
 
-YamlReader::YamlReader(std::string file) : file_(std::move(file)) {}
+YamlReader::YamlReader(std::string file, Syntax syntax) : file_(std::move(file)), syntax_(syntax) {}
 
 // ---- locations and diagnostics ----
 
@@ -197,6 +197,8 @@ class YamlText {
   // Whether every byte is UTF-8 (then so is every scalar libyaml gives: it refuses escapes of
   // surrogates and of code points past U+10FFFF).
   [[nodiscard]] bool utf8() const { return replaced_.empty(); }
+  // Whether every byte is ASCII.
+  [[nodiscard]] bool ascii() const { return std::find(ascii_.begin(), ascii_.end(), false) == ascii_.end(); }
   [[nodiscard]] const std::string& parsed() const { return replaced_.empty() ? original_ : cleaned_; }
   [[nodiscard]] std::size_t size() const { return original_.size(); }
 
@@ -319,6 +321,7 @@ class TreeBuilder {
           return Refusal{text_.place(e.start_mark), "", "YAML syntax error: unknown anchor '" + excerpt(name) + "'"};
         }
         attach(it->second);
+        aliases = true;
         break;
       }
       default: break;
@@ -327,6 +330,7 @@ class TreeBuilder {
   }
 
   std::vector<std::uint32_t> documents;
+  bool aliases = false;  // whether a node is shared (then check_tree counts it as often as it is named)
 
  private:
   struct Open {
@@ -392,6 +396,35 @@ class TreeBuilder {
     return std::nullopt;
   }
 
+ public:
+  // The same nodes from a reading that is not libyaml's (SubsetParser below): an untagged plain
+  // scalar, a collection opened and closed, at a 1-based line and byte column.
+  void plain_scalar_at(int line, int column, std::string_view value) {
+    std::uint32_t node = 0;
+    if (is_null_text(value)) {
+      node = add_node_at(line, column, YamlTree::Kind::kNull, 0, 0);
+    } else {
+      tree_.texts.emplace_back(value);
+      node = add_node_at(line, column, YamlTree::Kind::kScalar, static_cast<std::uint32_t>(tree_.texts.size() - 1), 0);
+    }
+    attach(node);
+  }
+  void open_at(int line, int column, YamlTree::Kind kind) {
+    open_.push_back({add_node_at(line, column, kind, 0, 0), pending_.size()});
+  }
+  void close_open() { close(); }
+  void end_document() {
+    documents.push_back(*document_);
+    document_.reset();
+  }
+  [[nodiscard]] std::size_t depth() const { return open_.size(); }
+
+ private:
+  std::uint32_t add_node_at(int line, int column, YamlTree::Kind kind, std::uint32_t text, std::uint32_t tag) {
+    tree_.nodes.push_back({kind, line, column, text, tag, 0, 0});
+    return static_cast<std::uint32_t>(tree_.nodes.size() - 1);
+  }
+
   std::optional<Refusal> open(const yaml_event_t& e, YamlTree::Kind kind, const yaml_char_t* anchor,
                               const yaml_char_t* tag) {
     if (auto refusal = too_deep(e.start_mark)) return refusal;
@@ -426,6 +459,244 @@ class TreeBuilder {
   std::vector<std::uint32_t> pending_;  // the children of the open containers, innermost last
   std::optional<std::uint32_t> document_;
   std::unordered_map<std::string, std::uint32_t> anchors_;
+};
+
+
+// A strict subset of YAML read without libyaml, for the large files of this project (a scenario's
+// list of one-line flow mappings, 280 instructions a byte in libyaml's scanner): block mappings
+// and sequences indented by spaces, one-line flow mappings, plain scalars on one line, comments.
+// Its nodes are those libyaml's events give (the same places, texts and nulls; yaml_reader_test
+// compares the two readings on the project's files and on thousands of mutations of them).
+// Anything else -- quotes, anchors, aliases, tags, block scalars, flow sequences, a scalar folded
+// over lines, an empty value, a document marker, a tab, a byte that is not printable ASCII, and
+// every syntax error -- makes it give up, and libyaml reads the text from the start: the subset
+// decides how fast a file is read, never what it means or which error it gets.
+class SubsetParser {
+ public:
+  SubsetParser(const std::string& text, TreeBuilder& builder) : text_(text), builder_(builder) {}
+
+  // False: the text is not in the subset (what was built is to be thrown away).
+  bool parse() {
+    if (!split_lines() || lines_.empty() || !block_node(-1) || at_ != lines_.size()) return false;
+    builder_.end_document();
+    return true;
+  }
+
+ private:
+  using Kind = YamlTree::Kind;
+  struct Line {
+    const char* begin;  // the line's first byte
+    const char* end;    // its line feed, or the end of the text
+    int number;         // 1-based
+    int indent;         // spaces before its first character
+  };
+  // Where a plain scalar stopped: at the end of the line or a comment, at ": ", at a flow
+  // mapping's ',' or '}', or at something outside the subset.
+  enum class Stop { kEnd, kColon, kFlow, kFail };
+  struct Scan {
+    const char* end;    // past the scalar's last character (spaces after it left out)
+    const char* after;  // past the ':' of kColon; the ',' or '}' of kFlow
+    Stop stop;
+  };
+  static constexpr std::ptrdiff_t kMaxKey = 1000;  // libyaml looks 1,024 characters ahead for a key's ':'
+
+  // The lines that hold more than spaces and a comment; false at a byte or a line outside the subset.
+  bool split_lines() {
+    const char* p = text_.data();
+    const char* const end = p + text_.size();
+    for (const char c : {'\t', '\r', '\x7f'}) {
+      if (std::memchr(p, c, text_.size()) != nullptr) return false;
+    }
+    lines_.reserve(text_.size() / 32);
+    for (int number = 1; p < end; ++number) {
+      const char* eol = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      if (eol == nullptr) eol = end;
+      const char* q = p;
+      while (q < eol && *q == ' ') ++q;
+      if (q < eol && *q != '#') {
+        if (q == p && eol - p >= 3 && (std::memcmp(p, "---", 3) == 0 || std::memcmp(p, "...", 3) == 0)) return false;
+        lines_.push_back({p, eol, number, static_cast<int>(q - p)});
+      }
+      p = eol + 1;
+    }
+    return true;
+  }
+
+  [[nodiscard]] bool more() const { return at_ < lines_.size(); }
+  [[nodiscard]] const Line& line() const { return lines_[at_]; }
+  [[nodiscard]] const char* first() const { return line().begin + line().indent; }
+  [[nodiscard]] int column(const char* p) const { return static_cast<int>(p - line().begin) + 1; }
+  [[nodiscard]] bool dash(const char* p) const { return *p == '-' && (p + 1 == line().end || p[1] == ' '); }
+  // Nothing but spaces and a comment from `p` to the end of the line.
+  [[nodiscard]] bool rest_empty(const char* p) const {
+    const char* q = p;
+    while (q < line().end && *q == ' ') ++q;
+    return q == line().end || (*q == '#' && q > p);
+  }
+  void scalar(const char* p, const char* end) { builder_.plain_scalar_at(line().number, column(p), {p, static_cast<std::size_t>(end - p)}); }
+
+  // What a byte may be in a plain scalar of the subset: kMiddle after its first byte (every
+  // printable byte but the space, ": ", " #" and the flow indicators, handled apart), kStart first
+  // as well (not an indicator of YAML 1.2 section 5.3; '-' only before a kMiddle byte).
+  static constexpr std::uint8_t kMiddle = 1;
+  static constexpr std::uint8_t kStart = 2;
+  static constexpr std::array<std::uint8_t, 256> kPlainBytes = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (int c = 0x21; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = kMiddle;
+    for (const char c : std::string_view(":#,[]{}")) t[static_cast<unsigned char>(c)] = 0;
+    for (int c = 0x21; c < 0x7F; ++c) {
+      if (std::string_view("-?:,[]{}#&*!|>'\"%@`").find(static_cast<char>(c)) == std::string_view::npos) {
+        t[static_cast<std::size_t>(c)] |= kStart;
+      }
+    }
+    return t;
+  }();
+  static bool middle(char c) { return (kPlainBytes[static_cast<unsigned char>(c)] & kMiddle) != 0; }
+  [[nodiscard]] bool starts_plain(const char* p) const {
+    if ((kPlainBytes[static_cast<unsigned char>(*p)] & kStart) != 0) return true;
+    return *p == '-' && p + 1 < line().end && middle(p[1]);
+  }
+
+  // The plain scalar that begins at `p` (in a flow mapping when `flow`), on this line.
+  [[nodiscard]] Scan scan(const char* p, bool flow) const {
+    const Scan fail{p, p, Stop::kFail};
+    const char* const e = line().end;
+    if (p == e || !starts_plain(p)) return fail;
+    for (const char* q = p + 1;;) {
+      if (q == e) return {q, q, Stop::kEnd};
+      if (*q == ' ') {
+        const char* r = q;
+        while (r < e && *r == ' ') ++r;
+        if (r == e || *r == '#') return {q, r, Stop::kEnd};
+        if (*r == ':' && (r + 1 == e || r[1] == ' ')) return {q, r + 1, Stop::kColon};
+        if (flow && (*r == ',' || *r == '}')) return {q, r, Stop::kFlow};
+        if (!middle(*r)) return fail;
+        q = r + 1;
+      } else if (*q == ':') {
+        return q + 1 == e || q[1] == ' ' ? Scan{q, q + 1, Stop::kColon} : fail;
+      } else if (flow && (*q == ',' || *q == '}')) {
+        return {q, q, Stop::kFlow};
+      } else if (!middle(*q)) {
+        return fail;
+      } else {
+        ++q;
+      }
+    }
+  }
+
+  // A block collection on the lines from here, indented more than `parent`.
+  bool block_node(int parent) {
+    if (!more() || line().indent <= parent) return false;  // an empty value
+    return dash(first()) ? sequence(line().indent) : mapping(line().indent, first());
+  }
+
+  // The items written "- " at indent `n`.
+  bool sequence(int n) {
+    if (builder_.depth() >= static_cast<std::size_t>(kMaxYamlDepth)) return false;
+    builder_.open_at(line().number, n + 1, Kind::kSequence);
+    while (more() && line().indent == n && dash(first())) {
+      if (rest_empty(first() + 1)) return false;  // the item on the lines below
+      const char* p = first() + 1;
+      while (*p == ' ') ++p;
+      if (!item(p)) return false;
+    }
+    if (more() && line().indent > n) return false;
+    builder_.close_open();
+    return true;
+  }
+
+  // A sequence item written at `p`: a flow mapping, a mapping whose first key is here, or a scalar.
+  bool item(const char* p) {
+    if (*p == '{') {
+      const char* after = flow_mapping(p);
+      if (after == nullptr || !rest_empty(after)) return false;
+      ++at_;
+      return true;
+    }
+    const Scan s = scan(p, false);
+    if (s.stop == Stop::kColon) return mapping(static_cast<int>(p - line().begin), p);
+    if (s.stop != Stop::kEnd) return false;
+    scalar(p, s.end);
+    ++at_;
+    return true;
+  }
+
+  // The entries whose keys are at indent `m`, the first at `p`.
+  bool mapping(int m, const char* p) {
+    if (builder_.depth() >= static_cast<std::size_t>(kMaxYamlDepth)) return false;
+    builder_.open_at(line().number, m + 1, Kind::kMapping);
+    for (;;) {
+      const Scan key = scan(p, false);
+      if (key.stop != Stop::kColon || key.end - p > kMaxKey) return false;
+      scalar(p, key.end);
+      if (!value(m, key.after)) return false;
+      if (!more() || line().indent < m) break;
+      if (line().indent > m || dash(first())) return false;
+      p = first();
+    }
+    builder_.close_open();
+    return true;
+  }
+
+  // The value of a key of indent `m` whose ':' ends before `p`; on the next line after it.
+  bool value(int m, const char* p) {
+    const char* v = p;
+    while (v < line().end && *v == ' ') ++v;
+    if (v == line().end || *v == '#') {  // on the lines below (a '#' here follows a space)
+      ++at_;
+      if (more() && line().indent == m && dash(first())) return sequence(m);
+      return block_node(m);
+    }
+    if (*v == '{') {
+      const char* after = flow_mapping(v);
+      if (after == nullptr || !rest_empty(after)) return false;
+    } else {
+      const Scan s = scan(v, false);
+      if (s.stop != Stop::kEnd) return false;
+      scalar(v, s.end);
+    }
+    ++at_;
+    return true;
+  }
+
+  // The flow mapping whose '{' is at `p`, on this line: past its '}', or null.
+  const char* flow_mapping(const char* p) {
+    if (builder_.depth() >= static_cast<std::size_t>(kMaxYamlDepth)) return nullptr;
+    builder_.open_at(line().number, column(p), Kind::kMapping);
+    const char* const e = line().end;
+    const auto skip = [&] {
+      while (p < e && *p == ' ') ++p;
+    };
+    ++p;
+    skip();
+    if (p < e && *p == '}') {
+      builder_.close_open();
+      return p + 1;
+    }
+    for (;;) {
+      const Scan key = scan(p, true);
+      if (key.stop != Stop::kColon || key.end - p > kMaxKey) return nullptr;
+      scalar(p, key.end);
+      p = key.after;
+      skip();
+      const Scan value = scan(p, true);
+      if (value.stop != Stop::kFlow) return nullptr;
+      scalar(p, value.end);
+      p = value.after;
+      if (*p == '}') {
+        builder_.close_open();
+        return p + 1;
+      }
+      ++p;
+      skip();
+      if (p == e || *p == '}') return nullptr;  // a trailing comma, or the mapping goes on below
+    }
+  }
+
+  const std::string& text_;
+  TreeBuilder& builder_;
+  std::vector<Line> lines_;
+  std::size_t at_ = 0;  // the line being read
 };
 
 }  // namespace
@@ -475,11 +746,23 @@ std::optional<std::vector<YamlNode>> YamlReader::parse_checked(const std::string
   const YamlText source(text);
   if (!check_characters(text, source.control())) return std::nullopt;
   auto tree = std::make_unique<YamlTree>();
-  // About one node in ten bytes in the inputs of this project (a scenario's flow mappings: one
-  // in nine): reserved so that a large file's tree is not moved as it grows.
-  tree->nodes.reserve(text.size() / 10);
-  tree->texts.reserve(text.size() / 10);
-  tree->children.reserve(text.size() / 10);
+  // About one node in eight to ten bytes in the inputs of this project (a scenario's flow
+  // mappings: one in eight): room for one in four reserved, so that a large file's tree is not
+  // moved as it grows (the pages not written are never touched).
+  const auto reserve = [&] {
+    tree->nodes.reserve(text.size() / 4);
+    tree->texts.reserve(text.size() / 4);
+    tree->children.reserve(text.size() / 4);
+  };
+  reserve();
+  read_by_subset_ = false;
+  if (!all && syntax_ == Syntax::kSubsetFirst && source.ascii()) {
+    TreeBuilder subset(*tree, source);
+    read_by_subset_ = SubsetParser(text, subset).parse();
+    if (read_by_subset_) return checked(std::move(tree), subset.documents, false, false);
+    *tree = YamlTree();
+    reserve();
+  }
   TreeBuilder builder(*tree, source);
   EventParser parser(source.parsed());
   for (;;) {
@@ -498,12 +781,57 @@ std::optional<std::vector<YamlNode>> YamlReader::parse_checked(const std::string
     tree->nodes.push_back({YamlTree::Kind::kNull, 1, 1, 0, 0, 0, 0});
     builder.documents.push_back(static_cast<std::uint32_t>(tree->nodes.size() - 1));
   }
+  return checked(std::move(tree), builder.documents, !source.utf8(), builder.aliases);
+}
+
+namespace {
+
+// Whether a mapping of `tree` has two scalar keys of the same text. A short mapping's keys are
+// compared pairwise, a long one's sorted.
+bool repeated_key(const YamlTree& tree) {
+  constexpr std::uint32_t kPairwise = 16;  // keys
+  std::vector<std::string_view> sorted;
+  for (const YamlTree::Data& d : tree.nodes) {
+    if (d.kind != YamlTree::Kind::kMapping) continue;
+    const auto key = [&](std::uint32_t i) -> const YamlTree::Data& { return tree.nodes[tree.children[d.begin + 2 * i]]; };
+    const std::uint32_t n = d.count / 2;
+    if (n <= kPairwise) {
+      for (std::uint32_t i = 1; i < n; ++i) {
+        const YamlTree::Data& a = key(i);
+        if (a.kind != YamlTree::Kind::kScalar) continue;
+        for (std::uint32_t j = 0; j < i; ++j) {
+          if (key(j).kind == YamlTree::Kind::kScalar && tree.texts[key(j).text] == tree.texts[a.text]) return true;
+        }
+      }
+      continue;
+    }
+    sorted.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (key(i).kind == YamlTree::Kind::kScalar) sorted.emplace_back(tree.texts[key(i).text]);
+    }
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::vector<YamlNode>> YamlReader::checked(std::unique_ptr<YamlTree> tree,
+                                                         const std::vector<std::uint32_t>& roots, bool check_utf8,
+                                                         bool aliases) {
   std::vector<YamlNode> documents;
-  documents.reserve(builder.documents.size());
-  for (const std::uint32_t d : builder.documents) documents.emplace_back(tree.get(), d);
+  documents.reserve(roots.size());
+  for (const std::uint32_t d : roots) documents.emplace_back(tree.get(), d);
+  // Without an alias every node is walked once: no more than the tree holds, no deeper than the
+  // builder let it be, so the walk can find only a repeated key or a scalar that is not UTF-8;
+  // when neither can be there, it is not taken (its diagnostics are those of a walk).
+  const bool walk = check_utf8 || aliases || tree->nodes.size() > kMaxYamlNodes || repeated_key(*tree);
   trees_.push_back(std::move(tree));
   const std::size_t before = errors_.size();
-  for (const YamlNode& document : documents) check_tree(document, !source.utf8());
+  for (const YamlNode& document : documents) {
+    if (walk) check_tree(document, check_utf8);
+  }
   if (errors_.size() > before) return std::nullopt;
   return documents;
 }

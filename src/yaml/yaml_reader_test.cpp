@@ -3,6 +3,10 @@
 // returned.
 #include "yaml/yaml_reader.h"
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -373,6 +377,146 @@ TEST(YamlNode, SyntaxErrorsSayWhatWasBeingRead) {
   YamlReader d("d.yaml");
   EXPECT_FALSE(d.load("a: x\x7Fy\n").has_value());
   EXPECT_EQ(format_diagnostic(d.errors().at(0)), "d.yaml:1:5: error: control characters are not allowed (byte 0x7F); refused");
+}
+
+// ---- the reader's own scanner of a subset of YAML against libyaml ----
+
+namespace subset {
+
+// Both readings of one node, field by field and child by child.
+::testing::AssertionResult same_node(const YamlNode& a, const YamlNode& b, const std::string& path) {
+  if (a.kind() != b.kind() || a.line() != b.line() || a.column() != b.column() || a.scalar() != b.scalar() ||
+      a.tag() != b.tag() || a.size() != b.size()) {
+    return ::testing::AssertionFailure() << "at " << path << ": kind " << static_cast<int>(a.kind()) << " vs "
+                                         << static_cast<int>(b.kind()) << ", place " << a.line() << ":" << a.column()
+                                         << " vs " << b.line() << ":" << b.column() << ", '" << a.scalar() << "' vs '"
+                                         << b.scalar() << "', tag " << a.tag() << " vs " << b.tag();
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const bool map = a.is_mapping();
+    if (map) {
+      if (auto r = same_node(a.key(i), b.key(i), path + ".key" + std::to_string(i)); !r) return r;
+    }
+    if (auto r = same_node(map ? a.value(i) : a[i], map ? b.value(i) : b[i], path + "[" + std::to_string(i) + "]"); !r) {
+      return r;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// `text` read as the project reads it and by libyaml alone: the same nodes, or the same
+// diagnostics. `subset` (optional) receives whether the reader's own scanner read it.
+::testing::AssertionResult same_reading(const std::string& text, bool* by_subset = nullptr) {
+  YamlReader ours("t.yaml");
+  YamlReader theirs("t.yaml", YamlReader::Syntax::kLibyaml);
+  const auto a = ours.load(text);
+  const auto b = theirs.load(text);
+  if (by_subset != nullptr) *by_subset = ours.read_by_subset();
+  const std::string ea = format_diagnostics(ours.errors());
+  const std::string eb = format_diagnostics(theirs.errors());
+  if (a.has_value() != b.has_value() || ea != eb) {
+    return ::testing::AssertionFailure() << "diagnostics differ:\n" << ea << "---\n" << eb << "--- text:\n" << text;
+  }
+  if (!a) return ::testing::AssertionSuccess();
+  auto r = same_node(*a, *b, "root");
+  if (!r) r << "\n--- text:\n" << text;
+  return r;
+}
+
+// Scenario-like text that uses every form of the subset.
+const std::string kBase =
+    "# a scenario\n"
+    "scenario:\n"
+    "  name: perm  test   # trailing comment\n"
+    "  seed: 0x2a\n"
+    "  empty: {}\n"
+    "  nothing: null\n"
+    "  tilde: ~\n"
+    "  transfers:\n"
+    "    - {name: p0, src: host0/nic0/p0, dst: host1/nic4/p0, bytes: 16558033, qps: 1}\n"
+    "    -   {name: p1 , src: h1,dst: -h2 , bytes: 1.5e3}   # c\n"
+    "\n"
+    "    - name: p2\n"
+    "      after: [p0]\n"
+    "      size: 4 MiB\n"
+    "    - plain item\n"
+    "    - key: v\n"
+    "      list:\n"
+    "      - a\n"
+    "      - b: c\n"
+    "        d: e\n"
+    "  tail:\n"
+    "  - x.y/z+1\n"
+    "  -  (w)=~$^;<\\\n"
+    "other: value\n";
+
+}  // namespace subset
+
+TEST(YamlSubset, ReadsTheProjectsFilesAsLibyamlDoes) {
+  const char* root = std::getenv("CT_SOURCE_DIR");
+  ASSERT_NE(root, nullptr);
+  std::size_t files = 0;
+  std::size_t by_subset = 0;
+  for (const char* dir : {"examples", "catalog", "tests", "src", "docs", "bench"}) {
+    const std::filesystem::path base = std::filesystem::path(root) / dir;
+    if (!std::filesystem::exists(base)) continue;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(base)) {
+      const auto ext = entry.path().extension();
+      if (!entry.is_regular_file() || (ext != ".yaml" && ext != ".yml")) continue;
+      std::ifstream in(entry.path(), std::ios::binary);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      bool subset = false;
+      EXPECT_TRUE(subset::same_reading(text, &subset)) << entry.path();
+      ++files;
+      by_subset += subset ? 1 : 0;
+    }
+  }
+  EXPECT_GT(files, 50u);
+  EXPECT_GT(by_subset, files / 5) << "the subset reads too few of the project's files to be compared";
+}
+
+TEST(YamlSubset, EveryMutationOfAScenarioReadsAsLibyamlReadsIt) {
+  bool subset = false;
+  ASSERT_TRUE(subset::same_reading(subset::kBase, &subset));
+  EXPECT_FALSE(subset) << "the base holds a flow sequence: libyaml's";
+  std::string base = subset::kBase;
+  base.replace(base.find("[p0]"), 4, "p0");
+  ASSERT_TRUE(subset::same_reading(base, &subset));
+  ASSERT_TRUE(subset) << "the base without its flow sequence is in the subset";
+  // Each byte replaced by each of these, deleted, or with one of these inserted before it.
+  const std::string bytes = " :-#{},[]\n\tax0'\"&*!|>?%@`~.";
+  std::size_t variants = 0;
+  std::size_t in_subset = 0;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    std::vector<std::string> texts = {base.substr(0, i) + base.substr(i + 1)};
+    for (const char c : bytes) {
+      std::string replaced = base;
+      replaced[i] = c;
+      texts.push_back(std::move(replaced));
+      texts.push_back(base.substr(0, i) + c + base.substr(i));
+    }
+    for (const std::string& text : texts) {
+      ASSERT_TRUE(subset::same_reading(text, &subset)) << "variant at byte " << i;
+      ++variants;
+      in_subset += subset ? 1 : 0;
+    }
+  }
+  EXPECT_GT(in_subset, variants / 4);
+}
+
+TEST(YamlSubset, DeepAndLongTextsAreLeftToLibyaml) {
+  std::string deep;
+  for (int i = 0; i < kMaxYamlDepth + 2; ++i) deep += std::string(static_cast<std::size_t>(2 * i), ' ') + "k:\n";
+  deep += std::string(static_cast<std::size_t>(2 * (kMaxYamlDepth + 2)), ' ') + "v: 1\n";
+  EXPECT_TRUE(subset::same_reading(deep));
+  EXPECT_TRUE(subset::same_reading("k" + std::string(1100, 'x') + ": 1\n"));
+  EXPECT_TRUE(subset::same_reading("- {k" + std::string(1100, 'x') + ": 1}\n"));
+  EXPECT_TRUE(subset::same_reading("a: 1\na: 2\nb:\n  - {c: 1, c: 2}\n"));
+  EXPECT_TRUE(subset::same_reading(""));
+  EXPECT_TRUE(subset::same_reading("# only a comment\n"));
+  EXPECT_TRUE(subset::same_reading("---\na: 1\n"));
+  EXPECT_TRUE(subset::same_reading("a: 1\n..."));
+  EXPECT_TRUE(subset::same_reading("a: 1"));
 }
 
 }  // namespace
