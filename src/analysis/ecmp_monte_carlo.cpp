@@ -57,9 +57,17 @@ class TrialRunner {
     for (std::uint32_t slot = thread; slot < o_.trials; slot += o_.threads) {
       const std::uint32_t t = o_.first_trial + slot;
       draw_trial_ports(requests, o_.seed, t);
+      // The hops, and the directed links of each flow in a row for the rate solve (the hash
+      // scheme's routes, routes_of_paths, without building them).
+      link_begin_.assign(1, 0);
+      links_.clear();
+      reached_.clear();
       w_.walk_all(std::span<const RouteRequest>(requests), [&](std::size_t i, bool reached, std::span<const PathHop> hops) {
         paths[i].reached = reached;
         paths[i].hops.assign(hops.begin(), hops.end());
+        for (const PathHop& h : hops) links_.push_back(h.directed());
+        link_begin_.push_back(static_cast<std::uint32_t>(links_.size()));
+        reached_.push_back(reached ? 1 : 0);
       });
       outcomes_[slot] = measure(requests, paths);
       if (thread == 0 && o_.progress) o_.progress(slot + 1, o_.trials);
@@ -108,8 +116,7 @@ class TrialRunner {
     find_collisions(w_, requests, paths, coupling_, collision_workspace_, collisions_);
     out.any_collision = !collisions_.empty();
     for (const Collision& c : collisions_) ++out.causes[static_cast<std::size_t>(c.cause)];
-    routes_of_paths(paths, f, routes_);
-    rate_solver_.solve(routes_, rates_);
+    rate_solver_.solve_single_paths(link_begin_, links_, reached_, rates_);
     const std::vector<double>& thr = rates_.throughput;
     out.slowest = thr.empty() ? 0.0 : *std::min_element(thr.begin(), thr.end());
     return out;
@@ -141,7 +148,9 @@ class TrialRunner {
   std::vector<Collision> collisions_;
   // Reused from trial to trial: the routes and rates of a trial allocate nothing once warm.
   FlowRateSolver rate_solver_;
-  FlowRoutes routes_;
+  std::vector<std::uint32_t> link_begin_;  // CSR: flow i's directed links are links_[link_begin_[i] ..)
+  std::vector<std::uint32_t> links_;
+  std::vector<std::uint8_t> reached_;
   FlowRates rates_;
 };
 

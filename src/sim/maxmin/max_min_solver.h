@@ -115,6 +115,12 @@ class MaxMinSolver {
   std::vector<std::uint32_t> unit_hops_;          // local index of each hop, the flows' in order
   std::vector<std::uint32_t> unit_hop_end_;       // per position in `flows`: end of its hops
   std::vector<std::uint8_t> unit_frozen_;         // per position in `flows`
+  std::vector<std::uint32_t> unit_count_;         // per ConstraintId: flows crossing it, 0 between solves
+  bool solve_unit_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
+                               std::span<std::uint64_t> freeze_seq);
+  // The events of solve_unit over the n gathered constraints.
+  void solve_unit_events(std::span<const FlowId> flows, std::uint32_t n, std::span<double> rate,
+                         std::span<std::uint64_t> freeze_seq);
 
   void gather(const MaxMinSystem& system, std::span<const FlowId> flows);
   void gather_members(std::span<const FlowId> flows);

@@ -92,6 +92,8 @@ TEST(MaxMinUnitSolve, FailedLinkStallsAndOneLinkSplitsEvenly) {
   solver.solve_unit(s, second, rate);
   for (int i = 2; i < 5; ++i) EXPECT_EQ(rate[i], 10.0) << i;
   EXPECT_EQ(solver.next_sequence(), 3u);
+  solver.solve_unit(s, {}, rate);  // nothing to solve: no event
+  EXPECT_EQ(solver.next_sequence(), 3u);
 }
 
 // Random unit systems (weight 1, no cap, fraction 1): capacities drawn from a few values so that
