@@ -57,21 +57,32 @@ class TrialRunner {
     for (std::uint32_t slot = thread; slot < o_.trials; slot += o_.threads) {
       const std::uint32_t t = o_.first_trial + slot;
       draw_trial_ports(requests, o_.seed, t);
-      // The hops, and the directed links of each flow in a row for the rate solve (the hash
-      // scheme's routes, routes_of_paths, without building them).
-      link_begin_.assign(1, 0);
-      links_.clear();
-      reached_.clear();
       w_.walk_all(std::span<const RouteRequest>(requests), [&](std::size_t i, bool reached, std::span<const PathHop> hops) {
         paths[i].reached = reached;
         paths[i].hops.assign(hops.begin(), hops.end());
-        for (const PathHop& h : hops) links_.push_back(h.directed());
-        link_begin_.push_back(static_cast<std::uint32_t>(links_.size()));
-        reached_.push_back(reached ? 1 : 0);
       });
+      lay_out_links(paths);
       outcomes_[slot] = measure(requests, paths);
       if (thread == 0 && o_.progress) o_.progress(slot + 1, o_.trials);
     }
+  }
+
+  // The directed links of each flow in a row, for the rate solve: the hash scheme's routes
+  // (routes_of_paths) without building them.
+  void lay_out_links(const std::vector<FlowPath>& paths) {
+    std::size_t hops = 0;
+    for (const FlowPath& p : paths) hops += p.hops.size();
+    links_.resize(hops);
+    link_begin_.resize(paths.size() + 1);
+    reached_.resize(paths.size());
+    std::uint32_t* const links = links_.data();
+    std::uint32_t k = 0;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      link_begin_[i] = k;
+      reached_[i] = paths[i].reached ? 1 : 0;
+      for (const PathHop& h : paths[i].hops) links[k++] = h.directed();
+    }
+    link_begin_[paths.size()] = k;
   }
 
   // Per DecisionCoupling stage, per link: 1 when a trial of this runner chose it at that stage.

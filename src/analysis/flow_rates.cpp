@@ -102,7 +102,9 @@ void FlowRateSolver::solve_single_paths(std::span<const std::uint32_t> begin, st
 // The epoch's sub-flows split into connected components (linked by a common directed link), each
 // solved alone: the solver's rates of a component do not depend on what else is in the solve
 // (max_min_solver.h, "Determinism"). A sub-flow alone in its component gets
-// MaxMinSolver::alone_rate, bit for bit what the solve would give it.
+// MaxMinSolver::alone_rate, bit for bit what the solve would give it; on plain paths, a component
+// whose first event freezes all its sub-flows (one alone included) is settled from the epoch's
+// crossings per link by MaxMinSolver::solve_unit_in_one_event, the others by solve_unit.
 void FlowRateSolver::solve_epoch(std::span<const FlowId> flows, bool plain, std::span<double> rate) {
   constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   const auto n = static_cast<std::uint32_t>(flows.size());
@@ -114,8 +116,11 @@ void FlowRateSolver::solve_epoch(std::span<const FlowId> flows, bool plain, std:
   for (std::uint32_t i = 0; i < n; ++i) parent[i] = i;
   if (link_first_.size() < system_.constraint_count()) link_first_.resize(system_.constraint_count(), kNone);
   std::uint32_t* const link_first = link_first_.data();
+  if (crossings_.size() < system_.constraint_count()) crossings_.resize(system_.constraint_count(), 0);
+  std::uint32_t* const crossings = crossings_.data();
   for (std::uint32_t i = 0; i < n; ++i) {
     for (const ConstraintId c : system_.path(flows[i])) {
+      ++crossings[c.value()];
       std::uint32_t& first = link_first[c.value()];
       if (first == kNone) {
         first = i;
@@ -125,9 +130,6 @@ void FlowRateSolver::solve_epoch(std::span<const FlowId> flows, bool plain, std:
       const std::uint32_t b = find(first);
       if (a != b) parent[std::max(a, b)] = std::min(a, b);  // the root is the component's first position
     }
-  }
-  for (const FlowId s : flows) {
-    for (const ConstraintId c : system_.path(s)) link_first[c.value()] = kNone;
   }
   // Components numbered by their first position; positions ascending within each.
   std::uint32_t* const component_of = grow(component_of_, n);
@@ -151,7 +153,9 @@ void FlowRateSolver::solve_epoch(std::span<const FlowId> flows, bool plain, std:
   for (std::uint32_t k = 0; k < components; ++k) {
     const std::uint32_t end = component_begin[k];
     const std::span<const FlowId> component(by_component + begin, end - begin);
-    if (component.size() == 1) {
+    if (plain && solver_.solve_unit_in_one_event(system_, component, crossings_, rate)) {
+      // One event (one sub-flow alone included): done.
+    } else if (component.size() == 1) {
       rate[component[0].value()] = MaxMinSolver::alone_rate(system_, component[0]);
     } else if (plain && component.size() <= kScanFlows) {
       solver_.solve_unit(system_, component, rate);
@@ -159,6 +163,12 @@ void FlowRateSolver::solve_epoch(std::span<const FlowId> flows, bool plain, std:
       solver_.solve(system_, component, rate);
     }
     begin = end;
+  }
+  for (const FlowId s : flows) {
+    for (const ConstraintId c : system_.path(s)) {
+      link_first[c.value()] = kNone;
+      crossings[c.value()] = 0;
+    }
   }
 }
 

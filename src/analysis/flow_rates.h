@@ -71,6 +71,7 @@ class FlowRateSolver {
   std::vector<double> epoch_throughput_;  // flow x epochs
   // Connected components of an epoch's sub-flows (solve_epoch), by position in the epoch.
   std::vector<std::uint32_t> link_first_;  // per directed link: first position crossing it (kNone between solves)
+  std::vector<std::uint32_t> crossings_;   // per directed link: the epoch's sub-flows on it (0 between solves)
   std::vector<std::uint32_t> parent_;      // union-find over positions
   std::vector<std::uint32_t> component_of_;
   std::vector<std::uint32_t> component_begin_;

@@ -98,6 +98,15 @@ class MaxMinSolver {
   void solve_unit(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
                   std::span<std::uint64_t> freeze_seq = {});
 
+  // solve_unit's first event from counts the caller keeps, count[c] = the flows of `flows` that
+  // cross constraint c: when every flow crosses the least (C_c / count[c], id) of their
+  // constraints, the solve is that one event; writes every flow's rate (and freeze_seq) as
+  // solve_unit would and returns true. Else changes nothing and returns false. For one flow it is
+  // alone_rate's value. PRECONDITION: as solve_unit; count is right for every constraint crossed.
+  bool solve_unit_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows,
+                               std::span<const std::uint32_t> count, std::span<double> rate,
+                               std::span<std::uint64_t> freeze_seq = {});
+
   // Sequence numbers used so far (the next event gets this one).
   [[nodiscard]] std::uint64_t next_sequence() const { return next_seq_; }
 
@@ -116,8 +125,6 @@ class MaxMinSolver {
   std::vector<std::uint32_t> unit_hop_end_;       // per position in `flows`: end of its hops
   std::vector<std::uint8_t> unit_frozen_;         // per position in `flows`
   std::vector<std::uint32_t> unit_count_;         // per ConstraintId: flows crossing it, 0 between solves
-  bool solve_unit_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
-                               std::span<std::uint64_t> freeze_seq);
   // The events of solve_unit over the n gathered constraints.
   void solve_unit_events(std::span<const FlowId> flows, std::uint32_t n, std::span<double> rate,
                          std::span<std::uint64_t> freeze_seq);

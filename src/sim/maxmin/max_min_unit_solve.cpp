@@ -31,7 +31,17 @@ void MaxMinSolver::solve_unit(const MaxMinSystem& system, std::span<const FlowId
     unit_local_of_.resize(system.constraint_count(), kNone);
     unit_count_.resize(system.constraint_count(), 0);
   }
-  if (solve_unit_in_one_event(system, flows, rate, freeze_seq)) return;
+  // The common case of a few flows colliding on one link, settled with a count per constraint
+  // before any gather.
+  std::uint32_t* const count = unit_count_.data();
+  for (const FlowId f : flows) {
+    for (const ConstraintId c : system.path(f)) ++count[c.value()];
+  }
+  const bool one = solve_unit_in_one_event(system, flows, unit_count_, rate, freeze_seq);
+  for (const FlowId f : flows) {
+    for (const ConstraintId c : system.path(f)) count[c.value()] = 0;
+  }
+  if (one) return;
   std::size_t hops = 0;
   for (const FlowId f : flows) hops += system.path_size[f.value()];
   if (unit_hops_.size() < hops) {
@@ -66,20 +76,16 @@ void MaxMinSolver::solve_unit(const MaxMinSystem& system, std::span<const FlowId
   solve_unit_events(flows, n, rate, freeze_seq);
 }
 
-// The first event's constraint is the least (C_c / n_c, id) over the constraints the flows cross,
-// n_c its flows (a constraint crossed twice is compared twice, with the same key). When all the
-// flows cross it, that event freezes them all at its level and is the only one (solve()'s
-// solve_in_one_event, without caps): the common case of a few flows colliding on one link, settled
-// with a count per constraint instead of the gather.
+// The first event's constraint is the least (C_c / n_c, id) over the constraints the flows cross
+// (a constraint crossed twice is compared twice, with the same key). When all the flows cross it,
+// that event freezes them all at its level and is the only one (solve()'s solve_in_one_event,
+// without caps).
 bool MaxMinSolver::solve_unit_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows,
-                                           std::span<double> rate, std::span<std::uint64_t> freeze_seq) {
-  std::uint32_t* const count = unit_count_.data();
+                                           std::span<const std::uint32_t> count, std::span<double> rate,
+                                           std::span<std::uint64_t> freeze_seq) {
+  if (flows.empty()) return false;
   const ConstraintId* const pool = system.path_pool.data();
-  for (const FlowId f : flows) {
-    const std::uint32_t begin = system.path_begin[f.value()];
-    const std::uint32_t end = begin + system.path_size[f.value()];
-    for (std::uint32_t h = begin; h < end; ++h) ++count[pool[h].value()];
-  }
+  const double* const capacity = system.capacity.data();
   std::uint32_t least = kNone;
   double least_level = 0.0;
   for (const FlowId f : flows) {
@@ -87,20 +93,14 @@ bool MaxMinSolver::solve_unit_in_one_event(const MaxMinSystem& system, std::span
     const std::uint32_t end = begin + system.path_size[f.value()];
     for (std::uint32_t h = begin; h < end; ++h) {
       const std::uint32_t c = pool[h].value();
-      const double level = std::max(system.capacity[c], 0.0) / static_cast<double>(count[c]);
+      const double level = std::max(capacity[c], 0.0) / static_cast<double>(count[c]);
       if (least == kNone || level < least_level || (level == least_level && c < least)) {
         least = c;
         least_level = level;
       }
     }
   }
-  const bool one = count[least] == flows.size();
-  for (const FlowId f : flows) {
-    const std::uint32_t begin = system.path_begin[f.value()];
-    const std::uint32_t end = begin + system.path_size[f.value()];
-    for (std::uint32_t h = begin; h < end; ++h) count[pool[h].value()] = 0;
-  }
-  if (!one) return false;
+  if (count[least] != flows.size()) return false;
   for (const FlowId f : flows) {
     rate[f.value()] = least_level;
     if (!freeze_seq.empty()) freeze_seq[f.value()] = next_seq_;
