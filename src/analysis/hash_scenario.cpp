@@ -101,8 +101,7 @@ void find_collisions(const PathWalker& walker, std::span<const RouteRequest> req
   ws.decision_slot_.clear();
   ws.entered_.clear();
   ws.colliding_.clear();
-  // The per-link and per-group slots by address: the stores below cannot move these vectors, so
-  // the loop need not reload them through the workspace at every hop.
+  // The slots by address: nothing below moves these vectors, so no reload at every hop.
   std::uint32_t* const link_slot = ws.link_slot_.data();
   std::uint32_t* const group_flows = ws.group_flows_.data();
   std::uint32_t* const group_last = ws.group_last_.data();
@@ -136,13 +135,7 @@ void find_collisions(const PathWalker& walker, std::span<const RouteRequest> req
   }
   ws.slot_begin_.push_back(next);
   ws.choices_.resize(ws.decisions_.size());
-  {
-    Choice* const choices = ws.choices_.data();
-    const Choice* const decisions = ws.decisions_.data();
-    const std::uint32_t* const decision_slot = ws.decision_slot_.data();
-    std::uint32_t* const ends = ws.slot_begin_.data();
-    for (std::size_t d = 0; d < ws.decisions_.size(); ++d) choices[ends[decision_slot[d]]++] = decisions[d];
-  }
+  for (std::size_t d = 0; d < ws.decisions_.size(); ++d) ws.choices_[ws.slot_begin_[ws.decision_slot_[d]]++] = ws.decisions_[d];
   // slot_begin_[s] now ends slot s, which begins where slot s - 1 ends.
   std::sort(ws.colliding_.begin(), ws.colliding_.end());
   // The flow lists of the previous call's collisions are kept for this call's (no allocation once warm).
