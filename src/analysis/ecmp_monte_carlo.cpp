@@ -61,9 +61,28 @@ class TrialRunner {
         paths[i].reached = reached;
         paths[i].hops.assign(hops.begin(), hops.end());
       });
+      lay_out_links(paths);
       outcomes_[slot] = measure(requests, paths);
       if (thread == 0 && o_.progress) o_.progress(slot + 1, o_.trials);
     }
+  }
+
+  // The directed links of each flow in a row, for the rate solve: the hash scheme's routes
+  // (routes_of_paths) without building them.
+  void lay_out_links(const std::vector<FlowPath>& paths) {
+    std::size_t hops = 0;
+    for (const FlowPath& p : paths) hops += p.hops.size();
+    links_.resize(hops);
+    link_begin_.resize(paths.size() + 1);
+    reached_.resize(paths.size());
+    std::uint32_t* const links = links_.data();
+    std::uint32_t k = 0;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      link_begin_[i] = k;
+      reached_[i] = paths[i].reached ? 1 : 0;
+      for (const PathHop& h : paths[i].hops) links[k++] = h.directed();
+    }
+    link_begin_[paths.size()] = k;
   }
 
   // Per DecisionCoupling stage, per link: 1 when a trial of this runner chose it at that stage.
@@ -108,8 +127,7 @@ class TrialRunner {
     find_collisions(w_, requests, paths, coupling_, collision_workspace_, collisions_);
     out.any_collision = !collisions_.empty();
     for (const Collision& c : collisions_) ++out.causes[static_cast<std::size_t>(c.cause)];
-    routes_of_paths(paths, f, routes_);
-    rate_solver_.solve(routes_, rates_);
+    rate_solver_.solve_single_paths(link_begin_, links_, reached_, rates_);
     const std::vector<double>& thr = rates_.throughput;
     out.slowest = thr.empty() ? 0.0 : *std::min_element(thr.begin(), thr.end());
     return out;
@@ -141,7 +159,9 @@ class TrialRunner {
   std::vector<Collision> collisions_;
   // Reused from trial to trial: the routes and rates of a trial allocate nothing once warm.
   FlowRateSolver rate_solver_;
-  FlowRoutes routes_;
+  std::vector<std::uint32_t> link_begin_;  // CSR: flow i's directed links are links_[link_begin_[i] ..)
+  std::vector<std::uint32_t> links_;
+  std::vector<std::uint8_t> reached_;
   FlowRates rates_;
 };
 

@@ -7,6 +7,13 @@
 namespace ct {
 namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// The first n elements of v, which grows to hold them (and never shrinks: no allocation once warm).
+template <typename T>
+T* grow(std::vector<T>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
 }  // namespace
 
 FlowRateSolver::FlowRateSolver(const Topology& topology) {
@@ -39,29 +46,11 @@ void FlowRateSolver::solve(const FlowRoutes& routes, FlowRates& out) {
   for (std::uint32_t e = routes.epochs; e > 0; --e) epoch_begin_[e] = epoch_begin_[e - 1];
   epoch_begin_[0] = 0;
 
-  // A sub-flow that shares no directed link with another of its epoch is its own component: its
-  // rate is MaxMinSolver::alone_rate, bit for bit what the solve would give it; the rest are solved.
   out.subflow_rate.assign(subflows, 0.0);
-  if (crossings_.size() < system_.constraint_count()) crossings_.resize(system_.constraint_count(), 0);
+  const bool plain = std::all_of(routes.fraction.begin(), routes.fraction.end(), [](double a) { return a == 1.0; });
   for (std::uint32_t e = 0; e < routes.epochs; ++e) {
     const std::span<const FlowId> flows(by_epoch_.data() + epoch_begin_[e], epoch_begin_[e + 1] - epoch_begin_[e]);
-    for (const FlowId s : flows) {
-      for (const ConstraintId c : system_.path(s)) ++crossings_[c.value()];
-    }
-    shared_.clear();
-    for (const FlowId s : flows) {
-      const auto path = system_.path(s);
-      const bool alone = std::all_of(path.begin(), path.end(), [&](ConstraintId c) { return crossings_[c.value()] == 1; });
-      if (alone) {
-        out.subflow_rate[s.value()] = MaxMinSolver::alone_rate(system_, s);
-      } else {
-        shared_.push_back(s);
-      }
-    }
-    for (const FlowId s : flows) {
-      for (const ConstraintId c : system_.path(s)) crossings_[c.value()] = 0;
-    }
-    if (!shared_.empty()) solve_components(out.subflow_rate);
+    solve_epoch(flows, plain, out.subflow_rate);
   }
 
   // thr_e = min over the epoch's sub-flows of rate / share; throughput = E / sum_e 1 / thr_e.
@@ -82,51 +71,104 @@ void FlowRateSolver::solve(const FlowRoutes& routes, FlowRates& out) {
   }
 }
 
-void FlowRateSolver::solve_components(std::span<double> rate) {
+void FlowRateSolver::solve_single_paths(std::span<const std::uint32_t> begin, std::span<const std::uint32_t> links,
+                                        std::span<const std::uint8_t> reached, FlowRates& out) {
+  const std::size_t flows = reached.size();
+  // Variable i is flow i's one sub-flow, of weight 1, no cap and fraction 1 on each hop, as solve()
+  // makes it of routes_of_paths's routes.
+  system_.path_begin.assign(begin.begin(), begin.begin() + static_cast<std::ptrdiff_t>(flows));
+  system_.path_size.resize(flows);
+  for (std::size_t i = 0; i < flows; ++i) system_.path_size[i] = begin[i + 1] - begin[i];
+  system_.weight.assign(flows, 1.0);
+  system_.rate_cap.assign(flows, kNoRateCap);
+  system_.path_pool.resize(links.size());
+  for (std::size_t h = 0; h < links.size(); ++h) system_.path_pool[h] = ConstraintId(links[h]);
+  system_.path_fraction.assign(links.size(), 1.0);
+  by_epoch_.clear();
+  for (std::uint32_t i = 0; i < flows; ++i) {
+    if (reached[i] != 0 && begin[i + 1] != begin[i]) by_epoch_.push_back(FlowId(i));
+  }
+  out.subflow_rate.assign(flows, 0.0);
+  solve_epoch(by_epoch_, true, out.subflow_rate);
+  // solve()'s throughput with one epoch and share 1: thr = min(inf, rate / 1), E / (0 + 1 / thr).
+  out.throughput.resize(flows);
+  for (std::size_t i = 0; i < flows; ++i) {
+    const double thr = std::min(kInfinity, out.subflow_rate[i] / 1.0);
+    const double inverse = thr > 0.0 ? 0.0 + 1.0 / thr : kInfinity;
+    out.throughput[i] = reached[i] != 0 && inverse > 0.0 && inverse < kInfinity ? 1.0 / inverse : 0.0;
+  }
+}
+
+// The epoch's sub-flows split into connected components (linked by a common directed link), each
+// solved alone: the solver's rates of a component do not depend on what else is in the solve
+// (max_min_solver.h, "Determinism"). A sub-flow alone in its component gets
+// MaxMinSolver::alone_rate, bit for bit what the solve would give it; on plain paths, a component
+// whose first event freezes all its sub-flows (one alone included) is settled from the epoch's
+// crossings per link by MaxMinSolver::solve_unit_in_one_event, the others by solve_unit.
+void FlowRateSolver::solve_epoch(std::span<const FlowId> flows, bool plain, std::span<double> rate) {
   constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  const auto n = static_cast<std::uint32_t>(shared_.size());
-  auto find = [this](std::uint32_t i) {
-    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
+  const auto n = static_cast<std::uint32_t>(flows.size());
+  std::uint32_t* const parent = grow(parent_, n);
+  auto find = [parent](std::uint32_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
     return i;
   };
-  parent_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) parent_[i] = i;
+  for (std::uint32_t i = 0; i < n; ++i) parent[i] = i;
   if (link_first_.size() < system_.constraint_count()) link_first_.resize(system_.constraint_count(), kNone);
+  std::uint32_t* const link_first = link_first_.data();
+  if (crossings_.size() < system_.constraint_count()) crossings_.resize(system_.constraint_count(), 0);
+  std::uint32_t* const crossings = crossings_.data();
   for (std::uint32_t i = 0; i < n; ++i) {
-    for (const ConstraintId c : system_.path(shared_[i])) {
-      std::uint32_t& first = link_first_[c.value()];
+    for (const ConstraintId c : system_.path(flows[i])) {
+      ++crossings[c.value()];
+      std::uint32_t& first = link_first[c.value()];
       if (first == kNone) {
         first = i;
         continue;
       }
       const std::uint32_t a = find(i);
       const std::uint32_t b = find(first);
-      if (a != b) parent_[std::max(a, b)] = std::min(a, b);  // the root is the component's first position
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);  // the root is the component's first position
     }
   }
-  for (const FlowId s : shared_) {
-    for (const ConstraintId c : system_.path(s)) link_first_[c.value()] = kNone;
-  }
   // Components numbered by their first position; positions ascending within each.
-  component_of_.assign(n, kNone);
-  component_begin_.reserve(std::size_t{n} + 1);  // up to one component per position: no growth once warm
-  component_begin_.assign(1, 0);
+  std::uint32_t* const component_of = grow(component_of_, n);
+  std::uint32_t* const component_begin = grow(component_begin_, n + 1);
+  std::uint32_t components = 0;
+  component_begin[0] = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t root = find(i);
     if (root == i) {
-      component_of_[i] = static_cast<std::uint32_t>(component_begin_.size() - 1);
-      component_begin_.push_back(0);
+      component_of[i] = components++;
+      component_begin[components] = 0;
     }
-    ++component_begin_[component_of_[root] + 1];
+    component_of[i] = component_of[root];
+    ++component_begin[component_of[i] + 1];
   }
-  for (std::size_t k = 1; k < component_begin_.size(); ++k) component_begin_[k] += component_begin_[k - 1];
-  by_component_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) by_component_[component_begin_[component_of_[find(i)]]++] = shared_[i];
+  for (std::uint32_t k = 1; k <= components; ++k) component_begin[k] += component_begin[k - 1];
+  FlowId* const by_component = grow(by_component_, n);
+  for (std::uint32_t i = 0; i < n; ++i) by_component[component_begin[component_of[i]]++] = flows[i];
+  // component_begin[k] now ends component k, which begins where component k - 1 ends.
   std::uint32_t begin = 0;
-  for (std::size_t k = 0; k + 1 < component_begin_.size(); ++k) {
-    const std::uint32_t end = component_begin_[k];
-    solver_.solve(system_, std::span<const FlowId>(by_component_.data() + begin, end - begin), rate);
+  for (std::uint32_t k = 0; k < components; ++k) {
+    const std::uint32_t end = component_begin[k];
+    const std::span<const FlowId> component(by_component + begin, end - begin);
+    if (plain && solver_.solve_unit_in_one_event(system_, component, crossings_, rate)) {
+      // One event (one sub-flow alone included): done.
+    } else if (component.size() == 1) {
+      rate[component[0].value()] = MaxMinSolver::alone_rate(system_, component[0]);
+    } else if (plain && component.size() <= kScanFlows) {
+      solver_.solve_unit(system_, component, rate);
+    } else {
+      solver_.solve(system_, component, rate);
+    }
     begin = end;
+  }
+  for (const FlowId s : flows) {
+    for (const ConstraintId c : system_.path(s)) {
+      link_first[c.value()] = kNone;
+      crossings[c.value()] = 0;
+    }
   }
 }
 

@@ -49,21 +49,33 @@ class FlowRateSolver {
   // PRECONDITION: every directed link of `routes` is < 2 x topology.link_count().
   void solve(const FlowRoutes& routes, FlowRates& out);
 
+  // solve() for the routes the hash scheme gives (routes_of_paths: one sub-flow per flow, one
+  // epoch, share 1, fraction 1 on every hop), read from the paths' directed links without building
+  // the routes: flow i crosses links[begin[i] .. begin[i + 1]) and reached[i] != 0 when it
+  // arrived. The same doubles as solve(routes_of_paths(...)) (a Monte Carlo trial calls this).
+  // PRECONDITION: begin.size() == reached.size() + 1, begin ascending from 0 to links.size(); each
+  // link < 2 x topology.link_count(), none twice in one flow.
+  void solve_single_paths(std::span<const std::uint32_t> begin, std::span<const std::uint32_t> links,
+                          std::span<const std::uint8_t> reached, FlowRates& out);
+
  private:
+  // Components of at most this many sub-flows, when all of them are plain paths, are solved by
+  // MaxMinSolver::solve_unit's scan rather than the heap (the same bits; cheaper when small).
+  static constexpr std::size_t kScanFlows = 16;
+  // The sub-flows of one epoch (ascending), component by component.
+  void solve_epoch(std::span<const FlowId> flows, bool plain, std::span<double> rate);
   MaxMinSystem system_;  // constraints: the directed links; variables: the sub-flows, in order
   MaxMinSolver solver_;
   std::vector<std::uint32_t> epoch_begin_;  // CSR: solved sub-flows of epoch e in by_epoch_
   std::vector<FlowId> by_epoch_;
   std::vector<double> epoch_throughput_;  // flow x epochs
-  std::vector<std::uint32_t> crossings_;  // per directed link: solved sub-flows of the epoch on it (0 between solves)
-  std::vector<FlowId> shared_;            // the epoch's sub-flows that share a link, ascending
-  // Connected components of shared_ (linked by a common directed link), each solved alone.
-  void solve_components(std::span<double> rate);
-  std::vector<std::uint32_t> link_first_;  // per directed link: first position in shared_ crossing it (kNone between solves)
-  std::vector<std::uint32_t> parent_;      // union-find over positions in shared_
+  // Connected components of an epoch's sub-flows (solve_epoch), by position in the epoch.
+  std::vector<std::uint32_t> link_first_;  // per directed link: first position crossing it (kNone between solves)
+  std::vector<std::uint32_t> crossings_;   // per directed link: the epoch's sub-flows on it (0 between solves)
+  std::vector<std::uint32_t> parent_;      // union-find over positions
   std::vector<std::uint32_t> component_of_;
   std::vector<std::uint32_t> component_begin_;
-  std::vector<FlowId> by_component_;       // shared_ grouped by component, each ascending
+  std::vector<FlowId> by_component_;       // the sub-flows grouped by component, each ascending
 };
 
 FlowRates solve_flow_rates(const FlowRoutes& routes, const Topology& topology);

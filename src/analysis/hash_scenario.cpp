@@ -101,11 +101,17 @@ void find_collisions(const PathWalker& walker, std::span<const RouteRequest> req
   ws.decision_slot_.clear();
   ws.entered_.clear();
   ws.colliding_.clear();
+  // The slots by address: nothing below moves these vectors, so no reload at every hop.
+  std::uint32_t* const link_slot = ws.link_slot_.data();
+  std::uint32_t* const group_flows = ws.group_flows_.data();
+  std::uint32_t* const group_last = ws.group_last_.data();
   for (std::uint32_t i = 0; i < paths.size(); ++i) {
-    for (std::uint32_t h = 0; h < paths[i].hops.size(); ++h) {
-      const PathHop& hop = paths[i].hops[h];
+    const PathHop* const hops = paths[i].hops.data();
+    const auto count = static_cast<std::uint32_t>(paths[i].hops.size());
+    for (std::uint32_t h = 0; h < count; ++h) {
+      const PathHop& hop = hops[h];
       if (hop.group == kNoGroup || f.size(hop.group) < 2) continue;
-      std::uint32_t& slot = ws.link_slot_[hop.directed()];
+      std::uint32_t& slot = link_slot[hop.directed()];
       if (slot == kNone) {
         slot = static_cast<std::uint32_t>(ws.slot_link_.size());
         ws.slot_link_.push_back(hop.directed());
@@ -114,17 +120,18 @@ void find_collisions(const PathWalker& walker, std::span<const RouteRequest> req
       ++ws.slot_begin_[slot];
       ws.decisions_.push_back({i, h});
       ws.decision_slot_.push_back(slot);
-      if (ws.group_last_[hop.group] == 0) ws.entered_.push_back(hop.group);
-      if (ws.group_last_[hop.group] != i + 1) {
-        ws.group_last_[hop.group] = i + 1;
-        ++ws.group_flows_[hop.group];
+      if (group_last[hop.group] == 0) ws.entered_.push_back(hop.group);
+      if (group_last[hop.group] != i + 1) {
+        group_last[hop.group] = i + 1;
+        ++group_flows[hop.group];
       }
     }
   }
   std::uint32_t next = 0;
+  std::uint32_t* const slot_begin = ws.slot_begin_.data();
   for (std::uint32_t s = 0; s < ws.slot_link_.size(); ++s) {
-    if (ws.slot_begin_[s] >= 2) ws.colliding_.push_back(ws.slot_link_[s]);
-    next += std::exchange(ws.slot_begin_[s], next);
+    if (slot_begin[s] >= 2) ws.colliding_.push_back(ws.slot_link_[s]);
+    next += std::exchange(slot_begin[s], next);
   }
   ws.slot_begin_.push_back(next);
   ws.choices_.resize(ws.decisions_.size());

@@ -84,11 +84,50 @@ class MaxMinSolver {
   // same bits: a caller may leave such flows out of the solve (see "Determinism") and use this.
   [[nodiscard]] static double alone_rate(const MaxMinSystem& system, FlowId f);
 
+  // solve() without `start` for flows of weight 1, without a cap and with fraction 1 on every hop
+  // (hashed paths, analysis/flow_rates.h), for small solves: the next event is found by a scan of
+  // the solve's constraints instead of the heap, O(events x constraints), less than the heap's
+  // set-up when a solve has a few flows (a Monte Carlo trial's components of two or three). The
+  // same progressive filling: W_c is the count of unfrozen flows on c (sums and differences of
+  // 1 x 1, exact in doubles), the next event is the least (max(R_c, 0) / W_c, constraint id) over
+  // the constraints with unfrozen flows, its flows freeze in increasing FlowId at that level, and
+  // each frozen flow subtracts 1 x level from R of its hops in path order: the same events, the
+  // same floating-point operations in the same order, so the same rates and sequence numbers bit
+  // for bit (max_min_unit_solve.cpp says why the constraints the heap leaves out change nothing).
+  // PRECONDITION: as solve(); every flow of `flows` has weight 1, no cap, fraction 1 on each hop.
+  void solve_unit(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
+                  std::span<std::uint64_t> freeze_seq = {});
+
+  // solve_unit's first event from counts the caller keeps, count[c] = the flows of `flows` that
+  // cross constraint c: when every flow crosses the least (C_c / count[c], id) of their
+  // constraints, the solve is that one event; writes every flow's rate (and freeze_seq) as
+  // solve_unit would and returns true. Else changes nothing and returns false. For one flow it is
+  // alone_rate's value. PRECONDITION: as solve_unit; count is right for every constraint crossed.
+  bool solve_unit_in_one_event(const MaxMinSystem& system, std::span<const FlowId> flows,
+                               std::span<const std::uint32_t> count, std::span<double> rate,
+                               std::span<std::uint64_t> freeze_seq = {});
+
   // Sequence numbers used so far (the next event gets this one).
   [[nodiscard]] std::uint64_t next_sequence() const { return next_seq_; }
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
+
+  // Workspace of solve_unit (max_min_unit_solve.cpp), apart from the heap solve's.
+  struct UnitConstraint {
+    double remaining;        // R_c
+    std::uint32_t unfrozen;  // W_c, flows not yet frozen on c
+    std::uint32_t id;        // the ConstraintId, the tie-break
+  };
+  std::vector<std::uint32_t> unit_local_of_;      // per ConstraintId: local index, kNone between solves
+  std::vector<UnitConstraint> unit_constraints_;  // by local index, in order of first appearance
+  std::vector<std::uint32_t> unit_hops_;          // local index of each hop, the flows' in order
+  std::vector<std::uint32_t> unit_hop_end_;       // per position in `flows`: end of its hops
+  std::vector<std::uint8_t> unit_frozen_;         // per position in `flows`
+  std::vector<std::uint32_t> unit_count_;         // per ConstraintId: flows crossing it, 0 between solves
+  // The events of solve_unit over the n gathered constraints.
+  void solve_unit_events(std::span<const FlowId> flows, std::uint32_t n, std::span<double> rate,
+                         std::span<std::uint64_t> freeze_seq);
 
   void gather(const MaxMinSystem& system, std::span<const FlowId> flows);
   void gather_members(std::span<const FlowId> flows);
