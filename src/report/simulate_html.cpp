@@ -26,19 +26,62 @@ bool whole(const OperationResult& op) {
   return op.complete && op.steps >= op.total_steps && op.kind != OperationKind::kMice;
 }
 
+// The engine's own work and, for a packet run, what only it measures (the text report's packet
+// section, sim/simulation_result.h PacketRunInfo): flow control summed over ports, marks, drops,
+// reordering, a deadlock.
+std::vector<std::pair<std::string, std::string>> engine_facts(const SimulationResult& r) {
+  const PacketRunInfo& p = r.packet;
+  if (!p.ran) {
+    return {{"instants", page_number(static_cast<double>(r.instants))},
+            {"re-solves", page_number(static_cast<double>(r.solves))}};
+  }
+  std::vector<std::pair<std::string, std::string>> facts = {
+      {"events", page_number(static_cast<double>(p.events))},
+      {"packets delivered", page_number(static_cast<double>(p.packets_delivered))},
+      {"packets in flight, at most", page_number(static_cast<double>(p.peak_packets))},
+      {"drops", page_number(static_cast<double>(p.drops))}};
+  TimePs stall{0};
+  TimePs pause{0};
+  std::int64_t frames = 0;
+  std::int64_t marks = 0;
+  for (const ResourceStats& st : r.stats) {
+    stall += st.credit_stall;
+    pause += st.pause_time;
+    frames += st.pause_frames;
+    marks += st.ecn_marks;
+  }
+  if (p.pfc) {
+    facts.emplace_back("PAUSE, summed over ports", page_quantity(to_seconds(pause), "s"));
+    facts.emplace_back("XOFF frames", page_number(static_cast<double>(frames)));
+  } else {
+    facts.emplace_back("credit stall, summed over ports", page_quantity(to_seconds(stall), "s"));
+  }
+  if (p.dcqcn) {
+    facts.emplace_back("ECN marks", page_number(static_cast<double>(marks)));
+    facts.emplace_back("CNPs", page_number(static_cast<double>(p.cnps)));
+  }
+  if (p.spraying || p.out_of_order > 0) {
+    facts.emplace_back("packets delivered out of order", page_number(static_cast<double>(p.out_of_order)));
+  }
+  facts.emplace_back("deadlock", p.deadlock_cycle.empty()
+                                     ? std::string("none")
+                                     : fmt::format("a credit loop of {} channels", p.deadlock_cycle.size()));
+  return facts;
+}
+
 void summary(const SimulateReportInput& in, HtmlDocument& doc) {
   const SimulationResult& r = in.result;
   doc.add_section("Summary", "summary");
   doc.add_paragraph(in.title);
   for (const std::string& n : r.notes) doc.add_paragraph("note: " + n);
-  doc.add_facts("summary",
-                {{"makespan", r.unbounded ? std::string("unbounded") : page_quantity(to_seconds(r.makespan), "s")},
-                 {"flows", page_number(static_cast<double>(r.flows.size()))},
-                 {"instants", page_number(static_cast<double>(r.instants))},
-                 {"re-solves", page_number(static_cast<double>(r.solves))},
-                 {"flows rerouted", page_number(static_cast<double>(r.rerouted_flows))},
-                 {"share of workers' time on the network", page_percent(in.workers.network_share)},
-                 {"share lost to the slowest path", page_percent(in.workers.waiting_share)}});
+  std::vector<std::pair<std::string, std::string>> facts = {
+      {"makespan", r.unbounded ? std::string("unbounded") : page_quantity(to_seconds(r.makespan), "s")},
+      {"flows", page_number(static_cast<double>(r.flows.size()))}};
+  for (auto& fact : engine_facts(r)) facts.push_back(std::move(fact));
+  facts.emplace_back("flows rerouted", page_number(static_cast<double>(r.rerouted_flows)));
+  facts.emplace_back("share of workers' time on the network", page_percent(in.workers.network_share));
+  facts.emplace_back("share lost to the slowest path", page_percent(in.workers.waiting_share));
+  doc.add_facts("summary", facts);
   std::vector<std::pair<std::string, std::string>> ops;
   for (const OperationResult& op : r.operations) {
     const double t = op.complete ? mean_iteration_seconds(op) : -1.0;
