@@ -396,8 +396,10 @@ void text_fct_groups(std::vector<FctGroup> groups, const std::string& what, std:
   out += table.render() + "\n";
 }
 
+// The quantiles null when no flow completed (there is no distribution, not one at 0).
 Json fct_json(const FctFigures& f) {
-  return {{"flows", f.done}, {"p50", f.p50}, {"p90", f.p90}, {"p99", f.p99}, {"max", f.max}, {"mean", f.mean}};
+  const auto q = [&](double v) { return f.done == 0 ? Json(nullptr) : Json(v); };
+  return {{"flows", f.done}, {"p50", q(f.p50)}, {"p90", q(f.p90)}, {"p99", q(f.p99)}, {"max", q(f.max)}, {"mean", q(f.mean)}};
 }
 
 Json fct_groups_json(const std::vector<FctGroup>& groups) {
@@ -578,8 +580,12 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   if (!p.ran) return;
   text_flow_control(r, out);
   const FctFigures f = fct_figures(r);
-  out += fmt::format("  flow completion times of {} flows: p50 {}, p90 {}, p99 {}, max {}, mean {}\n", f.done,
-                     fct_time(f.p50), fct_time(f.p90), fct_time(f.p99), fct_time(f.max), fct_time(f.mean));
+  if (f.done == 0) {
+    out += fmt::format("  flow completion times: none of the {} flows completed\n", r.flows.size());
+  } else {
+    out += fmt::format("  flow completion times of {} flows: p50 {}, p90 {}, p99 {}, max {}, mean {}\n", f.done,
+                       fct_time(f.p50), fct_time(f.p90), fct_time(f.p99), fct_time(f.max), fct_time(f.mean));
+  }
   text_reordering(p, r, out);
   if (!p.deadlock_cycle.empty()) {
     out += fmt::format("  DEADLOCK: a credit loop of {} channels:", p.deadlock_cycle.size());

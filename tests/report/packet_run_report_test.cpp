@@ -14,6 +14,10 @@
 // Gb/s into host 2's 400 Gb/s port, so the spine's two cables down to leaf 1 queue too. They are
 // two output queues that the report must tell apart as --csv-queues does: "#0" and "#1" after the
 // cable's name.
+//
+// The dead run: host 0's NIC link down from the start, for good: its one flow never completes in
+// either engine. There is no completion time to give (no quantile at 0), and each engine's makespan
+// is unbounded, in --compare-engines as in simulate.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -24,7 +28,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/engine_comparison.h"
 #include "analysis/straggler.h"
+#include "report/engine_comparison_report.h"
 #include "report/simulate_html.h"
 #include "report/simulate_report.h"
 #include "sim/simulation.h"
@@ -210,6 +216,57 @@ TEST(PacketRunReport, PageSummaryFacts) {
   const std::string flow_html = simulate_html(*f.in, "clustertwin simulate x");
   EXPECT_NE(flow_html.find("<tr><td>re-solves</td>"), std::string::npos);
   EXPECT_EQ(flow_html.find("<tr><td>events</td>"), std::string::npos);
+}
+
+Scenario dead_nic() {
+  Scenario s = one_transfer(16 * 4096, PathModel::kEcmp);
+  FaultSpec down;
+  down.kind = FaultKind::kDown;
+  down.what = "host0/nic0 -- p0/leaf/0";
+  down.links = {LinkId(0)};
+  down.at = TimePs(0);
+  s.faults.push_back(down);
+  return s;
+}
+
+TEST(PacketRunReport, NoCompletionTimesWhenNoFlowCompleted) {
+  PacketRun r;
+  run(r, fixtures::two_tier(2, 2, 1), dead_nic(), EngineKind::kPacket);
+  ASSERT_TRUE(r.result.unbounded);
+  const std::string text = simulate_text(*r.in);
+  EXPECT_NE(text.find("  flow completion times: none of the 1 flows completed\n"), std::string::npos) << text;
+  const auto j = nlohmann::json::parse(simulate_json(*r.in));
+  const auto& fct = j["packet"]["fct_s"];
+  EXPECT_EQ(fct["flows"], 0);
+  for (const char* q : {"p50", "p90", "p99", "max", "mean"}) EXPECT_TRUE(fct[q].is_null()) << q << ": " << fct.dump();
+}
+
+TEST(PacketRunReport, CompareEnginesSaysUnbounded) {
+  Topology t = fixtures::two_tier(2, 2, 1);
+  t.gpus_per_host = 1;
+  for (auto& l : t.latency) l = TimePs(100'000);
+  const Fabric fabric = fixtures::fixture_fabric(t);
+  SimulationOptions o;
+  o.packet.switch_latency = TimePs(200'000);
+  o.packet.buffer_bytes = 1 << 20;
+  o.packet.cut_through = true;
+  auto runs = simulate_engines(fabric, dead_nic(), nullptr, o);
+  ASSERT_TRUE(runs.ok()) << format_diagnostics(runs.errors());
+  ASSERT_TRUE(runs->flow.unbounded && runs->packet.unbounded);
+  const EngineComparison cmp = compare_engines(runs->flow, runs->packet);
+  const EngineComparisonInput in{t, runs.value(), cmp, "dead", 10};
+  const std::string text = engine_comparison_text(in);
+  EXPECT_NE(text.find(fmt::format("flow engine: makespan unbounded (nothing happens after {}); packet engine: makespan "
+                                  "unbounded (nothing happens after {}) (",
+                                  human_time(runs->flow.makespan), human_time(runs->packet.makespan))),
+            std::string::npos)
+      << text;
+  const auto j = nlohmann::json::parse(engine_comparison_json(in));
+  for (const char* engine : {"flow", "packet"}) {
+    EXPECT_TRUE(j[engine]["makespan_s"].is_null()) << j[engine].dump();
+    EXPECT_EQ(j[engine]["unbounded"], true);
+  }
+  EXPECT_DOUBLE_EQ(j["packet"]["last_event_s"].get<double>(), to_seconds(runs->packet.makespan));
 }
 
 }  // namespace
