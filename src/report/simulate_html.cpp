@@ -173,7 +173,6 @@ void utilization(const SimulateReportInput& in, const std::string& command_line,
 void queues(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
   const SimulationResult& r = in.result;
   if (r.queue_series.empty()) return;
-  doc.add_section("Queues", "queues");
   doc.add_paragraph(fmt::format("The {} output queue(s) with the largest time-weighted mean occupancy over the run, "
                                 "in bins of {} (the mean per bin; peaks and every bin in --csv-queues).",
                                 r.queue_series.size(), fmt::format("{:.3f} us", to_seconds(r.queue_bin) * 1e6)));
@@ -191,6 +190,47 @@ void queues(const SimulateReportInput& in, const std::string& command_line, Html
     chart.series.push_back(std::move(s));
   }
   doc.add_figure(render_line_chart(chart));
+}
+
+// A packet run's deepest output queues (the report's queue table and the JSON's packet.queues:
+// the first --top of deepest_queues): their peak and time-weighted mean occupancy in KiB, and the
+// time each was stopped with packets to send, by a lack of credits or by PAUSE, in us.
+void deepest(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
+  const SimulationResult& r = in.result;
+  if (!r.packet.ran) return;
+  std::vector<std::uint32_t> order = deepest_queues(r);
+  if (order.size() > in.top_links) order.resize(in.top_links);
+  if (order.empty()) return;
+  doc.add_paragraph(fmt::format("The {} deepest output queue(s) (peak bytes, then time stopped), as the text's table "
+                                "and the JSON's packet.queues give them.",
+                                order.size()));
+  const bool pfc = r.packet.pfc;
+  BarChart depth;
+  depth.frame = frame("queue-depth", "The deepest output queues", "port (output queue)", "queue (KiB)", command_line);
+  depth.slant_labels = true;
+  BarSeries peak{"peak", {}};
+  BarSeries mean{"time-weighted mean", {}};
+  BarChart stopped;
+  stopped.frame = frame("queue-stopped", pfc ? "PAUSE time of the deepest output queues" : "Credit stall of the deepest output queues",
+                        "port (output queue)", pfc ? "stopped by PAUSE with packets to send (us)"
+                                                   : "stopped for lack of credits with packets to send (us)",
+                        command_line);
+  stopped.slant_labels = true;
+  BarSeries time{pfc ? "PAUSE" : "credit stall", {}};
+  for (const std::uint32_t c : order) {
+    const ResourceStats& st = r.stats[c];
+    const std::string name = route_hop_name(in.topology, r.resources[c]);
+    depth.categories.push_back(name);
+    stopped.categories.push_back(name);
+    peak.values.push_back(static_cast<double>(st.peak_queue_bytes) / 1024);
+    mean.values.push_back(st.mean_queue_bytes / 1024);
+    time.values.push_back(to_seconds(pfc ? st.pause_time : st.credit_stall) * 1e6);
+  }
+  depth.series.push_back(std::move(peak));
+  depth.series.push_back(std::move(mean));
+  stopped.series.push_back(std::move(time));
+  doc.add_figure(render_bar_chart(depth));
+  doc.add_figure(render_bar_chart(stopped));
 }
 
 void busbw(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
@@ -226,7 +266,9 @@ std::string simulate_html(const SimulateReportInput& in, const std::string& comm
   completion(in, command_line, doc);
   doc.add_section("Links", "links");
   utilization(in, command_line, doc);
+  if (in.result.packet.ran) doc.add_section("Queues", "queues");
   queues(in, command_line, doc);
+  deepest(in, command_line, doc);
   doc.add_section("Bus bandwidth", "busbw");
   busbw(in, command_line, doc);
   doc.add_section("Text report", "text");

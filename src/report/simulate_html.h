@@ -11,10 +11,13 @@
 //   utilization     the engine's time series of the hottest links (SimulationResult::series, the
 //                   first kSeriesShown), load / nominal capacity per bin;
 //   queues          a packet run's hottest output queues over time (SimulationResult::queue_series);
+//   deepest         a packet run's --top deepest output queues (deepest_queues): peak and mean KiB,
+//                   and the time each was stopped with packets to send (credit stall or PAUSE);
 //   busbw           per complete collective, busbw beside the busbw of its bound (the time of a
 //                   fabric without collisions, sim/collision_check.h): S / bound x bus factor;
 // then the text report itself (simulate_text), so the page holds every figure the text does.
-// Test hooks: plots "timeline", "completion-cdf", "link-utilization", "queue-occupancy", "busbw"; facts "summary" and
+// Test hooks: plots "timeline", "completion-cdf", "link-utilization", "queue-occupancy", "queue-depth",
+// "queue-stopped", "busbw"; facts "summary" and
 // "operations". Pure function of its input: same result, same bytes.
 #pragma once
 

@@ -289,6 +289,23 @@ std::string csv_cell(std::string_view s) {
 
 }  // namespace
 
+std::vector<std::uint32_t> deepest_queues(const SimulationResult& r) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
+    const ResourceStats& st = r.stats[c];
+    if (st.peak_queue_bytes > 0 || st.credit_stall.value() > 0 || st.pause_time.value() > 0) order.push_back(c);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const ResourceStats& x = r.stats[a];
+    const ResourceStats& y = r.stats[b];
+    if (x.peak_queue_bytes != y.peak_queue_bytes) return x.peak_queue_bytes > y.peak_queue_bytes;
+    if (x.credit_stall != y.credit_stall) return x.credit_stall > y.credit_stall;
+    if (x.pause_time != y.pause_time) return x.pause_time > y.pause_time;
+    return a < b;
+  });
+  return order;
+}
+
 std::string resource_name(const Topology& t, const ResourceInfo& c) {
   const auto g = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));
   switch (c.kind) {
@@ -410,24 +427,6 @@ Json fct_groups_json(const std::vector<FctGroup>& groups) {
     out.push_back(row);
   }
   return out;
-}
-
-// The resources with the deepest output queues: peak bytes, then credit stall, then index.
-std::vector<std::uint32_t> deepest_queues(const SimulationResult& r) {
-  std::vector<std::uint32_t> order;
-  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
-    const ResourceStats& st = r.stats[c];
-    if (st.peak_queue_bytes > 0 || st.credit_stall.value() > 0 || st.pause_time.value() > 0) order.push_back(c);
-  }
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const ResourceStats& x = r.stats[a];
-    const ResourceStats& y = r.stats[b];
-    if (x.peak_queue_bytes != y.peak_queue_bytes) return x.peak_queue_bytes > y.peak_queue_bytes;
-    if (x.credit_stall != y.credit_stall) return x.credit_stall > y.credit_stall;
-    if (x.pause_time != y.pause_time) return x.pause_time > y.pause_time;
-    return a < b;
-  });
-  return order;
 }
 
 TimePs total_credit_stall(const SimulationResult& r) {
@@ -694,6 +693,8 @@ Json packet_json(const SimulateReportInput& in) {
     out["pause_s"] = to_seconds(total_pause(r));
     out["pause_frames"] = total_pause_frames(r);
     out["ecn_marks"] = total_ecn_marks(r);
+  } else {
+    out["flow_control"] = "credits";
   }
   if (p.vls > 1) out["fct_by_class_s"] = fct_groups_json(fct_by_class(r));
   if (!r.queue_series.empty()) {

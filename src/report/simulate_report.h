@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "analysis/operation_figures.h"  // mean_iteration_seconds
 #include "analysis/straggler.h"
@@ -65,6 +66,11 @@ std::string simulate_series_csv(const SimulateReportInput& in);
 // (sim/queue_statistics.h): the bin's time-weighted mean bytes and its peak; the last bin ends at
 // the makespan.
 std::string simulate_queues_csv(const SimulateReportInput& in);
+
+// A packet run's ports that queued or were stopped, deepest first: peak queue bytes, then credit
+// stall, then PAUSE time, then index (the report's queue table, the JSON's packet.queues, the
+// page's queue charts show the first --top).
+std::vector<std::uint32_t> deepest_queues(const SimulationResult& r);
 
 // "37.609 ms", "850.000 us", "1.203 s"; "never" below 0.
 std::string human_time(TimePs t);

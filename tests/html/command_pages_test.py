@@ -21,7 +21,8 @@ the JSON's:
                also one queue-occupancy line per hottest queue of the JSON's packet.queue_series, named
                as the JSON names it, its bins + 1 points, each drawn in its own width and dashes, and
                its summary's events, packets delivered and in flight, drops, credit stall and
-               deadlock = the JSON's packet object (no instants or re-solves: it solves nothing);
+               deadlock = the JSON's packet object (no instants or re-solves: it solves nothing), and
+               the deepest-queue bars = its packet.queues (peak and mean in KiB, credit stall in us);
   reliability  P(k down) bars = each modelled class's p_k_down, the plane bars = the closed-form
                and Monte Carlo hours lost, the interruption histogram = interruption_share (in %),
                the spread bars = the lost-hours percentiles;
@@ -196,6 +197,19 @@ def check_simulate_packet(browser, html, j):
         expect(int(line["points"]) == len(q["mean_bytes"]) + 1, f"queue {q['name']}: {line['points']} points")
     styles = [(line["stroke_width"], line["dash"]) for line in lines]
     expect(len(set(styles)) == len(styles), f"hottest queues drawn alike: {styles}")
+    # The deepest queues (the JSON's packet.queues): peak and mean in KiB, credit stall in us.
+    deepest = p["queues"]
+    depth = page.elements("queue-depth", "ct-bar")
+    stopped = page.elements("queue-stopped", "ct-bar")
+    expect(len(depth) == 2 * len(deepest) and len(stopped) == len(deepest),
+           f"{len(depth)} depth and {len(stopped)} stop bars, {len(deepest)} queues")
+    for q in deepest:
+        mine = {b["series"]: b for b in depth if b["category"] == q["name"]}
+        value(mine["peak"], q["peak_queue_bytes"] / 1024, q["name"] + " peak")
+        value(mine["time-weighted mean"], q["mean_queue_bytes"] / 1024, q["name"] + " mean")
+        stop = [b for b in stopped if b["category"] == q["name"]]
+        expect(len(stop) == 1, f"{q['name']}: {len(stop)} stop bars")
+        value(stop[0], q["credit_stall_s"] * 1e6, q["name"] + " credit stall")
     return page
 
 

@@ -22,7 +22,9 @@
 
 #include <optional>
 #include <set>
+#include <array>
 #include <initializer_list>
+#include <regex>
 #include <string>
 
 #include <fmt/format.h>
@@ -66,7 +68,7 @@ Scenario transfers(std::initializer_list<std::uint32_t> sources, std::uint32_t d
 
 Scenario one_transfer(std::int64_t bytes, PathModel paths) { return transfers({0}, 1, bytes, paths); }
 
-void run(PacketRun& r, Topology topology, const Scenario& s, EngineKind engine) {
+void run(PacketRun& r, Topology topology, const Scenario& s, EngineKind engine, std::int64_t buffer_bytes = 1 << 20) {
   r.topology = std::move(topology);
   r.topology.gpus_per_host = 1;
   for (auto& l : r.topology.latency) l = TimePs(100'000);
@@ -74,7 +76,7 @@ void run(PacketRun& r, Topology topology, const Scenario& s, EngineKind engine) 
   SimulationOptions o;
   o.engine = engine;
   o.packet.switch_latency = TimePs(200'000);
-  o.packet.buffer_bytes = 1 << 20;
+  o.packet.buffer_bytes = buffer_bytes;
   o.packet.cut_through = true;
   o.queue_series = 8;
   auto result = simulate(*r.fabric, s, o);
@@ -216,6 +218,49 @@ TEST(PacketRunReport, PageSummaryFacts) {
   const std::string flow_html = simulate_html(*f.in, "clustertwin simulate x");
   EXPECT_NE(flow_html.find("<tr><td>re-solves</td>"), std::string::npos);
   EXPECT_EQ(flow_html.find("<tr><td>events</td>"), std::string::npos);
+}
+
+// The page draws the deepest output queues as the JSON's packet.queues gives them: per port its
+// peak and time-weighted mean in KiB, and its credit stall in us (the parallel run's incast with
+// 16 KiB per port: the credits run out, so some port was stopped). The JSON says the flow control:
+// credits.
+TEST(PacketRunReport, PageDrawsTheDeepestQueues) {
+  PacketRun r;
+  run(r, fixtures::two_tier(2, 1, 2, 2), transfers({0, 1}, 2, 1 << 20, PathModel::kSpray), EngineKind::kPacket, 16 << 10);
+  const auto j = nlohmann::json::parse(simulate_json(*r.in));
+  EXPECT_EQ(j["packet"]["flow_control"], "credits");
+  const auto& queues = j["packet"]["queues"];
+  ASSERT_FALSE(queues.empty());
+  const std::string html = simulate_html(*r.in, "clustertwin simulate x");
+  const auto bars = [&](const std::string& plot) {
+    const std::size_t begin = html.find("data-plot=\"" + plot + "\"");
+    EXPECT_NE(begin, std::string::npos) << plot;
+    const std::string svg = begin == std::string::npos ? "" : html.substr(begin, html.find("</svg>", begin) - begin);
+    std::vector<std::array<std::string, 3>> out;  // series, category, value
+    const std::regex re(R"re(class="ct-bar" data-series="([^"]+)" data-category="([^"]+)" data-value="([^"]+)")re");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it) {
+      out.push_back({(*it)[1].str(), (*it)[2].str(), (*it)[3].str()});
+    }
+    return out;
+  };
+  const auto depth = bars("queue-depth");
+  const auto stopped = bars("queue-stopped");
+  ASSERT_EQ(depth.size(), 2 * queues.size());
+  ASSERT_EQ(stopped.size(), queues.size());
+  double stall = 0;
+  for (std::size_t k = 0; k < queues.size(); ++k) {
+    const std::string name = queues[k]["name"].get<std::string>();
+    EXPECT_EQ(depth[2 * k][0], "peak");
+    EXPECT_EQ(depth[2 * k][1], name);
+    EXPECT_DOUBLE_EQ(std::stod(depth[2 * k][2]), queues[k]["peak_queue_bytes"].get<double>() / 1024);
+    EXPECT_EQ(depth[2 * k + 1][0], "time-weighted mean");
+    EXPECT_NEAR(std::stod(depth[2 * k + 1][2]), queues[k]["mean_queue_bytes"].get<double>() / 1024, 1e-9);
+    EXPECT_EQ(stopped[k][0], "credit stall");
+    EXPECT_EQ(stopped[k][1], name);
+    EXPECT_NEAR(std::stod(stopped[k][2]), queues[k]["credit_stall_s"].get<double>() * 1e6, 1e-9);
+    stall += std::stod(stopped[k][2]);
+  }
+  EXPECT_GT(stall, 0);  // the incast stopped some port for lack of credits
 }
 
 Scenario dead_nic() {
