@@ -220,6 +220,19 @@ TEST(PacketRunReport, PageSummaryFacts) {
   EXPECT_EQ(flow_html.find("<tr><td>events</td>"), std::string::npos);
 }
 
+// The bars of one plot of a page: (series, category, data-value) each, in order.
+std::vector<std::array<std::string, 3>> bars(const std::string& html, const std::string& plot) {
+  const std::size_t begin = html.find("data-plot=\"" + plot + "\"");
+  EXPECT_NE(begin, std::string::npos) << plot;
+  const std::string svg = begin == std::string::npos ? "" : html.substr(begin, html.find("</svg>", begin) - begin);
+  std::vector<std::array<std::string, 3>> out;
+  const std::regex re(R"re(class="ct-bar" data-series="([^"]+)" data-category="([^"]+)" data-value="([^"]+)")re");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it) {
+    out.push_back({(*it)[1].str(), (*it)[2].str(), (*it)[3].str()});
+  }
+  return out;
+}
+
 // The page draws the deepest output queues as the JSON's packet.queues gives them: per port its
 // peak and time-weighted mean in KiB, and its credit stall in us (the parallel run's incast with
 // 16 KiB per port: the credits run out, so some port was stopped). The JSON says the flow control:
@@ -232,19 +245,8 @@ TEST(PacketRunReport, PageDrawsTheDeepestQueues) {
   const auto& queues = j["packet"]["queues"];
   ASSERT_FALSE(queues.empty());
   const std::string html = simulate_html(*r.in, "clustertwin simulate x");
-  const auto bars = [&](const std::string& plot) {
-    const std::size_t begin = html.find("data-plot=\"" + plot + "\"");
-    EXPECT_NE(begin, std::string::npos) << plot;
-    const std::string svg = begin == std::string::npos ? "" : html.substr(begin, html.find("</svg>", begin) - begin);
-    std::vector<std::array<std::string, 3>> out;  // series, category, value
-    const std::regex re(R"re(class="ct-bar" data-series="([^"]+)" data-category="([^"]+)" data-value="([^"]+)")re");
-    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it) {
-      out.push_back({(*it)[1].str(), (*it)[2].str(), (*it)[3].str()});
-    }
-    return out;
-  };
-  const auto depth = bars("queue-depth");
-  const auto stopped = bars("queue-stopped");
+  const auto depth = bars(html, "queue-depth");
+  const auto stopped = bars(html, "queue-stopped");
   ASSERT_EQ(depth.size(), 2 * queues.size());
   ASSERT_EQ(stopped.size(), queues.size());
   double stall = 0;
@@ -261,6 +263,42 @@ TEST(PacketRunReport, PageDrawsTheDeepestQueues) {
     stall += std::stod(stopped[k][2]);
   }
   EXPECT_GT(stall, 0);  // the incast stopped some port for lack of credits
+}
+
+// On RoCE v2 (the SN5600 of examples/lab-32-roce.yaml, PFC alone: --dcqcn off) the same incast
+// with 32 KiB per port and priority is stopped by PAUSE: the stop bars are each port's PAUSE time,
+// as the JSON's queues give it (pause_s), and some is positive.
+TEST(PacketRunReport, PageDrawsPauseOnRoce) {
+  PacketRun r;
+  r.topology = fixtures::two_tier(2, 1, 2, 2);
+  r.topology.gpus_per_host = 1;
+  for (auto& l : r.topology.latency) l = TimePs(100'000);
+  r.fabric.emplace(fabric_over(fixtures::example_spec("examples/lab-32-roce.yaml"), fixtures::test_catalog(), r.topology,
+                               EcmpConfig{}));
+  SimulationOptions o;
+  o.engine = EngineKind::kPacket;
+  o.packet.switch_latency = TimePs(200'000);
+  o.packet.buffer_bytes = 32 << 10;
+  o.packet.cut_through = true;
+  o.packet.dcqcn = false;
+  auto result = simulate(*r.fabric, transfers({0, 1}, 2, 1 << 20, PathModel::kSpray), o);
+  ASSERT_TRUE(result.ok()) << format_diagnostics(result.errors());
+  r.result = std::move(result).value();
+  r.workers = account_workers(r.result);
+  r.in.emplace(SimulateReportInput{r.topology, r.result, r.workers, "t", 10});
+  ASSERT_TRUE(r.result.packet.pfc);
+  const auto j = nlohmann::json::parse(simulate_json(*r.in));
+  const auto& queues = j["packet"]["queues"];
+  const auto stopped = bars(simulate_html(*r.in, "clustertwin simulate x"), "queue-stopped");
+  ASSERT_EQ(stopped.size(), queues.size());
+  double pause = 0;
+  for (std::size_t k = 0; k < queues.size(); ++k) {
+    EXPECT_EQ(stopped[k][0], "PAUSE");
+    EXPECT_EQ(stopped[k][1], queues[k]["name"].get<std::string>());
+    EXPECT_NEAR(std::stod(stopped[k][2]), queues[k]["pause_s"].get<double>() * 1e6, 1e-9);
+    pause += std::stod(stopped[k][2]);
+  }
+  EXPECT_GT(pause, 0);
 }
 
 Scenario dead_nic() {
