@@ -16,17 +16,20 @@ std::span<const std::uint32_t> path_of(const SimulationResult& r, const FlowReco
   return {r.path_pool.data() + f.path_begin, f.path_size};
 }
 
-// The packet run's view of its ports: which were stopped, which were congestion points, how many
-// flows end on each.
+// The packet run's view of its ports: which were stopped, which were congestion points, which
+// are channels of its credit loop (a deadlock), how many flows end on each.
 struct PortFacts {
   std::vector<std::uint8_t> stopped;
   std::vector<std::uint8_t> congested;
   std::vector<std::uint32_t> ending;  // flows whose last link hop it is
+  std::vector<std::uint8_t> in_loop;
 };
 
 PortFacts port_facts(const SimulationResult& p, EngineComparison& out) {
   const std::size_t n = p.resources.size();
-  PortFacts facts{std::vector<std::uint8_t>(n, 0), std::vector<std::uint8_t>(n, 0), std::vector<std::uint32_t>(n, 0)};
+  PortFacts facts{std::vector<std::uint8_t>(n, 0), std::vector<std::uint8_t>(n, 0), std::vector<std::uint32_t>(n, 0),
+                  std::vector<std::uint8_t>(n, 0)};
+  for (const std::uint32_t c : p.packet.deadlock_cycle) facts.in_loop[c] = 1;
   const std::int64_t two_packets = 2 * p.packet.mtu;
   for (std::uint32_t c = 0; c < n; ++c) {
     const ResourceStats& s = p.stats[c];
@@ -56,7 +59,7 @@ PortFacts port_facts(const SimulationResult& p, EngineComparison& out) {
 bool victim(const SimulationResult& p, const PortFacts& facts, const FlowRecord& f) {
   bool stopped = false;
   for (const std::uint32_t c : path_of(p, f)) {
-    if (facts.congested[c] != 0) return false;
+    if (facts.congested[c] != 0 || facts.in_loop[c] != 0) return false;
     stopped = stopped || facts.stopped[c] != 0;
   }
   return stopped;

@@ -13,7 +13,8 @@
 //   flow control its flows crossed ports that PAUSE (PFC) or a lack of credits stopped while they
 //                had packets to send (`stopped`, summed over those ports);
 //   victims      of its flows, those that crossed a stopped port but no congestion point: PFC's
-//                head-of-line blocking, congestion they share no bottleneck with;
+//                head-of-line blocking, congestion they share no bottleneck with. A flow through a
+//                channel of the credit loop is no victim: it waits in the loop (deadlock);
 //   latency      the per-packet latency the flow engine does not model: at each switch on a path
 //                its latency and, store-and-forward, one packet's serialization; the largest over
 //                its flows, when it is at least a quarter of the gap between the two times;

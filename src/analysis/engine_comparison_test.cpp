@@ -168,5 +168,37 @@ TEST(EngineComparison, ADeadlockIsTheFirstReason) {
   EXPECT_EQ(c.ports_used, 1U);
 }
 
+// The same deadlock with a second flow of the operation over port 1, stopped too but outside the
+// loop. The first flow waits in the loop (port 0): the deadlock is its reason, it is no victim of
+// head-of-line blocking; the second crossed a stopped port and no congestion point: a victim.
+TEST(EngineComparison, AFlowInTheCreditLoopIsNoVictim) {
+  SimulationResult flow;
+  flow.operations.resize(1);
+  flow.operations[0].iterations = {{TimePs(0), TimePs(10'000'000)}};
+  flow.operations[0].flows_end = 2;
+  SimulationResult packet = flow;
+  packet.operations[0].iterations = {{TimePs(0), TimePs(-1)}};
+  packet.operations[0].complete = false;
+  packet.flows.resize(2);
+  packet.flows[0].path_size = 1;
+  packet.flows[1].path_begin = 1;
+  packet.flows[1].path_size = 1;
+  packet.path_pool = {0, 1};
+  packet.resources.resize(2);
+  packet.stats.resize(2);
+  for (ResourceStats& s : packet.stats) {
+    s.carried_bits = 8;
+    s.credit_stall = TimePs(5'000'000);
+  }
+  packet.packet.ran = true;
+  packet.packet.mtu = 4096;
+  packet.packet.deadlock_cycle = {0};
+  const EngineComparison c = compare_engines(flow, packet);
+  EXPECT_EQ(c.victims, std::vector<std::uint32_t>{1});
+  ASSERT_EQ(c.operations.size(), 1U);
+  EXPECT_EQ(c.operations[0].victims, 1U);
+  EXPECT_EQ(c.operations[0].reasons[0], DifferenceReason::kDeadlock);
+}
+
 }  // namespace
 }  // namespace ct

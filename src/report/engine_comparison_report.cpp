@@ -88,6 +88,19 @@ std::string flow_name(const EngineComparisonInput& in, std::uint32_t record) {
                      seconds(fct), seconds(flow_fct));
 }
 
+// A run's makespan as simulate's summary gives it: unbounded when some flow never completed (a
+// deadlock, a path that failed for good), with the last instant anything happened.
+std::string makespan_text(const SimulationResult& r) {
+  return r.unbounded ? fmt::format("unbounded (nothing happens after {})", human_time(r.makespan)) : human_time(r.makespan);
+}
+
+// The same in the JSON, as simulate --json gives it: makespan_s null when unbounded.
+Json makespan_json(const SimulationResult& r) {
+  return {{"makespan_s", r.unbounded ? Json(nullptr) : Json(to_seconds(r.makespan))},
+          {"unbounded", r.unbounded},
+          {"last_event_s", to_seconds(r.makespan)}};
+}
+
 }  // namespace
 
 std::string engine_comparison_text(const EngineComparisonInput& in) {
@@ -97,7 +110,7 @@ std::string engine_comparison_text(const EngineComparisonInput& in) {
   std::string out = fmt::format("clustertwin simulate --compare-engines: {}\n", in.title);
   out += fmt::format("flow engine: makespan {}; packet engine: makespan {} (MTU {} B, switches {} {}, {} B per port "
                      "and {}, {})\n",
-                     human_time(f.makespan), human_time(p.makespan), p.packet.mtu, human_time(p.packet.switch_latency),
+                     makespan_text(f), makespan_text(p), p.packet.mtu, human_time(p.packet.switch_latency),
                      p.packet.cut_through ? "cut-through" : "store-and-forward", p.packet.buffer_bytes,
                      p.packet.pfc ? "priority" : "VL", p.packet.pfc ? "PFC" : "credits");
   out += fmt::format("{} of {} operation(s) agree within {:.0f} %\n\n", cmp.agree, cmp.operations.size(), kAgreement * 100);
@@ -156,19 +169,19 @@ std::string engine_comparison_json(const EngineComparisonInput& in) {
   }
   Json cycle = Json::array();
   for (const std::uint32_t c : p.packet.deadlock_cycle) cycle.push_back(resource_name(in.topology, p.resources[c]));
-  Json root = {{"title", in.title},
-               {"agreement", kAgreement},
-               {"agree", cmp.agree},
-               {"flow", {{"makespan_s", to_seconds(f.makespan)}}},
-               {"packet",
-                {{"makespan_s", to_seconds(p.makespan)},
-                 {"flow_control", p.packet.pfc ? "pfc" : "credits"},
+  Json packet = makespan_json(p);
+  packet.update(Json{{"flow_control", p.packet.pfc ? "pfc" : "credits"},
                  {"ports_used", cmp.ports_used},
                  {"stopped_ports", cmp.stopped_ports},
                  {"stopped_s", to_seconds(cmp.stopped)},
                  {"congestion_points", cmp.congestion_points},
                  {"victims", cmp.victims},
-                 {"deadlock", cycle}}},
+                 {"deadlock", cycle}});
+  Json root = {{"title", in.title},
+               {"agreement", kAgreement},
+               {"agree", cmp.agree},
+               {"flow", makespan_json(f)},
+               {"packet", packet},
                {"operations", ops}};
   return root.dump(2) + "\n";
 }

@@ -3,6 +3,8 @@
 // engine's mean iteration time and busbw, the difference, whether they agree within 2 %, and
 // where they differ the reasons the packet run shows; then what only the packet engine sees:
 // how far PAUSE or credit stalls spread (ports stopped of ports used), victim flows, deadlock.
+// Each engine's makespan as simulate gives it: "unbounded (nothing happens after T)" when some flow
+// never completed (the JSON's makespan_s null, unbounded true, last_event_s T).
 #pragma once
 
 #include <cstddef>

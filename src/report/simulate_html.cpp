@@ -26,19 +26,62 @@ bool whole(const OperationResult& op) {
   return op.complete && op.steps >= op.total_steps && op.kind != OperationKind::kMice;
 }
 
+// The engine's own work and, for a packet run, what only it measures (the text report's packet
+// section, sim/simulation_result.h PacketRunInfo): flow control summed over ports, marks, drops,
+// reordering, a deadlock.
+std::vector<std::pair<std::string, std::string>> engine_facts(const SimulationResult& r) {
+  const PacketRunInfo& p = r.packet;
+  if (!p.ran) {
+    return {{"instants", page_number(static_cast<double>(r.instants))},
+            {"re-solves", page_number(static_cast<double>(r.solves))}};
+  }
+  std::vector<std::pair<std::string, std::string>> facts = {
+      {"events", page_number(static_cast<double>(p.events))},
+      {"packets delivered", page_number(static_cast<double>(p.packets_delivered))},
+      {"packets in flight, at most", page_number(static_cast<double>(p.peak_packets))},
+      {"drops", page_number(static_cast<double>(p.drops))}};
+  TimePs stall{0};
+  TimePs pause{0};
+  std::int64_t frames = 0;
+  std::int64_t marks = 0;
+  for (const ResourceStats& st : r.stats) {
+    stall += st.credit_stall;
+    pause += st.pause_time;
+    frames += st.pause_frames;
+    marks += st.ecn_marks;
+  }
+  if (p.pfc) {
+    facts.emplace_back("PAUSE, summed over ports", page_quantity(to_seconds(pause), "s"));
+    facts.emplace_back("XOFF frames", page_number(static_cast<double>(frames)));
+  } else {
+    facts.emplace_back("credit stall, summed over ports", page_quantity(to_seconds(stall), "s"));
+  }
+  if (p.dcqcn) {
+    facts.emplace_back("ECN marks", page_number(static_cast<double>(marks)));
+    facts.emplace_back("CNPs", page_number(static_cast<double>(p.cnps)));
+  }
+  if (p.spraying || p.out_of_order > 0) {
+    facts.emplace_back("packets delivered out of order", page_number(static_cast<double>(p.out_of_order)));
+  }
+  facts.emplace_back("deadlock", p.deadlock_cycle.empty()
+                                     ? std::string("none")
+                                     : fmt::format("a credit loop of {} channels", p.deadlock_cycle.size()));
+  return facts;
+}
+
 void summary(const SimulateReportInput& in, HtmlDocument& doc) {
   const SimulationResult& r = in.result;
   doc.add_section("Summary", "summary");
   doc.add_paragraph(in.title);
   for (const std::string& n : r.notes) doc.add_paragraph("note: " + n);
-  doc.add_facts("summary",
-                {{"makespan", r.unbounded ? std::string("unbounded") : page_quantity(to_seconds(r.makespan), "s")},
-                 {"flows", page_number(static_cast<double>(r.flows.size()))},
-                 {"instants", page_number(static_cast<double>(r.instants))},
-                 {"re-solves", page_number(static_cast<double>(r.solves))},
-                 {"flows rerouted", page_number(static_cast<double>(r.rerouted_flows))},
-                 {"share of workers' time on the network", page_percent(in.workers.network_share)},
-                 {"share lost to the slowest path", page_percent(in.workers.waiting_share)}});
+  std::vector<std::pair<std::string, std::string>> facts = {
+      {"makespan", r.unbounded ? std::string("unbounded") : page_quantity(to_seconds(r.makespan), "s")},
+      {"flows", page_number(static_cast<double>(r.flows.size()))}};
+  for (auto& fact : engine_facts(r)) facts.push_back(std::move(fact));
+  facts.emplace_back("flows rerouted", page_number(static_cast<double>(r.rerouted_flows)));
+  facts.emplace_back("share of workers' time on the network", page_percent(in.workers.network_share));
+  facts.emplace_back("share lost to the slowest path", page_percent(in.workers.waiting_share));
+  doc.add_facts("summary", facts);
   std::vector<std::pair<std::string, std::string>> ops;
   for (const OperationResult& op : r.operations) {
     const double t = op.complete ? mean_iteration_seconds(op) : -1.0;
@@ -130,7 +173,6 @@ void utilization(const SimulateReportInput& in, const std::string& command_line,
 void queues(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
   const SimulationResult& r = in.result;
   if (r.queue_series.empty()) return;
-  doc.add_section("Queues", "queues");
   doc.add_paragraph(fmt::format("The {} output queue(s) with the largest time-weighted mean occupancy over the run, "
                                 "in bins of {} (the mean per bin; peaks and every bin in --csv-queues).",
                                 r.queue_series.size(), fmt::format("{:.3f} us", to_seconds(r.queue_bin) * 1e6)));
@@ -148,6 +190,47 @@ void queues(const SimulateReportInput& in, const std::string& command_line, Html
     chart.series.push_back(std::move(s));
   }
   doc.add_figure(render_line_chart(chart));
+}
+
+// A packet run's deepest output queues (the report's queue table and the JSON's packet.queues:
+// the first --top of deepest_queues): their peak and time-weighted mean occupancy in KiB, and the
+// time each was stopped with packets to send, by a lack of credits or by PAUSE, in us.
+void deepest(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
+  const SimulationResult& r = in.result;
+  if (!r.packet.ran) return;
+  std::vector<std::uint32_t> order = deepest_queues(r);
+  if (order.size() > in.top_links) order.resize(in.top_links);
+  if (order.empty()) return;
+  doc.add_paragraph(fmt::format("The {} deepest output queue(s) (peak bytes, then time stopped), as the text's table "
+                                "and the JSON's packet.queues give them.",
+                                order.size()));
+  const bool pfc = r.packet.pfc;
+  BarChart depth;
+  depth.frame = frame("queue-depth", "The deepest output queues", "port (output queue)", "queue (KiB)", command_line);
+  depth.slant_labels = true;
+  BarSeries peak{"peak", {}};
+  BarSeries mean{"time-weighted mean", {}};
+  BarChart stopped;
+  stopped.frame = frame("queue-stopped", pfc ? "PAUSE time of the deepest output queues" : "Credit stall of the deepest output queues",
+                        "port (output queue)", pfc ? "stopped by PAUSE with packets to send (us)"
+                                                   : "stopped for lack of credits with packets to send (us)",
+                        command_line);
+  stopped.slant_labels = true;
+  BarSeries time{pfc ? "PAUSE" : "credit stall", {}};
+  for (const std::uint32_t c : order) {
+    const ResourceStats& st = r.stats[c];
+    const std::string name = route_hop_name(in.topology, r.resources[c]);
+    depth.categories.push_back(name);
+    stopped.categories.push_back(name);
+    peak.values.push_back(static_cast<double>(st.peak_queue_bytes) / 1024);
+    mean.values.push_back(st.mean_queue_bytes / 1024);
+    time.values.push_back(to_seconds(pfc ? st.pause_time : st.credit_stall) * 1e6);
+  }
+  depth.series.push_back(std::move(peak));
+  depth.series.push_back(std::move(mean));
+  stopped.series.push_back(std::move(time));
+  doc.add_figure(render_bar_chart(depth));
+  doc.add_figure(render_bar_chart(stopped));
 }
 
 void busbw(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
@@ -183,7 +266,9 @@ std::string simulate_html(const SimulateReportInput& in, const std::string& comm
   completion(in, command_line, doc);
   doc.add_section("Links", "links");
   utilization(in, command_line, doc);
+  if (in.result.packet.ran) doc.add_section("Queues", "queues");
   queues(in, command_line, doc);
+  deepest(in, command_line, doc);
   doc.add_section("Bus bandwidth", "busbw");
   busbw(in, command_line, doc);
   doc.add_section("Text report", "text");

@@ -295,6 +295,23 @@ std::string csv_cell(std::string_view s) {
 
 }  // namespace
 
+std::vector<std::uint32_t> deepest_queues(const SimulationResult& r) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
+    const ResourceStats& st = r.stats[c];
+    if (st.peak_queue_bytes > 0 || st.credit_stall.value() > 0 || st.pause_time.value() > 0) order.push_back(c);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const ResourceStats& x = r.stats[a];
+    const ResourceStats& y = r.stats[b];
+    if (x.peak_queue_bytes != y.peak_queue_bytes) return x.peak_queue_bytes > y.peak_queue_bytes;
+    if (x.credit_stall != y.credit_stall) return x.credit_stall > y.credit_stall;
+    if (x.pause_time != y.pause_time) return x.pause_time > y.pause_time;
+    return a < b;
+  });
+  return order;
+}
+
 std::string resource_name(const Topology& t, const ResourceInfo& c) {
   const auto g = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));
   switch (c.kind) {
@@ -402,8 +419,10 @@ void text_fct_groups(std::vector<FctGroup> groups, const std::string& what, std:
   out += table.render() + "\n";
 }
 
+// The quantiles null when no flow completed (there is no distribution, not one at 0).
 Json fct_json(const FctFigures& f) {
-  return {{"flows", f.done}, {"p50", f.p50}, {"p90", f.p90}, {"p99", f.p99}, {"max", f.max}, {"mean", f.mean}};
+  const auto q = [&](double v) { return f.done == 0 ? Json(nullptr) : Json(v); };
+  return {{"flows", f.done}, {"p50", q(f.p50)}, {"p90", q(f.p90)}, {"p99", q(f.p99)}, {"max", q(f.max)}, {"mean", q(f.mean)}};
 }
 
 Json fct_groups_json(const std::vector<FctGroup>& groups) {
@@ -414,24 +433,6 @@ Json fct_groups_json(const std::vector<FctGroup>& groups) {
     out.push_back(row);
   }
   return out;
-}
-
-// The resources with the deepest output queues: peak bytes, then credit stall, then index.
-std::vector<std::uint32_t> deepest_queues(const SimulationResult& r) {
-  std::vector<std::uint32_t> order;
-  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
-    const ResourceStats& st = r.stats[c];
-    if (st.peak_queue_bytes > 0 || st.credit_stall.value() > 0 || st.pause_time.value() > 0) order.push_back(c);
-  }
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const ResourceStats& x = r.stats[a];
-    const ResourceStats& y = r.stats[b];
-    if (x.peak_queue_bytes != y.peak_queue_bytes) return x.peak_queue_bytes > y.peak_queue_bytes;
-    if (x.credit_stall != y.credit_stall) return x.credit_stall > y.credit_stall;
-    if (x.pause_time != y.pause_time) return x.pause_time > y.pause_time;
-    return a < b;
-  });
-  return order;
 }
 
 TimePs total_credit_stall(const SimulationResult& r) {
@@ -498,6 +499,32 @@ std::vector<std::uint32_t> marking_ports(const SimulationResult& r) {
   return order;
 }
 
+// The flows with the most packets delivered out of order: count, then index.
+std::vector<std::uint32_t> most_reordered_flows(const SimulationResult& r, std::size_t top) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t f = 0; f < r.flows.size(); ++f) {
+    if (r.flows[f].out_of_order > 0) order.push_back(f);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return r.flows[a].out_of_order != r.flows[b].out_of_order ? r.flows[a].out_of_order > r.flows[b].out_of_order : a < b;
+  });
+  if (order.size() > top) order.resize(top);
+  return order;
+}
+
+// The receivers' reordering, when the run sprayed or some packet came late (a reroute): the
+// packets delivered after a later packet of their flow, and the flow with the most.
+void text_reordering(const PacketRunInfo& p, const SimulationResult& r, std::string& out) {
+  if (!p.spraying && p.out_of_order == 0) return;
+  std::string most;
+  if (const std::vector<std::uint32_t> worst = most_reordered_flows(r, 1); !worst.empty()) {
+    most = fmt::format("; the most in one flow: {} (flow {})", r.flows[worst.front()].out_of_order, worst.front());
+  }
+  out += fmt::format("  reordering{}: {} of {} packet(s) delivered arrived after a later packet of their flow{} "
+                     "(out_of_order per flow in --csv-flows)\n",
+                     p.spraying ? " (spraying)" : "", p.out_of_order, p.packets_delivered, most);
+}
+
 // With more than one priority: the marks of each (text), then the ports that marked most, per priority.
 void text_ecn_by_priority(const SimulateReportInput& in, std::string& out) {
   const SimulationResult& r = in.result;
@@ -512,7 +539,7 @@ void text_ecn_by_priority(const SimulateReportInput& in, std::string& out) {
                                : fmt::format("ECN marks per port and priority ({} port(s) marked)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    std::vector<std::string> row = {resource_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
+    std::vector<std::string> row = {route_hop_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
     for (std::uint32_t v = 0; v < r.packet.vls; ++v) row.push_back(fmt::format("{}", ecn_marks_of_class(r, c, v)));
     table.add_row(row);
   }
@@ -558,8 +585,13 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   if (!p.ran) return;
   text_flow_control(r, out);
   const FctFigures f = fct_figures(r);
-  out += fmt::format("  flow completion times of {} flows: p50 {}, p90 {}, p99 {}, max {}, mean {}\n", f.done,
-                     fct_time(f.p50), fct_time(f.p90), fct_time(f.p99), fct_time(f.max), fct_time(f.mean));
+  if (f.done == 0) {
+    out += fmt::format("  flow completion times: none of the {} flows completed\n", r.flows.size());
+  } else {
+    out += fmt::format("  flow completion times of {} flows: p50 {}, p90 {}, p99 {}, max {}, mean {}\n", f.done,
+                       fct_time(f.p50), fct_time(f.p90), fct_time(f.p99), fct_time(f.max), fct_time(f.mean));
+  }
+  text_reordering(p, r, out);
   if (!p.deadlock_cycle.empty()) {
     out += fmt::format("  DEADLOCK: a credit loop of {} channels:", p.deadlock_cycle.size());
     for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(in.topology, r.resources[c]);
@@ -576,7 +608,7 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   TextTable queues(columns, fmt::format("Deepest output queues (of {} that queued; bytes)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    std::vector<std::string> row = {resource_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
+    std::vector<std::string> row = {route_hop_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
                                     fmt::format("{:.0f}", r.stats[c].mean_queue_bytes),
                                     human_time(p.pfc ? r.stats[c].pause_time : r.stats[c].credit_stall)};
     if (p.dcqcn) row.push_back(fmt::format("{}", r.stats[c].ecn_marks));
@@ -607,7 +639,7 @@ Json dcqcn_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = marking_ports(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    ports.push_back({{"name", resource_name(in.topology, r.resources[c])},
+    ports.push_back({{"name", route_hop_name(in.topology, r.resources[c])},
                      {"ecn_marks", r.stats[c].ecn_marks},
                      {"ecn_marks_by_priority", ecn_marks_json(r, c)}});
   }
@@ -624,7 +656,7 @@ Json packet_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = deepest_queues(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    queues.push_back({{"name", resource_name(in.topology, r.resources[c])},
+    queues.push_back({{"name", route_hop_name(in.topology, r.resources[c])},
                       {"peak_queue_bytes", r.stats[c].peak_queue_bytes},
                       {"mean_queue_bytes", r.stats[c].mean_queue_bytes},
                       {"credit_stall_s", to_seconds(r.stats[c].credit_stall)}});
@@ -637,14 +669,26 @@ Json packet_json(const SimulateReportInput& in) {
   }
   Json cycle = Json::array();
   for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(in.topology, r.resources[c]));
+  Json reordered = Json::array();
+  for (const std::uint32_t k : most_reordered_flows(r, in.top_links)) {
+    const FlowRecord& rec = r.flows[k];
+    reordered.push_back({{"flow", k},
+                         {"from", endpoint(in.topology, rec.src_gpu, rec.src_port)},
+                         {"to", endpoint(in.topology, rec.dst_gpu, rec.dst_port)},
+                         {"out_of_order", rec.out_of_order}});
+  }
   Json out = {{"mtu_bytes", p.mtu},
           {"vls", p.vls},
           {"switch_latency_s", to_seconds(p.switch_latency)},
           {"forwarding", p.cut_through ? "cut-through" : "store-and-forward"},
           {"buffer_bytes_per_vl", p.buffer_bytes},
           {"events", p.events},
+          {"packets_delivered", p.packets_delivered},
           {"peak_packets", p.peak_packets},
           {"drops", p.drops},
+          {"spraying", p.spraying},
+          {"out_of_order", p.out_of_order},
+          {"most_out_of_order", reordered},
           {"credit_stall_s", to_seconds(total_credit_stall(r))},
           {"fct_s", fct_json(f)},
           {"fct_by_operation_s", fct_groups_json(fct_by_operation(r))},
@@ -655,6 +699,8 @@ Json packet_json(const SimulateReportInput& in) {
     out["pause_s"] = to_seconds(total_pause(r));
     out["pause_frames"] = total_pause_frames(r);
     out["ecn_marks"] = total_ecn_marks(r);
+  } else {
+    out["flow_control"] = "credits";
   }
   if (p.vls > 1) out["fct_by_class_s"] = fct_groups_json(fct_by_class(r));
   if (!r.queue_series.empty()) {
@@ -678,9 +724,14 @@ std::string simulate_text(const SimulateReportInput& in) {
       r.unbounded ? fmt::format("unbounded ({} of {} flows never finish; nothing happens after {})", unfinished_count(r),
                                 r.flows.size(), human_time(r.makespan))
                   : human_time(r.makespan);
-  out += fmt::format("makespan {}; {} flows; {} instants, {} re-solves of {:.1f} flows on average; {} flows rerouted{}\n\n",
-                     makespan, r.flows.size(), r.instants, r.solves,
-                     r.solves == 0 ? 0.0 : static_cast<double>(r.solved_flows) / static_cast<double>(r.solves),
+  // The engine's own work: the flow engine's instants and re-solves, the packet engine's events
+  // and packets.
+  const std::string work =
+      r.packet.ran ? fmt::format("{} events, {} packets delivered (at most {} in flight)", r.packet.events,
+                                 r.packet.packets_delivered, r.packet.peak_packets)
+                   : fmt::format("{} instants, {} re-solves of {:.1f} flows on average", r.instants, r.solves,
+                                 r.solves == 0 ? 0.0 : static_cast<double>(r.solved_flows) / static_cast<double>(r.solves));
+  out += fmt::format("makespan {}; {} flows; {}; {} flows rerouted{}\n\n", makespan, r.flows.size(), work,
                      r.rerouted_flows, r.reroutes == r.rerouted_flows ? "" : fmt::format(" ({} moves)", r.reroutes));
   text_operations(in, out);
   text_collisions(in, out);
@@ -917,7 +968,7 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
       "rate_gbps,reroutes,status,bytes_left,path";
   // A packet run's per-flow congestion signals (the flow engine has none: no columns).
   const bool packet = r.packet.ran;
-  out += packet ? ",ecn_marks,cnps\n" : "\n";
+  out += packet ? ",ecn_marks,cnps,out_of_order\n" : "\n";
   out.reserve(r.flows.size() * 256);
   // The row cell by cell, each straight into `out` (the run's largest text).
   const auto o = std::back_inserter(out);
@@ -986,6 +1037,8 @@ std::string simulate_flows_csv(const SimulateReportInput& in) {
       append_decimal(out, f.ecn_marks);
       out += ',';
       append_decimal(out, f.cnps);
+      out += ',';
+      append_decimal(out, f.out_of_order);
     }
     out += '\n';
   }

@@ -13,8 +13,12 @@
 //               slowest path is sum(waiting) / sum(span).
 //   mice        flow completion time (FCT) quantiles (nearest rank), and the slowdown against the
 //               FCT alone on an idle path (size / NIC speed).
+//   work        the engine's own: the flow engine's instants and re-solves (of so many flows on
+//               average); a packet run's events and packets delivered (at most so many in flight).
 //   packet      a packet run only (result.packet.ran): its parameters, events, packets in flight,
-//               drops, every flow's FCT quantiles and per operation (text: the --top slowest by
+//               drops, the packets delivered after a later one of their flow (spraying, a reroute;
+//               a line only when the run sprayed or some came late; the JSON's out_of_order and
+//               most_out_of_order always), every flow's FCT quantiles and per operation (text: the --top slowest by
 //               p99) and per traffic class (VL or priority, with more than one), summed credit
 //               stall (PFC: PAUSE time, XOFF frames, ECN marks), the deepest output queues (peak
 //               bytes, time-weighted mean bytes over the makespan, credit stall or PAUSE) and a
@@ -23,12 +27,15 @@
 //               time kept (--csv-queues, --html), the JSON's packet object holds them too. With
 //               DCQCN and more than one priority: ECN marks per priority (summed over ports, and
 //               per port for the --top ports that marked most). The flows CSV gains ecn_marks
-//               (packets delivered marked) and cnps (its receiver's CNPs); the flow engine's has
-//               neither column.
+//               (packets delivered marked), cnps (its receiver's CNPs) and out_of_order (its
+//               packets delivered after a later one); the flow engine's has none of these columns.
+//               Output queues are named as hops of a pinned route (route_hop_name: parallel
+//               cables apart), as --csv-queues names them.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "analysis/operation_figures.h"  // mean_iteration_seconds
 #include "analysis/straggler.h"
@@ -59,6 +66,11 @@ std::string simulate_series_csv(const SimulateReportInput& in);
 // (sim/queue_statistics.h): the bin's time-weighted mean bytes and its peak; the last bin ends at
 // the makespan.
 std::string simulate_queues_csv(const SimulateReportInput& in);
+
+// A packet run's ports that queued or were stopped, deepest first: peak queue bytes, then credit
+// stall, then PAUSE time, then index (the report's queue table, the JSON's packet.queues, the
+// page's queue charts show the first --top).
+std::vector<std::uint32_t> deepest_queues(const SimulationResult& r);
 
 // "37.609 ms", "850.000 us", "1.203 s"; "never" below 0.
 std::string human_time(TimePs t);

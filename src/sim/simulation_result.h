@@ -66,6 +66,9 @@ struct PacketRunInfo {
   // empty when no port marks (no DCQCN). Each resource's sum is its ResourceStats::ecn_marks.
   std::vector<std::int64_t> ecn_marks_by_class;
   std::uint64_t events = 0;
+  std::int64_t packets_delivered = 0;  // summed over flows: each flow's delivered bytes in MTU packets
+  bool spraying = false;  // some flow's packets took several paths (paths: spray)
+  std::int64_t out_of_order = 0;  // packets delivered after a later packet of their flow, summed over flows
   std::uint64_t drops = 0;  // lossless by construction; counted and checked
   std::uint64_t peak_packets = 0;  // in flight at once
   std::vector<std::uint32_t> deadlock_cycle;  // resources waiting for each other's credits, in order
@@ -99,6 +102,7 @@ struct FlowRecord : FlowIdentity {
   std::uint32_t reroutes = 0;
   std::int64_t cnps = 0;  // packet engine, DCQCN: CNPs its receiver sent back
   std::int64_t ecn_marks = 0;  // packet engine, ECN: its packets delivered marked CE (at one port or more)
+  std::int64_t out_of_order = 0;  // packet engine: its packets delivered after a later one of it (spraying, a reroute)
 };
 
 struct IterationSpan {

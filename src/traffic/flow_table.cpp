@@ -26,13 +26,13 @@ constexpr double kMaxWeight = 1e6;
 enum class Column : std::uint8_t {
   kFlow, kSrc, kDst, kBytes, kStart, kOperation, kAfter, kDelay, kWeight, kUdpPort, kPath,
   kInstance, kIteration, kStep, kChannel, kQp, kEnd, kRate, kReroutes, kStatus, kBytesLeft,
-  kEcnMarks, kCnps, kCount
+  kEcnMarks, kCnps, kOutOfOrder, kCount
 };
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Column::kCount)> kColumnNames = {
     "flow", "src", "dst", "bytes", "start_s", "operation", "after", "delay_s", "weight", "udp_src_port", "path",
     "instance", "iteration", "step", "channel", "qp", "end_s", "rate_gbps", "reroutes", "status", "bytes_left",
-    "ecn_marks", "cnps"};
+    "ecn_marks", "cnps", "out_of_order"};
 
 // A cell drops spaces and tabs in front, and a CRLF file's '\r' too at its end.
 [[gnu::always_inline]] inline std::string_view trim_cell(std::string_view s) { return trim(s, kSpaceTab, kSpaceTabCr); }
@@ -379,6 +379,7 @@ class FlowTableParser {
         case Column::kBytesLeft:
         case Column::kEcnMarks:
         case Column::kCnps:
+        case Column::kOutOfOrder:
         case Column::kCount: break;
       }
     }

@@ -30,8 +30,9 @@
 //                 a path is refused (the engine's pinned routes carry whole flows): empty it.
 //   instance, iteration, step, channel, qp   labels carried to the output (integers, default 0).
 //   end_s, rate_gbps, reroutes, status, bytes_left   results --csv-flows writes; ignored.
-//   ecn_marks, cnps   a packet run's results --csv-flows writes (its packets delivered marked,
-//                 its receiver's CNPs); ignored.
+//   ecn_marks, cnps, out_of_order   a packet run's results --csv-flows writes (its packets
+//                 delivered marked, its receiver's CNPs, its packets delivered after a later one);
+//                 ignored.
 // Without a path, src and dst must be two ports of one plane, or two GPUs of one host (an NVLink
 // flow). Every problem is a diagnostic naming file:line:column and the column; all are reported
 // (up to 100).

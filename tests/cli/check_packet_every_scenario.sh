@@ -87,5 +87,6 @@ run_case generated-collective "$src/examples/lab-32-roce.yaml" --collective all-
 # The shipped spine failure with ECMP instead of its spraying.
 sed 's/paths: spray/paths: ecmp/' "$work/spine-failure-tor64.yaml" >"$work/spine-failure-tor64-ecmp.yaml"
 run_case spine-failure-tor64-ecmp "$work/spine-failure-tor64-ecmp.yaml"
-grep -q "spraying: " "$work/spine-failure-tor64.t1/report.json" || fail "spray: no reordering note"
+grep -q '"spraying": true' "$work/spine-failure-tor64.t1/report.json" || fail "spray: the JSON does not say the run sprayed"
+grep -q '"out_of_order": [1-9]' "$work/spine-failure-tor64.t1/report.json" || fail "spray: no packet counted out of order"
 echo "ok: spray"

@@ -19,7 +19,10 @@ the JSON's:
                busiest link of the JSON's series (the first 4; bins + 1 points), busbw bars = the JSON's busbw
                and S / bound x bus factor (bus factor = busbw / algbw); a packet run (issue 26 item 2)
                also one queue-occupancy line per hottest queue of the JSON's packet.queue_series, named
-               as the JSON names it, its bins + 1 points, each drawn in its own width and dashes;
+               as the JSON names it, its bins + 1 points, each drawn in its own width and dashes, and
+               its summary's events, packets delivered and in flight, drops, credit stall and
+               deadlock = the JSON's packet object (no instants or re-solves: it solves nothing), and
+               the deepest-queue bars = its packet.queues (peak and mean in KiB, credit stall in us);
   reliability  P(k down) bars = each modelled class's p_k_down, the plane bars = the closed-form
                and Monte Carlo hours lost, the interruption histogram = interruption_share (in %),
                the spread bars = the lost-hours percentiles;
@@ -126,8 +129,14 @@ def check_simulate(browser, html, j):
     shown(f["makespan"], j["makespan_s"], "makespan")
     expect(f["makespan"].endswith(" ms") or f["makespan"].endswith(" s") or f["makespan"].endswith("\u00b5s"),
            f"makespan {f['makespan']!r} with its unit")
-    for key, field in (("flows", "flows"), ("instants", "instants"), ("re-solves", "solves"),
-                       ("flows rerouted", "rerouted_flows")):
+    # The engine's own work: the flow engine's instants and re-solves; a packet run's are checked
+    # by check_simulate_packet.
+    keys = (("flows", "flows"), ("flows rerouted", "rerouted_flows"))
+    if "packet" not in j:
+        keys += (("instants", "instants"), ("re-solves", "solves"))
+    else:
+        expect("re-solves" not in f and "instants" not in f, f"a packet run's summary speaks of re-solves: {f}")
+    for key, field in keys:
         expect(count(f[key]) == j[field], f"{key}: page {f[key]}, JSON {j[field]}")
     shown(f["share of workers' time on the network"], j["network_share"], "network share")
     shown(f["share lost to the slowest path"], j["waiting_share"], "waiting share")
@@ -167,6 +176,15 @@ def check_simulate(browser, html, j):
 
 def check_simulate_packet(browser, html, j):
     page = check_simulate(browser, html, j)
+    # The packet engine's work and what only it measures (issue 26 item 2), as its JSON gives them.
+    p = j["packet"]
+    f = facts(page, "summary")
+    for key, field in (("events", "events"), ("packets delivered", "packets_delivered"),
+                       ("packets in flight, at most", "peak_packets"), ("drops", "drops")):
+        expect(count(f[key]) == p[field], f"{key}: page {f[key]}, JSON {p[field]}")
+    shown(f["credit stall, summed over ports"], p["credit_stall_s"], "credit stall")
+    expect(f["deadlock"] == ("none" if not p["deadlock"] else f"a credit loop of {len(p['deadlock'])} channels"),
+           f"deadlock: page {f['deadlock']!r}, JSON {p['deadlock']}")
     queues = j["packet"]["queue_series"]["queues"]
     expect(len(queues) >= 2, f"an incast has hot queues: {len(queues)}")
     plot = page.plots.get("queue-occupancy")
@@ -179,6 +197,19 @@ def check_simulate_packet(browser, html, j):
         expect(int(line["points"]) == len(q["mean_bytes"]) + 1, f"queue {q['name']}: {line['points']} points")
     styles = [(line["stroke_width"], line["dash"]) for line in lines]
     expect(len(set(styles)) == len(styles), f"hottest queues drawn alike: {styles}")
+    # The deepest queues (the JSON's packet.queues): peak and mean in KiB, credit stall in us.
+    deepest = p["queues"]
+    depth = page.elements("queue-depth", "ct-bar")
+    stopped = page.elements("queue-stopped", "ct-bar")
+    expect(len(depth) == 2 * len(deepest) and len(stopped) == len(deepest),
+           f"{len(depth)} depth and {len(stopped)} stop bars, {len(deepest)} queues")
+    for q in deepest:
+        mine = {b["series"]: b for b in depth if b["category"] == q["name"]}
+        value(mine["peak"], q["peak_queue_bytes"] / 1024, q["name"] + " peak")
+        value(mine["time-weighted mean"], q["mean_queue_bytes"] / 1024, q["name"] + " mean")
+        stop = [b for b in stopped if b["category"] == q["name"]]
+        expect(len(stop) == 1, f"{q['name']}: {len(stop)} stop bars")
+        value(stop[0], q["credit_stall_s"] * 1e6, q["name"] + " credit stall")
     return page
 
 

@@ -74,7 +74,8 @@ void run(PacketRun& r, std::int64_t kmin, std::int64_t kmax, std::uint8_t vls) {
   r.in.emplace(SimulateReportInput{r.topology, r.result, r.workers, "ecn", 10});
 }
 
-// The flows CSV's last two cells of each row (ecn_marks, cnps), by row; the header's names.
+// The flows CSV's ecn_marks and cnps cells of each row (the two before the last, out_of_order),
+// by row; the header's names of the last three.
 std::vector<std::pair<std::int64_t, std::int64_t>> signal_columns(const std::string& csv, std::string& header) {
   std::vector<std::pair<std::int64_t, std::int64_t>> rows;
   std::size_t at = 0;
@@ -83,14 +84,15 @@ std::vector<std::pair<std::int64_t, std::int64_t>> signal_columns(const std::str
     const std::size_t end = csv.find('\n', at);
     const std::string line = csv.substr(at, end - at);
     at = end + 1;
-    const std::size_t b = line.rfind(',');
+    const std::size_t c = line.rfind(',');
+    const std::size_t b = line.rfind(',', c - 1);
     const std::size_t a = line.rfind(',', b - 1);
     if (first) {
       header = line.substr(a + 1);
       first = false;
       continue;
     }
-    rows.emplace_back(std::stoll(line.substr(a + 1, b - a - 1)), std::stoll(line.substr(b + 1)));
+    rows.emplace_back(std::stoll(line.substr(a + 1, b - a - 1)), std::stoll(line.substr(b + 1, c - b - 1)));
   }
   return rows;
 }
@@ -123,7 +125,7 @@ TEST(PacketEcnReport, MarksPerPortAndPriority) {
   EXPECT_EQ(d["most_marks"][0]["ecn_marks_by_priority"], nlohmann::json::array({p0, 0}));
 }
 
-// The flows CSV of a packet run ends with ecn_marks and cnps: each flow's CNPs as the JSON's
+// The flows CSV of a packet run ends with ecn_marks, cnps (and out_of_order): each flow's CNPs as the JSON's
 // most_cnps gives them (every flow with a CNP, the top being 10), summing to the run's; the
 // priority-1 mouse flow 0 and 0. The table reads back as a flow table (the columns are results).
 TEST(PacketEcnReport, FlowsCsvCarriesCnpsAndMarks) {
@@ -132,7 +134,7 @@ TEST(PacketEcnReport, FlowsCsvCarriesCnpsAndMarks) {
   std::string header;
   const std::string csv = simulate_flows_csv(*r.in);
   const auto rows = signal_columns(csv, header);
-  EXPECT_EQ(header, "ecn_marks,cnps");
+  EXPECT_EQ(header, "ecn_marks,cnps,out_of_order");
   ASSERT_EQ(rows.size(), r.result.flows.size());
   std::int64_t cnps = 0;
   for (std::size_t f = 0; f < rows.size(); ++f) {

@@ -396,31 +396,6 @@ class Driver {
     }
   }
 
-  // Spraying's cost at the receivers: packets that arrived after a later one of their flow.
-  void note_reordering() {
-    if (!router_.spraying()) return;
-    std::int64_t late = 0;
-    std::int64_t packets = 0;
-    std::int64_t worst = 0;
-    std::uint32_t worst_flow = 0;
-    for (std::uint32_t r = 0; r < rec_.record_count(); ++r) {
-      const std::uint32_t f = rec_.flow_of(r);
-      if (engine_.paths(f) == 1) continue;
-      late += engine_.out_of_order(f);
-      packets += (engine_.delivered_bytes(f) + o_.packet.mtu - 1) / o_.packet.mtu;
-      if (engine_.out_of_order(f) > worst) {
-        worst = engine_.out_of_order(f);
-        worst_flow = r;
-      }
-    }
-    if (packets == 0) return;  // no flow had several paths
-    std::string most;
-    if (worst > 0) most = fmt::format("; the most in one flow: {} (flow {})", worst, worst_flow);
-    result_.notes.push_back(fmt::format("spraying: {} of {} packet(s) of sprayed flows arrived out of order at their "
-                                        "receivers (after a later packet of their flow){}",
-                                        late, packets, most));
-  }
-
   void collect_flows() {
     const auto is_down = [this](std::uint32_t c) { return engine_.rate(c).value() <= 0; };
     std::vector<std::uint32_t> channels;
@@ -446,7 +421,13 @@ class Driver {
       result_.flows[r].cnps = engine_.cnps(f);
       result_.flows[r].ecn_marks = engine_.marked_received(f);
       result_.packet.cnps += result_.flows[r].cnps;
+      // The receiver's reordering (spraying, a reroute). A flow's packets are MTU-sized but its last,
+      // so its bytes delivered count its packets delivered exactly.
+      result_.flows[r].out_of_order = engine_.out_of_order(f);
+      result_.packet.out_of_order += engine_.out_of_order(f);
+      result_.packet.packets_delivered += (engine_.delivered_bytes(f) + o_.packet.mtu - 1) / o_.packet.mtu;
     }
+    result_.packet.spraying = router_.spraying();
   }
 
   void collect_deadlock() {
@@ -467,7 +448,6 @@ class Driver {
 
   void collect() {
     collect_flows();
-    note_reordering();
     collect_deadlock();
     collect_sharp();
     rec_.close(std::max(faults_.last_event(), engine_.now()),
