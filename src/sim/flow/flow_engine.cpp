@@ -288,7 +288,7 @@ void FlowEngine::add_load(FlowId f, double delta) {
   const auto fraction = system_.fractions(f);
   for (std::size_t h = 0; h < path.size(); ++h) {
     touch_load(path[h].value());
-    cons_[path[h].value()].load += fraction[h] * delta;
+    cons_[path[h].value()].load += fraction.empty() ? delta : fraction[h] * delta;
   }
 }
 
@@ -430,7 +430,7 @@ void FlowEngine::restart_state(ConstraintId c, double& remaining, double& weight
   for (std::uint32_t e = cons_[ci].head; e != kNil; e = elem_[e].next) order_scratch_.emplace_back(elem_[e].flow.value(), e);
   std::sort(order_scratch_.begin(), order_scratch_.end());
   double w_sum = 0.0;
-  for (const auto& [flow, e] : order_scratch_) w_sum += system_.path_fraction[e] * system_.weight[flow];
+  for (const auto& [flow, e] : order_scratch_) w_sum += system_.fraction_at(e) * system_.weight[flow];
   const std::uint64_t threshold = cons_[ci].threshold;
   std::erase_if(order_scratch_, [&](const auto& entry) { return freeze_seq_[entry.first] >= threshold; });
   std::sort(order_scratch_.begin(), order_scratch_.end(), [&](const auto& a, const auto& b) {
@@ -440,7 +440,7 @@ void FlowEngine::restart_state(ConstraintId c, double& remaining, double& weight
   });
   double r = system_.capacity[ci];
   for (const auto& [flow, e] : order_scratch_) {
-    const double a = system_.path_fraction[e];
+    const double a = system_.fraction_at(e);
     r -= a * rate_[flow];
     w_sum -= a * system_.weight[flow];
   }

@@ -154,6 +154,7 @@ class FlowEngine {
   [[nodiscard]] double load(ConstraintId c) const { return cons_[c.value()].load; }       // bits/s now
   [[nodiscard]] double peak_load(ConstraintId c) const { return cons_[c.value()].peak; }  // bits/s
   [[nodiscard]] double carried_bits(ConstraintId c) const;                                // up to now()
+  // Empty while every hop of every flow has fraction 1 (max_min_system.h).
   [[nodiscard]] std::span<const double> fractions(FlowId f) const { return system_.fractions(f); }
   [[nodiscard]] const MaxMinSystem& system() const { return system_; }
 

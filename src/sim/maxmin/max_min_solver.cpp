@@ -39,7 +39,7 @@ void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> fl
         touched_.push_back(path[h]);
         local_.push_back(Local{system.capacity[path[h].value()], 0.0, 0, 0});
       }
-      local_[local].weight_sum += fraction[h] * w;
+      local_[local].weight_sum += fraction.empty() ? w : fraction[h] * w;
       ++local_[local].unfrozen;
       local_hops_.push_back(local);
     }
@@ -178,13 +178,20 @@ void MaxMinSolver::freeze(const MaxMinSystem& system, std::uint32_t position, do
   frozen_[position] = 1;
   p.rate = value;
   p.seq = next_seq_;
-  const double* fraction = system.path_fraction.data() + p.path_begin;
+  // No fractions: every one is 1, and 1 x v is v (max_min_system.h).
+  const double* fraction = system.path_fraction.empty() ? nullptr : system.path_fraction.data() + p.path_begin;
   const std::uint32_t end = position_[position + 1].hop_begin;
-  for (std::uint32_t k = p.hop_begin; k < end; ++k, ++fraction) {
+  for (std::uint32_t k = p.hop_begin; k < end; ++k) {
     const std::uint32_t l = local_hops_[k];
     Local& c = local_[l];
-    c.remaining -= *fraction * value;
-    c.weight_sum -= *fraction * w;
+    if (fraction == nullptr) {
+      c.remaining -= value;
+      c.weight_sum -= w;
+    } else {
+      c.remaining -= *fraction * value;
+      c.weight_sum -= *fraction * w;
+      ++fraction;
+    }
     --c.unfrozen;
     if (c.stale == 0 && where_[l] != kNone) {
       c.stale = 1;
@@ -294,7 +301,7 @@ double MaxMinSolver::alone_rate(const MaxMinSystem& system, FlowId f) {
   double level = std::numeric_limits<double>::infinity();
   std::uint32_t order = kNone;
   for (std::size_t h = 0; h < path.size(); ++h) {
-    const double l = saturation_level(system.capacity[path[h].value()], 0.0 + fraction[h] * w);
+    const double l = saturation_level(system.capacity[path[h].value()], 0.0 + (fraction.empty() ? w : fraction[h] * w));
     if (l < level || (l == level && path[h].value() < order)) {
       level = l;
       order = path[h].value();
