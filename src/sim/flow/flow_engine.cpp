@@ -102,6 +102,8 @@ bool FlowEngine::step() {
   if (queue_.empty()) return false;
   now_ = queue_.top().time;
   only_departures_ = true;
+  only_starts_ = true;
+  started_now_ = 0;
   departed_.clear();
   while (!queue_.empty() && queue_.top().time == now_) apply(queue_.pop());
   resolve();
@@ -118,14 +120,17 @@ void FlowEngine::apply(const FlowEvent& e) {
       break;
     case FlowEventKind::kLastByte:
       assert(state_[subject] == FlowState::kActive);
+      only_starts_ = false;
       departed_.push_back(FlowId(subject));
       finish_flow(FlowId(subject));
       break;
     case FlowEventKind::kCapacity:
       only_departures_ = false;
+      only_starts_ = false;
       change_capacity(changes_[subject]);
       break;
     case FlowEventKind::kTimer:
+      only_starts_ = false;
       if (on_timer_) on_timer_(subject);
       break;
   }
@@ -136,11 +141,13 @@ void FlowEngine::start_flow(FlowId f) {
   state_[i] = FlowState::kActive;
   start_[i] = now_;
   last_update_[i] = now_;
+  ++active_;
   link_path(f);
   if (remaining_[i] <= 0) {
     finish_flow(f);
     return;
   }
+  ++started_now_;
   if (!reroute_) return;
   for (const ConstraintId c : system_.path(f)) {
     if (system_.capacity[c.value()] == 0) {
@@ -154,6 +161,7 @@ void FlowEngine::finish_flow(FlowId f) {
   const std::uint32_t i = f.value();
   add_load(f, -rate_[i]);
   unlink_path(f);
+  --active_;
   state_[i] = FlowState::kDone;
   remaining_[i] = 0;
   rate_[i] = 0;
@@ -199,6 +207,7 @@ void FlowEngine::move_flow(FlowId f, std::span<const ConstraintId> path, std::sp
     return;
   }
   only_departures_ = false;
+  only_starts_ = false;
   advance(f);
   add_load(f, -rate_[i]);
   unlink_path(f);
@@ -315,7 +324,15 @@ double FlowEngine::carried_bits(ConstraintId c) const {
 
 // Breadth-first search from the dirty constraints through the active flows crossing them: the
 // connected component(s) whose rates the events may have changed. dirty_ grows as the frontier.
+// When the instant only started flows and no other flow is active (a collective's millions of
+// flows at t = 0), every active flow is on a dirty constraint (its start marked its path) and
+// every constraint of its path is dirty: the search would find all of them, so they are taken in
+// FlowId order without it.
 void FlowEngine::collect_component() {
+  if (only_starts_ && started_now_ == active_) {
+    collect_all_active();
+    return;
+  }
   component_.clear();
   for (std::size_t k = 0; k < dirty_.size(); ++k) {
     for (std::uint32_t e = cons_[dirty_[k].value()].head; e != kNil; e = elem_[e].next) {

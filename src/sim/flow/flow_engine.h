@@ -257,6 +257,9 @@ class FlowEngine {
   std::vector<ConstraintId> reroute_path_;
   std::vector<FlowId> departed_;  // flows whose last byte left in this instant
   bool only_departures_ = true;   // this instant's events are last bytes only
+  bool only_starts_ = true;       // this instant's events are starts only, no flow moved
+  std::uint32_t started_now_ = 0;  // flows this instant started that are active
+  std::uint32_t active_ = 0;       // active flows
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_scratch_;  // (seq, elem) / (flow, elem)
   std::vector<std::uint32_t> seq_count_;     // relink: flows per sequence of a solve, then offsets
   std::vector<std::uint32_t> freeze_order_;  // relink: the solve's flows in (sequence, FlowId) order
