@@ -29,6 +29,7 @@ ConstraintId FlowEngine::add_constraint(BitsPerSecond capacity, TimePs latency) 
   assert(capacity.value() >= 0 && latency.value() >= 0);
   const auto bps = static_cast<double>(capacity.value());
   cons_.push_back(ConstraintRecord{kNil, 0, 0, 0, 0, 0.0, 0.0, now_, 0.0, latency, bps});
+  nominal_.push_back(bps);
   return system_.add_constraint(bps);
 }
 
@@ -183,7 +184,8 @@ void FlowEngine::dependency_done(FlowId waiting, TimePs completion) {
 
 void FlowEngine::change_capacity(const CapacityChange& change) {
   const std::uint32_t c = change.constraint.value();
-  system_.capacity[c] = cons_[c].nominal * change.fraction;
+  system_.capacity[c] = nominal_[c] * change.fraction;
+  cons_[c].capacity = system_.capacity[c];
   mark_dirty(change.constraint);
   if (system_.capacity[c] != 0 || !reroute_) return;
   std::vector<FlowId> crossing;

@@ -148,8 +148,8 @@ class FlowEngine {
     return std::max(0.0, remaining_[i] - rate_[i] * static_cast<double>((now_ - last_update_[i]).value()) * 1e-12);
   }
   [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const { return system_.path(f); }
-  [[nodiscard]] double capacity(ConstraintId c) const { return system_.capacity[c.value()]; }  // bits/s now
-  [[nodiscard]] double nominal_capacity(ConstraintId c) const { return cons_[c.value()].nominal; }
+  [[nodiscard]] double capacity(ConstraintId c) const { return cons_[c.value()].capacity; }  // bits/s now
+  [[nodiscard]] double nominal_capacity(ConstraintId c) const { return nominal_[c.value()]; }
   [[nodiscard]] TimePs latency(ConstraintId c) const { return cons_[c.value()].latency; }
   [[nodiscard]] double load(ConstraintId c) const { return cons_[c.value()].load; }       // bits/s now
   [[nodiscard]] double peak_load(ConstraintId c) const { return cons_[c.value()].peak; }  // bits/s
@@ -218,10 +218,11 @@ class FlowEngine {
     TimePs since;
     double peak;                // bits/s
     TimePs latency;
-    double nominal;             // bits/s
+    double capacity;            // bits/s now: the system's, read here by the load observer
   };
   static_assert(sizeof(ConstraintRecord) == 64, "one cache line per constraint");
   std::vector<ConstraintRecord> cons_;
+  std::vector<double> nominal_;  // bits/s
   std::vector<ConstraintId> dirty_;
   std::vector<CapacityChange> changes_;
   std::vector<ConstraintId> visited_;
