@@ -181,6 +181,7 @@ class FlowEngine {
   void offer_reroute(FlowId f, ConstraintId failed);
   void link_path(FlowId f);
   void unlink_path(FlowId f);
+  void prefetch_path(FlowId f) const;
   void mark_path_dirty(FlowId f);
   void mark_dirty(ConstraintId c);
   void advance(FlowId f);
