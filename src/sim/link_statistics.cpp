@@ -5,9 +5,9 @@
 namespace ct {
 
 void LinkStatistics::add_saturated(SimulationResult& result, TimePs makespan) const {
-  for (std::uint32_t r = 0; r < saturated_.size(); ++r) {
-    result.stats[r].saturated += saturated_[r];
-    if (was_saturated(r)) result.stats[r].saturated += makespan - last_change_[r];
+  for (std::uint32_t r = 0; r < last_.size(); ++r) {
+    result.stats[r].saturated += last_[r].saturated;
+    if (was_saturated(last_[r])) result.stats[r].saturated += makespan - last_[r].change;
   }
 }
 

@@ -408,15 +408,22 @@ void CollectivePlan::finish() {
     ++begin[std::size_t{t.dst} * channels + t.channel + 1];
   }
   for (std::size_t g = 1; g <= groups; ++g) begin[g] += begin[g - 1];
+  // With each member its transfer's step, so that the searches below read steps in sequence
+  // instead of looking up a transfer at random per probe.
   std::vector<std::uint32_t> member(2 * transfers.size());
+  std::vector<std::uint32_t> member_step(2 * transfers.size());
   {
     std::vector<std::uint32_t> cursor(begin.begin(), begin.end() - 1);
     for (std::uint32_t t = 0; t < transfers.size(); ++t) {
-      member[cursor[std::size_t{transfers[t].src} * channels + transfers[t].channel]++] = t;
-      member[cursor[std::size_t{transfers[t].dst} * channels + transfers[t].channel]++] = t;
+      const std::uint32_t out = cursor[std::size_t{transfers[t].src} * channels + transfers[t].channel]++;
+      const std::uint32_t in = cursor[std::size_t{transfers[t].dst} * channels + transfers[t].channel]++;
+      member[out] = t;
+      member[in] = t;
+      member_step[out] = transfers[t].step;
+      member_step[in] = transfers[t].step;
     }
   }
-  auto step_of = [&](std::uint32_t m) { return transfers[member[m]].step; };
+  auto step_of = [&](std::uint32_t m) { return member_step[m]; };
   after_begin_.assign(1, 0);
   after_.clear();
   for (const CollectiveTransfer& t : transfers) {

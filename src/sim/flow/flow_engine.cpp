@@ -28,14 +28,8 @@ constexpr double kPsPerSecond = 1e12;
 ConstraintId FlowEngine::add_constraint(BitsPerSecond capacity, TimePs latency) {
   assert(capacity.value() >= 0 && latency.value() >= 0);
   const auto bps = static_cast<double>(capacity.value());
+  cons_.push_back(ConstraintRecord{kNil, 0, 0, 0, 0, 0.0, 0.0, now_, 0.0, latency, bps});
   nominal_.push_back(bps);
-  latency_.push_back(latency);
-  head_.push_back(kNil);
-  dirty_mark_.push_back(0);
-  threshold_.push_back(0);
-  visit_mark_.push_back(0);
-  load_.push_back(ConstraintLoad{0.0, 0.0, now_, 0.0});
-  load_mark_.push_back(0);
   return system_.add_constraint(bps);
 }
 
@@ -45,9 +39,7 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
   assert(request.start >= now_);
   const double cap = request.rate_cap.value() > 0 ? static_cast<double>(request.rate_cap.value()) : kNoRateCap;
   const FlowId f = system_.add_flow(request.path, request.weight, cap, request.fraction);
-  elem_next_.resize(system_.path_pool.size(), kNil);
-  elem_prev_.resize(system_.path_pool.size(), kNil);
-  elem_flow_.resize(system_.path_pool.size(), f);
+  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f});
   const TimePs latency = latency_of(request.path, request.fraction);
 
   state_.push_back(FlowState::kWaiting);
@@ -81,9 +73,7 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
 
 void FlowEngine::reserve_flows(std::size_t flows, std::size_t hops) {
   system_.reserve_more(flows, hops);
-  const std::size_t pool = system_.path_pool.capacity() - elem_next_.size();
-  for (auto* v : {&elem_next_, &elem_prev_}) MaxMinSystem::reserve_more(*v, pool);
-  MaxMinSystem::reserve_more(elem_flow_, pool);
+  MaxMinSystem::reserve_more(elem_, system_.path_pool.capacity() - elem_.size());
   MaxMinSystem::reserve_more(state_, flows);
   for (auto* v : {&remaining_, &rate_}) MaxMinSystem::reserve_more(*v, flows);
   for (auto* v : {&last_update_, &start_, &delay_, &last_byte_, &completion_, &path_latency_}) {
@@ -113,6 +103,8 @@ bool FlowEngine::step() {
   if (queue_.empty()) return false;
   now_ = queue_.top().time;
   only_departures_ = true;
+  only_starts_ = true;
+  started_now_ = 0;
   departed_.clear();
   while (!queue_.empty() && queue_.top().time == now_) apply(queue_.pop());
   resolve();
@@ -129,14 +121,17 @@ void FlowEngine::apply(const FlowEvent& e) {
       break;
     case FlowEventKind::kLastByte:
       assert(state_[subject] == FlowState::kActive);
+      only_starts_ = false;
       departed_.push_back(FlowId(subject));
       finish_flow(FlowId(subject));
       break;
     case FlowEventKind::kCapacity:
       only_departures_ = false;
+      only_starts_ = false;
       change_capacity(changes_[subject]);
       break;
     case FlowEventKind::kTimer:
+      only_starts_ = false;
       if (on_timer_) on_timer_(subject);
       break;
   }
@@ -147,11 +142,13 @@ void FlowEngine::start_flow(FlowId f) {
   state_[i] = FlowState::kActive;
   start_[i] = now_;
   last_update_[i] = now_;
+  ++active_;
   link_path(f);
   if (remaining_[i] <= 0) {
     finish_flow(f);
     return;
   }
+  ++started_now_;
   if (!reroute_) return;
   for (const ConstraintId c : system_.path(f)) {
     if (system_.capacity[c.value()] == 0) {
@@ -163,8 +160,10 @@ void FlowEngine::start_flow(FlowId f) {
 
 void FlowEngine::finish_flow(FlowId f) {
   const std::uint32_t i = f.value();
+  prefetch_path(f);
   add_load(f, -rate_[i]);
   unlink_path(f);
+  --active_;
   state_[i] = FlowState::kDone;
   remaining_[i] = 0;
   rate_[i] = 0;
@@ -187,10 +186,11 @@ void FlowEngine::dependency_done(FlowId waiting, TimePs completion) {
 void FlowEngine::change_capacity(const CapacityChange& change) {
   const std::uint32_t c = change.constraint.value();
   system_.capacity[c] = nominal_[c] * change.fraction;
+  cons_[c].capacity = system_.capacity[c];
   mark_dirty(change.constraint);
   if (system_.capacity[c] != 0 || !reroute_) return;
   std::vector<FlowId> crossing;
-  for (std::uint32_t e = head_[c]; e != kNil; e = elem_next_[e]) crossing.push_back(elem_flow_[e]);
+  for (std::uint32_t e = cons_[c].head; e != kNil; e = elem_[e].next) crossing.push_back(elem_[e].flow);
   std::sort(crossing.begin(), crossing.end());
   for (const FlowId f : crossing) offer_reroute(f, change.constraint);
 }
@@ -210,6 +210,7 @@ void FlowEngine::move_flow(FlowId f, std::span<const ConstraintId> path, std::sp
     return;
   }
   only_departures_ = false;
+  only_starts_ = false;
   advance(f);
   add_load(f, -rate_[i]);
   unlink_path(f);
@@ -221,21 +222,19 @@ void FlowEngine::move_flow(FlowId f, std::span<const ConstraintId> path, std::sp
 TimePs FlowEngine::latency_of(std::span<const ConstraintId> path, std::span<const double> fraction) const {
   if (fraction.empty()) {
     TimePs latency{0};
-    for (const ConstraintId c : path) latency += latency_[c.value()];
+    for (const ConstraintId c : path) latency += cons_[c.value()].latency;
     return latency;
   }
   double ps = 0;
   for (std::size_t h = 0; h < path.size(); ++h) {
-    ps += fraction[h] * static_cast<double>(latency_[path[h].value()].value());
+    ps += fraction[h] * static_cast<double>(cons_[path[h].value()].latency.value());
   }
   return TimePs(std::llround(ps));
 }
 
 void FlowEngine::set_path(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction) {
   system_.set_path(f, path, fraction);
-  elem_next_.resize(system_.path_pool.size(), kNil);
-  elem_prev_.resize(system_.path_pool.size(), kNil);
-  elem_flow_.resize(system_.path_pool.size(), f);
+  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f});
   path_latency_[f.value()] = latency_of(path, fraction);
 }
 
@@ -244,11 +243,10 @@ void FlowEngine::link_path(FlowId f) {
   const std::uint32_t end = begin + system_.path_size[f.value()];
   for (std::uint32_t e = begin; e < end; ++e) {
     const std::uint32_t c = system_.path_pool[e].value();
-    elem_flow_[e] = f;
-    elem_prev_[e] = kNil;
-    elem_next_[e] = head_[c];
-    if (head_[c] != kNil) elem_prev_[head_[c]] = e;
-    head_[c] = e;
+    std::uint32_t& head = cons_[c].head;
+    elem_[e] = Element{head, kNil, f};
+    if (head != kNil) elem_[head].prev = e;
+    head = e;
     mark_dirty(system_.path_pool[e]);
   }
 }
@@ -258,21 +256,36 @@ void FlowEngine::unlink_path(FlowId f) {
   const std::uint32_t end = begin + system_.path_size[f.value()];
   for (std::uint32_t e = begin; e < end; ++e) {
     const std::uint32_t c = system_.path_pool[e].value();
-    if (elem_prev_[e] != kNil) {
-      elem_next_[elem_prev_[e]] = elem_next_[e];
+    Element& el = elem_[e];
+    if (el.prev != kNil) {
+      elem_[el.prev].next = el.next;
     } else {
-      head_[c] = elem_next_[e];
+      cons_[c].head = el.next;
     }
-    if (elem_next_[e] != kNil) elem_prev_[elem_next_[e]] = elem_prev_[e];
-    elem_next_[e] = kNil;
-    elem_prev_[e] = kNil;
+    if (el.next != kNil) elem_[el.next].prev = el.prev;
+    el.next = kNil;
+    el.prev = kNil;
     mark_dirty(system_.path_pool[e]);
   }
 }
 
+// A departure's hops are scattered over a million constraints and their lists' neighbours over
+// tens of millions of elements: asking for all of them before touching any lets their cache misses
+// overlap instead of following one another.
+void FlowEngine::prefetch_path(FlowId f) const {
+  const std::uint32_t begin = system_.path_begin[f.value()];
+  const std::uint32_t end = begin + system_.path_size[f.value()];
+  for (std::uint32_t e = begin; e < end; ++e) __builtin_prefetch(&cons_[system_.path_pool[e].value()], 1);
+  for (std::uint32_t e = begin; e < end; ++e) {
+    const Element& el = elem_[e];
+    if (el.prev != kNil) __builtin_prefetch(&elem_[el.prev], 1);
+    if (el.next != kNil) __builtin_prefetch(&elem_[el.next], 1);
+  }
+}
+
 void FlowEngine::mark_dirty(ConstraintId c) {
-  if (dirty_mark_[c.value()] != 0) return;
-  dirty_mark_[c.value()] = 1;
+  if (cons_[c.value()].dirty_mark != 0) return;
+  cons_[c.value()].dirty_mark = 1;
   dirty_.push_back(c);
 }
 
@@ -286,10 +299,10 @@ void FlowEngine::advance(FlowId f) {
 // ---- load statistics ----
 
 void FlowEngine::touch_load(std::uint32_t c) {
-  if (load_mark_[c] != 0) return;
-  load_mark_[c] = 1;
+  ConstraintRecord& l = cons_[c];
+  if (l.load_mark != 0) return;
+  l.load_mark = 1;
   load_touched_.push_back(c);
-  ConstraintLoad& l = load_[c];
   l.carried += l.load * static_cast<double>((now_ - l.since).value()) / kPsPerSecond;
   l.since = now_;
 }
@@ -301,7 +314,7 @@ void FlowEngine::add_load(FlowId f, double delta) {
   const auto fraction = system_.fractions(f);
   for (std::size_t h = 0; h < path.size(); ++h) {
     touch_load(path[h].value());
-    load_[path[h].value()].load += fraction[h] * delta;
+    cons_[path[h].value()].load += fraction.empty() ? delta : fraction[h] * delta;
   }
 }
 
@@ -309,10 +322,10 @@ void FlowEngine::add_load(FlowId f, double delta) {
 // residue), peaks are taken, the observer is told.
 void FlowEngine::settle_loads() {
   for (const std::uint32_t c : load_touched_) {
-    ConstraintLoad& l = load_[c];
-    if (head_[c] == kNil) l.load = 0.0;
+    ConstraintRecord& l = cons_[c];
+    if (l.head == kNil) l.load = 0.0;
     l.peak = std::max(l.peak, l.load);
-    load_mark_[c] = 0;
+    l.load_mark = 0;
     if (on_load_) on_load_(ConstraintId(c), now_, l.load);
   }
   load_touched_.clear();
@@ -320,7 +333,7 @@ void FlowEngine::settle_loads() {
 
 double FlowEngine::carried_bits(ConstraintId c) const {
   const std::uint32_t i = c.value();
-  const ConstraintLoad& l = load_[i];
+  const ConstraintRecord& l = cons_[i];
   return l.carried + l.load * static_cast<double>((now_ - l.since).value()) / kPsPerSecond;
 }
 
@@ -328,11 +341,19 @@ double FlowEngine::carried_bits(ConstraintId c) const {
 
 // Breadth-first search from the dirty constraints through the active flows crossing them: the
 // connected component(s) whose rates the events may have changed. dirty_ grows as the frontier.
+// When the instant only started flows and no other flow is active (a collective's millions of
+// flows at t = 0), every active flow is on a dirty constraint (its start marked its path) and
+// every constraint of its path is dirty: the search would find all of them, so they are taken in
+// FlowId order without it.
 void FlowEngine::collect_component() {
+  if (only_starts_ && started_now_ == active_) {
+    collect_all_active();
+    return;
+  }
   component_.clear();
   for (std::size_t k = 0; k < dirty_.size(); ++k) {
-    for (std::uint32_t e = head_[dirty_[k].value()]; e != kNil; e = elem_next_[e]) {
-      const FlowId f = elem_flow_[e];
+    for (std::uint32_t e = cons_[dirty_[k].value()].head; e != kNil; e = elem_[e].next) {
+      const FlowId f = elem_[e].flow;
       if (in_component_[f.value()] != 0) continue;
       in_component_[f.value()] = 1;
       component_.push_back(f);
@@ -360,9 +381,10 @@ void FlowEngine::sort_component() {
 }
 
 void FlowEngine::visit(ConstraintId c, std::uint64_t threshold) {
-  if (visit_mark_[c.value()] != 0) return;
-  visit_mark_[c.value()] = 1;
-  threshold_[c.value()] = threshold;
+  ConstraintRecord& r = cons_[c.value()];
+  if (r.visit_mark != 0) return;
+  r.visit_mark = 1;
+  r.threshold = threshold;
   visited_.push_back(c);
 }
 
@@ -382,14 +404,15 @@ void FlowEngine::collect_tail() {
     for (const ConstraintId c : system_.path(d)) visit(c, freeze_seq_[d.value()]);
     for (std::size_t k = first; k < visited_.size(); ++k) {
       const std::uint32_t c = visited_[k].value();
-      for (std::uint32_t e = head_[c]; e != kNil; e = elem_next_[e]) {
-        const FlowId f = elem_flow_[e];
+      const std::uint64_t threshold = cons_[c].threshold;
+      for (std::uint32_t e = cons_[c].head; e != kNil; e = elem_[e].next) {
+        const FlowId f = elem_[e].flow;
         ++tail_scanned_;
-        if (freeze_seq_[f.value()] < threshold_[c]) break;  // the list is in decreasing freeze order
+        if (freeze_seq_[f.value()] < threshold) break;  // the list is in decreasing freeze order
         if (in_component_[f.value()] != 0) continue;
         in_component_[f.value()] = 1;
         component_.push_back(f);
-        for (const ConstraintId next : system_.path(f)) visit(next, threshold_[c]);
+        for (const ConstraintId next : system_.path(f)) visit(next, threshold);
       }
     }
   }
@@ -411,37 +434,39 @@ void FlowEngine::relink_in_freeze_order(std::uint64_t first_seq, bool whole) {
   freeze_order_.resize(component_.size());
   for (const FlowId f : component_) freeze_order_[seq_count_[freeze_seq_[f.value()] - first_seq]++] = f.value();
   if (whole) {
-    for (const ConstraintId c : dirty_) head_[c.value()] = kNil;
+    for (const ConstraintId c : dirty_) cons_[c.value()].head = kNil;
   }
   for (const std::uint32_t f : freeze_order_) {
     const std::uint32_t begin = system_.path_begin[f];
     const std::uint32_t end = begin + system_.path_size[f];
     for (std::uint32_t e = begin; e < end; ++e) {
-      const std::uint32_t c = system_.path_pool[e].value();
+      std::uint32_t& head = cons_[system_.path_pool[e].value()].head;
+      Element& el = elem_[e];
       if (!whole) {
-        if (head_[c] == e) continue;
-        elem_next_[elem_prev_[e]] = elem_next_[e];  // not the head: it has a predecessor
-        if (elem_next_[e] != kNil) elem_prev_[elem_next_[e]] = elem_prev_[e];
+        if (head == e) continue;
+        elem_[el.prev].next = el.next;  // not the head: it has a predecessor
+        if (el.next != kNil) elem_[el.next].prev = el.prev;
       }
-      elem_prev_[e] = kNil;
-      elem_next_[e] = head_[c];
-      if (head_[c] != kNil) elem_prev_[head_[c]] = e;
-      head_[c] = e;
+      el.prev = kNil;
+      el.next = head;
+      if (head != kNil) elem_[head].prev = e;
+      head = e;
     }
   }
 }
 
-// The state of constraint c just before the event with sequence threshold_[c], as the full solve
+// The state of constraint c just before the event with its restart threshold, as the full solve
 // computes it: W = sum of a w over c's flows in increasing FlowId; then, for the flows frozen
 // before, in (sequence, FlowId) order, R -= a x rate and W -= a w.
 void FlowEngine::restart_state(ConstraintId c, double& remaining, double& weight_sum) {
   const std::uint32_t ci = c.value();
   order_scratch_.clear();
-  for (std::uint32_t e = head_[ci]; e != kNil; e = elem_next_[e]) order_scratch_.emplace_back(elem_flow_[e].value(), e);
+  for (std::uint32_t e = cons_[ci].head; e != kNil; e = elem_[e].next) order_scratch_.emplace_back(elem_[e].flow.value(), e);
   std::sort(order_scratch_.begin(), order_scratch_.end());
   double w_sum = 0.0;
-  for (const auto& [flow, e] : order_scratch_) w_sum += system_.path_fraction[e] * system_.weight[flow];
-  std::erase_if(order_scratch_, [&](const auto& entry) { return freeze_seq_[entry.first] >= threshold_[ci]; });
+  for (const auto& [flow, e] : order_scratch_) w_sum += system_.fraction_at(e) * system_.weight[flow];
+  const std::uint64_t threshold = cons_[ci].threshold;
+  std::erase_if(order_scratch_, [&](const auto& entry) { return freeze_seq_[entry.first] >= threshold; });
   std::sort(order_scratch_.begin(), order_scratch_.end(), [&](const auto& a, const auto& b) {
     const std::uint64_t sa = freeze_seq_[a.first];
     const std::uint64_t sb = freeze_seq_[b.first];
@@ -449,7 +474,7 @@ void FlowEngine::restart_state(ConstraintId c, double& remaining, double& weight
   });
   double r = system_.capacity[ci];
   for (const auto& [flow, e] : order_scratch_) {
-    const double a = system_.path_fraction[e];
+    const double a = system_.fraction_at(e);
     r -= a * rate_[flow];
     w_sum -= a * system_.weight[flow];
   }
@@ -487,9 +512,9 @@ void FlowEngine::resolve() {
     solved_flows_ += component_.size();
     if (options_.incremental) relink_in_freeze_order(first_seq, !tail);
   }
-  for (const ConstraintId c : dirty_) dirty_mark_[c.value()] = 0;
+  for (const ConstraintId c : dirty_) cons_[c.value()].dirty_mark = 0;
   dirty_.clear();
-  for (const ConstraintId c : visited_) visit_mark_[c.value()] = 0;
+  for (const ConstraintId c : visited_) cons_[c.value()].visit_mark = 0;
   visited_.clear();
   const auto horizon = static_cast<double>(std::numeric_limits<std::int64_t>::max() - now_.value());
   schedule_.clear();

@@ -148,12 +148,13 @@ class FlowEngine {
     return std::max(0.0, remaining_[i] - rate_[i] * static_cast<double>((now_ - last_update_[i]).value()) * 1e-12);
   }
   [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const { return system_.path(f); }
-  [[nodiscard]] double capacity(ConstraintId c) const { return system_.capacity[c.value()]; }  // bits/s now
+  [[nodiscard]] double capacity(ConstraintId c) const { return cons_[c.value()].capacity; }  // bits/s now
   [[nodiscard]] double nominal_capacity(ConstraintId c) const { return nominal_[c.value()]; }
-  [[nodiscard]] TimePs latency(ConstraintId c) const { return latency_[c.value()]; }
-  [[nodiscard]] double load(ConstraintId c) const { return load_[c.value()].load; }       // bits/s now
-  [[nodiscard]] double peak_load(ConstraintId c) const { return load_[c.value()].peak; }  // bits/s
+  [[nodiscard]] TimePs latency(ConstraintId c) const { return cons_[c.value()].latency; }
+  [[nodiscard]] double load(ConstraintId c) const { return cons_[c.value()].load; }       // bits/s now
+  [[nodiscard]] double peak_load(ConstraintId c) const { return cons_[c.value()].peak; }  // bits/s
   [[nodiscard]] double carried_bits(ConstraintId c) const;                                // up to now()
+  // Empty while every hop of every flow has fraction 1 (max_min_system.h).
   [[nodiscard]] std::span<const double> fractions(FlowId f) const { return system_.fractions(f); }
   [[nodiscard]] const MaxMinSystem& system() const { return system_; }
 
@@ -180,6 +181,7 @@ class FlowEngine {
   void offer_reroute(FlowId f, ConstraintId failed);
   void link_path(FlowId f);
   void unlink_path(FlowId f);
+  void prefetch_path(FlowId f) const;
   void mark_path_dirty(FlowId f);
   void mark_dirty(ConstraintId c);
   void advance(FlowId f);
@@ -203,30 +205,38 @@ class FlowEngine {
   TimePs now_{0};
 
   // ---- constraints ----
-  std::vector<double> nominal_;
-  std::vector<TimePs> latency_;
-  std::vector<std::uint32_t> head_;  // first path-pool element of an active flow crossing c
-  std::vector<std::uint8_t> dirty_mark_;
+  // What a departure touches of each constraint of its path (its list of active flows, the marks
+  // of the instant's searches, the restart threshold, the load statistics), in one cache line:
+  // at a million constraints each separate array would be a cache miss of its own per hop.
+  struct alignas(64) ConstraintRecord {
+    std::uint32_t head;         // first path-pool element of an active flow crossing c, kNil: none
+    std::uint8_t dirty_mark;    // in dirty_
+    std::uint8_t visit_mark;    // in visited_
+    std::uint8_t load_mark;     // in load_touched_
+    std::uint64_t threshold;    // restart threshold of a constraint visited by collect_tail
+    double load;                // bits/s
+    double carried;             // bits, up to `since`
+    TimePs since;
+    double peak;                // bits/s
+    TimePs latency;
+    double capacity;            // bits/s now: the system's, read here by the load observer
+  };
+  static_assert(sizeof(ConstraintRecord) == 64, "one cache line per constraint");
+  std::vector<ConstraintRecord> cons_;
+  std::vector<double> nominal_;  // bits/s
   std::vector<ConstraintId> dirty_;
   std::vector<CapacityChange> changes_;
-  std::vector<std::uint64_t> threshold_;     // restart threshold of a constraint visited by collect_tail
-  std::vector<std::uint8_t> visit_mark_;
   std::vector<ConstraintId> visited_;
-  // A rate change updates the load and the bits carried of every constraint of the path: together.
-  struct ConstraintLoad {
-    double load;     // bits/s
-    double carried;  // bits, up to `since`
-    TimePs since;
-    double peak;     // bits/s
-  };
-  std::vector<ConstraintLoad> load_;
-  std::vector<std::uint8_t> load_mark_;
   std::vector<std::uint32_t> load_touched_;
 
   // ---- path-pool elements: per-constraint doubly linked lists of active flows, by index ----
-  std::vector<std::uint32_t> elem_next_;
-  std::vector<std::uint32_t> elem_prev_;
-  std::vector<FlowId> elem_flow_;
+  // An unlink reads its neighbours' links, a list walk the next link and the flow: one record.
+  struct Element {
+    std::uint32_t next;
+    std::uint32_t prev;
+    FlowId flow;
+  };
+  std::vector<Element> elem_;
 
   // ---- flows ----
   std::vector<FlowState> state_;
@@ -249,6 +259,9 @@ class FlowEngine {
   std::vector<ConstraintId> reroute_path_;
   std::vector<FlowId> departed_;  // flows whose last byte left in this instant
   bool only_departures_ = true;   // this instant's events are last bytes only
+  bool only_starts_ = true;       // this instant's events are starts only, no flow moved
+  std::uint32_t started_now_ = 0;  // flows this instant started that are active
+  std::uint32_t active_ = 0;       // active flows
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_scratch_;  // (seq, elem) / (flow, elem)
   std::vector<std::uint32_t> seq_count_;     // relink: flows per sequence of a solve, then offsets
   std::vector<std::uint32_t> freeze_order_;  // relink: the solve's flows in (sequence, FlowId) order

@@ -18,6 +18,10 @@ namespace {
 // The barrier constraint's capacity: any positive figure, it carries zero-byte flows only.
 constexpr BitsPerSecond kBarrierCapacity{1'000'000'000'000};
 
+bool all_ones(std::span<const double> fractions) {
+  return std::all_of(fractions.begin(), fractions.end(), [](double a) { return a == 1.0; });
+}
+
 class Driver {
  public:
   Driver(const Fabric& fabric, const Scenario& scenario, const Workload& workload, const SimulationOptions& options)
@@ -79,11 +83,11 @@ class Driver {
       routed_path(routes, position[k], workload_flow, path, fractions);
       const FlowId flow(workload_flow);
       const auto now_path = engine_.path(flow);
-      const auto now_fractions = engine_.fractions(flow);
-      if (std::equal(path.begin(), path.end(), now_path.begin(), now_path.end()) &&
-          std::equal(fractions.begin(), fractions.end(), now_fractions.begin(), now_fractions.end())) {
-        continue;
-      }
+      const auto now_fractions = engine_.fractions(flow);  // empty: every hop 1
+      const bool same_fractions =
+          now_fractions.empty() ? all_ones(fractions)
+                                : std::equal(fractions.begin(), fractions.end(), now_fractions.begin(), now_fractions.end());
+      if (std::equal(path.begin(), path.end(), now_path.begin(), now_path.end()) && same_fractions) continue;
       engine_.move_flow(flow, path, fractions);
       rec_.rerouted(workload_flow);
     }
@@ -146,7 +150,7 @@ class Driver {
         if (path.empty()) path.push_back(directed(directed_link(LinkId(wf.src_port.value()), true)));
         fractions.resize(path.size(), 1.0);
         request.path = path;
-        request.fraction = fractions;
+        if (!all_ones(fractions)) request.fraction = fractions;  // empty: every hop 1
       } else {
         const std::size_t hops = wf.hops_size + (wf.join ? 1 : 0);
         request.path = std::span<const ConstraintId>(fixed.data() + fixed_at, hops);

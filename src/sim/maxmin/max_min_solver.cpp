@@ -37,9 +37,9 @@ void MaxMinSolver::gather(const MaxMinSystem& system, std::span<const FlowId> fl
       if (local == kNone) {
         local = static_cast<std::uint32_t>(touched_.size());
         touched_.push_back(path[h]);
-        local_.push_back(Local{system.capacity[path[h].value()], 0.0, 0, 0});
+        local_.push_back(Local{system.capacity[path[h].value()], 0.0, 0, 0, 0});
       }
-      local_[local].weight_sum += fraction[h] * w;
+      local_[local].weight_sum += fraction.empty() ? w : fraction[h] * w;
       ++local_[local].unfrozen;
       local_hops_.push_back(local);
     }
@@ -60,7 +60,6 @@ void MaxMinSolver::gather_members(std::span<const FlowId> flows) {
       members_[member_offset_[l] + cursor_[l]++] = pos;
     }
   }
-  frozen_.assign(flows.size(), 0);
 }
 
 // What a freeze reads and writes of each flow, by position: one record instead of five arrays.
@@ -68,9 +67,9 @@ void MaxMinSolver::gather_positions(const MaxMinSystem& system, std::span<const 
   position_.resize(flows.size() + 1);
   for (std::uint32_t pos = 0; pos < flows.size(); ++pos) {
     const std::uint32_t f = flows[pos].value();
-    position_[pos] = Position{system.weight[f], 0.0, 0, hop_offset_[pos], system.path_begin[f]};
+    position_[pos] = Position{system.weight[f], 0.0, kUnfrozen, hop_offset_[pos], system.path_begin[f]};
   }
-  position_[flows.size()] = Position{0.0, 0.0, 0, hop_offset_[flows.size()], 0};
+  position_[flows.size()] = Position{0.0, 0.0, kUnfrozen, hop_offset_[flows.size()], 0};
 }
 
 void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId> flows) {
@@ -114,6 +113,7 @@ void MaxMinSolver::build_heap(const MaxMinSystem& system, std::span<const FlowId
   for (std::uint32_t i = 0; i < items; ++i) {
     if (i < n && local_[i].unfrozen == 1 && least_private_[members_[member_offset_[i]]] != i) continue;
     where_[i] = heap_size_;
+    if (i < n) local_[i].in_heap = 1;
     heap_[heap_size_++] = HeapEntry{key_level_[i], static_cast<std::uint32_t>(key_order_[i]), i};
   }
   for (auto i = heap_size_ / kArity + 1; i-- > 0;) {
@@ -153,6 +153,7 @@ void MaxMinSolver::sift_down(std::uint32_t i) {
 void MaxMinSolver::erase(std::uint32_t item) {
   const std::uint32_t i = where_[item];
   where_[item] = kNone;
+  if (item < constraints_) local_[item].in_heap = 0;
   const HeapEntry last = heap_[--heap_size_];
   if (last.item == item) return;
   place(i, last);
@@ -175,18 +176,24 @@ void MaxMinSolver::rekey(std::uint32_t local) {
 void MaxMinSolver::freeze(const MaxMinSystem& system, std::uint32_t position, double value) {
   Position& p = position_[position];
   const double w = p.weight;
-  frozen_[position] = 1;
   p.rate = value;
   p.seq = next_seq_;
-  const double* fraction = system.path_fraction.data() + p.path_begin;
+  // No fractions: every one is 1, and 1 x v is v (max_min_system.h).
+  const double* fraction = system.path_fraction.empty() ? nullptr : system.path_fraction.data() + p.path_begin;
   const std::uint32_t end = position_[position + 1].hop_begin;
-  for (std::uint32_t k = p.hop_begin; k < end; ++k, ++fraction) {
+  for (std::uint32_t k = p.hop_begin; k < end; ++k) {
     const std::uint32_t l = local_hops_[k];
     Local& c = local_[l];
-    c.remaining -= *fraction * value;
-    c.weight_sum -= *fraction * w;
+    if (fraction == nullptr) {
+      c.remaining -= value;
+      c.weight_sum -= w;
+    } else {
+      c.remaining -= *fraction * value;
+      c.weight_sum -= *fraction * w;
+      ++fraction;
+    }
     --c.unfrozen;
-    if (c.stale == 0 && where_[l] != kNone) {
+    if (c.stale == 0 && c.in_heap != 0) {
       c.stale = 1;
       stale_.push_back(l);
     }
@@ -207,7 +214,7 @@ void MaxMinSolver::rekey_stale() {
 void MaxMinSolver::saturate(const MaxMinSystem& system, std::uint32_t local, double level) {
   for (std::uint32_t i = member_offset_[local]; i < member_offset_[local + 1]; ++i) {
     const std::uint32_t pos = members_[i];
-    if (frozen_[pos] != 0) continue;
+    if (position_[pos].seq != kUnfrozen) continue;
     freeze(system, pos, position_[pos].weight * level);
   }
   assert(local_[local].unfrozen == 0);
@@ -236,7 +243,7 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
     erase(item);
     if (item >= n) {
       const std::uint32_t pos = cap_position_[item - n];
-      if (frozen_[pos] != 0) continue;
+      if (position_[pos].seq != kUnfrozen) continue;
       freeze(system, pos, system.rate_cap[flows[pos].value()]);
     } else {
       saturate(system, item, level);
@@ -246,7 +253,7 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
   }
   // The rates and sequences out, in flow order (the freezes came in event order).
   for (std::uint32_t pos = 0; pos < flows.size(); ++pos) {
-    if (frozen_[pos] == 0) continue;
+    if (position_[pos].seq == kUnfrozen) continue;
     rate[flows[pos].value()] = position_[pos].rate;
     if (!freeze_seq.empty()) freeze_seq[flows[pos].value()] = position_[pos].seq;
   }
@@ -294,7 +301,7 @@ double MaxMinSolver::alone_rate(const MaxMinSystem& system, FlowId f) {
   double level = std::numeric_limits<double>::infinity();
   std::uint32_t order = kNone;
   for (std::size_t h = 0; h < path.size(); ++h) {
-    const double l = saturation_level(system.capacity[path[h].value()], 0.0 + fraction[h] * w);
+    const double l = saturation_level(system.capacity[path[h].value()], 0.0 + (fraction.empty() ? w : fraction[h] * w));
     if (l < level || (l == level && path[h].value() < order)) {
       level = l;
       order = path[h].value();

@@ -182,7 +182,8 @@ class MaxMinSolver {
     double remaining;        // R_c
     double weight_sum;       // W_c
     std::uint32_t unfrozen;  // flows not yet frozen on c
-    std::uint32_t stale;     // 1: an event's freezes changed it, re-keyed after the event
+    std::uint8_t stale;      // 1: an event's freezes changed it, re-keyed after the event
+    std::uint8_t in_heap;    // 1: in the heap (where_ is not kNone), read here by a freeze
   };
   std::vector<Local> local_;
   // Indexed by position in `flows` (CSR): the local indices of the flow's hops, so that a freeze
@@ -192,12 +193,12 @@ class MaxMinSolver {
   std::vector<std::uint32_t> cursor_;
   std::vector<std::uint32_t> member_offset_;  // CSR: constraint -> positions in `flows`
   std::vector<std::uint32_t> members_;
-  // Indexed by position in `flows`.
-  std::vector<std::uint8_t> frozen_;
   // What a freeze reads and writes of a flow together, so that freezing the members of a constraint
   // (flows at scattered positions) misses the caches once per flow, not once per array; the rates
   // and sequences go out in flow order after the last event. One more at the end (hop_begin of the
   // last flow's end).
+  // seq is kUnfrozen until the flow freezes.
+  static constexpr std::uint64_t kUnfrozen = ~std::uint64_t{0};
   struct Position {
     double weight;
     double rate;

@@ -10,7 +10,10 @@
 // Each hop has a fraction a in (0, 1] (path_fraction, parallel to path_pool): the flow uses a x its
 // rate of that constraint. 1 on every hop of a single path; a flow whose packets are sprayed over
 // k equal-cost members crosses each member with a = 1/k (per tier, multiplied along the tree), so
-// one variable models the whole spread.
+// one variable models the whole spread. While every hop's fraction is 1 (hashed paths: the common
+// case, millions of hops) path_fraction stays empty and fractions() are empty spans, meaning 1 on
+// every hop; the first fraction below 1 fills it in with the 1s before it. A product a x v with
+// a = 1 is v exactly, so a reader that skips the multiplication computes the same bits.
 #pragma once
 
 #include <algorithm>
@@ -40,7 +43,7 @@ struct MaxMinSystem {
   std::vector<double> weight;             // > 0; rate = weight x fair-share level
   std::vector<double> rate_cap;           // bits per second, kNoRateCap when none (e.g. a NIC limit)
   std::vector<ConstraintId> path_pool;
-  std::vector<double> path_fraction;  // parallel to path_pool, in (0, 1]
+  std::vector<double> path_fraction;  // parallel to path_pool, in (0, 1]; empty: every fraction is 1
 
   [[nodiscard]] std::size_t constraint_count() const { return capacity.size(); }
   [[nodiscard]] std::size_t flow_count() const { return path_begin.size(); }
@@ -48,9 +51,13 @@ struct MaxMinSystem {
   [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const {
     return {path_pool.data() + path_begin[f.value()], path_size[f.value()]};
   }
+  // Flow f's fractions, one per hop; empty when every fraction of the system is 1.
   [[nodiscard]] std::span<const double> fractions(FlowId f) const {
+    if (path_fraction.empty()) return {};
     return {path_fraction.data() + path_begin[f.value()], path_size[f.value()]};
   }
+  // The fraction of path-pool element e.
+  [[nodiscard]] double fraction_at(std::size_t e) const { return path_fraction.empty() ? 1.0 : path_fraction[e]; }
 
   ConstraintId add_constraint(double capacity_bps) {
     capacity.push_back(capacity_bps);
@@ -81,8 +88,11 @@ struct MaxMinSystem {
     return FlowId(path_begin.size() - 1);
   }
   void add_hop(ConstraintId c, double fraction = 1.0) {
+    if (fraction != 1.0 || !path_fraction.empty()) {
+      path_fraction.resize(path_pool.size(), 1.0);
+      path_fraction.push_back(fraction);
+    }
     path_pool.push_back(c);
-    path_fraction.push_back(fraction);
     ++path_size.back();
   }
 
@@ -96,7 +106,7 @@ struct MaxMinSystem {
     for (auto* v : {&path_begin, &path_size}) reserve_more(*v, flows);
     for (auto* v : {&weight, &rate_cap}) reserve_more(*v, flows);
     reserve_more(path_pool, hops);
-    reserve_more(path_fraction, hops);
+    if (!path_fraction.empty()) reserve_more(path_fraction, hops);
   }
 
   // Removes every flow and keeps the constraints; the arrays keep their storage, so a system
@@ -114,8 +124,12 @@ struct MaxMinSystem {
   void set_path(FlowId f, std::span<const ConstraintId> hops, std::span<const double> hop_fractions = {}) {
     path_begin[f.value()] = static_cast<std::uint32_t>(path_pool.size());
     path_size[f.value()] = static_cast<std::uint32_t>(hops.size());
+    const bool ones = std::all_of(hop_fractions.begin(), hop_fractions.end(), [](double a) { return a == 1.0; });
+    const bool unit_system = path_fraction.empty();  // every fraction so far 1
+    if (unit_system && !ones) path_fraction.resize(path_pool.size(), 1.0);
     path_pool.insert(path_pool.end(), hops.begin(), hops.end());
-    if (hop_fractions.empty()) {
+    if (unit_system && ones) return;
+    if (ones) {
       path_fraction.insert(path_fraction.end(), hops.size(), 1.0);
     } else {
       path_fraction.insert(path_fraction.end(), hop_fractions.begin(), hop_fractions.end());
