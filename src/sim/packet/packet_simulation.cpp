@@ -251,8 +251,7 @@ class Driver {
     for (std::uint32_t k = 0; k < moving.size(); ++k) {
       if (routes.reached[position[k]] == 0) continue;
       const std::uint32_t paths = routed_path(routes, position[k], moving[k], path);
-      const auto now_path = all_paths(moving[k]);
-      if (std::equal(path.begin(), path.end(), now_path.begin(), now_path.end())) continue;
+      if (same_paths(moving[k], path, paths)) continue;
       engine_.move_flow(moving[k], path, paths);
       rec_.rerouted(moving[k]);
     }
@@ -293,9 +292,14 @@ class Driver {
     return error_.empty() ? paths : 1;
   }
 
-  // Every path of the flow, one after the other.
-  std::span<const std::uint32_t> all_paths(std::uint32_t f) const {
-    return {engine_.path(f).data(), std::size_t{engine_.paths(f)} * engine_.path(f).size()};
+  // Whether the flow's paths are `paths` paths, one after the other in `path`.
+  bool same_paths(std::uint32_t f, std::span<const std::uint32_t> path, std::uint32_t paths) const {
+    if (paths != engine_.paths(f) || path.size() != std::size_t{paths} * engine_.path(f).size()) return false;
+    for (std::uint32_t i = 0; i < paths; ++i) {
+      const auto now = engine_.path(f, i);
+      if (!std::equal(now.begin(), now.end(), path.begin() + static_cast<std::ptrdiff_t>(i * now.size()))) return false;
+    }
+    return true;
   }
 
   void add_batch(std::uint32_t first, std::uint32_t end) {
