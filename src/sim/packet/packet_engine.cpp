@@ -160,9 +160,8 @@ bool PacketEngine::step() {
     case PacketEventKind::kCredit: on_credit(e.subject(), e.payload); break;
     case PacketEventKind::kRate: {
       const RateChange& change = rate_changes_[e.subject()];
-      Channel& ch = channels_[change.channel];
-      ch.rate = BitsPerSecond(std::llround(static_cast<double>(rest_[change.channel].spec.rate.value()) * change.fraction));
-      if (ch.loaded && on_load_) on_load_(change.channel, now_, static_cast<double>(ch.rate.value()));
+      change_rate(change.channel,
+                  BitsPerSecond(std::llround(static_cast<double>(rest_[change.channel].spec.rate.value()) * change.fraction)));
       try_send(change.channel);
       break;
     }
@@ -482,12 +481,29 @@ void PacketEngine::set_loaded(std::uint32_t c, bool loaded) {
   Channel& ch = channels_[c];
   if (ch.loaded == loaded) return;
   ch.loaded = loaded;
-  if (loaded) {
-    ch.busy_since = now_;
-  } else {
+  if (!loaded) {
     ch.busy_time += now_ - ch.busy_since;
+    if (ch.rate.value() <= 0) rest_[c].sent_at_zero += now_ - ch.busy_since;
   }
-  if (on_load_) on_load_(c, now_, loaded ? static_cast<double>(ch.rate.value()) : 0.0);
+  ch.busy_since = now_;
+  log_load(c, loaded ? ch.rate : BitsPerSecond(0));
+}
+
+// Its load, when sending, changes with its rate: the busy time is cut there, so that the time sent
+// at rate 0 is known, and the peak load is the highest rate of a stretch in which it sent.
+void PacketEngine::change_rate(std::uint32_t c, BitsPerSecond rate) {
+  Channel& ch = channels_[c];
+  ChannelRest& rest = rest_[c];
+  if (ch.packets > rest.packets_at_rate_change || ch.loaded) rest.peak_load = std::max(rest.peak_load, ch.rate);
+  rest.packets_at_rate_change = ch.packets;
+  if (ch.loaded) {
+    ch.busy_time += now_ - ch.busy_since;
+    if (ch.rate.value() <= 0) rest.sent_at_zero += now_ - ch.busy_since;
+    ch.busy_since = now_;
+    rest.peak_load = std::max(rest.peak_load, rate);
+  }
+  ch.rate = rate;
+  if (ch.loaded) log_load(c, rate);
 }
 
 std::uint32_t PacketEngine::new_packet() {
@@ -521,6 +537,11 @@ PacketChannelStats PacketEngine::channel_stats(std::uint32_t c) const {
   s.pause_time = rest.pause_time;
   s.pause_frames = rest.pause_frames;
   s.ecn_marks = rest.ecn_marks;
+  s.saturated = ch.busy_time - rest.sent_at_zero;
+  s.load_changed = ch.busy_since;
+  s.load = ch.loaded ? ch.rate : BitsPerSecond(0);
+  s.load_rate = ch.rate;
+  s.peak_load = ch.packets > rest.packets_at_rate_change ? std::max(rest.peak_load, ch.rate) : rest.peak_load;
   if (ch.loaded) s.busy += now_ - ch.busy_since;
   if (ch.stall_since.value() >= 0) s.credit_stall += now_ - ch.stall_since;
   if (ch.pause_since.value() >= 0) s.pause_time += now_ - ch.pause_since;

@@ -137,6 +137,22 @@ struct PacketChannelStats {
   TimePs pause_time{0};          // PFC: a packet to send, its priority paused (summed over priorities)
   std::int64_t pause_frames = 0;  // PFC: XOFF frames this channel's far end sent upstream
   std::int64_t ecn_marks = 0;     // ECN: packets this egress port marked (summed over priorities)
+  // Its load: its rate while it sends (starts a packet, or is serializing one), 0 otherwise. The
+  // time it sent at a positive rate up to its last load change; when that was; its load and rate
+  // since; the highest load it had.
+  TimePs saturated{0};
+  TimePs load_changed{0};
+  BitsPerSecond load{0};
+  BitsPerSecond load_rate{0};
+  BitsPerSecond peak_load{0};
+};
+
+// The channels' load changes in the order they happened (each time one starts or stops sending,
+// or its rate changes while it sends): the channel, the time, the load (bits/s; 0: it stopped).
+struct PacketLoadLog {
+  std::vector<std::uint32_t> channel;
+  std::vector<TimePs> time;
+  std::vector<double> load;
 };
 
 enum class PacketFlowState : std::uint8_t { kWaiting, kActive, kDone };
@@ -161,8 +177,13 @@ class PacketEngine {
     dcqcn_params_ = params;
   }
   void set_on_timer(std::function<void(std::uint32_t)> f) { on_timer_ = std::move(f); }
-  // Told when a channel starts or stops sending (load: its rate, or 0).
-  void set_on_load(std::function<void(std::uint32_t, TimePs, double)> f) { on_load_ = std::move(f); }
+  // Keeps the first `limit` load changes (PacketLoadLog) for take_load_log(). Before the first step().
+  void keep_load_log(std::size_t limit) { load_log_limit_ = limit; }
+  // The load changes kept; the engine keeps none from then on.
+  PacketLoadLog take_load_log() {
+    load_log_limit_ = 0;
+    return std::move(load_log_);
+  }
   // Told when a channel's output queue (all VLs) changes: the bytes it holds from then on.
   void set_on_queue(std::function<void(std::uint32_t, TimePs, std::int64_t)> f) { on_queue_ = std::move(f); }
   // Aggregation: its timers run `aggregator`'s on_timer; a gated flow may inject `bytes` more.
@@ -256,7 +277,7 @@ class PacketEngine {
     std::int64_t buffer_limit = 0;  // per VL at the far end: PFC xoff + headroom bytes; credits: blocks
 
     RedEcnSpec ecn;
-    TimePs busy_since{0};
+    TimePs busy_since{0};  // its last load change (sending or not)
     TimePs busy_time{0};
     std::int64_t xon_bytes = 0;  // PFC
   };
@@ -268,6 +289,11 @@ class PacketEngine {
     std::int64_t pause_frames = 0;
     std::int64_t ecn_marks = 0;
     TimePs wake_at{-1};  // DCQCN: a pacing wake-up is scheduled
+    // Its load while its rate changes (faults): the time it sent at rate 0 (a packet finishing after
+    // the link went down); its peak load up to the last rate change, and its packets then.
+    TimePs sent_at_zero{0};
+    BitsPerSecond peak_load{0};
+    std::int64_t packets_at_rate_change = 0;
     std::uint32_t source_cursor = 0;
     std::vector<std::uint32_t> sources;  // active flows injecting here, in activation order
   };
@@ -357,6 +383,13 @@ class PacketEngine {
   void pace(std::uint32_t c, std::uint32_t f, std::uint32_t bytes);
   void set_queue(std::uint32_t c, std::int64_t delta);
   void set_loaded(std::uint32_t c, bool loaded);
+  void change_rate(std::uint32_t c, BitsPerSecond rate);
+  void log_load(std::uint32_t c, BitsPerSecond load) {
+    if (load_log_.channel.size() >= load_log_limit_) return;
+    load_log_.channel.push_back(c);
+    load_log_.time.push_back(now_);
+    load_log_.load.push_back(static_cast<double>(load.value()));
+  }
   std::uint32_t new_packet();
   void free_packet(std::uint32_t p);
 
@@ -398,7 +431,8 @@ class PacketEngine {
   std::vector<RateChange> rate_changes_;
   PacketAggregator* aggregator_ = nullptr;
   std::function<void(std::uint32_t)> on_timer_;
-  std::function<void(std::uint32_t, TimePs, double)> on_load_;
+  std::size_t load_log_limit_ = 0;
+  PacketLoadLog load_log_;
   std::function<void(std::uint32_t, TimePs, std::int64_t)> on_queue_;
 };
 

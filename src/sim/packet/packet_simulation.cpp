@@ -155,10 +155,7 @@ class Driver {
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
     add_sharp_trees();
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
-    engine_.set_on_load([this](std::uint32_t c, TimePs at, double load) {
-      rec_.link_stats().on_load(c, at, load, static_cast<double>(engine_.rate(c).value()));
-      result_.stats[c].peak_bps = std::max(result_.stats[c].peak_bps, load);
-    });
+    if (o_.series_links > 0) engine_.keep_load_log(LinkStatistics::kSeriesLogLimit);
     engine_.set_on_timer([this](std::uint32_t fault) { converge(fault); });
     if (o_.queue_series > 0) {
       engine_.set_on_queue([this](std::uint32_t c, TimePs at, std::int64_t bytes) { queues_.on_queue(c, at, bytes); });
@@ -469,7 +466,21 @@ class Driver {
                                         info.deadlock_cycle.size(), to_seconds(engine_.now()) * 1e6, cycle));
   }
 
+  // The links' load statistics from the engine's clocks, and its load changes for the time series.
+  void collect_loads() {
+    LinkStatistics& stats = rec_.link_stats();
+    for (std::uint32_t c = 0; c < result_.resources.size(); ++c) {
+      const PacketChannelStats s = engine_.channel_stats(c);
+      stats.set_resource(c, s.saturated, s.load_changed, static_cast<double>(s.load.value()),
+                         static_cast<double>(s.load_rate.value()));
+      result_.stats[c].peak_bps = std::max(result_.stats[c].peak_bps, static_cast<double>(s.peak_load.value()));
+    }
+    PacketLoadLog log = engine_.take_load_log();
+    stats.set_log(std::move(log.channel), std::move(log.time), std::move(log.load));
+  }
+
   void collect() {
+    collect_loads();
     collect_flows();
     note_reordering();
     collect_deadlock();
