@@ -48,6 +48,23 @@ class LinkStatistics {
     }
   }
 
+  // An engine that keeps its own load clocks reports the outcome once, after the run, instead of
+  // every change: resource r was saturated for `saturated` up to its last load change at
+  // `last_change`, when its load became `load` at capacity `capacity`; the changes it kept for
+  // the time series (the first kSeriesLogLimit), in the order they happened.
+  void set_resource(std::uint32_t r, TimePs saturated, TimePs last_change, double load, double capacity) {
+    saturated_[r] = saturated;
+    last_change_[r] = last_change;
+    last_load_[r] = load;
+    last_capacity_[r] = capacity;
+  }
+  void set_log(std::vector<std::uint32_t> resources, std::vector<TimePs> times, std::vector<double> loads) {
+    if (!series_) return;
+    log_resource_ = std::move(resources);
+    log_time_ = std::move(times);
+    log_load_ = std::move(loads);
+  }
+
   // When resource r's load last changed.
   [[nodiscard]] TimePs last_change(std::uint32_t r) const { return last_[r].change; }
 

@@ -15,7 +15,18 @@ __extension__ typedef __int128 Wide;  // 8 b 10^12 overflows 64 bits past 1.1 MB
 }  // namespace
 
 PacketEngine::PacketEngine(std::int64_t mtu, std::uint8_t vls) : mtu_(mtu), vls_(vls) {
-  assert(mtu >= 1 && vls >= 1 && vls <= 15);
+  assert(mtu >= 1 && mtu < (1 << 24) && vls >= 1 && vls <= 15);
+}
+
+std::uint32_t PacketEngine::append_paths(std::span<const std::uint32_t> path, std::uint32_t paths) {
+  const auto begin = static_cast<std::uint32_t>(path_pool_.size());
+  const std::size_t length = path.size() / paths;
+  for (std::uint32_t i = 0; i < paths; ++i) {
+    const auto one = path.subspan(i * length, length);
+    path_pool_.insert(path_pool_.end(), one.begin(), one.end());
+    path_pool_.push_back(kNone);
+  }
+  return begin;
 }
 
 std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
@@ -49,10 +60,9 @@ std::uint32_t PacketEngine::add_flow(const PacketFlowRequest& request) {
   assert(request.vl < vls_ && request.paths >= 1 && request.path.size() % request.paths == 0 &&
          request.path.size() / request.paths <= 0xFFFFU);
   Flow& f = flows_.emplace_back();
-  f.path_begin = static_cast<std::uint32_t>(path_pool_.size());
+  f.path_begin = append_paths(request.path, request.paths);
   f.path_size = static_cast<std::uint32_t>(request.path.size() / request.paths);
   f.paths = request.paths;
-  path_pool_.insert(path_pool_.end(), request.path.begin(), request.path.end());
   f.size = request.size.value();
   f.start = request.start;
   f.delay = request.delay;
@@ -84,10 +94,9 @@ void PacketEngine::move_flow(std::uint32_t f, std::span<const std::uint32_t> pat
   assert(!path.empty() && paths >= 1 && path.size() % paths == 0 && path.size() / paths <= 0xFFFFU);
   Flow& flow = flows_[f];
   const std::uint32_t old_first = flow.path_size > 0 ? path_pool_[flow.path_begin] : kNone;
-  flow.path_begin = static_cast<std::uint32_t>(path_pool_.size());
+  flow.path_begin = append_paths(path, paths);
   flow.path_size = static_cast<std::uint32_t>(path.size() / paths);
   flow.paths = paths;
-  path_pool_.insert(path_pool_.end(), path.begin(), path.end());
   if (flow.state != PacketFlowState::kActive || flow.injected == flow.size || old_first == path.front()) return;
   auto& old_sources = rest_[old_first].sources;
   const auto it = std::find(old_sources.begin(), old_sources.end(), f);
@@ -151,9 +160,8 @@ bool PacketEngine::step() {
     case PacketEventKind::kCredit: on_credit(e.subject(), e.payload); break;
     case PacketEventKind::kRate: {
       const RateChange& change = rate_changes_[e.subject()];
-      Channel& ch = channels_[change.channel];
-      ch.rate = BitsPerSecond(std::llround(static_cast<double>(rest_[change.channel].spec.rate.value()) * change.fraction));
-      if (ch.loaded && on_load_) on_load_(change.channel, now_, static_cast<double>(ch.rate.value()));
+      change_rate(change.channel,
+                  BitsPerSecond(std::llround(static_cast<double>(rest_[change.channel].spec.rate.value()) * change.fraction)));
       try_send(change.channel);
       break;
     }
@@ -214,11 +222,11 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     Packet& pk = packets_[p];
     pk.flow = f;
     pk.seq = static_cast<std::uint32_t>(flow.injected / mtu_);
-    pk.path_begin = flow.path_begin + (flow.paths == 1 ? 0 : (pk.seq % flow.paths) * flow.path_size);
-    pk.path_size = static_cast<std::uint16_t>(flow.path_size);
-    pk.hop = 0;
-    pk.vl = vl;
-    pk.bytes = static_cast<std::uint32_t>(std::min(mtu_, flow.size - flow.injected));
+    pk.pos = flow.path_begin + (flow.paths == 1 ? 0 : (pk.seq % flow.paths) * (flow.path_size + 1));
+    pk.at = c;
+    pk.ahead = path_pool_[pk.pos + 1];
+    pk.vl = vl & 0xFU;
+    pk.bytes = static_cast<std::uint32_t>(std::min(mtu_, flow.size - flow.injected)) & 0xFF'FFFFU;
     flow.injected += pk.bytes;
     if (dcqcn_) pace(c, f, pk.bytes);
     if (flow.injected == flow.size) {
@@ -265,8 +273,8 @@ void PacketEngine::notify(std::uint32_t p) {
   flow.last_cnp = now_;
   ++flow.cnps;
   TimePs back{0};
-  for (std::uint32_t h = 0; h < pk.path_size; ++h) {
-    const Channel& ch = channels_[path_pool_[pk.path_begin + h]];
+  for (std::uint32_t k = pk.pos; path_pool_[k] != kNone; --k) {  // the path, from its last channel back
+    const Channel& ch = channels_[path_pool_[k]];
     back += ch.propagation + ch.forward_latency;
   }
   queue_.push(now_ + back, PacketEventKind::kCongestion, pk.flow, kCnp);
@@ -337,12 +345,13 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   if (q.head == kNone) q.tail = kNone;
   pk.next = kNone;
   q.queue_bytes -= pk.bytes;
-  if (ch.ecn_dequeue && pk.hop > 0) mark(c, p, q.queue_bytes);
+  const bool first = pk.from == kNone;
+  if (ch.ecn_dequeue && !first) mark(c, p, q.queue_bytes);
   set_queue(c, -static_cast<std::int64_t>(pk.bytes));
   if (!ch.pfc && ch.limited) q.credits -= blocks(pk.bytes);
   ch.busy = true;
-  ch.sending_first = pk.hop == 0;
-  ch.sending_from = pk.hop > 0 ? path_pool_[pk.path_begin + pk.hop - 1] : pk.flow;
+  ch.sending_first = first;
+  ch.sending_from = first ? pk.flow : pk.from;
   ch.sending_bytes = pk.bytes;
   ch.sending_vl = vl;
   ++ch.packets;
@@ -350,9 +359,9 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   const TimePs tx = serialization(pk.bytes, ch.rate);
   queue_.push(now_ + tx, PacketEventKind::kTxDone, c);
   TimePs arrive = now_ + tx + ch.propagation;
-  if (pk.hop + 1 < pk.path_size) {
+  if (pk.ahead != kNone) {
     if (ch.cut_through) {
-      const Channel& next = channels_[path_pool_[pk.path_begin + pk.hop + 1]];
+      const Channel& next = channels_[pk.ahead];
       const TimePs tx_next = next.rate.value() > 0 ? serialization(pk.bytes, next.rate) : tx;
       arrive = now_ + ch.propagation + std::max(TimePs(0), tx - tx_next);
     }
@@ -404,7 +413,7 @@ void PacketEngine::on_tx_done(std::uint32_t c) {
 void PacketEngine::on_arrive(std::uint32_t p) {
   Packet& pk = packets_[p];
   const std::uint8_t vl = pk.vl;
-  const std::uint32_t over = path_pool_[pk.path_begin + pk.hop];
+  const std::uint32_t over = pk.at;
   Channel& in = channels_[over];
   if (in.pfc) {
     std::int64_t& held = vl_state(over, vl).occupied;
@@ -420,8 +429,7 @@ void PacketEngine::on_arrive(std::uint32_t p) {
     used += blocks(pk.bytes);
     if (used > in.buffer_limit) ++drops_;  // never: a sender needs credits for every block
   }
-  ++pk.hop;
-  if (pk.hop == pk.path_size) {
+  if (pk.ahead == kNone) {
     Flow& flow = flows_[pk.flow];
     flow.delivered += pk.bytes;
     if (pk.seq < flow.next_seq) {
@@ -437,7 +445,10 @@ void PacketEngine::on_arrive(std::uint32_t p) {
     if (flow.delivered == flow.size) complete(f);
     return;
   }
-  const std::uint32_t next = path_pool_[pk.path_begin + pk.hop];
+  const std::uint32_t next = pk.ahead;
+  pk.from = over;
+  pk.at = next;
+  pk.ahead = path_pool_[++pk.pos + 1];
   VlState& q = vl_state(next, vl);
   const Channel& out = channels_[next];
   if (out.ecn_enqueue) mark(next, p, q.queue_bytes);
@@ -470,12 +481,29 @@ void PacketEngine::set_loaded(std::uint32_t c, bool loaded) {
   Channel& ch = channels_[c];
   if (ch.loaded == loaded) return;
   ch.loaded = loaded;
-  if (loaded) {
-    ch.busy_since = now_;
-  } else {
+  if (!loaded) {
     ch.busy_time += now_ - ch.busy_since;
+    if (ch.rate.value() <= 0) rest_[c].sent_at_zero += now_ - ch.busy_since;
   }
-  if (on_load_) on_load_(c, now_, loaded ? static_cast<double>(ch.rate.value()) : 0.0);
+  ch.busy_since = now_;
+  log_load(c, loaded ? ch.rate : BitsPerSecond(0));
+}
+
+// Its load, when sending, changes with its rate: the busy time is cut there, so that the time sent
+// at rate 0 is known, and the peak load is the highest rate of a stretch in which it sent.
+void PacketEngine::change_rate(std::uint32_t c, BitsPerSecond rate) {
+  Channel& ch = channels_[c];
+  ChannelRest& rest = rest_[c];
+  if (ch.packets > rest.packets_at_rate_change || ch.loaded) rest.peak_load = std::max(rest.peak_load, ch.rate);
+  rest.packets_at_rate_change = ch.packets;
+  if (ch.loaded) {
+    ch.busy_time += now_ - ch.busy_since;
+    if (ch.rate.value() <= 0) rest.sent_at_zero += now_ - ch.busy_since;
+    ch.busy_since = now_;
+    rest.peak_load = std::max(rest.peak_load, rate);
+  }
+  ch.rate = rate;
+  if (ch.loaded) log_load(c, rate);
 }
 
 std::uint32_t PacketEngine::new_packet() {
@@ -509,6 +537,11 @@ PacketChannelStats PacketEngine::channel_stats(std::uint32_t c) const {
   s.pause_time = rest.pause_time;
   s.pause_frames = rest.pause_frames;
   s.ecn_marks = rest.ecn_marks;
+  s.saturated = ch.busy_time - rest.sent_at_zero;
+  s.load_changed = ch.busy_since;
+  s.load = ch.loaded ? ch.rate : BitsPerSecond(0);
+  s.load_rate = ch.rate;
+  s.peak_load = ch.packets > rest.packets_at_rate_change ? std::max(rest.peak_load, ch.rate) : rest.peak_load;
   if (ch.loaded) s.busy += now_ - ch.busy_since;
   if (ch.stall_since.value() >= 0) s.credit_stall += now_ - ch.stall_since;
   if (ch.pause_since.value() >= 0) s.pause_time += now_ - ch.pause_since;
@@ -534,8 +567,8 @@ std::vector<std::uint32_t> PacketEngine::deadlock() const {
     for (std::uint8_t vl = 0; vl < vls_; ++vl) {
       for (std::uint32_t p = vl_state(b, vl).head; p != kNone; p = packets_[p].next) {
         const Packet& pk = packets_[p];
-        if (pk.hop == 0) continue;
-        const std::uint32_t a = path_pool_[pk.path_begin + pk.hop - 1];
+        if (pk.from == kNone) continue;
+        const std::uint32_t a = pk.from;
         if (blocked[a] != 0 && std::find(waits[a].begin(), waits[a].end(), b) == waits[a].end()) waits[a].push_back(b);
       }
     }

@@ -14,8 +14,9 @@
 //
 // Packets. A flow of S bytes is cut into ceil(S / mtu) packets of mtu bytes, the last one smaller
 // (the payload alone: headers are not modelled). Serialization of b bytes at rate R takes
-// round(8 b 10^12 / R) ps at the channel's rate when it starts. A packet carries its path (an
-// offset into the path pool) and its hop, and comes from a pool.
+// round(8 b 10^12 / R) ps at the channel's rate when it starts. A packet carries its place in its
+// path (an offset into the path pool) and the channels it came over, is on and goes to next, and
+// comes from a pool.
 //
 // Spraying. A flow may hold several paths of the same length from the same first channel (a
 // sprayed flow: one per member combination of the ECMP groups on its way); its packet n (counted
@@ -136,13 +137,29 @@ struct PacketChannelStats {
   TimePs pause_time{0};          // PFC: a packet to send, its priority paused (summed over priorities)
   std::int64_t pause_frames = 0;  // PFC: XOFF frames this channel's far end sent upstream
   std::int64_t ecn_marks = 0;     // ECN: packets this egress port marked (summed over priorities)
+  // Its load: its rate while it sends (starts a packet, or is serializing one), 0 otherwise. The
+  // time it sent at a positive rate up to its last load change; when that was; its load and rate
+  // since; the highest load it had.
+  TimePs saturated{0};
+  TimePs load_changed{0};
+  BitsPerSecond load{0};
+  BitsPerSecond load_rate{0};
+  BitsPerSecond peak_load{0};
+};
+
+// The channels' load changes in the order they happened (each time one starts or stops sending,
+// or its rate changes while it sends): the channel, the time, the load (bits/s; 0: it stopped).
+struct PacketLoadLog {
+  std::vector<std::uint32_t> channel;
+  std::vector<TimePs> time;
+  std::vector<double> load;
 };
 
 enum class PacketFlowState : std::uint8_t { kWaiting, kActive, kDone };
 
 class PacketEngine {
  public:
-  // PRECONDITION: mtu >= 1, 1 <= vls <= 15.
+  // PRECONDITION: 1 <= mtu < 2^24, 1 <= vls <= 15.
   PacketEngine(std::int64_t mtu, std::uint8_t vls);
 
   std::uint32_t add_channel(const PacketChannelSpec& spec);
@@ -160,8 +177,13 @@ class PacketEngine {
     dcqcn_params_ = params;
   }
   void set_on_timer(std::function<void(std::uint32_t)> f) { on_timer_ = std::move(f); }
-  // Told when a channel starts or stops sending (load: its rate, or 0).
-  void set_on_load(std::function<void(std::uint32_t, TimePs, double)> f) { on_load_ = std::move(f); }
+  // Keeps the first `limit` load changes (PacketLoadLog) for take_load_log(). Before the first step().
+  void keep_load_log(std::size_t limit) { load_log_limit_ = limit; }
+  // The load changes kept; the engine keeps none from then on.
+  PacketLoadLog take_load_log() {
+    load_log_limit_ = 0;
+    return std::move(load_log_);
+  }
   // Told when a channel's output queue (all VLs) changes: the bytes it holds from then on.
   void set_on_queue(std::function<void(std::uint32_t, TimePs, std::int64_t)> f) { on_queue_ = std::move(f); }
   // Aggregation: its timers run `aggregator`'s on_timer; a gated flow may inject `bytes` more.
@@ -197,7 +219,7 @@ class PacketEngine {
   [[nodiscard]] std::int64_t size(std::uint32_t f) const { return flows_[f].size; }
   [[nodiscard]] std::uint8_t vl(std::uint32_t f) const { return flows_[f].vl; }
   [[nodiscard]] std::span<const std::uint32_t> path(std::uint32_t f, std::uint32_t i = 0) const {
-    return {path_pool_.data() + flows_[f].path_begin + std::size_t{i} * flows_[f].path_size, flows_[f].path_size};
+    return {path_pool_.data() + flows_[f].path_begin + std::size_t{i} * (flows_[f].path_size + 1), flows_[f].path_size};
   }
   [[nodiscard]] std::uint32_t paths(std::uint32_t f) const { return flows_[f].paths; }
   // Packets of the flow delivered after a later packet of it (spraying, a move_flow()).
@@ -255,7 +277,7 @@ class PacketEngine {
     std::int64_t buffer_limit = 0;  // per VL at the far end: PFC xoff + headroom bytes; credits: blocks
 
     RedEcnSpec ecn;
-    TimePs busy_since{0};
+    TimePs busy_since{0};  // its last load change (sending or not)
     TimePs busy_time{0};
     std::int64_t xon_bytes = 0;  // PFC
   };
@@ -267,6 +289,11 @@ class PacketEngine {
     std::int64_t pause_frames = 0;
     std::int64_t ecn_marks = 0;
     TimePs wake_at{-1};  // DCQCN: a pacing wake-up is scheduled
+    // Its load while its rate changes (faults): the time it sent at rate 0 (a packet finishing after
+    // the link went down); its peak load up to the last rate change, and its packets then.
+    TimePs sent_at_zero{0};
+    BitsPerSecond peak_load{0};
+    std::int64_t packets_at_rate_change = 0;
     std::uint32_t source_cursor = 0;
     std::vector<std::uint32_t> sources;  // active flows injecting here, in activation order
   };
@@ -299,21 +326,26 @@ class PacketEngine {
     TimePs last_cnp{-1};       // DCQCN: the notification point's last CNP
     std::int64_t cnps = 0;
     std::int64_t marked = 0;   // packets delivered with CE
-    std::uint32_t paths = 1;   // spraying: paths of path_size channels from path_begin on
+    std::uint32_t paths = 1;   // spraying: paths of path_size channels from path_begin on, each ending in kNone
     std::uint32_t next_seq = 0;  // one more than the highest packet index delivered
     std::int64_t out_of_order = 0;
   };
-  struct Packet {
+  // A packet carries its channels (the one it is queued for or crossing, the one it came over, the
+  // next one): an arrival and a send read no path; only the channel after the next is looked up,
+  // off the arrival's critical path. 32 B, so that no packet straddles two cache lines.
+  struct alignas(32) Packet {
     std::uint32_t flow = 0;
-    std::uint32_t path_begin = 0;
-    std::uint16_t path_size = 0;
-    std::uint16_t hop = 0;  // index in the path of the channel it is queued for or crossing
-    std::uint32_t bytes = 0;
+    std::uint32_t seq = 0;        // its index in its flow (reordering at the receiver)
+    std::uint32_t bytes : 24 = 0;  // at most the MTU
+    std::uint32_t vl : 4 = 0;      // its flow's, carried so that an arrival need not read the flow
+    std::uint32_t ce : 1 = 0;      // ECN: congestion experienced
     std::uint32_t next = 0xFFFF'FFFFU;  // in an output queue
-    bool ce = false;                    // ECN: congestion experienced
-    std::uint8_t vl = 0;  // its flow's, carried so that an arrival need not read the flow
-    std::uint32_t seq = 0;  // its index in its flow (reordering at the receiver)
+    std::uint32_t at = 0;               // the channel it is queued for or crossing
+    std::uint32_t from = 0xFFFF'FFFFU;  // the channel it came over (its buffer holds it); none on its first hop
+    std::uint32_t ahead = 0xFFFF'FFFFU;  // the channel after `at`; none: `at` ends its path
+    std::uint32_t pos = 0;               // `at`'s index in the path pool
   };
+  static_assert(sizeof(Packet) == 32);
   struct RateChange {
     std::uint32_t channel = 0;
     double fraction = 1.0;
@@ -330,6 +362,9 @@ class PacketEngine {
   // propagation delay after it was sent.
   [[nodiscard]] static std::uint32_t arrivals_lane(std::uint32_t c) { return 2 * c; }
   [[nodiscard]] static std::uint32_t returns_lane(std::uint32_t c) { return 2 * c + 1; }
+  // Appends `paths` paths of equal length (one after the other in `path`), each followed by kNone;
+  // returns where the first begins.
+  std::uint32_t append_paths(std::span<const std::uint32_t> path, std::uint32_t paths);
   void finalize();
   void activate(std::uint32_t f);
   void complete(std::uint32_t f);
@@ -348,6 +383,13 @@ class PacketEngine {
   void pace(std::uint32_t c, std::uint32_t f, std::uint32_t bytes);
   void set_queue(std::uint32_t c, std::int64_t delta);
   void set_loaded(std::uint32_t c, bool loaded);
+  void change_rate(std::uint32_t c, BitsPerSecond rate);
+  void log_load(std::uint32_t c, BitsPerSecond load) {
+    if (load_log_.channel.size() >= load_log_limit_) return;
+    load_log_.channel.push_back(c);
+    load_log_.time.push_back(now_);
+    load_log_.load.push_back(static_cast<double>(load.value()));
+  }
   std::uint32_t new_packet();
   void free_packet(std::uint32_t p);
 
@@ -375,7 +417,9 @@ class PacketEngine {
   bool dcqcn_ = false;
   DcqcnParams dcqcn_params_;
   std::vector<Flow> flows_;
-  std::vector<std::uint32_t> path_pool_;
+  // The flows' paths, each followed by kNone (and the first preceded by one): a packet's next
+  // channel is kNone past its path's end, and a path's start is found by walking back.
+  std::vector<std::uint32_t> path_pool_{0xFFFF'FFFFU};
   std::vector<std::uint32_t> after_pool_;
   std::vector<std::uint32_t> after_begin_;
   std::vector<std::uint32_t> dependents_;        // CSR by flow: flows waiting for it
@@ -387,7 +431,8 @@ class PacketEngine {
   std::vector<RateChange> rate_changes_;
   PacketAggregator* aggregator_ = nullptr;
   std::function<void(std::uint32_t)> on_timer_;
-  std::function<void(std::uint32_t, TimePs, double)> on_load_;
+  std::size_t load_log_limit_ = 0;
+  PacketLoadLog load_log_;
   std::function<void(std::uint32_t, TimePs, std::int64_t)> on_queue_;
 };
 

@@ -216,5 +216,35 @@ TEST(PacketEngine, RateChangesStopAndResumeAChannel) {
   EXPECT_EQ(e.completion_time(f), ns(1000 + 163.84 + 100));
 }
 
+// Its load, kept by the engine (no report per change): sending at 400 Gb/s from 0; the link goes
+// down at 10 ns while packet 0 is on the wire (load 0: sending at rate 0 until 81.92 is not
+// saturated); back at half rate at 1,000 ns, packet 1 takes 163.84 ns. Saturated 10 + 163.84 ns;
+// the last change at 1,163.84; the peak 400 Gb/s. The log keeps the first changes it is asked to.
+TEST(PacketEngine, KeepsItsLoadStatisticsAndLoadChanges) {
+  for (const std::size_t limit : {std::size_t{100}, std::size_t{2}}) {
+    PacketEngine e(kMtu, 1);
+    const std::uint32_t path[] = {e.add_channel(channel(ns(100)))};
+    e.add_flow(flow(path, 2 * kMtu));
+    e.schedule_rate(path[0], ns(10), 0.0);
+    e.schedule_rate(path[0], ns(1000), 0.5);
+    e.keep_load_log(limit);
+    e.run();
+    const PacketChannelStats s = e.channel_stats(path[0]);
+    EXPECT_EQ(s.saturated, ns(10 + 163.84));
+    EXPECT_EQ(s.busy, ns(81.92 + 163.84));
+    EXPECT_EQ(s.load_changed, ns(1163.84));
+    EXPECT_EQ(s.load, BitsPerSecond(0));
+    EXPECT_EQ(s.load_rate, gbps(200));
+    EXPECT_EQ(s.peak_load, gbps(400));
+    const PacketLoadLog log = e.take_load_log();
+    const std::vector<TimePs> times = {TimePs(0), ns(10), ns(81.92), ns(1000), ns(1163.84)};
+    const std::vector<double> loads = {400e9, 0, 0, 200e9, 0};
+    const std::size_t n = std::min(limit, times.size());
+    EXPECT_EQ(log.channel, std::vector<std::uint32_t>(n, path[0]));
+    EXPECT_EQ(log.time, std::vector<TimePs>(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(n)));
+    EXPECT_EQ(log.load, std::vector<double>(loads.begin(), loads.begin() + static_cast<std::ptrdiff_t>(n)));
+  }
+}
+
 }  // namespace
 }  // namespace ct

@@ -155,10 +155,7 @@ class Driver {
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
     add_sharp_trees();
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
-    engine_.set_on_load([this](std::uint32_t c, TimePs at, double load) {
-      rec_.link_stats().on_load(c, at, load, static_cast<double>(engine_.rate(c).value()));
-      result_.stats[c].peak_bps = std::max(result_.stats[c].peak_bps, load);
-    });
+    if (o_.series_links > 0) engine_.keep_load_log(LinkStatistics::kSeriesLogLimit);
     engine_.set_on_timer([this](std::uint32_t fault) { converge(fault); });
     if (o_.queue_series > 0) {
       engine_.set_on_queue([this](std::uint32_t c, TimePs at, std::int64_t bytes) { queues_.on_queue(c, at, bytes); });
@@ -251,8 +248,7 @@ class Driver {
     for (std::uint32_t k = 0; k < moving.size(); ++k) {
       if (routes.reached[position[k]] == 0) continue;
       const std::uint32_t paths = routed_path(routes, position[k], moving[k], path);
-      const auto now_path = all_paths(moving[k]);
-      if (std::equal(path.begin(), path.end(), now_path.begin(), now_path.end())) continue;
+      if (same_paths(moving[k], path, paths)) continue;
       engine_.move_flow(moving[k], path, paths);
       rec_.rerouted(moving[k]);
     }
@@ -293,9 +289,14 @@ class Driver {
     return error_.empty() ? paths : 1;
   }
 
-  // Every path of the flow, one after the other.
-  std::span<const std::uint32_t> all_paths(std::uint32_t f) const {
-    return {engine_.path(f).data(), std::size_t{engine_.paths(f)} * engine_.path(f).size()};
+  // Whether the flow's paths are `paths` paths, one after the other in `path`.
+  bool same_paths(std::uint32_t f, std::span<const std::uint32_t> path, std::uint32_t paths) const {
+    if (paths != engine_.paths(f) || path.size() != std::size_t{paths} * engine_.path(f).size()) return false;
+    for (std::uint32_t i = 0; i < paths; ++i) {
+      const auto now = engine_.path(f, i);
+      if (!std::equal(now.begin(), now.end(), path.begin() + static_cast<std::ptrdiff_t>(i * now.size()))) return false;
+    }
+    return true;
   }
 
   void add_batch(std::uint32_t first, std::uint32_t end) {
@@ -446,7 +447,21 @@ class Driver {
                                         info.deadlock_cycle.size(), to_seconds(engine_.now()) * 1e6, cycle));
   }
 
+  // The links' load statistics from the engine's clocks, and its load changes for the time series.
+  void collect_loads() {
+    LinkStatistics& stats = rec_.link_stats();
+    for (std::uint32_t c = 0; c < result_.resources.size(); ++c) {
+      const PacketChannelStats s = engine_.channel_stats(c);
+      stats.set_resource(c, s.saturated, s.load_changed, static_cast<double>(s.load.value()),
+                         static_cast<double>(s.load_rate.value()));
+      result_.stats[c].peak_bps = std::max(result_.stats[c].peak_bps, static_cast<double>(s.peak_load.value()));
+    }
+    PacketLoadLog log = engine_.take_load_log();
+    stats.set_log(std::move(log.channel), std::move(log.time), std::move(log.load));
+  }
+
   void collect() {
+    collect_loads();
     collect_flows();
     collect_deadlock();
     collect_sharp();
