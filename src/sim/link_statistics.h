@@ -53,10 +53,7 @@ class LinkStatistics {
   // `last_change`, when its load became `load` at capacity `capacity`; the changes it kept for
   // the time series (the first kSeriesLogLimit), in the order they happened.
   void set_resource(std::uint32_t r, TimePs saturated, TimePs last_change, double load, double capacity) {
-    saturated_[r] = saturated;
-    last_change_[r] = last_change;
-    last_load_[r] = load;
-    last_capacity_[r] = capacity;
+    last_[r] = Last{last_change, load, capacity, saturated};
   }
   void set_log(std::vector<std::uint32_t> resources, std::vector<TimePs> times, std::vector<double> loads) {
     if (!series_) return;
