@@ -2,12 +2,14 @@
 // cheaply by an engine that makes tens of millions of them.
 //
 // Model. The changes come in time order. They are kept in fixed-size segments that are allocated
-// as the log grows and never copied: an entry is 12 bytes, the time since the previous entry of
+// as the log grows and never copied: an entry is 8 bytes, the time since the previous entry of
 // its segment (a gap of 2^32 ps or more opens a new segment, whose start time is its first
-// entry's), the resource, and the index of its load in a table of the distinct loads seen (an
-// engine's loads are a link's rate or 0, a few values). The log keeps at most `limit` changes:
-// when the limit is reached the series would be dropped (LinkStatistics::add_series), so the log
-// then frees what it holds, keeps nothing more and says it is full.
+// entry's), then the resource (24 bits) and the index of its load (8 bits) in a table of the
+// distinct loads seen (an engine's loads are a link's rate or 0, a few values); a resource of
+// 2^24 or more or a load index of 255 or more takes a second entry that holds both in full. The
+// log keeps at most `limit` changes: when the limit is reached the series would be dropped
+// (LinkStatistics::add_series), so the log then frees what it holds, keeps nothing more and says
+// it is full.
 #pragma once
 
 #include <array>
@@ -24,9 +26,9 @@ namespace ct {
 
 class LoadLog {
  public:
-  static constexpr std::uint32_t kSegmentEntries = 1U << 16;  // 768 KiB a segment
+  static constexpr std::uint32_t kSegmentEntries = 1U << 16;  // 512 KiB a segment
 
-  // Keeps nothing until limit() is set. `segment_entries` (at least 1) is for tests.
+  // Keeps nothing until limit() is set. `segment_entries` (at least 2) is for tests.
   explicit LoadLog(std::uint32_t segment_entries = kSegmentEntries) : segment_entries_(segment_entries) {}
 
   // Keeps the first `limit` changes; reaching it makes the log full. Before the first add().
@@ -36,11 +38,20 @@ class LoadLog {
   void add(std::uint32_t r, TimePs at, double load) {
     if (count_ >= limit_) return;
     const std::int64_t gap = at.value() - last_.value();
-    if (segments_.empty() || segments_.back().size == segment_entries_ || gap >= (std::int64_t{1} << 32)) {
+    const std::uint32_t v = value_index(load);
+    const bool wide = r >= (1U << 24) || v >= kWide;
+    const std::uint32_t entries = wide ? 2 : 1;
+    if (segments_.empty() || segments_.back().size + entries > segment_entries_ || gap >= (std::int64_t{1} << 32)) {
       open_segment(at);
     }
     Segment& s = segments_.back();
-    s.entries[s.size++] = Entry{static_cast<std::uint32_t>(at.value() - last_.value()), r, value_index(load)};
+    const auto since = static_cast<std::uint32_t>(at.value() - last_.value());
+    if (wide) {
+      s.entries[s.size++] = Entry{since, kWide};
+      s.entries[s.size++] = Entry{r, v};
+    } else {
+      s.entries[s.size++] = Entry{since, r << 8 | v};
+    }
     last_ = at;
     if (++count_ == limit_) {
       full_ = true;
@@ -62,18 +73,24 @@ class LoadLog {
       for (std::uint32_t e = 0; e < s.size; ++e) {
         const Entry& x = s.entries[e];
         t += x.gap;
-        f(x.resource, TimePs(t), values_[x.value]);
+        if ((x.key & 0xFF) == kWide) {
+          const Entry& y = s.entries[++e];
+          f(y.gap, TimePs(t), values_[y.key]);
+        } else {
+          f(x.key >> 8, TimePs(t), values_[x.key & 0xFF]);
+        }
       }
     }
   }
 
  private:
+  // A wide change's second entry holds the resource in `gap` and the load index in `key`.
   struct Entry {
-    std::uint32_t gap;       // ps since the previous entry of the segment (its start for the first)
-    std::uint32_t resource;
-    std::uint32_t value;     // index in values_
+    std::uint32_t gap;  // ps since the previous entry of the segment (its start for the first)
+    std::uint32_t key;  // resource << 8 | index in values_; kWide: the next entry holds them
   };
-  static_assert(sizeof(Entry) == 12);
+  static_assert(sizeof(Entry) == 8);
+  static constexpr std::uint32_t kWide = 0xFF;
   struct Segment {
     TimePs begin;
     std::uint32_t size = 0;

@@ -1,6 +1,7 @@
 // The segmented load log (sim/load_log.h), on small cases with segments of 2 and 3 entries: what
-// goes in comes out in order, across segment boundaries and a gap too long for an entry; the limit
-// makes it full and empty; the time series from it equal those from the changes reported one by one.
+// goes in comes out in order, across segment boundaries, a gap too long for an entry and changes
+// too wide for one; the limit makes it full and empty; the time series from it equal those from
+// the changes reported one by one.
 #include "sim/load_log.h"
 
 #include <gtest/gtest.h>
@@ -43,6 +44,20 @@ TEST(LoadLog, KeepsChangesAcrossSegmentsInOrder) {
   ASSERT_EQ(out, in);
   EXPECT_TRUE(std::signbit(std::get<2>(out[4])));
   EXPECT_FALSE(std::signbit(std::get<2>(out[5])));
+}
+
+// Wide changes (a resource of 2^24 or more, a load index of 255 or more: two entries each) in
+// segments of 3: 300 distinct loads on resources 0, 2^24 + 5 and 2^32 - 1 alternating, a wide
+// change never split across two segments; all come back in order.
+TEST(LoadLog, KeepsWideChangesWhole) {
+  std::vector<Change> in;
+  const std::uint32_t resources[] = {0, (1U << 24) + 5, 0xFFFFFFFFU};
+  for (std::uint32_t i = 0; i < 300; ++i) in.emplace_back(resources[i % 3], TimePs(i / 2), 1e9 + i);
+  in.emplace_back(7, TimePs(400), 1e9);  // a known load, index 0 again: narrow
+  LoadLog log(3);
+  log.set_limit(1000);
+  for (const auto& [r, at, load] : in) log.add(r, at, load);
+  EXPECT_EQ(read(log), in);
 }
 
 // Below the limit the changes are kept; reaching it (the series would be dropped) keeps nothing.
