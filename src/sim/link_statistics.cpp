@@ -13,7 +13,7 @@ void LinkStatistics::add_saturated(SimulationResult& result, TimePs makespan) co
 
 void LinkStatistics::add_series(SimulationResult& result, std::uint32_t links, std::uint32_t bins_wanted) const {
   if (links == 0 || result.makespan.value() <= 0) return;
-  if (log_resource_.size() >= kSeriesLogLimit) {
+  if (log_resource_.size() >= kSeriesLogLimit || load_log_.full()) {
     result.notes.push_back("load time series dropped: more than 16 million load changes");
     return;
   }
@@ -41,13 +41,15 @@ void LinkStatistics::add_series(SimulationResult& result, std::uint32_t links, s
       t = end;
     }
   };
-  for (std::size_t e = 0; e < log_resource_.size(); ++e) {
-    const std::uint32_t k = slot[log_resource_[e]];
-    if (k == kNoIndex) continue;
-    integrate(k, since[k], log_time_[e]);
-    since[k] = log_time_[e];
-    load[k] = log_load_[e];
-  }
+  auto change = [&](std::uint32_t r, TimePs at, double to) {
+    const std::uint32_t k = slot[r];
+    if (k == kNoIndex) return;
+    integrate(k, since[k], at);
+    since[k] = at;
+    load[k] = to;
+  };
+  for (std::size_t e = 0; e < log_resource_.size(); ++e) change(log_resource_[e], log_time_[e], log_load_[e]);
+  load_log_.for_each(change);
   for (std::uint32_t k = 0; k < order.size(); ++k) integrate(k, since[k], result.makespan);
 }
 

@@ -9,7 +9,9 @@
 // time is summed up to the makespan. Time series: the makespan cut into `bins` equal bins (the last
 // may reach past it), the busiest resources' loads integrated over each bin, divided by their
 // nominal capacity. The load changes are kept for that (at most kSeriesLogLimit of them; past that
-// the series are dropped with a note). Carried bits and peak loads are the engine's own figures.
+// the series are dropped with a note): reported one by one (on_load), or, by an engine that keeps
+// its own, handed over once as a segmented log (sim/load_log.h, set_log) that is read in place.
+// Carried bits and peak loads are the engine's own figures.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "sim/load_log.h"
 #include "sim/simulation_result.h"
 
 namespace ct {
@@ -51,15 +54,16 @@ class LinkStatistics {
   // An engine that keeps its own load clocks reports the outcome once, after the run, instead of
   // every change: resource r was saturated for `saturated` up to its last load change at
   // `last_change`, when its load became `load` at capacity `capacity`; the changes it kept for
-  // the time series (the first kSeriesLogLimit), in the order they happened.
+  // the time series (limited to kSeriesLogLimit: full when reached), in the order they happened.
   void set_resource(std::uint32_t r, TimePs saturated, TimePs last_change, double load, double capacity) {
     last_[r] = Last{last_change, load, capacity, saturated};
   }
-  void set_log(std::vector<std::uint32_t> resources, std::vector<TimePs> times, std::vector<double> loads) {
+  void set_log(LoadLog log) {
     if (!series_) return;
-    log_resource_ = std::move(resources);
-    log_time_ = std::move(times);
-    log_load_ = std::move(loads);
+    log_resource_.clear();
+    log_time_.clear();
+    log_load_.clear();
+    load_log_ = std::move(log);
   }
 
   // When resource r's load last changed.
@@ -91,6 +95,7 @@ class LinkStatistics {
   std::vector<std::uint32_t> log_resource_;
   std::vector<TimePs> log_time_;
   std::vector<double> log_load_;
+  LoadLog load_log_;  // set_log's, instead of the three above
 };
 
 }  // namespace ct

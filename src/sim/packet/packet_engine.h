@@ -77,10 +77,12 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/units.h"
 #include "core/rng.h"
+#include "sim/load_log.h"
 #include "sim/packet/dcqcn.h"
 #include "sim/packet/packet_event_queue.h"
 #include "sim/packet/red_marking.h"
@@ -149,12 +151,6 @@ struct PacketChannelStats {
 
 // The channels' load changes in the order they happened (each time one starts or stops sending,
 // or its rate changes while it sends): the channel, the time, the load (bits/s; 0: it stopped).
-struct PacketLoadLog {
-  std::vector<std::uint32_t> channel;
-  std::vector<TimePs> time;
-  std::vector<double> load;
-};
-
 enum class PacketFlowState : std::uint8_t { kWaiting, kActive, kDone };
 
 class PacketEngine {
@@ -177,13 +173,11 @@ class PacketEngine {
     dcqcn_params_ = params;
   }
   void set_on_timer(std::function<void(std::uint32_t)> f) { on_timer_ = std::move(f); }
-  // Keeps the first `limit` load changes (PacketLoadLog) for take_load_log(). Before the first step().
-  void keep_load_log(std::size_t limit) { load_log_limit_ = limit; }
+  // Keeps the first `limit` load changes (a LoadLog, full when `limit` is reached) for
+  // take_load_log(). Before the first step().
+  void keep_load_log(std::size_t limit) { load_log_.set_limit(limit); }
   // The load changes kept; the engine keeps none from then on.
-  PacketLoadLog take_load_log() {
-    load_log_limit_ = 0;
-    return std::move(load_log_);
-  }
+  LoadLog take_load_log() { return std::exchange(load_log_, LoadLog()); }
   // Told when a channel's output queue (all VLs) changes: the bytes it holds from then on.
   void set_on_queue(std::function<void(std::uint32_t, TimePs, std::int64_t)> f) { on_queue_ = std::move(f); }
   // Aggregation: its timers run `aggregator`'s on_timer; a gated flow may inject `bytes` more.
@@ -385,10 +379,7 @@ class PacketEngine {
   void set_loaded(std::uint32_t c, bool loaded);
   void change_rate(std::uint32_t c, BitsPerSecond rate);
   void log_load(std::uint32_t c, BitsPerSecond load) {
-    if (load_log_.channel.size() >= load_log_limit_) return;
-    load_log_.channel.push_back(c);
-    load_log_.time.push_back(now_);
-    load_log_.load.push_back(static_cast<double>(load.value()));
+    load_log_.add(c, now_, static_cast<double>(load.value()));
   }
   std::uint32_t new_packet();
   void free_packet(std::uint32_t p);
@@ -431,8 +422,7 @@ class PacketEngine {
   std::vector<RateChange> rate_changes_;
   PacketAggregator* aggregator_ = nullptr;
   std::function<void(std::uint32_t)> on_timer_;
-  std::size_t load_log_limit_ = 0;
-  PacketLoadLog load_log_;
+  LoadLog load_log_;
   std::function<void(std::uint32_t, TimePs, std::int64_t)> on_queue_;
 };
 

@@ -219,9 +219,10 @@ TEST(PacketEngine, RateChangesStopAndResumeAChannel) {
 // Its load, kept by the engine (no report per change): sending at 400 Gb/s from 0; the link goes
 // down at 10 ns while packet 0 is on the wire (load 0: sending at rate 0 until 81.92 is not
 // saturated); back at half rate at 1,000 ns, packet 1 takes 163.84 ns. Saturated 10 + 163.84 ns;
-// the last change at 1,163.84; the peak 400 Gb/s. The log keeps the first changes it is asked to.
+// the last change at 1,163.84; the peak 400 Gb/s. The log keeps the five changes below a limit; at
+// or past it (the series would be dropped) it is full and keeps none.
 TEST(PacketEngine, KeepsItsLoadStatisticsAndLoadChanges) {
-  for (const std::size_t limit : {std::size_t{100}, std::size_t{2}}) {
+  for (const std::size_t limit : {std::size_t{100}, std::size_t{6}, std::size_t{5}, std::size_t{2}}) {
     PacketEngine e(kMtu, 1);
     const std::uint32_t path[] = {e.add_channel(channel(ns(100)))};
     e.add_flow(flow(path, 2 * kMtu));
@@ -236,13 +237,22 @@ TEST(PacketEngine, KeepsItsLoadStatisticsAndLoadChanges) {
     EXPECT_EQ(s.load, BitsPerSecond(0));
     EXPECT_EQ(s.load_rate, gbps(200));
     EXPECT_EQ(s.peak_load, gbps(400));
-    const PacketLoadLog log = e.take_load_log();
+    const LoadLog log = e.take_load_log();
     const std::vector<TimePs> times = {TimePs(0), ns(10), ns(81.92), ns(1000), ns(1163.84)};
     const std::vector<double> loads = {400e9, 0, 0, 200e9, 0};
-    const std::size_t n = std::min(limit, times.size());
-    EXPECT_EQ(log.channel, std::vector<std::uint32_t>(n, path[0]));
-    EXPECT_EQ(log.time, std::vector<TimePs>(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(n)));
-    EXPECT_EQ(log.load, std::vector<double>(loads.begin(), loads.begin() + static_cast<std::ptrdiff_t>(n)));
+    const bool kept = limit > times.size();
+    EXPECT_EQ(log.full(), !kept);
+    std::vector<std::uint32_t> channel;
+    std::vector<TimePs> time;
+    std::vector<double> load;
+    log.for_each([&](std::uint32_t c, TimePs at, double l) {
+      channel.push_back(c);
+      time.push_back(at);
+      load.push_back(l);
+    });
+    EXPECT_EQ(channel, std::vector<std::uint32_t>(kept ? times.size() : 0, path[0]));
+    EXPECT_EQ(time, kept ? times : std::vector<TimePs>());
+    EXPECT_EQ(load, kept ? loads : std::vector<double>());
   }
 }
 

@@ -456,8 +456,7 @@ class Driver {
                          static_cast<double>(s.load_rate.value()));
       result_.stats[c].peak_bps = std::max(result_.stats[c].peak_bps, static_cast<double>(s.peak_load.value()));
     }
-    PacketLoadLog log = engine_.take_load_log();
-    stats.set_log(std::move(log.channel), std::move(log.time), std::move(log.load));
+    stats.set_log(engine_.take_load_log());
   }
 
   void collect() {
