@@ -24,6 +24,7 @@
 #include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
+#include "support/report_run.h"
 #include "traffic/flow_table.h"
 
 namespace ct {
@@ -39,13 +40,7 @@ TransferSpec transfer(std::string name, std::uint32_t src, std::uint32_t dst, By
   return x;
 }
 
-struct PacketRun {
-  Topology topology;
-  std::optional<Fabric> fabric;
-  SimulationResult result;
-  WorkerAccount workers;
-  std::optional<SimulateReportInput> in;
-};
+using PacketRun = fixtures::ReportRun;
 
 // `kmin`, `kmax`: the RED thresholds (bytes); `vls`: priorities.
 void run(PacketRun& r, std::int64_t kmin, std::int64_t kmax, std::uint8_t vls) {
@@ -67,11 +62,7 @@ void run(PacketRun& r, std::int64_t kmin, std::int64_t kmax, std::uint8_t vls) {
   o.packet.cut_through = true;
   o.packet.ecn.kmin_bytes = kmin;
   o.packet.ecn.kmax_bytes = kmax;
-  auto result = simulate(*r.fabric, s, o);
-  ASSERT_TRUE(result.ok()) << format_diagnostics(result.errors());
-  r.result = std::move(result).value();
-  r.workers = account_workers(r.result);
-  r.in.emplace(SimulateReportInput{r.topology, r.result, r.workers, "ecn", 10});
+  r.simulate_and_keep(s, o, "ecn");
 }
 
 // The flows CSV's ecn_marks and cnps cells of each row (the two before the last, out_of_order),

@@ -38,18 +38,13 @@
 #include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
+#include "support/report_run.h"
 #include "traffic/flow_table.h"
 
 namespace ct {
 namespace {
 
-struct PacketRun {
-  Topology topology;
-  std::optional<Fabric> fabric;
-  SimulationResult result;
-  WorkerAccount workers;
-  std::optional<SimulateReportInput> in;
-};
+using PacketRun = fixtures::ReportRun;
 
 // Transfers of `bytes` from each of `sources` to GPU `dst`.
 Scenario transfers(std::initializer_list<std::uint32_t> sources, std::uint32_t dst, std::int64_t bytes, PathModel paths) {
@@ -79,11 +74,7 @@ void run(PacketRun& r, Topology topology, const Scenario& s, EngineKind engine, 
   o.packet.buffer_bytes = buffer_bytes;
   o.packet.cut_through = true;
   o.queue_series = 8;
-  auto result = simulate(*r.fabric, s, o);
-  ASSERT_TRUE(result.ok()) << format_diagnostics(result.errors());
-  r.result = std::move(result).value();
-  r.workers = account_workers(r.result);
-  r.in.emplace(SimulateReportInput{r.topology, r.result, r.workers, "t", 10});
+  r.simulate_and_keep(s, o, "t");
 }
 
 // The sprayed run with the slow member (the file's opening comment).
@@ -281,11 +272,7 @@ TEST(PacketRunReport, PageDrawsPauseOnRoce) {
   o.packet.buffer_bytes = 32 << 10;
   o.packet.cut_through = true;
   o.packet.dcqcn = false;
-  auto result = simulate(*r.fabric, transfers({0, 1}, 2, 1 << 20, PathModel::kSpray), o);
-  ASSERT_TRUE(result.ok()) << format_diagnostics(result.errors());
-  r.result = std::move(result).value();
-  r.workers = account_workers(r.result);
-  r.in.emplace(SimulateReportInput{r.topology, r.result, r.workers, "t", 10});
+  r.simulate_and_keep(transfers({0, 1}, 2, 1 << 20, PathModel::kSpray), o, "t");
   ASSERT_TRUE(r.result.packet.pfc);
   const auto j = nlohmann::json::parse(simulate_json(*r.in));
   const auto& queues = j["packet"]["queues"];
