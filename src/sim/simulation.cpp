@@ -88,6 +88,14 @@ Result<Workload> prepare_workload(const Fabric& fabric, const Scenario& scenario
                                   "--fail` shows the routes after a cable goes",
                                   scenario.faults.front().what)};
   }
+  if (fabric.lfts() != nullptr && scenario.paths != PathModel::kEcmp) {
+    // A subnet manager's LFTs give each destination one output port per switch: nothing to spray
+    // over or adapt among (InfiniBand's adaptive routing is not modelled).
+    return Diagnostic{scenario.at.line > 0 ? scenario.at : SourceLocation{scenario.file, 0, 0}, "paths",
+                      fmt::format("paths '{}' on a fabric routed by the subnet manager's LFTs (--ibnetdiscover): "
+                                  "the LFTs give one path per source and destination; use paths 'ecmp' (the default)",
+                                  path_model_name(scenario.paths))};
+  }
   auto workload = compile_workload(fabric, scenario, {options.max_flows}, &weights);
   if (!workload) return workload.errors();
   if (flows != nullptr) {

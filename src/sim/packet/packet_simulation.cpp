@@ -164,6 +164,9 @@ class Driver {
     while (engine_.step()) {
       if (++events % 65536 == 0 && o_.progress != nullptr) o_.progress->update(done(), w_.flows.size(), engine_.now());
     }
+    // Sprayed paths of unequal length first met at a reroute (converge): no result for a run whose
+    // flows could not take their new paths.
+    if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
     collect();
     return std::move(result_);
   }
@@ -248,7 +251,8 @@ class Driver {
     for (std::uint32_t k = 0; k < moving.size(); ++k) {
       if (routes.reached[position[k]] == 0) continue;
       const std::uint32_t paths = routed_path(routes, position[k], moving[k], path);
-      if (same_paths(moving[k], path, paths)) continue;
+      // Unequal sprayed paths (error_, reported when the run ends): the flow keeps its paths.
+      if (paths == 0 || same_paths(moving[k], path, paths)) continue;
       engine_.move_flow(moving[k], path, paths);
       rec_.rerouted(moving[k]);
     }
@@ -258,7 +262,8 @@ class Driver {
   // A routed flow's channels: its fixed hops (the PXN NVLink hop, if any), then its network hops.
   // A sprayed flow's paths, one after the other: packet n's (routing/load_balancing.h
   // sprayed_path) for n below the spray period and the flow's packet count, so that packet n takes
-  // path n mod paths. Returns the number of paths.
+  // path n mod paths. Returns the number of paths; 0, with error_ set, when sprayed paths differ
+  // in length (the engine keeps a flow's paths as equal runs of the pool).
   std::uint32_t routed_path(const FlowRoutes& routes, std::size_t sub, std::uint32_t flow,
                             std::vector<std::uint32_t>& path) {
     path.clear();
@@ -278,15 +283,18 @@ class Driver {
     for (std::uint32_t n = 0; n < paths; ++n) {
       sprayed_path(router_.walker(), wf.src_port, wf.dst_port, n, links);
       if (n == 0) length = fixed.size() + links.size();
-      if (fixed.size() + links.size() != length && error_.empty()) {
-        error_ = fmt::format("the paths sprayed from {} to {} differ in length: the packet engine sprays over equal-cost "
-                             "paths only",
-                             t_.vertex_name(wf.src_port), t_.vertex_name(wf.dst_port));
+      if (fixed.size() + links.size() != length) {
+        if (error_.empty()) {
+          error_ = fmt::format("the paths sprayed from {} to {} differ in length: the packet engine sprays over "
+                               "equal-cost paths only",
+                               t_.vertex_name(wf.src_port), t_.vertex_name(wf.dst_port));
+        }
+        return 0;
       }
       for (const Hop& h : fixed) path.push_back(channel(h));
       for (const std::uint32_t l : links) path.push_back(directed(l));
     }
-    return error_.empty() ? paths : 1;
+    return paths;
   }
 
   // Whether the flow's paths are `paths` paths, one after the other in `path`.
@@ -317,7 +325,8 @@ class Driver {
           error_ = fmt::format("no path from {} to {} on the healthy fabric", t_.vertex_name(wf.src_port),
                                t_.vertex_name(wf.dst_port));
         }
-        paths = routed_path(routes, position[routed++], f, path);
+        // 0: unequal sprayed paths, error_ set and the run refused before it starts.
+        paths = std::max(1u, routed_path(routes, position[routed++], f, path));
       } else {
         for (const Hop& h : w_.hops_of(f)) path.push_back(channel(h));
       }
