@@ -498,7 +498,7 @@ class SubsetParser {
     const char* after;  // past the ':' of kColon; the ',' or '}' of kFlow
     Stop stop;
   };
-  static constexpr std::ptrdiff_t kMaxKey = 1000;  // libyaml looks 1,024 characters ahead for a key's ':'
+  static constexpr std::ptrdiff_t kMaxKey = 1000;  // libyaml looks 1,024 characters ahead for ':', spaces included
 
   // The lines that hold more than spaces and a comment; false at a byte or a line outside the subset.
   bool split_lines() {
@@ -627,7 +627,7 @@ class SubsetParser {
     builder_.open_at(line().number, m + 1, Kind::kMapping);
     for (;;) {
       const Scan key = scan(p, false);
-      if (key.stop != Stop::kColon || key.end - p > kMaxKey) return false;
+      if (key.stop != Stop::kColon || key.after - p > kMaxKey) return false;
       scalar(p, key.end);
       if (!value(m, key.after)) return false;
       if (!more() || line().indent < m) break;
@@ -675,7 +675,7 @@ class SubsetParser {
     }
     for (;;) {
       const Scan key = scan(p, true);
-      if (key.stop != Stop::kColon || key.end - p > kMaxKey) return nullptr;
+      if (key.stop != Stop::kColon || key.after - p > kMaxKey) return nullptr;
       scalar(p, key.end);
       p = key.after;
       skip();

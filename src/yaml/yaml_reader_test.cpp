@@ -511,6 +511,18 @@ TEST(YamlSubset, DeepAndLongTextsAreLeftToLibyaml) {
   EXPECT_TRUE(subset::same_reading(deep));
   EXPECT_TRUE(subset::same_reading("k" + std::string(1100, 'x') + ": 1\n"));
   EXPECT_TRUE(subset::same_reading("- {k" + std::string(1100, 'x') + ": 1}\n"));
+  // A key short enough whose ':' is past libyaml's look-ahead because of the spaces before it.
+  const std::string spaced = "k" + std::string(990, 'x') + std::string(40, ' ');
+  EXPECT_TRUE(subset::same_reading(spaced + ": 1\n"));
+  EXPECT_TRUE(subset::same_reading("- {" + spaced + ": 1}\n"));
+  // A mapping past the pairwise look-up's 16 keys, with one key written twice.
+  std::string many;
+  for (int k = 0; k < 20; ++k) many += "key" + std::to_string(k) + ": " + std::to_string(k) + "\n";
+  bool by_subset = false;
+  EXPECT_TRUE(subset::same_reading(many + "key7: 0\n", &by_subset));
+  EXPECT_TRUE(by_subset);  // the subset read it; its duplicate-key check sent it to the full walk
+  YamlReader reader("t.yaml");
+  EXPECT_FALSE(reader.load(many + "key7: 0\n").has_value());
   EXPECT_TRUE(subset::same_reading("a: 1\na: 2\nb:\n  - {c: 1, c: 2}\n"));
   EXPECT_TRUE(subset::same_reading(""));
   EXPECT_TRUE(subset::same_reading("# only a comment\n"));
