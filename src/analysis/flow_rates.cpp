@@ -83,7 +83,7 @@ void FlowRateSolver::solve_single_paths(std::span<const std::uint32_t> begin, st
   system_.rate_cap.assign(flows, kNoRateCap);
   system_.path_pool.resize(links.size());
   for (std::size_t h = 0; h < links.size(); ++h) system_.path_pool[h] = ConstraintId(links[h]);
-  system_.path_fraction.assign(links.size(), 1.0);
+  system_.path_fraction.clear();  // every fraction 1 (max_min_system.h)
   by_epoch_.clear();
   for (std::uint32_t i = 0; i < flows; ++i) {
     if (reached[i] != 0 && begin[i + 1] != begin[i]) by_epoch_.push_back(FlowId(i));
