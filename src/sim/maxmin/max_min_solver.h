@@ -95,6 +95,8 @@ class MaxMinSolver {
   // same floating-point operations in the same order, so the same rates and sequence numbers bit
   // for bit (max_min_unit_solve.cpp says why the constraints the heap leaves out change nothing).
   // PRECONDITION: as solve(); every flow of `flows` has weight 1, no cap, fraction 1 on each hop.
+  // A caller that keeps counts per constraint tries solve_unit_in_one_event first (the common
+  // case); solve_unit does not try it again.
   void solve_unit(const MaxMinSystem& system, std::span<const FlowId> flows, std::span<double> rate,
                   std::span<std::uint64_t> freeze_seq = {});
 
@@ -124,7 +126,6 @@ class MaxMinSolver {
   std::vector<std::uint32_t> unit_hops_;          // local index of each hop, the flows' in order
   std::vector<std::uint32_t> unit_hop_end_;       // per position in `flows`: end of its hops
   std::vector<std::uint8_t> unit_frozen_;         // per position in `flows`
-  std::vector<std::uint32_t> unit_count_;         // per ConstraintId: flows crossing it, 0 between solves
   // The events of solve_unit over the n gathered constraints.
   void solve_unit_events(std::span<const FlowId> flows, std::uint32_t n, std::span<double> rate,
                          std::span<std::uint64_t> freeze_seq);

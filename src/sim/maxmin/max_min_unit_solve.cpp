@@ -27,21 +27,7 @@ void MaxMinSolver::solve_unit(const MaxMinSystem& system, std::span<const FlowId
   // The workspace only grows (at most one constraint per hop), so a solve no larger than an
   // earlier one allocates nothing.
   if (flows.empty()) return;
-  if (unit_local_of_.size() < system.constraint_count()) {
-    unit_local_of_.resize(system.constraint_count(), kNone);
-    unit_count_.resize(system.constraint_count(), 0);
-  }
-  // The common case of a few flows colliding on one link, settled with a count per constraint
-  // before any gather.
-  std::uint32_t* const count = unit_count_.data();
-  for (const FlowId f : flows) {
-    for (const ConstraintId c : system.path(f)) ++count[c.value()];
-  }
-  const bool one = solve_unit_in_one_event(system, flows, unit_count_, rate, freeze_seq);
-  for (const FlowId f : flows) {
-    for (const ConstraintId c : system.path(f)) count[c.value()] = 0;
-  }
-  if (one) return;
+  if (unit_local_of_.size() < system.constraint_count()) unit_local_of_.resize(system.constraint_count(), kNone);
   std::size_t hops = 0;
   for (const FlowId f : flows) hops += system.path_size[f.value()];
   if (unit_hops_.size() < hops) {
