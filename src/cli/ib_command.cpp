@@ -29,6 +29,7 @@
 
 #include "cli/command.h"
 #include "cli/progress.h"
+#include "ib/ib_routing.h"
 #include "ib/ibnetdiscover.h"
 #include "io/ib_requests.h"
 #include "report/ib_html.h"
@@ -57,7 +58,7 @@ struct IbOptions {
 IbRequest request_of(const IbOptions& o, const Context& context) {
   IbRequest r = o.request;
   r.spec_path = context.spec_path;
-  r.engine = o.engine == "minhop" ? IbEngine::kMinHop : o.engine == "updn" ? IbEngine::kUpDown : IbEngine::kFatTree;
+  r.engine = ib_engine_named(o.engine).value();  // checked against ib_engine_names()
   r.where = command_line();
   return r;
 }
@@ -126,7 +127,7 @@ void add_fabric_options(CLI::App& app, IbOptions& o, std::string& spec_path, boo
 
 void add_engine_options(CLI::App& app, IbOptions& o) {
   app.add_option("--engine", o.engine, "Routing engine")
-      ->check(CLI::IsMember({"ftree", "updn", "minhop"}))
+      ->check(CLI::IsMember(ib_engine_names()))
       ->capture_default_str();
   app.add_option("--lmc", o.request.lmc, "LID Mask Control: 2^LMC LIDs per CA port")->check(CLI::Range(0, 7))->capture_default_str();
   app.add_option("--roots", o.request.roots_path, "Root switches, one node id/description/GUID per line (OpenSM -a)");

@@ -13,7 +13,7 @@ void add_fabric_source_flags(CLI::App& app, FabricSourceFlags& flags) {
                  "cable rates from its width x speed (4xNDR), hosts named by their node descriptions");
   app.add_option("--ib-routing", flags.ib_routing,
                  "With --ibnetdiscover: the subnet manager's routing engine whose LFTs the flows follow (as ib route --engine)")
-      ->check(CLI::IsMember({"ftree", "updn", "minhop"}))
+      ->check(CLI::IsMember(ib_engine_names()))
       ->capture_default_str();
 }
 
@@ -28,9 +28,7 @@ std::string fabric_source_usage(const FabricSourceFlags& flags, const Context& c
 Result<const Fabric*> simulation_fabric_of(const FabricSourceFlags& flags, const Context& context,
                                            std::optional<Fabric>& loaded) {
   if (context.fabric) return &*context.fabric;
-  const IbEngine engine = flags.ib_routing == "minhop" ? IbEngine::kMinHop
-                          : flags.ib_routing == "updn" ? IbEngine::kUpDown
-                                                       : IbEngine::kFatTree;
+  const IbEngine engine = ib_engine_named(flags.ib_routing).value();  // checked against ib_engine_names()
   auto fabric = load_ib_simulation_fabric(flags.ibnetdiscover, engine, *context.catalog);
   if (!fabric) return fabric.errors();
   loaded.emplace(std::move(fabric).value());

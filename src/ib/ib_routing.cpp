@@ -13,6 +13,17 @@ std::string to_string(IbEngine engine) {
   return "?";
 }
 
+std::vector<std::string> ib_engine_names() {
+  return {to_string(IbEngine::kFatTree), to_string(IbEngine::kUpDown), to_string(IbEngine::kMinHop)};
+}
+
+std::optional<IbEngine> ib_engine_named(std::string_view name) {
+  for (const IbEngine e : {IbEngine::kFatTree, IbEngine::kUpDown, IbEngine::kMinHop}) {
+    if (to_string(e) == name) return e;
+  }
+  return std::nullopt;
+}
+
 void IbRouting::reset_tables(const IbFabric& fabric) {
   switches.clear();
   switch_index_.assign(fabric.node_count(), SwitchGraph::kNone);

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ib/ib_fabric.h"
@@ -14,7 +16,10 @@
 namespace ct {
 
 enum class IbEngine : std::uint8_t { kMinHop, kUpDown, kFatTree };
-std::string to_string(IbEngine engine);
+std::string to_string(IbEngine engine);  // "minhop", "updn", "ftree" (OpenSM's names)
+// The engines' names as the CLI offers them ("ftree", "updn", "minhop"), and the engine of a name.
+std::vector<std::string> ib_engine_names();
+std::optional<IbEngine> ib_engine_named(std::string_view name);
 
 struct IbRoutingOptions {
   IbEngine engine = IbEngine::kMinHop;
