@@ -40,24 +40,15 @@ std::vector<std::pair<std::string, std::string>> engine_facts(const SimulationRe
       {"packets delivered", page_number(static_cast<double>(p.packets_delivered))},
       {"packets in flight, at most", page_number(static_cast<double>(p.peak_packets))},
       {"drops", page_number(static_cast<double>(p.drops))}};
-  TimePs stall{0};
-  TimePs pause{0};
-  std::int64_t frames = 0;
-  std::int64_t marks = 0;
-  for (const ResourceStats& st : r.stats) {
-    stall += st.credit_stall;
-    pause += st.pause_time;
-    frames += st.pause_frames;
-    marks += st.ecn_marks;
-  }
+  const PortTotals totals = port_totals(r);
   if (p.pfc) {
-    facts.emplace_back("PAUSE, summed over ports", page_quantity(to_seconds(pause), "s"));
-    facts.emplace_back("XOFF frames", page_number(static_cast<double>(frames)));
+    facts.emplace_back("PAUSE, summed over ports", page_quantity(to_seconds(totals.pause), "s"));
+    facts.emplace_back("XOFF frames", page_number(static_cast<double>(totals.pause_frames)));
   } else {
-    facts.emplace_back("credit stall, summed over ports", page_quantity(to_seconds(stall), "s"));
+    facts.emplace_back("credit stall, summed over ports", page_quantity(to_seconds(totals.credit_stall), "s"));
   }
   if (p.dcqcn) {
-    facts.emplace_back("ECN marks", page_number(static_cast<double>(marks)));
+    facts.emplace_back("ECN marks", page_number(static_cast<double>(totals.ecn_marks)));
     facts.emplace_back("CNPs", page_number(static_cast<double>(p.cnps)));
   }
   if (p.spraying || p.out_of_order > 0) {

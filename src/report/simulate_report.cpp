@@ -435,30 +435,6 @@ Json fct_groups_json(const std::vector<FctGroup>& groups) {
   return out;
 }
 
-TimePs total_credit_stall(const SimulationResult& r) {
-  TimePs total{0};
-  for (const ResourceStats& s : r.stats) total += s.credit_stall;
-  return total;
-}
-
-TimePs total_pause(const SimulationResult& r) {
-  TimePs total{0};
-  for (const ResourceStats& s : r.stats) total += s.pause_time;
-  return total;
-}
-
-std::int64_t total_pause_frames(const SimulationResult& r) {
-  std::int64_t total = 0;
-  for (const ResourceStats& s : r.stats) total += s.pause_frames;
-  return total;
-}
-
-std::int64_t total_ecn_marks(const SimulationResult& r) {
-  std::int64_t total = 0;
-  for (const ResourceStats& s : r.stats) total += s.ecn_marks;
-  return total;
-}
-
 // The flows whose receivers sent the most CNPs (DCQCN): CNPs, then index.
 std::vector<std::uint32_t> most_notified_flows(const SimulationResult& r, std::size_t top) {
   std::vector<std::uint32_t> order;
@@ -549,6 +525,7 @@ void text_ecn_by_priority(const SimulateReportInput& in, std::string& out) {
 // The flow-control lines of the section: credits (InfiniBand) or PFC (RoCE v2).
 void text_flow_control(const SimulationResult& r, std::string& out) {
   const PacketRunInfo& p = r.packet;
+  const PortTotals totals = port_totals(r);
   if (p.pfc) {
     out += fmt::format("Packet engine: MTU {} B, {} priority(ies), switches {} {} with {} B of buffer per port and "
                        "priority (PFC: headroom R (2 d + L) / 8 + 2 MTU per link, XOFF the rest, XON 2 MTU lower)\n",
@@ -556,7 +533,7 @@ void text_flow_control(const SimulationResult& r, std::string& out) {
                        p.buffer_bytes);
     out += fmt::format("  {} events, at most {} packets in flight; drops {} (lossless class: PFC headroom); PAUSE {} "
                        "summed over ports, {} XOFF frame(s)\n",
-                       p.events, p.peak_packets, p.drops, human_time(total_pause(r)), total_pause_frames(r));
+                       p.events, p.peak_packets, p.drops, human_time(totals.pause), totals.pause_frames);
     if (p.dcqcn) {
       std::string per_priority;
       if (p.vls > 1) {
@@ -566,7 +543,7 @@ void text_flow_control(const SimulationResult& r, std::string& out) {
       }
       out += fmt::format("  ECN (RED at the switches' egress queues: Kmin {} B, Kmax {} B, Pmax {:g}) and DCQCN at the "
                          "senders: {} mark(s) summed over ports{}, {} CNP(s)\n",
-                         p.ecn_kmin, p.ecn_kmax, p.ecn_pmax, total_ecn_marks(r), per_priority, p.cnps);
+                         p.ecn_kmin, p.ecn_kmax, p.ecn_pmax, totals.ecn_marks, per_priority, p.cnps);
     }
     return;
   }
@@ -576,7 +553,7 @@ void text_flow_control(const SimulationResult& r, std::string& out) {
                      p.buffer_bytes, p.buffer_bytes / 64);
   out += fmt::format("  {} events, at most {} packets in flight; drops {} (lossless class: credits admit every packet); "
                      "credit stall {} summed over ports\n",
-                     p.events, p.peak_packets, p.drops, human_time(total_credit_stall(r)));
+                     p.events, p.peak_packets, p.drops, human_time(totals.credit_stall));
 }
 
 void text_packet(const SimulateReportInput& in, std::string& out) {
@@ -633,7 +610,7 @@ Json dcqcn_json(const SimulateReportInput& in) {
                      {"cnps", rec.cnps}});
   }
   Json out = {{"ecn_kmin_bytes", p.ecn_kmin}, {"ecn_kmax_bytes", p.ecn_kmax}, {"ecn_pmax", p.ecn_pmax},
-              {"ecn_marks", total_ecn_marks(r)}, {"cnps", p.cnps}, {"most_cnps", flows}};
+              {"ecn_marks", port_totals(r).ecn_marks}, {"cnps", p.cnps}, {"most_cnps", flows}};
   if (p.vls <= 1) return out;
   Json ports = Json::array();
   const std::vector<std::uint32_t> order = marking_ports(r);
@@ -651,6 +628,7 @@ Json dcqcn_json(const SimulateReportInput& in) {
 Json packet_json(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const PacketRunInfo& p = r.packet;
+  const PortTotals totals = port_totals(r);
   const FctFigures f = fct_figures(r);
   Json queues = Json::array();
   const std::vector<std::uint32_t> order = deepest_queues(r);
@@ -689,16 +667,16 @@ Json packet_json(const SimulateReportInput& in) {
           {"spraying", p.spraying},
           {"out_of_order", p.out_of_order},
           {"most_out_of_order", reordered},
-          {"credit_stall_s", to_seconds(total_credit_stall(r))},
+          {"credit_stall_s", to_seconds(totals.credit_stall)},
           {"fct_s", fct_json(f)},
           {"fct_by_operation_s", fct_groups_json(fct_by_operation(r))},
           {"queues", queues},
           {"deadlock", cycle}};
   if (p.pfc) {
     out["flow_control"] = "pfc";
-    out["pause_s"] = to_seconds(total_pause(r));
-    out["pause_frames"] = total_pause_frames(r);
-    out["ecn_marks"] = total_ecn_marks(r);
+    out["pause_s"] = to_seconds(totals.pause);
+    out["pause_frames"] = totals.pause_frames;
+    out["ecn_marks"] = totals.ecn_marks;
   } else {
     out["flow_control"] = "credits";
   }

@@ -177,6 +177,25 @@ inline std::int64_t ecn_marks_of_class(const SimulationResult& r, std::uint32_t 
   return marks.empty() ? 0 : marks[static_cast<std::size_t>(resource) * r.packet.vls + k];
 }
 
+// A packet run's stop and mark figures summed over every port (the report's, JSON's and page's
+// totals).
+struct PortTotals {
+  TimePs credit_stall{0};
+  TimePs pause{0};
+  std::int64_t pause_frames = 0;
+  std::int64_t ecn_marks = 0;
+};
+inline PortTotals port_totals(const SimulationResult& r) {
+  PortTotals t;
+  for (const ResourceStats& s : r.stats) {
+    t.credit_stall += s.credit_stall;
+    t.pause += s.pause_time;
+    t.pause_frames += s.pause_frames;
+    t.ecn_marks += s.ecn_marks;
+  }
+  return t;
+}
+
 // The resources that carried traffic, busiest first: saturated time, then carried bits, then
 // index (the order of the time series and of the report's bottleneck tables). Only the first
 // `ranked` are put in that order (the rest follow, in no stated order): a caller that shows the top
