@@ -129,11 +129,12 @@ std::string take_max_input(const std::string& value) {
 
 int main(int argc, char** argv) {
   using namespace ct::cli;
-  // A block up to 32 MiB comes from the heap and a freed one is kept for the next (glibc's
-  // default maps each block over 128 KiB afresh and unmaps it when freed, and gives the heap's
-  // free top back past 128 KiB): a command's large buffers (a file's text, a tree, a report)
-  // are then not faulted in page by page again (issue 24: a fifth of a scenario run's CPU was the
-  // kernel's, mostly these faults).
+  // Blocks up to 32 MiB come from the heap from the start, and the heap keeps up to 128 MiB of free
+  // top. glibc's default maps each block over 128 KiB afresh (raising that threshold only after a
+  // mapped block is freed, up to 32 MiB) and trims the heap past 128 KiB, so a command's first
+  // large buffers (a file's text, a tree, a report) were faulted in page by page (issue 24: a fifth
+  // of a scenario run's CPU was the kernel's). Fixing the threshold turns glibc's dynamic one off.
+  // A refused setting (mallopt returns 0) only leaves glibc's defaults: nothing to report.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   if (unknown_command(argc, argv)) return kExitUsage;
