@@ -281,7 +281,6 @@ class PacketEngine {
     TimePs credit_stall{0};
     TimePs pause_time{0};
     std::int64_t pause_frames = 0;
-    std::int64_t ecn_marks = 0;
     TimePs wake_at{-1};  // DCQCN: a pacing wake-up is scheduled
     // Its load while its rate changes (faults): the time it sent at rate 0 (a packet finishing after
     // the link went down); its peak load up to the last rate change, and its packets then.
@@ -403,7 +402,7 @@ class PacketEngine {
   std::vector<ChannelRest> rest_;    // by channel
   std::vector<VlState> vl_states_;   // channel x VL
   std::vector<Rng> ecn_rng_;           // per channel with ECN marking
-  std::vector<std::int64_t> ecn_marks_;  // channel x VL: packets marked
+  std::vector<std::int64_t> ecn_marks_;  // channel x VL: packets marked (a port's total: their sum)
   std::uint64_t seed_ = 1;
   bool dcqcn_ = false;
   DcqcnParams dcqcn_params_;
