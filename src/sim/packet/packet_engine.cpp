@@ -603,4 +603,23 @@ std::vector<std::uint32_t> PacketEngine::deadlock() const {
   return {};
 }
 
+std::vector<std::uint32_t> PacketEngine::flows_holding(std::span<const std::uint32_t> channels) const {
+  // Once no event is left, every live packet waits in an output queue (none is on a wire).
+  std::vector<std::uint8_t> held(channels_.size(), 0);
+  for (const std::uint32_t c : channels) held[c] = 1;
+  std::vector<std::uint8_t> holds(flows_.size(), 0);
+  for (std::uint32_t c = 0; c < channels_.size(); ++c) {
+    for (std::uint8_t vl = 0; vl < vls_; ++vl) {
+      for (std::uint32_t p = vl_state(c, vl).head; p != kNone; p = packets_[p].next) {
+        if (packets_[p].from != kNone && held[packets_[p].from] != 0) holds[packets_[p].flow] = 1;
+      }
+    }
+  }
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t f = 0; f < flows_.size(); ++f) {
+    if (holds[f] != 0) out.push_back(f);
+  }
+  return out;
+}
+
 }  // namespace ct

@@ -231,6 +231,12 @@ class PacketEngine {
   // with packets waiting for credits that can never come; empty otherwise. PRECONDITION: step()
   // returned false.
   [[nodiscard]] std::vector<std::uint32_t> deadlock() const;
+  // The flows with a packet held in the far-end buffer of one of `channels` (a packet that came
+  // over it and waits in the next channel's output queue), in increasing id: given deadlock()'s
+  // cycle, the flows in the credit loop; a flow stalled and not among them is blocked behind it
+  // (its packets wait upstream of the cycle, or were never made). PRECONDITION: step() returned
+  // false.
+  [[nodiscard]] std::vector<std::uint32_t> flows_holding(std::span<const std::uint32_t> channels) const;
 
  private:
   // A channel's state, laid out by what its events touch (the run is bound by memory latency,
