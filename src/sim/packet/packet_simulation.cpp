@@ -243,6 +243,8 @@ class Driver {
 
   void converge(std::uint32_t i) {
     router_.converge(faults_.reconverge(i));
+    rerouting_after_ = fmt::format(" after fault {} ('{}', routing reconverged at {:.3f} us)", i, s_.faults[i].what,
+                                   to_seconds(engine_.now()) * 1e6);
     std::vector<std::uint32_t> moving;
     for (std::uint32_t f = 0; f < w_.flows.size(); ++f) {
       if (w_.flows[f].routed && engine_.state(f) != PacketFlowState::kDone) moving.push_back(f);
@@ -287,9 +289,10 @@ class Driver {
       if (n == 0) length = fixed.size() + links.size();
       if (fixed.size() + links.size() != length) {
         if (error_.empty()) {
-          error_ = fmt::format("the paths sprayed from {} to {} differ in length: the packet engine sprays over "
-                               "equal-cost paths only",
-                               t_.vertex_name(wf.src_port), t_.vertex_name(wf.dst_port));
+          error_ = fmt::format("flow {} (operation '{}'): the paths sprayed from {} to {} differ in length{}: the "
+                               "packet engine sprays over equal-cost paths only",
+                               flow, w_.operations[wf.operation].name, t_.vertex_name(wf.src_port),
+                               t_.vertex_name(wf.dst_port), rerouting_after_);
         }
         return 0;
       }
@@ -534,6 +537,7 @@ class Driver {
   SimulationResult& result_;
   QueueStatistics queues_;
   std::string error_;
+  std::string rerouting_after_;  // the fault whose reconvergence reroutes the flows now, for error_
 };
 
 }  // namespace
