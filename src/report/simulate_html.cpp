@@ -232,8 +232,13 @@ void deepest(const SimulateReportInput& in, const std::string& command_line, Htm
   }
   depth.series.push_back(std::move(peak));
   depth.series.push_back(std::move(mean));
-  stopped.series.push_back(std::move(time));
   doc.add_figure(render_bar_chart(depth));
+  // A chart of nothing but zeros draws no mark: a sentence says so instead.
+  if (std::all_of(time.values.begin(), time.values.end(), [](double v) { return v <= 0; })) {
+    doc.add_paragraph(pfc ? "No port was stopped by PAUSE with packets to send." : "No port waited for credits with packets to send.");
+    return;
+  }
+  stopped.series.push_back(std::move(time));
   doc.add_figure(render_bar_chart(stopped));
 }
 
