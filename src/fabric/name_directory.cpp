@@ -270,4 +270,26 @@ Result<std::vector<LinkId>> NameDirectory::links(std::string_view name, const So
   return out;
 }
 
+void NameDirectory::append_cable_name(std::string& out, LinkId l) const {
+  const Topology& t = *topology_;
+  const VertexId a = t.link_a[l.value()];
+  const VertexId b = t.link_b[l.value()];
+  t.append_vertex_name(out, a);
+  out += " -- ";
+  t.append_vertex_name(out, b);
+  const std::span<const Adjacency> joining = cable_index().cables(a, b);
+  if (joining.size() < 2) return;
+  const auto at = std::lower_bound(joining.begin(), joining.end(), l,
+                                   [](const Adjacency& adj, LinkId x) { return adj.link.value() < x.value(); });
+  out += " #";
+  const fmt::format_int k(at - joining.begin());
+  out.append(k.data(), k.size());
+}
+
+std::string NameDirectory::cable_name(LinkId l) const {
+  std::string name;
+  append_cable_name(name, l);
+  return name;
+}
+
 }  // namespace ct

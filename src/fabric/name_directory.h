@@ -4,8 +4,8 @@
 // did-you-mean for near misses (core/suggest.h) and, when the name is well formed but the fabric is
 // simply smaller ("host40" in a 32-host fabric), a message that says how large it is.
 //
-// Names are the ones Topology::vertex_name / link_name print, so every name the tool prints can be
-// fed back. Lookups are hash-map finds, never linear scans; the maps are built on the first lookup
+// Names are the ones Topology::vertex_name / link_name print (a cable with parallel twins: "A -- B
+// #k", cable_name), so every name the tool prints can be fed back. Lookups are hash-map finds, never linear scans; the maps are built on the first lookup
 // (thread-safe), so a fabric of millions of ports that is only planned never pays for them.
 #pragma once
 
@@ -67,6 +67,14 @@ class NameDirectory {
     if (!cables_ready_.load(std::memory_order_acquire)) index_cables();
     return *cable_index_;
   }
+
+  // A cable's printed name, the one every output of a run gives it (a queue, a link's row, a hop
+  // of a route, a channel of a credit loop): "A -- B" as Topology::link_name prints it, followed by
+  // " #k" when other cables join A and B too, k its place among them in link-id order (from 0), so
+  // that parallel cables are told apart and links() and cable_index().cable(a, b, k) read the name
+  // back to this cable. Appended to `out`; the other returns it.
+  void append_cable_name(std::string& out, LinkId l) const;
+  [[nodiscard]] std::string cable_name(LinkId l) const;
 
   [[nodiscard]] const Topology& topology() const { return *topology_; }
 

@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "analysis/engine_comparison.h"
+#include "fabric/name_directory.h"
 #include "sim/simulation.h"
 #include "topology/topology.h"
 
@@ -22,6 +24,9 @@ struct EngineComparisonInput {
   const EngineComparison& comparison;
   std::string title;
   std::size_t top = 10;  // rows of reasons and victims in the text
+  // The directory that names its ports as simulate's reports do (report/simulate_report.h
+  // resource_name), built once per input.
+  std::shared_ptr<const NameDirectory> names = std::make_shared<const NameDirectory>(topology);
 };
 
 std::string engine_comparison_text(const EngineComparisonInput& in);

@@ -26,6 +26,14 @@ bool whole(const OperationResult& op) {
   return op.complete && op.steps >= op.total_steps && op.kind != OperationKind::kMice;
 }
 
+// Flows by index: "2: 0, 5" (the first ten, then "..."), "none".
+std::string page_flows(const std::vector<std::uint32_t>& flows) {
+  if (flows.empty()) return "none";
+  std::string out = fmt::format("{}:", flows.size());
+  for (std::size_t k = 0; k < std::min<std::size_t>(flows.size(), 10); ++k) out += fmt::format("{}{}", k == 0 ? " " : ", ", flows[k]);
+  return flows.size() > 10 ? out + ", ..." : out;
+}
+
 // The engine's own work and, for a packet run, what only it measures (the text report's packet
 // section, sim/simulation_result.h PacketRunInfo): flow control summed over ports, marks, drops,
 // reordering, a deadlock.
@@ -57,6 +65,11 @@ std::vector<std::pair<std::string, std::string>> engine_facts(const SimulationRe
   facts.emplace_back("deadlock", p.deadlock_cycle.empty()
                                      ? std::string("none")
                                      : fmt::format("a credit loop of {} channels", p.deadlock_cycle.size()));
+  if (!p.deadlock_cycle.empty()) {
+    const DeadlockFlows d = deadlock_flows(r);
+    facts.emplace_back("flows in the credit loop (their packets hold the cycle's buffers)", page_flows(d.in_loop));
+    facts.emplace_back("flows blocked behind it (waiting upstream of the cycle)", page_flows(d.behind));
+  }
   return facts;
 }
 
@@ -143,7 +156,7 @@ void utilization(const SimulateReportInput& in, const std::string& command_line,
   const double bin = ms(r.series_bin);
   for (std::size_t i = 0; i < r.series.size() && i < kSeriesShown; ++i) {
     const LinkSeries& series = r.series[i];
-    LineSeries s{resource_name(in.topology, r.resources[series.resource]), {}, true, false, false};
+    LineSeries s{resource_name(*in.names, r.resources[series.resource]), {}, true, false, false};
     for (std::size_t b = 0; b < series.utilization.size(); ++b) {
       s.points.emplace_back(bin * static_cast<double>(b), 100.0 * series.utilization[b]);
     }
@@ -173,7 +186,7 @@ void queues(const SimulateReportInput& in, const std::string& command_line, Html
   chart.may_coincide = true;  // queues of an incast's senders often fill alike
   const double bin = ms(r.queue_bin);
   for (const QueueSeries& q : r.queue_series) {
-    LineSeries s{route_hop_name(in.topology, r.resources[q.resource]), {}, true, false, false};
+    LineSeries s{resource_name(*in.names, r.resources[q.resource]), {}, true, false, false};
     for (std::size_t b = 0; b < q.mean_bytes.size(); ++b) {
       s.points.emplace_back(bin * static_cast<double>(b), q.mean_bytes[b] / 1024);
     }
@@ -210,7 +223,7 @@ void deepest(const SimulateReportInput& in, const std::string& command_line, Htm
   BarSeries time{pfc ? "PAUSE" : "credit stall", {}};
   for (const std::uint32_t c : order) {
     const ResourceStats& st = r.stats[c];
-    const std::string name = route_hop_name(in.topology, r.resources[c]);
+    const std::string name = resource_name(*in.names, r.resources[c]);
     depth.categories.push_back(name);
     stopped.categories.push_back(name);
     peak.values.push_back(static_cast<double>(st.peak_queue_bytes) / 1024);
@@ -219,9 +232,52 @@ void deepest(const SimulateReportInput& in, const std::string& command_line, Htm
   }
   depth.series.push_back(std::move(peak));
   depth.series.push_back(std::move(mean));
-  stopped.series.push_back(std::move(time));
   doc.add_figure(render_bar_chart(depth));
+  // A chart of nothing but zeros draws no mark: a sentence says so instead.
+  if (std::all_of(time.values.begin(), time.values.end(), [](double v) { return v <= 0; })) {
+    doc.add_paragraph(pfc ? "No port was stopped by PAUSE with packets to send." : "No port waited for credits with packets to send.");
+    return;
+  }
+  stopped.series.push_back(std::move(time));
   doc.add_figure(render_bar_chart(stopped));
+}
+
+// A packet run with ECN marking: the ports that marked most (the first --top of marking_ports,
+// as the text's and the JSON's marks per port), their marks as bars, one series per priority when
+// the run has more than one.
+void ecn_marks(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
+  const SimulationResult& r = in.result;
+  if (!r.packet.ran || !r.packet.dcqcn) return;
+  std::vector<std::uint32_t> order = marking_ports(r);
+  if (order.empty()) {
+    doc.add_paragraph("No port marked a packet with ECN (no egress queue reached Kmin).");
+    return;
+  }
+  const std::size_t marked = order.size();
+  if (order.size() > in.top_links) order.resize(in.top_links);
+  doc.add_paragraph(fmt::format("The {} port(s) that marked most packets with ECN (CE at their egress queue), of {} that "
+                                "marked{}.",
+                                order.size(), marked, r.packet.vls > 1 ? ", per priority" : ""));
+  BarChart chart;
+  chart.frame = frame("ecn-marks", "ECN marks per port", "port (egress)", "packets marked", command_line);
+  chart.slant_labels = true;
+  const std::uint32_t classes = r.packet.vls;
+  std::vector<BarSeries> series;
+  if (classes > 1) {
+    for (std::uint32_t k = 0; k < classes; ++k) series.push_back({fmt::format("priority {}", k), {}});
+  } else {
+    series.push_back({"ECN marks", {}});
+  }
+  for (const std::uint32_t c : order) {
+    chart.categories.push_back(resource_name(*in.names, r.resources[c]));
+    if (classes == 1) {
+      series.front().values.push_back(static_cast<double>(r.stats[c].ecn_marks));
+      continue;
+    }
+    for (std::uint32_t k = 0; k < classes; ++k) series[k].values.push_back(static_cast<double>(ecn_marks_of_class(r, c, k)));
+  }
+  for (BarSeries& s : series) chart.series.push_back(std::move(s));
+  doc.add_figure(render_bar_chart(chart));
 }
 
 void busbw(const SimulateReportInput& in, const std::string& command_line, HtmlDocument& doc) {
@@ -260,6 +316,7 @@ std::string simulate_html(const SimulateReportInput& in, const std::string& comm
   if (in.result.packet.ran) doc.add_section("Queues", "queues");
   queues(in, command_line, doc);
   deepest(in, command_line, doc);
+  ecn_marks(in, command_line, doc);
   doc.add_section("Bus bandwidth", "busbw");
   busbw(in, command_line, doc);
   doc.add_section("Text report", "text");

@@ -176,13 +176,16 @@ std::size_t unfinished_count(const SimulationResult& r) {
 
 std::string bytes_left(const FlowRecord& f) { return fmt::format("{:.0f}", std::ceil(f.bits_left / 8)); }
 
-// Why a flow did not finish, in words.
-std::string why_unfinished(const SimulationResult& r, const FlowRecord& f) {
+// Why flow i did not finish, in words. In a deadlock, a flow whose packets hold buffers of the
+// cycle's channels is in the credit loop; any other stalled flow is blocked behind it.
+std::string why_unfinished(const SimulationResult& r, std::uint32_t i) {
+  const FlowRecord& f = r.flows[i];
   switch (f.unfinished) {
     case Unfinished::kNo: return "";
     case Unfinished::kStalled:
       if (!r.packet.deadlock_cycle.empty()) {
-        return "its packets wait in the credit loop (deadlock: the packet run names its cycle)";
+        return in_credit_loop(r, i) ? "in the credit loop: its packets hold buffers of the cycle (deadlock)"
+                                    : "blocked behind the credit loop: its packets wait upstream of the cycle (deadlock)";
       }
       return fmt::format("stalled at {}: its path failed and routing found no other", human_time(f.stalled));
     case Unfinished::kWaiting: {
@@ -207,7 +210,7 @@ void text_unfinished(const SimulateReportInput& in, std::string& out) {
     const FlowRecord& f = r.flows[i];
     if (f.unfinished == Unfinished::kNo) continue;
     t.add_row({fmt::format("{}", i), r.operations[f.operation].name, endpoint(in.topology, f.src_gpu, f.src_port),
-               endpoint(in.topology, f.dst_gpu, f.dst_port), bytes_left(f), why_unfinished(r, f)});
+               endpoint(in.topology, f.dst_gpu, f.dst_port), bytes_left(f), why_unfinished(r, i)});
   }
   out += t.render() + "\n";
 }
@@ -254,7 +257,7 @@ void text_links(const SimulateReportInput& in, std::string& out) {
                   fmt::format("Top bottleneck links (of {} used; ranked by time saturated, then bits carried)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.add_row({resource_name(in.topology, r.resources[c]),
+    links.add_row({resource_name(*in.names, r.resources[c]),
                    fmt::format("{:g}G", bps(r.resources[c]) / 1e9), percent(mean_util(r, c)),
                    percent(peak_util(r, c)), human_time(r.stats[c].saturated), fmt::format("{}", r.stats[c].flows)});
   }
@@ -265,7 +268,7 @@ Json series_json(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   Json links = Json::array();
   for (const LinkSeries& s : r.series) {
-    links.push_back({{"name", resource_name(in.topology, r.resources[s.resource])}, {"utilization", s.utilization}});
+    links.push_back({{"name", resource_name(*in.names, r.resources[s.resource])}, {"utilization", s.utilization}});
   }
   return {{"bin_s", to_seconds(r.series_bin)}, {"links", links}};
 }
@@ -295,6 +298,26 @@ std::string csv_cell(std::string_view s) {
 
 }  // namespace
 
+DeadlockFlows deadlock_flows(const SimulationResult& r) {
+  DeadlockFlows d;
+  for (std::uint32_t i = 0; i < r.flows.size(); ++i) {
+    if (r.flows[i].unfinished != Unfinished::kStalled || r.packet.deadlock_cycle.empty()) continue;
+    (in_credit_loop(r, i) ? d.in_loop : d.behind).push_back(i);
+  }
+  return d;
+}
+
+std::vector<std::uint32_t> marking_ports(const SimulationResult& r) {
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
+    if (r.stats[c].ecn_marks > 0) order.push_back(c);
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return r.stats[a].ecn_marks != r.stats[b].ecn_marks ? r.stats[a].ecn_marks > r.stats[b].ecn_marks : a < b;
+  });
+  return order;
+}
+
 std::vector<std::uint32_t> deepest_queues(const SimulationResult& r) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
@@ -310,18 +333,6 @@ std::vector<std::uint32_t> deepest_queues(const SimulationResult& r) {
     return a < b;
   });
   return order;
-}
-
-std::string resource_name(const Topology& t, const ResourceInfo& c) {
-  const auto g = static_cast<std::uint32_t>(std::max(t.gpus_per_host, 1));
-  switch (c.kind) {
-    case ResourceKind::kLinkUp: return t.link_name(c.link) + " up";
-    case ResourceKind::kLinkDown: return t.link_name(c.link) + " down";
-    case ResourceKind::kNvlinkOut: return fmt::format("host{}/gpu{} nvlink out", c.gpu / g, c.gpu % g);
-    case ResourceKind::kNvlinkIn: return fmt::format("host{}/gpu{} nvlink in", c.gpu / g, c.gpu % g);
-    case ResourceKind::kBarrier: return "barrier";
-  }
-  return "";
 }
 
 // Collectives whose time is the hash's rather than theirs (sim/collision_check.h): one line
@@ -463,18 +474,6 @@ Json ecn_marks_json(const SimulationResult& r, std::uint32_t c) {
   return by;
 }
 
-// The ports that marked packets, most marks first (then index).
-std::vector<std::uint32_t> marking_ports(const SimulationResult& r) {
-  std::vector<std::uint32_t> order;
-  for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
-    if (r.stats[c].ecn_marks > 0) order.push_back(c);
-  }
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return r.stats[a].ecn_marks != r.stats[b].ecn_marks ? r.stats[a].ecn_marks > r.stats[b].ecn_marks : a < b;
-  });
-  return order;
-}
-
 // The flows with the most packets delivered out of order: count, then index.
 std::vector<std::uint32_t> most_reordered_flows(const SimulationResult& r, std::size_t top) {
   std::vector<std::uint32_t> order;
@@ -515,7 +514,7 @@ void text_ecn_by_priority(const SimulateReportInput& in, std::string& out) {
                                : fmt::format("ECN marks per port and priority ({} port(s) marked)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    std::vector<std::string> row = {route_hop_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
+    std::vector<std::string> row = {resource_name(*in.names, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
     for (std::uint32_t v = 0; v < r.packet.vls; ++v) row.push_back(fmt::format("{}", ecn_marks_of_class(r, c, v)));
     table.add_row(row);
   }
@@ -556,6 +555,15 @@ void text_flow_control(const SimulationResult& r, std::string& out) {
                      p.events, p.peak_packets, p.drops, human_time(totals.credit_stall));
 }
 
+// "3 flow(s): 0, 4, 7" (the first ten, then "..."); "none".
+std::string flow_list(const std::vector<std::uint32_t>& flows) {
+  if (flows.empty()) return "none";
+  std::string out = fmt::format("{} flow(s): ", flows.size());
+  for (std::size_t k = 0; k < std::min<std::size_t>(flows.size(), 10); ++k) out += fmt::format("{}{}", k == 0 ? "" : ", ", flows[k]);
+  if (flows.size() > 10) out += ", ... (all in --json)";
+  return out;
+}
+
 void text_packet(const SimulateReportInput& in, std::string& out) {
   const SimulationResult& r = in.result;
   const PacketRunInfo& p = r.packet;
@@ -571,8 +579,11 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   text_reordering(p, r, out);
   if (!p.deadlock_cycle.empty()) {
     out += fmt::format("  DEADLOCK: a credit loop of {} channels:", p.deadlock_cycle.size());
-    for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(in.topology, r.resources[c]);
-    out += "\n";
+    for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(*in.names, r.resources[c]);
+    const DeadlockFlows d = deadlock_flows(r);
+    out += fmt::format("\n  in the loop (their packets hold the cycle's buffers): {}\n  blocked behind it (waiting upstream of "
+                       "the cycle): {}\n",
+                       flow_list(d.in_loop), flow_list(d.behind));
   }
   out += "\n";
   text_fct_groups(fct_by_operation(r), "operation", in.top_links, out);
@@ -585,7 +596,7 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   TextTable queues(columns, fmt::format("Deepest output queues (of {} that queued; bytes)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    std::vector<std::string> row = {route_hop_name(in.topology, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
+    std::vector<std::string> row = {resource_name(*in.names, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
                                     fmt::format("{:.0f}", r.stats[c].mean_queue_bytes),
                                     human_time(p.pfc ? r.stats[c].pause_time : r.stats[c].credit_stall)};
     if (p.dcqcn) row.push_back(fmt::format("{}", r.stats[c].ecn_marks));
@@ -611,16 +622,15 @@ Json dcqcn_json(const SimulateReportInput& in) {
   }
   Json out = {{"ecn_kmin_bytes", p.ecn_kmin}, {"ecn_kmax_bytes", p.ecn_kmax}, {"ecn_pmax", p.ecn_pmax},
               {"ecn_marks", port_totals(r).ecn_marks}, {"cnps", p.cnps}, {"most_cnps", flows}};
-  if (p.vls <= 1) return out;
+  // The ports that marked most (the page's chart of marks per port), per priority with more than one.
   Json ports = Json::array();
   const std::vector<std::uint32_t> order = marking_ports(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    ports.push_back({{"name", route_hop_name(in.topology, r.resources[c])},
-                     {"ecn_marks", r.stats[c].ecn_marks},
-                     {"ecn_marks_by_priority", ecn_marks_json(r, c)}});
+    ports.push_back({{"name", resource_name(*in.names, r.resources[c])}, {"ecn_marks", r.stats[c].ecn_marks}});
+    if (p.vls > 1) ports.back()["ecn_marks_by_priority"] = ecn_marks_json(r, c);
   }
-  out["ecn_marks_by_priority"] = ecn_marks_by_priority(r);
+  if (p.vls > 1) out["ecn_marks_by_priority"] = ecn_marks_by_priority(r);
   out["most_marks"] = ports;
   return out;
 }
@@ -634,7 +644,7 @@ Json packet_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = deepest_queues(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    queues.push_back({{"name", route_hop_name(in.topology, r.resources[c])},
+    queues.push_back({{"name", resource_name(*in.names, r.resources[c])},
                       {"peak_queue_bytes", r.stats[c].peak_queue_bytes},
                       {"mean_queue_bytes", r.stats[c].mean_queue_bytes},
                       {"credit_stall_s", to_seconds(r.stats[c].credit_stall)}});
@@ -646,7 +656,8 @@ Json packet_json(const SimulateReportInput& in) {
     }
   }
   Json cycle = Json::array();
-  for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(in.topology, r.resources[c]));
+  for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(*in.names, r.resources[c]));
+  const DeadlockFlows stuck = deadlock_flows(r);
   Json reordered = Json::array();
   for (const std::uint32_t k : most_reordered_flows(r, in.top_links)) {
     const FlowRecord& rec = r.flows[k];
@@ -671,7 +682,8 @@ Json packet_json(const SimulateReportInput& in) {
           {"fct_s", fct_json(f)},
           {"fct_by_operation_s", fct_groups_json(fct_by_operation(r))},
           {"queues", queues},
-          {"deadlock", cycle}};
+          {"deadlock", cycle},
+          {"deadlock_flows", {{"in_loop", stuck.in_loop}, {"behind", stuck.behind}}}};
   if (p.pfc) {
     out["flow_control"] = "pfc";
     out["pause_s"] = to_seconds(totals.pause);
@@ -685,7 +697,7 @@ Json packet_json(const SimulateReportInput& in) {
     // Kept only with --csv-queues or --html (SimulationOptions::queue_series).
     Json hottest = Json::array();
     for (const QueueSeries& q : r.queue_series) {
-      hottest.push_back({{"name", route_hop_name(in.topology, r.resources[q.resource])},
+      hottest.push_back({{"name", resource_name(*in.names, r.resources[q.resource])},
                          {"mean_bytes", q.mean_bytes},
                          {"peak_bytes", q.peak_bytes}});
     }
@@ -774,7 +786,7 @@ std::string simulate_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = busiest_resources(r, in.top_links);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.push_back({{"name", resource_name(in.topology, r.resources[c])},
+    links.push_back({{"name", resource_name(*in.names, r.resources[c])},
                      {"capacity_bps", bps(r.resources[c])},
                      {"carried_bits", r.stats[c].carried_bits},
                      {"mean_utilization", mean_util(r, c)},
@@ -790,7 +802,7 @@ std::string simulate_json(const SimulateReportInput& in) {
                           {"operation", r.operations[f.operation].name},
                           {"bytes_left", std::ceil(f.bits_left / 8)},
                           {"stalled_s", f.stalled.value() < 0 ? Json(nullptr) : Json(to_seconds(f.stalled))},
-                          {"why", why_unfinished(r, f)}});
+                          {"why", why_unfinished(r, i)}});
   }
   Json root = {{"title", in.title},
                {"makespan_s", r.unbounded ? Json(nullptr) : Json(to_seconds(r.makespan))},
@@ -822,7 +834,7 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
   out += packet ? ",peak_queue_bytes,mean_queue_bytes,credit_stall_s,pause_s,pause_frames,ecn_marks\n" : "\n";
   for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
     if (r.resources[c].kind == ResourceKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
-    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}", csv_cell(resource_name(in.topology, r.resources[c])),
+    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}", csv_cell(resource_name(*in.names, r.resources[c])),
                        bps(r.resources[c]), r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
                        to_seconds(r.stats[c].saturated), r.stats[c].flows);
     if (packet) {
@@ -833,44 +845,6 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
     out += "\n";
   }
   return out;
-}
-
-namespace {
-
-// A cable as a hop of a pinned route (traffic/flow_table.h): its name, with " #k" after a cable that
-// has parallel twins (k-th of the cables joining its ends, in id order), appended to `out`.
-void append_route_link_name(std::string& out, const Topology& t, LinkId l) {
-  const VertexId a = t.link_a[l.value()];
-  const VertexId b = t.link_b[l.value()];
-  std::uint32_t parallel = 0;
-  std::uint32_t before = 0;
-  for (const Adjacency& adj : t.neighbors(a)) {
-    if (adj.neighbor != b) continue;
-    ++parallel;
-    if (adj.link.value() < l.value()) ++before;
-  }
-  t.append_vertex_name(out, a);  // Topology::link_name
-  out += " -- ";
-  t.append_vertex_name(out, b);
-  if (parallel > 1) {
-    out += " #";
-    const fmt::format_int k(before);
-    out.append(k.data(), k.size());
-  }
-}
-
-}  // namespace
-
-// The same, returned.
-std::string route_link_name(const Topology& t, LinkId l) {
-  std::string name;
-  append_route_link_name(name, t, l);
-  return name;
-}
-
-std::string route_hop_name(const Topology& t, const ResourceInfo& c) {
-  if (c.kind != ResourceKind::kLinkUp && c.kind != ResourceKind::kLinkDown) return resource_name(t, c);
-  return route_link_name(t, c.link) + (c.kind == ResourceKind::kLinkUp ? " up" : " down");
 }
 
 namespace {
@@ -888,11 +862,11 @@ bool plain_cell(std::string_view s) {
 }
 
 // The hops of a run's paths by name, each cable's and each other resource's name built once
-// (route_link_name, resource_name) into one text.
+// (NameDirectory::append_cable_name, resource_name) into one text.
 class HopNames {
  public:
-  HopNames(const SimulationResult& r, const Topology& t)
-      : r_(r), t_(t), link_(t.link_count()), other_(r.resources.size()) {}
+  HopNames(const SimulationResult& r, const NameDirectory& names)
+      : r_(r), names_(names), link_(names.topology().link_count()), other_(r.resources.size()) {}
 
   // Hop `c`'s name appended to `out`; false when it holds a comma or a quote.
   bool append(std::string& out, std::uint32_t c) {
@@ -902,9 +876,9 @@ class HopNames {
     if (span.size == 0) {
       span.begin = static_cast<std::uint32_t>(text_.size());
       if (link) {
-        append_route_link_name(text_, t_, info.link);
+        names_.append_cable_name(text_, info.link);
       } else {
-        text_ += resource_name(t_, info);
+        text_ += resource_name(names_, info);
       }
       span.size = static_cast<std::uint32_t>(text_.size() - span.begin);
       span.plain = plain_cell(std::string_view(text_).substr(span.begin));
@@ -921,7 +895,7 @@ class HopNames {
     bool plain = true;
   };
   const SimulationResult& r_;
-  const Topology& t_;
+  const NameDirectory& names_;
   std::string text_;
   std::vector<Span> link_;
   std::vector<Span> other_;
@@ -940,7 +914,7 @@ void quote_from(std::string& out, std::size_t start) {
 std::string simulate_flows_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const Topology& t = in.topology;
-  HopNames hops(r, t);
+  HopNames hops(r, *in.names);
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
       "rate_gbps,reroutes,status,bytes_left,path";
@@ -1027,7 +1001,7 @@ std::string simulate_series_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   std::string out = "link,bin_start_s,bin_end_s,utilization\n";
   for (const LinkSeries& s : r.series) {
-    const std::string name = csv_cell(resource_name(in.topology, r.resources[s.resource]));
+    const std::string name = csv_cell(resource_name(*in.names, r.resources[s.resource]));
     for (std::size_t b = 0; b < s.utilization.size(); ++b) {
       out += fmt::format("{},{:.12f},{:.12f},{:.6f}\n", name, to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b))),
                          to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b + 1))), s.utilization[b]);
@@ -1041,7 +1015,7 @@ std::string simulate_queues_csv(const SimulateReportInput& in) {
   std::string out = "queue,bin_start_s,bin_end_s,mean_bytes,peak_bytes\n";
   const std::int64_t bin = r.queue_bin.value();
   for (const QueueSeries& s : r.queue_series) {
-    const std::string name = csv_cell(route_hop_name(in.topology, r.resources[s.resource]));
+    const std::string name = csv_cell(resource_name(*in.names, r.resources[s.resource]));
     for (std::size_t b = 0; b < s.mean_bytes.size(); ++b) {
       const auto start = bin * static_cast<std::int64_t>(b);
       out += name;

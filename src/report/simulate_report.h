@@ -25,20 +25,27 @@
 //               deadlock's cycle; the links CSV gains peak_queue_bytes, mean_queue_bytes,
 //               credit_stall_s, pause_s, pause_frames and ecn_marks; with the queues over
 //               time kept (--csv-queues, --html), the JSON's packet object holds them too. With
-//               DCQCN and more than one priority: ECN marks per priority (summed over ports, and
-//               per port for the --top ports that marked most). The flows CSV gains ecn_marks
+//               DCQCN: the --top ports that marked most (the JSON's dcqcn.most_marks, the page's
+//               chart of ECN marks per port), and with more than one priority ECN marks per
+//               priority (summed over ports, and per port of those). The flows CSV gains ecn_marks
 //               (packets delivered marked), cnps (its receiver's CNPs) and out_of_order (its
 //               packets delivered after a later one); the flow engine's has none of these columns.
-//               Output queues are named as hops of a pinned route (route_hop_name: parallel
-//               cables apart), as --csv-queues names them.
+//   names       one naming everywhere (sim/resource_name.h): a port, a link's row, a queue, a hop of
+//               a path, a channel of a credit loop are one direction of a cable named by the name
+//               directory (fabric/name_directory.h cable_name: "A -- B", with " #k" after a
+//               cable that has parallel twins), then "up" (from A to B) or "down"; the text, JSON,
+//               CSVs and page of both engines name it alike, and a pinned route reads it back.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "analysis/operation_figures.h"  // mean_iteration_seconds
 #include "analysis/straggler.h"
+#include "fabric/name_directory.h"
+#include "sim/resource_name.h"  // resource_name: one naming of the run's resources
 #include "sim/simulation_result.h"
 #include "topology/topology.h"
 
@@ -52,6 +59,8 @@ struct SimulateReportInput {
   const WorkerAccount& workers;
   std::string title;  // "lab-32: ring-1g"
   std::size_t top_links = 10;
+  // The directory that names its resources (resource_name), built once per input.
+  std::shared_ptr<const NameDirectory> names = std::make_shared<const NameDirectory>(topology);
 };
 
 std::string simulate_text(const SimulateReportInput& in);
@@ -72,14 +81,21 @@ std::string simulate_queues_csv(const SimulateReportInput& in);
 // page's queue charts show the first --top).
 std::vector<std::uint32_t> deepest_queues(const SimulationResult& r);
 
+// A packet run's ports that marked packets (ECN), most marks first, then index (the text's and the
+// JSON's marks per port and priority, the page's chart of marks per port show the first --top).
+std::vector<std::uint32_t> marking_ports(const SimulationResult& r);
+
+// A deadlocked packet run's stalled flows (record indices, increasing): in the credit loop (their
+// packets hold buffers of the cycle's channels, PacketRunInfo::deadlock_flows) or blocked behind
+// it (stalled upstream of the cycle). Both empty without a deadlock.
+struct DeadlockFlows {
+  std::vector<std::uint32_t> in_loop;
+  std::vector<std::uint32_t> behind;
+};
+DeadlockFlows deadlock_flows(const SimulationResult& r);
+
 // "37.609 ms", "850.000 us", "1.203 s"; "never" below 0.
 std::string human_time(TimePs t);
 
-// "host0/nic0 -- p0/leaf/0 up", "host3/gpu2 nvlink out".
-std::string resource_name(const Topology& topology, const ResourceInfo& c);
-// A resource as a hop of a pinned route (traffic/flow_table.h) and wherever parallel cables must
-// be told apart: its name, with " #k" after a cable that has parallel twins (k-th of the cables
-// joining its ends, in id order).
-std::string route_hop_name(const Topology& topology, const ResourceInfo& c);
 
 }  // namespace ct

@@ -82,11 +82,38 @@ TEST(SimulateReport, ConstraintNames) {
   ResourceInfo nv;
   nv.kind = ResourceKind::kNvlinkIn;
   nv.gpu = 11;
-  EXPECT_EQ(resource_name(t, nv), "host1/gpu3 nvlink in");
+  const NameDirectory names(t);
+  EXPECT_EQ(resource_name(names, nv), "host1/gpu3 nvlink in");
   ResourceInfo down;
   down.kind = ResourceKind::kLinkDown;
   down.link = LinkId(2);
-  EXPECT_EQ(resource_name(t, down), "p0/leaf/0 -- p0/spine/0 down");
+  EXPECT_EQ(resource_name(names, down), "p0/leaf/0 -- p0/spine/0 down");
+}
+
+// Parallel cables are told apart by one name everywhere (item 3 of issue 26's review): two_tier(1, 2, 1, 3) has
+// host link 0, then leaf 0 - spine 0 over links 1, 2, 3 and leaf 0 - spine 1 over 4, 5, 6; link 5
+// is the second cable to spine 1: "#1". A single cable (the NIC's) has no suffix. The name is read
+// back by the directory to the same cable.
+TEST(SimulateReport, ParallelCablesNamedApart) {
+  const Topology t = fixtures::two_tier(1, 2, 1, 3);
+  const NameDirectory names(t);
+  ResourceInfo up;
+  up.kind = ResourceKind::kLinkUp;
+  up.link = LinkId(5);
+  EXPECT_EQ(resource_name(names, up), "p0/leaf/0 -- p0/spine/1 #1 up");
+  up.link = LinkId(1);
+  EXPECT_EQ(resource_name(names, up), "p0/leaf/0 -- p0/spine/0 #0 up");
+  up.link = LinkId(0);
+  EXPECT_EQ(resource_name(names, up), "host0/nic0 -- p0/leaf/0 up");
+  for (std::uint32_t l = 0; l < t.link_count(); ++l) {
+    const std::string name = names.cable_name(LinkId(l));
+    const auto hash = name.find(" #");
+    const auto joined = names.links(name.substr(0, hash), {"test", 0, 0}, "link");
+    ASSERT_TRUE(joined.ok()) << name;
+    const std::size_t k = hash == std::string::npos ? 0 : std::stoul(name.substr(hash + 2));
+    ASSERT_LT(k, joined->size()) << name;
+    EXPECT_EQ(joined.value()[k], LinkId(l)) << name;
+  }
 }
 
 }  // namespace

@@ -72,6 +72,10 @@ struct PacketRunInfo {
   std::uint64_t drops = 0;  // lossless by construction; counted and checked
   std::uint64_t peak_packets = 0;  // in flight at once
   std::vector<std::uint32_t> deadlock_cycle;  // resources waiting for each other's credits, in order
+  // With a deadlock: the flow records whose packets hold buffers of the cycle's resources (a packet
+  // that came over one and waits for the next), in increasing order: the flows in the credit loop.
+  // Every other stalled flow of the run is blocked behind it (in_credit_loop says which).
+  std::vector<std::uint32_t> deadlock_flows;
   // SHARP (sim/packet/sharp_aggregation.h): aggregation trees run in the switches, how many of them
   // waited for a switch's free tree slot and for how long in all.
   std::uint32_t sharp_trees = 0;
@@ -175,6 +179,12 @@ struct SimulationResult {
 inline std::int64_t ecn_marks_of_class(const SimulationResult& r, std::uint32_t resource, std::uint32_t k) {
   const std::vector<std::int64_t>& marks = r.packet.ecn_marks_by_class;
   return marks.empty() ? 0 : marks[static_cast<std::size_t>(resource) * r.packet.vls + k];
+}
+
+// Whether record f's packets hold buffers of a deadlocked packet run's credit loop (false: it is
+// not stalled there, or it is blocked behind the loop).
+inline bool in_credit_loop(const SimulationResult& r, std::uint32_t f) {
+  return std::binary_search(r.packet.deadlock_flows.begin(), r.packet.deadlock_flows.end(), f);
 }
 
 // A packet run's stop and mark figures summed over every port (the report's, JSON's and page's

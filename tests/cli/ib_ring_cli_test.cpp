@@ -6,6 +6,12 @@
 //     same channels (a channel is a cable direction: the checker's 'X'[p] leaves switch X by port p;
 //     the report's "X -- Y up" leaves X, "X -- Y down" leaves Y). A deadlock is a result, so the
 //     run exits 0 and its report names the cycle.
+//   - min-hop with a sixth transfer a-b (HA -> HB, one switch hop: HA -> A, A -> B, B -> HB): the
+//     same loop. Worked by hand: the buffer at the far end of each clockwise cable X -> Y fills with
+//     packets of the flow entering the ring at X (they go on over Y -> Z, which waits), so flows
+//     0-4 hold the cycle's buffers (in the loop); a-b's packets that cross A -> B leave B for HB at
+//     once, the rest wait at A for A -> B in HA -> A's buffer, off the cycle: flow 5 is blocked
+//     behind the loop. The text, the JSON and the page say which is which.
 //   - up/down: no loop, and every flow completes.
 //   - flow engine, min-hop: each clockwise cable carries two flows (one's first switch hop, the
 //     other's second), so each flow gets 200 Gb/s and ends at 1 MiB x 8 / 200 Gb/s = 41.943 us
@@ -103,6 +109,44 @@ TEST(IbRingCli, MinHopDeadlocksWhereTheCheckerSays) {
   const Ran text = simulate("minhop", "--engine packet" + kFigures);
   ASSERT_EQ(text.rc, 0) << text.err;
   EXPECT_NE(text.out.find("DEADLOCK: a credit loop of 5 channels"), std::string::npos) << text.out;
+}
+
+TEST(IbRingCli, DeadlockTellsFlowsInTheLoopFromThoseBehindIt) {
+  const fs::path dir = work_dir();
+  const fs::path scenario = dir / "shift2-and-a-b.yaml";
+  std::string text = read_text_file(kShift2).value();
+  text += "    - {name: a-b, src: HA, dst: HB, bytes: 1MiB, group: shift2}\n";
+  ASSERT_TRUE(write_file_atomic(scenario.string(), text).ok());
+  const fs::path page = dir / "shift2-and-a-b.html";
+  fs::remove(page);
+  const std::string run = "simulate --ibnetdiscover '" + kRing + "' --ib-routing minhop --scenario '" + scenario.string() +
+                          "' --engine packet" + kFigures;
+  const Ran json = clustertwin(run + " --json --html '" + page.string() + "'");
+  ASSERT_EQ(json.rc, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(report_cycle(j.at("packet").at("deadlock")), checker_cycle("minhop"));
+  EXPECT_EQ(j.at("packet").at("deadlock_flows").at("in_loop"), nlohmann::json::array({0, 1, 2, 3, 4}));
+  EXPECT_EQ(j.at("packet").at("deadlock_flows").at("behind"), nlohmann::json::array({5}));
+  ASSERT_EQ(j.at("unfinished").size(), 6U);
+  for (const auto& u : j.at("unfinished")) {
+    const bool behind = u.at("flow").get<int>() == 5;
+    EXPECT_EQ(u.at("why").get<std::string>().starts_with(behind ? "blocked behind the credit loop" : "in the credit loop"),
+              true)
+        << u.dump();
+  }
+  const Ran plain = clustertwin(run);
+  ASSERT_EQ(plain.rc, 0) << plain.err;
+  EXPECT_NE(plain.out.find("in the loop (their packets hold the cycle's buffers): 5 flow(s): 0, 1, 2, 3, 4\n"),
+            std::string::npos)
+      << plain.out;
+  EXPECT_NE(plain.out.find("blocked behind it (waiting upstream of the cycle): 1 flow(s): 5\n"), std::string::npos)
+      << plain.out;
+  EXPECT_NE(plain.out.find("5 hold buffers of a credit loop with their packets and 1 are blocked behind it"), std::string::npos)
+      << plain.out;
+  const std::string html = read_text_file(page.string()).value();
+  EXPECT_NE(html.find("flows blocked behind it (waiting upstream of the cycle)"), std::string::npos);
+  EXPECT_NE(html.find("1: 5"), std::string::npos);
+  EXPECT_NE(html.find("5: 0, 1, 2, 3, 4"), std::string::npos);
 }
 
 TEST(IbRingCli, UpDownHasNoLoopAndEveryFlowCompletes) {

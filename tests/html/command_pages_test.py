@@ -23,6 +23,8 @@ the JSON's:
                its summary's events, packets delivered and in flight, drops, credit stall and
                deadlock = the JSON's packet object (no instants or re-solves: it solves nothing), and
                the deepest-queue bars = its packet.queues (peak and mean in KiB, credit stall in us);
+               a RoCE run with DCQCN (one priority, and two) also one ECN-mark bar per port (and
+               priority) of the JSON's packet.dcqcn.most_marks, in its order, and its ECN marks fact;
   reliability  P(k down) bars = each modelled class's p_k_down, the plane bars = the closed-form
                and Monte Carlo hours lost, the interruption histogram = interruption_share (in %),
                the spread bars = the lost-hours percentiles;
@@ -47,6 +49,14 @@ SIMULATE_ONE_FLOW = ["simulate", "examples/lab-32.yaml", "--scenario", "examples
 # The packet engine on an incast: its hottest queues over time (issue 26 item 2).
 SIMULATE_PACKET = ["simulate", "examples/lab-32.yaml", "--scenario", "examples/scenarios/incast-lab32.yaml", "--engine",
                    "packet", "--switch-latency", "300ns", "--switch-buffer", "64KiB", "--forwarding", "cut-through"]
+# RoCE v2 with DCQCN: the ports' ECN marks beside the deepest queues (issue 26 review item 6), with one
+# priority and with two (a flow table whose flows use priorities 0 and 1).
+SIMULATE_ROCE = ["simulate", "examples/lab-32-roce.yaml", "--collective", "all-to-all", "--bytes", "16MiB", "--gpus",
+                 "[0, 8, 16, 24, 32, 40, 48, 56]", "--engine", "packet", "--switch-latency", "300ns", "--switch-buffer",
+                 "1MiB", "--forwarding", "cut-through", "--top", "3"]
+SIMULATE_ROCE_PRIORITIES = ["simulate", "examples/lab-32-roce.yaml", "--flows", "tests/golden/flows/roce-two-priorities.csv",
+                            "--engine", "packet", "--switch-latency", "300ns", "--switch-buffer", "1MiB", "--forwarding",
+                            "cut-through", "--top", "3", "--vls", "2"]
 RELIABILITY = ["reliability", "examples/b300-dual-plane.yaml", "--repair-hours", "24", "--trials", "100", "--threads", "2"]
 IB_ROUTE = ["ib", "route", "examples/lab-32.yaml", "--engine", "updn", "--fail", "p0/leaf/0,p0/spine/0"]
 
@@ -213,6 +223,36 @@ def check_simulate_packet(browser, html, j):
     return page
 
 
+def check_simulate_ecn(browser, html, j):
+    page = check_simulate(browser, html, j)
+    # The ECN marks per port (issue 26 review item 6): one bar per port of the JSON's dcqcn.most_marks,
+    # in its order, per priority when the run has more than one, beside the deepest queues' charts.
+    p = j["packet"]
+    ports = p["dcqcn"]["most_marks"]
+    expect(len(ports) >= 1, "an all-to-all under DCQCN marks at some port")
+    plot = page.plots.get("ecn-marks")
+    expect(plot is not None and plot["kind"] == "bar", "ecn-marks plot")
+    expect(page.plots.get("queue-depth") is not None, "the deepest-queue chart beside it")
+    bars = page.elements("ecn-marks", "ct-bar")
+    vls = p["vls"]
+    expect(len(bars) == len(ports) * vls, f"{len(bars)} ECN bars, {len(ports)} ports x {vls} priorities")
+    categories = []
+    for b in bars:
+        if b["category"] not in categories:
+            categories.append(b["category"])
+    expect(categories == [q["name"] for q in ports], f"ECN bars' ports {categories}")
+    for q in ports:
+        mine = {b["series"]: b for b in bars if b["category"] == q["name"]}
+        if vls == 1:
+            value(mine["ECN marks"], q["ecn_marks"], q["name"] + " ECN marks")
+            continue
+        for k, marks in enumerate(q["ecn_marks_by_priority"]):
+            value(mine[f"priority {k}"], marks, f"{q['name']} priority {k}")
+    f = facts(page, "summary")
+    expect(count(f["ECN marks"]) == p["ecn_marks"], f"ECN marks: page {f['ECN marks']}, JSON {p['ecn_marks']}")
+    return page
+
+
 def check_reliability(browser, html, j):
     d = j["design"]
     classes = [c for c in d["classes"] if "steady_state" in c]
@@ -311,6 +351,8 @@ def main():
     return browser_check.run_pages((("hash", HASH, check_hash), ("simulate", SIMULATE, check_simulate),
                                     ("simulate-one-flow", SIMULATE_ONE_FLOW, check_simulate),
                                     ("simulate-packet", SIMULATE_PACKET, check_simulate_packet),
+                                    ("simulate-roce", SIMULATE_ROCE, check_simulate_ecn),
+                                    ("simulate-roce-priorities", SIMULATE_ROCE_PRIORITIES, check_simulate_ecn),
                                     ("reliability", RELIABILITY, check_reliability),
                                     ("ib-route", IB_ROUTE, check_ib_route)), "ct-command-pages-")
 

@@ -7,6 +7,13 @@
 //     checker finds the cycle of the four clockwise switch-to-switch channels; the engine stops
 //     with packets waiting for credits and names the same four channels.
 //   - Up/down on the same ring: the checker finds no loop, and every flow completes.
+//   - Clockwise, with a fifth flow HA -> HB (one switch hop: HA -> A, A -> B, B -> HB): the loop
+//     forms as before (HA's flows share their NIC round robin). Worked by hand: the far end of a
+//     clockwise channel X -> Y (Y's input buffer) fills with packets of the flow entering at X (it
+//     goes on Y -> Z, which waits); packets of HA -> HB that cross A -> B leave B for its host at
+//     once, so the rest wait in A's output queue for A -> B, held in the buffer of HA -> A, which is
+//     not on the cycle. flows_holding(cycle) = the four shift-2 flows {0, 1, 2, 3}; flow 4 is
+//     stalled behind the loop, holding none of its buffers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -44,10 +51,13 @@ IbRouting routed(const IbFabric& f, IbEngine engine) {
 struct RingRun {
   std::vector<std::string> cycle;  // "'A'[2]" per channel, as the checker names them, sorted
   bool all_done = true;
+  std::vector<std::uint32_t> holding;  // flows whose packets hold the cycle's buffers
+  std::vector<bool> done;              // per flow
 };
 
-// The engine on the fabric: one channel per cable direction (node, port), flows along the LFTs.
-RingRun simulate_ring(const IbFabric& f, const IbRouting& r) {
+// The engine on the fabric: one channel per cable direction (node, port), flows along the LFTs:
+// every host to the host two switches ahead, then each of `one_hop` (host indices) to the next.
+RingRun simulate_ring(const IbFabric& f, const IbRouting& r, const std::vector<std::size_t>& one_hop = {}) {
   PacketEngine engine(4096, 1);
   std::map<std::pair<std::uint32_t, int>, std::uint32_t> channel;  // (node, out port) -> channel
   std::vector<std::pair<std::uint32_t, int>> owner;
@@ -66,8 +76,11 @@ RingRun simulate_ring(const IbFabric& f, const IbRouting& r) {
     if (!f.is_switch(IbNodeId(n))) hosts.push_back(IbNodeId(n));
   }
   std::vector<std::vector<std::uint32_t>> paths;
-  for (std::size_t h = 0; h < hosts.size(); ++h) {
-    const IbNodeId dst = hosts[(h + 2) % hosts.size()];
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (host, hosts ahead)
+  for (std::size_t h = 0; h < hosts.size(); ++h) pairs.emplace_back(h, 2);
+  for (const std::size_t h : one_hop) pairs.emplace_back(h, 1);
+  for (const auto& [h, ahead] : pairs) {
+    const IbNodeId dst = hosts[(h + ahead) % hosts.size()];
     const std::uint32_t lid = r.lids.base_lid(dst, 1);
     std::vector<std::uint32_t> path{channel_of(hosts[h], 1)};
     IbNodeId at = f.remote(hosts[h], 1).node;
@@ -87,10 +100,15 @@ RingRun simulate_ring(const IbFabric& f, const IbRouting& r) {
   }
   engine.run();
   RingRun out;
-  for (std::uint32_t fl = 0; fl < engine.flow_count(); ++fl) out.all_done &= engine.state(fl) == PacketFlowState::kDone;
-  for (const std::uint32_t c : engine.deadlock()) {
+  for (std::uint32_t fl = 0; fl < engine.flow_count(); ++fl) {
+    out.done.push_back(engine.state(fl) == PacketFlowState::kDone);
+    out.all_done &= out.done.back();
+  }
+  const std::vector<std::uint32_t> cycle = engine.deadlock();
+  for (const std::uint32_t c : cycle) {
     out.cycle.push_back(fmt::format("'{}'[{}]", f.label(IbNodeId(owner[c].first)), owner[c].second));
   }
+  out.holding = engine.flows_holding(cycle);
   std::sort(out.cycle.begin(), out.cycle.end());
   EXPECT_EQ(engine.drops(), 0U);
   return out;
@@ -111,6 +129,19 @@ TEST(PacketDeadlock, WhereTheCreditLoopCheckerSays) {
   EXPECT_EQ(run.cycle, (std::vector<std::string>{"'A'[2]", "'B'[2]", "'C'[2]", "'D'[2]"}));
 }
 
+TEST(PacketDeadlock, FlowsInTheLoopAndBehindIt) {
+  const IbFabric f = ring();
+  IbRouting clockwise = routed(f, IbEngine::kMinHop);
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    for (std::uint32_t lid = 1; lid <= 4; ++lid) clockwise.set_port(s, lid, lid - 1 == s ? 1 : 2);
+  }
+  const RingRun run = simulate_ring(f, clockwise, {0});  // flow 4: HA -> HB
+  EXPECT_EQ(run.cycle, (std::vector<std::string>{"'A'[2]", "'B'[2]", "'C'[2]", "'D'[2]"}));
+  EXPECT_EQ(run.holding, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+  ASSERT_EQ(run.done.size(), 5U);
+  EXPECT_FALSE(run.done[4]);  // stalled, behind the loop
+}
+
 TEST(PacketDeadlock, NoneUnderUpDown) {
   const IbFabric f = ring();
   const IbRouting updn = routed(f, IbEngine::kUpDown);
@@ -118,6 +149,7 @@ TEST(PacketDeadlock, NoneUnderUpDown) {
   const RingRun run = simulate_ring(f, updn);
   EXPECT_TRUE(run.all_done);
   EXPECT_TRUE(run.cycle.empty());
+  EXPECT_TRUE(run.holding.empty());
 }
 
 }  // namespace

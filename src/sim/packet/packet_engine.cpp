@@ -260,7 +260,6 @@ void PacketEngine::pace(std::uint32_t c, std::uint32_t f, std::uint32_t bytes) {
 void PacketEngine::mark(std::uint32_t c, std::uint32_t p, std::int64_t queued) {
   if (!red_mark(channels_[c].ecn, queued, ecn_rng_[c])) return;
   packets_[p].ce = true;
-  ++rest_[c].ecn_marks;
   ++ecn_marks_[c * vls_ + packets_[p].vl];
 }
 
@@ -536,7 +535,7 @@ PacketChannelStats PacketEngine::channel_stats(std::uint32_t c) const {
   s.credit_stall = rest.credit_stall;
   s.pause_time = rest.pause_time;
   s.pause_frames = rest.pause_frames;
-  s.ecn_marks = rest.ecn_marks;
+  for (std::uint8_t vl = 0; vl < vls_; ++vl) s.ecn_marks += ecn_marks(c, vl);
   s.saturated = ch.busy_time - rest.sent_at_zero;
   s.load_changed = ch.busy_since;
   s.load = ch.loaded ? ch.rate : BitsPerSecond(0);
@@ -602,6 +601,25 @@ std::vector<std::uint32_t> PacketEngine::deadlock() const {
     }
   }
   return {};
+}
+
+std::vector<std::uint32_t> PacketEngine::flows_holding(std::span<const std::uint32_t> channels) const {
+  // Once no event is left, every live packet waits in an output queue (none is on a wire).
+  std::vector<std::uint8_t> held(channels_.size(), 0);
+  for (const std::uint32_t c : channels) held[c] = 1;
+  std::vector<std::uint8_t> holds(flows_.size(), 0);
+  for (std::uint32_t c = 0; c < channels_.size(); ++c) {
+    for (std::uint8_t vl = 0; vl < vls_; ++vl) {
+      for (std::uint32_t p = vl_state(c, vl).head; p != kNone; p = packets_[p].next) {
+        if (packets_[p].from != kNone && held[packets_[p].from] != 0) holds[packets_[p].flow] = 1;
+      }
+    }
+  }
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t f = 0; f < flows_.size(); ++f) {
+    if (holds[f] != 0) out.push_back(f);
+  }
+  return out;
 }
 
 }  // namespace ct

@@ -231,6 +231,12 @@ class PacketEngine {
   // with packets waiting for credits that can never come; empty otherwise. PRECONDITION: step()
   // returned false.
   [[nodiscard]] std::vector<std::uint32_t> deadlock() const;
+  // The flows with a packet held in the far-end buffer of one of `channels` (a packet that came
+  // over it and waits in the next channel's output queue), in increasing id: given deadlock()'s
+  // cycle, the flows in the credit loop; a flow stalled and not among them is blocked behind it
+  // (its packets wait upstream of the cycle, or were never made). PRECONDITION: step() returned
+  // false.
+  [[nodiscard]] std::vector<std::uint32_t> flows_holding(std::span<const std::uint32_t> channels) const;
 
  private:
   // A channel's state, laid out by what its events touch (the run is bound by memory latency,
@@ -281,7 +287,6 @@ class PacketEngine {
     TimePs credit_stall{0};
     TimePs pause_time{0};
     std::int64_t pause_frames = 0;
-    std::int64_t ecn_marks = 0;
     TimePs wake_at{-1};  // DCQCN: a pacing wake-up is scheduled
     // Its load while its rate changes (faults): the time it sent at rate 0 (a packet finishing after
     // the link went down); its peak load up to the last rate change, and its packets then.
@@ -403,7 +408,7 @@ class PacketEngine {
   std::vector<ChannelRest> rest_;    // by channel
   std::vector<VlState> vl_states_;   // channel x VL
   std::vector<Rng> ecn_rng_;           // per channel with ECN marking
-  std::vector<std::int64_t> ecn_marks_;  // channel x VL: packets marked
+  std::vector<std::int64_t> ecn_marks_;  // channel x VL: packets marked (a port's total: their sum)
   std::uint64_t seed_ = 1;
   bool dcqcn_ = false;
   DcqcnParams dcqcn_params_;

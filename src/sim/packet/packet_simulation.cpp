@@ -14,6 +14,7 @@
 #include "sim/packet/packet_engine.h"
 #include "sim/packet/sharp_aggregation.h"
 #include "sim/queue_statistics.h"
+#include "sim/resource_name.h"
 #include "sim/result_recorder.h"
 
 namespace ct::packet_engine {
@@ -133,6 +134,7 @@ class Driver {
   Driver(const Fabric& fabric, const Scenario& scenario, const Workload& workload, const SimulationOptions& options,
          const SwitchFigures& figures, const std::optional<SharpFigures>& sharp)
       : t_(fabric.topology()),
+        names_(fabric.names()),
         s_(scenario),
         w_(workload),
         o_(options),
@@ -241,6 +243,8 @@ class Driver {
 
   void converge(std::uint32_t i) {
     router_.converge(faults_.reconverge(i));
+    rerouting_after_ = fmt::format(" after fault {} ('{}', routing reconverged at {:.3f} us)", i, s_.faults[i].what,
+                                   to_seconds(engine_.now()) * 1e6);
     std::vector<std::uint32_t> moving;
     for (std::uint32_t f = 0; f < w_.flows.size(); ++f) {
       if (w_.flows[f].routed && engine_.state(f) != PacketFlowState::kDone) moving.push_back(f);
@@ -285,9 +289,10 @@ class Driver {
       if (n == 0) length = fixed.size() + links.size();
       if (fixed.size() + links.size() != length) {
         if (error_.empty()) {
-          error_ = fmt::format("the paths sprayed from {} to {} differ in length: the packet engine sprays over "
-                               "equal-cost paths only",
-                               t_.vertex_name(wf.src_port), t_.vertex_name(wf.dst_port));
+          error_ = fmt::format("flow {} (operation '{}'): the paths sprayed from {} to {} differ in length{}: the "
+                               "packet engine sprays over equal-cost paths only",
+                               flow, w_.operations[wf.operation].name, t_.vertex_name(wf.src_port),
+                               t_.vertex_name(wf.dst_port), rerouting_after_);
         }
         return 0;
       }
@@ -440,20 +445,31 @@ class Driver {
     result_.packet.spraying = router_.spraying();
   }
 
+  // The cycle (resource i is channel i), the records whose packets hold its buffers, and a note.
   void collect_deadlock() {
     PacketRunInfo& info = result_.packet;
     info.deadlock_cycle = engine_.deadlock();
     if (info.deadlock_cycle.empty()) return;
+    std::vector<std::uint32_t> record_of(engine_.flow_count(), 0);
+    for (std::uint32_t r = 0; r < rec_.record_count(); ++r) record_of[rec_.flow_of(r)] = r;
+    for (const std::uint32_t f : engine_.flows_holding(info.deadlock_cycle)) info.deadlock_flows.push_back(record_of[f]);
+    std::sort(info.deadlock_flows.begin(), info.deadlock_flows.end());
     std::string cycle;
-    for (const std::uint32_t c : info.deadlock_cycle) {
-      cycle += fmt::format("{} ({}) -> ", t_.link_name(result_.resources[c].link),
-                           result_.resources[c].kind == ResourceKind::kLinkUp ? "up" : "down");
-    }
-    cycle += fmt::format("{} ({})", t_.link_name(result_.resources[info.deadlock_cycle.front()].link),
-                         result_.resources[info.deadlock_cycle.front()].kind == ResourceKind::kLinkUp ? "up" : "down");
+    for (const std::uint32_t c : info.deadlock_cycle) cycle += resource_name(names_, result_.resources[c]) + " -> ";
+    cycle += resource_name(names_, result_.resources[info.deadlock_cycle.front()]);
     result_.notes.push_back(fmt::format("deadlock: a credit loop of {} channels stopped the run at {:.3f} us with packets "
                                         "waiting for credits that never come: {}",
                                         info.deadlock_cycle.size(), to_seconds(engine_.now()) * 1e6, cycle));
+  }
+
+  // Why the stalled flows of a deadlocked run never finish, as the closing note says it: those in
+  // the loop and those blocked behind it.
+  [[nodiscard]] std::string stalled_by_deadlock() const {
+    std::size_t stalled = 0;
+    for (const FlowRecord& f : result_.flows) stalled += f.unfinished == Unfinished::kStalled ? 1 : 0;
+    const std::size_t holding = result_.packet.deadlock_flows.size();
+    return fmt::format("{} hold buffers of a credit loop with their packets and {} are blocked behind it (deadlock)",
+                       holding, stalled - std::min(stalled, holding));
   }
 
   // The links' load statistics from the engine's clocks, and its load changes for the time series.
@@ -473,8 +489,8 @@ class Driver {
     collect_flows();
     collect_deadlock();
     collect_sharp();
-    rec_.close(std::max(faults_.last_event(), engine_.now()),
-                 result_.packet.deadlock_cycle.empty() ? kStalledByFaults : "their packets wait in a credit loop (deadlock)");
+    const std::string deadlocked = result_.packet.deadlock_cycle.empty() ? "" : stalled_by_deadlock();
+    rec_.close(std::max(faults_.last_event(), engine_.now()), deadlocked.empty() ? kStalledByFaults : deadlocked.c_str());
     // A deadlocked or stalled run's last event is the engine's clock: nothing happens after it.
     const TimePs makespan = result_.makespan;
     const double span = static_cast<double>(std::max<std::int64_t>(makespan.value(), 1));
@@ -507,6 +523,7 @@ class Driver {
   }
 
   const Topology& t_;
+  const NameDirectory& names_;
   const Scenario& s_;
   const Workload& w_;
   SimulationOptions o_;
@@ -520,6 +537,7 @@ class Driver {
   SimulationResult& result_;
   QueueStatistics queues_;
   std::string error_;
+  std::string rerouting_after_;  // the fault whose reconvergence reroutes the flows now, for error_
 };
 
 }  // namespace

@@ -141,6 +141,40 @@ TEST(PacketSpray, ASlowMemberReordersAndIsCounted) {
   EXPECT_EQ(r->packet.packets_delivered, 16);
 }
 
+// A reroute of a sprayed flow (review item 5 of issue 26): leaf 0 - spine 1 (link 3) goes down at
+// 2 us and routing reconverges 1 us later; the flow of 64 packets from host 0 to host 1 sprays over
+// both spines until then, over spine 0 alone after. Under the fabric's forwarding (up/down shortest
+// paths, routing/forwarding_state.h) every member of a group is one hop nearer the destination,
+// so the sprayed paths of a flow are always of one length, before a fault and after: the reroute
+// moves the flow (no "differ in length" error) and its packets made after it all cross spine 0.
+// The packets sprayed onto spine 1 before the failure wait there for a repair that never comes
+// (no retransmission: docs/models/packet-engine.md), so the flow stalls with fewer than 64 and more
+// than the 32 of spine 0's share delivered. (Unequal sprayed paths end the run with an error
+// naming the flow and the fault; no fabric the forwarding model builds reaches that error.)
+TEST(PacketSpray, ARerouteKeepsTheSprayedPathsOfOneLength) {
+  const Fabric fabric = two_spines();
+  Scenario s = sprayed({{0, 1, 64 * 4096}});
+  FaultSpec down;
+  down.kind = FaultKind::kDown;
+  down.what = "p0/leaf/0 -- p0/spine/1";
+  down.links = {LinkId(3)};
+  down.at = ns(2000);
+  down.convergence = ns(1000);
+  s.faults.push_back(down);
+  auto r = simulate(fabric, s, packet_options());
+  ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+  EXPECT_EQ(r->flows[0].unfinished, Unfinished::kStalled);
+  EXPECT_EQ(r->flows[0].reroutes, 1U);
+  EXPECT_GT(r->packet.packets_delivered, 32);
+  EXPECT_LT(r->packet.packets_delivered, 64);
+  // Its final paths: one, over spine 0 (links 2 up, 4 down), every hop whole.
+  const FlowRecord& f = r->flows[0];
+  ASSERT_EQ(f.path_size, 4U);
+  EXPECT_EQ(r->path_pool[f.path_begin + 1], resource(r.value(), 2, true));
+  EXPECT_EQ(r->path_pool[f.path_begin + 2], resource(r.value(), 4, false));
+  for (std::uint32_t h = 0; h < f.path_size; ++h) EXPECT_EQ(r->fraction_pool[f.path_begin + h], 1.0);
+}
+
 // A long sprayed flow's steady state is the flow engine's rate: three hosts of leaf 0 each send
 // 32 MiB to a host of leaf 1 over two spines; each flow puts half its rate on each uplink, so each
 // uplink carries 1.5 flows and max-min gives each flow 400 / 1.5 = 266.7 Gb/s (1.007 ms). The

@@ -1,0 +1,21 @@
+#include "sim/resource_name.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace ct {
+
+std::string resource_name(const NameDirectory& names, const ResourceInfo& c) {
+  const auto g = static_cast<std::uint32_t>(std::max(names.topology().gpus_per_host, 1));
+  switch (c.kind) {
+    case ResourceKind::kLinkUp: return names.cable_name(c.link) + " up";
+    case ResourceKind::kLinkDown: return names.cable_name(c.link) + " down";
+    case ResourceKind::kNvlinkOut: return fmt::format("host{}/gpu{} nvlink out", c.gpu / g, c.gpu % g);
+    case ResourceKind::kNvlinkIn: return fmt::format("host{}/gpu{} nvlink in", c.gpu / g, c.gpu % g);
+    case ResourceKind::kBarrier: return "barrier";
+  }
+  return "";
+}
+
+}  // namespace ct
