@@ -44,7 +44,6 @@ std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
   ch.ecn_dequeue = spec.ecn.enabled && spec.ecn.point == EcnMarkPoint::kDequeue;
   ch.ecn_enqueue = spec.ecn.enabled && spec.ecn.point == EcnMarkPoint::kEnqueue;
   rest_.emplace_back().spec = spec;
-  queue_.add_lanes(2);  // arrivals_lane(c), returns_lane(c)
   for (std::uint8_t v = 0; v < vls_; ++v) vl_states_.emplace_back().credits = spec.credit_blocks;
   // A channel made during the run (a path new at reconvergence) gets its ECN stream and its
   // per-priority mark counts as finalize() gives the others.
@@ -277,7 +276,7 @@ void PacketEngine::notify(std::uint32_t p) {
     const Channel& ch = channels_[path_pool_[k]];
     back += ch.propagation + ch.forward_latency;
   }
-  queue_.push(now_ + back, PacketEventKind::kCongestion, pk.flow, kCnp);
+  queue_.push_lane(now_ + back, PacketEventKind::kCongestion, pk.flow, kCnp);
 }
 
 void PacketEngine::on_congestion(std::uint32_t subject, std::uint32_t payload) {
@@ -357,7 +356,7 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   ++ch.packets;
   ch.carried_bytes += pk.bytes;
   const TimePs tx = serialization(pk.bytes, ch.rate);
-  queue_.push(now_ + tx, PacketEventKind::kTxDone, c);
+  queue_.push_lane(now_ + tx, PacketEventKind::kTxDone, c);
   TimePs arrive = now_ + tx + ch.propagation;
   if (pk.ahead != kNone) {
     if (ch.cut_through) {
@@ -367,7 +366,7 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
     }
     arrive += ch.forward_latency;
   }
-  queue_.push_lane(arrivals_lane(c), arrive, PacketEventKind::kArrive, p);
+  queue_.push_lane(arrive, PacketEventKind::kArrive, p);
   set_loaded(c, true);
 }
 
@@ -378,14 +377,14 @@ void PacketEngine::release(std::uint32_t c, std::uint8_t vl, std::uint32_t bytes
     held -= bytes;
     if ((ch.xoff_sent >> vl & 1U) != 0 && held <= ch.xon_bytes) {
       ch.xoff_sent = static_cast<std::uint16_t>(ch.xoff_sent & ~(1U << vl));
-      queue_.push_lane(returns_lane(c), now_ + ch.propagation, PacketEventKind::kPause, c, vl);  // XON
+      queue_.push_lane(now_ + ch.propagation, PacketEventKind::kPause, c, vl);  // XON
     }
     return;
   }
   if (!ch.limited) return;
   const std::uint32_t blocks_freed = blocks(bytes);
   vl_state(c, vl).occupied -= blocks_freed;
-  queue_.push_lane(returns_lane(c), now_ + ch.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
+  queue_.push_lane(now_ + ch.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
 }
 
 void PacketEngine::on_pause(std::uint32_t c, std::uint32_t payload) {
@@ -422,7 +421,7 @@ void PacketEngine::on_arrive(std::uint32_t p) {
     if ((in.xoff_sent >> vl & 1U) == 0 && held >= in.xoff_bytes) {
       in.xoff_sent = static_cast<std::uint16_t>(in.xoff_sent | (1U << vl));
       ++rest_[over].pause_frames;
-      queue_.push_lane(returns_lane(over), now_ + in.propagation, PacketEventKind::kPause, over, 0x10U | vl);  // XOFF
+      queue_.push_lane(now_ + in.propagation, PacketEventKind::kPause, over, 0x10U | vl);  // XOFF
     }
   } else if (in.limited) {
     std::int64_t& used = vl_state(over, vl).occupied;

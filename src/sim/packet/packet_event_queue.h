@@ -5,16 +5,19 @@
 // the subject (a packet, a channel, a flow or a scheduled change, below 2^28) and one word of
 // payload (a credit return's blocks and virtual lane).
 //
-// Lanes (htsim's one pending event per queue, STYLE 7). Most events come in streams whose times
-// never fall: the arrivals at a channel's far end (its sends are serialized, so the start plus the
-// serialization plus the delay rises) and the credits and PAUSE frames a channel's far end sends
-// back (now plus a fixed delay). Such an event goes to its lane, a FIFO, and the heap holds only
-// each lane's head, keyed by the head's own (time, seq): since every lane is in (time, seq) order,
-// the heap's least key is still the least of all pending events, and events pop in exactly the
-// order of one heap of them all. An event scheduled on a lane earlier than the lane's last one
-// (an arrival that ends its path behind one that is forwarded, say) goes to the heap by itself.
-// The heap then holds about one arrival, one credit return and one end of serialization per busy
-// channel instead of every packet on the wires.
+// Lanes by delay. Most events are scheduled a fixed delay after the event that schedules them: a
+// channel's end of serialization (a packet's serialization time at the channel's rate), a packet's
+// arrival at the far end (its serialization, the cable's propagation, the switch's latency), a
+// credit or PAUSE frame (the propagation back), a CNP (its path's latency). A run has few distinct
+// delays (a few packet sizes, rates and cable lengths), and the events of one delay D, scheduled at
+// the time of the last pop (which never falls) plus D, come in (time, seq) order. Each delay has a
+// lane, a FIFO, and the heap holds only each lane's head, keyed by the head's own (time, seq):
+// since every lane is in (time, seq) order, the heap's least key is still the least of all pending
+// events, and events pop in exactly the order of one heap of them all. The heap then holds one
+// entry per delay in use (tens) instead of one per busy channel (tens of thousands at 8,192
+// hosts), and the lanes are read and written in order, not at random. An event that would go
+// before its lane's last one (scheduled before the last pop's time, which the engine never does)
+// or that finds every lane taken waits in the heap by itself, as do the events of push().
 #pragma once
 
 #include <bit>
@@ -46,25 +49,30 @@ class PacketEventQueue {
     push_heap(make(time, kind, subject, payload));
   }
 
-  // Lanes 0 .. lanes() - 1 from now on.
-  void add_lanes(std::size_t n) { lanes_.resize(lanes_.size() + n); }
-  [[nodiscard]] std::size_t lanes() const { return lanes_.size(); }
-
-  // The same as push(), the event kept in `lane` while it is not the lane's head.
-  // PRECONDITION: lane < lanes(); subject < 2^28.
-  void push_lane(std::uint32_t lane, TimePs time, PacketEventKind kind, std::uint32_t subject, std::uint32_t payload = 0) {
-    assert(lane < lanes_.size());
+  // The same as push(), the event kept in the lane of its delay (time - now()) while it is not the
+  // lane's head. PRECONDITION: subject < 2^28; time >= now().
+  void push_lane(TimePs time, PacketEventKind kind, std::uint32_t subject, std::uint32_t payload = 0) {
     const PacketEvent e = make(time, kind, subject, payload);
+    const std::uint32_t lane = lane_of(time - now_);
+    if (lane == kNoLane) {
+      push_heap(e);
+      return;
+    }
     Lane& l = lanes_[lane];
     if (l.count == 0) {
       append(l, e);
       push_heap({time, e.seq, e.tagged | kInLane, lane});
-    } else if (time < ring_[l.base + ((l.head + l.count - 1) & l.mask)].time) {
+    } else if (time < l.last) {
       push_heap(e);  // earlier than the lane's last: on its own
     } else {
       append(l, e);
     }
   }
+  // The time of the last event popped (0 before the first).
+  [[nodiscard]] TimePs now() const { return now_; }
+  // Lanes made so far (one per delay of push_lane(), at most kMaxLanes).
+  [[nodiscard]] std::size_t lanes() const { return lanes_.size(); }
+  static constexpr std::size_t kMaxLanes = 4096;
 
   [[nodiscard]] bool empty() const { return heap_.empty(); }
   // Pending events, in the heap and in the lanes.
@@ -88,6 +96,7 @@ class PacketEventQueue {
   PacketEvent pop() {
     --pending_;
     const PacketEvent top = heap_.front();
+    now_ = top.time;
     if ((top.tagged & kInLane) == 0) {
       remove_top();
       return top;
@@ -111,13 +120,49 @@ class PacketEventQueue {
   static constexpr std::uint32_t kInLane = 1U << 28;
   static constexpr std::uint32_t kFirstRing = 2;  // at least 2: mask 0 means no ring
 
-  // A FIFO in ring_[base, base + mask], a power-of-two size; mask 0 while it is empty.
+  static constexpr std::uint32_t kNoLane = 0xFFFF'FFFFU;
+
+  // A FIFO in ring_[base, base + mask], a power-of-two size; mask 0 while it is empty. `last`: the
+  // time of the event appended last.
   struct Lane {
     std::uint32_t base = 0;
     std::uint32_t mask = 0;
     std::uint32_t head = 0;
     std::uint32_t count = 0;
+    TimePs delay{0};
+    TimePs last{0};
   };
+
+  // The lane of `delay` (made at its first use), kNoLane when it is negative or every lane is
+  // taken. An open-addressing table of lane numbers, at most half full.
+  std::uint32_t lane_of(TimePs delay) {
+    if (delay.value() < 0) return kNoLane;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = hash(delay) & mask;
+    for (;; i = (i + 1) & mask) {
+      const std::uint32_t lane = slots_[i];
+      if (lane == kNoLane) break;
+      if (lanes_[lane].delay == delay) return lane;
+    }
+    if (lanes_.size() >= kMaxLanes) return kNoLane;
+    const auto lane = static_cast<std::uint32_t>(lanes_.size());
+    lanes_.push_back(Lane{.delay = delay});
+    slots_[i] = lane;
+    if (2 * lanes_.size() > slots_.size()) rehash();
+    return lane;
+  }
+  static std::size_t hash(TimePs delay) {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(delay.value()) * 0x9E3779B97F4A7C15ULL) >> 32);
+  }
+  void rehash() {
+    slots_.assign(2 * slots_.size(), kNoLane);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::uint32_t lane = 0; lane < lanes_.size(); ++lane) {
+      std::size_t i = hash(lanes_[lane].delay) & mask;
+      while (slots_[i] != kNoLane) i = (i + 1) & mask;
+      slots_[i] = lane;
+    }
+  }
 
   PacketEvent make(TimePs time, PacketEventKind kind, std::uint32_t subject, std::uint32_t payload) {
     assert(subject < kInLane);
@@ -129,6 +174,7 @@ class PacketEventQueue {
     if (l.mask == 0 || l.count == l.mask + 1) grow(l);
     ring_[l.base + ((l.head + l.count) & l.mask)] = e;
     ++l.count;
+    l.last = e.time;
   }
 
   // Moves the lane to a ring twice its size (kFirstRing when it has none), reusing one a lane left.
@@ -201,10 +247,12 @@ class PacketEventQueue {
 
   std::vector<PacketEvent> heap_;
   std::vector<Lane> lanes_;
+  std::vector<std::uint32_t> slots_ = std::vector<std::uint32_t>(16, kNoLane);  // lane_of()'s table
   std::vector<PacketEvent> ring_;                  // the lanes' rings
   std::vector<std::vector<std::uint32_t>> free_;  // by log2 of the size: rings no lane uses
   std::size_t pending_ = 0;
   std::uint64_t seq_ = 0;
+  TimePs now_{0};
 };
 
 }  // namespace ct
