@@ -20,7 +20,6 @@
 // or that finds every lane taken waits in the heap by itself, as do the events of push().
 #pragma once
 
-#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <vector>
@@ -88,8 +87,8 @@ class PacketEventQueue {
   void prefetch_top() const {
     if (heap_.empty() || (heap_.front().tagged & kInLane) == 0) return;
     const Lane& l = lanes_[heap_.front().payload];
-    __builtin_prefetch(&ring_[l.base + l.head]);
-    __builtin_prefetch(&ring_[l.base + ((l.head + 1) & l.mask)]);
+    __builtin_prefetch(&chunks_[l.head]);
+    if ((l.head + 1) % kChunk != 0) __builtin_prefetch(&chunks_[l.head + 1]);
   }
 
   // PRECONDITION: !empty().
@@ -102,13 +101,18 @@ class PacketEventQueue {
       return top;
     }
     Lane& l = lanes_[top.payload];
-    const PacketEvent out = ring_[l.base + l.head];
-    l.head = (l.head + 1) & l.mask;
+    const PacketEvent out = chunks_[l.head];
+    ++l.head;
     if (--l.count == 0) {
       remove_top();
-      free_ring(l);
+      free_.push_back((l.head - 1) / kChunk);
     } else {
-      const PacketEvent& next = ring_[l.base + l.head];
+      if (l.head % kChunk == 0) {
+        const std::uint32_t done = l.head / kChunk - 1;
+        l.head = next_chunk_[done] * kChunk;
+        free_.push_back(done);
+      }
+      const PacketEvent& next = chunks_[l.head];
       sift_down({next.time, next.seq, next.tagged | kInLane, top.payload});
     }
     return out;
@@ -118,16 +122,15 @@ class PacketEventQueue {
   // In the heap, the flag of a lane's head; the entry's payload is then the lane (the event's own
   // payload stays in the lane).
   static constexpr std::uint32_t kInLane = 1U << 28;
-  static constexpr std::uint32_t kFirstRing = 2;  // at least 2: mask 0 means no ring
+  static constexpr std::uint32_t kChunk = 32;  // events a chunk (768 B)
 
   static constexpr std::uint32_t kNoLane = 0xFFFF'FFFFU;
 
-  // A FIFO in ring_[base, base + mask], a power-of-two size; mask 0 while it is empty. `last`: the
-  // time of the event appended last.
+  // A FIFO in a chain of chunks of chunks_: `head` the index of its first event, `tail` one past
+  // its last (both within the chain), `count` its events. `last`: the time of the event appended last.
   struct Lane {
-    std::uint32_t base = 0;
-    std::uint32_t mask = 0;
     std::uint32_t head = 0;
+    std::uint32_t tail = 0;
     std::uint32_t count = 0;
     TimePs delay{0};
     TimePs last{0};
@@ -171,37 +174,29 @@ class PacketEventQueue {
   }
 
   void append(Lane& l, const PacketEvent& e) {
-    if (l.mask == 0 || l.count == l.mask + 1) grow(l);
-    ring_[l.base + ((l.head + l.count) & l.mask)] = e;
+    if (l.count == 0) {
+      l.head = l.tail = take_chunk() * kChunk;
+    } else if (l.tail % kChunk == 0) {
+      const std::uint32_t chunk = take_chunk();
+      next_chunk_[l.tail / kChunk - 1] = chunk;
+      l.tail = chunk * kChunk;
+    }
+    chunks_[l.tail++] = e;
     ++l.count;
     l.last = e.time;
   }
 
-  // Moves the lane to a ring twice its size (kFirstRing when it has none), reusing one a lane left.
-  void grow(Lane& l) {
-    const std::uint32_t size = l.mask == 0 ? kFirstRing : 2 * (l.mask + 1);
-    const auto order = static_cast<std::size_t>(std::countr_zero(size));
-    if (free_.size() <= order) free_.resize(order + 1);
-    std::uint32_t base = 0;
-    if (!free_[order].empty()) {
-      base = free_[order].back();
-      free_[order].pop_back();
-    } else {
-      base = static_cast<std::uint32_t>(ring_.size());
-      ring_.resize(ring_.size() + size);
+  // The chunk a lane gave back last (still in the cache), or a new one.
+  std::uint32_t take_chunk() {
+    if (!free_.empty()) {
+      const std::uint32_t chunk = free_.back();
+      free_.pop_back();
+      return chunk;
     }
-    for (std::uint32_t k = 0; k < l.count; ++k) ring_[base + k] = ring_[l.base + ((l.head + k) & l.mask)];
-    free_ring(l);
-    l.base = base;
-    l.mask = size - 1;
-  }
-
-  // An empty lane gives its ring back (the next lane of that size takes it while it is still in
-  // the cache): the rings hold what is pending now, not every lane's busiest moment.
-  void free_ring(Lane& l) {
-    if (l.mask != 0) free_[static_cast<std::size_t>(std::countr_zero(l.mask + 1))].push_back(l.base);
-    l.mask = 0;
-    l.head = 0;
+    const auto chunk = static_cast<std::uint32_t>(next_chunk_.size());
+    next_chunk_.push_back(0);
+    chunks_.resize(chunks_.size() + kChunk);
+    return chunk;
   }
 
   void push_heap(const PacketEvent& e) {
@@ -248,8 +243,9 @@ class PacketEventQueue {
   std::vector<PacketEvent> heap_;
   std::vector<Lane> lanes_;
   std::vector<std::uint32_t> slots_ = std::vector<std::uint32_t>(16, kNoLane);  // lane_of()'s table
-  std::vector<PacketEvent> ring_;                  // the lanes' rings
-  std::vector<std::vector<std::uint32_t>> free_;  // by log2 of the size: rings no lane uses
+  std::vector<PacketEvent> chunks_;       // the lanes' events, kChunk a chunk
+  std::vector<std::uint32_t> next_chunk_;  // by chunk: the next of its lane
+  std::vector<std::uint32_t> free_;        // chunks no lane uses, the last given back on top
   std::size_t pending_ = 0;
   std::uint64_t seq_ = 0;
   TimePs now_{0};
