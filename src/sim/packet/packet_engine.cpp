@@ -341,7 +341,11 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   Packet& pk = packets_[p];
   VlState& q = vl_state(c, vl);
   q.head = pk.next;
-  if (q.head == kNone) q.tail = kNone;
+  if (q.head == kNone) {
+    q.tail = kNone;
+  } else {
+    __builtin_prefetch(&packets_[q.head]);  // the channel's next send reads it
+  }
   pk.next = kNone;
   q.queue_bytes -= pk.bytes;
   const bool first = pk.from == kNone;
