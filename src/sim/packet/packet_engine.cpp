@@ -208,8 +208,9 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
   ChannelRest& ch = rest_[c];
   const std::size_t n = ch.sources.size();
   TimePs wake{-1};  // DCQCN: the earliest time a paced flow of this VL may send
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t at = (ch.source_cursor + k) % n;
+  // Round robin from the cursor: (cursor + k) mod n, by one division at most (a NIC has one source).
+  std::size_t at = ch.source_cursor < n || n == 0 ? ch.source_cursor : ch.source_cursor % n;
+  for (std::size_t k = 0; k < n; ++k, at = at + 1 == n ? 0 : at + 1) {
     const std::uint32_t f = ch.sources[at];
     Flow& flow = flows_[f];
     if (flow.vl != vl || (flow.gated && flow.injected >= flow.allowed)) continue;
@@ -231,9 +232,9 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     if (flow.injected == flow.size) {
       ch.sources.erase(ch.sources.begin() + static_cast<std::ptrdiff_t>(at));
       channels_[c].has_sources = !ch.sources.empty();
-      ch.source_cursor = static_cast<std::uint32_t>(ch.sources.empty() ? 0 : at % ch.sources.size());
+      ch.source_cursor = static_cast<std::uint32_t>(at == ch.sources.size() ? 0 : at);  // at <= size
     } else {
-      ch.source_cursor = static_cast<std::uint32_t>((at + 1) % n);
+      ch.source_cursor = static_cast<std::uint32_t>(at + 1 == n ? 0 : at + 1);
     }
     VlState& q = vl_state(c, vl);
     q.head = q.tail = p;
