@@ -14,10 +14,12 @@
 // lane, a FIFO, and the heap holds only each lane's head, keyed by the head's own (time, seq):
 // since every lane is in (time, seq) order, the heap's least key is still the least of all pending
 // events, and events pop in exactly the order of one heap of them all. The heap then holds one
-// entry per delay in use (tens) instead of one per busy channel (tens of thousands at 8,192
-// hosts), and the lanes are read and written in order, not at random. An event that would go
-// before its lane's last one (scheduled before the last pop's time, which the engine never does)
-// or that finds every lane taken waits in the heap by itself, as do the events of push().
+// entry per delay in use (6 in the 8,192-host permutation of bench_packet) instead of one per busy
+// channel (tens of thousands there), and the lanes are read and written in order, not at random.
+// A lane's events sit in chunks of kChunk from one pool; a chunk its lane has emptied is the next
+// one taken, while its lines are still in the cache. An event that would go before its lane's last
+// one (scheduled before the last pop's time, which the engine never does) or that finds every lane
+// taken waits in the heap by itself, as do the events of push().
 #pragma once
 
 #include <cassert>
