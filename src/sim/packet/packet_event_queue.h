@@ -51,7 +51,8 @@ class PacketEventQueue {
   }
 
   // The same as push(), the event kept in the lane of its delay (time - now()) while it is not the
-  // lane's head. PRECONDITION: subject < 2^28; time >= now().
+  // lane's head (in the heap when the time is before now()). PRECONDITION: subject < 2^28; fewer
+  // than 2^32 events pending in the lanes.
   void push_lane(TimePs time, PacketEventKind kind, std::uint32_t subject, std::uint32_t payload = 0) {
     const PacketEvent e = make(time, kind, subject, payload);
     const std::uint32_t lane = lane_of(time - now_);
