@@ -44,7 +44,6 @@ std::uint32_t PacketEngine::add_channel(const PacketChannelSpec& spec) {
   ch.ecn_dequeue = spec.ecn.enabled && spec.ecn.point == EcnMarkPoint::kDequeue;
   ch.ecn_enqueue = spec.ecn.enabled && spec.ecn.point == EcnMarkPoint::kEnqueue;
   rest_.emplace_back().spec = spec;
-  queue_.add_lanes(2);  // arrivals_lane(c), returns_lane(c)
   for (std::uint8_t v = 0; v < vls_; ++v) vl_states_.emplace_back().credits = spec.credit_blocks;
   // A channel made during the run (a path new at reconvergence) gets its ECN stream and its
   // per-priority mark counts as finalize() gives the others.
@@ -209,8 +208,9 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
   ChannelRest& ch = rest_[c];
   const std::size_t n = ch.sources.size();
   TimePs wake{-1};  // DCQCN: the earliest time a paced flow of this VL may send
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t at = (ch.source_cursor + k) % n;
+  // Round robin from the cursor: (cursor + k) mod n, by one division at most (a NIC has one source).
+  std::size_t at = ch.source_cursor < n || n == 0 ? ch.source_cursor : ch.source_cursor % n;
+  for (std::size_t k = 0; k < n; ++k, at = at + 1 == n ? 0 : at + 1) {
     const std::uint32_t f = ch.sources[at];
     Flow& flow = flows_[f];
     if (flow.vl != vl || (flow.gated && flow.injected >= flow.allowed)) continue;
@@ -232,9 +232,9 @@ std::uint32_t PacketEngine::inject(std::uint32_t c, std::uint8_t vl) {
     if (flow.injected == flow.size) {
       ch.sources.erase(ch.sources.begin() + static_cast<std::ptrdiff_t>(at));
       channels_[c].has_sources = !ch.sources.empty();
-      ch.source_cursor = static_cast<std::uint32_t>(ch.sources.empty() ? 0 : at % ch.sources.size());
+      ch.source_cursor = static_cast<std::uint32_t>(at == ch.sources.size() ? 0 : at);  // at <= size
     } else {
-      ch.source_cursor = static_cast<std::uint32_t>((at + 1) % n);
+      ch.source_cursor = static_cast<std::uint32_t>(at + 1 == n ? 0 : at + 1);
     }
     VlState& q = vl_state(c, vl);
     q.head = q.tail = p;
@@ -276,7 +276,7 @@ void PacketEngine::notify(std::uint32_t p) {
     const Channel& ch = channels_[path_pool_[k]];
     back += ch.propagation + ch.forward_latency;
   }
-  queue_.push(now_ + back, PacketEventKind::kCongestion, pk.flow, kCnp);
+  queue_.push_lane(now_ + back, PacketEventKind::kCongestion, pk.flow, kCnp);
 }
 
 void PacketEngine::on_congestion(std::uint32_t subject, std::uint32_t payload) {
@@ -341,7 +341,11 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   Packet& pk = packets_[p];
   VlState& q = vl_state(c, vl);
   q.head = pk.next;
-  if (q.head == kNone) q.tail = kNone;
+  if (q.head == kNone) {
+    q.tail = kNone;
+  } else {
+    __builtin_prefetch(&packets_[q.head]);  // the channel's next send reads it
+  }
   pk.next = kNone;
   q.queue_bytes -= pk.bytes;
   const bool first = pk.from == kNone;
@@ -356,7 +360,7 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
   ++ch.packets;
   ch.carried_bytes += pk.bytes;
   const TimePs tx = serialization(pk.bytes, ch.rate);
-  queue_.push(now_ + tx, PacketEventKind::kTxDone, c);
+  queue_.push_lane(now_ + tx, PacketEventKind::kTxDone, c);
   TimePs arrive = now_ + tx + ch.propagation;
   if (pk.ahead != kNone) {
     if (ch.cut_through) {
@@ -366,7 +370,7 @@ void PacketEngine::send(std::uint32_t c, std::uint8_t vl, std::uint32_t p) {
     }
     arrive += ch.forward_latency;
   }
-  queue_.push_lane(arrivals_lane(c), arrive, PacketEventKind::kArrive, p);
+  queue_.push_lane(arrive, PacketEventKind::kArrive, p);
   set_loaded(c, true);
 }
 
@@ -377,14 +381,14 @@ void PacketEngine::release(std::uint32_t c, std::uint8_t vl, std::uint32_t bytes
     held -= bytes;
     if ((ch.xoff_sent >> vl & 1U) != 0 && held <= ch.xon_bytes) {
       ch.xoff_sent = static_cast<std::uint16_t>(ch.xoff_sent & ~(1U << vl));
-      queue_.push_lane(returns_lane(c), now_ + ch.propagation, PacketEventKind::kPause, c, vl);  // XON
+      queue_.push_lane(now_ + ch.propagation, PacketEventKind::kPause, c, vl);  // XON
     }
     return;
   }
   if (!ch.limited) return;
   const std::uint32_t blocks_freed = blocks(bytes);
   vl_state(c, vl).occupied -= blocks_freed;
-  queue_.push_lane(returns_lane(c), now_ + ch.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
+  queue_.push_lane(now_ + ch.propagation, PacketEventKind::kCredit, c, (blocks_freed << 4) | vl);
 }
 
 void PacketEngine::on_pause(std::uint32_t c, std::uint32_t payload) {
@@ -421,7 +425,7 @@ void PacketEngine::on_arrive(std::uint32_t p) {
     if ((in.xoff_sent >> vl & 1U) == 0 && held >= in.xoff_bytes) {
       in.xoff_sent = static_cast<std::uint16_t>(in.xoff_sent | (1U << vl));
       ++rest_[over].pause_frames;
-      queue_.push_lane(returns_lane(over), now_ + in.propagation, PacketEventKind::kPause, over, 0x10U | vl);  // XOFF
+      queue_.push_lane(now_ + in.propagation, PacketEventKind::kPause, over, 0x10U | vl);  // XOFF
     }
   } else if (in.limited) {
     std::int64_t& used = vl_state(over, vl).occupied;

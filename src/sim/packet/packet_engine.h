@@ -356,11 +356,6 @@ class PacketEngine {
   }
   VlState& vl_state(std::uint32_t c, std::uint8_t vl) { return vl_states_[c * vls_ + vl]; }
   [[nodiscard]] const VlState& vl_state(std::uint32_t c, std::uint8_t vl) const { return vl_states_[c * vls_ + vl]; }
-  // The event queue's lanes of channel c (packet_event_queue.h): the arrivals at its far end, in
-  // the order of its sends; the credits and PAUSE frames its far end sends back, each one
-  // propagation delay after it was sent.
-  [[nodiscard]] static std::uint32_t arrivals_lane(std::uint32_t c) { return 2 * c; }
-  [[nodiscard]] static std::uint32_t returns_lane(std::uint32_t c) { return 2 * c + 1; }
   // Appends `paths` paths of equal length (one after the other in `path`), each followed by kNone;
   // returns where the first begins.
   std::uint32_t append_paths(std::span<const std::uint32_t> path, std::uint32_t paths);

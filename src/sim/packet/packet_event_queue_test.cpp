@@ -15,23 +15,9 @@
 namespace ct {
 namespace {
 
-// Two lanes and the heap, scheduled in this order: lane 0 at 10 (seq 0) and 30 (seq 1), lane 1 at
-// 10 (seq 2) and 20 (seq 3), the heap at 20 (seq 4), lane 0 at 15 (seq 5: earlier than the lane's
-// last, so it waits in the heap). Order: 10/0, 10/2, 15/5, 20/3, 20/4, 30/1.
-TEST(PacketEventQueue, LanesPopInTimeThenSchedulingOrder) {
-  PacketEventQueue q;
-  q.add_lanes(2);
-  q.push_lane(0, TimePs(10), PacketEventKind::kArrive, 100);
-  q.push_lane(0, TimePs(30), PacketEventKind::kArrive, 101);
-  q.push_lane(1, TimePs(10), PacketEventKind::kCredit, 7, 55);
-  q.push_lane(1, TimePs(20), PacketEventKind::kPause, 7, 0x13);
-  q.push(TimePs(20), PacketEventKind::kTxDone, 3);
-  q.push_lane(0, TimePs(15), PacketEventKind::kArrive, 102);
-  EXPECT_EQ(q.size(), 6U);
-  const std::vector<std::tuple<std::int64_t, std::uint64_t, PacketEventKind, std::uint32_t, std::uint32_t>> want = {
-      {10, 0, PacketEventKind::kArrive, 100, 0}, {10, 2, PacketEventKind::kCredit, 7, 55},
-      {15, 5, PacketEventKind::kArrive, 102, 0}, {20, 3, PacketEventKind::kPause, 7, 0x13},
-      {20, 4, PacketEventKind::kTxDone, 3, 0},   {30, 1, PacketEventKind::kArrive, 101, 0}};
+using Want = std::tuple<std::int64_t, std::uint64_t, PacketEventKind, std::uint32_t, std::uint32_t>;
+
+void expect_pops(PacketEventQueue& q, const std::vector<Want>& want) {
   for (const auto& [time, seq, kind, subject, payload] : want) {
     ASSERT_FALSE(q.empty());
     EXPECT_EQ(q.top().seq, seq);
@@ -41,26 +27,71 @@ TEST(PacketEventQueue, LanesPopInTimeThenSchedulingOrder) {
     EXPECT_EQ(e.kind(), kind);
     EXPECT_EQ(e.subject(), subject);
     EXPECT_EQ(e.payload, payload);
+    EXPECT_EQ(q.now().value(), time);
   }
   EXPECT_TRUE(q.empty());
   EXPECT_EQ(q.size(), 0U);
 }
 
-// 200,000 random operations on 64 lanes: pushes to the heap, pushes to a lane mostly at or after
-// its last time (ties on purpose: times on a 50 ps grid), sometimes before it, and pops; each pop
-// must be the least (time, seq) of a sorted set holding every pending event.
-TEST(PacketEventQueue, LanesKeepTheOrderOfOneHeapOfAllEvents) {
+// Before any pop (now 0), scheduled in this order: delay 10 (seq 0), delay 30 (seq 1), delay 10
+// again (seq 2: the same lane, behind seq 0), delay 20 (seq 3), the heap at 20 (seq 4), delay 15
+// (seq 5), delay 10 once more (seq 6). Three lanes hold 10/0 10/2 10/6, 30/1, 20/3 and 15/5; the
+// heap 20/4. Order: 10/0, 10/2, 10/6, 15/5, 20/3, 20/4, 30/1.
+TEST(PacketEventQueue, LanesPopInTimeThenSchedulingOrder) {
   PacketEventQueue q;
-  constexpr std::uint32_t kLanes = 64;
-  q.add_lanes(kLanes);
-  std::vector<std::int64_t> last(kLanes, 0);
+  q.push_lane(TimePs(10), PacketEventKind::kArrive, 100);
+  q.push_lane(TimePs(30), PacketEventKind::kArrive, 101);
+  q.push_lane(TimePs(10), PacketEventKind::kCredit, 7, 55);
+  q.push_lane(TimePs(20), PacketEventKind::kPause, 7, 0x13);
+  q.push(TimePs(20), PacketEventKind::kTxDone, 3);
+  q.push_lane(TimePs(15), PacketEventKind::kArrive, 102);
+  q.push_lane(TimePs(10), PacketEventKind::kTxDone, 8);
+  EXPECT_EQ(q.size(), 7U);
+  EXPECT_EQ(q.lanes(), 4U);  // delays 10, 30, 20, 15
+  expect_pops(q, {{10, 0, PacketEventKind::kArrive, 100, 0},
+                  {10, 2, PacketEventKind::kCredit, 7, 55},
+                  {10, 6, PacketEventKind::kTxDone, 8, 0},
+                  {15, 5, PacketEventKind::kArrive, 102, 0},
+                  {20, 3, PacketEventKind::kPause, 7, 0x13},
+                  {20, 4, PacketEventKind::kTxDone, 3, 0},
+                  {30, 1, PacketEventKind::kArrive, 101, 0}});
+}
+
+// A lane is keyed by the delay from the last pop, not by the time: after the pop at 10, an event
+// at 20 (delay 10) joins the lane of delay 10 behind the one at 10 + 10 scheduled before, and ties
+// at one time pop in scheduling order across lanes and the heap. Scheduled at 0: delay 10 (seq
+// 0), delay 20 (seq 1). Pop 10/0. At 10: delay 10 -> 20 (seq 2, the lane of 10, now empty), the
+// heap at 20 (seq 3), delay 0 -> 10 (seq 4: a lane of delay 0, the time of the pop). Order: 10/4,
+// 20/1, 20/2, 20/3.
+TEST(PacketEventQueue, LanesAreKeyedByTheDelayFromTheLastPop) {
+  PacketEventQueue q;
+  q.push_lane(TimePs(10), PacketEventKind::kTxDone, 1);
+  q.push_lane(TimePs(20), PacketEventKind::kArrive, 2);
+  EXPECT_EQ(q.pop().seq, 0U);
+  EXPECT_EQ(q.now().value(), 10);
+  q.push_lane(TimePs(20), PacketEventKind::kTxDone, 1);
+  q.push(TimePs(20), PacketEventKind::kStart, 9);
+  q.push_lane(TimePs(10), PacketEventKind::kCredit, 4, 77);
+  EXPECT_EQ(q.lanes(), 3U);  // delays 10, 20, 0
+  expect_pops(q, {{10, 4, PacketEventKind::kCredit, 4, 77},
+                  {20, 1, PacketEventKind::kArrive, 2, 0},
+                  {20, 2, PacketEventKind::kTxDone, 1, 0},
+                  {20, 3, PacketEventKind::kStart, 9, 0}});
+}
+
+// Each pop must be the least (time, seq) of a sorted set holding every pending event: `ops`
+// random operations over `delays` delays: pushes to the heap at any time from now on, pushes to
+// the lane of a delay (ties on purpose: times on a 50 ps grid, delays 0 and up), sometimes a push
+// earlier than the last pop (then alone in the heap), and pops.
+void check_against_sorted_set(std::uint64_t seed, int ops, std::uint64_t delays) {
+  PacketEventQueue q;
   std::set<std::tuple<std::int64_t, std::uint64_t, std::uint32_t>> reference;  // time, seq, subject
   std::uint64_t seq = 0;
   std::int64_t now = 0;
-  Rng rng(7, 0, 0);
-  for (int op = 0; op < 200'000; ++op) {
-    const std::uint64_t what = rng.uniform(10);
-    if (what < 4 && !reference.empty()) {
+  Rng rng(seed, 0, 0);
+  for (int op = 0; op < ops; ++op) {
+    const std::uint64_t what = rng.uniform(20);
+    if (what < 8 && !reference.empty()) {
       const auto want = *reference.begin();
       reference.erase(reference.begin());
       const PacketEvent e = q.pop();
@@ -71,27 +102,41 @@ TEST(PacketEventQueue, LanesKeepTheOrderOfOneHeapOfAllEvents) {
       continue;
     }
     const auto subject = static_cast<std::uint32_t>(op);
-    if (what < 6) {
-      const std::int64_t t = now + 50 * static_cast<std::int64_t>(rng.uniform(40));
+    std::int64_t t = 0;
+    if (what < 11) {
+      t = now + 50 * static_cast<std::int64_t>(rng.uniform(40));
       q.push(TimePs(t), PacketEventKind::kTxDone, subject);
-      reference.emplace(t, seq++, subject);
-      continue;
+    } else if (what < 19 || now == 0) {
+      t = now + 50 * static_cast<std::int64_t>(rng.uniform(delays));
+      q.push_lane(TimePs(t), PacketEventKind::kArrive, subject);
+    } else {
+      t = now - 50 * static_cast<std::int64_t>(1 + rng.uniform(3));  // before the last pop
+      if (t < 0) t = 0;
+      q.push_lane(TimePs(t), PacketEventKind::kArrive, subject);
     }
-    const auto lane = static_cast<std::uint32_t>(rng.uniform(kLanes));
-    const std::int64_t floor = what < 9 ? std::max(now, last[lane]) : now;  // 1 in 10: may go before
-    const std::int64_t t = floor + 50 * static_cast<std::int64_t>(rng.uniform(4));
-    last[lane] = std::max(last[lane], t);
-    q.push_lane(lane, TimePs(t), PacketEventKind::kArrive, subject);
     reference.emplace(t, seq++, subject);
+    ASSERT_EQ(q.size(), reference.size());
   }
-  EXPECT_EQ(q.size(), reference.size());
   while (!reference.empty()) {
     const auto want = *reference.begin();
     reference.erase(reference.begin());
     const PacketEvent e = q.pop();
+    ASSERT_EQ(e.time.value(), std::get<0>(want));
     ASSERT_EQ(e.seq, std::get<1>(want));
   }
   EXPECT_TRUE(q.empty());
+  EXPECT_LE(q.lanes(), std::min<std::size_t>(delays + 1, PacketEventQueue::kMaxLanes));
+}
+
+TEST(PacketEventQueue, LanesKeepTheOrderOfOneHeapOfAllEvents) {
+  check_against_sorted_set(7, 200'000, 12);  // few delays: long lanes
+  check_against_sorted_set(8, 200'000, 400);  // a lane per delay, mostly one event long
+}
+
+// More delays than lanes: the events of the delays that found no lane wait in the heap by
+// themselves, in the same order.
+TEST(PacketEventQueue, DelaysBeyondTheLanesWaitInTheHeap) {
+  check_against_sorted_set(9, 100'000, 3 * PacketEventQueue::kMaxLanes);
 }
 
 }  // namespace
