@@ -9,6 +9,7 @@
 #include "io/loaders.h"
 #include "io/output_set.h"
 #include "support/gzip_text.h"
+#include "support/test_paths.h"
 
 namespace ct {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(Files, AtomicWriteReplacesAndLeavesNoTemporary) {
-  const fs::path dir = fs::temp_directory_path() / "ct_io_test";
+  const fs::path dir = testing_support::scratch_dir("ct_io_test");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto target = (dir / "out.txt").string();
@@ -43,7 +44,7 @@ std::size_t entries(const fs::path& dir) {
 
 // Two files, the first existing: both replaced, no temporary or backup left.
 TEST(OutputSet, CommitsEveryFile) {
-  const fs::path dir = fs::temp_directory_path() / "ct_output_set_ok";
+  const fs::path dir = testing_support::scratch_dir("ct_output_set_ok");
   fs::remove_all(dir);
   fs::create_directories(dir);
   ASSERT_TRUE(write_file_atomic((dir / "a.txt").string(), "old a\n").ok());
@@ -62,7 +63,7 @@ TEST(OutputSet, CommitsEveryFile) {
 // A later output that cannot be written (a folder, then a missing folder): the earlier outputs are
 // neither created nor changed, and nothing is left behind.
 TEST(OutputSet, ALaterFailureLeavesEveryTargetAsItWas) {
-  const fs::path dir = fs::temp_directory_path() / "ct_output_set_fail";
+  const fs::path dir = testing_support::scratch_dir("ct_output_set_fail");
   fs::remove_all(dir);
   fs::create_directories(dir / "folder");
   ASSERT_TRUE(write_file_atomic((dir / "a.txt").string(), "old a\n").ok());
@@ -85,7 +86,7 @@ TEST(OutputSet, ALaterFailureLeavesEveryTargetAsItWas) {
 
 // A set that is never committed writes nothing.
 TEST(OutputSet, AnUncommittedSetLeavesNoTrace) {
-  const fs::path dir = fs::temp_directory_path() / "ct_output_set_none";
+  const fs::path dir = testing_support::scratch_dir("ct_output_set_none");
   fs::remove_all(dir);
   fs::create_directories(dir);
   {
@@ -100,7 +101,7 @@ TEST(OutputSet, AnUncommittedSetLeavesNoTrace) {
 // be) is written in place and stays a character device; a symlink to a file stays a symlink and
 // its file gets the text; stdout gets every staged text in order.
 TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutConcatenates) {
-  const fs::path dir = fs::temp_directory_path() / "ct_output_set_special";
+  const fs::path dir = testing_support::scratch_dir("ct_output_set_special");
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::create_symlink("/dev/null", dir / "null");
@@ -128,7 +129,7 @@ TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutConcatenates) {
 // through the resolved one). The link points into /proc, where no file can be created beside the
 // target, not even by root: the commit fails, naming the link, and nothing is left behind.
 TEST(OutputSet, AFailureThroughASymlinkNamesTheUsersPath) {
-  const fs::path dir = fs::temp_directory_path() / "ct_output_set_symlink";
+  const fs::path dir = testing_support::scratch_dir("ct_output_set_symlink");
   fs::remove_all(dir);
   fs::create_directories(dir);
   ASSERT_TRUE(fs::is_regular_file("/proc/version"));
@@ -161,7 +162,7 @@ void spill(const fs::path& path, const std::string& bytes) {
 
 // The one loader says what a path is when it is no file: a folder, a dangling link, a loop.
 TEST(Files, AFolderALinkLoopAndADanglingLinkAreNamed) {
-  const fs::path dir = fs::temp_directory_path() / "ct_io_folder";
+  const fs::path dir = testing_support::scratch_dir("ct_io_folder");
   fs::remove_all(dir);
   fs::create_directories(dir / "sub");
   fs::create_symlink("b", dir / "a");
@@ -182,7 +183,7 @@ TEST(Files, AFolderALinkLoopAndADanglingLinkAreNamed) {
 // gzip data reads as its text, concatenated members as one; a truncated member is refused; a
 // bomb is refused as soon as its text passes the limit, which the error names.
 TEST(Files, GzipIsInflatedWithinTheLimit) {
-  const fs::path dir = fs::temp_directory_path() / "ct_io_gzip";
+  const fs::path dir = testing_support::scratch_dir("ct_io_gzip");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string text = "flow,src,dst,bytes\n0,host0/nic0,host3/nic0,1000\n";
@@ -224,7 +225,7 @@ TEST(Files, GzipIsInflatedWithinTheLimit) {
 // file has been read and at most one piece beyond the limit inflated (the counters say how much
 // was taken, so the bound is checked without timing anything).
 TEST(FileTextSource, ABombIsRefusedAfterOneChunk) {
-  const fs::path dir = fs::temp_directory_path() / "ct_io_bomb";
+  const fs::path dir = testing_support::scratch_dir("ct_io_bomb");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string member = test::gzip_text(std::string(std::size_t{16} << 20, '0'));
@@ -255,7 +256,7 @@ TEST(FileTextSource, ABombIsRefusedAfterOneChunk) {
 // piece by piece is the text read whole, plain or gzip, with and without a last '\n'. The size a
 // reader may reserve for is known before the first piece, for gzip too.
 TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
-  const fs::path dir = fs::temp_directory_path() / "ct_io_pieces";
+  const fs::path dir = testing_support::scratch_dir("ct_io_pieces");
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string text;
@@ -290,7 +291,7 @@ TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
 // the binary (<prefix>/bin/clustertwin -> <prefix>/share/clustertwin/catalog), then the compiled-in
 // source catalog. Folders of the test's own stand for an installed prefix and a build tree.
 TEST(CatalogDir, EnvironmentThenInstalledLayoutThenBuiltIn) {
-  const fs::path root = fs::temp_directory_path() / "ct_catalog_dir_test";
+  const fs::path root = testing_support::scratch_dir("ct_catalog_dir_test");
   fs::remove_all(root);
   const fs::path prefix = root / "prefix";
   fs::create_directories(prefix / "bin");

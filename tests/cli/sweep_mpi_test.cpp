@@ -7,7 +7,10 @@
 // refuses root unless told (its two documented variables).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -123,7 +126,8 @@ TEST_F(SweepMpi, ProgressSaysRunningFailedAndTimeLeft) {
       << err("progress");
 }
 
-// The pid of the rank `rank` of a clustertwin-sweep-mpi started on `sweep_file`, or 0.
+// The pid of the rank `rank` of a clustertwin-sweep-mpi started on `sweep_file`, or 0; -1 for any
+// rank. A rank that has exited (a zombie has no command line) is not found.
 pid_t rank_pid(const std::string& sweep_file, int rank) {
   for (const auto& e : fs::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
@@ -131,41 +135,112 @@ pid_t rank_pid(const std::string& sweep_file, int rank) {
     const std::string cmdline = slurp(e.path() / "cmdline");
     if (cmdline.find("clustertwin-sweep-mpi") == std::string::npos || cmdline.find(sweep_file) == std::string::npos) continue;
     const std::string env = slurp(e.path() / "environ");
-    if (env.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') != std::string::npos) return std::stoi(name);
+    if (rank < 0 || env.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') != std::string::npos) return std::stoi(name);
   }
   return 0;
 }
 
-// Starts `mpirun -np 2` with a checkpoint, calls `stop` once three points are journaled, waits for
-// mpirun to end, then resumes: the output equals the threaded run's and the resumed run computes
-// exactly the points that were not journaled.
-void SweepMpi::kill_and_resume(const std::function<void(pid_t)>& stop, std::size_t points, std::size_t wait_for) {
-  ASSERT_EQ(std::system(command("", "threads", "--threads 2").c_str()), 0) << err("threads");
-  const fs::path journal = dir_ / "journal";
-  const std::string killed = "exec " + command("mpirun --oversubscribe -np 2", "killed", "--checkpoint " + journal.string());
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", killed.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
+// Polls `done` until it holds or `seconds` pass; the waits below end on their event, and the limit
+// is only how long a broken run takes to fail, so it is generous for a loaded machine.
+bool wait_for_event(const std::function<bool()>& done, int seconds = 120) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  auto journaled = [&] {
-    std::size_t n = 0;
-    if (fs::exists(journal)) {
-      for (const auto& e : fs::directory_iterator(journal)) n += e.path().extension() == ".json" ? 1 : 0;
+  return true;
+}
+
+// The journaled points: the whole entries (regular files) of the folder; the gate below is a FIFO.
+std::size_t journaled(const fs::path& journal) {
+  std::size_t n = 0;
+  if (fs::exists(journal)) {
+    for (const auto& e : fs::directory_iterator(journal)) n += e.is_regular_file() && e.path().extension() == ".json" ? 1 : 0;
+  }
+  return n;
+}
+
+// `sh -c "exec COMMAND"` (an mpirun) as a child; killed (SIGKILL) and reaped on destruction unless it
+// has ended, and killed too if this test process dies first (Linux's parent-death signal).
+class MpirunJob {
+ public:
+  explicit MpirunJob(const std::string& command) {
+    const std::string line = "exec " + command;
+    pid_ = fork();
+    if (pid_ == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
     }
-    return n;
-  };
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (journaled() < wait_for && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  stop(pid);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  // Every rank is gone once mpirun is (they die with it); the count is taken after that.
-  std::this_thread::sleep_for(std::chrono::seconds(1));
-  const std::size_t finished = journaled();
+  }
+  ~MpirunJob() {
+    if (pid_ > 0 && !ended()) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  MpirunJob(const MpirunJob&) = delete;
+  MpirunJob& operator=(const MpirunJob&) = delete;
+  [[nodiscard]] pid_t pid() const { return pid_; }
+  // Whether it has ended (reaped here); never blocks.
+  bool ended() {
+    if (!reaped_) reaped_ = waitpid(pid_, nullptr, WNOHANG) == pid_;
+    return reaped_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+};
+
+// Starts `mpirun -np 2` with a checkpoint, calls `stop` once `wait_for` points are journaled, waits
+// until mpirun and every rank are gone, then resumes: the output equals the threaded run's and the
+// resumed run computes exactly the points that were not journaled.
+//
+// The sweep must still be running when `stop` lands, whatever the load: the whole sweep takes about
+// a tenth of a second after its third point, and a loaded machine can keep this process off the CPU
+// for longer (then all 16 points were journaled before the kill, and the test failed). So the last
+// point's journal entry is a FIFO that no one reads. Rank 0 journals through io/output_set.h, which
+// writes into a pipe in place: it blocks opening the FIFO, never records that point, and the sweep
+// cannot end. That point's item is the last handed out and the other worker (rank 1, or rank 0's
+// computing thread) holds at most one other item, so every point but these two is journaled by then
+// (a split point whose slices are all in is finished before the gate): `wait_for` may be at most
+// points - 2. At the start rank 0 reads the FIFO as a journal entry; this process opens it for
+// writing and closes it, so rank 0 reads an empty entry, which it computes again.
+void SweepMpi::kill_and_resume(const std::function<void(pid_t)>& stop, std::size_t points, std::size_t wait_for) {
+  ASSERT_LE(wait_for + 2, points);
+  const fs::path journal = dir_ / "journal";
+  const fs::path named = dir_ / "threads_journal";  // the threaded run's journal: the entries' names
+  ASSERT_EQ(std::system(command("", "threads", "--threads 2 --checkpoint " + named.string()).c_str()), 0) << err("threads");
+  std::string index = std::to_string(points - 1);
+  index.insert(0, 6 - std::min<std::size_t>(6, index.size()), '0');
+  fs::path gate;
+  for (const auto& e : fs::directory_iterator(named)) {
+    if (e.path().filename().string().ends_with("-" + index + ".json")) gate = journal / e.path().filename();
+  }
+  ASSERT_FALSE(gate.empty()) << "no journal entry of point " << points - 1 << " in " << named;
+  fs::create_directories(journal);
+  ASSERT_EQ(mkfifo(gate.c_str(), 0644), 0) << gate;
+  MpirunJob job(command("mpirun --oversubscribe -np 2", "killed", "--checkpoint " + journal.string()));
+  ASSERT_GT(job.pid(), 0);
+  int writer = -1;
+  ASSERT_TRUE(wait_for_event([&] { return (writer = open(gate.c_str(), O_WRONLY | O_NONBLOCK)) >= 0 || job.ended(); }))
+      << "rank 0 did not read its journal";
+  ASSERT_GE(writer, 0) << "the sweep ended before it read the gate: " << err("killed");
+  close(writer);
+  ASSERT_TRUE(wait_for_event([&] { return journaled(journal) >= wait_for || job.ended(); })) << "no point journaled";
+  ASSERT_FALSE(job.ended()) << "the sweep ended before it was killed: " << err("killed");
+  stop(job.pid());
+  if (HasFatalFailure()) return;
+  ASSERT_TRUE(wait_for_event([&] { return job.ended(); })) << "mpirun did not end";
+  // Rank 0 journals; once no rank is left, no entry can appear.
+  const std::string sweep_file = (dir_ / sweep_).string();
+  ASSERT_TRUE(wait_for_event([&] { return rank_pid(sweep_file, -1) == 0; })) << "a rank outlived mpirun";
+  const std::size_t finished = journaled(journal);
+  ASSERT_TRUE(fs::is_fifo(gate)) << "rank 0 replaced the gate: the kill may have come after the sweep's end";
   ASSERT_GE(finished, wait_for);
-  EXPECT_LT(finished, points) << "the sweep ended before it was killed";
+  EXPECT_LT(finished, points);
+  fs::remove(gate);
   ASSERT_EQ(std::system(command("mpirun --oversubscribe -np 2", "resumed", "--checkpoint " + journal.string()).c_str()), 0)
       << err("resumed");
   EXPECT_NE(err("resumed").find(fmt_count(points - finished, finished)), std::string::npos) << err("resumed");

@@ -38,8 +38,9 @@ g=$src/tests/golden/diagnose
 python3 "$src/tests/diagnose/fake_prometheus.py" "$work/port" "$work/log" "$token" "ops:$password" \
   "$g/lab-before.prom" "$g/lab-after.prom" &
 server_pid=$!
-for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
-[ -s "$work/port" ] || fail "the fake server did not start"
+# The wait ends when the port file appears; its limit (60 s) is only how long a broken start takes to fail.
+for _ in $(seq 600); do [ -s "$work/port" ] && break; sleep 0.1; done
+[ -s "$work/port" ] || fail "the fake server did not start within 60 s"
 url=http://127.0.0.1:$(cat "$work/port")
 spec=$src/examples/lab/fat-tree-4.yaml
 window=(--from 1796296663.435 --to 2026-12-03T11:17:44.590Z)  # the scrapes' first and last sample
@@ -107,7 +108,8 @@ if command -v openssl >/dev/null; then
   FAKE_PROMETHEUS_TLS="$work/server.pem:$work/server.key" python3 "$src/tests/diagnose/fake_prometheus.py" \
     "$work/tls-port" "$work/tls-log" "$token" "ops:$password" "$g/lab-before.prom" "$g/lab-after.prom" &
   tls_pid=$!
-  for _ in $(seq 50); do [ -s "$work/tls-port" ] && break; sleep 0.1; done
+  for _ in $(seq 600); do [ -s "$work/tls-port" ] && break; sleep 0.1; done
+  [ -s "$work/tls-port" ] || fail "the https fake server did not start within 60 s"
   tls=https://127.0.0.1:$(cat "$work/tls-port")
   run tls-ca --prometheus "$tls/ok" --prometheus-ca "$work/server.pem" "${window[@]}" "${common[@]}"
   [ $rc -eq 0 ] || fail "https with the server's CA: exit $rc: $(cat "$work/tls-ca.err")"

@@ -25,6 +25,7 @@
 #include "io/files.h"
 #include "support/fixture_fabric.h"
 #include "support/gzip_text.h"
+#include "support/test_paths.h"
 #include "traffic/flow_table.h"
 
 namespace ct {
@@ -33,7 +34,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(StreamedInputs, AHugeScrapeWrongInItsFirstLineIsNotReadToItsEnd) {
-  const fs::path dir = fs::temp_directory_path() / "ct_streamed_scrape";
+  const fs::path dir = testing_support::scratch_dir("ct_streamed_scrape");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "huge.prom").string();
@@ -58,7 +59,7 @@ TEST(StreamedInputs, AHugeScrapeWrongInItsFirstLineIsNotReadToItsEnd) {
 // Through read_scrapes, as `diagnose --counters` gives them: the same samples streamed and whole,
 // with pieces boundaries inside the text (3 MiB of samples), and a gzip scrape streamed too.
 TEST(StreamedInputs, AStreamedScrapeReadsAsTheWholeText) {
-  const fs::path dir = fs::temp_directory_path() / "ct_streamed_same";
+  const fs::path dir = testing_support::scratch_dir("ct_streamed_same");
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string text = "# HELP node_network_transmit_bytes_total Network device statistic transmit_bytes.\n";
@@ -113,7 +114,7 @@ const Fabric& lab() { return fixtures::lab_fat_tree_4(); }
 // most two pieces have been read. A flow table (the row's bytes cell), ss and conntrack output (a
 // byte count), perftest output (a QP number).
 TEST(StreamedInputs, HugeTablesWrongEarlyAreNotReadToTheirEnd) {
-  const fs::path dir = fs::temp_directory_path() / "ct_streamed_tables";
+  const fs::path dir = testing_support::scratch_dir("ct_streamed_tables");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const off_t size = off_t{8} << 30;
@@ -169,7 +170,7 @@ TEST(StreamedInputs, HugeTablesWrongEarlyAreNotReadToTheirEnd) {
 // of the file and about two pieces of text inflated, not 12 MiB. Its rows read whole and streamed
 // (without the bad line) give the same table.
 TEST(StreamedInputs, AGzipFlowTableIsInflatedOnlyAsFarAsItIsRead) {
-  const fs::path dir = fs::temp_directory_path() / "ct_streamed_gzip";
+  const fs::path dir = testing_support::scratch_dir("ct_streamed_gzip");
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string rows;
@@ -214,7 +215,7 @@ TEST(StreamedInputs, AGzipFlowTableIsInflatedOnlyAsFarAsItIsRead) {
 // A port map of 8 GiB (sparse, as above) whose first row names a switch the fabric lacks: refused at
 // that row after at most two pieces (read whole, before this change, it needed 8 GiB of memory).
 TEST(StreamedInputs, AHugePortMapWrongInItsFirstRowIsNotReadToItsEnd) {
-  const fs::path dir = fs::temp_directory_path() / "ct_streamed_map";
+  const fs::path dir = testing_support::scratch_dir("ct_streamed_map");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "huge.csv").string();
@@ -236,7 +237,7 @@ TEST(StreamedInputs, AHugePortMapWrongInItsFirstRowIsNotReadToItsEnd) {
 // A port map of 3 MiB streamed reads as the whole text: every row found, at its own line, with a
 // device name holding a line break on either side of a piece boundary somewhere in the file.
 TEST(StreamedInputs, AStreamedPortMapReadsAsTheWholeText) {
-  const fs::path dir = fs::temp_directory_path() / "ct_streamed_map_same";
+  const fs::path dir = testing_support::scratch_dir("ct_streamed_map_same");
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string text = "instance,device,vertex,peer\n";

@@ -117,8 +117,8 @@ class BindDns : public ::testing::Test {
     EXPECT_EQ(check.status, 0) << check.out;
     Background named(srv.exec("named -f -c " + dir.path() + "/named.conf -n 1"));
     const double up = wait_until([&] { return ok(cli.exec("dig +time=1 +tries=1 -b " + clients[0] + " @192.0.2.53 example.com SOA")); },
-                                 std::chrono::seconds(15));
-    EXPECT_GE(up, 0) << "named did not answer within 15 s";
+                                 std::chrono::seconds(60));
+    EXPECT_GE(up, 0) << "named did not answer within 60 s";
     std::string batch;
     for (const auto& q : queries) batch += "-b " + q.client + " @192.0.2.53 " + q.name + " " + q.type + " +noall +comments +answer\n";
     dir.write("batch", batch);

@@ -321,7 +321,8 @@ std::string prometheus_file_server() {
                "-", "-", static_cast<char*>(nullptr));
         _exit(127);
       }
-      for (int i = 0; i < 100 && url.empty(); ++i) {
+      // Until the server writes its port (60 s: only how long a broken start takes to fail).
+      for (int i = 0; i < 1200 && url.empty(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         std::ifstream in(port_file);
         std::string port;

@@ -242,7 +242,7 @@ class Browser:
         self.log = open(os.path.join(self.dir, "chromium.log"), "wb")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         port_file = os.path.join(profile, "DevToolsActivePort")
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # until DevTools is up; only how long a broken start takes to fail
         while not (os.path.exists(port_file) and len(open(port_file).read().split()) >= 2):
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.__exit__(None, None, None)

@@ -193,7 +193,7 @@ class Sandbox {
     ibsim_ = spawn({kIbsim, "-s", "-n", "-N", std::to_string(nodes + 16), "-S", std::to_string(nodes + 16), "-P",
                     std::to_string(ports + 64), net.string()},
                    {"IBSIM_SOCKNAME=" + socket_}, dir_, log);
-    for (int i = 0; i < 500; ++i) {
+    for (int i = 0; i < 3000; ++i) {  // until ready; 60 s is only how long a broken start takes to fail
       const std::string text = read_file(log);
       if (contains(text, "Network simulator ready")) return "";
       int status = 0;
@@ -207,7 +207,7 @@ class Sandbox {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    return "ibsim did not become ready within 10 s";
+    return "ibsim did not become ready within 60 s";
   }
 
   std::vector<std::string> sim_env(const fs::path& work) const {

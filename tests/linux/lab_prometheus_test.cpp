@@ -122,7 +122,7 @@ std::pair<std::int64_t, std::int64_t> publish(const LabPlan& plan, const Fabric&
   EXPECT_FALSE(newest.empty());
   const std::string query = "max(timestamp(node_network_transmit_bytes_total{instance=\"" + newest + "\"}))";
   const double waited = test::wait_until(
-      [&] { return query_value(server, query) * 1000.0 >= static_cast<double>(last) - 0.5; }, std::chrono::milliseconds(15000));
+      [&] { return query_value(server, query) * 1000.0 >= static_cast<double>(last) - 0.5; }, std::chrono::milliseconds(60000));
   EXPECT_GE(waited, 0) << "Prometheus did not store the scrape " << saved;
   return {first, last};
 }
@@ -188,7 +188,7 @@ TEST(LabPrometheus, LiveServerGivesTheVerdictsOfTheSavedScrapes) {
                         "/data --query.max-samples=50 --web.listen-address=127.0.0.1:" + std::to_string(prom_port) + " >" + dir.path() +
                         "/prometheus.log 2>&1");
   const std::string server = "http://127.0.0.1:" + std::to_string(prom_port);
-  ASSERT_GE(test::wait_until([&] { return query_value(server, "vector(1)") == 1; }, std::chrono::milliseconds(20000)), 0)
+  ASSERT_GE(test::wait_until([&] { return query_value(server, "vector(1)") == 1; }, std::chrono::milliseconds(60000)), 0)
       << "Prometheus did not start";
 
   const std::vector<LabFlow> flows = elephants(f.topology());

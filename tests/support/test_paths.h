@@ -4,6 +4,7 @@
 // same bytes, and ccache (CMakeLists.txt, CT_CCACHE) serves them from the cache the session filled.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace ct::testing_support {
@@ -14,5 +15,8 @@ std::string source_dir();
 std::string binary_dir();
 // The clustertwin binary of this build.
 std::string clustertwin_binary();
+// A scratch folder of this test process, not yet made: NAME-PID in the system's temporary folder,
+// so that suites running at once (Release and sanitizer, two checkouts) never share one.
+std::filesystem::path scratch_dir(const std::string& name);
 
 }  // namespace ct::testing_support
