@@ -17,6 +17,9 @@ namespace {
 
 // The barrier constraint's capacity: any positive figure, it carries zero-byte flows only.
 constexpr BitsPerSecond kBarrierCapacity{1'000'000'000'000};
+// Flows routed at once where each flow's path is its own: what routing makes of them (about 100
+// bytes a flow) stays in the caches.
+constexpr std::size_t kRouteChunk = 16'384;
 
 bool all_ones(std::span<const double> fractions) {
   return std::all_of(fractions.begin(), fractions.end(), [](double a) { return a == 1.0; });
@@ -40,6 +43,7 @@ class Driver {
   Result<SimulationResult> run() {
     schedule_faults();
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
+    routed_ = RoutedHops();  // not kept through the run (a reconvergence routes anew)
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
     observe();
     engine_.set_on_completion([this](FlowId) { ++done_; });
@@ -73,14 +77,13 @@ class Driver {
       if (!w_.flows[f].routed || engine_.state(FlowId(f)) == FlowState::kDone) continue;
       moving_flows.push_back(f);
     }
-    std::vector<std::uint32_t> position;
-    const FlowRoutes routes = router_.route(moving_flows, position);
+    route(moving_flows);
     std::vector<ConstraintId> path;
     std::vector<double> fractions;
     for (std::uint32_t k = 0; k < moving_flows.size(); ++k) {
-      if (routes.reached[position[k]] == 0) continue;
+      if (routed_.reached[k] == 0) continue;
       const std::uint32_t workload_flow = moving_flows[k];
-      routed_path(routes, position[k], workload_flow, path, fractions);
+      routed_path(k, workload_flow, path, fractions);
       const FlowId flow(workload_flow);
       const auto now_path = engine_.path(flow);
       const auto now_fractions = engine_.fractions(flow);  // empty: every hop 1
@@ -94,21 +97,48 @@ class Driver {
   }
 
   // ---- flows ----
-  // The engine path of a routed flow: its fixed hops (the PXN NVLink hop, if any), then its
-  // network hops from `routes`.
-  void routed_path(const FlowRoutes& routes, std::size_t sub, std::uint32_t flow, std::vector<ConstraintId>& path,
-                   std::vector<double>& fractions) {
+  // Routes the network flows `flows` (workload indices) into routed_, in their order: in parts of
+  // kRouteChunk flows where each flow's path is its own (FlowRouter::routes_each_alone), so that
+  // what routing makes of millions of flows (requests, sub-flows, a fraction per hop) stays a few
+  // MiB, reused, instead of a batch-sized copy of every path; whole otherwise (adaptive).
+  void route(std::span<const std::uint32_t> flows) {
+    routed_.clear();
+    routed_.begin.reserve(flows.size() + 1);
+    routed_.reached.reserve(flows.size());
+    const std::size_t chunk = router_.routes_each_alone() ? kRouteChunk : std::max<std::size_t>(flows.size(), 1);
+    for (std::size_t at = 0; at < flows.size(); at += chunk) {
+      const auto part = flows.subspan(at, std::min(chunk, flows.size() - at));
+      const FlowRoutes routes = router_.route(part, position_);
+      if (routed_.unit && !all_ones(routes.fraction)) {
+        routed_.unit = false;
+        routed_.fraction.assign(routed_.link.size(), 1.0);
+      }
+      for (std::size_t k = 0; k < part.size(); ++k) {
+        const std::uint32_t sub = position_[k];
+        const auto links = routes.links(sub);
+        routed_.link.insert(routed_.link.end(), links.begin(), links.end());
+        if (!routed_.unit) {
+          const auto fraction = routes.fractions(sub);
+          routed_.fraction.insert(routed_.fraction.end(), fraction.begin(), fraction.end());
+        }
+        routed_.begin.push_back(static_cast<std::uint32_t>(routed_.link.size()));
+        routed_.reached.push_back(routes.reached[sub]);
+      }
+    }
+  }
+
+  // The engine path of the k-th flow routed last (route()), workload flow `flow`: its fixed hops
+  // (the PXN NVLink hop, if any), then its network hops.
+  void routed_path(std::size_t k, std::uint32_t flow, std::vector<ConstraintId>& path, std::vector<double>& fractions) {
     path.clear();
     fractions.clear();
     for (const Hop& h : w_.hops_of(flow)) {
       path.push_back(ConstraintId(rec_.resource(h)));
       fractions.push_back(1.0);
     }
-    const auto links = routes.links(sub);
-    const auto fraction = routes.fractions(sub);
-    for (std::size_t h = 0; h < links.size(); ++h) {
-      path.push_back(directed(links[h]));
-      fractions.push_back(std::min(1.0, fraction[h]));
+    for (std::uint32_t h = routed_.begin[k]; h < routed_.begin[k + 1]; ++h) {
+      path.push_back(directed(routed_.link[h]));
+      fractions.push_back(routed_.unit ? 1.0 : std::min(1.0, routed_.fraction[h]));
     }
   }
 
@@ -129,9 +159,8 @@ class Driver {
       for (const Hop& h : w_.hops_of(f)) fixed.push_back(ConstraintId(rec_.resource(h)));
     }
     std::size_t fixed_at = 0;
-    std::vector<std::uint32_t> position;
-    const FlowRoutes routes = router_.route(routed_flows, position);
-    std::size_t hop_count = fixed.size() + routes.link.size();
+    route(routed_flows);
+    std::size_t hop_count = fixed.size() + routed_.link.size();
     for (const std::uint32_t f : routed_flows) hop_count += w_.hops_of(f).size();
     engine_.reserve_flows(end - first, hop_count);
     std::vector<ConstraintId> path;
@@ -142,11 +171,11 @@ class Driver {
       const WorkloadFlow& wf = w_.flows[f];
       FlowRequest request;
       if (wf.routed) {
-        if (routes.reached[position[routed]] == 0 && error_.empty()) {
+        if (routed_.reached[routed] == 0 && error_.empty()) {
           error_ = fmt::format("no path from {} to {} on the healthy fabric", t_.vertex_name(wf.src_port),
                                t_.vertex_name(wf.dst_port));
         }
-        routed_path(routes, position[routed++], f, path, fractions);
+        routed_path(routed++, f, path, fractions);
         if (path.empty()) path.push_back(directed(directed_link(LinkId(wf.src_port.value()), true)));
         fractions.resize(path.size(), 1.0);
         request.path = path;
@@ -219,6 +248,25 @@ class Driver {
   ResultRecorder rec_;  // after engine_: it makes the engine's constraints
   std::string error_;
   std::uint64_t done_ = 0;
+  // The flows route() took last, in its order: their network hops (directed links, CSR), each
+  // hop's fraction (none kept while every one is 1: `unit`), and whether each reached its
+  // destination.
+  struct RoutedHops {
+    std::vector<std::uint32_t> begin{0};
+    std::vector<std::uint32_t> link;
+    bool unit = true;
+    std::vector<double> fraction;  // parallel to `link` unless `unit`
+    std::vector<std::uint8_t> reached;
+    void clear() {
+      begin.assign(1, 0);
+      link.clear();
+      unit = true;
+      fraction.clear();
+      reached.clear();
+    }
+  };
+  RoutedHops routed_;
+  std::vector<std::uint32_t> position_;  // route(): a part's flows' places in its FlowRoutes
 };
 
 }  // namespace
