@@ -1,6 +1,7 @@
 #include "sim/result_recorder.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace ct {
@@ -17,7 +18,6 @@ ResultRecorder::ResultRecorder(const Fabric& fabric, const Workload& workload, b
   }
   open_result(result_, w_);
   record_of_flow_.assign(w_.flows.size(), kNoIndex);
-  result_.flows.reserve(w_.flows.size());
   flow_of_record_.reserve(w_.flows.size());
 }
 
@@ -81,29 +81,40 @@ std::uint32_t ResultRecorder::resource(const Hop& h) {
 }
 
 void ResultRecorder::add_record(std::uint32_t f) {
-  const WorkloadFlow& wf = w_.flows[f];
-  if (wf.join) return;
-  record_of_flow_[f] = static_cast<std::uint32_t>(result_.flows.size());
+  if (w_.flows[f].join) return;
+  record_of_flow_[f] = static_cast<std::uint32_t>(flow_of_record_.size());
   flow_of_record_.push_back(f);
+}
+
+void ResultRecorder::rerouted(std::uint32_t f) {
+  if (record_of_flow_[f] != kNoIndex) {
+    if (reroutes_.empty()) reroutes_.assign(w_.flows.size(), 0);
+    if (reroutes_[f]++ == 0) ++result_.rerouted_flows;
+  }
+  ++result_.reroutes;
+}
+
+FlowRecord& ResultRecorder::open_record(std::uint32_t record) {
+  if (result_.flows.capacity() < flow_of_record_.size()) result_.flows.reserve(flow_of_record_.size());
+  const std::uint32_t f = flow_of_record_[record];
+  const WorkloadFlow& wf = w_.flows[f];
   FlowRecord& r = result_.flows.emplace_back();
   static_cast<FlowIdentity&>(r) = wf;
   r.delay = wf.delay;
   r.pinned = !wf.routed && wf.src_port.valid();
+  r.reroutes = reroutes_.empty() ? 0 : reroutes_[f];
   r.after_begin = static_cast<std::uint32_t>(result_.after_pool.size());
   for (const std::uint32_t a : w_.after_of(f)) {
     if (record_of_flow_[a] != kNoIndex) result_.after_pool.push_back(record_of_flow_[a]);
   }
   r.after_size = static_cast<std::uint32_t>(result_.after_pool.size() - r.after_begin);
-}
-
-void ResultRecorder::rerouted(std::uint32_t f) {
-  if (record_of_flow_[f] != kNoIndex && result_.flows[record_of_flow_[f]].reroutes++ == 0) ++result_.rerouted_flows;
-  ++result_.reroutes;
+  return r;
 }
 
 void ResultRecorder::finish_record(std::uint32_t record, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
                                    std::span<const double> fractions, const std::function<bool(std::uint32_t)>& is_down) {
-  FlowRecord& rec = result_.flows[record];
+  assert(record == result_.flows.size());
+  FlowRecord& rec = open_record(record);
   if (outcome.started) rec.start = outcome.start;
   if (outcome.done) {
     rec.end = outcome.end;
@@ -125,12 +136,22 @@ void ResultRecorder::finish_record(std::uint32_t record, const FlowOutcome& outc
     }
   }
   rec.path_begin = static_cast<std::uint32_t>(result_.path_pool.size());
-  for (std::size_t hop = 0; hop < path.size(); ++hop) {
-    result_.path_pool.push_back(path[hop]);
-    result_.fraction_pool.push_back(hop < fractions.size() ? fractions[hop] : 1.0);
-    ++result_.stats[path[hop]].flows;
+  result_.path_pool.insert(result_.path_pool.end(), path.begin(), path.end());
+  if (fractions.empty()) {
+    result_.fraction_pool.resize(result_.path_pool.size(), 1.0);
+  } else {
+    result_.fraction_pool.insert(result_.fraction_pool.end(), fractions.begin(), fractions.end());
+    result_.fraction_pool.resize(result_.path_pool.size(), 1.0);
   }
+  if (flows_of_.size() < result_.resources.size()) flows_of_.resize(result_.resources.size(), 0);
+  for (const std::uint32_t c : path) ++flows_of_[c];
   rec.path_size = static_cast<std::uint32_t>(path.size());
+}
+
+void ResultRecorder::close(TimePs last_event, const char* stalled_because) {
+  for (std::uint32_t c = 0; c < flows_of_.size(); ++c) result_.stats[c].flows += flows_of_[c];
+  flows_of_ = {};
+  close_result(result_, last_event, stalled_because);
 }
 
 void ResultRecorder::add_statistics(std::uint32_t links, std::uint32_t bins) {
