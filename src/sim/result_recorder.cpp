@@ -111,41 +111,59 @@ FlowRecord& ResultRecorder::open_record(std::uint32_t record) {
   return r;
 }
 
+void ResultRecorder::write_outcome(FlowRecord& rec, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
+                                   const std::function<bool(std::uint32_t)>& is_down) const {
+  if (outcome.started) rec.start = outcome.start;
+  if (outcome.done) {
+    rec.end = outcome.end;
+    return;
+  }
+  rec.bits_left = outcome.bits_left;
+  if (!outcome.started) {
+    rec.unfinished = Unfinished::kWaiting;
+    return;
+  }
+  rec.unfinished = Unfinished::kStalled;
+  // Since the earliest time a resource of its path went down for good (its load changed then, as
+  // its flows stalled); -1 when none did.
+  TimePs since{-1};
+  for (const std::uint32_t c : path) {
+    if (!is_down(c)) continue;
+    const TimePs at = link_stats_.last_change(c);
+    if (since.value() < 0 || at < since) since = at;
+  }
+  rec.stalled = std::max(since, rec.start);
+}
+
+void ResultRecorder::count_flows(std::span<const std::uint32_t> path) {
+  if (flows_of_.size() < result_.resources.size()) flows_of_.resize(result_.resources.size(), 0);
+  for (const std::uint32_t c : path) ++flows_of_[c];
+}
+
 void ResultRecorder::finish_record(std::uint32_t record, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
                                    std::span<const double> fractions, const std::function<bool(std::uint32_t)>& is_down) {
   assert(record == result_.flows.size());
   FlowRecord& rec = open_record(record);
-  if (outcome.started) rec.start = outcome.start;
-  if (outcome.done) {
-    rec.end = outcome.end;
-  } else {
-    rec.bits_left = outcome.bits_left;
-    if (!outcome.started) {
-      rec.unfinished = Unfinished::kWaiting;
-    } else {
-      rec.unfinished = Unfinished::kStalled;
-      // Since the earliest time a resource of its path went down for good (its load changed then,
-      // as its flows stalled); -1 when none did.
-      TimePs since{-1};
-      for (const std::uint32_t c : path) {
-        if (!is_down(c)) continue;
-        const TimePs at = link_stats_.last_change(c);
-        if (since.value() < 0 || at < since) since = at;
-      }
-      rec.stalled = std::max(since, rec.start);
-    }
-  }
+  write_outcome(rec, outcome, path, is_down);
   rec.path_begin = static_cast<std::uint32_t>(result_.path_pool.size());
-  result_.path_pool.insert(result_.path_pool.end(), path.begin(), path.end());
-  if (fractions.empty()) {
-    result_.fraction_pool.resize(result_.path_pool.size(), 1.0);
-  } else {
-    result_.fraction_pool.insert(result_.fraction_pool.end(), fractions.begin(), fractions.end());
-    result_.fraction_pool.resize(result_.path_pool.size(), 1.0);
-  }
-  if (flows_of_.size() < result_.resources.size()) flows_of_.resize(result_.resources.size(), 0);
-  for (const std::uint32_t c : path) ++flows_of_[c];
   rec.path_size = static_cast<std::uint32_t>(path.size());
+  result_.path_pool.insert(result_.path_pool.end(), path.begin(), path.end());
+  result_.fraction_pool.insert(result_.fraction_pool.end(), fractions.begin(),
+                               fractions.begin() + static_cast<std::ptrdiff_t>(std::min(fractions.size(), path.size())));
+  result_.fraction_pool.resize(result_.path_pool.size(), 1.0);
+  count_flows(path);
+}
+
+void ResultRecorder::finish_record(std::uint32_t record, const FlowOutcome& outcome, std::uint32_t hops,
+                                   const std::function<bool(std::uint32_t)>& is_down) {
+  assert(record == result_.flows.size() && placed_ + hops <= result_.path_pool.size());
+  FlowRecord& rec = open_record(record);
+  const std::span<const std::uint32_t> path(result_.path_pool.data() + placed_, hops);
+  write_outcome(rec, outcome, path, is_down);
+  rec.path_begin = placed_;
+  rec.path_size = hops;
+  placed_ += hops;
+  count_flows(path);
 }
 
 void ResultRecorder::close(TimePs last_event, const char* stalled_because) {

@@ -69,6 +69,12 @@ class ResultRecorder {
   // says has rate 0) last changed load. PRECONDITION: called once per record, in record order.
   void finish_record(std::uint32_t record, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
                      std::span<const double> fractions, const std::function<bool(std::uint32_t)>& is_down);
+  // The same for an engine that has put every record's final path into result().path_pool itself,
+  // one after the other in record order, and each hop's share into fraction_pool (so that it can
+  // release its own state before the records are written): this record's path is the next `hops`
+  // entries. PRECONDITION: as above; not mixed with the other form in one run.
+  void finish_record(std::uint32_t record, const FlowOutcome& outcome, std::uint32_t hops,
+                     const std::function<bool(std::uint32_t)>& is_down);
 
   // The flows that crossed each resource, then close_result (result_closing.h): the spans, the
   // makespan, the notes on unfinished flows. PRECONDITION: every record finished.
@@ -95,8 +101,14 @@ class ResultRecorder {
   std::vector<std::uint32_t> flow_of_record_;
   std::vector<std::uint32_t> reroutes_;  // per workload flow, from the first reroute on (empty: none)
   std::vector<std::uint32_t> flows_of_;  // per resource: flows whose final path crossed it
+  std::uint32_t placed_ = 0;  // path_pool entries the records finished so far cover
   // Appends record `record`'s identity, dependencies and reroutes (its outcome still to write).
   FlowRecord& open_record(std::uint32_t record);
+  // The outcome part of finish_record; `path`: the record's final path.
+  void write_outcome(FlowRecord& rec, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
+                     const std::function<bool(std::uint32_t)>& is_down) const;
+  // Counts the record's path in flows_of_.
+  void count_flows(std::span<const std::uint32_t> path);
 };
 
 }  // namespace ct
