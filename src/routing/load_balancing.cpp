@@ -18,9 +18,11 @@ std::uint64_t stream_of(Scheme s, std::uint32_t flow, std::uint32_t sub) {
 }
 
 // Walks src -> dst appending entries of fraction 1 to the current sub-flow of `r`; at a group of
-// n >= 2 members the member is choose(switch, group). Returns whether dst was reached.
+// n >= 2 members the member is choose(switch, group), and the group is noted as entered when
+// `groups`. Returns whether dst was reached.
 template <typename Choose>
-bool walk_choosing(const PathWalker& w, VertexId src, VertexId dst, Choose&& choose, FlowRoutes& r) {
+bool walk_choosing(const PathWalker& w, VertexId src, VertexId dst, Choose&& choose, FlowRoutes& r,
+                   bool groups = true) {
   const ForwardingState& f = w.forwarding();
   const Topology& t = f.topology();
   if (t.plane[src.value()] != t.plane[dst.value()] || src == dst) return false;
@@ -42,7 +44,7 @@ bool walk_choosing(const PathWalker& w, VertexId src, VertexId dst, Choose&& cho
     std::uint32_t m = 0;
     if (n > 1) {
       m = choose(at, g);
-      r.entered_groups.push_back(g);
+      if (groups) r.entered_groups.push_back(g);
     }
     const LinkId l = f.members(g)[m];
     r.add(directed_link(l, f.kind(g) == GroupKind::kUp), 1.0);
@@ -82,7 +84,7 @@ class Router {
   void hashed(std::uint32_t i, const RouteRequest& q, std::uint32_t epoch, double share) {
     r_.start_subflow(i, epoch, share);
     auto choose = [&](VertexId sw, std::uint32_t g) { return w_.choose(sw, g, q.key); };
-    if (!walk_choosing(w_, q.src, q.dst, choose, r_)) r_.reached[i] = 0;
+    if (!walk_choosing(w_, q.src, q.dst, choose, r_, o_.entered_groups)) r_.reached[i] = 0;
   }
 
   // Fractions flow down the group DAG: what reaches a switch is split evenly over its members.
@@ -111,7 +113,7 @@ class Router {
           continue;
         }
         const auto members = f_.members(g);
-        if (members.size() > 1) r_.entered_groups.push_back(g);
+        if (members.size() > 1 && o_.entered_groups) r_.entered_groups.push_back(g);
         const double part = amount / static_cast<double>(members.size());
         for (LinkId l : members) {
           on_link[directed_link(l, f_.kind(g) == GroupKind::kUp)] += part;
@@ -139,7 +141,7 @@ class Router {
         r_.start_subflow(i, e, 1.0);
         Rng rng(o_.seed, o_.trial, stream_of(Scheme::kFlowlet, i, flowlet));
         auto choose = [&](VertexId, std::uint32_t g) { return static_cast<std::uint32_t>(rng.uniform(f_.size(g))); };
-        if (!walk_choosing(w_, q.src, q.dst, choose, r_)) r_.reached[i] = 0;
+        if (!walk_choosing(w_, q.src, q.dst, choose, r_, o_.entered_groups)) r_.reached[i] = 0;
       }
     }
   }
@@ -164,7 +166,7 @@ class Router {
         }
         return best;
       };
-      if (!walk_choosing(w_, q.src, q.dst, least_loaded, r_)) r_.reached[i] = 0;
+      if (!walk_choosing(w_, q.src, q.dst, least_loaded, r_, o_.entered_groups)) r_.reached[i] = 0;
       for (std::uint32_t l : r_.links(r_.subflow_count() - 1)) load[l] += 1.0;
     }
   }

@@ -55,6 +55,9 @@ struct SchemeOptions {
   std::uint32_t qps = 4;  // more-qps: queue pairs per connection
   std::uint64_t seed = 0;
   std::uint64_t trial = 0;
+  // Fill FlowRoutes::entered_groups (the hash study's); a simulation that only needs the paths
+  // leaves it empty (it was a sort of every decision of millions of flows).
+  bool entered_groups = true;
 };
 
 // Routes every request under `scheme`. A flow whose destination cannot be reached keeps the hops

@@ -51,7 +51,7 @@ FlowRoutes FlowRouter::route(std::span<const std::uint32_t> flows, std::vector<s
     requests.push_back({f.src_port, f.dst_port, key_of(f.src_port, f.dst_port, f.src_udp_port), 1});
     position[order[i]] = i;
   }
-  return route_flows(scheme_, *walker_, requests, {1, seed_, 0});
+  return route_flows(scheme_, *walker_, requests, {.qps = 1, .seed = seed_, .trial = 0, .entered_groups = false});
 }
 
 FlowRoutes FlowRouter::route_by_lfts(const LftForwarding& lfts, std::span<const std::uint32_t> flows,

@@ -39,8 +39,12 @@ class FlowRouter {
              std::span<const double> max_min_weights = {});
 
   // Routes the network flows `flows` (workload indices) together; `position[k]`: flows[k]'s index
-  // in the result.
+  // in the result (its one sub-flow). The result's entered groups are left empty.
   FlowRoutes route(std::span<const std::uint32_t> flows, std::vector<std::uint32_t>& position) const;
+  // Whether each flow's path is its own (hashing, spraying, the LFTs): a batch routed in parts,
+  // in order, gives the paths of the batch routed whole. Adaptive routing balances a batch's
+  // flows against each other: only the whole batch gives its paths.
+  [[nodiscard]] bool routes_each_alone() const { return fabric_.lfts() != nullptr || scheme_ != Scheme::kAdaptive; }
 
   // Routing has converged with `down` (links, increasing) out of service: later routes use the
   // forwarding state rebuilt without them.

@@ -1,6 +1,7 @@
 #include "sim/result_recorder.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace ct {
@@ -17,7 +18,6 @@ ResultRecorder::ResultRecorder(const Fabric& fabric, const Workload& workload, b
   }
   open_result(result_, w_);
   record_of_flow_.assign(w_.flows.size(), kNoIndex);
-  result_.flows.reserve(w_.flows.size());
   flow_of_record_.reserve(w_.flows.size());
 }
 
@@ -81,56 +81,95 @@ std::uint32_t ResultRecorder::resource(const Hop& h) {
 }
 
 void ResultRecorder::add_record(std::uint32_t f) {
-  const WorkloadFlow& wf = w_.flows[f];
-  if (wf.join) return;
-  record_of_flow_[f] = static_cast<std::uint32_t>(result_.flows.size());
+  if (w_.flows[f].join) return;
+  record_of_flow_[f] = static_cast<std::uint32_t>(flow_of_record_.size());
   flow_of_record_.push_back(f);
+}
+
+void ResultRecorder::rerouted(std::uint32_t f) {
+  if (record_of_flow_[f] != kNoIndex) {
+    if (reroutes_.empty()) reroutes_.assign(w_.flows.size(), 0);
+    if (reroutes_[f]++ == 0) ++result_.rerouted_flows;
+  }
+  ++result_.reroutes;
+}
+
+FlowRecord& ResultRecorder::open_record(std::uint32_t record) {
+  if (result_.flows.capacity() < flow_of_record_.size()) result_.flows.reserve(flow_of_record_.size());
+  const std::uint32_t f = flow_of_record_[record];
+  const WorkloadFlow& wf = w_.flows[f];
   FlowRecord& r = result_.flows.emplace_back();
   static_cast<FlowIdentity&>(r) = wf;
   r.delay = wf.delay;
   r.pinned = !wf.routed && wf.src_port.valid();
+  r.reroutes = reroutes_.empty() ? 0 : reroutes_[f];
   r.after_begin = static_cast<std::uint32_t>(result_.after_pool.size());
   for (const std::uint32_t a : w_.after_of(f)) {
     if (record_of_flow_[a] != kNoIndex) result_.after_pool.push_back(record_of_flow_[a]);
   }
   r.after_size = static_cast<std::uint32_t>(result_.after_pool.size() - r.after_begin);
+  return r;
 }
 
-void ResultRecorder::rerouted(std::uint32_t f) {
-  if (record_of_flow_[f] != kNoIndex && result_.flows[record_of_flow_[f]].reroutes++ == 0) ++result_.rerouted_flows;
-  ++result_.reroutes;
+void ResultRecorder::write_outcome(FlowRecord& rec, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
+                                   const std::function<bool(std::uint32_t)>& is_down) const {
+  if (outcome.started) rec.start = outcome.start;
+  if (outcome.done) {
+    rec.end = outcome.end;
+    return;
+  }
+  rec.bits_left = outcome.bits_left;
+  if (!outcome.started) {
+    rec.unfinished = Unfinished::kWaiting;
+    return;
+  }
+  rec.unfinished = Unfinished::kStalled;
+  // Since the earliest time a resource of its path went down for good (its load changed then, as
+  // its flows stalled); -1 when none did.
+  TimePs since{-1};
+  for (const std::uint32_t c : path) {
+    if (!is_down(c)) continue;
+    const TimePs at = link_stats_.last_change(c);
+    if (since.value() < 0 || at < since) since = at;
+  }
+  rec.stalled = std::max(since, rec.start);
+}
+
+void ResultRecorder::count_flows(std::span<const std::uint32_t> path) {
+  if (flows_of_.size() < result_.resources.size()) flows_of_.resize(result_.resources.size(), 0);
+  for (const std::uint32_t c : path) ++flows_of_[c];
 }
 
 void ResultRecorder::finish_record(std::uint32_t record, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
                                    std::span<const double> fractions, const std::function<bool(std::uint32_t)>& is_down) {
-  FlowRecord& rec = result_.flows[record];
-  if (outcome.started) rec.start = outcome.start;
-  if (outcome.done) {
-    rec.end = outcome.end;
-  } else {
-    rec.bits_left = outcome.bits_left;
-    if (!outcome.started) {
-      rec.unfinished = Unfinished::kWaiting;
-    } else {
-      rec.unfinished = Unfinished::kStalled;
-      // Since the earliest time a resource of its path went down for good (its load changed then,
-      // as its flows stalled); -1 when none did.
-      TimePs since{-1};
-      for (const std::uint32_t c : path) {
-        if (!is_down(c)) continue;
-        const TimePs at = link_stats_.last_change(c);
-        if (since.value() < 0 || at < since) since = at;
-      }
-      rec.stalled = std::max(since, rec.start);
-    }
-  }
+  assert(record == result_.flows.size());
+  FlowRecord& rec = open_record(record);
+  write_outcome(rec, outcome, path, is_down);
   rec.path_begin = static_cast<std::uint32_t>(result_.path_pool.size());
-  for (std::size_t hop = 0; hop < path.size(); ++hop) {
-    result_.path_pool.push_back(path[hop]);
-    result_.fraction_pool.push_back(hop < fractions.size() ? fractions[hop] : 1.0);
-    ++result_.stats[path[hop]].flows;
-  }
   rec.path_size = static_cast<std::uint32_t>(path.size());
+  result_.path_pool.insert(result_.path_pool.end(), path.begin(), path.end());
+  result_.fraction_pool.insert(result_.fraction_pool.end(), fractions.begin(),
+                               fractions.begin() + static_cast<std::ptrdiff_t>(std::min(fractions.size(), path.size())));
+  result_.fraction_pool.resize(result_.path_pool.size(), 1.0);
+  count_flows(path);
+}
+
+void ResultRecorder::finish_record(std::uint32_t record, const FlowOutcome& outcome, std::uint32_t hops,
+                                   const std::function<bool(std::uint32_t)>& is_down) {
+  assert(record == result_.flows.size() && placed_ + hops <= result_.path_pool.size());
+  FlowRecord& rec = open_record(record);
+  const std::span<const std::uint32_t> path(result_.path_pool.data() + placed_, hops);
+  write_outcome(rec, outcome, path, is_down);
+  rec.path_begin = placed_;
+  rec.path_size = hops;
+  placed_ += hops;
+  count_flows(path);
+}
+
+void ResultRecorder::close(TimePs last_event, const char* stalled_because) {
+  for (std::uint32_t c = 0; c < flows_of_.size(); ++c) result_.stats[c].flows += flows_of_[c];
+  flows_of_ = {};
+  close_result(result_, last_event, stalled_because);
 }
 
 void ResultRecorder::add_statistics(std::uint32_t links, std::uint32_t bins) {

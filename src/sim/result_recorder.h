@@ -54,7 +54,8 @@ class ResultRecorder {
 
   // ---- flow records ----
   // The record of workload flow `f` (none for a join), after the records of the flows it waits
-  // for. PRECONDITION: called in workload order.
+  // for: numbered now, written when it is finished (finish_record), so that a run holds no
+  // records while its engine does. PRECONDITION: called in workload order.
   void add_record(std::uint32_t f);
   [[nodiscard]] std::uint32_t record_of(std::uint32_t f) const { return record_of_flow_[f]; }
   [[nodiscard]] std::uint32_t flow_of(std::uint32_t record) const { return flow_of_record_[record]; }
@@ -63,16 +64,21 @@ class ResultRecorder {
   void rerouted(std::uint32_t f);
 
   // A record's outcome and final path (resources, with each hop's share of the flow; empty: all
-  // 1). A flow that started and did not complete is stalled since the earliest time a resource of
-  // its path (one `is_down` says has rate 0) last changed load. PRECONDITION: called once per
-  // record, in record order.
+  // 1): the record is written (result().flows[record] exists from here on). A flow that started
+  // and did not complete is stalled since the earliest time a resource of its path (one `is_down`
+  // says has rate 0) last changed load. PRECONDITION: called once per record, in record order.
   void finish_record(std::uint32_t record, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
                      std::span<const double> fractions, const std::function<bool(std::uint32_t)>& is_down);
+  // The same for an engine that has put every record's final path into result().path_pool itself,
+  // one after the other in record order, and each hop's share into fraction_pool (so that it can
+  // release its own state before the records are written): this record's path is the next `hops`
+  // entries. PRECONDITION: as above; not mixed with the other form in one run.
+  void finish_record(std::uint32_t record, const FlowOutcome& outcome, std::uint32_t hops,
+                     const std::function<bool(std::uint32_t)>& is_down);
 
-  // close_result (result_closing.h): the spans, the makespan, the notes on unfinished flows.
-  void close(TimePs last_event, const char* stalled_because = kStalledByFaults) {
-    close_result(result_, last_event, stalled_because);
-  }
+  // The flows that crossed each resource, then close_result (result_closing.h): the spans, the
+  // makespan, the notes on unfinished flows. PRECONDITION: every record finished.
+  void close(TimePs last_event, const char* stalled_because = kStalledByFaults);
   // The saturated times up to the makespan and the time series of the `links` busiest resources.
   // PRECONDITION: close() done, the engine's carried bits set.
   void add_statistics(std::uint32_t links, std::uint32_t bins);
@@ -93,6 +99,16 @@ class ResultRecorder {
   std::uint32_t barrier_ = kNoIndex;
   std::vector<std::uint32_t> record_of_flow_;  // workload flow -> record, kNoIndex for joins
   std::vector<std::uint32_t> flow_of_record_;
+  std::vector<std::uint32_t> reroutes_;  // per workload flow, from the first reroute on (empty: none)
+  std::vector<std::uint32_t> flows_of_;  // per resource: flows whose final path crossed it
+  std::uint32_t placed_ = 0;  // path_pool entries the records finished so far cover
+  // Appends record `record`'s identity, dependencies and reroutes (its outcome still to write).
+  FlowRecord& open_record(std::uint32_t record);
+  // The outcome part of finish_record; `path`: the record's final path.
+  void write_outcome(FlowRecord& rec, const FlowOutcome& outcome, std::span<const std::uint32_t> path,
+                     const std::function<bool(std::uint32_t)>& is_down) const;
+  // Counts the record's path in flows_of_.
+  void count_flows(std::span<const std::uint32_t> path);
 };
 
 }  // namespace ct

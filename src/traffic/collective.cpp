@@ -370,6 +370,7 @@ std::uint64_t planned_transfers(const CollectiveShape& s) {
 CollectivePlan plan_collective(const CollectiveShape& s) {
   CollectivePlan plan;
   plan.ranks = static_cast<std::uint32_t>(s.node_of_rank.size());
+  plan.transfers.reserve(planned_transfers(s));
   switch (s.algorithm) {
     case CollectiveAlgorithm::kRing: plan_ring(s, plan); break;
     case CollectiveAlgorithm::kTree: plan_tree(s, plan); break;
@@ -382,15 +383,18 @@ CollectivePlan plan_collective(const CollectiveShape& s) {
   return plan;
 }
 
-// Stable counting sorts, O(transfers): by step, then every (rank, channel)'s entries in step order.
+// Stable counting sorts, O(transfers): by step (none when the transfers are in step order
+// already), then every (rank, channel)'s entries in step order.
 void CollectivePlan::finish() {
   std::uint32_t max_step = 0;
   std::uint32_t channels = 1;
+  bool in_order = true;
   for (const CollectiveTransfer& t : transfers) {
+    in_order = in_order && t.step >= max_step;
     max_step = std::max(max_step, t.step);
     channels = std::max(channels, t.channel + 1);
   }
-  {
+  if (!in_order) {
     std::vector<std::uint32_t> offset(max_step + 2, 0);
     for (const CollectiveTransfer& t : transfers) ++offset[t.step + 1];
     for (std::size_t k = 1; k < offset.size(); ++k) offset[k] += offset[k - 1];
@@ -409,9 +413,9 @@ void CollectivePlan::finish() {
   }
   for (std::size_t g = 1; g <= groups; ++g) begin[g] += begin[g - 1];
   // With each member its transfer's step, so that the searches below read steps in sequence
-  // instead of looking up a transfer at random per probe.
+  // instead of looking up a transfer at random per probe (every step is 0 in a one-step plan).
   std::vector<std::uint32_t> member(2 * transfers.size());
-  std::vector<std::uint32_t> member_step(2 * transfers.size());
+  std::vector<std::uint32_t> member_step(max_step == 0 ? 0 : 2 * transfers.size());
   {
     std::vector<std::uint32_t> cursor(begin.begin(), begin.end() - 1);
     for (std::uint32_t t = 0; t < transfers.size(); ++t) {
@@ -419,14 +423,17 @@ void CollectivePlan::finish() {
       const std::uint32_t in = cursor[std::size_t{transfers[t].dst} * channels + transfers[t].channel]++;
       member[out] = t;
       member[in] = t;
+      if (max_step == 0) continue;
       member_step[out] = transfers[t].step;
       member_step[in] = transfers[t].step;
     }
   }
-  auto step_of = [&](std::uint32_t m) { return member_step[m]; };
-  after_begin_.assign(1, 0);
+  auto step_of = [&](std::uint32_t m) { return max_step == 0 ? 0 : member_step[m]; };
   after_.clear();
-  for (const CollectiveTransfer& t : transfers) {
+  // One step: nothing to wait for.
+  after_begin_.assign(max_step == 0 ? transfers.size() + 1 : 1, 0);
+  for (std::size_t i = 0; max_step > 0 && i < transfers.size(); ++i) {
+    const CollectiveTransfer& t = transfers[i];
     // The src's entries on this channel before this step: those of the last such step.
     const std::size_t g = std::size_t{t.src} * channels + t.channel;
     std::uint32_t lo = begin[g];

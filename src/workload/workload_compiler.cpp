@@ -302,8 +302,13 @@ class WorkloadCompiler {
     Span barrier_span;
     for (std::uint32_t it = 0; it < c.iterations; ++it) {
       const std::uint32_t iteration_first = next_flow();
+      // Each plan transfer's flows, for the transfers that wait for it in this iteration and the
+      // next; none kept when nothing waits (one step, one iteration: a pipelined collective).
+      const bool waited_for = c.iterations > 1 || std::any_of(plans.begin(), plans.end(), [](const CollectivePlan& p) {
+                                return p.steps > 1;
+                              });
       current_.assign(c.groups.size(), {});
-      for (std::size_t g = 0; g < c.groups.size(); ++g) current_[g].assign(plans[g].transfers.size(), Span{});
+      for (std::size_t g = 0; g < c.groups.size() && waited_for; ++g) current_[g].assign(plans[g].transfers.size(), Span{});
       if (plans.front().in_network) {
         Span stage_barrier = barrier_span;
         const std::uint32_t stages = c.model == CollectiveModel::kStepwise ? 3 : 1;
@@ -366,8 +371,9 @@ class WorkloadCompiler {
     const bool first_of_iteration = plan.after(t).empty();
     f.start = it == 0 && first_of_iteration ? c.start + c.compute : c.start;
     if (it > 0 && first_of_iteration) f.delay = c.compute;
-    Span& mine = current_[g][t];
     auto wire = [&] {
+      if (current_[g].empty()) return;  // nothing waits for this collective's transfers
+      Span& mine = current_[g][t];
       if (mine.first == kNoIndex) mine.first = next_flow() - 1;
       ++mine.count;
       for (const std::uint32_t d : plan.after(t)) wait_for(current_[g][d]);

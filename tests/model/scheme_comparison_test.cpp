@@ -81,6 +81,27 @@ TEST(SchemeComparison, AdaptiveSeparatesAHashCollision) {
   EXPECT_DOUBLE_EQ(adaptive.slowest, 400e9);
 }
 
+// The same collision routed without the entered groups (SchemeOptions::entered_groups false, as a
+// simulation routes): the same sub-flows, links and fractions under every scheme a simulation
+// uses, and no groups; with them, the source leaf's 2-way up group is the one group both flows enter
+// (the spines' down groups have one member: not entered).
+TEST(SchemeComparison, EnteredGroupsOnlyWhenAsked) {
+  const EcmpFabric f(fixtures::two_tier(2, 2, 4), testing_support::config(HashAlgorithm::kCrc32, SeedMode::kSame));
+  const std::vector<RouteRequest> flows = f.colliding_pair(0, 4, 1, 5);
+  for (const Scheme s : {Scheme::kHash, Scheme::kSpray, Scheme::kAdaptive}) {
+    SCOPED_TRACE(std::string(scheme_name(s)));
+    const FlowRoutes with = route_flows(s, *f.walker, flows, {});
+    const FlowRoutes without = route_flows(s, *f.walker, flows, {.entered_groups = false});
+    EXPECT_EQ(with.entered_groups.size(), 1u);
+    EXPECT_TRUE(without.entered_groups.empty());
+    EXPECT_EQ(with.owner, without.owner);
+    EXPECT_EQ(with.begin, without.begin);
+    EXPECT_EQ(with.link, without.link);
+    EXPECT_EQ(with.fraction, without.fraction);
+    EXPECT_EQ(with.reached, without.reached);
+  }
+}
+
 // Flowlets and QPs conserve traffic: in two_tier(2, 2, 4) one flow host0 -> host4 with 4 bursts
 // (4 flowlets, 4 epochs) or 4 QPs puts a total load of exactly 1 flow on leaf 8's two uplinks.
 TEST(SchemeComparison, FlowletsAndQpsConserveLoad) {

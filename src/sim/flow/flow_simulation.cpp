@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -17,6 +19,9 @@ namespace {
 
 // The barrier constraint's capacity: any positive figure, it carries zero-byte flows only.
 constexpr BitsPerSecond kBarrierCapacity{1'000'000'000'000};
+// Flows routed at once where each flow's path is its own: what routing makes of them (about 100
+// bytes a flow) stays in the caches.
+constexpr std::size_t kRouteChunk = 16'384;
 
 bool all_ones(std::span<const double> fractions) {
   return std::all_of(fractions.begin(), fractions.end(), [](double a) { return a == 1.0; });
@@ -40,6 +45,7 @@ class Driver {
   Result<SimulationResult> run() {
     schedule_faults();
     for (std::uint32_t b = 0; b < w_.batch_count(); ++b) add_batch(w_.batch_begin[b], w_.batch_begin[b + 1]);
+    routed_ = RoutedHops();  // not kept through the run (a reconvergence routes anew)
     if (!error_.empty()) return Diagnostic{{s_.file, 0, 0}, "scenario", error_};
     observe();
     engine_.set_on_completion([this](FlowId) { ++done_; });
@@ -73,14 +79,13 @@ class Driver {
       if (!w_.flows[f].routed || engine_.state(FlowId(f)) == FlowState::kDone) continue;
       moving_flows.push_back(f);
     }
-    std::vector<std::uint32_t> position;
-    const FlowRoutes routes = router_.route(moving_flows, position);
+    route(moving_flows);
     std::vector<ConstraintId> path;
     std::vector<double> fractions;
     for (std::uint32_t k = 0; k < moving_flows.size(); ++k) {
-      if (routes.reached[position[k]] == 0) continue;
+      if (routed_.reached[k] == 0) continue;
       const std::uint32_t workload_flow = moving_flows[k];
-      routed_path(routes, position[k], workload_flow, path, fractions);
+      routed_path(k, workload_flow, path, fractions);
       const FlowId flow(workload_flow);
       const auto now_path = engine_.path(flow);
       const auto now_fractions = engine_.fractions(flow);  // empty: every hop 1
@@ -94,21 +99,48 @@ class Driver {
   }
 
   // ---- flows ----
-  // The engine path of a routed flow: its fixed hops (the PXN NVLink hop, if any), then its
-  // network hops from `routes`.
-  void routed_path(const FlowRoutes& routes, std::size_t sub, std::uint32_t flow, std::vector<ConstraintId>& path,
-                   std::vector<double>& fractions) {
+  // Routes the network flows `flows` (workload indices) into routed_, in their order: in parts of
+  // kRouteChunk flows where each flow's path is its own (FlowRouter::routes_each_alone), so that
+  // what routing makes of millions of flows (requests, sub-flows, a fraction per hop) stays a few
+  // MiB, reused, instead of a batch-sized copy of every path; whole otherwise (adaptive).
+  void route(std::span<const std::uint32_t> flows) {
+    routed_.clear();
+    routed_.begin.reserve(flows.size() + 1);
+    routed_.reached.reserve(flows.size());
+    const std::size_t chunk = router_.routes_each_alone() ? kRouteChunk : std::max<std::size_t>(flows.size(), 1);
+    for (std::size_t at = 0; at < flows.size(); at += chunk) {
+      const auto part = flows.subspan(at, std::min(chunk, flows.size() - at));
+      const FlowRoutes routes = router_.route(part, position_);
+      if (routed_.unit && !all_ones(routes.fraction)) {
+        routed_.unit = false;
+        routed_.fraction.assign(routed_.link.size(), 1.0);
+      }
+      for (std::size_t k = 0; k < part.size(); ++k) {
+        const std::uint32_t sub = position_[k];
+        const auto links = routes.links(sub);
+        routed_.link.insert(routed_.link.end(), links.begin(), links.end());
+        if (!routed_.unit) {
+          const auto fraction = routes.fractions(sub);
+          routed_.fraction.insert(routed_.fraction.end(), fraction.begin(), fraction.end());
+        }
+        routed_.begin.push_back(static_cast<std::uint32_t>(routed_.link.size()));
+        routed_.reached.push_back(routes.reached[sub]);
+      }
+    }
+  }
+
+  // The engine path of the k-th flow routed last (route()), workload flow `flow`: its fixed hops
+  // (the PXN NVLink hop, if any), then its network hops.
+  void routed_path(std::size_t k, std::uint32_t flow, std::vector<ConstraintId>& path, std::vector<double>& fractions) {
     path.clear();
     fractions.clear();
     for (const Hop& h : w_.hops_of(flow)) {
       path.push_back(ConstraintId(rec_.resource(h)));
       fractions.push_back(1.0);
     }
-    const auto links = routes.links(sub);
-    const auto fraction = routes.fractions(sub);
-    for (std::size_t h = 0; h < links.size(); ++h) {
-      path.push_back(directed(links[h]));
-      fractions.push_back(std::min(1.0, fraction[h]));
+    for (std::uint32_t h = routed_.begin[k]; h < routed_.begin[k + 1]; ++h) {
+      path.push_back(directed(routed_.link[h]));
+      fractions.push_back(routed_.unit ? 1.0 : std::min(1.0, routed_.fraction[h]));
     }
   }
 
@@ -129,9 +161,8 @@ class Driver {
       for (const Hop& h : w_.hops_of(f)) fixed.push_back(ConstraintId(rec_.resource(h)));
     }
     std::size_t fixed_at = 0;
-    std::vector<std::uint32_t> position;
-    const FlowRoutes routes = router_.route(routed_flows, position);
-    std::size_t hop_count = fixed.size() + routes.link.size();
+    route(routed_flows);
+    std::size_t hop_count = fixed.size() + routed_.link.size();
     for (const std::uint32_t f : routed_flows) hop_count += w_.hops_of(f).size();
     engine_.reserve_flows(end - first, hop_count);
     std::vector<ConstraintId> path;
@@ -142,11 +173,11 @@ class Driver {
       const WorkloadFlow& wf = w_.flows[f];
       FlowRequest request;
       if (wf.routed) {
-        if (routes.reached[position[routed]] == 0 && error_.empty()) {
+        if (routed_.reached[routed] == 0 && error_.empty()) {
           error_ = fmt::format("no path from {} to {} on the healthy fabric", t_.vertex_name(wf.src_port),
                                t_.vertex_name(wf.dst_port));
         }
-        routed_path(routes, position[routed++], f, path, fractions);
+        routed_path(routed++, f, path, fractions);
         if (path.empty()) path.push_back(directed(directed_link(LinkId(wf.src_port.value()), true)));
         fractions.resize(path.size(), 1.0);
         request.path = path;
@@ -175,37 +206,58 @@ class Driver {
     });
   }
 
+  // The run's outcome is read out of the engine (each record's times, its final path straight into
+  // the result's pool, the constraints' figures), the engine's memory is released, and only then
+  // are the records written: a run never holds its records and its engine at once (at 131,072
+  // GPUs about 750 MB of records against 2.6 GB of engine).
   void collect() {
     SimulationResult& result = rec_.result();
+    const std::uint32_t records = rec_.record_count();
     std::size_t hops = 0;
-    for (std::uint32_t r = 0; r < rec_.record_count(); ++r) hops += engine_.path(FlowId(rec_.flow_of(r))).size();
+    for (std::uint32_t r = 0; r < records; ++r) hops += engine_.path(FlowId(rec_.flow_of(r))).size();
     result.path_pool.reserve(hops);
-    result.fraction_pool.reserve(hops);
-    std::vector<std::uint32_t> path;
-    const auto is_down = [this](std::uint32_t c) { return engine_.capacity(ConstraintId(c)) <= 0; };
-    for (std::uint32_t r = 0; r < rec_.record_count(); ++r) {
+    std::vector<std::pair<TimePs, TimePs>> times(records);  // start, end; -1: not started, not done
+    std::vector<std::pair<std::uint32_t, double>> left;     // records not done: bits not delivered
+    std::vector<std::uint32_t> path_size(records);
+    for (std::uint32_t r = 0; r < records; ++r) {
       const FlowId f(rec_.flow_of(r));
-      FlowOutcome outcome;
-      outcome.started = engine_.state(f) != FlowState::kWaiting;
-      outcome.done = engine_.state(f) == FlowState::kDone;
-      if (outcome.started) outcome.start = engine_.start_time(f);
-      if (outcome.done) {
-        outcome.end = engine_.completion_time(f);
-      } else {
-        outcome.bits_left = engine_.remaining_bits(f);
+      const FlowState state = engine_.state(f);
+      times[r] = {state != FlowState::kWaiting ? engine_.start_time(f) : TimePs(-1),
+                  state == FlowState::kDone ? engine_.completion_time(f) : TimePs(-1)};
+      if (state != FlowState::kDone) left.emplace_back(r, engine_.remaining_bits(f));
+      const auto path = engine_.path(f);
+      const auto fractions = engine_.fractions(f);  // empty while every hop of every flow is 1
+      if (!fractions.empty()) {
+        result.fraction_pool.resize(result.path_pool.size(), 1.0);
+        result.fraction_pool.insert(result.fraction_pool.end(), fractions.begin(), fractions.end());
       }
-      path.clear();
-      for (const ConstraintId c : engine_.path(f)) path.push_back(c.value());
-      rec_.finish_record(r, outcome, path, engine_.fractions(f), is_down);
+      for (const ConstraintId c : path) result.path_pool.push_back(c.value());
+      path_size[r] = static_cast<std::uint32_t>(path.size());
     }
-    rec_.close(faults_.last_event());
+    std::vector<std::uint8_t> down(result.resources.size());
     for (std::uint32_t c = 0; c < result.resources.size(); ++c) {
       const ConstraintId id(c);
       result.stats[c].carried_bits = engine_.carried_bits(id);
       result.stats[c].peak_bps = engine_.peak_load(id);
+      down[c] = engine_.capacity(id) <= 0 ? 1 : 0;
     }
     result.solves = engine_.solve_count();
     result.solved_flows = engine_.solved_flows();
+    engine_ = FlowEngine();
+
+    result.fraction_pool.resize(result.path_pool.size(), 1.0);
+    const std::function<bool(std::uint32_t)> is_down = [&down](std::uint32_t c) { return down[c] != 0; };
+    std::size_t next_left = 0;
+    for (std::uint32_t r = 0; r < records; ++r) {
+      FlowOutcome outcome;
+      outcome.start = times[r].first;
+      outcome.end = times[r].second;
+      outcome.started = outcome.start.value() >= 0;
+      outcome.done = outcome.end.value() >= 0;
+      if (!outcome.done) outcome.bits_left = left[next_left++].second;
+      rec_.finish_record(r, outcome, path_size[r], is_down);
+    }
+    rec_.close(faults_.last_event());
     rec_.add_statistics(o_.series_links, o_.series_bins);
   }
 
@@ -219,6 +271,25 @@ class Driver {
   ResultRecorder rec_;  // after engine_: it makes the engine's constraints
   std::string error_;
   std::uint64_t done_ = 0;
+  // The flows route() took last, in its order: their network hops (directed links, CSR), each
+  // hop's fraction (none kept while every one is 1: `unit`), and whether each reached its
+  // destination.
+  struct RoutedHops {
+    std::vector<std::uint32_t> begin{0};
+    std::vector<std::uint32_t> link;
+    bool unit = true;
+    std::vector<double> fraction;  // parallel to `link` unless `unit`
+    std::vector<std::uint8_t> reached;
+    void clear() {
+      begin.assign(1, 0);
+      link.clear();
+      unit = true;
+      fraction.clear();
+      reached.clear();
+    }
+  };
+  RoutedHops routed_;
+  std::vector<std::uint32_t> position_;  // route(): a part's flows' places in its FlowRoutes
 };
 
 }  // namespace

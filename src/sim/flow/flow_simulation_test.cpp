@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/flow_router.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
+#include "workload/workload_compiler.h"
 
 namespace ct {
 namespace {
@@ -276,6 +278,48 @@ TEST(FlowSimulation, LinkStatisticsCountBitsAndPeaks) {
   // The busiest links' time series: half utilisation in every bin.
   for (const LinkSeries& series : r.series) {
     for (const double u : series.utilization) EXPECT_NEAR(u, 0.5, 1e-6);
+  }
+}
+
+// A batch of more network flows than the driver routes at once (20,000 mice, each routed alone
+// under hashing and spraying) gets, flow by flow, the paths and per-hop fractions FlowRouter gives
+// the batch routed whole: each record's resources are the directed links of its flow's sub-flow
+// (a cable's up direction 2 x link, its down direction 2 x link + 1), with the same fractions.
+TEST(FlowSimulation, ALargeBatchRoutedInPartsTakesThePathsOfTheWholeBatch) {
+  const Fabric fabric = fixtures::fixture_fabric(fixture(4, 4, 4));
+  for (const PathModel paths : {PathModel::kEcmp, PathModel::kSpray}) {
+    SCOPED_TRACE(std::string(path_model_name(paths)));
+    Scenario s;
+    s.paths = paths;
+    MiceSpec m;
+    m.name = "m";
+    m.count = 20'000;
+    m.bytes = Bytes(1'000);
+    for (std::uint32_t h = 0; h < 16; ++h) m.hosts.push_back(h);
+    s.mice.push_back(m);
+    auto r = simulate(fabric, s);
+    ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
+    auto w = compile_workload(fabric, s);
+    ASSERT_TRUE(w.ok());
+    std::vector<std::uint32_t> flows(w->flows.size());
+    for (std::uint32_t f = 0; f < flows.size(); ++f) flows[f] = f;
+    std::vector<std::uint32_t> position;
+    const FlowRoutes whole = FlowRouter(fabric, s, w.value()).route(flows, position);
+    ASSERT_EQ(r->flows.size(), flows.size());
+    std::size_t sprayed = 0;
+    for (std::uint32_t f = 0; f < flows.size(); ++f) {
+      const FlowRecord& rec = r->flows[f];
+      const auto links = whole.links(position[f]);
+      const auto fractions = whole.fractions(position[f]);
+      ASSERT_EQ(rec.path_size, links.size()) << "flow " << f;
+      for (std::uint32_t h = 0; h < rec.path_size; ++h) {
+        const ResourceInfo& res = r->resources[r->path_pool[rec.path_begin + h]];
+        EXPECT_EQ(2 * res.link.value() + (res.kind == ResourceKind::kLinkDown ? 1 : 0), links[h]) << "flow " << f;
+        EXPECT_EQ(r->fraction_pool[rec.path_begin + h], fractions[h]) << "flow " << f;
+        sprayed += fractions[h] < 1.0 ? 1 : 0;
+      }
+    }
+    EXPECT_EQ(sprayed > 0, paths == PathModel::kSpray);
   }
 }
 
