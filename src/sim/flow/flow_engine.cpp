@@ -28,8 +28,9 @@ constexpr double kPsPerSecond = 1e12;
 ConstraintId FlowEngine::add_constraint(BitsPerSecond capacity, TimePs latency) {
   assert(capacity.value() >= 0 && latency.value() >= 0);
   const auto bps = static_cast<double>(capacity.value());
-  cons_.push_back(ConstraintRecord{kNil, 0, 0, 0, 0, 0.0, 0.0, now_, 0.0, latency, bps});
+  cons_.push_back(ConstraintRecord{kNil, 0, 0, 0, 0, 0, 0.0, 0.0, now_, 0.0, bps, TimePs(0)});
   nominal_.push_back(bps);
+  latency_.push_back(latency);
   return system_.add_constraint(bps);
 }
 
@@ -185,8 +186,14 @@ void FlowEngine::dependency_done(FlowId waiting, TimePs completion) {
 
 void FlowEngine::change_capacity(const CapacityChange& change) {
   const std::uint32_t c = change.constraint.value();
+  ConstraintRecord& r = cons_[c];
+  if (r.capacity_moved == 0) {
+    if (load_capacity_.size() <= c) load_capacity_.resize(cons_.size());
+    load_capacity_[c] = r.capacity;
+    r.capacity_moved = 1;
+  }
   system_.capacity[c] = nominal_[c] * change.fraction;
-  cons_[c].capacity = system_.capacity[c];
+  r.capacity = system_.capacity[c];
   mark_dirty(change.constraint);
   if (system_.capacity[c] != 0 || !reroute_) return;
   std::vector<FlowId> crossing;
@@ -222,12 +229,12 @@ void FlowEngine::move_flow(FlowId f, std::span<const ConstraintId> path, std::sp
 TimePs FlowEngine::latency_of(std::span<const ConstraintId> path, std::span<const double> fraction) const {
   if (fraction.empty()) {
     TimePs latency{0};
-    for (const ConstraintId c : path) latency += cons_[c.value()].latency;
+    for (const ConstraintId c : path) latency += latency_[c.value()];
     return latency;
   }
   double ps = 0;
   for (std::size_t h = 0; h < path.size(); ++h) {
-    ps += fraction[h] * static_cast<double>(cons_[path[h].value()].latency.value());
+    ps += fraction[h] * static_cast<double>(latency_[path[h].value()].value());
   }
   return TimePs(std::llround(ps));
 }
@@ -303,6 +310,8 @@ void FlowEngine::touch_load(std::uint32_t c) {
   if (l.load_mark != 0) return;
   l.load_mark = 1;
   load_touched_.push_back(c);
+  const double capacity = l.capacity_moved != 0 ? load_capacity_[c] : l.capacity;
+  if (l.load > 0.0 && l.load >= saturation_ * capacity) l.saturated += now_ - l.since;
   l.carried += l.load * static_cast<double>((now_ - l.since).value()) / kPsPerSecond;
   l.since = now_;
 }
@@ -326,6 +335,7 @@ void FlowEngine::settle_loads() {
     if (l.head == kNil) l.load = 0.0;
     l.peak = std::max(l.peak, l.load);
     l.load_mark = 0;
+    l.capacity_moved = 0;
     if (on_load_) on_load_(ConstraintId(c), now_, l.load);
   }
   load_touched_.clear();

@@ -54,8 +54,11 @@
 // only, not at every flow of the constraint: the cost of a departure is the flows it re-solves.
 //
 // Statistics per constraint: the load (sum over its flows of fraction x rate), its peak (after
-// each instant's re-solve) and the bits carried (the load integrated over time); an optional
-// observer sees every constraint whose load changed, once per instant, after the re-solve.
+// each instant's re-solve), the bits carried (the load integrated over time) and the time it was
+// saturated (set_saturation: from each load change to the next, when the load was > 0 and at
+// least that fraction of the capacity at the change); an optional observer sees every constraint
+// whose load changed, once per instant, after the re-solve. Each is kept in the constraint's one
+// record, so that a departure touches one line per hop for all of them.
 #pragma once
 
 #include <algorithm>
@@ -123,6 +126,9 @@ class FlowEngine {
   void set_on_completion(CompletionFn fn) { on_completion_ = std::move(fn); }
   void set_on_timer(TimerFn fn) { on_timer_ = std::move(fn); }
   void set_on_load(LoadFn fn) { on_load_ = std::move(fn); }
+  // A constraint counts as saturated while its load is > 0 and >= fraction x its capacity at the
+  // load's last change (see "Statistics" above). PRECONDITION: before run().
+  void set_saturation(double fraction) { saturation_ = fraction; }
 
   // Processes the events up to and including time `until`.
   void run(TimePs until = TimePs(std::numeric_limits<std::int64_t>::max()));
@@ -150,7 +156,16 @@ class FlowEngine {
   [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const { return system_.path(f); }
   [[nodiscard]] double capacity(ConstraintId c) const { return cons_[c.value()].capacity; }  // bits/s now
   [[nodiscard]] double nominal_capacity(ConstraintId c) const { return nominal_[c.value()]; }
-  [[nodiscard]] TimePs latency(ConstraintId c) const { return cons_[c.value()].latency; }
+  [[nodiscard]] TimePs latency(ConstraintId c) const { return latency_[c.value()]; }
+  // When c's load last changed (an instant whose re-solve changed it), 0 before the first.
+  [[nodiscard]] TimePs last_load_change(ConstraintId c) const { return cons_[c.value()].since; }
+  // The capacity when c's load last changed (bits/s), what its saturation is judged against.
+  [[nodiscard]] double load_capacity(ConstraintId c) const {
+    const ConstraintRecord& r = cons_[c.value()];
+    return r.capacity_moved != 0 ? load_capacity_[c.value()] : r.capacity;
+  }
+  // Time c was saturated (set_saturation) up to last_load_change(c).
+  [[nodiscard]] TimePs saturated_time(ConstraintId c) const { return cons_[c.value()].saturated; }
   [[nodiscard]] double load(ConstraintId c) const { return cons_[c.value()].load; }       // bits/s now
   [[nodiscard]] double peak_load(ConstraintId c) const { return cons_[c.value()].peak; }  // bits/s
   [[nodiscard]] double carried_bits(ConstraintId c) const;                                // up to now()
@@ -207,23 +222,28 @@ class FlowEngine {
   // ---- constraints ----
   // What a departure touches of each constraint of its path (its list of active flows, the marks
   // of the instant's searches, the restart threshold, the load statistics), in one cache line:
-  // at a million constraints each separate array would be a cache miss of its own per hop.
+  // at a million constraints each separate array would be a cache miss (and a page walk) of its
+  // own per hop.
   struct alignas(64) ConstraintRecord {
-    std::uint32_t head;         // first path-pool element of an active flow crossing c, kNil: none
-    std::uint8_t dirty_mark;    // in dirty_
-    std::uint8_t visit_mark;    // in visited_
-    std::uint8_t load_mark;     // in load_touched_
-    std::uint64_t threshold;    // restart threshold of a constraint visited by collect_tail
-    double load;                // bits/s
-    double carried;             // bits, up to `since`
-    TimePs since;
-    double peak;                // bits/s
-    TimePs latency;
-    double capacity;            // bits/s now: the system's, read here by the load observer
+    std::uint32_t head;            // first path-pool element of an active flow crossing c, kNil: none
+    std::uint8_t dirty_mark;       // in dirty_
+    std::uint8_t visit_mark;       // in visited_
+    std::uint8_t load_mark;        // in load_touched_
+    std::uint8_t capacity_moved;   // the capacity changed since the load did: load_capacity_ has the old one
+    std::uint64_t threshold;       // restart threshold of a constraint visited by collect_tail
+    double load;                   // bits/s
+    double carried;                // bits, up to `since`
+    TimePs since;                  // the load's last change
+    double peak;                   // bits/s
+    double capacity;               // bits/s now: the system's, read here by the load statistics
+    TimePs saturated;              // up to `since`
   };
   static_assert(sizeof(ConstraintRecord) == 64, "one cache line per constraint");
   std::vector<ConstraintRecord> cons_;
-  std::vector<double> nominal_;  // bits/s
+  std::vector<double> nominal_;        // bits/s
+  std::vector<TimePs> latency_;
+  std::vector<double> load_capacity_;  // bits/s when the load last changed, where capacity_moved
+  double saturation_ = 1.0;
   std::vector<ConstraintId> dirty_;
   std::vector<CapacityChange> changes_;
   std::vector<ConstraintId> visited_;

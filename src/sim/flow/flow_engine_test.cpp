@@ -356,5 +356,58 @@ TEST(FlowEngine, IncrementalMatchesFullResolveOnRandomScenarios) {
   }
 }
 
+// Saturated time, by hand: 1 GB over A (100 Gb/s) then B (200 Gb/s). The flow runs at 100 Gb/s for
+// 80 ms: A is full (saturated, at any threshold up to 1) for 80 ms, B half full (not saturated at
+// 0.999) for none; both loads last change at 80 ms, when the flow leaves.
+TEST(FlowEngine, SaturatedTimeCountsOnlyTheFullLink) {
+  FlowEngine engine;
+  engine.set_saturation(0.999);
+  const ConstraintId a = engine.add_constraint(gbps(100));
+  const ConstraintId b = engine.add_constraint(gbps(200));
+  const ConstraintId path[] = {a, b};
+  engine.add_flow(on(path, kGB));
+  engine.run();
+  EXPECT_EQ(engine.saturated_time(a), ms(80));
+  EXPECT_EQ(engine.saturated_time(b), TimePs(0));
+  EXPECT_EQ(engine.last_load_change(a), ms(80));
+  EXPECT_EQ(engine.last_load_change(b), ms(80));
+  EXPECT_EQ(engine.load(a), 0.0);
+}
+
+// The engine's saturated time is the account an observer of every load change keeps (the one
+// LinkStatistics::on_load kept before the engine did): at each change, the time since the last
+// one is added when the load then was > 0 and >= 0.999 x the capacity at that change. Random
+// scenarios with degradations, failures and repairs (a capacity that moves between two load
+// changes is judged at its value at the first), checked on every constraint.
+TEST(FlowEngine, SaturatedTimeIsTheLoadObserversAccount) {
+  struct Account {
+    TimePs change{0};
+    double load = 0.0;
+    double capacity = 0.0;
+    TimePs saturated{0};
+  };
+  for (std::uint64_t trial = 0; trial < 40; ++trial) {
+    FlowEngine e;
+    e.set_saturation(0.999);
+    build_random_scenario(e, trial);
+    std::vector<Account> account(e.constraint_count());
+    e.set_on_load([&](ConstraintId c, TimePs at, double load) {
+      Account& a = account[c.value()];
+      if (a.load > 0.0 && a.load >= 0.999 * a.capacity) a.saturated += at - a.change;
+      a = Account{at, load, e.capacity(c), a.saturated};
+    });
+    e.run();
+    for (std::uint32_t c = 0; c < e.constraint_count(); ++c) {
+      const ConstraintId id(c);
+      ASSERT_EQ(e.saturated_time(id), account[c].saturated) << trial << " " << c;
+      ASSERT_EQ(e.last_load_change(id), account[c].change) << trial << " " << c;
+      ASSERT_EQ(e.load(id), account[c].load) << trial << " " << c;
+      if (account[c].change.value() > 0) {
+        ASSERT_EQ(e.load_capacity(id), account[c].capacity) << trial << " " << c;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ct

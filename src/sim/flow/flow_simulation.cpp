@@ -10,6 +10,7 @@
 #include "sim/fault_timeline.h"
 #include "sim/flow/flow_engine.h"
 #include "sim/flow_router.h"
+#include "sim/link_statistics.h"
 #include "sim/result_recorder.h"
 
 namespace ct::flow_engine {
@@ -169,13 +170,22 @@ class Driver {
   }
 
   // ---- statistics ----
+  // The engine keeps each link's saturated time in its own record (handed over in collect());
+  // the observer only feeds the time series' log.
   void observe() {
+    engine_.set_saturation(LinkStatistics::kSaturated);
+    if (o_.series_links == 0) return;
     engine_.set_on_load([this](ConstraintId c, TimePs at, double load) {
       rec_.link_stats().on_load(c.value(), at, load, engine_.capacity(c));
     });
   }
 
   void collect() {
+    for (std::uint32_t c = 0; c < engine_.constraint_count(); ++c) {
+      const ConstraintId id(c);
+      rec_.link_stats().set_resource(c, engine_.saturated_time(id), engine_.last_load_change(id), engine_.load(id),
+                                     engine_.load_capacity(id));
+    }
     SimulationResult& result = rec_.result();
     std::size_t hops = 0;
     for (std::uint32_t r = 0; r < rec_.record_count(); ++r) hops += engine_.path(FlowId(rec_.flow_of(r))).size();
