@@ -139,19 +139,19 @@ class FlowEngine {
 
   // ---- results ----
   [[nodiscard]] TimePs now() const { return now_; }
-  [[nodiscard]] std::size_t flow_count() const { return state_.size(); }
+  [[nodiscard]] std::size_t flow_count() const { return flows_.size(); }
   [[nodiscard]] std::size_t constraint_count() const { return system_.constraint_count(); }
-  [[nodiscard]] FlowState state(FlowId f) const { return state_[f.value()]; }
-  [[nodiscard]] double rate(FlowId f) const { return rate_[f.value()]; }  // bits/s now
+  [[nodiscard]] FlowState state(FlowId f) const { return flows_[f.value()].state; }
+  [[nodiscard]] double rate(FlowId f) const { return flows_[f.value()].rate; }  // bits/s now
   [[nodiscard]] TimePs start_time(FlowId f) const { return start_[f.value()]; }  // valid once active
-  [[nodiscard]] TimePs last_byte_time(FlowId f) const { return last_byte_[f.value()]; }  // valid once done
-  [[nodiscard]] TimePs completion_time(FlowId f) const { return completion_[f.value()]; }  // valid once done
-  [[nodiscard]] TimePs path_latency(FlowId f) const { return path_latency_[f.value()]; }
+  [[nodiscard]] TimePs last_byte_time(FlowId f) const { return flows_[f.value()].last_byte; }  // valid once done
+  [[nodiscard]] TimePs completion_time(FlowId f) const { return completion_of(flows_[f.value()]); }  // valid once done
+  [[nodiscard]] TimePs path_latency(FlowId f) const { return flows_[f.value()].path_latency; }
   // Bits not yet sent at now(): the size for a waiting flow, 0 for a done one.
   [[nodiscard]] double remaining_bits(FlowId f) const {
-    const std::uint32_t i = f.value();
-    if (state_[i] != FlowState::kActive) return state_[i] == FlowState::kDone ? 0.0 : remaining_[i];
-    return std::max(0.0, remaining_[i] - rate_[i] * static_cast<double>((now_ - last_update_[i]).value()) * 1e-12);
+    const FlowRecord& r = flows_[f.value()];
+    if (r.state != FlowState::kActive) return r.state == FlowState::kDone ? 0.0 : r.remaining;
+    return std::max(0.0, r.remaining - r.rate * static_cast<double>((now_ - r.last_update).value()) * 1e-12);
   }
   [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const { return system_.path(f); }
   [[nodiscard]] double capacity(ConstraintId c) const { return cons_[c.value()].capacity; }  // bits/s now
@@ -259,22 +259,42 @@ class FlowEngine {
   std::vector<Element> elem_;
 
   // ---- flows ----
-  std::vector<FlowState> state_;
-  std::vector<double> remaining_;  // bits
-  std::vector<double> rate_;       // bits/s
-  std::vector<double> new_rate_;   // solver output
-  std::vector<TimePs> last_update_;
-  std::vector<TimePs> start_;      // earliest start, then actual start
+  // What a departure reads and writes of its flow, in one cache line: at millions of flows each
+  // separate per-flow array was a cache miss and a page walk of its own, a dozen per departure.
+  // The path's place in the system's pool is copied here for the same reason (set_path keeps the
+  // copy); the completion is last_byte + path_latency.
+  struct alignas(64) FlowRecord {
+    double remaining;              // bits, at last_update
+    double rate;                   // bits/s
+    TimePs last_update;
+    std::uint64_t freeze_seq;      // solver event that froze the flow at its last solve
+    TimePs last_byte;              // -1 until done
+    TimePs path_latency;
+    std::uint32_t path_begin;      // = system_.path_begin
+    std::uint32_t path_size;       // = system_.path_size
+    std::uint32_t dependents_head;
+    FlowState state;
+    std::uint8_t in_component;
+  };
+  static_assert(sizeof(FlowRecord) == 64, "one cache line per flow");
+  [[nodiscard]] static TimePs completion_of(const FlowRecord& r) {
+    return r.state == FlowState::kDone ? r.last_byte + r.path_latency : TimePs(-1);
+  }
+  [[nodiscard]] std::span<const ConstraintId> path_of(const FlowRecord& r) const {
+    return {system_.path_pool.data() + r.path_begin, r.path_size};
+  }
+  [[nodiscard]] std::span<const double> fractions_of(const FlowRecord& r) const {
+    if (system_.path_fraction.empty()) return {};
+    return {system_.path_fraction.data() + r.path_begin, r.path_size};
+  }
+  std::vector<FlowRecord> flows_;
+  std::vector<double> new_rate_;           // solver output
+  std::vector<std::uint64_t> freeze_seq_;  // solver output, copied to the records after each solve
+  std::vector<TimePs> start_;              // earliest start, then actual start
   std::vector<TimePs> delay_;
-  std::vector<TimePs> last_byte_;
-  std::vector<TimePs> completion_;
-  std::vector<TimePs> path_latency_;
-  std::vector<std::uint64_t> freeze_seq_;  // solver event that froze the flow at its last solve
-  std::vector<std::uint32_t> waiting_on_;  // dependencies not yet complete
-  std::vector<std::uint32_t> dependents_head_;
+  std::vector<std::uint32_t> waiting_on_;       // dependencies not yet complete
   std::vector<std::uint32_t> dependents_next_;  // per dependency edge
   std::vector<FlowId> dependents_flow_;         // per dependency edge
-  std::vector<std::uint8_t> in_component_;
   std::vector<FlowId> component_;
   std::vector<ConstraintId> reroute_path_;
   std::vector<FlowId> departed_;  // flows whose last byte left in this instant
