@@ -136,7 +136,7 @@ void FlowEngine::start_flow(FlowId f) {
   start_[i] = now_;
   r.last_update = now_;
   ++active_;
-  link_path(f);
+  unlinked_.push_back(f);
   if (r.remaining <= 0) {
     finish_flow(f);
     return;
@@ -154,6 +154,7 @@ void FlowEngine::start_flow(FlowId f) {
 void FlowEngine::finish_flow(FlowId f) {
   const std::uint32_t i = f.value();
   FlowRecord& r = flows_[i];
+  link_started();
   prefetch_path(f);
   add_load(f, -r.rate);
   unlink_path(f);
@@ -178,6 +179,7 @@ void FlowEngine::dependency_done(FlowId waiting, TimePs completion) {
 }
 
 void FlowEngine::change_capacity(const CapacityChange& change) {
+  link_started();
   const std::uint32_t c = change.constraint.value();
   ConstraintRecord& r = cons_[c];
   if (r.capacity_moved == 0) {
@@ -203,6 +205,7 @@ void FlowEngine::offer_reroute(FlowId f, ConstraintId failed) {
 
 void FlowEngine::move_flow(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction) {
   assert(valid_path(path, fraction, system_.constraint_count()));
+  link_started();
   const FlowRecord& r = flows_[f.value()];
   assert(r.state != FlowState::kDone);
   if (r.state == FlowState::kWaiting) {
@@ -239,6 +242,16 @@ void FlowEngine::set_path(FlowId f, std::span<const ConstraintId> path, std::spa
   r.path_begin = system_.path_begin[f.value()];
   r.path_size = system_.path_size[f.value()];
   r.path_latency = latency_of(path, fraction);
+}
+
+// Flows started in this instant enter their constraints' lists here, in the order they started,
+// before anything reads or changes a list (a departure, a move, a capacity change, the re-solve):
+// the lists are what they would be had each been linked as it started. When the instant only
+// started flows and no other is active (a collective's millions of flows at t = 0), the re-solve's
+// whole relink builds every list from nothing, and they are not linked first (resolve).
+void FlowEngine::link_started() {
+  for (const FlowId f : unlinked_) link_path(f);
+  unlinked_.clear();
 }
 
 void FlowEngine::link_path(FlowId f) {
@@ -349,9 +362,8 @@ double FlowEngine::carried_bits(ConstraintId c) const {
 // Breadth-first search from the dirty constraints through the active flows crossing them: the
 // connected component(s) whose rates the events may have changed. dirty_ grows as the frontier.
 // When the instant only started flows and no other flow is active (a collective's millions of
-// flows at t = 0), every active flow is on a dirty constraint (its start marked its path) and
-// every constraint of its path is dirty: the search would find all of them, so they are taken in
-// FlowId order without it.
+// flows at t = 0), the search from their paths would find every active flow: they are taken in
+// FlowId order without it (and without linking them first: resolve).
 void FlowEngine::collect_component() {
   if (only_starts_ && started_now_ == active_) {
     collect_all_active();
@@ -500,8 +512,16 @@ void FlowEngine::collect_all_active() {
 }
 
 void FlowEngine::resolve() {
-  if (dirty_.empty()) return;
+  if (dirty_.empty() && unlinked_.empty()) return;
   const bool tail = options_.incremental && only_departures_ && !departed_.empty();
+  // Every list is empty (no active flow but the unlinked ones) and the relink after the solve
+  // fills them all: linking first would build them twice.
+  const bool lists_from_relink = options_.incremental && !tail && dirty_.empty() && only_starts_ && started_now_ == active_;
+  if (lists_from_relink) {
+    unlinked_.clear();
+  } else {
+    link_started();
+  }
   if (tail) {
     collect_tail();
   } else if (options_.incremental) {

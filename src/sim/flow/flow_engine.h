@@ -194,6 +194,7 @@ class FlowEngine {
   void finish_flow(FlowId f);
   void change_capacity(const CapacityChange& change);
   void offer_reroute(FlowId f, ConstraintId failed);
+  void link_started();
   void link_path(FlowId f);
   void unlink_path(FlowId f);
   void prefetch_path(FlowId f) const;
@@ -298,6 +299,7 @@ class FlowEngine {
   std::vector<FlowId> component_;
   std::vector<ConstraintId> reroute_path_;
   std::vector<FlowId> departed_;  // flows whose last byte left in this instant
+  std::vector<FlowId> unlinked_;  // flows started in this instant, not yet in the lists (link_started)
   bool only_departures_ = true;   // this instant's events are last bytes only
   bool only_starts_ = true;       // this instant's events are starts only, no flow moved
   std::uint32_t started_now_ = 0;  // flows this instant started that are active
