@@ -40,7 +40,7 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
   assert(request.start >= now_);
   const double cap = request.rate_cap.value() > 0 ? static_cast<double>(request.rate_cap.value()) : kNoRateCap;
   const FlowId f = system_.add_flow(request.path, request.weight, cap, request.fraction);
-  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f});
+  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f, 0});
   const TimePs latency = latency_of(request.path, request.fraction);
 
   flows_.push_back(FlowRecord{static_cast<double>(request.size.value()) * 8.0, 0.0, request.start, 0, TimePs(-1),
@@ -237,7 +237,7 @@ TimePs FlowEngine::latency_of(std::span<const ConstraintId> path, std::span<cons
 
 void FlowEngine::set_path(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction) {
   system_.set_path(f, path, fraction);
-  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f});
+  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f, 0});
   FlowRecord& r = flows_[f.value()];
   r.path_begin = system_.path_begin[f.value()];
   r.path_size = system_.path_size[f.value()];
@@ -260,7 +260,7 @@ void FlowEngine::link_path(FlowId f) {
   for (std::uint32_t e = begin; e < end; ++e) {
     const std::uint32_t c = system_.path_pool[e].value();
     std::uint32_t& head = cons_[c].head;
-    elem_[e] = Element{head, kNil, f};
+    elem_[e] = Element{head, kNil, f, static_cast<std::uint32_t>(flows_[f.value()].freeze_seq)};
     if (head != kNil) elem_[head].prev = e;
     head = e;
     mark_dirty(system_.path_pool[e]);
@@ -419,6 +419,7 @@ void FlowEngine::collect_tail() {
     const std::uint64_t sb = flows_[b.value()].freeze_seq;
     return sa != sb ? sa < sb : a < b;
   });
+  const bool fits = seq_fits();
   for (const FlowId d : departed_) {
     const std::size_t first = visited_.size();
     const FlowRecord& departed = flows_[d.value()];
@@ -428,9 +429,10 @@ void FlowEngine::collect_tail() {
       const std::uint64_t threshold = cons_[c].threshold;
       for (std::uint32_t e = cons_[c].head; e != kNil; e = elem_[e].next) {
         const FlowId f = elem_[e].flow;
-        FlowRecord& r = flows_[f.value()];
         ++tail_scanned_;
-        if (r.freeze_seq < threshold) break;  // the list is in decreasing freeze order
+        // The list is in decreasing freeze order.
+        if ((fits ? elem_[e].seq : flows_[f.value()].freeze_seq) < threshold) break;
+        FlowRecord& r = flows_[f.value()];
         if (r.in_component != 0) continue;
         r.in_component = 1;
         component_.push_back(f);
@@ -461,9 +463,11 @@ void FlowEngine::relink_in_freeze_order(std::uint64_t first_seq, bool whole) {
   for (const std::uint32_t f : freeze_order_) {
     const std::uint32_t begin = flows_[f].path_begin;
     const std::uint32_t end = begin + flows_[f].path_size;
+    const auto seq = static_cast<std::uint32_t>(freeze_seq_[f]);
     for (std::uint32_t e = begin; e < end; ++e) {
       std::uint32_t& head = cons_[system_.path_pool[e].value()].head;
       Element& el = elem_[e];
+      el.seq = seq;
       if (!whole) {
         if (head == e) continue;
         elem_[el.prev].next = el.next;  // not the head: it has a predecessor

@@ -251,12 +251,19 @@ class FlowEngine {
   std::vector<std::uint32_t> load_touched_;
 
   // ---- path-pool elements: per-constraint doubly linked lists of active flows, by index ----
-  // An unlink reads its neighbours' links, a list walk the next link and the flow: one record.
+  // An unlink reads its neighbours' links, a list walk the next link, the flow and its freeze
+  // sequence: one record. The sequence is kept here (its low 32 bits, the whole of it while the
+  // solver has used fewer than 2^32: seq_fits()) so that collect_tail, which stops at the first
+  // flow frozen before its threshold, reads no flow record to stop: at a departure that is about
+  // one flow record, a cache miss, per hop.
   struct Element {
     std::uint32_t next;
     std::uint32_t prev;
     FlowId flow;
+    std::uint32_t seq;  // flow's freeze sequence (low 32 bits), set by link_path and relink
   };
+  static_assert(sizeof(Element) == 16, "four elements per cache line");
+  [[nodiscard]] bool seq_fits() const { return solver_.next_sequence() <= std::uint64_t{1} << 32; }
   std::vector<Element> elem_;
 
   // ---- flows ----
