@@ -518,9 +518,10 @@ void FlowEngine::collect_all_active() {
 void FlowEngine::resolve() {
   if (dirty_.empty() && unlinked_.empty()) return;
   const bool tail = options_.incremental && only_departures_ && !departed_.empty();
-  // Every list is empty (no active flow but the unlinked ones) and the relink after the solve
-  // fills them all: linking first would build them twice.
-  const bool lists_from_relink = options_.incremental && !tail && dirty_.empty() && only_starts_ && started_now_ == active_;
+  // Every active flow started now, and the whole relink after the solve builds their lists (the
+  // ones linked in this instant are on dirty constraints, whose lists it empties first): linking
+  // the others first would build them twice.
+  const bool lists_from_relink = options_.incremental && !tail && only_starts_ && started_now_ == active_;
   if (lists_from_relink) {
     unlinked_.clear();
   } else {
