@@ -45,11 +45,12 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
 
   flows_.push_back(FlowRecord{static_cast<double>(request.size.value()) * 8.0, 0.0, request.start, 0, TimePs(-1),
                               latency, system_.path_begin[f.value()], system_.path_size[f.value()], kNil,
-                              FlowState::kWaiting, 0});
+                              FlowState::kWaiting});
   freeze_seq_.push_back(0);
   start_.push_back(request.start);
   delay_.push_back(request.delay);
   waiting_on_.push_back(0);
+  in_component_.push_back(0);
 
   for (const FlowId d : request.after) {
     assert(d < f);
@@ -74,6 +75,7 @@ void FlowEngine::reserve_flows(std::size_t flows, std::size_t hops) {
   MaxMinSystem::reserve_more(freeze_seq_, flows);
   for (auto* v : {&start_, &delay_}) MaxMinSystem::reserve_more(*v, flows);
   MaxMinSystem::reserve_more(waiting_on_, flows);
+  MaxMinSystem::reserve_more(in_component_, flows);
 }
 
 void FlowEngine::schedule_capacity(ConstraintId c, TimePs at, double fraction) {
@@ -96,7 +98,7 @@ bool FlowEngine::step() {
   now_ = queue_.top().time;
   only_departures_ = true;
   only_starts_ = true;
-  started_now_ = 0;
+  started_.clear();
   departed_.clear();
   while (!queue_.empty() && queue_.top().time == now_) apply(queue_.pop());
   resolve();
@@ -141,7 +143,7 @@ void FlowEngine::start_flow(FlowId f) {
     finish_flow(f);
     return;
   }
-  ++started_now_;
+  started_.push_back(f);
   if (!reroute_) return;
   for (const ConstraintId c : path_of(r)) {
     if (system_.capacity[c.value()] == 0) {
@@ -362,22 +364,24 @@ double FlowEngine::carried_bits(ConstraintId c) const {
 // Breadth-first search from the dirty constraints through the active flows crossing them: the
 // connected component(s) whose rates the events may have changed. dirty_ grows as the frontier.
 // When the instant only started flows and no other flow is active (a collective's millions of
-// flows at t = 0), the search from their paths would find every active flow: they are taken in
-// FlowId order without it (and without linking them first: resolve).
+// flows at t = 0, each step of a stepwise one), the search from their paths would find every
+// active flow, the ones started: they are taken in FlowId order without it (and without linking
+// them first: resolve).
 void FlowEngine::collect_component() {
-  if (only_starts_ && started_now_ == active_) {
-    collect_all_active();
+  if (only_starts_ && started_.size() == active_) {
+    component_.swap(started_);  // started_ is not read again in this instant
+    started_.clear();
+    if (!std::is_sorted(component_.begin(), component_.end())) std::sort(component_.begin(), component_.end());
     return;
   }
   component_.clear();
   for (std::size_t k = 0; k < dirty_.size(); ++k) {
     for (std::uint32_t e = cons_[dirty_[k].value()].head; e != kNil; e = elem_[e].next) {
       const FlowId f = elem_[e].flow;
-      FlowRecord& r = flows_[f.value()];
-      if (r.in_component != 0) continue;
-      r.in_component = 1;
+      if (in_component_[f.value()] != 0) continue;
+      in_component_[f.value()] = 1;
       component_.push_back(f);
-      for (const ConstraintId c : path_of(r)) mark_dirty(c);
+      for (const ConstraintId c : path_of(flows_[f.value()])) mark_dirty(c);
     }
   }
   sort_component();
@@ -388,14 +392,14 @@ void FlowEngine::collect_component() {
 // that starts every flow at once: millions of flows).
 void FlowEngine::sort_component() {
   if (component_.size() * 32 < flows_.size()) {
-    for (const FlowId f : component_) flows_[f.value()].in_component = 0;
+    for (const FlowId f : component_) in_component_[f.value()] = 0;
     std::sort(component_.begin(), component_.end());
     return;
   }
   component_.clear();
-  for (std::uint32_t i = 0; i < flows_.size(); ++i) {
-    if (flows_[i].in_component == 0) continue;
-    flows_[i].in_component = 0;
+  for (std::uint32_t i = 0; i < in_component_.size(); ++i) {
+    if (in_component_[i] == 0) continue;
+    in_component_[i] = 0;
     component_.push_back(FlowId(i));
   }
 }
@@ -432,9 +436,9 @@ void FlowEngine::collect_tail() {
         ++tail_scanned_;
         // The list is in decreasing freeze order.
         if ((fits ? elem_[e].seq : flows_[f.value()].freeze_seq) < threshold) break;
-        FlowRecord& r = flows_[f.value()];
-        if (r.in_component != 0) continue;
-        r.in_component = 1;
+        if (in_component_[f.value()] != 0) continue;
+        in_component_[f.value()] = 1;
+        const FlowRecord& r = flows_[f.value()];
         component_.push_back(f);
         for (const ConstraintId next : path_of(r)) visit(next, threshold);
       }
@@ -521,7 +525,7 @@ void FlowEngine::resolve() {
   // Every active flow started now, and the whole relink after the solve builds their lists (the
   // ones linked in this instant are on dirty constraints, whose lists it empties first): linking
   // the others first would build them twice.
-  const bool lists_from_relink = options_.incremental && !tail && only_starts_ && started_now_ == active_;
+  const bool lists_from_relink = options_.incremental && !tail && only_starts_ && started_.size() == active_;
   if (lists_from_relink) {
     unlinked_.clear();
   } else {

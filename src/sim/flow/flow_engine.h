@@ -282,7 +282,6 @@ class FlowEngine {
     std::uint32_t path_size;       // = system_.path_size
     std::uint32_t dependents_head;
     FlowState state;
-    std::uint8_t in_component;
   };
   static_assert(sizeof(FlowRecord) == 64, "one cache line per flow");
   [[nodiscard]] static TimePs completion_of(const FlowRecord& r) {
@@ -303,13 +302,16 @@ class FlowEngine {
   std::vector<std::uint32_t> waiting_on_;       // dependencies not yet complete
   std::vector<std::uint32_t> dependents_next_;  // per dependency edge
   std::vector<FlowId> dependents_flow_;         // per dependency edge
+  // Marks of the flows a search collected; apart from the records, since a large component's
+  // marks are cleared by a pass over all of them.
+  std::vector<std::uint8_t> in_component_;
   std::vector<FlowId> component_;
   std::vector<ConstraintId> reroute_path_;
   std::vector<FlowId> departed_;  // flows whose last byte left in this instant
   std::vector<FlowId> unlinked_;  // flows started in this instant, not yet in the lists (link_started)
   bool only_departures_ = true;   // this instant's events are last bytes only
   bool only_starts_ = true;       // this instant's events are starts only, no flow moved
-  std::uint32_t started_now_ = 0;  // flows this instant started that are active
+  std::vector<FlowId> started_;    // flows this instant started that are active
   std::uint32_t active_ = 0;       // active flows
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_scratch_;  // (seq, elem) / (flow, elem)
   std::vector<std::uint32_t> seq_count_;     // relink: flows per sequence of a solve, then offsets
