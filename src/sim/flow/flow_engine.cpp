@@ -28,8 +28,9 @@ constexpr double kPsPerSecond = 1e12;
 ConstraintId FlowEngine::add_constraint(BitsPerSecond capacity, TimePs latency) {
   assert(capacity.value() >= 0 && latency.value() >= 0);
   const auto bps = static_cast<double>(capacity.value());
-  cons_.push_back(ConstraintRecord{kNil, 0, 0, 0, 0, 0.0, 0.0, now_, 0.0, latency, bps});
+  cons_.push_back(ConstraintRecord{kNil, 0, 0, 0, 0, 0, 0.0, 0.0, now_, 0.0, bps, TimePs(0)});
   nominal_.push_back(bps);
+  latency_.push_back(latency);
   return system_.add_constraint(bps);
 }
 
@@ -39,33 +40,29 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
   assert(request.start >= now_);
   const double cap = request.rate_cap.value() > 0 ? static_cast<double>(request.rate_cap.value()) : kNoRateCap;
   const FlowId f = system_.add_flow(request.path, request.weight, cap, request.fraction);
-  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f});
+  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f, 0});
   const TimePs latency = latency_of(request.path, request.fraction);
 
-  state_.push_back(FlowState::kWaiting);
-  remaining_.push_back(static_cast<double>(request.size.value()) * 8.0);
-  rate_.push_back(0.0);
-  last_update_.push_back(request.start);
+  flows_.push_back(FlowRecord{static_cast<double>(request.size.value()) * 8.0, 0.0, request.start, 0, TimePs(-1),
+                              latency, system_.path_begin[f.value()], system_.path_size[f.value()], kNil,
+                              FlowState::kWaiting});
+  freeze_seq_.push_back(0);
   start_.push_back(request.start);
   delay_.push_back(request.delay);
-  last_byte_.push_back(TimePs(-1));
-  completion_.push_back(TimePs(-1));
-  path_latency_.push_back(latency);
-  freeze_seq_.push_back(0);
   waiting_on_.push_back(0);
-  dependents_head_.push_back(kNil);
   in_component_.push_back(0);
 
   for (const FlowId d : request.after) {
     assert(d < f);
-    if (state_[d.value()] == FlowState::kDone) {
-      start_[f.value()] = std::max(start_[f.value()], completion_[d.value()] + request.delay);
+    FlowRecord& dep = flows_[d.value()];
+    if (dep.state == FlowState::kDone) {
+      start_[f.value()] = std::max(start_[f.value()], completion_of(dep) + request.delay);
       continue;
     }
     ++waiting_on_[f.value()];
     dependents_flow_.push_back(f);
-    dependents_next_.push_back(dependents_head_[d.value()]);
-    dependents_head_[d.value()] = static_cast<std::uint32_t>(dependents_flow_.size() - 1);
+    dependents_next_.push_back(dep.dependents_head);
+    dep.dependents_head = static_cast<std::uint32_t>(dependents_flow_.size() - 1);
   }
   if (waiting_on_[f.value()] == 0) queue_.push(start_[f.value()], FlowEventKind::kStart, f.value());
   return f;
@@ -74,13 +71,10 @@ FlowId FlowEngine::add_flow(const FlowRequest& request) {
 void FlowEngine::reserve_flows(std::size_t flows, std::size_t hops) {
   system_.reserve_more(flows, hops);
   MaxMinSystem::reserve_more(elem_, system_.path_pool.capacity() - elem_.size());
-  MaxMinSystem::reserve_more(state_, flows);
-  for (auto* v : {&remaining_, &rate_}) MaxMinSystem::reserve_more(*v, flows);
-  for (auto* v : {&last_update_, &start_, &delay_, &last_byte_, &completion_, &path_latency_}) {
-    MaxMinSystem::reserve_more(*v, flows);
-  }
+  MaxMinSystem::reserve_more(flows_, flows);
   MaxMinSystem::reserve_more(freeze_seq_, flows);
-  for (auto* v : {&waiting_on_, &dependents_head_}) MaxMinSystem::reserve_more(*v, flows);
+  for (auto* v : {&start_, &delay_}) MaxMinSystem::reserve_more(*v, flows);
+  MaxMinSystem::reserve_more(waiting_on_, flows);
   MaxMinSystem::reserve_more(in_component_, flows);
 }
 
@@ -104,7 +98,7 @@ bool FlowEngine::step() {
   now_ = queue_.top().time;
   only_departures_ = true;
   only_starts_ = true;
-  started_now_ = 0;
+  started_.clear();
   departed_.clear();
   while (!queue_.empty() && queue_.top().time == now_) apply(queue_.pop());
   resolve();
@@ -120,7 +114,7 @@ void FlowEngine::apply(const FlowEvent& e) {
       start_flow(FlowId(subject));
       break;
     case FlowEventKind::kLastByte:
-      assert(state_[subject] == FlowState::kActive);
+      assert(flows_[subject].state == FlowState::kActive);
       only_starts_ = false;
       departed_.push_back(FlowId(subject));
       finish_flow(FlowId(subject));
@@ -139,18 +133,19 @@ void FlowEngine::apply(const FlowEvent& e) {
 
 void FlowEngine::start_flow(FlowId f) {
   const std::uint32_t i = f.value();
-  state_[i] = FlowState::kActive;
+  FlowRecord& r = flows_[i];
+  r.state = FlowState::kActive;
   start_[i] = now_;
-  last_update_[i] = now_;
+  r.last_update = now_;
   ++active_;
-  link_path(f);
-  if (remaining_[i] <= 0) {
+  unlinked_.push_back(f);
+  if (r.remaining <= 0) {
     finish_flow(f);
     return;
   }
-  ++started_now_;
+  started_.push_back(f);
   if (!reroute_) return;
-  for (const ConstraintId c : system_.path(f)) {
+  for (const ConstraintId c : path_of(r)) {
     if (system_.capacity[c.value()] == 0) {
       offer_reroute(f, c);
       return;
@@ -160,19 +155,21 @@ void FlowEngine::start_flow(FlowId f) {
 
 void FlowEngine::finish_flow(FlowId f) {
   const std::uint32_t i = f.value();
+  FlowRecord& r = flows_[i];
+  link_started();
   prefetch_path(f);
-  add_load(f, -rate_[i]);
+  add_load(f, -r.rate);
   unlink_path(f);
   --active_;
-  state_[i] = FlowState::kDone;
-  remaining_[i] = 0;
-  rate_[i] = 0;
-  last_update_[i] = now_;
+  r.state = FlowState::kDone;
+  r.remaining = 0;
+  r.rate = 0;
+  r.last_update = now_;
   queue_.cancel_last_byte(i);
-  last_byte_[i] = now_;
-  completion_[i] = now_ + path_latency_[i];
-  for (std::uint32_t e = dependents_head_[i]; e != kNil; e = dependents_next_[e]) {
-    dependency_done(dependents_flow_[e], completion_[i]);
+  r.last_byte = now_;
+  const TimePs completion = completion_of(r);
+  for (std::uint32_t e = r.dependents_head; e != kNil; e = dependents_next_[e]) {
+    dependency_done(dependents_flow_[e], completion);
   }
   if (on_completion_) on_completion_(f);
 }
@@ -184,9 +181,16 @@ void FlowEngine::dependency_done(FlowId waiting, TimePs completion) {
 }
 
 void FlowEngine::change_capacity(const CapacityChange& change) {
+  link_started();
   const std::uint32_t c = change.constraint.value();
+  ConstraintRecord& r = cons_[c];
+  if (r.capacity_moved == 0) {
+    if (load_capacity_.size() <= c) load_capacity_.resize(cons_.size());
+    load_capacity_[c] = r.capacity;
+    r.capacity_moved = 1;
+  }
   system_.capacity[c] = nominal_[c] * change.fraction;
-  cons_[c].capacity = system_.capacity[c];
+  r.capacity = system_.capacity[c];
   mark_dirty(change.constraint);
   if (system_.capacity[c] != 0 || !reroute_) return;
   std::vector<FlowId> crossing;
@@ -203,48 +207,62 @@ void FlowEngine::offer_reroute(FlowId f, ConstraintId failed) {
 
 void FlowEngine::move_flow(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction) {
   assert(valid_path(path, fraction, system_.constraint_count()));
-  const std::uint32_t i = f.value();
-  assert(state_[i] != FlowState::kDone);
-  if (state_[i] == FlowState::kWaiting) {
+  link_started();
+  const FlowRecord& r = flows_[f.value()];
+  assert(r.state != FlowState::kDone);
+  if (r.state == FlowState::kWaiting) {
     set_path(f, path, fraction);
     return;
   }
   only_departures_ = false;
   only_starts_ = false;
   advance(f);
-  add_load(f, -rate_[i]);
+  add_load(f, -r.rate);
   unlink_path(f);
   set_path(f, path, fraction);
   link_path(f);
-  add_load(f, rate_[i]);
+  add_load(f, r.rate);
 }
 
 TimePs FlowEngine::latency_of(std::span<const ConstraintId> path, std::span<const double> fraction) const {
   if (fraction.empty()) {
     TimePs latency{0};
-    for (const ConstraintId c : path) latency += cons_[c.value()].latency;
+    for (const ConstraintId c : path) latency += latency_[c.value()];
     return latency;
   }
   double ps = 0;
   for (std::size_t h = 0; h < path.size(); ++h) {
-    ps += fraction[h] * static_cast<double>(cons_[path[h].value()].latency.value());
+    ps += fraction[h] * static_cast<double>(latency_[path[h].value()].value());
   }
   return TimePs(std::llround(ps));
 }
 
 void FlowEngine::set_path(FlowId f, std::span<const ConstraintId> path, std::span<const double> fraction) {
   system_.set_path(f, path, fraction);
-  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f});
-  path_latency_[f.value()] = latency_of(path, fraction);
+  elem_.resize(system_.path_pool.size(), Element{kNil, kNil, f, 0});
+  FlowRecord& r = flows_[f.value()];
+  r.path_begin = system_.path_begin[f.value()];
+  r.path_size = system_.path_size[f.value()];
+  r.path_latency = latency_of(path, fraction);
+}
+
+// Flows started in this instant enter their constraints' lists here, in the order they started,
+// before anything reads or changes a list (a departure, a move, a capacity change, the re-solve):
+// the lists are what they would be had each been linked as it started. When the instant only
+// started flows and no other is active (a collective's millions of flows at t = 0), the re-solve's
+// whole relink builds every list from nothing, and they are not linked first (resolve).
+void FlowEngine::link_started() {
+  for (const FlowId f : unlinked_) link_path(f);
+  unlinked_.clear();
 }
 
 void FlowEngine::link_path(FlowId f) {
-  const std::uint32_t begin = system_.path_begin[f.value()];
-  const std::uint32_t end = begin + system_.path_size[f.value()];
+  const std::uint32_t begin = flows_[f.value()].path_begin;
+  const std::uint32_t end = begin + flows_[f.value()].path_size;
   for (std::uint32_t e = begin; e < end; ++e) {
     const std::uint32_t c = system_.path_pool[e].value();
     std::uint32_t& head = cons_[c].head;
-    elem_[e] = Element{head, kNil, f};
+    elem_[e] = Element{head, kNil, f, static_cast<std::uint32_t>(flows_[f.value()].freeze_seq)};
     if (head != kNil) elem_[head].prev = e;
     head = e;
     mark_dirty(system_.path_pool[e]);
@@ -252,8 +270,8 @@ void FlowEngine::link_path(FlowId f) {
 }
 
 void FlowEngine::unlink_path(FlowId f) {
-  const std::uint32_t begin = system_.path_begin[f.value()];
-  const std::uint32_t end = begin + system_.path_size[f.value()];
+  const std::uint32_t begin = flows_[f.value()].path_begin;
+  const std::uint32_t end = begin + flows_[f.value()].path_size;
   for (std::uint32_t e = begin; e < end; ++e) {
     const std::uint32_t c = system_.path_pool[e].value();
     Element& el = elem_[e];
@@ -273,8 +291,8 @@ void FlowEngine::unlink_path(FlowId f) {
 // tens of millions of elements: asking for all of them before touching any lets their cache misses
 // overlap instead of following one another.
 void FlowEngine::prefetch_path(FlowId f) const {
-  const std::uint32_t begin = system_.path_begin[f.value()];
-  const std::uint32_t end = begin + system_.path_size[f.value()];
+  const std::uint32_t begin = flows_[f.value()].path_begin;
+  const std::uint32_t end = begin + flows_[f.value()].path_size;
   for (std::uint32_t e = begin; e < end; ++e) __builtin_prefetch(&cons_[system_.path_pool[e].value()], 1);
   for (std::uint32_t e = begin; e < end; ++e) {
     const Element& el = elem_[e];
@@ -290,10 +308,10 @@ void FlowEngine::mark_dirty(ConstraintId c) {
 }
 
 void FlowEngine::advance(FlowId f) {
-  const std::uint32_t i = f.value();
-  const std::int64_t dt = (now_ - last_update_[i]).value();
-  if (dt > 0) remaining_[i] = std::max(0.0, remaining_[i] - rate_[i] * static_cast<double>(dt) / kPsPerSecond);
-  last_update_[i] = now_;
+  FlowRecord& r = flows_[f.value()];
+  const std::int64_t dt = (now_ - r.last_update).value();
+  if (dt > 0) r.remaining = std::max(0.0, r.remaining - r.rate * static_cast<double>(dt) / kPsPerSecond);
+  r.last_update = now_;
 }
 
 // ---- load statistics ----
@@ -303,6 +321,8 @@ void FlowEngine::touch_load(std::uint32_t c) {
   if (l.load_mark != 0) return;
   l.load_mark = 1;
   load_touched_.push_back(c);
+  const double capacity = l.capacity_moved != 0 ? load_capacity_[c] : l.capacity;
+  if (l.load > 0.0 && l.load >= saturation_ * capacity) l.saturated += now_ - l.since;
   l.carried += l.load * static_cast<double>((now_ - l.since).value()) / kPsPerSecond;
   l.since = now_;
 }
@@ -310,8 +330,9 @@ void FlowEngine::touch_load(std::uint32_t c) {
 // Flow f's rate changes by `delta` on every hop of its path.
 void FlowEngine::add_load(FlowId f, double delta) {
   if (delta == 0) return;
-  const auto path = system_.path(f);
-  const auto fraction = system_.fractions(f);
+  const FlowRecord& r = flows_[f.value()];
+  const auto path = path_of(r);
+  const auto fraction = fractions_of(r);
   for (std::size_t h = 0; h < path.size(); ++h) {
     touch_load(path[h].value());
     cons_[path[h].value()].load += fraction.empty() ? delta : fraction[h] * delta;
@@ -326,6 +347,7 @@ void FlowEngine::settle_loads() {
     if (l.head == kNil) l.load = 0.0;
     l.peak = std::max(l.peak, l.load);
     l.load_mark = 0;
+    l.capacity_moved = 0;
     if (on_load_) on_load_(ConstraintId(c), now_, l.load);
   }
   load_touched_.clear();
@@ -342,12 +364,14 @@ double FlowEngine::carried_bits(ConstraintId c) const {
 // Breadth-first search from the dirty constraints through the active flows crossing them: the
 // connected component(s) whose rates the events may have changed. dirty_ grows as the frontier.
 // When the instant only started flows and no other flow is active (a collective's millions of
-// flows at t = 0), every active flow is on a dirty constraint (its start marked its path) and
-// every constraint of its path is dirty: the search would find all of them, so they are taken in
-// FlowId order without it.
+// flows at t = 0, each step of a stepwise one), the search from their paths would find every
+// active flow, the ones started: they are taken in FlowId order without it (and without linking
+// them first: resolve).
 void FlowEngine::collect_component() {
-  if (only_starts_ && started_now_ == active_) {
-    collect_all_active();
+  if (only_starts_ && started_.size() == active_) {
+    component_.swap(started_);  // started_ is not read again in this instant
+    started_.clear();
+    if (!std::is_sorted(component_.begin(), component_.end())) std::sort(component_.begin(), component_.end());
     return;
   }
   component_.clear();
@@ -357,7 +381,7 @@ void FlowEngine::collect_component() {
       if (in_component_[f.value()] != 0) continue;
       in_component_[f.value()] = 1;
       component_.push_back(f);
-      for (const ConstraintId c : system_.path(f)) mark_dirty(c);
+      for (const ConstraintId c : path_of(flows_[f.value()])) mark_dirty(c);
     }
   }
   sort_component();
@@ -367,7 +391,7 @@ void FlowEngine::collect_component() {
 // of the flows, one pass over the marks when it is a large one (the first solve of a collective
 // that starts every flow at once: millions of flows).
 void FlowEngine::sort_component() {
-  if (component_.size() * 32 < state_.size()) {
+  if (component_.size() * 32 < flows_.size()) {
     for (const FlowId f : component_) in_component_[f.value()] = 0;
     std::sort(component_.begin(), component_.end());
     return;
@@ -395,24 +419,28 @@ void FlowEngine::visit(ConstraintId c, std::uint64_t threshold) {
 void FlowEngine::collect_tail() {
   component_.clear();
   std::sort(departed_.begin(), departed_.end(), [&](FlowId a, FlowId b) {
-    const std::uint64_t sa = freeze_seq_[a.value()];
-    const std::uint64_t sb = freeze_seq_[b.value()];
+    const std::uint64_t sa = flows_[a.value()].freeze_seq;
+    const std::uint64_t sb = flows_[b.value()].freeze_seq;
     return sa != sb ? sa < sb : a < b;
   });
+  const bool fits = seq_fits();
   for (const FlowId d : departed_) {
     const std::size_t first = visited_.size();
-    for (const ConstraintId c : system_.path(d)) visit(c, freeze_seq_[d.value()]);
+    const FlowRecord& departed = flows_[d.value()];
+    for (const ConstraintId c : path_of(departed)) visit(c, departed.freeze_seq);
     for (std::size_t k = first; k < visited_.size(); ++k) {
       const std::uint32_t c = visited_[k].value();
       const std::uint64_t threshold = cons_[c].threshold;
       for (std::uint32_t e = cons_[c].head; e != kNil; e = elem_[e].next) {
         const FlowId f = elem_[e].flow;
         ++tail_scanned_;
-        if (freeze_seq_[f.value()] < threshold) break;  // the list is in decreasing freeze order
+        // The list is in decreasing freeze order.
+        if ((fits ? elem_[e].seq : flows_[f.value()].freeze_seq) < threshold) break;
         if (in_component_[f.value()] != 0) continue;
         in_component_[f.value()] = 1;
+        const FlowRecord& r = flows_[f.value()];
         component_.push_back(f);
-        for (const ConstraintId next : system_.path(f)) visit(next, threshold);
+        for (const ConstraintId next : path_of(r)) visit(next, threshold);
       }
     }
   }
@@ -437,11 +465,13 @@ void FlowEngine::relink_in_freeze_order(std::uint64_t first_seq, bool whole) {
     for (const ConstraintId c : dirty_) cons_[c.value()].head = kNil;
   }
   for (const std::uint32_t f : freeze_order_) {
-    const std::uint32_t begin = system_.path_begin[f];
-    const std::uint32_t end = begin + system_.path_size[f];
+    const std::uint32_t begin = flows_[f].path_begin;
+    const std::uint32_t end = begin + flows_[f].path_size;
+    const auto seq = static_cast<std::uint32_t>(freeze_seq_[f]);
     for (std::uint32_t e = begin; e < end; ++e) {
       std::uint32_t& head = cons_[system_.path_pool[e].value()].head;
       Element& el = elem_[e];
+      el.seq = seq;
       if (!whole) {
         if (head == e) continue;
         elem_[el.prev].next = el.next;  // not the head: it has a predecessor
@@ -466,16 +496,16 @@ void FlowEngine::restart_state(ConstraintId c, double& remaining, double& weight
   double w_sum = 0.0;
   for (const auto& [flow, e] : order_scratch_) w_sum += system_.fraction_at(e) * system_.weight[flow];
   const std::uint64_t threshold = cons_[ci].threshold;
-  std::erase_if(order_scratch_, [&](const auto& entry) { return freeze_seq_[entry.first] >= threshold; });
+  std::erase_if(order_scratch_, [&](const auto& entry) { return flows_[entry.first].freeze_seq >= threshold; });
   std::sort(order_scratch_.begin(), order_scratch_.end(), [&](const auto& a, const auto& b) {
-    const std::uint64_t sa = freeze_seq_[a.first];
-    const std::uint64_t sb = freeze_seq_[b.first];
+    const std::uint64_t sa = flows_[a.first].freeze_seq;
+    const std::uint64_t sb = flows_[b.first].freeze_seq;
     return sa != sb ? sa < sb : a.first < b.first;
   });
   double r = system_.capacity[ci];
   for (const auto& [flow, e] : order_scratch_) {
     const double a = system_.fraction_at(e);
-    r -= a * rate_[flow];
+    r -= a * flows_[flow].rate;
     w_sum -= a * system_.weight[flow];
   }
   remaining = r;
@@ -484,14 +514,23 @@ void FlowEngine::restart_state(ConstraintId c, double& remaining, double& weight
 
 void FlowEngine::collect_all_active() {
   component_.clear();
-  for (std::uint32_t i = 0; i < state_.size(); ++i) {
-    if (state_[i] == FlowState::kActive) component_.push_back(FlowId(i));
+  for (std::uint32_t i = 0; i < flows_.size(); ++i) {
+    if (flows_[i].state == FlowState::kActive) component_.push_back(FlowId(i));
   }
 }
 
 void FlowEngine::resolve() {
-  if (dirty_.empty()) return;
+  if (dirty_.empty() && unlinked_.empty()) return;
   const bool tail = options_.incremental && only_departures_ && !departed_.empty();
+  // Every active flow started now, and the whole relink after the solve builds their lists (the
+  // ones linked in this instant are on dirty constraints, whose lists it empties first): linking
+  // the others first would build them twice.
+  const bool lists_from_relink = options_.incremental && !tail && only_starts_ && started_.size() == active_;
+  if (lists_from_relink) {
+    unlinked_.clear();
+  } else {
+    link_started();
+  }
   if (tail) {
     collect_tail();
   } else if (options_.incremental) {
@@ -501,7 +540,7 @@ void FlowEngine::resolve() {
   }
   if (!component_.empty()) {
     const std::uint64_t first_seq = solver_.next_sequence();
-    new_rate_.resize(state_.size());
+    new_rate_.resize(flows_.size());
     if (tail) {
       if (!restart_fn_) restart_fn_ = [this](ConstraintId c, double& r, double& w) { restart_state(c, r, w); };
       solver_.solve(system_, component_, new_rate_, freeze_seq_, &restart_fn_);
@@ -520,11 +559,13 @@ void FlowEngine::resolve() {
   schedule_.clear();
   for (const FlowId f : component_) {
     const std::uint32_t i = f.value();
-    if (new_rate_[i] == rate_[i]) continue;
+    FlowRecord& r = flows_[i];
+    r.freeze_seq = freeze_seq_[i];  // the solve's, for collect_tail and restart_state
+    if (new_rate_[i] == r.rate) continue;
     advance(f);
-    add_load(f, new_rate_[i] - rate_[i]);
-    rate_[i] = new_rate_[i];
-    const double delta = rate_[i] > 0 ? remaining_[i] * kPsPerSecond / rate_[i] : horizon;
+    add_load(f, new_rate_[i] - r.rate);
+    r.rate = new_rate_[i];
+    const double delta = r.rate > 0 ? r.remaining * kPsPerSecond / r.rate : horizon;
     if (delta >= horizon) {  // stalled, or beyond the clock's range (treated as stalled)
       queue_.cancel_last_byte(i);
       continue;

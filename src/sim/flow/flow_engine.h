@@ -54,8 +54,11 @@
 // only, not at every flow of the constraint: the cost of a departure is the flows it re-solves.
 //
 // Statistics per constraint: the load (sum over its flows of fraction x rate), its peak (after
-// each instant's re-solve) and the bits carried (the load integrated over time); an optional
-// observer sees every constraint whose load changed, once per instant, after the re-solve.
+// each instant's re-solve), the bits carried (the load integrated over time) and the time it was
+// saturated (set_saturation: from each load change to the next, when the load was > 0 and at
+// least that fraction of the capacity at the change); an optional observer sees every constraint
+// whose load changed, once per instant, after the re-solve. Each is kept in the constraint's one
+// record, so that a departure touches one line per hop for all of them.
 #pragma once
 
 #include <algorithm>
@@ -123,6 +126,9 @@ class FlowEngine {
   void set_on_completion(CompletionFn fn) { on_completion_ = std::move(fn); }
   void set_on_timer(TimerFn fn) { on_timer_ = std::move(fn); }
   void set_on_load(LoadFn fn) { on_load_ = std::move(fn); }
+  // A constraint counts as saturated while its load is > 0 and >= fraction x its capacity at the
+  // load's last change (see "Statistics" above). PRECONDITION: before run().
+  void set_saturation(double fraction) { saturation_ = fraction; }
 
   // Processes the events up to and including time `until`.
   void run(TimePs until = TimePs(std::numeric_limits<std::int64_t>::max()));
@@ -133,24 +139,33 @@ class FlowEngine {
 
   // ---- results ----
   [[nodiscard]] TimePs now() const { return now_; }
-  [[nodiscard]] std::size_t flow_count() const { return state_.size(); }
+  [[nodiscard]] std::size_t flow_count() const { return flows_.size(); }
   [[nodiscard]] std::size_t constraint_count() const { return system_.constraint_count(); }
-  [[nodiscard]] FlowState state(FlowId f) const { return state_[f.value()]; }
-  [[nodiscard]] double rate(FlowId f) const { return rate_[f.value()]; }  // bits/s now
+  [[nodiscard]] FlowState state(FlowId f) const { return flows_[f.value()].state; }
+  [[nodiscard]] double rate(FlowId f) const { return flows_[f.value()].rate; }  // bits/s now
   [[nodiscard]] TimePs start_time(FlowId f) const { return start_[f.value()]; }  // valid once active
-  [[nodiscard]] TimePs last_byte_time(FlowId f) const { return last_byte_[f.value()]; }  // valid once done
-  [[nodiscard]] TimePs completion_time(FlowId f) const { return completion_[f.value()]; }  // valid once done
-  [[nodiscard]] TimePs path_latency(FlowId f) const { return path_latency_[f.value()]; }
+  [[nodiscard]] TimePs last_byte_time(FlowId f) const { return flows_[f.value()].last_byte; }  // valid once done
+  [[nodiscard]] TimePs completion_time(FlowId f) const { return completion_of(flows_[f.value()]); }  // valid once done
+  [[nodiscard]] TimePs path_latency(FlowId f) const { return flows_[f.value()].path_latency; }
   // Bits not yet sent at now(): the size for a waiting flow, 0 for a done one.
   [[nodiscard]] double remaining_bits(FlowId f) const {
-    const std::uint32_t i = f.value();
-    if (state_[i] != FlowState::kActive) return state_[i] == FlowState::kDone ? 0.0 : remaining_[i];
-    return std::max(0.0, remaining_[i] - rate_[i] * static_cast<double>((now_ - last_update_[i]).value()) * 1e-12);
+    const FlowRecord& r = flows_[f.value()];
+    if (r.state != FlowState::kActive) return r.state == FlowState::kDone ? 0.0 : r.remaining;
+    return std::max(0.0, r.remaining - r.rate * static_cast<double>((now_ - r.last_update).value()) * 1e-12);
   }
   [[nodiscard]] std::span<const ConstraintId> path(FlowId f) const { return system_.path(f); }
   [[nodiscard]] double capacity(ConstraintId c) const { return cons_[c.value()].capacity; }  // bits/s now
   [[nodiscard]] double nominal_capacity(ConstraintId c) const { return nominal_[c.value()]; }
-  [[nodiscard]] TimePs latency(ConstraintId c) const { return cons_[c.value()].latency; }
+  [[nodiscard]] TimePs latency(ConstraintId c) const { return latency_[c.value()]; }
+  // When c's load last changed (an instant whose re-solve changed it), 0 before the first.
+  [[nodiscard]] TimePs last_load_change(ConstraintId c) const { return cons_[c.value()].since; }
+  // The capacity when c's load last changed (bits/s), what its saturation is judged against.
+  [[nodiscard]] double load_capacity(ConstraintId c) const {
+    const ConstraintRecord& r = cons_[c.value()];
+    return r.capacity_moved != 0 ? load_capacity_[c.value()] : r.capacity;
+  }
+  // Time c was saturated (set_saturation) up to last_load_change(c).
+  [[nodiscard]] TimePs saturated_time(ConstraintId c) const { return cons_[c.value()].saturated; }
   [[nodiscard]] double load(ConstraintId c) const { return cons_[c.value()].load; }       // bits/s now
   [[nodiscard]] double peak_load(ConstraintId c) const { return cons_[c.value()].peak; }  // bits/s
   [[nodiscard]] double carried_bits(ConstraintId c) const;                                // up to now()
@@ -179,6 +194,7 @@ class FlowEngine {
   void finish_flow(FlowId f);
   void change_capacity(const CapacityChange& change);
   void offer_reroute(FlowId f, ConstraintId failed);
+  void link_started();
   void link_path(FlowId f);
   void unlink_path(FlowId f);
   void prefetch_path(FlowId f) const;
@@ -207,60 +223,95 @@ class FlowEngine {
   // ---- constraints ----
   // What a departure touches of each constraint of its path (its list of active flows, the marks
   // of the instant's searches, the restart threshold, the load statistics), in one cache line:
-  // at a million constraints each separate array would be a cache miss of its own per hop.
+  // at a million constraints each separate array would be a cache miss (and a page walk) of its
+  // own per hop.
   struct alignas(64) ConstraintRecord {
-    std::uint32_t head;         // first path-pool element of an active flow crossing c, kNil: none
-    std::uint8_t dirty_mark;    // in dirty_
-    std::uint8_t visit_mark;    // in visited_
-    std::uint8_t load_mark;     // in load_touched_
-    std::uint64_t threshold;    // restart threshold of a constraint visited by collect_tail
-    double load;                // bits/s
-    double carried;             // bits, up to `since`
-    TimePs since;
-    double peak;                // bits/s
-    TimePs latency;
-    double capacity;            // bits/s now: the system's, read here by the load observer
+    std::uint32_t head;            // first path-pool element of an active flow crossing c, kNil: none
+    std::uint8_t dirty_mark;       // in dirty_
+    std::uint8_t visit_mark;       // in visited_
+    std::uint8_t load_mark;        // in load_touched_
+    std::uint8_t capacity_moved;   // the capacity changed since the load did: load_capacity_ has the old one
+    std::uint64_t threshold;       // restart threshold of a constraint visited by collect_tail
+    double load;                   // bits/s
+    double carried;                // bits, up to `since`
+    TimePs since;                  // the load's last change
+    double peak;                   // bits/s
+    double capacity;               // bits/s now: the system's, read here by the load statistics
+    TimePs saturated;              // up to `since`
   };
   static_assert(sizeof(ConstraintRecord) == 64, "one cache line per constraint");
   std::vector<ConstraintRecord> cons_;
-  std::vector<double> nominal_;  // bits/s
+  std::vector<double> nominal_;        // bits/s
+  std::vector<TimePs> latency_;
+  std::vector<double> load_capacity_;  // bits/s when the load last changed, where capacity_moved
+  double saturation_ = 1.0;
   std::vector<ConstraintId> dirty_;
   std::vector<CapacityChange> changes_;
   std::vector<ConstraintId> visited_;
   std::vector<std::uint32_t> load_touched_;
 
   // ---- path-pool elements: per-constraint doubly linked lists of active flows, by index ----
-  // An unlink reads its neighbours' links, a list walk the next link and the flow: one record.
+  // An unlink reads its neighbours' links, a list walk the next link, the flow and its freeze
+  // sequence: one record. The sequence is kept here (its low 32 bits, the whole of it while the
+  // solver has used fewer than 2^32: seq_fits()) so that collect_tail, which stops at the first
+  // flow frozen before its threshold, reads no flow record to stop: at a departure that is about
+  // one flow record, a cache miss, per hop.
   struct Element {
     std::uint32_t next;
     std::uint32_t prev;
     FlowId flow;
+    std::uint32_t seq;  // flow's freeze sequence (low 32 bits), set by link_path and relink
   };
+  static_assert(sizeof(Element) == 16, "four elements per cache line");
+  [[nodiscard]] bool seq_fits() const { return solver_.next_sequence() <= std::uint64_t{1} << 32; }
   std::vector<Element> elem_;
 
   // ---- flows ----
-  std::vector<FlowState> state_;
-  std::vector<double> remaining_;  // bits
-  std::vector<double> rate_;       // bits/s
-  std::vector<double> new_rate_;   // solver output
-  std::vector<TimePs> last_update_;
-  std::vector<TimePs> start_;      // earliest start, then actual start
+  // What a departure reads and writes of its flow, in one cache line: at millions of flows each
+  // separate per-flow array was a cache miss and a page walk of its own, a dozen per departure.
+  // The path's place in the system's pool is copied here for the same reason (set_path keeps the
+  // copy); the completion is last_byte + path_latency.
+  struct alignas(64) FlowRecord {
+    double remaining;              // bits, at last_update
+    double rate;                   // bits/s
+    TimePs last_update;
+    std::uint64_t freeze_seq;      // solver event that froze the flow at its last solve
+    TimePs last_byte;              // -1 until done
+    TimePs path_latency;
+    std::uint32_t path_begin;      // = system_.path_begin
+    std::uint32_t path_size;       // = system_.path_size
+    std::uint32_t dependents_head;
+    FlowState state;
+  };
+  static_assert(sizeof(FlowRecord) == 64, "one cache line per flow");
+  [[nodiscard]] static TimePs completion_of(const FlowRecord& r) {
+    return r.state == FlowState::kDone ? r.last_byte + r.path_latency : TimePs(-1);
+  }
+  [[nodiscard]] std::span<const ConstraintId> path_of(const FlowRecord& r) const {
+    return {system_.path_pool.data() + r.path_begin, r.path_size};
+  }
+  [[nodiscard]] std::span<const double> fractions_of(const FlowRecord& r) const {
+    if (system_.path_fraction.empty()) return {};
+    return {system_.path_fraction.data() + r.path_begin, r.path_size};
+  }
+  std::vector<FlowRecord> flows_;
+  std::vector<double> new_rate_;           // solver output
+  std::vector<std::uint64_t> freeze_seq_;  // solver output, copied to the records after each solve
+  std::vector<TimePs> start_;              // earliest start, then actual start
   std::vector<TimePs> delay_;
-  std::vector<TimePs> last_byte_;
-  std::vector<TimePs> completion_;
-  std::vector<TimePs> path_latency_;
-  std::vector<std::uint64_t> freeze_seq_;  // solver event that froze the flow at its last solve
-  std::vector<std::uint32_t> waiting_on_;  // dependencies not yet complete
-  std::vector<std::uint32_t> dependents_head_;
+  std::vector<std::uint32_t> waiting_on_;       // dependencies not yet complete
   std::vector<std::uint32_t> dependents_next_;  // per dependency edge
   std::vector<FlowId> dependents_flow_;         // per dependency edge
+  // Marks of the flows a search collected; apart from the records, since a large component's
+  // marks are cleared by a pass over all of them.
   std::vector<std::uint8_t> in_component_;
   std::vector<FlowId> component_;
   std::vector<ConstraintId> reroute_path_;
   std::vector<FlowId> departed_;  // flows whose last byte left in this instant
+  std::vector<FlowId> unlinked_;  // flows started in this instant, not yet in the lists (link_started)
   bool only_departures_ = true;   // this instant's events are last bytes only
   bool only_starts_ = true;       // this instant's events are starts only, no flow moved
-  std::uint32_t started_now_ = 0;  // flows this instant started that are active
+  std::vector<FlowId> started_;    // flows this instant started that are active
   std::uint32_t active_ = 0;       // active flows
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_scratch_;  // (seq, elem) / (flow, elem)
   std::vector<std::uint32_t> seq_count_;     // relink: flows per sequence of a solve, then offsets

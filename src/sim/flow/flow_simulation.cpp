@@ -12,6 +12,7 @@
 #include "sim/fault_timeline.h"
 #include "sim/flow/flow_engine.h"
 #include "sim/flow_router.h"
+#include "sim/link_statistics.h"
 #include "sim/result_recorder.h"
 
 namespace ct::flow_engine {
@@ -200,7 +201,11 @@ class Driver {
   }
 
   // ---- statistics ----
+  // The engine keeps each link's saturated time in its own record (handed over in collect());
+  // the observer only feeds the time series' log.
   void observe() {
+    engine_.set_saturation(LinkStatistics::kSaturated);
+    if (o_.series_links == 0) return;
     engine_.set_on_load([this](ConstraintId c, TimePs at, double load) {
       rec_.link_stats().on_load(c.value(), at, load, engine_.capacity(c));
     });
@@ -211,6 +216,11 @@ class Driver {
   // are the records written: a run never holds its records and its engine at once (at 131,072
   // GPUs about 750 MB of records against 2.6 GB of engine).
   void collect() {
+    for (std::uint32_t c = 0; c < engine_.constraint_count(); ++c) {
+      const ConstraintId id(c);
+      rec_.link_stats().set_resource(c, engine_.saturated_time(id), engine_.last_load_change(id), engine_.load(id),
+                                     engine_.load_capacity(id));
+    }
     SimulationResult& result = rec_.result();
     const std::uint32_t records = rec_.record_count();
     std::size_t hops = 0;
