@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 
 TEST(Files, AtomicWriteReplacesAndLeavesNoTemporary) {
   const fs::path dir = testing_support::scratch_dir("ct_io_test");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto target = (dir / "out.txt").string();
@@ -45,6 +46,7 @@ std::size_t entries(const fs::path& dir) {
 // Two files, the first existing: both replaced, no temporary or backup left.
 TEST(OutputSet, CommitsEveryFile) {
   const fs::path dir = testing_support::scratch_dir("ct_output_set_ok");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   ASSERT_TRUE(write_file_atomic((dir / "a.txt").string(), "old a\n").ok());
@@ -64,6 +66,7 @@ TEST(OutputSet, CommitsEveryFile) {
 // neither created nor changed, and nothing is left behind.
 TEST(OutputSet, ALaterFailureLeavesEveryTargetAsItWas) {
   const fs::path dir = testing_support::scratch_dir("ct_output_set_fail");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir / "folder");
   ASSERT_TRUE(write_file_atomic((dir / "a.txt").string(), "old a\n").ok());
@@ -87,6 +90,7 @@ TEST(OutputSet, ALaterFailureLeavesEveryTargetAsItWas) {
 // A set that is never committed writes nothing.
 TEST(OutputSet, AnUncommittedSetLeavesNoTrace) {
   const fs::path dir = testing_support::scratch_dir("ct_output_set_none");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   {
@@ -102,6 +106,7 @@ TEST(OutputSet, AnUncommittedSetLeavesNoTrace) {
 // its file gets the text; stdout gets every staged text in order.
 TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutConcatenates) {
   const fs::path dir = testing_support::scratch_dir("ct_output_set_special");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::create_symlink("/dev/null", dir / "null");
@@ -130,6 +135,7 @@ TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutConcatenates) {
 // target, not even by root: the commit fails, naming the link, and nothing is left behind.
 TEST(OutputSet, AFailureThroughASymlinkNamesTheUsersPath) {
   const fs::path dir = testing_support::scratch_dir("ct_output_set_symlink");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   ASSERT_TRUE(fs::is_regular_file("/proc/version"));
@@ -163,6 +169,7 @@ void spill(const fs::path& path, const std::string& bytes) {
 // The one loader says what a path is when it is no file: a folder, a dangling link, a loop.
 TEST(Files, AFolderALinkLoopAndADanglingLinkAreNamed) {
   const fs::path dir = testing_support::scratch_dir("ct_io_folder");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir / "sub");
   fs::create_symlink("b", dir / "a");
@@ -184,6 +191,7 @@ TEST(Files, AFolderALinkLoopAndADanglingLinkAreNamed) {
 // bomb is refused as soon as its text passes the limit, which the error names.
 TEST(Files, GzipIsInflatedWithinTheLimit) {
   const fs::path dir = testing_support::scratch_dir("ct_io_gzip");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string text = "flow,src,dst,bytes\n0,host0/nic0,host3/nic0,1000\n";
@@ -226,6 +234,7 @@ TEST(Files, GzipIsInflatedWithinTheLimit) {
 // was taken, so the bound is checked without timing anything).
 TEST(FileTextSource, ABombIsRefusedAfterOneChunk) {
   const fs::path dir = testing_support::scratch_dir("ct_io_bomb");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string member = test::gzip_text(std::string(std::size_t{16} << 20, '0'));
@@ -257,6 +266,7 @@ TEST(FileTextSource, ABombIsRefusedAfterOneChunk) {
 // reader may reserve for is known before the first piece, for gzip too.
 TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
   const fs::path dir = testing_support::scratch_dir("ct_io_pieces");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string text;
@@ -292,6 +302,7 @@ TEST(FileTextSource, PiecesAreWholeLinesAndAddUpToTheText) {
 // source catalog. Folders of the test's own stand for an installed prefix and a build tree.
 TEST(CatalogDir, EnvironmentThenInstalledLayoutThenBuiltIn) {
   const fs::path root = testing_support::scratch_dir("ct_catalog_dir_test");
+  const testing_support::RemoveOnExit remove_root(root);
   fs::remove_all(root);
   const fs::path prefix = root / "prefix";
   fs::create_directories(prefix / "bin");

@@ -43,8 +43,11 @@ class FlowRouter {
   FlowRoutes route(std::span<const std::uint32_t> flows, std::vector<std::uint32_t>& position) const;
   // Whether each flow's path is its own (hashing, spraying, the LFTs): a batch routed in parts,
   // in order, gives the paths of the batch routed whole. Adaptive routing balances a batch's
-  // flows against each other: only the whole batch gives its paths.
-  [[nodiscard]] bool routes_each_alone() const { return fabric_.lfts() != nullptr || scheme_ != Scheme::kAdaptive; }
+  // flows against each other, and flowlets and extra queue pairs draw by a flow's index within
+  // the call: only the whole batch gives their paths.
+  [[nodiscard]] bool routes_each_alone() const {
+    return fabric_.lfts() != nullptr || scheme_ == Scheme::kHash || scheme_ == Scheme::kSpray;
+  }
 
   // Routing has converged with `down` (links, increasing) out of service: later routes use the
   // forwarding state rebuilt without them.

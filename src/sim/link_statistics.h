@@ -51,10 +51,11 @@ class LinkStatistics {
     }
   }
 
-  // An engine that keeps its own load clocks reports the outcome once, after the run, instead of
-  // every change: resource r was saturated for `saturated` up to its last load change at
-  // `last_change`, when its load became `load` at capacity `capacity`; the changes it kept for
-  // the time series (limited to kSeriesLogLimit: full when reached), in the order they happened.
+  // An engine that keeps its own load clocks reports the outcome once, after the run: resource r
+  // was saturated for `saturated` up to its last load change at `last_change`, when its load
+  // became `load` at capacity `capacity`; the changes it kept for the time series (limited to kSeriesLogLimit: full when reached), in the order they happened.
+  // It replaces what on_load() added up for r: the flow engine feeds on_load() only for the time
+  // series' log, and its own clocks give the totals.
   void set_resource(std::uint32_t r, TimePs saturated, TimePs last_change, double load, double capacity) {
     last_[r] = Last{last_change, load, capacity, saturated};
   }

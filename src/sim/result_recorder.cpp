@@ -157,6 +157,7 @@ void ResultRecorder::finish_record(std::uint32_t record, const FlowOutcome& outc
 void ResultRecorder::finish_record(std::uint32_t record, const FlowOutcome& outcome, std::uint32_t hops,
                                    const std::function<bool(std::uint32_t)>& is_down) {
   assert(record == result_.flows.size() && placed_ + hops <= result_.path_pool.size());
+  assert(result_.fraction_pool.size() == result_.path_pool.size());  // the caller padded it
   FlowRecord& rec = open_record(record);
   const std::span<const std::uint32_t> path(result_.path_pool.data() + placed_, hops);
   write_outcome(rec, outcome, path, is_down);

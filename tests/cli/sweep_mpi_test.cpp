@@ -162,6 +162,27 @@ std::size_t journaled(const fs::path& journal) {
 
 // `sh -c "exec COMMAND"` (an mpirun) as a child; killed (SIGKILL) and reaped on destruction unless it
 // has ended, and killed too if this test process dies first (Linux's parent-death signal).
+// Kills, when the test leaves its scope, any rank of the sweep on `sweep_file` still alive: a
+// rank that outlived a failed test (a launcher whose ranks are not mpirun's children) would
+// otherwise wait on the gate below for ever.
+class RanksKilledOnExit {
+ public:
+  explicit RanksKilledOnExit(std::string sweep_file) : sweep_file_(std::move(sweep_file)) {}
+  RanksKilledOnExit(const RanksKilledOnExit&) = delete;
+  RanksKilledOnExit& operator=(const RanksKilledOnExit&) = delete;
+  ~RanksKilledOnExit() {
+    for (int tries = 0; tries < 100; ++tries) {
+      const pid_t rank = rank_pid(sweep_file_, -1);
+      if (rank == 0) return;
+      kill(rank, SIGKILL);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+
+ private:
+  std::string sweep_file_;
+};
+
 class MpirunJob {
  public:
   explicit MpirunJob(const std::string& command) {
@@ -221,6 +242,8 @@ void SweepMpi::kill_and_resume(const std::function<void(pid_t)>& stop, std::size
   ASSERT_FALSE(gate.empty()) << "no journal entry of point " << points - 1 << " in " << named;
   fs::create_directories(journal);
   ASSERT_EQ(mkfifo(gate.c_str(), 0644), 0) << gate;
+  const std::string sweep_file = (dir_ / sweep_).string();
+  const RanksKilledOnExit ranks_killed(sweep_file);  // destroyed after `job`: mpirun goes first
   MpirunJob job(command("mpirun --oversubscribe -np 2", "killed", "--checkpoint " + journal.string()));
   ASSERT_GT(job.pid(), 0);
   int writer = -1;
@@ -234,7 +257,6 @@ void SweepMpi::kill_and_resume(const std::function<void(pid_t)>& stop, std::size
   if (HasFatalFailure()) return;
   ASSERT_TRUE(wait_for_event([&] { return job.ended(); })) << "mpirun did not end";
   // Rank 0 journals; once no rank is left, no entry can appear.
-  const std::string sweep_file = (dir_ / sweep_).string();
   ASSERT_TRUE(wait_for_event([&] { return rank_pid(sweep_file, -1) == 0; })) << "a rank outlived mpirun";
   const std::size_t finished = journaled(journal);
   ASSERT_TRUE(fs::is_fifo(gate)) << "rank 0 replaced the gate: the kill may have come after the sweep's end";

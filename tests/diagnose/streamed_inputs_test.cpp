@@ -35,6 +35,7 @@ namespace fs = std::filesystem;
 
 TEST(StreamedInputs, AHugeScrapeWrongInItsFirstLineIsNotReadToItsEnd) {
   const fs::path dir = testing_support::scratch_dir("ct_streamed_scrape");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "huge.prom").string();
@@ -60,6 +61,7 @@ TEST(StreamedInputs, AHugeScrapeWrongInItsFirstLineIsNotReadToItsEnd) {
 // with pieces boundaries inside the text (3 MiB of samples), and a gzip scrape streamed too.
 TEST(StreamedInputs, AStreamedScrapeReadsAsTheWholeText) {
   const fs::path dir = testing_support::scratch_dir("ct_streamed_same");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string text = "# HELP node_network_transmit_bytes_total Network device statistic transmit_bytes.\n";
@@ -115,6 +117,7 @@ const Fabric& lab() { return fixtures::lab_fat_tree_4(); }
 // byte count), perftest output (a QP number).
 TEST(StreamedInputs, HugeTablesWrongEarlyAreNotReadToTheirEnd) {
   const fs::path dir = testing_support::scratch_dir("ct_streamed_tables");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const off_t size = off_t{8} << 30;
@@ -171,6 +174,7 @@ TEST(StreamedInputs, HugeTablesWrongEarlyAreNotReadToTheirEnd) {
 // (without the bad line) give the same table.
 TEST(StreamedInputs, AGzipFlowTableIsInflatedOnlyAsFarAsItIsRead) {
   const fs::path dir = testing_support::scratch_dir("ct_streamed_gzip");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string rows;
@@ -216,6 +220,7 @@ TEST(StreamedInputs, AGzipFlowTableIsInflatedOnlyAsFarAsItIsRead) {
 // that row after at most two pieces (read whole, before this change, it needed 8 GiB of memory).
 TEST(StreamedInputs, AHugePortMapWrongInItsFirstRowIsNotReadToItsEnd) {
   const fs::path dir = testing_support::scratch_dir("ct_streamed_map");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "huge.csv").string();
@@ -238,6 +243,7 @@ TEST(StreamedInputs, AHugePortMapWrongInItsFirstRowIsNotReadToItsEnd) {
 // device name holding a line break on either side of a piece boundary somewhere in the file.
 TEST(StreamedInputs, AStreamedPortMapReadsAsTheWholeText) {
   const fs::path dir = testing_support::scratch_dir("ct_streamed_map_same");
+  const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string text = "instance,device,vertex,peer\n";

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <string>
+#include <system_error>
+#include <utility>
 
 namespace ct::testing_support {
 
@@ -18,5 +20,22 @@ std::string clustertwin_binary();
 // A scratch folder of this test process, not yet made: NAME-PID in the system's temporary folder,
 // so that suites running at once (Release and sanitizer, two checkouts) never share one.
 std::filesystem::path scratch_dir(const std::string& name);
+
+// Removes a scratch folder when the test leaves its scope, also by a failed ASSERT, whose early
+// return skips the test's own clean-up: a folder named by the process id is never reused, so
+// nothing else would remove it.
+class RemoveOnExit {
+ public:
+  explicit RemoveOnExit(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  RemoveOnExit(const RemoveOnExit&) = delete;
+  RemoveOnExit& operator=(const RemoveOnExit&) = delete;
+  ~RemoveOnExit() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+ private:
+  std::filesystem::path dir_;
+};
 
 }  // namespace ct::testing_support

@@ -253,7 +253,7 @@ class Driver {
     }
     result.solves = engine_.solve_count();
     result.solved_flows = engine_.solved_flows();
-    engine_ = FlowEngine();
+    engine_ = FlowEngine();  // nothing reads or adds to the engine after this (rec_.resource() would)
 
     result.fraction_pool.resize(result.path_pool.size(), 1.0);
     const std::function<bool(std::uint32_t)> is_down = [&down](std::uint32_t c) { return down[c] != 0; };
