@@ -573,6 +573,7 @@ void FlowEngine::resolve() {
     schedule_.emplace_back(i, now_ + TimePs(std::llround(delta)));
   }
   queue_.set_last_bytes(schedule_);
+  if (schedule_.size() >= FlowEventQueue::kKeepScratch) std::vector<std::pair<std::uint32_t, TimePs>>().swap(schedule_);
 }
 
 }  // namespace ct
