@@ -76,6 +76,7 @@ void FlowEngine::reserve_flows(std::size_t flows, std::size_t hops) {
   for (auto* v : {&start_, &delay_}) MaxMinSystem::reserve_more(*v, flows);
   MaxMinSystem::reserve_more(waiting_on_, flows);
   MaxMinSystem::reserve_more(in_component_, flows);
+  queue_.reserve_ordered(flows);
 }
 
 void FlowEngine::schedule_capacity(ConstraintId c, TimePs at, double fraction) {
