@@ -76,6 +76,7 @@ void FlowEngine::reserve_flows(std::size_t flows, std::size_t hops) {
   for (auto* v : {&start_, &delay_}) MaxMinSystem::reserve_more(*v, flows);
   MaxMinSystem::reserve_more(waiting_on_, flows);
   MaxMinSystem::reserve_more(in_component_, flows);
+  queue_.reserve_ordered(flows);
 }
 
 void FlowEngine::schedule_capacity(ConstraintId c, TimePs at, double fraction) {
@@ -464,10 +465,16 @@ void FlowEngine::relink_in_freeze_order(std::uint64_t first_seq, bool whole) {
   if (whole) {
     for (const ConstraintId c : dirty_) cons_[c.value()].head = kNil;
   }
-  for (const std::uint32_t f : freeze_order_) {
+  // Sequence first_seq + k's flows are freeze_order_[seq_count_[k - 1], seq_count_[k]) now (the
+  // placement moved each offset to its bucket's end): the walk takes each flow's sequence from its
+  // bucket instead of reading it from the flow (a random line per flow).
+  std::uint32_t bucket = 0;
+  for (std::uint32_t o = 0; o < freeze_order_.size(); ++o) {
+    while (seq_count_[bucket] <= o) ++bucket;
+    const std::uint32_t f = freeze_order_[o];
     const std::uint32_t begin = flows_[f].path_begin;
     const std::uint32_t end = begin + flows_[f].path_size;
-    const auto seq = static_cast<std::uint32_t>(freeze_seq_[f]);
+    const auto seq = static_cast<std::uint32_t>(first_seq + bucket);
     for (std::uint32_t e = begin; e < end; ++e) {
       std::uint32_t& head = cons_[system_.path_pool[e].value()].head;
       Element& el = elem_[e];
@@ -573,6 +580,7 @@ void FlowEngine::resolve() {
     schedule_.emplace_back(i, now_ + TimePs(std::llround(delta)));
   }
   queue_.set_last_bytes(schedule_);
+  if (schedule_.size() >= FlowEventQueue::kKeepScratch) std::vector<std::pair<std::uint32_t, TimePs>>().swap(schedule_);
 }
 
 }  // namespace ct

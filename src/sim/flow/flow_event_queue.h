@@ -64,6 +64,13 @@ class FlowEventQueue {
     events_.push_back(make(time, kind, subject));
     sift_up(events_, events_.size() - 1, nullptr);
   }
+  // Room for `more` starts in order (a hint, FlowEngine::reserve_flows): millions of flows added at
+  // one start time then fill one array instead of copying it at each doubling.
+  void reserve_ordered(std::size_t more) {
+    if (ordered_.capacity() - ordered_.size() < more) {
+      ordered_.reserve(std::max(ordered_.size() + more, 2 * ordered_.capacity()));
+    }
+  }
   // Schedules flow's last byte at `time`, replacing the one pending, if any. PRECONDITION: flow < 2^30.
   void set_last_byte(std::uint32_t flow, TimePs time) {
     assert(flow <= FlowEvent::kSubjectMask);
@@ -101,19 +108,28 @@ class FlowEventQueue {
       bulk_.push_back(make(time, FlowEventKind::kLastByte, flow));
     }
     sort_by_time(bulk_);
-    merged_.clear();
-    merged_.reserve(run_live_ + bulk_.size());
-    std::size_t b = 0;
-    for (std::size_t r = run_head_; r < run_.size(); ++r) {
-      if (run_[r].seq == kDeadSeq) continue;
-      while (b < bulk_.size() && before(bulk_[b], run_[r])) merged_.push_back(bulk_[b++]);
-      merged_.push_back(run_[r]);
+    if (run_live_ == 0) {
+      run_.swap(bulk_);  // nothing to merge with (a run with no live entry is empty)
+    } else {
+      merged_.clear();
+      merged_.reserve(run_live_ + bulk_.size());
+      std::size_t b = 0;
+      for (std::size_t r = run_head_; r < run_.size(); ++r) {
+        if (run_[r].seq == kDeadSeq) continue;
+        while (b < bulk_.size() && before(bulk_[b], run_[r])) merged_.push_back(bulk_[b++]);
+        merged_.push_back(run_[r]);
+      }
+      merged_.insert(merged_.end(), bulk_.begin() + static_cast<std::ptrdiff_t>(b), bulk_.end());
+      run_.swap(merged_);
     }
-    merged_.insert(merged_.end(), bulk_.begin() + static_cast<std::ptrdiff_t>(b), bulk_.end());
-    run_.swap(merged_);
     run_head_ = 0;
     run_live_ = run_.size();
     for (std::size_t r = 0; r < run_.size(); ++r) pos_[run_[r].subject()] = kInRun | static_cast<std::uint32_t>(r);
+    if (run_.size() >= kKeepScratch) {
+      release(bulk_);
+      release(merged_);
+      release(radix_scratch_);
+    }
   }
   // Drops flow's pending last byte, if any.
   void cancel_last_byte(std::uint32_t flow) {
@@ -161,7 +177,11 @@ class FlowEventQueue {
     if (from == Source::kOrdered) {
       const FlowEvent top = ordered_[ordered_head_++];
       if (ordered_head_ == ordered_.size()) {
-        ordered_.clear();
+        if (ordered_.size() >= kKeepScratch) {
+          release(ordered_);
+        } else {
+          ordered_.clear();
+        }
         ordered_head_ = 0;
       }
       return top;
@@ -181,6 +201,10 @@ class FlowEventQueue {
   [[nodiscard]] std::size_t pending_last_bytes() const { return last_.size() + run_live_; }
 
   static constexpr std::size_t kMinRun = 4096;
+  // Working arrays that held this many events or more (24 MiB) are given back after use rather
+  // than kept for the next bulk: the starts of a large collective at t = 0 and its one bulk of
+  // last bytes would otherwise stay resident, three copies of every flow, through the whole run.
+  static constexpr std::size_t kKeepScratch = std::size_t{1} << 20;
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
@@ -225,6 +249,7 @@ class FlowEventQueue {
     const auto base = low->time.value();
     const auto span = static_cast<std::uint64_t>(high->time.value() - base);
     constexpr int kBits = 11;
+    if (span == 0) return;  // all at one time: already in order
     radix_scratch_.resize(events.size());
     for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += kBits) {
       std::array<std::uint32_t, (1U << kBits) + 1> offset{};
@@ -238,6 +263,7 @@ class FlowEventQueue {
     }
   }
 
+  static void release(std::vector<FlowEvent>& events) { std::vector<FlowEvent>().swap(events); }
   FlowEvent make(TimePs time, FlowEventKind kind, std::uint32_t subject) {
     return {time, next_seq_++, (static_cast<std::uint32_t>(kind) << 30) | subject};
   }

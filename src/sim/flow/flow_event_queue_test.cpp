@@ -72,6 +72,50 @@ TEST(FlowEventQueue, BulkSchedulesPopAsSingleOnes) {
   EXPECT_GT(popped, 100'000U);
 }
 
+// The arrays of a million events or more are given back after use (kKeepScratch): a collective's
+// starts at one time, a bulk into the empty run sorted in place (one time for all, then times in
+// order), a second large bulk merged into the run, and the same schedules given one at a time pop
+// in the same order.
+TEST(FlowEventQueue, LargeStartsAndBulksPopAsSingleOnes) {
+  FlowEventQueue bulk;
+  FlowEventQueue single;
+  constexpr auto kFlows = static_cast<std::uint32_t>(FlowEventQueue::kKeepScratch + 5);
+  bulk.reserve_ordered(kFlows);
+  for (std::uint32_t f = 0; f < kFlows; ++f) {
+    bulk.push(TimePs(0), FlowEventKind::kStart, f);
+    single.push(TimePs(0), FlowEventKind::kStart, f);
+  }
+  const auto same_pops = [&](std::size_t pops) {
+    for (std::size_t p = 0; p < pops; ++p) {
+      ASSERT_FALSE(bulk.empty());
+      const FlowEvent a = bulk.pop();
+      const FlowEvent b = single.pop();
+      ASSERT_EQ(a.time, b.time);
+      ASSERT_EQ(a.seq, b.seq);
+      ASSERT_EQ(a.tagged, b.tagged);
+    }
+  };
+  same_pops(kFlows);
+  Rng rng(11, 0, 0);
+  std::vector<std::pair<std::uint32_t, TimePs>> schedule;
+  for (int round = 0; round < 3; ++round) {
+    schedule.clear();
+    for (std::uint32_t f = static_cast<std::uint32_t>(round); f < kFlows; f += 2) {
+      const std::int64_t at = round == 0 ? 5000 : 5000 + static_cast<std::int64_t>(rng.uniform(1'000'000));
+      schedule.emplace_back(f, TimePs(at));
+    }
+    if (round == 2) {
+      for (std::uint32_t f = 1; f < kFlows; f += 2) schedule.emplace_back(f, TimePs(2'000'000 + f));
+    }
+    bulk.set_last_bytes(schedule);
+    for (const auto& [flow, time] : schedule) single.set_last_byte(flow, time);
+    ASSERT_EQ(bulk.size(), single.size());
+    same_pops(round == 0 ? bulk.size() : 1000);
+  }
+  same_pops(single.size());
+  EXPECT_TRUE(bulk.empty());
+}
+
 // Starts and timers pushed in (time, seq) order go to the ordered run, the others to the heap;
 // last bytes to their own heap or run. Against a reference that pops everything by (time, seq):
 // mostly in-order pushes (as a collective's starts at t = 0), some earlier ones, some at the same

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace ct {
 namespace {
@@ -161,16 +162,25 @@ void MaxMinSolver::erase(std::uint32_t item) {
   sift_up(where_[last.item]);
 }
 
-// Constraint `local`'s R or W changed: its key follows (up or down: rounding may lower it).
+// Constraint `local`'s R or W changed: its key follows (up or down: rounding may lower it). A key
+// that fell can only move up and one that grew only down, so only that side is read: a fall reads
+// the parent, not the children's line (a random one in a heap too large for the caches), and a key
+// that did not change reads neither. The entry ends where sift down then up would leave it.
 void MaxMinSolver::rekey(std::uint32_t local) {
-  if (where_[local] == kNone) return;
+  const std::uint32_t i = where_[local];
+  if (i == kNone) return;
   if (local_[local].unfrozen == 0) {
     erase(local);
     return;
   }
-  heap_[where_[local]].level = saturation_level(local_[local].remaining, local_[local].weight_sum);
-  sift_down(where_[local]);
-  sift_up(where_[local]);
+  const double level = saturation_level(local_[local].remaining, local_[local].weight_sum);
+  const double old = heap_[i].level;
+  heap_[i].level = level;
+  if (level < old) {
+    sift_up(i);
+  } else if (level > old) {
+    sift_down(i);
+  }
 }
 
 void MaxMinSolver::freeze(const MaxMinSystem& system, std::uint32_t position, double value) {
@@ -258,6 +268,28 @@ void MaxMinSolver::solve(const MaxMinSystem& system, std::span<const FlowId> flo
     if (!freeze_seq.empty()) freeze_seq[flows[pos].value()] = position_[pos].seq;
   }
   for (const ConstraintId c : touched_) local_of_[c.value()] = kNone;
+  if (flows.size() >= kKeepWorkspace) release_workspace();
+}
+
+// The per-flow and per-hop arrays of a solve are given back, not kept for the next one: after the
+// one solve of millions of flows that starts a large collective, the solves that follow are small.
+void MaxMinSolver::release_workspace() {
+  const auto release = [](auto& v) { std::remove_reference_t<decltype(v)>().swap(v); };
+  release(touched_);
+  release(local_);
+  release(hop_offset_);
+  release(local_hops_);
+  release(cursor_);
+  release(member_offset_);
+  release(members_);
+  release(position_);
+  release(key_level_);
+  release(key_order_);
+  release(where_);
+  release(cap_position_);
+  release(heap_store_);
+  heap_ = nullptr;
+  release(least_private_);
 }
 
 // The heap's first item is the least (level, order) key of all: of the constraints (a private one

@@ -114,6 +114,9 @@ class MaxMinSolver {
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
+  // Solves of at least this many flows give their working arrays back (release_workspace).
+  static constexpr std::size_t kKeepWorkspace = std::size_t{1} << 20;
+  void release_workspace();
 
   // Workspace of solve_unit (max_min_unit_solve.cpp), apart from the heap solve's.
   struct UnitConstraint {

@@ -350,5 +350,50 @@ TEST(MaxMinSystem, UnitFractionsAreNotStoredUntilOneIsBelowOne) {
   EXPECT_EQ(rate, solve_all(explicit_ones));
 }
 
+// A solve of a million flows or more gives its working arrays back (kKeepWorkspace); the solver's
+// next solves are those of a fresh one: the same rates, and sequences shifted by the first
+// solve's events. Flows of two or three hops over 4,096 links with weights 1 to 3 and some caps,
+// so that the heap re-keys many constraints per event.
+TEST(MaxMinSolver, ALargeSolveLeavesTheNextOnesAsAFreshSolversAre) {
+  MaxMinSystem s;
+  constexpr std::uint32_t kLinks = 4096;
+  for (std::uint32_t c = 0; c < kLinks; ++c) s.add_constraint(100.0 + c % 7);
+  Rng rng(5, 0, 0);
+  constexpr std::uint32_t kFlows = (1U << 20) + 3;
+  for (std::uint32_t f = 0; f < kFlows; ++f) {
+    const auto a = static_cast<std::uint32_t>(rng.uniform(kLinks));
+    const auto b = (a + 1 + static_cast<std::uint32_t>(rng.uniform(kLinks - 1))) % kLinks;
+    std::vector<ConstraintId> path{ConstraintId(a), ConstraintId(b)};
+    const auto c = static_cast<std::uint32_t>(rng.uniform(kLinks));
+    if (c != a && c != b && f % 3 == 0) path.push_back(ConstraintId(c));
+    s.add_flow(path, 1.0 + static_cast<double>(f % 3), f % 11 == 0 ? 0.001 * (1 + f % 5) : kNoRateCap);
+  }
+  std::vector<FlowId> all;
+  for (std::uint32_t f = 0; f < kFlows; ++f) all.push_back(FlowId(f));
+  std::vector<double> rate(kFlows, -1.0);
+  std::vector<std::uint64_t> seq(kFlows, 0);
+  MaxMinSolver used;
+  used.solve(s, all, rate, seq);
+  const std::uint64_t shift = used.next_sequence();
+  EXPECT_GT(shift, 1U);
+  for (const std::uint32_t step : {1U, 97U, 1001U}) {
+    std::vector<FlowId> some;
+    for (std::uint32_t f = step - 1; f < kFlows; f += step) some.push_back(FlowId(f));
+    std::vector<double> fresh_rate(kFlows, -1.0), used_rate(kFlows, -1.0);
+    std::vector<std::uint64_t> fresh_seq(kFlows, 0), used_seq(kFlows, 0);
+    MaxMinSolver fresh;
+    const std::uint64_t before = used.next_sequence();
+    fresh.solve(s, some, fresh_rate, fresh_seq);
+    used.solve(s, some, used_rate, used_seq);
+    for (const FlowId f : some) {
+      ASSERT_EQ(used_rate[f.value()], fresh_rate[f.value()]) << "step " << step << " flow " << f.value();
+      ASSERT_EQ(used_seq[f.value()], fresh_seq[f.value()] + before) << "step " << step << " flow " << f.value();
+    }
+    if (step == 1) {
+      for (std::uint32_t f = 0; f < kFlows; ++f) ASSERT_EQ(used_rate[f], rate[f]);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ct
