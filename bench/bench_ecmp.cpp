@@ -1,6 +1,6 @@
 // ECMP path walking on built fabrics: flow-hop decisions per second (a decision = one switch
 // hashing a flow and picking a member of a group of two or more; path_walker.h), the forwarding
-// state's build time, Monte Carlo trials per second, the max-min solve of one trial, and the whole
+// state's build time (also at 8k / 32k / 131k GPUs: BM_ForwardingBuildScale), Monte Carlo trials per second, the max-min solve of one trial, and the whole
 // hash study as `clustertwin hash` runs it.
 //
 // Fabrics from the bundled catalog: examples/b300-dual-plane.yaml (1,024 HGX B300, 2 planes,
