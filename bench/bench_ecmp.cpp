@@ -1,6 +1,6 @@
 // ECMP path walking on built fabrics: flow-hop decisions per second (a decision = one switch
 // hashing a flow and picking a member of a group of two or more; path_walker.h), the forwarding
-// state's build time, Monte Carlo trials per second, the max-min solve of one trial, and the whole
+// state's build time (also at 8k / 32k / 131k GPUs: BM_ForwardingBuildScale), Monte Carlo trials per second, the max-min solve of one trial, and the whole
 // hash study as `clustertwin hash` runs it.
 //
 // Fabrics from the bundled catalog: examples/b300-dual-plane.yaml (1,024 HGX B300, 2 planes,
@@ -167,6 +167,28 @@ void BM_ForwardingBuild(benchmark::State& state) {
   state.SetLabel(fmt::format("{} tiers, {} links, {} groups", t.tiers, t.link_count(), groups));
 }
 
+// The build alone at scale: the two-plane, three-tier B300 fabric of bench_simulate's BM_AllReduce
+// at `nodes` HGX B300 (1,024 / 4,096 / 16,384 nodes: 8,192 / 32,768 / 131,072 GPUs). Counters: the
+// window entries stored and the groups. Goal: time growing no faster than the fabric (N log N).
+void BM_ForwardingBuildScale(benchmark::State& state) {
+  const std::string yaml = fmt::format(
+      "name: b300-scale\nnodes: {{model: hgx-b300, count: {}}}\n"
+      "backend: {{topology: rail-optimized, planes: 2, tiers: 3, switch: sn5600, oversubscription: [1, 1]}}\n",
+      state.range(0));
+  const Topology t = build_topology(bench::valid_spec(yaml), bench::catalog());
+  std::size_t groups = 0;
+  std::size_t entries = 0;
+  for (auto _ : state) {
+    const ForwardingState f(t);
+    groups = f.group_count();
+    entries = f.window_entries();
+    benchmark::DoNotOptimize(groups);
+  }
+  state.SetLabel(fmt::format("{} GPUs, {} links", state.range(0) * 8, t.link_count()));
+  state.counters["groups"] = static_cast<double>(groups);
+  state.counters["window_entries"] = static_cast<double>(entries);
+}
+
 // Monte Carlo trials per second on one thread: 64 flows, each trial = fresh ports, walk, collisions
 // with causes, max-min rates.
 void BM_MonteCarloTrials(benchmark::State& state) {
@@ -291,6 +313,7 @@ void walk_args(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_PathWalk)->Apply(walk_args);
 BENCHMARK(BM_PathWalkAll)->Apply(walk_args);
 BENCHMARK(BM_ForwardingBuild)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ForwardingBuildScale)->Arg(1024)->Arg(4096)->Arg(16384)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HashStudy)->Args({200, 0})->Args({200, 1})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MonteCarloTrials)->Args({2, 1000})->Args({64, 100})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MonteCarloElephants)->Arg(10000)->Unit(benchmark::kMillisecond);

@@ -42,8 +42,10 @@ class ForwardingState::PlaneBuilder {
     dist_rows_.resize(n);
     for (Gather* g : {&gather_down_, &gather_up_}) g->slot.assign(destinations_.size(), kNone);
     stamp_.assign(std::max(down_.link.size(), up_.link.size()), 0);
-    for (std::uint32_t i = 0; i < n; ++i) compute_down(i);
-    for (std::uint32_t i = static_cast<std::uint32_t>(n); i-- > 0;) compute_dist(i);
+    down_class_.assign(n, kNone);
+    dist_class_.assign(n, kNone);
+    for (std::uint32_t i = 0; i < n; ++i) share_down(i);
+    for (std::uint32_t i = static_cast<std::uint32_t>(n); i-- > 0;) share_dist(i);
     emit();
   }
 
@@ -273,10 +275,10 @@ class ForwardingState::PlaneBuilder {
       const std::uint32_t from_fallback = at != end ? at->second : kNone;
       if (from_bucket == kNone && from_fallback == kNone) break;
       if (from_bucket < from_fallback) {
-        buffer_.push_back(side.link[from_bucket]);
+        buffer_.push_back(from_bucket - side.begin[current_]);
         ++b;
       } else {
-        buffer_.push_back(side.link[from_fallback]);
+        buffer_.push_back(from_fallback - side.begin[current_]);
         ++at;
       }
     }
@@ -312,8 +314,11 @@ class ForwardingState::PlaneBuilder {
     return intern();
   }
 
-  // The local group ids of switch i toward every destination, in row_.
+  // The local group ids of switch i toward every destination: at positions_, groups_; at every
+  // other destination, fallback_group_ (kNone if there is none); its member lists (edge offsets on
+  // their side, then the kind) in lists_.
   void route_switch(std::uint32_t i) {
+    current_ = i;
     const Distances& down_row = down_rows_[i];
     const Distances& dist_row = dist_rows_[i];
     const std::span<const Cell> down_cells = cells(down_pool_, down_row);
@@ -326,15 +331,15 @@ class ForwardingState::PlaneBuilder {
     lists_.clear();
     last_ = 0;
     const auto total = static_cast<std::uint32_t>(destinations_.size());
-    std::uint32_t fallback_group = kNone;
+    fallback_group_ = kNone;
     auto visit_gap = [&] {
-      if (fallback_group == kNone) fallback_group = group_at(down_row.fallback, dist_row.fallback, {}, {});
+      if (fallback_group_ == kNone) fallback_group_ = group_at(down_row.fallback, dist_row.fallback, {}, {});
     };
     positions_.clear();
     std::merge(gather_down_.positions.begin(), gather_down_.positions.end(), gather_up_.positions.begin(),
                gather_up_.positions.end(), std::back_inserter(positions_));
     positions_.erase(std::unique(positions_.begin(), positions_.end()), positions_.end());
-    row_.resize(total);
+    groups_.clear();
     std::size_t dc = 0;
     std::size_t uc = 0;
     std::uint32_t next = 0;  // the first destination not yet visited
@@ -344,68 +349,140 @@ class ForwardingState::PlaneBuilder {
       while (uc < dist_cells.size() && dist_cells[uc].position < p) ++uc;
       const std::uint32_t down = dc < down_cells.size() && down_cells[dc].position == p ? down_cells[dc].value : down_row.fallback;
       const std::uint32_t dist = uc < dist_cells.size() && dist_cells[uc].position == p ? dist_cells[uc].value : dist_row.fallback;
-      row_[p] = group_at(down, dist, gather_down_.bucket(p), gather_up_.bucket(p));
+      groups_.push_back(group_at(down, dist, gather_down_.bucket(p), gather_up_.bucket(p)));
       next = p + 1;
     }
     if (next < total) visit_gap();
-    if (fallback_group != kNone) {
-      std::size_t k = 0;
-      for (std::uint32_t p = 0; p < total; ++p) {
-        if (k < positions_.size() && positions_[k] == p) {
-          ++k;
-        } else {
-          row_[p] = fallback_group;
-        }
-      }
-    }
     release(gather_down_);
     release(gather_up_);
   }
 
-  // Numbers the groups switch by switch in vertex order and compresses each row.
+  // Symmetry. A switch's rows are functions of its inputs alone: down() of its own destination
+  // and its children's down() rows; dist() of its down() row and its parents' dist() rows; its
+  // groups (as edge offsets) and its row of local group ids of its down() and dist() rows and its
+  // neighbours' rows, edge by edge. Switches with the same inputs (the spines of a pod, the cores of
+  // a plane in a built fabric) share one computation: a row's class is the first switch that had
+  // its inputs, and the key is the list of the input classes. Every output is what each switch's
+  // own computation gives, in O(edges) per switch besides the distinct computations.
+  using Memo = std::map<std::vector<std::uint32_t>, std::uint32_t>;
+
+  void share_down(std::uint32_t i) {
+    key_.assign({target_of_[i]});
+    for (std::uint32_t e = down_.begin[i]; e < down_.begin[i + 1]; ++e) key_.push_back(down_class_[down_.local[e]]);
+    const auto [it, fresh] = down_memo_.try_emplace(key_, i);
+    if (fresh) {
+      compute_down(i);
+    } else {
+      down_rows_[i] = down_rows_[it->second];
+    }
+    down_class_[i] = it->second;
+  }
+
+  void share_dist(std::uint32_t i) {
+    key_.assign({down_class_[i]});
+    for (std::uint32_t e = up_.begin[i]; e < up_.begin[i + 1]; ++e) key_.push_back(dist_class_[up_.local[e]]);
+    const auto [it, fresh] = dist_memo_.try_emplace(key_, i);
+    if (fresh) {
+      compute_dist(i);
+    } else {
+      dist_rows_[i] = dist_rows_[it->second];
+    }
+    dist_class_[i] = it->second;
+  }
+
+  // A switch's groups and compressed row in local terms: member lists as edge offsets plus the kind,
+  // the fallback's local id, and the local ids of destination positions first .. last.
+  struct Routed {
+    std::vector<std::vector<std::uint32_t>> lists;
+    std::uint32_t fallback = 0;
+    std::uint32_t first = 0;
+    std::vector<std::uint32_t> window;  // empty: every destination takes the fallback
+  };
+
+  const Routed& routed(std::uint32_t i) {
+    key_.assign({down_class_[i], dist_class_[i], down_.begin[i + 1] - down_.begin[i]});
+    for (std::uint32_t e = down_.begin[i]; e < down_.begin[i + 1]; ++e) key_.push_back(down_class_[down_.local[e]]);
+    for (std::uint32_t e = up_.begin[i]; e < up_.begin[i + 1]; ++e) key_.push_back(dist_class_[up_.local[e]]);
+    const auto [it, fresh] = route_memo_.try_emplace(key_, static_cast<std::uint32_t>(routed_.size()));
+    if (fresh) {
+      route_switch(i);
+      Routed r;
+      r.lists = std::move(lists_);
+      compress(r);
+      routed_.push_back(std::move(r));
+    }
+    return routed_[it->second];
+  }
+
+  // Numbers the groups switch by switch in vertex order and writes each row's window.
   void emit() {
     std::vector<std::uint32_t> by_vertex(switches_.size());
     for (std::uint32_t i = 0; i < switches_.size(); ++i) by_vertex[i] = i;
     std::sort(by_vertex.begin(), by_vertex.end(), [&](auto a, auto b) { return switches_[a] < switches_[b]; });
     std::vector<std::uint32_t> global;
     for (std::uint32_t i : by_vertex) {
-      route_switch(i);
+      const Routed& r = routed(i);
       const std::uint32_t v = switches_[i];
-      s_.owned_[v] = {static_cast<std::uint32_t>(s_.kind_.size()), static_cast<std::uint32_t>(lists_.size())};
+      s_.owned_[v] = {static_cast<std::uint32_t>(s_.kind_.size()), static_cast<std::uint32_t>(r.lists.size())};
       global.assign({kLocalGroup, kNoRouteGroup});
-      for (const auto& list : lists_) {
+      for (const auto& list : r.lists) {
         global.push_back(static_cast<std::uint32_t>(s_.kind_.size()));
-        s_.kind_.push_back(list.back() == 1 ? GroupKind::kDown : GroupKind::kUp);
+        const bool down = list.back() == 1;
+        const Neighbors& side = down ? down_ : up_;
+        s_.kind_.push_back(down ? GroupKind::kDown : GroupKind::kUp);
         s_.owner_.push_back(VertexId(v));
-        for (std::size_t m = 0; m + 1 < list.size(); ++m) s_.members_.push_back(LinkId(list[m]));
+        for (std::size_t m = 0; m + 1 < list.size(); ++m) s_.members_.push_back(LinkId(side.link[side.begin[i] + list[m]]));
         s_.member_offset_.push_back(static_cast<std::uint32_t>(s_.members_.size()));
       }
-      compress(s_.rows_[v], global);
+      write_row(s_.rows_[v], r, global);
     }
   }
 
-  // Fallback = the most frequent group of row_ (ties: the smaller id; global ids grow with local
-  // ones); the window spans every other entry.
-  void compress(Row& r, const std::vector<std::uint32_t>& global) {
-    std::vector<std::uint32_t> counts(global.size(), 0);
-    for (const std::uint32_t g : row_) ++counts[g];
-    const auto fallback = static_cast<std::uint32_t>(std::max_element(counts.begin(), counts.end()) - counts.begin());
-    r.fallback = global[fallback];
-    std::size_t first = row_.size();
-    std::size_t last = 0;
-    for (std::size_t d = 0; d < row_.size(); ++d) {
-      if (row_[d] == fallback) continue;
-      first = std::min(first, d);
-      last = d;
+  // Fallback = the most frequent group of the row (ties: the smaller id; global ids grow with local
+  // ones); the window spans every other entry. In O(positions + window), not O(destinations).
+  void compress(Routed& r) const {
+    const auto total = static_cast<std::uint32_t>(destinations_.size());
+    const auto gaps = total - static_cast<std::uint32_t>(positions_.size());
+    std::vector<std::uint32_t> counts(r.lists.size() + 2, 0);
+    for (const std::uint32_t g : groups_) ++counts[g];
+    if (gaps > 0) counts[fallback_group_] += gaps;
+    r.fallback = static_cast<std::uint32_t>(std::max_element(counts.begin(), counts.end()) - counts.begin());
+    std::uint32_t first = total;
+    std::uint32_t last = 0;
+    if (gaps > 0 && fallback_group_ != r.fallback) {  // the gaps are in the window: the first and the last
+      std::uint32_t p = 0;
+      while (p < positions_.size() && positions_[p] == p) ++p;
+      first = p;
+      std::uint32_t q = total;
+      for (std::size_t k = positions_.size(); k > 0 && positions_[k - 1] == q - 1; --k) --q;
+      last = q - 1;
     }
-    if (first == row_.size()) return;
+    for (std::size_t k = 0; k < positions_.size(); ++k) {
+      if (groups_[k] == r.fallback) continue;
+      first = std::min(first, positions_[k]);
+      last = std::max(last, positions_[k]);
+    }
+    if (first == total) return;
+    r.first = first;
+    r.window.assign(last - first + 1, gaps > 0 ? fallback_group_ : kNone);
+    for (std::size_t k = 0; k < positions_.size(); ++k) {
+      if (positions_[k] >= first && positions_[k] <= last) r.window[positions_[k] - first] = groups_[k];
+    }
+  }
+
+  void write_row(Row& row, const Routed& r, const std::vector<std::uint32_t>& global) {
+    row.fallback = global[r.fallback];
+    if (r.window.empty()) return;
     // Destination ordinals of a plane are contiguous (leaves are numbered in vertex order and a
     // plane's switches are contiguous), so window offsets are ordinal offsets.
-    r.lo = destinations_[first];
-    r.width = destinations_[last] - destinations_[first] + 1;
-    r.base = static_cast<std::uint32_t>(s_.window_.size());
-    s_.window_.resize(s_.window_.size() + r.width, r.fallback);
-    for (std::size_t d = first; d <= last; ++d) s_.window_[r.base + destinations_[d] - r.lo] = global[row_[d]];
+    const std::uint32_t last = r.first + static_cast<std::uint32_t>(r.window.size()) - 1;
+    row.lo = destinations_[r.first];
+    row.width = destinations_[last] - destinations_[r.first] + 1;
+    row.base = static_cast<std::uint32_t>(s_.window_.size());
+    s_.window_.resize(s_.window_.size() + row.width, row.fallback);
+    for (std::uint32_t d = r.first; d <= last; ++d) {
+      s_.window_[row.base + destinations_[d] - row.lo] = global[r.window[d - r.first]];
+    }
   }
 
   ForwardingState& s_;
@@ -433,11 +510,21 @@ class ForwardingState::PlaneBuilder {
   std::vector<std::uint32_t> values_;
   std::vector<std::uint32_t> tally_;
   std::vector<std::uint32_t> positions_;
-  std::vector<std::uint32_t> row_;  // local group id per destination
+  std::vector<std::uint32_t> groups_;  // local group id per position of positions_
+  std::uint32_t fallback_group_ = kNone;
   std::map<std::vector<std::uint32_t>, std::uint32_t> interned_;
   std::vector<std::vector<std::uint32_t>> lists_;  // member links + kind
   std::uint32_t last_ = 0;  // the group intern returned last (0: none yet)
   std::vector<std::uint32_t> buffer_;
+  std::uint32_t current_ = 0;  // the switch route_switch is computing
+  // Shared computations (share_down, share_dist, routed).
+  std::vector<std::uint32_t> key_;
+  std::vector<std::uint32_t> down_class_;
+  std::vector<std::uint32_t> dist_class_;
+  Memo down_memo_;
+  Memo dist_memo_;
+  Memo route_memo_;
+  std::vector<Routed> routed_;
 };
 
 ForwardingState::ForwardingState(const Topology& topology, std::span<const LinkId> failed_links)

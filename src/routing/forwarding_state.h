@@ -24,7 +24,9 @@
 // up group; a spine stores one entry per leaf below it. Lookup is one subtraction, one compare
 // and one load. Building visits, for each switch, only the destination leaves where its or its
 // neighbours' distances differ from their most common value (about one pod's worth): near-linear in
-// the plane's links, not O(L x E) (forwarding_state.cpp).
+// the plane's links, not O(L x E) (forwarding_state.cpp). Switches whose inputs are the same (the
+// spines of a pod, the cores of a plane) share one computation of their rows and groups, so a core
+// costs its edges plus the copy of its window, not a search per destination leaf.
 #pragma once
 
 #include <cstdint>

@@ -5,12 +5,17 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "core/rng.h"
 
 #include "routing/forwarding_state.h"
+#include "spec/spec_parser.h"
+#include "spec/validate.h"
 #include "support/fabric_fixtures.h"
+#include "support/fixture_fabric.h"
+#include "topology/builder.h"
 
 namespace ct {
 namespace {
@@ -158,51 +163,80 @@ std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> re
   return out;
 }
 
-// The forwarding state built from sparse distance rows against the plain computation above, on the
+// The forwarding state of t with `failed` against the plain computation above: the same members in
+// the same order and kind for every switch and destination, and each switch's groups numbered in
+// order of first use over ascending destinations.
+void expect_plain_groups(const Topology& t, const std::vector<LinkId>& failed) {
+  const ForwardingState f(t, failed);
+  const auto expected = reference_groups(t, f, failed);
+  std::map<std::uint32_t, std::uint32_t> next_id;  // switch -> the id its next new group must get
+  for (const auto& [at, members] : expected) {
+    if (next_id.count(at.first) == 0) next_id[at.first] = f.first_group(VertexId(at.first));
+  }
+  for (std::uint32_t o = 0; o < f.leaf_count(); ++o) {
+    for (const auto& [at, members] : expected) {
+      if (at.second != o) continue;
+      const std::uint32_t v = at.first;
+      const std::uint32_t g = f.group(VertexId(v), o);
+      SCOPED_TRACE(testing::Message() << "switch " << v << " leaf " << o);
+      if (members.empty()) {
+        EXPECT_EQ(g, ForwardingState::kLocalGroup);
+      } else if (members.front() == kNoRoute) {
+        EXPECT_EQ(g, ForwardingState::kNoRouteGroup);
+      } else {
+        std::vector<std::uint32_t> got = ids(f.members(g));
+        got.push_back(f.kind(g) == GroupKind::kDown ? 1 : 0);
+        EXPECT_EQ(got, members);
+        EXPECT_LE(g, next_id[v]);
+        if (g == next_id[v]) ++next_id[v];
+      }
+    }
+  }
+  for (const auto& [v, id] : next_id) EXPECT_EQ(id, f.first_group(VertexId(v)) + f.group_count(VertexId(v)));
+}
+
+// Up to `most` random switch-to-switch links of t, `draws` times (the first draw: none).
+void expect_plain_groups_under_failures(const Topology& t, int draws, std::uint64_t most, Rng& rng) {
+  std::vector<LinkId> inner;
+  for (std::uint32_t l = static_cast<std::uint32_t>(t.backend_port_count()); l < t.link_count(); ++l) inner.push_back(LinkId(l));
+  for (int draw = 0; draw < draws; ++draw) {
+    std::vector<LinkId> failed;
+    const std::uint64_t count = draw == 0 ? 0 : rng.uniform(std::min<std::uint64_t>(most, inner.size()) + 1);
+    for (std::uint64_t i = 0; i < count; ++i) failed.push_back(inner[rng.uniform(inner.size())]);
+    SCOPED_TRACE(testing::Message() << "draw " << draw);
+    expect_plain_groups(t, failed);
+  }
+}
+
+// The forwarding state built from sparse distance rows against the plain computation, on the
 // fixtures with random sets of failed links (up to 6 of the switch-to-switch links, 40 draws per
-// fabric): the same members in the same order and kind for every switch and destination, and each
-// switch's groups numbered in order of first use over ascending destinations.
+// fabric).
 TEST(ForwardingState, MatchesThePlainComputationUnderRandomFailures) {
   const std::vector<Topology> fabrics = {fixtures::fat_tree_4(), fixtures::three_tier_two_pods(3, 2),
                                          fixtures::rail_two_tier(6, 3, 4), fixtures::two_tier(4, 3, 2, 2)};
   Rng rng(7, 0, 0);
   for (std::size_t k = 0; k < fabrics.size(); ++k) {
-    const Topology& t = fabrics[k];
-    std::vector<LinkId> inner;
-    for (std::uint32_t l = static_cast<std::uint32_t>(t.backend_port_count()); l < t.link_count(); ++l) inner.push_back(LinkId(l));
-    for (int draw = 0; draw < 40; ++draw) {
-      std::vector<LinkId> failed;
-      const std::uint64_t count = draw == 0 ? 0 : rng.uniform(std::min<std::uint64_t>(6, inner.size()) + 1);
-      for (std::uint64_t i = 0; i < count; ++i) failed.push_back(inner[rng.uniform(inner.size())]);
-      const ForwardingState f(t, failed);
-      const auto expected = reference_groups(t, f, failed);
-      std::map<std::uint32_t, std::uint32_t> next_id;  // switch -> the id its next new group must get
-      for (const auto& [at, members] : expected) {
-        const auto [v, o] = at;
-        if (next_id.count(v) == 0) next_id[v] = f.first_group(VertexId(v));
-      }
-      for (std::uint32_t o = 0; o < f.leaf_count(); ++o) {
-        for (const auto& [at, members] : expected) {
-          if (at.second != o) continue;
-          const std::uint32_t v = at.first;
-          const std::uint32_t g = f.group(VertexId(v), o);
-          SCOPED_TRACE(testing::Message() << "fabric " << k << " draw " << draw << " switch " << v << " leaf " << o);
-          if (members.empty()) {
-            EXPECT_EQ(g, ForwardingState::kLocalGroup);
-          } else if (members.front() == kNoRoute) {
-            EXPECT_EQ(g, ForwardingState::kNoRouteGroup);
-          } else {
-            std::vector<std::uint32_t> got = ids(f.members(g));
-            got.push_back(f.kind(g) == GroupKind::kDown ? 1 : 0);
-            EXPECT_EQ(got, members);
-            EXPECT_LE(g, next_id[v]);
-            if (g == next_id[v]) ++next_id[v];
-          }
-        }
-      }
-      for (const auto& [v, id] : next_id) EXPECT_EQ(id, f.first_group(VertexId(v)) + f.group_count(VertexId(v)));
-    }
+    SCOPED_TRACE(testing::Message() << "fabric " << k);
+    expect_plain_groups_under_failures(fabrics[k], 40, 6, rng);
   }
+}
+
+// Switches with the same inputs share one computation of their rows and groups (the spines of a pod,
+// the cores of a plane: forwarding_state.cpp). On a spec-built two-plane, three-tier rail-optimized
+// B300 fabric, where nearly every spine and core shares, and with failures that make some of them
+// differ from their peers (up to 12 failed links, 6 draws): the same groups as the plain computation.
+TEST(ForwardingState, SharedRowsMatchThePlainComputationOnABuiltThreeTierFabric) {
+  const std::string yaml =
+      "name: b300-3tier-small\nnodes: {model: hgx-b300, count: 256}\n"
+      "backend: {topology: rail-optimized, planes: 2, tiers: 3, switch: sn5600, oversubscription: [1, 1]}\n";
+  const auto spec = parse_spec("small.yaml", yaml);
+  ASSERT_TRUE(spec);
+  const auto valid = validate(spec.value(), fixtures::test_catalog());
+  ASSERT_TRUE(valid);
+  const Topology t = build_topology(valid.value(), fixtures::test_catalog());
+  ASSERT_EQ(t.tiers, 3);
+  Rng rng(11, 0, 0);
+  expect_plain_groups_under_failures(t, 6, 12, rng);
 }
 
 }  // namespace
