@@ -88,6 +88,7 @@
 
 #include "analysis/straggler.h"
 #include "bench_util.h"
+#include "core/memory_policy.h"
 #include "core/rng.h"
 #include "sim/simulation.h"
 #include "topology/builder.h"
@@ -213,6 +214,7 @@ void BM_AllReduce(benchmark::State& state) {
     const pid_t pid = fork();
     if (pid == 0) {
       close(fds[0]);
+      keep_freed_memory();  // the CLI's policy (cli/main.cpp)
       const Fabric fabric = fabric_of(valid_spec(b300_yaml(nodes, 3)));
       const SimulationResult r = run(fabric, all_reduce(fabric, algorithm));
       const AllReduceFigures out{static_cast<double>(r.flows.size()), static_cast<double>(r.instants),

@@ -11,12 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include <malloc.h>
-
 #include <CLI/CLI.hpp>
 
 #include "cli/build_info.h"
 #include "cli/command.h"
+#include "core/memory_policy.h"
 #include "core/units.h"
 #include "io/files.h"
 #include "io/loaders.h"
@@ -129,14 +128,7 @@ std::string take_max_input(const std::string& value) {
 
 int main(int argc, char** argv) {
   using namespace ct::cli;
-  // Blocks up to 32 MiB come from the heap from the start, and the heap keeps up to 128 MiB of free
-  // top. glibc's default maps each block over 128 KiB afresh (raising that threshold only after a
-  // mapped block is freed, up to 32 MiB) and trims the heap past 128 KiB, so a command's first
-  // large buffers (a file's text, a tree, a report) were faulted in page by page (issue 24: a fifth
-  // of a scenario run's CPU was the kernel's). Fixing the threshold turns glibc's dynamic one off.
-  // A refused setting (mallopt returns 0) only leaves glibc's defaults: nothing to report.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  ct::keep_freed_memory();  // core/memory_policy.h: a stage reuses what the one before freed
   if (unknown_command(argc, argv)) return kExitUsage;
   // Named, so that usage lines say "clustertwin", not the path the binary was started by.
   CLI::App app{"clustertwin: a digital twin of an AI cluster's networks", "clustertwin"};
