@@ -105,15 +105,23 @@ TEST(SimulateReport, ParallelCablesNamedApart) {
   EXPECT_EQ(resource_name(names, up), "p0/leaf/0 -- p0/spine/0 #0 up");
   up.link = LinkId(0);
   EXPECT_EQ(resource_name(names, up), "host0/nic0 -- p0/leaf/0 up");
+  // Every printed name, pasted back whole, is that one cable.
   for (std::uint32_t l = 0; l < t.link_count(); ++l) {
     const std::string name = names.cable_name(LinkId(l));
-    const auto hash = name.find(" #");
-    const auto joined = names.links(name.substr(0, hash), {"test", 0, 0}, "link");
+    const auto joined = names.links(name, {"test", 0, 0}, "link");
     ASSERT_TRUE(joined.ok()) << name;
-    const std::size_t k = hash == std::string::npos ? 0 : std::stoul(name.substr(hash + 2));
-    ASSERT_LT(k, joined->size()) << name;
-    EXPECT_EQ(joined.value()[k], LinkId(l)) << name;
+    EXPECT_EQ(joined.value(), std::vector<LinkId>{LinkId(l)}) << name;
   }
+  // Without '#k' the name is the whole bundle, as before; past the bundle is an error with its size.
+  const auto bundle = names.links("p0/leaf/0 -- p0/spine/1", {"test", 0, 0}, "link");
+  ASSERT_TRUE(bundle.ok());
+  EXPECT_EQ(bundle->size(), 3U);
+  const auto past = names.links("p0/leaf/0 -- p0/spine/1 #3", {"test", 0, 0}, "link");
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.errors().front().message.find("cable #3 does not exist (3 cable(s) join them, #0..#2)"),
+            std::string::npos)
+      << past.errors().front().message;
+  EXPECT_FALSE(names.links("p0/leaf/0 -- p0/spine/1 #x", {"test", 0, 0}, "link").ok());
 }
 
 }  // namespace
