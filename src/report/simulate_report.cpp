@@ -257,7 +257,7 @@ void text_links(const SimulateReportInput& in, std::string& out) {
                   fmt::format("Top bottleneck links (of {} used; ranked by time saturated, then bits carried)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.add_row({resource_name(*in.names, r.resources[c]),
+    links.add_row({resource_name(in.names, r.resources[c]),
                    fmt::format("{:g}G", bps(r.resources[c]) / 1e9), percent(mean_util(r, c)),
                    percent(peak_util(r, c)), human_time(r.stats[c].saturated), fmt::format("{}", r.stats[c].flows)});
   }
@@ -268,7 +268,7 @@ Json series_json(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   Json links = Json::array();
   for (const LinkSeries& s : r.series) {
-    links.push_back({{"name", resource_name(*in.names, r.resources[s.resource])}, {"utilization", s.utilization}});
+    links.push_back({{"name", resource_name(in.names, r.resources[s.resource])}, {"utilization", s.utilization}});
   }
   return {{"bin_s", to_seconds(r.series_bin)}, {"links", links}};
 }
@@ -514,7 +514,7 @@ void text_ecn_by_priority(const SimulateReportInput& in, std::string& out) {
                                : fmt::format("ECN marks per port and priority ({} port(s) marked)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    std::vector<std::string> row = {resource_name(*in.names, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
+    std::vector<std::string> row = {resource_name(in.names, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
     for (std::uint32_t v = 0; v < r.packet.vls; ++v) row.push_back(fmt::format("{}", ecn_marks_of_class(r, c, v)));
     table.add_row(row);
   }
@@ -579,7 +579,7 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   text_reordering(p, r, out);
   if (!p.deadlock_cycle.empty()) {
     out += fmt::format("  DEADLOCK: a credit loop of {} channels:", p.deadlock_cycle.size());
-    for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(*in.names, r.resources[c]);
+    for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(in.names, r.resources[c]);
     const DeadlockFlows d = deadlock_flows(r);
     out += fmt::format("\n  in the loop (their packets hold the cycle's buffers): {}\n  blocked behind it (waiting upstream of "
                        "the cycle): {}\n",
@@ -596,7 +596,7 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   TextTable queues(columns, fmt::format("Deepest output queues (of {} that queued; bytes)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    std::vector<std::string> row = {resource_name(*in.names, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
+    std::vector<std::string> row = {resource_name(in.names, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
                                     fmt::format("{:.0f}", r.stats[c].mean_queue_bytes),
                                     human_time(p.pfc ? r.stats[c].pause_time : r.stats[c].credit_stall)};
     if (p.dcqcn) row.push_back(fmt::format("{}", r.stats[c].ecn_marks));
@@ -627,7 +627,7 @@ Json dcqcn_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = marking_ports(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    ports.push_back({{"name", resource_name(*in.names, r.resources[c])}, {"ecn_marks", r.stats[c].ecn_marks}});
+    ports.push_back({{"name", resource_name(in.names, r.resources[c])}, {"ecn_marks", r.stats[c].ecn_marks}});
     if (p.vls > 1) ports.back()["ecn_marks_by_priority"] = ecn_marks_json(r, c);
   }
   if (p.vls > 1) out["ecn_marks_by_priority"] = ecn_marks_by_priority(r);
@@ -644,7 +644,7 @@ Json packet_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = deepest_queues(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    queues.push_back({{"name", resource_name(*in.names, r.resources[c])},
+    queues.push_back({{"name", resource_name(in.names, r.resources[c])},
                       {"peak_queue_bytes", r.stats[c].peak_queue_bytes},
                       {"mean_queue_bytes", r.stats[c].mean_queue_bytes},
                       {"credit_stall_s", to_seconds(r.stats[c].credit_stall)}});
@@ -656,7 +656,7 @@ Json packet_json(const SimulateReportInput& in) {
     }
   }
   Json cycle = Json::array();
-  for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(*in.names, r.resources[c]));
+  for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(in.names, r.resources[c]));
   const DeadlockFlows stuck = deadlock_flows(r);
   Json reordered = Json::array();
   for (const std::uint32_t k : most_reordered_flows(r, in.top_links)) {
@@ -697,7 +697,7 @@ Json packet_json(const SimulateReportInput& in) {
     // Kept only with --csv-queues or --html (SimulationOptions::queue_series).
     Json hottest = Json::array();
     for (const QueueSeries& q : r.queue_series) {
-      hottest.push_back({{"name", resource_name(*in.names, r.resources[q.resource])},
+      hottest.push_back({{"name", resource_name(in.names, r.resources[q.resource])},
                          {"mean_bytes", q.mean_bytes},
                          {"peak_bytes", q.peak_bytes}});
     }
@@ -786,7 +786,7 @@ std::string simulate_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = busiest_resources(r, in.top_links);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.push_back({{"name", resource_name(*in.names, r.resources[c])},
+    links.push_back({{"name", resource_name(in.names, r.resources[c])},
                      {"capacity_bps", bps(r.resources[c])},
                      {"carried_bits", r.stats[c].carried_bits},
                      {"mean_utilization", mean_util(r, c)},
@@ -834,7 +834,7 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
   out += packet ? ",peak_queue_bytes,mean_queue_bytes,credit_stall_s,pause_s,pause_frames,ecn_marks\n" : "\n";
   for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
     if (r.resources[c].kind == ResourceKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
-    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}", csv_cell(resource_name(*in.names, r.resources[c])),
+    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}", csv_cell(resource_name(in.names, r.resources[c])),
                        bps(r.resources[c]), r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
                        to_seconds(r.stats[c].saturated), r.stats[c].flows);
     if (packet) {
@@ -914,7 +914,7 @@ void quote_from(std::string& out, std::size_t start) {
 std::string simulate_flows_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const Topology& t = in.topology;
-  HopNames hops(r, *in.names);
+  HopNames hops(r, in.names);
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
       "rate_gbps,reroutes,status,bytes_left,path";
@@ -1001,7 +1001,7 @@ std::string simulate_series_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   std::string out = "link,bin_start_s,bin_end_s,utilization\n";
   for (const LinkSeries& s : r.series) {
-    const std::string name = csv_cell(resource_name(*in.names, r.resources[s.resource]));
+    const std::string name = csv_cell(resource_name(in.names, r.resources[s.resource]));
     for (std::size_t b = 0; b < s.utilization.size(); ++b) {
       out += fmt::format("{},{:.12f},{:.12f},{:.6f}\n", name, to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b))),
                          to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b + 1))), s.utilization[b]);
@@ -1015,7 +1015,7 @@ std::string simulate_queues_csv(const SimulateReportInput& in) {
   std::string out = "queue,bin_start_s,bin_end_s,mean_bytes,peak_bytes\n";
   const std::int64_t bin = r.queue_bin.value();
   for (const QueueSeries& s : r.queue_series) {
-    const std::string name = csv_cell(resource_name(*in.names, r.resources[s.resource]));
+    const std::string name = csv_cell(resource_name(in.names, r.resources[s.resource]));
     for (std::size_t b = 0; b < s.mean_bytes.size(); ++b) {
       const auto start = bin * static_cast<std::int64_t>(b);
       out += name;

@@ -55,12 +55,13 @@ namespace ct {
 // caller), the topology that names its links, and the title.
 struct SimulateReportInput {
   const Topology& topology;
+  // The directory that names its resources (resource_name): the fabric's own (Fabric::names()),
+  // not owned, so that a large fabric's cable index is built once per run, not once per report.
+  const NameDirectory& names;
   const SimulationResult& result;
   const WorkerAccount& workers;
   std::string title;  // "lab-32: ring-1g"
   std::size_t top_links = 10;
-  // The directory that names its resources (resource_name), built once per input.
-  std::shared_ptr<const NameDirectory> names = std::make_shared<const NameDirectory>(topology);
 };
 
 std::string simulate_text(const SimulateReportInput& in);

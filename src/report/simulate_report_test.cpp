@@ -37,12 +37,14 @@ class SimulateReportTest : public ::testing::Test {
     ASSERT_TRUE(r.ok());
     result_ = std::move(r).value();
     workers_ = account_workers(result_);
-    in_.emplace(SimulateReportInput{topology_, result_, workers_, "test"});
+    names_.emplace(topology_);
+    in_.emplace(SimulateReportInput{topology_, *names_, result_, workers_, "test"});
   }
   Topology topology_;
   Scenario scenario_;
   SimulationResult result_;
   WorkerAccount workers_;
+  std::optional<NameDirectory> names_;
   std::optional<SimulateReportInput> in_;
 };
 

@@ -102,7 +102,7 @@ SimulationOptions options(EngineKind engine, const Knobs& k = {}) {
 // Every output a run writes, as the CLI writes them.
 std::string outputs(const Fabric& fabric, const SimulationResult& r) {
   const WorkerAccount workers = account_workers(r);
-  const SimulateReportInput in{fabric.topology(), r, workers, "matrix", 5};
+  const SimulateReportInput in{fabric.topology(), fabric.names(), r, workers, "matrix", 5};
   return simulate_text(in) + simulate_json(in) + simulate_flows_csv(in) + simulate_links_csv(in) +
          simulate_queues_csv(in);
 }
