@@ -176,14 +176,15 @@ std::size_t unfinished_count(const SimulationResult& r) {
 
 std::string bytes_left(const FlowRecord& f) { return fmt::format("{:.0f}", std::ceil(f.bits_left / 8)); }
 
-// Why flow i did not finish, in words. In a deadlock, a flow whose packets hold buffers of the
-// cycle's channels is in the credit loop; any other stalled flow is blocked behind it.
+// Why flow i did not finish, in words. In a deadlock, a flow whose packets hold buffers of a
+// loop's channels is in the credit loop, one whose path failed stalled for that, and any other
+// stalled flow is blocked behind the loop.
 std::string why_unfinished(const SimulationResult& r, std::uint32_t i) {
   const FlowRecord& f = r.flows[i];
   switch (f.unfinished) {
     case Unfinished::kNo: return "";
     case Unfinished::kStalled:
-      if (!r.packet.deadlock_cycle.empty()) {
+      if (!r.packet.deadlock_cycles.empty() && !stalled_by_fault(r, i)) {
         return in_credit_loop(r, i) ? "in the credit loop: its packets hold buffers of the cycle (deadlock)"
                                     : "blocked behind the credit loop: its packets wait upstream of the cycle (deadlock)";
       }
@@ -301,10 +302,36 @@ std::string csv_cell(std::string_view s) {
 DeadlockFlows deadlock_flows(const SimulationResult& r) {
   DeadlockFlows d;
   for (std::uint32_t i = 0; i < r.flows.size(); ++i) {
-    if (r.flows[i].unfinished != Unfinished::kStalled || r.packet.deadlock_cycle.empty()) continue;
-    (in_credit_loop(r, i) ? d.in_loop : d.behind).push_back(i);
+    if (r.flows[i].unfinished != Unfinished::kStalled || r.packet.deadlock_cycles.empty()) continue;
+    (in_credit_loop(r, i) ? d.in_loop : stalled_by_fault(r, i) ? d.faulted : d.behind).push_back(i);
   }
   return d;
+}
+
+std::string credit_loops_text(const NameDirectory& names, const SimulationResult& r, std::string_view indent) {
+  const std::vector<std::vector<std::uint32_t>>& loops = r.packet.deadlock_cycles;
+  if (loops.empty()) return "";
+  if (loops.size() == 1) {
+    std::string out = fmt::format("a credit loop of {} channels:", loops[0].size());
+    for (const std::uint32_t c : loops[0]) out += fmt::format("\n{}{}", indent, resource_name(names, r.resources[c]));
+    return out;
+  }
+  std::string out = fmt::format("{} credit loops:", loops.size());
+  for (std::size_t k = 0; k < loops.size(); ++k) {
+    out += fmt::format("\n{}loop {}, {} channels:", indent, k + 1, loops[k].size());
+    for (const std::uint32_t c : loops[k]) out += fmt::format("\n{}  {}", indent, resource_name(names, r.resources[c]));
+  }
+  return out;
+}
+
+Json credit_loops_json(const NameDirectory& names, const SimulationResult& r) {
+  Json loops = Json::array();
+  for (const std::vector<std::uint32_t>& loop : r.packet.deadlock_cycles) {
+    Json cycle = Json::array();
+    for (const std::uint32_t c : loop) cycle.push_back(resource_name(names, r.resources[c]));
+    loops.push_back(std::move(cycle));
+  }
+  return loops;
 }
 
 std::vector<std::uint32_t> marking_ports(const SimulationResult& r) {
@@ -577,13 +604,13 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
                        fct_time(f.p50), fct_time(f.p90), fct_time(f.p99), fct_time(f.max), fct_time(f.mean));
   }
   text_reordering(p, r, out);
-  if (!p.deadlock_cycle.empty()) {
-    out += fmt::format("  DEADLOCK: a credit loop of {} channels:", p.deadlock_cycle.size());
-    for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(in.names, r.resources[c]);
+  if (!p.deadlock_cycles.empty()) {
+    out += "  DEADLOCK: " + credit_loops_text(in.names, r, "    ");
     const DeadlockFlows d = deadlock_flows(r);
     out += fmt::format("\n  in the loop (their packets hold the cycle's buffers): {}\n  blocked behind it (waiting upstream of "
                        "the cycle): {}\n",
                        flow_list(d.in_loop), flow_list(d.behind));
+    if (!d.faulted.empty()) out += fmt::format("  stopped by a fault (their path failed): {}\n", flow_list(d.faulted));
   }
   out += "\n";
   text_fct_groups(fct_by_operation(r), "operation", in.top_links, out);
@@ -655,8 +682,7 @@ Json packet_json(const SimulateReportInput& in) {
       if (p.dcqcn && p.vls > 1) queues.back()["ecn_marks_by_priority"] = ecn_marks_json(r, c);
     }
   }
-  Json cycle = Json::array();
-  for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(in.names, r.resources[c]));
+  const Json loops = credit_loops_json(in.names, r);
   const DeadlockFlows stuck = deadlock_flows(r);
   Json reordered = Json::array();
   for (const std::uint32_t k : most_reordered_flows(r, in.top_links)) {
@@ -682,8 +708,9 @@ Json packet_json(const SimulateReportInput& in) {
           {"fct_s", fct_json(f)},
           {"fct_by_operation_s", fct_groups_json(fct_by_operation(r))},
           {"queues", queues},
-          {"deadlock", cycle},
-          {"deadlock_flows", {{"in_loop", stuck.in_loop}, {"behind", stuck.behind}}}};
+          {"deadlock", loops.empty() ? Json::array() : loops[0]},
+          {"deadlock_loops", loops},
+          {"deadlock_flows", {{"in_loop", stuck.in_loop}, {"behind", stuck.behind}, {"fault", stuck.faulted}}}};
   if (p.pfc) {
     out["flow_control"] = "pfc";
     out["pause_s"] = to_seconds(totals.pause);

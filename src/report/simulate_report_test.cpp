@@ -71,6 +71,39 @@ TEST_F(SimulateReportTest, CsvHasOneRowPerFlowAndPerUsedLink) {
   EXPECT_NE(links.find("host0/nic0 -- p0/leaf/0 up,400000000000,"), std::string::npos);
 }
 
+// A deadlocked packet run in which one stalled flow's path failed (issue 26 review, item 4): that
+// flow gets the fault-stall reason, not "behind the loop"; the others keep theirs.
+TEST_F(SimulateReportTest, AFlowStoppedByAFaultInADeadlockedRunSaysSo) {
+  SimulationResult r = result_;
+  ASSERT_GE(r.flows.size(), 3U);
+  for (std::uint32_t f = 0; f < 3; ++f) {
+    r.flows[f].unfinished = Unfinished::kStalled;
+    r.flows[f].end = TimePs(-1);
+    r.flows[f].bits_left = 8;
+    r.flows[f].stalled = TimePs(1'000'000);
+  }
+  r.packet.ran = true;
+  r.packet.deadlock_cycles = {{0, 1}};
+  r.packet.deadlock_flows = {0};
+  r.packet.fault_stalled_flows = {2};
+  const DeadlockFlows d = deadlock_flows(r);
+  EXPECT_EQ(d.in_loop, std::vector<std::uint32_t>{0});
+  EXPECT_EQ(d.behind, std::vector<std::uint32_t>{1});
+  EXPECT_EQ(d.faulted, std::vector<std::uint32_t>{2});
+  const SimulateReportInput in{topology_, *names_, r, workers_, "dead"};
+  const auto j = nlohmann::json::parse(simulate_json(in));
+  std::vector<std::string> why(3);
+  for (const auto& u : j.at("unfinished")) {
+    const auto f = u.at("flow").get<std::size_t>();
+    if (f < 3) why[f] = u.at("why").get<std::string>();
+  }
+  EXPECT_TRUE(why[0].starts_with("in the credit loop")) << why[0];
+  EXPECT_TRUE(why[1].starts_with("blocked behind the credit loop")) << why[1];
+  EXPECT_TRUE(why[2].starts_with("stalled at 1.000 us: its path failed")) << why[2];
+  EXPECT_EQ(j.at("packet").at("deadlock_flows").at("fault"), nlohmann::json::array({2}));
+  EXPECT_NE(simulate_text(in).find("stopped by a fault (their path failed): 1 flow(s): 2\n"), std::string::npos);
+}
+
 TEST_F(SimulateReportTest, TextNamesTheOperationAndTheBottlenecks) {
   const std::string text = simulate_text(*in_);
   EXPECT_NE(text.find("all-reduce ring"), std::string::npos);

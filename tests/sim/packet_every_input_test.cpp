@@ -139,7 +139,7 @@ void run_case(const std::string& name, const Fabric* on, const std::string& scen
   ASSERT_TRUE(packet.ok()) << format_diagnostics(packet.errors());
   ASSERT_EQ(packet->flows.size(), flow->flows.size());
   EXPECT_EQ(packet->packet.drops, 0u);
-  EXPECT_TRUE(packet->packet.deadlock_cycle.empty());
+  EXPECT_TRUE(packet->packet.deadlock_cycles.empty());
   std::size_t done = 0;
   for (std::size_t i = 0; i < flow->flows.size(); ++i) {
     const FlowRecord& f = flow->flows[i];
