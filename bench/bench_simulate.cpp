@@ -335,7 +335,7 @@ void BM_ParseFlowTable(benchmark::State& state) {
     // The full table --csv-flows writes, routes pinned.
     const SimulationResult r = run_table(fabric, table_of(fabric, text));
     const WorkerAccount workers = account_workers(r);
-    text = simulate_flows_csv({fabric.topology(), r, workers, "bench"});
+    text = simulate_flows_csv({fabric.topology(), fabric.names(), r, workers, "bench"});
   }
   std::size_t flows = 0;
   for (auto _ : state) {
@@ -545,7 +545,7 @@ void BM_CommandVsSimGrid(benchmark::State& state) {
   const SimulationResult r = run_table(fabric, table_of(fabric, table_text));
   {
     const WorkerAccount workers = account_workers(r);
-    write_text(dir / "pinned.csv", simulate_flows_csv({fabric.topology(), r, workers, "bench"}));
+    write_text(dir / "pinned.csv", simulate_flows_csv({fabric.topology(), fabric.names(), r, workers, "bench"}));
   }
   const std::vector<double> latency = latencies(r, fabric.topology());
   struct Input {

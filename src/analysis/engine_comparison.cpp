@@ -29,7 +29,9 @@ PortFacts port_facts(const SimulationResult& p, EngineComparison& out) {
   const std::size_t n = p.resources.size();
   PortFacts facts{std::vector<std::uint8_t>(n, 0), std::vector<std::uint8_t>(n, 0), std::vector<std::uint32_t>(n, 0),
                   std::vector<std::uint8_t>(n, 0)};
-  for (const std::uint32_t c : p.packet.deadlock_cycle) facts.in_loop[c] = 1;
+  for (const std::vector<std::uint32_t>& loop : p.packet.deadlock_cycles) {
+    for (const std::uint32_t c : loop) facts.in_loop[c] = 1;
+  }
   const std::int64_t two_packets = 2 * p.packet.mtu;
   for (std::uint32_t c = 0; c < n; ++c) {
     const ResourceStats& s = p.stats[c];
@@ -117,7 +119,7 @@ void compare_operation(const SimulationResult& flow, const SimulationResult& p, 
     }
   }
   if (c.agree) return;
-  if (c.flow_complete && !c.packet_complete && !p.packet.deadlock_cycle.empty()) {
+  if (c.flow_complete && !c.packet_complete && !p.packet.deadlock_cycles.empty()) {
     c.reasons.push_back(DifferenceReason::kDeadlock);
   }
   if (c.incast_flows >= 2) c.reasons.push_back(DifferenceReason::kIncast);
@@ -132,7 +134,7 @@ void compare_operation(const SimulationResult& flow, const SimulationResult& p, 
 
 EngineComparison compare_engines(const SimulationResult& flow, const SimulationResult& packet) {
   EngineComparison out;
-  out.deadlock = !packet.packet.deadlock_cycle.empty();
+  out.deadlock = !packet.packet.deadlock_cycles.empty();
   const PortFacts facts = port_facts(packet, out);
   std::vector<std::uint8_t> is_victim(packet.flows.size(), 0);
   for (std::uint32_t r = 0; r < packet.flows.size(); ++r) {

@@ -5,7 +5,7 @@
 // they agree when |difference| <= kAgreement (2 %: long flows at steady state run at the max-min
 // rates in both, issue 26). Where they differ, the reasons the packet run shows, in this order:
 //   deadlock     the operation completed in the flow run, not in the packet run, which ended in a
-//                credit loop (result.packet.deadlock_cycle);
+//                credit loop (result.packet.deadlock_cycles);
 //   incast       one of its flows ends on a port that several flows of the run end on (an incast
 //                of `incast_flows`), where the packet run queued at least 2 packets: the packet
 //                engine serves a port's inputs packet by packet in arrival order under credits or

@@ -157,7 +157,7 @@ TEST(EngineComparison, ADeadlockIsTheFirstReason) {
   packet.stats[0].credit_stall = TimePs(5'000'000);
   packet.packet.ran = true;
   packet.packet.mtu = 4096;
-  packet.packet.deadlock_cycle = {0};
+  packet.packet.deadlock_cycles = {{0}};
   const EngineComparison c = compare_engines(flow, packet);
   ASSERT_EQ(c.operations.size(), 1U);
   EXPECT_TRUE(c.deadlock);
@@ -192,7 +192,7 @@ TEST(EngineComparison, AFlowInTheCreditLoopIsNoVictim) {
   }
   packet.packet.ran = true;
   packet.packet.mtu = 4096;
-  packet.packet.deadlock_cycle = {0};
+  packet.packet.deadlock_cycles = {{0}};
   const EngineComparison c = compare_engines(flow, packet);
   EXPECT_EQ(c.victims, std::vector<std::uint32_t>{1});
   ASSERT_EQ(c.operations.size(), 1U);

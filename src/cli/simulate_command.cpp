@@ -75,7 +75,7 @@ int run_compare(const SimulateOptions& o, const Fabric& built, const Scenario& s
   auto runs = simulate_engines(built, scenario, flows, options);
   if (!runs) return report_errors(runs.errors());
   const EngineComparison comparison = compare_engines(runs->flow, runs->packet);
-  const EngineComparisonInput in{built.topology(), runs.value(), comparison, std::move(title), o.top};
+  const EngineComparisonInput in{built.topology(), built.names(), runs.value(), comparison, std::move(title), o.top};
   return emit_report(o.output, o.json ? engine_comparison_json(in) : engine_comparison_text(in), "", [] { return ""; });
 }
 
@@ -124,7 +124,7 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
   if (!result) return report_errors(result.errors());
   const WorkerAccount workers = account_workers(result.value());
 
-  SimulateReportInput in{topology, result.value(), workers, std::move(title), o.top};
+  SimulateReportInput in{topology, built.names(), result.value(), workers, std::move(title), o.top};
   OutputSet outputs;
   for (const auto& [path, text] : {std::pair{&o.csv_links, &simulate_links_csv}, std::pair{&o.csv_flows, &simulate_flows_csv},
                                    std::pair{&o.csv_series, &simulate_series_csv},

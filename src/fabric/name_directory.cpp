@@ -248,13 +248,20 @@ Result<std::vector<LinkId>> NameDirectory::links(std::string_view name, const So
     }
     return std::vector<LinkId>{LinkId(static_cast<std::uint32_t>(id))};
   }
-  const std::size_t sep = name.find("--");
+  const CableSpelling spelled = split_cable_number(name);
+  if (!spelled.ok) {
+    return Diagnostic{where, std::string(field),
+                      fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", name)};
+  }
+  const std::size_t sep = spelled.bundle.find("--");
   if (sep == std::string_view::npos) {
     return Diagnostic{where, std::string(field),
-                      fmt::format("'{}' is no link: give a link id or 'A -- B' (e.g. 'p0/leaf/0 -- p0/spine/1')", name)};
+                      fmt::format("'{}' is no link: give a link id, 'A -- B' (e.g. 'p0/leaf/0 -- p0/spine/1') or "
+                                  "'A -- B #k' (one of parallel cables)",
+                                  name)};
   }
-  auto a = vertex(name.substr(0, sep), where, field);
-  auto b = vertex(name.substr(sep + 2), where, field);
+  auto a = vertex(spelled.bundle.substr(0, sep), where, field);
+  auto b = vertex(spelled.bundle.substr(sep + 2), where, field);
   Diagnostics errors;
   if (!a) errors.insert(errors.end(), a.errors().begin(), a.errors().end());
   if (!b) errors.insert(errors.end(), b.errors().begin(), b.errors().end());
@@ -264,10 +271,34 @@ Result<std::vector<LinkId>> NameDirectory::links(std::string_view name, const So
     return Diagnostic{where, std::string(field),
                       fmt::format("no cable joins {} and {}", t.vertex_name(a.value()), t.vertex_name(b.value()))};
   }
+  if (spelled.k) {
+    if (*spelled.k >= joining.size()) {
+      return Diagnostic{where, std::string(field), cable_number_error(name, *spelled.k, joining.size())};
+    }
+    return std::vector<LinkId>{joining[*spelled.k].link};
+  }
   std::vector<LinkId> out;
   out.reserve(joining.size());
   for (const Adjacency& adj : joining) out.push_back(adj.link);
   return out;
+}
+
+NameDirectory::CableSpelling NameDirectory::split_cable_number(std::string_view name) {
+  CableSpelling out{name, std::nullopt, true};
+  const std::size_t hash = name.rfind('#');
+  if (hash == std::string_view::npos) return out;
+  const std::string_view k = trim(name.substr(hash + 1), kWhiteSpace);
+  std::size_t which = 0;
+  const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
+  out.bundle = trim(name.substr(0, hash), kWhiteSpace);
+  out.k = which;
+  out.ok = !k.empty() && ec == std::errc() && p == k.data() + k.size();
+  return out;
+}
+
+std::string NameDirectory::cable_number_error(std::string_view name, std::size_t k, std::size_t bundle_size) {
+  return fmt::format("'{}': cable #{} does not exist ({} cable(s) join them, #0..#{})", name, k, bundle_size,
+                     bundle_size - 1);
 }
 
 void NameDirectory::append_cable_name(std::string& out, LinkId l) const {

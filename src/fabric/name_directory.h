@@ -4,9 +4,10 @@
 // did-you-mean for near misses (core/suggest.h) and, when the name is well formed but the fabric is
 // simply smaller ("host40" in a 32-host fabric), a message that says how large it is.
 //
-// Names are the ones Topology::vertex_name / link_name print (a cable with parallel twins: "A -- B
-// #k", cable_name), so every name the tool prints can be fed back. Lookups are hash-map finds, never linear scans; the maps are built on the first lookup
-// (thread-safe), so a fabric of millions of ports that is only planned never pays for them.
+// Names are the ones Topology::vertex_name and cable_name print (a cable with parallel twins:
+// "A -- B #k"), so every name the tool prints can be fed back. Lookups are hash-map finds, never
+// linear scans; the maps are built on the first lookup (thread-safe), so a fabric of millions of
+// ports that is only planned never pays for them.
 #pragma once
 
 #include <atomic>
@@ -59,8 +60,22 @@ class NameDirectory {
   // anything else (another spelling, a frontend name, a vertex the fabric lacks): vertex() then
   // resolves it or gives the diagnostic. For the hot paths of large inputs (pinned routes).
   [[nodiscard]] VertexId printed_vertex(std::string_view name) const;
-  // A link id or "A -- B" (every parallel cable between A and B, in id order).
+  // A link id, "A -- B" (every parallel cable between A and B, in id order) or "A -- B #k" (the
+  // one cable cable_name prints so: the k-th of them, from 0; a k past the bundle is an error that
+  // gives the bundle's size).
   [[nodiscard]] Result<std::vector<LinkId>> links(std::string_view name, const SourceLocation& where, std::string_view field) const;
+  // The one reader of a cable number: "A -- B #k" split into "A -- B" (trimmed) and k; k is
+  // nullopt when no '#' is written, ok false when '#' is not followed by a number. For readers
+  // with their own vertex lookups (pinned routes); links() uses it.
+  struct CableSpelling {
+    std::string_view bundle;
+    std::optional<std::size_t> k;
+    bool ok = true;
+  };
+  [[nodiscard]] static CableSpelling split_cable_number(std::string_view name);
+  // The message for a cable number past its bundle ("... cable #3 does not exist (2 cable(s) join
+  // them, #0..#1)"). PRECONDITION: bundle_size > 0.
+  [[nodiscard]] static std::string cable_number_error(std::string_view name, std::size_t k, std::size_t bundle_size);
   // The cables joining two vertices (topology/cable_index.h), indexed on first use (thread-safe).
   // For the hot paths of large inputs (pinned routes): "A -- B #k" is cable_index().cable(a, b, k).
   [[nodiscard]] const CableIndex& cable_index() const {

@@ -106,17 +106,14 @@ class RoutePinner::Walker {
     } else if (strip(" down")) {
       direction = -1;
     }
-    std::size_t which = 0;
-    if (const std::size_t hash = rest.rfind('#'); hash != std::string_view::npos) {
-      const std::string_view k = trim_hop(rest.substr(hash + 1));
-      const auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), which);
-      if (k.empty() || ec != std::errc() || p != k.data() + k.size()) {
-        error(fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", excerpt(text)));
-        hops_.emplace(kept_.keep(text), r);
-        return r;
-      }
-      rest = trim_hop(rest.substr(0, hash));
+    const NameDirectory::CableSpelling spelled = NameDirectory::split_cable_number(rest);
+    if (!spelled.ok) {
+      error(fmt::format("'{}': expected 'A -- B #k' with k a cable index from 0", excerpt(text)));
+      hops_.emplace(kept_.keep(text), r);
+      return r;
     }
+    const std::size_t which = spelled.k.value_or(0);
+    rest = spelled.bundle;
     if (rest.find("--") == std::string_view::npos && !all_digits(rest)) {
       auto sw = names_.backend_switch(rest, where(), field_);
       if (sw) {
@@ -141,14 +138,13 @@ class RoutePinner::Walker {
           error(fmt::format("no cable joins {} and {}", t_.vertex_name(*a), t_.vertex_name(*b)));
         }
       }
-    } else if (auto links = names_.links(rest, where(), field_)) {
+    } else if (auto links = names_.links(spelled.bundle, where(), field_)) {
       cables = std::move(links).value();
     } else {
       take(links.errors());
     }
     if (!cables.empty() && which >= cables.size()) {
-      error(fmt::format("'{}': cable #{} does not exist ({} cable(s) join them, #0..#{})", excerpt(text), which,
-                        cables.size(), cables.size() - 1));
+      error(NameDirectory::cable_number_error(excerpt(text), which, cables.size()));
     } else if (!cables.empty()) {
       r.ok = true;
       r.directed = direction != 0;

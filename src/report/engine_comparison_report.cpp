@@ -50,7 +50,7 @@ std::string explain(const EngineComparisonInput& in, const OperationComparison& 
       return fmt::format("incast: {} flows end on {}, whose queue peaked at {} B (time-weighted mean {:.0f} B); the "
                          "packet engine shares that port among the links that feed it, each as fast as its {} let it "
                          "refill the queue, not among the flows as max-min does, so they do not finish together",
-                         c.incast_flows, resource_name(*in.names, p.resources[c.incast_port]), s.peak_queue_bytes,
+                         c.incast_flows, resource_name(in.names, p.resources[c.incast_port]), s.peak_queue_bytes,
                          s.mean_queue_bytes, p.packet.pfc ? "PAUSE frames" : "credits");
     }
     case DifferenceReason::kFlowControl:
@@ -72,10 +72,8 @@ std::string explain(const EngineComparisonInput& in, const OperationComparison& 
 
 std::string deadlock_text(const EngineComparisonInput& in) {
   const SimulationResult& p = in.runs.packet;
-  if (p.packet.deadlock_cycle.empty()) return "none";
-  std::string out = fmt::format("a credit loop of {} channels:", p.packet.deadlock_cycle.size());
-  for (const std::uint32_t c : p.packet.deadlock_cycle) out += "\n    " + resource_name(*in.names, p.resources[c]);
-  return out;
+  if (p.packet.deadlock_cycles.empty()) return "none";
+  return credit_loops_text(in.names, p, "    ");
 }
 
 std::string flow_name(const EngineComparisonInput& in, std::uint32_t record) {
@@ -163,12 +161,11 @@ std::string engine_comparison_json(const EngineComparisonInput& in) {
                    {"victims", c.victims},
                    {"incast_flows", c.incast_flows},
                    {"incast_port", c.incast_port == kNoIndex ? Json(nullptr)
-                                                             : Json(resource_name(*in.names, p.resources[c.incast_port]))},
+                                                             : Json(resource_name(in.names, p.resources[c.incast_port]))},
                    {"packet_latency_s", to_seconds(c.latency)},
                    {"reasons", reasons}});
   }
-  Json cycle = Json::array();
-  for (const std::uint32_t c : p.packet.deadlock_cycle) cycle.push_back(resource_name(*in.names, p.resources[c]));
+  const Json loops = credit_loops_json(in.names, p);
   Json packet = makespan_json(p);
   packet.update(Json{{"flow_control", p.packet.pfc ? "pfc" : "credits"},
                  {"ports_used", cmp.ports_used},
@@ -176,7 +173,8 @@ std::string engine_comparison_json(const EngineComparisonInput& in) {
                  {"stopped_s", to_seconds(cmp.stopped)},
                  {"congestion_points", cmp.congestion_points},
                  {"victims", cmp.victims},
-                 {"deadlock", cycle}});
+                 {"deadlock", loops.empty() ? Json::array() : loops[0]},
+                 {"deadlock_loops", loops}});
   Json root = {{"title", in.title},
                {"agreement", kAgreement},
                {"agree", cmp.agree},

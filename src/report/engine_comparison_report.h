@@ -20,13 +20,13 @@ namespace ct {
 
 struct EngineComparisonInput {
   const Topology& topology;
+  // The directory that names its ports as simulate's reports do (report/simulate_report.h
+  // resource_name): the fabric's own, not owned.
+  const NameDirectory& names;
   const EngineRuns& runs;
   const EngineComparison& comparison;
   std::string title;
   std::size_t top = 10;  // rows of reasons and victims in the text
-  // The directory that names its ports as simulate's reports do (report/simulate_report.h
-  // resource_name), built once per input.
-  std::shared_ptr<const NameDirectory> names = std::make_shared<const NameDirectory>(topology);
 };
 
 std::string engine_comparison_text(const EngineComparisonInput& in);

@@ -62,13 +62,15 @@ std::vector<std::pair<std::string, std::string>> engine_facts(const SimulationRe
   if (p.spraying || p.out_of_order > 0) {
     facts.emplace_back("packets delivered out of order", page_number(static_cast<double>(p.out_of_order)));
   }
-  facts.emplace_back("deadlock", p.deadlock_cycle.empty()
-                                     ? std::string("none")
-                                     : fmt::format("a credit loop of {} channels", p.deadlock_cycle.size()));
-  if (!p.deadlock_cycle.empty()) {
+  const std::size_t loops = p.deadlock_cycles.size();
+  facts.emplace_back("deadlock", loops == 0   ? std::string("none")
+                                 : loops == 1 ? fmt::format("a credit loop of {} channels", p.deadlock_cycles[0].size())
+                                              : fmt::format("{} credit loops", loops));
+  if (loops > 0) {
     const DeadlockFlows d = deadlock_flows(r);
     facts.emplace_back("flows in the credit loop (their packets hold the cycle's buffers)", page_flows(d.in_loop));
     facts.emplace_back("flows blocked behind it (waiting upstream of the cycle)", page_flows(d.behind));
+    if (!d.faulted.empty()) facts.emplace_back("flows stopped by a fault (their path failed)", page_flows(d.faulted));
   }
   return facts;
 }
@@ -156,7 +158,7 @@ void utilization(const SimulateReportInput& in, const std::string& command_line,
   const double bin = ms(r.series_bin);
   for (std::size_t i = 0; i < r.series.size() && i < kSeriesShown; ++i) {
     const LinkSeries& series = r.series[i];
-    LineSeries s{resource_name(*in.names, r.resources[series.resource]), {}, true, false, false};
+    LineSeries s{resource_name(in.names, r.resources[series.resource]), {}, true, false, false};
     for (std::size_t b = 0; b < series.utilization.size(); ++b) {
       s.points.emplace_back(bin * static_cast<double>(b), 100.0 * series.utilization[b]);
     }
@@ -186,7 +188,7 @@ void queues(const SimulateReportInput& in, const std::string& command_line, Html
   chart.may_coincide = true;  // queues of an incast's senders often fill alike
   const double bin = ms(r.queue_bin);
   for (const QueueSeries& q : r.queue_series) {
-    LineSeries s{resource_name(*in.names, r.resources[q.resource]), {}, true, false, false};
+    LineSeries s{resource_name(in.names, r.resources[q.resource]), {}, true, false, false};
     for (std::size_t b = 0; b < q.mean_bytes.size(); ++b) {
       s.points.emplace_back(bin * static_cast<double>(b), q.mean_bytes[b] / 1024);
     }
@@ -223,7 +225,7 @@ void deepest(const SimulateReportInput& in, const std::string& command_line, Htm
   BarSeries time{pfc ? "PAUSE" : "credit stall", {}};
   for (const std::uint32_t c : order) {
     const ResourceStats& st = r.stats[c];
-    const std::string name = resource_name(*in.names, r.resources[c]);
+    const std::string name = resource_name(in.names, r.resources[c]);
     depth.categories.push_back(name);
     stopped.categories.push_back(name);
     peak.values.push_back(static_cast<double>(st.peak_queue_bytes) / 1024);
@@ -269,7 +271,7 @@ void ecn_marks(const SimulateReportInput& in, const std::string& command_line, H
     series.push_back({"ECN marks", {}});
   }
   for (const std::uint32_t c : order) {
-    chart.categories.push_back(resource_name(*in.names, r.resources[c]));
+    chart.categories.push_back(resource_name(in.names, r.resources[c]));
     if (classes == 1) {
       series.front().values.push_back(static_cast<double>(r.stats[c].ecn_marks));
       continue;

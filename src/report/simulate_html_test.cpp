@@ -50,7 +50,8 @@ TEST(SimulateHtml, RingOnOneLeafWorkedByHand) {
   auto r = simulate(fixtures::fixture_fabric(topology), scenario);
   ASSERT_TRUE(r.ok());
   const WorkerAccount workers = account_workers(r.value());
-  const std::string html = simulate_html(SimulateReportInput{topology, r.value(), workers, "ring"}, "clustertwin simulate x");
+  const NameDirectory names(topology);
+  const std::string html = simulate_html(SimulateReportInput{topology, names, r.value(), workers, "ring"}, "clustertwin simulate x");
 
   EXPECT_EQ(all(plot(html, "completion-cdf"), R"re(class="ct-line" data-series="ar" data-points="(\d+)")re"),
             std::vector<std::string>{"25"});
@@ -88,7 +89,8 @@ TEST(SimulateHtml, LongCompletionCdfIsSampledAtNearestRanks) {
   }
   r.makespan = TimePs(1000LL * 1'000'000'000);
   const WorkerAccount workers;
-  const std::string html = simulate_html(SimulateReportInput{topology, r, workers, "many"}, "clustertwin simulate y");
+  const NameDirectory names(topology);
+  const std::string html = simulate_html(SimulateReportInput{topology, names, r, workers, "many"}, "clustertwin simulate y");
   EXPECT_EQ(all(plot(html, "completion-cdf"), R"re(data-points="(\d+)")re"), std::vector<std::string>{"257"});
   EXPECT_EQ(plot(html, "link-utilization"), "");
   EXPECT_EQ(plot(html, "busbw"), "");
@@ -111,7 +113,8 @@ TEST(SimulateHtml, OneFlowOperationDrawsAVisibleStep) {
   f.end = TimePs(1'000'000'000);
   r.flows.push_back(f);
   r.makespan = TimePs(1'000'000'000);
-  const std::string html = simulate_html(SimulateReportInput{topology, r, WorkerAccount{}, "one"}, "clustertwin simulate z");
+  const NameDirectory names(topology);
+  const std::string html = simulate_html(SimulateReportInput{topology, names, r, WorkerAccount{}, "one"}, "clustertwin simulate z");
   const std::string cdf = plot(html, "completion-cdf");
   EXPECT_EQ(all(cdf, R"re(data-points="(\d+)")re"), std::vector<std::string>{"2"});
   EXPECT_EQ(all(cdf, R"re(class="ct-point" data-series="t" data-x="1" data-y="([^"]+)")re"), (std::vector<std::string>{"0", "100"}));

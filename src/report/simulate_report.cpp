@@ -176,14 +176,15 @@ std::size_t unfinished_count(const SimulationResult& r) {
 
 std::string bytes_left(const FlowRecord& f) { return fmt::format("{:.0f}", std::ceil(f.bits_left / 8)); }
 
-// Why flow i did not finish, in words. In a deadlock, a flow whose packets hold buffers of the
-// cycle's channels is in the credit loop; any other stalled flow is blocked behind it.
+// Why flow i did not finish, in words. In a deadlock, a flow whose packets hold buffers of a
+// loop's channels is in the credit loop, one whose path failed stalled for that, and any other
+// stalled flow is blocked behind the loop.
 std::string why_unfinished(const SimulationResult& r, std::uint32_t i) {
   const FlowRecord& f = r.flows[i];
   switch (f.unfinished) {
     case Unfinished::kNo: return "";
     case Unfinished::kStalled:
-      if (!r.packet.deadlock_cycle.empty()) {
+      if (!r.packet.deadlock_cycles.empty() && !stalled_by_fault(r, i)) {
         return in_credit_loop(r, i) ? "in the credit loop: its packets hold buffers of the cycle (deadlock)"
                                     : "blocked behind the credit loop: its packets wait upstream of the cycle (deadlock)";
       }
@@ -257,7 +258,7 @@ void text_links(const SimulateReportInput& in, std::string& out) {
                   fmt::format("Top bottleneck links (of {} used; ranked by time saturated, then bits carried)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.add_row({resource_name(*in.names, r.resources[c]),
+    links.add_row({resource_name(in.names, r.resources[c]),
                    fmt::format("{:g}G", bps(r.resources[c]) / 1e9), percent(mean_util(r, c)),
                    percent(peak_util(r, c)), human_time(r.stats[c].saturated), fmt::format("{}", r.stats[c].flows)});
   }
@@ -268,7 +269,7 @@ Json series_json(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   Json links = Json::array();
   for (const LinkSeries& s : r.series) {
-    links.push_back({{"name", resource_name(*in.names, r.resources[s.resource])}, {"utilization", s.utilization}});
+    links.push_back({{"name", resource_name(in.names, r.resources[s.resource])}, {"utilization", s.utilization}});
   }
   return {{"bin_s", to_seconds(r.series_bin)}, {"links", links}};
 }
@@ -301,10 +302,36 @@ std::string csv_cell(std::string_view s) {
 DeadlockFlows deadlock_flows(const SimulationResult& r) {
   DeadlockFlows d;
   for (std::uint32_t i = 0; i < r.flows.size(); ++i) {
-    if (r.flows[i].unfinished != Unfinished::kStalled || r.packet.deadlock_cycle.empty()) continue;
-    (in_credit_loop(r, i) ? d.in_loop : d.behind).push_back(i);
+    if (r.flows[i].unfinished != Unfinished::kStalled || r.packet.deadlock_cycles.empty()) continue;
+    (in_credit_loop(r, i) ? d.in_loop : stalled_by_fault(r, i) ? d.faulted : d.behind).push_back(i);
   }
   return d;
+}
+
+std::string credit_loops_text(const NameDirectory& names, const SimulationResult& r, std::string_view indent) {
+  const std::vector<std::vector<std::uint32_t>>& loops = r.packet.deadlock_cycles;
+  if (loops.empty()) return "";
+  if (loops.size() == 1) {
+    std::string out = fmt::format("a credit loop of {} channels:", loops[0].size());
+    for (const std::uint32_t c : loops[0]) out += fmt::format("\n{}{}", indent, resource_name(names, r.resources[c]));
+    return out;
+  }
+  std::string out = fmt::format("{} credit loops:", loops.size());
+  for (std::size_t k = 0; k < loops.size(); ++k) {
+    out += fmt::format("\n{}loop {}, {} channels:", indent, k + 1, loops[k].size());
+    for (const std::uint32_t c : loops[k]) out += fmt::format("\n{}  {}", indent, resource_name(names, r.resources[c]));
+  }
+  return out;
+}
+
+Json credit_loops_json(const NameDirectory& names, const SimulationResult& r) {
+  Json loops = Json::array();
+  for (const std::vector<std::uint32_t>& loop : r.packet.deadlock_cycles) {
+    Json cycle = Json::array();
+    for (const std::uint32_t c : loop) cycle.push_back(resource_name(names, r.resources[c]));
+    loops.push_back(std::move(cycle));
+  }
+  return loops;
 }
 
 std::vector<std::uint32_t> marking_ports(const SimulationResult& r) {
@@ -514,7 +541,7 @@ void text_ecn_by_priority(const SimulateReportInput& in, std::string& out) {
                                : fmt::format("ECN marks per port and priority ({} port(s) marked)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    std::vector<std::string> row = {resource_name(*in.names, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
+    std::vector<std::string> row = {resource_name(in.names, r.resources[c]), fmt::format("{}", r.stats[c].ecn_marks)};
     for (std::uint32_t v = 0; v < r.packet.vls; ++v) row.push_back(fmt::format("{}", ecn_marks_of_class(r, c, v)));
     table.add_row(row);
   }
@@ -577,13 +604,13 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
                        fct_time(f.p50), fct_time(f.p90), fct_time(f.p99), fct_time(f.max), fct_time(f.mean));
   }
   text_reordering(p, r, out);
-  if (!p.deadlock_cycle.empty()) {
-    out += fmt::format("  DEADLOCK: a credit loop of {} channels:", p.deadlock_cycle.size());
-    for (const std::uint32_t c : p.deadlock_cycle) out += "\n    " + resource_name(*in.names, r.resources[c]);
+  if (!p.deadlock_cycles.empty()) {
+    out += "  DEADLOCK: " + credit_loops_text(in.names, r, "    ");
     const DeadlockFlows d = deadlock_flows(r);
     out += fmt::format("\n  in the loop (their packets hold the cycle's buffers): {}\n  blocked behind it (waiting upstream of "
                        "the cycle): {}\n",
                        flow_list(d.in_loop), flow_list(d.behind));
+    if (!d.faulted.empty()) out += fmt::format("  stopped by a fault (their path failed): {}\n", flow_list(d.faulted));
   }
   out += "\n";
   text_fct_groups(fct_by_operation(r), "operation", in.top_links, out);
@@ -596,7 +623,7 @@ void text_packet(const SimulateReportInput& in, std::string& out) {
   TextTable queues(columns, fmt::format("Deepest output queues (of {} that queued; bytes)", order.size()));
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    std::vector<std::string> row = {resource_name(*in.names, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
+    std::vector<std::string> row = {resource_name(in.names, r.resources[c]), fmt::format("{}", r.stats[c].peak_queue_bytes),
                                     fmt::format("{:.0f}", r.stats[c].mean_queue_bytes),
                                     human_time(p.pfc ? r.stats[c].pause_time : r.stats[c].credit_stall)};
     if (p.dcqcn) row.push_back(fmt::format("{}", r.stats[c].ecn_marks));
@@ -627,7 +654,7 @@ Json dcqcn_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = marking_ports(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    ports.push_back({{"name", resource_name(*in.names, r.resources[c])}, {"ecn_marks", r.stats[c].ecn_marks}});
+    ports.push_back({{"name", resource_name(in.names, r.resources[c])}, {"ecn_marks", r.stats[c].ecn_marks}});
     if (p.vls > 1) ports.back()["ecn_marks_by_priority"] = ecn_marks_json(r, c);
   }
   if (p.vls > 1) out["ecn_marks_by_priority"] = ecn_marks_by_priority(r);
@@ -644,7 +671,7 @@ Json packet_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = deepest_queues(r);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    queues.push_back({{"name", resource_name(*in.names, r.resources[c])},
+    queues.push_back({{"name", resource_name(in.names, r.resources[c])},
                       {"peak_queue_bytes", r.stats[c].peak_queue_bytes},
                       {"mean_queue_bytes", r.stats[c].mean_queue_bytes},
                       {"credit_stall_s", to_seconds(r.stats[c].credit_stall)}});
@@ -655,8 +682,7 @@ Json packet_json(const SimulateReportInput& in) {
       if (p.dcqcn && p.vls > 1) queues.back()["ecn_marks_by_priority"] = ecn_marks_json(r, c);
     }
   }
-  Json cycle = Json::array();
-  for (const std::uint32_t c : p.deadlock_cycle) cycle.push_back(resource_name(*in.names, r.resources[c]));
+  const Json loops = credit_loops_json(in.names, r);
   const DeadlockFlows stuck = deadlock_flows(r);
   Json reordered = Json::array();
   for (const std::uint32_t k : most_reordered_flows(r, in.top_links)) {
@@ -682,8 +708,9 @@ Json packet_json(const SimulateReportInput& in) {
           {"fct_s", fct_json(f)},
           {"fct_by_operation_s", fct_groups_json(fct_by_operation(r))},
           {"queues", queues},
-          {"deadlock", cycle},
-          {"deadlock_flows", {{"in_loop", stuck.in_loop}, {"behind", stuck.behind}}}};
+          {"deadlock", loops.empty() ? Json::array() : loops[0]},
+          {"deadlock_loops", loops},
+          {"deadlock_flows", {{"in_loop", stuck.in_loop}, {"behind", stuck.behind}, {"fault", stuck.faulted}}}};
   if (p.pfc) {
     out["flow_control"] = "pfc";
     out["pause_s"] = to_seconds(totals.pause);
@@ -697,7 +724,7 @@ Json packet_json(const SimulateReportInput& in) {
     // Kept only with --csv-queues or --html (SimulationOptions::queue_series).
     Json hottest = Json::array();
     for (const QueueSeries& q : r.queue_series) {
-      hottest.push_back({{"name", resource_name(*in.names, r.resources[q.resource])},
+      hottest.push_back({{"name", resource_name(in.names, r.resources[q.resource])},
                          {"mean_bytes", q.mean_bytes},
                          {"peak_bytes", q.peak_bytes}});
     }
@@ -786,7 +813,7 @@ std::string simulate_json(const SimulateReportInput& in) {
   const std::vector<std::uint32_t> order = busiest_resources(r, in.top_links);
   for (std::size_t k = 0; k < std::min(in.top_links, order.size()); ++k) {
     const std::uint32_t c = order[k];
-    links.push_back({{"name", resource_name(*in.names, r.resources[c])},
+    links.push_back({{"name", resource_name(in.names, r.resources[c])},
                      {"capacity_bps", bps(r.resources[c])},
                      {"carried_bits", r.stats[c].carried_bits},
                      {"mean_utilization", mean_util(r, c)},
@@ -834,7 +861,7 @@ std::string simulate_links_csv(const SimulateReportInput& in) {
   out += packet ? ",peak_queue_bytes,mean_queue_bytes,credit_stall_s,pause_s,pause_frames,ecn_marks\n" : "\n";
   for (std::uint32_t c = 0; c < r.resources.size(); ++c) {
     if (r.resources[c].kind == ResourceKind::kBarrier || r.stats[c].carried_bits <= 0) continue;
-    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}", csv_cell(resource_name(*in.names, r.resources[c])),
+    out += fmt::format("{},{:.0f},{:.0f},{:.6f},{:.6f},{:.9f},{}", csv_cell(resource_name(in.names, r.resources[c])),
                        bps(r.resources[c]), r.stats[c].carried_bits, mean_util(r, c), peak_util(r, c),
                        to_seconds(r.stats[c].saturated), r.stats[c].flows);
     if (packet) {
@@ -914,7 +941,7 @@ void quote_from(std::string& out, std::size_t start) {
 std::string simulate_flows_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   const Topology& t = in.topology;
-  HopNames hops(r, *in.names);
+  HopNames hops(r, in.names);
   std::string out =
       "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,end_s,"
       "rate_gbps,reroutes,status,bytes_left,path";
@@ -1001,7 +1028,7 @@ std::string simulate_series_csv(const SimulateReportInput& in) {
   const SimulationResult& r = in.result;
   std::string out = "link,bin_start_s,bin_end_s,utilization\n";
   for (const LinkSeries& s : r.series) {
-    const std::string name = csv_cell(resource_name(*in.names, r.resources[s.resource]));
+    const std::string name = csv_cell(resource_name(in.names, r.resources[s.resource]));
     for (std::size_t b = 0; b < s.utilization.size(); ++b) {
       out += fmt::format("{},{:.12f},{:.12f},{:.6f}\n", name, to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b))),
                          to_seconds(TimePs(r.series_bin.value() * static_cast<std::int64_t>(b + 1))), s.utilization[b]);
@@ -1015,7 +1042,7 @@ std::string simulate_queues_csv(const SimulateReportInput& in) {
   std::string out = "queue,bin_start_s,bin_end_s,mean_bytes,peak_bytes\n";
   const std::int64_t bin = r.queue_bin.value();
   for (const QueueSeries& s : r.queue_series) {
-    const std::string name = csv_cell(resource_name(*in.names, r.resources[s.resource]));
+    const std::string name = csv_cell(resource_name(in.names, r.resources[s.resource]));
     for (std::size_t b = 0; b < s.mean_bytes.size(); ++b) {
       const auto start = bin * static_cast<std::int64_t>(b);
       out += name;

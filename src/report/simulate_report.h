@@ -40,7 +40,10 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "analysis/operation_figures.h"  // mean_iteration_seconds
 #include "analysis/straggler.h"
@@ -55,12 +58,13 @@ namespace ct {
 // caller), the topology that names its links, and the title.
 struct SimulateReportInput {
   const Topology& topology;
+  // The directory that names its resources (resource_name): the fabric's own (Fabric::names()),
+  // not owned, so that a large fabric's cable index is built once per run, not once per report.
+  const NameDirectory& names;
   const SimulationResult& result;
   const WorkerAccount& workers;
   std::string title;  // "lab-32: ring-1g"
   std::size_t top_links = 10;
-  // The directory that names its resources (resource_name), built once per input.
-  std::shared_ptr<const NameDirectory> names = std::make_shared<const NameDirectory>(topology);
 };
 
 std::string simulate_text(const SimulateReportInput& in);
@@ -85,14 +89,22 @@ std::vector<std::uint32_t> deepest_queues(const SimulationResult& r);
 // JSON's marks per port and priority, the page's chart of marks per port show the first --top).
 std::vector<std::uint32_t> marking_ports(const SimulationResult& r);
 
-// A deadlocked packet run's stalled flows (record indices, increasing): in the credit loop (their
-// packets hold buffers of the cycle's channels, PacketRunInfo::deadlock_flows) or blocked behind
-// it (stalled upstream of the cycle). Both empty without a deadlock.
+// A deadlocked packet run's stalled flows (record indices, increasing): in a credit loop (their
+// packets hold buffers of a loop's channels, PacketRunInfo::deadlock_flows), stopped by a fault
+// (a path of theirs failed, PacketRunInfo::fault_stalled_flows) or blocked behind a loop
+// (stalled upstream of it). All empty without a deadlock.
 struct DeadlockFlows {
   std::vector<std::uint32_t> in_loop;
   std::vector<std::uint32_t> behind;
+  std::vector<std::uint32_t> faulted;
 };
 DeadlockFlows deadlock_flows(const SimulationResult& r);
+// A deadlocked run's credit loops in words, as the report and the engine comparison print them:
+// "a credit loop of 4 channels:" and each channel on a line of its own after `indent`; with more
+// loops, "2 credit loops:" and each as "loop 1, 4 channels:" with its channels indented further.
+// Empty without a deadlock. The JSON's form: one array of channel names per loop.
+std::string credit_loops_text(const NameDirectory& names, const SimulationResult& r, std::string_view indent);
+nlohmann::ordered_json credit_loops_json(const NameDirectory& names, const SimulationResult& r);
 
 // "37.609 ms", "850.000 us", "1.203 s"; "never" below 0.
 std::string human_time(TimePs t);

@@ -37,12 +37,14 @@ class SimulateReportTest : public ::testing::Test {
     ASSERT_TRUE(r.ok());
     result_ = std::move(r).value();
     workers_ = account_workers(result_);
-    in_.emplace(SimulateReportInput{topology_, result_, workers_, "test"});
+    names_.emplace(topology_);
+    in_.emplace(SimulateReportInput{topology_, *names_, result_, workers_, "test"});
   }
   Topology topology_;
   Scenario scenario_;
   SimulationResult result_;
   WorkerAccount workers_;
+  std::optional<NameDirectory> names_;
   std::optional<SimulateReportInput> in_;
 };
 
@@ -67,6 +69,39 @@ TEST_F(SimulateReportTest, CsvHasOneRowPerFlowAndPerUsedLink) {
   const std::string links = simulate_links_csv(*in_);
   EXPECT_EQ(std::count(links.begin(), links.end(), '\n'), 1 + 8);  // header + 4 NIC links x 2 directions
   EXPECT_NE(links.find("host0/nic0 -- p0/leaf/0 up,400000000000,"), std::string::npos);
+}
+
+// A deadlocked packet run in which one stalled flow's path failed (issue 26 review, item 4): that
+// flow gets the fault-stall reason, not "behind the loop"; the others keep theirs.
+TEST_F(SimulateReportTest, AFlowStoppedByAFaultInADeadlockedRunSaysSo) {
+  SimulationResult r = result_;
+  ASSERT_GE(r.flows.size(), 3U);
+  for (std::uint32_t f = 0; f < 3; ++f) {
+    r.flows[f].unfinished = Unfinished::kStalled;
+    r.flows[f].end = TimePs(-1);
+    r.flows[f].bits_left = 8;
+    r.flows[f].stalled = TimePs(1'000'000);
+  }
+  r.packet.ran = true;
+  r.packet.deadlock_cycles = {{0, 1}};
+  r.packet.deadlock_flows = {0};
+  r.packet.fault_stalled_flows = {2};
+  const DeadlockFlows d = deadlock_flows(r);
+  EXPECT_EQ(d.in_loop, std::vector<std::uint32_t>{0});
+  EXPECT_EQ(d.behind, std::vector<std::uint32_t>{1});
+  EXPECT_EQ(d.faulted, std::vector<std::uint32_t>{2});
+  const SimulateReportInput in{topology_, *names_, r, workers_, "dead"};
+  const auto j = nlohmann::json::parse(simulate_json(in));
+  std::vector<std::string> why(3);
+  for (const auto& u : j.at("unfinished")) {
+    const auto f = u.at("flow").get<std::size_t>();
+    if (f < 3) why[f] = u.at("why").get<std::string>();
+  }
+  EXPECT_TRUE(why[0].starts_with("in the credit loop")) << why[0];
+  EXPECT_TRUE(why[1].starts_with("blocked behind the credit loop")) << why[1];
+  EXPECT_TRUE(why[2].starts_with("stalled at 1.000 us: its path failed")) << why[2];
+  EXPECT_EQ(j.at("packet").at("deadlock_flows").at("fault"), nlohmann::json::array({2}));
+  EXPECT_NE(simulate_text(in).find("stopped by a fault (their path failed): 1 flow(s): 2\n"), std::string::npos);
 }
 
 TEST_F(SimulateReportTest, TextNamesTheOperationAndTheBottlenecks) {
@@ -105,15 +140,23 @@ TEST(SimulateReport, ParallelCablesNamedApart) {
   EXPECT_EQ(resource_name(names, up), "p0/leaf/0 -- p0/spine/0 #0 up");
   up.link = LinkId(0);
   EXPECT_EQ(resource_name(names, up), "host0/nic0 -- p0/leaf/0 up");
+  // Every printed name, pasted back whole, is that one cable.
   for (std::uint32_t l = 0; l < t.link_count(); ++l) {
     const std::string name = names.cable_name(LinkId(l));
-    const auto hash = name.find(" #");
-    const auto joined = names.links(name.substr(0, hash), {"test", 0, 0}, "link");
+    const auto joined = names.links(name, {"test", 0, 0}, "link");
     ASSERT_TRUE(joined.ok()) << name;
-    const std::size_t k = hash == std::string::npos ? 0 : std::stoul(name.substr(hash + 2));
-    ASSERT_LT(k, joined->size()) << name;
-    EXPECT_EQ(joined.value()[k], LinkId(l)) << name;
+    EXPECT_EQ(joined.value(), std::vector<LinkId>{LinkId(l)}) << name;
   }
+  // Without '#k' the name is the whole bundle, as before; past the bundle is an error with its size.
+  const auto bundle = names.links("p0/leaf/0 -- p0/spine/1", {"test", 0, 0}, "link");
+  ASSERT_TRUE(bundle.ok());
+  EXPECT_EQ(bundle->size(), 3U);
+  const auto past = names.links("p0/leaf/0 -- p0/spine/1 #3", {"test", 0, 0}, "link");
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.errors().front().message.find("cable #3 does not exist (3 cable(s) join them, #0..#2)"),
+            std::string::npos)
+      << past.errors().front().message;
+  EXPECT_FALSE(names.links("p0/leaf/0 -- p0/spine/1 #x", {"test", 0, 0}, "link").ok());
 }
 
 }  // namespace

@@ -71,11 +71,18 @@ struct PacketRunInfo {
   std::int64_t out_of_order = 0;  // packets delivered after a later packet of their flow, summed over flows
   std::uint64_t drops = 0;  // lossless by construction; counted and checked
   std::uint64_t peak_packets = 0;  // in flight at once
-  std::vector<std::uint32_t> deadlock_cycle;  // resources waiting for each other's credits, in order
-  // With a deadlock: the flow records whose packets hold buffers of the cycle's resources (a packet
-  // that came over one and waits for the next), in increasing order: the flows in the credit loop.
-  // Every other stalled flow of the run is blocked behind it (in_credit_loop says which).
+  // The credit loops a deadlocked run ended in, one cycle of resources (waiting for each other's
+  // credits, in order) per loop, the loops in the order of their least resource; empty without a
+  // deadlock (sim/packet/packet_engine.h PacketDeadlock).
+  std::vector<std::vector<std::uint32_t>> deadlock_cycles;
+  // With a deadlock: the flow records whose packets hold buffers of a loop's resources (a packet
+  // that came over one and waits for the next; any resource of a loop, not only its cycle's), in
+  // increasing order: the flows in a credit loop (in_credit_loop says which).
   std::vector<std::uint32_t> deadlock_flows;
+  // With a deadlock: the other stalled records that a failed path stopped (one of their paths
+  // crosses a resource that is down for good and routing found no other), in increasing order
+  // (stalled_by_fault). Every other stalled flow of the run is blocked behind a loop.
+  std::vector<std::uint32_t> fault_stalled_flows;
   // SHARP (sim/packet/sharp_aggregation.h): aggregation trees run in the switches, how many of them
   // waited for a switch's free tree slot and for how long in all.
   std::uint32_t sharp_trees = 0;
@@ -186,6 +193,12 @@ inline std::int64_t ecn_marks_of_class(const SimulationResult& r, std::uint32_t 
 // not stalled there, or it is blocked behind the loop).
 inline bool in_credit_loop(const SimulationResult& r, std::uint32_t f) {
   return std::binary_search(r.packet.deadlock_flows.begin(), r.packet.deadlock_flows.end(), f);
+}
+
+// Whether record f of a deadlocked packet run stalled because its path failed, not in or behind
+// a credit loop.
+inline bool stalled_by_fault(const SimulationResult& r, std::uint32_t f) {
+  return std::binary_search(r.packet.fault_stalled_flows.begin(), r.packet.fault_stalled_flows.end(), f);
 }
 
 // A packet run's stop and mark figures summed over every port (the report's, JSON's and page's

@@ -254,6 +254,35 @@ TEST(Engine, PacketNeedsSwitchFiguresAndFlowIsTheDefault) {
   EXPECT_EQ(flow.out, plain.out);
 }
 
+// ---- issue 26 review item 1: a printed cable name is read back ---------------------------------
+
+// twin-uplinks has two cables from each rail leaf to the spine; the reports name them "p0/leaf/0
+// -- p0/spine/0 #0" and "#1". A NIC-to-NIC transfer from leaf 0 to leaf 1 hashes onto #1. That name,
+// pasted into a scenario fault, downs that one cable: the flow is rerouted onto #0 and finishes.
+// Without "#k" the fault downs both (the flow stalls); a k past the bundle names its size.
+TEST(Names, APrintedParallelCableNameFailsThatOneCable) {
+  const fs::path dir = work_dir("cable_names");
+  const auto run = [&](const std::string& link) {
+    write(dir / "s.yaml", "scenario:\n  name: cut\n  transfers:\n    - {name: t0, src: host0/nic0, dst: host1/nic1, "
+                          "bytes: 1MiB}\n  faults:\n    - {kind: down, link: \"" + link + "\", at: 0us}\n");
+    return clustertwin("simulate " + kSource + "/examples/twin-uplinks.yaml --scenario " + q(dir / "s.yaml"));
+  };
+  const Ran healthy = run("p0/leaf/2 -- p0/spine/0 #1");
+  ASSERT_EQ(healthy.rc, 0) << healthy.err;
+  ASSERT_NE(healthy.out.find("p0/leaf/0 -- p0/spine/0 #1 up"), std::string::npos) << healthy.out;
+  const Ran one = run("p0/leaf/0 -- p0/spine/0 #1");
+  ASSERT_EQ(one.rc, 0) << one.err;
+  EXPECT_NE(one.out.find("1 flows rerouted"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("p0/leaf/0 -- p0/spine/0 #0 up"), std::string::npos) << one.out;
+  EXPECT_EQ(one.out.find("p0/leaf/0 -- p0/spine/0 #1 up"), std::string::npos) << one.out;
+  EXPECT_EQ(one.out.find("never finish"), std::string::npos) << one.out;
+  const Ran bundle = run("p0/leaf/0 -- p0/spine/0");
+  ASSERT_EQ(bundle.rc, 0) << bundle.err;
+  EXPECT_NE(bundle.out.find("1 of 1 flows never finish"), std::string::npos) << bundle.out;
+  expect_fails(run("p0/leaf/0 -- p0/spine/0 #2"), 1,
+               {"scenario.faults[0].link", "cable #2 does not exist (2 cable(s) join them, #0..#1)"});
+}
+
 // ---- issue 23 item 9: --version, and usage lines that do not name the build folder -------------
 
 // --version exits 0 with "clustertwin X.Y.Z (commit C[-dirty])" on stdout, where C names a commit of

@@ -141,7 +141,7 @@ TEST(IbRingCli, DeadlockTellsFlowsInTheLoopFromThoseBehindIt) {
       << plain.out;
   EXPECT_NE(plain.out.find("blocked behind it (waiting upstream of the cycle): 1 flow(s): 5\n"), std::string::npos)
       << plain.out;
-  EXPECT_NE(plain.out.find("5 hold buffers of a credit loop with their packets and 1 are blocked behind it"), std::string::npos)
+  EXPECT_NE(plain.out.find("5 hold buffers of a credit loop with their packets and 1 is blocked behind it"), std::string::npos)
       << plain.out;
   const std::string html = read_text_file(page.string()).value();
   EXPECT_NE(html.find("flows blocked behind it (waiting upstream of the cycle)"), std::string::npos);

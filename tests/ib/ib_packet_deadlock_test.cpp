@@ -104,11 +104,12 @@ RingRun simulate_ring(const IbFabric& f, const IbRouting& r, const std::vector<s
     out.done.push_back(engine.state(fl) == PacketFlowState::kDone);
     out.all_done &= out.done.back();
   }
-  const std::vector<std::uint32_t> cycle = engine.deadlock();
-  for (const std::uint32_t c : cycle) {
+  const PacketDeadlock dead = engine.deadlock();
+  EXPECT_LE(dead.cycles.size(), 1U);
+  for (const std::uint32_t c : dead.empty() ? std::vector<std::uint32_t>{} : dead.cycles.front()) {
     out.cycle.push_back(fmt::format("'{}'[{}]", f.label(IbNodeId(owner[c].first)), owner[c].second));
   }
-  out.holding = engine.flows_holding(cycle);
+  out.holding = engine.flows_holding(dead.channels);
   std::sort(out.cycle.begin(), out.cycle.end());
   EXPECT_EQ(engine.drops(), 0U);
   return out;

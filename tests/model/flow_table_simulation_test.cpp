@@ -45,7 +45,7 @@ Outcome run(const Fabric& fabric, const Scenario& s, const std::string& table_te
   if (!r.ok()) return out;
   out.result = std::move(r).value();
   out.workers = account_workers(out.result);
-  const SimulateReportInput in{fabric.topology(), out.result, out.workers, "replay"};
+  const SimulateReportInput in{fabric.topology(), fabric.names(), out.result, out.workers, "replay"};
   out.text = simulate_text(in);
   out.json = simulate_json(in);
   out.csv = simulate_flows_csv(in);

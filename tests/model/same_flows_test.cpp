@@ -100,7 +100,7 @@ std::string flows_csv(const Scenario& s, const std::string& table) {
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_diagnostics(r.errors()));
   if (!r.ok()) return "";
   const WorkerAccount workers = account_workers(r.value());
-  return simulate_flows_csv({fabric().topology(), r.value(), workers, "same flows"});
+  return simulate_flows_csv({fabric().topology(), fabric().names(), r.value(), workers, "same flows"});
 }
 
 // Row `order[i]` of `original` is row i of `replay`: the same flow, the same everything.

@@ -174,7 +174,8 @@ TEST(PacketEcnReport, FlowEngineCsvUnchanged) {
   auto res = simulate(fixtures::fixture_fabric(t), s);
   ASSERT_TRUE(res.ok());
   const WorkerAccount w = account_workers(res.value());
-  const std::string csv = simulate_flows_csv(SimulateReportInput{t, res.value(), w, "flow"});
+  const NameDirectory names(t);
+  const std::string csv = simulate_flows_csv(SimulateReportInput{t, names, res.value(), w, "flow"});
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "flow,operation,instance,iteration,step,channel,qp,src,dst,udp_src_port,bytes,weight,start_s,after,delay_s,"
             "end_s,rate_gbps,reroutes,status,bytes_left,path");

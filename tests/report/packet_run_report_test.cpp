@@ -324,7 +324,7 @@ TEST(PacketRunReport, CompareEnginesSaysUnbounded) {
   ASSERT_TRUE(runs.ok()) << format_diagnostics(runs.errors());
   ASSERT_TRUE(runs->flow.unbounded && runs->packet.unbounded);
   const EngineComparison cmp = compare_engines(runs->flow, runs->packet);
-  const EngineComparisonInput in{t, runs.value(), cmp, "dead", 10};
+  const EngineComparisonInput in{t, fabric.names(), runs.value(), cmp, "dead", 10};
   const std::string text = engine_comparison_text(in);
   EXPECT_NE(text.find(fmt::format("flow engine: makespan unbounded (nothing happens after {}); packet engine: makespan "
                                   "unbounded (nothing happens after {}) (",

@@ -102,7 +102,7 @@ SimulationOptions options(EngineKind engine, const Knobs& k = {}) {
 // Every output a run writes, as the CLI writes them.
 std::string outputs(const Fabric& fabric, const SimulationResult& r) {
   const WorkerAccount workers = account_workers(r);
-  const SimulateReportInput in{fabric.topology(), r, workers, "matrix", 5};
+  const SimulateReportInput in{fabric.topology(), fabric.names(), r, workers, "matrix", 5};
   return simulate_text(in) + simulate_json(in) + simulate_flows_csv(in) + simulate_links_csv(in) +
          simulate_queues_csv(in);
 }
@@ -139,7 +139,7 @@ void run_case(const std::string& name, const Fabric* on, const std::string& scen
   ASSERT_TRUE(packet.ok()) << format_diagnostics(packet.errors());
   ASSERT_EQ(packet->flows.size(), flow->flows.size());
   EXPECT_EQ(packet->packet.drops, 0u);
-  EXPECT_TRUE(packet->packet.deadlock_cycle.empty());
+  EXPECT_TRUE(packet->packet.deadlock_cycles.empty());
   std::size_t done = 0;
   for (std::size_t i = 0; i < flow->flows.size(); ++i) {
     const FlowRecord& f = flow->flows[i];

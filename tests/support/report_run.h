@@ -30,7 +30,7 @@ struct ReportRun {
     ASSERT_TRUE(run.ok()) << format_diagnostics(run.errors());
     result = std::move(run).value();
     workers = account_workers(result);
-    in.emplace(SimulateReportInput{topology, result, workers, std::move(title), 10});
+    in.emplace(SimulateReportInput{topology, fabric->names(), result, workers, std::move(title), 10});
   }
 };
 

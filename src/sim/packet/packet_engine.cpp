@@ -552,7 +552,94 @@ PacketChannelStats PacketEngine::channel_stats(std::uint32_t c) const {
   return s;
 }
 
-std::vector<std::uint32_t> PacketEngine::deadlock() const {
+namespace {
+
+// The strongly connected components of a wait graph (Tarjan's algorithm, iteratively): each
+// vertex's component number, kNoComponent for a vertex not in `live`.
+constexpr std::uint32_t kNoComponent = 0xffffffffU;
+std::vector<std::uint32_t> components(const std::vector<std::vector<std::uint32_t>>& waits,
+                                      const std::vector<std::uint8_t>& live) {
+  const std::size_t n = waits.size();
+  std::vector<std::uint32_t> comp(n, kNoComponent);
+  std::vector<std::uint32_t> order(n, kNoComponent);
+  std::vector<std::uint32_t> low(n, 0);
+  std::vector<std::uint8_t> on_stack(n, 0);
+  std::vector<std::size_t> next_edge(n, 0);
+  std::vector<std::uint32_t> stack;
+  std::vector<std::uint32_t> calls;
+  std::uint32_t counter = 0;
+  std::uint32_t comps = 0;
+  const auto visit = [&](std::uint32_t v) {
+    order[v] = low[v] = counter++;
+    stack.push_back(v);
+    on_stack[v] = 1;
+    calls.push_back(v);
+  };
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (live[root] == 0 || order[root] != kNoComponent) continue;
+    visit(root);
+    while (!calls.empty()) {
+      const std::uint32_t v = calls.back();
+      if (next_edge[v] < waits[v].size()) {
+        const std::uint32_t w = waits[v][next_edge[v]++];
+        if (order[w] == kNoComponent) {
+          visit(w);
+        } else if (on_stack[w] != 0) {
+          low[v] = std::min(low[v], order[w]);
+        }
+        continue;
+      }
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back()] = std::min(low[calls.back()], low[v]);
+      if (low[v] != order[v]) continue;
+      std::uint32_t x = kNoComponent;
+      do {
+        x = stack.back();
+        stack.pop_back();
+        on_stack[x] = 0;
+        comp[x] = comps;
+      } while (x != v);
+      ++comps;
+    }
+  }
+  return comp;
+}
+
+// A cycle inside component `c` of the wait graph, found by depth-first search from `root` (its
+// least vertex) over the component's edges in increasing order: the first back edge closes it.
+// Listed from its least vertex. PRECONDITION: the component holds a cycle.
+std::vector<std::uint32_t> cycle_in(const std::vector<std::vector<std::uint32_t>>& waits,
+                                    const std::vector<std::uint32_t>& comp, std::uint32_t root) {
+  const std::uint32_t c = comp[root];
+  std::vector<std::uint8_t> on_path(waits.size(), 0);
+  std::vector<std::uint8_t> done(waits.size(), 0);
+  std::vector<std::size_t> next_edge(waits.size(), 0);
+  std::vector<std::uint32_t> stack{root};
+  on_path[root] = 1;
+  while (!stack.empty()) {
+    const std::uint32_t v = stack.back();
+    if (next_edge[v] == waits[v].size()) {
+      on_path[v] = 0;
+      done[v] = 1;
+      stack.pop_back();
+      continue;
+    }
+    const std::uint32_t w = waits[v][next_edge[v]++];
+    if (comp[w] != c || done[w] != 0) continue;
+    if (on_path[w] != 0) {
+      std::vector<std::uint32_t> cycle(std::find(stack.begin(), stack.end(), w), stack.end());
+      std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
+      return cycle;
+    }
+    on_path[w] = 1;
+    stack.push_back(w);
+  }
+  return {};
+}
+
+}  // namespace
+
+PacketDeadlock PacketEngine::deadlock() const {
   // A channel is blocked when it is idle, up, and every VL queue with a packet lacks credits.
   const std::size_t n = channels_.size();
   std::vector<std::uint8_t> blocked(n, 0);
@@ -577,34 +664,26 @@ std::vector<std::uint32_t> PacketEngine::deadlock() const {
     }
   }
   for (auto& w : waits) std::sort(w.begin(), w.end());
-  // Depth-first search from the blocked channels in increasing id; the first back edge closes a cycle.
-  std::vector<std::uint8_t> colour(n, 0);  // 0 new, 1 on the stack, 2 done
-  std::vector<std::uint32_t> stack;
-  std::vector<std::size_t> next_edge(n, 0);
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (blocked[root] == 0 || colour[root] != 0) continue;
-    stack.push_back(root);
-    colour[root] = 1;
-    while (!stack.empty()) {
-      const std::uint32_t v = stack.back();
-      if (next_edge[v] == waits[v].size()) {
-        colour[v] = 2;
-        stack.pop_back();
-        continue;
-      }
-      const std::uint32_t w = waits[v][next_edge[v]++];
-      if (colour[w] == 1) {
-        std::vector<std::uint32_t> cycle(std::find(stack.begin(), stack.end(), w), stack.end());
-        std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
-        return cycle;
-      }
-      if (colour[w] == 0) {
-        colour[w] = 1;
-        stack.push_back(w);
-      }
-    }
+  // Every channel on a cycle: those of a component of two or more, or waiting for itself. Each
+  // such component is one credit loop; its cycle is listed from its least channel, the loops in
+  // the order of their least channels.
+  const std::vector<std::uint32_t> comp = components(waits, blocked);
+  std::vector<std::uint32_t> size(n, 0);
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (comp[c] != kNoComponent) ++size[comp[c]];
   }
-  return {};
+  PacketDeadlock out;
+  std::vector<std::uint8_t> listed(n, 0);
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (comp[c] == kNoComponent) continue;
+    const bool self = std::binary_search(waits[c].begin(), waits[c].end(), c);
+    if (size[comp[c]] < 2 && !self) continue;
+    out.channels.push_back(c);
+    if (listed[comp[c]] != 0) continue;
+    listed[comp[c]] = 1;
+    out.cycles.push_back(cycle_in(waits, comp, c));
+  }
+  return out;
 }
 
 std::vector<std::uint32_t> PacketEngine::flows_holding(std::span<const std::uint32_t> channels) const {

@@ -38,8 +38,10 @@
 //
 // Credit stall: the time a channel had a packet to send but no VL with credits for its head.
 // Deadlock: when no event is left but packets wait for credits, the channels wait for each other;
-// deadlock() names a cycle of channels (each one's far-end buffer full of packets that wait for
-// the next one's credits): the credit loop of Dally & Seitz (IEEE ToC C-36(5), 1987).
+// deadlock() names the cycles of channels (each one's far-end buffer full of packets that wait for
+// the next one's credits): the credit loops of Dally & Seitz (IEEE ToC C-36(5), 1987). The
+// channels wait for each other as a graph; every strongly connected component of it with a cycle
+// is one loop, and every channel of such a component is in it.
 //
 // PFC (IEEE 802.1Qbb, priority-based flow control; RoCE v2 fabrics). A channel with `pfc` set
 // has no credits: its sender transmits whenever the priority (the VL) is not paused. The far end
@@ -153,6 +155,16 @@ struct PacketChannelStats {
 // or its rate changes while it sends): the channel, the time, the load (bits/s; 0: it stopped).
 enum class PacketFlowState : std::uint8_t { kWaiting, kActive, kDone };
 
+// A deadlocked run's credit loops: one cycle of channels per loop (a strongly connected component
+// of the channels' wait graph that holds a cycle), each listed once from its least channel, the
+// loops in the order of their least channels; and every channel of every loop, in increasing id
+// (a loop may hold more channels than the one cycle listed). Both empty without a deadlock.
+struct PacketDeadlock {
+  std::vector<std::vector<std::uint32_t>> cycles;
+  std::vector<std::uint32_t> channels;
+  [[nodiscard]] bool empty() const { return cycles.empty(); }
+};
+
 class PacketEngine {
  public:
   // PRECONDITION: 1 <= mtu < 2^24, 1 <= vls <= 15.
@@ -227,15 +239,14 @@ class PacketEngine {
     return ecn_marks_.empty() ? 0 : ecn_marks_[c * vls_ + vl];
   }
   [[nodiscard]] std::size_t peak_packets() const { return peak_packets_; }
-  // A cycle of channels that wait for each other's credits, each listed once, when the run ended
-  // with packets waiting for credits that can never come; empty otherwise. PRECONDITION: step()
-  // returned false.
-  [[nodiscard]] std::vector<std::uint32_t> deadlock() const;
+  // The credit loops the run ended in (packets waiting for credits that can never come): one
+  // cycle per loop, empty when none. PRECONDITION: step() returned false.
+  [[nodiscard]] PacketDeadlock deadlock() const;
   // The flows with a packet held in the far-end buffer of one of `channels` (a packet that came
   // over it and waits in the next channel's output queue), in increasing id: given deadlock()'s
-  // cycle, the flows in the credit loop; a flow stalled and not among them is blocked behind it
-  // (its packets wait upstream of the cycle, or were never made). PRECONDITION: step() returned
-  // false.
+  // channels, the flows in a credit loop; a flow stalled and not among them is blocked behind one
+  // (its packets wait upstream of the loops, or were never made) or stopped by a failed path.
+  // PRECONDITION: step() returned false.
   [[nodiscard]] std::vector<std::uint32_t> flows_holding(std::span<const std::uint32_t> channels) const;
 
  private:

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace ct {
@@ -174,7 +175,43 @@ TEST(PacketEngine, CreditLoopDeadlocksAndNamesTheCycle) {
   for (const auto& p : paths) ring.e.add_flow(flow(p, 32 * kMtu));
   ring.e.run();
   for (std::uint32_t f = 0; f < 4; ++f) EXPECT_NE(ring.e.state(f), PacketFlowState::kDone);
-  EXPECT_EQ(ring.e.deadlock(), (std::vector<std::uint32_t>{ring.cw[0], ring.cw[1], ring.cw[2], ring.cw[3]}));
+  const PacketDeadlock dead = ring.e.deadlock();
+  ASSERT_EQ(dead.cycles.size(), 1U);
+  EXPECT_EQ(dead.cycles[0], (std::vector<std::uint32_t>{ring.cw[0], ring.cw[1], ring.cw[2], ring.cw[3]}));
+  EXPECT_EQ(dead.channels, dead.cycles[0]);
+  EXPECT_EQ(ring.e.drops(), 0U);
+}
+
+// Two credit loops at once (issue 26 review, item 3): the shift-2 flows clockwise and four more
+// counter-clockwise (ccw[i] leaves node i for node i - 1, over NICs of their own), so each
+// direction of the ring is a loop of its own. Both are named, and the flows of each are in a loop: flows_holding of every loop's
+// channels is all eight, none of them "behind".
+TEST(PacketEngine, TwoCreditLoopsAreBothNamedAndTheirFlowsAreInALoop) {
+  Ring ring;
+  std::vector<std::vector<std::uint32_t>> paths;
+  for (int i = 0; i < 4; ++i) paths.push_back({ring.inject[i], ring.cw[i], ring.cw[(i + 1) % 4], ring.eject[(i + 2) % 4]});
+  // The counter-clockwise flows enter and leave through NIC channels of their own, so that they do
+  // not wait behind the clockwise loop at a shared NIC.
+  const std::int64_t one_packet = kMtu / kCreditBlockBytes;
+  for (int i = 0; i < 4; ++i) {
+    const std::uint32_t in = ring.e.add_channel(channel(ns(100), ns(200), false, one_packet));
+    const std::uint32_t out = ring.e.add_channel(channel(ns(100), TimePs(0), false, one_packet));
+    paths.push_back({in, ring.ccw[i], ring.ccw[(i + 3) % 4], out});
+  }
+  for (const auto& p : paths) ring.e.add_flow(flow(p, 32 * kMtu));
+  ring.e.run();
+  for (std::uint32_t f = 0; f < 8; ++f) EXPECT_NE(ring.e.state(f), PacketFlowState::kDone) << f;
+  const PacketDeadlock dead = ring.e.deadlock();
+  ASSERT_EQ(dead.cycles.size(), 2U);
+  EXPECT_EQ(dead.cycles[0], (std::vector<std::uint32_t>{ring.cw[0], ring.cw[1], ring.cw[2], ring.cw[3]}));
+  EXPECT_EQ(dead.cycles[1], (std::vector<std::uint32_t>{ring.ccw[0], ring.ccw[3], ring.ccw[2], ring.ccw[1]}));
+  std::vector<std::uint32_t> both = dead.cycles[0];
+  both.insert(both.end(), dead.cycles[1].begin(), dead.cycles[1].end());
+  std::sort(both.begin(), both.end());
+  EXPECT_EQ(dead.channels, both);
+  EXPECT_EQ(ring.e.flows_holding(dead.channels), (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  // The first loop alone, as before this fix, would leave the other loop's flows "behind".
+  EXPECT_EQ(ring.e.flows_holding(dead.cycles[0]), (std::vector<std::uint32_t>{0, 1, 2, 3}));
   EXPECT_EQ(ring.e.drops(), 0U);
 }
 
@@ -187,6 +224,7 @@ TEST(PacketEngine, NoCreditLoopNoDeadlock) {
   ring.e.run();
   for (std::uint32_t f = 0; f < 4; ++f) EXPECT_EQ(ring.e.state(f), PacketFlowState::kDone);
   EXPECT_TRUE(ring.e.deadlock().empty());
+  EXPECT_TRUE(ring.e.deadlock().channels.empty());
 }
 
 // Same input, same run: two engines fed alike end with the same event count and times.

@@ -57,12 +57,12 @@ TEST(PacketEventQueue, LanesPopInTimeThenSchedulingOrder) {
                   {30, 1, PacketEventKind::kArrive, 101, 0}});
 }
 
-// A lane is keyed by the delay from the last pop, not by the time: after the pop at 10, an event
-// at 20 (delay 10) joins the lane of delay 10 behind the one at 10 + 10 scheduled before, and ties
-// at one time pop in scheduling order across lanes and the heap. Scheduled at 0: delay 10 (seq
-// 0), delay 20 (seq 1). Pop 10/0. At 10: delay 10 -> 20 (seq 2, the lane of 10, now empty), the
-// heap at 20 (seq 3), delay 0 -> 10 (seq 4: a lane of delay 0, the time of the pop). Order: 10/4,
-// 20/1, 20/2, 20/3.
+// A lane is keyed by the delay from the last pop, not by the time, and ties at one time pop in
+// scheduling order across lanes and the heap. Scheduled at 0: 10 (delay 10, seq 0, the lane of
+// delay 10) and 20 (delay 20, seq 1, the lane of delay 20). Pop 10/0: the lane of delay 10 is
+// empty. At 10: 20 (delay 10, seq 2) goes to the lane of delay 10, not to seq 1's lane of delay 20
+// though both are at 20; 20 through the heap (seq 3); 10 (delay 0, seq 4) opens a lane of delay 0.
+// Order: 10/4, then the three at 20 by seq: 20/1 (lane 20), 20/2 (lane 10), 20/3 (heap).
 TEST(PacketEventQueue, LanesAreKeyedByTheDelayFromTheLastPop) {
   PacketEventQueue q;
   q.push_lane(TimePs(10), PacketEventKind::kTxDone, 1);

@@ -132,7 +132,7 @@ TEST(PacketSharp, CreditsApplyToTheAggregationPackets) {
   EXPECT_EQ(r.operations[0].iterations[0].end, ns(16 * (2 * kT + 2 * kD + kL + kR)));
   EXPECT_EQ(r.operations[0].iterations[0].end, ns(9821.44));
   EXPECT_EQ(r.packet.drops, 0u);
-  EXPECT_TRUE(r.packet.deadlock_cycle.empty());
+  EXPECT_TRUE(r.packet.deadlock_cycles.empty());
   TimePs stall{0};
   for (const ResourceStats& st : r.stats) stall += st.credit_stall;
   EXPECT_GT(stall.value(), 0);
@@ -197,7 +197,7 @@ TEST(PacketSharp, PfcAppliesToTheAggregationPackets) {
   ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
   EXPECT_TRUE(r->packet.pfc);
   EXPECT_EQ(r->packet.drops, 0u);
-  EXPECT_TRUE(r->packet.deadlock_cycle.empty());
+  EXPECT_TRUE(r->packet.deadlock_cycles.empty());
   std::int64_t frames = 0;
   for (const ResourceStats& st : r->stats) frames += st.pause_frames;
   EXPECT_GT(frames, 0);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -226,7 +227,7 @@ class Driver {
       if (spec.xoff_bytes + spec.headroom_bytes > figures_.buffer_bytes && error_.empty()) {
         error_ = fmt::format("a buffer of {} B per port and priority leaves no room for PFC on {}: the headroom is {} "
                              "B and XOFF needs one packet of {} B; give a larger --switch-buffer",
-                             figures_.buffer_bytes, t_.link_name(l), spec.headroom_bytes, o_.packet.mtu);
+                             figures_.buffer_bytes, resource_name(names_, info), spec.headroom_bytes, o_.packet.mtu);
       }
     }
     return spec;
@@ -260,6 +261,7 @@ class Driver {
       engine_.move_flow(moving[k], path, paths);
       rec_.rerouted(moving[k]);
     }
+    rerouting_after_.clear();  // the flows routed from here on are no longer this fault's rerouting
   }
 
   // ---- flows ----
@@ -445,31 +447,58 @@ class Driver {
     result_.packet.spraying = router_.spraying();
   }
 
-  // The cycle (resource i is channel i), the records whose packets hold its buffers, and a note.
+  // The loops (resource i is channel i), the records whose packets hold their buffers, the other
+  // stalled records that a failed path stopped, and a note per loop.
   void collect_deadlock() {
     PacketRunInfo& info = result_.packet;
-    info.deadlock_cycle = engine_.deadlock();
-    if (info.deadlock_cycle.empty()) return;
-    std::vector<std::uint32_t> record_of(engine_.flow_count(), 0);
+    const PacketDeadlock dead = engine_.deadlock();
+    if (dead.empty()) return;
+    info.deadlock_cycles = dead.cycles;
+    std::vector<std::uint32_t> record_of(engine_.flow_count(), kNoIndex);
     for (std::uint32_t r = 0; r < rec_.record_count(); ++r) record_of[rec_.flow_of(r)] = r;
-    for (const std::uint32_t f : engine_.flows_holding(info.deadlock_cycle)) info.deadlock_flows.push_back(record_of[f]);
+    for (const std::uint32_t f : engine_.flows_holding(dead.channels)) {
+      assert(record_of[f] != kNoIndex && "a flow holding a loop's buffers has a record");
+      info.deadlock_flows.push_back(record_of[f]);
+    }
     std::sort(info.deadlock_flows.begin(), info.deadlock_flows.end());
-    std::string cycle;
-    for (const std::uint32_t c : info.deadlock_cycle) cycle += resource_name(names_, result_.resources[c]) + " -> ";
-    cycle += resource_name(names_, result_.resources[info.deadlock_cycle.front()]);
-    result_.notes.push_back(fmt::format("deadlock: a credit loop of {} channels stopped the run at {:.3f} us with packets "
-                                        "waiting for credits that never come: {}",
-                                        info.deadlock_cycle.size(), to_seconds(engine_.now()) * 1e6, cycle));
+    for (std::uint32_t r = 0; r < rec_.record_count(); ++r) {
+      if (result_.flows[r].unfinished != Unfinished::kStalled || in_credit_loop(result_, r)) continue;
+      if (path_failed(rec_.flow_of(r))) info.fault_stalled_flows.push_back(r);
+    }
+    for (const std::vector<std::uint32_t>& loop : dead.cycles) {
+      std::string cycle;
+      for (const std::uint32_t c : loop) cycle += resource_name(names_, result_.resources[c]) + " -> ";
+      cycle += resource_name(names_, result_.resources[loop.front()]);
+      result_.notes.push_back(fmt::format("deadlock: a credit loop of {} channels stopped the run at {:.3f} us with "
+                                          "packets waiting for credits that never come: {}",
+                                          loop.size(), to_seconds(engine_.now()) * 1e6, cycle));
+    }
+  }
+
+  // Whether one of flow f's paths crosses a channel that is down (a fault, for good).
+  [[nodiscard]] bool path_failed(std::uint32_t f) const {
+    for (std::uint32_t i = 0; i < engine_.paths(f); ++i) {
+      for (const std::uint32_t c : engine_.path(f, i)) {
+        if (engine_.rate(c).value() <= 0) return true;
+      }
+    }
+    return false;
   }
 
   // Why the stalled flows of a deadlocked run never finish, as the closing note says it: those in
-  // the loop and those blocked behind it.
+  // a loop, those blocked behind one, and those a failed path stopped.
   [[nodiscard]] std::string stalled_by_deadlock() const {
     std::size_t stalled = 0;
     for (const FlowRecord& f : result_.flows) stalled += f.unfinished == Unfinished::kStalled ? 1 : 0;
     const std::size_t holding = result_.packet.deadlock_flows.size();
-    return fmt::format("{} hold buffers of a credit loop with their packets and {} are blocked behind it (deadlock)",
-                       holding, stalled - std::min(stalled, holding));
+    const std::size_t faulted = result_.packet.fault_stalled_flows.size();
+    const std::size_t behind = stalled - std::min(stalled, holding + faulted);
+    const std::size_t loops = result_.packet.deadlock_cycles.size();
+    std::string why = fmt::format("{} hold buffers of {} with their packets and {} {} blocked behind {} (deadlock)",
+                                  holding, loops == 1 ? "a credit loop" : fmt::format("{} credit loops", loops), behind,
+                                  behind == 1 ? "is" : "are", loops == 1 ? "it" : "them");
+    if (faulted > 0) why += fmt::format("; {} {}", faulted, kStalledByFaults);
+    return why;
   }
 
   // The links' load statistics from the engine's clocks, and its load changes for the time series.
@@ -489,7 +518,7 @@ class Driver {
     collect_flows();
     collect_deadlock();
     collect_sharp();
-    const std::string deadlocked = result_.packet.deadlock_cycle.empty() ? "" : stalled_by_deadlock();
+    const std::string deadlocked = result_.packet.deadlock_cycles.empty() ? "" : stalled_by_deadlock();
     rec_.close(std::max(faults_.last_event(), engine_.now()), deadlocked.empty() ? kStalledByFaults : deadlocked.c_str());
     // A deadlocked or stalled run's last event is the engine's clock: nothing happens after it.
     const TimePs makespan = result_.makespan;
@@ -537,7 +566,7 @@ class Driver {
   SimulationResult& result_;
   QueueStatistics queues_;
   std::string error_;
-  std::string rerouting_after_;  // the fault whose reconvergence reroutes the flows now, for error_
+  std::string rerouting_after_;  // while converge() reroutes: the fault it reroutes after, for error_
 };
 
 }  // namespace

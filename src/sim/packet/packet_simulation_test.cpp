@@ -50,7 +50,7 @@ TEST(PacketSimulation, OneTransferOverTwoHopsToTheNanosecond) {
   EXPECT_EQ(ct->makespan, ns(21371.52));
   EXPECT_TRUE(ct->packet.ran);
   EXPECT_EQ(ct->packet.drops, 0u);
-  EXPECT_TRUE(ct->packet.deadlock_cycle.empty());
+  EXPECT_TRUE(ct->packet.deadlock_cycles.empty());
   auto saf = simulate(fabric, s, packet_options(false));
   ASSERT_TRUE(saf.ok());
   EXPECT_EQ(saf->flows[0].end, ns(21453.44));
