@@ -297,6 +297,18 @@ TEST(FlowEngine, IncrementalSolvesOnlyTheAffectedComponent) {
 
 std::int64_t draw(Rng& rng, std::uint64_t bound) { return static_cast<std::int64_t>(rng.uniform(bound)); }
 
+// Odd flows offered a failed constraint move to a one-hop detour (the next constraint after it,
+// shifted by the flow's id) while the detour is up; even flows stall.
+void reroute_odd_flows_to_a_detour(FlowEngine& e, std::uint64_t constraints) {
+  e.set_reroute([constraints, &e](FlowId flow, ConstraintId failed, std::vector<ConstraintId>& path) {
+    if (flow.value() % 2 == 0) return false;
+    const auto detour = ConstraintId((failed.value() + 1 + flow.value()) % constraints);
+    if (e.capacity(detour) == 0) return false;
+    path.push_back(detour);
+    return true;
+  });
+}
+
 // A random scenario of trial `trial`: 4-43 constraints of 10-400 Gb/s with 0-900 ns latency, up to
 // 150 flows of 1-4 hops, 1 B-100 MB, starting within 20 ms, one in four of weight 2, one in four
 // waiting on an earlier flow; six capacity changes within 30 ms (failures, degradations, repairs);
@@ -324,13 +336,7 @@ void build_random_scenario(FlowEngine& e, std::uint64_t trial) {
     const double fraction = k % 3 == 0 ? 0.0 : 0.25 * static_cast<double>(1 + rng.uniform(4));
     e.schedule_capacity(ConstraintId(rng.uniform(constraints)), us(draw(rng, 30'000)), fraction);
   }
-  e.set_reroute([constraints, &e](FlowId flow, ConstraintId failed, std::vector<ConstraintId>& path) {
-    if (flow.value() % 2 == 0) return false;
-    const auto detour = ConstraintId((failed.value() + 1 + flow.value()) % constraints);
-    if (e.capacity(detour) == 0) return false;
-    path.push_back(detour);
-    return true;
-  });
+  reroute_odd_flows_to_a_detour(e, constraints);
 }
 
 // Random scenarios (build_random_scenario: random paths, sizes, start times, weights,
@@ -384,13 +390,7 @@ void build_t0_scenario(FlowEngine& e, std::uint64_t trial) {
     e.schedule_capacity(ConstraintId(rng.uniform(constraints)), TimePs(0), 0.0);
     e.schedule_capacity(ConstraintId(rng.uniform(constraints)), ms(5), 0.5);
   }
-  e.set_reroute([constraints, &e](FlowId flow, ConstraintId failed, std::vector<ConstraintId>& path) {
-    if (flow.value() % 2 == 0) return false;
-    const auto detour = ConstraintId((failed.value() + 1 + flow.value()) % constraints);
-    if (e.capacity(detour) == 0) return false;
-    path.push_back(detour);
-    return true;
-  });
+  reroute_odd_flows_to_a_detour(e, constraints);
 }
 
 // Flows that all start at t = 0 (their lists built by the re-solve's relink, not linked as they
