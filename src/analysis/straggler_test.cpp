@@ -7,6 +7,7 @@
 #include "support/fixture_fabric.h"
 #include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
+#include "support/faults.h"
 
 namespace ct {
 namespace {
@@ -28,11 +29,7 @@ double lost_share(double fraction) {
     x.group = "story";
     s.transfers.push_back(x);
   }
-  FaultSpec slow;
-  slow.kind = FaultKind::kDegrade;
-  slow.links = {LinkId(0)};
-  slow.fraction = fraction;
-  s.faults.push_back(slow);
+  s.faults.push_back(testing_support::degrade(LinkId(0), fraction));
   const auto r = simulate(fixtures::fixture_fabric(t), s);
   EXPECT_TRUE(r.ok());
   const WorkerAccount account = account_workers(r.value());

@@ -14,19 +14,15 @@
 #include <utility>
 #include <vector>
 
+#include "support/link_resources.h"
+
 namespace ct {
 namespace {
 
 TEST(LinkStatistics, SaturatedTimeAndSeriesByHand) {
   SimulationResult r;
   LinkStatistics stats(true);
-  for (int i = 0; i < 2; ++i) {
-    ResourceInfo info;
-    info.capacity = BitsPerSecond(100);
-    r.resources.push_back(info);
-    r.stats.emplace_back();
-    stats.add_resource();
-  }
+  testing_support::add_link_resources(r, stats, 2, BitsPerSecond(100));
   stats.on_load(0, TimePs(0), 100, 100);
   stats.on_load(1, TimePs(0), 99.8, 100);
   stats.on_load(0, TimePs(10), 50, 100);

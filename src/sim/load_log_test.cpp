@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/link_statistics.h"
+#include "support/link_resources.h"
 
 namespace ct {
 namespace {
@@ -83,13 +84,7 @@ TEST(LoadLog, LinkStatisticsSeriesSameAsChangesOneByOne) {
   auto run = [&](bool segmented) {
     SimulationResult r;
     LinkStatistics stats(true);
-    for (int i = 0; i < 2; ++i) {
-      ResourceInfo info;
-      info.capacity = BitsPerSecond(100);
-      r.resources.push_back(info);
-      r.stats.emplace_back();
-      stats.add_resource();
-    }
+    testing_support::add_link_resources(r, stats, 2, BitsPerSecond(100));
     LoadLog log(2);
     log.set_limit(LinkStatistics::kSeriesLogLimit);
     for (const auto& [res, at, load, capacity] : changes) {
@@ -123,11 +118,7 @@ TEST(LoadLog, LinkStatisticsSeriesSameAsChangesOneByOne) {
 TEST(LoadLog, FullLogDropsTheSeriesWithANote) {
   SimulationResult r;
   LinkStatistics stats(true);
-  ResourceInfo info;
-  info.capacity = BitsPerSecond(100);
-  r.resources.push_back(info);
-  r.stats.emplace_back();
-  stats.add_resource();
+  testing_support::add_link_resources(r, stats, 1, BitsPerSecond(100));
   LoadLog log(2);
   log.set_limit(3);
   for (std::int64_t t = 0; t < 5; ++t) {

@@ -13,6 +13,7 @@
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
 #include "traffic/flow_table.h"
+#include "support/faults.h"
 
 namespace ct {
 namespace {
@@ -76,12 +77,7 @@ TEST(FlowTableReplay, CsvFlowsFedBackGiveIdenticalResults) {
     x.start = TimePs(h * 100'000'000LL);
     s.transfers.push_back(x);
   }
-  FaultSpec slow;
-  slow.kind = FaultKind::kDegrade;
-  slow.links = {LinkId(8)};  // leaf 0 -> spine 0, cable 0
-  slow.fraction = 0.5;
-  slow.at = TimePs(50'000'000);
-  s.faults.push_back(slow);
+  s.faults.push_back(testing_support::degrade(LinkId(8), 0.5, TimePs(50'000'000)));  // leaf 0 -> spine 0, cable 0
   const Outcome original = run(fabric, s, "");
   ASSERT_GE(original.result.flows.size(), 2U * 7 * 8 + 4);
   Scenario faults_only = s;

@@ -40,6 +40,7 @@
 #include "support/fixture_fabric.h"
 #include "support/report_run.h"
 #include "traffic/flow_table.h"
+#include "support/faults.h"
 
 namespace ct {
 namespace {
@@ -80,13 +81,7 @@ void run(PacketRun& r, Topology topology, const Scenario& s, EngineKind engine, 
 // The sprayed run with the slow member (the file's opening comment).
 void sprayed_slow_member(PacketRun& r) {
   Scenario s = one_transfer(16 * 4096, PathModel::kSpray);
-  FaultSpec slow;
-  slow.kind = FaultKind::kDegrade;
-  slow.what = "p0/leaf/0 -- p0/spine/1";
-  slow.links = {LinkId(3)};
-  slow.fraction = 0.25;
-  slow.at = TimePs(0);
-  s.faults.push_back(slow);
+  s.faults.push_back(testing_support::degrade(LinkId(3), 0.25, TimePs(0), "p0/leaf/0 -- p0/spine/1"));
   run(r, fixtures::two_tier(2, 2, 1), s, EngineKind::kPacket);
 }
 

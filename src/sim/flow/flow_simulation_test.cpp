@@ -11,6 +11,7 @@
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
 #include "workload/workload_compiler.h"
+#include "support/faults.h"
 
 namespace ct {
 namespace {
@@ -170,11 +171,7 @@ TEST(FlowSimulation, LinkDownStallsUntilRoutingConvergesThenRehashes) {
 TEST(FlowSimulation, DegradedLinkHalvesTheRate) {
   const Topology t = fixture(2, 2, 1);
   Scenario s = one_transfer();
-  FaultSpec slow;
-  slow.kind = FaultKind::kDegrade;
-  slow.links = {LinkId(0)};
-  slow.fraction = 0.5;
-  s.faults.push_back(slow);
+  s.faults.push_back(testing_support::degrade(LinkId(0), 0.5));
   const SimulationResult r = run(t, s);
   EXPECT_EQ(r.operations[0].iterations[0].end, TimePs(2 * 21'474'836'480));
   EXPECT_EQ(r.reroutes, 0U);
@@ -264,11 +261,7 @@ TEST(FlowSimulation, IterationsAlternateComputeAndCollective) {
 TEST(FlowSimulation, LinkStatisticsCountBitsAndPeaks) {
   const Topology t = fixture(2, 2, 1);
   Scenario s = one_transfer();
-  FaultSpec slow;
-  slow.kind = FaultKind::kDegrade;
-  slow.links = {LinkId(0)};
-  slow.fraction = 0.5;
-  s.faults.push_back(slow);
+  s.faults.push_back(testing_support::degrade(LinkId(0), 0.5));
   const SimulationResult r = run(t, s);
   const std::uint32_t nic_up = r.path_pool[r.flows[0].path_begin];
   EXPECT_NEAR(r.stats[nic_up].carried_bits, 8.0 * kGiB, 1.0);

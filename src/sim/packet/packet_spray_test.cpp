@@ -11,6 +11,7 @@
 #include "sim/simulation.h"
 #include "support/fabric_fixtures.h"
 #include "support/fixture_fabric.h"
+#include "support/faults.h"
 
 namespace ct {
 namespace {
@@ -125,13 +126,7 @@ TEST(PacketSpray, TheRemainderGoesToTheFirstMembers) {
 TEST(PacketSpray, ASlowMemberReordersAndIsCounted) {
   const Fabric fabric = two_spines();
   Scenario s = sprayed({{0, 1, 16 * 4096}});
-  FaultSpec slow;
-  slow.kind = FaultKind::kDegrade;
-  slow.what = "p0/leaf/0 -- p0/spine/1";
-  slow.links = {LinkId(3)};
-  slow.fraction = 0.25;
-  slow.at = TimePs(0);
-  s.faults.push_back(slow);
+  s.faults.push_back(testing_support::degrade(LinkId(3), 0.25, TimePs(0), "p0/leaf/0 -- p0/spine/1"));
   auto r = simulate(fabric, s, packet_options());
   ASSERT_TRUE(r.ok()) << format_diagnostics(r.errors());
   EXPECT_EQ(r->flows[0].unfinished, Unfinished::kNo);
