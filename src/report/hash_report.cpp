@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -83,9 +85,28 @@ class HashReport {
     line(fmt::format("flows: {}", in_.flow_source));
     for (const std::string& note : in_.notes) line("note: " + note);
     for (const std::string& warning : in_.warnings) line("warning: " + warning);
-    // Each failed cable by its name, which --fail reads back (the JSON gives its link id too).
-    for (LinkId l : in_.failed) line("failed: " + in_.names().cable_name(l));
+    failed_cables();
     line();
+  }
+
+  // Each failed cable by the name --fail reads back to it (the JSON gives its link id too); a
+  // bundle of parallel cables that failed whole by the bundle's name, which reads back to all of
+  // them: "failed: p0/leaf/0 -- p0/spine/0 (all 16 cables)". In the order of the first failed link.
+  void failed_cables() {
+    const NameDirectory& names = in_.names();
+    using Ends = std::pair<std::uint32_t, std::uint32_t>;
+    const auto ends = [&](LinkId l) { return Ends{t_.link_a[l.value()].value(), t_.link_b[l.value()].value()}; };
+    std::map<Ends, std::size_t> failed_in_bundle;
+    for (LinkId l : in_.failed) ++failed_in_bundle[ends(l)];
+    std::set<Ends> named_whole;
+    for (LinkId l : in_.failed) {
+      const std::size_t bundle = names.cable_index().cables(t_.link_a[l.value()], t_.link_b[l.value()]).size();
+      if (bundle < 2 || failed_in_bundle[ends(l)] < bundle) {
+        line("failed: " + names.cable_name(l));
+      } else if (named_whole.insert(ends(l)).second) {
+        line(fmt::format("failed: {} (all {} cables)", t_.link_name(l), bundle));
+      }
+    }
   }
 
   // "p0/spine/0 x8, p0/spine/1 x8": a group's members by the vertex they lead to.

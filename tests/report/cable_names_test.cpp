@@ -9,8 +9,10 @@
 // "p0/leaf/0 -- p0/spine/0" names both. Failing "#1" leaves leaf 0 one uplink (#0), which both
 // default elephants (hosts 0 and 1 under leaf 0 -> hosts 2 and 3 under leaf 1) take: "#0 up" with
 // 2 flows; the spine's 2-way down group toward leaf 1 then holds "p0/leaf/1 -- p0/spine/0 #0" and
-// "#1". The report printed link ids instead ("... #256 up") and the JSON the bare bundle name, and
-// the failed line "failed: p0/leaf/0 -- p0/spine/0 x1 (#257)": none of them read back to one cable.
+// "#1". Failing the bare bundle fails both, and the report names them by the bundle's name, which
+// reads back to both: "failed: p0/leaf/0 -- p0/spine/0 (all 2 cables)". The report printed link ids
+// instead ("... #<link id> up"), the JSON the bare bundle name for one cable, and the failed line
+// "failed: p0/leaf/0 -- p0/spine/0 x1 (#<link id>)": none of them read back to one cable.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -92,6 +94,24 @@ TEST(CableNames, HashJsonNamesReadBackToTheirIds) {
     EXPECT_THAT(text, HasSubstr("\n" + name + " " + l["direction"].get<std::string>() + " "));
   }
   EXPECT_EQ(links[0]["link"], "p0/leaf/0 -- p0/spine/0 #0");
+}
+
+TEST(CableNames, AWholeBundleFailedIsNamedByTheBundle) {
+  HashStudyOptions o;
+  o.fail = {"p0/leaf/0 -- p0/spine/0"};
+  o.trials = 0;
+  auto study = study_hash(twin_uplinks(), o);
+  ASSERT_TRUE(study.ok()) << format_diagnostics(study.errors());
+  const std::string r = hash_report(study.value());
+  EXPECT_THAT(r, HasSubstr("\nfailed: p0/leaf/0 -- p0/spine/0 (all 2 cables)\n"));
+  EXPECT_THAT(r, Not(HasSubstr("failed: p0/leaf/0 -- p0/spine/0 #")));
+  const auto back = twin_uplinks().names().links("p0/leaf/0 -- p0/spine/0", SourceLocation{"test", 0, 0}, "name");
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back.value(), study->failed);
+  const auto failed = nlohmann::json::parse(hash_json(study.value()))["fabric"]["failed"];
+  ASSERT_EQ(failed.size(), 2U);
+  EXPECT_EQ(failed[0]["link"], "p0/leaf/0 -- p0/spine/0 #0");
+  EXPECT_EQ(failed[1]["link"], "p0/leaf/0 -- p0/spine/0 #1");
 }
 
 // The page's heat strip: one cell per member of the spine's down group toward leaf 1, labelled
