@@ -406,6 +406,8 @@ class ScenarioParser {
                                                      fault.links.size()));
       } else {
         fault.links = {fault.links[*parallel]};
+        // The one cable left, named as every output names it ("A -- B #k"), not the bundle.
+        if (fault.what.find("--") != std::string::npos) fault.what = names_.cable_name(fault.links[0]);
       }
     }
     judge(fault, item, path, before);
