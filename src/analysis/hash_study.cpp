@@ -180,6 +180,7 @@ Result<HashStudy> study_hash(const Fabric& fabric, const HashStudyOptions& o) {
   s.failed = std::move(failed).value();
   s.fib_switches = std::move(fib);
   s.seed = o.seed;
+  s.names_ = &fabric.names();
   if (s.failed.empty()) {
     s.walker_ = &fabric.walker();
   } else {

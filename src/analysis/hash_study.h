@@ -109,6 +109,9 @@ class HashStudy {
   [[nodiscard]] const SwitchHashes& hashes() const { return walker_->hashes(); }
   [[nodiscard]] const PathWalker& walker() const { return *walker_; }
   [[nodiscard]] const DecisionCoupling& coupling() const { return *coupling_; }
+  // The fabric's name directory: the reports name every cable as it does (cable_name), so a
+  // name copied from them reads back through --fail.
+  [[nodiscard]] const NameDirectory& names() const { return *names_; }
 
  private:
   friend Result<HashStudy> study_hash(const Fabric& fabric, const HashStudyOptions& options);
@@ -116,6 +119,7 @@ class HashStudy {
   std::unique_ptr<const PathWalker> own_walker_;     // over degraded_
   const PathWalker* walker_ = nullptr;
   std::unique_ptr<const DecisionCoupling> coupling_;
+  const NameDirectory* names_ = nullptr;
 };
 
 // Every diagnostic of the options (names, flow file, generated pairs) at once where they are

@@ -112,7 +112,7 @@ int run_diagnose(const DiagnoseCliOptions& cli_options, const Context& context) 
   if (!diagnosis) return report_errors(diagnosis.errors());
   for (const Diagnostic& w : diagnosis->warnings) std::cerr << format_diagnostic(w) << "\n";
   const Topology& t = fabric.topology();
-  return emit_report(options.output, options.json ? to_json(diagnosis.value(), t) : to_text(diagnosis.value(), t),
+  return emit_report(options.output, options.json ? to_json(diagnosis.value(), fabric.names()) : to_text(diagnosis.value(), t),
                      options.html,
                      [&] { return diagnose_html(diagnosis.value(), t, context.spec->name, context.command_line); });
 }

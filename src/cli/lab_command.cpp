@@ -91,7 +91,7 @@ int run_lab(const LabOptions& o, const Context& context) {
     std::cerr << "lab: " << plan->namespaces.size() << " namespaces, " << plan->links.size() << " links up (prefix "
               << o.prefix << (o.prefix == lab_default_prefix() ? ", the default for uid " + std::to_string(lab_user()) : "")
               << "; owner mark " << kLabRegistry << "/" << o.prefix << ")\n";
-    return o.json ? emit("", lab_up_json(plan.value(), t)) : kExitOk;
+    return o.json ? emit("", lab_up_json(plan.value(), fabric.names())) : kExitOk;
   }
   if (o.counters->parsed()) {
     auto counters = lab_read_counters(plan.value());
@@ -109,7 +109,7 @@ int run_lab(const LabOptions& o, const Context& context) {
       auto r = lab_fail_link(plan.value(), l);
       if (!r) return report_errors(r.errors());
     }
-    return o.json ? emit("", lab_fail_json(plan.value(), links.value(), t)) : kExitOk;
+    return o.json ? emit("", lab_fail_json(plan.value(), links.value(), fabric.names())) : kExitOk;
   }
   // run: hosts 0 .. H/2-1 send to H/2 .. H-1, flow i from host i mod (H/2).
   const auto hosts = static_cast<int>(t.host_count);

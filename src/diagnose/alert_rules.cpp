@@ -254,7 +254,7 @@ AlertPlan plan_alerts(const Fabric& fabric, const PortMap& map, const AlertOptio
       for (const LinkId l : f.members(g)) {
         const auto it = by_end.find((std::uint64_t{l.value()} << 32) | v);
         if (it == by_end.end()) {
-          plan.unnamed.push_back(t.link_name(l));
+          plan.unnamed.push_back(fabric.names().cable_name(l));
           named = false;
           continue;
         }

@@ -143,7 +143,7 @@ struct AlertGroup {
 struct AlertPlan {
   AlertOptions options;
   std::vector<AlertGroup> groups;
-  std::vector<std::string> unnamed;  // members the map does not name (their groups are left out)
+  std::vector<std::string> unnamed;  // members the map does not name (their groups are left out), by cable_name
 };
 
 // The groups of the header with their members named through `map` and their thresholds.

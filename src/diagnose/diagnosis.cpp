@@ -172,17 +172,18 @@ std::string counts_text(const std::vector<int>& counts) {
 }
 
 // ", with X, Y down" for a walk without failed members.
-std::string failed_text(const Topology& t, const OracleWalk& o) {
+// Cables are named as every output names them (NameDirectory::cable_name: a parallel twin's " #k").
+std::string failed_text(const NameDirectory& d, const OracleWalk& o) {
   std::string names;
-  for (const LinkId l : o.failed) names += (names.empty() ? "" : ", ") + t.link_name(l);
+  for (const LinkId l : o.failed) names += (names.empty() ? "" : ", ") + d.cable_name(l);
   return names.empty() ? names : ", with " + names + " down";
 }
 
 // Links of the group's members that have `flag` set, comma-separated.
-std::string member_links(const Topology& t, const GroupDiagnosis& gd, bool MemberStats::*flag) {
+std::string member_links(const NameDirectory& d, const GroupDiagnosis& gd, bool MemberStats::*flag) {
   std::string names;
   for (const MemberStats& m : gd.members) {
-    if (m.*flag) names += (names.empty() ? "" : ", ") + t.link_name(m.link);
+    if (m.*flag) names += (names.empty() ? "" : ", ") + d.cable_name(m.link);
   }
   return names;
 }
@@ -385,7 +386,7 @@ Witness oracle_witness(const Evidence& e, const GroupModel& gm, const GroupDiagn
     }
     w.state = same ? WitnessState::kAgrees : WitnessState::kDisagrees;
     w.evidence = fmt::format("the model ({}{}) puts the {} known flows through {} on members {}", e.fabric.ecmp().function_name(),
-                             failed_text(e.fabric.topology(), *gm.oracle), gm.through.size(), gm.sw_name,
+                             failed_text(e.fabric.names(), *gm.oracle), gm.through.size(), gm.sw_name,
                              counts_text(gm.predicted));
   } else if (e.have_flows) {
     w.evidence = "none of the known flows crosses " + gm.sw_name;
@@ -490,7 +491,7 @@ Cause cause(const GroupDiagnosis& gd, const GroupModel& gm, const CauseFacts& c,
 }
 
 void explain_failed_member(const Evidence& e, const GroupModel& gm, const CauseFacts& c, GroupDiagnosis& gd) {
-  const std::string idle_names = member_links(e.fabric.topology(), gd, &MemberStats::idle);
+  const std::string idle_names = member_links(e.fabric.names(), gd, &MemberStats::idle);
   gd.explanation = c.oracle_loads_idle
                        ? fmt::format("the model sends known flows over {} but its counters are idle: the flows went "
                                      "elsewhere, so the member is down or removed from the group",
@@ -504,7 +505,7 @@ void explain_failed_member(const Evidence& e, const GroupModel& gm, const CauseF
 }
 
 void explain_degraded_member(const Evidence& e, const GroupModel& gm, GroupDiagnosis& gd) {
-  const std::string degraded_names = member_links(e.fabric.topology(), gd, &MemberStats::degraded);
+  const std::string degraded_names = member_links(e.fabric.names(), gd, &MemberStats::degraded);
   std::string degraded_rates;
   for (const MemberStats& m : gd.members) {
     if (m.degraded) degraded_rates += (degraded_rates.empty() ? "" : ", ") + gbps_text(m.per_flow_bps);
@@ -596,18 +597,18 @@ void explain_few_flows(const GroupModel& gm, GroupDiagnosis& gd) {
 // Why the model cannot judge the group: the known flows' placement does not match the busy members
 // (traffic that no known flow names), so a rate per flow means nothing; what is missing.
 void explain_unplaced(const Evidence& e, const GroupModel& gm, GroupDiagnosis& gd) {
-  const Topology& t = e.fabric.topology();
+  const NameDirectory& names = e.fabric.names();
   std::string unknown, slow;
   for (std::uint32_t i = 0; i < gm.n; ++i) {
     const MemberStats& m = gd.members[i];
-    if (m.counted && !m.idle && gm.predicted[i] == 0) unknown += (unknown.empty() ? "" : ", ") + t.link_name(m.link);
+    if (m.counted && !m.idle && gm.predicted[i] == 0) unknown += (unknown.empty() ? "" : ", ") + names.cable_name(m.link);
   }
   for (const std::uint32_t i : gm.slow_unplaced) {
-    slow += fmt::format("{}{} at {} per known flow", slow.empty() ? "" : ", ", t.link_name(gd.members[i].link),
+    slow += fmt::format("{}{} at {} per known flow", slow.empty() ? "" : ", ", names.cable_name(gd.members[i].link),
                         gbps_text(gd.members[i].per_flow_bps));
   }
   gd.explanation = fmt::format("the model{} puts the known flows on members {}, which is not what the counters show{}{}",
-                               failed_text(t, *gm.oracle), counts_text(gm.predicted),
+                               failed_text(names, *gm.oracle), counts_text(gm.predicted),
                                unknown.empty() ? "" : ": " + unknown + " carry traffic of no known flow",
                                slow.empty() ? "" : "; so " + slow + " cannot be called degraded, its twins may carry unknown flows");
   gd.fix = "missing: the flows that cross " + (unknown.empty() ? gm.sw_name : unknown) +
@@ -670,7 +671,6 @@ void overrule(GroupDiagnosis& gd) {
 // Why the dashboards stayed green: averages under the alarm while a member is hot, no alarm on a
 // member at zero or a slow member, the hosts' average, netdev counters blind to RDMA.
 std::vector<std::string> green_reasons(const Evidence& e, const GroupModel& gm, const HostTotals& h, const GroupDiagnosis& gd) {
-  const Topology& t = e.fabric.topology();
   const double alarm = e.options.alarm_threshold;
   std::vector<std::string> green;
   double mean_util = 0, max_util = 0;
@@ -684,8 +684,8 @@ std::vector<std::string> green_reasons(const Evidence& e, const GroupModel& gm, 
   } else if (max_util < alarm) {
     green.push_back(fmt::format("no member crossed the {} alarm (busiest {})", percent(alarm), percent(max_util)));
   }
-  const std::string idle_names = member_links(t, gd, &MemberStats::idle);
-  const std::string degraded_names = member_links(t, gd, &MemberStats::degraded);
+  const std::string idle_names = member_links(e.fabric.names(), gd, &MemberStats::idle);
+  const std::string degraded_names = member_links(e.fabric.names(), gd, &MemberStats::degraded);
   if (!idle_names.empty()) green.push_back("no alarm watches for a member at zero: " + idle_names);
   if (!degraded_names.empty()) {
     green.push_back("no alarm compares a member's rate per flow with its twins': " + degraded_names + " is up and busy, only slower");

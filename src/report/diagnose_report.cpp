@@ -181,7 +181,8 @@ std::string to_text(const Diagnosis& d, const Topology& t) {
   return out;
 }
 
-std::string to_json(const Diagnosis& d, const Topology& t) {
+std::string to_json(const Diagnosis& d, const NameDirectory& names) {
+  const Topology& t = names.topology();
   Json j;
   j["scrapes"] = d.scrapes;
   j["flows"] = d.flows;
@@ -198,7 +199,7 @@ std::string to_json(const Diagnosis& d, const Topology& t) {
     Json members = Json::array();
     for (const MemberStats& m : g.members) {
       Json jm;
-      jm["link"] = t.link_name(m.link);
+      jm["link"] = names.cable_name(m.link);
       jm["counted"] = m.counted;
       jm["bps"] = m.bits_per_second;
       jm["utilization"] = m.utilization;
@@ -225,7 +226,7 @@ std::string to_json(const Diagnosis& d, const Topology& t) {
   j["groups"] = groups;
   Json links = Json::array();
   for (const DirectedRate& r : d.links) {
-    links.push_back(Json{{"link", t.link_name(r.link)}, {"direction", r.up ? "up" : "down"}, {"bps", r.bits_per_second},
+    links.push_back(Json{{"link", names.cable_name(r.link)}, {"direction", r.up ? "up" : "down"}, {"bps", r.bits_per_second},
                          {"utilization", r.utilization}, {"counter", r.source == CounterKind::kSwitch ? "switch" : "host"}});
   }
   j["links"] = links;

@@ -6,13 +6,15 @@
 #include <string>
 
 #include "diagnose/diagnosis.h"
+#include "fabric/name_directory.h"
 #include "report/table.h"
 #include "topology/topology.h"
 
 namespace ct {
 
 std::string to_text(const Diagnosis& diagnosis, const Topology& topology);
-std::string to_json(const Diagnosis& diagnosis, const Topology& topology);
+// Each link named as every output names a cable (NameDirectory::cable_name: a parallel twin's " #k").
+std::string to_json(const Diagnosis& diagnosis, const NameDirectory& names);
 
 // The text report's tables, for other renderings of it (report/diagnose_html.h): one group's
 // members (far end, Gb/s, utilization, the model's flows, state); every judged group; the directed

@@ -84,7 +84,7 @@ void loads(const HashStudy& in, const HashReportOptions& options, const std::str
       for (LinkId link : f.members(g->group)) {
         const double x = l.load[directed_link(link, !down)];
         row.values.push_back(x);
-        row.cell_labels.push_back(fmt::format("{} #{}: {} flows", t.link_name(link), link.value(), page_number(x)));
+        row.cell_labels.push_back(fmt::format("{}: {} flows", in.names().cable_name(link), page_number(x)));
         max = std::max(max, x);
       }
       strip.rows.push_back(std::move(row));

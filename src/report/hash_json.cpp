@@ -15,9 +15,11 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json link_json(const Topology& t, std::uint32_t directed) {
+// "link" is the cable's name as every output gives it (NameDirectory::cable_name, which --fail
+// reads back), "id" its link id.
+Json link_json(const NameDirectory& names, std::uint32_t directed) {
   const LinkId l(directed / 2);
-  return Json{{"link", t.link_name(l)}, {"id", l.value()}, {"direction", directed % 2 == 0 ? "up" : "down"}};
+  return Json{{"link", names.cable_name(l)}, {"id", l.value()}, {"direction", directed % 2 == 0 ? "up" : "down"}};
 }
 
 Json header_json(const HashStudy& in) {
@@ -28,7 +30,7 @@ Json header_json(const HashStudy& in) {
     switches += t.kind[v] == VertexKind::kSwitch && t.network[v] == Network::kBackend;
   }
   Json failed = Json::array();
-  for (LinkId l : in.failed) failed.push_back(Json{{"link", t.link_name(l)}, {"id", l.value()}});
+  for (LinkId l : in.failed) failed.push_back(Json{{"link", in.names().cable_name(l)}, {"id", l.value()}});
   Json hash{{"function", c.function_name()},
             {"fields", field_list(c.effective_fields())},
             {"seed", c.seed},
@@ -124,7 +126,7 @@ Json loads_json(const HashStudy& in) {
   std::sort(busy.begin(), busy.end());
   Json links = Json::array();
   for (const auto& [load, d] : busy) {
-    Json l = link_json(t, d);
+    Json l = link_json(in.names(), d);
     l["flows"] = -load;
     links.push_back(std::move(l));
   }
@@ -151,7 +153,7 @@ Json collisions_json(const HashStudy& in) {
   const ForwardingState& f = in.forwarding();
   Json out = Json::array();
   for (const Collision& c : in.scenario.collisions) {
-    Json j = link_json(t, c.directed_link);
+    Json j = link_json(in.names(), c.directed_link);
     j["switch"] = t.vertex_name(c.at);
     j["group_members"] = f.size(c.group);
     j["group_kind"] = f.kind(c.group) == GroupKind::kUp ? "up" : "down";

@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "analysis/birthday.h"
 #include "report/table.h"
 #include "routing/port_address.h"
+#include "sim/resource_name.h"
 
 namespace ct {
 namespace {
@@ -31,9 +34,9 @@ std::string load_text(double flows) {
 std::string percent(double p) { return fmt::format("{:.2f}%", 100.0 * p); }
 std::string probability(double p) { return p > 0 && p < 1e-4 ? fmt::format("{:.3e}", p) : fmt::format("{:.5f}", p); }
 
-std::string link_text(const Topology& t, std::uint32_t directed) {
-  const LinkId l(directed / 2);
-  return fmt::format("{} #{} {}", t.link_name(l), l.value(), directed % 2 == 0 ? "up" : "down");
+// A directed link's name as every output gives it: "p0/leaf/0 -- p0/spine/0 #2 up".
+std::string link_text(const NameDirectory& names, std::uint32_t directed) {
+  return cable_direction_name(names, LinkId(directed / 2), directed % 2 == 0);
 }
 
 std::string stage_name(const DecisionStage& s) {
@@ -82,13 +85,28 @@ class HashReport {
     line(fmt::format("flows: {}", in_.flow_source));
     for (const std::string& note : in_.notes) line("note: " + note);
     for (const std::string& warning : in_.warnings) line("warning: " + warning);
-    // Failed cables grouped by name (parallel cables share one).
-    std::map<std::string, std::vector<std::uint32_t>> failed;
-    for (LinkId l : in_.failed) failed[t_.link_name(l)].push_back(l.value());
-    for (const auto& [name, ids] : failed) {
-      line(fmt::format("failed: {} x{} (#{})", name, ids.size(), fmt::join(ids, ", #")));
-    }
+    failed_cables();
     line();
+  }
+
+  // Each failed cable by the name --fail reads back to it (the JSON gives its link id too); a
+  // bundle of parallel cables that failed whole by the bundle's name, which reads back to all of
+  // them: "failed: p0/leaf/0 -- p0/spine/0 (all 16 cables)". In the order of the first failed link.
+  void failed_cables() {
+    const NameDirectory& names = in_.names();
+    using Ends = std::pair<std::uint32_t, std::uint32_t>;
+    const auto ends = [&](LinkId l) { return Ends{t_.link_a[l.value()].value(), t_.link_b[l.value()].value()}; };
+    std::map<Ends, std::size_t> failed_in_bundle;
+    for (LinkId l : in_.failed) ++failed_in_bundle[ends(l)];
+    std::set<Ends> named_whole;
+    for (LinkId l : in_.failed) {
+      const std::size_t bundle = names.cable_index().cables(t_.link_a[l.value()], t_.link_b[l.value()]).size();
+      if (bundle < 2 || failed_in_bundle[ends(l)] < bundle) {
+        line("failed: " + names.cable_name(l));
+      } else if (named_whole.insert(ends(l)).second) {
+        line(fmt::format("failed: {} (all {} cables)", t_.link_name(l), bundle));
+      }
+    }
   }
 
   // "p0/spine/0 x8, p0/spine/1 x8": a group's members by the vertex they lead to.
@@ -224,7 +242,7 @@ class HashReport {
     }
     TextTable links({{"link"}, {"flows", Align::kRight}}, "Flows per switch-to-switch link (directed)");
     for (std::size_t i = 0; i < busy.size() && i < max_listed_; ++i) {
-      links.add_row({link_text(t_, busy[i].second), load_text(-busy[i].first)});
+      links.add_row({link_text(in_.names(), busy[i].second), load_text(-busy[i].first)});
     }
     out_ += links.render();
     if (busy.size() > max_listed_) line(fmt::format("... {} more links", busy.size() - max_listed_));
@@ -314,7 +332,7 @@ class HashReport {
     line(fmt::format("Collisions: {} (two or more flows hashed onto one member)", s.collisions.size()));
     for (std::size_t i = 0; i < s.collisions.size() && i < max_listed_; ++i) {
       const Collision& c = s.collisions[i];
-      line(fmt::format("  {}: flows {} on member of {}'s {}-way {} group", link_text(t_, c.directed_link),
+      line(fmt::format("  {}: flows {} on member of {}'s {}-way {} group", link_text(in_.names(), c.directed_link),
                        fmt::join(c.flows, ", "), vertex(c.at), f_.size(c.group),
                        f_.kind(c.group) == GroupKind::kUp ? "up" : "down"));
       line("    " + why(c));

@@ -15,8 +15,9 @@ Json header(const std::string& command, const std::string& prefix) {
 
 std::string dump(const Json& j) { return j.dump(2) + "\n"; }
 
-Json link_json(const LabPlan& plan, const LabLink& l, const Topology& t) {
-  return Json{{"link", t.link_name(l.link)},
+// "link" is the cable's name as every output gives it (NameDirectory::cable_name), "id" its link id.
+Json link_json(const LabPlan& plan, const LabLink& l, const NameDirectory& names) {
+  return Json{{"link", names.cable_name(l.link)},
               {"id", l.link.value()},
               {"device", l.device},
               {"lower", plan.namespaces.at(l.lower).name},
@@ -34,7 +35,8 @@ const LabLink* find_link(const LabPlan& plan, LinkId link) {
 
 }  // namespace
 
-std::string lab_up_json(const LabPlan& plan, const Topology& topology) {
+std::string lab_up_json(const LabPlan& plan, const NameDirectory& names) {
+  const Topology& topology = names.topology();
   Json j = header("up", plan.prefix);
   Json namespaces = Json::array();
   for (const LabNamespace& ns : plan.namespaces) {
@@ -44,7 +46,7 @@ std::string lab_up_json(const LabPlan& plan, const Topology& topology) {
                               {"sysctls", ns.sysctls}});
   }
   Json links = Json::array();
-  for (const LabLink& l : plan.links) links.push_back(link_json(plan, l, topology));
+  for (const LabLink& l : plan.links) links.push_back(link_json(plan, l, names));
   j["namespaces"] = std::move(namespaces);
   j["links"] = std::move(links);
   return dump(j);
@@ -88,13 +90,13 @@ std::string lab_counters_json(const LabPlan& plan, const std::vector<LabCounter>
   return dump(j);
 }
 
-std::string lab_fail_json(const LabPlan& plan, const std::vector<LinkId>& links, const Topology& topology) {
+std::string lab_fail_json(const LabPlan& plan, const std::vector<LinkId>& links, const NameDirectory& names) {
   Json j = header("fail", plan.prefix);
   Json failed = Json::array();
   for (const LinkId l : links) {
     const LabLink* in_lab = find_link(plan, l);
-    failed.push_back(in_lab != nullptr ? link_json(plan, *in_lab, topology)
-                                       : Json{{"link", topology.link_name(l)}, {"id", l.value()}});
+    failed.push_back(in_lab != nullptr ? link_json(plan, *in_lab, names)
+                                       : Json{{"link", names.cable_name(l)}, {"id", l.value()}});
   }
   j["failed"] = std::move(failed);
   return dump(j);

@@ -14,15 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "fabric/name_directory.h"
 #include "lab/lab_plan.h"
 #include "lab/lab_runner.h"
 
 namespace ct {
 
-std::string lab_up_json(const LabPlan& plan, const Topology& topology);
+// Links are named as every output names a cable (NameDirectory::cable_name), with their link ids.
+std::string lab_up_json(const LabPlan& plan, const NameDirectory& names);
 std::string lab_run_json(const LabPlan& plan, const std::vector<LabFlowResult>& results, const Topology& topology);
 std::string lab_counters_json(const LabPlan& plan, const std::vector<LabCounter>& counters, const Topology& topology);
-std::string lab_fail_json(const LabPlan& plan, const std::vector<LinkId>& links, const Topology& topology);
+std::string lab_fail_json(const LabPlan& plan, const std::vector<LinkId>& links, const NameDirectory& names);
 std::string lab_down_json(const std::string& prefix, const std::vector<std::string>& removed);
 
 }  // namespace ct

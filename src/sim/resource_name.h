@@ -17,4 +17,8 @@ namespace ct {
 // joining them), "host3/gpu2 nvlink in".
 std::string resource_name(const NameDirectory& names, const ResourceInfo& c);
 
+// One direction of a cable, named as above: the cable's name and "up" (from A to B) or "down".
+// For the outputs that name a cable direction outside a run's resources (hash, rebuild paths).
+std::string cable_direction_name(const NameDirectory& names, LinkId l, bool up);
+
 }  // namespace ct

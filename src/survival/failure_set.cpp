@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "core/suggest.h"
+#include "fabric/name_directory.h"
 #include "survival/cert_renewal.h"
 #include "survival/volume_layout.h"
 
@@ -58,18 +58,14 @@ namespace {
 
 bool frontend_link(const Topology& t, std::size_t l) { return t.network[t.link_a[l].value()] == Network::kFrontend; }
 
-// The frontend links' names by link id ("" for a backend link); parallel links between the same two
-// vertices are told apart by " #k" (k = 1, 2, ... in link-id order).
+// The frontend links' names by link id ("" for a backend link): the names every output gives a
+// cable (fabric/name_directory.h cable_name: "A -- B", with " #k" after a cable that has parallel
+// twins, k its place among them in link-id order, from 0), so a name from spof reads back anywhere.
 std::vector<std::string> link_names(const Topology& t) {
+  const NameDirectory names(t);
   std::vector<std::string> out(t.link_count());
-  std::map<std::string, int> seen, total;
   for (std::size_t l = 0; l < t.link_count(); ++l) {
-    if (frontend_link(t, l)) ++total[t.link_name(LinkId(l))];
-  }
-  for (std::size_t l = 0; l < t.link_count(); ++l) {
-    if (!frontend_link(t, l)) continue;
-    const std::string base = t.link_name(LinkId(l));
-    out[l] = total[base] > 1 ? fmt::format("{} #{}", base, ++seen[base]) : base;
+    if (frontend_link(t, l)) out[l] = names.cable_name(LinkId(l));
   }
   return out;
 }
@@ -111,12 +107,13 @@ bool port_reaches(const Topology& t, VertexId port, const std::vector<std::strin
 
 // Is the node cut off the frontend network by the failed switches and links (header)? Only when
 // every one of its cabled frontend ports is (a bond or several uplinks: one port left is enough).
-bool cut_off(const FrontendModel& m, const Node& node, const std::vector<std::string>& switches, const std::vector<std::string>& links) {
+// `names`: link_names of the model's topology.
+bool cut_off(const FrontendModel& m, const Node& node, const std::vector<std::string>& names,
+             const std::vector<std::string>& switches, const std::vector<std::string>& links) {
   if (!m.topology || m.topology->frontend_ports_per_host == 0 || (switches.empty() && links.empty())) return false;
   const Topology& t = *m.topology;
   const auto host = spec_host_of(node.host.empty() ? node.meta.name : node.host);
   if (!host || *host >= t.host_count) return false;
-  const auto names = link_names(t);
   bool cabled = false;
   for (int p = 0; p < t.frontend_ports_per_host; ++p) {
     const VertexId port = t.frontend_port_of(HostId(*host), p);
@@ -214,8 +211,10 @@ FailedState failed_at(const FrontendModel& m, const std::vector<Failure>& failur
     }
     if (!has(*into, f.name)) into->push_back(f.name);
   }
+  const bool cuts = m.topology && (!switches.empty() || !links.empty());
+  const std::vector<std::string> names = cuts ? link_names(*m.topology) : std::vector<std::string>();
   for (const auto& n : m.manifests.nodes) {
-    if (!has(s.dead_nodes, n.meta.name) && cut_off(m, n, switches, links)) s.cut_nodes.push_back(n.meta.name);
+    if (!has(s.dead_nodes, n.meta.name) && cut_off(m, n, names, switches, links)) s.cut_nodes.push_back(n.meta.name);
   }
   if (!s.issuers.empty()) {
     for (const auto& c : certificate_renewals(m.manifests, m.now_ms)) {

@@ -13,6 +13,7 @@
 
 // The one place survival/ uses the max-min solver (sim/maxmin/max_min_solver.h).
 #include "sim/maxmin/max_min_solver.h"
+#include "sim/resource_name.h"
 
 namespace ct {
 
@@ -89,7 +90,7 @@ std::vector<double> rebuild_finish_times(const std::vector<RebuildLink>& links, 
 namespace {
 
 // One direction of a link: constraint 2l going up (toward the spines), 2l + 1 going down.
-struct Hop {
+struct FrontendHop {
   LinkId link;
   bool up = true;
 };
@@ -99,8 +100,8 @@ struct Hop {
 // bond or several uplinks): the search starts from all of the source's ports, in port order, and
 // ends at the first of the destination's it reaches. One rebuild is one TCP stream, so it takes one
 // path (a bond hashes a flow onto one member).
-std::optional<std::vector<Hop>> frontend_path(const Topology& t, long long from, long long to, const DeadElements& dead) {
-  if (from == to) return std::vector<Hop>{};
+std::optional<std::vector<FrontendHop>> frontend_path(const Topology& t, long long from, long long to, const DeadElements& dead) {
+  if (from == to) return std::vector<FrontendHop>{};
   std::vector<std::int64_t> via(t.vertex_count(), -1);  // the link that reached each vertex
   std::vector<bool> seen(t.vertex_count(), false);
   std::vector<bool> target(t.vertex_count(), false);
@@ -133,11 +134,11 @@ std::optional<std::vector<Hop>> frontend_path(const Topology& t, long long from,
     }
   }
   if (!reached) return std::nullopt;
-  std::vector<Hop> path;
+  std::vector<FrontendHop> path;
   for (VertexId v = *reached; via[v.value()] >= 0;) {
     const LinkId l(static_cast<std::uint32_t>(via[v.value()]));
     const VertexId prev = t.other_end(l, v);
-    path.push_back(Hop{l, t.link_a[l.value()] == prev});
+    path.push_back(FrontendHop{l, t.link_a[l.value()] == prev});
     v = prev;
   }
   std::reverse(path.begin(), path.end());
@@ -152,8 +153,9 @@ std::optional<long long> host_of(const Manifests& m, const Topology& t, const st
 }
 
 // The rebuilds of one volume: the new disks, their sources and paths (not yet timed).
-VolumeRebuilds plan_volume(const Manifests& m, const Topology* topo, const DeadElements& dead, LonghornSchedule& s, ScheduledVolume& v,
-                           std::vector<std::vector<Hop>>& paths) {
+// `names`: the topology's name directory (null without one), for the paths' cable names.
+VolumeRebuilds plan_volume(const Manifests& m, const Topology* topo, const NameDirectory* names, const DeadElements& dead,
+                           LonghornSchedule& s, ScheduledVolume& v, std::vector<std::vector<FrontendHop>>& paths) {
   VolumeRebuilds r;
   r.volume = v.claim->meta.ns + "/" + v.claim->meta.name;
   r.bytes = v.bytes;
@@ -191,7 +193,7 @@ VolumeRebuilds plan_volume(const Manifests& m, const Topology* topo, const DeadE
       continue;
     }
     const auto to_host = host_of(m, *topo, b.to_node);
-    std::optional<std::vector<Hop>> best;
+    std::optional<std::vector<FrontendHop>> best;
     for (const auto& src : live) {
       const auto from_host = host_of(m, *topo, src);
       if (!from_host || !to_host) continue;
@@ -206,7 +208,7 @@ VolumeRebuilds plan_volume(const Manifests& m, const Topology* topo, const DeadE
       b.never = to_host ? "no frontend path from a live replica's node to " + b.to_node
                         : "node " + b.to_node + " maps to no host of the spec (annotate it clustertwin.io/host: hostN)";
     } else {
-      for (const Hop& h : *best) b.path.push_back(topo->link_name(h.link) + (h.up ? " up" : " down"));
+      for (const FrontendHop& h : *best) b.path.push_back(cable_direction_name(*names, h.link, h.up));
       paths.back() = std::move(*best);
     }
     r.rebuilds.push_back(std::move(b));
@@ -219,12 +221,14 @@ VolumeRebuilds plan_volume(const Manifests& m, const Topology* topo, const DeadE
 std::vector<VolumeRebuilds> plan_rebuilds(const Manifests& m, const Placement& placement, const Topology* topology, const DeadElements& dead) {
   LonghornSchedule s = schedule_longhorn(m, placement);
   std::vector<VolumeRebuilds> out;
-  std::vector<std::vector<Hop>> paths;  // per rebuild, in order
+  std::vector<std::vector<FrontendHop>> paths;  // per rebuild, in order
+  std::optional<NameDirectory> names;
+  if (topology != nullptr) names.emplace(*topology);
   for (ScheduledVolume& v : s.volumes) {
     const bool touched = std::any_of(v.replica_nodes.begin(), v.replica_nodes.end(), [&](const std::string& n) {
       return std::find(dead.nodes.begin(), dead.nodes.end(), n) != dead.nodes.end();
     });
-    if (touched) out.push_back(plan_volume(m, topology, dead, s, v, paths));
+    if (touched) out.push_back(plan_volume(m, topology, names ? &*names : nullptr, dead, s, v, paths));
   }
   // Time every rebuild with a path together (a same-host rebuild crosses no link: instant).
   std::vector<RebuildLink> links;
@@ -233,8 +237,8 @@ std::vector<VolumeRebuilds> plan_rebuilds(const Manifests& m, const Placement& p
     for (LinkId l : dead.links) dead_links.insert(l.value());
     for (std::size_t l = 0; l < topology->link_count(); ++l) {
       const double c = dead_links.contains(static_cast<std::uint32_t>(l)) ? 0 : static_cast<double>(topology->capacity[l].value());
-      links.push_back({topology->link_name(LinkId(static_cast<std::uint32_t>(l))) + " up", c});
-      links.push_back({topology->link_name(LinkId(static_cast<std::uint32_t>(l))) + " down", c});
+      links.push_back({cable_direction_name(*names, LinkId(static_cast<std::uint32_t>(l)), true), c});
+      links.push_back({cable_direction_name(*names, LinkId(static_cast<std::uint32_t>(l)), false), c});
     }
   }
   std::vector<Rebuild> flows;
@@ -242,14 +246,14 @@ std::vector<VolumeRebuilds> plan_rebuilds(const Manifests& m, const Placement& p
   std::size_t k = 0;
   for (auto& v : out) {
     for (auto& b : v.rebuilds) {
-      const std::vector<Hop>& p = paths[k++];
+      const std::vector<FrontendHop>& p = paths[k++];
       if (!b.never.empty()) continue;
       if (p.empty()) {
         b.finish_s = b.start_s;
         continue;
       }
       Rebuild f{v.volume, v.bytes, b.start_s, {}};
-      for (const Hop& h : p) f.links.push_back(2 * static_cast<std::size_t>(h.link.value()) + (h.up ? 0 : 1));
+      for (const FrontendHop& h : p) f.links.push_back(2 * static_cast<std::size_t>(h.link.value()) + (h.up ? 0 : 1));
       flows.push_back(std::move(f));
       timed.push_back(&b);
     }
@@ -267,8 +271,9 @@ std::optional<std::vector<RebuildLink>> rebuild_links(const Manifests& m, const 
   const auto path = frontend_path(t, *from, *to, dead);
   if (!path) return std::nullopt;
   std::vector<RebuildLink> out;
-  for (const Hop& h : *path) {
-    out.push_back({t.link_name(h.link) + (h.up ? " up" : " down"), static_cast<double>(t.capacity[h.link.value()].value())});
+  const NameDirectory names(t);
+  for (const FrontendHop& h : *path) {
+    out.push_back({cable_direction_name(names, h.link, h.up), static_cast<double>(t.capacity[h.link.value()].value())});
   }
   return out;
 }

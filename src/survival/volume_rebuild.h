@@ -92,7 +92,7 @@ struct PlannedRebuild {
   std::string from_node;  // the live replica it copies from; empty when never
   std::string to_node;    // the new replica's node and disk; empty when no disk fits
   std::string to_disk;
-  std::vector<std::string> path;  // the links it crosses, "LINK up|down"
+  std::vector<std::string> path;  // the cable directions it crosses (cable_direction_name), "A -- B #k up|down"
   double start_s = 0;
   double finish_s = std::numeric_limits<double>::infinity();  // infinity: never
   std::string never;  // why it never finishes (no disk fits: Longhorn's reason; no path; no spec)
@@ -116,8 +116,8 @@ std::vector<VolumeRebuilds> plan_rebuilds(const Manifests& m, const Placement& p
 
 // The links a rebuild from `from_node`'s disk to `to_node`'s crosses: the first shortest path over
 // the spec's frontend network between any of the two nodes' frontend ports, avoiding the dead
-// switches and links, each link named with its direction ("LINK up|down", full duplex) and its
-// capacity. Empty when both are one host; nullopt when a node has no host in the topology or no
+// switches and links, each link named with its direction as every output names a cable direction
+// (sim/resource_name.h cable_direction_name: "A -- B #k up|down", full duplex) and its capacity. Empty when both are one host; nullopt when a node has no host in the topology or no
 // path is left.
 std::optional<std::vector<RebuildLink>> rebuild_links(const Manifests& m, const Topology& t, const std::string& from_node,
                                                       const std::string& to_node, const DeadElements& dead);

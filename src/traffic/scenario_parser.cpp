@@ -30,7 +30,7 @@ bool parse_u64(std::string_view text, std::uint64_t& out) {
 class ScenarioParser {
  public:
   ScenarioParser(const std::string& file, const NameDirectory& names)
-      : r_(file), b_(file, names, r_.errors()), t_(names.topology()) {}
+      : r_(file), b_(file, names, r_.errors()), t_(names.topology()), names_(names) {}
 
   Result<Scenario> parse(const std::string& text, std::uint64_t default_seed) {
     b_.set_seed(default_seed);
@@ -406,6 +406,8 @@ class ScenarioParser {
                                                      fault.links.size()));
       } else {
         fault.links = {fault.links[*parallel]};
+        // The one cable left, named as every output names it ("A -- B #k"), not the bundle.
+        if (fault.what.find("--") != std::string::npos) fault.what = names_.cable_name(fault.links[0]);
       }
     }
     judge(fault, item, path, before);
@@ -424,7 +426,7 @@ class ScenarioParser {
     if (!name) return;
     fault.what = *name;
     fault.links = b_.cable_links(*name, origin(k, v, f));
-    if (fault.links.size() == 1 && name->find("--") == std::string::npos) fault.what = t_.link_name(fault.links[0]);
+    if (fault.links.size() == 1 && name->find("--") == std::string::npos) fault.what = names_.cable_name(fault.links[0]);
   }
 
   void read_switch(const YamlNode& k, const YamlNode& v, const std::string& f, FaultSpec& fault) {
@@ -444,6 +446,7 @@ class ScenarioParser {
   YamlReader r_;
   ScenarioBuilder b_;
   const Topology& t_;
+  const NameDirectory& names_;
   TimePs convergence_{0};
   bool has_faults_ = false;
   YamlNode faults_node_;

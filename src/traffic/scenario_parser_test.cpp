@@ -90,6 +90,11 @@ TEST(ScenarioParser, ReadsAndResolvesEverything) {
   EXPECT_EQ(s.faults[2].fraction, 0.0);
   EXPECT_EQ(s.faults[3].kind, FaultKind::kRepair);
   EXPECT_EQ(s.faults[3].fraction, 1.0);
+  // A cable is named as every output names it (the name directory's "A -- B #k", k from 0 among
+  // the cables joining A and B): link 11 is the second of leaf 0's two cables to spine 1, whether
+  // written as an id or as the bundle narrowed by `parallel: 1` (the bare bundle named both).
+  EXPECT_EQ(s.faults[2].what, "p0/leaf/0 -- p0/spine/1 #1");
+  EXPECT_EQ(s.faults[3].what, "p0/leaf/0 -- p0/spine/1 #1");
 }
 
 // Every error at once, each at its line and field.

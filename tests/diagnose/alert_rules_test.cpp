@@ -272,5 +272,22 @@ TEST(AlertRules, PromtoolChecksAndTestsEveryRule) {
   EXPECT_EQ(result.status, 0) << result.out << "\n" << tests;
 }
 
+// Twin cables (examples/twin-uplinks.yaml: each rail leaf has two cables to the one spine): a map
+// naming only p0/leaf/0's first cable (cable column 0) leaves that group out and names the member it
+// lacks as every output names a cable, "p0/leaf/0 -- p0/spine/0 #1" (the second of the two, from 0,
+// what the map's cable column 1 would name); the bare name it gave before named both twins.
+TEST(AlertRules, AMemberTheMapLacksIsNamedByItsCable) {
+  const Fabric fabric = fabric_of("examples/twin-uplinks.yaml");
+  const PortMap map = read_port_map_csv("leaf0,swp1,p0/leaf/0,p0/spine/0,0\n", "map.csv", fabric.names()).value();
+  const AlertPlan plan = plan_alerts(fabric, map, AlertOptions{});
+  const auto listed = [&](const std::string& name) {
+    return std::find(plan.unnamed.begin(), plan.unnamed.end(), name) != plan.unnamed.end();
+  };
+  EXPECT_TRUE(listed("p0/leaf/0 -- p0/spine/0 #1")) << ::testing::PrintToString(plan.unnamed);
+  EXPECT_FALSE(listed("p0/leaf/0 -- p0/spine/0 #0"));
+  EXPECT_TRUE(listed("p0/leaf/1 -- p0/spine/0 #0"));
+  EXPECT_TRUE(listed("p0/leaf/1 -- p0/spine/0 #1"));
+}
+
 }  // namespace
 }  // namespace ct

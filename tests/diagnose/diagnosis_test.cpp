@@ -38,14 +38,25 @@
 //    verdict is "fewer flows than members", and the throughput witness, whose evidence is that no
 //    two flows share a member, agrees with it. Case 3's bad luck keeps its verdict against the
 //    throughput witness (the collision cost nothing at 40 Gb/s) and says so.
+// 8. Twin cables (examples/twin-uplinks.yaml: each rail leaf has two cables to the one spine): the
+//    members of p0/leaf/0's up group are the two cables to p0/spine/0, which the name directory
+//    names "p0/leaf/0 -- p0/spine/0 #0" and "#1" (their places among the two, from 0, as the port
+//    map's cable column counts them). With #0 at 100 Gb/s and #1 at 0, the verdict's words ("no
+//    alarm watches for a member at zero: ...") and the JSON's members name the idle one "#1", and
+//    each JSON name reads back through the directory to its own member; the bare
+//    "p0/leaf/0 -- p0/spine/0" they printed before named both.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "diagnose/counter_inputs.h"
 #include "diagnose/diagnosis.h"
 #include "io/loaders.h"
+#include "report/diagnose_report.h"
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
@@ -73,6 +84,7 @@ Fabric fabric_of(const std::string& relative) {
 struct Member {
   std::string peer;
   double gbps;
+  int cable = -1;  // which of parallel cables to the peer (the map's cable column); -1: none written
 };
 
 // Two scrapes of switch `sw`'s transmit counters, 10 s apart, one interface per member, and the map.
@@ -84,7 +96,8 @@ CounterInputs switch_counters(const std::string& sw, const std::vector<Member>& 
     const auto bytes = static_cast<unsigned long long>(members[i].gbps * 1e9 * 10 / 8);
     a += series + "1000 0\n";
     b += series + std::to_string(1000 + bytes) + " 10000\n";
-    map += sw + ",swp" + std::to_string(i + 1) + "," + sw + "," + members[i].peer + "\n";
+    map += sw + ",swp" + std::to_string(i + 1) + "," + sw + "," + members[i].peer +
+           (members[i].cable < 0 ? "" : "," + std::to_string(members[i].cable)) + "\n";
   }
   in.scrapes = {{"t0.prom", a}, {"t1.prom", b}};
   in.map = TextInput{"map.csv", map};
@@ -343,6 +356,32 @@ TEST(Diagnose, MapErrorsAreLocatedWithDidYouMean) {
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.errors()[0].where.line, 2);
   EXPECT_NE(m.errors()[0].message.find("p0/spine/1"), std::string::npos) << m.errors()[0].message;
+}
+
+TEST(Diagnose, TwinMembersAreNamedAsTheNameDirectoryNamesThem) {
+  const Fabric f = fabric_of("examples/twin-uplinks.yaml");
+  const CounterInputs in = switch_counters("p0/leaf/0", {{"p0/spine/0", 100, 0}, {"p0/spine/0", 0, 1}});
+  const Diagnosis d = run(f, in);
+  const GroupDiagnosis* g = imbalanced_group(d, f, "p0/leaf/0");
+  ASSERT_NE(g, nullptr);
+  const std::string zero = "no alarm watches for a member at zero: p0/leaf/0 -- p0/spine/0 #1";
+  EXPECT_TRUE(std::any_of(g->green.begin(), g->green.end(), [&](const std::string& x) { return x == zero; }))
+      << ::testing::PrintToString(g->green);
+  const auto j = nlohmann::json::parse(to_json(d, f.names()));
+  const nlohmann::json* members = nullptr;
+  for (const auto& jg : j["groups"]) {
+    if (jg["switch"] == "p0/leaf/0" && jg["direction"] == "up") members = &jg["members"];
+  }
+  ASSERT_NE(members, nullptr);
+  ASSERT_EQ(members->size(), 2U);
+  EXPECT_EQ((*members)[0]["link"], "p0/leaf/0 -- p0/spine/0 #0");
+  EXPECT_EQ((*members)[1]["link"], "p0/leaf/0 -- p0/spine/0 #1");
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto back = f.names().links((*members)[i]["link"].get<std::string>(), {}, "test");
+    ASSERT_TRUE(back.ok());
+    ASSERT_EQ(back->size(), 1U);
+    EXPECT_EQ(back->front(), g->members[i].link);
+  }
 }
 
 }  // namespace

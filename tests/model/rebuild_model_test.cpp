@@ -7,6 +7,7 @@
 // uplinks); every link is 100 Gb/s each way.
 #include <gtest/gtest.h>
 
+#include "fabric/name_directory.h"
 #include "frontend/manifest_parser.h"
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
@@ -77,6 +78,17 @@ TEST(RebuildPlan, OneRebuildOverASpecPath) {
   EXPECT_NE(r.path[1].find("fe/spine/0"), std::string::npos);
   EXPECT_NE(r.path[3].find("host8/fe0"), std::string::npos);
   EXPECT_TRUE(r.path[3].ends_with(" down"));
+  // Each leaf's 16 cables to the spine are named as every output names a cable: the first in
+  // link-id order, which the breadth-first walk takes, is "#0" (from 0), and the name reads back
+  // through the name directory to that one cable (the bare "fe/leaf/0 -- fe/spine/0" names all 16).
+  EXPECT_EQ(r.path[1], "fe/leaf/0 -- fe/spine/0 #0 up");
+  EXPECT_EQ(r.path[2], "fe/leaf/1 -- fe/spine/0 #0 down");
+  const NameDirectory names(t);
+  for (const std::string& hop : {r.path[1], r.path[2]}) {
+    const auto back = names.links(hop.substr(0, hop.rfind(' ')), {}, "test");
+    ASSERT_TRUE(back.ok()) << hop;
+    EXPECT_EQ(back->size(), 1u) << hop;
+  }
   EXPECT_DOUBLE_EQ(r.start_s, 600);
   EXPECT_NEAR(r.finish_s, 605.1539607552, 1e-9);
 }

@@ -46,7 +46,7 @@ const LabPlan& plan() {
 const Topology& topo() { return leaf_spine().topology(); }
 
 TEST(LabJson, UpListsEveryNamespaceAndLinkOfThePlan) {
-  const json j = json::parse(lab_up_json(plan(), topo()));
+  const json j = json::parse(lab_up_json(plan(), leaf_spine().names()));
   EXPECT_EQ(j["command"], "up");
   EXPECT_EQ(j["prefix"], "ctj-");
   ASSERT_EQ(j["namespaces"].size(), 20U);
@@ -163,11 +163,11 @@ TEST(LabJson, CountersCarryThePrometheusTextsNumbers) {
 }
 
 TEST(LabJson, FailAndDownNameWhatTheyTouched) {
-  const json f = json::parse(lab_fail_json(plan(), {LinkId(5)}, topo()));
+  const json f = json::parse(lab_fail_json(plan(), {LinkId(5)}, leaf_spine().names()));
   EXPECT_EQ(f["command"], "fail");
   ASSERT_EQ(f["failed"].size(), 1U);
   EXPECT_EQ(f["failed"][0]["id"], 5);
-  EXPECT_EQ(f["failed"][0]["link"], topo().link_name(LinkId(5)));
+  EXPECT_EQ(f["failed"][0]["link"], leaf_spine().names().cable_name(LinkId(5)));
   const json d = json::parse(lab_down_json("ctj-", {"ctj-h12", "ctj-s0"}));
   EXPECT_EQ(d["command"], "down");
   EXPECT_EQ(d["prefix"], "ctj-");
