@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -234,8 +235,11 @@ Result<Unit> lab_limit_link(const LabPlan& plan, LinkId link, VertexId from, std
     if (l.link != link) continue;
     for (const std::size_t ns : {l.lower, l.upper}) {
       if (plan.namespaces[ns].vertex != from) continue;
-      const CommandResult r = run_command(fmt::format("ip netns exec {} tc qdisc replace dev {} root tbf rate {}bit burst {} latency 1ms",
-                                                      plan.namespaces[ns].name, l.device, rate_bps, burst_bytes));
+      // tbf's `latency` would size the queue at burst + rate x latency, a second burst that drains
+      // at the rate long after the sender stops; `limit` is the queue itself.
+      const std::uint64_t queue = std::max<std::uint64_t>(rate_bps / 8 / 1000, kLabFrameBytes);
+      const CommandResult r = run_command(fmt::format("ip netns exec {} tc qdisc replace dev {} root tbf rate {}bit burst {} limit {}",
+                                                      plan.namespaces[ns].name, l.device, rate_bps, burst_bytes, queue));
       if (r.status != 0) return failure("limiting " + l.device, r);
       return Unit{};
     }

@@ -71,10 +71,14 @@ Result<std::string> lab_counters(const LabPlan& plan, const Topology& topology);
 // Sets both ends of a link down (the kernel then drops the dead next hop from its groups).
 Result<Unit> lab_fail_link(const LabPlan& plan, LinkId link);
 
+// The largest frame a lab veth sends: its MTU (1500, the default) and the Ethernet header.
+inline constexpr std::uint64_t kLabFrameBytes = 1514;
+
 // Limits what the end `from` of a link transmits over it with a token bucket (tc tbf): `burst_bytes`
-// pass at once, then `rate_bps`, with at most 1 ms of queue; the rest is dropped before the
-// transmit counter sees it, as on a link negotiated at a lower speed. An open-loop sender's bytes
-// beyond the bucket never cross the link.
+// pass at once, then `rate_bps`, with a queue of 1 ms at that rate or one full frame, whichever is
+// more; the rest is dropped before the transmit counter sees it, as on a link negotiated at a lower
+// speed. An open-loop sender's bytes beyond the bucket and that queue never cross the link, and the
+// link is idle once the queue has drained, whenever its counters are read.
 Result<Unit> lab_limit_link(const LabPlan& plan, LinkId link, VertexId from, std::uint64_t rate_bps, std::uint64_t burst_bytes);
 
 // The flows CSV of diagnose/flow_results.h for these results.
