@@ -104,10 +104,12 @@ class Background {
   pid_t pid_ = -1;
 };
 
-// Polls `done` every 100 ms until it holds or `limit` passes; returns the time it took, or -1.
-inline double wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+// Polls `done` every 100 ms until it holds, or until `limit` has passed and `done` has been asked
+// `min_polls` times (where one poll is slow, a loaded machine must not end the wait after one or
+// two); returns the time it took, or -1.
+inline double wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit, int min_polls = 1) {
   const auto start = std::chrono::steady_clock::now();
-  while (std::chrono::steady_clock::now() - start < limit) {
+  for (int polls = 0; polls < min_polls || std::chrono::steady_clock::now() - start < limit; ++polls) {
     if (done()) return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
