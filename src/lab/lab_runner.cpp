@@ -1,20 +1,24 @@
 #include "lab/lab_runner.h"
 
 #include <fcntl.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string_view>
+#include <thread>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "core/text_lines.h"
 #include "lab/shell.h"
 #include "routing/port_address.h"
@@ -39,6 +43,54 @@ CommandResult ip_batch(const std::string& ns, const std::vector<std::string>& li
 
 Diagnostic failure(const std::string& what, const CommandResult& r) {
   return Diagnostic{SourceLocation{"lab", 0, 0}, "lab", what + " failed (status " + std::to_string(r.status) + "): " + r.out};
+}
+
+// One interface of /proc/net/dev (the kernel's stats64 per device, what `ip -s link` and
+// node_exporter's netdev collector show): "NAME: rx_bytes rx_packets ... (8 receive fields)
+// tx_bytes ...".
+struct NetDevRow {
+  unsigned index = 0;  // ifindex, the order `ip link` lists them in
+  std::string device;
+  std::uint64_t receive_bytes = 0;
+  std::uint64_t transmit_bytes = 0;
+};
+
+// The calling thread's namespace's /proc/net/dev.
+bool read_proc_net_dev(std::string& text) {
+  const int fd = open("/proc/thread-self/net/dev", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+  close(fd);
+  return n == 0;
+}
+
+// The rows of `text` but loopback, by ifindex in the calling thread's namespace; false when a row
+// does not read.
+bool net_dev_rows(std::string_view text, std::vector<NetDevRow>& rows) {
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::size_t colon = line.find(':');
+    if (lines.number() <= 2) continue;  // the two header lines
+    if (colon == std::string_view::npos) return false;
+    const std::vector<std::string_view> fields = words(line.substr(colon + 1));
+    NetDevRow r;
+    r.device = std::string(trim(line.substr(0, colon)));
+    const auto count = [](std::string_view field, std::uint64_t& out) {
+      long long v = 0;
+      if (!take_number(field, v) || !field.empty() || v < 0) return false;
+      out = static_cast<std::uint64_t>(v);
+      return true;
+    };
+    if (fields.size() < 9 || !count(fields[0], r.receive_bytes) || !count(fields[8], r.transmit_bytes)) return false;
+    if (r.device == "lo") continue;
+    r.index = if_nametoindex(r.device.c_str());
+    rows.push_back(std::move(r));
+  }
+  std::sort(rows.begin(), rows.end(), [](const NetDevRow& a, const NetDevRow& b) { return a.index < b.index; });
+  return true;
 }
 
 std::int64_t now_ms() {
@@ -179,20 +231,27 @@ Result<std::vector<LabFlowResult>> lab_send(const LabPlan& plan, const std::vect
 
 Result<std::vector<LabCounter>> lab_read_counters(const LabPlan& plan) {
   std::vector<LabCounter> out;
-  for (std::size_t i = 0; i < plan.namespaces.size(); ++i) {
-    const LabNamespace& ns = plan.namespaces[i];
-    const CommandResult r = run_command("ip -n " + ns.name + " -s -j link show");
-    const std::int64_t t = now_ms();
-    if (r.status != 0) return failure("reading the counters of " + ns.name, r);
-    const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
-    if (!j.is_array()) return Diagnostic{SourceLocation{"lab", 0, 0}, "lab", "ip -j gave no JSON array for " + ns.name};
-    for (const auto& link : j) {
-      const std::string name = link.value("ifname", "");
-      if (name == "lo" || !link.contains("stats64")) continue;
-      const auto& s = link["stats64"];
-      out.push_back(LabCounter{i, name, s["tx"].value("bytes", std::uint64_t{0}), s["rx"].value("bytes", std::uint64_t{0}), t});
+  std::string error;
+  // setns() moves the calling thread only: a thread of its own visits the namespaces, then ends.
+  std::thread reader([&] {
+    for (std::size_t i = 0; i < plan.namespaces.size(); ++i) {
+      const std::string& name = plan.namespaces[i].name;
+      const int fd = open(("/var/run/netns/" + name).c_str(), O_RDONLY | O_CLOEXEC);
+      const bool entered = fd >= 0 && setns(fd, CLONE_NEWNET) == 0;
+      if (fd >= 0) close(fd);
+      std::string text;
+      if (entered && !read_proc_net_dev(text)) text.clear();
+      const std::int64_t t = now_ms();
+      std::vector<NetDevRow> rows;
+      if (!entered || !net_dev_rows(text, rows)) {
+        error = "reading the counters of " + name + " failed" + (entered ? ": /proc/net/dev unreadable" : ": cannot enter it");
+        return;
+      }
+      for (NetDevRow& r : rows) out.push_back(LabCounter{i, std::move(r.device), r.transmit_bytes, r.receive_bytes, t});
     }
-  }
+  });
+  reader.join();
+  if (!error.empty()) return Diagnostic{SourceLocation{"lab", 0, 0}, "lab", error};
   return out;
 }
 
@@ -234,8 +293,11 @@ Result<Unit> lab_limit_link(const LabPlan& plan, LinkId link, VertexId from, std
     if (l.link != link) continue;
     for (const std::size_t ns : {l.lower, l.upper}) {
       if (plan.namespaces[ns].vertex != from) continue;
-      const CommandResult r = run_command(fmt::format("ip netns exec {} tc qdisc replace dev {} root tbf rate {}bit burst {} latency 1ms",
-                                                      plan.namespaces[ns].name, l.device, rate_bps, burst_bytes));
+      // tbf's `latency` would size the queue at burst + rate x latency, a second burst that drains
+      // at the rate long after the sender stops; `limit` is the queue itself.
+      const std::uint64_t queue = std::max<std::uint64_t>(rate_bps / 8 / 1000, kLabFrameBytes);
+      const CommandResult r = run_command(fmt::format("ip netns exec {} tc qdisc replace dev {} root tbf rate {}bit burst {} limit {}",
+                                                      plan.namespaces[ns].name, l.device, rate_bps, burst_bytes, queue));
       if (r.status != 0) return failure("limiting " + l.device, r);
       return Unit{};
     }

@@ -59,7 +59,10 @@ struct LabCounter {
   std::int64_t time_ms = 0;  // when its namespace was read (Unix time)
 };
 
-// Every lab interface's counters (loopback left out), by namespace in plan order.
+// Every lab interface's counters (loopback left out), by namespace in plan order, each
+// namespace's by ifindex (as `ip link` lists them). Read from /proc/net/dev by a thread that
+// enters each namespace in turn, starting no process: the whole lab in milliseconds even on a
+// loaded machine, so the read times bracket the traffic closely.
 Result<std::vector<LabCounter>> lab_read_counters(const LabPlan& plan);
 // The counters as Prometheus text (node_exporter's metric names, the vertex name as `instance`,
 // the read time as the sample timestamp, as /federate serves them): every transmit sample, then
@@ -71,10 +74,14 @@ Result<std::string> lab_counters(const LabPlan& plan, const Topology& topology);
 // Sets both ends of a link down (the kernel then drops the dead next hop from its groups).
 Result<Unit> lab_fail_link(const LabPlan& plan, LinkId link);
 
+// The largest frame a lab veth sends: its MTU (1500, the default) and the Ethernet header.
+inline constexpr std::uint64_t kLabFrameBytes = 1514;
+
 // Limits what the end `from` of a link transmits over it with a token bucket (tc tbf): `burst_bytes`
-// pass at once, then `rate_bps`, with at most 1 ms of queue; the rest is dropped before the
-// transmit counter sees it, as on a link negotiated at a lower speed. An open-loop sender's bytes
-// beyond the bucket never cross the link.
+// pass at once, then `rate_bps`, with a queue of 1 ms at that rate or one full frame, whichever is
+// more; the rest is dropped before the transmit counter sees it, as on a link negotiated at a lower
+// speed. An open-loop sender's bytes beyond the bucket and that queue never cross the link, and the
+// link is idle once the queue has drained, whenever its counters are read.
 Result<Unit> lab_limit_link(const LabPlan& plan, LinkId link, VertexId from, std::uint64_t rate_bps, std::uint64_t burst_bytes);
 
 // The flows CSV of diagnose/flow_results.h for these results.

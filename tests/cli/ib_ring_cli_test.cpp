@@ -185,9 +185,13 @@ TEST(IbRingCli, CompareEnginesNamesTheDeadlockFirst) {
 
 TEST(IbRingCli, OneFabricSourceAndBadInput) {
   const std::string lab = "'" + kSource + "/examples/lab-32.yaml'";
-  EXPECT_EQ(clustertwin("simulate " + lab + " --ibnetdiscover '" + kRing + "' --scenario '" + kShift2 + "'").rc, 2);
-  EXPECT_EQ(clustertwin("simulate --scenario '" + kShift2 + "'").rc, 2);
-  EXPECT_EQ(clustertwin("simulate " + lab + " --ib-routing minhop --collective all-reduce --bytes 1MiB").rc, 2);
+  // Every exit code is checked with what the run printed, so a failure says why.
+  const Ran both = clustertwin("simulate " + lab + " --ibnetdiscover '" + kRing + "' --scenario '" + kShift2 + "'");
+  EXPECT_EQ(both.rc, 2) << both.err;
+  const Ran neither = clustertwin("simulate --scenario '" + kShift2 + "'");
+  EXPECT_EQ(neither.rc, 2) << neither.err;
+  const Ran routing = clustertwin("simulate " + lab + " --ib-routing minhop --collective all-reduce --bytes 1MiB");
+  EXPECT_EQ(routing.rc, 2) << routing.err;
   const fs::path dir = work_dir();
   const fs::path no_rate = dir / "no-rate.net";
   std::string text = read_text_file(kRing).value();
@@ -197,23 +201,23 @@ TEST(IbRingCli, OneFabricSourceAndBadInput) {
   }
   ASSERT_TRUE(write_file_atomic(no_rate.string(), text).ok());
   const Ran rate = clustertwin("simulate --ibnetdiscover '" + no_rate.string() + "' --ib-routing updn --scenario '" + kShift2 + "'");
-  EXPECT_EQ(rate.rc, 1);
+  EXPECT_EQ(rate.rc, 1) << rate.err;
   EXPECT_NE(rate.err.find("no-rate.net:"), std::string::npos) << rate.err;
   EXPECT_NE(rate.err.find("port.rate"), std::string::npos) << rate.err;
   const fs::path typo = dir / "typo.yaml";
   ASSERT_TRUE(write_file_atomic(typo.string(), "scenario:\n  transfers:\n    - {src: HA, dst: HX, bytes: 1MiB}\n").ok());
   const Ran host = clustertwin("simulate --ibnetdiscover '" + kRing + "' --ib-routing updn --scenario '" + typo.string() + "'");
-  EXPECT_EQ(host.rc, 1);
+  EXPECT_EQ(host.rc, 1) << host.err;
   EXPECT_NE(host.err.find("typo.yaml:3"), std::string::npos) << host.err;
   EXPECT_NE(host.err.find("'HX'"), std::string::npos) << host.err;
   const Ran engine = simulate("fattree", "");  // a bad value, as every other: exit 1, the set named
-  EXPECT_EQ(engine.rc, 1);
+  EXPECT_EQ(engine.rc, 1) << engine.err;
   EXPECT_NE(engine.err.find("--ib-routing: fattree not in {ftree,updn,minhop}"), std::string::npos) << engine.err;
   // The LFTs give one path per pair: spraying (either engine) is refused at the scenario, not
   // done over the ECMP walk of the imported cables.
   for (const std::string kind : {"flow", "packet"}) {
     const Ran spray = simulate("updn", "--paths spray --engine " + kind);
-    EXPECT_EQ(spray.rc, 1) << kind;
+    EXPECT_EQ(spray.rc, 1) << kind << ": " << spray.err;
     EXPECT_NE(spray.err.find("shift2-ring5.yaml:"), std::string::npos) << spray.err;
     EXPECT_NE(spray.err.find("paths 'spray' on a fabric routed by the subnet manager's LFTs"), std::string::npos)
         << spray.err;

@@ -75,9 +75,11 @@ class BgpVip : public ::testing::Test {
       ASSERT_TRUE(ok("ip link add " + veth + "a netns " + ns.name() + " type veth peer name " + veth + "b netns " + rtr.name()));
       ASSERT_TRUE(ns.ip("addr add " + ip + "/24 dev " + veth + "a") && ns.ip("link set " + veth + "a up"));
       ASSERT_TRUE(rtr.ip("link set " + veth + "b master br0") && rtr.ip("link set " + veth + "b up"));
-      speakers.push_back(std::make_unique<Background>(ns.exec("gobgpd -f " + dir.path() + "/" + node + ".gobgpd.toml -t toml -l warn > " + dir.path() + "/" + node + ".log 2>&1")));
+      speakers.push_back(std::make_unique<Background>(
+          ns.exec_args({"gobgpd", "-f", dir.path() + "/" + node + ".gobgpd.toml", "-t", "toml", "-l", "warn"}), dir.path() + "/" + node + ".log"));
     }
-    Background bird(rtr.exec("bird -f -c " + dir.path() + "/router.bird.conf -s " + dir.path() + "/bird.ctl -P " + dir.path() + "/bird.pid"));
+    Background bird(
+        rtr.exec_args({"bird", "-f", "-c", dir.path() + "/router.bird.conf", "-s", dir.path() + "/bird.ctl", "-P", dir.path() + "/bird.pid"}));
     // Announce once each gobgpd's API answers.
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const std::string announce = nodes[i]->exec("sh " + dir.path() + "/announce-" + vip->next_hop_nodes[i] + ".sh");

@@ -115,7 +115,7 @@ class BindDns : public ::testing::Test {
     for (const char* net : {"10.10.0.0/16", "198.51.100.0/24", "203.0.113.0/24"}) EXPECT_TRUE(srv.ip(std::string("route add ") + net + " via 192.0.2.100"));
     const auto check = run("named-checkconf -z " + dir.path() + "/named.conf");
     EXPECT_EQ(check.status, 0) << check.out;
-    Background named(srv.exec("named -f -c " + dir.path() + "/named.conf -n 1"));
+    Background named(srv.exec_args({"named", "-f", "-c", dir.path() + "/named.conf", "-n", "1"}));
     const double up = wait_until([&] { return ok(cli.exec("dig +time=1 +tries=1 -b " + clients[0] + " @192.0.2.53 example.com SOA")); },
                                  std::chrono::seconds(60));
     EXPECT_GE(up, 0) << "named did not answer within 60 s";

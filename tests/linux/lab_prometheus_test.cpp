@@ -4,11 +4,13 @@
 // so each pod-0 aggregation switch can use only one of its two core uplinks: polarization, as
 // lab_data_plane_test.cpp works out), 8 UDP elephants from the pod-0 hosts to pod 1. The
 // interfaces' kernel counters (stats64, what node_exporter's netdev collector reads from
-// /proc/net/dev) are written in node_exporter's format (lab_counters_text: the vertex as
-// `instance`, the read time as the timestamp) to a file that `python3 -m http.server` serves on
-// 127.0.0.1; Prometheus scrapes it every 250 ms (honor_labels, honor_timestamps) into its own
-// data folder. Two scrapes are saved, before and after the elephants, and each is left served
-// until Prometheus holds it.
+// /proc/net/dev), read once settled (test::settled_counters), are written in node_exporter's
+// format (lab_counters_text: the vertex as `instance`, the read time as the timestamp) to a file
+// that `python3 -m http.server` serves on 127.0.0.1; Prometheus scrapes it every 250 ms
+// (honor_labels, honor_timestamps) into its own data folder. Both servers, the test's queries and
+// the CLI runs are in a network namespace of the test's own, so the servers' fixed ports are free
+// whatever else the machine runs. Two scrapes are saved, before and after the elephants, and each
+// is left served until Prometheus holds it.
 // Expected: `diagnose --prometheus URL --from T1 --to T2` over the two scrapes' times gives the
 // same verdicts (every group: imbalanced or not, and its cause) as `diagnose --counters
 // before after`, with Prometheus computing increase(). Its rates: the window [T1, T2] runs from
@@ -24,26 +26,24 @@
 // Prometheus' own sample-limit error (422), so both are read one device at a time (the label
 // values API); its own request counters say so.
 // Needs root, netns, a kernel with fib_multipath_hash_seed (lab_unavailable()), `prometheus` and
-// python3; otherwise skipped with the reason. The lab, both servers and the temporary folder are
-// removed by guards, also when an assertion fails.
+// python3; otherwise skipped with the reason. The lab, both servers, their namespace and the
+// temporary folder are removed by guards, also when an assertion fails.
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "diagnose/prometheus_source.h"
+#include "io/files.h"
 #include "io/http_client.h"
 #include "io/loaders.h"
 #include "lab/lab_runner.h"
 #include "routing/port_address.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
+#include "support/cli_runner.h"
 #include "support/fixture_fabric.h"
 #include "support/lab_fixtures.h"
 #include "support/netns.h"
@@ -58,21 +58,9 @@ using test::TempDir;
 
 Fabric fabric_from(const std::string& relative) { return fixtures::example_fabric(relative); }
 
-// A TCP port on 127.0.0.1 that nothing listens on now.
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  close(fd);
-  return port;
-}
+// The servers' ports on 127.0.0.1 of the test's own namespace, where nothing else listens.
+constexpr int kFilesPort = 8000;
+constexpr int kPrometheusPort = 9090;
 
 std::string seconds(std::int64_t ms) {
   char buf[32];
@@ -93,19 +81,16 @@ double query_value(const std::string& server, const std::string& query) {
   return std::stod(reply->data.series.front().points.front().value);
 }
 
-// The counters now, served at www/metrics (written whole, then renamed) and saved as `saved`; waits
+// `counters`, served at www/metrics (written whole, then renamed) and saved as `saved`; waits
 // until Prometheus has stored the newest of them. Returns the first and last read time (ms).
-std::pair<std::int64_t, std::int64_t> publish(const LabPlan& plan, const Fabric& f, const TempDir& dir,
-                                              const std::string& saved, const std::string& server) {
-  auto counters = lab_read_counters(plan);
-  EXPECT_TRUE(counters.ok());
-  if (!counters.ok()) return {0, 0};
+std::pair<std::int64_t, std::int64_t> publish(const LabPlan& plan, const std::vector<LabCounter>& counters, const Fabric& f,
+                                              const TempDir& dir, const std::string& saved, const std::string& server) {
   std::int64_t first = INT64_MAX, last = 0;
-  for (const LabCounter& c : counters.value()) {
+  for (const LabCounter& c : counters) {
     first = std::min(first, c.time_ms);
     last = std::max(last, c.time_ms);
   }
-  const std::string text = lab_counters_text(plan, counters.value(), f.topology());
+  const std::string text = lab_counters_text(plan, counters, f.topology());
   dir.write(saved, text);
   dir.write("www/metrics.tmp", text);
   std::filesystem::rename(dir.path() + "/www/metrics.tmp", dir.path() + "/www/metrics");
@@ -128,15 +113,10 @@ std::pair<std::int64_t, std::int64_t> publish(const LabPlan& plan, const Fabric&
 }
 
 // Runs the CLI, returns its stdout; the exit code must be 0.
-std::string run_cli(const std::string& args, const TempDir& dir, const std::string& name) {
-  const std::string out = dir.path() + "/" + name + ".json", err = dir.path() + "/" + name + ".err";
-  const int rc = std::system((testing_support::clustertwin_binary() + " " + args + " >" + out + " 2>" + err).c_str());
-  std::ifstream o(out), e(err);
-  std::stringstream so, se;
-  so << o.rdbuf();
-  se << e.rdbuf();
-  EXPECT_EQ(rc, 0) << name << ": " << se.str();
-  return so.str();
+std::string run_cli(const std::string& args, const std::string& name) {
+  const testing_support::CliRun r = testing_support::run_clustertwin(args);
+  EXPECT_EQ(r.rc, 0) << name << ": " << r.err;
+  return r.out;
 }
 
 // Per group: "switch dir imbalanced cause".
@@ -176,37 +156,42 @@ TEST(LabPrometheus, LiveServerGivesTheVerdictsOfTheSavedScrapes) {
   ASSERT_FALSE(dir.path().empty());
   std::filesystem::create_directories(dir.path() + "/www");
   dir.write("www/metrics", "");
-  const int files_port = free_port(), prom_port = free_port();
-  ASSERT_GT(files_port, 0);
-  ASSERT_GT(prom_port, 0);
+  test::Netns servers(test::unique_name("servers", "ctprom"));
+  ASSERT_TRUE(servers.created());
+  const test::InsideNetns inside(servers);
+  ASSERT_TRUE(inside.entered());
   dir.write("prometheus.yml", "global:\n  scrape_interval: 250ms\n  scrape_timeout: 200ms\nscrape_configs:\n"
                               "  - job_name: lab\n    honor_labels: true\n    honor_timestamps: true\n"
-                              "    static_configs:\n      - targets: ['127.0.0.1:" + std::to_string(files_port) + "']\n");
-  Background files("python3 -m http.server " + std::to_string(files_port) + " --bind 127.0.0.1 --directory " + dir.path() +
-                   "/www >/dev/null 2>&1");
-  Background prometheus("prometheus --config.file=" + dir.path() + "/prometheus.yml --storage.tsdb.path=" + dir.path() +
-                        "/data --query.max-samples=50 --web.listen-address=127.0.0.1:" + std::to_string(prom_port) + " >" + dir.path() +
-                        "/prometheus.log 2>&1");
-  const std::string server = "http://127.0.0.1:" + std::to_string(prom_port);
-  ASSERT_GE(test::wait_until([&] { return query_value(server, "vector(1)") == 1; }, std::chrono::milliseconds(60000)), 0)
-      << "Prometheus did not start";
+                              "    static_configs:\n      - targets: ['127.0.0.1:" + std::to_string(kFilesPort) + "']\n");
+  Background files({"python3", "-m", "http.server", std::to_string(kFilesPort), "--bind", "127.0.0.1", "--directory", dir.path() + "/www"},
+                   dir.path() + "/files.log");
+  Background prometheus({"prometheus", "--config.file=" + dir.path() + "/prometheus.yml", "--storage.tsdb.path=" + dir.path() + "/data",
+                         "--query.max-samples=50", "--web.listen-address=127.0.0.1:" + std::to_string(kPrometheusPort)},
+                        dir.path() + "/prometheus.log");
+  const std::string server = "http://127.0.0.1:" + std::to_string(kPrometheusPort);
+  const double started = test::wait_until([&] { return query_value(server, "vector(1)") == 1; }, std::chrono::milliseconds(60000));
+  const auto log = read_text_file(dir.path() + "/prometheus.log");
+  ASSERT_GE(started, 0) << "Prometheus did not start: " << (log.ok() ? log.value() : std::string());
 
   const std::vector<LabFlow> flows = elephants(f.topology());
-  ASSERT_TRUE(lab_send(plan.value(), flows, 3, 64).ok());  // warm-up: neighbours resolved
-  const auto before = publish(plan.value(), f, dir, "before.prom", server);
+  const std::vector<LabCounter> idle = test::settled_counters(plan.value()).later;
+  ASSERT_TRUE(lab_send(plan.value(), flows, 3, 64).ok());  // warm-up: neighbours resolved, every packet arrived
+  // The window: from the last read known idle to the first read with every count.
+  const auto before = publish(plan.value(), test::settled_counters(plan.value(), flows, idle, 3 * test::lab_wire_bytes(64)).later, f,
+                              dir, "before.prom", server);
   auto sent = lab_send(plan.value(), flows, 2000, 1000);
   ASSERT_TRUE(sent.ok()) << format_diagnostics(sent.errors());
-  const auto after = publish(plan.value(), f, dir, "after.prom", server);
+  const auto after = publish(plan.value(), test::settled_counters(plan.value()).earlier, f, dir, "after.prom", server);
   dir.write("map.csv", lab_port_map(plan.value(), f.topology()));
   dir.write("flows.csv", lab_flows_csv(sent.value()));
 
   const std::string src = testing_support::source_dir() + "/" + spec;
   const std::string rest = " --map " + dir.path() + "/map.csv --flows " + dir.path() + "/flows.csv --json";
-  const std::string saved = run_cli("diagnose " + src + " --counters " + dir.path() + "/before.prom " + dir.path() +
-                                        "/after.prom" + rest, dir, "saved");
+  const std::string saved =
+      run_cli("diagnose " + src + " --counters " + dir.path() + "/before.prom " + dir.path() + "/after.prom" + rest, "saved");
   const std::string window = " --prometheus " + server + " --from " + seconds(before.first) + " --to " + seconds(after.second);
-  const std::string live = run_cli("diagnose " + src + window + rest, dir, "live");
-  const std::string raw = run_cli("diagnose " + src + window + " --prometheus-raw" + rest, dir, "raw");
+  const std::string live = run_cli("diagnose " + src + window + rest, "live");
+  const std::string raw = run_cli("diagnose " + src + window + " --prometheus-raw" + rest, "raw");
 
   HttpGet self;
   self.url = server + "/metrics";

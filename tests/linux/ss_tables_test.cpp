@@ -8,11 +8,14 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/sockios.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <thread>
 
 #include "diagnose/connection_table.h"
@@ -86,7 +89,12 @@ TEST(SsTables, TheRealSsOutputReadsWithAndWithoutHeaderProcessAndStateFilter) {
   std::thread opener([&] { open_connection(ns.name(), c); });
   opener.join();
   ASSERT_TRUE(c.error.empty()) << c.error;
-  usleep(100'000);  // the last ACKs
+  // The last ACKs: the client's send queue holds what the server has not acknowledged yet.
+  const auto all_acked = [&] {
+    int unacknowledged = -1;
+    return ioctl(c.client, SIOCOUTQ, &unacknowledged) == 0 && unacknowledged == 0;
+  };
+  ASSERT_GE(test::wait_until(all_acked, std::chrono::seconds(30)), 0) << "the server did not acknowledge every byte in 30 s";
   const std::string client = "127.0.0.1:" + std::to_string(c.client_port);
   const std::string server = "127.0.0.1:" + std::to_string(c.server_port);
   for (const std::string flags : {"-tin", "-tinH", "-tinp", "-tinpH", "-tin state established", "-tinH state established"}) {

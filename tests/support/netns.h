@@ -1,8 +1,11 @@
 // Test support for checks against the kernel and real daemons in network namespaces: shell commands with their
-// output, namespaces and temporary folders owned by RAII guards (removed whatever happens), and
-// background processes killed by their own process id. Only names created here are touched.
+// output, namespaces and temporary folders owned by RAII guards (removed whatever happens), a
+// thread working inside a namespace for a scope, and background processes started from an
+// argument vector and killed by their own process id. Only names created here are touched.
 #pragma once
 
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +18,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "lab/shell.h"
 
@@ -48,6 +52,11 @@ class Netns {
   bool ip(const std::string& args) const { return ok("ip -n " + name_ + " " + args); }
   bool sysctl(const std::string& assignments) const { return ok(exec("sysctl -qw " + assignments)); }
   [[nodiscard]] std::string exec(const std::string& command) const { return "ip netns exec " + name_ + " " + command; }
+  // `argv` run inside the namespace, as an argument vector for Background.
+  [[nodiscard]] std::vector<std::string> exec_args(std::vector<std::string> argv) const {
+    argv.insert(argv.begin(), {"ip", "netns", "exec", name_});
+    return argv;
+  }
 
  private:
   std::string name_;
@@ -73,14 +82,53 @@ class TempDir {
   std::string path_;
 };
 
-// A process started with fork/exec of "sh -c COMMAND"; killed (SIGKILL) and reaped on destruction.
+// While this lives, the calling thread works inside `ns`: the sockets it opens and the processes it
+// starts (and theirs) are there, so a port it picks is free whatever the rest of the machine does.
+// Back in the thread's own namespace on destruction. entered() says whether it got in.
+class InsideNetns {
+ public:
+  explicit InsideNetns(const Netns& ns) : home_(open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) {
+    const int target = open(("/var/run/netns/" + ns.name()).c_str(), O_RDONLY | O_CLOEXEC);
+    entered_ = home_ >= 0 && target >= 0 && setns(target, CLONE_NEWNET) == 0;
+    if (target >= 0) close(target);
+  }
+  ~InsideNetns() {
+    if (entered_) setns(home_, CLONE_NEWNET);
+    if (home_ >= 0) close(home_);
+  }
+  InsideNetns(const InsideNetns&) = delete;
+  InsideNetns& operator=(const InsideNetns&) = delete;
+  [[nodiscard]] bool entered() const { return entered_; }
+
+ private:
+  int home_ = -1;
+  bool entered_ = false;
+};
+
+// A process started with fork/exec of `argv` (argv[0] looked up on PATH; no shell), in its own
+// process group; with `log` given, its stdout and stderr both go to that file (created or
+// truncated) and its stdin comes from /dev/null, else it inherits the test's. Killed (SIGKILL) and
+// reaped on destruction.
 class Background {
  public:
-  explicit Background(const std::string& command) {
+  explicit Background(const std::vector<std::string>& argv, const std::string& log = "") {
+    if (argv.empty()) return;
+    std::vector<char*> args;  // built before fork: the child only opens, dups and execs
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
     pid_ = fork();
     if (pid_ == 0) {
       setpgid(0, 0);
-      execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
+      if (!log.empty()) {
+        const int in = open("/dev/null", O_RDONLY);
+        const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(out, STDERR_FILENO) < 0) {
+          _exit(126);
+        }
+        if (in > STDERR_FILENO) close(in);
+        if (out > STDERR_FILENO) close(out);
+      }
+      execvp(args[0], args.data());
       _exit(127);
     }
   }
@@ -104,10 +152,12 @@ class Background {
   pid_t pid_ = -1;
 };
 
-// Polls `done` every 100 ms until it holds or `limit` passes; returns the time it took, or -1.
-inline double wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+// Polls `done` every 100 ms until it holds, or until `limit` has passed and `done` has been asked
+// `min_polls` times (where one poll is slow, a loaded machine must not end the wait after one or
+// two); returns the time it took, or -1.
+inline double wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit, int min_polls = 1) {
   const auto start = std::chrono::steady_clock::now();
-  while (std::chrono::steady_clock::now() - start < limit) {
+  for (int polls = 0; polls < min_polls || std::chrono::steady_clock::now() - start < limit; ++polls) {
     if (done()) return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
