@@ -154,10 +154,10 @@ class EntryReader {
   EntryReader(const SweepFile& sweep, std::string file)
       : sweep_(sweep), file_(std::move(file)), metrics_(sweep_metrics(sweep.studies)) {}
 
-  // nullopt: another point's entry (the sweep file changed), or a fault (errors()).
+  // nullopt: no entry of this point (not a JSON object, none naming a point, another point's: the
+  // sweep file changed), computed again; or a fault (errors()).
   std::optional<PointResult> read(const nlohmann::json& j, const std::string& identity) {
-    if (!j.is_object()) return fault("", "not a sweep journal entry (a JSON object): remove it to compute the point again");
-    if (!j.contains("point") || !j["point"].is_string()) return fault("point", "missing or not text");
+    if (!j.is_object() || !j.contains("point") || !j["point"].is_string()) return std::nullopt;
     if (j["point"].get_ref<const std::string&>() != identity) return std::nullopt;
     PointResult r;
     const auto& status = j.contains("status") ? j["status"] : nlohmann::json();
@@ -489,9 +489,10 @@ Result<std::optional<PointResult>> decode_point(const SweepFile& sweep, const Sw
   return decode_entry(sweep, text, point_identity(sweep, point), file);
 }
 
-// A journal entry is written atomically, so it is whole or absent; one that belongs to another
-// point (the sweep file changed) is computed again; one that cannot be read, does not parse or
-// holds a value its study cannot give is an error (exit 1), never a row.
+// A journal entry is written atomically, so it is whole or absent; one that cannot be read, is not
+// a JSON object naming a point (an empty file: the MPI tests' gate) or belongs to another point
+// (the sweep file changed) is computed again; an entry of this point that holds a value its study
+// cannot give is an error (exit 1), never a row.
 Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std::string& checkpoint_dir, SweepRun& run) {
   run.points = sweep_points(sweep);
   run.results.assign(run.points.size(), PointResult{});
@@ -507,10 +508,11 @@ Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std:
     std::optional<PointResult> done;
     const std::string path = checkpoint_dir.empty() ? "" : journal_path(checkpoint_dir, key, i);
     if (!path.empty() && std::filesystem::exists(path)) {
-      auto text = read_text_file(path, "a sweep journal entry");
-      auto entry = text ? decode_point(sweep, run.points[i], text.value(), path) : Result<std::optional<PointResult>>(text.errors());
-      if (!entry) errors.insert(errors.end(), entry.errors().begin(), entry.errors().end());
-      else done = std::move(entry).value();
+      if (auto text = read_text_file(path, "a sweep journal entry")) {
+        auto entry = decode_point(sweep, run.points[i], text.value(), path);
+        if (!entry) errors.insert(errors.end(), entry.errors().begin(), entry.errors().end());
+        else done = std::move(entry).value();
+      }
     }
     if (done) {
       run.results[i] = std::move(*done);

@@ -219,7 +219,8 @@ TEST(SweepRun, CheckpointResumesOnlyUnfinishedPointsWithEqualOutput) {
 // and bisection 9.9e307 became a row). Point 0 of the small sweep (plan and reliability: metrics
 // switches, bisection_tbps, power_w, cost_usd, p_any_down, lost_hours_30d, interruptions_30d;
 // seeds 1, 2, 3), tampered one field at a time: each is an error naming the entry and the field,
-// and no run. An entry of another point is computed again, as before.
+// and no run. What is no entry of this point (another point's, not JSON, an empty file) is
+// computed again, as before.
 TEST(SweepRun, AJournalEntryOutOfRangeIsAnErrorNamingItsFileAndField) {
   const SweepFile s = sweep_of(small_sweep());
   const fs::path dir = fs::path(testing_support::binary_dir()) / "sweep_test_journal_ranges";
@@ -250,7 +251,7 @@ TEST(SweepRun, AJournalEntryOutOfRangeIsAnErrorNamingItsFileAndField) {
       {[](nlohmann::json& j) { j["rows"][1]["seed"] = 99; }, "rows[1].seed", "expected 2 (the sweep's seed 1), got 99"},
       {[](nlohmann::json& j) { j["rows"].erase(2); }, "rows", "2 row(s), expected 3"},
       {[](nlohmann::json& j) { j["status"] = 7; }, "status", "expected 0 (ok), 1 (infeasible) or 2 (failed), got 7"},
-      {[](nlohmann::json& j) { j = "not an entry"; }, "", "not a sweep journal entry"},
+      {[](nlohmann::json& j) { j["reason"] = 1; }, "reason", "not text"},
   };
   for (const Case& c : cases) {
     nlohmann::json j = good;
@@ -265,10 +266,12 @@ TEST(SweepRun, AJournalEntryOutOfRangeIsAnErrorNamingItsFileAndField) {
   }
   nlohmann::json other = good;
   other["point"] = "9\n9\n";
-  write(other.dump());
-  auto again = run_sweep(s, real_catalog(), {.threads = 1, .checkpoint_dir = dir.string()});
-  ASSERT_TRUE(again.ok()) << format_diagnostics(again.errors());
-  EXPECT_EQ(again->computed, 1U);
+  for (const std::string& text : {other.dump(), std::string("{\"point\""), std::string()}) {
+    write(text);
+    auto again = run_sweep(s, real_catalog(), {.threads = 1, .checkpoint_dir = dir.string()});
+    ASSERT_TRUE(again.ok()) << format_diagnostics(again.errors());
+    EXPECT_EQ(again->computed, 1U) << text;
+  }
 }
 
 // ---- a point's Monte Carlos in trial slices ----
