@@ -1,5 +1,7 @@
 #include "cli/prometheus_flags.h"
 
+#include <algorithm>
+
 #include "core/text.h"
 #include "diagnose/prometheus_source.h"
 #include "io/files.h"
@@ -15,10 +17,30 @@ Result<std::string> read_secret(const std::string& path, const std::string& opti
   const std::string_view all = text.value();
   std::string secret(trim(all.substr(0, all.find('\n')), kWhiteSpace));
   if (secret.empty()) return Diagnostic{SourceLocation{path, 1, 1}, option, "the file's first line is empty"};
+  // A control character (a CR, a NUL) would end or split the request's Authorization header.
+  if (const auto bad = std::find_if(secret.begin(), secret.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+      bad != secret.end()) {
+    return Diagnostic{SourceLocation{path, 1, 1}, option,
+                      "the first line holds a control character (byte " + std::to_string(static_cast<unsigned char>(*bad)) +
+                          "), which no credential has"};
+  }
   if (needs_colon && secret.find(':') == std::string::npos) {
     return Diagnostic{SourceLocation{path, 1, 1}, option, "expected USER:PASSWORD on the first line (no ':' found)"};
   }
   return secret;
+}
+
+// The CA bundle curl verifies the server with: read here first so that a wrong file (empty, DER,
+// a key) is named with its path, not as a TLS failure of the server.
+Result<Unit> check_ca_bundle(const std::string& path) {
+  auto text = read_text_file(path, "a PEM CA bundle");
+  if (!text) return text.errors();
+  if (text.value().find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+    return Diagnostic{SourceLocation{path, 1, 1}, "--prometheus-ca",
+                      "no PEM certificate: expected a -----BEGIN CERTIFICATE----- block (a DER file converts with "
+                      "openssl x509 -inform der)"};
+  }
+  return Unit{};
 }
 
 }  // namespace
@@ -74,6 +96,9 @@ Result<CounterRates> read_prometheus_counters(const PrometheusFlags& flags, cons
     auto auth = read_secret(flags.basic_auth_file, "--prometheus-basic-auth-file", true);
     if (auth) base.basic_auth = std::move(auth).value();
     else errors.insert(errors.end(), auth.errors().begin(), auth.errors().end());
+  }
+  if (!flags.ca_file.empty()) {
+    if (auto ca = check_ca_bundle(flags.ca_file); !ca) errors.insert(errors.end(), ca.errors().begin(), ca.errors().end());
   }
   if (!errors.empty()) return errors;
   std::string root = flags.url;

@@ -33,6 +33,8 @@ CLI::Option* add_prometheus_flags(CLI::App& app, PrometheusFlags& flags);
 std::string prometheus_usage_error(const PrometheusFlags& flags);
 
 // The window's counters from the server. PRECONDITION: prometheus_usage_error(flags) is "".
+// Errors at FILE:1:1 for a credential file whose first line is empty, lacks USER:PASSWORD's ':'
+// or holds a control character, and for a CA file with no PEM certificate.
 Result<CounterRates> read_prometheus_counters(const PrometheusFlags& flags, const RateOptions& rate_options);
 
 }  // namespace ct::cli

@@ -136,12 +136,14 @@ bool Coordinator::serve_one_rank(int& workers) {
     if (item.trials.count > 0) {
       slice_arrived(item, message.substr(sizeof index), status.MPI_SOURCE);
     } else {
-      auto r = decode_point(sweep_, run_.points[item.point], message.substr(sizeof index));
+      auto r = decode_point(sweep_, run_.points[item.point], message.substr(sizeof index),
+                            "rank " + std::to_string(status.MPI_SOURCE) + "'s result");
       {
         std::lock_guard lock(mutex_);
         ++by_rank_[static_cast<std::size_t>(status.MPI_SOURCE)];
       }
-      record(item.point, r ? std::move(*r) : PointResult{PointStatus::kFailed, "the rank's result could not be read", {}});
+      record(item.point, r && r.value() ? std::move(*r.value())
+                                        : PointResult{PointStatus::kFailed, "the rank's result could not be read", {}});
     }
   }
   const std::size_t t = take_next();

@@ -126,6 +126,11 @@ Result<std::vector<Connection>> read_ss(TextSource& source, const std::string& f
     c.bytes_known = have_sent || have_received;
   });
   if (!errors.empty()) return errors;
+  if (out.empty()) {
+    return Diagnostic{SourceLocation{file, 1, 1}, "ss",
+                      "no connections: the file lists no socket (expected ss -tin output: a line "
+                      "'[State] Recv-Q Send-Q Local:Port Peer:Port' per socket, then its tcp_info line)"};
+  }
   return out;
 }
 
@@ -185,6 +190,11 @@ Result<std::vector<Connection>> read_conntrack(TextSource& source, const std::st
     out.push_back(c);
   });
   if (!errors.empty()) return errors;
+  if (out.empty()) {
+    return Diagnostic{SourceLocation{file, 1, 1}, "conntrack",
+                      "no connections: the file lists no entry (expected conntrack -L output, 'proto number timeout ... "
+                      "src= dst= ...' per connection)"};
+  }
   return out;
 }
 

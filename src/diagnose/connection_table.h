@@ -45,6 +45,8 @@ Result<std::vector<Connection>> read_conntrack(std::string_view text, const std:
 // The same, read a piece at a time as the loader gives it (core/text_source.h): what is held is the
 // connections, never the whole text; no piece is read after one with an error, so a huge table
 // wrong early is refused after about one piece (the errors of later pieces are not reported).
+// A table that lists no connection (empty, a header alone, conntrack's "0 flow entries") is an
+// error at file:1:1: a summary of nothing would read as an all-clear.
 Result<std::vector<Connection>> read_ss(TextSource& source, const std::string& file);
 Result<std::vector<Connection>> read_conntrack(TextSource& source, const std::string& file);
 

@@ -113,5 +113,24 @@ TEST(ConnectionTable, BadLinesAreLocated) {
   EXPECT_EQ(ct.errors()[0].field, "bytes");
 }
 
+// A table that lists no connection would summarize to "0 connections", an all-clear: refused at
+// file:1:1 whether it is empty, ss's header alone or conntrack's own "0 flow entries" line.
+TEST(ConnectionTable, ATableWithNoConnectionIsRefused) {
+  for (const char* text : {"", "State Recv-Q Send-Q Local Address:Port Peer Address:Port Process\n", "# nothing\n"}) {
+    auto ss = read_ss(text, "ss.txt");
+    ASSERT_FALSE(ss.ok()) << text;
+    EXPECT_EQ(ss.errors()[0].where.file, "ss.txt");
+    EXPECT_EQ(ss.errors()[0].where.line, 1);
+    EXPECT_NE(ss.errors()[0].message.find("no connections"), std::string::npos) << ss.errors()[0].message;
+  }
+  for (const char* text : {"", "conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n"}) {
+    auto ct = read_conntrack(text, "ct.txt");
+    ASSERT_FALSE(ct.ok()) << text;
+    EXPECT_EQ(ct.errors()[0].where.line, 1);
+    EXPECT_EQ(ct.errors()[0].field, "conntrack");
+    EXPECT_NE(ct.errors()[0].message.find("no connections"), std::string::npos) << ct.errors()[0].message;
+  }
+}
+
 }  // namespace
 }  // namespace ct

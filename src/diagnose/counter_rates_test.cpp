@@ -137,10 +137,13 @@ TEST(CounterReader, DuplicateSeriesIsAnErrorNamingBothLines) {
 }
 
 TEST(CounterReader, NaNIsDroppedWithAWarning) {
+  // (eth2 keeps the scrape: one with every counter dropped is refused, AScrapeWithNoCounterIsRefused.)
   const Scrape s = scrape("node_network_transmit_bytes_total{device=\"eth0\"} NaN\n"
-                          "node_network_transmit_bytes_total{device=\"eth1\"} -5\n",
+                          "node_network_transmit_bytes_total{device=\"eth1\"} -5\n"
+                          "node_network_transmit_bytes_total{device=\"eth2\"} 7\n",
                           "nan.prom", 0);
-  EXPECT_TRUE(s.samples.empty());
+  ASSERT_EQ(s.samples.size(), 1u);
+  EXPECT_EQ(s.samples[0].device, "eth2");
   ASSERT_EQ(s.warnings.size(), 2u);
   EXPECT_NE(all(s.warnings).find("nan.prom:1:"), std::string::npos);
   EXPECT_NE(all(s.warnings).find("nan.prom:2:"), std::string::npos);
@@ -157,6 +160,34 @@ TEST(CounterReader, MalformedLinesAreLocated) {
   EXPECT_EQ(r.errors()[0].where.column, 42);
   EXPECT_NE(r.errors()[1].message.find("not a number"), std::string::npos);
   EXPECT_NE(r.errors()[2].message.find("not an integer"), std::string::npos);
+}
+
+// A scrape with no counter sample gives no series: refused at file:1:1, saying which of the three
+// it is (nothing, other metrics only, every counter dropped, its warning first).
+TEST(CounterReader, AScrapeWithNoCounterIsRefused) {
+  const auto empty = read_prometheus_text("", "e.prom", 0);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.errors()[0].where.file, "e.prom");
+  EXPECT_EQ(empty.errors()[0].where.line, 1);
+  EXPECT_NE(empty.errors()[0].message.find("no samples: an empty scrape"), std::string::npos) << empty.errors()[0].message;
+  const auto other = read_prometheus_text("# HELP up\nup 1\nnode_load1 0.5\n", "o.prom", 0);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.errors()[0].message.find("2 sample(s), none an interface byte counter"), std::string::npos)
+      << other.errors()[0].message;
+  const auto dropped = read_prometheus_text("node_network_transmit_bytes_total{device=\"eth0\"} NaN\n", "d.prom", 0);
+  ASSERT_FALSE(dropped.ok());
+  ASSERT_EQ(dropped.errors().size(), 2u);
+  EXPECT_EQ(dropped.errors()[0].severity, Severity::kWarning);
+  EXPECT_NE(dropped.errors()[1].message.find("no usable counter"), std::string::npos) << dropped.errors()[1].message;
+}
+
+TEST(Snmpwalk, OutputWithNoCounterIsRefused) {
+  for (const char* text : {"", ".1.3.6.1.2.1.31.1.1.1.1.5 = STRING: Ethernet4\n"}) {
+    const auto r = read_snmpwalk(text, "e.snmp", "sw", 0);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.errors()[0].where.line, 1);
+    EXPECT_NE(r.errors()[0].message.find("no interface counters"), std::string::npos) << r.errors()[0].message;
+  }
 }
 
 }  // namespace

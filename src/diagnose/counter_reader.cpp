@@ -305,6 +305,26 @@ class NameStore {
   std::string_view last_;
 };
 
+// A scrape that gave no counter sample is refused at file:1:1, saying why: nothing in it, only
+// other metrics, or every counter dropped (its warnings come first). A rate over it would find no
+// series, and a report on it an all-clear of nothing.
+Diagnostics no_samples(const Scrape& s) {
+  Diagnostics out = s.warnings;
+  const SourceLocation top{s.file, 1, 1};
+  if (!s.warnings.empty()) {
+    out.push_back(Diagnostic{top, "samples", "no usable counter: every interface byte counter of the scrape was dropped (above)"});
+  } else if (s.ignored_lines > 0) {
+    out.push_back(Diagnostic{top, "samples", std::to_string(s.ignored_lines) +
+                                                 " sample(s), none an interface byte counter: expected node_network_transmit_bytes_total, "
+                                                 "node_infiniband_port_data_transmitted_bytes_total, port_xmit_data, ifHCOutOctets or "
+                                                 "ifOutOctets (and their receive twins)"});
+  } else {
+    out.push_back(Diagnostic{top, "samples", "no samples: an empty scrape (expected lines such as "
+                                             "node_network_transmit_bytes_total{device=\"eth0\"} 1234)"});
+  }
+  return out;
+}
+
 // One exposition text read a line at a time (read_prometheus_text).
 class PrometheusTextReader {
  public:
@@ -388,6 +408,7 @@ Result<Scrape> PrometheusTextReader::finish() {
     }
     scrape_.samples.resize(kept);
   }
+  if (scrape_.samples.empty()) return no_samples(scrape_);
   return std::move(scrape_);
 }
 
@@ -537,6 +558,10 @@ Result<Scrape> read_snmpwalk(std::string_view text, const std::string& file, con
     counters.push_back(Pending{index, s});
   }
   if (!errors.empty()) return errors;
+  if (counters.empty()) {
+    return Diagnostic{SourceLocation{file, 1, 1}, "snmpwalk",
+                      "no interface counters: expected lines such as .1.3.6.1.2.1.31.1.1.1.10.5 = Counter64: 123 (ifHCOutOctets.5)"};
+  }
   for (Pending& p : counters) {
     const auto n = names.find(p.index);
     const auto d = descrs.find(p.index);

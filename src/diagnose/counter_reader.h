@@ -68,7 +68,8 @@ struct Scrape {
 // Parses one exposition text. `default_time_ms` is the time of samples without a timestamp; when
 // it is negative such a sample is an error (the caller has no scrape time to give).
 // Errors (located at file:line:column): malformed lines, a counter value that is not a number,
-// the same series twice in one scrape (with the line of the first).
+// the same series twice in one scrape (with the line of the first), and a scrape with no counter
+// sample (empty, other metrics only, or every counter dropped) at file:1:1.
 // The text is read a piece at a time (core/text_source.h): the reader stops after the first piece
 // with an error, so a large file that is wrong early is not read to its end.
 Result<Scrape> read_prometheus_text(TextSource& source, const std::string& file, std::int64_t default_time_ms);
@@ -89,6 +90,7 @@ namespace ct {
 //                                                    no ifName): the interface's name
 // snmpwalk prints neither the device nor the time: `instance` and `time_ms` come from the caller
 // (the command line's INSTANCE=FILE and --interval). An interface without a name is "ifIndex N".
+// Output with no counter line (only names, or nothing) is an error at file:1:1.
 Result<Scrape> read_snmpwalk(std::string_view text, const std::string& file, const std::string& instance,
                              std::int64_t time_ms);
 

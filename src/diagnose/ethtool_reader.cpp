@@ -148,6 +148,11 @@ Result<Scrape> read_ethtool_stats(std::string_view text, const std::string& file
     }
     add(tx == 1, CounterKind::kNetdev, s.sum, s.line);
   }
+  if (errors.empty() && scrape.samples.empty()) {
+    errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "statistic",
+                                "no byte counter: expected rx_bytes / tx_bytes (or per-queue, RDMA or physical-port byte "
+                                "statistics) under \"NIC statistics:\""});
+  }
   if (!errors.empty()) return errors;
   return scrape;
 }

@@ -17,7 +17,8 @@
 // The output names neither the host, the interface nor the time: `instance`, `device` and
 // `time_ms` come from the caller (the command line's INSTANCE,DEVICE=FILE and --interval).
 // Errors (file:line:column): no "NIC statistics:" header, a line without "name: value", a value
-// that is not an unsigned 64-bit decimal, the same statistic twice, a per-queue sum past 2^64.
+// that is not an unsigned 64-bit decimal, the same statistic twice, a per-queue sum past 2^64, no
+// byte counter at all (file:1:1).
 #pragma once
 
 #include <string>

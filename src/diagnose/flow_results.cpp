@@ -150,6 +150,11 @@ Result<std::vector<FlowResult>> read_flows_csv(TextSource& source, const std::st
   }
   if (source.failed()) return *source.failed();
   if (!errors.empty()) return errors;
+  // A user who gave --flows meant some: a file of none would report "no flows given".
+  if (flows.empty()) {
+    return Diagnostic{SourceLocation{file, 1, 1}, "flows",
+                      "the file lists no flows (expected rows src_ip,dst_ip,protocol,src_port,dst_port,bits_per_second)"};
+  }
   return flows;
 }
 

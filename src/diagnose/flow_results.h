@@ -53,6 +53,7 @@ Result<std::vector<FlowResult>> read_perftest(TextSource& source, const std::str
 bool looks_like_perftest(std::string_view text);
 // The RoCEv2 UDP source port of a QP pair (above).
 std::uint16_t roce_udp_source_port(std::uint32_t local_qpn, std::uint32_t remote_qpn);
+// A CSV with no flow row (empty, comments only, or a header alone) is an error at file:1:1.
 Result<std::vector<FlowResult>> read_flows_csv(std::string_view text, const std::string& file, const Topology& topology);
 // The same, a piece at a time, as read_perftest's.
 Result<std::vector<FlowResult>> read_flows_csv(TextSource& source, const std::string& file, const Topology& topology);

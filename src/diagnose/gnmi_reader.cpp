@@ -200,6 +200,10 @@ Result<Scrape> read_gnmi_json(std::string_view text, const std::string& file) {
       notification(j, p.line);
     }
   }
+  if (errors.empty() && scrape.samples.empty()) {
+    errors.push_back(Diagnostic{SourceLocation{file, 1, 1}, "updates",
+                                "no interface counter: no update of an interface's out-octets or in-octets"});
+  }
   if (!errors.empty()) return errors;
   return scrape;
 }

@@ -14,7 +14,8 @@
 // `source` is the instance (required); `timestamp` (ns since the epoch, required, > 0) the time, so
 // one subscribe file can hold a whole series.
 // Errors (file:line of the notification, field): not JSON, a notification without source or
-// timestamp, a counter that is negative, fractional, past 2^64 or not a number.
+// timestamp, a counter that is negative, fractional, past 2^64 or not a number; no interface
+// counter in the whole file (file:1:1).
 #pragma once
 
 #include <string>

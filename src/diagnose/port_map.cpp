@@ -124,6 +124,11 @@ Result<PortMap> read_port_map_csv(TextSource& source, const std::string& file, c
   }
   if (source.failed()) errors.push_back(*source.failed());
   if (!errors.empty()) return errors;
+  // A map of no rows would leave every series unmapped and the report an all-clear of nothing.
+  if (map.size() == 0) {
+    return Diagnostic{SourceLocation{file, 1, 1}, "map",
+                      "no port-map rows: the map names no link (expected rows instance,device,vertex,peer[,cable])"};
+  }
   return map;
 }
 

@@ -61,7 +61,8 @@ class PortMap {
 
 // Reads the CSV above; every problem located at file:line:column. Read from a TextSource the map
 // is taken a piece at a time (core/text_source.h) and the reading stops at the end of the first
-// piece with an error: a map of any size that is wrong early is refused after one piece.
+// piece with an error: a map of any size that is wrong early is refused after one piece. A map
+// with no row (empty, comments only, or a header alone) is an error at file:1:1.
 Result<PortMap> read_port_map_csv(TextSource& source, const std::string& file, const NameDirectory& names);
 Result<PortMap> read_port_map_csv(std::string_view text, const std::string& file, const NameDirectory& names);
 

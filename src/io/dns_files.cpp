@@ -1,5 +1,6 @@
 #include "io/dns_files.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "io/files.h"
@@ -11,6 +12,14 @@ Result<DnsModel> load_dns(const std::string& path) {
   if (!text) return text.errors();
   auto conf = parse_named_conf(text.value(), path);
   if (!conf) return conf.errors();
+  // A configuration that declares no zone answers nothing: every lookup would be refused, and a
+  // lint or an export of it an all-clear.
+  const auto& views = conf->views;
+  if (std::all_of(views.begin(), views.end(), [](const DnsView& v) { return v.zones.empty(); })) {
+    return Diagnostic{SourceLocation{path, 1, 1}, "zone",
+                      "no zones: the named.conf declares no primary zone (expected zone \"NAME\" { type primary; file "
+                      "\"FILE\"; };, at the top or in a view)"};
+  }
   DnsModel model;
   model.conf = std::move(conf).value();
   const std::filesystem::path base = std::filesystem::path(path).parent_path();

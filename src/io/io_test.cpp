@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "io/dns_files.h"
 #include "io/files.h"
 #include "io/gzip_reader.h"
 #include "io/loaders.h"
@@ -318,6 +319,24 @@ TEST(CatalogDir, EnvironmentThenInstalledLayoutThenBuiltIn) {
   // The environment wins, even over an installed catalog.
   EXPECT_EQ(resolve_catalog_dir("/elsewhere", exe, built_in), "/elsewhere");
   fs::remove_all(root);
+}
+
+// A named.conf that declares no zone (empty, or a view without zones) answered nothing and
+// `export dns` wrote it out as "wrote 1 file(s)": refused at file:1:1.
+TEST(DnsFiles, ANamedConfWithNoZoneIsRefused) {
+  const fs::path dir = testing_support::scratch_dir("ct_io_dns_test");
+  const testing_support::RemoveOnExit remove_dir(dir);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* text : {"", "options { recursion no; };\n", "view \"inside\" { match-clients { any; }; };\n"}) {
+    const std::string path = (dir / "named.conf").string();
+    ASSERT_TRUE(write_file_atomic(path, text).ok());
+    const auto dns = load_dns(path);
+    ASSERT_FALSE(dns.ok()) << text;
+    EXPECT_EQ(dns.errors()[0].where.file, path);
+    EXPECT_EQ(dns.errors()[0].where.line, 1);
+    EXPECT_NE(dns.errors()[0].message.find("no zones"), std::string::npos) << dns.errors()[0].message;
+  }
 }
 
 }  // namespace

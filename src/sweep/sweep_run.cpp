@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/reliability_study.h"
+#include "core/text.h"
 #include "core/threads.h"
 #include "fabric/fabric.h"
 #include "io/files.h"
@@ -124,18 +126,108 @@ std::string encode_entry(const std::string& identity, const PointResult& r) {
   return j.dump() + "\n";
 }
 
-std::optional<PointResult> decode_entry(const std::string& text, const std::string& identity) {
-  const auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("point", "") != identity || !j.contains("rows")) return std::nullopt;
-  PointResult r;
-  r.status = static_cast<PointStatus>(j.value("status", 0));
-  r.reason = j.value("reason", "");
-  for (const auto& row : j.at("rows")) {
+// What a metric can be when computed (sweep_metrics()): a count (switches) an integer; a
+// probability or a share (p_*, *.workers_lost) within [0, 1]; every other figure (a time, a rate,
+// a power, a cost, hours) finite and >= 0; each at most kMaxFigure, past anything the models
+// compute (the largest, a 131,072-GPU fabric's cost, is about 1e10 USD; int64 picoseconds end at
+// 9.2e6 s, int64 bits/s at 9.2e6 Tb/s). null: a figure the catalog or the study does not give.
+constexpr double kMaxFigure = 1e15;
+
+struct MetricRange {
+  double max = kMaxFigure;
+  bool integral = false;
+  const char* what = "a figure, finite, 0 .. 1e15";
+};
+
+MetricRange metric_range(std::string_view name) {
+  if (name == "switches") return {kMaxFigure, true, "a count, an integer 0 .. 1e15"};
+  if (name.starts_with("p_") || name.ends_with(".workers_lost")) return {1, false, "a probability or share, 0 .. 1"};
+  return {};
+}
+
+// A journal entry read back and checked field by field against the sweep (its status, one row per
+// seed with the sweep's seeds in order, each row's metrics those of sweep_metrics() within their
+// ranges): every fault an error naming the entry's file (line 1: an entry is one line) and the
+// field, never a row of the report.
+class EntryReader {
+ public:
+  EntryReader(const SweepFile& sweep, std::string file)
+      : sweep_(sweep), file_(std::move(file)), metrics_(sweep_metrics(sweep.studies)) {}
+
+  // nullopt: no entry of this point (not a JSON object, none naming a point, another point's: the
+  // sweep file changed), computed again; or a fault (errors()).
+  std::optional<PointResult> read(const nlohmann::json& j, const std::string& identity) {
+    if (!j.is_object() || !j.contains("point") || !j["point"].is_string()) return std::nullopt;
+    if (j["point"].get_ref<const std::string&>() != identity) return std::nullopt;
+    PointResult r;
+    const auto& status = j.contains("status") ? j["status"] : nlohmann::json();
+    if (!status.is_number_integer() || status.get<std::int64_t>() < 0 || status.get<std::int64_t>() > 2) {
+      return fault("status", fmt::format("expected 0 (ok), 1 (infeasible) or 2 (failed), got {}", excerpt(status.dump())));
+    }
+    r.status = static_cast<PointStatus>(status.get<int>());
+    if (j.contains("reason") && !j["reason"].is_string()) return fault("reason", "not text");
+    r.reason = j.value("reason", "");
+    if (!j.contains("rows") || !j["rows"].is_array()) return fault("rows", "missing or not a list");
+    const std::size_t expected = r.status == PointStatus::kOk ? sweep_.seeds.size() : 0;
+    if (j["rows"].size() != expected) {
+      return fault("rows", fmt::format("{} row(s), expected {} (one per seed of an ok point, none otherwise)", j["rows"].size(), expected));
+    }
+    for (std::size_t k = 0; k < expected; ++k) read_row(j["rows"][k], k, r);
+    if (!errors_.empty()) return std::nullopt;
+    return r;
+  }
+
+  Diagnostics& errors() { return errors_; }
+
+ private:
+  std::nullopt_t fault(std::string field, std::string message) {
+    errors_.push_back(Diagnostic{SourceLocation{file_, 1, 0}, std::move(field), std::move(message)});
+    return std::nullopt;
+  }
+
+  void read_row(const nlohmann::json& row, std::size_t k, PointResult& r) {
+    const std::string at = fmt::format("rows[{}]", k);
+    const auto& seed = row.is_object() && row.contains("seed") ? row["seed"] : nlohmann::json();
+    if (!seed.is_number_unsigned() || seed.get<std::uint64_t>() != sweep_.seeds[k]) {
+      fault(at + ".seed", fmt::format("expected {} (the sweep's seed {}), got {}", sweep_.seeds[k], k, excerpt(seed.dump())));
+      return;
+    }
+    const auto& metrics = row.contains("metrics") ? row["metrics"] : nlohmann::json();
+    if (!metrics.is_array() || metrics.size() != metrics_.size()) {
+      fault(at + ".metrics", fmt::format("expected a list of the {} metrics of the sweep's studies, got {}", metrics_.size(),
+                                         excerpt(metrics.dump())));
+      return;
+    }
     SweepRow out;
-    out.seed = row.at("seed").get<std::uint64_t>();
-    for (const auto& m : row.at("metrics")) out.metrics.push_back(m.is_null() ? std::nullopt : std::optional<double>(m.get<double>()));
+    out.seed = sweep_.seeds[k];
+    for (std::size_t m = 0; m < metrics_.size(); ++m) {
+      if (metrics[m].is_null()) {
+        out.metrics.emplace_back(std::nullopt);
+        continue;
+      }
+      const MetricRange range = metric_range(metrics_[m]);
+      const double v = metrics[m].is_number() ? metrics[m].get<double>() : -1;
+      if (!metrics[m].is_number() || !std::isfinite(v) || v < 0 || v > range.max || (range.integral && v != std::floor(v))) {
+        fault(fmt::format("{}.metrics[{}]", at, m),
+              fmt::format("{} = {}: expected {}", metrics_[m], excerpt(metrics[m].dump()), range.what));
+        continue;
+      }
+      out.metrics.emplace_back(v);
+    }
     r.rows.push_back(std::move(out));
   }
+
+  const SweepFile& sweep_;
+  std::string file_;
+  std::vector<std::string> metrics_;
+  Diagnostics errors_;
+};
+
+Result<std::optional<PointResult>> decode_entry(const SweepFile& sweep, const std::string& text, const std::string& identity,
+                                                const std::string& file) {
+  EntryReader reader(sweep, file);
+  auto r = reader.read(nlohmann::json::parse(text, nullptr, false), identity);
+  if (!reader.errors().empty()) return reader.errors();
   return r;
 }
 
@@ -392,12 +484,15 @@ std::string encode_point(const SweepFile& sweep, const SweepPoint& point, const 
   return encode_entry(point_identity(sweep, point), result);
 }
 
-std::optional<PointResult> decode_point(const SweepFile& sweep, const SweepPoint& point, const std::string& text) {
-  return decode_entry(text, point_identity(sweep, point));
+Result<std::optional<PointResult>> decode_point(const SweepFile& sweep, const SweepPoint& point, const std::string& text,
+                                                const std::string& file) {
+  return decode_entry(sweep, text, point_identity(sweep, point), file);
 }
 
-// A journal entry is written atomically, so it is whole or absent; one that does not parse or
-// belongs to another point (the sweep file changed) is computed again.
+// A journal entry is written atomically, so it is whole or absent; one that cannot be read, is not
+// a JSON object naming a point (an empty file: the MPI tests' gate) or belongs to another point
+// (the sweep file changed) is computed again; an entry of this point that holds a value its study
+// cannot give is an error (exit 1), never a row.
 Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std::string& checkpoint_dir, SweepRun& run) {
   run.points = sweep_points(sweep);
   run.results.assign(run.points.size(), PointResult{});
@@ -408,11 +503,16 @@ Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std:
     if (ec) return Diagnostic{{checkpoint_dir, 0, 0}, "--checkpoint", "cannot create the folder: " + ec.message()};
   }
   const std::string key = journal_key(sweep);
+  Diagnostics errors;
   for (std::size_t i = 0; i < run.points.size(); ++i) {
     std::optional<PointResult> done;
     const std::string path = checkpoint_dir.empty() ? "" : journal_path(checkpoint_dir, key, i);
     if (!path.empty() && std::filesystem::exists(path)) {
-      if (auto text = read_text_file(path, "a sweep journal entry")) done = decode_point(sweep, run.points[i], text.value());
+      if (auto text = read_text_file(path, "a sweep journal entry")) {
+        auto entry = decode_point(sweep, run.points[i], text.value(), path);
+        if (!entry) errors.insert(errors.end(), entry.errors().begin(), entry.errors().end());
+        else done = std::move(entry).value();
+      }
     }
     if (done) {
       run.results[i] = std::move(*done);
@@ -420,6 +520,7 @@ Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std:
       todo.push_back(i);
     }
   }
+  if (!errors.empty()) return errors;
   return todo;
 }
 

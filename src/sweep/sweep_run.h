@@ -131,13 +131,19 @@ class SweepWork {
 
 // ---- the pieces of run_sweep, for a runner that spreads the points over processes ----
 // The points, with every journaled result loaded (the folder made when missing); the indices of
-// the points still to compute, ascending.
+// the points still to compute, ascending. An entry of a point that holds a value out of its range
+// is an error naming its file and field (decode_point).
 Result<std::vector<std::size_t>> resume_sweep(const SweepFile& sweep, const std::string& checkpoint_dir, SweepRun& run);
 // Journals point i's result atomically; nothing without a checkpoint folder.
 Result<Unit> journal_point(const SweepFile& sweep, const std::string& checkpoint_dir, const SweepRun& run, std::size_t i);
 // A point's result as one line of JSON (the journal's form, and what a rank sends to rank 0), and
-// back: nullopt when the text is not a result of this point.
+// back: nullopt when the text is no point's result (not a JSON object naming a point) or another
+// point's; errors naming `file` (line 1) and the field when a value is not what the study computes: a status other
+// than 0..2, rows other than one per seed with the sweep's seeds in order, metrics other than
+// sweep_metrics()'s count, a metric not finite, negative, past 1e15, a count not integral, a
+// probability or share past 1.
 std::string encode_point(const SweepFile& sweep, const SweepPoint& point, const PointResult& result);
-std::optional<PointResult> decode_point(const SweepFile& sweep, const SweepPoint& point, const std::string& text);
+Result<std::optional<PointResult>> decode_point(const SweepFile& sweep, const SweepPoint& point, const std::string& text,
+                                                const std::string& file);
 
 }  // namespace ct

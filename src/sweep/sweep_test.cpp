@@ -7,6 +7,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+
+#include <nlohmann/json.hpp>
 
 #include "core/diagnostic.h"
 #include "support/shipped_catalog.h"
@@ -210,6 +213,65 @@ TEST(SweepRun, CheckpointResumesOnlyUnfinishedPointsWithEqualOutput) {
   EXPECT_EQ(bytes_of(s, whole.value()), bytes_of(s, resumed.value()));
   EXPECT_EQ(bytes_of(s, whole.value()), bytes_of(s, again.value()));
   fs::remove_all(dir);
+}
+
+// A journal entry is read back as the study computes it (issue: an audit's entry with switches -5
+// and bisection 9.9e307 became a row). Point 0 of the small sweep (plan and reliability: metrics
+// switches, bisection_tbps, power_w, cost_usd, p_any_down, lost_hours_30d, interruptions_30d;
+// seeds 1, 2, 3), tampered one field at a time: each is an error naming the entry and the field,
+// and no run. What is no entry of this point (another point's, not JSON, an empty file) is
+// computed again, as before.
+TEST(SweepRun, AJournalEntryOutOfRangeIsAnErrorNamingItsFileAndField) {
+  const SweepFile s = sweep_of(small_sweep());
+  const fs::path dir = fs::path(testing_support::binary_dir()) / "sweep_test_journal_ranges";
+  const testing_support::RemoveOnExit remove_dir(dir);
+  fs::remove_all(dir);
+  ASSERT_TRUE(run_sweep(s, real_catalog(), {.threads = 2, .checkpoint_dir = dir.string()}).ok());
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(dir)) entries.push_back(e.path());
+  std::sort(entries.begin(), entries.end());
+  ASSERT_EQ(entries.size(), 4U);
+  const std::string path = entries[0].string();
+  std::ifstream in(path);
+  const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json good = nlohmann::json::parse(original);
+  ASSERT_EQ(good["rows"][0]["metrics"].size(), 7U);
+  const auto write = [&](const std::string& text) { std::ofstream(path, std::ios::trunc) << text; };
+  struct Case {
+    std::function<void(nlohmann::json&)> edit;
+    std::string field, words;
+  };
+  const std::vector<Case> cases = {
+      {[](nlohmann::json& j) { j["rows"][0]["metrics"][0] = -5.0; }, "rows[0].metrics[0]", "switches = -5.0: expected a count"},
+      {[](nlohmann::json& j) { j["rows"][0]["metrics"][0] = 12.5; }, "rows[0].metrics[0]", "an integer"},
+      {[](nlohmann::json& j) { j["rows"][0]["metrics"][1] = 9.9e307; }, "rows[0].metrics[1]", "bisection_tbps = 9.9e+307"},
+      {[](nlohmann::json& j) { j["rows"][2]["metrics"][4] = 1.5; }, "rows[2].metrics[4]", "p_any_down = 1.5: expected a probability"},
+      {[](nlohmann::json& j) { j["rows"][0]["metrics"][5] = "x"; }, "rows[0].metrics[5]", "lost_hours_30d"},
+      {[](nlohmann::json& j) { j["rows"][0]["metrics"].erase(6); }, "rows[0].metrics", "the 7 metrics"},
+      {[](nlohmann::json& j) { j["rows"][1]["seed"] = 99; }, "rows[1].seed", "expected 2 (the sweep's seed 1), got 99"},
+      {[](nlohmann::json& j) { j["rows"].erase(2); }, "rows", "2 row(s), expected 3"},
+      {[](nlohmann::json& j) { j["status"] = 7; }, "status", "expected 0 (ok), 1 (infeasible) or 2 (failed), got 7"},
+      {[](nlohmann::json& j) { j["reason"] = 1; }, "reason", "not text"},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json j = good;
+    c.edit(j);
+    write(j.dump());
+    auto run = run_sweep(s, real_catalog(), {.threads = 1, .checkpoint_dir = dir.string()});
+    ASSERT_FALSE(run.ok()) << c.field;
+    EXPECT_EQ(run.errors()[0].where.file, path);
+    EXPECT_EQ(run.errors()[0].where.line, 1);
+    EXPECT_EQ(run.errors()[0].field, c.field);
+    EXPECT_NE(run.errors()[0].message.find(c.words), std::string::npos) << run.errors()[0].message;
+  }
+  nlohmann::json other = good;
+  other["point"] = "9\n9\n";
+  for (const std::string& text : {other.dump(), std::string("{\"point\""), std::string()}) {
+    write(text);
+    auto again = run_sweep(s, real_catalog(), {.threads = 1, .checkpoint_dir = dir.string()});
+    ASSERT_TRUE(again.ok()) << format_diagnostics(again.errors());
+    EXPECT_EQ(again->computed, 1U) << text;
+  }
 }
 
 // ---- a point's Monte Carlos in trial slices ----

@@ -13,7 +13,9 @@
 #   5. a 1 MB line and terminal escape codes in a counter scrape and a flow table: the error
 #      quotes a short excerpt, escaped;
 #   6. trace --dns on an empty named.conf names the file; export bgp on manifests without a
-#      LoadBalancer Service names the folder, not --vip, which was never given.
+#      LoadBalancer Service names the folder, not --vip, which was never given;
+#   8. inputs that hold nothing (a port map, flows, scrapes, connection tables, a named.conf) and a
+#      sweep journal entry out of range (audit of 2026-12-07, items 1 and 10).
 set -u
 binary=$1 source=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -116,7 +118,7 @@ LC_ALL=C grep -q -P '[\x00-\x09\x0b-\x1f]' "$work/long-cell.stderr" && fail "lon
 
 # 6. Errors located at the file or the option really given.
 : >"$work/empty.conf"
-expect_error trace-empty-dns "$work/empty.conf: error: no address selects the inside view" -- \
+expect_error trace-empty-dns "$work/empty.conf:1:1: error: zone: no zones: the named.conf declares no primary zone" -- \
   trace "$request" "$platform/manifests" --dns "$work/empty.conf"
 expect_error trace-no-client "command line: error: give --dns named.conf" -- trace "$request" "$platform/manifests"
 nolb=$work/nolb && mkdir -p "$nolb" && cp "$platform/manifests/40-routes.yaml" "$nolb/"
@@ -132,4 +134,56 @@ printf '%s\n' 'name: link-beyond-tier' 'nodes: {model: hgx-b300, count: 64}' 'ba
 expect_error link-beyond-tier \
   "$work/links.yaml:7:24: error: backend.links[0][1]: plane0.spine.7: the fabric has 4 spine switch(es) per plane" -- \
   plan "$work/links.yaml"
+# 8. Inputs that hold nothing (empty, comments or a header alone, no counter, no zone): each
+#    refused at FILE:1:1 by its one reader, whichever command reads it, instead of an all-clear
+#    report of nothing ("0 of 0 groups ... imbalanced", "0 connections", "wrote 1 file(s)").
+: >"$work/empty"
+printf 'instance,device,vertex,peer\n' >"$work/header.csv"
+printf '# HELP up\nup 1 1796296663435\n' >"$work/other.prom"
+printf '.1.3.6.1.2.1.31.1.1.1.1.5 = STRING: Ethernet4\n.1.3.6.1.2.1.31.1.1.1.7.5 = Counter64: 12\n' >"$work/names.snmp"
+printf 'NIC statistics:\n     rx_packets: 5\n' >"$work/nobytes.txt"
+printf 'options { recursion no; };\nview "inside" { match-clients { any; }; };\n' >"$work/nozone.conf"
+counters=(--counters "$diag/lab-before.prom" "$diag/lab-after.prom")
+expect_error diagnose-empty-map "$work/empty:1:1: error: map: no port-map rows: the map names no link" -- \
+  diagnose "$spec" "${counters[@]}" --map "$work/empty"
+expect_error diagnose-header-map "$work/header.csv:1:1: error: map: no port-map rows" -- \
+  diagnose "$spec" "${counters[@]}" --map "$work/header.csv"
+expect_error alerts-empty-map "$work/empty:1:1: error: map: no port-map rows" -- alerts "$spec" --map "$work/empty"
+expect_error diagnose-empty-flows "$work/empty:1:1: error: flows: the file lists no flows" -- \
+  diagnose "$spec" "${counters[@]}" --map "$diag/lab-map.csv" --flows "$work/empty"
+expect_error diagnose-empty-scrape "$work/empty:1:1: error: samples: no samples: an empty scrape" -- \
+  diagnose "$spec" --counters "$diag/lab-before.prom" "$work/empty" --map "$diag/lab-map.csv"
+expect_error lab-counters-empty-scrape "$work/empty:1:1: error: samples: no samples: an empty scrape" -- \
+  lab counters "$spec" --diff "$diag/lab-before.prom" "$work/empty"
+expect_error diagnose-other-metrics "$work/other.prom:1:1: error: samples: 1 sample(s), none an interface byte counter" -- \
+  diagnose "$spec" --counters "$diag/lab-before.prom" "$work/other.prom" --map "$diag/lab-map.csv"
+expect_error diagnose-snmpwalk-no-octets "$work/names.snmp:1:1: error: snmpwalk: no interface counters" -- \
+  diagnose "$spec" --counters "p0/pod0/leaf/0=$diag/leaf0-t0.snmp" "p0/pod0/leaf/0=$work/names.snmp" --interval 10 \
+  --map "$diag/leaf0-map.csv"
+expect_error diagnose-ethtool-no-bytes "$work/nobytes.txt:1:1: error: statistic: no byte counter" -- \
+  diagnose "$spec" --counters "host0/nic0,l0=$diag/ethtool-host0-t0.txt" "host0/nic0,l0=$work/nobytes.txt" --interval 10 \
+  --map "$diag/lab-map.csv"
+expect_error traffic-empty-conntrack "$work/empty:1:1: error: conntrack: no connections" -- \
+  traffic --conntrack "$work/empty" --width 8
+expect_error traffic-empty-ss "$work/empty:1:1: error: ss: no connections" -- \
+  traffic "$source/examples/lab-32.yaml" --ss "$work/empty"
+expect_error traffic-empty-counters "$work/empty:1:1: error: samples: no samples" -- \
+  traffic "$source/examples/lab-32.yaml" --ss "$source/tests/golden/traffic/host-ss.txt" \
+  --counters "$work/empty" "$source/tests/golden/traffic/host-t1.prom"
+for conf in empty nozone.conf; do
+  expect_error "export-dns-$conf" "$work/$conf:1:1: error: zone: no zones" -- export dns "$work/$conf"
+  expect_error "break-dns-$conf" "$work/$conf:1:1: error: zone: no zones" -- break "$platform/manifests" --dns "$work/$conf" --dns-server inside
+done
+# A sweep --checkpoint entry holding what no study computes (switches -5, bisection 9.9e307):
+# an error naming the entry and the field, not a row.
+printf 'base: %s\naxes:\n  - path: nodes.count\n    values: [16]\nstudies: {plan: {}}\n' \
+  "$source/examples/lab-32.yaml" >"$work/sweep.yaml"
+"$binary" sweep "$work/sweep.yaml" --checkpoint "$work/ck" -o "$work/sweep-first.txt" 2>/dev/null ||
+  fail "sweep-checkpoint: the first run failed"
+entry=$(ls "$work"/ck/*-000000.json)
+sed -i -E 's/"metrics":\[[^,]*,[^,]*,/"metrics":[-5.0,9.9e+307,/' "$entry"
+expect_error sweep-checkpoint-range "$entry:1: error: rows[0].metrics[0]: switches = -5.0: expected a count" -- \
+  sweep "$work/sweep.yaml" --checkpoint "$work/ck"
+grep -q -F "rows[0].metrics[1]: bisection_tbps = 9.9e+307" "$work/sweep-checkpoint-range.stderr" ||
+  fail "sweep-checkpoint-range: the second field is not named: $(cat "$work/sweep-checkpoint-range.stderr")"
 echo "all ok"

@@ -92,6 +92,14 @@ expect_error closed "http://127.0.0.1:1/api/v1/query_range: error: --prometheus:
 expect_error missing-token "$work/none: error: cannot open" --prometheus "$url/auth" --prometheus-token-file "$work/none" "${window[@]}"
 printf 'no-colon-%s\n' "$password" >"$work/basic-bad"
 expect_error basic-bad "expected USER:PASSWORD" --prometheus "$url/auth" --prometheus-basic-auth-file "$work/basic-bad" "${window[@]}"
+# A CR inside the token would split the Authorization header; a CA file with no PEM certificate
+# is named as such, before any request (audit of 2026-12-07, item 10).
+printf '%s\rX-Injected: 1\n' "$token" >"$work/token-cr"
+expect_error token-cr "$work/token-cr:1:1: error: --prometheus-token-file: the first line holds a control character (byte 13)" \
+  --prometheus "$url/auth" --prometheus-token-file "$work/token-cr" "${window[@]}"
+: >"$work/empty.pem"
+expect_error ca-not-pem "$work/empty.pem:1:1: error: --prometheus-ca: no PEM certificate" --prometheus "$url/ok" \
+  --prometheus-ca "$work/empty.pem" "${window[@]}"
 run token --prometheus "$url/auth" --prometheus-token-file "$work/token" "${window[@]}" "${common[@]}"
 [ $rc -eq 0 ] || fail "the right token: exit $rc: $(cat "$work/token.err")"
 run basic --prometheus "$url/auth" --prometheus-basic-auth-file "$work/basic" "${window[@]}" "${common[@]}"

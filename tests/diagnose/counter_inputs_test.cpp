@@ -22,6 +22,8 @@
 
 #include "core/csv_cursor.h"
 #include "diagnose/counter_inputs.h"
+#include "diagnose/flow_results.h"
+#include "diagnose/port_map.h"
 #include "io/loaders.h"
 #include "spec/spec_parser.h"
 #include "spec/validate.h"
@@ -126,6 +128,30 @@ TEST(PortMap, DeviceNamesWithACommaOrALineBreakAreWrittenAndReadBack) {
   EXPECT_EQ(m->find("h", "last")->where.line, 7);
   EXPECT_EQ(csv_cell("eth0"), "eth0");
   EXPECT_EQ(csv_cell("eth0,1"), "\"eth0,1\"");
+}
+
+// A map of no rows left every series unmapped, and diagnose reported "0 of 0 groups ... imbalanced":
+// refused at file:1:1 (empty, comments only, a header alone).
+TEST(PortMap, AMapWithNoRowIsRefused) {
+  for (const char* text : {"", "# no rows\n", "instance,device,vertex,peer\n"}) {
+    const auto m = read_port_map_csv(text, "map.csv", fat_tree().names());
+    ASSERT_FALSE(m.ok()) << text;
+    EXPECT_EQ(m.errors()[0].where.file, "map.csv");
+    EXPECT_EQ(m.errors()[0].where.line, 1);
+    EXPECT_EQ(m.errors()[0].field, "map");
+    EXPECT_NE(m.errors()[0].message.find("no port-map rows"), std::string::npos) << m.errors()[0].message;
+  }
+}
+
+// diagnose --flows with a file of no flow said "no flows given (--flows)": refused at file:1:1.
+TEST(FlowResults, AFlowsCsvWithNoRowIsRefused) {
+  for (const char* text : {"", "src_ip,dst_ip,protocol,src_port,dst_port,bits_per_second\n"}) {
+    const auto f = read_flows_csv(text, "flows.csv", fat_tree().topology());
+    ASSERT_FALSE(f.ok()) << text;
+    EXPECT_EQ(f.errors()[0].where.line, 1);
+    EXPECT_EQ(f.errors()[0].field, "flows");
+    EXPECT_NE(f.errors()[0].message.find("lists no flows"), std::string::npos) << f.errors()[0].message;
+  }
 }
 
 TEST(CounterReader, ABlankBeforeTheLabelsIsAcceptedAsPrometheusDoes) {

@@ -103,6 +103,10 @@ TEST(EthtoolReader, TwoFilesTenSecondsApartGiveTheRdmaRateTheNetdevCounterMisses
 TEST(EthtoolReader, BadInputIsLocated) {
   expect_error(read_ethtool_stats("     tx_bytes: 5\n", "f", "h", "d", 0).errors(), 1, "header", "NIC statistics:");
   expect_error(read_ethtool_stats("", "f", "h", "d", 0).errors(), 1, "header", "empty");
+  // The header alone, or only statistics that are not bytes: no counter to take a rate of.
+  expect_error(read_ethtool_stats("NIC statistics:\n", "f", "h", "d", 0).errors(), 1, "statistic", "no byte counter");
+  expect_error(read_ethtool_stats("NIC statistics:\n     rx_packets: 5\n", "f", "h", "d", 0).errors(), 1, "statistic",
+               "no byte counter");
   expect_error(read_ethtool_stats("NIC statistics:\n     tx_bytes: 12x\n", "f", "h", "d", 0).errors(), 2, "tx_bytes",
                "not an unsigned 64-bit count");
   expect_error(read_ethtool_stats("NIC statistics:\n     tx_bytes: -3\n", "f", "h", "d", 0).errors(), 2, "tx_bytes",
@@ -195,6 +199,9 @@ TEST(GnmiReader, BadInputIsLocated) {
   expect_error(read_gnmi_json("\n{\"source\": \"a\", \"updates\": []}", "f").errors(), 2, "timestamp", "missing");
   expect_error(read_gnmi_json("{\"timestamp\": 5, \"updates\": []}", "f").errors(), 1, "source", "missing");
   expect_error(read_gnmi_json("  ", "f").errors(), 1, "gnmi", "empty");
+  // Notifications with no interface counter (deletes only, other paths): a series of nothing.
+  expect_error(read_gnmi_json("{\"source\": \"a\", \"timestamp\": 5, \"updates\": []}", "f").errors(), 1, "updates",
+               "no interface counter");
 }
 
 // ---- LLDP ----

@@ -8,7 +8,9 @@
 // manifests traced and exported for BGP,
 // the authentication configurations (SecurityPolicy, Middleware, Ingress) traced to their sign-in page
 // from a folder that may hold a symbolic link loop, a dangling link or a folder named like a
-// manifest, a BIND named.conf and a zone file, a sweep file and a variant file it names), applies one to three mutations from the list
+// manifest, a BIND named.conf and a zone file, a sweep file and a variant file it names, a sweep
+// --checkpoint journal entry, ib route's --roots and --cn node lists, diagnose --prometheus's token,
+// basic-auth and CA files), applies one to three mutations from the list
 // below, runs the real `clustertwin` binary on it with `-o` naming a file that does not exist
 // yet, and asserts what a user may rely on for any input at all:
 //   - the process exits normally within the time limit of a case (CT_FUZZ_CASE_SECONDS; a case
@@ -28,7 +30,7 @@
 // truncation at a random byte; invalid UTF-8 bytes; deep nesting; a YAML alias bomb.
 //
 // CT_FUZZ_CASES sets the cases per input kind (default CT_FUZZ_DEFAULT_CASES, tests/fuzz/CMakeLists.txt:
-// 100 in the Release build, 33 kinds = 3,300 cases; 20 in the sanitizer build, where every kind
+// 100 in the Release build, 40 kinds = 4,000 cases; 20 in the sanitizer build, where every kind
 // still runs under ASan+UBSan; `make fuzz` runs 1,000 per kind in the sanitizer build).
 // CLUSTERTWIN_MAX_INPUT is 16 MiB for every case, so that a gzip bomb is refused cheaply.
 #include <fcntl.h>
@@ -309,14 +311,19 @@ std::vector<std::string> perftest_args(const std::string& in, const std::string&
 }
 // The stand-in Prometheus (fake_prometheus.py, mode file) that answers every API request with the
 // file named in its URL: started once per process on a free loopback port, killed at exit.
-std::string prometheus_file_server() {
+// With `tls` it serves https with the certificate of tests/fuzz/seeds/prometheus-ca.pem (and its
+// key), the prometheus_ca kind's seed.
+std::string prometheus_file_server(bool tls = false) {
   struct Server {
     pid_t pid = -1;
     std::string url;
-    Server() {
-      const std::string port_file = fs::temp_directory_path().string() + "/ct-fuzz-prometheus-" + std::to_string(getpid());
+    explicit Server(bool tls) {
+      const std::string port_file = fs::temp_directory_path().string() + "/ct-fuzz-prometheus-" + std::to_string(getpid()) +
+                                    (tls ? "-tls" : "");
+      const std::string seeds = kSource + "/tests/fuzz/seeds/";
       pid = fork();
       if (pid == 0) {
+        if (tls) setenv("FAKE_PROMETHEUS_TLS", (seeds + "prometheus-ca.pem:" + seeds + "prometheus-ca.key").c_str(), 1);
         execlp("python3", "python3", (kSource + "/tests/diagnose/fake_prometheus.py").c_str(), port_file.c_str(), "/dev/null",
                "-", "-", static_cast<char*>(nullptr));
         _exit(127);
@@ -326,7 +333,7 @@ std::string prometheus_file_server() {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         std::ifstream in(port_file);
         std::string port;
-        if (in >> port) url = "http://127.0.0.1:" + port;
+        if (in >> port) url = (tls ? "https://127.0.0.1:" : "http://127.0.0.1:") + port;
       }
       fs::remove(port_file);
     }
@@ -337,13 +344,63 @@ std::string prometheus_file_server() {
       }
     }
   };
-  static const Server server;
-  return server.url;
+  if (tls) {
+    static const Server https(true);
+    return https.url;
+  }
+  static const Server http(false);
+  return http.url;
 }
 std::vector<std::string> prometheus_api_args(const std::string& in, const std::string& out, const std::string&) {
   const std::string d = kSource + "/tests/golden/diagnose/";
   return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--prometheus", prometheus_file_server() + "/file" + in,
           "--from", "1796296663.435", "--to", "1796296664.590", "--map", d + "lab-map.csv", "-o", out};
+}
+// The credential and CA files of diagnose --prometheus, the reply the API seed (prometheus_api):
+// the mutated file is the one the option names.
+std::vector<std::string> prometheus_with(const std::string& option, const std::string& in, const std::string& out, bool tls) {
+  const std::string d = kSource + "/tests/golden/diagnose/";
+  return {"diagnose", kSource + "/examples/lab/fat-tree-4.yaml", "--prometheus",
+          prometheus_file_server(tls) + "/file" + kSource + "/tests/fuzz/seeds/prometheus-query-range.json", "--from",
+          "1796296663.435", "--to", "1796296664.590", "--map", d + "lab-map.csv", option, in, "-o", out};
+}
+std::vector<std::string> prometheus_token_args(const std::string& in, const std::string& out, const std::string&) {
+  return prometheus_with("--prometheus-token-file", in, out, false);
+}
+std::vector<std::string> prometheus_basic_auth_args(const std::string& in, const std::string& out, const std::string&) {
+  return prometheus_with("--prometheus-basic-auth-file", in, out, false);
+}
+std::vector<std::string> prometheus_ca_args(const std::string& in, const std::string& out, const std::string&) {
+  return prometheus_with("--prometheus-ca", in, out, true);
+}
+// ib route's node lists: root switches (--roots, OpenSM -a) and compute-node CAs (--cn, OpenSM -u)
+// of the 2 x 2 subnet, routed by ftree.
+std::vector<std::string> ib_roots_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"ib", "route", "--ibnetdiscover", kSource + "/tests/fuzz/seeds/two_by_two.net", "--engine", "ftree", "--roots", in,
+          "--cn", kSource + "/tests/fuzz/seeds/ib-cn.txt", "-o", out};
+}
+std::vector<std::string> ib_cn_args(const std::string& in, const std::string& out, const std::string&) {
+  return {"ib", "route", "--ibnetdiscover", kSource + "/tests/fuzz/seeds/two_by_two.net", "--engine", "ftree", "--roots",
+          kSource + "/tests/fuzz/seeds/ib-roots.txt", "--cn", in, "-o", out};
+}
+// The mutated file as point 0's entry in the --checkpoint journal of a one-point sweep (the seed is
+// that sweep's own entry): loaded, computed again (another point's), or refused naming the entry.
+// The entry's name hashes the sweep file's path and text, so a first run of the sweep gives it.
+std::vector<std::string> sweep_journal_args(const std::string& in, const std::string& out, const std::string& work) {
+  const std::string sweep = work + "/journal-sweep.yaml";
+  const std::string dir = work + "/checkpoint";
+  spill(sweep, "base: " + kSource + "/examples/lab-32.yaml\naxes:\n  - path: nodes.count\n    values: [16]\n"
+               "seeds: [1, 2]\nstudies: {plan: {}, reliability: {trials: 10}}\n");
+  static std::string entry;
+  if (entry.empty()) {
+    fs::remove_all(dir);
+    run({"sweep", sweep, "--checkpoint", dir, "-o", work + "/journal-first.txt"}, work);
+    for (const auto& e : fs::directory_iterator(dir)) entry = e.path().filename().string();
+  }
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(in, dir + "/" + entry);
+  return {"sweep", sweep, "--checkpoint", dir, "-o", out};
 }
 std::vector<std::string> ss_args(const std::string& in, const std::string& out, const std::string&) {
   return {"traffic", kSource + "/examples/lab-32.yaml", "--ss", in, "-o", out};
@@ -552,6 +609,12 @@ std::vector<InputKind> input_kinds() {
       {"lint_zone", {"examples/platform-traps/dns/db.example.com.internal"}, ".zone", lint_dns_args},
       {"sweep", {"tests/fuzz/seeds/sweep.yaml", "tests/fuzz/seeds/sweep-studies.yaml"}, ".yaml", sweep_args},
       {"sweep_variant", {"tests/fuzz/seeds/sweep-variant.yaml"}, ".yaml", sweep_variant_args},
+      {"sweep_journal", {"tests/fuzz/seeds/sweep-journal.json"}, ".json", sweep_journal_args},
+      {"ib_roots", {"tests/fuzz/seeds/ib-roots.txt"}, ".txt", ib_roots_args},
+      {"ib_cn", {"tests/fuzz/seeds/ib-cn.txt"}, ".txt", ib_cn_args},
+      {"prometheus_token", {"tests/fuzz/seeds/prometheus-token.txt"}, ".txt", prometheus_token_args},
+      {"prometheus_basic_auth", {"tests/fuzz/seeds/prometheus-basic-auth.txt"}, ".txt", prometheus_basic_auth_args},
+      {"prometheus_ca", {"tests/fuzz/seeds/prometheus-ca.pem"}, ".pem", prometheus_ca_args},
   };
 }
 
