@@ -53,6 +53,7 @@ int report_usage(const std::string& message) {
 }
 
 int commit(OutputSet& outputs) {
+  if (const std::string clash = outputs.clash(); !clash.empty()) return report_usage(clash);
   auto committed = outputs.commit();
   if (!committed) return report_errors(committed.errors());
   return kExitOk;
@@ -88,19 +89,10 @@ int emit_report(const std::string& output, const std::string& content, const std
 
 int emit_report(OutputSet& outputs, const std::string& output, const std::string& content, const std::string& html,
                 const std::function<std::string()>& render_html) {
-  const bool output_is_stdout = output.empty() || output == "-";
-  if (html == "-" && output == "-") return report_usage("--html - and -o - both write to stdout; name a file for one");
-  if (!html.empty() && html != "-" && !output_is_stdout) {
-    // The same file twice (spelt alike, or through a symlink or ..) would keep only the page.
-    std::error_code ec;
-    const auto a = std::filesystem::weakly_canonical(html, ec);
-    const auto b = ec ? std::filesystem::path() : std::filesystem::weakly_canonical(output, ec);
-    if ((!ec && a == b) || html == output) {
-      return report_usage("--html and -o both name '" + html + "'; give each its own file");
-    }
-  }
-  if (html.empty() || html != "-" || !output_is_stdout) outputs.stage(output, content);
-  if (!html.empty()) outputs.stage(html, render_html());
+  // `--html -` owns stdout unless -o is given; the page and the report otherwise clash like any two
+  // outputs to one place (OutputSet::clash).
+  if (html != "-" || !output.empty()) outputs.stage(output, content, output.empty() ? kReportOnStdout : "-o");
+  if (!html.empty()) outputs.stage(html, render_html(), "--html");
   return commit(outputs);
 }
 

@@ -109,8 +109,8 @@ int write_sweep(const SweepCommandOptions& o, const SweepFile& sweep, const Swee
                              run.points.size(), run.points.size() - run.computed);
   }
   OutputSet outputs;
-  if (!o.csv.empty()) outputs.stage(o.csv, sweep_rows_csv(sweep, run));
-  if (!o.jsonl.empty()) outputs.stage(o.jsonl, sweep_rows_jsonl(sweep, run));
+  if (!o.csv.empty()) outputs.stage(o.csv, sweep_rows_csv(sweep, run), "--csv");
+  if (!o.jsonl.empty()) outputs.stage(o.jsonl, sweep_rows_jsonl(sweep, run), "--jsonl");
   return emit_report(outputs, o.output, o.json ? sweep_report_json(sweep, run) : sweep_report_text(sweep, run), o.html,
                      [&] { return sweep_html(sweep, run, o.command_line); });
 }
