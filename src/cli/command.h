@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -69,10 +70,16 @@ struct Command {
 // Loads what `stage` needs into `context` (its paths already set). Every diagnostic at once.
 Diagnostics load_stage(Stage stage, bool spec_optional, Context& context);
 
-// Where a name or value typed on the command line is reported: "command line: error: --fail: ...".
-// The command line as a shell would take it back: "clustertwin" and each argument, quoted when it
-// holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with the install).
+// The command line a report shows, as a shell would take it back: "clustertwin" and each argument,
+// quoted when it holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with
+// the install), without the options that cannot change the result (result_arguments), so that a
+// page is the same bytes whatever the thread count or the names of the outputs.
 std::string quoted_command_line(int argc, char** argv);
+// argv[1..] less --threads, --quiet, --progress and the outputs' options (-o, --html, --json,
+// --csv*, --jsonl, --sarif, --lft) with their values ("--threads 2", "--threads=2", "-oFILE");
+// everything after "--" is kept.
+std::vector<std::string> result_arguments(int argc, char** argv);
+// Where a name or value typed on the command line is reported: "command line: error: --fail: ...".
 inline SourceLocation command_line() { return SourceLocation{"command line", 0, 0}; }
 // A diagnostic about a value given to a command-line option (the option, e.g. "--job-gpus", as
 // the field): bad input, exit 1.

@@ -90,8 +90,7 @@ std::string sweep_progress_detail(const SweepProgress& p) {
 
 std::string mpi_command_line(int argc, char** argv, int ranks) {
   std::string line = fmt::format("mpirun -np {} clustertwin sweep", ranks);
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  for (const std::string& a : result_arguments(argc, argv)) {
     line += a.find_first_of(" '\"$\\") == std::string::npos ? " " + a : " '" + a + "'";
   }
   return line;
