@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -53,6 +54,7 @@ int report_usage(const std::string& message) {
 }
 
 int commit(OutputSet& outputs) {
+  if (const std::string clash = outputs.clash(); !clash.empty()) return report_usage(clash);
   auto committed = outputs.commit();
   if (!committed) return report_errors(committed.errors());
   return kExitOk;
@@ -88,19 +90,10 @@ int emit_report(const std::string& output, const std::string& content, const std
 
 int emit_report(OutputSet& outputs, const std::string& output, const std::string& content, const std::string& html,
                 const std::function<std::string()>& render_html) {
-  const bool output_is_stdout = output.empty() || output == "-";
-  if (html == "-" && output == "-") return report_usage("--html - and -o - both write to stdout; name a file for one");
-  if (!html.empty() && html != "-" && !output_is_stdout) {
-    // The same file twice (spelt alike, or through a symlink or ..) would keep only the page.
-    std::error_code ec;
-    const auto a = std::filesystem::weakly_canonical(html, ec);
-    const auto b = ec ? std::filesystem::path() : std::filesystem::weakly_canonical(output, ec);
-    if ((!ec && a == b) || html == output) {
-      return report_usage("--html and -o both name '" + html + "'; give each its own file");
-    }
-  }
-  if (html.empty() || html != "-" || !output_is_stdout) outputs.stage(output, content);
-  if (!html.empty()) outputs.stage(html, render_html());
+  // `--html -` owns stdout unless -o is given; the page and the report otherwise clash like any two
+  // outputs to one place (OutputSet::clash).
+  if (html != "-" || !output.empty()) outputs.stage(output, content, output.empty() ? kReportOnStdout : "-o");
+  if (!html.empty()) outputs.stage(html, render_html(), "--html");
   return commit(outputs);
 }
 
@@ -142,12 +135,40 @@ void add_progress_options(CLI::App& app, ProgressFlags& flags) {
   app.add_flag("--quiet", flags.quiet, "No progress on stderr");
 }
 
-// The command line as a shell would take it back: "clustertwin" and each argument, quoted when it
-// holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with the install).
+namespace {
+
+// Options that say how a run goes or where its outputs land, never what they hold.
+bool takes_no_part(std::string_view flag) {
+  for (const std::string_view f : {"--threads", "-o", "--output", "--html", "--jsonl", "--sarif", "--lft", "--json",
+                                   "--quiet", "--progress"}) {
+    if (flag == f) return true;
+  }
+  return flag == "--csv" || flag.substr(0, 6) == "--csv-";
+}
+bool takes_a_value(std::string_view flag) { return flag != "--json" && flag != "--quiet" && flag != "--progress"; }
+
+}  // namespace
+
+std::vector<std::string> result_arguments(int argc, char** argv) {
+  std::vector<std::string> kept;
+  bool options_ended = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    options_ended = options_ended || arg == "--";
+    if (!options_ended && arg.size() > 2 && arg.substr(0, 2) == "-o" && arg[2] != '-') continue;  // -oFILE
+    const std::string_view flag = arg.substr(0, arg.find('='));
+    if (options_ended || !takes_no_part(flag)) {
+      kept.emplace_back(arg);
+      continue;
+    }
+    if (flag.size() == arg.size() && takes_a_value(flag) && i + 1 < argc) ++i;  // its value, unless --flag=value
+  }
+  return kept;
+}
+
 std::string quoted_command_line(int argc, char** argv) {
   std::string out = "clustertwin";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
+  for (const std::string& arg : result_arguments(argc, argv)) {
     const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_./:=@%+,-").find(c) != std::string_view::npos;
     });

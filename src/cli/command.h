@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -69,10 +70,16 @@ struct Command {
 // Loads what `stage` needs into `context` (its paths already set). Every diagnostic at once.
 Diagnostics load_stage(Stage stage, bool spec_optional, Context& context);
 
-// Where a name or value typed on the command line is reported: "command line: error: --fail: ...".
-// The command line as a shell would take it back: "clustertwin" and each argument, quoted when it
-// holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with the install).
+// The command line a report shows, as a shell would take it back: "clustertwin" and each argument,
+// quoted when it holds anything but [A-Za-z0-9_./:=@%+,-] (argv[0] is not shown: it varies with
+// the install), without the options that cannot change the result (result_arguments), so that a
+// page is the same bytes whatever the thread count or the names of the outputs.
 std::string quoted_command_line(int argc, char** argv);
+// argv[1..] less --threads, --quiet, --progress and the outputs' options (-o, --html, --json,
+// --csv*, --jsonl, --sarif, --lft) with their values ("--threads 2", "--threads=2", "-oFILE");
+// everything after "--" is kept.
+std::vector<std::string> result_arguments(int argc, char** argv);
+// Where a name or value typed on the command line is reported: "command line: error: --fail: ...".
 inline SourceLocation command_line() { return SourceLocation{"command line", 0, 0}; }
 // A diagnostic about a value given to a command-line option (the option, e.g. "--job-gpus", as
 // the field): bad input, exit 1.
@@ -84,8 +91,12 @@ int report_errors(const Diagnostics& errors);
 int report_usage(const std::string& message);
 
 // Every output of a run goes through one OutputSet, committed once at the end (io/output_set.h):
-// all files and stdout, or nothing. Returns kExitOk, or kExitInputError with the diagnostics.
+// all files and stdout, or nothing. Returns kExitOk, kExitUsage when two outputs share a
+// destination (OutputSet::clash: both options named), or kExitInputError with the diagnostics.
+// The one check for every command: each stages its outputs with the option that asked for them,
+// and the report it prints on stdout when -o is not given as kReportOnStdout.
 int commit(OutputSet& outputs);
+inline constexpr const char* kReportOnStdout = "the report (stdout, no -o)";
 // A run with one output: `content` to `path` atomically, or to stdout when path is empty or "-".
 int emit(const std::string& path, const std::string& content);
 
@@ -100,8 +111,8 @@ void add_output_option(CLI::App& app, std::string& output);
 void add_html_option(CLI::App& app, std::string& html);
 // A run's report: `content` (text or JSON) to `output` and, when `html` is set, the page made by
 // `render_html` to `html`, committed together (all or nothing). With `--html -` the page owns
-// stdout: the text or JSON report is written only when -o names a file, and `-o -` beside
-// `--html -` is a usage error (exit 2).
+// stdout: the text or JSON report is written only when -o is given, and `-o -` beside `--html -`
+// (or -o and --html naming one file) is a usage error (exit 2), as any two outputs to one place.
 int emit_report(const std::string& output, const std::string& content, const std::string& html,
                 const std::function<std::string()>& render_html);
 // The same into `outputs`, which holds the run's other files already (CSV tables, LFTs).

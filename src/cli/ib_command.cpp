@@ -92,7 +92,7 @@ int run_route(const IbOptions& o, const Context& context) {
   OutputSet outputs;
   if (!o.lft_path.empty()) {
     const IbRoutedFabric& last = s.degraded ? *s.degraded : s.healthy;
-    outputs.stage(o.lft_path, write_lft_dump(last.fabric, last.routing));
+    outputs.stage(o.lft_path, write_lft_dump(last.fabric, last.routing), "--lft");
   }
   return emit_report(outputs, o.output, out, o.html, [&] { return ib_route_html(s, context.command_line); });
 }

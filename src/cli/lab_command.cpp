@@ -97,9 +97,10 @@ int run_lab(const LabOptions& o, const Context& context) {
     auto counters = lab_read_counters(plan.value());
     if (!counters) return report_errors(counters.errors());
     OutputSet outputs;
-    if (!o.map.empty()) outputs.stage(o.map, lab_port_map(plan.value(), t));
-    outputs.stage(o.output, o.json ? lab_counters_json(plan.value(), counters.value(), t)
-                                   : lab_counters_text(plan.value(), counters.value(), t));
+    if (!o.map.empty()) outputs.stage(o.map, lab_port_map(plan.value(), t), "--map");
+    outputs.stage(o.output,
+                  o.json ? lab_counters_json(plan.value(), counters.value(), t) : lab_counters_text(plan.value(), counters.value(), t),
+                  o.output.empty() ? kReportOnStdout : "-o");
     return commit(outputs);
   }
   if (o.fail->parsed()) {

@@ -28,15 +28,16 @@ struct LintOptions {
 };
 
 int run_lint_command(const LintOptions& o, const Context& context) {
-  if (o.sarif == "-" && o.output == "-") return report_usage("--sarif - and -o - both write to stdout; name a file for one");
   auto loaded = load_frontend_model(o.manifests, o.dns, context);
   if (!loaded) return report_errors(loaded.errors());
   const FrontendModel& model = loaded.value();
   const LintReport report = run_lint(model);
   OutputSet outputs;
-  const bool sarif_owns_stdout = o.sarif == "-" && (o.output.empty() || o.output == "-");
-  if (!sarif_owns_stdout) outputs.stage(o.output, o.json ? lint_json(report) : lint_text(report));
-  if (!o.sarif.empty()) outputs.stage(o.sarif, lint_sarif(report, CT_VERSION));
+  const bool sarif_owns_stdout = o.sarif == "-" && o.output.empty();
+  if (!sarif_owns_stdout) {
+    outputs.stage(o.output, o.json ? lint_json(report) : lint_text(report), o.output.empty() ? kReportOnStdout : "-o");
+  }
+  if (!o.sarif.empty()) outputs.stage(o.sarif, lint_sarif(report, CT_VERSION), "--sarif");
   if (const int rc = commit(outputs); rc != kExitOk) return rc;
   LintSeverity floor = LintSeverity::kLow;
   if (o.fail_on == "none" || !parse_severity(o.fail_on, floor)) return kExitOk;

@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -126,10 +127,11 @@ int run_simulate(const SimulateOptions& o, const Context& context) {
 
   SimulateReportInput in{topology, built.names(), result.value(), workers, std::move(title), o.top};
   OutputSet outputs;
-  for (const auto& [path, text] : {std::pair{&o.csv_links, &simulate_links_csv}, std::pair{&o.csv_flows, &simulate_flows_csv},
-                                   std::pair{&o.csv_series, &simulate_series_csv},
-                                   std::pair{&o.packet.csv_queues, &simulate_queues_csv}}) {
-    if (!path->empty()) outputs.stage(*path, text(in));
+  for (const auto& [option, path, text] :
+       {std::tuple{"--csv-links", &o.csv_links, &simulate_links_csv}, std::tuple{"--csv-flows", &o.csv_flows, &simulate_flows_csv},
+        std::tuple{"--csv-series", &o.csv_series, &simulate_series_csv},
+        std::tuple{"--csv-queues", &o.packet.csv_queues, &simulate_queues_csv}}) {
+    if (!path->empty()) outputs.stage(*path, text(in), option);
   }
   return emit_report(outputs, o.output, o.json ? simulate_json(in) : simulate_text(in), o.html,
                      [&] { return simulate_html(in, context.command_line); });

@@ -90,8 +90,7 @@ std::string sweep_progress_detail(const SweepProgress& p) {
 
 std::string mpi_command_line(int argc, char** argv, int ranks) {
   std::string line = fmt::format("mpirun -np {} clustertwin sweep", ranks);
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  for (const std::string& a : result_arguments(argc, argv)) {
     line += a.find_first_of(" '\"$\\") == std::string::npos ? " " + a : " '" + a + "'";
   }
   return line;
@@ -109,8 +108,8 @@ int write_sweep(const SweepCommandOptions& o, const SweepFile& sweep, const Swee
                              run.points.size(), run.points.size() - run.computed);
   }
   OutputSet outputs;
-  if (!o.csv.empty()) outputs.stage(o.csv, sweep_rows_csv(sweep, run));
-  if (!o.jsonl.empty()) outputs.stage(o.jsonl, sweep_rows_jsonl(sweep, run));
+  if (!o.csv.empty()) outputs.stage(o.csv, sweep_rows_csv(sweep, run), "--csv");
+  if (!o.jsonl.empty()) outputs.stage(o.jsonl, sweep_rows_jsonl(sweep, run), "--jsonl");
   return emit_report(outputs, o.output, o.json ? sweep_report_json(sweep, run) : sweep_report_text(sweep, run), o.html,
                      [&] { return sweep_html(sweep, run, o.command_line); });
 }

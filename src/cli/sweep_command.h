@@ -30,7 +30,8 @@ struct SweepCommandOptions {
 void add_sweep_options(CLI::App& app, SweepCommandOptions& o);
 // "2 running, 0 failed, about 30 s left"
 std::string sweep_progress_detail(const SweepProgress& p);
-// "mpirun -np 3 clustertwin sweep SWEEP.yaml ...": the MPI runner's arguments as the user gave them.
+// "mpirun -np 3 clustertwin sweep SWEEP.yaml ...": the MPI runner's arguments as the user gave them,
+// less those that cannot change the result (result_arguments in cli/command.h).
 std::string mpi_command_line(int argc, char** argv, int ranks);
 // The sweep file read and checked, or exit 1 with its diagnostics printed.
 Result<SweepFile> load_sweep(const std::string& path, const Catalog& catalog);

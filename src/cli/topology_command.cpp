@@ -1,6 +1,8 @@
-// clustertwin topology SPEC [--format json|dot] [--view auto|full|aggregate] [-o FILE] [--catalog DIR]
+// clustertwin topology SPEC [--format json|dot | --json] [--view auto|full|aggregate] [-o FILE] [--catalog DIR]
 // Writes the physical topology of a spec's Fabric as JSON or Graphviz DOT. DOT of a fabric above
 // kDotFullViewMaxVertices vertices is the aggregated view unless --view full (report/topology_export.h).
+// JSON of a large fabric (hundreds of MB at 65,536 hosts) shows its progress on stderr
+// (--progress, --quiet: cli/progress.h).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "report/topology_export.h"
 
 namespace ct::cli {
@@ -17,6 +20,8 @@ struct TopologyOptions {
   std::string output;
   std::string format = "json";
   std::string view = "auto";
+  bool json = false;  // --json: --format json, as every command spells it
+  ProgressFlags progress;
 };
 
 std::string dot_text(const TopologyOptions& options, const Topology& t) {
@@ -32,8 +37,10 @@ std::string dot_text(const TopologyOptions& options, const Topology& t) {
 
 int run_topology(const TopologyOptions& options, const Context& context) {
   const Fabric& fabric = *context.fabric;
-  const std::string text =
-      options.format == "dot" ? dot_text(options, fabric.topology()) : to_json(fabric.topology(), fabric.catalog());
+  if (options.format == "dot") return emit(options.output, dot_text(options, fabric.topology()));
+  ProgressReporter progress("topology", "vertices and links", options.progress);
+  const std::string text = to_json(fabric.topology(), fabric.catalog(), progress.callback());
+  progress.finish();
   return emit(options.output, text);
 }
 
@@ -45,11 +52,17 @@ Runner setup_topology(CLI::App& app, Context& context) {
   app.add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"json", "dot"}))
       ->capture_default_str();
+  app.add_flag("--json", options->json, "JSON (the same as --format json)");
+  // Two formats asked for is a usage error (exit 2), found before the fabric is built.
+  app.parse_complete_callback([options] {
+    if (options->json && options->format != "json") throw CLI::ExcludesError("--json", "--format " + options->format);
+  });
   app.add_option("--view", options->view,
                  fmt::format("DOT: every vertex (full), one node per switch group, tier and plane (aggregate), or "
                              "aggregate above {} vertices (auto)", kDotFullViewMaxVertices))
       ->check(CLI::IsMember({"auto", "full", "aggregate"}))
       ->capture_default_str();
+  add_progress_options(app, options->progress);
   add_output_option(app, options->output);
   return [options](const Context& c) { return run_topology(*options, c); };
 }

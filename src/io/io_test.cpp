@@ -54,11 +54,11 @@ TEST(OutputSet, CommitsEveryFile) {
   OutputSet outputs;
   outputs.stage((dir / "a.txt").string(), "new a\n");
   outputs.stage((dir / "b.txt").string(), "b\n");
-  outputs.stage((dir / "b.txt").string(), "b again\n");  // the last staging of a path wins
   EXPECT_EQ(outputs.size(), 2U);
+  EXPECT_EQ(outputs.clash(), "");
   ASSERT_TRUE(outputs.commit().ok());
   EXPECT_EQ(read_text_file((dir / "a.txt").string()).value(), "new a\n");
-  EXPECT_EQ(read_text_file((dir / "b.txt").string()).value(), "b again\n");
+  EXPECT_EQ(read_text_file((dir / "b.txt").string()).value(), "b\n");
   EXPECT_EQ(entries(dir), 2U);
   fs::remove_all(dir);
 }
@@ -102,10 +102,59 @@ TEST(OutputSet, AnUncommittedSetLeavesNoTrace) {
   fs::remove_all(dir);
 }
 
+// Two outputs to one place: stdout twice ("-" and ""), one file spelt two ways (x.txt and
+// ./x.txt, a symlink to it, a hard link to it), each pair a clash naming both options, and the
+// commit writes nothing (not even the output that had a place of its own). /dev/null takes any
+// number of outputs.
+TEST(OutputSet, TwoOutputsToOnePlaceClashAndNothingIsWritten) {
+  const fs::path dir = testing_support::scratch_dir("ct_output_set_clash");
+  const testing_support::RemoveOnExit remove_dir(dir);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ASSERT_TRUE(write_file_atomic((dir / "x.txt").string(), "old\n").ok());
+  fs::create_symlink(dir / "x.txt", dir / "symlink.txt");
+  fs::create_hard_link(dir / "x.txt", dir / "hard.txt");
+  struct Case {
+    std::string first, second, says;
+  };
+  const std::string x = (dir / "x.txt").string();
+  const std::vector<Case> cases = {
+      {"-", "", "--a - and --b - both write to stdout"},
+      {x, (dir / "." / "x.txt").string(), "are the same file"},
+      {x, (dir / "sub" / ".." / "x.txt").string(), "are the same file"},
+      {(dir / "new.txt").string(), (dir / "." / "new.txt").string(), "are the same file"},  // neither exists yet
+      {x, (dir / "symlink.txt").string(), "are the same file"},
+      {x, (dir / "hard.txt").string(), "are the same file"},
+      {x, x, "--a and --b both name '" + x + "'"},
+  };
+  for (const Case& c : cases) {
+    OutputSet outputs;
+    outputs.stage((dir / "own.txt").string(), "own\n", "--own");
+    outputs.stage(c.first, "first\n", "--a");
+    outputs.stage(c.second, "second\n", "--b");
+    EXPECT_NE(outputs.clash().find(c.says), std::string::npos) << c.second << ": " << outputs.clash();
+    testing::internal::CaptureStdout();
+    const auto r = outputs.commit();
+    EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
+    ASSERT_FALSE(r.ok()) << c.second;
+    EXPECT_NE(r.errors()[0].message.find("nothing was written"), std::string::npos);
+    EXPECT_EQ(read_text_file(x).value(), "old\n");
+    EXPECT_FALSE(fs::exists(dir / "own.txt"));
+    EXPECT_FALSE(fs::exists(dir / "new.txt"));
+    EXPECT_EQ(entries(dir), 3U);  // x.txt, symlink.txt, hard.txt
+  }
+  OutputSet discarded;
+  discarded.stage("/dev/null", "a\n", "--a");
+  discarded.stage("/dev/null", "b\n", "--b");
+  EXPECT_EQ(discarded.clash(), "");
+  EXPECT_TRUE(discarded.commit().ok());
+  fs::remove_all(dir);
+}
+
 // Targets that are not regular files: /dev/null (through a symlink, as `-o /dev/stdout` would
 // be) is written in place and stays a character device; a symlink to a file stays a symlink and
-// its file gets the text; stdout gets every staged text in order.
-TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutConcatenates) {
+// its file gets the text; stdout gets its text last.
+TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutLast) {
   const fs::path dir = testing_support::scratch_dir("ct_output_set_special");
   const testing_support::RemoveOnExit remove_dir(dir);
   fs::remove_all(dir);
@@ -117,12 +166,11 @@ TEST(OutputSet, DevicesAndSymlinksAreWrittenInPlaceAndStdoutConcatenates) {
   outputs.stage((dir / "null").string(), "discarded\n");
   outputs.stage((dir / "link.txt").string(), "new\n");
   outputs.stage("-", "first\n");
-  outputs.stage("", "second\n");
   testing::internal::CaptureStdout();
   const auto r = outputs.commit();
   const std::string out = testing::internal::GetCapturedStdout();
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(out, "first\nsecond\n");
+  EXPECT_EQ(out, "first\n");
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
   EXPECT_TRUE(fs::is_symlink(dir / "null"));
   EXPECT_TRUE(fs::is_symlink(dir / "link.txt"));

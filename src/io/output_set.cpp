@@ -59,23 +59,79 @@ Result<std::string> write_temporary(const std::string& path, const std::string& 
   return name;
 }
 
+// Where an output lands, to tell two outputs to one place apart from two places: stdout, or a file
+// by its canonical path and, when it exists, its inode (hard links, /dev/stdout).
+struct Destination {
+  bool stdout_ = false;
+  bool discard = false;  // /dev/null
+  std::string canonical;
+  bool exists = false;
+  dev_t device = 0;
+  ino_t inode = 0;
+};
+
+Destination destination_of(const std::string& path) {
+  Destination d;
+  struct stat st {};
+  if (is_stdout(path)) {
+    d.stdout_ = true;
+    return d;
+  }
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec);
+  d.canonical = fs::weakly_canonical(absolute, ec).string();
+  if (ec) d.canonical = absolute.lexically_normal().string();
+  d.discard = d.canonical == "/dev/null";
+  if (::stat(path.c_str(), &st) == 0) {
+    d.exists = true;
+    d.device = st.st_dev;
+    d.inode = st.st_ino;
+  }
+  // A file that is stdout itself (/dev/stdout, /proc/self/fd/1, the file the shell redirected to).
+  struct stat out {};
+  if (d.exists && !d.discard && ::fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == d.device && out.st_ino == d.inode) {
+    d.stdout_ = true;
+  }
+  return d;
+}
+
+bool same_destination(const Destination& a, const Destination& b) {
+  if (a.discard || b.discard) return false;
+  if (a.stdout_ || b.stdout_) return a.stdout_ && b.stdout_;
+  if (a.exists && b.exists) return a.device == b.device && a.inode == b.inode;
+  return a.canonical == b.canonical;
+}
+
 }  // namespace
 
 OutputSet::~OutputSet() { remove_temporaries(); }
 
-void OutputSet::stage(const std::string& path, std::string content) {
+void OutputSet::stage(const std::string& path, std::string content, std::string option) {
   const std::string key = is_stdout(path) ? std::string() : path;
-  for (Output& o : outputs_) {
-    if (o.path == key) {
-      if (key.empty()) {
-        o.content += content;  // stdout: every staged text, in order (e.g. --csv-flows - before the report)
-      } else {
-        o.content = std::move(content);
-      }
-      return;
+  outputs_.push_back(Output{key, std::move(option), key, std::move(content), "", "", false, false, false});
+}
+
+// "--csv-links x.csv", "-o -"; an option not spelt with a dash ("the report") as it is.
+std::string OutputSet::said(const Output& o) {
+  if (o.option.empty() || o.option[0] != '-') return o.option;
+  return o.option + " " + (o.path.empty() ? std::string("-") : o.path);
+}
+
+std::string OutputSet::clash() const {
+  std::vector<Destination> places;
+  places.reserve(outputs_.size());
+  for (const Output& o : outputs_) places.push_back(destination_of(o.path));
+  for (std::size_t j = 0; j < outputs_.size(); ++j) {
+    for (std::size_t i = 0; i < j; ++i) {
+      if (!same_destination(places[i], places[j])) continue;
+      const Output& a = outputs_[i];
+      const Output& b = outputs_[j];
+      if (places[i].stdout_) return fmt::format("{} and {} both write to stdout; name a file for one", said(a), said(b));
+      if (a.path == b.path) return fmt::format("{} and {} both name '{}'; give each its own file", a.option, b.option, a.path);
+      return fmt::format("{} '{}' and {} '{}' are the same file; give each its own file", a.option, a.path, b.option, b.path);
     }
   }
-  outputs_.push_back(Output{key, key, std::move(content), "", "", false, false, false});
+  return "";
 }
 
 void OutputSet::remove_temporaries() {
@@ -100,6 +156,9 @@ void OutputSet::roll_back() {
 }
 
 Result<Unit> OutputSet::commit() {
+  if (const std::string message = clash(); !message.empty()) {
+    return Diagnostic{{"command line", 0, 0}, "output", message + "; nothing was written"};
+  }
   // 1. Every file to a temporary sibling; a target that is a folder fails here.
   for (Output& o : outputs_) {
     if (o.path.empty()) continue;

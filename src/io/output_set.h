@@ -11,6 +11,11 @@
 // A target that exists and is not a regular file (/dev/null, /dev/stdout, a pipe) is written in
 // place after the files, never renamed over; a symlink to a file keeps being a symlink.
 //
+// Each output is staged with the option that asked for it ("-o", "--csv-links"). Two outputs to
+// one destination are a clash, and commit() writes nothing: stdout twice ("-" and "-", or "-" and
+// /dev/stdout), or one file however it is spelt (x.csv and ./x.csv, a symlink or a hard link to
+// it: the same canonical path or the same inode). /dev/null takes any number of outputs.
+//
 // Not atomic across a crash between two renames (POSIX has no multi-file rename); atomic against
 // every failure the process sees.
 #pragma once
@@ -29,10 +34,12 @@ class OutputSet {
   OutputSet& operator=(const OutputSet&) = delete;
   ~OutputSet();
 
-  // Adds `content` for `path` ("" or "-": stdout). A later stage of the same file replaces it;
-  // stdout gets every staged text, in the order staged.
-  void stage(const std::string& path, std::string content);
-  // Writes everything, or nothing (and then diagnostics naming the path that failed).
+  // Adds `content` for `path` ("" or "-": stdout), asked for by `option` (for messages).
+  void stage(const std::string& path, std::string content, std::string option = "-o");
+  // The first two outputs that share a destination, as a message naming both options ("--csv-links
+  // - and --csv-flows - both write to stdout"); empty when every output has its own.
+  [[nodiscard]] std::string clash() const;
+  // Writes everything, or nothing (and then diagnostics naming the path that failed, or the clash).
   Result<Unit> commit();
 
   [[nodiscard]] std::size_t size() const { return outputs_.size(); }
@@ -40,6 +47,7 @@ class OutputSet {
  private:
   struct Output {
     std::string path;  // as staged (the user's words, for messages); "" for stdout
+    std::string option;  // the option that asked for it: "-o", "--html"
     std::string target;  // what is written: `path` with its symlinks resolved
     std::string content;
     std::string temporary;  // the written sibling, until renamed
@@ -48,6 +56,7 @@ class OutputSet {
     bool existed = false;   // the target existed before
     bool stream = false;    // an existing device or pipe (/dev/null): written in place at the end
   };
+  static std::string said(const Output& o);
   void roll_back();
   void remove_temporaries();
   std::vector<Output> outputs_;

@@ -48,11 +48,17 @@ Json link_json(const Topology& t, const Catalog& catalog, std::size_t l) {
   return j;
 }
 
-// "[\n    e0,\n    e1\n  ]": one compact element per line.
+// Elements written between two progress calls.
+constexpr std::size_t kProgressEvery = 1 << 16;
+
+// "[\n    e0,\n    e1\n  ]": one compact element per line; `progress` (when set) told
+// (done_before + i, total) every kProgressEvery elements.
 template <typename MakeElement>
-void append_array(std::string& out, std::size_t count, MakeElement make) {
+void append_array(std::string& out, std::size_t count, MakeElement make, const ProgressCallback& progress = {},
+                  std::uint64_t done_before = 0, std::uint64_t total = 0) {
   out += "[";
   for (std::size_t i = 0; i < count; ++i) {
+    if (progress && i % kProgressEvery == 0) progress(done_before + i, total);
     out += i == 0 ? "\n    " : ",\n    ";
     out += make(i).dump();
   }
@@ -218,7 +224,7 @@ std::string to_dot_aggregate(const Topology& topology, const std::string& commen
   return out;
 }
 
-std::string to_json(const Topology& topology, const Catalog& catalog) {
+std::string to_json(const Topology& topology, const Catalog& catalog, const ProgressCallback& progress) {
   const Topology& t = topology;
   std::string out = "{\n";
   out += fmt::format("  \"hosts\": {},\n  \"ports_per_host\": {},\n  \"planes\": {},\n  \"tiers\": {},\n", t.host_count,
@@ -226,10 +232,12 @@ std::string to_json(const Topology& topology, const Catalog& catalog) {
   out += fmt::format("  \"gpus_per_host\": {},\n  \"frontend_ports_per_host\": {},\n", t.gpus_per_host,
                      t.frontend_ports_per_host);
   out += "  \"vertices\": ";
-  append_array(out, t.vertex_count(), [&](std::size_t v) { return vertex_json(t, v); });
+  const std::uint64_t total = t.vertex_count() + t.link_count();
+  append_array(out, t.vertex_count(), [&](std::size_t v) { return vertex_json(t, v); }, progress, 0, total);
   out += ",\n  \"links\": ";
-  append_array(out, t.link_count(), [&](std::size_t l) { return link_json(t, catalog, l); });
+  append_array(out, t.link_count(), [&](std::size_t l) { return link_json(t, catalog, l); }, progress, t.vertex_count(), total);
   out += "\n}\n";
+  if (progress) progress(total, total);
   return out;
 }
 

@@ -23,12 +23,15 @@
 #include <string>
 
 #include "catalog/catalog.h"
+#include "core/threads.h"
 #include "topology/topology.h"
 
 namespace ct {
 
 // PRECONDITION: every media index of `topology` is -1 or an index into catalog.optics.
-std::string to_json(const Topology& topology, const Catalog& catalog);
+// `progress`, when set, is told (elements written, vertices + links) as the text grows, from the
+// caller's thread (core/threads.h); the text does not depend on it.
+std::string to_json(const Topology& topology, const Catalog& catalog, const ProgressCallback& progress = {});
 // PRECONDITION: topology.finalize() was called.
 std::string to_dot(const Topology& topology);
 

@@ -398,10 +398,30 @@ class Browser:
         return page
 
 
+# Options that cannot change a page, left out of the command line it shows (cli/command.h
+# result_arguments): the flags alone, and those followed by their value.
+_NO_PART_FLAGS = {"--json", "--quiet", "--progress"}
+_NO_PART_VALUED = {"--threads", "-o", "--output", "--html", "--jsonl", "--sarif", "--lft", "--csv"}
+
+
+def _takes_no_part(flag):
+    return flag in _NO_PART_FLAGS or flag in _NO_PART_VALUED or flag.startswith("--csv-")
+
+
 def quoted(argv):
-    """The command line as the page shows it (src/cli/main.cpp quoted_command_line())."""
+    """The command line as the page shows it (src/cli/command.cpp quoted_command_line()): argv
+    less --threads, --quiet, --progress and the outputs' options with their values."""
     out = ["clustertwin"]
+    kept, skip = [], False
     for a in argv:
+        flag = a.split("=", 1)[0]
+        if skip:
+            skip = False
+        elif _takes_no_part(flag):
+            skip = flag == a and flag not in _NO_PART_FLAGS
+        else:
+            kept.append(a)
+    for a in kept:
         if a and re.fullmatch(r"[A-Za-z0-9_./:=@%+,-]+", a):
             out.append(a)
         else:
