@@ -147,7 +147,32 @@ bool takes_no_part(std::string_view flag) {
 }
 bool takes_a_value(std::string_view flag) { return flag != "--json" && flag != "--quiet" && flag != "--progress"; }
 
+// The option named by `flag` ("--csv-links", "-o") writes an output at the path it is given.
+bool names_an_output(std::string_view flag) { return takes_no_part(flag) && takes_a_value(flag) && flag != "--threads"; }
+
+void stage_destinations(const CLI::App& command, OutputSet& destinations) {
+  for (const CLI::Option* option : command.get_options()) {
+    if (option->count() == 0 || option->get_expected_max() == 0) continue;
+    std::string flag;  // "-o" before "--output": the name people type
+    for (const std::string& s : option->get_snames()) {
+      if (names_an_output("-" + s)) flag = "-" + s;
+    }
+    for (const std::string& l : option->get_lnames()) {
+      if (flag.empty() && names_an_output("--" + l)) flag = "--" + l;
+    }
+    if (flag.empty()) continue;
+    for (const std::string& path : option->results()) destinations.stage(path, "", flag);
+  }
+  for (const CLI::App* sub : command.get_subcommands()) stage_destinations(*sub, destinations);
+}
+
 }  // namespace
+
+std::string output_clash(const CLI::App& command) {
+  OutputSet destinations;
+  stage_destinations(command, destinations);
+  return destinations.clash();
+}
 
 std::vector<std::string> result_arguments(int argc, char** argv) {
   std::vector<std::string> kept;

@@ -96,6 +96,11 @@ int report_usage(const std::string& message);
 // The one check for every command: each stages its outputs with the option that asked for them,
 // and the report it prints on stdout when -o is not given as kReportOnStdout.
 int commit(OutputSet& outputs);
+// The same clash from the parsed command line alone, before the run: two output options of the
+// command (or its nested command) given one destination ("--csv-links - and --csv-flows -").
+// main() refuses it before anything is loaded, so a long sweep or simulate does not learn it at
+// its end; the report a command prints on stdout without -o is checked by commit() only.
+[[nodiscard]] std::string output_clash(const CLI::App& command);
 inline constexpr const char* kReportOnStdout = "the report (stdout, no -o)";
 // A run with one output: `content` to `path` atomically, or to stdout when path is empty or "-".
 int emit(const std::string& path, const std::string& content);

@@ -173,6 +173,7 @@ int main(int argc, char** argv) {
   }
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (!entries[i].app->parsed()) continue;
+    if (const std::string clash = output_clash(*entries[i].app); !clash.empty()) return report_usage(clash);
     Context& context = contexts[i];
     context.command_line = quoted_command_line(argc, argv);
     return run_guarded([&] {

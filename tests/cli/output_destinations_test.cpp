@@ -165,6 +165,33 @@ TEST(SharedDestinations, EveryCommandRefusesTwoOutputsToOnePlace) {
   EXPECT_GE(checked, 60U);  // 14 commands; simulate alone has 6 outputs
 }
 
+// The clash is found on the command line, before anything is loaded or run: with a spec that does
+// not exist the run would fail on it (exit 1), but the clash comes first (exit 2), so a long sweep
+// or simulate does not learn it at its end. Nested commands (ib route) too.
+TEST(SharedDestinations, AClashIsRefusedBeforeTheRun) {
+  const fs::path dir = work_dir("before_the_run");
+  const std::string missing = "'" + (dir / "missing.yaml").string() + "'";
+  const std::string x = "'" + (dir / "x.csv").string() + "'";
+  const std::string dot_x = "'" + (dir / "." / "x.csv").string() + "'";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"simulate " + missing + " --collective all-reduce --bytes 1MiB --csv-links - --csv-flows -", {"--csv-links -", "--csv-flows -"}},
+      {"simulate " + missing + " --collective all-reduce --bytes 1MiB -o " + x + " --csv-flows " + dot_x, {"-o", "--csv-flows"}},
+      {"sweep " + missing + " --csv " + x + " --jsonl " + dot_x, {"--csv", "--jsonl"}},
+      {"ib route " + missing + " --lft - --html -", {"--lft -", "--html -"}},
+  };
+  for (const auto& [args, named] : cases) {
+    const Ran r = clustertwin(args);
+    EXPECT_EQ(r.rc, 2) << args << "\n" << r.err;
+    for (const std::string& n : named) EXPECT_NE(r.err.find(n), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(r.err.find("missing.yaml"), std::string::npos) << "the spec was read first: " << r.err;
+    EXPECT_TRUE(fs::is_empty(dir)) << args << ": a file was written";
+  }
+  // Without the clash the same command fails on the spec: the order above is the check's, not chance.
+  const Ran spec = clustertwin("simulate " + missing + " --collective all-reduce --bytes 1MiB --csv-links " + x);
+  EXPECT_EQ(spec.rc, 1) << spec.err;
+  EXPECT_NE(spec.err.find("missing.yaml"), std::string::npos) << spec.err;
+}
+
 // The page shows the command line less the options that cannot change it: two thread counts and
 // two output names give the same bytes, for hash, reliability and sweep (each page also names
 // the spec, which is kept).
