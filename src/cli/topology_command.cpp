@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/choice_option.h"
 #include "cli/command.h"
 #include "report/topology_export.h"
 
@@ -42,13 +43,10 @@ int run_topology(const TopologyOptions& options, const Context& context) {
 Runner setup_topology(CLI::App& app, Context& context) {
   auto options = std::make_shared<TopologyOptions>();
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
-  app.add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"json", "dot"}))
-      ->capture_default_str();
-  app.add_option("--view", options->view,
-                 fmt::format("DOT: every vertex (full), one node per switch group, tier and plane (aggregate), or "
-                             "aggregate above {} vertices (auto)", kDotFullViewMaxVertices))
-      ->check(CLI::IsMember({"auto", "full", "aggregate"}))
+  add_choice_option(app, "--format", options->format, {"json", "dot"}, "Output format")->capture_default_str();
+  add_choice_option(app, "--view", options->view, {"auto", "full", "aggregate"},
+                    fmt::format("DOT: every vertex (full), one node per switch group, tier and plane (aggregate), or "
+                                "aggregate above {} vertices (auto)", kDotFullViewMaxVertices))
       ->capture_default_str();
   add_output_option(app, options->output);
   return [options](const Context& c) { return run_topology(*options, c); };
