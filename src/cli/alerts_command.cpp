@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/choice_option.h"
 #include "cli/command.h"
 #include "diagnose/alert_rules.h"
 #include "io/files.h"
@@ -44,13 +45,15 @@ Result<PortMap> alert_port_map(const AlertsCliOptions& o, const Fabric& fabric) 
 
 int run_alerts(const AlertsCliOptions& o, const Context& context) {
   AlertOptions model;
-  const auto source = parse_alert_source(o.source);
+  const auto source = parse_alert_source(o.source);  // a member: checked by add_choice_option
   const auto for_s = parse_prometheus_duration(o.for_text);
   const auto window_s = parse_prometheus_duration(o.window_text);
-  if (!source) return report_usage("--source: '" + o.source + "': one of node_exporter, snmp, gnmic");
-  if (!for_s) return report_usage("--for: '" + o.for_text + "': a Prometheus duration such as 10m, 90s or 1h");
-  if (!window_s || *window_s == 0) return report_usage("--window: '" + o.window_text + "': a Prometheus duration such as 5m, above 0");
-  model.source = *source;
+  // Values that are not durations: bad input (exit 1), as every bad value (cli/command.h).
+  if (!for_s) return report_errors({flag_error("--for", "'" + o.for_text + "' is not a Prometheus duration such as 10m, 90s or 1h")});
+  if (!window_s || *window_s == 0) {
+    return report_errors({flag_error("--window", "'" + o.window_text + "' is not a Prometheus duration above 0 such as 5m")});
+  }
+  model.source = source.value();
   model.for_s = *for_s;
   model.window_s = *window_s;
   model.flows_per_member = static_cast<std::uint32_t>(o.flows_per_member);
@@ -71,7 +74,8 @@ Runner setup_alerts(CLI::App& app, Context& context) {
   app.add_option("--map", options->map, "Port map CSV: instance,device,vertex,peer[,cable] (default: the lab's interface names)");
   app.add_option("--for", options->for_text, "How long a condition holds before the alert fires (Prometheus duration)");
   app.add_option("--window", options->window_text, "rate()'s range (Prometheus duration)");
-  app.add_option("--source", options->source, "Counter names: node_exporter, snmp (if_mib) or gnmic");
+  add_choice_option(app, "--source", options->source, alert_source_names(), "Counter names: node_exporter, snmp (if_mib) or gnmic")
+      ->capture_default_str();
   add_unsigned_option(app, "--flows-per-member", options->flows_per_member,
                       "Elephant flows per member for the bad-luck thresholds (share, Jain)", 1, 64);
   app.add_flag("--json", options->json, "Print the groups, thresholds and rules as JSON");

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/choice_option.h"
 #include "cli/command.h"
 #include "report/catalog_report.h"
 
@@ -17,9 +18,9 @@ Runner setup_catalog(CLI::App& app, Context& /*context*/) {
   };
   auto state = std::make_shared<State>();
   add_output_option(app, state->output);
-  CLI::Option* kind_option = app.add_option("--kind", state->kind, "Only this kind: all, nodes, nics, switches, optics")
-                   ->check(CLI::IsMember({"all", "nodes", "nics", "switches", "optics"}))
-                   ->capture_default_str();
+  CLI::Option* kind_option = add_choice_option(app, "--kind", state->kind, {"all", "nodes", "nics", "switches", "optics"},
+                                               "Only this kind: all, nodes, nics, switches, optics")
+                                 ->capture_default_str();
   app.add_flag("--json", state->json, "Print JSON (stable key order) instead of tables");
   app.add_flag("--zoo", state->zoo, "Print the data-center chip zoo: class, bottleneck, example")->excludes(kind_option);
   return [state](const Context& context) -> int {

@@ -63,8 +63,11 @@ int run_diagnose(const DiagnoseCliOptions& cli_options, const Context& context) 
   if (const std::string usage = prometheus_usage_error(options.prometheus); !usage.empty()) return report_usage(usage);
   const auto for_s = parse_prometheus_duration(options.for_text);
   const auto window_s = parse_prometheus_duration(options.window_text);
-  if (!for_s) return report_usage("--for: '" + options.for_text + "': a Prometheus duration such as 10m, 90s or 1h");
-  if (!window_s || *window_s == 0) return report_usage("--window: '" + options.window_text + "': a Prometheus duration such as 5m, above 0");
+  // Values that are not durations: bad input (exit 1), as every bad value (cli/command.h).
+  if (!for_s) return report_errors({flag_error("--for", "'" + options.for_text + "' is not a Prometheus duration such as 10m, 90s or 1h")});
+  if (!window_s || *window_s == 0) {
+    return report_errors({flag_error("--window", "'" + options.window_text + "' is not a Prometheus duration above 0 such as 5m")});
+  }
   options.model.alerts.for_s = *for_s;
   options.model.alerts.window_s = *window_s;
   const Fabric& fabric = *context.fabric;

@@ -27,6 +27,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/choice_option.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "ib/ib_routing.h"
@@ -126,9 +127,7 @@ void add_fabric_options(CLI::App& app, IbOptions& o, std::string& spec_path, boo
 }
 
 void add_engine_options(CLI::App& app, IbOptions& o) {
-  app.add_option("--engine", o.engine, "Routing engine")
-      ->check(CLI::IsMember(ib_engine_names()))
-      ->capture_default_str();
+  add_choice_option(app, "--engine", o.engine, ib_engine_names(), "Routing engine")->capture_default_str();
   app.add_option("--lmc", o.request.lmc, "LID Mask Control: 2^LMC LIDs per CA port")->check(CLI::Range(0, 7))->capture_default_str();
   app.add_option("--roots", o.request.roots_path, "Root switches, one node id/description/GUID per line (OpenSM -a)");
   app.add_option("--cn", o.request.cn_path, "Compute-node CAs for ftree, one per line (OpenSM -u)");

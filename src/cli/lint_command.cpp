@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/choice_option.h"
 #include "cli/command.h"
 #include "cli/frontend_inputs.h"
 #include "lint/lint.h"
@@ -51,8 +52,8 @@ Runner setup_lint(CLI::App& app, Context& context) {
   app.add_option("manifests", o->manifests, "Kubernetes manifest files or folders")->required()->check(CLI::ExistingPath);
   app.add_option("--dns", o->dns, "BIND named.conf with the DNS views (zone files relative to its folder)")->check(CLI::ExistingFile);
   app.add_option("--spec", context.spec_path, "Cluster spec with the frontend network");
-  app.add_option("--fail-on", o->fail_on, "Exit 1 when a finding is at or above this severity (none: never)")
-      ->check(CLI::IsMember({"low", "medium", "high", "none"}))
+  add_choice_option(app, "--fail-on", o->fail_on, {"low", "medium", "high", "none"},
+                    "Exit 1 when a finding is at or above this severity (none: never)")
       ->capture_default_str();
   app.add_flag("--json", o->json, "JSON instead of text (with every rule's assumptions)");
   app.add_option("--sarif", o->sarif, "Also write the findings as SARIF 2.1.0 to this file ('-': stdout, replacing the report unless -o names a file)");

@@ -1,7 +1,6 @@
 // clustertwin: a digital twin of an AI cluster's networks. This file lists the subcommands with the
 // stage each needs (cli/command.h), loads that stage once, and runs the command; each command lives
 // in its own <name>_command.cpp.
-#include <algorithm>
 #include <cstdlib>
 #include <cctype>
 #include <exception>
@@ -15,11 +14,11 @@
 
 #include "cli/build_info.h"
 #include "cli/command.h"
+#include "cli/parse_failure.h"
 #include "core/memory_policy.h"
 #include "core/units.h"
 #include "io/files.h"
 #include "io/loaders.h"
-#include "core/suggest.h"
 #include "core/text.h"
 
 namespace ct::cli {
@@ -81,18 +80,6 @@ const Command kCommands[] = {
     {"traffic", "What the traffic really is, from ss or conntrack: mice, elephants, and what it means for ECMP", Stage::kFabric, true, setup_traffic},
 };
 
-// "clustertwin frob": name the unknown command and the closest one, as a usage error.
-bool unknown_command(int argc, char** argv) {
-  if (argc < 2 || argv[1][0] == '-') return false;
-  const std::string word = argv[1];
-  std::vector<std::string> names;
-  for (const auto& c : kCommands) names.emplace_back(c.name);
-  if (std::find(names.begin(), names.end(), word) != names.end()) return false;
-  std::cerr << "clustertwin: unknown command '" << word << "'" << did_you_mean(word, names)
-            << "; run 'clustertwin --help' for the list\n";
-  return true;
-}
-
 // "clustertwin 0.1.0 (commit 5114a8d1c2f3)": --version.
 std::string version_line() { return std::string("clustertwin ") + CT_VERSION + " (commit " + std::string(build_commit()) + ")"; }
 
@@ -129,7 +116,6 @@ std::string take_max_input(const std::string& value) {
 int main(int argc, char** argv) {
   using namespace ct::cli;
   ct::keep_freed_memory();  // core/memory_policy.h: a stage reuses what the one before freed
-  if (unknown_command(argc, argv)) return kExitUsage;
   // Named, so that usage lines say "clustertwin", not the path the binary was started by.
   CLI::App app{"clustertwin: a digital twin of an AI cluster's networks", "clustertwin"};
   app.set_version_flag("--version", version_line(), "Print the version and the commit it was built from, and exit");
@@ -155,17 +141,8 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ValidationError& e) {
-    // A value out of range or not a member of its set: bad input (exit 1), as every other bad value.
-    std::cerr << ct::format_diagnostics({ct::Diagnostic{command_line(), "", e.what()}});
-    return kExitInputError;
-  } catch (const CLI::ConversionError& e) {
-    // A value that is not of the option's type ("--lmc x", "--trials -1"): bad input too.
-    std::cerr << ct::format_diagnostics({ct::Diagnostic{command_line(), "", e.what()}});
-    return kExitInputError;
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    return parse_failure_exit(app, e);  // unknown words (did you mean), bad values, usage
   }
   if (const std::string error = take_max_input(max_input); !error.empty()) {
     std::cerr << ct::format_diagnostics({ct::Diagnostic{command_line(), ct::kMaxInputFlag, error}});

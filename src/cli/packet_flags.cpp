@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/choice_option.h"
+
 namespace ct::cli {
 
 void add_packet_flags(CLI::App& app, PacketFlags& flags) {
@@ -14,10 +16,10 @@ void add_packet_flags(CLI::App& app, PacketFlags& flags) {
                  "Packet engine: switch port-to-port latency, e.g. 200ns (default: the catalog's)");
   app.add_option("--switch-buffer", flags.switch_buffer,
                  "Packet engine: input buffer per port and VL, e.g. 64KiB (credits of 64 B; default: the catalog's)");
-  app.add_option("--forwarding", flags.forwarding, "Packet engine: cut-through | store-and-forward (default: the catalog's)")
-      ->check(CLI::IsMember({"cut-through", "store-and-forward"}));
-  app.add_option("--dcqcn", flags.dcqcn, "Packet engine, RoCE v2: ECN marking and DCQCN rate control, on | off (default on)")
-      ->check(CLI::IsMember({"on", "off"}));
+  add_choice_option(app, "--forwarding", flags.forwarding, {"cut-through", "store-and-forward"},
+                    "Packet engine: cut-through | store-and-forward (default: the catalog's)");
+  add_choice_option(app, "--dcqcn", flags.dcqcn, {"on", "off"},
+                    "Packet engine, RoCE v2: ECN marking and DCQCN rate control, on | off (default on)");
   app.add_option("--ecn-kmin", flags.ecn_kmin, "Packet engine, RoCE v2: RED's Kmin per egress queue (default 5KB, DCQCN paper)");
   app.add_option("--ecn-kmax", flags.ecn_kmax, "Packet engine, RoCE v2: RED's Kmax (default 200KB, DCQCN paper)");
   app.add_option("--ecn-pmax", flags.ecn_pmax, "Packet engine, RoCE v2: RED's Pmax, marking probability at Kmax (default 0.01)")

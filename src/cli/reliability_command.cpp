@@ -11,6 +11,7 @@
 #include <string>
 
 #include "analysis/reliability_study.h"
+#include "cli/choice_option.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "report/reliability_html.h"
@@ -100,10 +101,9 @@ Runner setup_reliability(CLI::App& app, Context& context) {
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--spare-hosts", o->spare_hosts, "Spare hosts (default: one per 16 job hosts)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--degraded", o->degraded, "A GPU short of planes: drain (at the next checkpoint) or continue")
-      ->check(CLI::IsMember({"drain", "continue"}));
-  app.add_option("--split", o->split, "Traffic over paths after a failure: ecmp (static) or adaptive")
-      ->check(CLI::IsMember({"ecmp", "adaptive"}));
+  add_choice_option(app, "--degraded", o->degraded, {"drain", "continue"},
+                    "A GPU short of planes: drain (at the next checkpoint) or continue");
+  add_choice_option(app, "--split", o->split, {"ecmp", "adaptive"}, "Traffic over paths after a failure: ecmp (static) or adaptive");
   add_progress_options(app, o->progress);
   add_output_option(app, o->output);
   add_html_option(app, o->html);

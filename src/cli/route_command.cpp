@@ -34,6 +34,9 @@ int run_route(const RouteOptions& o, const Context& context) {
   std::cerr << format_diagnostics(m->warnings);
   auto request = parse_request(o.request, o.headers, o.port);
   if (!request) return report_errors(request.errors());
+  if (const std::string wrong = unknown_gateway(m.value(), o.gateway); !wrong.empty()) {
+    return report_errors({flag_error("--gateway", wrong)});
+  }
   const GatewayModel g = build_gateway_model(m.value());
   const RouteDecision d = resolve_request(m.value(), g, request.value(), o.gateway);
   return emit_report(o.output,

@@ -27,6 +27,7 @@
 #include <fmt/ranges.h>
 
 #include "analysis/straggler.h"
+#include "cli/choice_option.h"
 #include "cli/command.h"
 #include "cli/packet_flags.h"
 #include "cli/progress.h"
@@ -170,8 +171,8 @@ Runner setup_simulate(CLI::App& app, Context& context) {
   app.add_option("--fail", o->sources.flags.fail, "LINK@TIME: a link, port or switch goes down");
   app.add_option("--repair", o->sources.flags.repair, "LINK@TIME: it comes back");
   app.add_option("--convergence", o->sources.flags.convergence, "Routing convergence after a failure or repair, e.g. 50us");
-  app.add_option("--engine", o->engine, "flow (the fluid max-min engine) | packet (packets, InfiniBand credits)")
-      ->check(CLI::IsMember({"flow", "packet"}))
+  add_choice_option(app, "--engine", o->engine, {"flow", "packet"},
+                    "flow (the fluid max-min engine) | packet (packets, InfiniBand credits)")
       ->capture_default_str();
   add_packet_flags(app, o->packet);
   add_progress_options(app, o->progress);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/choice_option.h"
 #include "ib/ib_routing.h"
 #include "io/ib_requests.h"
 
@@ -11,9 +12,8 @@ void add_fabric_source_flags(CLI::App& app, FabricSourceFlags& flags) {
   app.add_option("--ibnetdiscover", flags.ibnetdiscover,
                  "Simulate on an InfiniBand subnet read from ibnetdiscover output (or an ibsim net file) instead of a SPEC; "
                  "cable rates from its width x speed (4xNDR), hosts named by their node descriptions");
-  app.add_option("--ib-routing", flags.ib_routing,
-                 "With --ibnetdiscover: the subnet manager's routing engine whose LFTs the flows follow (as ib route --engine)")
-      ->check(CLI::IsMember(ib_engine_names()))
+  add_choice_option(app, "--ib-routing", flags.ib_routing, ib_engine_names(),
+                    "With --ibnetdiscover: the subnet manager's routing engine whose LFTs the flows follow (as ib route --engine)")
       ->capture_default_str();
 }
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/choice_option.h"
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "report/topology_export.h"
@@ -49,18 +50,15 @@ int run_topology(const TopologyOptions& options, const Context& context) {
 Runner setup_topology(CLI::App& app, Context& context) {
   auto options = std::make_shared<TopologyOptions>();
   app.add_option("spec", context.spec_path, "Cluster spec (YAML)")->required();
-  app.add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"json", "dot"}))
-      ->capture_default_str();
+  add_choice_option(app, "--format", options->format, {"json", "dot"}, "Output format")->capture_default_str();
   app.add_flag("--json", options->json, "JSON (the same as --format json)");
   // Two formats asked for is a usage error (exit 2), found before the fabric is built.
   app.parse_complete_callback([options] {
     if (options->json && options->format != "json") throw CLI::ExcludesError("--json", "--format " + options->format);
   });
-  app.add_option("--view", options->view,
-                 fmt::format("DOT: every vertex (full), one node per switch group, tier and plane (aggregate), or "
-                             "aggregate above {} vertices (auto)", kDotFullViewMaxVertices))
-      ->check(CLI::IsMember({"auto", "full", "aggregate"}))
+  add_choice_option(app, "--view", options->view, {"auto", "full", "aggregate"},
+                    fmt::format("DOT: every vertex (full), one node per switch group, tier and plane (aggregate), or "
+                                "aggregate above {} vertices (auto)", kDotFullViewMaxVertices))
       ->capture_default_str();
   add_progress_options(app, options->progress);
   add_output_option(app, options->output);

@@ -19,6 +19,7 @@
 #include "core/ids.h"
 #include "core/result.h"
 #include "core/rng.h"
+#include "core/suggest.h"
 #include "core/text.h"
 #include "core/text_lines.h"
 #include "core/text_source.h"
@@ -94,6 +95,43 @@ TEST(Diagnostics, FormatNamesFileLineField) {
   EXPECT_EQ(r.errors().size(), 1u);
   Result<int> ok(7);
   EXPECT_EQ(ok.value(), 7);
+}
+
+// Optimal string alignment distance, worked by hand: a swap of two adjacent letters is one edit
+// ("plna" -> "plan": swap "na"); "kitten" -> "sitting" is k->s, e->i, +g = 3; "ca" -> "abc" is 3,
+// not the 2 of the unrestricted Damerau distance (ca -> ac -> abc edits "ac" twice).
+TEST(Suggest, EditDistanceCountsASwapAsOneEdit) {
+  EXPECT_EQ(edit_distance("plna", "plan"), 1U);
+  EXPECT_EQ(edit_distance("rnig", "ring"), 1U);
+  EXPECT_EQ(edit_distance("spary", "spray"), 1U);
+  EXPECT_EQ(edit_distance("ab", "ba"), 1U);
+  EXPECT_EQ(edit_distance("hots3/gpu0", "host3/gpu0"), 1U);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3U);
+  EXPECT_EQ(edit_distance("ca", "abc"), 3U);
+  EXPECT_EQ(edit_distance("abcd", "badc"), 2U);  // two swaps
+  EXPECT_EQ(edit_distance("", "abc"), 3U);
+  EXPECT_EQ(edit_distance("abc", ""), 3U);
+  EXPECT_EQ(edit_distance("same", "same"), 0U);
+}
+
+// The limit is a third of the word's length, at least 1: 5 letters allow 1 edit, 6 allow 2.
+// Failing that, the only candidate the word begins (2 letters or more) is the one meant.
+TEST(Suggest, ClosestMatchWithinAThirdOfTheWord) {
+  const std::vector<std::string> commands = {"plan", "topology", "simulate", "sweep"};
+  EXPECT_EQ(closest_match("plna", commands), "plan");
+  EXPECT_EQ(closest_match("sweeep", commands), "sweep");
+  EXPECT_EQ(closest_match("frob", commands), "");
+  EXPECT_EQ(closest_match("abcde", {"abxye"}), "");       // 2 edits, 5 letters: limit 1
+  EXPECT_EQ(closest_match("abcdef", {"abxyef"}), "abxyef");  // 2 edits, 6 letters: limit 2
+  EXPECT_EQ(closest_match("jsn", {"dot", "json"}), "json");
+  EXPECT_EQ(closest_match("ab", {"ba", "ab-x"}), "ba");    // ties and edits before prefixes
+  EXPECT_EQ(closest_match("tst", {"test", "tost"}), "test");  // a tie: the first listed
+  EXPECT_EQ(closest_match("cut", {"cut-through", "store-and-forward"}), "cut-through");
+  EXPECT_EQ(closest_match("edg", {"infra/edge", "edge", "edge"}), "edge");
+  EXPECT_EQ(closest_match("all", {"all-reduce", "all-gather"}), "");  // begins two: neither
+  EXPECT_EQ(closest_match("c", {"cut-through"}), "");
+  EXPECT_EQ(did_you_mean("plna", commands), " (did you mean 'plan'?)");
+  EXPECT_EQ(did_you_mean("frob", commands), "");
 }
 
 TEST(Rng, SameCoordinatesSameSequence) {

@@ -6,17 +6,21 @@
 namespace ct {
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
-  // One row of the Wagner-Fischer table: row[j] = distance(a[0..i), b[0..j)).
+  // Three rows of the table: d[i][j] = distance(a[0..i), b[0..j)), rows i-2, i-1 and i.
+  std::vector<std::size_t> before(b.size() + 1);
+  std::vector<std::size_t> above(b.size() + 1);
   std::vector<std::size_t> row(b.size() + 1);
   std::iota(row.begin(), row.end(), std::size_t{0});
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
+    std::swap(before, above);
+    std::swap(above, row);
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const std::size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      row[j] = std::min({above + 1, row[j - 1] + 1, substitution});
-      diagonal = above;
+      const std::size_t substitution = above[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      row[j] = std::min({above[j] + 1, row[j - 1] + 1, substitution});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        row[j] = std::min(row[j], before[j - 2] + 1);
+      }
     }
   }
   return row[b.size()];
@@ -33,7 +37,14 @@ std::string closest_match(const std::string& word, const std::vector<std::string
       best_distance = d;
     }
   }
-  return best;
+  if (!best.empty() || word.size() < 2) return best;
+  std::string prefixed;
+  for (const auto& c : candidates) {
+    if (c.size() <= word.size() || c.compare(0, word.size(), word) != 0 || c == prefixed) continue;
+    if (!prefixed.empty()) return "";  // two candidates begin so: neither is the one meant
+    prefixed = c;
+  }
+  return prefixed;
 }
 
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {

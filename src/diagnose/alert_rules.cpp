@@ -188,10 +188,16 @@ const SourceConvention& source_convention(AlertSource source) {
 }
 
 std::optional<AlertSource> parse_alert_source(std::string_view name) {
-  for (const AlertSource s : {AlertSource::kNodeExporter, AlertSource::kSnmp, AlertSource::kGnmic}) {
+  for (const AlertSource s : kAllAlertSources) {
     if (source_convention(s).name == name) return s;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> alert_source_names() {
+  std::vector<std::string> names;
+  for (const AlertSource s : kAllAlertSources) names.emplace_back(source_convention(s).name);
+  return names;
 }
 
 std::string prometheus_duration(std::int64_t s) {

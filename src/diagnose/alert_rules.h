@@ -57,6 +57,7 @@ namespace ct {
 
 // The metric and label names of an exporter's interface byte counters.
 enum class AlertSource : std::uint8_t { kNodeExporter, kSnmp, kGnmic };
+inline constexpr AlertSource kAllAlertSources[] = {AlertSource::kNodeExporter, AlertSource::kSnmp, AlertSource::kGnmic};
 
 struct SourceConvention {
   std::string_view name;
@@ -68,6 +69,8 @@ struct SourceConvention {
 
 const SourceConvention& source_convention(AlertSource source);
 std::optional<AlertSource> parse_alert_source(std::string_view name);
+// "node_exporter", "snmp", "gnmic": the names parse_alert_source takes.
+std::vector<std::string> alert_source_names();
 
 // A Prometheus duration in whole seconds: "90s", "10m", "1h" (written in the largest whole unit);
 // parsing takes one number and one unit of s, m, h or d, and nothing else.

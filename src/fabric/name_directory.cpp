@@ -23,6 +23,16 @@ bool take_canonical(std::string_view& rest, std::uint32_t& out) {
   return true;
 }
 
+// The host number a misspelt name holds (the first run of digits), when the fabric has that host.
+std::optional<std::uint32_t> host_number_in(std::string_view name, const Topology& t) {
+  const auto first = name.find_first_of("0123456789");
+  if (first == std::string_view::npos) return std::nullopt;
+  std::string_view rest = name.substr(first);
+  std::uint32_t host = 0;
+  if (!take_canonical(rest, host) || host >= t.host_count) return std::nullopt;
+  return host;
+}
+
 }  // namespace
 
 NameDirectory::NameDirectory(const Topology& topology) : topology_(&topology) {}
@@ -172,11 +182,25 @@ Result<VertexId> NameDirectory::backend_port(std::string_view name, const Source
     }
     return unknown(name, where, field, false);
   }
-  return Diagnostic{unknown(name, where, field, false).where, std::string(field),
-                    fmt::format("'{}' is no backend port (e.g. host0/nic1{}); this fabric has hosts host0..host{}, "
-                                "{} NIC(s) each, {} plane(s)",
-                                text, topology_->planes > 1 ? "/p0" : "", topology_->host_count - 1,
-                                topology_->ports_per_host, topology_->planes)};
+  std::string hint = port_hint(text);
+  if (hint.empty()) hint = fmt::format(" (e.g. host0/nic1{})", topology_->planes > 1 ? "/p0" : "");
+  return Diagnostic{where, std::string(field),
+                    fmt::format("'{}' is no backend port{}; this fabric has hosts host0..host{}, {} NIC(s) each, {} plane(s)",
+                                text, hint, topology_->host_count - 1, topology_->ports_per_host, topology_->planes)};
+}
+
+std::string NameDirectory::port_hint(std::string_view name) const {
+  const Topology& t = *topology_;
+  const auto host = host_number_in(name, t);
+  if (!t.label.empty() || !host) return "";
+  std::vector<std::string> candidates;
+  for (int rail = 0; rail < t.ports_per_host; ++rail) {
+    candidates.push_back(fmt::format("host{}/nic{}", *host, rail));
+    for (int plane = 0; t.planes > 1 && plane < t.planes; ++plane) {
+      candidates.push_back(fmt::format("host{}/nic{}/p{}", *host, rail, plane));
+    }
+  }
+  return did_you_mean(std::string(name), candidates);
 }
 
 // The port grammar; the numbers as std::from_chars reads them ("host03" is host 3).
@@ -226,8 +250,14 @@ Result<std::uint32_t> NameDirectory::gpu(std::string_view name, const SourceLoca
     well_formed = number(name.starts_with("gpu") ? name.substr(3) : name, id);
   }
   if (!well_formed) {
+    // Near misses among the GPUs of the host the name holds a number of ("hots3/gpu0").
+    std::vector<std::string> near;
+    if (const auto host = host_number_in(name, t)) {
+      for (std::uint64_t g = 0; g < per_host; ++g) near.push_back(fmt::format("host{}/gpu{}", *host, g));
+    }
     return Diagnostic{where, std::string(field),
-                      fmt::format("'{}' names no GPU (host<h>/gpu<g>, gpu<id> or <id>; {} GPUs)", name, count)};
+                      fmt::format("'{}' names no GPU (host<h>/gpu<g>, gpu<id> or <id>; {} GPUs){}", name, count,
+                                  did_you_mean(std::string(name), near))};
   }
   if (id >= count) {
     return Diagnostic{where, std::string(field),

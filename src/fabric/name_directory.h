@@ -52,6 +52,12 @@ class NameDirectory {
     if (!name.starts_with("host") || name.find("/nic") == std::string_view::npos) return std::nullopt;
     return port_spelled(name);
   }
+  // " (did you mean 'host0/nic0'?)" for a misspelt port name ("host0/nci0", "hots0/nic0",
+  // "host0/nic"): the nearest of the names of the ports of the host whose number the name holds
+  // (core/suggest.h), so that no index of every port is built; "" when none is near, or on an
+  // imported fabric (its ports go by their labels: vertex() suggests those). For readers with
+  // their own messages (flow tables); backend_port() gives it.
+  [[nodiscard]] std::string port_hint(std::string_view name) const;
   // A GPU by its global id g = host x gpus_per_host + local: "host3/gpu2", "gpu26" or "26".
   [[nodiscard]] Result<std::uint32_t> gpu(std::string_view name, const SourceLocation& where, std::string_view field) const;
   // A backend port or switch by the exact name Topology::vertex_name prints ("host3/nic1/p0",

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/suggest.h"
 #include "core/text.h"
 #include "frontend/auth_coverage.h"
 #include "frontend/gateway_filters.h"
@@ -811,6 +812,29 @@ RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const H
     d.reasons.push_back("the request as it reaches the backend: " + describe_upstream_request(d.upstream));
   }
   return d;
+}
+
+std::string unknown_gateway(const Manifests& m, const std::string& gateway_hint) {
+  if (gateway_hint.empty()) return "";
+  std::vector<std::string> spellings;  // each Gateway as "ns/name" and as "name"
+  std::vector<std::string> full;       // the "ns/name" of each spelling
+  for (const Gateway& gw : m.gateways) {
+    const std::string qualified = gw.meta.ns + "/" + gw.meta.name;
+    if (gateway_hint == qualified || gateway_hint == gw.meta.name) return "";
+    for (const std::string& spelling : {qualified, gw.meta.name}) {
+      spellings.push_back(spelling);
+      full.push_back(qualified);
+    }
+  }
+  if (m.gateways.empty()) return fmt::format("no Gateway '{}': the manifests have none", gateway_hint);
+  const std::string near = closest_match(gateway_hint, spellings);
+  if (!near.empty()) {
+    const auto at = static_cast<std::size_t>(std::find(spellings.begin(), spellings.end(), near) - spellings.begin());
+    return fmt::format("no Gateway '{}' in the manifests (did you mean '{}'?)", gateway_hint, full[at]);
+  }
+  std::vector<std::string> all;
+  for (std::size_t i = 0; i < full.size(); i += 2) all.push_back(full[i]);
+  return fmt::format("no Gateway '{}' in the manifests (they have {})", gateway_hint, fmt::join(all, ", "));
 }
 
 }  // namespace ct

@@ -61,4 +61,10 @@ Result<HttpRequest> parse_request(const std::string& request, const std::vector<
 RouteDecision resolve_request(const Manifests& m, const GatewayModel& g, const HttpRequest& request,
                               const std::string& gateway_hint);
 
+// "" when gateway_hint is empty or names a Gateway of the manifests ("ns/name" or "name"); else
+// what is wrong with it, the nearest Gateway suggested (core/suggest.h) or, with none near, the
+// Gateways there are: "no Gateway 'edg' in the manifests (did you mean 'infra/edge'?)". A hint
+// that names nothing is bad input, never a refused connection.
+std::string unknown_gateway(const Manifests& m, const std::string& gateway_hint);
+
 }  // namespace ct

@@ -71,6 +71,11 @@ const Secret* Manifests::find_secret(const std::string& ns, const std::string& n
   return find_named(secrets, ns, name);
 }
 const Node* Manifests::find_node(const std::string& name) const { return find_named(nodes, "", name); }
+std::vector<std::string> Manifests::node_names() const {
+  std::vector<std::string> out;
+  for (const Node& n : nodes) out.push_back(n.meta.name);
+  return out;
+}
 const Issuer* Manifests::find_issuer(const std::string& kind, const std::string& ns, const std::string& name) const {
   for (const auto& i : issuers) {
     if (i.meta.kind != kind || i.meta.name != name) continue;

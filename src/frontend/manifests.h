@@ -506,6 +506,8 @@ struct Manifests {
   [[nodiscard]] const Gateway* find_gateway(const std::string& ns, const std::string& name) const;
   [[nodiscard]] const Secret* find_secret(const std::string& ns, const std::string& name) const;
   [[nodiscard]] const Node* find_node(const std::string& name) const;
+  // The Nodes' names in file order: what --node and --dead-node take (and suggest from).
+  [[nodiscard]] std::vector<std::string> node_names() const;
   // An Issuer in ns (kind Issuer) or a ClusterIssuer.
   [[nodiscard]] const Issuer* find_issuer(const std::string& kind, const std::string& ns, const std::string& name) const;
   [[nodiscard]] const Certificate* certificate_for_secret(const std::string& ns, const std::string& secret) const;

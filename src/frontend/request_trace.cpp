@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/suggest.h"
 #include "core/text.h"
 #include "frontend/auth_coverage.h"
 #include "frontend/bgp_vip.h"
@@ -44,7 +45,10 @@ FrontendModel build_frontend_model(Manifests manifests, std::optional<DnsModel> 
 Diagnostics kill_nodes(FrontendModel& f, const std::vector<std::string>& nodes) {
   Diagnostics errors;
   for (const auto& n : nodes) {
-    if (f.manifests.find_node(n) == nullptr) errors.push_back({{"command line", 0, 0}, "--dead-node", "no Node '" + n + "' in the manifests"});
+    if (f.manifests.find_node(n) == nullptr) {
+      errors.push_back({{"command line", 0, 0}, "--dead-node",
+                        "no Node '" + n + "' in the manifests" + did_you_mean(n, f.manifests.node_names())});
+    }
   }
   if (!errors.empty()) return errors;
   const auto dead = [&](const std::string& n) { return std::find(nodes.begin(), nodes.end(), n) != nodes.end(); };
@@ -132,7 +136,8 @@ Result<Client> choose_client(const FrontendModel& f, const std::string& from) {
     c.address = *ip;
     c.why = "given";
   } else {
-    return Diagnostic{{"command line", 0, 0}, "--from", "expected inside, outside or an IPv4 address, got '" + from + "'"};
+    return Diagnostic{{"command line", 0, 0}, "--from",
+                      "expected inside, outside or an IPv4 address, got '" + from + "'" + did_you_mean(from, {"inside", "outside"})};
   }
   c.outside = c.address;
   if (f.dns) {

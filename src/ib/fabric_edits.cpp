@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/suggest.h"
 #include "core/text.h"
 #include "core/text_lines.h"
 
@@ -21,6 +22,19 @@ Result<IbNodeId> find_node(const IbFabric& fabric, std::string_view key) {
   return Diagnostic{{"command line", 0, 0}, "node", fmt::format("no node named \"{}\" (give a node id, description or GUID)", key)};
 }
 
+namespace {
+
+// The names a node list may use for the nodes of a type (all types: nullopt), for did-you-mean.
+std::vector<std::string> labels(const IbFabric& fabric, std::optional<IbNodeType> type) {
+  std::vector<std::string> out;
+  for (std::uint32_t n = 0; n < fabric.node_count(); ++n) {
+    if (!type || fabric.type[n] == *type) out.push_back(fabric.label(IbNodeId(n)));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::vector<IbNodeId>> parse_node_list(const IbFabric& fabric, std::string_view text, const std::string& file,
                                               std::optional<IbNodeType> required) {
   std::vector<IbNodeId> nodes;
@@ -34,7 +48,7 @@ Result<std::vector<IbNodeId>> parse_node_list(const IbFabric& fabric, std::strin
     if (line.empty()) continue;
     auto node = find_node(fabric, line);
     if (!node) {
-      errors.push_back({{file, line_no, 1}, "node", node.errors()[0].message});
+      errors.push_back({{file, line_no, 1}, "node", node.errors()[0].message + did_you_mean(std::string(line), labels(fabric, required))});
       continue;
     }
     if (required && fabric.type[node.value().value()] != *required) {

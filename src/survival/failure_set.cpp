@@ -129,9 +129,7 @@ bool cut_off(const FrontendModel& m, const Node& node, const std::vector<std::st
 std::vector<std::string> element_names(const FrontendModel& m, FailureKind kind) {
   std::vector<std::string> out;
   switch (kind) {
-    case FailureKind::kNode:
-      for (const auto& n : m.manifests.nodes) out.push_back(n.meta.name);
-      break;
+    case FailureKind::kNode: out = m.manifests.node_names(); break;
     case FailureKind::kSwitch:
     case FailureKind::kLink: out = topology_names(m, kind); break;
     case FailureKind::kBgpPeer:

@@ -103,11 +103,13 @@ class FlowResolver {
       v = names_.port_spelled(c->text);
     }
     if (!v) {
+      const std::string hint = names_.port_hint(c->text);  // "host0/nci0": did you mean host0/nic0
       error(c->where, r.prefix + name,
-            fmt::format("'{}' is no backend port of this fabric ({} hosts x {} NICs x {} planes; e.g. host0/nic0 "
-                        "or {})",
-                        c->text, topology_.host_count, topology_.ports_per_host, topology_.planes,
-                        format_ipv4(port_address(topology_, VertexId(0u)))));
+            hint.empty() ? fmt::format("'{}' is no backend port of this fabric ({} hosts x {} NICs x {} planes; e.g. "
+                                       "host0/nic0 or {})",
+                                       c->text, topology_.host_count, topology_.ports_per_host, topology_.planes,
+                                       format_ipv4(port_address(topology_, VertexId(0u))))
+                         : fmt::format("'{}' is no backend port of this fabric{}", c->text, hint));
       return false;
     }
     out = *v;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/suggest.h"
 #include "traffic/scenario_builder.h"
 #include "traffic/scenario_parser.h"
 
@@ -201,10 +202,18 @@ namespace {
 
 std::string place(const SourceLocation& at) { return fmt::format("{}:{}:{}", at.file, at.line, at.column); }
 
+// "'sprya' is not a path model (ecmp, spray, adaptive) (did you mean 'spray'?)".
+template <typename Enum, std::size_t N>
+std::string not_a(std::string_view what, const std::string& value, const Enum (&all)[N], std::string_view (*name_of)(Enum)) {
+  std::vector<std::string> names;
+  for (const Enum e : all) names.emplace_back(name_of(e));
+  return fmt::format("'{}' is not a {} ({}){}", value, what, fmt::join(names, ", "), did_you_mean(value, names));
+}
+
 void apply_model(const ScenarioFlags& flags, const std::string& from, Scenario& s, FlagProblems& out) {
   const auto model = parse_collective_model(flags.model);
   if (!model) {
-    out.errors.push_back({kCommandLine, "--model", fmt::format("'{}' is not a collective model (pipelined, stepwise)", flags.model)});
+    out.errors.push_back({kCommandLine, "--model", not_a("collective model", flags.model, kAllCollectiveModels, collective_model_name)});
     return;
   }
   if (s.collectives.empty()) {
@@ -231,7 +240,7 @@ void apply_model(const ScenarioFlags& flags, const std::string& from, Scenario& 
 void apply_paths(const ScenarioFlags& flags, Scenario& s, FlagProblems& out) {
   const auto paths = parse_path_model(flags.paths);
   if (!paths) {
-    out.errors.push_back({kCommandLine, "--paths", fmt::format("'{}' is not a path model (ecmp, spray, adaptive)", flags.paths)});
+    out.errors.push_back({kCommandLine, "--paths", not_a("path model", flags.paths, kAllPathModels, path_model_name)});
     return;
   }
   if (s.paths_at.line == 0) {
@@ -263,6 +272,9 @@ std::vector<std::string> unused_flags(const ScenarioFlags& flags, const std::str
   }
   if (from.empty() && flags.collective.empty() && flags.was_given("--model")) {
     out.emplace_back("--model describes the collective of --collective KIND, and none is given");
+  }
+  if (from.empty() && !flags.collective.empty() && !flags.was_given("--bytes")) {
+    out.emplace_back("--collective needs --bytes SIZE, the collective's size as nccl-tests counts it (e.g. 1GiB)");
   }
   return out;
 }

@@ -79,7 +79,8 @@ FlagProblems apply_flags(const ScenarioFlags& flags, const std::string& from, Sc
 std::vector<std::string> building_flags_given(const ScenarioFlags& flags);
 // The flags given that nothing would read, as usage messages: with a scenario `from` a file or
 // --flows, every building flag; with the flag-built scenario (`from` empty), a collective's flags
-// (--model among them) without --collective, and --convergence without a fault.
+// (--model among them) without --collective, --collective without --bytes (its size: a flag that
+// needs another is usage, either way round) and --convergence without a fault.
 std::vector<std::string> unused_flags(const ScenarioFlags& flags, const std::string& from);
 
 }  // namespace ct

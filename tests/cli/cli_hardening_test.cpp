@@ -209,6 +209,9 @@ TEST(ExitCodes, BadValuesExitOneUsageExitsTwo) {
       {"simulate " + kLab32 + " --engine frob --collective all-reduce --bytes 1MiB", 1},
       {"simulate " + kLab32 + " --engine packet --collective all-reduce --bytes 1MiB", 1},
       {"plan /nonexistent/spec.yaml", 1},
+      {"alerts " + kSource + "/examples/lab/fat-tree-4.yaml --for 10", 1},
+      {"alerts " + kSource + "/examples/lab/fat-tree-4.yaml --source snm", 1},
+      {"route " + kSource + "/examples/platform/manifests --request https://api.example.com/ --gateway edg", 1},
       // usage: unknown command or option, missing argument or value
       {"frob", 2},
       {"plan", 2},
@@ -217,6 +220,11 @@ TEST(ExitCodes, BadValuesExitOneUsageExitsTwo) {
       {"ib route", 2},
       {"ib", 2},
       {"hash " + kRoce + " extra-flows.csv surplus", 2},
+      {"ib roue", 2},
+      {"routes " + kSource + "/examples/platform/manifests --bogus x", 2},
+      // a flag that needs another: usage, either way round
+      {"simulate " + kLab32 + " --bytes 1MiB", 2},
+      {"simulate " + kLab32 + " --collective all-reduce", 2},
   };
   for (const Case& c : cases) {
     const Ran r = clustertwin(c.args);
