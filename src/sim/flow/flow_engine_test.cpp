@@ -309,23 +309,36 @@ void reroute_odd_flows_to_a_detour(FlowEngine& e, std::uint64_t constraints) {
   });
 }
 
-// A random scenario of trial `trial`: 4-43 constraints of 10-400 Gb/s with 0-900 ns latency, up to
-// 150 flows of 1-4 hops, 1 B-100 MB, starting within 20 ms, one in four of weight 2, one in four
-// waiting on an earlier flow; six capacity changes within 30 ms (failures, degradations, repairs);
-// odd flows offered a failure are moved to a one-hop detour when it is up.
-void build_random_scenario(FlowEngine& e, std::uint64_t trial) {
-  Rng rng(7, trial, 0);
+// 4-43 constraints of 10-400 Gb/s with 0-900 ns latency; their ids.
+std::vector<ConstraintId> add_random_constraints(FlowEngine& e, Rng& rng) {
   const auto constraints = static_cast<std::uint64_t>(4 + draw(rng, 40));
   for (std::uint64_t c = 0; c < constraints; ++c) {
     e.add_constraint(gbps(10 + 10 * draw(rng, 40)), nanoseconds(100 * draw(rng, 10)));
   }
   std::vector<ConstraintId> all(constraints);
   for (std::uint64_t c = 0; c < constraints; ++c) all[c] = ConstraintId(c);
+  return all;
+}
+
+// A path of 1-4 distinct constraints drawn from `all` (moved to its front).
+std::span<const ConstraintId> random_path(Rng& rng, std::vector<ConstraintId>& all) {
+  const auto hops = static_cast<std::uint64_t>(1 + draw(rng, 4));
+  for (std::uint64_t h = 0; h < hops; ++h) std::swap(all[h], all[h + rng.uniform(all.size() - h)]);
+  return {all.data(), hops};
+}
+
+// A random scenario of trial `trial`: 4-43 constraints of 10-400 Gb/s with 0-900 ns latency, up to
+// 150 flows of 1-4 hops, 1 B-100 MB, starting within 20 ms, one in four of weight 2, one in four
+// waiting on an earlier flow; six capacity changes within 30 ms (failures, degradations, repairs);
+// odd flows offered a failure are moved to a one-hop detour when it is up.
+void build_random_scenario(FlowEngine& e, std::uint64_t trial) {
+  Rng rng(7, trial, 0);
+  std::vector<ConstraintId> all = add_random_constraints(e, rng);
+  const std::uint64_t constraints = all.size();
   const auto flows = static_cast<std::uint64_t>(1 + draw(rng, 150));
   for (std::uint64_t f = 0; f < flows; ++f) {
-    const auto hops = static_cast<std::uint64_t>(1 + draw(rng, 4));
-    for (std::uint64_t h = 0; h < hops; ++h) std::swap(all[h], all[h + rng.uniform(constraints - h)]);
-    FlowRequest r = on(std::span<const ConstraintId>(all.data(), hops), Bytes(1 + draw(rng, 100'000'000)),
+    const std::span<const ConstraintId> path = random_path(rng, all);
+    FlowRequest r = on(path, Bytes(1 + draw(rng, 100'000'000)),
                        us(draw(rng, 20'000)));
     r.weight = rng.uniform(4) == 0 ? 2.0 : 1.0;
     const FlowId dep[] = {FlowId(rng.uniform(std::max<std::uint64_t>(f, 1)))};
@@ -369,18 +382,13 @@ TEST(FlowEngine, IncrementalMatchesFullResolveOnRandomScenarios) {
 // one-hop detour, and another is degraded at 5 ms.
 void build_t0_scenario(FlowEngine& e, std::uint64_t trial) {
   Rng rng(9, trial, 0);
-  const auto constraints = static_cast<std::uint64_t>(4 + draw(rng, 40));
-  for (std::uint64_t c = 0; c < constraints; ++c) {
-    e.add_constraint(gbps(10 + 10 * draw(rng, 40)), nanoseconds(100 * draw(rng, 10)));
-  }
-  std::vector<ConstraintId> all(constraints);
-  for (std::uint64_t c = 0; c < constraints; ++c) all[c] = ConstraintId(c);
+  std::vector<ConstraintId> all = add_random_constraints(e, rng);
+  const std::uint64_t constraints = all.size();
   const auto flows = static_cast<std::uint64_t>(1 + draw(rng, 150));
   for (std::uint64_t f = 0; f < flows; ++f) {
-    const auto hops = static_cast<std::uint64_t>(1 + draw(rng, 4));
-    for (std::uint64_t h = 0; h < hops; ++h) std::swap(all[h], all[h + rng.uniform(constraints - h)]);
+    const std::span<const ConstraintId> path = random_path(rng, all);
     const Bytes size = rng.uniform(8) == 0 ? Bytes(0) : Bytes(1 + draw(rng, 100'000'000));
-    FlowRequest r = on(std::span<const ConstraintId>(all.data(), hops), size);
+    FlowRequest r = on(path, size);
     r.weight = rng.uniform(4) == 0 ? 2.0 : 1.0;
     const FlowId dep[] = {FlowId(rng.uniform(std::max<std::uint64_t>(f, 1)))};
     if (f > 0 && rng.uniform(4) == 0) r.after = dep;
