@@ -42,6 +42,20 @@ std::string member_text(const Diagnosis& d, const AlertFiring& a) {
   return m.device + " -> " + m.peer;
 }
 
+// " #k" after a cable that has parallel twins: its place among the cables joining its ends, in
+// link-id order from 0, as the name directory numbers them ("A -- B #k"), so that twins' rows are
+// told apart and each reads back to its cable; "" for a cable alone.
+std::string twin_suffix(const Topology& t, LinkId l) {
+  const VertexId a = t.link_a[l.value()], b = t.link_b[l.value()];
+  std::size_t twins = 0, k = 0;
+  for (const Adjacency& adj : t.neighbors(a)) {
+    if (adj.neighbor != b) continue;
+    ++twins;
+    if (adj.link.value() < l.value()) ++k;
+  }
+  return twins > 1 ? fmt::format(" #{}", k) : "";
+}
+
 std::string direction_name(const Topology& t, LinkId l, bool up) {
   const VertexId a = t.link_a[l.value()], b = t.link_b[l.value()];
   std::string out;
@@ -49,11 +63,11 @@ std::string direction_name(const Topology& t, LinkId l, bool up) {
   t.append_vertex_name(out, up ? a : b);
   out += " -> ";
   t.append_vertex_name(out, up ? b : a);
-  return out;
+  return out + twin_suffix(t, l);
 }
 
 std::string member_cell(const Topology& t, const GroupDiagnosis& g, const MemberStats& m) {
-  return t.vertex_name(t.other_end(m.link, g.sw));
+  return t.vertex_name(t.other_end(m.link, g.sw)) + twin_suffix(t, m.link);
 }
 
 }  // namespace

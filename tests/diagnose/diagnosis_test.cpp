@@ -44,7 +44,8 @@
 //    map's cable column counts them). With #0 at 100 Gb/s and #1 at 0, the verdict's words ("no
 //    alarm watches for a member at zero: ...") and the JSON's members name the idle one "#1", and
 //    each JSON name reads back through the directory to its own member; the bare
-//    "p0/leaf/0 -- p0/spine/0" they printed before named both.
+//    "p0/leaf/0 -- p0/spine/0" they printed before named both. The text's members table names
+//    them "p0/spine/0 #0" and "#1" (the far end and the same k), the idle one IDLE.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -382,6 +383,14 @@ TEST(Diagnose, TwinMembersAreNamedAsTheNameDirectoryNamesThem) {
     ASSERT_EQ(back->size(), 1U);
     EXPECT_EQ(back->front(), g->members[i].link);
   }
+  // The text's members table tells the twins apart the same way: "p0/spine/0 #0" busy, "#1" idle.
+  const std::string table = diagnose_members_table(*g, f.topology()).render();
+  EXPECT_NE(table.find("p0/spine/0 #0"), std::string::npos) << table;
+  EXPECT_NE(table.find("p0/spine/0 #1"), std::string::npos) << table;
+  const std::string text = to_text(d, f.topology());
+  const std::size_t idle = text.find("p0/spine/0 #1");
+  ASSERT_NE(idle, std::string::npos) << text;
+  EXPECT_NE(text.substr(idle, text.find('\n', idle) - idle).find("IDLE"), std::string::npos) << text;
 }
 
 }  // namespace
