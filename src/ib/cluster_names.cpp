@@ -51,7 +51,7 @@ Result<std::vector<std::string>> link_failures(const IbFabric& subnet, const Nam
     if (!find_node(subnet, node).ok()) {
       return Diagnostic{where, "--fail",
                         fmt::format("link {} is not in this subnet (it is in plane {} or the frontend; --plane picks the plane)",
-                                    t.link_name(l), t.plane[a.value()])};
+                                    names->cable_name(l), t.plane[a.value()])};
     }
     out.push_back(fmt::format("{}:{}", node, ib_port_of(t, a, l)));
   }

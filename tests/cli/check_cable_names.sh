@@ -7,6 +7,10 @@
 #          [{link: NAME, id: ID}] with the listed id, and the text says "failed: NAME".
 #   spof/break: every parallel frontend cable that `spof --spec examples/platform/cluster.yaml
 #          --json` lists given to `break --link NAME` is accepted (exit 0) and echoed as a link failure.
+#   ib:    a cable of plane 1 given to `ib route --plane 0 --fail` is refused by the cable's name
+#          ("p1/leaf/0 -- p1/spine/0 #0" on a dual-plane IB fabric whose leaves have twin cables to
+#          each spine), and that name, given to `--plane 1 --fail` (routed by updn: one cable less is no
+#          longer a fat tree), is taken (exit 0).
 set -u
 binary=$1 src=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -49,4 +53,13 @@ f = json.load(open(sys.argv[1]))["failures"]
 sys.exit(0 if f == [{"at_s": 0.0, "kind": "link", "name": sys.argv[2]}] else 1)' "$work/break.json" "$name" \
     || fail "break --link '$name' did not fail that link"
 done <"$work/twins.txt"
-echo "ok: cable names read back through hash --fail and break --link"
+sed -e 's/model: hgx-h100/model: hgx-b300/; s/planes: 1 .*/planes: 2/; s/count: 32/count: 16/' examples/lab-32.yaml \
+  >"$work/ib-dual.yaml" || fail "cannot write $work/ib-dual.yaml"
+"$binary" ib route "$work/ib-dual.yaml" --plane 0 --fail 'p1/leaf/0 -- p1/spine/0' --quiet >/dev/null 2>"$work/ib.err"
+rc=$?
+[ $rc -eq 1 ] || fail "ib route --plane 0 --fail (a plane-1 cable) exited $rc: $(cat "$work/ib.err")"
+grep -q -F "link p1/leaf/0 -- p1/spine/0 #0 is not in this subnet (it is in plane 1" "$work/ib.err" \
+  || fail "the refusal does not name the cable as the directory does: $(cat "$work/ib.err")"
+"$binary" ib route "$work/ib-dual.yaml" --plane 1 --engine updn --fail 'p1/leaf/0 -- p1/spine/0 #0' --quiet >/dev/null 2>"$work/ib.err" \
+  || fail "ib route --plane 1 --fail 'p1/leaf/0 -- p1/spine/0 #0' exited $?: $(cat "$work/ib.err")"
+echo "ok: cable names read back through hash --fail, break --link and ib route --fail"
