@@ -30,23 +30,14 @@
 #include "ib/subnet_manager.h"
 #include "sim/packet/packet_engine.h"
 #include "support/ib_fixtures.h"
+#include "support/ib_routed.h"
 
 namespace ct {
 namespace {
 
-IbFabric ring() {
-  auto parsed = parse_ibnetdiscover(fixtures::kIbRing, "ring.net");
-  EXPECT_TRUE(parsed.ok());
-  return std::move(parsed).value();
-}
+using fixtures::routed;
 
-IbRouting routed(const IbFabric& f, IbEngine engine) {
-  IbRoutingOptions options;
-  options.engine = engine;
-  auto r = route_fabric(f, options);
-  EXPECT_TRUE(r.ok());
-  return std::move(r).value();
-}
+IbFabric ring() { return fixtures::parsed(fixtures::kIbRing, "ring.net"); }
 
 struct RingRun {
   std::vector<std::string> cycle;  // "'A'[2]" per channel, as the checker names them, sorted

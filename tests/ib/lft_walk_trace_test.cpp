@@ -26,6 +26,7 @@
 #include "ib/simulation_fabric.h"
 #include "ib/subnet_manager.h"
 #include "support/ib_fixtures.h"
+#include "support/ib_routed.h"
 #include "support/shipped_catalog.h"
 
 namespace ct {
@@ -33,19 +34,8 @@ namespace {
 
 using Hops = std::vector<std::pair<std::string, std::string>>;
 
-IbFabric parsed(const char* text, const std::string& file) {
-  auto f = parse_ibnetdiscover(text, file);
-  EXPECT_TRUE(f.ok());
-  return std::move(f).value();
-}
-
-IbRouting routed(const IbFabric& f, IbEngine engine) {
-  IbRoutingOptions options;
-  options.engine = engine;
-  auto r = route_fabric(f, options);
-  EXPECT_TRUE(r.ok()) << to_string(engine);
-  return std::move(r).value();
-}
+using fixtures::parsed;
+using fixtures::routed;
 
 // The fabric with every cabled port at 4xNDR (the fixtures state no rates; simulate needs them).
 IbFabric rated(IbFabric f) {

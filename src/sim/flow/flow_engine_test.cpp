@@ -338,8 +338,7 @@ void build_random_scenario(FlowEngine& e, std::uint64_t trial) {
   const auto flows = static_cast<std::uint64_t>(1 + draw(rng, 150));
   for (std::uint64_t f = 0; f < flows; ++f) {
     const std::span<const ConstraintId> path = random_path(rng, all);
-    FlowRequest r = on(path, Bytes(1 + draw(rng, 100'000'000)),
-                       us(draw(rng, 20'000)));
+    FlowRequest r = on(path, Bytes(1 + draw(rng, 100'000'000)), us(draw(rng, 20'000)));
     r.weight = rng.uniform(4) == 0 ? 2.0 : 1.0;
     const FlowId dep[] = {FlowId(rng.uniform(std::max<std::uint64_t>(f, 1)))};
     if (f > 0 && rng.uniform(4) == 0) r.after = dep;
